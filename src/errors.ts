@@ -1,0 +1,40 @@
+/**
+ * The one error type the engine throws on purpose. `code` is stable (scripts and tests match
+ * on it, never on the message); the CLI turns codes into exit codes in one place. Messages
+ * are one line, say where (file:line:column, or method, path and status) and what to do,
+ * and never carry the API key or a password.
+ */
+export class ProvisionError extends Error {
+  override readonly name = 'ProvisionError';
+  readonly code: ErrorCode;
+  /** What the user can do about it, printed under the message. */
+  readonly hint: string | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.hint = options.hint;
+  }
+}
+
+export type ErrorCode =
+  /** Bad command line, missing URL or key, unreadable file. */
+  | 'usage'
+  /** The manifest failed to load or validate; diagnostics carry the locations. */
+  | 'manifest_invalid'
+  /** The panel answered with an HTTP error status. */
+  | 'panel_http'
+  /** The panel could not be reached (DNS, connect, TLS, timeout). */
+  | 'panel_unreachable'
+  /** The panel answered something that breaks the API's contract (HTML, wrong shape). */
+  | 'panel_contract'
+  /** The manifest names a hosting plan the panel does not have. */
+  | 'unknown_hosting_plan'
+  /** The plan has conflicts (a manifest domain owned by another client); nothing is sent. */
+  | 'plan_conflict'
+  /** The secrets file cannot be used. */
+  | 'secrets'
+  /** apply needs --auto-approve (or a confirmation) and got none. */
+  | 'approval_required'
+  /** Some actions of an apply failed; the outcome lists them. */
+  | 'apply_failed';

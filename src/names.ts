@@ -1,0 +1,61 @@
+import { domainToASCII } from 'node:url';
+
+/**
+ * A client's username: a lowercase letter first, then lowercase letters, digits, `-` and `_`,
+ * at most 32 characters (the panel creates a system user of that name). Refused, never
+ * rewritten, when it breaks the rule.
+ */
+export const USERNAME_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/**
+ * The comparison form of a domain name: lowercase ASCII, international names in punycode.
+ * Returns an explanation instead when the name cannot be a hosting domain (at least two
+ * labels, each 1-63 letters, digits or inner hyphens, 253 characters in all).
+ */
+export function normalizeDomain(input: string): { name: string } | { problem: string } {
+  const trimmed = input.trim();
+  if (trimmed === '') return { problem: 'is empty' };
+  if (trimmed !== input) return { problem: 'has spaces around it' };
+  if (trimmed.endsWith('.')) return { problem: 'ends with a dot: write it without the trailing dot' };
+  if (/[\s/:@*]/.test(trimmed)) return { problem: 'contains a space, "/", ":", "@" or "*": write a bare domain name' };
+  const ascii = domainToASCII(trimmed.toLowerCase());
+  if (ascii === '') return { problem: 'is not a valid domain name' };
+  if (ascii.length > 253) return { problem: 'is longer than 253 characters' };
+  const labels = ascii.split('.');
+  if (labels.length < 2) return { problem: 'needs at least two labels, like example.com' };
+  const bad = labels.find((label) => !LABEL.test(label));
+  if (bad !== undefined) {
+    return { problem: `has an invalid label "${bad}": use 1-63 letters, digits or inner hyphens` };
+  }
+  return { name: ascii };
+}
+
+/** The closest of `candidates` to `word` by edit distance, when it is close enough to suggest. */
+export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  const lower = word.toLowerCase();
+  for (const candidate of candidates) {
+    const d = editDistance(lower, candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}

@@ -1,0 +1,37 @@
+/**
+ * The live panel as the engine sees it after one read: names normalised (usernames and
+ * domains lowercase, domains in ASCII/punycode), ids as integers.
+ */
+export interface Live {
+  readonly plans: readonly LivePlan[];
+  readonly clients: readonly LiveClient[];
+  readonly domains: readonly LiveDomain[];
+  /**
+   * true when `domains` is the panel's whole list (GET /domains); false when the panel has
+   * no list endpoint and only the manifest's domains were looked up one by one, so
+   * unmanaged domains cannot be counted.
+   */
+  readonly domainsComplete: boolean;
+}
+
+export interface LivePlan {
+  readonly id: number;
+  readonly name: string;
+}
+
+export interface LiveClient {
+  readonly id: number;
+  /** Lowercase. */
+  readonly username: string;
+  /** undefined when the panel's record does not carry `id_hosting_plan`. */
+  readonly idHostingPlan: number | undefined;
+}
+
+export interface LiveDomain {
+  readonly id: number;
+  /** Lowercase ASCII (punycode for IDNs). */
+  readonly name: string;
+  readonly idUser: number;
+  /** Created by the panel itself; never counted as unmanaged. */
+  readonly isSystem: boolean;
+}
