@@ -9,11 +9,18 @@ export class ProvisionError extends Error {
   readonly code: ErrorCode;
   /** What the user can do about it, printed under the message. */
   readonly hint: string | undefined;
+  /** Further lines, one problem each, when one error stands for several (e.g. unknown plans). */
+  readonly details: readonly string[];
 
-  constructor(code: ErrorCode, message: string, options: { hint?: string; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { hint?: string; details?: readonly string[]; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.hint = options.hint;
+    this.details = options.details ?? [];
   }
 }
 

@@ -32,13 +32,17 @@ export function normalizeDomain(input: string): { name: string } | { problem: st
   return { name: ascii };
 }
 
-/** The closest of `candidates` to `word` by edit distance, when it is close enough to suggest. */
+/**
+ * The closest of `candidates` to `word` (case-insensitive edit distance; a candidate that
+ * contains the word, or the other way round, counts as one edit), when close enough to suggest.
+ */
 export function closest(word: string, candidates: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   const lower = word.toLowerCase();
   for (const candidate of candidates) {
-    const d = editDistance(lower, candidate.toLowerCase());
+    const other = candidate.toLowerCase();
+    const d = other.includes(lower) || lower.includes(other) ? Math.min(1, editDistance(lower, other)) : editDistance(lower, other);
     if (d < bestDistance) {
       best = candidate;
       bestDistance = d;
