@@ -1,0 +1,61 @@
+import type { Change, Plan } from '../plan/types.js';
+import { requestFor } from '../plan/requests.js';
+
+/** What a renderer needs beside the plan; all plain values, so renderers stay pure. */
+export interface PlanView {
+  readonly plan: Plan;
+  /** The panel's API base URL the plan was made against. */
+  readonly panelUrl: string;
+  /** The manifest's path as the user gave it. */
+  readonly manifest: string;
+  /** List unmanaged names, not only counts (they may be other customers'). */
+  readonly showUnmanaged: boolean;
+  /** Sentences about how the panel was read (e.g. a fallback), shown with the plan. */
+  readonly notes: readonly string[];
+}
+
+export const KNOWN_AFTER_APPLY = '(known after apply)';
+
+/** `POST /domains {"domain":"a.example","id_user":(known after apply)}` */
+export function requestLine(change: Change): string {
+  const { method, path, body } = requestFor(change);
+  const fields = Object.entries(body).map(([k, v]) => `${JSON.stringify(k)}:${v === null ? KNOWN_AFTER_APPLY : JSON.stringify(v)}`);
+  return `${method} ${path} {${fields.join(',')}}`;
+}
+
+/** `client "alice"` / `domain "a.example" of client "alice"` */
+export function subject(change: Change): string {
+  return change.type === 'client' ? `client "${change.name}"` : `domain "${change.name}" of client "${change.client}"`;
+}
+
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+/** `3 to create (1 client, 2 domains)` or `no changes` */
+export function changeSummary(changes: readonly Change[]): string {
+  if (changes.length === 0) return 'no changes';
+  const clients = changes.filter((c) => c.type === 'client').length;
+  const parts = [clients > 0 ? plural(clients, 'client') : '', changes.length > clients ? plural(changes.length - clients, 'domain') : ''];
+  return `${changes.length} to create (${parts.filter(Boolean).join(', ')})`;
+}
+
+export function conflictLine(c: Plan['conflicts'][number]): string {
+  return `domain "${c.domain}" is listed under client "${c.client}" but belongs to ${c.owner.startsWith('#') ? `client id ${c.owner.slice(1)}` : `client "${c.owner}"`} on the panel`;
+}
+
+export function driftLine(d: Plan['drift'][number]): string {
+  return d.actual === 'unknown'
+    ? `client "${d.client}": the manifest says hosting plan "${d.expected}", the panel's record does not say which plan it is on`
+    : `client "${d.client}" is on hosting plan "${d.actual}", the manifest says "${d.expected}" (apply does not change plans)`;
+}
+
+/** `2 clients, 5 domains` (domains "not counted" when the panel could not list them). */
+export function unmanagedCounts(u: Plan['unmanaged']): string {
+  const domains = u.domains === undefined ? 'domains not counted (the panel cannot list them)' : plural(u.domains.length, 'domain');
+  return `${plural(u.clients.length, 'client')}, ${domains}`;
+}
+
+export function hasUnmanaged(u: Plan['unmanaged']): boolean {
+  return u.clients.length > 0 || (u.domains?.length ?? 0) > 0;
+}

@@ -1,0 +1,85 @@
+import type { Change } from '../plan/types.js';
+import type { PlanView } from './common.js';
+import { changeSummary, conflictLine, driftLine, hasUnmanaged, plural, requestLine, unmanagedCounts } from './common.js';
+
+/** GitHub refuses comments over 65,536 characters; stay well under with room for the tail. */
+export const MARKDOWN_LIMIT = 65_000;
+
+/**
+ * The plan as a pull-request comment: a summary table, then the changes grouped by client in
+ * collapsible sections. Unmanaged accounts are counts only (a PR comment is widely visible).
+ * Past MARKDOWN_LIMIT, whole client sections are left out and the comment says how many.
+ */
+export function renderPlanMarkdown(view: PlanView): string {
+  const { plan } = view;
+  const clients = plan.changes.filter((c) => c.type === 'client').length;
+  const head = [
+    `### panel-provision plan: ${changeSummary(plan.changes)}`,
+    '',
+    `Manifest \`${view.manifest}\` against \`${view.panelUrl}\`.`,
+    '',
+    '| | count |',
+    '|---|---:|',
+    `| clients to create | ${clients} |`,
+    `| domains to create | ${plan.changes.length - clients} |`,
+    `| conflicts | ${plan.conflicts.length} |`,
+    `| warnings (drift) | ${plan.drift.length} |`,
+    '',
+  ];
+  for (const note of view.notes) head.push(`> ${escape(note)}`, '');
+  if (plan.conflicts.length > 0) {
+    head.push('**Conflicts**: apply will send nothing until they are resolved.', '');
+    for (const c of plan.conflicts) head.push(`- :x: ${escape(conflictLine(c))}`);
+    head.push('');
+  }
+  if (plan.drift.length > 0) {
+    head.push('**Warnings**', '');
+    for (const d of plan.drift) head.push(`- :warning: ${escape(driftLine(d))}`);
+    head.push('');
+  }
+  if (hasUnmanaged(plan.unmanaged)) head.push(`Not in the manifest, left alone: ${unmanagedCounts(plan.unmanaged)}.`, '');
+
+  const sections = groupByClient(plan.changes).map(([client, changes]) => {
+    const lines = changes.map((c) => `+ ${requestLine(c)}`);
+    return [
+      `<details><summary><code>${escape(client)}</code>: ${changeSummary(changes)}</summary>`,
+      '',
+      '```diff',
+      ...lines,
+      '```',
+      '</details>',
+      '',
+    ].join('\n');
+  });
+
+  let text = `${head.join('\n')}\n`;
+  let shown = 0;
+  const reserve = 200;
+  for (const section of sections) {
+    if (text.length + section.length + reserve > MARKDOWN_LIMIT) break;
+    text += `${section}\n`;
+    shown++;
+  }
+  if (shown < sections.length) {
+    const left = sections.length - shown;
+    text += `_${plural(left, 'more client section')} left out to keep this comment under ${MARKDOWN_LIMIT.toLocaleString('en-US')} characters: run \`provision plan\` for the whole plan._\n`;
+  }
+  return text;
+}
+
+/** Clients in plan order, each with its own changes (a client's create and its domains). */
+function groupByClient(changes: readonly Change[]): [string, Change[]][] {
+  const groups = new Map<string, Change[]>();
+  for (const change of changes) {
+    const client = change.type === 'client' ? change.name : change.client;
+    const group = groups.get(client);
+    if (group === undefined) groups.set(client, [change]);
+    else group.push(change);
+  }
+  return [...groups];
+}
+
+/** Names come from a manifest under review: keep them from turning into markup. */
+function escape(text: string): string {
+  return text.replace(/[<>&`*_[\]|]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}

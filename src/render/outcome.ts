@@ -1,0 +1,47 @@
+import { styleText } from 'node:util';
+import type { Outcome } from '../apply/execute.js';
+import { tally } from '../apply/execute.js';
+import { subject } from './common.js';
+
+/** One line for a finished change: `✓ created client "alice" (id 12)`. */
+export function renderOutcomeLine(outcome: Outcome, options: { color: boolean }): string {
+  const paint = (style: 'green' | 'red' | 'yellow', text: string): string => (options.color ? styleText(style, text) : text);
+  const what = subject(outcome.change);
+  switch (outcome.status) {
+    case 'succeeded':
+      return `${paint('green', '✓')} created ${what} (id ${outcome.id})`;
+    case 'failed':
+      return `${paint('red', '✗')} failed to create ${what}: ${outcome.error}`;
+    case 'skipped':
+      return `${paint('yellow', '-')} skipped ${what}: ${outcome.because.replace(':', ' "')}" failed`;
+  }
+}
+
+/** `Apply: 3 succeeded, 1 failed, 2 skipped.` */
+export function renderApplySummary(outcomes: readonly Outcome[]): string {
+  const t = tally(outcomes);
+  if (outcomes.length === 0) return 'Apply: no changes, nothing sent.';
+  return `Apply: ${t.succeeded} succeeded, ${t.failed} failed, ${t.skipped} skipped${t.failed > 0 ? ': run apply again after fixing the cause; it creates only what is still missing' : ''}.`;
+}
+
+/** The apply result for scripts; outcomes in plan order. */
+export function renderApplyJson(outcomes: readonly Outcome[], order: readonly string[], panelUrl: string): string {
+  const position = new Map(order.map((id, i) => [id, i]));
+  const sorted = [...outcomes].sort((a, b) => (position.get(a.change.id) ?? 0) - (position.get(b.change.id) ?? 0));
+  return `${JSON.stringify(
+    {
+      format_version: '1.0',
+      panel_url: panelUrl,
+      outcomes: sorted.map((o) => ({
+        id: o.change.id,
+        type: o.change.type,
+        name: o.change.name,
+        status: o.status,
+        ...(o.status === 'succeeded' ? { panel_id: o.id } : o.status === 'failed' ? { error: o.error } : { because: o.because }),
+      })),
+      summary: tally(outcomes),
+    },
+    null,
+    2,
+  )}\n`;
+}

@@ -1,0 +1,55 @@
+import { styleText } from 'node:util';
+import type { PlanView } from './common.js';
+import { changeSummary, conflictLine, driftLine, hasUnmanaged, plural, requestLine, subject, unmanagedCounts } from './common.js';
+
+type Style = 'green' | 'red' | 'yellow' | 'bold' | 'dim';
+
+/** The plan for people, Terraform-like. `color` only when writing to a terminal without NO_COLOR. */
+export function renderPlanText(view: PlanView, options: { color: boolean }): string {
+  const paint = (style: Style, text: string): string => (options.color ? styleText(style, text) : text);
+  const { plan } = view;
+  const out: string[] = [];
+
+  for (const note of view.notes) out.push(paint('dim', `note: ${note}`));
+  if (view.notes.length > 0) out.push('');
+
+  if (plan.changes.length > 0) {
+    out.push(`Changes to ${view.panelUrl}:`, '');
+    for (const change of plan.changes) {
+      const after = change.type === 'domain' && change.parent !== undefined ? `, after ${change.parent}` : '';
+      const hostingPlan = change.type === 'client' && change.hostingPlan !== undefined ? ` on hosting plan "${change.hostingPlan.name}"` : '';
+      out.push(paint('dim', `  # ${subject(change)}${hostingPlan} will be created: ${change.reason}${after}`));
+      out.push(`  ${paint('green', '+')} ${requestLine(change)}`);
+    }
+    out.push('');
+  }
+
+  if (plan.conflicts.length > 0) {
+    out.push(paint('red', 'Conflicts: apply will send nothing until the manifest or the panel is changed:'));
+    for (const c of plan.conflicts) out.push(`  ${paint('red', '✗')} ${conflictLine(c)}`);
+    out.push('');
+  }
+  if (plan.drift.length > 0) {
+    out.push(paint('yellow', 'Warnings:'));
+    for (const d of plan.drift) out.push(`  ${paint('yellow', '!')} ${driftLine(d)}`);
+    out.push('');
+  }
+  if (hasUnmanaged(plan.unmanaged)) {
+    out.push(`Not in the manifest, left alone: ${unmanagedCounts(plan.unmanaged)}.`);
+    if (view.showUnmanaged) {
+      for (const name of plan.unmanaged.clients) out.push(`  client ${name}`);
+      for (const name of plan.unmanaged.domains ?? []) out.push(`  domain ${name}`);
+    } else {
+      out.push('  (--show-unmanaged lists their names)');
+    }
+    out.push('');
+  }
+
+  const findings = [
+    plan.conflicts.length > 0 ? paint('red', plural(plan.conflicts.length, 'conflict')) : '',
+    plan.drift.length > 0 ? paint('yellow', plural(plan.drift.length, 'warning')) : '',
+  ].filter(Boolean);
+  const summary = plan.changes.length === 0 ? 'No changes: the panel matches the manifest' : `Plan: ${changeSummary(plan.changes)}`;
+  out.push(paint('bold', `${summary}${findings.length > 0 ? `; ${findings.join(', ')}` : ''}.`));
+  return `${out.join('\n')}\n`;
+}
