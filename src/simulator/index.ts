@@ -1,0 +1,323 @@
+/**
+ * A local stand-in for the panel's REST API v2 (see /work/shared/panel-api.md), over node:http,
+ * for tests and demos. It prints nothing; a CLI wrapper may print `url`.
+ *
+ * Where the API's description is silent, the simulator chooses (and the engine must not rely
+ * on these choices being the real panel's):
+ * - Order of checks per request: body read -> `intercept` -> `apiEnabled` -> API key -> route.
+ *   So a bad key gets 401 on any path, including unknown ones.
+ * - Paths: base /api/v2; any number of trailing slashes accepted; a query string is ignored.
+ *   Unknown path 404, known path with another method 405 (with an `Allow` header). Bodies
+ *   over 1 MiB: 413. Content-Type of requests is not checked; a body that is not JSON is 400.
+ * - Errors: `{"code": "<status> <reason phrase>", "message": ...}`, application/json.
+ * - Name look-ups: /hosting-plans/name/ is exact and case-sensitive; /clients/name/ and
+ *   /domains/name/ are case-insensitive, domains in UTF-8 or punycode. Names are
+ *   percent-decoded only: '+' is a plus sign, not a space.
+ * - Ids: plans, users and domains each count from 1; administrators and clients share the user
+ *   sequence (the default `admin` is user 1, so the first client is 2), like one users table.
+ *   GET /clients/{id} of an administrator is 404, and so is POST /domains with its id.
+ * - POST /clients: checks in order: body shape (username string, email with an '@', language
+ *   string, id_hosting_plan integer or null) -> username pattern -> taken by a client or an
+ *   administrator (the same 400 message for both: the panel does not say which) -> unknown
+ *   plan. No plan: the panel's default plan, the first hosting plan; with no plans at all the
+ *   record carries no `id_hosting_plan`. Extra fields are ignored. Password: 18 random bytes,
+ *   base64url.
+ * - POST /domains: body shape -> name valid (normalizeDomain) -> id_user is a client (404) ->
+ *   not a duplicate (case-insensitive, IDN-aware). The parent is the nearest enclosing domain of
+ *   the same user; an enclosing domain of another user leaves it top-level.
+ * - System domains (`systemDomains`, default on): `<username>.sim.keyhelp.test` ('_' becomes
+ *   '-'), for every client created by POST and for seeded clients too.
+ * - Provisioning is synchronous: a domain can be added right after its client's 201 (the
+ *   real panel may refuse it for a moment: trap 2; simulate that with `intercept`).
+ * - `statePath`: loaded when the file exists (the seed is then ignored), else created from the
+ *   seed at start. Every mutation is saved (temp file + rename) before its answer is sent;
+ *   mutations that arrive during a save share the next one, so a burst costs few writes.
+ * - `requests` logs every answered request with `path` relative to /api/v2 (or the full path
+ *   when outside it), query removed, as received (percent-encoded, trailing slash kept).
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ProvisionError } from '../errors.js';
+import { error, notFound, route, type Answer, type Body } from './routes.js';
+import { SimStore, type SimulatorSeed, type SimulatorState } from './state.js';
+
+export {
+  DEFAULT_HOSTING_PLANS,
+  SYSTEM_DOMAIN_SUFFIX,
+  parseSeed,
+  type SimClient,
+  type SimDomain,
+  type SimPlan,
+  type SimulatorSeed,
+  type SimulatorSeedClient,
+  type SimulatorState,
+} from './state.js';
+
+/** The answer an `intercept` hook gives instead of the simulator's own. */
+export interface InterceptResult {
+  readonly status: number;
+  /** Sent as JSON (application/json). */
+  readonly json?: unknown;
+  /** Sent raw, text/plain unless `headers` says otherwise; wins over `json`. */
+  readonly text?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface InterceptRequest {
+  readonly method: string;
+  /** Relative to /api/v2, as received: '/clients', '/domains/name/b%C3%BCcher.example'. */
+  readonly path: string;
+  /** Parsed JSON; the raw text when it is not JSON; undefined when there is none. */
+  readonly body: unknown;
+}
+
+export interface SimulatorOptions {
+  /** The one key accepted in `X-API-Key`. */
+  readonly apiKey: string;
+  /** Default '127.0.0.1'. */
+  readonly host?: string;
+  /** Default 0: a free port. */
+  readonly port?: number;
+  /** Load the state from this JSON file if it exists; save it after each mutation. */
+  readonly statePath?: string;
+  /** Initial state (ignored when `statePath` exists). Default: DEFAULT_HOSTING_PLANS, an `admin`. */
+  readonly seed?: SimulatorSeed;
+  /** Default true; false: GET /domains is 404, like a panel without the list endpoint. */
+  readonly listDomains?: boolean;
+  /** Default true: each new client gets a system domain `<username>.sim.keyhelp.test`. */
+  readonly systemDomains?: boolean;
+  /** Default true; false: every request gets 200 text/html, like a panel whose API is off. */
+  readonly apiEnabled?: boolean;
+  /** Fault injection: return an answer to send it instead of the simulator's own. */
+  readonly intercept?: (request: InterceptRequest) => InterceptResult | undefined | Promise<InterceptResult | undefined>;
+}
+
+export interface SimulatorRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+}
+
+export interface Simulator {
+  /** The API's base URL, e.g. 'http://127.0.0.1:43117/api/v2'. */
+  readonly url: string;
+  readonly state: SimulatorState;
+  /** Every answered request, in the order answered. */
+  readonly requests: readonly SimulatorRequest[];
+  /** Stops listening, drops keep-alive connections, waits for the last save. */
+  close(): Promise<void>;
+}
+
+const BASE_PATH = '/api/v2';
+const MAX_BODY_BYTES = 1024 * 1024;
+const API_DISABLED_PAGE =
+  '<!DOCTYPE html><html><head><title>Panel</title></head><body><h1>API disabled</h1>' +
+  '<p>The REST API is disabled in the panel settings.</p></body></html>';
+
+export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
+  if (options.apiKey === '') throw new ProvisionError('usage', 'the simulator needs a non-empty API key');
+  const expectedKey = sha256(options.apiKey);
+  const routeOptions = {
+    listDomains: options.listDomains ?? true,
+    systemDomains: options.systemDomains ?? true,
+    now: () => new Date(),
+  };
+  const store = await loadStore(options, routeOptions.systemDomains);
+  const saver = options.statePath === undefined ? undefined : new StateSaver(options.statePath, () => JSON.stringify(store));
+  await saver?.save(); // fail now, not at the first POST, when the path cannot be written
+  const requests: SimulatorRequest[] = [];
+
+  const answer = async (req: IncomingMessage, path: string): Promise<Answer> => {
+    const raw = await readBody(req);
+    if (raw === 'too_large') return error(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+    const body = parseBody(raw);
+    const method = req.method ?? 'GET';
+    const intercepted = await options.intercept?.({
+      method,
+      path: relativePath(path),
+      body: body.kind === 'json' ? body.value : body.kind === 'invalid' ? raw.toString('utf8') : undefined,
+    });
+    if (intercepted !== undefined) return intercepted;
+    if (options.apiEnabled === false) {
+      return { status: 200, text: API_DISABLED_PAGE, headers: { 'content-type': 'text/html; charset=UTF-8' } };
+    }
+    if (!keyMatches(req.headers['x-api-key'], expectedKey)) return error(401, 'API key is missing or invalid.');
+    const trimmed = path.replace(/\/+$/, '');
+    if (!trimmed.startsWith(`${BASE_PATH}/`)) return notFound(path);
+    const result = route(store, method, trimmed.slice(BASE_PATH.length + 1).split('/'), body, routeOptions);
+    if (result.mutated === true && saver !== undefined) {
+      try {
+        await saver.save();
+      } catch {
+        return error(500, 'The simulator could not save its state file.');
+      }
+    }
+    return result;
+  };
+
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    answer(req, path)
+      .catch(() => error(500, 'The simulator failed to handle this request.'))
+      .then((result) => {
+        requests.push({ method: req.method ?? 'GET', path: relativePath(path), status: result.status });
+        send(res, result);
+      })
+      .catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}${BASE_PATH}`,
+    state: store,
+    requests,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => { resolve(); }));
+      server.closeAllConnections();
+      await closed;
+      await saver?.idle();
+    },
+  };
+}
+
+async function loadStore(options: SimulatorOptions, systemDomains: boolean): Promise<SimStore> {
+  if (options.statePath !== undefined) {
+    let text: string | undefined;
+    try {
+      text = await readFile(options.statePath, 'utf8');
+    } catch (err) {
+      if (!isErrno(err, 'ENOENT')) {
+        throw new ProvisionError('usage', `cannot read the simulator state file ${options.statePath}`, { cause: err });
+      }
+    }
+    if (text !== undefined) {
+      let data: unknown;
+      try {
+        data = JSON.parse(text);
+      } catch (err) {
+        throw new ProvisionError('usage', `${options.statePath}: the simulator state file is not valid JSON`, { cause: err });
+      }
+      return SimStore.fromFile(data, options.statePath);
+    }
+  }
+  return SimStore.fromSeed(options.seed ?? {}, { systemDomains, source: 'simulator seed', now: new Date() });
+}
+
+/**
+ * Saves the state atomically (temp file in the same folder, then rename). A save requested
+ * while one runs waits for it and then writes once for everyone who asked meanwhile.
+ */
+class StateSaver {
+  private running: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly snapshot: () => string,
+  ) {}
+
+  save(): Promise<void> {
+    if (this.queued !== undefined) return this.queued;
+    if (this.running === undefined) {
+      this.running = this.write().finally(() => {
+        this.running = undefined;
+      });
+      return this.running;
+    }
+    this.queued = this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.save();
+      });
+    return this.queued;
+  }
+
+  /** Resolves once no save is running or queued. */
+  async idle(): Promise<void> {
+    while (this.running !== undefined || this.queued !== undefined) {
+      await (this.queued ?? this.running)?.catch(() => undefined);
+    }
+  }
+
+  private async write(): Promise<void> {
+    const temp = `${this.path}.${process.pid.toString()}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await writeFile(temp, this.snapshot());
+      await rename(temp, this.path);
+    } catch (err) {
+      await unlink(temp).catch(() => undefined);
+      throw new ProvisionError('usage', `cannot write the simulator state file ${this.path}`, { cause: err });
+    }
+  }
+}
+
+/** The path after /api/v2 ('/' for the base itself); a path outside it stays whole. */
+function relativePath(path: string): string {
+  if (path === BASE_PATH) return '/';
+  return path.startsWith(`${BASE_PATH}/`) ? path.slice(BASE_PATH.length) : path;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      resolve(size > MAX_BODY_BYTES ? 'too_large' : Buffer.concat(chunks));
+    });
+    req.on('error', reject);
+  });
+}
+
+function parseBody(raw: Buffer): Body {
+  if (raw.length === 0) return { kind: 'none' };
+  try {
+    return { kind: 'json', value: JSON.parse(raw.toString('utf8')) as unknown };
+  } catch {
+    return { kind: 'invalid' };
+  }
+}
+
+function send(res: ServerResponse, answer: Answer): void {
+  const headers: Record<string, string> = {};
+  let payload = '';
+  if (answer.text !== undefined) {
+    headers['content-type'] = 'text/plain; charset=UTF-8';
+    payload = answer.text;
+  } else if (answer.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(answer.json);
+  }
+  Object.assign(headers, answer.headers);
+  headers['content-length'] = Buffer.byteLength(payload).toString();
+  res.writeHead(answer.status, headers);
+  res.end(payload);
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/** Constant time: both sides are hashed to the same length before comparing. */
+function keyMatches(header: string | string[] | undefined, expected: Buffer): boolean {
+  if (typeof header !== 'string') return false;
+  return timingSafeEqual(sha256(header), expected);
+}
+
+function isErrno(err: unknown, code: string): boolean {
+  return err instanceof Error && 'code' in err && err.code === code;
+}

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import { isObject, type SimStore } from './state.js';
+
+/** What the simulator sends back: JSON unless `text` is given. */
+export interface Answer {
+  readonly status: number;
+  readonly json?: unknown;
+  readonly text?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The state changed: save it before answering. */
+  readonly mutated?: boolean;
+}
+
+export interface RouteOptions {
+  readonly listDomains: boolean;
+  readonly systemDomains: boolean;
+  readonly now: () => Date;
+}
+
+/** The parsed request body: undefined when empty, `invalid` when it is not JSON. */
+export type Body = { readonly kind: 'none' } | { readonly kind: 'invalid' } | { readonly kind: 'json'; readonly value: unknown };
+
+const COLLECTIONS = {
+  'hosting-plans': { one: 'hosting plan', post: false },
+  clients: { one: 'client', post: true },
+  domains: { one: 'domain', post: true },
+} as const;
+
+/**
+ * Routes one authenticated request. `segments` is the path after /api/v2, split on '/',
+ * trailing slashes already removed, each segment still percent-encoded.
+ */
+export function route(store: SimStore, method: string, segments: readonly string[], body: Body, options: RouteOptions): Answer {
+  const [first, second, third] = segments;
+  const path = `/${segments.join('/')}`;
+  if (first === 'ping' && segments.length === 1) {
+    return method === 'GET' ? ok({ response: 'pong' }) : notAllowed(method, path, ['GET']);
+  }
+  if (first !== 'hosting-plans' && first !== 'clients' && first !== 'domains') return notFound(path);
+  const collection = first;
+  const { one } = COLLECTIONS[collection];
+
+  if (segments.length === 1) {
+    const allowed = COLLECTIONS[collection].post ? ['GET', 'POST'] : ['GET'];
+    if (method === 'GET') {
+      // A panel without the list endpoint answers like for any unknown path.
+      if (collection === 'domains' && !options.listDomains) return notFound(path);
+      return ok([...recordsOf(store, collection).values()]);
+    }
+    if (method !== 'POST' || !allowed.includes('POST')) return notAllowed(method, path, allowed);
+    if (body.kind === 'none') return error(400, 'The request body is missing: send a JSON object.');
+    if (body.kind === 'invalid') return error(400, 'The request body is not valid JSON.');
+    if (!isObject(body.value)) return error(400, 'The request body must be a JSON object.');
+    return collection === 'clients'
+      ? createClient(store, body.value, options)
+      : createDomain(store, body.value, options);
+  }
+
+  // /{collection}/{id} and /{collection}/name/{name}: read-only here.
+  const byName = segments.length === 3 && second === 'name';
+  if (!(segments.length === 2 || byName)) return notFound(path);
+  if (method !== 'GET') return notAllowed(method, path, ['GET']);
+  let record: unknown;
+  if (byName) {
+    let name: string;
+    try {
+      // Percent-decoding only: '+' stays a plus sign, so 'Premium+Plus' is not 'Premium Plus'.
+      name = decodeURIComponent(third ?? '');
+    } catch {
+      return error(400, `The path ${path} is not validly percent-encoded.`);
+    }
+    record =
+      collection === 'hosting-plans'
+        ? store.planNamed(name)
+        : collection === 'clients'
+          ? store.clientNamed(name)
+          : store.domainNamed(name);
+  } else if (/^[0-9]{1,15}$/.test(second ?? '')) {
+    record = recordsOf(store, collection).get(Number(second));
+  }
+  return record === undefined ? error(404, `The requested ${one} was not found.`) : ok(record);
+}
+
+function recordsOf(store: SimStore, collection: keyof typeof COLLECTIONS): ReadonlyMap<number, unknown> {
+  return collection === 'hosting-plans' ? store.plans : collection === 'clients' ? store.clients : store.domains;
+}
+
+function createClient(store: SimStore, body: Record<string, unknown>, options: RouteOptions): Answer {
+  const { username, email, language } = body;
+  const idHostingPlan = body.id_hosting_plan ?? undefined;
+  if (typeof username !== 'string' || username === '') return error(400, "The field 'username' is required and must be a string.");
+  if (email !== undefined && (typeof email !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(email))) {
+    return error(400, "The field 'email' must be a valid email address.");
+  }
+  if (language !== undefined && typeof language !== 'string') return error(400, "The field 'language' must be a string.");
+  if (idHostingPlan !== undefined && !Number.isSafeInteger(idHostingPlan)) {
+    return error(400, "The field 'id_hosting_plan' must be an integer.");
+  }
+  const planId = idHostingPlan as number | undefined;
+  const refusal = store.checkNewClient(username, planId);
+  if (refusal !== undefined) return error(refusal.status, refusal.message);
+  const now = options.now();
+  const client = store.addClient(
+    {
+      username,
+      ...(email === undefined ? {} : { email }),
+      ...(planId === undefined ? {} : { idHostingPlan: planId }),
+      ...(language === undefined ? {} : { language }),
+    },
+    now,
+  );
+  if (options.systemDomains) store.addSystemDomain(client, now);
+  // The panel generates the password and returns it this once; it can never be read again.
+  return { status: 201, json: { id: client.id, password: randomBytes(18).toString('base64url') }, mutated: true };
+}
+
+function createDomain(store: SimStore, body: Record<string, unknown>, options: RouteOptions): Answer {
+  const { domain, id_user: idUser } = body;
+  if (typeof domain !== 'string' || domain === '') return error(400, "The field 'domain' is required and must be a string.");
+  if (!Number.isSafeInteger(idUser)) return error(400, "The field 'id_user' is required and must be an integer.");
+  const check = store.checkNewDomain(domain, idUser as number);
+  if ('status' in check) return error(check.status, check.message);
+  const created = store.addDomain({ name: check.name, idUser: idUser as number, system: false }, options.now());
+  return { status: 201, json: { id: created.id }, mutated: true };
+}
+
+function ok(json: unknown): Answer {
+  return { status: 200, json };
+}
+
+/** The panel's error shape: `code` is the status and reason phrase, as a string. */
+export function error(status: number, message: string, headers?: Record<string, string>): Answer {
+  return { status, json: { code: `${status} ${STATUS_CODES[status] ?? 'Error'}`, message }, ...(headers ? { headers } : {}) };
+}
+
+export function notFound(path: string): Answer {
+  return error(404, `No route matches ${path}.`);
+}
+
+function notAllowed(method: string, path: string, allowed: readonly string[]): Answer {
+  return error(405, `The method ${method} is not allowed for ${path}.`, { allow: allowed.join(', ') });
+}
