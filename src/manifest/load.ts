@@ -1,0 +1,197 @@
+import { readFile } from 'node:fs/promises';
+import { LineCounter, parseDocument } from 'yaml';
+import type { YAMLError } from 'yaml';
+import { ProvisionError } from '../errors.js';
+import { buildClients } from './build.js';
+import { SourceMap } from './locate.js';
+import { checkSchema } from './schema.js';
+import type { Desired, Diagnostic, Location } from './types.js';
+
+/** What loading a manifest found: `desired` is undefined exactly when a diagnostic is an error. */
+export interface LoadResult {
+  readonly desired: Desired | undefined;
+  /** Every problem found, sorted by line and column; warnings do not stop the load. */
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Resource-exhaustion guard for aliases of aliases (the "billion laughs"); a manifest needs few. */
+const MAX_ALIAS_COUNT = 100;
+
+/**
+ * Reads and validates a manifest file. Throws a ProvisionError ('usage') only when the file
+ * cannot be read; everything wrong inside it, invalid UTF-8 included, comes back as diagnostics.
+ */
+export async function loadManifest(path: string): Promise<LoadResult> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    // Node's message repeats the path ("..., open 'x.yaml'"): keep the reason only.
+    const reason = cause instanceof Error ? cause.message.replace(/, \w+ '.*'$/s, '') : String(cause);
+    throw new ProvisionError('usage', `cannot read ${path}: ${reason}`, { hint: readHint(code), cause });
+  }
+  const decoded = decodeUtf8(bytes, path);
+  if ('diagnostic' in decoded) return { desired: undefined, diagnostics: [decoded.diagnostic] };
+  return parseManifest(decoded.text, path);
+}
+
+function readHint(code: string | undefined): string {
+  switch (code) {
+    case 'ENOENT':
+      return 'check the path: a relative path starts from the current directory';
+    case 'EISDIR':
+      return 'give the manifest file itself, not its directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'check the file permissions of the manifest';
+    default:
+      return 'check that the manifest file exists and can be read';
+  }
+}
+
+/**
+ * Decodes UTF-8 strictly. On a bad byte, reports it at its line and column: a lenient decode
+ * would turn it into U+FFFD and a domain or username would silently change.
+ */
+function decodeUtf8(bytes: Uint8Array, file: string): { text: string } | { diagnostic: Diagnostic } {
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    // Rare path: decode leniently and walk to the first U+FFFD that the bytes did not spell.
+    const text = new TextDecoder('utf-8').decode(bytes);
+    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    let offset = bom;
+    let index = 0;
+    for (const char of text) {
+      const code = char.codePointAt(0) ?? 0;
+      const spelled = bytes[offset] === 0xef && bytes[offset + 1] === 0xbf && bytes[offset + 2] === 0xbd;
+      if (code === 0xfffd && !spelled) break;
+      offset += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+      index += char.length;
+    }
+    const before = text.slice(0, index);
+    const line = before.split('\n').length;
+    const column = index - before.lastIndexOf('\n');
+    const byte = (bytes[offset] ?? 0).toString(16).toUpperCase().padStart(2, '0');
+    return {
+      diagnostic: {
+        file,
+        line,
+        column,
+        severity: 'error',
+        message: `invalid UTF-8 (byte 0x${byte}): save the manifest as UTF-8`,
+      },
+    };
+  }
+}
+
+/**
+ * Parses and validates manifest text: YAML, then the JSON Schema, then the semantic checks,
+ * reporting every problem with its location. Pure; never throws for any input text.
+ */
+export function parseManifest(text: string, file: string): LoadResult {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const source = new SourceMap(file, doc, lineCounter);
+  const diagnostics: Diagnostic[] = [
+    ...doc.errors.map((e) => yamlDiagnostic(e, 'error', text, source)),
+    ...doc.warnings.map((w) => yamlDiagnostic(w, 'warning', text, source)),
+  ];
+  // Past a syntax error the data is yaml's best guess: schema messages about it would be noise.
+  if (doc.errors.length > 0) return finish(undefined, diagnostics);
+
+  if (doc.contents === null) {
+    diagnostics.push({
+      ...source.offset(0),
+      severity: 'error',
+      message: 'the manifest is empty: start it with "version: 1" and a "clients" list',
+    });
+    return finish(undefined, diagnostics);
+  }
+
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch {
+    // toJS throws for an alias without its anchor and for an alias bomb; locate the alias.
+    const unresolved = source.firstUnresolvedAlias();
+    diagnostics.push(
+      unresolved === undefined
+        ? {
+            ...source.of(source.firstAlias()),
+            severity: 'error',
+            message: `aliases expand to too much data (more than ${MAX_ALIAS_COUNT} nodes): write the values out instead`,
+          }
+        : {
+            ...source.of(unresolved),
+            severity: 'error',
+            message: `unknown alias "*${unresolved.source}": define the anchor "&${unresolved.source}" before using it`,
+          },
+    );
+    return finish(undefined, diagnostics);
+  }
+
+  diagnostics.push(...checkSchema(data, source));
+  const clients = buildClients(data, source, diagnostics);
+  return finish({ file, clients }, diagnostics);
+}
+
+function finish(desired: Desired | undefined, diagnostics: Diagnostic[]): LoadResult {
+  const sorted = dedupe(diagnostics.sort(compareDiagnostics));
+  const failed = sorted.some((d) => d.severity === 'error');
+  return { desired: failed ? undefined : desired, diagnostics: sorted };
+}
+
+function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return (
+    a.line - b.line ||
+    a.column - b.column ||
+    (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1) ||
+    (a.message < b.message ? -1 : a.message > b.message ? 1 : 0)
+  );
+}
+
+function dedupe(sorted: Diagnostic[]): Diagnostic[] {
+  return sorted.filter((d, i) => {
+    const previous = sorted[i - 1];
+    return previous === undefined || compareDiagnostics(previous, d) !== 0;
+  });
+}
+
+/** yaml's error, located and reworded where its wording does not say what to do. */
+function yamlDiagnostic(e: YAMLError, severity: Diagnostic['severity'], text: string, source: SourceMap): Diagnostic {
+  const start = e.pos[0];
+  let message: string;
+  switch (e.code) {
+    case 'DUPLICATE_KEY': {
+      const key = keyAt(text, start);
+      message = `duplicate key${key === undefined ? '' : ` "${key}"`}: a key may appear only once in a mapping`;
+      break;
+    }
+    case 'MULTIPLE_DOCS':
+      message = 'a manifest is a single YAML document: remove this "---" and merge what follows into the first';
+      break;
+    case 'TAB_AS_INDENT':
+      message = 'tabs are not allowed as indentation: indent with spaces';
+      break;
+    default:
+      // yaml's own wording ("Missing closing "quote"), as a sentence fragment on one line.
+      message = e.message.replace(/\s+/g, ' ').trim().replace(/^./, (c) => c.toLowerCase()).replace(/\.$/, '');
+  }
+  const loc: Location = source.offset(start);
+  return { ...loc, severity, message };
+}
+
+/** The key written at `offset`, for naming a duplicate key; undefined for complex keys. */
+function keyAt(text: string, offset: number): string | undefined {
+  const match = /^(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\n]|'')*)'|([^\s:#,[\]{}"'][^\n:#,[\]{}]*?))\s*:/.exec(
+    text.slice(offset, offset + 256),
+  );
+  return match?.[1] ?? match?.[2]?.replaceAll("''", "'") ?? match?.[3]?.trimEnd();
+}
+
+/** "file:line:column: severity: message", the form editors and CI annotations understand. */
+export function formatDiagnostic(d: Diagnostic): string {
+  return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`;
+}

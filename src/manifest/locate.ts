@@ -1,0 +1,139 @@
+import { isAlias, isMap, isNode, isScalar, isSeq, visit } from 'yaml';
+import type { Alias, Document, LineCounter, Node, Pair, YAMLMap } from 'yaml';
+import type { Location } from './types.js';
+
+/** A path into the manifest's data: object keys and array indexes, as ajv reports them. */
+export type DataPath = readonly (string | number)[];
+
+/**
+ * A node reached by following a data path. `node` may be an alias (`step` looks through it).
+ * `via` is the first alias the path went through: messages point there rather than at the
+ * anchor, which stands elsewhere (often under another client).
+ */
+export interface Found {
+  readonly node: Node;
+  readonly via: Alias | undefined;
+}
+
+/** Maps with more keys than this get a key index, so a map full of typos stays linear. */
+const INDEX_ABOVE = 8;
+
+/**
+ * Finds YAML nodes for data paths and turns them into file:line:column. Alias targets and key
+ * indexes are built lazily: a manifest without aliases or big maps never pays for them.
+ */
+export class SourceMap {
+  private aliasTargets: Map<Alias, Node | undefined> | undefined;
+  private readonly keyIndexes = new Map<YAMLMap, Map<string, Pair>>();
+
+  constructor(
+    readonly file: string,
+    private readonly doc: Document,
+    private readonly lineCounter: LineCounter,
+  ) {}
+
+  /** The location of a character offset in the source text. */
+  offset(offset: number): Location {
+    const { line, col } = this.lineCounter.linePos(offset);
+    return { file: this.file, line, column: col };
+  }
+
+  /** Where a node starts; the top of the file for a node without a range. */
+  of(node: Node | null | undefined): Location {
+    return this.offset(node?.range?.[0] ?? 0);
+  }
+
+  /** Where a message about a found node should point. */
+  at(found: Found): Location {
+    return this.of(found.via ?? found.node);
+  }
+
+  /** The document's top node, when there is one. */
+  root(): Found | undefined {
+    const contents = this.doc.contents;
+    return isNode(contents) ? { node: contents, via: undefined } : undefined;
+  }
+
+  /** The child of `from` under a key or index, looking through an alias at `from`. */
+  step(from: Found, key: string | number): Found | undefined {
+    const container = this.deref(from.node);
+    let child: unknown;
+    if (isMap(container)) child = this.pair(container, String(key))?.value;
+    else if (isSeq(container) && typeof key === 'number') child = container.items[key];
+    if (!isNode(child)) return undefined;
+    return { node: child, via: from.via ?? (isAlias(from.node) ? from.node : undefined) };
+  }
+
+  /** The deepest node along `path` (a parent when the path ends early, as for a missing key). */
+  find(path: DataPath): Found | undefined {
+    let found = this.root();
+    for (const key of path) {
+      if (found === undefined) return undefined;
+      const next = this.step(found, key);
+      if (next === undefined) return found;
+      found = next;
+    }
+    return found;
+  }
+
+  /** The key node of `key` in the mapping at `found`, for pointing at an unknown key. */
+  keyNode(found: Found, key: string): Node | undefined {
+    const container = this.deref(found.node);
+    if (!isMap(container)) return undefined;
+    const keyNode = this.pair(container, key)?.key;
+    return isNode(keyNode) ? keyNode : undefined;
+  }
+
+  /** The first alias in document order whose anchor is not defined before it. */
+  firstUnresolvedAlias(): Alias | undefined {
+    for (const [alias, target] of this.targets()) if (target === undefined) return alias;
+    return undefined;
+  }
+
+  /** The first alias in document order. */
+  firstAlias(): Alias | undefined {
+    for (const alias of this.targets().keys()) return alias;
+    return undefined;
+  }
+
+  /** What an alias stands for (the node itself when it is not an alias). */
+  deref(node: Node): Node | undefined {
+    return isAlias(node) ? this.targets().get(node) : node;
+  }
+
+  private pair(map: YAMLMap, key: string): Pair | undefined {
+    if (map.items.length <= INDEX_ABOVE) return map.items.find((pair) => keyText(pair.key) === key);
+    let index = this.keyIndexes.get(map);
+    if (index === undefined) {
+      index = new Map();
+      // First occurrence wins, as for duplicate keys yaml has already reported.
+      for (const pair of map.items) {
+        const text = keyText(pair.key);
+        if (text !== undefined && !index.has(text)) index.set(text, pair);
+      }
+      this.keyIndexes.set(map, index);
+    }
+    return index.get(key);
+  }
+
+  // Same rule as yaml's Alias.resolve (the last anchor of that name before the alias), in one
+  // pass for the whole document: resolve() without a context walks the document every call.
+  private targets(): Map<Alias, Node | undefined> {
+    if (this.aliasTargets !== undefined) return this.aliasTargets;
+    const targets = new Map<Alias, Node | undefined>();
+    const anchors = new Map<string, Node>();
+    visit(this.doc, {
+      Node: (_key, node) => {
+        if (isAlias(node)) targets.set(node, anchors.get(node.source));
+        else if (node.anchor !== undefined) anchors.set(node.anchor, node);
+      },
+    });
+    this.aliasTargets = targets;
+    return targets;
+  }
+}
+
+function keyText(key: unknown): string | undefined {
+  if (isScalar(key)) return String(key.value);
+  return typeof key === 'string' ? key : undefined;
+}
