@@ -1,0 +1,101 @@
+import { STATUS_CODES } from 'node:http';
+import { ProvisionError } from '../errors.js';
+import { HEADERS_TIMEOUT_MS } from './limits.js';
+
+/**
+ * The panel answered with an HTTP error status (or a redirect, which is not followed).
+ * The message is one line: `POST /api/v2/clients: 400 Bad Request: <the panel's message>`.
+ * `path` is the URL's path (with /api/v2, without host); `panelMessage` is the `message` of
+ * the panel's JSON error body when it had one.
+ */
+export class PanelHttpError extends ProvisionError {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly panelMessage: string | undefined;
+  /** The `Retry-After` header as sent, for a retry policy (429, 503). */
+  readonly retryAfter: string | undefined;
+
+  constructor(init: {
+    method: string;
+    path: string;
+    status: number;
+    panelMessage?: string | undefined;
+    retryAfter?: string | undefined;
+    /** The origin a redirect points to. */
+    location?: string | undefined;
+  }) {
+    const reason = STATUS_CODES[init.status] ?? 'Unknown Status';
+    const detail = init.panelMessage === undefined ? '' : `: ${init.panelMessage}`;
+    const hint = hintForStatus(init.status, init.retryAfter, init.location);
+    super('panel_http', `${init.method} ${init.path}: ${init.status} ${reason}${detail}`, hint === undefined ? {} : { hint });
+    this.method = init.method;
+    this.path = init.path;
+    this.status = init.status;
+    this.panelMessage = init.panelMessage;
+    this.retryAfter = init.retryAfter;
+  }
+}
+
+function hintForStatus(status: number, retryAfter: string | undefined, location: string | undefined): string | undefined {
+  if (status === 401) {
+    return (
+      'check the API key (PROVISION_API_KEY or --api-key-file) and that it is active in the panel; keys may be ' +
+      'restricted to IP addresses; do not retry in a loop: repeated bad keys can lock you out'
+    );
+  }
+  if (status === 403) {
+    return "the key is not allowed to do this, or not from this machine's IP address: check the key's permissions and IP restrictions in the panel";
+  }
+  if (status === 404) {
+    return 'check --url / PROVISION_URL: it must point at the panel (the API lives under /api/v2); otherwise the record does not exist (any more)';
+  }
+  if (status === 429 || status === 503) {
+    const wait = retryAfter === undefined ? '' : ` (it asks to wait: Retry-After ${retryAfter})`;
+    return `the panel is busy or rate-limiting${wait}: wait and run again, with a lower --concurrency`;
+  }
+  if (status >= 300 && status < 400) {
+    const to = location === undefined ? '' : ` to ${location}`;
+    return `the panel redirects${to}: give the final address in --url / PROVISION_URL (redirects are not followed)`;
+  }
+  if (status >= 500) return "the panel failed on its side: check the panel's logs, then run again";
+  return undefined;
+}
+
+/**
+ * The request got no answer: refused, DNS, TLS, timeout, connection closed. The message names
+ * the whole URL (origin included: which host is the point) and the error's code, not its text.
+ */
+export function unreachableError(method: string, url: string, err: unknown): ProvisionError {
+  const code = errorCode(err);
+  if (/CERT|SELF_SIGNED|TLS|SSL|VERIFY/.test(code)) {
+    return new ProvisionError('panel_unreachable', `${method} ${url}: the panel's TLS certificate is not accepted (${code})`, {
+      hint:
+        "if the panel uses a self-signed certificate or a private certificate authority, trust it with --ca-file <PEM file>; " +
+        'check that --url names the host the certificate is for',
+      cause: err,
+    });
+  }
+  const what =
+    code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
+      ? `no answer within ${HEADERS_TIMEOUT_MS / 1000} s`
+      : code === 'UND_ERR_SOCKET' || code === 'ECONNRESET'
+        ? 'the connection was closed before an answer'
+        : 'cannot connect';
+  return new ProvisionError('panel_unreachable', `${method} ${url}: ${what} (${code})`, {
+    hint: 'check --url / PROVISION_URL and that the panel is running and reachable from here (firewall, VPN, proxy)',
+    cause: err,
+  });
+}
+
+/** The most specific code in an error, its cause or (for a dual-stack connect) its first inner error. */
+function errorCode(err: unknown): string {
+  const seen = new Set<unknown>();
+  let current = err;
+  while (current instanceof Error && !seen.has(current)) {
+    seen.add(current);
+    if ('code' in current && typeof current.code === 'string' && current.code !== '') return current.code;
+    current = current instanceof AggregateError && current.errors.length > 0 ? current.errors[0] : current.cause;
+  }
+  return err instanceof Error ? err.name : 'unknown error';
+}

@@ -1,0 +1,184 @@
+import pLimit from 'p-limit';
+import { ProvisionError } from '../errors.js';
+import { normalizeDomain } from '../names.js';
+import type { PanelClient } from './client.js';
+import { PanelHttpError } from './errors.js';
+import type { Live, LiveClient, LiveDomain, LivePlan } from './types.js';
+
+/** Parallel name look-ups when the panel has no GET /domains. */
+export const DEFAULT_LOOKUP_CONCURRENCY = 8;
+
+export interface ReadLiveOptions {
+  /** The manifest's domains (ASCII), looked up one by one only if GET /domains is missing. */
+  readonly domainNames: readonly string[];
+  /** Bound for those look-ups; default DEFAULT_LOOKUP_CONCURRENCY. */
+  readonly concurrency?: number;
+  /** Told, in a sentence, when the read is partial (no domain list). */
+  readonly onNote?: (message: string) => void;
+}
+
+/**
+ * Reads the panel's state: GET /ping (URL, key, and a JSON API: `{"response":"pong"}`), then
+ * GET /hosting-plans, /clients and /domains concurrently: four requests, whatever the size of
+ * the manifest. Each list must be complete (see readList) and each record valid, else
+ * ProvisionError('panel_contract'): planning on a partial read would create duplicates.
+ *
+ * When GET /domains answers 404 or 405 (a panel without the list endpoint), the manifest's
+ * domains are looked up by name instead and `domainsComplete` is false.
+ */
+export async function readLive(client: PanelClient, options: ReadLiveOptions): Promise<Live> {
+  const pong = await client.get('/ping');
+  if (!isRecord(pong) || pong.response !== 'pong') {
+    throw new ProvisionError('panel_contract', `${client.describe('GET', '/ping')}: expected {"response":"pong"}, got ${shape(pong)}`, {
+      hint: 'check that --url / PROVISION_URL points at the panel API',
+    });
+  }
+  const [plans, clients, domains] = await Promise.all([
+    readList(client, '/hosting-plans').then((records) => records.map((r, i) => parsePlanRecord(r, `${client.describe('GET', '/hosting-plans')}[${i}]`))),
+    readList(client, '/clients').then((records) => records.map((r, i) => parseClientRecord(r, `${client.describe('GET', '/clients')}[${i}]`))),
+    readDomains(client, options),
+  ]);
+  return { plans, clients, domains: domains.records, domainsComplete: domains.complete };
+}
+
+async function readDomains(client: PanelClient, options: ReadLiveOptions): Promise<{ records: LiveDomain[]; complete: boolean }> {
+  try {
+    const records = await readList(client, '/domains');
+    return { records: records.map((r, i) => parseDomainRecord(r, `${client.describe('GET', '/domains')}[${i}]`)), complete: true };
+  } catch (err) {
+    if (!(err instanceof PanelHttpError && (err.status === 404 || err.status === 405))) throw err;
+  }
+  const names = [...new Set(options.domainNames)];
+  options.onNote?.(
+    `The panel has no domain list (GET ${client.basePath}/domains answered 404 or 405): looked up the manifest's ` +
+      `${names.length} domains one by one, so domains outside the manifest are not counted.`,
+  );
+  const limit = pLimit(options.concurrency ?? DEFAULT_LOOKUP_CONCURRENCY);
+  const found = await Promise.all(
+    names.map((name) =>
+      limit(async () => {
+        const record = await client.findByName('domains', name);
+        const path = `/domains/name/${encodeURIComponent(name)}`;
+        return record === undefined ? undefined : parseDomainRecord(record, client.describe('GET', path));
+      }),
+    ),
+  );
+  // Two spellings of one name (UTF-8 and punycode) find the same record: keep it once.
+  const byId = new Map<number, LiveDomain>();
+  for (const domain of found) if (domain !== undefined) byId.set(domain.id, domain);
+  return { records: [...byId.values()], complete: false };
+}
+
+/** Keys of a list wrapper that mean "there is more": a missed page would become a duplicate POST. */
+const PAGING_KEYS = ['next', 'links', 'next_page_url', 'next_cursor', 'has_more', 'last_page'];
+const COUNT_KEYS = ['total', 'count', 'total_count'];
+
+/**
+ * A list endpoint's records. Accepted: a bare array, or an object wrapping exactly one array
+ * (`{"data": [...]}`) with no sign of paging: none of PAGING_KEYS, and no `total`/`count`/
+ * `total_count` (at the top or in `meta`/`pagination`) larger than the array.
+ */
+export async function readList(client: PanelClient, path: string): Promise<unknown[]> {
+  const body = await client.get(path);
+  const where = client.describe('GET', path);
+  if (Array.isArray(body)) return body as unknown[];
+  const refuse = (what: string): never => {
+    throw new ProvisionError('panel_contract', `${where}: ${what}`, {
+      hint: 'panel-provision reads complete lists only (a missed record would be created twice); report the panel version and this answer',
+    });
+  };
+  if (!isRecord(body)) return refuse(`expected a JSON array (or an object wrapping one), got ${shape(body)}`);
+  const arrays = Object.keys(body).filter((key) => Array.isArray(body[key]));
+  if (arrays.length !== 1) {
+    return refuse(`expected a JSON array or an object wrapping exactly one array, got an object with ${arrays.length} arrays${arrays.length > 0 ? ` (${arrays.join(', ')})` : ''}`);
+  }
+  const records = body[arrays[0] ?? ''] as unknown[];
+  const paging = PAGING_KEYS.find((key) => key in body);
+  if (paging !== undefined) return refuse(`the list looks paged (it has "${paging}"); only complete lists can be planned on`);
+  for (const container of [body, body.meta, body.pagination]) {
+    if (!isRecord(container)) continue;
+    for (const key of COUNT_KEYS) {
+      const count = container[key];
+      if (typeof count === 'number' && count > records.length) {
+        return refuse(`the list looks paged ("${key}" is ${count}, the answer has ${records.length} records)`);
+      }
+    }
+  }
+  return records;
+}
+
+/** One hosting plan record: integer id, string name. `where` names it in errors ('GET /api/v2/hosting-plans[3]'). */
+export function parsePlanRecord(record: unknown, where: string): LivePlan {
+  const r = asRecord(record, where);
+  return { id: integer(r, 'id', where), name: string(r, 'name', where) };
+}
+
+/** One client record: integer id, string username (lowercased), id_hosting_plan integer or absent/null. */
+export function parseClientRecord(record: unknown, where: string): LiveClient {
+  const r = asRecord(record, where);
+  const plan = r.id_hosting_plan;
+  if (plan !== undefined && plan !== null && !Number.isSafeInteger(plan)) {
+    throw contract(where, `"id_hosting_plan" must be an integer, got ${shape(plan)}`);
+  }
+  return {
+    id: integer(r, 'id', where),
+    username: string(r, 'username', where).toLowerCase(),
+    idHostingPlan: typeof plan === 'number' ? plan : undefined,
+  };
+}
+
+/**
+ * One domain record: integer id and id_user, string domain (normalised to lowercase ASCII; a
+ * name normalizeDomain refuses is kept lowercased: the panel has it, it must still be seen),
+ * is_system_domain boolean or absent (false).
+ */
+export function parseDomainRecord(record: unknown, where: string): LiveDomain {
+  const r = asRecord(record, where);
+  const raw = string(r, 'domain', where);
+  const system = r.is_system_domain ?? false;
+  if (typeof system !== 'boolean') throw contract(where, `"is_system_domain" must be a boolean, got ${shape(system)}`);
+  const normal = normalizeDomain(raw);
+  return {
+    id: integer(r, 'id', where),
+    name: 'name' in normal ? normal.name : raw.toLowerCase(),
+    idUser: integer(r, 'id_user', where),
+    isSystem: system,
+  };
+}
+
+function asRecord(value: unknown, where: string): Record<string, unknown> {
+  if (!isRecord(value)) throw contract(where, `expected an object, got ${shape(value)}`);
+  return value;
+}
+
+function integer(record: Record<string, unknown>, key: string, where: string): number {
+  const value = record[key];
+  if (!Number.isSafeInteger(value)) throw contract(where, `"${key}" must be an integer, got ${shape(value)}`);
+  return value as number;
+}
+
+function string(record: Record<string, unknown>, key: string, where: string): string {
+  const value = record[key];
+  if (typeof value !== 'string' || value === '') throw contract(where, `"${key}" must be a non-empty string, got ${shape(value)}`);
+  return value;
+}
+
+function contract(where: string, problem: string): ProvisionError {
+  return new ProvisionError('panel_contract', `${where}: ${problem}`, {
+    hint: 'the panel answered a record panel-provision cannot read; report the panel version and this message',
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A value's kind for messages, never its content (which could be anything, long, or private). */
+function shape(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer out of range' : 'a number';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
