@@ -27,8 +27,9 @@ export async function loadManifest(path: string): Promise<LoadResult> {
     bytes = await readFile(path);
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
-    // Node's message repeats the path ("..., open 'x.yaml'"): keep the reason only.
-    const reason = cause instanceof Error ? cause.message.replace(/, \w+ '.*'$/s, '') : String(cause);
+    // Node's message ends with the system call and the path again (", open 'x.yaml'"): keep
+    // "ENOENT: no such file or directory" only.
+    const reason = cause instanceof Error ? cause.message.replace(/, \w+( '.*')?$/s, '') : String(cause);
     throw new ProvisionError('usage', `cannot read ${path}: ${reason}`, { hint: readHint(code), cause });
   }
   const decoded = decodeUtf8(bytes, path);
