@@ -117,6 +117,12 @@ describe('YAML problems', () => {
     ]);
   });
 
+  it('survives absurdly deep nesting', () => {
+    const diagnostics = report(`version: 1\nclients: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`);
+    expect(diagnostics.length).toBeGreaterThan(0);
+    expect(diagnostics.every((d) => d.endsWith('error: the manifest nests too deeply to be read: a manifest needs only a few levels'))).toBe(true);
+  });
+
   it('locates an unknown alias', () => {
     expect(report('version: 1\nclients:\n  - username: alice\n    domains: *common\n')).toEqual([
       'm.yaml:4:14: error: unknown alias "*common": define the anchor "&common" before using it',

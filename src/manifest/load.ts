@@ -176,6 +176,10 @@ function yamlDiagnostic(e: YAMLError, severity: Diagnostic['severity'], text: st
     case 'TAB_AS_INDENT':
       message = 'tabs are not allowed as indentation: indent with spaces';
       break;
+    case 'RESOURCE_EXHAUSTION':
+      // yaml reports a stack overflow on absurdly deep nesting; no manifest needs that.
+      message = 'the manifest nests too deeply to be read: a manifest needs only a few levels';
+      break;
     default:
       // yaml's own wording ("Missing closing "quote"), as a sentence fragment on one line.
       message = e.message.replace(/\s+/g, ' ').trim().replace(/^./, (c) => c.toLowerCase()).replace(/\.$/, '');
