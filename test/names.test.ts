@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { closest, normalizeDomain } from '../src/names.js';
+
+describe('closest', () => {
+  it('suggests near names, counting a swap of neighbours as one edit', () => {
+    expect(closest('domian', ['username', 'plan', 'email', 'domains'])).toBe('domains');
+    expect(closest('Premium', ['Basic', 'Premium Plus'])).toBe('Premium Plus');
+    expect(closest('basic', ['Basic', 'Standard'])).toBe('Basic');
+    expect(closest('zzzzzz', ['Basic', 'Standard'])).toBeUndefined();
+  });
+});
+
+describe('normalizeDomain', () => {
+  it('lowercases and converts IDNs to punycode', () => {
+    expect(normalizeDomain('Bücher.Example')).toEqual({ name: 'xn--bcher-kva.example' });
+  });
+  it.each([
+    ['', 'is empty'],
+    ['example', 'needs at least two labels, like example.com'],
+    ['a..example', 'has an invalid label "": use 1-63 letters, digits or inner hyphens'],
+    ['-a.example', 'has an invalid label "-a": use 1-63 letters, digits or inner hyphens'],
+    ['a_b.example', 'has an invalid label "a_b": use 1-63 letters, digits or inner hyphens'],
+    ['example.com.', 'ends with a dot: write it without the trailing dot'],
+    ['http://example.com', 'contains a space, "/", ":", "@" or "*": write a bare domain name'],
+  ])('refuses %j', (input, problem) => {
+    expect(normalizeDomain(input)).toEqual({ problem });
+  });
+});
