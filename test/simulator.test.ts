@@ -362,7 +362,7 @@ describe('options', () => {
     expect(gateway.text).toBe('Bad gateway');
     expect(gateway.headers['content-type']).toMatch(/^text\/plain/);
     expect((await call(sim, 'GET', '/clients')).status).toBe(200);
-    expect(seen[0]).toEqual({ method: 'POST', path: '/clients', body: { username: 'alice' } });
+    expect(seen[0]).toMatchObject({ method: 'POST', path: '/clients', body: { username: 'alice' }, headers: { 'x-api-key': SIM_KEY } });
     expect(sim.state.clients.size).toBe(0);
     expect(sim.requests.map((r) => r.status)).toEqual([503, 502, 200]);
   });

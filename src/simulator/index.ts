@@ -37,7 +37,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ProvisionError } from '../errors.js';
 import { error, notFound, route, type Answer, type Body } from './routes.js';
@@ -71,6 +71,8 @@ export interface InterceptRequest {
   readonly path: string;
   /** Parsed JSON; the raw text when it is not JSON; undefined when there is none. */
   readonly body: unknown;
+  /** As Node gives them: names lowercase. For tests that check what a client sends. */
+  readonly headers: IncomingHttpHeaders;
 }
 
 export interface SimulatorOptions {
@@ -138,6 +140,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       method,
       path: relativePath(path),
       body: body.kind === 'json' ? body.value : body.kind === 'invalid' ? raw.toString('utf8') : undefined,
+      headers: req.headers,
     });
     if (intercepted !== undefined) return intercepted;
     if (options.apiEnabled === false) {
