@@ -1,0 +1,468 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, test } from 'vitest';
+import { ProvisionError } from '../src/errors.js';
+import {
+  PanelClient,
+  PanelHttpError,
+  normalizeBaseUrl,
+  readApiKey,
+  readLive,
+  USER_AGENT,
+  type PanelClientOptions,
+} from '../src/panel/index.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../src/simulator/index.js';
+import { SIM_KEY } from './helpers/sim-http.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function sim(options: Partial<SimulatorOptions> = {}): Promise<Simulator> {
+  const started = await startSimulator({ apiKey: SIM_KEY, ...options });
+  cleanups.push(() => started.close());
+  return started;
+}
+
+function client(simulator: { url: string }, options: Partial<PanelClientOptions> = {}): PanelClient {
+  const created = new PanelClient({ baseUrl: simulator.url, apiKey: SIM_KEY, ...options });
+  cleanups.push(() => created.close());
+  return created;
+}
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'panel-test-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** The rejection of a promise (fails the test when it resolves). */
+async function rejection(promise: Promise<unknown>): Promise<ProvisionError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(ProvisionError);
+    return err as ProvisionError;
+  }
+  throw new Error('expected a rejection');
+}
+
+const SEED = {
+  hostingPlans: ['Basic', 'Premium Plus'],
+  clients: [
+    { username: 'alice', plan: 'Premium Plus', domains: ['alice.example', 'bücher.example'] },
+    { username: 'bob', domains: ['bob.example'] },
+  ],
+} as const;
+
+describe('normalizeBaseUrl', () => {
+  test.each([
+    ['https://panel.example', 'https://panel.example/api/v2'],
+    ['https://panel.example/', 'https://panel.example/api/v2'],
+    ['  https://panel.example/api/v2/  ', 'https://panel.example/api/v2'],
+    ['https://panel.example/api/v2', 'https://panel.example/api/v2'],
+    ['https://panel.example/api', 'https://panel.example/api/v2'],
+    ['https://PANEL.Example:8443', 'https://panel.example:8443/api/v2'],
+    ['https://panel.example:443/', 'https://panel.example/api/v2'],
+    ['https://host.example/keyhelp/', 'https://host.example/keyhelp/api/v2'],
+    ['http://localhost:8080', 'http://localhost:8080/api/v2'],
+    ['http://127.0.0.1:43117/api/v2', 'http://127.0.0.1:43117/api/v2'],
+    ['http://127.9.8.7', 'http://127.9.8.7/api/v2'],
+    ['http://[::1]:9000/', 'http://[::1]:9000/api/v2'],
+  ])('%s -> %s', (raw, expected) => {
+    expect(normalizeBaseUrl(raw, { allowHttp: false })).toBe(expected);
+  });
+
+  test.each([
+    ['', /empty/],
+    ['   ', /empty/],
+    ['panel.example', /must start with https:\/\/|not a valid URL/],
+    ['ftp://panel.example', /must start with https:\/\//],
+    ['https://user:secret@panel.example', /user name or password/],
+    ['https://panel.example/?key=secret', /query/],
+    ['https://panel.example/#x', /fragment/],
+    ['https://panel.example/api/v1', /API v1/],
+    ['http://panel.example', /plain http:\/\/ for panel\.example/],
+    ['http://10.0.0.5/api/v2', /plain http:\/\//],
+    ['http://localhost.evil.example', /plain http:\/\//],
+  ])('refuses %j', (raw, message) => {
+    let caught: unknown;
+    try {
+      normalizeBaseUrl(raw, { allowHttp: false });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ProvisionError);
+    const error = caught as ProvisionError;
+    expect(error.code).toBe('usage');
+    expect(error.message).toMatch(message);
+    expect(error.hint).toBeTruthy();
+    // Secrets typed into the URL are not echoed back.
+    expect(`${error.message} ${error.hint ?? ''}`).not.toContain('secret');
+  });
+
+  test('plain http to another host with allowHttp', () => {
+    expect(normalizeBaseUrl('http://panel.internal', { allowHttp: true })).toBe('http://panel.internal/api/v2');
+  });
+});
+
+describe('PanelClient requests', () => {
+  test('sends key, Accept, User-Agent and JSON content type; reports each request', async () => {
+    const seen: { method: string; headers: Record<string, unknown> }[] = [];
+    const simulator = await sim({
+      intercept: (req) => {
+        seen.push({ method: req.method, headers: req.headers });
+        return undefined;
+      },
+    });
+    const events: { method: string; path: string; status: number; ms: number }[] = [];
+    const panel = client(simulator, { onRequest: (e) => events.push(e) });
+    expect(await panel.get('/ping')).toEqual({ response: 'pong' });
+    const created = await panel.post('/clients', { username: 'alice' });
+    expect(created).toMatchObject({ id: 2, password: expect.any(String) as unknown });
+    expect(USER_AGENT).toMatch(/^panel-provision\/\d+\.\d+\.\d+/);
+    expect(seen[0]?.headers).toMatchObject({ 'x-api-key': SIM_KEY, accept: 'application/json', 'user-agent': USER_AGENT });
+    expect(seen[0]?.headers).not.toHaveProperty('content-type');
+    expect(seen[1]?.headers).toMatchObject({ 'content-type': 'application/json' });
+    expect(events.map(({ method, path, status }) => ({ method, path, status }))).toEqual([
+      { method: 'GET', path: '/api/v2/ping', status: 200 },
+      { method: 'POST', path: '/api/v2/clients', status: 201 },
+    ]);
+    expect(events.every((e) => e.ms >= 0)).toBe(true);
+  });
+
+  test('findByName: the record, undefined on 404, names percent-encoded', async () => {
+    const simulator = await sim({ seed: SEED });
+    const panel = client(simulator);
+    expect(await panel.findByName('hosting-plans', 'Premium Plus')).toMatchObject({ id: 2, name: 'Premium Plus' });
+    expect(await panel.findByName('clients', 'carol')).toBeUndefined();
+    expect(await panel.findByName('domains', 'bücher.example')).toMatchObject({ domain: 'xn--bcher-kva.example' });
+    expect(simulator.requests.map((r) => r.path)).toContain('/hosting-plans/name/Premium%20Plus');
+  });
+
+  test('an HTTP error status: PanelHttpError naming method, path, status and the panel message', async () => {
+    const simulator = await sim();
+    const panel = client(simulator);
+    await panel.post('/clients', { username: 'alice' });
+    const error = await rejection(panel.post('/clients', { username: 'alice' }));
+    expect(error).toBeInstanceOf(PanelHttpError);
+    expect(error.code).toBe('panel_http');
+    expect(error.message).toBe("POST /api/v2/clients: 400 Bad Request: The username 'alice' is already in use.");
+    expect(error).toMatchObject({ method: 'POST', path: '/api/v2/clients', status: 400, panelMessage: "The username 'alice' is already in use." });
+    // A 404 that is not a name look-up is an error too.
+    const missing = await rejection(panel.get('/clients/999'));
+    expect(missing).toMatchObject({ status: 404, message: 'GET /api/v2/clients/999: 404 Not Found: The requested client was not found.' });
+    expect(missing.hint).toMatch(/--url/);
+  });
+
+  test('401: message and hint about the key, its IP restrictions and lock-out', async () => {
+    const simulator = await sim();
+    const panel = new PanelClient({ baseUrl: simulator.url, apiKey: 'wrong-key' });
+    cleanups.push(() => panel.close());
+    const error = await rejection(readLive(panel, { domainNames: [] }));
+    expect(error.message).toBe('GET /api/v2/ping: 401 Unauthorized: API key is missing or invalid.');
+    expect(error.hint).toMatch(/PROVISION_API_KEY/);
+    expect(error.hint).toMatch(/--api-key-file/);
+    expect(error.hint).toMatch(/IP address/);
+    expect(error.hint).toMatch(/lock/);
+    expect(simulator.requests).toHaveLength(1);
+  });
+
+  test('429 and 503 hints carry Retry-After; nothing is retried', async () => {
+    const simulator = await sim({
+      intercept: (req) => (req.path === '/clients' ? { status: 429, json: { code: '429 Too Many Requests', message: 'slow down' }, headers: { 'retry-after': '7' } } : undefined),
+    });
+    const error = await rejection(client(simulator).get('/clients'));
+    expect(error).toMatchObject({ status: 429, retryAfter: '7', message: 'GET /api/v2/clients: 429 Too Many Requests: slow down' });
+    expect(error.hint).toMatch(/Retry-After 7/);
+    expect(simulator.requests).toHaveLength(1);
+  });
+
+  test('an error body that is HTML: PanelHttpError without a panel message', async () => {
+    const simulator = await sim({ intercept: () => ({ status: 502, text: '<html>Bad Gateway</html>', headers: { 'content-type': 'text/html' } }) });
+    const error = await rejection(client(simulator).get('/ping'));
+    expect(error).toMatchObject({ status: 502, panelMessage: undefined, message: 'GET /api/v2/ping: 502 Bad Gateway' });
+  });
+
+  test('a success that is not JSON: panel_contract', async () => {
+    const simulator = await sim({ intercept: () => ({ status: 200, text: 'pong' }) });
+    const error = await rejection(client(simulator).get('/ping'));
+    expect(error.code).toBe('panel_contract');
+    expect(error.message).toMatch(/^GET \/api\/v2\/ping: 200 answered a body that is not JSON/);
+  });
+});
+
+describe('readLive', () => {
+  test('four requests whatever the manifest size; normalised Live', async () => {
+    const simulator = await sim({ seed: SEED });
+    const live = await readLive(client(simulator), { domainNames: Array.from({ length: 500 }, (_, i) => `d${i}.example`) });
+    expect(simulator.requests).toEqual([
+      { method: 'GET', path: '/ping', status: 200 },
+      ...['/hosting-plans', '/clients', '/domains'].map((path) => expect.objectContaining({ method: 'GET', path, status: 200 }) as unknown),
+    ]);
+    expect(simulator.requests).toHaveLength(4);
+    expect(live.plans).toEqual([
+      { id: 1, name: 'Basic' },
+      { id: 2, name: 'Premium Plus' },
+    ]);
+    expect(live.clients).toEqual([
+      { id: 2, username: 'alice', idHostingPlan: 2 },
+      { id: 3, username: 'bob', idHostingPlan: 1 },
+    ]);
+    expect(live.domainsComplete).toBe(true);
+    expect(live.domains).toContainEqual({ id: expect.any(Number) as unknown, name: 'xn--bcher-kva.example', idUser: 2, isSystem: false });
+    expect(live.domains).toContainEqual(expect.objectContaining({ name: 'alice.sim.keyhelp.test', isSystem: true }) as unknown);
+    expect(live.domains).toHaveLength(5);
+  });
+
+  test('normalises records: uppercase usernames and domains, absent plan, unusual live names kept', async () => {
+    const simulator = await sim({
+      intercept: (req) => {
+        if (req.path === '/clients') return { status: 200, json: [{ id: 5, username: 'Carol' }, { id: 6, username: 'dave', id_hosting_plan: null }] };
+        if (req.path === '/domains') {
+          return {
+            status: 200,
+            json: [
+              { id: 1, id_user: 5, domain: 'Shop.BÜCHER.example' },
+              { id: 2, id_user: 5, domain: 'Under_Score.example', is_system_domain: true },
+            ],
+          };
+        }
+        return undefined;
+      },
+    });
+    const live = await readLive(client(simulator), { domainNames: [] });
+    expect(live.clients).toEqual([
+      { id: 5, username: 'carol', idHostingPlan: undefined },
+      { id: 6, username: 'dave', idHostingPlan: undefined },
+    ]);
+    expect(live.domains).toEqual([
+      { id: 1, name: 'shop.xn--bcher-kva.example', idUser: 5, isSystem: false },
+      { id: 2, name: 'under_score.example', idUser: 5, isSystem: true },
+    ]);
+  });
+
+  test('a list wrapped in an object with exactly one array is accepted', async () => {
+    const simulator = await sim({
+      seed: SEED,
+      intercept: (req) => (req.path === '/clients' ? { status: 200, json: { data: [{ id: 9, username: 'zed' }], success: true, total: 1 } } : undefined),
+    });
+    const live = await readLive(client(simulator), { domainNames: [] });
+    expect(live.clients).toEqual([{ id: 9, username: 'zed', idHostingPlan: undefined }]);
+  });
+
+  test.each([
+    [{ data: [], next: 'https://panel.example/api/v2/clients?page=2' }, /looks paged \(it has "next"\)/],
+    [{ data: [], links: { next: null } }, /looks paged \(it has "links"\)/],
+    [{ data: [{ id: 1, username: 'a' }], total: 2 }, /"total" is 2, the answer has 1 records/],
+    [{ data: [], meta: { count: 50 } }, /"count" is 50/],
+    [{ data: [], more: [] }, /exactly one array, got an object with 2 arrays \(data, more\)/],
+    [{ clients: 'none' }, /got an object with 0 arrays/],
+    ['clients', /expected a JSON array \(or an object wrapping one\), got a string/],
+    [null, /got null/],
+  ])('refuses the list %j', async (json, message) => {
+    const simulator = await sim({ intercept: (req) => (req.path === '/clients' ? { status: 200, json } : undefined) });
+    const error = await rejection(readLive(client(simulator), { domainNames: [] }));
+    expect(error.code).toBe('panel_contract');
+    expect(error.message).toMatch(/^GET \/api\/v2\/clients: /);
+    expect(error.message).toMatch(message);
+  });
+
+  test.each([
+    ['/clients', [{ id: 1, username: 'a' }, { id: '2', username: 'b' }], /^GET \/api\/v2\/clients\[1\]: "id" must be an integer, got a string/],
+    ['/clients', [{ id: 1.5, username: 'a' }], /clients\[0\]: "id" must be an integer, got a number/],
+    ['/clients', [{ id: 1 }], /clients\[0\]: "username" must be a non-empty string, got nothing/],
+    ['/clients', [{ id: 1, username: 'a', id_hosting_plan: '3' }], /clients\[0\]: "id_hosting_plan" must be an integer/],
+    ['/hosting-plans', [{ id: 1, name: 7 }], /^GET \/api\/v2\/hosting-plans\[0\]: "name"/],
+    ['/domains', [{ id: 1, domain: 'a.example' }], /^GET \/api\/v2\/domains\[0\]: "id_user" must be an integer/],
+    ['/domains', [{ id: 1, id_user: 2, domain: 'a.example', is_system_domain: 'yes' }], /domains\[0\]: "is_system_domain" must be a boolean/],
+    ['/domains', ['a.example'], /domains\[0\]: expected an object, got a string/],
+  ])('refuses a bad record in %s', async (path, json, message) => {
+    const simulator = await sim({ intercept: (req) => (req.path === path ? { status: 200, json } : undefined) });
+    const error = await rejection(readLive(client(simulator), { domainNames: [] }));
+    expect(error.code).toBe('panel_contract');
+    expect(error.message).toMatch(message);
+  });
+
+  test('ping must answer pong', async () => {
+    const simulator = await sim({ intercept: (req) => (req.path === '/ping' ? { status: 200, json: { response: 'ok' } } : undefined) });
+    const error = await rejection(readLive(client(simulator), { domainNames: [] }));
+    expect(error.code).toBe('panel_contract');
+    expect(error.message).toBe('GET /api/v2/ping: expected {"response":"pong"}, got an object');
+    expect(simulator.requests).toHaveLength(1);
+  });
+
+  test('an API switched off (HTML): panel_contract with a hint about the REST API setting', async () => {
+    const simulator = await sim({ apiEnabled: false });
+    const error = await rejection(readLive(client(simulator), { domainNames: [] }));
+    expect(error.code).toBe('panel_contract');
+    expect(error.message).toBe('GET /api/v2/ping: 200 answered HTML, not JSON');
+    expect(error.hint).toMatch(/REST API enabled/);
+  });
+
+  test('unreachable: a closed port names the URL and the code', async () => {
+    const simulator = await startSimulator({ apiKey: SIM_KEY });
+    const url = simulator.url;
+    await simulator.close();
+    const error = await rejection(readLive(client({ url }), { domainNames: [] }));
+    expect(error.code).toBe('panel_unreachable');
+    expect(error.message).toBe(`GET ${url}/ping: cannot connect (ECONNREFUSED)`);
+    expect(error.hint).toMatch(/--url/);
+    expect(error.hint).toMatch(/PROVISION_URL/);
+  });
+
+  test('no GET /domains: names looked up one by one, bounded, a note, domainsComplete false', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const simulator = await sim({
+      seed: SEED,
+      listDomains: false,
+      intercept: async (req) => {
+        if (!req.path.startsWith('/domains/name/')) return undefined;
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 15));
+        inFlight--;
+        return undefined;
+      },
+    });
+    const notes: string[] = [];
+    const domainNames = ['alice.example', 'xn--bcher-kva.example', 'bob.example', 'missing.example', ...Array.from({ length: 8 }, (_, i) => `n${i}.example`), 'bob.example'];
+    const live = await readLive(client(simulator), { domainNames, concurrency: 3, onNote: (note) => notes.push(note) });
+    expect(live.domainsComplete).toBe(false);
+    expect(live.domains.map((d) => d.name).sort()).toEqual(['alice.example', 'bob.example', 'xn--bcher-kva.example']);
+    expect(live.clients).toHaveLength(2);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/no domain list.*12 domains one by one/);
+    const lookups = simulator.requests.filter((r) => r.path.startsWith('/domains/name/'));
+    expect(lookups).toHaveLength(12);
+    expect(simulator.requests.find((r) => r.path === '/domains')).toMatchObject({ status: 404 });
+    expect(maxInFlight).toBeGreaterThan(1);
+    expect(maxInFlight).toBeLessThanOrEqual(3);
+  });
+
+  test('GET /domains with another error is not a fallback', async () => {
+    const simulator = await sim({ intercept: (req) => (req.path === '/domains' ? { status: 500, json: { code: '500 Internal Server Error', message: 'boom' } } : undefined) });
+    const error = await rejection(readLive(client(simulator), { domainNames: ['a.example'] }));
+    expect(error).toMatchObject({ code: 'panel_http', status: 500 });
+    expect(simulator.requests.some((r) => r.path.startsWith('/domains/name/'))).toBe(false);
+  });
+});
+
+describe('TLS', () => {
+  test('a self-signed certificate: refused with a --ca-file hint, accepted with caFile', async (context) => {
+    const dir = await tempDir();
+    const key = join(dir, 'key.pem');
+    const cert = join(dir, 'cert.pem');
+    try {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    } catch {
+      context.skip('openssl is not available to make a certificate');
+    }
+    const { readFile } = await import('node:fs/promises');
+    const server = createHttpsServer({ key: await readFile(key), cert: await readFile(cert) }, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"response":"pong"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }));
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
+
+    const error = await rejection(client({ url }).get('/ping'));
+    expect(error.code).toBe('panel_unreachable');
+    expect(error.message).toMatch(new RegExp(`^GET ${url}/ping: the panel's TLS certificate is not accepted \\(\\w+\\)$`));
+    expect(error.hint).toMatch(/--ca-file/);
+
+    expect(await client({ url }, { caFile: cert }).get('/ping')).toEqual({ response: 'pong' });
+    expect(await client({ url }, { insecure: true }).get('/ping')).toEqual({ response: 'pong' });
+  });
+
+  test('an unreadable or non-PEM CA file is a usage error', async () => {
+    const dir = await tempDir();
+    expect(() => new PanelClient({ baseUrl: 'https://panel.example/api/v2', apiKey: SIM_KEY, caFile: join(dir, 'none.pem') })).toThrow(/cannot read the CA file .*none\.pem \(ENOENT\)/);
+    await writeFile(join(dir, 'bad.pem'), 'hello');
+    expect(() => new PanelClient({ baseUrl: 'https://panel.example/api/v2', apiKey: SIM_KEY, caFile: join(dir, 'bad.pem') })).toThrow(/holds no PEM certificate/);
+  });
+});
+
+describe('the API key never appears in errors', () => {
+  const KEY = 'super-secret-key-4f1c9a';
+
+  function expectNoKey(error: ProvisionError): void {
+    for (const text of [error.message, error.hint ?? '', String(error), JSON.stringify(error), error.stack ?? '', inspect(error, { depth: 5 })]) {
+      expect(text).not.toContain(KEY);
+    }
+  }
+
+  test.each([
+    ['a wrong key (401)', { apiKey: 'another-key' }],
+    ['a panel message that echoes the key', { intercept: () => ({ status: 400, json: { code: '400 Bad Request', message: `bad key ${KEY}` } }) }],
+    ['HTML', { apiEnabled: false }],
+    ['a paged list', { intercept: (req: { path: string }) => (req.path === '/clients' ? { status: 200, json: { data: [], next: KEY } } : undefined) }],
+  ] as const)('%s', async (_label, options) => {
+    const simulator = await startSimulator({ apiKey: KEY, ...options });
+    cleanups.push(() => simulator.close());
+    const panel = new PanelClient({ baseUrl: simulator.url, apiKey: KEY });
+    cleanups.push(() => panel.close());
+    const error = await rejection(readLive(panel, { domainNames: [] }));
+    expectNoKey(error);
+  });
+
+  test('unreachable, and a key that cannot be sent', async () => {
+    const panel = new PanelClient({ baseUrl: 'http://127.0.0.1:1/api/v2', apiKey: KEY });
+    cleanups.push(() => panel.close());
+    expectNoKey(await rejection(panel.get('/ping')));
+    let caught: unknown;
+    try {
+      new PanelClient({ baseUrl: 'http://127.0.0.1:1/api/v2', apiKey: `${KEY}\nx` });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toMatchObject({ code: 'usage' });
+    expectNoKey(caught as ProvisionError);
+  });
+});
+
+describe('readApiKey', () => {
+  test('from the environment, trimmed', async () => {
+    expect(await readApiKey({ PROVISION_API_KEY: '  abc123\n' }, undefined)).toBe('abc123');
+  });
+
+  test('from a file, trimmed; the file wins over the environment', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'key');
+    await writeFile(file, 'file-key-42\n');
+    expect(await readApiKey({ PROVISION_API_KEY: 'env-key' }, file)).toBe('file-key-42');
+  });
+
+  test.each([
+    ['neither', {}, undefined, /no API key: PROVISION_API_KEY is not set/],
+    ['an empty variable', { PROVISION_API_KEY: '  ' }, undefined, /from PROVISION_API_KEY is empty/],
+    ['a missing file', {}, 'missing', /cannot read the API key file .*missing \(ENOENT\)/],
+  ])('refuses %s', async (_label, env, file, message) => {
+    const dir = await tempDir();
+    const error = await rejection(readApiKey(env, file === undefined ? undefined : join(dir, file)));
+    expect(error.code).toBe('usage');
+    expect(error.message).toMatch(message);
+    expect(error.hint).toMatch(/PROVISION_API_KEY/);
+  });
+
+  test('an empty or two-line file is refused without echoing its content', async () => {
+    const dir = await tempDir();
+    const empty = join(dir, 'empty');
+    await writeFile(empty, '\n');
+    expect((await rejection(readApiKey({}, empty))).message).toMatch(/API key file .*empty is empty/);
+    const twoLines = join(dir, 'two');
+    await writeFile(twoLines, 'first-line-secret\nsecond-line-secret\n');
+    const error = await rejection(readApiKey({}, twoLines));
+    expect(error.message).toMatch(/line breaks/);
+    expect(`${error.message} ${error.hint ?? ''}`).not.toContain('secret');
+  });
+});
