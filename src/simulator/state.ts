@@ -319,8 +319,12 @@ export class SimStore implements SimulatorState {
     for (const plan of data.plans as SimPlan[]) store.insertPlan(plan);
     for (const client of data.clients as SimClient[]) store.insertClient(client);
     for (const domain of data.domains as SimDomain[]) store.insertDomain(domain);
-    const next = (stored: unknown, ids: Iterable<number>): number =>
-      Math.max(Number.isInteger(stored) ? (stored as number) : 1, ...[...ids].map((id) => id + 1));
+    // A loop, not Math.max(...ids): spreading tens of thousands of arguments can overflow the stack.
+    const next = (stored: unknown, ids: Iterable<number>): number => {
+      let result = Number.isInteger(stored) ? (stored as number) : 1;
+      for (const id of ids) result = Math.max(result, id + 1);
+      return result;
+    };
     store.nextPlanId = next(data.nextPlanId, store.plans.keys());
     store.nextUserId = next(data.nextUserId, [...store.clients.keys(), ...store.admins.values()]);
     store.nextDomainId = next(data.nextDomainId, store.domains.keys());
