@@ -39,7 +39,7 @@ export function normalizeBaseUrl(raw: string, options: { allowHttp: boolean }): 
   }
   if (url.protocol === 'http:' && !options.allowHttp && !isLoopback(url.hostname)) {
     throw new ProvisionError('usage', `the panel URL uses plain http:// for ${url.hostname}, which would send the API key unencrypted`, {
-      hint: 'use https:// (with --ca-file for a private certificate authority); plain http:// is accepted for localhost only unless explicitly allowed',
+      hint: 'use https:// (with --ca-file for a private certificate authority); plain http:// is accepted for localhost only, or with --allow-http on a network you trust',
     });
   }
   let path = url.pathname.replace(/\/+$/, '');
