@@ -1,0 +1,44 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
+import { ProvisionError } from '../errors.js';
+
+/** A command: its help and what it does with its arguments; it returns the exit code. */
+export interface Command {
+  readonly usage: string;
+  readonly summary: string;
+  readonly help: string;
+  run(args: readonly string[], io: import('./io.js').Io, secrets: Set<string>): Promise<number>;
+}
+
+/** parseArgs, strict, with errors that say how to call the command. */
+export function parseCommandLine<O extends ParseArgsOptionsConfig>(args: readonly string[], options: O, positionals: number, usage: string) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true } as const);
+  } catch (error) {
+    const message = (error as Error).message.split('. ')[0] ?? 'invalid arguments';
+    throw new ProvisionError('usage', message.charAt(0).toLowerCase() + message.slice(1), { hint: `usage: ${usage}` });
+  }
+  if (parsed.positionals.length !== positionals) {
+    throw new ProvisionError('usage', positionals === 0 ? 'this command takes no arguments' : `expected ${positionals} argument${positionals === 1 ? '' : 's'}, got ${parsed.positionals.length}`, {
+      hint: `usage: ${usage}`,
+    });
+  }
+  return parsed;
+}
+
+/** Parses a positive integer flag, or explains. */
+export function positiveInteger(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1) throw new ProvisionError('usage', `${flag} must be a whole number of 1 or more, not "${value}"`);
+  return n;
+}
+
+/** Picks one of `choices`, or explains. */
+export function oneOf<T extends string>(value: string | undefined, flag: string, choices: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if ((choices as readonly string[]).includes(value)) return value as T;
+  throw new ProvisionError('usage', `${flag} must be one of ${choices.join(', ')}, not "${value}"`);
+}

@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { type ErrorCode, ProvisionError } from '../errors.js';
+import type { Command } from './args.js';
+import { type Io, redacting } from './io.js';
+
+/**
+ * Exit codes, in one place (README "Exit codes"): 0 success; 2 plan found changes under
+ * --detailed-exitcode; 1 any failure.
+ */
+export const EXIT = { ok: 0, failure: 1, changes: 2 } as const;
+const EXIT_FOR_ERROR: Record<ErrorCode, number> = {
+  usage: EXIT.failure,
+  manifest_invalid: EXIT.failure,
+  panel_http: EXIT.failure,
+  panel_unreachable: EXIT.failure,
+  panel_contract: EXIT.failure,
+  unknown_hosting_plan: EXIT.failure,
+  plan_conflict: EXIT.failure,
+  secrets: EXIT.failure,
+  approval_required: EXIT.failure,
+  apply_failed: EXIT.failure,
+};
+
+const COMMANDS = {
+  validate: () => import('./validate.js').then((m) => m.validate),
+  plan: () => import('./plan.js').then((m) => m.plan),
+  apply: () => import('./plan.js').then((m) => m.apply),
+  simulator: () => import('./simulator.js').then((m) => m.simulator),
+} as const;
+
+const GLOBAL_HELP = `provision: plan and apply hosting-panel clients and domains from a YAML manifest
+
+Usage: provision <command> [options]
+
+Commands:
+  validate <manifest>     check a manifest offline
+  plan <manifest>         show what apply would create on the panel
+  apply <manifest>        create what the manifest lists and the panel lacks
+  simulator               run a local panel (API v2) for trying things out
+
+Options:
+  --help, -h              help for provision or a command
+  --version               print the version
+
+Run 'provision <command> --help' for a command's options and examples.
+`;
+
+/**
+ * Runs one command line and returns its exit code. The only place errors become exit codes
+ * and messages; everything printed passes through a filter that blanks the API key.
+ */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  const secrets = new Set<string>();
+  const safeIo: Io = { ...io, stdout: redacting(io.stdout, secrets), stderr: redacting(io.stderr, secrets) };
+  try {
+    return await dispatch(argv, safeIo, secrets);
+  } catch (error) {
+    safeIo.stderr.write(formatError(error));
+    return error instanceof ProvisionError ? EXIT_FOR_ERROR[error.code] : EXIT.failure;
+  }
+}
+
+async function dispatch(argv: readonly string[], io: Io, secrets: Set<string>): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    io.stderr.write(GLOBAL_HELP);
+    return EXIT.failure;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(GLOBAL_HELP);
+    return EXIT.ok;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${version()}\n`);
+    return EXIT.ok;
+  }
+  if (!Object.hasOwn(COMMANDS, name)) {
+    throw new ProvisionError('usage', `unknown command "${name}"`, { hint: 'run provision --help for the list of commands' });
+  }
+  const command: Command = await COMMANDS[name as keyof typeof COMMANDS]();
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(`Usage: ${command.usage}\n\n${command.summary}\n\n${command.help}\n`);
+    return EXIT.ok;
+  }
+  return command.run(rest, io, secrets);
+}
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** `error: message`, detail lines, `hint: ...`; never a stack trace. */
+export function formatError(error: unknown): string {
+  if (error instanceof ProvisionError) {
+    const lines = [`error: ${error.message}`, ...error.details.map((d) => `  ${d}`)];
+    if (error.hint !== undefined) lines.push(`hint: ${error.hint}`);
+    return `${lines.join('\n')}\n`;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return `error: internal error: ${message}\nhint: this is a bug in panel-provision: please report it with the command you ran\n`;
+}

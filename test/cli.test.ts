@@ -1,0 +1,370 @@
+import { execFileSync } from 'node:child_process';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { API_KEY, panel, run, type RunResult } from './helpers/cli.js';
+
+const MANIFEST = `version: 1
+clients:
+  - username: alice
+    plan: Basic
+    email: alice@example.com
+    domains:
+      - shop.alice.example
+      - alice.example
+      - Bücher.example
+  - username: bob
+    domains: [bob.example]
+`;
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of cleanup) await close();
+  cleanup = [];
+});
+
+async function setup(options: Parameters<typeof panel>[0] = {}, manifest = MANIFEST) {
+  const p = await panel(options);
+  cleanup.push(p.close);
+  const file = join(p.dir, 'manifest.yaml');
+  await writeFile(file, manifest);
+  const secrets = join(p.dir, 'secrets.jsonl');
+  return { ...p, file, secrets, envWithSecrets: { ...p.env, PROVISION_SECRETS_FILE: secrets } };
+}
+
+/** No output of any run may carry the API key or a created client's password. */
+async function expectNoSecrets(results: RunResult[], secretsFile?: string): Promise<void> {
+  const passwords: string[] = [];
+  if (secretsFile !== undefined) {
+    const text = await readFile(secretsFile, 'utf8').catch(() => '');
+    for (const line of text.split('\n').filter(Boolean)) passwords.push((JSON.parse(line) as { password: string }).password);
+  }
+  for (const r of results) {
+    for (const secret of [API_KEY, ...passwords]) {
+      expect(r.stdout).not.toContain(secret);
+      expect(r.stderr).not.toContain(secret);
+    }
+  }
+}
+
+describe('validate', () => {
+  it('accepts a valid manifest offline', async () => {
+    const { file } = await setup();
+    const r = await run(['validate', file]);
+    expect(r).toEqual({ code: 0, stdout: `${file}: valid (2 clients, 4 domains)\n`, stderr: '' });
+  });
+
+  it('reports every problem with its location and exits 1', async () => {
+    const { file } = await setup({}, 'version: 1\nclients:\n  - username: Alice\n    domian: [a.example]\n  - username: bob\n    domains: [bad_domain, b.example, b.example]\n');
+    const r = await run(['validate', file]);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    expect(lines.slice(0, -1).every((l) => l.startsWith(`${file}:`))).toBe(true);
+    expect(r.stderr).toContain(`${file}:3:15: error: username "Alice" must be lowercase`);
+    expect(r.stderr).toContain(`${file}:4:5:`);
+    expect(r.stderr).toMatch(/did you mean "domains"/);
+    expect(r.stderr).toMatch(new RegExp(`${file}:6:\\d+: error: .*bad_domain`));
+    expect(r.stdout).toBe('');
+  });
+
+  it('says what to do about a missing file, without a stack trace', async () => {
+    const r = await run(['validate', '/nonexistent/manifest.yaml']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: cannot read \/nonexistent\/manifest\.yaml/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('plan', () => {
+  it('shows the creates in dependency order with their POSTs, reading the panel with 4 requests', async () => {
+    const { sim, file, env } = await setup();
+    const r = await run(['plan', file], env);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout.replaceAll(sim.url, 'URL')).toMatchInlineSnapshot(`
+      "Changes to URL:
+
+        # client "alice" on hosting plan "Basic" will be created: not on the panel
+        + POST /clients {"username":"alice","id_hosting_plan":1,"email":"alice@example.com"}
+        # domain "alice.example" of client "alice" will be created: not on the panel
+        + POST /domains {"domain":"alice.example","id_user":(known after apply)}
+        # domain "shop.alice.example" of client "alice" will be created: not on the panel, after alice.example
+        + POST /domains {"domain":"shop.alice.example","id_user":(known after apply)}
+        # domain "xn--bcher-kva.example" of client "alice" will be created: not on the panel
+        + POST /domains {"domain":"xn--bcher-kva.example","id_user":(known after apply)}
+        # client "bob" will be created: not on the panel
+        + POST /clients {"username":"bob"}
+        # domain "bob.example" of client "bob" will be created: not on the panel
+        + POST /domains {"domain":"bob.example","id_user":(known after apply)}
+
+      Plan: 6 to create (2 clients, 4 domains).
+      "
+    `);
+    expect(sim.requests.map((q) => `${q.method} ${q.path}`).sort()).toEqual(['GET /clients', 'GET /domains', 'GET /hosting-plans', 'GET /ping']);
+  });
+
+  it('--detailed-exitcode: 2 with changes', async () => {
+    const { file, env } = await setup();
+    expect((await run(['plan', file, '--detailed-exitcode'], env)).code).toBe(2);
+  });
+
+  it('--format json follows the contract and --out writes the same plan', async () => {
+    const { file, env, dir } = await setup();
+    const out = join(dir, 'plan.json');
+    const r = await run(['plan', file, '--format', 'json', '--out', out], env);
+    expect(r.code).toBe(0);
+    const plan = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(plan).toMatchObject({ format_version: '1.0', summary: { create: 6, conflicts: 0, drift: 0 } });
+    const changes = plan.changes as Record<string, unknown>[];
+    expect(changes.map((c) => [c.action, c.type, c.name, c.client])).toEqual([
+      ['create', 'client', 'alice', undefined],
+      ['create', 'domain', 'alice.example', 'alice'],
+      ['create', 'domain', 'shop.alice.example', 'alice'],
+      ['create', 'domain', 'xn--bcher-kva.example', 'alice'],
+      ['create', 'client', 'bob', undefined],
+      ['create', 'domain', 'bob.example', 'bob'],
+    ]);
+    expect(changes[2]).toMatchObject({ depends_on: ['client:alice', 'domain:alice.example'], request: { method: 'POST', path: '/domains', body: { domain: 'shop.alice.example', id_user: null } } });
+    expect(JSON.parse(await readFile(out, 'utf8'))).toEqual(plan);
+  });
+
+  it('--format markdown gives a summary table and collapsible sections per client', async () => {
+    const { file, env } = await setup();
+    const r = await run(['plan', file, '--format', 'markdown'], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('| clients to create | 2 |');
+    expect(r.stdout).toContain('| domains to create | 4 |');
+    expect(r.stdout).toContain('<details><summary><code>alice</code>: 4 to create (1 client, 3 domains)</summary>');
+    expect(r.stdout).toContain('+ POST /domains {"domain":"bob.example","id_user":(known after apply)}');
+  });
+
+  it('fails on a domain owned by another client, naming both, and apply sends nothing', async () => {
+    const { file, envWithSecrets, posts } = await setup({ seed: { clients: [{ username: 'carol', domains: ['shop.alice.example'] }] } });
+    const planned = await run(['plan', file], envWithSecrets);
+    expect(planned.code).toBe(1);
+    expect(planned.stdout).toContain('domain "shop.alice.example" is listed under client "alice" but belongs to client "carol" on the panel');
+    expect(planned.stderr).toMatch(/^error: 1 domain of the manifest belongs to another client on the panel/);
+    const applied = await run(['apply', file, '--auto-approve'], envWithSecrets);
+    expect(applied.code).toBe(1);
+    expect(posts()).toEqual([]);
+  });
+
+  it('warns about drift and counts unmanaged accounts, naming them only on request', async () => {
+    const { file, env } = await setup({
+      seed: { clients: [{ username: 'alice', plan: 'Standard', domains: ['alice.example'] }, { username: 'zed', domains: ['zed.example'] }] },
+    });
+    const r = await run(['plan', file], env);
+    expect(r.stdout).toContain('client "alice" is on hosting plan "Standard", the manifest says "Basic" (apply does not change plans)');
+    expect(r.stdout).toContain('Not in the manifest, left alone: 1 client, 1 domain.');
+    expect(r.stdout).not.toContain('zed');
+    const named = await run(['plan', file, '--show-unmanaged'], env);
+    expect(named.stdout).toContain('  client zed\n  domain zed.example\n');
+  });
+
+  it('names an unknown hosting plan with its location and the closest match', async () => {
+    const { file, env } = await setup({}, 'version: 1\nclients:\n  - username: alice\n    plan: basic\n');
+    const r = await run(['plan', file], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: the manifest names a hosting plan the panel does not have\n  ${file}:4:11: hosting plan "basic" is not on the panel: did you mean "Basic"?\nhint: the panel has: "Basic", "Premium Plus", "Standard" (names are case-sensitive)\n`,
+    );
+  });
+
+  it('falls back to look-ups by name when the panel cannot list domains, and says so', async () => {
+    const { file, env, sim } = await setup({ listDomains: false, seed: { clients: [{ username: 'bob', domains: ['bob.example'] }] } });
+    const r = await run(['plan', file], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/note: The panel has no domain list \(GET \/api\/v2\/domains answered 404 or 405\)/);
+    expect(r.stdout).toContain('Plan: 4 to create (1 client, 3 domains).');
+    expect(sim.requests.filter((q) => q.path.startsWith('/domains/name/'))).toHaveLength(4);
+  });
+});
+
+describe('apply', () => {
+  it('refuses without --auto-approve and sends nothing', async () => {
+    const { file, envWithSecrets, posts } = await setup();
+    const r = await run(['apply', file], envWithSecrets);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: apply needs --auto-approve: 6 changes planned, nothing was sent/);
+    expect(posts()).toEqual([]);
+  });
+
+  it('refuses to create clients without a secrets file, before any POST', async () => {
+    const { file, env, posts } = await setup();
+    const r = await run(['apply', file, '--auto-approve'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: this apply creates clients, and their passwords need a secrets file: nothing was sent\nhint: give --secrets-file/);
+    expect(posts()).toEqual([]);
+  });
+
+  it('refuses a secrets file that others can read', async () => {
+    const { file, env, secrets, posts } = await setup();
+    await writeFile(secrets, '', { mode: 0o644 });
+    const r = await run(['apply', file, '--auto-approve', '--secrets-file', secrets], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('can be read by others (mode 644)');
+    expect(posts()).toEqual([]);
+  });
+
+  it('creates everything, stores each password once (0600), and converges', async () => {
+    const { sim, file, envWithSecrets, secrets, posts } = await setup();
+    const first = await run(['apply', file, '--auto-approve'], envWithSecrets);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('Apply: 6 succeeded, 0 failed, 0 skipped.');
+    expect(first.stdout).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z ✓ created client "alice" \(id \d+\)$/m);
+    expect(posts()).toHaveLength(6);
+
+    const alice = sim.state.clientNamed('alice');
+    const bob = sim.state.clientNamed('bob');
+    expect(alice?.id_hosting_plan).toBe(sim.state.planNamed('Basic')?.id);
+    expect(sim.state.domainNamed('shop.alice.example')).toMatchObject({ id_user: alice?.id, id_parent_domain: sim.state.domainNamed('alice.example')?.id });
+    expect(sim.state.domainNamed('xn--bcher-kva.example')?.id_user).toBe(alice?.id);
+    expect(sim.state.domainNamed('bob.example')?.id_user).toBe(bob?.id);
+
+    expect(((await stat(secrets)).mode & 0o777).toString(8)).toBe('600');
+    const records = (await readFile(secrets, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(records.map((r) => [r.username, r.id, r.panel_url])).toEqual(
+      expect.arrayContaining([
+        ['alice', alice?.id, sim.url],
+        ['bob', bob?.id, sim.url],
+      ]),
+    );
+    expect(records).toHaveLength(2);
+    expect(records.every((r) => typeof r.password === 'string' && r.password.length >= 12)).toBe(true);
+
+    const again = await run(['apply', file, '--auto-approve'], envWithSecrets);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('No changes: the panel matches the manifest.');
+    expect(posts()).toHaveLength(6);
+    expect((await run(['plan', file, '--detailed-exitcode'], envWithSecrets)).code).toBe(0);
+    await expectNoSecrets([first, again], secrets);
+  });
+
+  it('skips the dependents of a failure and nothing else; a second run finishes without duplicates', async () => {
+    let failing = true;
+    const { sim, file, envWithSecrets, secrets, posts } = await setup({
+      intercept: ({ method, path, body }) =>
+        failing && method === 'POST' && path === '/clients' && (body as { username?: string }).username === 'alice'
+          ? { status: 500, json: { code: '500 Internal Server Error', message: 'Disk quota backend unavailable.' } }
+          : undefined,
+    });
+    const first = await run(['apply', file, '--auto-approve', '--concurrency', '2'], envWithSecrets);
+    expect(first.code).toBe(1);
+    expect(first.stdout).toContain('✗ failed to create client "alice": POST /api/v2/clients: 500');
+    expect(first.stdout).toContain('Disk quota backend unavailable.');
+    expect(first.stdout).toContain('- skipped domain "shop.alice.example" of client "alice": client "alice" failed');
+    expect(first.stdout).toContain('Apply: 2 succeeded, 1 failed, 3 skipped');
+    expect(sim.state.clientNamed('bob')).toBeDefined();
+    expect(sim.state.domainNamed('bob.example')).toBeDefined();
+
+    failing = false;
+    const second = await run(['apply', file, '--auto-approve'], envWithSecrets);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('Apply: 4 succeeded, 0 failed, 0 skipped.');
+    expect(posts().filter((p) => p.endsWith(' 201'))).toHaveLength(6);
+    const usernames = (await readFile(secrets, 'utf8')).trim().split('\n').map((l) => (JSON.parse(l) as { username: string }).username);
+    expect(usernames.sort()).toEqual(['alice', 'bob']);
+    await expectNoSecrets([first, second], secrets);
+  });
+
+  it('reports a 400 with the panel\'s message, e.g. a username taken by an administrator', async () => {
+    const { file, envWithSecrets } = await setup({}, 'version: 1\nclients:\n  - username: admin\n    domains: [admin.example]\n');
+    const r = await run(['apply', file, '--auto-approve'], envWithSecrets);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/✗ failed to create client "admin": POST \/api\/v2\/clients: 400 Bad Request: .+/);
+    expect(r.stdout).toContain('skipped domain "admin.example"');
+  });
+
+  it('--format json prints the outcomes for scripts, progress on stderr', async () => {
+    const { file, envWithSecrets } = await setup();
+    const r = await run(['apply', file, '--auto-approve', '--format', 'json'], envWithSecrets);
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout) as { outcomes: { id: string; status: string }[]; summary: unknown };
+    expect(result.summary).toEqual({ succeeded: 6, failed: 0, skipped: 0 });
+    expect(result.outcomes.map((o) => o.id)).toEqual(['client:alice', 'domain:alice.example', 'domain:shop.alice.example', 'domain:xn--bcher-kva.example', 'client:bob', 'domain:bob.example']);
+    expect(r.stderr).toContain('✓ created client "alice"');
+  });
+
+  it('warns when the secrets file is inside a git work tree and not ignored', async () => {
+    const { dir, file, env } = await setup();
+    execFileSync('git', ['init', '-q', dir]);
+    const r = await run(['apply', file, '--auto-approve', '--secrets-file', join(dir, 'secrets.jsonl')], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('is inside a git work tree and not ignored');
+    await writeFile(join(dir, '.gitignore'), 'secrets.jsonl\n');
+    const ignored = await run(['apply', file, '--auto-approve', '--secrets-file', join(dir, 'secrets.jsonl')], env);
+    expect(ignored.stderr).not.toContain('git work tree');
+  });
+});
+
+describe('connection errors: one clear line each, never the key', () => {
+  it('a wrong key', async () => {
+    const { file, env } = await setup();
+    const r = await run(['plan', file], { ...env, PROVISION_API_KEY: 'wrong-key-123456' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: GET \/api\/v2\/ping: 401 Unauthorized: API key is missing or invalid\.\nhint: .*PROVISION_API_KEY/);
+    expect(r.stderr).not.toContain('wrong-key-123456');
+  });
+
+  it('an unreachable panel', async () => {
+    const { file, env, sim } = await setup();
+    await sim.close();
+    const r = await run(['plan', file], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/ping: cannot connect/);
+    await expectNoSecrets([r]);
+  });
+
+  it('a panel whose API is switched off (HTML)', async () => {
+    const { file, env } = await setup({ apiEnabled: false });
+    const r = await run(['plan', file], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: GET \/api\/v2\/ping: 200 answered HTML, not JSON/);
+  });
+
+  it('a URL that is not the panel API (404)', async () => {
+    const { file, env, sim } = await setup();
+    const r = await run(['plan', file], { ...env, PROVISION_URL: sim.url.replace('/api/v2', '/panel') });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: GET \/panel\/api\/v2\/ping: 404/);
+  });
+
+  it('plain http to a remote host, a missing URL, a missing key', async () => {
+    const { file, env } = await setup();
+    const http = await run(['plan', file, '--url', 'http://panel.example'], env);
+    expect(http.code).toBe(1);
+    expect(http.stderr).toMatch(/--allow-http/);
+    const noUrl = await run(['plan', file], { PROVISION_API_KEY: API_KEY });
+    expect(noUrl.stderr).toBe('error: no panel URL\nhint: give --url https://panel.example or set PROVISION_URL\n');
+    const noKey = await run(['plan', file], { PROVISION_URL: env.PROVISION_URL });
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toMatch(/PROVISION_API_KEY/);
+  });
+
+  it('reads the key from --api-key-file', async () => {
+    const { file, env, dir } = await setup();
+    const keyFile = join(dir, 'key');
+    await writeFile(keyFile, `${API_KEY}\n`);
+    const r = await run(['plan', file, '--api-key-file', keyFile], { PROVISION_URL: env.PROVISION_URL });
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('command line', () => {
+  it('prints help with examples and the version', async () => {
+    const help = await run(['plan', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: provision plan <manifest>/);
+    expect(help.stdout).toContain('Examples:');
+    const version = await run(['--version']);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it('explains an unknown command or flag', async () => {
+    expect((await run(['destroy'])).stderr).toMatch(/^error: unknown command "destroy"/);
+    const flag = await run(['plan', 'm.yaml', '--colour']);
+    expect(flag.code).toBe(1);
+    expect(flag.stderr).toMatch(/^error: unknown option '--colour'\nhint: usage: provision plan/);
+  });
+});

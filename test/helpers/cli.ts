@@ -1,0 +1,49 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../src/cli/main.js';
+import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
+
+/** The key every test panel uses: tests search all output for it. */
+export const API_KEY = 'test-key-7f3a9c2e-SECRET';
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in-process, as `provision <argv>`, with captured output and the given env only. */
+export async function run(argv: string[], env: Record<string, string | undefined> = {}, options: { tty?: boolean } = {}): Promise<RunResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, {
+    stdout: { write: (t) => (stdout += t), isTTY: options.tty ?? false },
+    stderr: { write: (t) => (stderr += t), isTTY: options.tty ?? false },
+    env,
+    untilStopped: () => Promise.resolve(),
+  });
+  return { code, stdout, stderr };
+}
+
+/** A simulator on loopback plus a temp directory, torn down by `close`. */
+export async function panel(options: Partial<SimulatorOptions> = {}): Promise<{
+  sim: Simulator;
+  dir: string;
+  env: Record<string, string>;
+  posts: () => string[];
+  close: () => Promise<void>;
+}> {
+  const sim = await startSimulator({ apiKey: API_KEY, ...options });
+  const dir = await mkdtemp(join(tmpdir(), 'provision-test-'));
+  return {
+    sim,
+    dir,
+    env: { PROVISION_URL: sim.url, PROVISION_API_KEY: API_KEY },
+    posts: () => sim.requests.filter((r) => r.method === 'POST').map((r) => `${r.path} ${r.status}`),
+    close: async () => {
+      await sim.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
