@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { API_KEY, panel, run, type RunResult } from './helpers/cli.js';
+import { API_KEY, createdRecords, panel, run, type RunResult } from './helpers/cli.js';
 
 const MANIFEST = `version: 1
 clients:
@@ -34,11 +34,8 @@ async function setup(options: Parameters<typeof panel>[0] = {}, manifest = MANIF
 
 /** No output of any run may carry the API key or a created client's password. */
 async function expectNoSecrets(results: RunResult[], secretsFile?: string): Promise<void> {
-  const passwords: string[] = [];
-  if (secretsFile !== undefined) {
-    const text = await readFile(secretsFile, 'utf8').catch(() => '');
-    for (const line of text.split('\n').filter(Boolean)) passwords.push((JSON.parse(line) as { password: string }).password);
-  }
+  const passwords = secretsFile === undefined ? [] : (await createdRecords(secretsFile)).map((r) => String(r.password));
+  expect(secretsFile === undefined || passwords.length > 0).toBe(true);
   for (const r of results) {
     for (const secret of [API_KEY, ...passwords]) {
       expect(r.stdout).not.toContain(secret);
@@ -223,7 +220,7 @@ describe('apply', () => {
     expect(sim.state.domainNamed('bob.example')?.id_user).toBe(bob?.id);
 
     expect(((await stat(secrets)).mode & 0o777).toString(8)).toBe('600');
-    const records = (await readFile(secrets, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const records = await createdRecords(secrets);
     expect(records.map((r) => [r.username, r.id, r.panel_url])).toEqual(
       expect.arrayContaining([
         ['alice', alice?.id, sim.url],
@@ -263,7 +260,7 @@ describe('apply', () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('Apply: 4 succeeded, 0 failed, 0 skipped.');
     expect(posts().filter((p) => p.endsWith(' 201'))).toHaveLength(6);
-    const usernames = (await readFile(secrets, 'utf8')).trim().split('\n').map((l) => (JSON.parse(l) as { username: string }).username);
+    const usernames = (await createdRecords(secrets)).map((r) => r.username);
     expect(usernames.sort()).toEqual(['alice', 'bob']);
     await expectNoSecrets([first, second], secrets);
   });

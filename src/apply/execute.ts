@@ -1,22 +1,57 @@
 import pLimit from 'p-limit';
 import { ProvisionError } from '../errors.js';
-import { requestFor } from '../plan/requests.js';
+import { requestFor, type PanelRequest } from '../plan/requests.js';
 import type { Change, ChangeId, Plan } from '../plan/types.js';
 import type { SecretsSink } from './secrets.js';
 
 /** What happened to one change. Failures carry a one-line message (never a secret). */
 export type Outcome =
-  | { readonly change: Change; readonly status: 'succeeded'; readonly id: number }
+  | { readonly change: Change; readonly status: 'succeeded'; readonly id: number; readonly note?: string }
   | { readonly change: Change; readonly status: 'failed'; readonly error: string }
-  | { readonly change: Change; readonly status: 'skipped'; readonly because: ChangeId };
+  | { readonly change: Change; readonly status: 'skipped'; readonly because: ChangeId | 'interrupted' };
 
-/** The one call the executor makes; PanelClient satisfies it. */
+/**
+ * How a change reaches the panel. The executor decides what and when; a Creator decides how
+ * (retries, look-ups after an ambiguous failure, waiting for a new account to settle).
+ */
+export interface Creator {
+  /**
+   * POST /clients. `password` is undefined when the client turned out to exist already after
+   * an ambiguous failure (the answer with its password was lost): it is adopted, and the user
+   * must set a new password in the panel.
+   */
+  createClient(body: PanelRequest['body']): Promise<{ readonly id: number; readonly password: string | undefined }>;
+  /** POST /domains. `clientIsNew`: its client was created in this run and may still be settling. */
+  createDomain(body: PanelRequest['body'], clientIsNew: boolean): Promise<{ readonly id: number }>;
+}
+
+/** The one call a plain Creator needs; PanelClient satisfies it. */
 export interface Poster {
   post(path: string, body: unknown): Promise<unknown>;
 }
 
+/** A Creator that sends each POST once and reads its answer: no retries, no look-ups. */
+export function postCreator(panel: Poster): Creator {
+  return {
+    async createClient(body) {
+      const answer = await panel.post('/clients', body);
+      const id = idOf(answer, 'POST /clients');
+      const password = field(answer, 'password');
+      if (typeof password !== 'string' || password === '') {
+        throw new ProvisionError('panel_contract', `POST /clients: client "${String(body.username)}" was created (id ${id}) but the answer holds no password`, {
+          hint: 'set a password in the panel',
+        });
+      }
+      return { id, password };
+    },
+    async createDomain(body) {
+      return { id: idOf(await panel.post('/domains', body), 'POST /domains') };
+    },
+  };
+}
+
 export interface ExecuteOptions {
-  /** How many requests may be in flight at once. */
+  /** How many changes may be in flight at once. */
   readonly concurrency: number;
   /** Where new clients' passwords go; required when the plan creates clients. */
   readonly secrets: SecretsSink | undefined;
@@ -24,6 +59,8 @@ export interface ExecuteOptions {
   readonly panelUrl: string;
   /** Called as each change finishes (succeeded, failed or skipped), for progress output. */
   readonly onOutcome?: (outcome: Outcome) => void;
+  /** Aborting stops new work: changes not yet sent are skipped as 'interrupted'; in-flight ones finish. */
+  readonly signal?: AbortSignal;
   /** Injected for tests; the time stamped on secrets records. */
   readonly now?: () => Date;
 }
@@ -32,14 +69,18 @@ export interface ExecuteOptions {
  * Runs the plan's changes: each starts once the changes it depends on have succeeded, at most
  * `concurrency` at a time. A failure skips its dependents (transitively) and nothing else;
  * nothing throws for a failed change: the outcomes, one per change, say what happened.
- * A new client's password is on disk before the client counts as created, so no dependent
- * request (and no later failure) can leave it only in memory.
+ *
+ * Passwords: before a POST /clients leaves, its intent is on disk (write-ahead), so a run
+ * killed mid-request leaves a trace a later run can name; after it answers, the password is
+ * on disk before the client counts as created, so no dependent request, and no later failure,
+ * can leave it only in memory.
  */
-export async function executePlan(plan: Plan, panel: Poster, options: ExecuteOptions): Promise<Outcome[]> {
+export async function executePlan(plan: Plan, creator: Creator, options: ExecuteOptions): Promise<Outcome[]> {
   if (plan.conflicts.length > 0) {
     throw new ProvisionError('plan_conflict', 'the plan has conflicts: nothing was sent');
   }
-  if (options.secrets === undefined && plan.changes.some((c) => c.type === 'client')) {
+  const { secrets } = options;
+  if (secrets === undefined && plan.changes.some((c) => c.type === 'client')) {
     throw new ProvisionError('secrets', 'creating clients needs a secrets file for their passwords: nothing was sent');
   }
   const limit = pLimit(options.concurrency);
@@ -55,34 +96,43 @@ export async function executePlan(plan: Plan, panel: Poster, options: ExecuteOpt
   };
 
   const send = async (change: Change): Promise<Outcome> => {
-    const request = requestFor(change, newClientIds);
-    let answer: unknown;
+    if (options.signal?.aborted === true) return { change, status: 'skipped', because: 'interrupted' };
+    const { body } = requestFor(change, newClientIds);
+    if (change.type === 'domain') {
+      try {
+        const { id } = await creator.createDomain(body, change.clientId === null);
+        return { change, status: 'succeeded', id };
+      } catch (error) {
+        return { change, status: 'failed', error: messageOf(error) };
+      }
+    }
+    // A client: write-ahead intent, POST, then the password on disk before anything else.
+    const base = { panel_url: options.panelUrl, username: change.name };
     try {
-      answer = await panel.post(request.path, request.body);
+      await secrets?.intend({ ...base, at: now().toISOString() });
+    } catch (error) {
+      return { change, status: 'failed', error: `the secrets file cannot be written (${messageOf(error)}): nothing was sent for this client` };
+    }
+    let created;
+    try {
+      created = await creator.createClient(body);
     } catch (error) {
       return { change, status: 'failed', error: messageOf(error) };
     }
-    const id = integerField(answer, 'id');
-    if (id === undefined) {
-      return { change, status: 'failed', error: `${request.method} ${request.path}: the answer has no integer "id": check the panel before running apply again` };
+    const { id, password } = created;
+    try {
+      await secrets?.record({ ...base, created_at: now().toISOString(), id, password: password ?? null });
+    } catch (error) {
+      return {
+        change,
+        status: 'failed',
+        error: `client "${change.name}" was created (id ${id}) but its password could not be saved (${messageOf(error)}): set a new password in the panel`,
+      };
     }
-    if (change.type === 'client') {
-      const password = typeof answer === 'object' && answer !== null ? (answer as Record<string, unknown>).password : undefined;
-      if (typeof password !== 'string' || password === '') {
-        return { change, status: 'failed', error: `client "${change.name}" was created (id ${id}) but the panel's answer holds no password: set one in the panel` };
-      }
-      try {
-        await options.secrets?.record({ created_at: now().toISOString(), panel_url: options.panelUrl, username: change.name, id, password });
-      } catch (error) {
-        return {
-          change,
-          status: 'failed',
-          error: `client "${change.name}" was created (id ${id}) but its password could not be saved (${messageOf(error)}): set a new password in the panel`,
-        };
-      }
-      newClientIds.set(change.name, id);
-    }
-    return { change, status: 'succeeded', id };
+    newClientIds.set(change.name, id);
+    return password === undefined
+      ? { change, status: 'succeeded', id, note: 'its password was lost with the interrupted answer: set a new one in the panel' }
+      : { change, status: 'succeeded', id };
   };
 
   const start = async (change: Change): Promise<Outcome> => {
@@ -101,10 +151,14 @@ export async function executePlan(plan: Plan, panel: Poster, options: ExecuteOpt
   return outcomes;
 }
 
-function integerField(value: unknown, key: string): number | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const field = (value as Record<string, unknown>)[key];
-  return Number.isSafeInteger(field) ? (field as number) : undefined;
+function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+function idOf(answer: unknown, request: string): number {
+  const id = field(answer, 'id');
+  if (Number.isSafeInteger(id)) return id as number;
+  throw new ProvisionError('panel_contract', `${request}: the answer has no integer "id"`, { hint: 'check the panel for the resource before running apply again' });
 }
 
 function messageOf(error: unknown): string {

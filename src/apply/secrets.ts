@@ -1,28 +1,49 @@
 import { execFile } from 'node:child_process';
-import { type FileHandle, open } from 'node:fs/promises';
+import { type FileHandle, open, readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { ProvisionError } from '../errors.js';
 
-/** One line of the secrets file (JSON Lines). The only place a password is ever written. */
+/**
+ * A line of the secrets file (JSON Lines) saying a client was created. The only place a
+ * password is ever written. `password` is null when it is unknown (the client was adopted
+ * after its answer was lost): the user must set a new one in the panel.
+ */
 export interface SecretRecord {
   readonly created_at: string;
   readonly panel_url: string;
   readonly username: string;
   readonly id: number;
-  readonly password: string;
+  readonly password: string | null;
 }
 
-/** Where passwords go; the executor awaits `record` before anything depends on the client. */
+/** A line written before a POST /clients leaves (write-ahead), so a killed run leaves a trace. */
+export interface IntentRecord {
+  readonly at: string;
+  readonly panel_url: string;
+  readonly username: string;
+}
+
+/** Where passwords go; the executor awaits each call before the step that depends on it. */
 export interface SecretsSink {
+  intend(entry: IntentRecord): Promise<void>;
   record(entry: SecretRecord): Promise<void>;
 }
 
+interface Queued {
+  readonly line: string;
+  readonly done: (error?: unknown) => void;
+}
+
 /**
- * An append-only JSON Lines file, created with mode 0600. Each record is written and flushed
- * to disk (fdatasync) before `record` resolves, so a password is never only in memory. A file
- * that others can read is refused rather than appended to.
+ * An append-only JSON Lines file, created with mode 0600. Every line is flushed to disk
+ * (fdatasync) before its call resolves; lines that arrive while a flush runs share the next
+ * one (group commit), so a burst of creates costs few flushes. A file that others can read is
+ * refused rather than appended to.
  */
 export class SecretsFile implements SecretsSink {
+  private queue: Queued[] = [];
+  private flushing = false;
+
   private constructor(
     readonly path: string,
     private readonly handle: FileHandle,
@@ -48,14 +69,75 @@ export class SecretsFile implements SecretsSink {
     return new SecretsFile(path, handle);
   }
 
-  async record(entry: SecretRecord): Promise<void> {
-    await this.handle.appendFile(`${JSON.stringify(entry)}\n`);
-    await this.handle.datasync();
+  intend(entry: IntentRecord): Promise<void> {
+    return this.append({ intent: 'create_client', ...entry });
+  }
+
+  record(entry: SecretRecord): Promise<void> {
+    return this.append(entry);
+  }
+
+  private append(entry: object): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const done = (error?: unknown): void => {
+        if (error === undefined) resolve();
+        else reject(error instanceof Error ? error : new Error(String(error)));
+      };
+      this.queue.push({ line: `${JSON.stringify(entry)}\n`, done });
+      void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      let failure: unknown;
+      try {
+        await this.handle.appendFile(batch.map((q) => q.line).join(''));
+        await this.handle.datasync();
+      } catch (error) {
+        failure = error ?? new Error('write failed');
+      }
+      for (const q of batch) q.done(failure);
+    }
+    this.flushing = false;
   }
 
   async close(): Promise<void> {
     await this.handle.close();
   }
+}
+
+/**
+ * Usernames whose POST /clients was announced in the secrets file (write-ahead) for this panel
+ * but never answered there: a run was killed while the request was in flight. Those that exist
+ * on the panel now were created with a password nobody saw. A missing file has none.
+ */
+export async function unansweredIntents(path: string, panelUrl: string): Promise<Set<string>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
+    throw new ProvisionError('secrets', `cannot read the secrets file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  const open = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let entry: Record<string, unknown>;
+    try {
+      entry = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue; // a line torn by a crash mid-write: nothing to learn from it
+    }
+    if (entry.panel_url !== panelUrl || typeof entry.username !== 'string') continue;
+    if (entry.intent === 'create_client') open.add(entry.username);
+    else if ('id' in entry) open.delete(entry.username);
+  }
+  return open;
 }
 
 /**

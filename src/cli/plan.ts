@@ -1,8 +1,9 @@
 import { rename, writeFile } from 'node:fs/promises';
-import { executePlan, tally } from '../apply/execute.js';
-import { SecretsFile, secretsGitWarning } from '../apply/secrets.js';
+import { executePlan, postCreator, tally } from '../apply/execute.js';
+import { SecretsFile, secretsGitWarning, unansweredIntents } from '../apply/secrets.js';
 import { ProvisionError } from '../errors.js';
 import type { PanelClient } from '../panel/index.js';
+import type { Live } from '../panel/types.js';
 import { readLive } from '../panel/index.js';
 import { diff } from '../plan/diff.js';
 import type { Plan } from '../plan/types.js';
@@ -90,8 +91,10 @@ Examples:
     const concurrency = positiveInteger(values.concurrency, '--concurrency', 4);
     const prepared = await prepare(positionals[0] ?? '', values, io, secrets);
     if (prepared === undefined) return 1;
-    const { view, panel } = prepared;
+    const { view, panel, live } = prepared;
     try {
+      const secretsPath = values['secrets-file'] ?? io.env.PROVISION_SECRETS_FILE;
+      await reportLostPasswords(secretsPath, view.panelUrl, live, io);
       const color = useColor(io.stdout, io.env);
       if (format === 'text') io.stdout.write(renderPlanText(view, { color }));
       refuseConflicts(view.plan);
@@ -104,10 +107,10 @@ Examples:
           hint: 'review the plan above (or run provision plan), then run apply again with --auto-approve',
         });
       }
-      const secretsFile = await openSecrets(view.plan, values['secrets-file'] ?? io.env.PROVISION_SECRETS_FILE, io);
+      const secretsFile = await openSecrets(view.plan, secretsPath, io);
       const progress = format === 'json' ? io.stderr : io.stdout;
       try {
-        const outcomes = await executePlan(view.plan, panel, {
+        const outcomes = await executePlan(view.plan, postCreator(panel), {
           concurrency,
           secrets: secretsFile,
           panelUrl: view.panelUrl,
@@ -137,7 +140,7 @@ async function prepare(
   values: Parameters<typeof connect>[0] & { 'show-unmanaged'?: boolean | undefined },
   io: Io,
   secrets: Set<string>,
-): Promise<{ view: PlanView; panel: PanelClient } | undefined> {
+): Promise<{ view: PlanView; panel: PanelClient; live: Live } | undefined> {
   const desired = await loadOrReport(manifest, io);
   if (desired === undefined) return undefined;
   const panel = await connect(values, io, secrets);
@@ -148,7 +151,7 @@ async function prepare(
       onNote: (note) => notes.push(note),
     });
     const view: PlanView = { plan: diff(desired, live), panelUrl: panel.baseUrl, manifest, showUnmanaged: values['show-unmanaged'] === true, notes };
-    return { view, panel };
+    return { view, panel, live };
   } catch (error) {
     await panel.close();
     throw error;
@@ -160,6 +163,29 @@ function refuseConflicts(plan: Plan): void {
   throw new ProvisionError('plan_conflict', `${plural(plan.conflicts.length, 'domain')} of the manifest belong${plan.conflicts.length === 1 ? 's' : ''} to another client on the panel: apply sends nothing until this is resolved`, {
     hint: 'move the domain under its owner in the manifest, remove it, or move it on the panel',
   });
+}
+
+/**
+ * Names the clients that an earlier, interrupted run created without ever seeing their
+ * password (its write-ahead intent has no answer, and the client exists), and closes each
+ * intent with a `password: null` record so the secrets file itself says it too, once.
+ */
+async function reportLostPasswords(path: string | undefined, panelUrl: string, live: Live, io: Io): Promise<void> {
+  if (path === undefined || path === '') return;
+  const unanswered = await unansweredIntents(path, panelUrl);
+  const lost = live.clients.filter((c) => unanswered.has(c.username));
+  if (lost.length === 0) return;
+  const file = await SecretsFile.open(path);
+  try {
+    for (const client of lost) {
+      io.stderr.write(
+        `warning: client "${client.username}" (id ${client.id}) was created by an earlier apply that was stopped before the panel's answer arrived: its password is unknown: set a new one in the panel\n`,
+      );
+      await file.record({ created_at: new Date().toISOString(), panel_url: panelUrl, username: client.username, id: client.id, password: null });
+    }
+  } finally {
+    await file.close();
+  }
 }
 
 /** The secrets file, opened before any POST; required only when clients will be created. */

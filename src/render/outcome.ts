@@ -9,11 +9,13 @@ export function renderOutcomeLine(outcome: Outcome, options: { color: boolean })
   const what = subject(outcome.change);
   switch (outcome.status) {
     case 'succeeded':
-      return `${paint('green', '✓')} created ${what} (id ${outcome.id})`;
+      return `${paint('green', '✓')} created ${what} (id ${outcome.id})${outcome.note === undefined ? '' : `: ${paint('yellow', outcome.note)}`}`;
     case 'failed':
       return `${paint('red', '✗')} failed to create ${what}: ${outcome.error}`;
     case 'skipped':
-      return `${paint('yellow', '-')} skipped ${what}: ${outcome.because.replace(':', ' "')}" failed`;
+      return outcome.because === 'interrupted'
+        ? `${paint('yellow', '-')} skipped ${what}: interrupted before it was sent`
+        : `${paint('yellow', '-')} skipped ${what}: ${outcome.because.replace(':', ' "')}" failed`;
   }
 }
 
@@ -37,7 +39,7 @@ export function renderApplyJson(outcomes: readonly Outcome[], order: readonly st
         type: o.change.type,
         name: o.change.name,
         status: o.status,
-        ...(o.status === 'succeeded' ? { panel_id: o.id } : o.status === 'failed' ? { error: o.error } : { because: o.because }),
+        ...(o.status === 'succeeded' ? { panel_id: o.id, ...(o.note === undefined ? {} : { note: o.note }) } : o.status === 'failed' ? { error: o.error } : { because: o.because }),
       })),
       summary: tally(outcomes),
     },

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
@@ -46,4 +46,14 @@ export async function panel(options: Partial<SimulatorOptions> = {}): Promise<{
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The secrets file's "created" records (lines with an id), leaving out write-ahead intents. */
+export async function createdRecords(path: string): Promise<Record<string, unknown>[]> {
+  const text = await readFile(path, 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => 'id' in entry);
 }
