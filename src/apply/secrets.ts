@@ -81,7 +81,7 @@ export class SecretsFile implements SecretsSink {
     return new Promise((resolve, reject) => {
       const done = (error?: unknown): void => {
         if (error === undefined) resolve();
-        else reject(error instanceof Error ? error : new Error(String(error)));
+        else reject(error instanceof Error ? error : new Error('the secrets file could not be written'));
       };
       this.queue.push({ line: `${JSON.stringify(entry)}\n`, done });
       void this.flush();
