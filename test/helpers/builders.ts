@@ -22,7 +22,7 @@ export const PLANS: LivePlan[] = [
 
 /** A live panel; clients as `[id, username, planId?]`, domains as `[id, name, ownerId, system?]`. */
 export function live(
-  clients: [number, string, number?][] = [],
+  clients: [number, string, (number | undefined)?][] = [],
   domains: [number, string, number, boolean?][] = [],
   options: { plans?: LivePlan[]; domainsComplete?: boolean } = {},
 ): Live {
