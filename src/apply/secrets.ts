@@ -53,18 +53,25 @@ export class SecretsFile implements SecretsSink {
   static async open(path: string): Promise<SecretsFile> {
     let handle: FileHandle;
     try {
-      handle = await open(path, 'a', 0o600);
+      handle = await open(path, 'a+', 0o600);
     } catch (error) {
       throw new ProvisionError('secrets', `cannot open the secrets file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
         hint: 'give a writable path with --secrets-file or PROVISION_SECRETS_FILE',
       });
     }
-    const { mode } = await handle.stat();
+    const { mode, size } = await handle.stat();
     if ((mode & 0o077) !== 0) {
       await handle.close();
       throw new ProvisionError('secrets', `the secrets file ${path} can be read by others (mode ${(mode & 0o777).toString(8)})`, {
         hint: `restrict it first: chmod 600 ${path}`,
       });
+    }
+    // A run killed mid-write can leave a last line without its newline: end it, so the next
+    // record starts a line of its own instead of being glued to (and lost with) the torn one.
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) await handle.appendFile('\n');
     }
     return new SecretsFile(path, handle);
   }

@@ -1,0 +1,118 @@
+/**
+ * Crash safety: `provision apply` as a real process, killed with SIGKILL at pseudo-random
+ * moments against a slow simulator, round after round, then run to the end. Nothing may be
+ * created twice, nothing reported failed that succeeded, and every client's password is in
+ * the secrets file, or, for the few whose answer was in flight at a kill, named by a later
+ * run so the user can set a new one.
+ */
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Simulator } from '../src/simulator/index.js';
+import { createdRecords, panel } from './helpers/cli.js';
+
+const BIN = join(import.meta.dirname, '..', 'dist', 'cli', 'bin.js');
+const CLIENTS = 30;
+const CONCURRENCY = 4;
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runBin(args: string[], env: Record<string, string>, killAfterMs?: number): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+describe('apply killed with SIGKILL, then run again', () => {
+  let p: Awaited<ReturnType<typeof panel>>;
+  let sim: Simulator;
+  beforeAll(async () => {
+    // Every POST takes 10-25 ms, so kills land while requests are in flight.
+    let tick = 0;
+    p = await panel({
+      intercept: async ({ method }) => {
+        if (method === 'POST') await sleep(10 + (tick++ % 4) * 5);
+        return undefined;
+      },
+    });
+    sim = p.sim;
+  });
+  afterAll(async () => {
+    await p.close();
+  });
+
+  it('converges with no duplicate, no false failure and every password accounted for', async () => {
+    const manifest = join(p.dir, 'manifest.yaml');
+    const lines = ['version: 1', 'clients:'];
+    for (let i = 0; i < CLIENTS; i++) lines.push(`  - username: user${i}`, `    domains: [site${i}.example, www.site${i}.example]`);
+    await writeFile(manifest, `${lines.join('\n')}\n`);
+    const secrets = join(p.dir, 'secrets.jsonl');
+    const env = { ...p.env, PROVISION_SECRETS_FILE: secrets };
+    const args = ['apply', manifest, '--auto-approve', '--concurrency', String(CONCURRENCY)];
+
+    const runs: Run[] = [];
+    let kills = 0;
+    let seed = 7;
+    const started = Date.now();
+    // Bounded: at most 15 rounds or about 20 seconds of killing, whichever comes first.
+    for (let round = 0; round < 15 && Date.now() - started < 20_000; round++) {
+      seed = (seed * 48_271) % 2_147_483_647;
+      const run = await runBin(args, env, 80 + (seed % 400));
+      runs.push(run);
+      if (run.signal === 'SIGKILL') kills++;
+      else if (run.code === 0 && run.stdout.includes('No changes')) break;
+    }
+    const last = await runBin(args, env);
+    runs.push(last);
+    expect(last.code, last.stderr).toBe(0);
+    expect(kills).toBeGreaterThan(0);
+
+    // Every client and domain of the manifest exists, owned by the right client, once.
+    for (let i = 0; i < CLIENTS; i++) {
+      const client = sim.state.clientNamed(`user${i}`);
+      expect(client, `user${i}`).toBeDefined();
+      expect(sim.state.domainNamed(`site${i}.example`)?.id_user).toBe(client?.id);
+      expect(sim.state.domainNamed(`www.site${i}.example`)?.id_user).toBe(client?.id);
+    }
+    const created = sim.requests.filter((r) => r.method === 'POST' && r.status === 201).length;
+    expect(created).toBe(CLIENTS * 3);
+    expect(sim.requests.filter((r) => r.method === 'POST' && r.status !== 201)).toEqual([]);
+
+    // No run reported a failure: every create either succeeded or was never sent.
+    for (const run of runs) expect(run.stdout).not.toContain('✗');
+
+    // Each client: one record with its password, or one with null that a later run warned about.
+    const records = await createdRecords(secrets);
+    const warnings = runs.map((r) => r.stderr).join('');
+    let lost = 0;
+    for (let i = 0; i < CLIENTS; i++) {
+      const mine = records.filter((r) => r.username === `user${i}`);
+      expect(mine, `user${i}`).toHaveLength(1);
+      expect(mine[0]?.id).toBe(sim.state.clientNamed(`user${i}`)?.id);
+      if (mine[0]?.password === null) {
+        lost++;
+        expect(warnings).toContain(`client "user${i}" (id ${String(mine[0].id)}) was created by an earlier apply that was stopped before the panel's answer arrived`);
+      } else {
+        expect(typeof mine[0]?.password).toBe('string');
+      }
+    }
+    expect(lost).toBeLessThanOrEqual(kills * CONCURRENCY);
+  }, 60_000);
+});
