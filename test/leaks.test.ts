@@ -1,0 +1,75 @@
+/**
+ * The API key and the created passwords must never reach stdout, stderr, a plan file or an
+ * error: every command runs here, failing ones included, with a known key, and all output is
+ * searched for it and for every password the secrets file holds.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY, createdRecords, panel, run, type RunResult } from './helpers/cli.js';
+
+const MANIFEST = 'version: 1\nclients:\n  - username: alice\n    plan: Basic\n    domains: [alice.example, www.alice.example]\n  - username: bob\n    domains: [bob.example]\n';
+
+describe('no secret in any output', () => {
+  let p: Awaited<ReturnType<typeof panel>>;
+  let echoKey = false;
+  beforeAll(async () => {
+    p = await panel({
+      // A careless panel that echoes the key in an error message.
+      intercept: ({ method, path }) =>
+        echoKey && method === 'GET' && path === '/clients' ? { status: 400, json: { code: '400 Bad Request', message: `bad key ${API_KEY} for this resource` } } : undefined,
+    });
+  });
+  afterAll(async () => {
+    await p.close();
+  });
+
+  it('holds across every command and failure', async () => {
+    const manifest = join(p.dir, 'manifest.yaml');
+    const bad = join(p.dir, 'bad.yaml');
+    const planFile = join(p.dir, 'plan.json');
+    const secrets = join(p.dir, 'secrets.jsonl');
+    const keyFile = join(p.dir, 'key');
+    await writeFile(manifest, MANIFEST);
+    await writeFile(bad, 'version: 2\nclients: [{username: Alice}]\n');
+    await writeFile(keyFile, API_KEY);
+    const env = { ...p.env, PROVISION_SECRETS_FILE: secrets };
+    const results: RunResult[] = [];
+    const go = async (argv: string[], e: Record<string, string | undefined> = env) => {
+      const r = await run(argv, e);
+      results.push(r);
+      return r;
+    };
+
+    await go(['validate', manifest]);
+    await go(['validate', bad]);
+    await go(['plan', bad]);
+    for (const format of ['text', 'json', 'markdown']) await go(['plan', manifest, '--format', format, '--out', planFile, '--show-unmanaged']);
+    await go(['apply', manifest]);
+    expect((await go(['apply', manifest, '--auto-approve'])).code).toBe(0);
+    await go(['apply', manifest, '--auto-approve', '--format', 'json']);
+    await go(['plan', manifest, '--format', 'json', '--out', planFile]);
+    await go(['plan', manifest, '--api-key-file', keyFile], { PROVISION_URL: p.env.PROVISION_URL });
+    await go(['plan', manifest], { ...env, PROVISION_API_KEY: `${API_KEY}x` });
+    await go(['plan', manifest, '--url', `https://user:${API_KEY}@panel.example`]);
+    await go(['plan', manifest, '--url', `https://panel.example/?key=${API_KEY}`]);
+    await go(['plan', manifest, '--url', 'http://127.0.0.1:1']);
+    await go(['simulator', '--api-key', API_KEY, '--port', 'x']);
+    echoKey = true;
+    const echoed = await go(['plan', manifest]);
+    echoKey = false;
+    expect(echoed.code).toBe(1);
+    expect(echoed.stderr).toContain('bad key *** for this resource');
+
+    const passwords = (await createdRecords(secrets)).map((r) => String(r.password));
+    expect(passwords).toHaveLength(2);
+    const planText = await readFile(planFile, 'utf8');
+    for (const secret of [API_KEY, ...passwords]) {
+      expect(planText).not.toContain(secret);
+      for (const r of results) {
+        expect(r.stdout).not.toContain(secret);
+        expect(r.stderr).not.toContain(secret);
+      }
+    }
+  });
+});
