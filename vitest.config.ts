@@ -4,6 +4,5 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
-    globalSetup: ['test/global-setup.ts'],
   },
 });

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../src/simulator/index.js';
+import { BIN, buildCli } from './helpers/build.js';
 import { createdRecords, panel } from './helpers/cli.js';
 
-const BIN = join(import.meta.dirname, '..', 'dist', 'cli', 'bin.js');
 const CLIENTS = 30;
 const CONCURRENCY = 4;
 
@@ -44,6 +44,7 @@ describe('apply killed with SIGKILL, then run again', () => {
   let p: Awaited<ReturnType<typeof panel>>;
   let sim: Simulator;
   beforeAll(async () => {
+    await buildCli();
     // Every POST takes 10-25 ms, so kills land while requests are in flight.
     let tick = 0;
     p = await panel({

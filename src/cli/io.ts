@@ -25,7 +25,7 @@ export function redacting(output: Output, secrets: ReadonlySet<string>): Output 
     isTTY: output.isTTY,
     write(text: string) {
       let safe = text;
-      for (const secret of secrets) if (secret.length >= 4) safe = safe.replaceAll(secret, '[redacted]');
+      for (const secret of secrets) if (secret.length >= 4) safe = safe.replaceAll(secret, '***');
       output.write(safe);
     },
   };
