@@ -41,7 +41,7 @@ function runBin(args: string[], env: Record<string, string>, killAfterMs?: numbe
 }
 
 describe('apply killed with SIGKILL, then run again', () => {
-  let p: Awaited<ReturnType<typeof panel>>;
+  let p: Awaited<ReturnType<typeof panel>> | undefined;
   let sim: Simulator;
   beforeAll(async () => {
     await buildCli();
@@ -56,10 +56,11 @@ describe('apply killed with SIGKILL, then run again', () => {
     sim = p.sim;
   });
   afterAll(async () => {
-    await p.close();
+    await p?.close();
   });
 
   it('converges with no duplicate, no false failure and every password accounted for', async () => {
+    if (p === undefined) throw new Error('the simulator did not start');
     const manifest = join(p.dir, 'manifest.yaml');
     const lines = ['version: 1', 'clients:'];
     for (let i = 0; i < CLIENTS; i++) lines.push(`  - username: user${i}`, `    domains: [site${i}.example, www.site${i}.example]`);
