@@ -94,6 +94,8 @@ export interface SimulatorOptions {
   readonly apiEnabled?: boolean;
   /** Fault injection: return an answer to send it instead of the simulator's own. */
   readonly intercept?: (request: InterceptRequest) => InterceptResult | undefined | Promise<InterceptResult | undefined>;
+  /** Added latency: each request waits this long (ms) before it is handled, like a distant panel. Default 0. */
+  readonly latencyMs?: number;
 }
 
 export interface SimulatorRequest {
@@ -162,7 +164,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    answer(req, path)
+    const latencyMs = options.latencyMs ?? 0;
+    (latencyMs > 0 ? new Promise((resolve) => setTimeout(resolve, latencyMs)).then(() => answer(req, path)) : answer(req, path))
       .catch(() => error(500, 'The simulator failed to handle this request.'))
       .then((result) => {
         requests.push({ method: req.method ?? 'GET', path: relativePath(path), status: result.status });
