@@ -112,7 +112,9 @@ describe('plan', () => {
     const r = await run(['plan', file, '--format', 'json', '--out', out], env);
     expect(r.code).toBe(0);
     const plan = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(plan).toMatchObject({ format_version: '1.0', summary: { create: 6, conflicts: 0, drift: 0 } });
+    expect(plan).toMatchObject({ format_version: '1.1', summary: { create: 6, conflicts: 0, drift: 0 } });
+    expect(plan.manifest_sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(plan.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
     const changes = plan.changes as Record<string, unknown>[];
     expect(changes.map((c) => [c.action, c.type, c.name, c.client])).toEqual([
       ['create', 'client', 'alice', undefined],
@@ -183,7 +185,7 @@ describe('apply', () => {
     const { file, envWithSecrets, posts } = await setup();
     const r = await run(['apply', file], envWithSecrets);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: apply needs --auto-approve: 6 changes planned, nothing was sent/);
+    expect(r.stderr).toMatch(/^error: apply needs --auto-approve without a terminal to confirm on: 6 changes planned, nothing was sent/m);
     expect(posts()).toEqual([]);
   });
 
@@ -191,7 +193,7 @@ describe('apply', () => {
     const { file, env, posts } = await setup();
     const r = await run(['apply', file, '--auto-approve'], env);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: this apply creates clients, and their passwords need a secrets file: nothing was sent\nhint: give --secrets-file/);
+    expect(r.stderr).toMatch(/^error: this apply creates clients, and their passwords need a secrets file: nothing was sent\nhint: give --secrets-file/m);
     expect(posts()).toEqual([]);
   });
 

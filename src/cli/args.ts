@@ -8,6 +8,8 @@ export interface Command {
   readonly usage: string;
   readonly summary: string;
   readonly help: string;
+  /** The flags it accepts (parseArgs config), for checks such as the examples' tests. */
+  readonly options?: ParseArgsOptionsConfig;
   run(args: readonly string[], io: import('./io.js').Io, secrets: Set<string>): Promise<number>;
 }
 

@@ -8,12 +8,20 @@ export interface Io {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Resolves when the user asks the process to stop (SIGINT/SIGTERM); used by long-running commands. */
   readonly untilStopped: () => Promise<void>;
+  /**
+   * Asks one question on the terminal (the question goes to stderr) and resolves with the line
+   * typed, '' when the input ends or is interrupted. Absent when stdin is not a terminal: then
+   * nobody can answer, and commands that need a confirmation refuse instead (CI).
+   */
+  readonly prompt?: (question: string) => Promise<string>;
 }
 
 export interface Output {
   write(text: string): void;
   /** A terminal: colours and interactive prompts are allowed (never with NO_COLOR for colours). */
   readonly isTTY: boolean;
+  /** The terminal's width; 0 or absent when unknown (a pseudo-terminal without size, a pipe). */
+  readonly columns?: number;
 }
 
 /**
@@ -23,9 +31,10 @@ export interface Output {
 export function redacting(output: Output, secrets: ReadonlySet<string>): Output {
   return {
     isTTY: output.isTTY,
+    ...(output.columns === undefined ? {} : { columns: output.columns }),
     write(text: string) {
       let safe = text;
-      for (const secret of secrets) if (secret.length >= 4) safe = safe.replaceAll(secret, '***');
+      for (const secret of secrets) if (secret.length >= 4) safe = safe.replaceAll(secret, '[redacted]');
       output.write(safe);
     },
   };
@@ -35,4 +44,9 @@ export function useColor(output: Output, env: Io['env']): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
   return output.isTTY;
+}
+
+/** Running under GitHub Actions: annotations and the step summary are understood. */
+export function onGitHubActions(env: Io['env']): boolean {
+  return env.GITHUB_ACTIONS === 'true';
 }

@@ -5,9 +5,10 @@ import { type Io, redacting } from './io.js';
 
 /**
  * Exit codes, in one place (README "Exit codes"): 0 success; 2 plan found changes under
- * --detailed-exitcode; 1 any failure.
+ * --detailed-exitcode; 1 any failure, refined by 3 (a stale saved plan) and 4 (a mass create
+ * refused); 130 an apply interrupted by SIGINT/SIGTERM (set by the apply command itself).
  */
-export const EXIT = { ok: 0, failure: 1, changes: 2 } as const;
+export const EXIT = { ok: 0, failure: 1, changes: 2, stalePlan: 3, massCreate: 4, interrupted: 130 } as const;
 const EXIT_FOR_ERROR: Record<ErrorCode, number> = {
   usage: EXIT.failure,
   manifest_invalid: EXIT.failure,
@@ -19,6 +20,9 @@ const EXIT_FOR_ERROR: Record<ErrorCode, number> = {
   secrets: EXIT.failure,
   approval_required: EXIT.failure,
   apply_failed: EXIT.failure,
+  plan_file: EXIT.failure,
+  stale_plan: EXIT.stalePlan,
+  mass_create: EXIT.massCreate,
 };
 
 const COMMANDS = {
@@ -26,7 +30,14 @@ const COMMANDS = {
   plan: () => import('./plan.js').then((m) => m.plan),
   apply: () => import('./plan.js').then((m) => m.apply),
   simulator: () => import('./simulator.js').then((m) => m.simulator),
+  secrets: () => import('./secrets.js').then((m) => m.secretsCommand),
 } as const;
+
+/** The commands by name, loaded: for help checks and the examples' tests. */
+export async function loadCommand(name: keyof typeof COMMANDS): Promise<Command> {
+  return COMMANDS[name]();
+}
+export const COMMAND_NAMES = Object.keys(COMMANDS) as (keyof typeof COMMANDS)[];
 
 const GLOBAL_HELP = `provision: plan and apply hosting-panel clients and domains from a YAML manifest
 
@@ -34,15 +45,24 @@ Usage: provision <command> [options]
 
 Commands:
   validate <manifest>     check a manifest offline
-  plan <manifest>         show what apply would create on the panel
-  apply <manifest>        create what the manifest lists and the panel lacks
+  plan <manifest>         show what apply would create on the panel (--out saves the plan)
+  apply <manifest|plan>   create what the manifest or a saved plan lists and the panel lacks
+  secrets decrypt <file>  print a secrets file's passwords, decrypting age-encrypted ones
   simulator               run a local panel (API v2) for trying things out
 
 Options:
   --help, -h              help for provision or a command
   --version               print the version
 
+Exit codes: 0 success; 1 failure; 2 plan --detailed-exitcode found changes; 3 stale saved
+plan; 4 mass create refused; 130 apply interrupted.
+
 Run 'provision <command> --help' for a command's options and examples.
+
+Examples:
+  provision validate manifest.yaml
+  provision plan manifest.yaml --out plan.json
+  provision apply plan.json --secrets-file secrets.jsonl
 `;
 
 /**

@@ -12,6 +12,12 @@ export interface PlanView {
   readonly showUnmanaged: boolean;
   /** Sentences about how the panel was read (e.g. a fallback), shown with the plan. */
   readonly notes: readonly string[];
+  /** sha256 (hex) of the manifest file's bytes; recorded in the plan file. */
+  readonly manifestSha256: string;
+  /** The fingerprint of the panel state the plan depends on (src/plan/saved.ts). */
+  readonly fingerprint: string;
+  /** Warnings found beside the plan (look-alike names, a mass create), for people. */
+  readonly warnings?: readonly string[];
 }
 
 export const KNOWN_AFTER_APPLY = '(known after apply)';
@@ -58,4 +64,18 @@ export function unmanagedCounts(u: Plan['unmanaged']): string {
 
 export function hasUnmanaged(u: Plan['unmanaged']): boolean {
   return u.clients.length > 0 || (u.domains?.length ?? 0) > 0;
+}
+
+export type Style = 'green' | 'red' | 'yellow' | 'bold' | 'dim';
+const ANSI: Readonly<Record<Style, readonly [number, number]>> = { green: [32, 39], red: [31, 39], yellow: [33, 39], bold: [1, 22], dim: [2, 22] };
+
+/**
+ * `text` in a terminal style when `color` (the CLI decides: a terminal, no NO_COLOR). Plain
+ * ANSI rather than util.styleText, which on Node 20 consults the real process.stdout and so
+ * would ignore the decision made for the output actually written to.
+ */
+export function paint(style: Style, text: string, color: boolean): string {
+  if (!color) return text;
+  const [open, close] = ANSI[style];
+  return `\u001b[${open}m${text}\u001b[${close}m`;
 }

@@ -1,14 +1,12 @@
-import type { Change } from '../plan/types.js';
-import { requestFor } from '../plan/requests.js';
+import { changeToJson, PLAN_FORMAT_VERSION } from '../plan/saved.js';
 import type { PlanView } from './common.js';
 
 /**
- * The plan JSON contract (design.md): stable keys in snake_case, `format_version` "major.minor"
- * (a reader refuses a newer major). Never holds the API key or a password; unmanaged names only
- * when asked for, since they may be other customers'.
+ * The plan JSON contract (design.md), also the `--out` plan file: stable keys in snake_case,
+ * `format_version` "major.minor" (a reader refuses a newer major), the manifest's sha256 and
+ * the fingerprint of the panel state it depends on. Never holds the API key or a password;
+ * unmanaged names only when asked for, since they may be other customers'.
  */
-export const PLAN_FORMAT_VERSION = '1.0';
-
 export function planToJson(view: PlanView): object {
   const { plan } = view;
   const counts: Record<string, number> = {};
@@ -17,6 +15,8 @@ export function planToJson(view: PlanView): object {
     format_version: PLAN_FORMAT_VERSION,
     panel_url: view.panelUrl,
     manifest: view.manifest,
+    manifest_sha256: view.manifestSha256,
+    fingerprint: view.fingerprint,
     changes: plan.changes.map(changeToJson),
     conflicts: plan.conflicts,
     drift: plan.drift,
@@ -26,20 +26,11 @@ export function planToJson(view: PlanView): object {
       ...(view.showUnmanaged ? { client_names: plan.unmanaged.clients, domain_names: plan.unmanaged.domains ?? null } : {}),
     },
     notes: view.notes,
+    ...(view.warnings === undefined || view.warnings.length === 0 ? {} : { warnings: view.warnings }),
     summary: { ...counts, conflicts: plan.conflicts.length, drift: plan.drift.length },
   };
 }
 
 export function renderPlanJson(view: PlanView): string {
   return `${JSON.stringify(planToJson(view), null, 2)}\n`;
-}
-
-function changeToJson(change: Change): object {
-  const common = { id: change.id, action: change.action, type: change.type, name: change.name };
-  const request = requestFor(change);
-  const rest =
-    change.type === 'client'
-      ? { ...(change.hostingPlan === undefined ? {} : { hosting_plan: change.hostingPlan }), ...(change.email === undefined ? {} : { email: change.email }) }
-      : { client: change.client, client_id: change.clientId, ...(change.parent === undefined ? {} : { parent: change.parent }) };
-  return { ...common, ...rest, reason: change.reason, depends_on: change.dependsOn, request };
 }

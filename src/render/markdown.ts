@@ -23,18 +23,19 @@ export function renderPlanMarkdown(view: PlanView): string {
     `| clients to create | ${clients} |`,
     `| domains to create | ${plan.changes.length - clients} |`,
     `| conflicts | ${plan.conflicts.length} |`,
-    `| warnings (drift) | ${plan.drift.length} |`,
+    `| warnings | ${plan.drift.length + (view.warnings?.length ?? 0)} |`,
     '',
   ];
   for (const note of view.notes) head.push(`> ${escape(note)}`, '');
   if (plan.conflicts.length > 0) {
     head.push('**Conflicts**: apply will send nothing until they are resolved.', '');
-    for (const c of plan.conflicts) head.push(`- :x: ${escape(conflictLine(c))}`);
+    head.push(...bounded(plan.conflicts.map((c) => `- :x: ${escape(conflictLine(c))}`), 'conflict'));
     head.push('');
   }
-  if (plan.drift.length > 0) {
+  const warnings = [...(view.warnings ?? []), ...plan.drift.map(driftLine)];
+  if (warnings.length > 0) {
     head.push('**Warnings**', '');
-    for (const d of plan.drift) head.push(`- :warning: ${escape(driftLine(d))}`);
+    head.push(...bounded(warnings.map((w) => `- :warning: ${escape(w)}`), 'warning'));
     head.push('');
   }
   if (hasUnmanaged(plan.unmanaged)) head.push(`Not in the manifest, left alone: ${unmanagedCounts(plan.unmanaged)}.`, '');
@@ -65,6 +66,13 @@ export function renderPlanMarkdown(view: PlanView): string {
     text += `_${plural(left, 'more client section')} left out to keep this comment under ${MARKDOWN_LIMIT.toLocaleString('en-US')} characters: run \`provision plan\` for the whole plan._\n`;
   }
   return text;
+}
+
+/** At most LIST_LIMIT lines of a list, then how many were left out: the head must stay small too. */
+const LIST_LIMIT = 50;
+function bounded(lines: readonly string[], word: string): string[] {
+  if (lines.length <= LIST_LIMIT) return [...lines];
+  return [...lines.slice(0, LIST_LIMIT), `- _… and ${plural(lines.length - LIST_LIMIT, `more ${word}`)} (run \`provision plan\` for all of them)_`];
 }
 
 /** Clients in plan order, each with its own changes (a client's create and its domains). */

@@ -1,11 +1,10 @@
-import { styleText } from 'node:util';
 import type { Outcome } from '../apply/execute.js';
 import { tally } from '../apply/execute.js';
-import { subject } from './common.js';
+import { paint as paintIf, subject } from './common.js';
 
 /** One line for a finished change: `✓ created client "alice" (id 12)`. */
 export function renderOutcomeLine(outcome: Outcome, options: { color: boolean }): string {
-  const paint = (style: 'green' | 'red' | 'yellow', text: string): string => (options.color ? styleText(style, text) : text);
+  const paint = (style: 'green' | 'red' | 'yellow', text: string): string => paintIf(style, text, options.color);
   const what = subject(outcome.change);
   switch (outcome.status) {
     case 'succeeded':
@@ -46,4 +45,15 @@ export function renderApplyJson(outcomes: readonly Outcome[], order: readonly st
     null,
     2,
   )}\n`;
+}
+
+/**
+ * The live progress line of an apply on a terminal: `Applying: 4/10 done (3 created, 1 failed)`,
+ * cut to fit `columns` so it never wraps (a wrapped line cannot be redrawn in place).
+ */
+export function renderProgressLine(counts: Record<Outcome['status'], number>, total: number, columns: number): string {
+  const done = counts.succeeded + counts.failed + counts.skipped;
+  const parts = [`${counts.succeeded} created`, counts.failed > 0 ? `${counts.failed} failed` : '', counts.skipped > 0 ? `${counts.skipped} skipped` : ''];
+  const line = `Applying: ${done}/${total} done (${parts.filter(Boolean).join(', ')})`;
+  return line.length < columns ? line : line.slice(0, Math.max(0, columns - 2)) + '…';
 }

@@ -1,12 +1,9 @@
-import { styleText } from 'node:util';
 import type { PlanView } from './common.js';
-import { changeSummary, conflictLine, driftLine, hasUnmanaged, plural, requestLine, subject, unmanagedCounts } from './common.js';
-
-type Style = 'green' | 'red' | 'yellow' | 'bold' | 'dim';
+import { type Style, paint as paintIf, changeSummary, conflictLine, driftLine, hasUnmanaged, plural, requestLine, subject, unmanagedCounts } from './common.js';
 
 /** The plan for people, Terraform-like. `color` only when writing to a terminal without NO_COLOR. */
 export function renderPlanText(view: PlanView, options: { color: boolean }): string {
-  const paint = (style: Style, text: string): string => (options.color ? styleText(style, text) : text);
+  const paint = (style: Style, text: string): string => paintIf(style, text, options.color);
   const { plan } = view;
   const out: string[] = [];
 
@@ -29,9 +26,10 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
     for (const c of plan.conflicts) out.push(`  ${paint('red', '✗')} ${conflictLine(c)}`);
     out.push('');
   }
-  if (plan.drift.length > 0) {
+  const warnings = [...(view.warnings ?? []), ...plan.drift.map(driftLine)];
+  if (warnings.length > 0) {
     out.push(paint('yellow', 'Warnings:'));
-    for (const d of plan.drift) out.push(`  ${paint('yellow', '!')} ${driftLine(d)}`);
+    for (const w of warnings) out.push(`  ${paint('yellow', '!')} ${w}`);
     out.push('');
   }
   if (hasUnmanaged(plan.unmanaged)) {
@@ -47,7 +45,7 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
 
   const findings = [
     plan.conflicts.length > 0 ? paint('red', plural(plan.conflicts.length, 'conflict')) : '',
-    plan.drift.length > 0 ? paint('yellow', plural(plan.drift.length, 'warning')) : '',
+    warnings.length > 0 ? paint('yellow', plural(warnings.length, 'warning')) : '',
   ].filter(Boolean);
   const summary = plan.changes.length === 0 ? 'No changes: the panel matches the manifest' : `Plan: ${changeSummary(plan.changes)}`;
   out.push(paint('bold', `${summary}${findings.length > 0 ? `; ${findings.join(', ')}` : ''}.`));

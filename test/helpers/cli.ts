@@ -13,15 +13,35 @@ export interface RunResult {
   stderr: string;
 }
 
+export interface RunOptions {
+  /** Both outputs are terminals. */
+  tty?: boolean;
+  /** The terminal's width (with `tty`); default 0: unknown. */
+  columns?: number;
+  /** Resolves when the run should act as if SIGINT arrived; default: never. */
+  stop?: Promise<void>;
+  /** Answers a confirmation prompt (an interactive stdin); default: no terminal input. */
+  answer?: (question: string) => string;
+}
+
 /** Runs the CLI in-process, as `provision <argv>`, with captured output and the given env only. */
-export async function run(argv: string[], env: Record<string, string | undefined> = {}, options: { tty?: boolean } = {}): Promise<RunResult> {
+export async function run(argv: string[], env: Record<string, string | undefined> = {}, options: RunOptions = {}): Promise<RunResult> {
   let stdout = '';
   let stderr = '';
+  const { answer } = options;
   const code = await main(argv, {
-    stdout: { write: (t) => (stdout += t), isTTY: options.tty ?? false },
-    stderr: { write: (t) => (stderr += t), isTTY: options.tty ?? false },
+    stdout: { write: (t) => (stdout += t), isTTY: options.tty ?? false, columns: options.columns ?? 0 },
+    stderr: { write: (t) => (stderr += t), isTTY: options.tty ?? false, columns: options.columns ?? 0 },
     env,
-    untilStopped: () => Promise.resolve(),
+    untilStopped: () => options.stop ?? new Promise<void>(() => undefined),
+    ...(answer === undefined
+      ? {}
+      : {
+          prompt: (question: string) => {
+            stderr += question;
+            return Promise.resolve(answer(question));
+          },
+        }),
   });
   return { code, stdout, stderr };
 }

@@ -1,0 +1,95 @@
+import { domainToUnicode } from 'node:url';
+import type { Desired, Diagnostic, Location } from '../manifest/types.js';
+
+/**
+ * Characters that look like a Latin letter or digit in common fonts: Cyrillic and Greek
+ * letters, fullwidth forms left over after NFKC, and digits that pass for letters. A small
+ * table of the usual suspects, not Unicode's whole confusables list.
+ */
+const CONFUSABLES: Readonly<Record<string, string>> = {
+  // Cyrillic
+  а: 'a', в: 'b', е: 'e', ё: 'e', һ: 'h', і: 'i', ї: 'i', ј: 'j', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', ӏ: 'l', ь: 'b',
+  // Greek
+  α: 'a', β: 'b', γ: 'y', ε: 'e', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ω: 'w', ϲ: 'c', ϳ: 'j',
+  // Latin look-alikes
+  ı: 'i', ł: 'l', ɑ: 'a', ɡ: 'g', ß: 'ss',
+  // Digits and punctuation that pass for letters
+  '0': 'o', '1': 'l', '|': 'l', '_': '-',
+};
+
+/** Invisible or spacing characters that make two names differ without showing it. */
+const INVISIBLE = /[\s\u00ad\u180e\u200b-\u200f\u2060\ufeff]/gu;
+
+/**
+ * The skeleton of a name: two names with the same skeleton look alike. NFKC (fullwidth and
+ * compatibility forms), lowercase, no whitespace or invisible characters, each look-alike
+ * character replaced by its Latin twin, then `rn` read as `m` and `vv` as `w`.
+ */
+export function skeleton(name: string): string {
+  const folded = name.normalize('NFKC').toLowerCase().replace(INVISIBLE, '');
+  let out = '';
+  for (const char of folded) out += CONFUSABLES[char] ?? char;
+  return out.replaceAll('rn', 'm').replaceAll('vv', 'w');
+}
+
+/** A name as the manifest wrote it, with where. */
+export interface NamedAt {
+  readonly name: string;
+  readonly loc?: Location;
+}
+
+/** Groups of two or more different names that share a skeleton, in first-appearance order. */
+export function lookalikeGroups(names: readonly NamedAt[]): NamedAt[][] {
+  const groups = new Map<string, NamedAt[]>();
+  for (const entry of names) {
+    const key = skeleton(entry.name);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [entry]);
+    else if (!group.some((g) => g.name === entry.name)) group.push(entry);
+  }
+  return [...groups.values()].filter((g) => g.length > 1);
+}
+
+/**
+ * Warnings for manifest usernames, and domains (compared in their Unicode form, label by
+ * label), that differ only by case, whitespace or look-alike characters: one is probably a
+ * typo or a spoof of the other. Each warning stands at the later name and names the earlier.
+ */
+export function lookalikeDiagnostics(desired: Desired): Diagnostic[] {
+  const usernames = desired.clients.map((c): NamedAt => ({ name: c.username, ...(c.loc === undefined ? {} : { loc: c.loc }) }));
+  const domains = desired.clients.flatMap((c) =>
+    c.domains.map((d): NamedAt => ({ name: d.input === d.name ? d.name : domainToUnicode(d.name) || d.input, ...(d.loc === undefined ? {} : { loc: d.loc }) })),
+  );
+  const diagnostics: Diagnostic[] = [];
+  for (const [kind, names] of [['username', usernames], ['domain', domains]] as const) {
+    for (const [first, ...rest] of lookalikeGroups(names)) {
+      if (first === undefined) continue;
+      for (const other of rest) {
+        const where = first.loc === undefined ? '' : ` (line ${first.loc.line})`;
+        diagnostics.push({
+          file: other.loc?.file ?? desired.file,
+          line: other.loc?.line ?? 1,
+          column: other.loc?.column ?? 1,
+          severity: 'warning',
+          message: `${kind} ${JSON.stringify(other.name)} looks like ${kind} ${JSON.stringify(first.name)}${where}: they differ only by case, spacing or look-alike characters${describe(other.name, first.name)}`,
+        });
+      }
+    }
+  }
+  return diagnostics;
+}
+
+/** `: "а" (U+0430) vs "a"` for the first differing character that is not plain ASCII. */
+function describe(a: string, b: string): string {
+  const ca = Array.from(a);
+  const cb = Array.from(b);
+  for (let i = 0; i < Math.max(ca.length, cb.length); i++) {
+    const x = ca[i] ?? '';
+    const y = cb[i] ?? '';
+    if (x === y) continue;
+    const odd = [x, y].find((ch) => ch !== '' && (ch.codePointAt(0) ?? 0) > 0x7e);
+    if (odd === undefined) return '';
+    return ` (${JSON.stringify(odd)} is U+${(odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`;
+  }
+  return '';
+}

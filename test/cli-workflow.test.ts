@@ -1,0 +1,395 @@
+/**
+ * The pull-request workflow end to end, in-process against the simulator on loopback:
+ * saved plans (applied, stale, wrong panel, too new, damaged), approval, output for people
+ * and machines, GitHub Actions, the mass-create rail, interruption, encrypted secrets.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { generateIdentity, identityToRecipient } from 'age-encryption';
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { COMMAND_NAMES, loadCommand } from '../src/cli/main.js';
+import { MARKDOWN_LIMIT } from '../src/render/markdown.js';
+import { API_KEY, createdRecords, panel, run, type RunResult } from './helpers/cli.js';
+
+const MANIFEST = `version: 1
+clients:
+  - username: alice
+    plan: Basic
+    domains: [alice.example, shop.alice.example]
+  - username: bob
+    domains: [bob.example]
+`;
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of cleanup) await close();
+  cleanup = [];
+});
+
+async function setup(options: Parameters<typeof panel>[0] = {}, manifest = MANIFEST) {
+  const p = await panel(options);
+  cleanup.push(p.close);
+  const file = join(p.dir, 'manifest.yaml');
+  await writeFile(file, manifest);
+  const secrets = join(p.dir, 'secrets.jsonl');
+  const planFile = join(p.dir, 'plan.json');
+  return { ...p, file, secrets, planFile, envWithSecrets: { ...p.env, PROVISION_SECRETS_FILE: secrets } };
+}
+
+/** A change made on the panel behind the plan's back, through the API like any other client. */
+async function postBehind(url: string, path: string, body: object): Promise<number> {
+  const answer = await request(`${url}${path}`, { method: 'POST', headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const json = (await answer.body.json()) as { id: number };
+  expect(answer.statusCode).toBe(201);
+  return json.id;
+}
+
+async function expectNoSecrets(results: RunResult[], passwords: string[]): Promise<void> {
+  for (const r of results) {
+    for (const secret of [API_KEY, ...passwords]) {
+      expect(r.stdout).not.toContain(secret);
+      expect(r.stderr).not.toContain(secret);
+    }
+  }
+  await Promise.resolve();
+}
+
+describe('saved plans', () => {
+  it('applies exactly the saved plan without asking, and refuses it the second time as stale (exit 3)', async () => {
+    const { file, planFile, envWithSecrets, posts, sim, secrets } = await setup();
+    const planned = await run(['plan', file, '--out', planFile], envWithSecrets);
+    expect(planned.code).toBe(0);
+    const saved = JSON.parse(await readFile(planFile, 'utf8')) as Record<string, unknown>;
+    expect(saved).toMatchObject({ format_version: '1.1', panel_url: sim.url, manifest: file });
+
+    const applied = await run(['apply', planFile], envWithSecrets);
+    expect(applied.stderr).toContain(`${planFile}: a saved plan (format 1.1, made from ${file}): applying exactly it, without asking`);
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('Apply: 5 succeeded, 0 failed, 0 skipped.');
+    expect(posts()).toHaveLength(5);
+
+    const again = await run(['apply', planFile], envWithSecrets);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toMatch(/^error: stale plan: the panel changed since .*plan\.json was made \(5 differences\): nothing was sent$/m);
+    expect(again.stderr).toContain('  client "alice" now exists on the panel');
+    expect(again.stderr).toContain('hint: make a new plan');
+    expect(posts()).toHaveLength(5);
+    const passwords = (await createdRecords(secrets)).map((r) => String(r.password));
+    await expectNoSecrets([planned, applied, again], passwords);
+  });
+
+  it('refuses a plan made stale behind its back and sends nothing; unrelated accounts do not matter', async () => {
+    const { file, planFile, envWithSecrets, posts, sim } = await setup({ seed: { clients: [{ username: 'carol', domains: ['carol.example'] }] } });
+    const manifest = `${MANIFEST}  - username: carol\n    domains: [carol.example, blog.carol.example]\n`;
+    await writeFile(file, manifest);
+    expect((await run(['plan', file, '--out', planFile], envWithSecrets)).code).toBe(0);
+
+    // An unrelated client appears: the plan still holds.
+    await postBehind(sim.url, '/clients', { username: 'zed' });
+    // The client the plan adds a domain to is replaced (same name, new id), and bob appears.
+    const carol = sim.state.clientNamed('carol');
+    expect(carol).toBeDefined();
+    await postBehind(sim.url, '/clients', { username: 'bob' });
+    const before = posts().length;
+
+    const r = await run(['apply', planFile], envWithSecrets);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('error: stale plan');
+    expect(r.stderr).toContain('  client "bob" now exists on the panel');
+    expect(r.stderr).not.toContain('zed');
+    expect(posts()).toHaveLength(before);
+
+    // The same kind of plan with only the unrelated change applies.
+    expect((await run(['plan', file, '--out', planFile], envWithSecrets)).code).toBe(0);
+    await postBehind(sim.url, '/clients', { username: 'yves' });
+    const ok = await run(['apply', planFile], envWithSecrets);
+    expect(ok.code).toBe(0);
+    expect(sim.state.domainNamed('blog.carol.example')?.id_user).toBe(carol?.id);
+  });
+
+  it('refuses a plan made for another panel, a newer major format, a truncated or edited file', async () => {
+    const { file, planFile, envWithSecrets, posts, dir } = await setup();
+    expect((await run(['plan', file, '--out', planFile], envWithSecrets)).code).toBe(0);
+    const text = await readFile(planFile, 'utf8');
+
+    const other = await panel();
+    cleanup.push(other.close);
+    const wrongPanel = await run(['apply', planFile], { ...envWithSecrets, PROVISION_URL: other.sim.url });
+    expect(wrongPanel.code).toBe(1);
+    expect(wrongPanel.stderr).toMatch(/^error: .*plan\.json was made for the panel http:\/\/127\.0\.0\.1:\d+\/api\/v2, not http:\/\/127\.0\.0\.1:\d+\/api\/v2: nothing was sent$/m);
+    expect(other.posts()).toEqual([]);
+
+    const newer = join(dir, 'newer.json');
+    await writeFile(newer, text.replace('"format_version": "1.1"', '"format_version": "2.0"'));
+    const tooNew = await run(['apply', newer], envWithSecrets);
+    expect(tooNew.code).toBe(1);
+    expect(tooNew.stderr).toMatch(/^error: .*newer\.json has plan format 2\.0, newer than this version of provision reads \(1\.x\)$/m);
+
+    const truncated = join(dir, 'truncated.json');
+    await writeFile(truncated, text.slice(0, Math.floor(text.length / 2)));
+    const cut = await run(['apply', truncated], envWithSecrets);
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toMatch(/^error: .*truncated\.json is not valid JSON \(.*\): a truncated or damaged plan file$/m);
+    expect(cut.stderr).not.toMatch(/\n\s+at /);
+
+    const edited = join(dir, 'edited.json');
+    const data = JSON.parse(text) as { changes: { name: string; client_id?: number | null; depends_on: string[] }[] };
+    data.changes[1]!.name = 'evil.example';
+    data.changes[2]!.depends_on = ['client:nobody'];
+    await writeFile(edited, JSON.stringify(data));
+    const hand = await run(['apply', edited], envWithSecrets);
+    expect(hand.code).toBe(1);
+    expect(hand.stderr).toContain('edited.json is not a valid plan file (');
+    expect(hand.stderr).toContain('changes[1].id: must be "domain:evil.example"');
+    expect(hand.stderr).toContain('changes[2].depends_on: "client:nobody" is not a change listed before this one');
+
+    const consistent = join(dir, 'consistent.json');
+    const swapped = text.replaceAll('"id": 1\n', '"id": 2\n').replaceAll('"id_hosting_plan": 1', '"id_hosting_plan": 2');
+    expect(swapped).not.toBe(text);
+    await writeFile(consistent, swapped);
+    const refused = await run(['apply', consistent], envWithSecrets);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the fingerprint does not match the plan\'s changes: the file was edited');
+    expect(posts()).toEqual([]);
+  });
+
+  it('says when a manifest is applied and takes a JSON-looking manifest as a manifest', async () => {
+    const { file, envWithSecrets } = await setup();
+    const r = await run(['apply', file, '--auto-approve'], envWithSecrets);
+    expect(r.stderr).toContain(`${file}: a manifest: planning against the panel now`);
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('approval', () => {
+  it('asks on a terminal and applies on "yes"; anything else cancels and sends nothing', async () => {
+    const { file, envWithSecrets, posts } = await setup();
+    const questions: string[] = [];
+    const no = await run(['apply', file], envWithSecrets, { tty: true, answer: (q) => (questions.push(q), 'y') });
+    expect(no.code).toBe(1);
+    expect(questions[0]).toMatch(/Apply 5 changes to http:\/\/127\.0\.0\.1:\d+\/api\/v2\? Only "yes" goes on: $/);
+    expect(no.stderr).toContain('error: apply cancelled: 5 changes planned, nothing was sent');
+    expect(posts()).toEqual([]);
+
+    const yes = await run(['apply', file], envWithSecrets, { tty: true, answer: () => 'yes\n' });
+    expect(yes.code).toBe(0);
+    expect(posts()).toHaveLength(5);
+  });
+
+  it('refuses without a terminal (CI) unless --auto-approve, saying so', async () => {
+    const { file, envWithSecrets, posts } = await setup();
+    // A terminal for output but no interactive input is still "no terminal to confirm on".
+    const r = await run(['apply', file], envWithSecrets, { tty: true });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error: apply needs --auto-approve without a terminal to confirm on: 5 changes planned, nothing was sent');
+    expect(posts()).toEqual([]);
+  });
+});
+
+describe('output', () => {
+  it('colours only on a terminal, never with NO_COLOR', async () => {
+    const { file, env } = await setup();
+    const ansi = '\u001b[';
+    expect((await run(['plan', file], env, { tty: true })).stdout).toContain(ansi);
+    const noColor = await run(['plan', file], { ...env, NO_COLOR: '1' }, { tty: true });
+    expect(noColor.code).toBe(0);
+    expect(noColor.stdout).toContain('Plan: 5 to create');
+    expect(noColor.stdout).not.toContain(ansi);
+    expect((await run(['plan', file], env)).stdout).not.toContain(ansi);
+  });
+
+  it('a live progress line on a terminal; timestamped lines otherwise', async () => {
+    const { file, envWithSecrets } = await setup();
+    const tty = await run(['apply', file, '--auto-approve'], { ...envWithSecrets, NO_COLOR: '1' }, { tty: true, columns: 80 });
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toContain('\r\u001b[2K');
+    expect(tty.stderr).toContain('Applying: 5/5 done (5 created)');
+    expect(tty.stdout).toMatch(/^✓ created client "alice" \(id \d+\)$/m);
+    expect(tty.stderr.endsWith('\r\u001b[2K') || !tty.stderr.includes('Applying: 5/5 done (5 created)\n')).toBe(true);
+
+    const zeroColumns = await run(['apply', file, '--auto-approve'], envWithSecrets, { tty: true, columns: 0 });
+    expect(zeroColumns.stderr).not.toContain('Applying:');
+  });
+
+  it('apply --format json: succeeded, failed with the panel message, skipped because of a failed dependency', async () => {
+    const { file, envWithSecrets } = await setup({
+      intercept: ({ method, path, body }) =>
+        method === 'POST' && path === '/clients' && (body as { username?: string }).username === 'alice'
+          ? { status: 500, json: { code: '500', message: 'Quota backend down.' } }
+          : undefined,
+    });
+    const r = await run(['apply', file, '--auto-approve', '--format', 'json'], envWithSecrets);
+    expect(r.code).toBe(1);
+    const result = JSON.parse(r.stdout) as { outcomes: Record<string, unknown>[]; summary: unknown };
+    expect(result.summary).toEqual({ succeeded: 2, failed: 1, skipped: 2 });
+    expect(result.outcomes[0]).toMatchObject({ id: 'client:alice', status: 'failed' });
+    expect(String(result.outcomes[0]!.error)).toContain('Quota backend down.');
+    expect(result.outcomes[1]).toEqual({ id: 'domain:alice.example', type: 'domain', name: 'alice.example', status: 'skipped', because: 'client:alice' });
+    expect(r.stderr).toMatch(/Z ✗ failed to create client "alice"/);
+  });
+});
+
+describe('pull-request comment and GitHub Actions', () => {
+  it('Markdown stays under 65,000 characters on a plan with thousands of changes and says what it left out', async () => {
+    const lines = ['version: 1', 'clients:'];
+    for (let i = 0; i < 1500; i++) lines.push(`  - username: user${i}`, `    domains: [user${i}.example, www.user${i}.example]`);
+    const { file, env } = await setup({ seed: { clients: [{ username: 'other1', domains: ['other1.example'] }] } }, `${lines.join('\n')}\n`);
+    const r = await run(['plan', file, '--format', 'markdown'], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
+    expect(r.stdout).toContain('| clients to create | 1500 |');
+    expect(r.stdout).toContain('| domains to create | 3000 |');
+    expect(r.stdout).toMatch(/_\d+ more client sections left out to keep this comment under 65,000 characters: run `provision plan` for the whole plan\._/);
+    expect(r.stdout).toContain('this plan creates 4500 resources, more than the limit of 100');
+    // Unmanaged accounts as counts only.
+    expect(r.stdout).toContain('Not in the manifest, left alone: 1 client, 1 domain.');
+    expect(r.stdout).not.toContain('other1');
+    expect(r.stderr).toContain('warning: this plan creates 4500 resources');
+  });
+
+  it('prints manifest problems as annotations on stderr, never in the JSON on stdout, and fills the step summary', async () => {
+    const { file, env, dir } = await setup({}, 'version: 1\nclients:\n  - username: Alice\n    domains: ["a,b.example"]\n');
+    const gh = { ...env, GITHUB_ACTIONS: 'true' };
+    const bad = await run(['plan', file, '--format', 'json'], gh);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe('');
+    const escapedFile = file.replaceAll(':', '%3A').replaceAll(',', '%2C');
+    expect(bad.stderr).toContain(`::error file=${escapedFile},line=3,col=15::username "Alice" must be lowercase`);
+
+    // A valid manifest with look-alike domains: warnings annotated, stdout pure JSON.
+    await writeFile(file, 'version: 1\nclients:\n  - username: alice\n    domains: [paypal.example, pаypal.example]\n');
+    const summary = join(dir, 'summary.md');
+    await writeFile(summary, '# before\n');
+    const r = await run(['plan', file, '--format', 'json'], { ...gh, GITHUB_STEP_SUMMARY: summary });
+    expect(r.code).toBe(0);
+    expect(() => JSON.parse(r.stdout) as unknown).not.toThrow();
+    expect(r.stdout).not.toContain('::');
+    expect(r.stderr).toMatch(/^::warning file=.*manifest\.yaml,line=4,col=\d+::domain "pаypal\.example" looks like domain "paypal\.example" \(line 4\)/m);
+    const written = await readFile(summary, 'utf8');
+    expect(written.startsWith('# before\n### panel-provision plan: 3 to create')).toBe(true);
+
+    // Outside GitHub Actions: no annotations, no summary.
+    const plain = await run(['plan', file], { ...env, GITHUB_STEP_SUMMARY: summary });
+    expect(plain.stderr).not.toContain('::warning');
+    expect(await readFile(summary, 'utf8')).toBe(written);
+  });
+});
+
+describe('mass-create safety rail', () => {
+  it('plan warns; apply refuses with exit 4 and sends nothing, unless --allow-mass-create', async () => {
+    const { file, envWithSecrets, posts, planFile } = await setup();
+    const planned = await run(['plan', file, '--max-creates', '4', '--out', planFile], envWithSecrets);
+    expect(planned.code).toBe(0);
+    expect(planned.stdout).toContain('! this plan creates 5 resources, more than the limit of 4 (--max-creates): apply refuses it without --allow-mass-create');
+
+    const refused = await run(['apply', file, '--auto-approve', '--max-creates', '4'], envWithSecrets);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain('error: this plan creates 5 resources, more than the limit of 4 (--max-creates): apply refuses it without --allow-mass-create: nothing was sent');
+    const savedRefused = await run(['apply', planFile, '--max-creates', '4'], envWithSecrets);
+    expect(savedRefused.code).toBe(4);
+    expect(posts()).toEqual([]);
+
+    expect((await run(['apply', planFile, '--max-creates', '4', '--allow-mass-create'], envWithSecrets)).code).toBe(0);
+    expect(posts()).toHaveLength(5);
+  });
+
+  it('the default limit is 100', async () => {
+    const lines = ['version: 1', 'clients:'];
+    for (let i = 0; i < 101; i++) lines.push(`  - username: u${i}`);
+    const { file, envWithSecrets, posts } = await setup({}, `${lines.join('\n')}\n`);
+    const r = await run(['apply', file, '--auto-approve'], envWithSecrets);
+    expect(r.code).toBe(4);
+    expect(posts()).toEqual([]);
+  });
+});
+
+describe('interruption', () => {
+  it('SIGINT during apply: in-flight requests finish, the rest is skipped, the summary is printed, exit 130', async () => {
+    let stop: () => void = () => undefined;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const { file, envWithSecrets, posts, secrets } = await setup({
+      intercept: async ({ method }) => {
+        if (method === 'POST') {
+          stop();
+          await new Promise((resolve) => setTimeout(resolve, 30));
+        }
+        return undefined;
+      },
+    });
+    const r = await run(['apply', file, '--auto-approve', '--concurrency', '1'], envWithSecrets, { stop: stopped });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain('interrupted: requests in flight finish; nothing new is sent');
+    expect(r.stdout).toContain('✓ created client "alice"');
+    expect(r.stdout).toContain('skipped domain "alice.example" of client "alice": interrupted before it was sent');
+    expect(r.stdout).toMatch(/Apply: 1 succeeded, 0 failed, 4 skipped/);
+    expect(posts()).toHaveLength(1);
+    expect((await createdRecords(secrets)).map((x) => x.username)).toEqual(['alice']);
+    const again = await run(['apply', file, '--auto-approve'], envWithSecrets);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('Apply: 4 succeeded');
+  });
+});
+
+describe('encrypted secrets', () => {
+  it('--secrets-recipient encrypts each password; secrets decrypt reads them back with the identity', async () => {
+    const { file, env, secrets, dir, sim } = await setup();
+    const identity = await generateIdentity();
+    const recipient = await identityToRecipient(identity);
+    const identityFile = join(dir, 'key.txt');
+    await writeFile(identityFile, `# created: test\n# public key: ${recipient}\n${identity}\n`);
+
+    const applied = await run(['apply', file, '--auto-approve', '--secrets-file', secrets], { ...env, PROVISION_SECRETS_RECIPIENT: recipient });
+    expect(applied.code).toBe(0);
+    expect(applied.stderr).toContain('encrypted to the age recipient');
+    const records = await createdRecords(secrets);
+    expect(records.map((r) => r.username).sort()).toEqual(['alice', 'bob']);
+    for (const record of records) {
+      expect(record).not.toHaveProperty('password');
+      expect(String(record.password_age)).toMatch(/^-----BEGIN AGE ENCRYPTED FILE-----\n[\s\S]+-----END AGE ENCRYPTED FILE-----\n?$/);
+      expect(record.id).toBe(sim.state.clientNamed(String(record.username))?.id);
+    }
+
+    const decrypted = await run(['secrets', 'decrypt', secrets, '--identity', identityFile]);
+    expect(decrypted.code).toBe(0);
+    const lines = decrypted.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => l.username).sort()).toEqual(['alice', 'bob']);
+    expect(lines.every((l) => typeof l.password === 'string' && l.password.length >= 12 && !('password_age' in l))).toBe(true);
+    expect(decrypted.stderr).toBe('2 records\n');
+    await expectNoSecrets([applied], lines.map((l) => String(l.password)));
+
+    const wrong = join(dir, 'wrong.txt');
+    await writeFile(wrong, `${await generateIdentity()}\n`);
+    const refused = await run(['secrets', 'decrypt', secrets, '--identity', wrong]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: .*secrets\.jsonl:\d+: cannot decrypt the password of "(alice|bob)"/);
+    const missing = await run(['secrets', 'decrypt', secrets]);
+    expect(missing.stderr).toContain('holds encrypted passwords: give --identity FILE');
+  });
+
+  it('refuses a recipient that is not an age public key before anything is sent', async () => {
+    const { file, envWithSecrets, posts } = await setup();
+    const r = await run(['apply', file, '--auto-approve', '--secrets-recipient', 'ssh-rsa AAAA'], envWithSecrets);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: the secrets recipient is not an age public key/);
+    expect(posts()).toEqual([]);
+  });
+});
+
+describe('help and version', () => {
+  it('every command has --help with examples; --version prints the version', async () => {
+    for (const name of COMMAND_NAMES) {
+      const r = await run([name, '--help']);
+      expect(r.code, name).toBe(0);
+      expect(r.stdout, name).toMatch(new RegExp(`^Usage: provision ${name}`));
+      expect(r.stdout, name).toContain('Examples:');
+      expect((await loadCommand(name)).usage).toContain(name);
+    }
+    const global = await run(['--help']);
+    expect(global.stdout).toContain('Examples:');
+    expect(global.stdout).toContain('3 stale saved');
+    const version = await run(['--version']);
+    const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(version.stdout).toBe(`${pkg.version}\n`);
+  });
+});
