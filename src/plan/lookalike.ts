@@ -11,6 +11,9 @@ const CONFUSABLES: Readonly<Record<string, string>> = {
   а: 'a', в: 'b', е: 'e', ё: 'e', һ: 'h', і: 'i', ї: 'i', ј: 'j', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', ӏ: 'l', ь: 'b',
   // Greek
   α: 'a', β: 'b', γ: 'y', ε: 'e', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ω: 'w', ϲ: 'c', ϳ: 'j',
+  // Capitals, mapped before lowercasing (Greek Υ is Y, its lowercase υ is u)
+  А: 'a', В: 'b', Е: 'e', К: 'k', М: 'm', Н: 'h', О: 'o', Р: 'p', С: 'c', Т: 't', Х: 'x', Ѕ: 's', І: 'i', Ј: 'j',
+  Α: 'a', Β: 'b', Ε: 'e', Ζ: 'z', Η: 'h', Ι: 'i', Κ: 'k', Μ: 'm', Ν: 'n', Ο: 'o', Ρ: 'p', Τ: 't', Υ: 'y', Χ: 'x',
   // Latin look-alikes
   ı: 'i', ł: 'l', ɑ: 'a', ɡ: 'g', ß: 'ss',
   // Digits and punctuation that pass for letters
@@ -22,14 +25,14 @@ const INVISIBLE = /[\s\u00ad\u180e\u200b-\u200f\u2060\ufeff]/gu;
 
 /**
  * The skeleton of a name: two names with the same skeleton look alike. NFKC (fullwidth and
- * compatibility forms), lowercase, no whitespace or invisible characters, each look-alike
- * character replaced by its Latin twin, then `rn` read as `m` and `vv` as `w`.
+ * compatibility forms), no whitespace or invisible characters, each look-alike character
+ * replaced by its Latin twin, lowercase, then `rn` read as `m` and `vv` as `w`.
  */
 export function skeleton(name: string): string {
-  const folded = name.normalize('NFKC').toLowerCase().replace(INVISIBLE, '');
+  const folded = name.normalize('NFKC').replace(INVISIBLE, '');
   let out = '';
-  for (const char of folded) out += CONFUSABLES[char] ?? char;
-  return out.replaceAll('rn', 'm').replaceAll('vv', 'w');
+  for (const char of folded) out += CONFUSABLES[char] ?? CONFUSABLES[char.toLowerCase()] ?? char;
+  return out.toLowerCase().replaceAll('rn', 'm').replaceAll('vv', 'w');
 }
 
 /** A name as the manifest wrote it, with where. */

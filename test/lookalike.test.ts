@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { lookalikeDiagnostics, lookalikeGroups, skeleton } from '../src/plan/lookalike.js';
+import { parseManifest } from '../src/manifest/index.js';
+
+describe('skeleton', () => {
+  it('folds case, spacing, NFKC forms and common Cyrillic/Greek look-alikes', () => {
+    expect(skeleton('pаypal')).toBe('paypal'); // Cyrillic а
+    expect(skeleton('ΡΑΥΡΑL')).toBe('paypal'); // Greek capitals, lowercased first
+    expect(skeleton('ｐａｙｐａｌ')).toBe('paypal'); // fullwidth, by NFKC
+    expect(skeleton('pay\u200bpal ')).toBe('paypal'); // zero-width space, trailing space
+    expect(skeleton('rnodern')).toBe('modem');
+    expect(skeleton('a1ice0')).toBe('alice' + 'o');
+    expect(skeleton('bob')).not.toBe(skeleton('rob'));
+  });
+
+  it('groups different names that share a skeleton, once each', () => {
+    const groups = lookalikeGroups([{ name: 'alice' }, { name: 'bob' }, { name: 'a1ice' }, { name: 'alice' }, { name: 'rob' }]);
+    expect(groups.map((g) => g.map((n) => n.name))).toEqual([['alice', 'a1ice']]);
+  });
+});
+
+describe('look-alike names in a manifest', () => {
+  it('warns at the later name, naming the earlier and the odd character', () => {
+    const { desired } = parseManifest(
+      'version: 1\nclients:\n  - username: alice\n    domains: [paypal.example]\n  - username: a1ice\n    domains: [pаypal.example, bob.example]\n',
+      'm.yaml',
+    );
+    expect(desired).toBeDefined();
+    const diagnostics = lookalikeDiagnostics(desired!);
+    expect(diagnostics.map((d) => `${d.line}:${d.column} ${d.severity} ${d.message}`)).toEqual([
+      '5:15 warning username "a1ice" looks like username "alice" (line 3): they differ only by case, spacing or look-alike characters',
+      '6:15 warning domain "pаypal.example" looks like domain "paypal.example" (line 4): they differ only by case, spacing or look-alike characters ("а" is U+0430)',
+    ]);
+  });
+
+  it('finds nothing in distinct names', () => {
+    const { desired } = parseManifest('version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n  - username: bob\n', 'm.yaml');
+    expect(lookalikeDiagnostics(desired!)).toEqual([]);
+  });
+});

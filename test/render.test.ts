@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { Plan } from '../src/plan/types.js';
+import { githubAnnotation } from '../src/render/annotations.js';
+import type { PlanView } from '../src/render/common.js';
+import { paint } from '../src/render/common.js';
+import { MARKDOWN_LIMIT, renderPlanMarkdown } from '../src/render/markdown.js';
+import { renderProgressLine } from '../src/render/outcome.js';
+import { renderPlanText } from '../src/render/text.js';
+
+function view(plan: Partial<Plan>, extra: Partial<PlanView> = {}): PlanView {
+  return {
+    plan: { changes: [], conflicts: [], drift: [], unmanaged: { clients: [], domains: [] }, ...plan },
+    panelUrl: 'https://panel.example/api/v2',
+    manifest: 'manifest.yaml',
+    showUnmanaged: false,
+    notes: [],
+    manifestSha256: '0'.repeat(64),
+    fingerprint: `sha256:${'0'.repeat(64)}`,
+    ...extra,
+  };
+}
+
+describe('GitHub annotations', () => {
+  it('escapes the message and the properties as the runner expects', () => {
+    expect(githubAnnotation({ file: 'dir,a:b/m%.yaml', line: 3, column: 15, severity: 'error', message: 'bad: 100%\r\nnext, line' })).toBe(
+      '::error file=dir%2Ca%3Ab/m%25.yaml,line=3,col=15::bad: 100%25%0D%0Anext, line',
+    );
+    expect(githubAnnotation({ file: 'm.yaml', line: 1, column: 1, severity: 'warning', message: 'w' })).toBe('::warning file=m.yaml,line=1,col=1::w');
+  });
+});
+
+describe('Markdown bounds', () => {
+  it('keeps thousands of conflicts, drift lines and warnings under the limit, saying how many it left out', () => {
+    const conflicts = Array.from({ length: 5000 }, (_, i) => ({ domain: `d${i}.example`, client: `c${i}`, owner: `o${i}` }));
+    const drift = Array.from({ length: 5000 }, (_, i) => ({ client: `c${i}`, expected: 'Basic', actual: 'Standard' }));
+    const text = renderPlanMarkdown(view({ conflicts, drift, unmanaged: { clients: ['secret-customer'], domains: ['secret.example'] } }, { showUnmanaged: true }));
+    expect(text.length).toBeLessThan(MARKDOWN_LIMIT);
+    expect(text).toContain('| conflicts | 5000 |');
+    expect(text).toContain('- _… and 4950 more conflicts (run `provision plan` for all of them)_');
+    expect(text).toContain('- _… and 4950 more warnings (run `provision plan` for all of them)_');
+    // Counts only, even when names were asked for elsewhere.
+    expect(text).toContain('Not in the manifest, left alone: 1 client, 1 domain.');
+    expect(text).not.toContain('secret');
+  });
+
+  it('keeps manifest names from becoming markup', () => {
+    const text = renderPlanMarkdown(view({ drift: [{ client: 'a_b', expected: '<img src=x>', actual: '`x`' }] }));
+    expect(text).not.toContain('<img');
+    expect(text).toContain('&#60;img src=x&#62;');
+  });
+});
+
+describe('terminal output', () => {
+  it('paints only when told to', () => {
+    expect(paint('red', 'x', false)).toBe('x');
+    expect(paint('red', 'x', true)).toBe('\u001b[31mx\u001b[39m');
+    const plain = renderPlanText(view({}, { warnings: ['careful'] }), { color: false });
+    expect(plain).toBe('Warnings:\n  ! careful\n\nNo changes: the panel matches the manifest; 1 warning.\n');
+  });
+
+  it('the progress line fits the terminal', () => {
+    expect(renderProgressLine({ succeeded: 3, failed: 1, skipped: 2 }, 10, 80)).toBe('Applying: 6/10 done (3 created, 1 failed, 2 skipped)');
+    const narrow = renderProgressLine({ succeeded: 3, failed: 1, skipped: 2 }, 10, 20);
+    expect(narrow).toBe('Applying: 6/10 don…');
+    expect(narrow.length).toBeLessThan(20);
+  });
+});
