@@ -1,9 +1,32 @@
 import { readFileSync } from 'node:fs';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { ProvisionError } from '../errors.js';
 import { PanelHttpError, unreachableError } from './errors.js';
 import { checkApiKey } from './key.js';
 import { BODY_TIMEOUT_MS, CONNECT_TIMEOUT_MS, DEFAULT_CONNECTIONS, HEADERS_TIMEOUT_MS, MAX_PANEL_MESSAGE_CHARS } from './limits.js';
+import { DEFAULT_RETRY_TIMING, retryDelayMs, waitMessage, type Method, type Outcome, type RetryTiming } from './retry.js';
+
+export type { Method, Outcome } from './retry.js';
+
+/** Time as the client sees it; injected in tests so that retries take no real time. */
+export interface PanelClock {
+  /** Epoch milliseconds. Default Date.now. */
+  readonly now: () => number;
+  /** Default: a timer. */
+  readonly sleep: (ms: number) => Promise<void>;
+  /** In [0, 1), for backoff jitter. Default Math.random. */
+  readonly random: () => number;
+}
+
+/** Per-attempt limits; defaults CONNECT_TIMEOUT_MS, HEADERS_TIMEOUT_MS, BODY_TIMEOUT_MS. */
+export interface PanelTimeouts {
+  /** TCP and TLS connect (through a proxy: to the proxy, then the tunnel). */
+  readonly connectMs: number;
+  /** From the request sent to the status line and headers. */
+  readonly headersMs: number;
+  /** Longest silence while the body streams in (not the whole body's duration). */
+  readonly bodyMs: number;
+}
 
 export interface PanelClientOptions {
   /** The API's base URL, as normalizeBaseUrl returns it (…/api/v2, no trailing slash). */
@@ -20,9 +43,27 @@ export interface PanelClientOptions {
   readonly dispatcher?: Dispatcher;
   /** Called after every request; `status` is 0 when no answer came (network error). */
   readonly onRequest?: (event: { method: string; path: string; status: number; ms: number }) => void;
+  /**
+   * Told, in one sentence, before each wait for a retry:
+   * 'GET /api/v2/clients answered 503: retrying in 2.0 s (attempt 2)'. Never holds the key.
+   */
+  readonly onWait?: (message: string) => void;
+  /** Total time for one request, its retries and waits included; default 60 000 (DEFAULT_RETRY_TIMING.budgetMs). */
+  readonly retryBudgetMs?: number;
+  /** Backoff and attempt limits beside the budget; default DEFAULT_RETRY_TIMING. */
+  readonly retryTiming?: Partial<Omit<RetryTiming, 'budgetMs'>>;
+  /** Per-attempt timeouts; each field defaults to its constant in limits.ts. */
+  readonly timeouts?: Partial<PanelTimeouts>;
+  /** Injected clock, sleep and random source (tests). */
+  readonly clock?: Partial<PanelClock>;
+  /**
+   * Environment to read proxy settings from (the CLI passes its env; never read from
+   * process.env here): https_proxy / HTTPS_PROXY for https:// panels, http_proxy / HTTP_PROXY
+   * for http:// ones (and https:// ones when no HTTPS proxy is set), no_proxy / NO_PROXY
+   * (comma-separated hosts, `.suffix`, `host:port`, `*`). Lowercase wins, as in curl.
+   */
+  readonly proxyEnv?: Readonly<Record<string, string | undefined>>;
 }
-
-export type Method = 'GET' | 'POST';
 
 /** Sent as User-Agent: panel operators can see who calls. */
 export const USER_AGENT = `panel-provision/${packageVersion()}`;
@@ -42,6 +83,13 @@ export class PanelClient {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly onRequest: PanelClientOptions['onRequest'];
+  private readonly onWait: PanelClientOptions['onWait'];
+  private readonly timing: RetryTiming;
+  private readonly timeouts: PanelTimeouts;
+  /** The clock retries use; a Creator built on this client waits with it too. */
+  readonly clock: PanelClock;
+  /** The proxy requests go through for this panel, its credentials removed; undefined: direct. */
+  readonly proxy: string | undefined;
 
   constructor(options: PanelClientOptions) {
     let url: URL;
@@ -55,17 +103,39 @@ export class PanelClient {
     this.baseUrl = this.origin + this.basePath;
     this.apiKey = checkApiKey(options.apiKey, 'the options');
     this.onRequest = options.onRequest;
+    this.onWait = options.onWait;
+    this.timing = { ...DEFAULT_RETRY_TIMING, ...options.retryTiming, budgetMs: options.retryBudgetMs ?? DEFAULT_RETRY_TIMING.budgetMs };
+    this.timeouts = { connectMs: CONNECT_TIMEOUT_MS, headersMs: HEADERS_TIMEOUT_MS, bodyMs: BODY_TIMEOUT_MS, ...options.timeouts };
+    this.clock = {
+      now: Date.now,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      random: Math.random,
+      ...options.clock,
+    };
+    const proxy = proxySettings(options.proxyEnv ?? {}, url);
+    this.proxy = proxy.used;
     if (options.dispatcher === undefined) {
-      this.dispatcher = new Agent({
+      const tls = {
+        ...(options.caFile === undefined ? {} : { ca: readCaFile(options.caFile) }),
+        ...(options.insecure === true ? { rejectUnauthorized: false } : {}),
+      };
+      const agentOptions = {
         connections: options.connections ?? DEFAULT_CONNECTIONS,
-        headersTimeout: HEADERS_TIMEOUT_MS,
-        bodyTimeout: BODY_TIMEOUT_MS,
-        connect: {
-          timeout: CONNECT_TIMEOUT_MS,
-          ...(options.caFile === undefined ? {} : { ca: readCaFile(options.caFile) }),
-          ...(options.insecure === true ? { rejectUnauthorized: false } : {}),
-        },
-      });
+        headersTimeout: this.timeouts.headersMs,
+        bodyTimeout: this.timeouts.bodyMs,
+        connect: { timeout: this.timeouts.connectMs, ...tls },
+      };
+      // Through a proxy, `connect` reaches the proxy and `requestTls` the panel inside the tunnel.
+      this.dispatcher =
+        proxy.http === '' && proxy.https === ''
+          ? new Agent(agentOptions)
+          : new EnvHttpProxyAgent({
+              ...agentOptions,
+              httpProxy: proxy.http,
+              httpsProxy: proxy.https,
+              noProxy: proxy.noProxy,
+              requestTls: { timeout: this.timeouts.connectMs, ...tls },
+            });
       this.ownsDispatcher = true;
     } else {
       this.dispatcher = options.dispatcher;
@@ -101,18 +171,20 @@ export class PanelClient {
   }
 
   /**
-   * One request with its retry policy: the single place where retries belong (issue 4: GET on
-   * 429/502/503/504, honouring Retry-After; never POST). This version never retries.
+   * One request with its retry policy (retry.ts): the single place where retries belong. GET
+   * on transient network failures and 429/502/503/504, POST on 429/503 only, Retry-After
+   * honoured, within the budget. The last failure is thrown as it was.
    */
   private async call(method: Method, path: string, body: unknown): Promise<unknown> {
+    const started = this.clock.now();
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.attempt(method, path, body);
-      const delay = retryDelayMs(method, outcome, attempt);
-      if (delay === undefined) {
-        if (outcome.ok) return outcome.value;
-        throw outcome.error;
-      }
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (outcome.ok) return outcome.value;
+      const now = this.clock.now();
+      const delay = retryDelayMs(method, outcome, { attempt, elapsedMs: now - started, nowMs: now, random: this.clock.random, timing: this.timing });
+      if (delay === undefined) throw outcome.error;
+      this.onWait?.(waitMessage(this.describe(method, path), outcome.error, delay, attempt + 1));
+      await this.clock.sleep(delay);
     }
   }
 
@@ -134,14 +206,14 @@ export class PanelClient {
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         dispatcher: this.dispatcher,
-        headersTimeout: HEADERS_TIMEOUT_MS,
-        bodyTimeout: BODY_TIMEOUT_MS,
+        headersTimeout: this.timeouts.headersMs,
+        bodyTimeout: this.timeouts.bodyMs,
       });
       status = response.statusCode;
       headers = response.headers;
       text = await response.body.text();
     } catch (err) {
-      return { ok: false, error: unreachableError(method, this.origin + path, err) };
+      return { ok: false, error: unreachableError(method, this.origin + path, err, Math.max(this.timeouts.headersMs, this.timeouts.bodyMs)) };
     } finally {
       this.onRequest?.({ method, path, status, ms: Math.round(performance.now() - started) });
     }
@@ -149,14 +221,51 @@ export class PanelClient {
   }
 }
 
-/** The result of one attempt, as a retry policy sees it. */
-export type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: ProvisionError };
+/**
+ * The proxies for this panel from an environment, as EnvHttpProxyAgent takes them ('' = none,
+ * so that undici does not fall back to process.env), and `used`: the proxy this panel's
+ * requests go through, credentials removed, or undefined when NO_PROXY exempts it.
+ */
+export function proxySettings(env: Readonly<Record<string, string | undefined>>, panel: URL): { http: string; https: string; noProxy: string; used: string | undefined } {
+  const pick = (name: string): string => (env[name.toLowerCase()] ?? env[name.toUpperCase()] ?? '').trim();
+  const http = pick('http_proxy');
+  const https = pick('https_proxy');
+  const noProxy = pick('no_proxy');
+  for (const [name, value] of [['HTTP_PROXY', http], ['HTTPS_PROXY', https]] as const) {
+    if (value !== '' && !/^https?:\/\/[^/]/i.test(value)) {
+      // The value is not echoed: a proxy URL may carry a password.
+      throw new ProvisionError('usage', `${name} (or its lowercase form) is not an http:// or https:// URL`, {
+        hint: 'set it like http://proxy.example:3128 (user:password@ allowed), or unset it',
+      });
+    }
+  }
+  const chosen = panel.protocol === 'https:' ? https || http : http;
+  const used = chosen === '' || exempt(noProxy, panel) ? undefined : withoutCredentials(chosen);
+  return { http, https, noProxy, used };
+}
 
-/** How long to wait before attempt `attempt + 1`, or undefined to stop. Pure, to be tested alone. */
-export type RetryPolicy = (method: Method, outcome: Outcome, attempt: number) => number | undefined;
+/** NO_PROXY as undici reads it: '*', hosts, '.suffix' or '*.suffix', optional ':port'. */
+function exempt(noProxy: string, panel: URL): boolean {
+  const host = panel.hostname.toLowerCase();
+  const port = Number(panel.port) || (panel.protocol === 'https:' ? 443 : 80);
+  for (const entry of noProxy.split(/[,\s]/).filter(Boolean)) {
+    if (entry === '*') return true;
+    const match = /^(.+):(\d+)$/.exec(entry);
+    const name = (match?.[1] ?? entry).replace(/^\*?\./, '').toLowerCase();
+    if (match?.[2] !== undefined && Number(match[2]) !== port) continue;
+    if (host === name || host.endsWith(`.${name}`)) return true;
+  }
+  return false;
+}
 
-/** This version's policy: never retry. */
-export const retryDelayMs: RetryPolicy = () => undefined;
+function withoutCredentials(proxy: string): string {
+  try {
+    const url = new URL(proxy);
+    return url.origin;
+  } catch {
+    return 'an unreadable proxy URL';
+  }
+}
 
 function interpret(
   method: Method,

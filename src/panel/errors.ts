@@ -63,13 +63,50 @@ function hintForStatus(status: number, retryAfter: string | undefined, location:
 }
 
 /**
+ * The request got no answer (ProvisionError 'panel_unreachable'). `networkCode` is the
+ * library's or the system's code ('ECONNREFUSED', 'UND_ERR_HEADERS_TIMEOUT'); `sent` is false
+ * only when the request cannot have reached the panel (no connection: refused, DNS, TLS,
+ * connect timeout), so a POST that failed with `sent` true may have been processed;
+ * `transient` marks failures worth another try (closed or reset connection, timeouts).
+ */
+export class PanelNetworkError extends ProvisionError {
+  readonly method: string;
+  readonly networkCode: string;
+  readonly sent: boolean;
+  readonly transient: boolean;
+  /** What happened, in a few words: 'cannot connect', 'no answer within 30 s'. */
+  readonly what: string;
+
+  constructor(init: { method: string; url: string; networkCode: string; what: string; sent: boolean; transient: boolean; hint: string; cause: unknown }) {
+    super('panel_unreachable', `${init.method} ${init.url}: ${init.what} (${init.networkCode})`, { hint: init.hint, cause: init.cause });
+    this.method = init.method;
+    this.networkCode = init.networkCode;
+    this.sent = init.sent;
+    this.transient = init.transient;
+    this.what = init.what;
+  }
+}
+
+/** Codes of failures before any byte of the request can have reached the panel. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+const CLOSED = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+/**
  * The request got no answer: refused, DNS, TLS, timeout, connection closed. The message names
  * the whole URL (origin included: which host is the point) and the error's code, not its text.
+ * `timeoutMs` is the header/body timeout in force, for the message.
  */
-export function unreachableError(method: string, url: string, err: unknown): ProvisionError {
+export function unreachableError(method: string, url: string, err: unknown, timeoutMs: number = HEADERS_TIMEOUT_MS): PanelNetworkError {
   const code = errorCode(err);
   if (/CERT|SELF_SIGNED|TLS|SSL|VERIFY/.test(code)) {
-    return new ProvisionError('panel_unreachable', `${method} ${url}: the panel's TLS certificate is not accepted (${code})`, {
+    return new PanelNetworkError({
+      method,
+      url,
+      networkCode: code,
+      what: "the panel's TLS certificate is not accepted",
+      sent: false,
+      transient: false,
       hint:
         "if the panel uses a self-signed certificate or a private certificate authority, trust it with --ca-file <PEM file>; " +
         'check that --url names the host the certificate is for',
@@ -78,12 +115,20 @@ export function unreachableError(method: string, url: string, err: unknown): Pro
   }
   const what =
     code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
-      ? `no answer within ${HEADERS_TIMEOUT_MS / 1000} s`
-      : code === 'UND_ERR_SOCKET' || code === 'ECONNRESET'
-        ? 'the connection was closed before an answer'
-        : 'cannot connect';
-  return new ProvisionError('panel_unreachable', `${method} ${url}: ${what} (${code})`, {
-    hint: 'check --url / PROVISION_URL and that the panel is running and reachable from here (firewall, VPN, proxy)',
+      ? `no answer within ${timeoutMs / 1000} s`
+      : code === 'UND_ERR_CONNECT_TIMEOUT'
+        ? 'the connection timed out'
+        : CLOSED.has(code)
+          ? 'the connection was closed before an answer'
+          : 'cannot connect';
+  return new PanelNetworkError({
+    method,
+    url,
+    networkCode: code,
+    what,
+    sent: !NOT_SENT.has(code),
+    transient: TIMEOUTS.has(code) || CLOSED.has(code),
+    hint: 'check --url / PROVISION_URL and that the panel is running and reachable from here (firewall, VPN, proxy: HTTPS_PROXY / NO_PROXY)',
     cause: err,
   });
 }

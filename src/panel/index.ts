@@ -1,6 +1,20 @@
 /** The panel's API v2 client: base URL, key, HTTP over undici, errors, and the live read. */
-export { PanelClient, USER_AGENT, retryDelayMs, type Method, type Outcome, type PanelClientOptions, type RetryPolicy } from './client.js';
-export { PanelHttpError, unreachableError } from './errors.js';
+export { PanelClient, USER_AGENT, proxySettings, type PanelClientOptions, type PanelClock, type PanelTimeouts } from './client.js';
+export { DEFAULT_SETTLE_TIMEOUT_MS, panelCreator, type PanelCreatorOptions } from './create.js';
+export { PanelHttpError, PanelNetworkError, unreachableError } from './errors.js';
+export {
+  DEFAULT_RETRY_TIMING,
+  backoffMs,
+  isRetryable,
+  parseRetryAfterMs,
+  retryDelayMs,
+  waitMessage,
+  type Method,
+  type Outcome,
+  type RetryContext,
+  type RetryPolicy,
+  type RetryTiming,
+} from './retry.js';
 export { checkApiKey, readApiKey } from './key.js';
 export { BODY_TIMEOUT_MS, CONNECT_TIMEOUT_MS, DEFAULT_CONNECTIONS, HEADERS_TIMEOUT_MS } from './limits.js';
 export {

@@ -1,0 +1,107 @@
+/**
+ * When to try a request again, and after how long: pure functions of the outcome, the attempt
+ * number, the time spent and a random source, so they can be tested without a network or a clock.
+ *
+ * Rules (docs/reliability.md):
+ * - GET is retried on 429, 502, 503, 504 and on transient network failures (connection closed
+ *   or reset, header/body/connect timeout). A refused connection, a DNS failure or a rejected
+ *   certificate is not transient: it fails at once.
+ * - POST is retried only on 429 and 503 (the panel did not process it). Anything ambiguous is
+ *   the caller's to resolve (see create.ts): a POST is never repeated blindly.
+ * - Never 401 or 403: repeated bad keys can lock the caller out.
+ * - Backoff: capped exponential with full jitter, `random() * min(capMs, baseMs * 2^(attempt-1))`.
+ *   A `Retry-After` (seconds or HTTP date) replaces it when present.
+ * - No new attempt starts when the wait would end past the budget, or after `maxAttempts`.
+ */
+import type { ProvisionError } from '../errors.js';
+import { PanelHttpError, PanelNetworkError } from './errors.js';
+
+export type Method = 'GET' | 'POST';
+
+/** The result of one attempt, as a retry policy sees it. */
+export type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: ProvisionError };
+
+export interface RetryTiming {
+  /** Backoff ceiling of the first retry; doubles with each attempt. */
+  readonly baseMs: number;
+  /** Backoff ceiling never exceeds this. */
+  readonly capMs: number;
+  /** Total time for one request, retries and waits included: no wait may end past it. */
+  readonly budgetMs: number;
+  /** Attempts per request, the first included. */
+  readonly maxAttempts: number;
+}
+
+/** 0.5 s, doubling, capped at 8 s; 60 s and 8 attempts per request. */
+export const DEFAULT_RETRY_TIMING: RetryTiming = { baseMs: 500, capMs: 8_000, budgetMs: 60_000, maxAttempts: 8 };
+
+/** Statuses a GET is retried on; a POST only on the first two (not processed). */
+const RETRY_GET_STATUSES = new Set([429, 502, 503, 504]);
+const RETRY_POST_STATUSES = new Set([429, 503]);
+
+export interface RetryContext {
+  /** The attempt that just failed, from 1. */
+  readonly attempt: number;
+  /** Time since the first attempt started. */
+  readonly elapsedMs: number;
+  /** Wall-clock time (epoch ms), to read a Retry-After given as an HTTP date. */
+  readonly nowMs: number;
+  /** In [0, 1). */
+  readonly random: () => number;
+  readonly timing: RetryTiming;
+}
+
+/** How long to wait before attempt `attempt + 1`, or undefined to stop and report the outcome. */
+export type RetryPolicy = (method: Method, outcome: Outcome, context: RetryContext) => number | undefined;
+
+export const retryDelayMs: RetryPolicy = (method, outcome, context) => {
+  if (outcome.ok || !isRetryable(method, outcome.error)) return undefined;
+  if (context.attempt >= context.timing.maxAttempts) return undefined;
+  const after = outcome.error instanceof PanelHttpError ? parseRetryAfterMs(outcome.error.retryAfter, context.nowMs) : undefined;
+  const delay = after ?? backoffMs(context.attempt, context.timing, context.random);
+  return context.elapsedMs + delay > context.timing.budgetMs ? undefined : delay;
+};
+
+/** Whether this failure may go away by itself and sending again is safe for `method`. */
+export function isRetryable(method: Method, error: ProvisionError): boolean {
+  if (error instanceof PanelHttpError) return (method === 'GET' ? RETRY_GET_STATUSES : RETRY_POST_STATUSES).has(error.status);
+  return method === 'GET' && error instanceof PanelNetworkError && error.transient;
+}
+
+/** Full jitter: uniform in [0, min(capMs, baseMs * 2^(attempt-1))), whole milliseconds. */
+export function backoffMs(attempt: number, timing: Pick<RetryTiming, 'baseMs' | 'capMs'>, random: () => number): number {
+  const ceiling = Math.min(timing.capMs, timing.baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.floor(random() * ceiling);
+}
+
+/**
+ * A Retry-After header in milliseconds: delta-seconds ('120') or an HTTP date (relative to
+ * `nowMs`, never negative). undefined when absent or unreadable.
+ */
+export function parseRetryAfterMs(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  if (!/[a-z]/i.test(trimmed)) return undefined;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+/**
+ * The sentence an `onWait` callback gets: 'GET /api/v2/clients answered 503: retrying in 2.0 s (attempt 2)'.
+ * `request` is 'GET /api/v2/clients'; `attempt` the one about to start.
+ */
+export function waitMessage(request: string, error: ProvisionError, delayMs: number, attempt: number): string {
+  let why: string;
+  if (error instanceof PanelHttpError) {
+    // The header is echoed only when it reads as one: it comes from the other side.
+    const after = error.retryAfter;
+    const readable = after !== undefined && /^[\w ,:+-]{1,40}$/.test(after) ? ` (Retry-After: ${after})` : '';
+    why = `answered ${error.status}${readable}`;
+  } else if (error instanceof PanelNetworkError) {
+    why = `got no answer (${error.what}, ${error.networkCode})`;
+  } else {
+    why = `failed (${error.code})`;
+  }
+  return `${request} ${why}: retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt})`;
+}
