@@ -175,11 +175,11 @@ describe('PanelClient requests', () => {
     expect(simulator.requests).toHaveLength(1);
   });
 
-  test('429 and 503 hints carry Retry-After; nothing is retried', async () => {
+  test('429 and 503 hints carry Retry-After; a Retry-After beyond the budget is not waited for', async () => {
     const simulator = await sim({
       intercept: (req) => (req.path === '/clients' ? { status: 429, json: { code: '429 Too Many Requests', message: 'slow down' }, headers: { 'retry-after': '7' } } : undefined),
     });
-    const error = await rejection(client(simulator).get('/clients'));
+    const error = await rejection(client(simulator, { retryBudgetMs: 5_000 }).get('/clients'));
     expect(error).toMatchObject({ status: 429, retryAfter: '7', message: 'GET /api/v2/clients: 429 Too Many Requests: slow down' });
     expect(error.hint).toMatch(/Retry-After 7/);
     expect(simulator.requests).toHaveLength(1);
@@ -187,7 +187,7 @@ describe('PanelClient requests', () => {
 
   test('an error body that is HTML: PanelHttpError without a panel message', async () => {
     const simulator = await sim({ intercept: () => ({ status: 502, text: '<html>Bad Gateway</html>', headers: { 'content-type': 'text/html' } }) });
-    const error = await rejection(client(simulator).get('/ping'));
+    const error = await rejection(client(simulator, { retryBudgetMs: 0 }).get('/ping'));
     expect(error).toMatchObject({ status: 502, panelMessage: undefined, message: 'GET /api/v2/ping: 502 Bad Gateway' });
   });
 

@@ -4,7 +4,8 @@
  *
  * Where the API's description is silent, the simulator chooses (and the engine must not rely
  * on these choices being the real panel's):
- * - Order of checks per request: body read -> `intercept` -> `apiEnabled` -> API key -> route.
+ * - Order of checks per request: body read -> `intercept` -> `apiEnabled` -> API key -> route
+ *   (with fault options on, the steps listed in faults.ts fit in between).
  *   So a bad key gets 401 on any path, including unknown ones.
  * - Paths: base /api/v2; any number of trailing slashes accepted; a query string is ignored.
  *   Unknown path 404, known path with another method 405 (with an `Allow` header). Bodies
@@ -33,13 +34,19 @@
  *   seed at start. Every mutation is saved (temp file + rename) before its answer is sent;
  *   mutations that arrive during a save share the next one, so a burst costs few writes.
  * - `requests` logs every answered request with `path` relative to /api/v2 (or the full path
- *   when outside it), query removed, as received (percent-encoded, trailing slash kept).
+ *   when outside it), query removed, as received (percent-encoded, trailing slash kept). A
+ *   request whose connection a fault destroyed is logged with status 0.
+ * - Fault injection (faults.ts, all off by default): resets, 5xx, 429/503 with Retry-After,
+ *   slow bodies, committed POSTs without an answer, IP restrictions, brute-force lock-out,
+ *   clients not ready after their 201. `tls` serves HTTPS instead of HTTP.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { ProvisionError } from '../errors.js';
+import { Faults, plainAddress, type SimulatorFaults } from './faults.js';
 import { error, notFound, route, type Answer, type Body } from './routes.js';
 import { SimStore, type SimulatorSeed, type SimulatorState } from './state.js';
 
@@ -54,6 +61,7 @@ export {
   type SimulatorSeedClient,
   type SimulatorState,
 } from './state.js';
+export { mulberry32, type RetryAfterFault, type SimulatorFaults } from './faults.js';
 
 /** The answer an `intercept` hook gives instead of the simulator's own. */
 export interface InterceptResult {
@@ -75,7 +83,8 @@ export interface InterceptRequest {
   readonly headers: IncomingHttpHeaders;
 }
 
-export interface SimulatorOptions {
+/** The fault options (SimulatorFaults) are documented in faults.ts, with the order they apply in. */
+export interface SimulatorOptions extends SimulatorFaults {
   /** The one key accepted in `X-API-Key`. */
   readonly apiKey: string;
   /** Default '127.0.0.1'. */
@@ -96,6 +105,8 @@ export interface SimulatorOptions {
   readonly intercept?: (request: InterceptRequest) => InterceptResult | undefined | Promise<InterceptResult | undefined>;
   /** Added latency: each request waits this long (ms) before it is handled, like a distant panel. Default 0. */
   readonly latencyMs?: number;
+  /** Serve HTTPS with this PEM key and certificate (e.g. made in a test with openssl); `url` then starts with https://. */
+  readonly tls?: { readonly key: string | Buffer; readonly cert: string | Buffer };
 }
 
 export interface SimulatorRequest {
@@ -132,8 +143,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const saver = options.statePath === undefined ? undefined : new StateSaver(options.statePath, () => JSON.stringify(store));
   await saver?.save(); // fail now, not at the first POST, when the path cannot be written
   const requests: SimulatorRequest[] = [];
+  const faults = new Faults(options);
 
-  const answer = async (req: IncomingMessage, path: string): Promise<Answer> => {
+  const answer = async (req: IncomingMessage, path: string): Promise<Answer | 'drop'> => {
     const raw = await readBody(req);
     if (raw === 'too_large') return error(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
     const body = parseBody(raw);
@@ -145,10 +157,20 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       headers: req.headers,
     });
     if (intercepted !== undefined) return intercepted;
+    const relative = relativePath(path);
+    const fault = faults.transient(method, relative);
+    if (fault !== undefined) return fault;
     if (options.apiEnabled === false) {
       return { status: 200, text: API_DISABLED_PAGE, headers: { 'content-type': 'text/html; charset=UTF-8' } };
     }
-    if (!keyMatches(req.headers['x-api-key'], expectedKey)) return error(401, 'API key is missing or invalid.');
+    const address = plainAddress(req.socket.remoteAddress ?? '');
+    const locked = faults.locked(address);
+    if (locked !== undefined) return locked;
+    const keyOk = keyMatches(req.headers['x-api-key'], expectedKey);
+    faults.authenticated(address, keyOk);
+    if (!keyOk) return error(401, 'API key is missing or invalid.');
+    const refused = faults.ipRefused(address) ?? faults.notReady(method, relative, body.kind === 'json' ? body.value : undefined);
+    if (refused !== undefined) return refused;
     const trimmed = path.replace(/\/+$/, '');
     if (!trimmed.startsWith(`${BASE_PATH}/`)) return notFound(path);
     const result = route(store, method, trimmed.slice(BASE_PATH.length + 1).split('/'), body, routeOptions);
@@ -159,20 +181,24 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         return error(500, 'The simulator could not save its state file.');
       }
     }
-    return result;
+    // The change is committed (and saved); only the answer is lost.
+    return faults.afterRoute(method, relative, result) ? 'drop' : result;
   };
 
-  const server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const latencyMs = options.latencyMs ?? 0;
     (latencyMs > 0 ? new Promise((resolve) => setTimeout(resolve, latencyMs)).then(() => answer(req, path)) : answer(req, path))
       .catch(() => error(500, 'The simulator failed to handle this request.'))
       .then((result) => {
-        requests.push({ method: req.method ?? 'GET', path: relativePath(path), status: result.status });
-        send(res, result);
+        const method = req.method ?? 'GET';
+        requests.push({ method, path: relativePath(path), status: result === 'drop' ? 0 : result.status });
+        if (result === 'drop') res.socket?.destroy();
+        else send(res, result, faults.slowBodyMs(method, relativePath(path)));
       })
       .catch(() => res.destroy());
-  });
+  };
+  const server = options.tls === undefined ? createServer(handler) : createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
@@ -184,7 +210,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
   return {
-    url: `http://${host}:${address.port}${BASE_PATH}`,
+    url: `${options.tls === undefined ? 'http' : 'https'}://${host}:${address.port}${BASE_PATH}`,
     state: store,
     requests,
     close: async () => {
@@ -298,7 +324,8 @@ function parseBody(raw: Buffer): Body {
   }
 }
 
-function send(res: ServerResponse, answer: Answer): void {
+/** Sends the answer; with `slowMs`, the body goes in up to 8 pieces `slowMs` apart. */
+function send(res: ServerResponse, answer: Answer, slowMs = 0): void {
   const headers: Record<string, string> = {};
   let payload = '';
   if (answer.text !== undefined) {
@@ -311,7 +338,25 @@ function send(res: ServerResponse, answer: Answer): void {
   Object.assign(headers, answer.headers);
   headers['content-length'] = Buffer.byteLength(payload).toString();
   res.writeHead(answer.status, headers);
-  res.end(payload);
+  if (slowMs <= 0) {
+    res.end(payload);
+    return;
+  }
+  const bytes = Buffer.from(payload);
+  const size = Math.max(1, Math.ceil(bytes.length / 8));
+  res.flushHeaders();
+  let offset = 0;
+  const next = (): void => {
+    if (res.destroyed) return;
+    const piece = bytes.subarray(offset, offset + size);
+    offset += size;
+    if (offset >= bytes.length) res.end(piece);
+    else {
+      res.write(piece);
+      setTimeout(next, slowMs).unref();
+    }
+  };
+  setTimeout(next, slowMs).unref();
 }
 
 function sha256(text: string): Buffer {

@@ -1,0 +1,195 @@
+/**
+ * Fault injection for the simulator: the failures a real panel and the network in front of it
+ * produce, switched on by options (all off by default), reproducible with `faultSeed`.
+ *
+ * Where a request meets each fault (after the body is read and `intercept` declined):
+ * 1. Transient faults, like a reverse proxy in front of the panel, before authentication and
+ *    before any state change: `resetRate` (connection destroyed, no answer), then
+ *    `retryAfter` (429/503 with Retry-After), then `errorRate` (500/502/503).
+ * 2. `apiEnabled: false` (HTML), as before.
+ * 3. Lock-out (`lockout`): an address locked out gets 403 even with the right key.
+ * 4. The key: a wrong key gets 401 and counts towards the lock-out; the right one resets the count.
+ * 5. `allowedIps`: the right key from another address gets 403.
+ * 6. `notReadyMs`: POST /domains for a client created less than that long ago gets 400.
+ * 7. The route; then `ambiguousPostRate`: a POST that succeeded (its change is saved) loses
+ *    its connection instead of its answer.
+ * 8. `slowBodyMs`: the answer's body trickles out.
+ * Every fault except the lock-out, the key and `allowedIps` applies only to the requests
+ * `faultFilter` accepts. Random draws come from one PRNG seeded with `faultSeed`, one draw
+ * per enabled rate per request in arrival order: the same seed and the same requests in the
+ * same order give the same faults (concurrent requests may arrive in another order).
+ */
+import { error, type Answer } from './routes.js';
+
+export interface SimulatorFaults {
+  /** Seed of the PRNG behind every *Rate option (mulberry32). Default 1. */
+  readonly faultSeed?: number;
+  /** Which requests the transient faults, notReadyMs and slowBodyMs apply to; path relative to /api/v2. Default: all. */
+  readonly faultFilter?: (request: { readonly method: string; readonly path: string }) => boolean;
+  /** Share (0..1) of requests answered with one of `errorStatuses`, before any state change. Default 0. */
+  readonly errorRate?: number;
+  /** Statuses `errorRate` picks from, uniformly. Default [500, 502, 503]. */
+  readonly errorStatuses?: readonly number[];
+  /** 429 or 503 with a Retry-After header, before any state change. */
+  readonly retryAfter?: RetryAfterFault;
+  /** Share (0..1) of requests whose connection is destroyed without an answer, before any state change. Default 0. */
+  readonly resetRate?: number;
+  /** The body is sent in up to 8 pieces, this many ms apart, after the headers. Default 0 (at once). */
+  readonly slowBodyMs?: number;
+  /** Share (0..1) of successful POSTs whose change is committed (and saved) but whose connection is then destroyed: the ambiguous case. Default 0. */
+  readonly ambiguousPostRate?: number;
+  /**
+   * The key works only from these addresses (exact IPv4/IPv6 strings; '::ffff:' prefixes are
+   * ignored). From another address the right key gets 403 "The API key is not allowed from
+   * <address>." (the API's description does not say which status; 403 is this simulator's choice).
+   */
+  readonly allowedIps?: readonly string[];
+  /**
+   * Brute-force protection: after `attempts` wrong keys in a row from one address, every
+   * request from it gets 403 "Too many failed authentications ..." for `ms`, the right key
+   * included (status chosen here: 403, never worth retrying).
+   */
+  readonly lockout?: { readonly attempts: number; readonly ms: number };
+  /**
+   * A client created by POST /clients is not ready for this many ms: POST /domains for it gets
+   * 400 "The user is not ready yet ..." (trap 2). Default 0.
+   */
+  readonly notReadyMs?: number;
+}
+
+export interface RetryAfterFault {
+  /** The Retry-After header, in seconds. */
+  readonly seconds: number;
+  /** Default 429. */
+  readonly status?: 429 | 503;
+  /** The first this many requests (that `faultFilter` accepts) get it. */
+  readonly first?: number;
+  /** And/or this share (0..1) of requests. */
+  readonly rate?: number;
+}
+
+/** The answer instead of a request, or `drop`: destroy the connection without one. */
+export type FaultAnswer = Answer | 'drop';
+
+/** One simulator's fault state: PRNG, counters, lock-outs, clients not yet ready. */
+export class Faults {
+  private readonly random: () => number;
+  private retryAfterCount = 0;
+  private readonly failures = new Map<string, number>();
+  private readonly lockedUntil = new Map<string, number>();
+  private readonly readyAt = new Map<number, number>();
+
+  constructor(
+    private readonly options: SimulatorFaults,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.random = mulberry32(options.faultSeed ?? 1);
+  }
+
+  applies(method: string, path: string): boolean {
+    return this.options.faultFilter?.({ method, path }) ?? true;
+  }
+
+  /** Step 1: reset, Retry-After, error. */
+  transient(method: string, path: string): FaultAnswer | undefined {
+    if (!this.applies(method, path)) return undefined;
+    const { resetRate = 0, retryAfter, errorRate = 0 } = this.options;
+    if (resetRate > 0 && this.random() < resetRate) return 'drop';
+    if (retryAfter !== undefined) {
+      this.retryAfterCount++;
+      const first = retryAfter.first !== undefined && this.retryAfterCount <= retryAfter.first;
+      const drawn = (retryAfter.rate ?? 0) > 0 && this.random() < (retryAfter.rate ?? 0);
+      if (first || drawn) {
+        const status = retryAfter.status ?? 429;
+        return error(status, status === 429 ? 'Too many requests: slow down.' : 'The panel is busy: try again later.', {
+          'retry-after': String(retryAfter.seconds),
+        });
+      }
+    }
+    if (errorRate > 0 && this.random() < errorRate) {
+      const statuses = this.options.errorStatuses ?? [500, 502, 503];
+      const status = statuses[Math.floor(this.random() * statuses.length)] ?? 500;
+      return error(status, 'Injected failure.');
+    }
+    return undefined;
+  }
+
+  /** Step 3. */
+  locked(address: string): Answer | undefined {
+    const until = this.lockedUntil.get(address);
+    if (until === undefined) return undefined;
+    if (this.now() < until) {
+      return error(403, `Too many failed authentications from ${address}: access is blocked for a while.`);
+    }
+    this.lockedUntil.delete(address);
+    return undefined;
+  }
+
+  /** Step 4: count a wrong key, or reset the count on the right one. */
+  authenticated(address: string, ok: boolean): void {
+    const lockout = this.options.lockout;
+    if (lockout === undefined) return;
+    if (ok) {
+      this.failures.delete(address);
+      return;
+    }
+    const count = (this.failures.get(address) ?? 0) + 1;
+    if (count >= lockout.attempts) {
+      this.failures.delete(address);
+      this.lockedUntil.set(address, this.now() + lockout.ms);
+    } else {
+      this.failures.set(address, count);
+    }
+  }
+
+  /** Step 5. */
+  ipRefused(address: string): Answer | undefined {
+    const allowed = this.options.allowedIps;
+    if (allowed === undefined || allowed.map(plainAddress).includes(address)) return undefined;
+    return error(403, `The API key is not allowed from ${address}.`);
+  }
+
+  /** Step 6. */
+  notReady(method: string, path: string, body: unknown): Answer | undefined {
+    if (method !== 'POST' || path.replace(/\/+$/, '') !== '/domains' || !this.applies(method, path)) return undefined;
+    const idUser = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).id_user : undefined;
+    if (typeof idUser !== 'number') return undefined;
+    const at = this.readyAt.get(idUser);
+    if (at === undefined) return undefined;
+    if (this.now() < at) return error(400, 'The user is not ready yet: the account is still being set up.');
+    this.readyAt.delete(idUser);
+    return undefined;
+  }
+
+  /** Step 7: remember a new client's set-up time; says whether to drop the answer of a committed POST. */
+  afterRoute(method: string, path: string, answer: Answer): boolean {
+    if (method !== 'POST' || answer.status !== 201) return false;
+    const { notReadyMs = 0, ambiguousPostRate = 0 } = this.options;
+    const id = typeof answer.json === 'object' && answer.json !== null ? (answer.json as Record<string, unknown>).id : undefined;
+    if (notReadyMs > 0 && path.replace(/\/+$/, '') === '/clients' && typeof id === 'number') this.readyAt.set(id, this.now() + notReadyMs);
+    return ambiguousPostRate > 0 && this.applies(method, path) && this.random() < ambiguousPostRate;
+  }
+
+  /** Step 8: the pause between body pieces for this request, 0 for none. */
+  slowBodyMs(method: string, path: string): number {
+    const ms = this.options.slowBodyMs ?? 0;
+    return ms > 0 && this.applies(method, path) ? ms : 0;
+  }
+}
+
+/** '::ffff:127.0.0.1' -> '127.0.0.1'. */
+export function plainAddress(address: string): string {
+  return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+}
+
+/** A small, well-known 32-bit PRNG: deterministic for a seed, uniform enough for fault shares. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
