@@ -1,16 +1,12 @@
 import { armor, Decrypter, Encrypter } from 'age-encryption';
 import { ProvisionError } from '../errors.js';
-import type { IntentRecord, SecretRecord, SecretsSink } from './secrets.js';
+import type { EncryptedSecretRecord, IntentRecord, SecretRecord, SecretsFile, SecretsSink } from './secrets.js';
 
-/**
- * A secrets record whose password is encrypted to an age recipient: `password_age` holds the
- * armored ciphertext and `password` is left out, so the file can be kept as a CI artifact and
- * read only by whoever holds the private key. Usernames and ids stay readable (and the
- * write-ahead intents work unchanged).
+/*
+ * Encrypted records (EncryptedSecretRecord, in secrets.ts) keep usernames and ids readable, so
+ * the file can be kept as a CI artifact and the write-ahead intents work unchanged; only whoever
+ * holds the private key can read the passwords.
  */
-export interface EncryptedSecretRecord extends Omit<SecretRecord, 'password'> {
-  readonly password_age: string;
-}
 
 /** Checks an age recipient (`age1…`, X25519 or hybrid) before anything is sent. */
 export function checkRecipient(recipient: string): string {
@@ -39,7 +35,7 @@ export async function encryptPassword(password: string, recipient: string): Prom
  */
 export class EncryptingSink implements SecretsSink {
   constructor(
-    private readonly inner: SecretsSink,
+    private readonly inner: Pick<SecretsFile, 'intend' | 'record'>,
     private readonly recipient: string,
   ) {}
 
@@ -51,9 +47,7 @@ export class EncryptingSink implements SecretsSink {
     if (entry.password === null) return this.inner.record(entry);
     const { password, ...rest } = entry;
     const encrypted: EncryptedSecretRecord = { ...rest, password_age: await encryptPassword(password, this.recipient) };
-    // SecretsFile writes whatever record it gets as one JSON line; SecretRecord's type has no
-    // `password_age` yet (see the report): the cast is the seam.
-    return this.inner.record(encrypted as unknown as SecretRecord);
+    return this.inner.record(encrypted);
   }
 }
 

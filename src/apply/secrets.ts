@@ -8,12 +8,24 @@ import { ProvisionError } from '../errors.js';
  * password is ever written. `password` is null when it is unknown (the client was adopted
  * after its answer was lost): the user must set a new one in the panel.
  */
-export interface SecretRecord {
+export interface SecretRecord extends CreatedRecord {
+  readonly password: string | null;
+}
+
+/** What every "created" line holds beside its password. */
+export interface CreatedRecord {
   readonly created_at: string;
   readonly panel_url: string;
   readonly username: string;
   readonly id: number;
-  readonly password: string | null;
+}
+
+/**
+ * A created record whose password is encrypted to an age recipient (src/apply/encrypt.ts):
+ * `password_age` holds the armored ciphertext, and there is no `password`.
+ */
+export interface EncryptedSecretRecord extends CreatedRecord {
+  readonly password_age: string;
 }
 
 /** A line written before a POST /clients leaves (write-ahead), so a killed run leaves a trace. */
@@ -80,7 +92,7 @@ export class SecretsFile implements SecretsSink {
     return this.append({ intent: 'create_client', ...entry });
   }
 
-  record(entry: SecretRecord): Promise<void> {
+  record(entry: SecretRecord | EncryptedSecretRecord): Promise<void> {
     return this.append(entry);
   }
 
