@@ -21,7 +21,7 @@ import { oneOf, parseCommandLine, positiveInteger } from './args.js';
 import { connect, CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
 import type { Io, Output } from './io.js';
 import { onGitHubActions, useColor } from './io.js';
-import { loadOrReport, manifestHash } from './manifest.js';
+import { loadOrReport } from './manifest.js';
 
 /** Plans that create more than this many resources need --allow-mass-create to be applied. */
 export const DEFAULT_MAX_CREATES = 100;
@@ -219,9 +219,8 @@ async function prepare(
   io: Io,
   secrets: Set<string>,
 ): Promise<Prepared | undefined> {
-  const desired = await loadOrReport(manifest, io);
+  const { desired, sha256: manifestSha256 } = await loadOrReport(manifest, io);
   if (desired === undefined) return undefined;
-  const manifestSha256 = await manifestHash(manifest);
   const panel = await connect(values, io, secrets);
   try {
     const notes: string[] = [];

@@ -12,7 +12,7 @@ export const validate: Command = {
   async run(args, io) {
     const { positionals } = parseCommandLine(args, {}, 1, usage);
     const file = positionals[0] ?? '';
-    const desired = await loadOrReport(file, io);
+    const { desired } = await loadOrReport(file, io);
     if (desired === undefined) return 1;
     const domains = desired.clients.reduce((n, c) => n + c.domains.length, 0);
     io.stdout.write(`${file}: valid (${desired.clients.length} client${desired.clients.length === 1 ? '' : 's'}, ${domains} domain${domains === 1 ? '' : 's'})\n`);

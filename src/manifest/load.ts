@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument } from 'yaml';
 import type { YAMLError } from 'yaml';
@@ -21,7 +22,7 @@ const MAX_ALIAS_COUNT = 100;
  * Reads and validates a manifest file. Throws a ProvisionError ('usage') only when the file
  * cannot be read; everything wrong inside it, invalid UTF-8 included, comes back as diagnostics.
  */
-export async function loadManifest(path: string): Promise<LoadResult> {
+export async function loadManifest(path: string): Promise<LoadResult & { readonly sha256: string }> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
@@ -32,9 +33,11 @@ export async function loadManifest(path: string): Promise<LoadResult> {
     const reason = cause instanceof Error ? cause.message.replace(/, \w+( '.*')?$/s, '') : String(cause);
     throw new ProvisionError('usage', `cannot read ${path}: ${reason}`, { hint: readHint(code), cause });
   }
+  // The hash of the very bytes that were validated: a saved plan records it.
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
   const decoded = decodeUtf8(bytes, path);
-  if ('diagnostic' in decoded) return { desired: undefined, diagnostics: [decoded.diagnostic] };
-  return parseManifest(decoded.text, path);
+  if ('diagnostic' in decoded) return { desired: undefined, diagnostics: [decoded.diagnostic], sha256 };
+  return { ...parseManifest(decoded.text, path), sha256 };
 }
 
 function readHint(code: string | undefined): string {
