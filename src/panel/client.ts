@@ -213,7 +213,7 @@ export class PanelClient {
       headers = response.headers;
       text = await response.body.text();
     } catch (err) {
-      return { ok: false, error: unreachableError(method, this.origin + path, err, Math.max(this.timeouts.headersMs, this.timeouts.bodyMs)) };
+      return { ok: false, error: unreachableError(method, this.origin + path, err, this.timeouts) };
     } finally {
       this.onRequest?.({ method, path, status, ms: Math.round(performance.now() - started) });
     }

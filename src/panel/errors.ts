@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { ProvisionError } from '../errors.js';
-import { HEADERS_TIMEOUT_MS } from './limits.js';
+import { BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS } from './limits.js';
 
 /**
  * The panel answered with an HTTP error status (or a redirect, which is not followed).
@@ -95,9 +95,14 @@ const CLOSED = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNRESET', 'EPIPE
 /**
  * The request got no answer: refused, DNS, TLS, timeout, connection closed. The message names
  * the whole URL (origin included: which host is the point) and the error's code, not its text.
- * `timeoutMs` is the header/body timeout in force, for the message.
+ * `timeouts` are the header and body timeouts in force, for the message.
  */
-export function unreachableError(method: string, url: string, err: unknown, timeoutMs: number = HEADERS_TIMEOUT_MS): PanelNetworkError {
+export function unreachableError(
+  method: string,
+  url: string,
+  err: unknown,
+  timeouts: { readonly headersMs: number; readonly bodyMs: number } = { headersMs: HEADERS_TIMEOUT_MS, bodyMs: BODY_TIMEOUT_MS },
+): PanelNetworkError {
   const code = errorCode(err);
   if (/CERT|SELF_SIGNED|TLS|SSL|VERIFY/.test(code)) {
     return new PanelNetworkError({
@@ -115,7 +120,7 @@ export function unreachableError(method: string, url: string, err: unknown, time
   }
   const what =
     code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
-      ? `no answer within ${timeoutMs / 1000} s`
+      ? `no answer within ${(code === 'UND_ERR_HEADERS_TIMEOUT' ? timeouts.headersMs : timeouts.bodyMs) / 1000} s`
       : code === 'UND_ERR_CONNECT_TIMEOUT'
         ? 'the connection timed out'
         : CLOSED.has(code)
