@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -290,10 +291,12 @@ describe('loadManifest and files', () => {
     ]);
   });
 
-  it('reads a UTF-8 file with a byte order mark', async () => {
+  it('reads a UTF-8 file with a byte order mark, hashing the bytes as read', async () => {
     const file = join(dir, 'bom.yaml');
-    await writeFile(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('version: 1\nclients: []\n')]));
-    expect(await loadManifest(file)).toEqual({ desired: { file, clients: [] }, diagnostics: [] });
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('version: 1\nclients: []\n')]);
+    await writeFile(file, bytes);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    expect(await loadManifest(file)).toEqual({ desired: { file, clients: [] }, diagnostics: [], sha256 });
   });
 
   it('throws a usage error for a missing file', async () => {
