@@ -1,0 +1,214 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { ProvisionError } from '../src/errors.js';
+import { PanelClient, proxySettings, type PanelClientOptions } from '../src/panel/index.js';
+import { startSimulator, type Simulator } from '../src/simulator/index.js';
+import { SIM_KEY } from './helpers/sim-http.js';
+
+/** A private CA and a server certificate it signed for 127.0.0.1, made with openssl. */
+interface Pki {
+  readonly dir: string;
+  readonly caFile: string;
+  readonly key: Buffer;
+  readonly cert: Buffer;
+}
+
+let pki: Pki | undefined;
+
+beforeAll(async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'tls-test-'));
+  const file = (name: string): string => join(dir, name);
+  const openssl = (args: string[]): void => {
+    execFileSync('openssl', args, { stdio: 'ignore' });
+  };
+  try {
+    openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('ca.key'), '-out', file('ca.pem'), '-days', '1', '-subj', '/CN=Test Panel CA']);
+    openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('server.key'), '-out', file('server.csr'), '-subj', '/CN=127.0.0.1']);
+    await writeFile(file('ext.cnf'), 'subjectAltName=IP:127.0.0.1\n');
+    openssl(['x509', '-req', '-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-out', file('server.pem'), '-days', '1', '-extfile', file('ext.cnf')]);
+  } catch (err) {
+    // .ci/run installs openssl; without it these tests must fail, not pass silently.
+    throw new Error(`openssl is needed to make the test certificates: ${String(err)}`);
+  }
+  pki = { dir, caFile: file('ca.pem'), key: await readFile(file('server.key')), cert: await readFile(file('server.pem')) };
+});
+
+afterAll(async () => {
+  if (pki !== undefined) await rm(pki.dir, { recursive: true, force: true });
+});
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function httpsSim(): Promise<Simulator> {
+  if (pki === undefined) throw new Error('no certificates');
+  const simulator = await startSimulator({ apiKey: SIM_KEY, tls: { key: pki.key, cert: pki.cert } });
+  cleanups.push(() => simulator.close());
+  return simulator;
+}
+
+function client(url: string, options: Partial<PanelClientOptions> = {}): PanelClient {
+  const created = new PanelClient({ baseUrl: url, apiKey: SIM_KEY, ...options });
+  cleanups.push(() => created.close());
+  return created;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ProvisionError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(ProvisionError);
+    const error = err as ProvisionError;
+    for (const text of [error.message, error.hint ?? '', String(error.cause)]) expect(text).not.toContain(SIM_KEY);
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** A forward proxy on loopback: CONNECT tunnels and absolute-form requests, each recorded. */
+async function startProxy(): Promise<{ url: string; used: string[] }> {
+  const used: string[] = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    used.push(`${req.method ?? ''} ${req.url ?? ''}`);
+    const target = new URL(req.url ?? '');
+    const upstream = httpRequest({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(upstream);
+  });
+  server.on('connect', (req, client: Socket, head: Buffer) => {
+    used.push(`CONNECT ${req.url ?? ''}`);
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host ?? '', () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => socket.destroy());
+      socket.on('close', () => sockets.delete(socket));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
+  );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, used };
+}
+
+describe('TLS against the simulator serving HTTPS', () => {
+  test('verified by default: a private CA is refused, with a hint naming --ca-file', async () => {
+    const simulator = await httpsSim();
+    expect(simulator.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/api\/v2$/);
+    const error = await rejection(client(simulator.url).get('/ping'));
+    expect(error.code).toBe('panel_unreachable');
+    expect(error.message).toMatch(/^GET https:\/\/127\.0\.0\.1:\d+\/api\/v2\/ping: the panel's TLS certificate is not accepted \((UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)\)$/);
+    expect(error.hint).toMatch(/--ca-file/);
+    // A certificate failure is not transient: one attempt only.
+    expect(simulator.requests).toHaveLength(0);
+  });
+
+  test('caFile trusts the private CA; insecure skips verification', async () => {
+    const simulator = await httpsSim();
+    expect(await client(simulator.url, { caFile: pki?.caFile ?? '' }).get('/ping')).toEqual({ response: 'pong' });
+    expect(await client(simulator.url, { insecure: true }).get('/ping')).toEqual({ response: 'pong' });
+    expect(simulator.requests).toHaveLength(2);
+  });
+
+  test('the CA of another panel is not enough', async () => {
+    const simulator = await httpsSim();
+    const other = join(pki?.dir ?? '', 'other.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(pki?.dir ?? '', 'other.key'), '-out', other, '-days', '1', '-subj', '/CN=Other CA'], { stdio: 'ignore' });
+    expect((await rejection(client(simulator.url, { caFile: other }).get('/ping'))).hint).toMatch(/--ca-file/);
+  });
+});
+
+describe('proxies from the injected environment', () => {
+  test('HTTP_PROXY carries requests to an http:// panel; process.env is not read', async () => {
+    const proxy = await startProxy();
+    const simulator = await startSimulator({ apiKey: SIM_KEY });
+    cleanups.push(() => simulator.close());
+    const panel = client(simulator.url, { proxyEnv: { HTTP_PROXY: proxy.url } });
+    expect(panel.proxy).toBe(proxy.url);
+    expect(await panel.get('/ping')).toEqual({ response: 'pong' });
+    expect(proxy.used).toHaveLength(1);
+    expect(proxy.used[0]).toMatch(new RegExp(`127\\.0\\.0\\.1:${new URL(simulator.url).port}`));
+    // Without proxyEnv, no proxy, whatever process.env says.
+    const direct = client(simulator.url);
+    expect(direct.proxy).toBeUndefined();
+    await direct.get('/ping');
+    expect(proxy.used).toHaveLength(1);
+  });
+
+  test('NO_PROXY exempts the panel', async () => {
+    const proxy = await startProxy();
+    const simulator = await startSimulator({ apiKey: SIM_KEY });
+    cleanups.push(() => simulator.close());
+    const panel = client(simulator.url, { proxyEnv: { http_proxy: proxy.url, NO_PROXY: 'example.org, 127.0.0.1' } });
+    expect(panel.proxy).toBeUndefined();
+    expect(await panel.get('/ping')).toEqual({ response: 'pong' });
+    expect(proxy.used).toEqual([]);
+    expect(simulator.requests).toHaveLength(1);
+  });
+
+  test('HTTPS_PROXY tunnels to an https:// panel; caFile and insecure still apply inside the tunnel', async () => {
+    const proxy = await startProxy();
+    const simulator = await httpsSim();
+    const port = new URL(simulator.url).port;
+    const env = { HTTPS_PROXY: proxy.url };
+    expect(await client(simulator.url, { proxyEnv: env, caFile: pki?.caFile ?? '' }).get('/ping')).toEqual({ response: 'pong' });
+    expect(proxy.used).toEqual([`CONNECT 127.0.0.1:${port}`]);
+    const refused = await rejection(client(simulator.url, { proxyEnv: env }).get('/ping'));
+    expect(refused.hint).toMatch(/--ca-file/);
+    expect(await client(simulator.url, { proxyEnv: env, insecure: true }).get('/ping')).toEqual({ response: 'pong' });
+    expect(proxy.used).toHaveLength(3);
+  });
+
+  test('a proxy that is down is a clear panel_unreachable error', async () => {
+    const simulator = await startSimulator({ apiKey: SIM_KEY });
+    cleanups.push(() => simulator.close());
+    const error = await rejection(client(simulator.url, { proxyEnv: { HTTP_PROXY: 'http://127.0.0.1:1' }, retryBudgetMs: 0 }).get('/ping'));
+    expect(error.code).toBe('panel_unreachable');
+    expect(error.hint).toMatch(/HTTPS_PROXY/);
+  });
+
+  test('proxySettings: lowercase wins, https falls back to the http proxy, NO_PROXY forms, credentials never shown', () => {
+    const panel = new URL('https://panel.example.com:8443/api/v2');
+    expect(proxySettings({ https_proxy: 'http://a:3128', HTTPS_PROXY: 'http://b:3128' }, panel).used).toBe('http://a:3128');
+    expect(proxySettings({ HTTP_PROXY: 'http://user:pw@proxy:3128' }, panel).used).toBe('http://proxy:3128');
+    expect(proxySettings({ HTTPS_PROXY: 'http://p:1' }, new URL('http://panel.example.com/')).used).toBeUndefined();
+    for (const noProxy of ['*', '.example.com', 'example.com', '*.example.com', 'panel.example.com:8443']) {
+      expect(proxySettings({ HTTPS_PROXY: 'http://p:1', NO_PROXY: noProxy }, panel).used).toBeUndefined();
+    }
+    for (const noProxy of ['panel.example.com:443', 'other.example.com', 'ample.com']) {
+      expect(proxySettings({ HTTPS_PROXY: 'http://p:1', NO_PROXY: noProxy }, panel).used).toBe('http://p:1');
+    }
+  });
+
+  test('a proxy variable that is not a URL is a usage error that does not echo it', () => {
+    let caught: unknown;
+    try {
+      new PanelClient({ baseUrl: 'https://panel.example/api/v2', apiKey: SIM_KEY, proxyEnv: { HTTPS_PROXY: 'user:hunter2@proxy:3128' } });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toMatchObject({ code: 'usage', message: 'HTTPS_PROXY (or its lowercase form) is not an http:// or https:// URL' });
+    expect(JSON.stringify(caught)).not.toContain('hunter2');
+  });
+});
