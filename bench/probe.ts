@@ -43,9 +43,9 @@ let executor: { requestMs: number; inFlight: number } | undefined;
 if (request.kind === 'executor') {
   const load = (path: string): Promise<unknown> => import(pathToFileURL(DIST + path).href);
   const { loadManifest } = (await load('manifest/index.js')) as typeof import('../src/manifest/index.js');
-  const { PanelClient, readLive } = (await load('panel/index.js')) as typeof import('../src/panel/index.js');
+  const { PanelClient, panelCreator, readLive } = (await load('panel/index.js')) as typeof import('../src/panel/index.js');
   const { diff } = (await load('plan/diff.js')) as typeof import('../src/plan/diff.js');
-  const { executePlan, postCreator } = (await load('apply/execute.js')) as typeof import('../src/apply/execute.js');
+  const { executePlan } = (await load('apply/execute.js')) as typeof import('../src/apply/execute.js');
   run = async () => {
     const { desired } = await loadManifest(request.argv[0] ?? '');
     if (desired === undefined) return 1;
@@ -62,7 +62,7 @@ if (request.kind === 'executor') {
       },
     });
     const plan = diff(desired, await readLive(panel, { domainNames: [] }));
-    const creator = postCreator(panel);
+    const creator = panelCreator(panel, { settleTimeoutMs: 0 });
     const counted = <T>(work: () => Promise<T>): Promise<T> => {
       inFlight++;
       return work().finally(() => inFlight--);

@@ -12,7 +12,8 @@ export type Outcome =
 
 /**
  * How a change reaches the panel. The executor decides what and when; a Creator decides how
- * (retries, look-ups after an ambiguous failure, waiting for a new account to settle).
+ * (retries, look-ups after an ambiguous failure, waiting for a new account to settle):
+ * panelCreator in src/panel/create.ts.
  */
 export interface Creator {
   /**
@@ -23,31 +24,6 @@ export interface Creator {
   createClient(body: PanelRequest['body']): Promise<{ readonly id: number; readonly password: string | undefined }>;
   /** POST /domains. `clientIsNew`: its client was created in this run and may still be settling. */
   createDomain(body: PanelRequest['body'], clientIsNew: boolean): Promise<{ readonly id: number }>;
-}
-
-/** The one call a plain Creator needs; PanelClient satisfies it. */
-export interface Poster {
-  post(path: string, body: unknown): Promise<unknown>;
-}
-
-/** A Creator that sends each POST once and reads its answer: no retries, no look-ups. */
-export function postCreator(panel: Poster): Creator {
-  return {
-    async createClient(body) {
-      const answer = await panel.post('/clients', body);
-      const id = idOf(answer, 'POST /clients');
-      const password = field(answer, 'password');
-      if (typeof password !== 'string' || password === '') {
-        throw new ProvisionError('panel_contract', `POST /clients: client "${String(body.username)}" was created (id ${id}) but the answer holds no password`, {
-          hint: 'set a password in the panel',
-        });
-      }
-      return { id, password };
-    },
-    async createDomain(body) {
-      return { id: idOf(await panel.post('/domains', body), 'POST /domains') };
-    },
-  };
 }
 
 export interface ExecuteOptions {
@@ -149,16 +125,6 @@ export async function executePlan(plan: Plan, creator: Creator, options: Execute
   for (const change of plan.changes) running.set(change.id, start(change));
   await Promise.all(running.values());
   return outcomes;
-}
-
-function field(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-}
-
-function idOf(answer: unknown, request: string): number {
-  const id = field(answer, 'id');
-  if (Number.isSafeInteger(id)) return id as number;
-  throw new ProvisionError('panel_contract', `${request}: the answer has no integer "id"`, { hint: 'check the panel for the resource before running apply again' });
 }
 
 function messageOf(error: unknown): string {

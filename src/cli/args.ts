@@ -44,3 +44,11 @@ export function oneOf<T extends string>(value: string | undefined, flag: string,
   if ((choices as readonly string[]).includes(value)) return value as T;
   throw new ProvisionError('usage', `${flag} must be one of ${choices.join(', ')}, not "${value}"`);
 }
+
+/** Parses a duration flag given in seconds (0 or more, decimals allowed) into milliseconds, or explains. */
+export function seconds(value: string | undefined, flag: string, fallbackMs: number): number {
+  if (value === undefined) return fallbackMs;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new ProvisionError('usage', `${flag} takes a number of seconds (0 or more), not "${value}"`);
+  return Math.round(n * 1000);
+}

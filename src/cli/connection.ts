@@ -9,6 +9,7 @@ export const CONNECTION_OPTIONS = {
   'allow-http': { type: 'boolean', default: false },
   'ca-file': { type: 'string' },
   insecure: { type: 'boolean', default: false },
+  verbose: { type: 'boolean', default: false },
 } as const;
 
 export const CONNECTION_HELP = `Connection:
@@ -16,7 +17,9 @@ export const CONNECTION_HELP = `Connection:
   --api-key-file FILE    read the API key from FILE (default: PROVISION_API_KEY)
   --ca-file FILE         trust this PEM CA bundle (self-signed panels)
   --insecure             do not verify the panel's certificate (loud warning)
-  --allow-http           allow plain http:// to a non-loopback host`;
+  --allow-http           allow plain http:// to a non-loopback host
+  --verbose              log every request (method, path, status, time) to stderr
+  HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured.`;
 
 export interface ConnectionValues {
   url?: string | undefined;
@@ -24,6 +27,7 @@ export interface ConnectionValues {
   'allow-http'?: boolean | undefined;
   'ca-file'?: string | undefined;
   insecure?: boolean | undefined;
+  verbose?: boolean | undefined;
 }
 
 /**
@@ -40,12 +44,26 @@ export async function connect(values: ConnectionValues, io: Io, secrets: Set<str
   const apiKey = await readApiKey(io.env, values['api-key-file']);
   secrets.add(apiKey);
   if (values.insecure === true) {
-    io.stderr.write(`warning: --insecure: the certificate of ${baseUrl} is NOT verified; anyone on the path can read the API key. Use --ca-file instead.\n`);
+    io.stderr.write(
+      `warning: --insecure: the certificate of ${baseUrl} is NOT verified (through a proxy too); anyone on the path can read the API key. Use --ca-file instead.\n`,
+    );
   }
+  const log = (line: string): void => {
+    io.stderr.write(`${line}\n`);
+  };
   return new PanelClient({
     baseUrl,
     apiKey,
     ...(values['ca-file'] === undefined ? {} : { caFile: values['ca-file'] }),
     insecure: values.insecure === true,
+    proxyEnv: io.env,
+    onWait: log,
+    ...(values.verbose === true
+      ? {
+          onRequest: (e) => {
+            log(`${e.method} ${e.path} ${e.status === 0 ? 'no answer' : e.status} ${Math.round(e.ms)} ms`);
+          },
+        }
+      : {}),
   });
 }

@@ -1,12 +1,12 @@
 import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { checkRecipient, EncryptingSink } from '../apply/encrypt.js';
-import { executePlan, type Outcome, postCreator, tally } from '../apply/execute.js';
+import { executePlan, type Outcome, tally } from '../apply/execute.js';
 import { SecretsFile, type SecretsSink, secretsGitWarning, unansweredIntents } from '../apply/secrets.js';
 import { ProvisionError } from '../errors.js';
 import type { PanelClient } from '../panel/index.js';
 import type { Live } from '../panel/types.js';
-import { readLive } from '../panel/index.js';
+import { DEFAULT_SETTLE_TIMEOUT_MS, panelCreator, readLive } from '../panel/index.js';
 import { diff } from '../plan/diff.js';
 import { parsePlanFile, planFingerprint, type SavedPlan, staleReasons } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
@@ -17,7 +17,7 @@ import { renderPlanMarkdown } from '../render/markdown.js';
 import { renderApplyJson, renderApplySummary, renderOutcomeLine, renderProgressLine } from '../render/outcome.js';
 import { renderPlanText } from '../render/text.js';
 import type { Command } from './args.js';
-import { oneOf, parseCommandLine, positiveInteger } from './args.js';
+import { oneOf, parseCommandLine, positiveInteger, seconds } from './args.js';
 import { connect, CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
 import type { Io, Output } from './io.js';
 import { onGitHubActions, useColor } from './io.js';
@@ -97,6 +97,7 @@ const APPLY_OPTIONS = {
   concurrency: { type: 'string' },
   'secrets-file': { type: 'string' },
   'secrets-recipient': { type: 'string' },
+  'settle-timeout': { type: 'string' },
   format: { type: 'string' },
   'show-unmanaged': { type: 'boolean', default: false },
 } as const;
@@ -113,6 +114,8 @@ export const apply: Command = {
   --secrets-file PATH        JSON Lines file for new clients' passwords, mode 0600 (or PROVISION_SECRETS_FILE)
   --secrets-recipient KEY    encrypt each password to this age public key, "age1..." (or
                              PROVISION_SECRETS_RECIPIENT); read them back with 'provision secrets decrypt'
+  --settle-timeout SECONDS   how long a new client's domains are retried while the panel still sets
+                             the account up (400/404 right after its 201); default ${DEFAULT_SETTLE_TIMEOUT_MS / 1000}
   --format FORMAT            text (default) or json (outcomes for scripts on stdout; progress on stderr)
   --show-unmanaged           list the names of clients and domains the manifest does not list
 ${MASS_HELP}
@@ -134,6 +137,7 @@ Examples:
     const { values, positionals } = parseCommandLine(args, APPLY_OPTIONS, 1, applyUsage);
     const format = oneOf(values.format, '--format', ['text', 'json'], 'text');
     const concurrency = positiveInteger(values.concurrency, '--concurrency', 4);
+    const settleTimeoutMs = seconds(values['settle-timeout'], '--settle-timeout', DEFAULT_SETTLE_TIMEOUT_MS);
     const maxCreates = positiveInteger(values['max-creates'], '--max-creates', DEFAULT_MAX_CREATES);
     const recipientValue = values['secrets-recipient'] ?? io.env.PROVISION_SECRETS_RECIPIENT;
     const recipient = recipientValue === undefined || recipientValue === '' ? undefined : checkRecipient(recipientValue);
@@ -166,7 +170,8 @@ Examples:
       requireSecretsDestination(view.plan, secretsPath);
       if (saved === undefined && !values['auto-approve']) await confirm(view, io, format);
       const secretsFile = await openSecrets(view.plan, secretsPath, io);
-      const sink: SecretsSink | undefined = secretsFile === undefined || recipient === undefined ? secretsFile : new EncryptingSink(secretsFile, recipient);
+      const file: SecretsSink | undefined = secretsFile === undefined || recipient === undefined ? secretsFile : new EncryptingSink(secretsFile, recipient);
+      const sink = file === undefined ? undefined : redactingPasswords(file, secrets);
       const progress = new Progress(io, format, view.plan.changes.length);
       const controller = new AbortController();
       let running = true;
@@ -177,7 +182,13 @@ Examples:
       });
       let outcomes: Outcome[];
       try {
-        outcomes = await executePlan(view.plan, postCreator(panel), {
+        const creator = panelCreator(panel, {
+          settleTimeoutMs,
+          onWait: (message) => {
+            progress.note(message);
+          },
+        });
+        outcomes = await executePlan(view.plan, creator, {
           concurrency,
           secrets: sink,
           panelUrl: view.panelUrl,
@@ -210,6 +221,17 @@ interface Prepared {
   readonly view: PlanView;
   readonly panel: PanelClient;
   readonly live: Live;
+}
+
+/** Adds each password to the run's redaction set as it is recorded: it can then never be printed. */
+function redactingPasswords(inner: SecretsSink, secrets: Set<string>): SecretsSink {
+  return {
+    intend: (entry) => inner.intend(entry),
+    record: (entry) => {
+      if (entry.password !== null) secrets.add(entry.password);
+      return inner.record(entry);
+    },
+  };
 }
 
 /** Manifest, panel, diff: what plan and apply share. Undefined when the manifest is invalid. */
