@@ -118,3 +118,62 @@ describe('apply killed with SIGKILL, then run again', () => {
     expect(lost).toBeLessThanOrEqual(kills * CONCURRENCY);
   }, 60_000);
 });
+
+describe('apply stopped with SIGTERM', () => {
+  let p: Awaited<ReturnType<typeof panel>> | undefined;
+  beforeAll(async () => {
+    await buildCli();
+    p = await panel({
+      intercept: async ({ method }) => {
+        if (method === 'POST') await sleep(30);
+        return undefined;
+      },
+    });
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  it('lets in-flight requests finish, saves their passwords, prints the summary and exits 130', async () => {
+    if (p === undefined) throw new Error('the simulator did not start');
+    const manifest = join(p.dir, 'manifest.yaml');
+    const lines = ['version: 1', 'clients:'];
+    for (let i = 0; i < 20; i++) lines.push(`  - username: user${i}`, `    domains: [site${i}.example]`);
+    await writeFile(manifest, `${lines.join('\n')}\n`);
+    const env = { ...p.env, PROVISION_SECRETS_FILE: join(p.dir, 'secrets.jsonl') };
+    const args = ['apply', manifest, '--auto-approve', '--concurrency', '2'];
+
+    const stopped = await new Promise<Run>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        // Stop once the first creates have finished, while others are in flight.
+        if ((stdout.match(/✓/g) ?? []).length === 3) child.kill('SIGTERM');
+      });
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code, signal) => {
+        resolve({ code, signal, stdout, stderr });
+      });
+    });
+    expect(stopped.code, stopped.stderr).toBe(130);
+    expect(stopped.stdout).toMatch(/Apply: \d+ succeeded, 0 failed, \d+ skipped/);
+    expect(stopped.stdout).toContain('interrupted before it was sent');
+    expect(stopped.stdout).not.toContain('✗');
+
+    const sim = p.sim;
+    const created = [...sim.state.clients.values()].map((c) => c.username);
+    expect(created.length).toBeGreaterThanOrEqual(2);
+    expect(created.length).toBeLessThan(20);
+    const records = await createdRecords(env.PROVISION_SECRETS_FILE);
+    expect(records.map((r) => r.username).sort()).toEqual([...created].sort());
+    expect(records.every((r) => typeof r.password === 'string')).toBe(true);
+
+    const rest = await runBin(args, env);
+    expect(rest.code, rest.stderr).toBe(0);
+    expect(rest.stderr).not.toContain('password is unknown');
+    expect(await createdRecords(env.PROVISION_SECRETS_FILE)).toHaveLength(20);
+  }, 60_000);
+});

@@ -12,6 +12,12 @@ export const BIN = join(ROOT, 'dist', 'cli', 'bin.js');
  * (kills, signals) must not run a stale build. Called from such a test's beforeAll only, so
  * the rest of the suite does not depend on the build.
  */
-export async function buildCli(): Promise<void> {
-  await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT });
+export function buildCli(): Promise<void> {
+  built ??= promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT }).then(
+    () => undefined,
+  );
+  return built;
 }
+
+/** Once per test file (each file runs in a worker of its own). */
+let built: Promise<void> | undefined;

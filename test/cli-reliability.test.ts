@@ -1,0 +1,126 @@
+/**
+ * The reliability machinery as a user meets it through `provision apply`: settling accounts,
+ * ambiguous POSTs adopted, proxies from the environment, --verbose.
+ */
+import { createServer, type IncomingMessage, request as httpRequest, type Server } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { API_KEY, createdRecords, panel, run } from './helpers/cli.js';
+
+const MANIFEST = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example, www.alice.example]\n';
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of cleanup) await close();
+  cleanup = [];
+});
+
+async function setup(options: Parameters<typeof panel>[0] = {}) {
+  const p = await panel(options);
+  cleanup.push(p.close);
+  const file = join(p.dir, 'manifest.yaml');
+  await writeFile(file, MANIFEST);
+  const secrets = join(p.dir, 'secrets.jsonl');
+  return { ...p, file, secrets, env: { ...p.env, PROVISION_SECRETS_FILE: secrets } };
+}
+
+describe('apply meets a panel that is still setting an account up', () => {
+  it('retries the new client\'s domains until the account is ready', async () => {
+    const { file, env, sim } = await setup({ notReadyMs: 400 });
+    const r = await run(['apply', file, '--auto-approve'], env);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('Apply: 3 succeeded, 0 failed, 0 skipped.');
+    expect(sim.requests.filter((q) => q.method === 'POST' && q.path === '/domains' && q.status === 400).length).toBeGreaterThan(0);
+    expect(sim.state.domainNamed('www.alice.example')?.id_user).toBe(sim.state.clientNamed('alice')?.id);
+  });
+
+  it('gives up after --settle-timeout, naming the flag', async () => {
+    const { file, env } = await setup({ notReadyMs: 60_000 });
+    const r = await run(['apply', file, '--auto-approve', '--settle-timeout', '0.3'], env);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/✗ failed to create domain "alice\.example" of client "alice": .*not ready.*--settle-timeout/);
+    expect(r.stdout).toContain('- skipped domain "www.alice.example" of client "alice": domain "alice.example" failed');
+  });
+
+  it('refuses a --settle-timeout that is not a number of seconds', async () => {
+    const { file, env } = await setup();
+    const r = await run(['apply', file, '--auto-approve', '--settle-timeout', 'soon'], env);
+    expect(r.stderr).toBe('error: --settle-timeout takes a number of seconds (0 or more), not "soon"\n');
+  });
+});
+
+describe('apply meets a POST whose answer is lost', () => {
+  it('adopts the client it created, records the password as unknown and says so', async () => {
+    const { file, env, sim, secrets } = await setup({ ambiguousPostRate: 1, faultFilter: ({ method, path }) => method === 'POST' && path === '/clients' });
+    const r = await run(['apply', file, '--auto-approve'], env);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/✓ created client "alice" \(id \d+\): its password was lost with the interrupted answer: set a new one in the panel/);
+    expect(sim.requests.filter((q) => q.method === 'POST' && q.path === '/clients')).toHaveLength(1);
+    const records = await createdRecords(secrets);
+    expect(records).toEqual([expect.objectContaining({ username: 'alice', id: sim.state.clientNamed('alice')?.id, password: null })]);
+  });
+});
+
+describe('proxies from the environment', () => {
+  let proxy: Server | undefined;
+  afterEach(async () => {
+    const server = proxy;
+    proxy = undefined;
+    if (server === undefined) return;
+    server.closeAllConnections();
+    await new Promise((resolve) => {
+      server.close(resolve);
+    });
+  });
+
+  it('sends requests through HTTP_PROXY, and not for hosts in NO_PROXY', async () => {
+    const { file, env } = await setup();
+    const seen: string[] = [];
+    // A proxy that tunnels (CONNECT, as undici's proxy agent does) and forwards absolute URLs.
+    proxy = createServer((req, res) => {
+      seen.push(`${req.method ?? ''} ${req.url ?? ''}`);
+      const upstream = httpRequest(req.url ?? '', { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+      seen.push(`CONNECT ${req.url ?? ''}`);
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = connect(Number(port), host ?? '', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy?.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+
+    const through = await run(['plan', file], { ...env, HTTP_PROXY: proxyUrl });
+    expect(through.code, through.stderr).toBe(0);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((s) => s.startsWith(`CONNECT 127.0.0.1:`) || s.startsWith('GET http://127.0.0.1:'))).toBe(true);
+
+    seen.length = 0;
+    const direct = await run(['plan', file], { ...env, HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' });
+    expect(direct.code).toBe(0);
+    expect(seen).toEqual([]);
+  });
+});
+
+describe('--verbose', () => {
+  it('logs every request to stderr, never the key', async () => {
+    const { file, env } = await setup();
+    const r = await run(['plan', file, '--verbose'], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^GET \/api\/v2\/ping 200 \d+ ms$/m);
+    expect(r.stderr).toMatch(/^GET \/api\/v2\/domains 200 \d+ ms$/m);
+    expect(r.stderr).not.toContain(API_KEY);
+  });
+});
