@@ -32,9 +32,14 @@ export function parseCommandLine<O extends ParseArgsOptionsConfig>(args: readonl
 
 /** Parses a positive integer flag, or explains. */
 export function positiveInteger(value: string | undefined, flag: string, fallback: number): number {
-  if (value === undefined) return fallback;
+  return wholeNumber(value, flag, 1) ?? fallback;
+}
+
+/** Parses a whole-number flag of at least `min` (undefined when absent), or explains. */
+export function wholeNumber(value: string | undefined, flag: string, min = 0): number | undefined {
+  if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 1) throw new ProvisionError('usage', `${flag} must be a whole number of 1 or more, not "${value}"`);
+  if (value.trim() === '' || !Number.isSafeInteger(n) || n < min) throw new ProvisionError('usage', `${flag} must be a whole number of ${min} or more, not "${value}"`);
   return n;
 }
 
@@ -51,4 +56,12 @@ export function seconds(value: string | undefined, flag: string, fallbackMs: num
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new ProvisionError('usage', `${flag} takes a number of seconds (0 or more), not "${value}"`);
   return Math.round(n * 1000);
+}
+
+/** Parses a share between 0 and 1 (a fault rate), or explains. */
+export function rate(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !(n >= 0 && n <= 1)) throw new ProvisionError('usage', `${flag} takes a share between 0 and 1, like 0.1, not "${value}"`);
+  return n;
 }

@@ -2,9 +2,25 @@ import { readFile } from 'node:fs/promises';
 import { ProvisionError } from '../errors.js';
 import { parseSeed, startSimulator } from '../simulator/index.js';
 import type { Command } from './args.js';
-import { parseCommandLine, positiveInteger } from './args.js';
+import { parseCommandLine, rate, wholeNumber } from './args.js';
 
-const usage = 'provision simulator --api-key KEY [--port N] [--host ADDR] [--state FILE] [--seed FILE]';
+const usage = 'provision simulator --api-key KEY [--port N] [--host ADDR] [--state FILE] [--seed FILE] [fault options]';
+
+const OPTIONS = {
+  'api-key': { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  state: { type: 'string' },
+  seed: { type: 'string' },
+  latency: { type: 'string' },
+  'error-rate': { type: 'string' },
+  'reset-rate': { type: 'string' },
+  'ambiguous-post-rate': { type: 'string' },
+  'not-ready': { type: 'string' },
+  'fault-seed': { type: 'string' },
+  'api-disabled': { type: 'boolean', default: false },
+  'no-domain-list': { type: 'boolean', default: false },
+} as const;
 
 export const simulator: Command = {
   usage,
@@ -18,16 +34,22 @@ export const simulator: Command = {
                     {"hostingPlans": ["Basic"], "admins": ["admin"],
                      "clients": [{"username": "alice", "plan": "Basic", "domains": ["alice.example"]}]}
 
+Faults, to see how provision copes (all off by default):
+  --latency MS               add MS milliseconds to every answer
+  --error-rate R             answer a share R (0-1) of requests with 500, 502 or 503
+  --reset-rate R             drop the connection of a share R of requests without answering
+  --ambiguous-post-rate R    carry out a share R of POSTs, then drop the connection unanswered
+  --not-ready MS             refuse a new client's domains for MS milliseconds after its creation
+  --fault-seed N             seed of the fault draws (the same seed, the same faults)
+  --api-disabled             answer every request with an HTML page, like a panel whose API is off
+  --no-domain-list           answer GET /domains with 404, like a panel without that endpoint
+
 Examples:
   provision simulator --api-key test-key --port 8080 --state panel.json
+  provision simulator --api-key test-key --port 8080 --latency 50 --error-rate 0.1 --not-ready 500
   PROVISION_URL=http://127.0.0.1:8080 PROVISION_API_KEY=test-key provision plan examples/quickstart.yaml`,
   async run(args, io, secrets) {
-    const { values } = parseCommandLine(
-      args,
-      { 'api-key': { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, state: { type: 'string' }, seed: { type: 'string' } },
-      0,
-      usage,
-    );
+    const { values } = parseCommandLine(args, OPTIONS, 0, usage);
     const apiKey = values['api-key'] ?? io.env.PROVISION_API_KEY;
     if (apiKey === undefined || apiKey === '') {
       throw new ProvisionError('usage', 'the simulator needs an API key', { hint: 'give --api-key KEY or set PROVISION_API_KEY' });
@@ -36,10 +58,11 @@ Examples:
     const seed = values.seed === undefined ? undefined : parseSeed(await readJson(values.seed), values.seed);
     const sim = await startSimulator({
       apiKey,
-      port: values.port === undefined ? 0 : positiveInteger(values.port, '--port', 0),
+      port: wholeNumber(values.port, '--port') ?? 0,
       ...(values.host === undefined ? {} : { host: values.host }),
       ...(values.state === undefined ? {} : { statePath: values.state }),
       ...(seed === undefined ? {} : { seed }),
+      ...faults(values),
     });
     io.stdout.write(`simulator listening on ${sim.url} (Ctrl-C stops it)\n`);
     await io.untilStopped();
@@ -48,6 +71,28 @@ Examples:
     return 0;
   },
 };
+
+type Values = ReturnType<typeof parseCommandLine<typeof OPTIONS>>['values'];
+
+/** The fault options given, in SimulatorOptions' terms. */
+function faults(values: Values) {
+  const errorRate = rate(values['error-rate'], '--error-rate');
+  const resetRate = rate(values['reset-rate'], '--reset-rate');
+  const ambiguousPostRate = rate(values['ambiguous-post-rate'], '--ambiguous-post-rate');
+  const latencyMs = wholeNumber(values.latency, '--latency');
+  const notReadyMs = wholeNumber(values['not-ready'], '--not-ready');
+  const faultSeed = wholeNumber(values['fault-seed'], '--fault-seed');
+  return {
+    ...(errorRate === undefined ? {} : { errorRate }),
+    ...(resetRate === undefined ? {} : { resetRate }),
+    ...(ambiguousPostRate === undefined ? {} : { ambiguousPostRate }),
+    ...(latencyMs === undefined ? {} : { latencyMs }),
+    ...(notReadyMs === undefined ? {} : { notReadyMs }),
+    ...(faultSeed === undefined ? {} : { faultSeed }),
+    ...(values['api-disabled'] ? { apiEnabled: false } : {}),
+    ...(values['no-domain-list'] ? { listDomains: false } : {}),
+  };
+}
 
 async function readJson(path: string): Promise<unknown> {
   let text: string;
