@@ -2,12 +2,11 @@
  * The reliability machinery as a user meets it through `provision apply`: settling accounts,
  * ambiguous POSTs adopted, proxies from the environment, --verbose.
  */
-import { createServer, type IncomingMessage, request as httpRequest, type Server } from 'node:http';
-import { type AddressInfo, connect, type Socket } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { API_KEY, createdRecords, panel, run } from './helpers/cli.js';
+import { startTestProxy } from './helpers/proxy.js';
 
 const MANIFEST = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example, www.alice.example]\n';
 
@@ -64,53 +63,20 @@ describe('apply meets a POST whose answer is lost', () => {
 });
 
 describe('proxies from the environment', () => {
-  let proxy: Server | undefined;
-  afterEach(async () => {
-    const server = proxy;
-    proxy = undefined;
-    if (server === undefined) return;
-    server.closeAllConnections();
-    await new Promise((resolve) => {
-      server.close(resolve);
-    });
-  });
-
   it('sends requests through HTTP_PROXY, and not for hosts in NO_PROXY', async () => {
     const { file, env } = await setup();
-    const seen: string[] = [];
-    // A proxy that tunnels (CONNECT, as undici's proxy agent does) and forwards absolute URLs.
-    proxy = createServer((req, res) => {
-      seen.push(`${req.method ?? ''} ${req.url ?? ''}`);
-      const upstream = httpRequest(req.url ?? '', { method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      req.pipe(upstream);
-    });
-    proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
-      seen.push(`CONNECT ${req.url ?? ''}`);
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = connect(Number(port), host ?? '', () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      upstream.on('error', () => client.destroy());
-      client.on('error', () => upstream.destroy());
-    });
-    await new Promise<void>((resolve) => proxy?.listen(0, '127.0.0.1', resolve));
-    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const proxy = await startTestProxy();
+    cleanup.push(proxy.close);
 
-    const through = await run(['plan', file], { ...env, HTTP_PROXY: proxyUrl });
+    const through = await run(['plan', file], { ...env, HTTP_PROXY: proxy.url });
     expect(through.code, through.stderr).toBe(0);
-    expect(seen.length).toBeGreaterThan(0);
-    expect(seen.every((s) => s.startsWith(`CONNECT 127.0.0.1:`) || s.startsWith('GET http://127.0.0.1:'))).toBe(true);
+    expect(proxy.used.length).toBeGreaterThan(0);
+    expect(proxy.used.every((s) => s.startsWith('CONNECT 127.0.0.1:') || s.startsWith('GET http://127.0.0.1:'))).toBe(true);
 
-    seen.length = 0;
-    const direct = await run(['plan', file], { ...env, HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' });
+    proxy.used.length = 0;
+    const direct = await run(['plan', file], { ...env, HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' });
     expect(direct.code).toBe(0);
-    expect(seen).toEqual([]);
+    expect(proxy.used).toEqual([]);
   });
 });
 

@@ -1,13 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ProvisionError } from '../src/errors.js';
 import { PanelClient, proxySettings, type PanelClientOptions } from '../src/panel/index.js';
 import { startSimulator, type Simulator } from '../src/simulator/index.js';
+import { startTestProxy, type TestProxy } from './helpers/proxy.js';
 import { SIM_KEY } from './helpers/sim-http.js';
 
 /** A private CA and a server certificate it signed for 127.0.0.1, made with openssl. */
@@ -72,44 +71,11 @@ async function rejection(promise: Promise<unknown>): Promise<ProvisionError> {
   throw new Error('expected a rejection');
 }
 
-/** A forward proxy on loopback: CONNECT tunnels and absolute-form requests, each recorded. */
-async function startProxy(): Promise<{ url: string; used: string[] }> {
-  const used: string[] = [];
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
-    used.push(`${req.method ?? ''} ${req.url ?? ''}`);
-    const target = new URL(req.url ?? '');
-    const upstream = httpRequest({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    req.pipe(upstream);
-  });
-  server.on('connect', (req, client: Socket, head: Buffer) => {
-    used.push(`CONNECT ${req.url ?? ''}`);
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = connect(Number(port), host ?? '', () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => socket.destroy());
-      socket.on('close', () => sockets.delete(socket));
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
-    () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.closeAllConnections();
-        server.close(resolve);
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, used };
+/** A proxy on loopback, closed after the test. */
+async function startProxy(): Promise<TestProxy> {
+  const proxy = await startTestProxy();
+  cleanups.push(proxy.close);
+  return proxy;
 }
 
 describe('TLS against the simulator serving HTTPS', () => {
