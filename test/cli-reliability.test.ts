@@ -2,27 +2,15 @@
  * The reliability machinery as a user meets it through `provision apply`: settling accounts,
  * ambiguous POSTs adopted, proxies from the environment, --verbose.
  */
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { API_KEY, createdRecords, panel, run } from './helpers/cli.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { API_KEY, createdRecords, run, workspace } from './helpers/cli.js';
 import { startTestProxy } from './helpers/proxy.js';
 
 const MANIFEST = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example, www.alice.example]\n';
 
-let cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of cleanup) await close();
-  cleanup = [];
-});
-
-async function setup(options: Parameters<typeof panel>[0] = {}) {
-  const p = await panel(options);
-  cleanup.push(p.close);
-  const file = join(p.dir, 'manifest.yaml');
-  await writeFile(file, MANIFEST);
-  const secrets = join(p.dir, 'secrets.jsonl');
-  return { ...p, file, secrets, env: { ...p.env, PROVISION_SECRETS_FILE: secrets } };
+async function setup(options: Parameters<typeof workspace>[1] = {}) {
+  const w = await workspace(MANIFEST, options);
+  return { ...w, env: w.envWithSecrets };
 }
 
 describe('apply meets a panel that is still setting an account up', () => {
@@ -66,7 +54,7 @@ describe('proxies from the environment', () => {
   it('sends requests through HTTP_PROXY, and not for hosts in NO_PROXY', async () => {
     const { file, env } = await setup();
     const proxy = await startTestProxy();
-    cleanup.push(proxy.close);
+    onTestFinished(proxy.close);
 
     const through = await run(['plan', file], { ...env, HTTP_PROXY: proxy.url });
     expect(through.code, through.stderr).toBe(0);

@@ -7,10 +7,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateIdentity, identityToRecipient } from 'age-encryption';
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMMAND_NAMES, loadCommand } from '../src/cli/main.js';
 import { MARKDOWN_LIMIT } from '../src/render/markdown.js';
-import { API_KEY, createdRecords, panel, run, type RunResult } from './helpers/cli.js';
+import { API_KEY, createdRecords, run, type RunResult, workspace } from './helpers/cli.js';
 
 const MANIFEST = `version: 1
 clients:
@@ -21,21 +21,7 @@ clients:
     domains: [bob.example]
 `;
 
-let cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of cleanup) await close();
-  cleanup = [];
-});
-
-async function setup(options: Parameters<typeof panel>[0] = {}, manifest = MANIFEST) {
-  const p = await panel(options);
-  cleanup.push(p.close);
-  const file = join(p.dir, 'manifest.yaml');
-  await writeFile(file, manifest);
-  const secrets = join(p.dir, 'secrets.jsonl');
-  const planFile = join(p.dir, 'plan.json');
-  return { ...p, file, secrets, planFile, envWithSecrets: { ...p.env, PROVISION_SECRETS_FILE: secrets } };
-}
+const setup = (options: Parameters<typeof workspace>[1] = {}, manifest = MANIFEST) => workspace(manifest, options);
 
 /** A change made on the panel behind the plan's back, through the API like any other client. */
 async function postBehind(url: string, path: string, body: object): Promise<number> {
@@ -113,8 +99,7 @@ describe('saved plans', () => {
     expect((await run(['plan', file, '--out', planFile], envWithSecrets)).code).toBe(0);
     const text = await readFile(planFile, 'utf8');
 
-    const other = await panel();
-    cleanup.push(other.close);
+    const other = await workspace(MANIFEST);
     const wrongPanel = await run(['apply', planFile], { ...envWithSecrets, PROVISION_URL: other.sim.url });
     expect(wrongPanel.code).toBe(1);
     expect(wrongPanel.stderr).toMatch(/^error: .*plan\.json was made for the panel http:\/\/127\.0\.0\.1:\d+\/api\/v2, not http:\/\/127\.0\.0\.1:\d+\/api\/v2: nothing was sent$/m);

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { API_KEY, createdRecords, panel, run, type RunResult } from './helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { API_KEY, createdRecords, run, type RunResult, workspace } from './helpers/cli.js';
 
 const MANIFEST = `version: 1
 clients:
@@ -17,20 +17,7 @@ clients:
     domains: [bob.example]
 `;
 
-let cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of cleanup) await close();
-  cleanup = [];
-});
-
-async function setup(options: Parameters<typeof panel>[0] = {}, manifest = MANIFEST) {
-  const p = await panel(options);
-  cleanup.push(p.close);
-  const file = join(p.dir, 'manifest.yaml');
-  await writeFile(file, manifest);
-  const secrets = join(p.dir, 'secrets.jsonl');
-  return { ...p, file, secrets, envWithSecrets: { ...p.env, PROVISION_SECRETS_FILE: secrets } };
-}
+const setup = (options: Parameters<typeof workspace>[1] = {}, manifest = MANIFEST) => workspace(manifest, options);
 
 /** No output of any run may carry the API key or a created client's password. */
 async function expectNoSecrets(results: RunResult[], secretsFile?: string): Promise<void> {

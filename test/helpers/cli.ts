@@ -1,6 +1,7 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { onTestFinished } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
 
@@ -76,4 +77,18 @@ export async function createdRecords(path: string): Promise<Record<string, unkno
     .filter(Boolean)
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .filter((entry) => 'id' in entry);
+}
+
+/**
+ * A simulator, a temp directory and a manifest in it, closed when the current test finishes:
+ * `file` (the manifest), `secrets` and `planFile` (paths in the directory), `env` (URL and key)
+ * and `envWithSecrets` (the same with PROVISION_SECRETS_FILE).
+ */
+export async function workspace(manifest: string, options: Partial<SimulatorOptions> = {}) {
+  const p = await panel(options);
+  onTestFinished(p.close);
+  const file = join(p.dir, 'manifest.yaml');
+  await writeFile(file, manifest);
+  const secrets = join(p.dir, 'secrets.jsonl');
+  return { ...p, file, secrets, planFile: join(p.dir, 'plan.json'), envWithSecrets: { ...p.env, PROVISION_SECRETS_FILE: secrets } };
 }
