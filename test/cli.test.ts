@@ -75,7 +75,7 @@ describe('plan', () => {
         + POST /domains {"domain":"alice.example","id_user":(known after apply)}
         # domain "shop.alice.example" of client "alice" will be created: not on the panel, after alice.example
         + POST /domains {"domain":"shop.alice.example","id_user":(known after apply)}
-        # domain "xn--bcher-kva.example" of client "alice" will be created: not on the panel
+        # domain "xn--bcher-kva.example" (bücher.example) of client "alice" will be created: not on the panel
         + POST /domains {"domain":"xn--bcher-kva.example","id_user":(known after apply)}
         # client "bob" will be created: not on the panel
         + POST /clients {"username":"bob"}

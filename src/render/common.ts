@@ -1,3 +1,4 @@
+import { domainToUnicode } from 'node:url';
 import type { Change, Plan } from '../plan/types.js';
 import { requestFor } from '../plan/requests.js';
 
@@ -31,7 +32,14 @@ export function requestLine(change: Change): string {
 
 /** `client "alice"` / `domain "a.example" of client "alice"` */
 export function subject(change: Change): string {
-  return change.type === 'client' ? `client "${change.name}"` : `domain "${change.name}" of client "${change.client}"`;
+  return change.type === 'client' ? `client "${change.name}"` : `domain "${change.name}"${unicodeForm(change.name)} of client "${change.client}"`;
+}
+
+/** ` (bücher.example)` beside an international name's ASCII form, so people can read it; else ''. */
+export function unicodeForm(ascii: string): string {
+  if (!ascii.includes('xn--')) return '';
+  const unicode = domainToUnicode(ascii);
+  return unicode === '' || unicode === ascii ? '' : ` (${unicode})`;
 }
 
 export function plural(n: number, word: string, many = `${word}s`): string {
