@@ -78,3 +78,23 @@ describe('--verbose', () => {
     expect(r.stderr).not.toContain(API_KEY);
   });
 });
+
+describe('--concurrency', () => {
+  it('keeps that many requests in flight, beyond the default connection pool', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const manifest = `version: 1\nclients:\n${Array.from({ length: 24 }, (_, i) => `  - username: user${i}\n`).join('')}`;
+    const w = await workspace(manifest, {
+      intercept: async ({ method }) => {
+        if (method !== 'POST') return undefined;
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        inFlight--;
+        return undefined;
+      },
+    });
+    const r = await run(['apply', w.file, '--auto-approve', '--concurrency', '12'], w.envWithSecrets);
+    expect(r.code, r.stderr).toBe(0);
+    expect(most).toBe(12);
+  });
+});

@@ -28,6 +28,8 @@ export interface ConnectionValues {
   'ca-file'?: string | undefined;
   insecure?: boolean | undefined;
   verbose?: boolean | undefined;
+  /** Not a flag: parallel connections to keep open (apply passes its --concurrency). */
+  connections?: number | undefined;
 }
 
 /**
@@ -56,6 +58,7 @@ export async function connect(values: ConnectionValues, io: Io, secrets: Set<str
     apiKey,
     ...(values['ca-file'] === undefined ? {} : { caFile: values['ca-file'] }),
     insecure: values.insecure === true,
+    ...(values.connections === undefined ? {} : { connections: values.connections }),
     proxyEnv: io.env,
     onWait: log,
     ...(values.verbose === true

@@ -1,12 +1,11 @@
 import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { checkRecipient, EncryptingSink } from '../apply/encrypt.js';
 import { executePlan, type Outcome, tally } from '../apply/execute.js';
 import { SecretsFile, type SecretsSink, secretsGitWarning, unansweredIntents } from '../apply/secrets.js';
 import { ProvisionError } from '../errors.js';
 import type { PanelClient } from '../panel/index.js';
 import type { Live } from '../panel/types.js';
-import { DEFAULT_SETTLE_TIMEOUT_MS, panelCreator, readLive } from '../panel/index.js';
+import { DEFAULT_CONNECTIONS, DEFAULT_SETTLE_TIMEOUT_MS, panelCreator, readLive } from '../panel/index.js';
 import { diff } from '../plan/diff.js';
 import { parsePlanFile, planFingerprint, type SavedPlan, staleReasons } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
@@ -140,16 +139,20 @@ Examples:
     const settleTimeoutMs = seconds(values['settle-timeout'], '--settle-timeout', DEFAULT_SETTLE_TIMEOUT_MS);
     const maxCreates = positiveInteger(values['max-creates'], '--max-creates', DEFAULT_MAX_CREATES);
     const recipientValue = values['secrets-recipient'] ?? io.env.PROVISION_SECRETS_RECIPIENT;
-    const recipient = recipientValue === undefined || recipientValue === '' ? undefined : checkRecipient(recipientValue);
+    // age-encryption loads only when asked for: it costs every other run start-up time.
+    const encryption = recipientValue === undefined || recipientValue === '' ? undefined : await import('../apply/encrypt.js');
+    const recipient = recipientValue === undefined || encryption === undefined ? undefined : encryption.checkRecipient(recipientValue);
+    // The pool holds a connection per request in flight, whatever its default size.
+    const connection = { ...values, connections: Math.max(concurrency, DEFAULT_CONNECTIONS) };
     const input = positionals[0] ?? '';
     const saved = await readSavedPlan(input);
     let prepared: Prepared | undefined;
     if (saved === undefined) {
       io.stderr.write(`${input}: a manifest: planning against the panel now\n`);
-      prepared = await prepare(input, values, io, secrets);
+      prepared = await prepare(input, connection, io, secrets);
     } else {
       io.stderr.write(`${input}: a saved plan (format ${saved.formatVersion}, made from ${saved.manifest}): applying exactly it, without asking: the plan was the review\n`);
-      prepared = await prepareSaved(saved, input, values, io, secrets);
+      prepared = await prepareSaved(saved, input, connection, io, secrets);
     }
     if (prepared === undefined) return 1;
     const { view, panel, live } = prepared;
@@ -170,7 +173,8 @@ Examples:
       requireSecretsDestination(view.plan, secretsPath);
       if (saved === undefined && !values['auto-approve']) await confirm(view, io, format);
       const secretsFile = await openSecrets(view.plan, secretsPath, io);
-      const file: SecretsSink | undefined = secretsFile === undefined || recipient === undefined ? secretsFile : new EncryptingSink(secretsFile, recipient);
+      const file: SecretsSink | undefined =
+        secretsFile === undefined || recipient === undefined || encryption === undefined ? secretsFile : new encryption.EncryptingSink(secretsFile, recipient);
       const sink = file === undefined ? undefined : redactingPasswords(file, secrets);
       const progress = new Progress(io, format, view.plan.changes.length);
       const controller = new AbortController();
