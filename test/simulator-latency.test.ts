@@ -5,7 +5,7 @@ describe('simulator latencyMs (for benchmarks)', () => {
   test('each request waits the added latency; concurrent requests overlap', async () => {
     const sim = await startSimulator({ apiKey: 'k', latencyMs: 60 });
     try {
-      const ping = () => fetch(`${sim.url}/ping`, { headers: { 'x-api-key': 'k' } }).then((r) => r.json() as Promise<unknown>);
+      const ping = () => fetch(`${sim.url}/ping`, { headers: { 'x-api-key': 'k' } }).then((r) => r.json());
       const started = performance.now();
       expect(await ping()).toEqual({ response: 'pong' });
       expect(performance.now() - started).toBeGreaterThanOrEqual(55);
