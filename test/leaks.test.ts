@@ -46,9 +46,9 @@ describe('no secret in any output', () => {
     await go(['plan', bad]);
     for (const format of ['text', 'json', 'markdown']) await go(['plan', manifest, '--format', format, '--out', planFile, '--show-unmanaged']);
     await go(['apply', manifest]);
-    expect((await go(['apply', manifest, '--auto-approve'])).code).toBe(0);
+    expect((await go(['apply', manifest, '--auto-approve', '--verbose'])).code).toBe(0);
     await go(['apply', manifest, '--auto-approve', '--format', 'json']);
-    await go(['plan', manifest, '--format', 'json', '--out', planFile]);
+    await go(['plan', manifest, '--format', 'json', '--out', planFile, '--verbose']);
     await go(['plan', manifest, '--api-key-file', keyFile], { PROVISION_URL: p.env.PROVISION_URL });
     await go(['plan', manifest], { ...env, PROVISION_API_KEY: `${API_KEY}x` });
     await go(['plan', manifest, '--url', `https://user:${API_KEY}@panel.example`]);
