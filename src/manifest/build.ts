@@ -1,7 +1,6 @@
-import { isSeq } from 'yaml';
 import { normalizeDomain, USERNAME_PATTERN } from '../names.js';
-import type { Found, SourceMap } from './locate.js';
-import { clientName } from './schema.js';
+import type { Found, Locator } from './locate.js';
+import { nameOfClient } from './schema.js';
 import type { DesiredClient, DesiredDomain, Diagnostic, Location } from './types.js';
 
 // Deliberately loose: catches slips (a missing "@", a space, no dot in the domain) without
@@ -14,24 +13,39 @@ const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
  * `Desired` in manifest order. Problems go to `diagnostics`; the clients are only meaningful
  * when none of them is an error.
  */
-export function buildClients(data: unknown, source: SourceMap, diagnostics: Diagnostic[]): DesiredClient[] {
+export function buildClients<N>(data: unknown, source: Locator<N>, diagnostics: Diagnostic[]): DesiredClient[] {
   const clients = (data as { clients?: unknown } | null)?.clients;
   const root = source.root();
   const clientsNode = root && source.step(root, 'clients');
-  if (!Array.isArray(clients) || clientsNode === undefined || !isSeq(source.deref(clientsNode.node))) return [];
-
-  const error = (loc: Location, message: string): void => {
-    diagnostics.push({ ...loc, severity: 'error', message });
-  };
-  const usernames = new Map<string, Location>();
-  const domains = new Map<string, { input: string; client: number; loc: Location }>();
-  const result: DesiredClient[] = [];
-
+  if (!Array.isArray(clients) || clientsNode === undefined || !source.isSeq(clientsNode)) return [];
+  const builder = new ClientsBuilder(diagnostics);
   clients.forEach((client: unknown, i) => {
-    const node = source.step(clientsNode, i);
+    builder.add(source, client, i, source.step(clientsNode, i));
+  });
+  return builder.clients;
+}
+
+/**
+ * The same checks, one client at a time (in manifest order, `index` from 0), so that a reader
+ * can check clients as it reads them and keep none of the data: the checks across clients
+ * (unique usernames and domains) need only what this keeps.
+ */
+export class ClientsBuilder {
+  /** The clients of `Desired` so far. */
+  readonly clients: DesiredClient[] = [];
+  private readonly usernames = new Map<string, Location>();
+  private readonly domains = new Map<string, { input: string; client: number; name: string; loc: Location }>();
+
+  constructor(private readonly diagnostics: Diagnostic[]) {}
+
+  add<N>(source: Locator<N>, client: unknown, i: number, node: Found<N> | undefined): void {
     if (!isRecord(client) || node === undefined) return; // the schema check reported it
-    const name = clientName(data, i);
-    const where = (key: string): Found => source.step(node, key) ?? node;
+    const error = (loc: Location, message: string): void => {
+      this.diagnostics.push({ ...loc, severity: 'error', message });
+    };
+    const { usernames, domains } = this;
+    const name = nameOfClient(client, i);
+    const where = (key: string): Found<N> => source.step(node, key) ?? node;
 
     const { username, plan, email } = client;
     let loc = source.at(node);
@@ -74,7 +88,7 @@ export function buildClients(data: unknown, source: SourceMap, diagnostics: Diag
         }
         const first = domains.get(normalized.name);
         if (first === undefined) {
-          domains.set(normalized.name, { input, client: i, loc: domainLoc });
+          domains.set(normalized.name, { input, client: i, name, loc: domainLoc });
         } else {
           // Name the spelling the reader will find at that line when it differs (case, IDN).
           const same = first.input === input ? '' : ` (same as "${first.input}")`;
@@ -82,7 +96,7 @@ export function buildClients(data: unknown, source: SourceMap, diagnostics: Diag
             domainLoc,
             first.client === i
               ? `domain "${input}"${same} is listed twice in ${name} (first at line ${first.loc.line}): remove one`
-              : `domain "${input}"${same} is already listed under ${clientName(data, first.client)} at line ${first.loc.line}: a domain belongs to one client only`,
+              : `domain "${input}"${same} is already listed under ${first.name} at line ${first.loc.line}: a domain belongs to one client only`,
           );
         }
         desiredDomains.push({ name: normalized.name, input, loc: domainLoc });
@@ -90,15 +104,14 @@ export function buildClients(data: unknown, source: SourceMap, diagnostics: Diag
     }
 
     if (typeof username !== 'string') return;
-    result.push({
+    this.clients.push({
       username,
       ...(typeof plan === 'string' && planLoc !== undefined ? { plan, planLoc } : {}),
       ...(typeof email === 'string' ? { email } : {}),
       domains: desiredDomains,
       loc,
     });
-  });
-  return result;
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

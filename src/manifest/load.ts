@@ -3,9 +3,10 @@ import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument } from 'yaml';
 import type { YAMLError } from 'yaml';
 import { ProvisionError } from '../errors.js';
-import { buildClients } from './build.js';
+import { buildClients, ClientsBuilder } from './build.js';
+import { readChunked } from './chunked.js';
 import { SourceMap } from './locate.js';
-import { checkSchema } from './schema.js';
+import { checkSchema, schemaValid } from './schema.js';
 import type { Desired, Diagnostic, Location } from './types.js';
 
 /** What loading a manifest found: `desired` is undefined exactly when a diagnostic is an error. */
@@ -93,8 +94,47 @@ function decodeUtf8(bytes: Uint8Array, file: string): { text: string } | { diagn
 /**
  * Parses and validates manifest text: YAML, then the JSON Schema, then the semantic checks,
  * reporting every problem with its location. Pure; never throws for any input text.
+ *
+ * A valid manifest of the common shape is read in chunks (`parseManifestChunked`), which
+ * holds a fraction of the memory for a large file; anything else, and every manifest with a
+ * diagnostic, is read whole (`parseManifestWhole`): the result is the same either way.
  */
 export function parseManifest(text: string, file: string): LoadResult {
+  let chunked: LoadResult | undefined;
+  try {
+    chunked = parseManifestChunked(text, file);
+  } catch {
+    // Not expected (the chunked read gives up on whatever it does not handle); if it ever
+    // throws, the whole read still answers, and words any problem as it always has.
+  }
+  return chunked ?? parseManifestWhole(text, file);
+}
+
+/**
+ * The chunked read (see chunked.ts): the result of a manifest of the shape it handles that
+ * has no diagnostic at all; undefined for anything else (then read the whole document).
+ * `batchChars` (tests only) sets the size of the batches of client items.
+ */
+export function parseManifestChunked(text: string, file: string, batchChars?: number): LoadResult | undefined {
+  const read = readChunked(text, file, MAX_ALIAS_COUNT, batchChars);
+  if (read === undefined || !schemaValid(read.top)) return undefined;
+  const diagnostics: Diagnostic[] = [];
+  const builder = new ClientsBuilder(diagnostics);
+  let index = 0;
+  for (const batch of read.batches) {
+    // Valid as a whole exactly when the top level and every client are: the schema checks
+    // each client on its own.
+    if (batch === undefined || !schemaValid({ ...read.top, clients: batch.clients })) return undefined;
+    batch.clients.forEach((client, i) => {
+      builder.add(batch.source, client, index++, batch.nodes[i]);
+    });
+    if (diagnostics.length > 0) return undefined;
+  }
+  return finish({ file, clients: builder.clients }, diagnostics);
+}
+
+/** The whole-document read: yaml's Document for the whole text, then the same checks. */
+export function parseManifestWhole(text: string, file: string): LoadResult {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
   const source = new SourceMap(file, doc, lineCounter);

@@ -10,9 +10,31 @@ export type DataPath = readonly (string | number)[];
  * `via` is the first alias the path went through: messages point there rather than at the
  * anchor, which stands elsewhere (often under another client).
  */
-export interface Found {
-  readonly node: Node;
-  readonly via: Alias | undefined;
+export interface Found<N = Node> {
+  readonly node: N;
+  readonly via: N | undefined;
+}
+
+/**
+ * What the schema and semantic checks need to locate data paths: implemented over a whole
+ * yaml Document (SourceMap) and over the positions kept by the chunked loader (chunked.ts).
+ */
+export interface Locator<N> {
+  readonly file: string;
+  /** The location of a character offset in the source text. */
+  offset(offset: number): Location;
+  /** Where a message about a found node should point. */
+  at(found: Found<N>): Location;
+  /** The document's top node, when there is one. */
+  root(): Found<N> | undefined;
+  /** The child of `from` under a key or index. */
+  step(from: Found<N>, key: string | number): Found<N> | undefined;
+  /** The deepest node along `path` (a parent when the path ends early, as for a missing key). */
+  find(path: DataPath): Found<N> | undefined;
+  /** Where the key `key` of the mapping at `found` is written; undefined when it is not. */
+  keyAt(found: Found<N>, key: string): Location | undefined;
+  /** Whether the node at `found` is a sequence (looking through an alias). */
+  isSeq(found: Found<N>): boolean;
 }
 
 /** Maps with more keys than this get a key index, so a map full of typos stays linear. */
@@ -22,7 +44,7 @@ const INDEX_ABOVE = 8;
  * Finds YAML nodes for data paths and turns them into file:line:column. Alias targets and key
  * indexes are built lazily: a manifest without aliases or big maps never pays for them.
  */
-export class SourceMap {
+export class SourceMap implements Locator<Node> {
   private aliasTargets: Map<Alias, Node | undefined> | undefined;
   private readonly keyIndexes = new Map<YAMLMap, Map<string, Pair>>();
 
@@ -82,6 +104,15 @@ export class SourceMap {
     if (!isMap(container)) return undefined;
     const keyNode = this.pair(container, key)?.key;
     return isNode(keyNode) ? keyNode : undefined;
+  }
+
+  keyAt(found: Found, key: string): Location | undefined {
+    const keyNode = this.keyNode(found, key);
+    return keyNode === undefined ? undefined : this.of(keyNode);
+  }
+
+  isSeq(found: Found): boolean {
+    return isSeq(this.deref(found.node));
   }
 
   /** The first alias in document order whose anchor is not defined before it. */

@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { closest } from '../names.js';
-import type { DataPath, SourceMap } from './locate.js';
+import type { DataPath, Locator } from './locate.js';
 import type { Diagnostic, Location } from './types.js';
 import { schema as generatedSchema, validate as generatedValidate } from './validator.generated.js';
 
@@ -13,7 +13,12 @@ const schema: unknown = generatedSchema;
  * Validates the manifest's data against schemas/manifest.schema.json and returns one located
  * diagnostic per problem, in words a manifest author can act on.
  */
-export function checkSchema(data: unknown, source: SourceMap): Diagnostic[] {
+/** Whether the manifest's data is valid against the schema (checkSchema finds nothing). */
+export function schemaValid(data: unknown): boolean {
+  return validate(data);
+}
+
+export function checkSchema<N>(data: unknown, source: Locator<N>): Diagnostic[] {
   if (validate(data)) return [];
   const errors = validate.errors ?? [];
 
@@ -48,11 +53,10 @@ export function checkSchema(data: unknown, source: SourceMap): Diagnostic[] {
 }
 
 /** The node at `path`, or the key node of `key` under it (for an unknown key). */
-function locate(source: SourceMap, path: DataPath, key: string | undefined): Location {
+function locate<N>(source: Locator<N>, path: DataPath, key: string | undefined): Location {
   const found = source.find(path);
   if (found === undefined) return source.offset(0);
-  const keyNode = key === undefined ? undefined : source.keyNode(found, key);
-  return keyNode === undefined ? source.at(found) : source.of(keyNode);
+  return (key === undefined ? undefined : source.keyAt(found, key)) ?? source.at(found);
 }
 
 /** The message for one ajv error; undefined for errors a semantic check words better. */
@@ -117,7 +121,12 @@ function inWhat(path: DataPath, data: unknown): string {
 
 /** A client by its username when it has one, else by its position (from 1). */
 export function clientName(data: unknown, index: string | number): string {
-  const username = valueAt(data, ['clients', index, 'username']);
+  return nameOfClient(valueAt(data, ['clients', index]), index);
+}
+
+/** The name of `client`, the client at `index` (from 0): as clientName. */
+export function nameOfClient(client: unknown, index: string | number): string {
+  const username = valueAt(client, ['username']);
   return typeof username === 'string' && username !== ''
     ? `client "${username}"`
     : `client #${Number(index) + 1}`;

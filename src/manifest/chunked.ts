@@ -1,0 +1,329 @@
+import { isAlias, isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, Scalar } from 'yaml';
+import type { Document, Node } from 'yaml';
+import type { DataPath, Found, Locator } from './locate.js';
+import type { Location } from './types.js';
+
+/**
+ * The chunked reader of large manifests (the fast path of `parseManifest`).
+ *
+ * yaml holds the concrete syntax tree of the whole file and its Document at once: about
+ * 280 MB of heap for a 4.4 MB manifest. For the common shape (a top-level block mapping whose
+ * `clients:` is a block sequence) this reader splits the text by lines into the header and
+ * trailer (everything but the client items, parsed as one small document, its offsets mapped
+ * back to the file's) and batches of whole client items, and parses each batch as a document
+ * of its own (a block sequence at the items' original indentation: columns are unchanged,
+ * lines are offset by the batch's first line). The caller checks each batch as it comes
+ * (schema, then the semantic checks one client at a time) and keeps only `Desired`: a batch's
+ * syntax tree, Document, data and positions die with it.
+ *
+ * It only reads what it can read exactly as the whole-document parse would. It gives up
+ * (returns undefined, and the caller parses the whole file) on a byte order mark, a carriage
+ * return or a tab anywhere, any top-level line other than a comment, `key: simple-value` or
+ * the `clients:` line, a `clients:` without a block sequence under it, a line that leaves the
+ * sequence at any indentation but 0, any YAML error or warning in any part, an anchor, alias,
+ * tag, block scalar or non-scalar key anywhere in an item, and any diagnostic at all from the
+ * schema or semantic checks: so every diagnostic, and every location in it, is the
+ * whole-document parse's. A batch ends only where a line at the sequence's indentation starts
+ * a new item: nothing that spans lines (a quoted or flow scalar, a block scalar) can cross
+ * that line without a syntax error in the batch before it.
+ */
+
+/** A node's position (where the whole-document parse's node starts), and its children. */
+export interface PosNode {
+  readonly line: number;
+  readonly column: number;
+  /** A mapping's entries, in document order. */
+  readonly entries?: readonly PosEntry[];
+  /** A sequence's items. */
+  readonly items?: readonly PosNode[];
+}
+
+interface PosEntry {
+  readonly key: string;
+  readonly line: number;
+  readonly column: number;
+  readonly value: PosNode | undefined;
+}
+
+/** What the chunked reader found: the top-level data, and the client items batch by batch. */
+export interface ChunkedRead {
+  /** The top-level mapping's data, with `clients: []`. */
+  readonly top: Record<string, unknown>;
+  /** The client items in manifest order, a batch at a time; undefined: give up. Read once. */
+  readonly batches: Iterable<ItemBatch | undefined>;
+}
+
+/** Some consecutive client items: their data, and where each one and its parts stand. */
+export interface ItemBatch {
+  readonly clients: readonly unknown[];
+  readonly nodes: readonly Found<PosNode>[];
+  readonly source: Locator<PosNode>;
+}
+
+/**
+ * Client items are parsed in batches of about this many characters (whole items): small
+ * enough that a batch's syntax tree dies young (larger batches get promoted to the old
+ * generation and raise the peak: 64 KiB peaked at 220 MB on the 100,000-resource file, 4 KiB
+ * at 155 MB), large enough that the per-document cost of yaml does not show.
+ */
+const BATCH_CHARS = 4 * 1024;
+
+const CLIENTS_LINE = /^clients:(?: *| +#.*)$/;
+/** A top-level line the header and trailer may hold: `key: value` with a plain, simple value. */
+const SIMPLE_LINE = /^[A-Za-z0-9_][A-Za-z0-9_-]*: +[A-Za-z0-9_.+-]+ *(?: #.*)?$/;
+
+/**
+ * Reads the manifest's data and positions in chunks; undefined when the text is not of the
+ * shape this reader handles exactly, or when any part of it has a YAML error or warning.
+ */
+export function readChunked(
+  text: string,
+  file: string,
+  maxAliasCount: number,
+  batchChars = BATCH_CHARS,
+): ChunkedRead | undefined {
+  if (text.charCodeAt(0) === 0xfeff || text.includes('\r') || text.includes('\t')) return undefined;
+
+  // Lines as [start, end) offsets (end excludes the newline); no line after a final newline.
+  let lineStart = 0;
+  let lineNumber = 0; // lines returned so far: the 1-based number of the last one
+  const nextLine = (): { start: number; end: number } | undefined => {
+    if (lineStart > text.length || (lineStart === text.length && lineStart > 0)) return undefined;
+    const newline = text.indexOf('\n', lineStart);
+    const end = newline === -1 ? text.length : newline;
+    const line = { start: lineStart, end };
+    lineStart = end + 1;
+    lineNumber++;
+    return line;
+  };
+  const indentOf = (start: number, end: number): number => {
+    let i = start;
+    while (i < end && text.charCodeAt(i) === 32) i++;
+    return i - start;
+  };
+  const isBlankOrComment = (start: number, end: number): boolean => {
+    const indent = indentOf(start, end);
+    return start + indent === end || text.charCodeAt(start + indent) === 35; // '#'
+  };
+
+  // The header, up to and including `clients:`.
+  let line = nextLine();
+  for (;;) {
+    if (line === undefined) return undefined;
+    const content = text.slice(line.start, line.end);
+    if (CLIENTS_LINE.test(content)) break;
+    if (!isBlankOrComment(line.start, line.end) && !SIMPLE_LINE.test(content)) return undefined;
+    line = nextLine();
+  }
+  const sectionStart = lineStart; // the offset after the `clients:` line
+
+  // Comments and blank lines, then the first item: its indentation is the sequence's.
+  line = nextLine();
+  while (line !== undefined && isBlankOrComment(line.start, line.end)) line = nextLine();
+  if (line === undefined) return undefined;
+  const seqIndent = indentOf(line.start, line.end);
+  const isItemStart = (start: number, end: number): boolean =>
+    end - start > seqIndent + 2 &&
+    text.charCodeAt(start + seqIndent) === 45 && // '-'
+    text.charCodeAt(start + seqIndent + 1) === 32 &&
+    text.charCodeAt(start + seqIndent + 2) !== 32 &&
+    text.charCodeAt(start + seqIndent + 2) !== 35;
+  if (!isItemStart(line.start, line.end)) return undefined;
+
+  // Batches of whole items: [start offset, end offset, 0-based line of the start].
+  const batches: [number, number, number][] = [];
+  let batchStart = line.start;
+  let batchLine = lineNumber - 1;
+  let sectionEnd = text.length;
+  let trailerLine: { start: number; end: number } | undefined;
+  for (line = nextLine(); line !== undefined; line = nextLine()) {
+    if (isBlankOrComment(line.start, line.end)) continue;
+    const indent = indentOf(line.start, line.end);
+    if (indent > seqIndent) continue;
+    if (indent === seqIndent && isItemStart(line.start, line.end)) {
+      if (line.start - batchStart >= batchChars) {
+        batches.push([batchStart, line.start, batchLine]);
+        batchStart = line.start;
+        batchLine = lineNumber - 1;
+      }
+      continue;
+    }
+    // The sequence ends: only at a top-level key.
+    if (indent !== 0 || text.charCodeAt(line.start) === 45) return undefined;
+    sectionEnd = line.start;
+    trailerLine = line;
+    break;
+  }
+  batches.push([batchStart, sectionEnd, batchLine]);
+
+  // The trailer: top-level lines after the sequence.
+  for (line = trailerLine; line !== undefined; line = nextLine()) {
+    if (!isBlankOrComment(line.start, line.end) && !SIMPLE_LINE.test(text.slice(line.start, line.end))) return undefined;
+  }
+
+  // Header and trailer as one document (the item lines left out: offsets from the trailer on
+  // are moved back to the file's, so its lines and columns are the file's).
+  const skeleton = parseClean(text.slice(0, sectionStart) + text.slice(sectionEnd));
+  if (skeleton === undefined || !isMap(skeleton.doc.contents)) return undefined;
+  const skeletonLines = skeleton.lineCounter;
+  let sectionNewlines = 0;
+  for (let i = text.indexOf('\n', sectionStart); i !== -1 && i < sectionEnd; i = text.indexOf('\n', i + 1)) sectionNewlines++;
+  const top = position(skeleton.doc.contents, (offset) => {
+    const { line, col } = skeletonLines.linePos(offset);
+    return { line: offset < sectionStart ? line : line + sectionNewlines, column: col };
+  });
+  const data: unknown = top === undefined ? undefined : skeleton.doc.toJS({ maxAliasCount });
+  const clientsValue = skeleton.doc.contents.get('clients', true);
+  if (
+    top?.entries?.filter((entry) => entry.key === 'clients').length !== 1 ||
+    !isScalar(clientsValue) ||
+    clientsValue.value !== null ||
+    !isPlainObject(data) ||
+    data.clients !== null
+  ) {
+    return undefined;
+  }
+  data.clients = [];
+  return { top: data, batches: readBatches(text, file, batches, maxAliasCount) };
+}
+
+/** Parses the batches one at a time: each batch's syntax tree and Document die with it. */
+function* readBatches(
+  text: string,
+  file: string,
+  batches: readonly [number, number, number][],
+  maxAliasCount: number,
+): Generator<ItemBatch | undefined> {
+  for (const [start, end, firstLine] of batches) {
+    const batch = parseClean(text.slice(start, end));
+    if (batch === undefined || !isSeq(batch.doc.contents)) {
+      yield undefined;
+      return;
+    }
+    const lines = batch.lineCounter;
+    const seq = position(batch.doc.contents, (offset) => {
+      const { line, col } = lines.linePos(offset);
+      return { line: line + firstLine, column: col };
+    });
+    // Only after `position` has found no alias: toJS throws for an alias without its anchor.
+    const clients: unknown = seq?.items === undefined ? undefined : batch.doc.toJS({ maxAliasCount });
+    if (seq?.items === undefined || !Array.isArray(clients) || clients.length !== seq.items.length) {
+      yield undefined;
+      return;
+    }
+    const nodes = seq.items.map((node) => ({ node, via: undefined }));
+    yield { clients, nodes, source: new PositionMap(file, text, seq) };
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A document with no error and no warning, with its line counter; undefined otherwise. */
+function parseClean(text: string): { doc: Document; lineCounter: LineCounter } | undefined {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  if (doc.errors.length > 0 || doc.warnings.length > 0) return undefined;
+  return { doc, lineCounter };
+}
+
+/** The line and column (from 1) in the file of an offset in a parsed part of it. */
+type Place = (offset: number) => { line: number; column: number };
+
+/**
+ * The positions of `node` and its children; undefined (give up) for anything the
+ * whole-document parse could read differently or the checks would locate through: aliases,
+ * anchors, tags, block scalars, keys that are not scalars.
+ */
+function position(node: Node, place: Place): PosNode | undefined {
+  if (isAlias(node) || node.anchor !== undefined || node.tag !== undefined || node.range === undefined || node.range === null) {
+    return undefined;
+  }
+  const at = place(node.range[0]);
+  if (isScalar(node)) {
+    return node.type === Scalar.BLOCK_FOLDED || node.type === Scalar.BLOCK_LITERAL ? undefined : at;
+  }
+  if (isSeq(node)) {
+    const items: PosNode[] = [];
+    for (const item of node.items) {
+      if (!isNode(item)) return undefined;
+      const child = position(item, place);
+      if (child === undefined) return undefined;
+      items.push(child);
+    }
+    return { ...at, items };
+  }
+  if (isMap(node)) {
+    const entries: PosEntry[] = [];
+    for (const pair of node.items) {
+      const key = pair.key;
+      if (!isScalar(key)) return undefined;
+      const keyAt = position(key, place);
+      if (keyAt === undefined) return undefined;
+      let value: PosNode | undefined;
+      if (isNode(pair.value)) {
+        value = position(pair.value, place);
+        if (value === undefined) return undefined;
+      }
+      entries.push({ key: String(key.value), line: keyAt.line, column: keyAt.column, value });
+    }
+    return { ...at, entries };
+  }
+  return undefined;
+}
+
+/** Locates data paths in the positions the chunked reader kept. */
+class PositionMap implements Locator<PosNode> {
+  constructor(
+    readonly file: string,
+    private readonly text: string,
+    private readonly top: PosNode,
+  ) {}
+
+  offset(offset: number): Location {
+    let line = 1;
+    let start = 0;
+    for (let i = this.text.indexOf('\n'); i !== -1 && i < offset; i = this.text.indexOf('\n', i + 1)) {
+      line++;
+      start = i + 1;
+    }
+    return { file: this.file, line, column: offset - start + 1 };
+  }
+
+  at(found: Found<PosNode>): Location {
+    const node = found.via ?? found.node;
+    return { file: this.file, line: node.line, column: node.column };
+  }
+
+  root(): Found<PosNode> {
+    return { node: this.top, via: undefined };
+  }
+
+  step(from: Found<PosNode>, key: string | number): Found<PosNode> | undefined {
+    const { entries, items } = from.node;
+    let child: PosNode | undefined;
+    if (entries !== undefined) child = entries.find((entry) => entry.key === String(key))?.value;
+    else if (items !== undefined && typeof key === 'number') child = items[key];
+    return child === undefined ? undefined : { node: child, via: undefined };
+  }
+
+  find(path: DataPath): Found<PosNode> | undefined {
+    let found = this.root();
+    for (const key of path) {
+      const next = this.step(found, key);
+      if (next === undefined) return found;
+      found = next;
+    }
+    return found;
+  }
+
+  keyAt(found: Found<PosNode>, key: string): Location | undefined {
+    const entry = found.node.entries?.find((e) => e.key === key);
+    return entry === undefined ? undefined : { file: this.file, line: entry.line, column: entry.column };
+  }
+
+  isSeq(found: Found<PosNode>): boolean {
+    return found.node.items !== undefined;
+  }
+}
