@@ -70,12 +70,13 @@ async function readDomains(client: PanelClient, options: ReadLiveOptions): Promi
 }
 
 /** Keys of a list wrapper that mean "there is more": a missed page would become a duplicate POST. */
-const PAGING_KEYS = ['next', 'links', 'next_page_url', 'next_cursor', 'has_more', 'last_page'];
+const PAGING_KEYS = ['next', 'links', 'next_page_url', 'next_cursor', 'has_more', 'last_page', 'page', 'current_page', 'per_page', 'page_size', 'cursor'];
 const COUNT_KEYS = ['total', 'count', 'total_count'];
 
 /**
  * A list endpoint's records. Accepted: a bare array, or an object wrapping exactly one array
- * (`{"data": [...]}`) with no sign of paging: none of PAGING_KEYS, and no `total`/`count`/
+ * (`{"data": [...]}`) with no sign of paging: none of PAGING_KEYS (at the top or in `meta`/
+ * `pagination`), and no `total`/`count`/
  * `total_count` (at the top or in `meta`/`pagination`) larger than the array.
  */
 export async function readList(client: PanelClient, path: string): Promise<unknown[]> {
@@ -93,8 +94,13 @@ export async function readList(client: PanelClient, path: string): Promise<unkno
     return refuse(`expected a JSON array or an object wrapping exactly one array, got an object with ${arrays.length} arrays${arrays.length > 0 ? ` (${arrays.join(', ')})` : ''}`);
   }
   const records = body[arrays[0] ?? ''] as unknown[];
-  const paging = PAGING_KEYS.find((key) => key in body);
-  if (paging !== undefined) return refuse(`the list looks paged (it has "${paging}"); only complete lists can be planned on`);
+  // Paging hints may stand beside the array or inside `meta` / `pagination` (Laravel- and
+  // JSON:API-style wrappers): any of them means a partial read.
+  for (const [container, where] of [[body, ''], [body.meta, 'meta.'], [body.pagination, 'pagination.']] as const) {
+    if (!isRecord(container)) continue;
+    const paging = PAGING_KEYS.find((key) => key in container);
+    if (paging !== undefined) return refuse(`the list looks paged (it has "${where}${paging}"); only complete lists can be planned on`);
+  }
   for (const container of [body, body.meta, body.pagination]) {
     if (!isRecord(container)) continue;
     for (const key of COUNT_KEYS) {
