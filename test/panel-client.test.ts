@@ -263,7 +263,7 @@ describe('readLive', () => {
     [{ data: [], links: { next: null } }, /looks paged \(it has "links"\)/],
     [{ data: [{ id: 1, username: 'a' }], total: 2 }, /"total" is 2, the answer has 1 records/],
     [{ data: [], meta: { count: 50 } }, /"count" is 50/],
-    [{ data: [{ id: 1, username: 'a' }], meta: { current_page: 1, last_page: 3 } }, /looks paged \(it has "meta\.current_page"\)/],
+    [{ data: [{ id: 1, username: 'a' }], meta: { current_page: 1, last_page: 3 } }, /looks paged \(it has "meta\.last_page"\)/],
     [{ data: [{ id: 1, username: 'a' }], pagination: { next: '?page=2' } }, /looks paged \(it has "pagination\.next"\)/],
     [{ data: [{ id: 1, username: 'a' }], meta: { next_cursor: 'abc' } }, /looks paged \(it has "meta\.next_cursor"\)/],
     [{ data: [{ id: 1, username: 'a' }], page: 1, per_page: 1 }, /looks paged \(it has "page"\)/],
