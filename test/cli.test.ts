@@ -354,3 +354,31 @@ describe('command line', () => {
     expect(flag.stderr).toMatch(/^error: unknown option '--colour'\nhint: usage: provision plan/);
   });
 });
+
+describe('review findings', () => {
+  it('applies a manifest written as JSON', async () => {
+    const { dir, envWithSecrets, sim } = await setup();
+    const file = join(dir, 'manifest.json');
+    await writeFile(file, JSON.stringify({ version: 1, clients: [{ username: 'jo', domains: ['jo.example'] }] }));
+    const r = await run(['apply', file, '--auto-approve'], envWithSecrets);
+    expect(r.code, r.stderr).toBe(0);
+    expect(sim.state.domainNamed('jo.example')?.id_user).toBe(sim.state.clientNamed('jo')?.id);
+  });
+
+  it('counts creates in the JSON summary even when there are none', async () => {
+    const { dir, env } = await setup();
+    const file = join(dir, 'empty.yaml');
+    await writeFile(file, 'version: 1\nclients: []\n');
+    const r = await run(['plan', file, '--format', 'json'], env);
+    expect((JSON.parse(r.stdout) as { summary: unknown }).summary).toEqual({ create: 0, conflicts: 0, drift: 0 });
+  });
+
+  it('keeps a conflict owner\'s name out of the pull-request comment unless asked', async () => {
+    const { file, env } = await setup({ seed: { clients: [{ username: 'carol', domains: ['shop.alice.example'] }] } });
+    const r = await run(['plan', file, '--format', 'markdown'], env);
+    expect(r.stdout).toContain('belongs to another client on the panel');
+    expect(r.stdout).not.toContain('carol');
+    const named = await run(['plan', file, '--format', 'markdown', '--show-unmanaged'], env);
+    expect(named.stdout).toContain('belongs to client "carol" on the panel');
+  });
+});

@@ -272,27 +272,26 @@ async function prepare(
 }
 
 /**
- * A saved plan when `path` is one: a `.json` file (validated fully), or any file whose text is
- * a JSON object with `format_version`. Undefined: treat it as a manifest.
+ * A saved plan when `path` is one: a JSON object with `format_version` (validated fully), or a
+ * `.json` file that mentions `"format_version"` (so a damaged plan file is reported as one).
+ * Undefined: treat it as a manifest (YAML reads JSON too, so a `.json` manifest works).
  */
 async function readSavedPlan(path: string): Promise<SavedPlan | undefined> {
-  const isJson = extname(path).toLowerCase() === '.json';
   let text: string;
   try {
     text = await readFile(path, 'utf8');
-  } catch (error) {
-    if (!isJson) return undefined; // the manifest loader words the error
-    throw new ProvisionError('plan_file', `cannot read the plan file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  } catch {
+    return undefined; // the manifest loader words the error
   }
-  if (!isJson) {
-    if (!text.trimStart().startsWith('{')) return undefined;
-    try {
-      const data = JSON.parse(text) as unknown;
-      if (typeof data !== 'object' || data === null || !('format_version' in data)) return undefined;
-    } catch {
-      return undefined;
-    }
+  if (!text.trimStart().startsWith('{')) return undefined;
+  let isPlan: boolean;
+  try {
+    const data = JSON.parse(text) as unknown;
+    isPlan = typeof data === 'object' && data !== null && 'format_version' in data;
+  } catch {
+    isPlan = extname(path).toLowerCase() === '.json' && text.includes('"format_version"');
   }
+  if (!isPlan) return undefined;
   return parsePlanFile(text, path);
 }
 

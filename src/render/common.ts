@@ -54,8 +54,13 @@ export function changeSummary(changes: readonly Change[]): string {
   return `${changes.length} to create (${parts.filter(Boolean).join(', ')})`;
 }
 
-export function conflictLine(c: Plan['conflicts'][number]): string {
-  return `domain "${c.domain}" is listed under client "${c.client}" but belongs to ${c.owner.startsWith('#') ? `client id ${c.owner.slice(1)}` : `client "${c.owner}"`} on the panel`;
+/**
+ * `domain "x" is listed under client "a" but belongs to client "b" on the panel`. The owner is
+ * another customer: `nameOwner: false` (a pull-request comment) says "another client".
+ */
+export function conflictLine(c: Plan['conflicts'][number], nameOwner = true): string {
+  const owner = !nameOwner ? 'another client' : c.owner.startsWith('#') ? `client id ${c.owner.slice(1)}` : `client "${c.owner}"`;
+  return `domain "${c.domain}" is listed under client "${c.client}" but belongs to ${owner} on the panel`;
 }
 
 export function driftLine(d: Plan['drift'][number]): string {

@@ -9,7 +9,7 @@ import type { PlanView } from './common.js';
  */
 export function planToJson(view: PlanView): object {
   const { plan } = view;
-  const counts: Record<string, number> = {};
+  const counts: Record<string, number> = { create: 0 };
   for (const change of plan.changes) counts[change.action] = (counts[change.action] ?? 0) + 1;
   return {
     format_version: PLAN_FORMAT_VERSION,

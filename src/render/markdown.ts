@@ -29,7 +29,8 @@ export function renderPlanMarkdown(view: PlanView): string {
   for (const note of view.notes) head.push(`> ${escape(note)}`, '');
   if (plan.conflicts.length > 0) {
     head.push('**Conflicts**: apply will send nothing until they are resolved.', '');
-    head.push(...bounded(plan.conflicts.map((c) => `- :x: ${escape(conflictLine(c))}`), 'conflict'));
+    // The owner is another customer: named only when unmanaged names are asked for.
+    head.push(...bounded(plan.conflicts.map((c) => `- :x: ${escape(conflictLine(c, view.showUnmanaged))}`), 'conflict'));
     head.push('');
   }
   const warnings = [...(view.warnings ?? []), ...plan.drift.map(driftLine)];
