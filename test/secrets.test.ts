@@ -56,3 +56,11 @@ describe('unansweredIntents', () => {
     expect(await unansweredIntents(join(dir, 'missing.jsonl'), URL)).toEqual(new Set());
   });
 });
+
+describe('not a regular file', () => {
+  it('refuses a directory or a device as the secrets file, before anything is written', async () => {
+    await expect(SecretsFile.open(dir)).rejects.toMatchObject({ code: 'secrets', message: `the secrets file ${dir} is not a regular file` });
+    await expect(SecretsFile.open('/dev/null')).rejects.toMatchObject({ code: 'secrets', message: 'the secrets file /dev/null is not a regular file' });
+    await expect(unansweredIntents('/dev/null', URL)).rejects.toMatchObject({ code: 'secrets' });
+  });
+});

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { type FileHandle, open, readFile } from 'node:fs/promises';
+import { type FileHandle, open, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { ProvisionError } from '../errors.js';
 
@@ -63,6 +63,7 @@ export class SecretsFile implements SecretsSink {
 
   /** Opens (or creates) the file before any request is sent, so a bad path fails early. */
   static async open(path: string): Promise<SecretsFile> {
+    const existing = await regularFileOrNothing(path);
     let handle: FileHandle;
     try {
       handle = await open(path, 'a+', 0o600);
@@ -85,6 +86,8 @@ export class SecretsFile implements SecretsSink {
       await handle.read(last, 0, 1, size - 1);
       if (last[0] !== 0x0a) await handle.appendFile('\n');
     }
+    // A new file's directory entry is flushed too, so the file itself survives a power loss.
+    if (!existing) await syncDirectory(dirname(resolve(path)));
     return new SecretsFile(path, handle);
   }
 
@@ -136,6 +139,7 @@ export class SecretsFile implements SecretsSink {
  * on the panel now were created with a password nobody saw. A missing file has none.
  */
 export async function unansweredIntents(path: string, panelUrl: string): Promise<Set<string>> {
+  if (!(await regularFileOrNothing(path))) return new Set();
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -157,6 +161,34 @@ export async function unansweredIntents(path: string, panelUrl: string): Promise
     else if ('id' in entry) open.delete(entry.username);
   }
   return open;
+}
+
+/**
+ * true when `path` is a regular file, false when nothing is there; refuses anything else (a
+ * pipe, a device, a directory): passwords must land in a file that stays, and reading a pipe
+ * for old records would never end.
+ */
+async function regularFileOrNothing(path: string): Promise<boolean> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw new ProvisionError('secrets', `cannot use the secrets file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  if (!info.isFile()) {
+    throw new ProvisionError('secrets', `the secrets file ${path} is not a regular file`, { hint: 'give the path of a file (it is created when missing), not a pipe, device or directory' });
+  }
+  return true;
+}
+
+async function syncDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
