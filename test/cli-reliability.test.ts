@@ -98,3 +98,26 @@ describe('--concurrency', () => {
     expect(most).toBe(12);
   });
 });
+
+describe('a 201 whose id is not an integer', () => {
+  it('keeps the password and learns the id by name', async () => {
+    let url = '';
+    let issued = '';
+    const w = await workspace('version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n', {
+      // Pass the POST on to the panel itself, then answer with the id as a string.
+      intercept: async ({ method, path, body, headers }) => {
+        if (method !== 'POST' || path !== '/clients' || headers['x-pass'] !== undefined) return undefined;
+        const real = await fetch(`${url}/clients`, { method: 'POST', headers: { 'x-api-key': API_KEY, 'x-pass': '1', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const { id, password } = (await real.json()) as { id: number; password: string };
+        issued = password;
+        return { status: 201, json: { id: String(id), password } };
+      },
+    });
+    url = w.sim.url;
+    const r = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stderr).toContain('has no integer "id": looking it up by name');
+    expect(await createdRecords(w.secrets)).toEqual([expect.objectContaining({ username: 'alice', id: w.sim.state.clientNamed('alice')?.id, password: issued })]);
+    expect(w.sim.state.domainNamed('alice.example')?.id_user).toBe(w.sim.state.clientNamed('alice')?.id);
+  });
+});

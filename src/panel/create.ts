@@ -40,8 +40,9 @@ export interface PanelCreatorOptions {
  *   is checked by name the same way, then retried with backoff until `settleTimeoutMs` after
  *   its first attempt; then its error names --settle-timeout.
  *
- * A 201 without an integer id, or a client's 201 without a password, is ProvisionError
- * 'panel_contract', as with postCreator.
+ * A client's 201 without a password is ProvisionError 'panel_contract' (set one in the panel);
+ * one without an integer id is looked up by name, so its password is kept. A domain's 201
+ * without an integer id is 'panel_contract'.
  */
 export function panelCreator(panel: PanelClient, options: PanelCreatorOptions): Creator {
   const clock: PanelClock = { ...panel.clock, ...options.clock };
@@ -71,14 +72,20 @@ export function panelCreator(panel: PanelClient, options: PanelCreatorOptions): 
           await wait(attempt);
           continue;
         }
-        const id = idOf(answer, request);
         const password = fieldOf(answer, 'password');
         if (typeof password !== 'string' || password === '') {
-          throw new ProvisionError('panel_contract', `${request}: client "${username}" was created (id ${id}) but the answer holds no password`, {
+          const id = fieldOf(answer, 'id');
+          throw new ProvisionError('panel_contract', `${request}: client "${username}" was created${Number.isSafeInteger(id) ? ` (id ${String(id)})` : ''} but the answer holds no password`, {
             hint: 'set a password in the panel',
           });
         }
-        return { id, password };
+        const id = fieldOf(answer, 'id');
+        if (Number.isSafeInteger(id)) return { id: id as number, password };
+        // The client exists and its password is in hand: learn the id by name rather than lose the password.
+        tell(`${request}: the answer for client "${username}" has no integer "id": looking it up by name`);
+        const found = await panel.findByName('clients', username);
+        if (found === undefined) throw new ProvisionError('panel_contract', `${request}: the answer has no integer "id" and client "${username}" cannot be found by name`, { hint: 'check the panel for the client before running apply again' });
+        return { id: parseClientRecord(found, panel.describe('GET', `/clients/name/${encodeURIComponent(username)}`)).id, password };
       }
     },
 
