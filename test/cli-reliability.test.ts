@@ -2,6 +2,7 @@
  * The reliability machinery as a user meets it through `provision apply`: settling accounts,
  * ambiguous POSTs adopted, proxies from the environment, --verbose.
  */
+import { writeFile } from 'node:fs/promises';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { API_KEY, createdRecords, run, workspace } from './helpers/cli.js';
 import { startTestProxy } from './helpers/proxy.js';
@@ -119,5 +120,19 @@ describe('a 201 whose id is not an integer', () => {
     expect(r.stderr).toContain('has no integer "id": looking it up by name');
     expect(await createdRecords(w.secrets)).toEqual([expect.objectContaining({ username: 'alice', id: w.sim.state.clientNamed('alice')?.id, password: issued })]);
     expect(w.sim.state.domainNamed('alice.example')?.id_user).toBe(w.sim.state.clientNamed('alice')?.id);
+  });
+});
+
+describe('a password lost by an earlier run', () => {
+  it('is named even when the saved plan is refused as stale', async () => {
+    const w = await workspace('version: 1\nclients:\n  - username: alice\n  - username: bob\n', { seed: { clients: [{ username: 'alice' }] } });
+    expect((await run(['plan', w.file, '--out', w.planFile], w.env)).code).toBe(0);
+    // An earlier run announced alice's POST and was killed before the answer; bob appears behind the plan's back.
+    await writeFile(w.secrets, `${JSON.stringify({ intent: 'create_client', at: 't', panel_url: w.sim.url, username: 'alice' })}\n`, { mode: 0o600 });
+    await fetch(`${w.sim.url}/clients`, { method: 'POST', headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' }, body: '{"username":"bob"}' });
+    const r = await run(['apply', w.planFile], w.envWithSecrets);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`client "alice" (id ${String(w.sim.state.clientNamed('alice')?.id)}) was created by an earlier apply that was stopped before the panel's answer arrived`);
+    expect(await createdRecords(w.secrets)).toEqual([expect.objectContaining({ username: 'alice', password: null })]);
   });
 });

@@ -145,20 +145,19 @@ Examples:
     // The pool holds a connection per request in flight, whatever its default size.
     const connection = { ...values, connections: Math.max(concurrency, DEFAULT_CONNECTIONS) };
     const input = positionals[0] ?? '';
+    const secretsPath = values['secrets-file'] ?? io.env.PROVISION_SECRETS_FILE;
     const saved = await readSavedPlan(input);
     let prepared: Prepared | undefined;
     if (saved === undefined) {
       io.stderr.write(`${input}: a manifest: planning against the panel now\n`);
-      prepared = await prepare(input, connection, io, secrets);
+      prepared = await prepare(input, connection, io, secrets, secretsPath);
     } else {
       io.stderr.write(`${input}: a saved plan (format ${saved.formatVersion}, made from ${saved.manifest}): applying exactly it, without asking: the plan was the review\n`);
-      prepared = await prepareSaved(saved, input, connection, io, secrets);
+      prepared = await prepareSaved(saved, input, connection, io, secrets, secretsPath);
     }
     if (prepared === undefined) return 1;
-    const { view, panel, live } = prepared;
+    const { view, panel } = prepared;
     try {
-      const secretsPath = values['secrets-file'] ?? io.env.PROVISION_SECRETS_FILE;
-      await reportLostPasswords(secretsPath, view.panelUrl, live, io);
       const color = useColor(io.stdout, io.env);
       if (format === 'text') io.stdout.write(renderPlanText(view, { color }));
       refuseConflicts(view.plan);
@@ -224,7 +223,6 @@ Examples:
 interface Prepared {
   readonly view: PlanView;
   readonly panel: PanelClient;
-  readonly live: Live;
 }
 
 /** Adds each password to the run's redaction set as it is recorded: it can then never be printed. */
@@ -244,6 +242,7 @@ async function prepare(
   values: Parameters<typeof connect>[0] & { 'show-unmanaged'?: boolean | undefined },
   io: Io,
   secrets: Set<string>,
+  secretsPath?: string,
 ): Promise<Prepared | undefined> {
   const { desired, sha256: manifestSha256 } = await loadOrReport(manifest, io);
   if (desired === undefined) return undefined;
@@ -254,6 +253,8 @@ async function prepare(
       domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)),
       onNote: (note) => notes.push(note),
     });
+    // Before any refusal (an unknown plan, a conflict): a client whose password was lost is named.
+    await reportLostPasswords(secretsPath, panel.baseUrl, live, io);
     const plan = diff(desired, live);
     const view: PlanView = {
       plan,
@@ -264,7 +265,7 @@ async function prepare(
       manifestSha256,
       fingerprint: planFingerprint(plan, live),
     };
-    return { view, panel, live };
+    return { view, panel };
   } catch (error) {
     await panel.close();
     throw error;
@@ -299,7 +300,14 @@ async function readSavedPlan(path: string): Promise<SavedPlan | undefined> {
  * The panel re-read for a saved plan: refused when made for another panel, or stale when
  * anything it depends on changed (then nothing is sent).
  */
-async function prepareSaved(saved: SavedPlan, file: string, values: Parameters<typeof connect>[0], io: Io, secrets: Set<string>): Promise<Prepared> {
+async function prepareSaved(
+  saved: SavedPlan,
+  file: string,
+  values: Parameters<typeof connect>[0],
+  io: Io,
+  secrets: Set<string>,
+  secretsPath: string | undefined,
+): Promise<Prepared> {
   const panel = await connect(values, io, secrets);
   try {
     if (panel.baseUrl !== saved.panelUrl) {
@@ -312,6 +320,8 @@ async function prepareSaved(saved: SavedPlan, file: string, values: Parameters<t
       domainNames: saved.plan.changes.filter((c) => c.type === 'domain').map((c) => c.name),
       onNote: (note) => notes.push(note),
     });
+    // Before any refusal: a stale plan must not hide a client whose password was lost.
+    await reportLostPasswords(secretsPath, panel.baseUrl, live, io);
     if (planFingerprint(saved.plan, live) !== saved.fingerprint) {
       const reasons = staleReasons(saved.plan, live);
       throw new ProvisionError('stale_plan', `stale plan: the panel changed since ${file} was made (${plural(reasons.length, 'difference')}): nothing was sent`, {
@@ -328,7 +338,7 @@ async function prepareSaved(saved: SavedPlan, file: string, values: Parameters<t
       manifestSha256: saved.manifestSha256,
       fingerprint: saved.fingerprint,
     };
-    return { view, panel, live };
+    return { view, panel };
   } catch (error) {
     await panel.close();
     throw error;
