@@ -124,6 +124,32 @@ describe('plan file validation', () => {
     expect(parseError(saved(plan, `sha256:${'0'.repeat(64)}`)).message).toContain('the fingerprint does not match');
   });
 
+  it('refuses consistent hand edits by the plan digest: an email, a dropped dependency, deleted conflicts', () => {
+    type Editable = { changes: Record<string, unknown>[]; conflicts: unknown[] };
+    const edits: ((data: Editable) => void)[] = [
+      (data) => {
+        const change = data.changes[0]!;
+        change.email = 'attacker@example.com';
+        (change.request as { body: Record<string, unknown> }).body.email = 'attacker@example.com';
+      },
+      (data) => {
+        data.changes.reverse();
+      },
+      (data) => {
+        data.conflicts.push({ domain: 'x.example', client: 'alice', owner: 'bob' });
+      },
+    ];
+    for (const edit of edits) {
+      const data = JSON.parse(good) as Editable;
+      edit(data);
+      const error = parseError(JSON.stringify(data));
+      expect(error.message === 'plan.json: the digest (plan_sha256) does not match the plan\'s changes: the file was edited after it was made' || error.details.length > 0).toBe(true);
+    }
+    const emailOnly = JSON.parse(good) as Editable;
+    edits[0]!(emailOnly);
+    expect(parseError(JSON.stringify(emailOnly)).message).toBe("plan.json: the digest (plan_sha256) does not match the plan's changes: the file was edited after it was made");
+  });
+
   it('never throws anything but a ProvisionError, whatever the text', () => {
     const data = JSON.parse(good) as unknown;
     fc.assert(

@@ -81,6 +81,16 @@ export function fingerprintOf(facts: ReadonlyMap<string, string>): string {
   return `sha256:${sha256Hex(JSON.stringify(entries))}`;
 }
 
+/**
+ * `sha256:<hex>` over the plan's own content (its changes as written to the file, and its
+ * conflicts), so a plan file edited after it was made (an email changed in both places, a
+ * dependency dropped, the conflicts deleted) is refused. It catches edits, not forgery:
+ * anyone can recompute a sha256; the review that counts is of the manifest and the plan.
+ */
+export function planDigest(plan: Pick<Plan, 'changes' | 'conflicts'>): string {
+  return `sha256:${sha256Hex(canonical({ changes: plan.changes.map(changeToJson), conflicts: plan.conflicts }))}`;
+}
+
 /** The fingerprint of the live state `plan` was (or is to be) applied against. */
 export function planFingerprint(plan: Plan, live: Live): string {
   return fingerprintOf(dependencyFacts(plan, live));
@@ -208,19 +218,33 @@ export function parsePlanFile(text: string, source: string): SavedPlan {
   const manifest = check.string(root.manifest, 'manifest');
   const manifestSha256 = check.string(root.manifest_sha256, 'manifest_sha256', /^[0-9a-f]{64}$/, 'a sha256 in hex');
   const fingerprint = check.string(root.fingerprint, 'fingerprint', /^sha256:[0-9a-f]{64}$/, 'a "sha256:<hex>" fingerprint');
+  const digest = check.string(root.plan_sha256, 'plan_sha256', /^sha256:[0-9a-f]{64}$/, 'a "sha256:<hex>" digest');
   const changes = readChanges(check, root.changes);
   const conflicts = readList(check, root.conflicts, 'conflicts', ['domain', 'client', 'owner'] as const) as Conflict[];
   const drift = readList(check, root.drift, 'drift', ['client', 'expected', 'actual'] as const) as Drift[];
   const unmanaged = readUnmanaged(check, root.unmanaged);
 
-  if (check.problems.length > 0 || version === undefined || panelUrl === undefined || manifest === undefined || manifestSha256 === undefined || fingerprint === undefined) {
+  if (
+    check.problems.length > 0 ||
+    version === undefined ||
+    panelUrl === undefined ||
+    manifest === undefined ||
+    manifestSha256 === undefined ||
+    fingerprint === undefined ||
+    digest === undefined
+  ) {
     throw planFileError(source, check.problems);
   }
   const plan: Plan = { changes, conflicts, drift, unmanaged };
-  if (fingerprintOf(expectedFacts(plan)) !== fingerprint) {
-    throw new ProvisionError('plan_file', `${source}: the fingerprint does not match the plan's changes: the file was edited after it was made`, {
-      hint: 'make the plan again: provision plan <manifest> --out FILE',
-    });
+  for (const [name, ok] of [
+    ['fingerprint', fingerprintOf(expectedFacts(plan)) === fingerprint],
+    ['digest (plan_sha256)', planDigest(plan) === digest],
+  ] as const) {
+    if (!ok) {
+      throw new ProvisionError('plan_file', `${source}: the ${name} does not match the plan's changes: the file was edited after it was made`, {
+        hint: 'make the plan again: provision plan <manifest> --out FILE',
+      });
+    }
   }
   return { formatVersion: version, panelUrl, manifest, manifestSha256, fingerprint, plan };
 }

@@ -1,4 +1,4 @@
-import { changeToJson, PLAN_FORMAT_VERSION } from '../plan/saved.js';
+import { changeToJson, PLAN_FORMAT_VERSION, planDigest } from '../plan/saved.js';
 import type { PlanView } from './common.js';
 
 /**
@@ -17,6 +17,7 @@ export function planToJson(view: PlanView): object {
     manifest: view.manifest,
     manifest_sha256: view.manifestSha256,
     fingerprint: view.fingerprint,
+    plan_sha256: planDigest(plan),
     changes: plan.changes.map(changeToJson),
     conflicts: plan.conflicts,
     drift: plan.drift,
