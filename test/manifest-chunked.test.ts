@@ -247,8 +247,7 @@ describe('the chunked read', () => {
   });
 
   const fallBack: [string, string][] = [
-    ['a byte order mark', `\uFEFF${valid}`],
-    ['CRLF line endings', valid.replaceAll('\n', '\r\n')],
+    ['a carriage return without its line feed', valid.replace('username: bob\n', 'username: bob\r')],
     ['a tab', valid.replace('username: bob', 'username:\tbob')],
     ['tabs as indentation', valid.replace('\n    domains', '\n\tdomains')],
     ['an alias without its anchor', valid.replace('[alice.example]', '*common')],
@@ -274,6 +273,16 @@ describe('the chunked read', () => {
     ['clients with no items', 'version: 1\nclients:\nother: 1\n'],
     ['an item on the dash line only', 'version: 1\nclients:\n  -\n    username: alice\n'],
   ];
+
+  it.each([
+    ['CRLF line endings', valid.replaceAll('\n', '\r\n')],
+    ['a byte order mark', `\uFEFF${valid}`],
+    ['a byte order mark and CRLF', `\uFEFF# comment\r\n${valid.replaceAll('\n', '\r\n')}`],
+  ])('reads a manifest with %s as the whole read does', (_, text) => {
+    const result = parseManifestChunked(text, FILE);
+    expect(result).toEqual(parseManifestWhole(text, FILE));
+    expect(result?.desired?.clients[1]?.loc).toEqual({ file: FILE, line: text.startsWith('\uFEFF#') ? 6 : 5, column: 15 });
+  });
 
   it('reads an explicit scalar key (`? key`) as the whole read does: it is inside the item', () => {
     const text = valid.replace('username: bob', '? username\n    : bob');

@@ -16,10 +16,11 @@ import type { Location } from './types.js';
  * (schema, then the semantic checks one client at a time) and keeps only `Desired`: a batch's
  * syntax tree, Document, data and positions die with it.
  *
- * It only reads what it can read exactly as the whole-document parse would. It gives up
- * (returns undefined, and the caller parses the whole file) on a byte order mark, a carriage
- * return or a tab anywhere, any top-level line other than a comment, `key: simple-value` or
- * the `clients:` line, a `clients:` without a block sequence under it, a line that leaves the
+ * It only reads what it can read exactly as the whole-document parse would (line breaks may be
+ * \n or \r\n, and the file may start with a byte order mark: a batch is a substring of the
+ * file, and yaml counts both as the whole read does). It gives up (returns undefined, and the
+ * caller parses the whole file) on a tab or a carriage return without its line feed anywhere,
+ * any top-level line other than a comment, `key: simple-value` or the `clients:` line, a `clients:` without a block sequence under it, a line that leaves the
  * sequence at any indentation but 0, any YAML error or warning in any part, an anchor, alias,
  * tag, block scalar or non-scalar key anywhere in an item, and any diagnostic at all from the
  * schema or semantic checks: so every diagnostic, and every location in it, is the
@@ -82,17 +83,19 @@ export function readChunked(
   maxAliasCount: number,
   batchChars = BATCH_CHARS,
 ): ChunkedRead | undefined {
-  if (text.charCodeAt(0) === 0xfeff || text.includes('\r') || text.includes('\t')) return undefined;
+  if (text.includes('\t') || /\r(?!\n)/.test(text)) return undefined;
 
-  // Lines as [start, end) offsets (end excludes the newline); no line after a final newline.
+  // Lines as [start, end) offsets of their content: without the line break (\n or \r\n), and
+  // the first without a byte order mark. No line after a final line break.
   let lineStart = 0;
   let lineNumber = 0; // lines returned so far: the 1-based number of the last one
   const nextLine = (): { start: number; end: number } | undefined => {
     if (lineStart > text.length || (lineStart === text.length && lineStart > 0)) return undefined;
     const newline = text.indexOf('\n', lineStart);
-    const end = newline === -1 ? text.length : newline;
-    const line = { start: lineStart, end };
-    lineStart = end + 1;
+    const breakAt = newline === -1 ? text.length : newline;
+    const end = breakAt > lineStart && text.charCodeAt(breakAt - 1) === 13 ? breakAt - 1 : breakAt;
+    const line = { start: lineStart === 0 && text.charCodeAt(0) === 0xfeff ? 1 : lineStart, end };
+    lineStart = breakAt + 1;
     lineNumber++;
     return line;
   };
