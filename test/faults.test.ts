@@ -17,19 +17,14 @@ import {
   type PanelClock,
   type RetryContext,
 } from '../src/panel/index.js';
-import { startSimulator, type Simulator, type SimulatorOptions } from '../src/simulator/index.js';
-import { SIM_KEY, call } from './helpers/sim-http.js';
+import type { Simulator } from '../src/simulator/index.js';
+import { SIM_KEY, call, sim } from './helpers/sim-http.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function sim(options: Partial<SimulatorOptions> = {}): Promise<Simulator> {
-  const started = await startSimulator({ apiKey: SIM_KEY, ...options });
-  cleanups.push(() => started.close());
-  return started;
-}
 
 /** A clock that only moves when slept on: retries take no real time, waits are recorded. */
 function fakeClock(random = 0.5): PanelClock & { waits: number[] } {

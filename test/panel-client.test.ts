@@ -16,8 +16,8 @@ import {
   USER_AGENT,
   type PanelClientOptions,
 } from '../src/panel/index.js';
-import { startSimulator, type Simulator, type SimulatorOptions } from '../src/simulator/index.js';
-import { SIM_KEY } from './helpers/sim-http.js';
+import { startSimulator } from '../src/simulator/index.js';
+import { SIM_KEY, sim } from './helpers/sim-http.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 
@@ -25,11 +25,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function sim(options: Partial<SimulatorOptions> = {}): Promise<Simulator> {
-  const started = await startSimulator({ apiKey: SIM_KEY, ...options });
-  cleanups.push(() => started.close());
-  return started;
-}
 
 function client(simulator: { url: string }, options: Partial<PanelClientOptions> = {}): PanelClient {
   const created = new PanelClient({ baseUrl: simulator.url, apiKey: SIM_KEY, ...options });

@@ -1,7 +1,15 @@
 import { request } from 'undici';
-import type { Simulator } from '../../src/simulator/index.js';
+import { onTestFinished } from 'vitest';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
 
 export const SIM_KEY = 'sim-test-key-0123456789abcdef';
+
+/** A simulator with the test key, closed when the current test finishes. */
+export async function sim(options: Partial<SimulatorOptions> = {}): Promise<Simulator> {
+  const started = await startSimulator({ apiKey: SIM_KEY, ...options });
+  onTestFinished(() => started.close());
+  return started;
+}
 
 export interface RawAnswer {
   readonly status: number;
