@@ -136,3 +136,13 @@ describe('a password lost by an earlier run', () => {
     expect(await createdRecords(w.secrets)).toEqual([expect.objectContaining({ username: 'alice', password: null })]);
   });
 });
+
+describe('Ctrl-C while a new account settles', () => {
+  it('stops waiting at once and exits 130', async () => {
+    const w = await workspace(MANIFEST, { notReadyMs: 60_000 });
+    // Without the cut the wait would run its 30 s default, past this test's 20 s time-out.
+    const r = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets, { stop: new Promise((resolve) => setTimeout(resolve, 500)) });
+    expect(r.code, r.stdout + r.stderr).toBe(130);
+    expect(r.stdout).toMatch(/✗ failed to create domain "alice\.example" of client "alice": .*stopped waiting for the account to settle: interrupted/);
+  });
+});

@@ -187,6 +187,7 @@ Examples:
       try {
         const creator = panelCreator(panel, {
           settleTimeoutMs,
+          signal: controller.signal,
           onWait: (message) => {
             progress.note(message);
           },
@@ -205,7 +206,7 @@ Examples:
         progress.end();
         await secretsFile?.close();
       }
-      const interrupted = outcomes.some((o) => o.status === 'skipped' && o.because === 'interrupted');
+      const interrupted = controller.signal.aborted;
       if (format === 'json') io.stdout.write(renderApplyJson(outcomes, view.plan.changes.map((c) => c.id), view.panelUrl));
       else io.stdout.write(`\n${renderApplySummary(outcomes)}\n`);
       if (secretsFile !== undefined && tally(outcomes).succeeded > 0) {

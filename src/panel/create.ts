@@ -25,6 +25,8 @@ export interface PanelCreatorOptions {
   readonly onWait?: (message: string) => void;
   /** Default: the panel client's clock. */
   readonly clock?: Partial<PanelClock>;
+  /** Aborted (Ctrl-C): a domain waiting for its account to settle stops waiting and fails. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -117,6 +119,9 @@ export function panelCreator(panel: PanelClient, options: PanelCreatorOptions): 
           const delay = Math.max(100, backoffMs(attempt, CREATE_BACKOFF, clock.random));
           const elapsed = clock.now() - started;
           if (elapsed + delay > options.settleTimeoutMs) throw notSettled(err as PanelHttpError, options.settleTimeoutMs, elapsed);
+          if (options.signal?.aborted === true) {
+            throw new ProvisionError('panel_http', `${(err as PanelHttpError).message} (stopped waiting for the account to settle: interrupted)`, { cause: err });
+          }
           tell(
             `${request} for domain "${domain}" answered ${(err as PanelHttpError).status}${detail(err)}: its client was created in this run and ` +
               `may still be being set up; retrying in ${(delay / 1000).toFixed(1)} s (--settle-timeout ${seconds(options.settleTimeoutMs)})`,
