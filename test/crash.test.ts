@@ -24,13 +24,30 @@ interface Run {
   stderr: string;
 }
 
-function runBin(args: string[], env: Record<string, string>, killAfterMs?: number): Promise<Run> {
+/**
+ * Runs the built `provision` as a process. `killAfterMs`: SIGKILL it then; `signalWhen`: send
+ * a signal once its stdout so far satisfies the test.
+ */
+function runBin(
+  args: string[],
+  env: Record<string, string>,
+  options: { killAfterMs?: number; signalWhen?: { signal: NodeJS.Signals; stdout: (text: string) => boolean } } = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    let signalled = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const when = options.signalWhen;
+      if (when !== undefined && !signalled && when.stdout(stdout)) {
+        signalled = true;
+        child.kill(when.signal);
+      }
+    });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const { killAfterMs } = options;
     const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.on('error', reject);
     child.on('close', (code, signal) => {
@@ -76,7 +93,7 @@ describe('apply killed with SIGKILL, then run again', () => {
     // Bounded: at most 15 rounds or about 20 seconds of killing, whichever comes first.
     for (let round = 0; round < 15 && Date.now() - started < 20_000; round++) {
       seed = (seed * 48_271) % 2_147_483_647;
-      const run = await runBin(args, env, 80 + (seed % 400));
+      const run = await runBin(args, env, { killAfterMs: 80 + (seed % 400) });
       runs.push(run);
       if (run.signal === 'SIGKILL') kills++;
       else if (run.code === 0 && run.stdout.includes('No changes')) break;
@@ -143,21 +160,8 @@ describe('apply stopped with SIGTERM', () => {
     const env = { ...p.env, PROVISION_SECRETS_FILE: join(p.dir, 'secrets.jsonl') };
     const args = ['apply', manifest, '--auto-approve', '--concurrency', '2'];
 
-    const stopped = await new Promise<Run>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        // Stop once the first creates have finished, while others are in flight.
-        if ((stdout.match(/✓/g) ?? []).length === 3) child.kill('SIGTERM');
-      });
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', reject);
-      child.on('close', (code, signal) => {
-        resolve({ code, signal, stdout, stderr });
-      });
-    });
+    // Stop once the first creates have finished, while others are in flight.
+    const stopped = await runBin(args, env, { signalWhen: { signal: 'SIGTERM', stdout: (text) => (text.match(/✓/g) ?? []).length >= 3 } });
     expect(stopped.code, stopped.stderr).toBe(130);
     expect(stopped.stdout).toMatch(/Apply: \d+ succeeded, 0 failed, \d+ skipped/);
     expect(stopped.stdout).toContain('interrupted before it was sent');
