@@ -25,8 +25,10 @@ export class ProvisionError extends Error {
 }
 
 export type ErrorCode =
-  /** Bad command line, missing URL or key, unreadable file. */
+  /** Bad command line, missing URL or key. */
   | 'usage'
+  /** A local file cannot be read or written (the errno says why). */
+  | 'io'
   /** The manifest failed to load or validate; diagnostics carry the locations. */
   | 'manifest_invalid'
   /** The panel answered with an HTTP error status. */
@@ -51,3 +53,10 @@ export type ErrorCode =
   | 'stale_plan'
   /** The plan creates more than --max-creates resources and --allow-mass-create was not given; nothing is sent. */
   | 'mass_create';
+
+/** The errno code of a failed file or socket call (`ENOENT`), or the error's text when it has none. */
+export function errnoCode(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string') return code;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,3 +1,5 @@
+import { redact } from '../redact.js';
+
 /**
  * Everything a command may touch of the outside world, injected so that tests run commands
  * in-process with real files and real HTTP but captured output.
@@ -25,17 +27,14 @@ export interface Output {
 }
 
 /**
- * Wraps an output so that no registered secret (the API key) can reach it, whatever a bug
- * elsewhere might try to print. Belt and braces: the code never formats the key into text.
+ * Wraps an output so that no value of the run's redaction set (src/redact.ts) can reach it.
  */
-export function redacting(output: Output, secrets: ReadonlySet<string>): Output {
+export function redacting(output: Output, redactions: ReadonlySet<string>): Output {
   return {
     isTTY: output.isTTY,
     ...(output.columns === undefined ? {} : { columns: output.columns }),
     write(text: string) {
-      let safe = text;
-      for (const secret of secrets) if (secret.length >= 4) safe = safe.replaceAll(secret, '[redacted]');
-      output.write(safe);
+      output.write(redact(text, redactions));
     },
   };
 }

@@ -11,6 +11,7 @@ import { type Io, redacting } from './io.js';
 export const EXIT = { ok: 0, failure: 1, changes: 2, stalePlan: 3, massCreate: 4, interrupted: 130 } as const;
 const EXIT_FOR_ERROR: Record<ErrorCode, number> = {
   usage: EXIT.failure,
+  io: EXIT.failure,
   manifest_invalid: EXIT.failure,
   panel_http: EXIT.failure,
   panel_unreachable: EXIT.failure,

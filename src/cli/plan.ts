@@ -10,7 +10,7 @@ import { diff } from '../plan/diff.js';
 import { parsePlanFile, planFingerprint, type SavedPlan, staleReasons } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
 import type { PlanView } from '../render/common.js';
-import { plural } from '../render/common.js';
+import { plural } from '../util.js';
 import { renderPlanJson } from '../render/json.js';
 import { renderPlanMarkdown } from '../render/markdown.js';
 import { renderApplyJson, renderApplySummary, renderOutcomeLine, renderProgressLine } from '../render/outcome.js';

@@ -2,6 +2,7 @@ import { normalizeDomain, USERNAME_PATTERN } from '../names.js';
 import type { Found, Locator } from './locate.js';
 import { nameOfClient } from './schema.js';
 import type { DesiredClient, DesiredDomain, Diagnostic, Location } from './types.js';
+import { isRecord } from '../util.js';
 
 // Deliberately loose: catches slips (a missing "@", a space, no dot in the domain) without
 // refusing addresses the panel would take.
@@ -114,6 +115,3 @@ export class ClientsBuilder {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -2,6 +2,7 @@ import { isAlias, isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, Sc
 import type { Document, Node } from 'yaml';
 import type { DataPath, Found, Locator } from './locate.js';
 import type { Location } from './types.js';
+import { isRecord } from '../util.js';
 
 /**
  * The chunked reader of large manifests (the fast path of `parseManifest`).
@@ -181,7 +182,7 @@ export function readChunked(
     top?.entries?.filter((entry) => entry.key === 'clients').length !== 1 ||
     !isScalar(clientsValue) ||
     clientsValue.value !== null ||
-    !isPlainObject(data) ||
+    !isRecord(data) ||
     data.clients !== null
   ) {
     return undefined;
@@ -219,9 +220,6 @@ function* readBatches(
   }
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A document with no error and no warning, with its line counter; undefined otherwise. */
 function parseClean(text: string): { doc: Document; lineCounter: LineCounter } | undefined {

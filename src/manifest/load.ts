@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument } from 'yaml';
 import type { YAMLError } from 'yaml';
@@ -8,6 +7,7 @@ import { readChunked } from './chunked.js';
 import { SourceMap } from './locate.js';
 import { checkSchema, schemaValid } from './schema.js';
 import type { Desired, Diagnostic, Location } from './types.js';
+import { sha256Hex } from '../util.js';
 
 /** What loading a manifest found: `desired` is undefined exactly when a diagnostic is an error. */
 export interface LoadResult {
@@ -32,10 +32,10 @@ export async function loadManifest(path: string): Promise<LoadResult & { readonl
     // Node's message ends with the system call and the path again (", open 'x.yaml'"): keep
     // "ENOENT: no such file or directory" only.
     const reason = cause instanceof Error ? cause.message.replace(/, \w+( '.*')?$/s, '') : String(cause);
-    throw new ProvisionError('usage', `cannot read ${path}: ${reason}`, { hint: readHint(code), cause });
+    throw new ProvisionError('io', `cannot read ${path}: ${reason}`, { hint: readHint(code), cause });
   }
   // The hash of the very bytes that were validated: a saved plan records it.
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const sha256 = sha256Hex(bytes);
   const decoded = decodeUtf8(bytes, path);
   if ('diagnostic' in decoded) return { desired: undefined, diagnostics: [decoded.diagnostic], sha256 };
   return { ...parseManifest(decoded.text, path), sha256 };

@@ -342,7 +342,7 @@ function readCaFile(path: string): string {
     pem = readFileSync(path, 'utf8');
   } catch (err) {
     const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : 'unreadable';
-    throw new ProvisionError('usage', `cannot read the CA file ${path} (${code})`, {
+    throw new ProvisionError('io', `cannot read the CA file ${path} (${code})`, {
       hint: '--ca-file takes a PEM file with the certificate authority that signed the panel\'s certificate',
     });
   }

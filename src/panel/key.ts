@@ -15,7 +15,7 @@ export async function readApiKey(env: Readonly<Record<string, string | undefined
       content = await readFile(apiKeyFile, 'utf8');
     } catch (err) {
       const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : 'unreadable';
-      throw new ProvisionError('usage', `cannot read the API key file ${apiKeyFile} (${code})`, { hint: KEY_HINT });
+      throw new ProvisionError('io', `cannot read the API key file ${apiKeyFile} (${code})`, { hint: KEY_HINT });
     }
     return checkApiKey(content.trim(), `the API key file ${apiKeyFile}`);
   }

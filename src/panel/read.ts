@@ -4,6 +4,7 @@ import { normalizeDomain } from '../names.js';
 import type { PanelClient } from './client.js';
 import { PanelHttpError } from './errors.js';
 import type { Live, LiveClient, LiveDomain, LivePlan } from './types.js';
+import { isRecord } from '../util.js';
 
 /** Parallel name look-ups when the panel has no GET /domains. */
 export const DEFAULT_LOOKUP_CONCURRENCY = 8;
@@ -175,9 +176,6 @@ function contract(where: string, problem: string): ProvisionError {
   });
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A value's kind for messages, never its content (which could be anything, long, or private). */
 function shape(value: unknown): string {

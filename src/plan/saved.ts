@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { ProvisionError } from '../errors.js';
 import type { Live } from '../panel/types.js';
 import { requestFor } from './requests.js';
 import type { Change, ChangeId, Conflict, CreateClient, CreateDomain, Drift, Plan } from './types.js';
+import { sha256Hex } from '../util.js';
 
 /**
  * The plan file's format, "major.minor". A reader accepts any minor of its own major (newer
@@ -28,10 +28,6 @@ export interface PlanMeta {
 export interface SavedPlan extends PlanMeta {
   readonly formatVersion: string;
   readonly plan: Plan;
-}
-
-export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
 }
 
 /**

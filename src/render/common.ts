@@ -1,3 +1,4 @@
+import { plural } from '../util.js';
 import { domainToUnicode } from 'node:url';
 import type { Change, Plan } from '../plan/types.js';
 import { requestFor } from '../plan/requests.js';
@@ -40,10 +41,6 @@ export function unicodeForm(ascii: string): string {
   if (!ascii.includes('xn--')) return '';
   const unicode = domainToUnicode(ascii);
   return unicode === '' || unicode === ascii ? '' : ` (${unicode})`;
-}
-
-export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
 }
 
 /** `3 to create (1 client, 2 domains)` or `no changes` */

@@ -1,6 +1,7 @@
+import { plural } from '../util.js';
 import type { Change } from '../plan/types.js';
 import type { PlanView } from './common.js';
-import { changeSummary, conflictLine, driftLine, hasUnmanaged, plural, requestLine, unmanagedCounts } from './common.js';
+import { changeSummary, conflictLine, driftLine, hasUnmanaged, requestLine, unmanagedCounts } from './common.js';
 
 /** GitHub refuses comments over 65,536 characters; stay well under with room for the tail. */
 export const MARKDOWN_LIMIT = 65_000;

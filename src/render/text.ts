@@ -1,5 +1,6 @@
+import { plural } from '../util.js';
 import type { PlanView } from './common.js';
-import { type Style, paint as paintIf, changeSummary, conflictLine, driftLine, hasUnmanaged, plural, requestLine, subject, unmanagedCounts } from './common.js';
+import { type Style, paint as paintIf, changeSummary, conflictLine, driftLine, hasUnmanaged, requestLine, subject, unmanagedCounts } from './common.js';
 
 /** The plan for people, Terraform-like. `color` only when writing to a terminal without NO_COLOR. */
 export function renderPlanText(view: PlanView, options: { color: boolean }): string {

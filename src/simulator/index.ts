@@ -229,7 +229,7 @@ async function loadStore(options: SimulatorOptions, systemDomains: boolean): Pro
       text = await readFile(options.statePath, 'utf8');
     } catch (err) {
       if (!isErrno(err, 'ENOENT')) {
-        throw new ProvisionError('usage', `cannot read the simulator state file ${options.statePath}`, { cause: err });
+        throw new ProvisionError('io', `cannot read the simulator state file ${options.statePath}`, { cause: err });
       }
     }
     if (text !== undefined) {
@@ -289,7 +289,7 @@ class StateSaver {
       await rename(temp, this.path);
     } catch (err) {
       await unlink(temp).catch(() => undefined);
-      throw new ProvisionError('usage', `cannot write the simulator state file ${this.path}`, { cause: err });
+      throw new ProvisionError('io', `cannot write the simulator state file ${this.path}`, { cause: err });
     }
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import { isObject, type SimStore } from './state.js';
+import { isRecord } from '../util.js';
+import type { SimStore } from './state.js';
 
 /** What the simulator sends back: JSON unless `text` is given. */
 export interface Answer {
@@ -51,7 +52,7 @@ export function route(store: SimStore, method: string, segments: readonly string
     if (method !== 'POST' || !allowed.includes('POST')) return notAllowed(method, path, allowed);
     if (body.kind === 'none') return error(400, 'The request body is missing: send a JSON object.');
     if (body.kind === 'invalid') return error(400, 'The request body is not valid JSON.');
-    if (!isObject(body.value)) return error(400, 'The request body must be a JSON object.');
+    if (!isRecord(body.value)) return error(400, 'The request body must be a JSON object.');
     return collection === 'clients'
       ? createClient(store, body.value, options)
       : createDomain(store, body.value, options);

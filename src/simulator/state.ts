@@ -1,6 +1,7 @@
 import { domainToUnicode } from 'node:url';
 import { ProvisionError } from '../errors.js';
 import { USERNAME_PATTERN, normalizeDomain } from '../names.js';
+import { isRecord } from '../util.js';
 
 /** A hosting plan as GET /hosting-plans answers it. Sizes in bytes, -1 = unlimited. */
 export interface SimPlan {
@@ -295,7 +296,7 @@ export class SimStore implements SimulatorState {
         hint: 'the file is not a simulator state file (or it was edited by hand): move it away to start fresh',
       });
     };
-    if (!isObject(data) || data.format !== STATE_FORMAT || data.version !== 1) {
+    if (!isRecord(data) || data.format !== STATE_FORMAT || data.version !== 1) {
       return fail(`not a simulator state file (expected "format": "${STATE_FORMAT}", "version": 1)`);
     }
     const store = new SimStore();
@@ -309,7 +310,7 @@ export class SimStore implements SimulatorState {
       if (!Array.isArray(list)) return fail(`"${key}" must be an array`);
       for (const [index, record] of (list as unknown[]).entries()) {
         const valid =
-          isObject(record) &&
+          isRecord(record) &&
           check.every((field) => (field.startsWith('id') ? Number.isInteger(record[field]) : typeof record[field] === 'string'));
         if (!valid) fail(`${key}[${index}] needs ${check.join(', ')}`);
       }
@@ -367,9 +368,6 @@ function timestamp(now: Date): string {
   return `${now.toISOString().slice(0, 19)}+00:00`;
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Validates a seed file's parsed content. Unknown keys are refused (a typo would otherwise
@@ -388,7 +386,7 @@ export function parseSeed(json: unknown, source: string): SimulatorSeed {
       if (!allowed.includes(key)) problems.push(`${where}: unknown key "${key}" (allowed: ${allowed.join(', ')})`);
     }
   };
-  if (!isObject(json)) {
+  if (!isRecord(json)) {
     throw new ProvisionError('usage', `${source}: a simulator seed must be a JSON object`, {
       hint: 'e.g. {"hostingPlans": ["Basic"], "clients": [{"username": "alice", "plan": "Basic", "domains": ["alice.example"]}]}',
     });
@@ -400,7 +398,7 @@ export function parseSeed(json: unknown, source: string): SimulatorSeed {
   if (json.clients !== undefined && !Array.isArray(json.clients)) problems.push('clients must be an array');
   for (const [index, value] of (Array.isArray(json.clients) ? (json.clients as unknown[]) : []).entries()) {
     const where = `clients[${index}]`;
-    if (!isObject(value)) {
+    if (!isRecord(value)) {
       problems.push(`${where} must be an object`);
       continue;
     }

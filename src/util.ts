@@ -1,0 +1,25 @@
+/**
+ * Small helpers every floor may use: no I/O, no imports from the project. Each exists once;
+ * import it rather than writing a twin.
+ */
+import { createHash } from 'node:crypto';
+
+/** A plain JSON object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** sha256 of text (UTF-8) or bytes, in lowercase hex. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** `1 client`, `2 clients`; `many` for irregular plurals. */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+/** A duration for people: `30 s`, `2.5 s`. */
+export function formatSeconds(ms: number): string {
+  return `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
+}
