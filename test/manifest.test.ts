@@ -299,20 +299,20 @@ describe('loadManifest and files', () => {
     expect(await loadManifest(file)).toEqual({ desired: { file, clients: [] }, diagnostics: [], sha256 });
   });
 
-  it('throws a usage error for a missing file', async () => {
+  it('throws an io error for a missing file', async () => {
     const file = join(dir, 'missing.yaml');
     const error: unknown = await loadManifest(file).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProvisionError);
     expect(error).toMatchObject({
-      code: 'usage',
+      code: 'io',
       message: `cannot read ${file}: ENOENT: no such file or directory`,
       hint: 'check the path: a relative path starts from the current directory',
     });
   });
 
-  it('throws a usage error for a directory', async () => {
+  it('throws an io error for a directory', async () => {
     await expect(loadManifest(dir)).rejects.toMatchObject({
-      code: 'usage',
+      code: 'io',
       message: `cannot read ${dir}: EISDIR: illegal operation on a directory`,
     });
   });

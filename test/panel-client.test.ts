@@ -442,13 +442,13 @@ describe('readApiKey', () => {
   });
 
   test.each([
-    ['neither', {}, undefined, /no API key: PROVISION_API_KEY is not set/],
-    ['an empty variable', { PROVISION_API_KEY: '  ' }, undefined, /from PROVISION_API_KEY is empty/],
-    ['a missing file', {}, 'missing', /cannot read the API key file .*missing \(ENOENT\)/],
-  ])('refuses %s', async (_label, env, file, message) => {
+    ['neither', {}, undefined, /no API key: PROVISION_API_KEY is not set/, 'usage'],
+    ['an empty variable', { PROVISION_API_KEY: '  ' }, undefined, /from PROVISION_API_KEY is empty/, 'usage'],
+    ['a missing file', {}, 'missing', /cannot read the API key file .*missing \(ENOENT\)/, 'io'],
+  ])('refuses %s', async (_label, env, file, message, code) => {
     const dir = await tempDir();
     const error = await rejection(readApiKey(env, file === undefined ? undefined : join(dir, file)));
-    expect(error.code).toBe('usage');
+    expect(error.code).toBe(code);
     expect(error.message).toMatch(message);
     expect(error.hint).toMatch(/PROVISION_API_KEY/);
   });
