@@ -23,3 +23,11 @@ export function plural(n: number, word: string, many = `${word}s`): string {
 export function formatSeconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
 }
+
+/**
+ * The end of every branch over a closed union (a change's kind, an outcome's status): the
+ * compiler refuses the call while a member is unhandled, so a new kind cannot slip through.
+ */
+export function assertNever(value: never): never {
+  throw new Error(`unhandled case: ${JSON.stringify(value)}`);
+}

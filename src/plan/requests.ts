@@ -1,3 +1,4 @@
+import { assertNever } from '../util.js';
 import type { Change } from './types.js';
 
 /** The HTTP call a change becomes: "what changes" (the plan) kept apart from "how it is sent". */
@@ -30,10 +31,6 @@ export function requestFor(change: Change, newClientIds?: ReadonlyMap<string, nu
         body: { domain: change.name, id_user: change.clientId ?? newClientIds?.get(change.client) ?? null },
       };
     default:
-      return unreachable(change);
+      return assertNever(change);
   }
-}
-
-export function unreachable(value: never): never {
-  throw new Error(`unhandled case: ${JSON.stringify(value)}`);
 }
