@@ -42,12 +42,13 @@ let stderr = '';
 let executor: { requestMs: number; inFlight: number } | undefined;
 if (request.kind === 'executor') {
   const load = (path: string): Promise<unknown> => import(pathToFileURL(DIST + path).href);
-  const { loadManifest } = (await load('manifest/index.js')) as typeof import('../src/manifest/index.js');
+  const { parseManifestBytes } = (await load('manifest/index.js')) as typeof import('../src/manifest/index.js');
   const { PanelClient, panelCreator, readLive } = (await load('panel/index.js')) as typeof import('../src/panel/index.js');
   const { diff } = (await load('plan/diff.js')) as typeof import('../src/plan/diff.js');
   const { executePlan } = (await load('apply/execute.js')) as typeof import('../src/apply/execute.js');
   run = async () => {
-    const { desired } = await loadManifest(request.argv[0] ?? '');
+    const file = request.argv[0] ?? '';
+    const { desired } = parseManifestBytes(await readFile(file), file);
     if (desired === undefined) return 1;
     const latencies: number[] = [];
     let inFlight = 0;

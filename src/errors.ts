@@ -45,8 +45,6 @@ export type ErrorCode =
   | 'secrets'
   /** apply needs --auto-approve (or a confirmation) and got none. */
   | 'approval_required'
-  /** Some actions of an apply failed; the outcome lists them. */
-  | 'apply_failed'
   /** A saved plan file is unreadable, malformed, edited, too new, or made for another panel. */
   | 'plan_file'
   /** A saved plan no longer matches the panel (what it creates or references changed); nothing is sent. */

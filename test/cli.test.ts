@@ -55,7 +55,7 @@ describe('validate', () => {
   it('says what to do about a missing file, without a stack trace', async () => {
     const r = await run(['validate', '/nonexistent/manifest.yaml']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: cannot read \/nonexistent\/manifest\.yaml/);
+    expect(r.stderr).toMatch(/^error: cannot read the manifest \/nonexistent\/manifest\.yaml: ENOENT/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_NAMES, loadCommand } from '../src/cli/main.js';
-import { loadManifest } from '../src/manifest/index.js';
+import { loadManifestFile as loadManifest } from './helpers/manifest.js';
 import { panel, run } from './helpers/cli.js';
 
 const DIR = new URL('../examples/', import.meta.url).pathname;

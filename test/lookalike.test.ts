@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lookalikeDiagnostics, lookalikeGroups, skeleton } from '../src/plan/lookalike.js';
+import { lookalikeDiagnostics, lookalikeGroups, skeleton } from '../src/manifest/lookalike.js';
 import { parseManifest } from '../src/manifest/index.js';
 
 describe('skeleton', () => {

@@ -1,19 +1,19 @@
 /**
  * The chunked manifest reader (src/manifest/chunked.ts) against the whole-document read: for
- * any text, `parseManifest` gives exactly what `parseManifestWhole` gives (Desired with every
+ * any text, `validateManifest` gives exactly what `parseManifestWhole` gives (Desired with every
  * location, and every diagnostic), and the chunked read, when it answers at all, answers the
  * same; valid manifests of the common shape do take the chunked read.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseManifest, parseManifestChunked, parseManifestWhole } from '../src/manifest/load.js';
+import { parseManifestChunked, parseManifestWhole, validateManifest } from '../src/manifest/load.js';
 
 const FILE = 'm.yaml';
 
 /** The three reads of `text` agree; returns whether the chunked read answered. */
 function agree(text: string, batchChars?: number): boolean {
   const whole = parseManifestWhole(text, FILE);
-  expect(parseManifest(text, FILE)).toEqual(whole);
+  expect(validateManifest(text, FILE)).toEqual(whole);
   const chunked = parseManifestChunked(text, FILE, batchChars);
   if (chunked !== undefined) {
     expect(chunked).toEqual(whole);
@@ -241,7 +241,7 @@ describe('the chunked read', () => {
     const clients = Array.from({ length: 300 }, (_, i) => `  - username: u${i === 250 ? 3 : i}\n`);
     const text = `version: 1\nclients:\n${clients.join('')}`;
     expect(parseManifestChunked(text, FILE, 64)).toBeUndefined();
-    expect(parseManifest(text, FILE).diagnostics.map((d) => `${d.line}:${d.column}: ${d.message}`)).toEqual([
+    expect(validateManifest(text, FILE).diagnostics.map((d) => `${d.line}:${d.column}: ${d.message}`)).toEqual([
       '253:15: username "u3" is used twice (first at line 6): each client needs its own username',
     ]);
   });
@@ -292,6 +292,6 @@ describe('the chunked read', () => {
 
   it.each(fallBack)('leaves %s to the whole read', (_, text) => {
     expect(parseManifestChunked(text, FILE)).toBeUndefined();
-    expect(parseManifest(text, FILE)).toEqual(parseManifestWhole(text, FILE));
+    expect(validateManifest(text, FILE)).toEqual(parseManifestWhole(text, FILE));
   });
 });

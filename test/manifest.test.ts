@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ProvisionError } from '../src/errors.js';
-import { formatDiagnostic, loadManifest, parseManifest } from '../src/manifest/index.js';
+import { parseManifest } from '../src/manifest/index.js';
+import { formatDiagnostic } from '../src/render/diagnostics.js';
+import { loadManifestFile as loadManifest } from './helpers/manifest.js';
 import type { Desired } from '../src/manifest/index.js';
 
 const FIXTURES = fileURLToPath(new URL('fixtures/manifests/', import.meta.url));
@@ -297,24 +298,6 @@ describe('loadManifest and files', () => {
     await writeFile(file, bytes);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     expect(await loadManifest(file)).toEqual({ desired: { file, clients: [] }, diagnostics: [], sha256 });
-  });
-
-  it('throws an io error for a missing file', async () => {
-    const file = join(dir, 'missing.yaml');
-    const error: unknown = await loadManifest(file).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ProvisionError);
-    expect(error).toMatchObject({
-      code: 'io',
-      message: `cannot read ${file}: ENOENT: no such file or directory`,
-      hint: 'check the path: a relative path starts from the current directory',
-    });
-  });
-
-  it('throws an io error for a directory', async () => {
-    await expect(loadManifest(dir)).rejects.toMatchObject({
-      code: 'io',
-      message: `cannot read ${dir}: EISDIR: illegal operation on a directory`,
-    });
   });
 });
 

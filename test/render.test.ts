@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan } from '../src/plan/types.js';
-import { githubAnnotation } from '../src/render/annotations.js';
+import { githubAnnotation } from '../src/render/diagnostics.js';
 import type { PlanView } from '../src/render/common.js';
 import { paint } from '../src/render/common.js';
 import { MARKDOWN_LIMIT, renderPlanMarkdown } from '../src/render/markdown.js';

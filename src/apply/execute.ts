@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import { ProvisionError } from '../errors.js';
 import { requestFor, type PanelRequest } from '../plan/requests.js';
 import type { Change, ChangeId, Plan } from '../plan/types.js';
-import type { SecretsSink } from './secrets.js';
+import type { SecretsSink } from '../secrets/journal.js';
 
 /** What happened to one change. Failures carry a one-line message (never a secret). */
 export type Outcome =

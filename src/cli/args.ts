@@ -1,7 +1,10 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ProvisionError } from '../errors.js';
+import type { Redactions } from '../redact.js';
+import type { ExitCode } from './exit.js';
+import type { Io } from './io.js';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
-import { ProvisionError } from '../errors.js';
 
 /** A command: its help and what it does with its arguments; it returns the exit code. */
 export interface Command {
@@ -10,7 +13,12 @@ export interface Command {
   readonly help: string;
   /** The flags it accepts (parseArgs config), for checks such as the examples' tests. */
   readonly options?: ParseArgsOptionsConfig;
-  run(args: readonly string[], io: import('./io.js').Io, secrets: Set<string>): Promise<number>;
+  /**
+   * Runs the command and returns its exit code (an EXIT value); errors are thrown, and `main`
+   * turns them into codes. `redactions` is the run's redaction set (src/redact.ts): a command
+   * adds every credential it learns (the API key, a password) before anything could print it.
+   */
+  run(args: readonly string[], io: Io, redactions: Redactions): Promise<ExitCode>;
 }
 
 /** parseArgs, strict, with errors that say how to call the command. */

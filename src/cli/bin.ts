@@ -23,11 +23,18 @@ async function prompt(question: string): Promise<string> {
   }
 }
 
+/** Standard input to its end, for a manifest or plan given as `-` (only when it is not a terminal). */
+async function readStdin(): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 // The one place the process's exit code is set.
 process.exitCode = await main(process.argv.slice(2), {
   stdout: { write: (text) => process.stdout.write(text), isTTY: process.stdout.isTTY, columns: process.stdout.columns },
   stderr: { write: (text) => process.stderr.write(text), isTTY: process.stderr.isTTY, columns: process.stderr.columns },
   env: process.env,
   untilStopped: () => Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]).then(() => undefined),
-  ...(process.stdin.isTTY ? { prompt } : {}),
+  ...(process.stdin.isTTY ? { prompt } : { readStdin }),
 });

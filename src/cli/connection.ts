@@ -1,6 +1,7 @@
-import type { Io } from './io.js';
 import { ProvisionError } from '../errors.js';
 import { normalizeBaseUrl, PanelClient, readApiKey } from '../panel/index.js';
+import type { Redactions } from '../redact.js';
+import type { Io } from './io.js';
 
 /** The connection flags shared by plan and apply. */
 export const CONNECTION_OPTIONS = {
@@ -28,23 +29,22 @@ export interface ConnectionValues {
   'ca-file'?: string | undefined;
   insecure?: boolean | undefined;
   verbose?: boolean | undefined;
-  /** Not a flag: parallel connections to keep open (apply passes its --concurrency). */
-  connections?: number | undefined;
 }
 
 /**
  * The panel's URL and key come from flags and the environment only, never from the manifest:
  * a pull request that edits the manifest must not be able to send the key elsewhere.
- * `secrets` receives the key so that every output of the run redacts it.
+ * The key joins the run's redaction set at once, so no output of the run can show it.
+ * `connections`: parallel connections to keep open (apply passes its --concurrency).
  */
-export async function connect(values: ConnectionValues, io: Io, secrets: Set<string>): Promise<PanelClient> {
+export async function connect(values: ConnectionValues, io: Io, redactions: Redactions, connections?: number): Promise<PanelClient> {
   const raw = values.url ?? io.env.PROVISION_URL;
   if (raw === undefined || raw === '') {
     throw new ProvisionError('usage', 'no panel URL', { hint: 'give --url https://panel.example or set PROVISION_URL' });
   }
   const baseUrl = normalizeBaseUrl(raw, { allowHttp: values['allow-http'] === true });
   const apiKey = await readApiKey(io.env, values['api-key-file']);
-  secrets.add(apiKey);
+  redactions.add(apiKey);
   if (values.insecure === true) {
     io.stderr.write(
       `warning: --insecure: the certificate of ${baseUrl} is NOT verified (through a proxy too); anyone on the path can read the API key. Use --ca-file instead.\n`,
@@ -58,7 +58,7 @@ export async function connect(values: ConnectionValues, io: Io, secrets: Set<str
     apiKey,
     ...(values['ca-file'] === undefined ? {} : { caFile: values['ca-file'] }),
     insecure: values.insecure === true,
-    ...(values.connections === undefined ? {} : { connections: values.connections }),
+    ...(connections === undefined ? {} : { connections }),
     proxyEnv: io.env,
     onWait: log,
     ...(values.verbose === true

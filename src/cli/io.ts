@@ -16,6 +16,8 @@ export interface Io {
    * nobody can answer, and commands that need a confirmation refuse instead (CI).
    */
   readonly prompt?: (question: string) => Promise<string>;
+  /** Reads standard input to its end (a manifest or plan given as `-`); absent when there is none to read. */
+  readonly readStdin?: () => Promise<Uint8Array>;
 }
 
 export interface Output {
@@ -43,9 +45,4 @@ export function useColor(output: Output, env: Io['env']): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
   return output.isTTY;
-}
-
-/** Running under GitHub Actions: annotations and the step summary are understood. */
-export function onGitHubActions(env: Io['env']): boolean {
-  return env.GITHUB_ACTIONS === 'true';
 }

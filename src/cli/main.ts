@@ -1,37 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { type ErrorCode, ProvisionError } from '../errors.js';
+import { ProvisionError } from '../errors.js';
+import type { Redactions } from '../redact.js';
 import type { Command } from './args.js';
+import { EXIT, EXIT_FOR_ERROR, type ExitCode } from './exit.js';
 import { type Io, redacting } from './io.js';
-
-/**
- * Exit codes, in one place (README "Exit codes"): 0 success; 2 plan found changes under
- * --detailed-exitcode; 1 any failure, refined by 3 (a stale saved plan) and 4 (a mass create
- * refused); 130 an apply interrupted by SIGINT/SIGTERM (set by the apply command itself).
- */
-export const EXIT = { ok: 0, failure: 1, changes: 2, stalePlan: 3, massCreate: 4, interrupted: 130 } as const;
-const EXIT_FOR_ERROR: Record<ErrorCode, number> = {
-  usage: EXIT.failure,
-  io: EXIT.failure,
-  manifest_invalid: EXIT.failure,
-  panel_http: EXIT.failure,
-  panel_unreachable: EXIT.failure,
-  panel_contract: EXIT.failure,
-  unknown_hosting_plan: EXIT.failure,
-  plan_conflict: EXIT.failure,
-  secrets: EXIT.failure,
-  approval_required: EXIT.failure,
-  apply_failed: EXIT.failure,
-  plan_file: EXIT.failure,
-  stale_plan: EXIT.stalePlan,
-  mass_create: EXIT.massCreate,
-};
 
 const COMMANDS = {
   validate: () => import('./validate.js').then((m) => m.validate),
   plan: () => import('./plan.js').then((m) => m.plan),
-  apply: () => import('./plan.js').then((m) => m.apply),
+  apply: () => import('./apply.js').then((m) => m.apply),
   simulator: () => import('./simulator.js').then((m) => m.simulator),
-  secrets: () => import('./secrets.js').then((m) => m.secretsCommand),
+  secrets: () => import('./secrets.js').then((m) => m.secrets),
 } as const;
 
 /** The commands by name, loaded: for help checks and the examples' tests. */
@@ -68,20 +47,21 @@ Examples:
 
 /**
  * Runs one command line and returns its exit code. The only place errors become exit codes
- * and messages; everything printed passes through a filter that blanks the API key.
+ * and messages; everything printed passes through a filter that blanks every credential of
+ * the run's redaction set (src/redact.ts).
  */
-export async function main(argv: readonly string[], io: Io): Promise<number> {
-  const secrets = new Set<string>();
-  const safeIo: Io = { ...io, stdout: redacting(io.stdout, secrets), stderr: redacting(io.stderr, secrets) };
+export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
+  const redactions: Redactions = new Set<string>();
+  const safeIo: Io = { ...io, stdout: redacting(io.stdout, redactions), stderr: redacting(io.stderr, redactions) };
   try {
-    return await dispatch(argv, safeIo, secrets);
+    return await dispatch(argv, safeIo, redactions);
   } catch (error) {
     safeIo.stderr.write(formatError(error));
     return error instanceof ProvisionError ? EXIT_FOR_ERROR[error.code] : EXIT.failure;
   }
 }
 
-async function dispatch(argv: readonly string[], io: Io, secrets: Set<string>): Promise<number> {
+async function dispatch(argv: readonly string[], io: Io, redactions: Redactions): Promise<ExitCode> {
   const [name, ...rest] = argv;
   if (name === undefined) {
     io.stderr.write(GLOBAL_HELP);
@@ -103,7 +83,7 @@ async function dispatch(argv: readonly string[], io: Io, secrets: Set<string>): 
     io.stdout.write(`Usage: ${command.usage}\n\n${command.summary}\n\n${command.help}\n`);
     return EXIT.ok;
   }
-  return command.run(rest, io, secrets);
+  return command.run(rest, io, redactions);
 }
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

@@ -1,13 +1,16 @@
-import { readFile } from 'node:fs/promises';
-import { decryptPassword, parseIdentities } from '../apply/encrypt.js';
 import { ProvisionError } from '../errors.js';
+import { decryptPassword, parseIdentities } from '../secrets/encrypt.js';
+import { parseJournal } from '../secrets/journal.js';
+import { plural } from '../util.js';
 import type { Command } from './args.js';
 import { parseCommandLine } from './args.js';
+import { EXIT } from './exit.js';
+import { readText } from './files.js';
 
 const OPTIONS = { identity: { type: 'string' } } as const;
 const usage = 'provision secrets decrypt <secrets-file> [--identity FILE]';
 
-export const secretsCommand: Command = {
+export const secrets: Command = {
   usage,
   options: OPTIONS,
   summary:
@@ -27,21 +30,16 @@ Examples:
       throw new ProvisionError('usage', `unknown secrets subcommand "${positionals[0] ?? ''}"`, { hint: `usage: ${usage}` });
     }
     const file = positionals[1] ?? '';
-    const text = await readText(file, 'secrets file');
-    const identities = values.identity === undefined ? undefined : parseIdentities(await readText(values.identity, 'identity file'), values.identity);
-    const lines = text.split('\n');
+    const text = await readText(file, io, 'secrets file');
+    const identities = values.identity === undefined ? undefined : parseIdentities(await readText(values.identity, io, 'identity file'), values.identity);
     let records = 0;
-    for (const [i, line] of lines.entries()) {
-      if (line.trim() === '') continue;
-      let entry: Record<string, unknown>;
-      try {
-        entry = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        io.stderr.write(`warning: ${file}:${i + 1}: not a JSON record (torn by a crash?): skipped\n`);
+    for (const line of parseJournal(text)) {
+      if (line.kind === 'unreadable') {
+        io.stderr.write(`warning: ${file}:${line.line}: ${line.why}: skipped\n`);
         continue;
       }
-      if (typeof entry !== 'object' || !('id' in entry)) continue; // intents and markers
-      const { password_age: armored, ...rest } = entry;
+      if (line.kind !== 'created') continue; // intents, and records of a newer version
+      const { password_age: armored, ...rest } = line.entry;
       if (typeof armored === 'string') {
         if (identities === undefined) {
           throw new ProvisionError('usage', `${file} holds encrypted passwords: give --identity FILE`, { hint: `usage: ${usage}` });
@@ -50,25 +48,17 @@ Examples:
         try {
           password = await decryptPassword(armored, identities);
         } catch (error) {
-          throw new ProvisionError('secrets', `${file}:${i + 1}: cannot decrypt the password of "${String(entry.username)}" (${(error as Error).message})`, {
+          throw new ProvisionError('secrets', `${file}:${line.line}: cannot decrypt the password of ${JSON.stringify(line.entry.username)} (${(error as Error).message})`, {
             hint: 'give the identity whose public key was passed as --secrets-recipient',
           });
         }
         io.stdout.write(`${JSON.stringify({ ...rest, password })}\n`);
       } else {
-        io.stdout.write(`${JSON.stringify(entry)}\n`);
+        io.stdout.write(`${JSON.stringify(line.entry)}\n`);
       }
       records++;
     }
-    io.stderr.write(`${records} record${records === 1 ? '' : 's'}\n`);
-    return 0;
+    io.stderr.write(`${plural(records, 'record')}\n`);
+    return EXIT.ok;
   },
 };
-
-async function readText(path: string, what: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    throw new ProvisionError('usage', `cannot read the ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-}

@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { ProvisionError } from '../errors.js';
 import { parseSeed, startSimulator } from '../simulator/index.js';
 import type { Command } from './args.js';
 import { parseCommandLine, rate, wholeNumber } from './args.js';
+import { EXIT } from './exit.js';
+import { readJson } from './files.js';
 
 const usage = 'provision simulator --api-key KEY [--port N] [--host ADDR] [--state FILE] [--seed FILE] [fault options]';
 
@@ -48,14 +49,14 @@ Examples:
   provision simulator --api-key test-key --port 8080 --state panel.json
   provision simulator --api-key test-key --port 8080 --latency 50 --error-rate 0.1 --not-ready 500
   PROVISION_URL=http://127.0.0.1:8080 PROVISION_API_KEY=test-key provision plan examples/quickstart.yaml`,
-  async run(args, io, secrets) {
+  async run(args, io, redactions) {
     const { values } = parseCommandLine(args, OPTIONS, 0, usage);
     const apiKey = values['api-key'] ?? io.env.PROVISION_API_KEY;
     if (apiKey === undefined || apiKey === '') {
       throw new ProvisionError('usage', 'the simulator needs an API key', { hint: 'give --api-key KEY or set PROVISION_API_KEY' });
     }
-    secrets.add(apiKey);
-    const seed = values.seed === undefined ? undefined : parseSeed(await readJson(values.seed), values.seed);
+    redactions.add(apiKey);
+    const seed = values.seed === undefined ? undefined : parseSeed(await readJson(values.seed, io, 'seed file'), values.seed);
     const sim = await startSimulator({
       apiKey,
       port: wholeNumber(values.port, '--port') ?? 0,
@@ -68,7 +69,7 @@ Examples:
     await io.untilStopped();
     await sim.close();
     io.stdout.write('simulator stopped\n');
-    return 0;
+    return EXIT.ok;
   },
 };
 
@@ -92,18 +93,4 @@ function faults(values: Values) {
     ...(values['api-disabled'] ? { apiEnabled: false } : {}),
     ...(values['no-domain-list'] ? { listDomains: false } : {}),
   };
-}
-
-async function readJson(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new ProvisionError('usage', `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ProvisionError('usage', `${path} is not valid JSON: ${(error as Error).message}`);
-  }
 }

@@ -1,21 +1,25 @@
+import { plural } from '../util.js';
 import type { Command } from './args.js';
 import { parseCommandLine } from './args.js';
-import { loadOrReport } from './manifest.js';
+import { EXIT } from './exit.js';
+import { readBytes } from './files.js';
+import { loadManifest, sourceName } from './prepare.js';
 
 const usage = 'provision validate <manifest>';
 
 export const validate: Command = {
   usage,
   summary: 'Check a manifest offline: YAML syntax, the schema, and the rules (usernames, domain names, duplicates). Exit 0 valid, 1 invalid.',
-  help: `Examples:
+  help: `A manifest given as - is read from standard input.
+
+Examples:
   provision validate manifest.yaml`,
   async run(args, io) {
     const { positionals } = parseCommandLine(args, {}, 1, usage);
-    const file = positionals[0] ?? '';
-    const { desired } = await loadOrReport(file, io);
-    if (desired === undefined) return 1;
+    const path = positionals[0] ?? '';
+    const { desired } = loadManifest(await readBytes(path, io, 'manifest'), path, io);
     const domains = desired.clients.reduce((n, c) => n + c.domains.length, 0);
-    io.stdout.write(`${file}: valid (${desired.clients.length} client${desired.clients.length === 1 ? '' : 's'}, ${domains} domain${domains === 1 ? '' : 's'})\n`);
-    return 0;
+    io.stdout.write(`${sourceName(path)}: valid (${plural(desired.clients.length, 'client')}, ${plural(domains, 'domain')})\n`);
+    return EXIT.ok;
   },
 };

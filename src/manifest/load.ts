@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument } from 'yaml';
 import type { YAMLError } from 'yaml';
-import { ProvisionError } from '../errors.js';
 import { buildClients, ClientsBuilder } from './build.js';
 import { readChunked } from './chunked.js';
 import { SourceMap } from './locate.js';
+import { lookalikeDiagnostics } from './lookalike.js';
 import { checkSchema, schemaValid } from './schema.js';
 import type { Desired, Diagnostic, Location } from './types.js';
 import { sha256Hex } from '../util.js';
@@ -20,39 +19,15 @@ export interface LoadResult {
 const MAX_ALIAS_COUNT = 100;
 
 /**
- * Reads and validates a manifest file. Throws a ProvisionError ('usage') only when the file
- * cannot be read; everything wrong inside it, invalid UTF-8 included, comes back as diagnostics.
+ * Validates a manifest's bytes (as read from a file, a pipe or stdin): strict UTF-8, then
+ * `parseManifest`. Pure: everything wrong, invalid UTF-8 included, comes back as diagnostics.
+ * `sha256` is the hash of the very bytes validated (a saved plan records it).
  */
-export async function loadManifest(path: string): Promise<LoadResult & { readonly sha256: string }> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(path);
-  } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    // Node's message ends with the system call and the path again (", open 'x.yaml'"): keep
-    // "ENOENT: no such file or directory" only.
-    const reason = cause instanceof Error ? cause.message.replace(/, \w+( '.*')?$/s, '') : String(cause);
-    throw new ProvisionError('io', `cannot read ${path}: ${reason}`, { hint: readHint(code), cause });
-  }
-  // The hash of the very bytes that were validated: a saved plan records it.
+export function parseManifestBytes(bytes: Uint8Array, file: string): LoadResult & { readonly sha256: string } {
   const sha256 = sha256Hex(bytes);
-  const decoded = decodeUtf8(bytes, path);
+  const decoded = decodeUtf8(bytes, file);
   if ('diagnostic' in decoded) return { desired: undefined, diagnostics: [decoded.diagnostic], sha256 };
-  return { ...parseManifest(decoded.text, path), sha256 };
-}
-
-function readHint(code: string | undefined): string {
-  switch (code) {
-    case 'ENOENT':
-      return 'check the path: a relative path starts from the current directory';
-    case 'EISDIR':
-      return 'give the manifest file itself, not its directory';
-    case 'EACCES':
-    case 'EPERM':
-      return 'check the file permissions of the manifest';
-    default:
-      return 'check that the manifest file exists and can be read';
-  }
+  return { ...parseManifest(decoded.text, file), sha256 };
 }
 
 /**
@@ -92,14 +67,24 @@ function decodeUtf8(bytes: Uint8Array, file: string): { text: string } | { diagn
 }
 
 /**
- * Parses and validates manifest text: YAML, then the JSON Schema, then the semantic checks,
- * reporting every problem with its location. Pure; never throws for any input text.
+ * Parses and validates manifest text (validateManifest); a valid manifest also gets its
+ * look-alike names as warnings (lookalike.ts), after the rest. Pure; never throws for any text.
+ */
+export function parseManifest(text: string, file: string): LoadResult {
+  const result = validateManifest(text, file);
+  if (result.desired === undefined) return result;
+  return { desired: result.desired, diagnostics: [...result.diagnostics, ...lookalikeDiagnostics(result.desired)] };
+}
+
+/**
+ * YAML, then the JSON Schema, then the semantic checks, reporting every problem with its
+ * location. Never throws for any input text.
  *
  * A valid manifest of the common shape is read in chunks (`parseManifestChunked`), which
  * holds a fraction of the memory for a large file; anything else, and every manifest with a
  * diagnostic, is read whole (`parseManifestWhole`): the result is the same either way.
  */
-export function parseManifest(text: string, file: string): LoadResult {
+export function validateManifest(text: string, file: string): LoadResult {
   let chunked: LoadResult | undefined;
   try {
     chunked = parseManifestChunked(text, file);
@@ -237,9 +222,4 @@ function keyAt(text: string, offset: number): string | undefined {
     text.slice(offset, offset + 256),
   );
   return match?.[1] ?? match?.[2]?.replaceAll("''", "'") ?? match?.[3]?.trimEnd();
-}
-
-/** "file:line:column: severity: message", the form editors and CI annotations understand. */
-export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`;
 }

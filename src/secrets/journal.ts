@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process';
 import { type FileHandle, open, readFile, stat } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
-import { ProvisionError } from '../errors.js';
+import { dirname, resolve } from 'node:path';
+import { errnoCode, ProvisionError } from '../errors.js';
+import { isRecord } from '../util.js';
 
 /**
  * A line of the secrets file (JSON Lines) saying a client was created. The only place a
@@ -21,7 +21,7 @@ export interface CreatedRecord {
 }
 
 /**
- * A created record whose password is encrypted to an age recipient (src/apply/encrypt.ts):
+ * A created record whose password is encrypted to an age recipient (src/secrets/encrypt.ts):
  * `password_age` holds the armored ciphertext, and there is no `password`.
  */
 export interface EncryptedSecretRecord extends CreatedRecord {
@@ -40,6 +40,9 @@ export interface SecretsSink {
   intend(entry: IntentRecord): Promise<void>;
   record(entry: SecretRecord): Promise<void>;
 }
+
+/** The `intent` of a write-ahead line. */
+const INTENT_CREATE_CLIENT = 'create_client';
 
 interface Queued {
   readonly line: string;
@@ -68,7 +71,7 @@ export class SecretsFile implements SecretsSink {
     try {
       handle = await open(path, 'a+', 0o600);
     } catch (error) {
-      throw new ProvisionError('secrets', `cannot open the secrets file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, {
+      throw new ProvisionError('secrets', `cannot open the secrets file ${path}: ${errnoCode(error)}`, {
         hint: 'give a writable path with --secrets-file or PROVISION_SECRETS_FILE',
       });
     }
@@ -92,7 +95,7 @@ export class SecretsFile implements SecretsSink {
   }
 
   intend(entry: IntentRecord): Promise<void> {
-    return this.append({ intent: 'create_client', ...entry });
+    return this.append({ intent: INTENT_CREATE_CLIENT, ...entry });
   }
 
   record(entry: SecretRecord | EncryptedSecretRecord): Promise<void> {
@@ -134,33 +137,89 @@ export class SecretsFile implements SecretsSink {
 }
 
 /**
+ * One line of the journal, parsed: a write-ahead `intent`, a `created` record (it has an `id`:
+ * a password, an encrypted one, or `password: null`), `other` (an object this version does not
+ * know, from a newer one), or `unreadable` (not JSON, or not an object: a line torn by a crash,
+ * a hand edit). `line` counts from 1. Fields are checked by whoever uses them: the file is
+ * read back after crashes and edits, so nothing in it is trusted to be well formed.
+ */
+export type JournalLine =
+  | { readonly line: number; readonly kind: 'intent' | 'created' | 'other'; readonly entry: Readonly<Record<string, unknown>> }
+  | { readonly line: number; readonly kind: 'unreadable'; readonly why: string };
+
+/** The one parser of the secrets journal (JSON Lines): apply, `secrets decrypt` and the tests use it. */
+export function parseJournal(text: string): JournalLine[] {
+  const lines: JournalLine[] = [];
+  for (const [i, raw] of text.split('\n').entries()) {
+    if (raw.trim() === '') continue;
+    const line = i + 1;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(raw);
+    } catch {
+      lines.push({ line, kind: 'unreadable', why: 'not a JSON record (torn by a crash?)' });
+      continue;
+    }
+    if (!isRecord(entry)) lines.push({ line, kind: 'unreadable', why: 'not a JSON object' });
+    else if (entry.intent === INTENT_CREATE_CLIENT) lines.push({ line, kind: 'intent', entry });
+    else if ('id' in entry) lines.push({ line, kind: 'created', entry });
+    else lines.push({ line, kind: 'other', entry });
+  }
+  return lines;
+}
+
+/** The journal's text; '' when the file does not exist. Refuses anything but a regular file. */
+export async function readJournal(path: string): Promise<string> {
+  if (!(await regularFileOrNothing(path))) return '';
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return '';
+    throw new ProvisionError('secrets', `cannot read the secrets file ${path}: ${errnoCode(error)}`);
+  }
+}
+
+/**
  * Usernames whose POST /clients was announced in the secrets file (write-ahead) for this panel
  * but never answered there: a run was killed while the request was in flight. Those that exist
  * on the panel now were created with a password nobody saw. A missing file has none.
  */
 export async function unansweredIntents(path: string, panelUrl: string): Promise<Set<string>> {
-  if (!(await regularFileOrNothing(path))) return new Set();
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
-    throw new ProvisionError('secrets', `cannot read the secrets file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
   const open = new Set<string>();
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    let entry: Record<string, unknown>;
-    try {
-      entry = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      continue; // a line torn by a crash mid-write: nothing to learn from it
-    }
+  for (const line of parseJournal(await readJournal(path))) {
+    if (line.kind === 'unreadable' || line.kind === 'other') continue;
+    const { entry } = line;
     if (entry.panel_url !== panelUrl || typeof entry.username !== 'string') continue;
-    if (entry.intent === 'create_client') open.add(entry.username);
-    else if ('id' in entry) open.delete(entry.username);
+    if (line.kind === 'intent') open.add(entry.username);
+    else open.delete(entry.username);
   }
   return open;
+}
+
+/** A client as the lost-intent recovery needs it (the panel's live record fits). */
+export interface ExistingClient {
+  readonly username: string;
+  readonly id: number;
+}
+
+/**
+ * Closes the intents an earlier, killed run left open for clients that exist now: each gets a
+ * `password: null` record (its password was created and never seen), once. Returns those
+ * clients, for the caller to name: a new password must be set in the panel.
+ */
+export async function closeLostIntents(path: string, panelUrl: string, clients: readonly ExistingClient[], now: () => Date = () => new Date()): Promise<ExistingClient[]> {
+  const unanswered = await unansweredIntents(path, panelUrl);
+  const lost = clients.filter((c) => unanswered.has(c.username));
+  if (lost.length === 0) return [];
+  const file = await SecretsFile.open(path);
+  try {
+    for (const client of lost) {
+      await file.record({ created_at: now().toISOString(), panel_url: panelUrl, username: client.username, id: client.id, password: null });
+    }
+  } finally {
+    await file.close();
+  }
+  return lost;
 }
 
 /**
@@ -173,8 +232,8 @@ async function regularFileOrNothing(path: string): Promise<boolean> {
   try {
     info = await stat(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw new ProvisionError('secrets', `cannot use the secrets file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    if (errnoCode(error) === 'ENOENT') return false;
+    throw new ProvisionError('secrets', `cannot use the secrets file ${path}: ${errnoCode(error)}`);
   }
   if (!info.isFile()) {
     throw new ProvisionError('secrets', `the secrets file ${path} is not a regular file`, { hint: 'give the path of a file (it is created when missing), not a pipe, device or directory' });
@@ -189,22 +248,4 @@ async function syncDirectory(directory: string): Promise<void> {
   } finally {
     await handle.close();
   }
-}
-
-/**
- * A warning when `path` lies in a git work tree and git does not ignore it: one `git add -A`
- * would commit passwords. Undefined when it is ignored, outside a work tree, or git is absent.
- */
-export async function secretsGitWarning(path: string): Promise<string | undefined> {
-  const absolute = resolve(path);
-  const status = await new Promise<number | undefined>((done) => {
-    execFile('git', ['check-ignore', '-q', '--', basename(absolute)], { cwd: dirname(absolute) }, (error) => {
-      if (error === null) done(0);
-      else done(typeof error.code === 'number' ? error.code : undefined);
-    });
-  });
-  // 0: ignored; 1: in a work tree and not ignored; 128 or no git: not our concern.
-  return status === 1
-    ? `the secrets file ${path} is inside a git work tree and not ignored: add it to .gitignore so passwords are never committed`
-    : undefined;
 }

@@ -1,5 +1,10 @@
 import type { Diagnostic } from '../manifest/types.js';
 
+/** "file:line:column: severity: message", the form editors and CI annotations understand. */
+export function formatDiagnostic(d: Diagnostic): string {
+  return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${d.message}`;
+}
+
 /**
  * A manifest diagnostic as a GitHub Actions workflow command, so it shows as an annotation on
  * the manifest's line in the pull request: `::error file=F,line=L,col=C::message`. Escaped as

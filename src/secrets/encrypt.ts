@@ -1,9 +1,9 @@
 import { armor, Decrypter, Encrypter } from 'age-encryption';
 import { ProvisionError } from '../errors.js';
-import type { EncryptedSecretRecord, IntentRecord, SecretRecord, SecretsFile, SecretsSink } from './secrets.js';
+import type { EncryptedSecretRecord, IntentRecord, SecretRecord, SecretsFile, SecretsSink } from './journal.js';
 
 /*
- * Encrypted records (EncryptedSecretRecord, in secrets.ts) keep usernames and ids readable, so
+ * Encrypted records (EncryptedSecretRecord, in journal.ts) keep usernames and ids readable, so
  * the file can be kept as a CI artifact and the write-ahead intents work unchanged; only whoever
  * holds the private key can read the passwords.
  */

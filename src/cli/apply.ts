@@ -1,0 +1,182 @@
+import { executePlan, type Outcome, tally } from '../apply/execute.js';
+import { ProvisionError } from '../errors.js';
+import { DEFAULT_CONNECTIONS, DEFAULT_SETTLE_TIMEOUT_MS, panelCreator } from '../panel/index.js';
+import type { PlanView } from '../render/common.js';
+import { renderPlanMarkdown } from '../render/markdown.js';
+import { renderApplyJson, renderApplySummary } from '../render/outcome.js';
+import { renderPlanText } from '../render/text.js';
+import { loadEncryption, openSecretsSink, requireSecretsPath } from '../secrets/sink.js';
+import { plural } from '../util.js';
+import type { Command } from './args.js';
+import { oneOf, parseCommandLine, positiveInteger, seconds } from './args.js';
+import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
+import { EXIT } from './exit.js';
+import { stepSummary } from './github.js';
+import type { Io } from './io.js';
+import { useColor } from './io.js';
+import { ApplyProgress } from './progress.js';
+import {
+  DEFAULT_MAX_CREATES,
+  MASS_HELP,
+  MASS_OPTIONS,
+  massCreateWarning,
+  planFromManifest,
+  planFromSavedPlan,
+  type Prepared,
+  readInput,
+  refuseConflicts,
+  sourceName,
+} from './prepare.js';
+
+/** Requests in flight at once unless --concurrency says otherwise. */
+export const DEFAULT_CONCURRENCY = 4;
+
+const APPLY_OPTIONS = {
+  ...CONNECTION_OPTIONS,
+  ...MASS_OPTIONS,
+  'auto-approve': { type: 'boolean', default: false },
+  concurrency: { type: 'string' },
+  'secrets-file': { type: 'string' },
+  'secrets-recipient': { type: 'string' },
+  'settle-timeout': { type: 'string' },
+  format: { type: 'string' },
+  'show-unmanaged': { type: 'boolean', default: false },
+} as const;
+
+const applyUsage = 'provision apply <manifest | plan.json> [--auto-approve] [--concurrency N] [--secrets-file PATH] [--secrets-recipient AGE_KEY]';
+
+export const apply: Command = {
+  usage: applyUsage,
+  options: APPLY_OPTIONS,
+  summary: `Create what the plan lists: POST /clients, then POST /domains, at most --concurrency at a time. Given a manifest, it plans first and asks for confirmation on a terminal (without a terminal, as in CI, it needs --auto-approve). Given a plan file saved by 'provision plan --out', it applies exactly that plan without asking (the plan was the review), after checking that nothing it depends on changed on the panel (else exit 3, nothing sent). New clients' passwords go to the secrets file only. It creates; it never updates or deletes.`,
+  help: `Options:
+  --auto-approve             apply a manifest's plan without asking (needed without a terminal)
+  --concurrency N            requests in flight at once (default ${DEFAULT_CONCURRENCY})
+  --secrets-file PATH        JSON Lines file for new clients' passwords, mode 0600 (or PROVISION_SECRETS_FILE)
+  --secrets-recipient KEY    encrypt each password to this age public key, "age1..." (or
+                             PROVISION_SECRETS_RECIPIENT); read them back with 'provision secrets decrypt'
+  --settle-timeout SECONDS   how long a new client's domains are retried while the panel still sets
+                             the account up (400/404 right after its 201); default ${DEFAULT_SETTLE_TIMEOUT_MS / 1000}
+  --format FORMAT            text (default) or json (outcomes for scripts on stdout; progress on stderr)
+  --show-unmanaged           list the names of clients and domains the manifest does not list
+${MASS_HELP}
+
+Progress: a live line on a terminal; one timestamped line per finished action otherwise.
+Ctrl-C (SIGINT) or SIGTERM: requests in flight finish, the rest is skipped, the summary is
+printed, exit 130; running apply again finishes the job.
+
+Exit codes: 0 done; 1 failures (see the outcomes); 3 stale saved plan; 4 mass create refused; 130 interrupted.
+
+${CONNECTION_HELP}
+
+Examples:
+  provision apply manifest.yaml --secrets-file ~/secrets/panel.jsonl       # on a terminal: asks first
+  provision plan manifest.yaml --out plan.json && provision apply plan.json --secrets-file s.jsonl
+  PROVISION_SECRETS_FILE=/secure/passwords.jsonl provision apply manifest.yaml --auto-approve --concurrency 8
+  provision apply plan.json --secrets-file secrets.jsonl --secrets-recipient age1...   # CI artifact`,
+  async run(args, io, redactions) {
+    const { values, positionals } = parseCommandLine(args, APPLY_OPTIONS, 1, applyUsage);
+    const format = oneOf(values.format, '--format', ['text', 'json'], 'text');
+    const concurrency = positiveInteger(values.concurrency, '--concurrency', DEFAULT_CONCURRENCY);
+    const settleTimeoutMs = seconds(values['settle-timeout'], '--settle-timeout', DEFAULT_SETTLE_TIMEOUT_MS);
+    const maxCreates = positiveInteger(values['max-creates'], '--max-creates', DEFAULT_MAX_CREATES);
+    const encryption = await loadEncryption(values['secrets-recipient'] ?? io.env.PROVISION_SECRETS_RECIPIENT);
+    const path = positionals[0] ?? '';
+    const secretsPath = values['secrets-file'] ?? io.env.PROVISION_SECRETS_FILE;
+    const options = {
+      connection: values,
+      // The pool holds a connection per request in flight, whatever its default size.
+      connections: Math.max(concurrency, DEFAULT_CONNECTIONS),
+      showUnmanaged: values['show-unmanaged'],
+      secretsPath,
+    };
+    const input = await readInput(path, io);
+    let prepared: Prepared;
+    if (input.kind === 'manifest') {
+      io.stderr.write(`${sourceName(path)}: a manifest: planning against the panel now\n`);
+      prepared = await planFromManifest(input.bytes, path, io, redactions, options);
+    } else {
+      io.stderr.write(`${path}: a saved plan (format ${input.saved.formatVersion}, made from ${input.saved.manifest}): applying exactly it, without asking: the plan was the review\n`);
+      prepared = await planFromSavedPlan(input.saved, path, io, redactions, options);
+    }
+    const { view, panel } = prepared;
+    try {
+      const color = useColor(io.stdout, io.env);
+      if (format === 'text') io.stdout.write(renderPlanText(view, { color }));
+      refuseConflicts(view.plan);
+      if (view.plan.changes.length === 0) {
+        if (format === 'json') io.stdout.write(renderApplyJson([], [], view.panelUrl));
+        return EXIT.ok;
+      }
+      const mass = massCreateWarning(view.plan, maxCreates, values['allow-mass-create']);
+      if (mass !== undefined) {
+        throw new ProvisionError('mass_create', `${mass}: nothing was sent`, { hint: 'check the plan; if it is meant, run apply again with --allow-mass-create (or a higher --max-creates)' });
+      }
+      const createsClients = view.plan.changes.some((c) => c.type === 'client');
+      const checkedSecretsPath = createsClients ? requireSecretsPath(secretsPath) : undefined;
+      if (input.kind === 'manifest' && !values['auto-approve']) await confirm(view, io, format);
+      const secrets = checkedSecretsPath === undefined ? undefined : await openSecretsSink({ path: checkedSecretsPath, encryption, redactions });
+      for (const warning of secrets?.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
+      const progress = new ApplyProgress(io, format, view.plan.changes.length);
+      const controller = new AbortController();
+      let running = true;
+      void io.untilStopped().then(() => {
+        if (!running) return;
+        controller.abort();
+        progress.note('interrupted: requests in flight finish; nothing new is sent');
+      });
+      let outcomes: Outcome[];
+      try {
+        const creator = panelCreator(panel, {
+          settleTimeoutMs,
+          signal: controller.signal,
+          onWait: (message) => {
+            progress.note(message);
+          },
+        });
+        outcomes = await executePlan(view.plan, creator, {
+          concurrency,
+          secrets: secrets?.sink,
+          panelUrl: view.panelUrl,
+          signal: controller.signal,
+          onOutcome: (outcome) => {
+            progress.outcome(outcome);
+          },
+        });
+      } finally {
+        running = false;
+        progress.end();
+        await secrets?.close();
+      }
+      const interrupted = controller.signal.aborted;
+      if (format === 'json') io.stdout.write(renderApplyJson(outcomes, view.plan.changes.map((c) => c.id), view.panelUrl));
+      else io.stdout.write(`\n${renderApplySummary(outcomes)}\n`);
+      if (secrets !== undefined && tally(outcomes).succeeded > 0) {
+        io.stderr.write(`New clients' passwords are in ${secrets.path}${secrets.encrypted ? ', encrypted to the age recipient' : ''}.\n`);
+      }
+      if (interrupted) io.stderr.write('Interrupted: run apply again to create what is still missing.\n');
+      await stepSummary(io, `${renderPlanMarkdown(view)}\n**${renderApplySummary(outcomes)}**\n`);
+      return interrupted ? EXIT.interrupted : tally(outcomes).failed > 0 ? EXIT.failure : EXIT.ok;
+    } finally {
+      await panel.close();
+    }
+  },
+};
+
+/**
+ * On a terminal, asks before a manifest's plan is applied; without one (CI), refuses:
+ * nobody can answer, and a pipeline must say --auto-approve on purpose.
+ */
+async function confirm(view: PlanView, io: Io, format: 'text' | 'json'): Promise<void> {
+  const count = plural(view.plan.changes.length, 'change');
+  if (io.prompt === undefined || !io.stderr.isTTY) {
+    throw new ProvisionError('approval_required', `apply needs --auto-approve without a terminal to confirm on: ${count} planned, nothing was sent`, {
+      hint: 'review the plan above (or run provision plan --out plan.json), then run apply with --auto-approve (or apply the saved plan file)',
+    });
+  }
+  if (format === 'json') io.stderr.write(renderPlanText(view, { color: useColor(io.stderr, io.env) }));
+  const answer = await io.prompt(`\nApply ${count} to ${view.panelUrl}? Only "yes" goes on: `);
+  if (answer.trim() !== 'yes') {
+    throw new ProvisionError('approval_required', `apply cancelled: ${count} planned, nothing was sent`);
+  }
+}

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { errnoCode, ProvisionError } from '../errors.js';
+import type { Io } from './io.js';
+
+/**
+ * Reading and writing the user's files, each failure a ProvisionError 'io' that names the file
+ * and the errno. The one place the CLI opens a file; what is in it is parsed by its format's
+ * owner (manifest/, plan/, secrets/).
+ */
+
+/** The path that means standard input. */
+export const STDIN = '-';
+
+/** A file's bytes, read once; `-` reads standard input to its end. */
+export async function readBytes(path: string, io: Io, what = 'file'): Promise<Uint8Array> {
+  if (path === STDIN) {
+    if (io.readStdin === undefined) throw new ProvisionError('usage', `no standard input to read the ${what} from`, { hint: 'give the path of the file' });
+    return io.readStdin();
+  }
+  try {
+    return await readFile(path);
+  } catch (error) {
+    // Node's message ends with the system call and the path again (", open 'x.yaml'"): keep
+    // "ENOENT: no such file or directory" only.
+    const reason = error instanceof Error ? error.message.replace(/, \w+( '.*')?$/s, '') : String(error);
+    throw new ProvisionError('io', `cannot read the ${what} ${path}: ${reason}`, { hint: readHint(errnoCode(error)), cause: error });
+  }
+}
+
+/** A file's text (UTF-8). */
+export async function readText(path: string, io: Io, what = 'file'): Promise<string> {
+  return new TextDecoder().decode(await readBytes(path, io, what));
+}
+
+/** A JSON file's value; its syntax errors are named with the file. */
+export async function readJson(path: string, io: Io, what = 'file'): Promise<unknown> {
+  const text = await readText(path, io, what);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ProvisionError('io', `the ${what} ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function readHint(code: string): string {
+  switch (code) {
+    case 'ENOENT':
+      return 'check the path: a relative path starts from the current directory';
+    case 'EISDIR':
+      return 'give the file itself, not its directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'check the file permissions';
+    default:
+      return 'check that the file exists and can be read';
+  }
+}
+
+/**
+ * Writes to a temporary file beside `path` (an unpredictable name, created exclusively), then
+ * renames it over `path`: a reader never sees half a file.
+ */
+export async function writeAtomically(path: string, text: string): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFile(temp, text, { mode: 0o644, flag: 'wx' });
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw new ProvisionError('io', `cannot write ${path}: ${errnoCode(error)}`, { hint: 'check that the directory exists and is writable' });
+  }
+}

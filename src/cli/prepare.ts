@@ -1,0 +1,197 @@
+import { extname } from 'node:path';
+import { ProvisionError } from '../errors.js';
+import type { Desired } from '../manifest/index.js';
+import { parseManifestBytes } from '../manifest/index.js';
+import type { Live, PanelClient } from '../panel/index.js';
+import { readLive } from '../panel/index.js';
+import { diff } from '../plan/diff.js';
+import { parsePlanFile, planFingerprint, type SavedPlan, staleReasons } from '../plan/saved.js';
+import type { Plan } from '../plan/types.js';
+import type { Redactions } from '../redact.js';
+import type { PlanView } from '../render/common.js';
+import { formatDiagnostic, githubAnnotation } from '../render/diagnostics.js';
+import { closeLostIntents } from '../secrets/journal.js';
+import { plural } from '../util.js';
+import { connect, type ConnectionValues } from './connection.js';
+import { readBytes, STDIN } from './files.js';
+import { onGitHubActions } from './github.js';
+import type { Io } from './io.js';
+
+/**
+ * The stage plan and apply share: read the input once (a manifest or a saved plan, from a
+ * path, a pipe or stdin), load it, connect, read the panel, and plan; plus the checks both
+ * make on the result (conflicts, a mass create).
+ */
+
+/** Plans that create more than this many resources need --allow-mass-create to be applied. */
+export const DEFAULT_MAX_CREATES = 100;
+
+export const MASS_OPTIONS = {
+  'max-creates': { type: 'string' },
+  'allow-mass-create': { type: 'boolean', default: false },
+} as const;
+
+export const MASS_HELP = `  --max-creates N        a plan creating more than N resources is a mass change (default ${DEFAULT_MAX_CREATES}):
+                         plan warns, apply refuses (exit 4) unless --allow-mass-create
+  --allow-mass-create    allow a plan over --max-creates`;
+
+/** What plan or apply was given, read once: a pipe or stdin cannot be read twice. */
+export type Input = { readonly kind: 'saved'; readonly saved: SavedPlan } | { readonly kind: 'manifest'; readonly bytes: Uint8Array };
+
+/**
+ * Reads `path` (`-`: stdin) and tells a saved plan from a manifest: a saved plan is a JSON
+ * object with `format_version` (then validated fully), or a `.json` file that mentions
+ * `"format_version"` (so a damaged plan file is reported as one). Anything else is a manifest
+ * (YAML reads JSON too, so a `.json` manifest works).
+ */
+export async function readInput(path: string, io: Io): Promise<Input> {
+  const bytes = await readBytes(path, io, 'manifest or plan file');
+  const text = new TextDecoder().decode(bytes);
+  if (!text.trimStart().startsWith('{')) return { kind: 'manifest', bytes };
+  let isPlan: boolean;
+  try {
+    const data = JSON.parse(text) as unknown;
+    isPlan = typeof data === 'object' && data !== null && 'format_version' in data;
+  } catch {
+    isPlan = extname(path).toLowerCase() === '.json' && text.includes('"format_version"');
+  }
+  return isPlan ? { kind: 'saved', saved: parsePlanFile(text, path) } : { kind: 'manifest', bytes };
+}
+
+/** The name a manifest's diagnostics carry: its path, or `stdin`. */
+export function sourceName(path: string): string {
+  return path === STDIN ? 'stdin' : path;
+}
+
+/**
+ * Validates a manifest's bytes and prints every diagnostic (all at once, each located, look-alike
+ * names as warnings) to stderr; under GitHub Actions each is also a workflow annotation on
+ * the manifest's line. Throws 'manifest_invalid' after printing when there is an error.
+ */
+export function loadManifest(bytes: Uint8Array, path: string, io: Io): { readonly desired: Desired; readonly sha256: string } {
+  const file = sourceName(path);
+  const { desired, diagnostics, sha256 } = parseManifestBytes(bytes, file);
+  for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
+  if (onGitHubActions(io.env)) for (const d of diagnostics) io.stderr.write(`${githubAnnotation(d)}\n`);
+  if (desired === undefined) {
+    const errors = diagnostics.filter((d) => d.severity === 'error').length;
+    throw new ProvisionError('manifest_invalid', `${file}: ${plural(errors, 'error')}: fix them and run again`);
+  }
+  return { desired, sha256 };
+}
+
+/** A plan ready to show or apply, and the open connection it was made over (the caller closes it). */
+export interface Prepared {
+  readonly view: PlanView;
+  readonly panel: PanelClient;
+}
+
+/** What preparing needs beside the input. */
+export interface PrepareOptions {
+  readonly connection: ConnectionValues;
+  /** Parallel connections to keep open (apply's --concurrency). */
+  readonly connections?: number;
+  readonly showUnmanaged: boolean;
+  /** The secrets file, to name clients whose password an earlier killed run lost. */
+  readonly secretsPath?: string | undefined;
+}
+
+/** Manifest, panel, diff. */
+export async function planFromManifest(bytes: Uint8Array, path: string, io: Io, redactions: Redactions, options: PrepareOptions): Promise<Prepared> {
+  const { desired, sha256 } = loadManifest(bytes, path, io);
+  return withPanel(io, redactions, options, async (panel) => {
+    const notes: string[] = [];
+    const live = await readLive(panel, {
+      domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)),
+      onNote: (note) => notes.push(note),
+    });
+    // Before any refusal (an unknown plan, a conflict): a client whose password was lost is named.
+    await reportLostPasswords(options.secretsPath, panel.baseUrl, live, io);
+    const plan = diff(desired, live);
+    return {
+      plan,
+      panelUrl: panel.baseUrl,
+      manifest: sourceName(path),
+      showUnmanaged: options.showUnmanaged,
+      notes,
+      manifestSha256: sha256,
+      fingerprint: planFingerprint(plan, live),
+    };
+  });
+}
+
+/**
+ * The panel re-read for a saved plan: refused when made for another panel, or stale when
+ * anything it depends on changed (then nothing is sent).
+ */
+export async function planFromSavedPlan(saved: SavedPlan, file: string, io: Io, redactions: Redactions, options: PrepareOptions): Promise<Prepared> {
+  return withPanel(io, redactions, options, async (panel) => {
+    if (panel.baseUrl !== saved.panelUrl) {
+      throw new ProvisionError('plan_file', `${file} was made for the panel ${saved.panelUrl}, not ${panel.baseUrl}: nothing was sent`, {
+        hint: 'apply it with --url / PROVISION_URL set to the panel it was made for, or make a plan for this panel',
+      });
+    }
+    const notes: string[] = [];
+    const live = await readLive(panel, {
+      domainNames: saved.plan.changes.filter((c) => c.type === 'domain').map((c) => c.name),
+      onNote: (note) => notes.push(note),
+    });
+    // Before any refusal: a stale plan must not hide a client whose password was lost.
+    await reportLostPasswords(options.secretsPath, panel.baseUrl, live, io);
+    if (planFingerprint(saved.plan, live) !== saved.fingerprint) {
+      const reasons = staleReasons(saved.plan, live);
+      throw new ProvisionError('stale_plan', `stale plan: the panel changed since ${file} was made (${plural(reasons.length, 'difference')}): nothing was sent`, {
+        details: reasons.length > 0 ? reasons : ['the panel state does not match the fingerprint recorded in the plan'],
+        hint: 'make a new plan (provision plan <manifest> --out FILE), review it, and apply that',
+      });
+    }
+    return {
+      plan: saved.plan,
+      panelUrl: panel.baseUrl,
+      manifest: saved.manifest,
+      showUnmanaged: false,
+      notes,
+      manifestSha256: saved.manifestSha256,
+      fingerprint: saved.fingerprint,
+    };
+  });
+}
+
+/** Connects, then makes the view; the connection is closed when that fails and handed on when not. */
+async function withPanel(io: Io, redactions: Redactions, options: PrepareOptions, view: (panel: PanelClient) => Promise<PlanView>): Promise<Prepared> {
+  const panel = await connect(options.connection, io, redactions, options.connections);
+  try {
+    return { view: await view(panel), panel };
+  } catch (error) {
+    await panel.close();
+    throw error;
+  }
+}
+
+/** The mass-create warning, or undefined when the plan is within the limit or it is allowed. */
+export function massCreateWarning(plan: Plan, max: number, allowed: boolean | undefined): string | undefined {
+  const count = plan.changes.length;
+  if (count <= max || allowed === true) return undefined;
+  return `this plan creates ${count} resources, more than the limit of ${max} (--max-creates): apply refuses it without --allow-mass-create`;
+}
+
+/** Conflicts make plan and apply fail: apply sends nothing until they are resolved. */
+export function refuseConflicts(plan: Plan): void {
+  if (plan.conflicts.length === 0) return;
+  throw new ProvisionError('plan_conflict', `${plural(plan.conflicts.length, 'domain')} of the manifest belong${plan.conflicts.length === 1 ? 's' : ''} to another client on the panel: apply sends nothing until this is resolved`, {
+    hint: 'move the domain under its owner in the manifest, remove it, or move it on the panel',
+  });
+}
+
+/**
+ * Names the clients that an earlier, interrupted run created without ever seeing their
+ * password; the journal records that once (secrets/journal.ts closeLostIntents).
+ */
+async function reportLostPasswords(path: string | undefined, panelUrl: string, live: Live, io: Io): Promise<void> {
+  if (path === undefined || path === '') return;
+  for (const client of await closeLostIntents(path, panelUrl, live.clients)) {
+    io.stderr.write(
+      `warning: client "${client.username}" (id ${client.id}) was created by an earlier apply that was stopped before the panel's answer arrived: its password is unknown: set a new one in the panel\n`,
+    );
+  }
+}

@@ -1,0 +1,64 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readBytes, readJson, writeAtomically } from '../src/cli/files.js';
+import type { Io } from '../src/cli/io.js';
+import { ProvisionError } from '../src/errors.js';
+
+const io: Io = {
+  stdout: { write: () => undefined, isTTY: false },
+  stderr: { write: () => undefined, isTTY: false },
+  env: {},
+  untilStopped: () => new Promise(() => undefined),
+};
+const withStdin: Io = { ...io, readStdin: () => Promise.resolve(new TextEncoder().encode('from stdin')) };
+
+describe('the CLI reads and writes files in one place', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'cli-files-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('throws an io error for a missing file, naming it and saying what to check', async () => {
+    const file = join(dir, 'missing.yaml');
+    const error: unknown = await readBytes(file, io, 'manifest').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProvisionError);
+    expect(error).toMatchObject({
+      code: 'io',
+      message: `cannot read the manifest ${file}: ENOENT: no such file or directory`,
+      hint: 'check the path: a relative path starts from the current directory',
+    });
+  });
+
+  it('throws an io error for a directory', async () => {
+    await expect(readBytes(dir, io, 'manifest')).rejects.toMatchObject({
+      code: 'io',
+      message: `cannot read the manifest ${dir}: EISDIR: illegal operation on a directory`,
+    });
+  });
+
+  it('reads - from standard input, and refuses it when there is none', async () => {
+    expect(new TextDecoder().decode(await readBytes('-', withStdin))).toBe('from stdin');
+    await expect(readBytes('-', io, 'manifest')).rejects.toMatchObject({ code: 'usage', message: 'no standard input to read the manifest from' });
+  });
+
+  it('names a JSON file that does not parse', async () => {
+    const file = join(dir, 'seed.json');
+    await writeFile(file, '{"clients": [');
+    await expect(readJson(file, io, 'seed file')).rejects.toMatchObject({ code: 'io', message: expect.stringContaining(`the seed file ${file} is not valid JSON`) as unknown });
+  });
+
+  it('writes through a temporary file and leaves nothing else behind, also when the write fails', async () => {
+    const file = join(dir, 'plan.json');
+    await writeAtomically(file, 'one');
+    await writeAtomically(file, 'two');
+    expect(await readFile(file, 'utf8')).toBe('two');
+    expect(await readdir(dir)).toEqual(['plan.json']);
+    await expect(writeAtomically(join(dir, 'no-such-dir', 'plan.json'), 'x')).rejects.toMatchObject({ code: 'io', message: expect.stringContaining('ENOENT') as unknown });
+    expect(await readdir(dir)).toEqual(['plan.json']);
+  });
+});
