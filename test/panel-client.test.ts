@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,10 +8,10 @@ import { inspect } from 'node:util';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ProvisionError } from '../src/errors.js';
 import {
+  checkCaPem,
   PanelClient,
   PanelHttpError,
   normalizeBaseUrl,
-  readApiKey,
   readLive,
   USER_AGENT,
   type PanelClientOptions,
@@ -356,7 +356,7 @@ describe('readLive', () => {
 });
 
 describe('TLS', () => {
-  test('a self-signed certificate: refused with a --ca-file hint, accepted with caFile', async (context) => {
+  test('a self-signed certificate: refused with a --ca-file hint, accepted with its CA', async (context) => {
     const dir = await tempDir();
     const key = join(dir, 'key.pem');
     const cert = join(dir, 'cert.pem');
@@ -365,7 +365,6 @@ describe('TLS', () => {
     } catch {
       context.skip('openssl is not available to make a certificate');
     }
-    const { readFile } = await import('node:fs/promises');
     const server = createHttpsServer({ key: await readFile(key), cert: await readFile(cert) }, (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"response":"pong"}');
@@ -379,15 +378,12 @@ describe('TLS', () => {
     expect(error.message).toMatch(new RegExp(`^GET ${url}/ping: the panel's TLS certificate is not accepted \\(\\w+\\)$`));
     expect(error.hint).toMatch(/--ca-file/);
 
-    expect(await client({ url }, { caFile: cert }).get('/ping')).toEqual({ response: 'pong' });
+    expect(await client({ url }, { ca: await readFile(cert, 'utf8') }).get('/ping')).toEqual({ response: 'pong' });
     expect(await client({ url }, { insecure: true }).get('/ping')).toEqual({ response: 'pong' });
   });
 
-  test('an unreadable or non-PEM CA file is a usage error', async () => {
-    const dir = await tempDir();
-    expect(() => new PanelClient({ baseUrl: 'https://panel.example/api/v2', apiKey: SIM_KEY, caFile: join(dir, 'none.pem') })).toThrow(/cannot read the CA file .*none\.pem \(ENOENT\)/);
-    await writeFile(join(dir, 'bad.pem'), 'hello');
-    expect(() => new PanelClient({ baseUrl: 'https://panel.example/api/v2', apiKey: SIM_KEY, caFile: join(dir, 'bad.pem') })).toThrow(/holds no PEM certificate/);
+  test('a CA bundle without a PEM certificate is a usage error', () => {
+    expect(() => checkCaPem('hello', 'the CA file bad.pem')).toThrow(/^the CA file bad\.pem holds no PEM certificate$/);
   });
 });
 
@@ -426,42 +422,5 @@ describe('the API key never appears in errors', () => {
     }
     expect(caught).toMatchObject({ code: 'usage' });
     expectNoKey(caught as ProvisionError);
-  });
-});
-
-describe('readApiKey', () => {
-  test('from the environment, trimmed', async () => {
-    expect(await readApiKey({ PROVISION_API_KEY: '  abc123\n' }, undefined)).toBe('abc123');
-  });
-
-  test('from a file, trimmed; the file wins over the environment', async () => {
-    const dir = await tempDir();
-    const file = join(dir, 'key');
-    await writeFile(file, 'file-key-42\n');
-    expect(await readApiKey({ PROVISION_API_KEY: 'env-key' }, file)).toBe('file-key-42');
-  });
-
-  test.each([
-    ['neither', {}, undefined, /no API key: PROVISION_API_KEY is not set/, 'usage'],
-    ['an empty variable', { PROVISION_API_KEY: '  ' }, undefined, /from PROVISION_API_KEY is empty/, 'usage'],
-    ['a missing file', {}, 'missing', /cannot read the API key file .*missing \(ENOENT\)/, 'io'],
-  ])('refuses %s', async (_label, env, file, message, code) => {
-    const dir = await tempDir();
-    const error = await rejection(readApiKey(env, file === undefined ? undefined : join(dir, file)));
-    expect(error.code).toBe(code);
-    expect(error.message).toMatch(message);
-    expect(error.hint).toMatch(/PROVISION_API_KEY/);
-  });
-
-  test('an empty or two-line file is refused without echoing its content', async () => {
-    const dir = await tempDir();
-    const empty = join(dir, 'empty');
-    await writeFile(empty, '\n');
-    expect((await rejection(readApiKey({}, empty))).message).toMatch(/API key file .*empty is empty/);
-    const twoLines = join(dir, 'two');
-    await writeFile(twoLines, 'first-line-secret\nsecond-line-secret\n');
-    const error = await rejection(readApiKey({}, twoLines));
-    expect(error.message).toMatch(/line breaks/);
-    expect(`${error.message} ${error.hint ?? ''}`).not.toContain('secret');
   });
 });

@@ -90,9 +90,9 @@ describe('TLS against the simulator serving HTTPS', () => {
     expect(simulator.requests).toHaveLength(0);
   });
 
-  test('caFile trusts the private CA; insecure skips verification', async () => {
+  test('a private CA is trusted when given; insecure skips verification', async () => {
     const simulator = await httpsSim();
-    expect(await client(simulator.url, { caFile: pki?.caFile ?? '' }).get('/ping')).toEqual({ response: 'pong' });
+    expect(await client(simulator.url, { ca: await readFile(pki?.caFile ?? '', 'utf8') }).get('/ping')).toEqual({ response: 'pong' });
     expect(await client(simulator.url, { insecure: true }).get('/ping')).toEqual({ response: 'pong' });
     expect(simulator.requests).toHaveLength(2);
   });
@@ -101,7 +101,7 @@ describe('TLS against the simulator serving HTTPS', () => {
     const simulator = await httpsSim();
     const other = join(pki?.dir ?? '', 'other.pem');
     execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(pki?.dir ?? '', 'other.key'), '-out', other, '-days', '1', '-subj', '/CN=Other CA'], { stdio: 'ignore' });
-    expect((await rejection(client(simulator.url, { caFile: other }).get('/ping'))).hint).toMatch(/--ca-file/);
+    expect((await rejection(client(simulator.url, { ca: await readFile(other, 'utf8') }).get('/ping'))).hint).toMatch(/--ca-file/);
   });
 });
 
@@ -133,12 +133,12 @@ describe('proxies from the injected environment', () => {
     expect(simulator.requests).toHaveLength(1);
   });
 
-  test('HTTPS_PROXY tunnels to an https:// panel; caFile and insecure still apply inside the tunnel', async () => {
+  test('HTTPS_PROXY tunnels to an https:// panel; the CA and insecure still apply inside the tunnel', async () => {
     const proxy = await startProxy();
     const simulator = await httpsSim();
     const port = new URL(simulator.url).port;
     const env = { HTTPS_PROXY: proxy.url };
-    expect(await client(simulator.url, { proxyEnv: env, caFile: pki?.caFile ?? '' }).get('/ping')).toEqual({ response: 'pong' });
+    expect(await client(simulator.url, { proxyEnv: env, ca: await readFile(pki?.caFile ?? '', 'utf8') }).get('/ping')).toEqual({ response: 'pong' });
     expect(proxy.used).toEqual([`CONNECT 127.0.0.1:${port}`]);
     const refused = await rejection(client(simulator.url, { proxyEnv: env }).get('/ping'));
     expect(refused.hint).toMatch(/--ca-file/);

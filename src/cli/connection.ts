@@ -1,6 +1,7 @@
 import { ProvisionError } from '../errors.js';
-import { normalizeBaseUrl, PanelClient, readApiKey } from '../panel/index.js';
+import { API_KEY_HINT, apiKeyFromEnv, checkApiKey, checkCaPem, normalizeBaseUrl, PanelClient } from '../panel/index.js';
 import type { Redactions } from '../redact.js';
+import { readText } from './files.js';
 import type { Io } from './io.js';
 
 /** The connection flags shared by plan and apply. */
@@ -43,8 +44,10 @@ export async function connect(values: ConnectionValues, io: Io, redactions: Reda
     throw new ProvisionError('usage', 'no panel URL', { hint: 'give --url https://panel.example or set PROVISION_URL' });
   }
   const baseUrl = normalizeBaseUrl(raw, { allowHttp: values['allow-http'] === true });
-  const apiKey = await readApiKey(io.env, values['api-key-file']);
+  const apiKey = await readApiKey(values['api-key-file'], io);
   redactions.add(apiKey);
+  const caFile = values['ca-file'];
+  const ca = caFile === undefined ? undefined : checkCaPem(await readText(caFile, io, 'CA file'), `the CA file ${caFile}`);
   if (values.insecure === true) {
     io.stderr.write(
       `warning: --insecure: the certificate of ${baseUrl} is NOT verified (through a proxy too); anyone on the path can read the API key. Use --ca-file instead.\n`,
@@ -56,7 +59,7 @@ export async function connect(values: ConnectionValues, io: Io, redactions: Reda
   return new PanelClient({
     baseUrl,
     apiKey,
-    ...(values['ca-file'] === undefined ? {} : { caFile: values['ca-file'] }),
+    ...(ca === undefined ? {} : { ca }),
     insecure: values.insecure === true,
     ...(connections === undefined ? {} : { connections }),
     proxyEnv: io.env,
@@ -69,4 +72,20 @@ export async function connect(values: ConnectionValues, io: Io, redactions: Reda
         }
       : {}),
   });
+}
+
+/**
+ * The API key: from --api-key-file when given (an explicit flag wins over the environment),
+ * else from PROVISION_API_KEY; trimmed. Errors name the source, never the key or the file's content.
+ */
+export async function readApiKey(file: string | undefined, io: Io): Promise<string> {
+  if (file === undefined) return apiKeyFromEnv(io.env);
+  let content: string;
+  try {
+    content = await readText(file, io, 'API key file');
+  } catch (error) {
+    if (error instanceof ProvisionError) throw new ProvisionError(error.code, error.message, { hint: API_KEY_HINT, cause: error });
+    throw error;
+  }
+  return checkApiKey(content.trim(), `the API key file ${file}`);
 }

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { ProvisionError } from '../errors.js';
 import type { Redactions } from '../redact.js';
+import { VERSION } from '../version.js';
 import type { Command } from './args.js';
 import { EXIT, EXIT_FOR_ERROR, type ExitCode } from './exit.js';
 import { type Io, redacting } from './io.js';
@@ -72,7 +72,7 @@ async function dispatch(argv: readonly string[], io: Io, redactions: Redactions)
     return EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
-    io.stdout.write(`${version()}\n`);
+    io.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
   if (!Object.hasOwn(COMMANDS, name)) {
@@ -85,11 +85,6 @@ async function dispatch(argv: readonly string[], io: Io, redactions: Redactions)
   }
   return command.run(rest, io, redactions);
 }
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
-
 /** `error: message`, detail lines, `hint: ...`; never a stack trace. */
 export function formatError(error: unknown): string {
   if (error instanceof ProvisionError) {

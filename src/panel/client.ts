@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { ProvisionError } from '../errors.js';
+import { VERSION } from '../version.js';
 import { PanelHttpError, unreachableError } from './errors.js';
 import { checkApiKey } from './key.js';
-import { BODY_TIMEOUT_MS, CONNECT_TIMEOUT_MS, DEFAULT_CONNECTIONS, HEADERS_TIMEOUT_MS, MAX_PANEL_MESSAGE_CHARS } from './limits.js';
+import { BODY_TIMEOUT_MS, CONNECT_TIMEOUT_MS, HEADERS_TIMEOUT_MS, MAX_PANEL_MESSAGE_CHARS } from './limits.js';
+import { proxySettings } from './proxy.js';
+import { createDispatcher } from './transport.js';
 import { DEFAULT_RETRY_TIMING, retryDelayMs, waitMessage, type Method, type Outcome, type RetryTiming } from './retry.js';
 
 export type { Method, Outcome } from './retry.js';
@@ -33,13 +35,13 @@ export interface PanelClientOptions {
   readonly baseUrl: string;
   /** Sent as X-API-Key on every request; never put in a message. */
   readonly apiKey: string;
-  /** A PEM file of certificate authorities to trust (a panel with a private or self-signed certificate). */
-  readonly caFile?: string;
+  /** PEM text of certificate authorities to trust (a panel with a private or self-signed certificate); see checkCaPem. */
+  readonly ca?: string;
   /** Turns certificate verification off. The CLI warns about it; this module does not print. */
   readonly insecure?: boolean;
   /** Parallel connections to the panel; default DEFAULT_CONNECTIONS. */
   readonly connections?: number;
-  /** Replaces the client's own Agent (tests); the caller closes it. caFile, insecure, connections are then ignored. */
+  /** Replaces the client's own Agent (tests); the caller closes it. ca, insecure, connections are then ignored. */
   readonly dispatcher?: Dispatcher;
   /** Called after every request; `status` is 0 when no answer came (network error). */
   readonly onRequest?: (event: { method: string; path: string; status: number; ms: number }) => void;
@@ -66,7 +68,7 @@ export interface PanelClientOptions {
 }
 
 /** Sent as User-Agent: panel operators can see who calls. */
-export const USER_AGENT = `panel-provision/${packageVersion()}`;
+export const USER_AGENT = `panel-provision/${VERSION}`;
 
 /**
  * The one place that talks HTTP to the panel. Paths are relative to the base URL ('/clients').
@@ -115,27 +117,13 @@ export class PanelClient {
     const proxy = proxySettings(options.proxyEnv ?? {}, url);
     this.proxy = proxy.used;
     if (options.dispatcher === undefined) {
-      const tls = {
-        ...(options.caFile === undefined ? {} : { ca: readCaFile(options.caFile) }),
-        ...(options.insecure === true ? { rejectUnauthorized: false } : {}),
-      };
-      const agentOptions = {
-        connections: options.connections ?? DEFAULT_CONNECTIONS,
-        headersTimeout: this.timeouts.headersMs,
-        bodyTimeout: this.timeouts.bodyMs,
-        connect: { timeout: this.timeouts.connectMs, ...tls },
-      };
-      // Through a proxy, `connect` reaches the proxy and `requestTls` the panel inside the tunnel.
-      this.dispatcher =
-        proxy.http === '' && proxy.https === ''
-          ? new Agent(agentOptions)
-          : new EnvHttpProxyAgent({
-              ...agentOptions,
-              httpProxy: proxy.http,
-              httpsProxy: proxy.https,
-              noProxy: proxy.noProxy,
-              requestTls: { timeout: this.timeouts.connectMs, ...tls },
-            });
+      this.dispatcher = createDispatcher({
+        ...(options.ca === undefined ? {} : { ca: options.ca }),
+        insecure: options.insecure === true,
+        ...(options.connections === undefined ? {} : { connections: options.connections }),
+        timeouts: this.timeouts,
+        proxy,
+      });
       this.ownsDispatcher = true;
     } else {
       this.dispatcher = options.dispatcher;
@@ -221,52 +209,6 @@ export class PanelClient {
   }
 }
 
-/**
- * The proxies for this panel from an environment, as EnvHttpProxyAgent takes them ('' = none,
- * so that undici does not fall back to process.env), and `used`: the proxy this panel's
- * requests go through, credentials removed, or undefined when NO_PROXY exempts it.
- */
-export function proxySettings(env: Readonly<Record<string, string | undefined>>, panel: URL): { http: string; https: string; noProxy: string; used: string | undefined } {
-  const pick = (name: string): string => (env[name.toLowerCase()] ?? env[name.toUpperCase()] ?? '').trim();
-  const http = pick('http_proxy');
-  const https = pick('https_proxy');
-  const noProxy = pick('no_proxy');
-  for (const [name, value] of [['HTTP_PROXY', http], ['HTTPS_PROXY', https]] as const) {
-    if (value !== '' && !/^https?:\/\/[^/]/i.test(value)) {
-      // The value is not echoed: a proxy URL may carry a password.
-      throw new ProvisionError('usage', `${name} (or its lowercase form) is not an http:// or https:// URL`, {
-        hint: 'set it like http://proxy.example:3128 (user:password@ allowed), or unset it',
-      });
-    }
-  }
-  const chosen = panel.protocol === 'https:' ? https || http : http;
-  const used = chosen === '' || exempt(noProxy, panel) ? undefined : withoutCredentials(chosen);
-  return { http, https, noProxy, used };
-}
-
-/** NO_PROXY as undici reads it: '*', hosts, '.suffix' or '*.suffix', optional ':port'. */
-function exempt(noProxy: string, panel: URL): boolean {
-  const host = panel.hostname.toLowerCase();
-  const port = Number(panel.port) || (panel.protocol === 'https:' ? 443 : 80);
-  for (const entry of noProxy.split(/[,\s]/).filter(Boolean)) {
-    if (entry === '*') return true;
-    const match = /^(.+):(\d+)$/.exec(entry);
-    const name = (match?.[1] ?? entry).replace(/^\*?\./, '').toLowerCase();
-    if (match?.[2] !== undefined && Number(match[2]) !== port) continue;
-    if (host === name || host.endsWith(`.${name}`)) return true;
-  }
-  return false;
-}
-
-function withoutCredentials(proxy: string): string {
-  try {
-    const url = new URL(proxy);
-    return url.origin;
-  } catch {
-    return 'an unreadable proxy URL';
-  }
-}
-
 function interpret(
   method: Method,
   path: string,
@@ -334,33 +276,4 @@ function originOf(location: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function readCaFile(path: string): string {
-  let pem: string;
-  try {
-    pem = readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : 'unreadable';
-    throw new ProvisionError('io', `cannot read the CA file ${path} (${code})`, {
-      hint: '--ca-file takes a PEM file with the certificate authority that signed the panel\'s certificate',
-    });
-  }
-  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
-    throw new ProvisionError('usage', `the CA file ${path} holds no PEM certificate`, {
-      hint: 'expected "-----BEGIN CERTIFICATE-----" blocks; convert a DER file with: openssl x509 -inform der -in ca.der -out ca.pem',
-    });
-  }
-  return pem;
-}
-
-/** This package's version, from package.json two folders up (src/panel and dist/panel alike). */
-function packageVersion(): string {
-  try {
-    const json: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-    if (typeof json === 'object' && json !== null && 'version' in json && typeof json.version === 'string') return json.version;
-  } catch {
-    // Fall through: a User-Agent without a precise version is still useful.
-  }
-  return 'unknown';
 }

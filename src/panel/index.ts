@@ -1,5 +1,7 @@
 /** The panel's API v2 client: base URL, key, HTTP over undici, errors, and the live read. */
-export { PanelClient, USER_AGENT, proxySettings, type PanelClientOptions, type PanelClock, type PanelTimeouts } from './client.js';
+export { PanelClient, USER_AGENT, type PanelClientOptions, type PanelClock, type PanelTimeouts } from './client.js';
+export { proxySettings } from './proxy.js';
+export { checkCaPem } from './transport.js';
 export { DEFAULT_SETTLE_TIMEOUT_MS, panelCreator, type PanelCreatorOptions } from './create.js';
 export { PanelHttpError, PanelNetworkError, unreachableError } from './errors.js';
 export {
@@ -15,7 +17,7 @@ export {
   type RetryPolicy,
   type RetryTiming,
 } from './retry.js';
-export { checkApiKey, readApiKey } from './key.js';
+export { API_KEY_HINT, apiKeyFromEnv, checkApiKey } from './key.js';
 export { BODY_TIMEOUT_MS, CONNECT_TIMEOUT_MS, DEFAULT_CONNECTIONS, HEADERS_TIMEOUT_MS } from './limits.js';
 export {
   DEFAULT_LOOKUP_CONCURRENCY,

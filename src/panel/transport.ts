@@ -1,0 +1,49 @@
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { ProvisionError } from '../errors.js';
+import type { PanelTimeouts } from './client.js';
+import { DEFAULT_CONNECTIONS } from './limits.js';
+import type { proxySettings } from './proxy.js';
+
+/**
+ * The connection pool the client sends through: TLS settings, per-attempt timeouts, the pool
+ * size, and a proxy when the environment names one. Through a proxy, `connect` reaches the
+ * proxy and `requestTls` the panel inside the tunnel, so a private CA and --insecure apply to
+ * the panel in both cases.
+ */
+export function createDispatcher(options: {
+  readonly ca?: string;
+  readonly insecure: boolean;
+  readonly connections?: number;
+  readonly timeouts: PanelTimeouts;
+  readonly proxy: ReturnType<typeof proxySettings>;
+}): Dispatcher {
+  const { timeouts, proxy } = options;
+  const tls = {
+    ...(options.ca === undefined ? {} : { ca: options.ca }),
+    ...(options.insecure ? { rejectUnauthorized: false } : {}),
+  };
+  const agentOptions = {
+    connections: options.connections ?? DEFAULT_CONNECTIONS,
+    headersTimeout: timeouts.headersMs,
+    bodyTimeout: timeouts.bodyMs,
+    connect: { timeout: timeouts.connectMs, ...tls },
+  };
+  if (proxy.http === '' && proxy.https === '') return new Agent(agentOptions);
+  return new EnvHttpProxyAgent({
+    ...agentOptions,
+    httpProxy: proxy.http,
+    httpsProxy: proxy.https,
+    noProxy: proxy.noProxy,
+    requestTls: { timeout: timeouts.connectMs, ...tls },
+  });
+}
+
+/** Refuses a CA bundle that holds no PEM certificate (`source` names it: 'the CA file ca.pem'). */
+export function checkCaPem(pem: string, source: string): string {
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new ProvisionError('usage', `${source} holds no PEM certificate`, {
+      hint: 'expected "-----BEGIN CERTIFICATE-----" blocks; convert a DER file with: openssl x509 -inform der -in ca.der -out ca.pem',
+    });
+  }
+  return pem;
+}
