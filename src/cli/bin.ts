@@ -1,40 +1,6 @@
 #!/usr/bin/env node
-import { once } from 'node:events';
-import { createInterface } from 'node:readline/promises';
 import { main } from './main.js';
-
-/** One line from the terminal; '' on Ctrl-C or end of input, so a refusal never hangs. */
-async function prompt(question: string): Promise<string> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-  const controller = new AbortController();
-  rl.on('SIGINT', () => {
-    controller.abort();
-  });
-  rl.on('close', () => {
-    controller.abort();
-  });
-  try {
-    return await rl.question(question, { signal: controller.signal });
-  } catch {
-    process.stderr.write('\n');
-    return '';
-  } finally {
-    rl.close();
-  }
-}
-
-/** Standard input to its end, for a manifest or plan given as `-` (only when it is not a terminal). */
-async function readStdin(): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
+import { processIo } from './process-io.js';
 
 // The one place the process's exit code is set.
-process.exitCode = await main(process.argv.slice(2), {
-  stdout: { write: (text) => process.stdout.write(text), isTTY: process.stdout.isTTY, columns: process.stdout.columns },
-  stderr: { write: (text) => process.stderr.write(text), isTTY: process.stderr.isTTY, columns: process.stderr.columns },
-  env: process.env,
-  untilStopped: () => Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]).then(() => undefined),
-  ...(process.stdin.isTTY ? { prompt } : { readStdin }),
-});
+process.exitCode = await main(process.argv.slice(2), processIo());

@@ -7,20 +7,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from './cli/main.js';
-import { startSimulator } from './simulator/index.js';
+import { main } from '../src/cli/main.js';
+import { processIo } from '../src/cli/process-io.js';
+import { startSimulator } from '../src/simulator/index.js';
 
 const manifest = process.argv[2] ?? 'examples/quickstart.yaml';
 const apiKey = randomBytes(24).toString('base64url');
 const sim = await startSimulator({ apiKey });
 const secretsFile = join(await mkdtemp(join(tmpdir(), 'provision-demo-')), 'secrets.jsonl');
 const env = { ...process.env, PROVISION_URL: sim.url, PROVISION_API_KEY: apiKey, PROVISION_SECRETS_FILE: secretsFile };
-const io = {
-  stdout: { write: (text: string) => process.stdout.write(text), isTTY: process.stdout.isTTY },
-  stderr: { write: (text: string) => process.stderr.write(text), isTTY: process.stderr.isTTY },
-  env,
-  untilStopped: () => new Promise<void>(() => undefined),
-};
+const io = processIo(env);
 
 const steps: [string, string[], number][] = [
   ['validate the manifest offline', ['validate', manifest], 0],
