@@ -13,10 +13,11 @@ const COMMANDS = {
   secrets: () => import('./secrets.js').then((m) => m.secrets),
 } as const;
 
-/** The commands by name, loaded: for help checks and the examples' tests. */
+/** @internal The commands by name, loaded: for the help and examples tests. */
 export async function loadCommand(name: keyof typeof COMMANDS): Promise<Command> {
   return COMMANDS[name]();
 }
+/** @internal For the help and examples tests. */
 export const COMMAND_NAMES = Object.keys(COMMANDS) as (keyof typeof COMMANDS)[];
 
 const GLOBAL_HELP = `provision: plan and apply hosting-panel clients and domains from a YAML manifest

@@ -1,6 +1,6 @@
 import { normalizeDomain, USERNAME_PATTERN } from '../names.js';
 import type { Found, Locator } from './locate.js';
-import { nameOfClient } from './schema.js';
+import { clientLabel } from './schema.js';
 import type { DesiredClient, DesiredDomain, Diagnostic, Location } from './types.js';
 import { isRecord } from '../util.js';
 
@@ -45,7 +45,7 @@ export class ClientsBuilder {
       this.diagnostics.push({ ...loc, severity: 'error', message });
     };
     const { usernames, domains } = this;
-    const name = nameOfClient(client, i);
+    const name = clientLabel(client, i);
     const where = (key: string): Found<N> => source.step(node, key) ?? node;
 
     const { username, plan, email } = client;

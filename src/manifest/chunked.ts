@@ -1,6 +1,6 @@
 import { isAlias, isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, Scalar } from 'yaml';
 import type { Document, Node } from 'yaml';
-import type { DataPath, Found, Locator } from './locate.js';
+import type { Found, Locator } from './locate.js';
 import type { Location } from './types.js';
 import { isRecord } from '../util.js';
 
@@ -307,16 +307,6 @@ class PositionMap implements Locator<PosNode> {
     if (entries !== undefined) child = entries.find((entry) => entry.key === String(key))?.value;
     else if (items !== undefined && typeof key === 'number') child = items[key];
     return child === undefined ? undefined : { node: child, via: undefined };
-  }
-
-  find(path: DataPath): Found<PosNode> | undefined {
-    let found = this.root();
-    for (const key of path) {
-      const next = this.step(found, key);
-      if (next === undefined) return found;
-      found = next;
-    }
-    return found;
   }
 
   keyAt(found: Found<PosNode>, key: string): Location | undefined {

@@ -89,8 +89,9 @@ export function validateManifest(text: string, file: string): LoadResult {
   try {
     chunked = parseManifestChunked(text, file);
   } catch {
-    // Not expected (the chunked read gives up on whatever it does not handle); if it ever
-    // throws, the whole read still answers, and words any problem as it always has.
+    // Not expected: the chunked read gives up (undefined) on whatever it does not handle. If
+    // it ever throws, the user still gets the whole read's answer; the bug does not hide from
+    // the tests, which call parseManifestChunked directly on random text (manifest-chunked).
   }
   return chunked ?? parseManifestWhole(text, file);
 }
@@ -98,7 +99,7 @@ export function validateManifest(text: string, file: string): LoadResult {
 /**
  * The chunked read (see chunked.ts): the result of a manifest of the shape it handles that
  * has no diagnostic at all; undefined for anything else (then read the whole document).
- * `batchChars` (tests only) sets the size of the batches of client items.
+ * `batchChars` (@internal, tests only) sets the size of the batches of client items.
  */
 export function parseManifestChunked(text: string, file: string, batchChars?: number): LoadResult | undefined {
   const read = readChunked(text, file, MAX_ALIAS_COUNT, batchChars);

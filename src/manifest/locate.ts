@@ -29,12 +29,22 @@ export interface Locator<N> {
   root(): Found<N> | undefined;
   /** The child of `from` under a key or index. */
   step(from: Found<N>, key: string | number): Found<N> | undefined;
-  /** The deepest node along `path` (a parent when the path ends early, as for a missing key). */
-  find(path: DataPath): Found<N> | undefined;
   /** Where the key `key` of the mapping at `found` is written; undefined when it is not. */
   keyAt(found: Found<N>, key: string): Location | undefined;
   /** Whether the node at `found` is a sequence (looking through an alias). */
   isSeq(found: Found<N>): boolean;
+}
+
+/** The deepest node along `path` (a parent when the path ends early, as for a missing key). */
+export function findPath<N>(locator: Locator<N>, path: DataPath): Found<N> | undefined {
+  let found = locator.root();
+  if (found === undefined) return undefined;
+  for (const key of path) {
+    const next = locator.step(found, key);
+    if (next === undefined) return found;
+    found = next;
+  }
+  return found;
 }
 
 /** Maps with more keys than this get a key index, so a map full of typos stays linear. */
@@ -84,18 +94,6 @@ export class SourceMap implements Locator<Node> {
     else if (isSeq(container) && typeof key === 'number') child = container.items[key];
     if (!isNode(child)) return undefined;
     return { node: child, via: from.via ?? (isAlias(from.node) ? from.node : undefined) };
-  }
-
-  /** The deepest node along `path` (a parent when the path ends early, as for a missing key). */
-  find(path: DataPath): Found | undefined {
-    let found = this.root();
-    for (const key of path) {
-      if (found === undefined) return undefined;
-      const next = this.step(found, key);
-      if (next === undefined) return found;
-      found = next;
-    }
-    return found;
   }
 
   /** The key node of `key` in the mapping at `found`, for pointing at an unknown key. */

@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { closest } from '../names.js';
-import type { DataPath, Locator } from './locate.js';
+import { type DataPath, findPath, type Locator } from './locate.js';
 import type { Diagnostic, Location } from './types.js';
 import { schema as generatedSchema, validate as generatedValidate } from './validator.generated.js';
 
@@ -9,15 +9,15 @@ import { schema as generatedSchema, validate as generatedValidate } from './vali
 const validate = generatedValidate as unknown as ValidateFunction;
 const schema: unknown = generatedSchema;
 
-/**
- * Validates the manifest's data against schemas/manifest.schema.json and returns one located
- * diagnostic per problem, in words a manifest author can act on.
- */
 /** Whether the manifest's data is valid against the schema (checkSchema finds nothing). */
 export function schemaValid(data: unknown): boolean {
   return validate(data);
 }
 
+/**
+ * Validates the manifest's data against schemas/manifest.schema.json and returns one located
+ * diagnostic per problem, in words a manifest author can act on.
+ */
 export function checkSchema<N>(data: unknown, source: Locator<N>): Diagnostic[] {
   if (validate(data)) return [];
   const errors = validate.errors ?? [];
@@ -54,7 +54,7 @@ export function checkSchema<N>(data: unknown, source: Locator<N>): Diagnostic[] 
 
 /** The node at `path`, or the key node of `key` under it (for an unknown key). */
 function locate<N>(source: Locator<N>, path: DataPath, key: string | undefined): Location {
-  const found = source.find(path);
+  const found = findPath(source, path);
   if (found === undefined) return source.offset(0);
   return (key === undefined ? undefined : source.keyAt(found, key)) ?? source.at(found);
 }
@@ -76,7 +76,7 @@ function describe(error: ErrorObject, path: DataPath, data: unknown): string | u
   if (top !== 'clients') return fallback(error, path);
   if (index === undefined) return `"clients" must be a list of clients${noneHint(value, 'clients')}`;
 
-  const client = clientName(data, index);
+  const client = clientLabelAt(data, index);
   if (field === undefined) {
     if (error.keyword === 'required') return `${client} has no "${String(error.params.missingProperty)}": add one`;
     return `${client} must be a mapping with a "username" (and optionally "plan", "email", "domains")`;
@@ -115,17 +115,17 @@ function noneHint(value: unknown, key: string): string {
 function inWhat(path: DataPath, data: unknown): string {
   const [top, index] = path;
   if (path.length === 0) return 'at the top level';
-  if (top === 'clients' && index !== undefined && path.length === 2) return `in ${clientName(data, index)}`;
+  if (top === 'clients' && index !== undefined && path.length === 2) return `in ${clientLabelAt(data, index)}`;
   return `in "${path.join('.')}"`;
 }
 
-/** A client by its username when it has one, else by its position (from 1). */
-export function clientName(data: unknown, index: string | number): string {
-  return nameOfClient(valueAt(data, ['clients', index]), index);
+/** How messages name the client at `index` (from 0) of the manifest's data: see clientLabel. */
+function clientLabelAt(data: unknown, index: string | number): string {
+  return clientLabel(valueAt(data, ['clients', index]), index);
 }
 
-/** The name of `client`, the client at `index` (from 0): as clientName. */
-export function nameOfClient(client: unknown, index: string | number): string {
+/** How messages name a client: `client "alice"` by its username when it has one, else `client #3` (its position from 1). */
+export function clientLabel(client: unknown, index: string | number): string {
   const username = valueAt(client, ['username']);
   return typeof username === 'string' && username !== ''
     ? `client "${username}"`
