@@ -43,7 +43,8 @@ let executor: { requestMs: number; inFlight: number } | undefined;
 if (request.kind === 'executor') {
   const load = (path: string): Promise<unknown> => import(pathToFileURL(DIST + path).href);
   const { parseManifestBytes } = (await load('manifest/index.js')) as typeof import('../src/manifest/index.js');
-  const { PanelClient, panelCreator, readLive } = (await load('panel/index.js')) as typeof import('../src/panel/index.js');
+  const { PanelClient, readLive } = (await load('panel/index.js')) as typeof import('../src/panel/index.js');
+  const { panelCreator } = (await load('apply/panel-adapter.js')) as typeof import('../src/apply/panel-adapter.js');
   const { diff } = (await load('plan/diff.js')) as typeof import('../src/plan/diff.js');
   const { executePlan } = (await load('apply/execute.js')) as typeof import('../src/apply/execute.js');
   run = async () => {

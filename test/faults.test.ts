@@ -1,13 +1,13 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ProvisionError } from '../src/errors.js';
+import { panelCreator } from '../src/apply/panel-adapter.js';
 import {
   DEFAULT_RETRY_TIMING,
   PanelClient,
   PanelHttpError,
   PanelNetworkError,
   backoffMs,
-  panelCreator,
   parseRetryAfterMs,
   retryDelayMs,
   unreachableError,

@@ -13,7 +13,7 @@ export type Outcome =
 /**
  * How a change reaches the panel. The executor decides what and when; a Creator decides how
  * (retries, look-ups after an ambiguous failure, waiting for a new account to settle):
- * panelCreator in src/panel/create.ts.
+ * panelCreator in src/apply/panel-adapter.ts.
  */
 export interface Creator {
   /**

@@ -1,6 +1,7 @@
 import { executePlan, type Outcome, tally } from '../apply/execute.js';
 import { ProvisionError } from '../errors.js';
-import { DEFAULT_CONNECTIONS, DEFAULT_SETTLE_TIMEOUT_MS, panelCreator } from '../panel/index.js';
+import { DEFAULT_SETTLE_TIMEOUT_MS, panelCreator } from '../apply/panel-adapter.js';
+import { DEFAULT_CONNECTIONS } from '../panel/index.js';
 import type { PlanView } from '../render/common.js';
 import { renderPlanMarkdown } from '../render/markdown.js';
 import { renderApplyJson, renderApplySummary } from '../render/outcome.js';

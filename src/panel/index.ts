@@ -2,7 +2,6 @@
 export { PanelClient, USER_AGENT, type PanelClientOptions, type PanelClock, type PanelTimeouts } from './client.js';
 export { proxySettings } from './proxy.js';
 export { checkCaPem } from './transport.js';
-export { DEFAULT_SETTLE_TIMEOUT_MS, panelCreator, type PanelCreatorOptions } from './create.js';
 export { PanelHttpError, PanelNetworkError, unreachableError } from './errors.js';
 export {
   DEFAULT_RETRY_TIMING,

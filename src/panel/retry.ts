@@ -7,7 +7,7 @@
  *   or reset, header/body/connect timeout). A refused connection, a DNS failure or a rejected
  *   certificate is not transient: it fails at once.
  * - POST is retried only on 429 and 503 (the panel did not process it). Anything ambiguous is
- *   the caller's to resolve (see create.ts): a POST is never repeated blindly.
+ *   the caller's to resolve (see apply/panel-adapter.ts): a POST is never repeated blindly.
  * - Never 401 or 403: repeated bad keys can lock the caller out.
  * - Backoff: capped exponential with full jitter, `random() * min(capMs, baseMs * 2^(attempt-1))`.
  *   A `Retry-After` (seconds or HTTP date) replaces it when present.

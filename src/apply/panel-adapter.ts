@@ -1,10 +1,10 @@
-import type { Creator } from '../apply/execute.js';
+import type { Creator } from './execute.js';
 import { ProvisionError } from '../errors.js';
 import type { PanelRequest } from '../plan/requests.js';
-import type { PanelClient, PanelClock } from './client.js';
-import { PanelHttpError, PanelNetworkError } from './errors.js';
-import { parseClientRecord, parseDomainRecord } from './read.js';
-import { backoffMs } from './retry.js';
+import type { PanelClient, PanelClock } from '../panel/client.js';
+import { PanelHttpError, PanelNetworkError } from '../panel/errors.js';
+import { parseClientRecord, parseDomainRecord } from '../panel/read.js';
+import { backoffMs } from '../panel/retry.js';
 
 /** How long a POST /domains for a client created in the same run is retried while refused (30 s). */
 export const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
