@@ -53,7 +53,6 @@ import { SimStore, type SimulatorSeed, type SimulatorState } from './state.js';
 export {
   DEFAULT_HOSTING_PLANS,
   SYSTEM_DOMAIN_SUFFIX,
-  parseSeed,
   type SimClient,
   type SimDomain,
   type SimPlan,
@@ -61,6 +60,7 @@ export {
   type SimulatorSeedClient,
   type SimulatorState,
 } from './state.js';
+export { parseSeed } from './seed.js';
 export { mulberry32, type RetryAfterFault, type SimulatorFaults } from './faults.js';
 
 /** The answer an `intercept` hook gives instead of the simulator's own. */
