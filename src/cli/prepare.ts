@@ -10,7 +10,7 @@ import type { Plan } from '../plan/types.js';
 import type { Redactions } from '../redact.js';
 import type { PlanView } from '../render/common.js';
 import { formatDiagnostic, githubAnnotation } from '../render/diagnostics.js';
-import { closeLostIntents } from '../secrets/journal.js';
+import { closeLostIntents, findLostIntents } from '../secrets/journal.js';
 import { plural } from '../util.js';
 import { connect, type ConnectionValues } from './connection.js';
 import { readBytes, STDIN } from './files.js';
@@ -189,9 +189,12 @@ export function refuseConflicts(plan: Plan): void {
  */
 async function reportLostPasswords(path: string | undefined, panelUrl: string, live: Live, io: Io): Promise<void> {
   if (path === undefined || path === '') return;
-  for (const client of await closeLostIntents(path, panelUrl, live.clients)) {
+  const lost = await findLostIntents(path, panelUrl, live.clients);
+  // Named before the journal closes them: a kill in between names them again, never not at all.
+  for (const client of lost) {
     io.stderr.write(
       `warning: client "${client.username}" (id ${client.id}) was created by an earlier apply that was stopped before the panel's answer arrived: its password is unknown: set a new one in the panel\n`,
     );
   }
+  await closeLostIntents(path, panelUrl, lost);
 }

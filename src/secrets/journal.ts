@@ -203,14 +203,18 @@ export interface ExistingClient {
 }
 
 /**
- * Closes the intents an earlier, killed run left open for clients that exist now: each gets a
- * `password: null` record (its password was created and never seen), once. Returns those
- * clients, for the caller to name: a new password must be set in the panel.
+ * The clients that exist now whose intent an earlier, killed run left open: their passwords
+ * were created and never seen. Reads only: name them first, then closeLostIntents, so a run
+ * killed in between names them again rather than never.
  */
-export async function closeLostIntents(path: string, panelUrl: string, clients: readonly ExistingClient[], now: () => Date = () => new Date()): Promise<ExistingClient[]> {
+export async function findLostIntents(path: string, panelUrl: string, clients: readonly ExistingClient[]): Promise<ExistingClient[]> {
   const unanswered = await unansweredIntents(path, panelUrl);
-  const lost = clients.filter((c) => unanswered.has(c.username));
-  if (lost.length === 0) return [];
+  return clients.filter((c) => unanswered.has(c.username));
+}
+
+/** Closes the lost intents findLostIntents found: each gets one `password: null` record. */
+export async function closeLostIntents(path: string, panelUrl: string, lost: readonly ExistingClient[], now: () => Date = () => new Date()): Promise<void> {
+  if (lost.length === 0) return;
   const file = await SecretsFile.open(path);
   try {
     for (const client of lost) {
@@ -219,7 +223,6 @@ export async function closeLostIntents(path: string, panelUrl: string, clients: 
   } finally {
     await file.close();
   }
-  return lost;
 }
 
 /**
