@@ -76,7 +76,7 @@ if (request.kind === 'executor') {
     const outcomes = await executePlan(
       plan,
       { createClient: (body) => counted(() => creator.createClient(body)), createDomain: (body, isNew) => counted(() => creator.createDomain(body, isNew)) },
-      { concurrency: Number(request.argv[1] ?? 8), secrets: { intend: () => Promise.resolve(), record: () => Promise.resolve() }, panelUrl: panel.baseUrl },
+      { concurrency: Number(request.argv[1] ?? 8), secrets: { intend: () => Promise.resolve(), record: () => Promise.resolve(), refused: () => Promise.resolve() }, panelUrl: panel.baseUrl },
     );
     clearInterval(sampler);
     await panel.close();

@@ -10,7 +10,7 @@ import type { Plan } from '../plan/types.js';
 import type { Redactions } from '../redact.js';
 import type { PlanView } from '../render/common.js';
 import { formatDiagnostic, githubAnnotation } from '../render/diagnostics.js';
-import { closeLostIntents, findLostIntents } from '../secrets/journal.js';
+import { closeLostIntents, findLostIntents, skippedLineWarning } from '../secrets/journal.js';
 import { plural } from '../util.js';
 import { connect, type ConnectionValues } from './connection.js';
 import { readBytes, STDIN } from './files.js';
@@ -189,7 +189,8 @@ export function refuseConflicts(plan: Plan): void {
  */
 async function reportLostPasswords(path: string | undefined, panelUrl: string, live: Live, io: Io): Promise<void> {
   if (path === undefined || path === '') return;
-  const lost = await findLostIntents(path, panelUrl, live.clients);
+  const { lost, skipped } = await findLostIntents(path, panelUrl, live.clients);
+  for (const line of skipped) io.stderr.write(`${skippedLineWarning(path, line)}\n`);
   // Named before the journal closes them: a kill in between names them again, never not at all.
   for (const client of lost) {
     io.stderr.write(

@@ -1,6 +1,6 @@
 import { ProvisionError } from '../errors.js';
 import { decryptPassword, parseIdentities } from '../secrets/encrypt.js';
-import { parseJournal } from '../secrets/journal.js';
+import { parseJournal, skippedLineWarning } from '../secrets/journal.js';
 import { plural } from '../util.js';
 import type { Command } from './args.js';
 import { parseCommandLine } from './args.js';
@@ -35,7 +35,7 @@ Examples:
     let records = 0;
     for (const line of parseJournal(text)) {
       if (line.kind === 'unreadable') {
-        io.stderr.write(`warning: ${file}:${line.line}: ${line.why}: skipped\n`);
+        io.stderr.write(`${skippedLineWarning(file, line)}\n`);
         continue;
       }
       if (line.kind !== 'created') continue; // intents, and records of a newer version

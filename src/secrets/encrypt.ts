@@ -1,6 +1,6 @@
 import { armor, Decrypter, Encrypter } from 'age-encryption';
 import { ProvisionError } from '../errors.js';
-import type { EncryptedSecretRecord, IntentRecord, SecretRecord, SecretsFile, SecretsSink } from './journal.js';
+import type { EncryptedSecretRecord, IntentRecord, RefusedRecord, SecretRecord, SecretsFile, SecretsSink } from './journal.js';
 
 /*
  * Encrypted records (EncryptedSecretRecord, in journal.ts) keep usernames and ids readable, so
@@ -35,12 +35,16 @@ export async function encryptPassword(password: string, recipient: string): Prom
  */
 export class EncryptingSink implements SecretsSink {
   constructor(
-    private readonly inner: Pick<SecretsFile, 'intend' | 'record'>,
+    private readonly inner: Pick<SecretsFile, 'intend' | 'record' | 'refused'>,
     private readonly recipient: string,
   ) {}
 
   intend(entry: IntentRecord): Promise<void> {
     return this.inner.intend(entry);
+  }
+
+  refused(entry: RefusedRecord): Promise<void> {
+    return this.inner.refused(entry);
   }
 
   async record(entry: SecretRecord): Promise<void> {

@@ -1,4 +1,5 @@
-import { type FileHandle, open, readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, lstat, open, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
 import { isRecord } from '../util.js';
@@ -35,10 +36,19 @@ export interface IntentRecord {
   readonly username: string;
 }
 
+/**
+ * Closes an intent whose request the panel surely refused (4xx): no client, no password, so a
+ * later run must not warn that one was lost. `refused` says why, in the program's own words.
+ */
+export interface RefusedRecord extends IntentRecord {
+  readonly refused: string;
+}
+
 /** Where passwords go; the executor awaits each call before the step that depends on it. */
 export interface SecretsSink {
   intend(entry: IntentRecord): Promise<void>;
   record(entry: SecretRecord): Promise<void>;
+  refused(entry: RefusedRecord): Promise<void>;
 }
 
 /** The `intent` of a write-ahead line. */
@@ -58,40 +68,62 @@ interface Queued {
 export class SecretsFile implements SecretsSink {
   private queue: Queued[] = [];
   private flushing = false;
+  /** A write failed: the file may end in a torn line, checked before the next one. */
+  private suspect = false;
 
   private constructor(
     readonly path: string,
     private readonly handle: FileHandle,
   ) {}
 
-  /** Opens (or creates) the file before any request is sent, so a bad path fails early. */
+  /**
+   * Opens (or creates) the file before any request is sent, so a bad path fails early. It must
+   * be ours alone: a regular file (a symbolic link is not followed: the passwords would go to
+   * its target), owned by the user running the tool, readable by nobody else.
+   */
   static async open(path: string): Promise<SecretsFile> {
     const existing = await regularFileOrNothing(path);
     let handle: FileHandle;
     try {
-      handle = await open(path, 'a+', 0o600);
+      // O_NOFOLLOW: a link planted after the check above is refused by the kernel (ELOOP).
+      handle = await open(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
     } catch (error) {
-      throw new ProvisionError('secrets', `cannot open the secrets file ${path}: ${errnoCode(error)}`, {
-        hint: 'give a writable path with --secrets-file or PROVISION_SECRETS_FILE',
-      });
+      throw errnoCode(error) === 'ELOOP'
+        ? notOurs(path, 'is a symbolic link')
+        : new ProvisionError('secrets', `cannot open the secrets file ${path}: ${errnoCode(error)}`, {
+            hint: 'give a writable path with --secrets-file or PROVISION_SECRETS_FILE',
+          });
     }
-    const { mode, size } = await handle.stat();
-    if ((mode & 0o077) !== 0) {
+    const file = new SecretsFile(path, handle);
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) throw notOurs(path, 'is not a regular file');
+      const uid = process.getuid?.();
+      if (uid !== undefined && info.uid !== uid) throw notOurs(path, `belongs to another user (uid ${info.uid})`);
+      if ((info.mode & 0o077) !== 0) {
+        throw new ProvisionError('secrets', `the secrets file ${path} can be read by others (mode ${(info.mode & 0o777).toString(8)})`, {
+          hint: `restrict it first: chmod 600 ${path}`,
+        });
+      }
+      // A run killed mid-write can leave a last line without its newline: end it, so the next
+      // record starts a line of its own instead of being glued to (and lost with) the torn one.
+      await file.endTornLine();
+      // A new file's directory entry is flushed too, so the file itself survives a power loss.
+      if (!existing) await syncDirectory(dirname(resolve(path)));
+    } catch (error) {
       await handle.close();
-      throw new ProvisionError('secrets', `the secrets file ${path} can be read by others (mode ${(mode & 0o777).toString(8)})`, {
-        hint: `restrict it first: chmod 600 ${path}`,
-      });
+      throw error;
     }
-    // A run killed mid-write can leave a last line without its newline: end it, so the next
-    // record starts a line of its own instead of being glued to (and lost with) the torn one.
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      await handle.read(last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) await handle.appendFile('\n');
-    }
-    // A new file's directory entry is flushed too, so the file itself survives a power loss.
-    if (!existing) await syncDirectory(dirname(resolve(path)));
-    return new SecretsFile(path, handle);
+    return file;
+  }
+
+  /** Ends a last line that lacks its newline (a crash, or a write that failed halfway). */
+  private async endTornLine(): Promise<void> {
+    const { size } = await this.handle.stat();
+    if (size === 0) return;
+    const last = Buffer.alloc(1);
+    await this.handle.read(last, 0, 1, size - 1);
+    if (last[0] !== 0x0a) await this.handle.appendFile('\n');
   }
 
   intend(entry: IntentRecord): Promise<void> {
@@ -99,6 +131,10 @@ export class SecretsFile implements SecretsSink {
   }
 
   record(entry: SecretRecord | EncryptedSecretRecord): Promise<void> {
+    return this.append(entry);
+  }
+
+  refused(entry: RefusedRecord): Promise<void> {
     return this.append(entry);
   }
 
@@ -121,8 +157,13 @@ export class SecretsFile implements SecretsSink {
       this.queue = [];
       let failure: unknown;
       try {
+        // After a failed write (a full disk, EIO) the file may end halfway through a line:
+        // never append to that, or the next record is glued to it and lost with it.
+        if (this.suspect) await this.endTornLine();
+        this.suspect = true;
         await this.handle.appendFile(batch.map((q) => q.line).join(''));
         await this.handle.datasync();
+        this.suspect = false;
       } catch (error) {
         failure = error ?? new Error('write failed');
       }
@@ -138,14 +179,20 @@ export class SecretsFile implements SecretsSink {
 
 /**
  * One line of the journal, parsed: a write-ahead `intent`, a `created` record (it has an `id`:
- * a password, an encrypted one, or `password: null`), `other` (an object this version does not
+ * a password, an encrypted one, or `password: null`), `refused` (closes an intent whose request
+ * the panel refused), `other` (an object this version does not
  * know, from a newer one), or `unreadable` (not JSON, or not an object: a line torn by a crash,
  * a hand edit). `line` counts from 1. Fields are checked by whoever uses them: the file is
  * read back after crashes and edits, so nothing in it is trusted to be well formed.
  */
 export type JournalLine =
-  | { readonly line: number; readonly kind: 'intent' | 'created' | 'other'; readonly entry: Readonly<Record<string, unknown>> }
+  | { readonly line: number; readonly kind: 'intent' | 'created' | 'refused' | 'other'; readonly entry: Readonly<Record<string, unknown>> }
   | { readonly line: number; readonly kind: 'unreadable'; readonly why: string };
+
+/** The warning for a line parseJournal could not read: where it is, and that it was skipped. */
+export function skippedLineWarning(path: string, line: JournalLine & { kind: 'unreadable' }): string {
+  return `warning: ${path}:${line.line}: ${line.why}: skipped`;
+}
 
 /** The one parser of the secrets journal (JSON Lines): apply, `secrets decrypt` and the tests use it. */
 export function parseJournal(text: string): JournalLine[] {
@@ -163,6 +210,7 @@ export function parseJournal(text: string): JournalLine[] {
     if (!isRecord(entry)) lines.push({ line, kind: 'unreadable', why: 'not a JSON object' });
     else if (entry.intent === INTENT_CREATE_CLIENT) lines.push({ line, kind: 'intent', entry });
     else if ('id' in entry) lines.push({ line, kind: 'created', entry });
+    else if (typeof entry.refused === 'string') lines.push({ line, kind: 'refused', entry });
     else lines.push({ line, kind: 'other', entry });
   }
   return lines;
@@ -185,13 +233,17 @@ export async function readJournal(path: string): Promise<string> {
  * on the panel now were created with a password nobody saw. A missing file has none.
  */
 export async function unansweredIntents(path: string, panelUrl: string): Promise<Set<string>> {
+  return openIntents(parseJournal(await readJournal(path)), panelUrl);
+}
+
+function openIntents(lines: readonly JournalLine[], panelUrl: string): Set<string> {
   const open = new Set<string>();
-  for (const line of parseJournal(await readJournal(path))) {
+  for (const line of lines) {
     if (line.kind === 'unreadable' || line.kind === 'other') continue;
     const { entry } = line;
     if (entry.panel_url !== panelUrl || typeof entry.username !== 'string') continue;
     if (line.kind === 'intent') open.add(entry.username);
-    else open.delete(entry.username);
+    else open.delete(entry.username); // answered: created (with or without its password), or refused
   }
   return open;
 }
@@ -205,11 +257,20 @@ export interface ExistingClient {
 /**
  * The clients that exist now whose intent an earlier, killed run left open: their passwords
  * were created and never seen. Reads only: name them first, then closeLostIntents, so a run
- * killed in between names them again rather than never.
+ * killed in between names them again rather than never. `skipped`: the lines that cannot be
+ * read (torn by a crash, edited by hand), for a warning; they never stop a run.
  */
-export async function findLostIntents(path: string, panelUrl: string, clients: readonly ExistingClient[]): Promise<ExistingClient[]> {
-  const unanswered = await unansweredIntents(path, panelUrl);
-  return clients.filter((c) => unanswered.has(c.username));
+export async function findLostIntents(
+  path: string,
+  panelUrl: string,
+  clients: readonly ExistingClient[],
+): Promise<{ readonly lost: ExistingClient[]; readonly skipped: readonly (JournalLine & { kind: 'unreadable' })[] }> {
+  const lines = parseJournal(await readJournal(path));
+  const unanswered = openIntents(lines, panelUrl);
+  return {
+    lost: clients.filter((c) => unanswered.has(c.username)),
+    skipped: lines.filter((line): line is JournalLine & { kind: 'unreadable' } => line.kind === 'unreadable'),
+  };
 }
 
 /** Closes the lost intents findLostIntents found: each gets one `password: null` record. */
@@ -233,15 +294,20 @@ export async function closeLostIntents(path: string, panelUrl: string, lost: rea
 async function regularFileOrNothing(path: string): Promise<boolean> {
   let info;
   try {
-    info = await stat(path);
+    info = await lstat(path);
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return false;
     throw new ProvisionError('secrets', `cannot use the secrets file ${path}: ${errnoCode(error)}`);
   }
-  if (!info.isFile()) {
-    throw new ProvisionError('secrets', `the secrets file ${path} is not a regular file`, { hint: 'give the path of a file (it is created when missing), not a pipe, device or directory' });
-  }
+  if (info.isSymbolicLink()) throw notOurs(path, 'is a symbolic link');
+  if (!info.isFile()) throw notOurs(path, 'is not a regular file');
   return true;
+}
+
+function notOurs(path: string, what: string): ProvisionError {
+  return new ProvisionError('secrets', `the secrets file ${path} ${what}`, {
+    hint: 'passwords are written only to a regular file of your own: give the path of one (it is created, mode 0600, when missing), not a link, pipe, device or directory',
+  });
 }
 
 async function syncDirectory(directory: string): Promise<void> {

@@ -66,6 +66,7 @@ export async function openSecretsSink(options: { readonly path: string; readonly
 function redacting(inner: SecretsSink, redactions: Redactions): SecretsSink {
   return {
     intend: (entry) => inner.intend(entry),
+    refused: (entry) => inner.refused(entry),
     record: (entry) => {
       if (entry.password !== null) redactions.add(entry.password);
       return inner.record(entry);
