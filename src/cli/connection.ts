@@ -84,7 +84,8 @@ export async function readApiKey(file: string | undefined, io: Io): Promise<stri
   try {
     content = await readText(file, io, 'API key file');
   } catch (error) {
-    if (error instanceof ProvisionError) throw new ProvisionError(error.code, error.message, { hint: API_KEY_HINT, cause: error });
+    // The path is shown blanked (see main.ts): it may be the key itself, given by mistake.
+    if (error instanceof ProvisionError) throw new ProvisionError(error.code, error.message, { hint: `${API_KEY_HINT} (never the key itself as the path)`, cause: error });
     throw error;
   }
   return checkApiKey(content.trim(), `the API key file ${file}`);

@@ -1,4 +1,4 @@
-import { redact } from '../redact.js';
+import type { Redactions } from '../redact.js';
 
 /**
  * Everything a command may touch of the outside world, injected so that tests run commands
@@ -31,12 +31,12 @@ export interface Output {
 /**
  * Wraps an output so that no value of the run's redaction set (src/redact.ts) can reach it.
  */
-export function redacting(output: Output, redactions: ReadonlySet<string>): Output {
+export function redacting(output: Output, redactions: Redactions): Output {
   return {
     isTTY: output.isTTY,
     ...(output.columns === undefined ? {} : { columns: output.columns }),
     write(text: string) {
-      output.write(redact(text, redactions));
+      output.write(redactions.redact(text));
     },
   };
 }

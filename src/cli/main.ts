@@ -1,5 +1,5 @@
 import { ProvisionError } from '../errors.js';
-import type { Redactions } from '../redact.js';
+import { Redactions } from '../redact.js';
 import { VERSION } from '../version.js';
 import type { Command } from './args.js';
 import { EXIT, EXIT_FOR_ERROR, type ExitCode } from './exit.js';
@@ -52,7 +52,7 @@ Examples:
  * the run's redaction set (src/redact.ts).
  */
 export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
-  const redactions: Redactions = new Set<string>();
+  const redactions = knownCredentials(argv, io.env);
   const safeIo: Io = { ...io, stdout: redacting(io.stdout, redactions), stderr: redacting(io.stderr, redactions) };
   try {
     return await dispatch(argv, safeIo, redactions);
@@ -60,6 +60,21 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
     safeIo.stderr.write(formatError(error));
     return error instanceof ProvisionError ? EXIT_FOR_ERROR[error.code] : EXIT.failure;
   }
+}
+
+/**
+ * The redaction set as it stands before the first byte is written: the key from the
+ * environment, and whatever was given to --api-key-file (the key itself, pasted there by
+ * mistake, would otherwise be echoed by the error that says the "file" cannot be read).
+ */
+function knownCredentials(argv: readonly string[], env: Io['env']): Redactions {
+  const redactions = new Redactions();
+  if (env.PROVISION_API_KEY !== undefined) redactions.add(env.PROVISION_API_KEY.trim());
+  for (const [i, arg] of argv.entries()) {
+    if (arg === '--api-key-file' && argv[i + 1] !== undefined) redactions.add(argv[i + 1] ?? '');
+    else if (arg.startsWith('--api-key-file=')) redactions.add(arg.slice('--api-key-file='.length));
+  }
+  return redactions;
 }
 
 async function dispatch(argv: readonly string[], io: Io, redactions: Redactions): Promise<ExitCode> {
