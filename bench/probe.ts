@@ -44,7 +44,7 @@ if (request.kind === 'executor') {
   const load = (path: string): Promise<unknown> => import(pathToFileURL(DIST + path).href);
   const { parseManifestBytes } = (await load('manifest/index.js')) as typeof import('../src/manifest/index.js');
   const { PanelClient, readLive } = (await load('panel/index.js')) as typeof import('../src/panel/index.js');
-  const { panelCreator } = (await load('apply/panel-adapter.js')) as typeof import('../src/apply/panel-adapter.js');
+  const { panelAdapter } = (await load('apply/panel-adapter.js')) as typeof import('../src/apply/panel-adapter.js');
   const { diff } = (await load('plan/diff.js')) as typeof import('../src/plan/diff.js');
   const { executePlan } = (await load('apply/execute.js')) as typeof import('../src/apply/execute.js');
   run = async () => {
@@ -64,19 +64,25 @@ if (request.kind === 'executor') {
       },
     });
     const plan = diff(desired, await readLive(panel, { domainNames: [] }));
-    const creator = panelCreator(panel, { settleTimeoutMs: 0 });
-    const counted = <T>(work: () => Promise<T>): Promise<T> => {
-      inFlight++;
-      return work().finally(() => inFlight--);
-    };
+    const secrets = { intend: () => Promise.resolve(), record: () => Promise.resolve(), refused: () => Promise.resolve() };
+    const adapter = panelAdapter(panel, { settleTimeoutMs: 0, secrets, panelUrl: panel.baseUrl });
     const sampler = setInterval(() => {
       sampled += inFlight;
       samples++;
     }, 5);
     const outcomes = await executePlan(
       plan,
-      { createClient: (body) => counted(() => creator.createClient(body)), createDomain: (body, isNew) => counted(() => creator.createDomain(body, isNew)) },
-      { concurrency: Number(request.argv[1] ?? 8), secrets: { intend: () => Promise.resolve(), record: () => Promise.resolve(), refused: () => Promise.resolve() }, panelUrl: panel.baseUrl },
+      {
+        apply: async (change) => {
+          inFlight++;
+          try {
+            return await adapter.apply(change);
+          } finally {
+            inFlight--;
+          }
+        },
+      },
+      { concurrency: Number(request.argv[1] ?? 8) },
     );
     clearInterval(sampler);
     await panel.close();

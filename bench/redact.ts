@@ -53,6 +53,6 @@ for (const n of sizes.length > 0 ? sizes : [1_000, 10_000]) {
   const chosen = Object.entries(ways).filter(([name]) => n <= 10_000 || !name.includes('before'));
   const times = Object.fromEntries(chosen.map(([name, make]) => [name, median([0, 1, 2].map(() => run(n, passwords, make).ms))]));
   const base = times['no filter (yardstick)'] ?? NaN;
-  console.log(`${n} clients:`);
-  for (const [name, ms] of Object.entries(times)) console.log(`  ${name.padEnd(36)} ${ms.toFixed(1).padStart(9)} ms  ${(ms / base).toFixed(1).padStart(8)}x`);
+  process.stdout.write(`${n} clients:\n`);
+  for (const [name, ms] of Object.entries(times)) process.stdout.write(`  ${name.padEnd(36)} ${ms.toFixed(1).padStart(9)} ms  ${(ms / base).toFixed(1).padStart(8)}x\n`);
 }

@@ -77,7 +77,7 @@ export class Redactions {
     for (let i = 0; i < form.length; i++) {
       const code = form.charCodeAt(i);
       let byParent = this.edges.get(code);
-      if (byParent === undefined) this.edges.set(code, (byParent = new Map()));
+      if (byParent === undefined) this.edges.set(code, (byParent = new Map<number, number>()));
       let child = byParent.get(node);
       if (child === undefined) {
         child = this.nodes++;

@@ -117,9 +117,44 @@ describe('a 201 whose id is not an integer', () => {
     url = w.sim.url;
     const r = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stderr).toContain('has no integer "id": looking it up by name');
-    expect(await createdRecords(w.secrets)).toEqual([expect.objectContaining({ username: 'alice', id: w.sim.state.clientNamed('alice')?.id, password: issued })]);
+    expect(r.stderr).toContain('has no integer "id"; its password is saved: looking the id up by name');
+    // Saved at once without the id, then completed: the last record for a username counts.
+    expect(await createdRecords(w.secrets)).toEqual([
+      expect.objectContaining({ username: 'alice', id: null, password: issued }),
+      expect.objectContaining({ username: 'alice', id: w.sim.state.clientNamed('alice')?.id, password: issued }),
+    ]);
     expect(w.sim.state.domainNamed('alice.example')?.id_user).toBe(w.sim.state.clientNamed('alice')?.id);
+  });
+});
+
+describe('a 201 with a password and no id, and a panel that cannot be asked for the id', () => {
+  it('saves the password at once, says the client exists, and the next run completes the record', async () => {
+    let broken = true;
+    let url = '';
+    let issued = '';
+    const w = await workspace('version: 1\nclients:\n  - username: alice\n', {
+      // The POST reaches the panel itself; its answer comes back without the id.
+      intercept: async ({ method, path, body, headers }) => {
+        if (!broken || headers['x-pass'] !== undefined) return undefined;
+        if (method === 'GET' && path === '/clients/name/alice') return { status: 500, json: { code: 500, message: 'down' } };
+        if (method !== 'POST' || path !== '/clients') return undefined;
+        const real = await fetch(`${url}/clients`, { method: 'POST', headers: { 'x-api-key': API_KEY, 'x-pass': '1', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        issued = ((await real.json()) as { password: string }).password;
+        return { status: 201, json: { password: issued } };
+      },
+    });
+    url = w.sim.url;
+    const first = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
+    expect(first.code).toBe(1);
+    expect(first.stdout).toMatch(/failed to create client "alice": .*client "alice" was created and its password is in the secrets file, but the answer has no integer "id"/);
+    expect(await createdRecords(w.secrets)).toEqual([expect.objectContaining({ username: 'alice', id: null, password: issued })]);
+
+    broken = false;
+    const next = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toMatch(/secrets\.jsonl:2: the password of client "alice" was saved without its id; the panel lists it as id 2: record completed/);
+    expect(next.stderr).not.toContain('password is unknown');
+    expect((await createdRecords(w.secrets)).at(-1)).toEqual(expect.objectContaining({ username: 'alice', id: 2, password: issued }));
   });
 });
 

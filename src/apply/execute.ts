@@ -1,8 +1,6 @@
-import pLimit from 'p-limit';
 import { ProvisionError } from '../errors.js';
-import { requestFor, type PanelRequest } from '../plan/requests.js';
 import type { Change, ChangeId, Plan } from '../plan/types.js';
-import type { SecretsSink } from '../secrets/journal.js';
+import { walk, type Visited } from './walk.js';
 
 /** What happened to one change. Failures carry a one-line message (never a secret). */
 export type Outcome =
@@ -10,125 +8,68 @@ export type Outcome =
   | { readonly change: Change; readonly status: 'failed'; readonly error: string }
   | { readonly change: Change; readonly status: 'skipped'; readonly because: ChangeId | 'interrupted' };
 
+/** A change done: the panel's id of the resource, and a sentence for the user when there is more to say. */
+export interface Applied {
+  readonly id: number;
+  readonly note?: string;
+}
+
 /**
- * How a change reaches the panel. The executor decides what and when; a Creator decides how
- * (retries, look-ups after an ambiguous failure, waiting for a new account to settle):
- * panelCreator in src/apply/panel-adapter.ts.
+ * How a change reaches its target: the executor decides what runs when; the adapter decides
+ * how one change is carried out (for the panel: apply/panel-adapter.ts).
  */
-export interface Creator {
-  /**
-   * POST /clients. `password` is undefined when the client turned out to exist already after
-   * an ambiguous failure (the answer with its password was lost): it is adopted, and the user
-   * must set a new password in the panel.
-   */
-  createClient(body: PanelRequest['body']): Promise<{ readonly id: number; readonly password: string | undefined }>;
-  /** POST /domains. `clientIsNew`: its client was created in this run and may still be settling. */
-  createDomain(body: PanelRequest['body'], clientIsNew: boolean): Promise<{ readonly id: number }>;
+export interface ChangeAdapter {
+  /** Refuses, before anything is sent, a plan this adapter cannot carry out (throws). */
+  check?(changes: readonly Change[]): void;
+  /** Carries out one change; throws an Error whose message says why it failed. */
+  apply(change: Change): Promise<Applied>;
 }
 
 export interface ExecuteOptions {
   /** How many changes may be in flight at once. */
   readonly concurrency: number;
-  /** Where new clients' passwords go; required when the plan creates clients. */
-  readonly secrets: SecretsSink | undefined;
-  /** Recorded with each password so the user knows which panel it belongs to. */
-  readonly panelUrl: string;
   /** Called as each change finishes (succeeded, failed or skipped), for progress output. */
   readonly onOutcome?: (outcome: Outcome) => void;
   /** Aborting stops new work: changes not yet sent are skipped as 'interrupted'; in-flight ones finish. */
   readonly signal?: AbortSignal;
-  /** Injected for tests; the time stamped on secrets records. */
-  readonly now?: () => Date;
 }
 
 /**
- * Runs the plan's changes: each starts once the changes it depends on have succeeded, at most
- * `concurrency` at a time. A failure skips its dependents (transitively) and nothing else;
- * nothing throws for a failed change: the outcomes, one per change, say what happened.
- *
- * Passwords: before a POST /clients leaves, its intent is on disk (write-ahead), so a run
- * killed mid-request leaves a trace a later run can name; after it answers, the password is
- * on disk before the client counts as created, so no dependent request, and no later failure,
- * can leave it only in memory.
+ * Runs the plan's changes through `adapter`: each starts once the changes it depends on have
+ * succeeded, at most `concurrency` at a time (apply/walk.ts). A failure skips its dependents
+ * (transitively) and nothing else; nothing throws for a failed change: the outcomes, one per
+ * change, say what happened. A plan with conflicts is refused whole.
  */
-export async function executePlan(plan: Plan, creator: Creator, options: ExecuteOptions): Promise<Outcome[]> {
+export async function executePlan(plan: Plan, adapter: ChangeAdapter, options: ExecuteOptions): Promise<Outcome[]> {
   if (plan.conflicts.length > 0) {
     throw new ProvisionError('plan_conflict', 'the plan has conflicts: nothing was sent');
   }
-  const { secrets } = options;
-  if (secrets === undefined && plan.changes.some((c) => c.type === 'client')) {
-    throw new ProvisionError('secrets', 'creating clients needs a secrets file for their passwords: nothing was sent');
-  }
-  const limit = pLimit(options.concurrency);
-  const now = options.now ?? (() => new Date());
-  const newClientIds = new Map<string, number>();
+  adapter.check?.(plan.changes);
   const outcomes: Outcome[] = [];
-  const running = new Map<ChangeId, Promise<Outcome>>();
-
-  const finish = (outcome: Outcome): Outcome => {
-    outcomes.push(outcome);
-    options.onOutcome?.(outcome);
-    return outcome;
-  };
-
-  const send = async (change: Change): Promise<Outcome> => {
-    if (options.signal?.aborted === true) return { change, status: 'skipped', because: 'interrupted' };
-    const { body } = requestFor(change, newClientIds);
-    if (change.type === 'domain') {
-      try {
-        const { id } = await creator.createDomain(body, change.clientId === null);
-        return { change, status: 'succeeded', id };
-      } catch (error) {
-        return { change, status: 'failed', error: messageOf(error) };
-      }
-    }
-    // A client: write-ahead intent, POST, then the password on disk before anything else.
-    const base = { panel_url: options.panelUrl, username: change.name };
-    try {
-      await secrets?.intend({ ...base, at: now().toISOString() });
-    } catch (error) {
-      return { change, status: 'failed', error: `the secrets file cannot be written (${messageOf(error)}): nothing was sent for this client` };
-    }
-    let created;
-    try {
-      created = await creator.createClient(body);
-    } catch (error) {
-      return { change, status: 'failed', error: messageOf(error) };
-    }
-    const { id, password } = created;
-    try {
-      await secrets?.record({ ...base, created_at: now().toISOString(), id, password: password ?? null });
-    } catch (error) {
-      return {
-        change,
-        status: 'failed',
-        error: `client "${change.name}" was created (id ${id}) but its password could not be saved (${messageOf(error)}): set a new password in the panel`,
-      };
-    }
-    newClientIds.set(change.name, id);
-    return password === undefined
-      ? { change, status: 'succeeded', id, note: 'its password was lost with the interrupted answer: set a new one in the panel' }
-      : { change, status: 'succeeded', id };
-  };
-
-  const start = async (change: Change): Promise<Outcome> => {
-    for (const dep of change.dependsOn) {
-      const before = await running.get(dep);
-      if (before !== undefined && before.status !== 'succeeded') {
-        return finish({ change, status: 'skipped', because: before.status === 'skipped' ? before.because : dep });
-      }
-    }
-    return finish(await limit(send, change));
-  };
-
-  // Plan order puts every change after its dependencies, so each lookup above finds a promise.
-  for (const change of plan.changes) running.set(change.id, start(change));
-  await Promise.all(running.values());
+  await walk<ChangeId, Change, Applied>(plan.changes, (change) => adapter.apply(change), {
+    concurrency: options.concurrency,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    onVisited: (visited) => {
+      const outcome = outcomeOf(visited);
+      outcomes.push(outcome);
+      options.onOutcome?.(outcome);
+    },
+  });
   return outcomes;
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+function outcomeOf(visited: Visited<Change, ChangeId, Applied>): Outcome {
+  const { node: change } = visited;
+  switch (visited.status) {
+    case 'succeeded':
+      return visited.value.note === undefined
+        ? { change, status: 'succeeded', id: visited.value.id }
+        : { change, status: 'succeeded', id: visited.value.id, note: visited.value.note };
+    case 'failed':
+      return { change, status: 'failed', error: visited.error };
+    case 'skipped':
+      return { change, status: 'skipped', because: visited.because };
+  }
 }
 
 /** succeeded / failed / skipped counts. */

@@ -1,145 +1,212 @@
-import type { Creator } from './execute.js';
 import { ProvisionError } from '../errors.js';
-import type { PanelRequest } from '../plan/requests.js';
 import type { PanelClient, PanelClock } from '../panel/client.js';
-import { PanelHttpError, PanelNetworkError } from '../panel/errors.js';
+import { PanelHttpError } from '../panel/errors.js';
 import { parseClientRecord, parseDomainRecord } from '../panel/read.js';
-import { backoffMs } from '../panel/retry.js';
+import { ambiguity, mayBeSettling, refusal, repostDelayMs, settleDelayMs } from '../panel/retry.js';
+import { requestFor, type PanelRequest } from '../plan/requests.js';
+import type { Change, CreateClient, CreateDomain } from '../plan/types.js';
+import type { SecretsSink } from '../secrets/journal.js';
+import { assertNever, formatSeconds, isRecord } from '../util.js';
+import type { Applied, ChangeAdapter } from './execute.js';
 
 /** How long a POST /domains for a client created in the same run is retried while refused (30 s). */
 export const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
 
-/** POSTs sent for one resource after ambiguous failures, the first included. */
-const MAX_POSTS = 3;
-/** Backoff between POSTs after an ambiguous failure, and while a new account settles. */
-const CREATE_BACKOFF = { baseMs: 500, capMs: 5_000 } as const;
-
-export interface PanelCreatorOptions {
+export interface PanelAdapterOptions {
   /**
    * A POST /domains for a client created in this run that the panel refuses with 400 or 404
    * (it sets accounts up in the background after its 201) is retried with backoff until this
    * long after the first attempt (the CLI's --settle-timeout). 0: never.
    */
   readonly settleTimeoutMs: number;
+  /** Where new clients' passwords go; a plan that creates clients is refused without one. */
+  readonly secrets: SecretsSink | undefined;
+  /** Recorded with each password so the user knows which panel it belongs to. */
+  readonly panelUrl: string;
   /** Told, in one sentence, before each wait or look-up (never the key or a password). */
   readonly onWait?: (message: string) => void;
   /** Default: the panel client's clock. */
   readonly clock?: Partial<PanelClock>;
   /** Aborted (Ctrl-C): a domain waiting for its account to settle stops waiting and fails. */
   readonly signal?: AbortSignal;
+  /** The time stamped on secrets records. */
+  readonly now?: () => Date;
 }
 
+/** What a create's POST came to: the panel's answer, or the record found by name after an ambiguous failure. */
+type Created = { readonly answer: unknown } | { readonly found: unknown };
+
 /**
- * The Creator apply uses against a real panel. On top of the client's own retries (429/503:
- * not processed), it resolves ambiguous failures without blind repeats:
+ * The ChangeAdapter apply uses against a real panel. Each change is sent as exactly the request
+ * plan/requests.ts makes of it (a new client's id filled in for its domains). On top of the
+ * client's own retries (429/503: not processed), it resolves ambiguous failures without blind
+ * repeats, by the policy of panel/retry.ts:
  *
- * - An ambiguous failure of a POST (a network error after the request may have been sent,
- *   a timeout, 502 or 504) is followed by a look-up by name: a client found is adopted with
- *   `password: undefined` (the answer that carried it was lost); a domain found is adopted if
- *   it belongs to the expected id_user, and is an error naming the owner if not. Only when
- *   nothing is found is the POST sent again, at most MAX_POSTS times in all.
- * - A POST /domains for a client created in this run (`clientIsNew`) refused with 400 or 404
- *   is checked by name the same way, then retried with backoff until `settleTimeoutMs` after
- *   its first attempt; then its error names --settle-timeout.
+ * - An ambiguous failure of a POST (sent without an answer, a 502 or 504) is followed by a
+ *   look-up by name: a client found is adopted without its password (the answer that carried
+ *   it was lost); a domain found is adopted if it belongs to the expected id_user, and is an
+ *   error naming the owner if not. Only when nothing is found is the POST sent again, at most
+ *   MAX_POSTS times in all.
+ * - A POST /domains for a client created in this run refused with 400 or 404 is checked by
+ *   name the same way, then retried with backoff until `settleTimeoutMs` after its first
+ *   attempt; then its error names --settle-timeout.
  *
- * A client's 201 without a password is ProvisionError 'panel_contract' (set one in the panel);
- * one without an integer id is looked up by name, so its password is kept. A domain's 201
- * without an integer id is 'panel_contract'.
+ * Passwords: before a POST /clients leaves, its intent is on disk (write-ahead), so a run killed
+ * mid-request leaves a trace a later run can name; a refusal closes it. The password is on disk
+ * as soon as the answer is in hand, before anything else (even before the client's id is known,
+ * when the answer lacks one), so no dependent request and no later failure can leave it only
+ * in memory.
  */
-export function panelCreator(panel: PanelClient, options: PanelCreatorOptions): Creator {
+export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): ChangeAdapter {
   const clock: PanelClock = { ...panel.clock, ...options.clock };
+  const now = options.now ?? (() => new Date());
   const tell = (message: string): void => options.onWait?.(message);
-  const wait = (attempt: number): Promise<void> => clock.sleep(Math.max(100, backoffMs(attempt, CREATE_BACKOFF, clock.random)));
+  const { secrets } = options;
+  /** Clients created in this run, by username: their domains' id_user. */
+  const newClientIds = new Map<string, number>();
 
-  return {
-    async createClient(body) {
-      const username = String(body.username);
-      const request = panel.describe('POST', '/clients');
-      for (let attempt = 1; ; attempt++) {
-        let answer: unknown;
-        try {
-          answer = await panel.post('/clients', body);
-        } catch (err) {
-          const why = ambiguity(err);
-          if (why === undefined) throw err;
-          tell(`${request} for client "${username}" ${why}: it may have been created; looking it up by name before anything else`);
-          const found = await lookUp(panel, 'clients', username, request, why);
-          if (found !== undefined) {
-            const { id } = parseClientRecord(found, panel.describe('GET', `/clients/name/${encodeURIComponent(username)}`));
-            tell(`client "${username}" exists (id ${id}): adopted; its password was lost with the answer`);
-            return { id, password: undefined };
-          }
-          if (attempt >= MAX_POSTS) throw gaveUp(err, request, username, attempt);
-          tell(`client "${username}" was not created: sending ${request} again (attempt ${attempt + 1})`);
-          await wait(attempt);
-          continue;
-        }
-        const password = fieldOf(answer, 'password');
-        if (typeof password !== 'string' || password === '') {
-          const id = fieldOf(answer, 'id');
-          throw new ProvisionError('panel_contract', `${request}: client "${username}" was created${Number.isSafeInteger(id) ? ` (id ${String(id)})` : ''} but the answer holds no password`, {
-            hint: 'set a password in the panel',
-          });
-        }
-        const id = fieldOf(answer, 'id');
-        if (Number.isSafeInteger(id)) return { id: id as number, password };
-        // The client exists and its password is in hand: learn the id by name rather than lose the password.
-        tell(`${request}: the answer for client "${username}" has no integer "id": looking it up by name`);
-        const found = await panel.findByName('clients', username);
-        if (found === undefined) throw new ProvisionError('panel_contract', `${request}: the answer has no integer "id" and client "${username}" cannot be found by name`, { hint: 'check the panel for the client before running apply again' });
-        return { id: parseClientRecord(found, panel.describe('GET', `/clients/name/${encodeURIComponent(username)}`)).id, password };
-      }
-    },
-
-    async createDomain(body, clientIsNew) {
-      const domain = String(body.domain);
-      const idUser = body.id_user;
-      const request = panel.describe('POST', '/domains');
-      const started = clock.now();
-      let posts = 0;
-      for (let attempt = 1; ; attempt++) {
-        let answer: unknown;
-        try {
-          posts++;
-          answer = await panel.post('/domains', body);
-        } catch (err) {
-          const why = ambiguity(err);
-          const settling = why === undefined && clientIsNew && err instanceof PanelHttpError && (err.status === 400 || err.status === 404);
-          if (why === undefined && !settling) throw err;
-          if (why !== undefined) tell(`${request} for domain "${domain}" ${why}: it may have been created; looking it up by name before anything else`);
-          const found = await lookUp(panel, 'domains', domain, request, why ?? `answered ${(err as PanelHttpError).status}`);
-          if (found !== undefined) return adoptDomain(found, panel, domain, idUser, tell);
-          if (why !== undefined) {
-            if (posts >= MAX_POSTS) throw gaveUp(err, request, domain, posts);
-            tell(`domain "${domain}" was not created: sending ${request} again (attempt ${posts + 1})`);
-            await wait(attempt);
-            continue;
-          }
-          // Refused for a client created in this run: it may still be being set up.
-          const delay = Math.max(100, backoffMs(attempt, CREATE_BACKOFF, clock.random));
-          const elapsed = clock.now() - started;
-          if (elapsed + delay > options.settleTimeoutMs) throw notSettled(err as PanelHttpError, options.settleTimeoutMs, elapsed);
-          if (options.signal?.aborted === true) {
-            throw new ProvisionError('panel_http', `${(err as PanelHttpError).message} (stopped waiting for the account to settle: interrupted)`, { cause: err });
-          }
-          tell(
-            `${request} for domain "${domain}" answered ${(err as PanelHttpError).status}${detail(err)}: its client was created in this run and ` +
-              `may still be being set up; retrying in ${(delay / 1000).toFixed(1)} s (--settle-timeout ${seconds(options.settleTimeoutMs)})`,
-          );
+  /** POSTs `request`, resolving ambiguous failures and a new account's settling (see above). */
+  const create = async (request: PanelRequest, collection: 'clients' | 'domains', name: string, clientIsNew: boolean): Promise<Created> => {
+    const described = panel.describe(request.method, request.path);
+    const label = `${collection === 'clients' ? 'client' : 'domain'} "${name}"`;
+    const started = clock.now();
+    let posts = 0;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        posts++;
+        return { answer: await panel.post(request.path, request.body) };
+      } catch (err) {
+        const why = ambiguity(err);
+        const settling = why === undefined && mayBeSettling(err, clientIsNew);
+        if (why === undefined && !settling) throw err;
+        if (why !== undefined) tell(`${described} for ${label} ${why}: it may have been created; looking it up by name before anything else`);
+        const found = await lookUp(panel, collection, name, described, why ?? `answered ${(err as PanelHttpError).status}`);
+        if (found !== undefined) return { found };
+        if (why !== undefined) {
+          const delay = repostDelayMs(posts, clock.random);
+          if (delay === undefined) throw gaveUp(err, described, name, posts);
+          tell(`${label} was not created: sending ${described} again (attempt ${posts + 1})`);
           await clock.sleep(delay);
           continue;
         }
-        return { id: idOf(answer, request) };
+        // Refused for a client created in this run: it may still be being set up.
+        const refused = err as PanelHttpError;
+        const elapsed = clock.now() - started;
+        const delay = settleDelayMs(attempt, elapsed, options.settleTimeoutMs, clock.random);
+        if (delay === undefined) throw notSettled(refused, options.settleTimeoutMs, elapsed);
+        if (options.signal?.aborted === true) {
+          throw new ProvisionError('panel_http', `${refused.message} (stopped waiting for the account to settle: interrupted)`, { cause: err });
+        }
+        tell(
+          `${described} for ${label} answered ${refused.status}${detail(refused)}: its client was created in this run and ` +
+            `may still be being set up; retrying in ${(delay / 1000).toFixed(1)} s (--settle-timeout ${formatSeconds(options.settleTimeoutMs)})`,
+        );
+        await clock.sleep(delay);
+      }
+    }
+  };
+
+  const createClient = async (change: CreateClient, sink: SecretsSink): Promise<Applied> => {
+    const request = requestFor(change);
+    const described = panel.describe(request.method, request.path);
+    const name = change.name;
+    const base = { panel_url: options.panelUrl, username: name };
+    try {
+      await sink.intend({ ...base, at: now().toISOString() });
+    } catch (error) {
+      throw new Error(`the secrets file cannot be written (${messageOf(error)}): nothing was sent for this client`);
+    }
+    let created: Created;
+    try {
+      created = await create(request, 'clients', name, false);
+    } catch (error) {
+      const refused = refusal(error);
+      // Closes the intent: no client, so no lost password for a later run to warn about. If
+      // this write fails too, the later run warns of a password that does not exist: harmless.
+      if (refused !== undefined) await sink.refused({ ...base, at: now().toISOString(), refused: refused }).catch(() => undefined);
+      throw error;
+    }
+    if ('found' in created) {
+      const { id } = parseClientRecord(created.found, panel.describe('GET', `/clients/name/${encodeURIComponent(name)}`));
+      tell(`client "${name}" exists (id ${id}): adopted; its password was lost with the answer`);
+      await save(sink, { ...base, created_at: now().toISOString(), id, password: null });
+      return { id, note: 'its password was lost with the interrupted answer: set a new one in the panel' };
+    }
+    const answer = isRecord(created.answer) ? created.answer : {};
+    const idField = answer.id;
+    const id = Number.isSafeInteger(idField) ? (idField as number) : null;
+    if (typeof answer.password !== 'string' || answer.password === '') {
+      throw new ProvisionError('panel_contract', `${described}: client "${name}" was created${id === null ? '' : ` (id ${id})`} but the answer holds no password`, {
+        hint: 'set a password in the panel',
+      });
+    }
+    const password = answer.password;
+    // On disk before anything else, even before the id is known.
+    await save(sink, { ...base, created_at: now().toISOString(), id, password });
+    if (id !== null) return { id };
+    tell(`${described}: the answer for client "${name}" has no integer "id"; its password is saved: looking the id up by name`);
+    const learned = await learnId(panel, name, described);
+    // Completes the record: the last one for a username is the one that counts.
+    await save(sink, { ...base, created_at: now().toISOString(), id: learned, password });
+    return { id: learned };
+  };
+
+  const createDomain = async (change: CreateDomain): Promise<Applied> => {
+    const request = requestFor(change, newClientIds);
+    const idUser = request.body.id_user;
+    if (idUser === null) throw new Error(`the id of client "${change.client}" is unknown: it was not created in this run`);
+    const created = await create(request, 'domains', change.name, change.clientId === null);
+    if ('found' in created) return adoptDomain(created.found, panel, change.name, idUser, tell);
+    return { id: idOf(created.answer, panel.describe(request.method, request.path)) };
+  };
+
+  return {
+    check(changes) {
+      if (secrets === undefined && changes.some((c) => c.type === 'client')) {
+        throw new ProvisionError('secrets', 'creating clients needs a secrets file for their passwords: nothing was sent');
+      }
+    },
+    async apply(change: Change): Promise<Applied> {
+      switch (change.type) {
+        case 'client': {
+          if (secrets === undefined) throw new Error('creating clients needs a secrets file for their passwords');
+          const applied = await createClient(change, secrets);
+          newClientIds.set(change.name, applied.id);
+          return applied;
+        }
+        case 'domain':
+          return createDomain(change);
+        default:
+          return assertNever(change);
       }
     },
   };
 }
 
-/** Why a failed POST may still have been processed, or undefined when it surely was not (or surely was refused). */
-function ambiguity(err: unknown): string | undefined {
-  if (err instanceof PanelNetworkError) return err.sent ? `got no answer (${err.what}, ${err.networkCode})` : undefined;
-  if (err instanceof PanelHttpError && (err.status === 502 || err.status === 504)) return `answered ${err.status}`;
-  return undefined;
+/** Writes a password record; a failure says the client exists and what to do. */
+async function save(sink: SecretsSink, record: Parameters<SecretsSink['record']>[0]): Promise<void> {
+  try {
+    await sink.record(record);
+  } catch (error) {
+    const id = record.id === null ? '' : ` (id ${record.id})`;
+    throw new Error(`client "${record.username}" was created${id} but its password could not be saved (${messageOf(error)}): set a new password in the panel`);
+  }
+}
+
+/** A new client's id by name, when its 201 lacked one; its password is saved already. */
+async function learnId(panel: PanelClient, name: string, described: string): Promise<number> {
+  const found = await panel.findByName('clients', name).catch((error: unknown) => {
+    throw incomplete(name, described, `looking it up by name failed (${messageOf(error)})`, error);
+  });
+  if (found === undefined) throw incomplete(name, described, 'it cannot be found by name', undefined);
+  return parseClientRecord(found, panel.describe('GET', `/clients/name/${encodeURIComponent(name)}`)).id;
+}
+
+function incomplete(name: string, described: string, why: string, cause: unknown): ProvisionError {
+  return new ProvisionError('panel_contract', `${described}: client "${name}" was created and its password is in the secrets file, but the answer has no integer "id" and ${why}`, {
+    hint: 'the next apply completes its record with the id once the panel lists the client',
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
 
 /** GET /<collection>/name/<name> (the client retries it); a failure says what is left unknown. */
@@ -148,15 +215,14 @@ async function lookUp(panel: PanelClient, collection: 'clients' | 'domains', nam
     return await panel.findByName(collection, name);
   } catch (err) {
     const code = err instanceof ProvisionError ? err.code : 'panel_unreachable';
-    const message = err instanceof Error ? err.message : String(err);
-    throw new ProvisionError(code, `${request} for "${name}" ${why}, and looking it up failed too (${message}): it may or may not exist`, {
+    throw new ProvisionError(code, `${request} for "${name}" ${why}, and looking it up failed too (${messageOf(err)}): it may or may not exist`, {
       hint: `check the panel for "${name}" before running apply again`,
       cause: err,
     });
   }
 }
 
-function adoptDomain(found: unknown, panel: PanelClient, domain: string, idUser: unknown, tell: (message: string) => void): { id: number } {
+function adoptDomain(found: unknown, panel: PanelClient, domain: string, idUser: unknown, tell: (message: string) => void): Applied {
   const record = parseDomainRecord(found, panel.describe('GET', `/domains/name/${encodeURIComponent(domain)}`));
   if (record.idUser !== idUser) {
     throw new ProvisionError('panel_http', `domain "${domain}" exists on the panel (id ${record.id}) but belongs to user ${record.idUser}, not ${String(idUser)}`, {
@@ -168,36 +234,28 @@ function adoptDomain(found: unknown, panel: PanelClient, domain: string, idUser:
 }
 
 function gaveUp(err: unknown, request: string, name: string, posts: number): ProvisionError {
-  const message = err instanceof Error ? err.message : String(err);
-  return new ProvisionError(err instanceof ProvisionError ? err.code : 'panel_unreachable', `${message} (${posts} attempts for "${name}"; none created it)`, {
+  return new ProvisionError(err instanceof ProvisionError ? err.code : 'panel_unreachable', `${messageOf(err)} (${posts} attempts for "${name}"; none created it)`, {
     hint: `${request} kept failing; check the panel, then run apply again`,
     cause: err,
   });
 }
 
 function notSettled(err: PanelHttpError, settleTimeoutMs: number, elapsedMs: number): ProvisionError {
-  const hint = `the panel sets new accounts up in the background; if it needs longer, raise --settle-timeout (now ${seconds(settleTimeoutMs)}) and run apply again`;
+  const hint = `the panel sets new accounts up in the background; if it needs longer, raise --settle-timeout (now ${formatSeconds(settleTimeoutMs)}) and run apply again`;
   // The executor shows only the message, so the hint is in it too.
-  return new ProvisionError('panel_http', `${err.message} (still refused ${seconds(elapsedMs)} after the first attempt; ${hint})`, { hint, cause: err });
+  return new ProvisionError('panel_http', `${err.message} (still refused ${formatSeconds(elapsedMs)} after the first attempt; ${hint})`, { hint, cause: err });
 }
 
-function detail(err: unknown): string {
-  return err instanceof PanelHttpError && err.panelMessage !== undefined ? ` (${err.panelMessage})` : '';
+function detail(err: PanelHttpError): string {
+  return err.panelMessage === undefined ? '' : ` (${err.panelMessage})`;
 }
 
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
-}
-
-function fieldOf(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function idOf(answer: unknown, request: string): number {
-  const id = fieldOf(answer, 'id');
+  const id = isRecord(answer) ? answer.id : undefined;
   if (Number.isSafeInteger(id)) return id as number;
   throw new ProvisionError('panel_contract', `${request}: the answer has no integer "id"`, { hint: 'check the panel for the resource before running apply again' });
 }
-
-/** The body type a Creator receives; re-exported for tests. */
-export type CreateBody = PanelRequest['body'];

@@ -1,6 +1,6 @@
 import { executePlan, type Outcome, tally } from '../apply/execute.js';
 import { ProvisionError } from '../errors.js';
-import { DEFAULT_SETTLE_TIMEOUT_MS, panelCreator } from '../apply/panel-adapter.js';
+import { DEFAULT_SETTLE_TIMEOUT_MS, panelAdapter } from '../apply/panel-adapter.js';
 import { DEFAULT_CONNECTIONS } from '../panel/index.js';
 import type { PlanView } from '../render/common.js';
 import { renderPlanMarkdown } from '../render/markdown.js';
@@ -128,17 +128,17 @@ Examples:
       });
       let outcomes: Outcome[];
       try {
-        const creator = panelCreator(panel, {
+        const adapter = panelAdapter(panel, {
           settleTimeoutMs,
+          secrets: secrets?.sink,
+          panelUrl: view.panelUrl,
           signal: controller.signal,
           onWait: (message) => {
             progress.note(message);
           },
         });
-        outcomes = await executePlan(view.plan, creator, {
+        outcomes = await executePlan(view.plan, adapter, {
           concurrency,
-          secrets: secrets?.sink,
-          panelUrl: view.panelUrl,
           signal: controller.signal,
           onOutcome: (outcome) => {
             progress.outcome(outcome);

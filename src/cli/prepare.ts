@@ -185,17 +185,21 @@ export function refuseConflicts(plan: Plan): void {
 
 /**
  * Names the clients that an earlier, interrupted run created without ever seeing their
- * password; the journal records that once (secrets/journal.ts closeLostIntents).
+ * password, and completes passwords saved without their client's id; the journal records that
+ * once (secrets/journal.ts closeLostIntents).
  */
 async function reportLostPasswords(path: string | undefined, panelUrl: string, live: Live, io: Io): Promise<void> {
   if (path === undefined || path === '') return;
-  const { lost, skipped } = await findLostIntents(path, panelUrl, live.clients);
-  for (const line of skipped) io.stderr.write(`${skippedLineWarning(path, line)}\n`);
+  const found = await findLostIntents(path, panelUrl, live.clients);
+  for (const line of found.skipped) io.stderr.write(`${skippedLineWarning(path, line)}\n`);
   // Named before the journal closes them: a kill in between names them again, never not at all.
-  for (const client of lost) {
+  for (const client of found.lost) {
     io.stderr.write(
       `warning: client "${client.username}" (id ${client.id}) was created by an earlier apply that was stopped before the panel's answer arrived: its password is unknown: set a new one in the panel\n`,
     );
   }
-  await closeLostIntents(path, panelUrl, lost);
+  for (const record of found.incomplete) {
+    io.stderr.write(`${path}:${record.line}: the password of client "${record.username}" was saved without its id; the panel lists it as id ${record.id}: record completed\n`);
+  }
+  await closeLostIntents(path, panelUrl, found);
 }

@@ -6,9 +6,9 @@ import { checkApiKey } from './key.js';
 import { BODY_TIMEOUT_MS, CONNECT_TIMEOUT_MS, HEADERS_TIMEOUT_MS, MAX_PANEL_MESSAGE_CHARS } from './limits.js';
 import { proxySettings } from './proxy.js';
 import { createDispatcher } from './transport.js';
-import { DEFAULT_RETRY_TIMING, retryDelayMs, waitMessage, type Method, type Outcome, type RetryTiming } from './retry.js';
+import { DEFAULT_RETRY_TIMING, retryDelayMs, waitMessage, type AttemptResult, type Method, type RetryTiming } from './retry.js';
 
-export type { Method, Outcome } from './retry.js';
+export type { AttemptResult, Method } from './retry.js';
 
 /** Time as the client sees it; injected in tests so that retries take no real time. */
 export interface PanelClock {
@@ -88,7 +88,7 @@ export class PanelClient {
   private readonly onWait: PanelClientOptions['onWait'];
   private readonly timing: RetryTiming;
   private readonly timeouts: PanelTimeouts;
-  /** The clock retries use; a Creator built on this client waits with it too. */
+  /** The clock retries use; the apply adapter built on this client waits with it too. */
   readonly clock: PanelClock;
   /** The proxy requests go through for this panel, its credentials removed; undefined: direct. */
   readonly proxy: string | undefined;
@@ -177,7 +177,7 @@ export class PanelClient {
   }
 
   /** Sends once and interprets the answer; never throws. */
-  private async attempt(method: Method, relative: string, body: unknown): Promise<Outcome> {
+  private async attempt(method: Method, relative: string, body: unknown): Promise<AttemptResult> {
     const path = this.basePath + (relative.startsWith('/') ? relative : `/${relative}`);
     const started = performance.now();
     let status = 0;
@@ -216,7 +216,7 @@ function interpret(
   headers: Record<string, string | string[] | undefined>,
   text: string,
   apiKey: string,
-): Outcome {
+): AttemptResult {
   const contentType = header(headers, 'content-type') ?? '';
   const html = /html/i.test(contentType) || /^\s*</.test(text);
   let json: unknown;

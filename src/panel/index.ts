@@ -4,14 +4,21 @@ export { proxySettings } from './proxy.js';
 export { checkCaPem } from './transport.js';
 export { PanelHttpError, PanelNetworkError, unreachableError } from './errors.js';
 export {
+  CREATE_BACKOFF,
   DEFAULT_RETRY_TIMING,
+  MAX_POSTS,
+  ambiguity,
   backoffMs,
   isRetryable,
+  mayBeSettling,
   parseRetryAfterMs,
+  refusal,
+  repostDelayMs,
   retryDelayMs,
+  settleDelayMs,
   waitMessage,
   type Method,
-  type Outcome,
+  type AttemptResult,
   type RetryContext,
   type RetryPolicy,
   type RetryTiming,

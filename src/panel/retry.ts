@@ -12,6 +12,10 @@
  * - Backoff: capped exponential with full jitter, `random() * min(capMs, baseMs * 2^(attempt-1))`.
  *   A `Retry-After` (seconds or HTTP date) replaces it when present.
  * - No new attempt starts when the wait would end past the budget, or after `maxAttempts`.
+ *
+ * On top of those, the policy for creates that apply's panel adapter (apply/panel-adapter.ts)
+ * follows, in the same pure form: what makes a failed POST ambiguous, how often a POST is sent
+ * again after an ambiguous failure found nothing, and how long a new account may settle.
  */
 import type { ProvisionError } from '../errors.js';
 import { PanelHttpError, PanelNetworkError } from './errors.js';
@@ -19,7 +23,7 @@ import { PanelHttpError, PanelNetworkError } from './errors.js';
 export type Method = 'GET' | 'POST';
 
 /** The result of one attempt, as a retry policy sees it. */
-export type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: ProvisionError };
+export type AttemptResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: ProvisionError };
 
 export interface RetryTiming {
   /** Backoff ceiling of the first retry; doubles with each attempt. */
@@ -52,7 +56,7 @@ export interface RetryContext {
 }
 
 /** How long to wait before attempt `attempt + 1`, or undefined to stop and report the outcome. */
-export type RetryPolicy = (method: Method, outcome: Outcome, context: RetryContext) => number | undefined;
+export type RetryPolicy = (method: Method, outcome: AttemptResult, context: RetryContext) => number | undefined;
 
 export const retryDelayMs: RetryPolicy = (method, outcome, context) => {
   if (outcome.ok || !isRetryable(method, outcome.error)) return undefined;
@@ -85,6 +89,59 @@ export function parseRetryAfterMs(value: string | undefined, nowMs: number): num
   if (!/[a-z]/i.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+/** POSTs sent for one resource after ambiguous failures, the first included. */
+export const MAX_POSTS = 3;
+/** Backoff between POSTs after an ambiguous failure, and while a new account settles. */
+export const CREATE_BACKOFF = { baseMs: 500, capMs: 5_000 } as const;
+/** The shortest wait between two POSTs for one resource. */
+const MIN_CREATE_WAIT_MS = 100;
+
+/**
+ * Why a failed POST may still have been processed, or undefined when it surely was not, or was
+ * surely refused: sent without an answer (a reset, a timeout), or a gateway's 502 or 504.
+ */
+export function ambiguity(error: unknown): string | undefined {
+  if (error instanceof PanelNetworkError) return error.sent ? `got no answer (${error.what}, ${error.networkCode})` : undefined;
+  if (error instanceof PanelHttpError && (error.status === 502 || error.status === 504)) return `answered ${error.status}`;
+  return undefined;
+}
+
+/**
+ * Whether the panel surely refused a POST, so that nothing was created: a 4xx answer (the
+ * 429 the client retries aside), or a request that never left. The reason, in the program's
+ * words; undefined when the resource may exist.
+ */
+export function refusal(error: unknown): string | undefined {
+  if (error instanceof PanelHttpError && error.status >= 400 && error.status < 500) return `answered ${error.status}`;
+  if (error instanceof PanelNetworkError && !error.sent) return `not sent (${error.what}, ${error.networkCode})`;
+  return undefined;
+}
+
+/**
+ * After POST number `posts` failed ambiguously and a look-up found nothing: the wait before
+ * sending it again, or undefined to give up (MAX_POSTS sent).
+ */
+export function repostDelayMs(posts: number, random: () => number): number | undefined {
+  return posts >= MAX_POSTS ? undefined : Math.max(MIN_CREATE_WAIT_MS, backoffMs(posts, CREATE_BACKOFF, random));
+}
+
+/**
+ * Whether a POST /domains refusal may be a new account still being set up (the panel does it
+ * in the background after its 201): a 400 or 404, for a client created in the same run.
+ */
+export function mayBeSettling(error: unknown, clientIsNew: boolean): error is PanelHttpError {
+  return clientIsNew && error instanceof PanelHttpError && (error.status === 400 || error.status === 404);
+}
+
+/**
+ * While a new account settles: the wait before attempt `attempt + 1`, or undefined when it
+ * would end past `timeoutMs` after the first attempt (then the refusal stands).
+ */
+export function settleDelayMs(attempt: number, elapsedMs: number, timeoutMs: number, random: () => number): number | undefined {
+  const delay = Math.max(MIN_CREATE_WAIT_MS, backoffMs(attempt, CREATE_BACKOFF, random));
+  return elapsedMs + delay > timeoutMs ? undefined : delay;
 }
 
 /**

@@ -18,7 +18,11 @@ export interface CreatedRecord {
   readonly created_at: string;
   readonly panel_url: string;
   readonly username: string;
-  readonly id: number;
+  /**
+   * The panel's id of the client; null when the panel's answer lacked one: the password was
+   * saved first, and a later record (this run's look-up, or the next run) completes it.
+   */
+  readonly id: number | null;
 }
 
 /**
@@ -138,6 +142,11 @@ export class SecretsFile implements SecretsSink {
     return this.append(entry);
   }
 
+  /** A copy of a record saved without its id (`entry`, as read back), now with `id`. */
+  completed(entry: Readonly<Record<string, unknown>>, id: number): Promise<void> {
+    return this.append({ ...entry, id });
+  }
+
   private append(entry: object): Promise<void> {
     return new Promise((resolve, reject) => {
       const done = (error?: unknown): void => {
@@ -254,33 +263,65 @@ export interface ExistingClient {
   readonly id: number;
 }
 
+/** A password saved without its client's id (the panel's answer lacked it), and the id the panel lists now. */
+export interface IncompleteRecord {
+  readonly line: number;
+  readonly entry: Readonly<Record<string, unknown>>;
+  readonly username: string;
+  readonly id: number;
+}
+
+/** What a run finds in the journal before it starts: see findLostIntents. */
+export interface JournalRepairs {
+  /** Clients that exist and whose intent a killed run left open: their passwords were never seen. */
+  readonly lost: readonly ExistingClient[];
+  /** Passwords saved without their client's id, whose client the panel lists now. */
+  readonly incomplete: readonly IncompleteRecord[];
+  /** Lines that cannot be read (torn by a crash, edited by hand), for a warning; they never stop a run. */
+  readonly skipped: readonly (JournalLine & { kind: 'unreadable' })[];
+}
+
 /**
- * The clients that exist now whose intent an earlier, killed run left open: their passwords
- * were created and never seen. Reads only: name them first, then closeLostIntents, so a run
- * killed in between names them again rather than never. `skipped`: the lines that cannot be
- * read (torn by a crash, edited by hand), for a warning; they never stop a run.
+ * What earlier runs left to repair in the journal for this panel, given the clients that exist
+ * now. Reads only: name them first, then repairJournal, so a run killed in between names them
+ * again rather than never.
  */
-export async function findLostIntents(
-  path: string,
-  panelUrl: string,
-  clients: readonly ExistingClient[],
-): Promise<{ readonly lost: ExistingClient[]; readonly skipped: readonly (JournalLine & { kind: 'unreadable' })[] }> {
+export async function findLostIntents(path: string, panelUrl: string, clients: readonly ExistingClient[]): Promise<JournalRepairs> {
   const lines = parseJournal(await readJournal(path));
   const unanswered = openIntents(lines, panelUrl);
+  const ids = new Map(clients.map((c) => [c.username, c.id]));
+  // The last record without an id per username, unless a later one has the id.
+  const waiting = new Map<string, { readonly line: number; readonly entry: Readonly<Record<string, unknown>> }>();
+  for (const line of lines) {
+    if (line.kind !== 'created' || line.entry.panel_url !== panelUrl || typeof line.entry.username !== 'string') continue;
+    const hasPassword = typeof line.entry.password === 'string' || typeof line.entry.password_age === 'string';
+    if (line.entry.id === null && hasPassword) waiting.set(line.entry.username, { line: line.line, entry: line.entry });
+    else if (Number.isSafeInteger(line.entry.id)) waiting.delete(line.entry.username);
+  }
+  const incomplete: IncompleteRecord[] = [];
+  for (const [username, { line, entry }] of waiting) {
+    const id = ids.get(username);
+    if (id !== undefined) incomplete.push({ line, entry, username, id });
+  }
   return {
     lost: clients.filter((c) => unanswered.has(c.username)),
+    incomplete,
     skipped: lines.filter((line): line is JournalLine & { kind: 'unreadable' } => line.kind === 'unreadable'),
   };
 }
 
-/** Closes the lost intents findLostIntents found: each gets one `password: null` record. */
-export async function closeLostIntents(path: string, panelUrl: string, lost: readonly ExistingClient[], now: () => Date = () => new Date()): Promise<void> {
-  if (lost.length === 0) return;
+/**
+ * Repairs what findLostIntents found: each lost intent gets one `password: null` record, each
+ * incomplete record a copy with its id (the last record for a username is the one that counts).
+ */
+export async function closeLostIntents(path: string, panelUrl: string, found: Omit<JournalRepairs, 'skipped'>, now: () => Date = () => new Date()): Promise<void> {
+  if (found.lost.length === 0 && found.incomplete.length === 0) return;
   const file = await SecretsFile.open(path);
   try {
-    for (const client of lost) {
+    for (const client of found.lost) {
       await file.record({ created_at: now().toISOString(), panel_url: panelUrl, username: client.username, id: client.id, password: null });
     }
+    for (const record of found.incomplete) await file.completed(record.entry, record.id);
   } finally {
     await file.close();
   }

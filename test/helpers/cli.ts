@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
+import { parseJournal } from '../../src/secrets/journal.js';
 
 /** The key every test panel uses: tests search all output for it. */
 export const API_KEY = 'test-key-7f3a9c2e-SECRET';
@@ -72,11 +73,7 @@ export async function panel(options: Partial<SimulatorOptions> = {}): Promise<{
 /** The secrets file's "created" records (lines with an id), leaving out write-ahead intents. */
 export async function createdRecords(path: string): Promise<Record<string, unknown>[]> {
   const text = await readFile(path, 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((entry) => 'id' in entry);
+  return parseJournal(text).flatMap((line) => (line.kind === 'created' ? [{ ...line.entry }] : []));
 }
 
 /**

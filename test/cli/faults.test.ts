@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InterceptResult } from '../src/simulator/index.js';
-import { API_KEY, panel, run } from './helpers/cli.js';
+import type { InterceptResult } from '../../src/simulator/index.js';
+import { API_KEY, panel, run } from '../helpers/cli.js';
 
 const MANIFEST = `version: 1
 clients:

@@ -1,0 +1,150 @@
+/**
+ * The executor with an in-memory adapter: no panel, no network, no pool. What it promises is
+ * checked on what the adapter saw: the bound on changes in flight, the order of dependencies,
+ * skips for a failure's dependents and nobody else, and nothing new after an interruption.
+ */
+import { describe, expect, test } from 'vitest';
+import { executePlan, type ChangeAdapter, type Outcome } from '../../src/apply/execute.js';
+import { walk } from '../../src/apply/walk.js';
+import type { Change, ChangeId, CreateClient, CreateDomain, Plan } from '../../src/plan/types.js';
+
+const newClient = (name: string): CreateClient => ({ id: `client:${name}`, action: 'create', type: 'client', name, reason: 'test', dependsOn: [] });
+const newDomain = (name: string, owner: string, dependsOn: ChangeId[] = [`client:${owner}`]): CreateDomain => ({
+  id: `domain:${name}`,
+  action: 'create',
+  type: 'domain',
+  name,
+  client: owner,
+  clientId: null,
+  reason: 'test',
+  dependsOn,
+});
+const plan = (changes: Change[]): Plan => ({ changes, conflicts: [], drift: [], unmanaged: { clients: [], domains: [] } });
+
+/**
+ * An adapter that records what it was asked, when, and how many changes were in flight; each
+ * change takes `ms` (real timers), and the names in `failing` throw.
+ */
+function recorder(options: { ms?: number; failing?: string[] } = {}) {
+  let inFlight = 0;
+  const seen = { started: [] as string[], maxInFlight: 0 };
+  const adapter: ChangeAdapter & { seen: typeof seen } = {
+    seen,
+    async apply(change) {
+      seen.started.push(change.id);
+      inFlight++;
+      seen.maxInFlight = Math.max(seen.maxInFlight, inFlight);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, options.ms ?? 5));
+        if (options.failing?.includes(change.name)) throw new Error(`${change.name} refused`);
+        return { id: seen.started.length };
+      } finally {
+        inFlight--;
+      }
+    },
+  };
+  return adapter;
+}
+
+const byId = (outcomes: Outcome[]): Record<string, string> =>
+  Object.fromEntries(outcomes.map((o) => [o.change.id, o.status === 'skipped' ? `skipped:${o.because}` : o.status]));
+
+describe('executePlan', () => {
+  test('at most `concurrency` changes are in flight, and the bound is reached', async () => {
+    const changes = Array.from({ length: 40 }, (_, i) => newClient(`c${i}`));
+    for (const concurrency of [1, 3, 8]) {
+      const adapter = recorder();
+      const outcomes = await executePlan(plan(changes), adapter, { concurrency });
+      expect(adapter.seen.maxInFlight).toBe(concurrency);
+      expect(outcomes.every((o) => o.status === 'succeeded')).toBe(true);
+    }
+  });
+
+  test('a change starts only after everything it depends on has succeeded', async () => {
+    const changes: Change[] = [newClient('alice'), newDomain('alice.example', 'alice'), newDomain('www.alice.example', 'alice', ['client:alice', 'domain:alice.example']), newClient('bob')];
+    const succeeded = new Set<string>();
+    const inner = recorder();
+    const early: string[] = [];
+    const adapter: ChangeAdapter = {
+      apply: (change) => {
+        if (!change.dependsOn.every((dep) => succeeded.has(dep))) early.push(change.id);
+        return inner.apply(change);
+      },
+    };
+    await executePlan(plan(changes), adapter, { concurrency: 8, onOutcome: (o) => o.status === 'succeeded' && succeeded.add(o.change.id) });
+    expect(early).toEqual([]);
+    expect(succeeded.size).toBe(4);
+    // bob depends on nothing: he went out with alice, not after her domains.
+    expect(inner.seen.started.slice(0, 2)).toEqual(['client:alice', 'client:bob']);
+  });
+
+  test('a failure skips its dependents, transitively, and nothing else', async () => {
+    const changes: Change[] = [
+      newClient('alice'),
+      newDomain('alice.example', 'alice'),
+      newDomain('www.alice.example', 'alice', ['domain:alice.example']),
+      newClient('bob'),
+      newDomain('bob.example', 'bob'),
+    ];
+    const adapter = recorder({ failing: ['alice'] });
+    const outcomes = await executePlan(plan(changes), adapter, { concurrency: 2 });
+    expect(byId(outcomes)).toEqual({
+      'client:alice': 'failed',
+      'domain:alice.example': 'skipped:client:alice',
+      'domain:www.alice.example': 'skipped:client:alice',
+      'client:bob': 'succeeded',
+      'domain:bob.example': 'succeeded',
+    });
+    expect(adapter.seen.started).not.toContain('domain:alice.example');
+    expect(outcomes.find((o) => o.status === 'failed')).toMatchObject({ error: 'alice refused' });
+  });
+
+  test('interruption: changes in flight finish, nothing new is sent, the rest is skipped as interrupted', async () => {
+    const changes = Array.from({ length: 20 }, (_, i) => newClient(`c${i}`));
+    const controller = new AbortController();
+    const adapter = recorder({ ms: 20 });
+    const outcomes = await executePlan(plan(changes), adapter, {
+      concurrency: 4,
+      signal: controller.signal,
+      onOutcome: () => { controller.abort(); },
+    });
+    // The first to finish aborts: only the 4 already in flight were ever sent.
+    expect(adapter.seen.started).toHaveLength(4);
+    expect(outcomes).toHaveLength(20);
+    expect(outcomes.filter((o) => o.status === 'succeeded')).toHaveLength(4);
+    expect(outcomes.filter((o) => o.status === 'skipped' && o.because === 'interrupted')).toHaveLength(16);
+  });
+
+  test('a plan with conflicts, or one the adapter refuses, sends nothing', async () => {
+    const adapter = recorder();
+    const conflicted: Plan = { ...plan([newClient('alice')]), conflicts: [{ domain: 'x.example', client: 'alice', owner: 'bob' }] };
+    await expect(executePlan(conflicted, adapter, { concurrency: 1 })).rejects.toMatchObject({ code: 'plan_conflict' });
+    const refusing: ChangeAdapter = { ...adapter, check: () => { throw new Error('no secrets file'); } };
+    await expect(executePlan(plan([newClient('alice')]), refusing, { concurrency: 1 })).rejects.toThrow('no secrets file');
+    expect(adapter.seen.started).toEqual([]);
+  });
+});
+
+describe('walk', () => {
+  const node = (id: string, ...dependsOn: string[]) => ({ id, dependsOn });
+
+  test('refuses a graph that is not one before visiting anything', async () => {
+    const visited: string[] = [];
+    const visit = (n: { id: string }) => Promise.resolve(void visited.push(n.id));
+    await expect(walk([node('a'), node('a')], visit, { concurrency: 1 })).rejects.toThrow('"a" appears twice');
+    await expect(walk([node('a', 'b')], visit, { concurrency: 1 })).rejects.toThrow('"a" depends on "b", which is not in the graph');
+    await expect(walk([node('a', 'c'), node('b', 'a'), node('c', 'b')], visit, { concurrency: 1 })).rejects.toThrow(/cycle/);
+    expect(visited).toEqual([]);
+  });
+
+  test('nodes given after their dependents still wait for them; a long chain does not overflow the stack', async () => {
+    const n = 20_000;
+    // c0 <- c1 <- ... <- c(n-1), given last first.
+    const nodes = Array.from({ length: n }, (_, i) => node(`c${i}`, ...(i === 0 ? [] : [`c${i - 1}`]))).reverse();
+    const visited: string[] = [];
+    const results = await walk(nodes, (x) => Promise.resolve(void visited.push(x.id)), { concurrency: 8 });
+    expect(results).toHaveLength(n);
+    expect(visited[0]).toBe('c0');
+    expect(visited.at(-1)).toBe(`c${n - 1}`);
+  });
+});
