@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import {
+  CREATE_BACKOFF,
   DEFAULT_RETRY_TIMING,
+  MAX_POSTS,
+  ambiguity,
+  mayBeSettling,
+  refusal,
+  repostDelayMs,
+  settleDelayMs,
   PanelHttpError,
   PanelNetworkError,
   backoffMs,
@@ -106,5 +113,44 @@ describe('retry timing (pure)', () => {
     expect(waitMessage('GET /api/v2/domains', limited, 3000, 3)).toBe('GET /api/v2/domains answered 429 (Retry-After: 3): retrying in 3.0 s (attempt 3)');
     const odd = new PanelHttpError({ method: 'GET', path: '/p', status: 429, retryAfter: 'x\u0000'.repeat(30) });
     expect(waitMessage('GET /p', odd, 100, 2)).toBe('GET /p answered 429: retrying in 0.1 s (attempt 2)');
+  });
+});
+
+describe('create policy (pure)', () => {
+  const http = (status: number): PanelHttpError => new PanelHttpError({ method: 'POST', path: '/api/v2/clients', status });
+  const network = (code: string, sent: boolean): PanelNetworkError =>
+    Object.assign(unreachableError('POST', 'http://127.0.0.1:1/api/v2/clients', Object.assign(new Error('x'), { code })), { sent });
+
+  test('ambiguous: sent without an answer, or a gateway 502/504; refused: a 4xx, or never sent', () => {
+    expect(ambiguity(http(502))).toBe('answered 502');
+    expect(ambiguity(http(504))).toBe('answered 504');
+    expect(ambiguity(http(500))).toBeUndefined();
+    expect(ambiguity(http(400))).toBeUndefined();
+    expect(ambiguity(network('ECONNRESET', true))).toMatch(/^got no answer/);
+    expect(ambiguity(network('ECONNREFUSED', false))).toBeUndefined();
+    expect(refusal(http(400))).toBe('answered 400');
+    expect(refusal(http(403))).toBe('answered 403');
+    // A 500 or a gateway's answer may hide a created client: never a refusal.
+    for (const status of [500, 502, 503, 504]) expect(refusal(http(status))).toBeUndefined();
+    expect(refusal(network('ECONNREFUSED', false))).toMatch(/^not sent/);
+    expect(refusal(network('ECONNRESET', true))).toBeUndefined();
+  });
+
+  test('a POST is sent at most MAX_POSTS times, with a floor between attempts', () => {
+    expect(MAX_POSTS).toBe(3);
+    expect(repostDelayMs(1, () => 0)).toBe(100);
+    expect(repostDelayMs(2, () => 0.5)).toBe(500);
+    expect(repostDelayMs(MAX_POSTS, () => 0.5)).toBeUndefined();
+  });
+
+  test('settling: only 400/404 for a client of this run; waits never end past the timeout', () => {
+    expect(mayBeSettling(http(400), true)).toBe(true);
+    expect(mayBeSettling(http(404), true)).toBe(true);
+    expect(mayBeSettling(http(400), false)).toBe(false);
+    expect(mayBeSettling(http(409), true)).toBe(false);
+    expect(settleDelayMs(1, 0, 30_000, () => 0.5)).toBe(250);
+    expect(settleDelayMs(4, 29_000, 30_000, () => 0.5)).toBeUndefined();
+    expect(settleDelayMs(1, 0, 0, () => 0)).toBeUndefined();
+    expect(settleDelayMs(10, 0, 30_000, () => 0.99)).toBe(Math.floor(0.99 * CREATE_BACKOFF.capMs));
   });
 });
