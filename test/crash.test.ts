@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../src/simulator/index.js';
-import { BIN, buildCli } from './helpers/build.js';
+import { BIN } from './helpers/build.js';
 import { createdRecords, panel } from './helpers/cli.js';
 
 const CLIENTS = 30;
@@ -61,7 +61,6 @@ describe('apply killed with SIGKILL, then run again', () => {
   let p: Awaited<ReturnType<typeof panel>> | undefined;
   let sim: Simulator;
   beforeAll(async () => {
-    await buildCli();
     // Every POST takes 10-25 ms, so kills land while requests are in flight.
     let tick = 0;
     p = await panel({
@@ -139,7 +138,6 @@ describe('apply killed with SIGKILL, then run again', () => {
 describe('apply stopped with SIGTERM', () => {
   let p: Awaited<ReturnType<typeof panel>> | undefined;
   beforeAll(async () => {
-    await buildCli();
     p = await panel({
       intercept: async ({ method }) => {
         if (method === 'POST') await sleep(30);

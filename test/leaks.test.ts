@@ -6,6 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDACTED } from '../src/redact.js';
 import { API_KEY, createdRecords, panel, run, type RunResult } from './helpers/cli.js';
 
 const MANIFEST = 'version: 1\nclients:\n  - username: alice\n    plan: Basic\n    domains: [alice.example, www.alice.example]\n  - username: bob\n    domains: [bob.example]\n';
@@ -34,10 +35,10 @@ describe('no secret in any output', () => {
     await writeFile(bad, 'version: 2\nclients: [{username: Alice}]\n');
     await writeFile(keyFile, API_KEY);
     const env = { ...p.env, PROVISION_SECRETS_FILE: secrets };
-    const results: RunResult[] = [];
+    const results: (RunResult & { argv: string[] })[] = [];
     const go = async (argv: string[], e: Record<string, string | undefined> = env) => {
       const r = await run(argv, e);
-      results.push(r);
+      results.push({ ...r, argv });
       return r;
     };
 
@@ -57,9 +58,17 @@ describe('no secret in any output', () => {
     await go(['simulator', '--api-key', API_KEY, '--port', 'x']);
     echoKey = true;
     const echoed = await go(['plan', manifest]);
+    const echoedRun = results.at(-1);
     echoKey = false;
     expect(echoed.code).toBe(1);
-    expect(echoed.stderr).toContain('bad key *** for this resource');
+    expect(echoed.stderr).toContain(`bad key ${REDACTED} for this resource`);
+
+    // The output filter must never have had anything to hide: a marker where the panel did
+    // not echo the key means some code tried to print a secret (and the filter masked it).
+    for (const r of results.filter((result) => result !== echoedRun)) {
+      expect(r.stdout, r.argv.join(' ')).not.toContain(REDACTED);
+      expect(r.stderr, r.argv.join(' ')).not.toContain(REDACTED);
+    }
 
     const passwords = (await createdRecords(secrets)).map((r) => String(r.password));
     expect(passwords).toHaveLength(2);

@@ -7,6 +7,7 @@ import { BODY_TIMEOUT_MS, CONNECT_TIMEOUT_MS, HEADERS_TIMEOUT_MS, MAX_PANEL_MESS
 import { proxySettings } from './proxy.js';
 import { createDispatcher } from './transport.js';
 import { DEFAULT_RETRY_TIMING, retryDelayMs, waitMessage, type AttemptResult, type Method, type RetryTiming } from './retry.js';
+import { Redactions } from '../redact.js';
 
 export type { AttemptResult, Method } from './retry.js';
 
@@ -82,6 +83,8 @@ export class PanelClient {
   readonly basePath: string;
   private readonly origin: string;
   private readonly apiKey: string;
+  /** The key in every form a panel could echo it in: blanked from the panel's messages. */
+  private readonly keyForms: Redactions;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly onRequest: PanelClientOptions['onRequest'];
@@ -104,6 +107,7 @@ export class PanelClient {
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.baseUrl = this.origin + this.basePath;
     this.apiKey = checkApiKey(options.apiKey, 'the options');
+    this.keyForms = new Redactions().add(this.apiKey);
     this.onRequest = options.onRequest;
     this.onWait = options.onWait;
     this.timing = { ...DEFAULT_RETRY_TIMING, ...options.retryTiming, budgetMs: options.retryBudgetMs ?? DEFAULT_RETRY_TIMING.budgetMs };
@@ -205,7 +209,7 @@ export class PanelClient {
     } finally {
       this.onRequest?.({ method, path, status, ms: Math.round(performance.now() - started) });
     }
-    return interpret(method, path, status, headers, text, this.apiKey);
+    return interpret(method, path, status, headers, text, this.keyForms);
   }
 }
 
@@ -215,7 +219,7 @@ function interpret(
   status: number,
   headers: Record<string, string | string[] | undefined>,
   text: string,
-  apiKey: string,
+  keyForms: Redactions,
 ): AttemptResult {
   const contentType = header(headers, 'content-type') ?? '';
   const html = /html/i.test(contentType) || /^\s*</.test(text);
@@ -237,7 +241,7 @@ function interpret(
         method,
         path,
         status,
-        panelMessage: isJson ? panelMessage(json, apiKey) : undefined,
+        panelMessage: isJson ? panelMessage(json, keyForms) : undefined,
         retryAfter: header(headers, 'retry-after'),
         location: location === undefined ? undefined : originOf(location),
       }),
@@ -257,9 +261,9 @@ function interpret(
 }
 
 /** The `message` of the panel's JSON error body, on one line, shortened, the key blanked out. */
-function panelMessage(json: unknown, apiKey: string): string | undefined {
+function panelMessage(json: unknown, keyForms: Redactions): string | undefined {
   if (typeof json !== 'object' || json === null || !('message' in json) || typeof json.message !== 'string') return undefined;
-  let message = json.message.replaceAll(apiKey, '***').replace(/\s+/g, ' ').trim();
+  let message = keyForms.redact(json.message).replace(/\s+/g, ' ').trim();
   if (message.length > MAX_PANEL_MESSAGE_CHARS) message = `${message.slice(0, MAX_PANEL_MESSAGE_CHARS)}…`;
   return message === '' ? undefined : message;
 }
