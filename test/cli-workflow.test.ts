@@ -75,7 +75,7 @@ describe('saved plans', () => {
     await postBehind(sim.url, '/clients', { username: 'zed' });
     // The client the plan adds a domain to is replaced (same name, new id), and bob appears.
     const carol = sim.state.clientNamed('carol');
-    expect(carol).toBeDefined();
+    expect(carol).toMatchObject({ username: 'carol', id: expect.any(Number) as unknown });
     await postBehind(sim.url, '/clients', { username: 'bob' });
     const before = posts().length;
 

@@ -241,8 +241,8 @@ describe('apply', () => {
     expect(first.stdout).toContain('Disk quota backend unavailable.');
     expect(first.stdout).toContain('- skipped domain "shop.alice.example" of client "alice": client "alice" failed');
     expect(first.stdout).toContain('Apply: 2 succeeded, 1 failed, 3 skipped');
-    expect(sim.state.clientNamed('bob')).toBeDefined();
-    expect(sim.state.domainNamed('bob.example')).toBeDefined();
+    expect(sim.state.clientNamed('bob')?.id).toEqual(expect.any(Number));
+    expect(sim.state.domainNamed('bob.example')?.id_user).toBe(sim.state.clientNamed('bob')?.id);
 
     failing = false;
     const second = await run(['apply', file, '--auto-approve'], envWithSecrets);

@@ -105,7 +105,7 @@ describe('apply killed with SIGKILL, then run again', () => {
     // Every client and domain of the manifest exists, owned by the right client, once.
     for (let i = 0; i < CLIENTS; i++) {
       const client = sim.state.clientNamed(`user${i}`);
-      expect(client, `user${i}`).toBeDefined();
+      expect(client?.id, `user${i}`).toEqual(expect.any(Number));
       expect(sim.state.domainNamed(`site${i}.example`)?.id_user).toBe(client?.id);
       expect(sim.state.domainNamed(`www.site${i}.example`)?.id_user).toBe(client?.id);
     }

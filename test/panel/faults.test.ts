@@ -105,6 +105,6 @@ describe('PanelClient retries against the simulator', () => {
     expect(error).toBeInstanceOf(PanelNetworkError);
     expect(error).toMatchObject({ sent: true });
     expect(statuses(simulator)).toEqual([0]);
-    expect(simulator.state.clientNamed('alice')).toBeDefined();
+    expect(simulator.state.clientNamed('alice')).toMatchObject({ username: 'alice', id: expect.any(Number) as unknown });
   });
 });
