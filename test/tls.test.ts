@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ProvisionError } from '../src/errors.js';
 import { PanelClient, proxySettings, type PanelClientOptions } from '../src/panel/index.js';
 import { startSimulator, type Simulator } from '../src/simulator/index.js';
-import { startTestProxy, type TestProxy } from './helpers/proxy.js';
+import { PROXIED_HOST, proxiedUrl, startTestProxy, type TestProxy } from './helpers/proxy.js';
 import { SIM_KEY } from './helpers/sim-http.js';
 
 /** A private CA and a server certificate it signed for 127.0.0.1, made with openssl. */
@@ -28,7 +28,7 @@ beforeAll(async () => {
   try {
     openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('ca.key'), '-out', file('ca.pem'), '-days', '1', '-subj', '/CN=Test Panel CA']);
     openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('server.key'), '-out', file('server.csr'), '-subj', '/CN=127.0.0.1']);
-    await writeFile(file('ext.cnf'), 'subjectAltName=IP:127.0.0.1\n');
+    await writeFile(file('ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:panel.test\n');
     openssl(['x509', '-req', '-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-out', file('server.pem'), '-days', '1', '-extfile', file('ext.cnf')]);
   } catch (err) {
     // .ci/run installs openssl; without it these tests must fail, not pass silently.
@@ -110,25 +110,32 @@ describe('proxies from the injected environment', () => {
     const proxy = await startProxy();
     const simulator = await startSimulator({ apiKey: SIM_KEY });
     cleanups.push(() => simulator.close());
-    const panel = client(simulator.url, { proxyEnv: { HTTP_PROXY: proxy.url } });
+    const url = proxiedUrl(simulator.url);
+    const panel = client(url, { proxyEnv: { HTTP_PROXY: proxy.url } });
     expect(panel.proxy).toBe(proxy.url);
     expect(await panel.get('/ping')).toEqual({ response: 'pong' });
-    expect(proxy.used).toHaveLength(1);
-    expect(proxy.used[0]).toMatch(new RegExp(`127\\.0\\.0\\.1:${new URL(simulator.url).port}`));
+    expect(proxy.used).toEqual([`CONNECT ${PROXIED_HOST}:${new URL(simulator.url).port}`]);
     // Without proxyEnv, no proxy, whatever process.env says.
-    const direct = client(simulator.url);
-    expect(direct.proxy).toBeUndefined();
-    await direct.get('/ping');
+    process.env.HTTP_PROXY = proxy.url;
+    try {
+      const direct = client(simulator.url);
+      expect(direct.proxy).toBeUndefined();
+      await direct.get('/ping');
+    } finally {
+      delete process.env.HTTP_PROXY;
+    }
     expect(proxy.used).toHaveLength(1);
   });
 
-  test('NO_PROXY exempts the panel', async () => {
+  test('a loopback panel is never proxied; NO_PROXY exempts the panel', async () => {
     const proxy = await startProxy();
     const simulator = await startSimulator({ apiKey: SIM_KEY });
     cleanups.push(() => simulator.close());
-    const panel = client(simulator.url, { proxyEnv: { http_proxy: proxy.url, NO_PROXY: 'example.org, 127.0.0.1' } });
-    expect(panel.proxy).toBeUndefined();
-    expect(await panel.get('/ping')).toEqual({ response: 'pong' });
+    const loopback = client(simulator.url, { proxyEnv: { http_proxy: proxy.url } });
+    expect(loopback.proxy).toBeUndefined();
+    expect(await loopback.get('/ping')).toEqual({ response: 'pong' });
+    const exempt = client(proxiedUrl(simulator.url), { proxyEnv: { http_proxy: proxy.url, NO_PROXY: 'example.org, .test' } });
+    expect(exempt.proxy).toBeUndefined();
     expect(proxy.used).toEqual([]);
     expect(simulator.requests).toHaveLength(1);
   });
@@ -137,19 +144,20 @@ describe('proxies from the injected environment', () => {
     const proxy = await startProxy();
     const simulator = await httpsSim();
     const port = new URL(simulator.url).port;
+    const url = proxiedUrl(simulator.url);
     const env = { HTTPS_PROXY: proxy.url };
-    expect(await client(simulator.url, { proxyEnv: env, ca: await readFile(pki?.caFile ?? '', 'utf8') }).get('/ping')).toEqual({ response: 'pong' });
-    expect(proxy.used).toEqual([`CONNECT 127.0.0.1:${port}`]);
-    const refused = await rejection(client(simulator.url, { proxyEnv: env }).get('/ping'));
+    expect(await client(url, { proxyEnv: env, ca: await readFile(pki?.caFile ?? '', 'utf8') }).get('/ping')).toEqual({ response: 'pong' });
+    expect(proxy.used).toEqual([`CONNECT ${PROXIED_HOST}:${port}`]);
+    const refused = await rejection(client(url, { proxyEnv: env }).get('/ping'));
     expect(refused.hint).toMatch(/--ca-file/);
-    expect(await client(simulator.url, { proxyEnv: env, insecure: true }).get('/ping')).toEqual({ response: 'pong' });
+    expect(await client(url, { proxyEnv: env, insecure: true }).get('/ping')).toEqual({ response: 'pong' });
     expect(proxy.used).toHaveLength(3);
   });
 
   test('a proxy that is down is a clear panel_unreachable error', async () => {
     const simulator = await startSimulator({ apiKey: SIM_KEY });
     cleanups.push(() => simulator.close());
-    const error = await rejection(client(simulator.url, { proxyEnv: { HTTP_PROXY: 'http://127.0.0.1:1' }, retryBudgetMs: 0 }).get('/ping'));
+    const error = await rejection(client(proxiedUrl(simulator.url), { proxyEnv: { HTTP_PROXY: 'http://127.0.0.1:1' }, retryBudgetMs: 0 }).get('/ping'));
     expect(error.code).toBe('panel_unreachable');
     expect(error.hint).toMatch(/HTTPS_PROXY/);
   });
@@ -165,6 +173,30 @@ describe('proxies from the injected environment', () => {
     for (const noProxy of ['panel.example.com:443', 'other.example.com', 'ample.com']) {
       expect(proxySettings({ HTTPS_PROXY: 'http://p:1', NO_PROXY: noProxy }, panel).used).toBe('http://p:1');
     }
+    // The credentials stay in the URL the pool uses, and only there.
+    expect(proxySettings({ HTTPS_PROXY: 'http://user:pw@proxy:3128' }, panel)).toEqual({ url: 'http://user:pw@proxy:3128', used: 'http://proxy:3128' });
+  });
+
+  test('proxySettings: loopback never proxied; NO_PROXY as curl reads it (CIDR, IPv6, suffixes, ports)', () => {
+    const env = { HTTP_PROXY: 'http://p:1', HTTPS_PROXY: 'http://p:1' };
+    for (const loopback of ['http://127.0.0.1:8080', 'http://127.3.2.1', 'http://localhost:1', 'http://[::1]:80', 'https://localhost']) {
+      expect(proxySettings(env, new URL(loopback)).url, loopback).toBeUndefined();
+    }
+    const via = (url: string, noProxy: string): string | undefined => proxySettings({ ...env, NO_PROXY: noProxy }, new URL(url)).used;
+    expect(via('http://10.1.2.3', '10.0.0.0/8')).toBeUndefined();
+    expect(via('http://10.1.2.3', '10.1.2.3')).toBeUndefined();
+    expect(via('http://10.1.2.3:8080', '10.1.2.3:8080')).toBeUndefined();
+    expect(via('http://10.1.2.3', '10.1.2.3:8080')).toBe('http://p:1');
+    expect(via('http://11.1.2.3', '10.0.0.0/8')).toBe('http://p:1');
+    expect(via('http://192.168.1.9', '192.168.0.0/16 172.16.0.0/12')).toBeUndefined();
+    expect(via('http://[fd00::5]', 'fd00::/8')).toBeUndefined();
+    expect(via('http://[fd00::5]:81', '[fd00::5]:81')).toBeUndefined();
+    expect(via('http://[fe80::5]', 'fd00::/8')).toBe('http://p:1');
+    // A range never matches a name, and a bad range matches nothing.
+    expect(via('http://panel.example', '0.0.0.0/0')).toBe('http://p:1');
+    expect(via('http://10.1.2.3', '10.0.0.0/99')).toBe('http://p:1');
+    expect(via('http://Panel.Example.COM', 'EXAMPLE.com')).toBeUndefined();
+    expect(via('http://panel.example', '')).toBe('http://p:1');
   });
 
   test('a proxy variable that is not a URL is a usage error that does not echo it', () => {

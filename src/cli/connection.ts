@@ -56,7 +56,7 @@ export async function connect(values: ConnectionValues, io: Io, redactions: Reda
   const log = (line: string): void => {
     io.stderr.write(`${line}\n`);
   };
-  return new PanelClient({
+  const panel = new PanelClient({
     baseUrl,
     apiKey,
     ...(ca === undefined ? {} : { ca }),
@@ -72,6 +72,9 @@ export async function connect(values: ConnectionValues, io: Io, redactions: Reda
         }
       : {}),
   });
+  // Said once: where the key travels. (Credentials in the proxy URL are never shown.)
+  if (panel.proxy !== undefined) io.stderr.write(`${baseUrl}: through the proxy ${panel.proxy}, from the environment (NO_PROXY can exempt the panel)\n`);
+  return panel;
 }
 
 /**

@@ -1,21 +1,21 @@
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import { ProvisionError } from '../errors.js';
 import type { PanelTimeouts } from './client.js';
 import { DEFAULT_CONNECTIONS } from './limits.js';
-import type { proxySettings } from './proxy.js';
+import type { ProxyChoice } from './proxy.js';
 
 /**
  * The connection pool the client sends through: TLS settings, per-attempt timeouts, the pool
- * size, and a proxy when the environment names one. Through a proxy, `connect` reaches the
- * proxy and `requestTls` the panel inside the tunnel, so a private CA and --insecure apply to
- * the panel in both cases.
+ * size, and the proxy chosen for this panel (panel/proxy.ts), if any. Through a proxy, the
+ * connection to the proxy has the connect timeout, and `requestTls` applies to the panel inside
+ * the tunnel, so a private CA and --insecure apply to the panel in both cases.
  */
 export function createDispatcher(options: {
   readonly ca?: string;
   readonly insecure: boolean;
   readonly connections?: number;
   readonly timeouts: PanelTimeouts;
-  readonly proxy: ReturnType<typeof proxySettings>;
+  readonly proxy: ProxyChoice;
 }): Dispatcher {
   const { timeouts, proxy } = options;
   const tls = {
@@ -28,12 +28,11 @@ export function createDispatcher(options: {
     bodyTimeout: timeouts.bodyMs,
     connect: { timeout: timeouts.connectMs, ...tls },
   };
-  if (proxy.http === '' && proxy.https === '') return new Agent(agentOptions);
-  return new EnvHttpProxyAgent({
+  if (proxy.url === undefined) return new Agent(agentOptions);
+  return new ProxyAgent({
     ...agentOptions,
-    httpProxy: proxy.http,
-    httpsProxy: proxy.https,
-    noProxy: proxy.noProxy,
+    uri: proxy.url,
+    proxyTls: { timeout: timeouts.connectMs },
     requestTls: { timeout: timeouts.connectMs, ...tls },
   });
 }
