@@ -3,11 +3,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { ProvisionError } from '../src/errors.js';
-import { PanelClient, proxySettings, type PanelClientOptions } from '../src/panel/index.js';
-import { startSimulator, type Simulator } from '../src/simulator/index.js';
-import { PROXIED_HOST, proxiedUrl, startTestProxy, type TestProxy } from './helpers/proxy.js';
-import { SIM_KEY } from './helpers/sim-http.js';
+import { ProvisionError } from '../../src/errors.js';
+import { PanelClient, proxySettings, type PanelClientOptions } from '../../src/panel/index.js';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { PROXIED_HOST, proxiedUrl, startTestProxy, type TestProxy } from '../helpers/proxy.js';
+import { SIM_KEY } from '../helpers/sim-http.js';
 
 /** A private CA and a server certificate it signed for 127.0.0.1, made with openssl. */
 interface Pki {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ProvisionError } from '../src/errors.js';
-import { diff } from '../src/plan/diff.js';
-import { requestFor } from '../src/plan/requests.js';
-import { desired, live } from './helpers/builders.js';
+import { ProvisionError } from '../../src/errors.js';
+import { diff } from '../../src/plan/diff.js';
+import { requestFor } from '../../src/plan/requests.js';
+import { desired, live } from '../helpers/builders.js';
 
 const summary = (changes: readonly { id: string; dependsOn: readonly string[] }[]) =>
   changes.map((c) => (c.dependsOn.length === 0 ? c.id : `${c.id} <- ${c.dependsOn.join(', ')}`));

@@ -6,8 +6,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REDACTED } from '../src/redact.js';
-import { API_KEY, createdRecords, panel, run, type RunResult } from './helpers/cli.js';
+import { REDACTED } from '../../src/redact.js';
+import { API_KEY, createdRecords, panel, run, type RunResult } from '../helpers/cli.js';
 
 const MANIFEST = 'version: 1\nclients:\n  - username: alice\n    plan: Basic\n    domains: [alice.example, www.alice.example]\n  - username: bob\n    domains: [bob.example]\n';
 

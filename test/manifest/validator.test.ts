@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GENERATED_PATH, SCHEMA_PATH, generateValidatorSource } from '../scripts/generate-validator.js';
-import { schema, validate } from '../src/manifest/validator.generated.js';
+import { GENERATED_PATH, SCHEMA_PATH, generateValidatorSource } from '../../scripts/generate-validator.js';
+import { schema, validate } from '../../src/manifest/validator.generated.js';
 
 describe('the build-time (standalone) manifest validator', () => {
   it('is in sync with schemas/manifest.schema.json (run npm run build when this fails)', () => {
@@ -23,7 +23,7 @@ describe('the build-time (standalone) manifest validator', () => {
   });
 
   it('does not load ajv at run time', () => {
-    const loader = readFileSync(new URL('../src/manifest/schema.ts', import.meta.url), 'utf8');
+    const loader = readFileSync(new URL('../../src/manifest/schema.ts', import.meta.url), 'utf8');
     expect(loader).not.toMatch(/^import (?!type)[^\n]*from 'ajv/m);
   });
 });

@@ -10,9 +10,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Simulator } from '../src/simulator/index.js';
-import { BIN } from './helpers/build.js';
-import { createdRecords, panel } from './helpers/cli.js';
+import type { Simulator } from '../../src/simulator/index.js';
+import { BIN } from '../helpers/build.js';
+import { createdRecords, panel } from '../helpers/cli.js';
 
 const CLIENTS = 30;
 const CONCURRENCY = 4;

@@ -2,9 +2,9 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readBytes, readJson, writeAtomically } from '../src/cli/files.js';
-import type { Io } from '../src/cli/io.js';
-import { ProvisionError } from '../src/errors.js';
+import { readBytes, readJson, writeAtomically } from '../../src/cli/files.js';
+import type { Io } from '../../src/cli/io.js';
+import { ProvisionError } from '../../src/errors.js';
 
 const io: Io = {
   stdout: { write: () => undefined, isTTY: false },

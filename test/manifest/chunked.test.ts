@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseManifestChunked, parseManifestWhole, validateManifest } from '../src/manifest/load.js';
+import { parseManifestChunked, parseManifestWhole, validateManifest } from '../../src/manifest/load.js';
 
 const FILE = 'm.yaml';
 

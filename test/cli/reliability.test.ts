@@ -4,8 +4,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { API_KEY, createdRecords, run, workspace } from './helpers/cli.js';
-import { PROXIED_HOST, proxiedUrl, startTestProxy } from './helpers/proxy.js';
+import { API_KEY, createdRecords, run, workspace } from '../helpers/cli.js';
+import { PROXIED_HOST, proxiedUrl, startTestProxy } from '../helpers/proxy.js';
 
 const MANIFEST = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example, www.alice.example]\n';
 

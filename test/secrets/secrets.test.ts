@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SecretsFile, unansweredIntents } from '../src/secrets/journal.js';
+import { SecretsFile, unansweredIntents } from '../../src/secrets/journal.js';
 
 let dir: string;
 beforeEach(async () => {

@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { connect, readApiKey } from '../src/cli/connection.js';
-import type { Io } from '../src/cli/io.js';
-import { ProvisionError } from '../src/errors.js';
-import { Redactions } from '../src/redact.js';
+import { connect, readApiKey } from '../../src/cli/connection.js';
+import type { Io } from '../../src/cli/io.js';
+import { ProvisionError } from '../../src/errors.js';
+import { Redactions } from '../../src/redact.js';
 
 const dirs: string[] = [];
 afterEach(async () => {

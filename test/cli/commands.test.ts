@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { API_KEY, createdRecords, run, type RunResult, workspace } from './helpers/cli.js';
+import { API_KEY, createdRecords, run, type RunResult, workspace } from '../helpers/cli.js';
 
 const MANIFEST = `version: 1
 clients:

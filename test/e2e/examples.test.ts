@@ -2,11 +2,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMAND_NAMES, loadCommand } from '../src/cli/main.js';
-import { loadManifestFile as loadManifest } from './helpers/manifest.js';
-import { panel, run } from './helpers/cli.js';
+import { COMMAND_NAMES, loadCommand } from '../../src/cli/main.js';
+import { loadManifestFile as loadManifest } from '../helpers/manifest.js';
+import { panel, run } from '../helpers/cli.js';
 
-const DIR = new URL('../examples/', import.meta.url).pathname;
+const DIR = new URL('../../examples/', import.meta.url).pathname;
 const files = await readdir(DIR);
 const manifests = files.filter((f) => f.endsWith('.yaml') && !f.includes('ci'));
 const workflows = files.filter((f) => f === 'github-actions.yml' || f === 'gitlab-ci.yml');

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { generateIdentity, identityToRecipient } from 'age-encryption';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_NAMES, loadCommand } from '../src/cli/main.js';
-import { MARKDOWN_LIMIT } from '../src/render/markdown.js';
-import { API_KEY, createdRecords, run, type RunResult, workspace } from './helpers/cli.js';
+import { COMMAND_NAMES, loadCommand } from '../../src/cli/main.js';
+import { MARKDOWN_LIMIT } from '../../src/render/markdown.js';
+import { API_KEY, createdRecords, run, type RunResult, workspace } from '../helpers/cli.js';
 
 const MANIFEST = `version: 1
 clients:
@@ -374,7 +374,7 @@ describe('help and version', () => {
     expect(global.stdout).toContain('Examples:');
     expect(global.stdout).toContain('3 stale saved');
     const version = await run(['--version']);
-    const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     expect(version.stdout).toBe(`${pkg.version}\n`);
   });
 });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, test } from 'vitest';
-import { ProvisionError } from '../src/errors.js';
+import { ProvisionError } from '../../src/errors.js';
 import {
   checkCaPem,
   PanelClient,
@@ -15,9 +15,9 @@ import {
   readLive,
   USER_AGENT,
   type PanelClientOptions,
-} from '../src/panel/index.js';
-import { startSimulator } from '../src/simulator/index.js';
-import { SIM_KEY, sim } from './helpers/sim-http.js';
+} from '../../src/panel/index.js';
+import { startSimulator } from '../../src/simulator/index.js';
+import { SIM_KEY, sim } from '../helpers/sim-http.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 

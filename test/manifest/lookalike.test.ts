@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { lookalikeDiagnostics, lookalikeGroups, skeleton } from '../src/manifest/lookalike.js';
-import { parseManifest } from '../src/manifest/index.js';
+import { lookalikeDiagnostics, lookalikeGroups, skeleton } from '../../src/manifest/lookalike.js';
+import { parseManifest } from '../../src/manifest/index.js';
 
 describe('skeleton', () => {
   it('folds case, spacing, NFKC forms and common Cyrillic/Greek look-alikes', () => {

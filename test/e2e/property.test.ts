@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { parseManifest } from '../src/manifest/index.js';
-import { loadManifestFile as loadManifest } from './helpers/manifest.js';
-import { diff } from '../src/plan/diff.js';
-import type { Plan } from '../src/plan/types.js';
-import { ProvisionError } from '../src/errors.js';
-import { desired, live, PLANS } from './helpers/builders.js';
-import { panel, run } from './helpers/cli.js';
+import { parseManifest } from '../../src/manifest/index.js';
+import { loadManifestFile as loadManifest } from '../helpers/manifest.js';
+import { diff } from '../../src/plan/diff.js';
+import type { Plan } from '../../src/plan/types.js';
+import { ProvisionError } from '../../src/errors.js';
+import { desired, live, PLANS } from '../helpers/builders.js';
+import { panel, run } from '../helpers/cli.js';
 
 // Small name pools, so that random manifests and panels overlap often.
 const username = fc.constantFrom('alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'gina');

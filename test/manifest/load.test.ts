@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseManifest } from '../src/manifest/index.js';
-import { formatDiagnostic } from '../src/render/diagnostics.js';
-import { loadManifestFile as loadManifest } from './helpers/manifest.js';
-import type { Desired } from '../src/manifest/index.js';
+import { parseManifest } from '../../src/manifest/index.js';
+import { formatDiagnostic } from '../../src/render/diagnostics.js';
+import { loadManifestFile as loadManifest } from '../helpers/manifest.js';
+import type { Desired } from '../../src/manifest/index.js';
 
-const FIXTURES = fileURLToPath(new URL('fixtures/manifests/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../fixtures/manifests/', import.meta.url));
 
 /** The formatted diagnostics for manifest text, as the CLI would print them. */
 function report(text: string): string[] {
@@ -310,7 +310,7 @@ describe('formatDiagnostic', () => {
 });
 
 describe('the schema file', () => {
-  const schema: unknown = JSON.parse(readFileSync(new URL('../schemas/manifest.schema.json', import.meta.url), 'utf8'));
+  const schema: unknown = JSON.parse(readFileSync(new URL('../../schemas/manifest.schema.json', import.meta.url), 'utf8'));
 
   it('closes every object with additionalProperties: false, so typos are caught', () => {
     const open: string[] = [];

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../src/plan/types.js';
-import { githubAnnotation } from '../src/render/diagnostics.js';
-import type { PlanView } from '../src/render/common.js';
-import { paint } from '../src/render/common.js';
-import { MARKDOWN_LIMIT, renderPlanMarkdown } from '../src/render/markdown.js';
-import { renderProgressLine } from '../src/render/outcome.js';
-import { renderPlanText } from '../src/render/text.js';
+import type { Plan } from '../../src/plan/types.js';
+import { githubAnnotation } from '../../src/render/diagnostics.js';
+import type { PlanView } from '../../src/render/common.js';
+import { paint } from '../../src/render/common.js';
+import { MARKDOWN_LIMIT, renderPlanMarkdown } from '../../src/render/markdown.js';
+import { renderProgressLine } from '../../src/render/outcome.js';
+import { renderPlanText } from '../../src/render/text.js';
 
 function view(plan: Partial<Plan>, extra: Partial<PlanView> = {}): PlanView {
   return {
