@@ -74,7 +74,7 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
     for (let attempt = 1; ; attempt++) {
       try {
         posts++;
-        return { answer: await panel.post(request.path, request.body) };
+        return { answer: await panel.post(request.path, request.body, { signal: options.signal }) };
       } catch (err) {
         const why = ambiguity(err);
         const settling = why === undefined && mayBeSettling(err, clientIsNew);
@@ -85,6 +85,8 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
         if (why !== undefined) {
           const delay = repostDelayMs(posts, clock.random);
           if (delay === undefined) throw gaveUp(err, described, name, posts);
+          // After an interrupt nothing that changes the panel is sent, a repeat included.
+          if (options.signal?.aborted === true) throw notSent(err, described, label);
           tell(`${label} was not created: sending ${described} again (attempt ${posts + 1})`);
           await clock.sleep(delay);
           continue;
@@ -231,6 +233,13 @@ function adoptDomain(found: unknown, panel: PanelClient, domain: string, idUser:
   }
   tell(`domain "${domain}" exists (id ${record.id}) for user ${record.idUser}: adopted`);
   return { id: record.id };
+}
+
+function notSent(err: unknown, request: string, label: string): ProvisionError {
+  return new ProvisionError(err instanceof ProvisionError ? err.code : 'panel_unreachable', `${messageOf(err)} (${label} was not found by name; ${request} not sent again: interrupted)`, {
+    hint: `check the panel for ${label}, then run apply again`,
+    cause: err,
+  });
 }
 
 function gaveUp(err: unknown, request: string, name: string, posts: number): ProvisionError {

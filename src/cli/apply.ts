@@ -124,7 +124,12 @@ Examples:
       void io.untilStopped().then(() => {
         if (!running) return;
         controller.abort();
-        progress.note('interrupted: requests in flight finish; nothing new is sent');
+        progress.note('interrupted: requests in flight finish; nothing new is sent (Ctrl-C again stops at once)');
+        void io.untilStopped().then(() => {
+          if (!running) return;
+          progress.note('stopped at once: the answers of requests in flight are lost; run apply again: it creates what is missing and names any client whose password was never seen');
+          io.exit?.(EXIT.interrupted);
+        });
       });
       let outcomes: Outcome[];
       try {

@@ -16,6 +16,8 @@ export interface Io {
    * nobody can answer, and commands that need a confirmation refuse instead (CI).
    */
   readonly prompt?: (question: string) => Promise<string>;
+  /** Ends the process at once with `code` (a second Ctrl-C); absent in tests that run commands in-process. */
+  readonly exit?: (code: number) => void;
   /** Reads standard input to its end (a manifest or plan given as `-`); absent when there is none to read. */
   readonly readStdin?: () => Promise<Uint8Array>;
 }

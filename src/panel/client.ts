@@ -139,8 +139,13 @@ export class PanelClient {
     return this.call('GET', path, undefined);
   }
 
-  post(path: string, body: unknown): Promise<unknown> {
-    return this.call('POST', path, body);
+  /**
+   * `signal`: once aborted (Ctrl-C), the POST is not sent again: a wait for a retry ends at
+   * once and the last failure is thrown, marked as interrupted. A request that changes the
+   * panel never leaves after an interrupt.
+   */
+  post(path: string, body: unknown, options: { readonly signal?: AbortSignal | undefined } = {}): Promise<unknown> {
+    return this.call('POST', path, body, options.signal);
   }
 
   /** GET /<collection>/name/<encodeURIComponent(name)>, undefined on 404. */
@@ -167,7 +172,7 @@ export class PanelClient {
    * on transient network failures and 429/502/503/504, POST on 429/503 only, Retry-After
    * honoured, within the budget. The last failure is thrown as it was.
    */
-  private async call(method: Method, path: string, body: unknown): Promise<unknown> {
+  private async call(method: Method, path: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
     const started = this.clock.now();
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.attempt(method, path, body);
@@ -175,8 +180,10 @@ export class PanelClient {
       const now = this.clock.now();
       const delay = retryDelayMs(method, outcome, { attempt, elapsedMs: now - started, nowMs: now, random: this.clock.random, timing: this.timing });
       if (delay === undefined) throw outcome.error;
+      if (aborted(signal)) throw notSentAgain(outcome.error);
       this.onWait?.(waitMessage(this.describe(method, path), outcome.error, delay, attempt + 1));
-      await this.clock.sleep(delay);
+      await untilAborted(this.clock.sleep(delay), signal);
+      if (aborted(signal)) throw notSentAgain(outcome.error);
     }
   }
 
@@ -279,5 +286,30 @@ function originOf(location: string): string | undefined {
     return new URL(location).origin;
   } catch {
     return undefined;
+  }
+}
+
+/** A failure whose retry an interrupt cancelled: the same error, saying so. */
+function notSentAgain(error: ProvisionError): ProvisionError {
+  return new ProvisionError(error.code, `${error.message} (not sent again: interrupted)`, { ...(error.hint === undefined ? {} : { hint: error.hint }), cause: error });
+}
+
+function aborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+/** `wait`, cut short when `signal` aborts. */
+async function untilAborted(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return wait;
+  if (signal.aborted) return;
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([wait, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }

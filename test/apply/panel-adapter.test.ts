@@ -95,6 +95,35 @@ describe('panel adapter: ambiguous failures', () => {
   });
 });
 
+describe('panel adapter: after an interrupt nothing that changes the panel is sent', () => {
+  test('an ambiguous POST is looked up, but not sent again', async () => {
+    const controller = new AbortController();
+    const simulator = await sim({
+      intercept: (req) => {
+        if (req.method !== 'POST') return undefined;
+        controller.abort(); // Ctrl-C while the POST is in flight
+        return { status: 502, text: 'Bad Gateway' };
+      },
+    });
+    const error = await rejection(adapter(client(simulator, { clock: fakeClock() }), { signal: controller.signal }).apply(newClient('alice')));
+    expect(error.message).toMatch(/client "alice" was not found by name; POST \/api\/v2\/clients not sent again: interrupted/);
+    expect(simulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /clients 502', 'GET /clients/name/alice 404']);
+  });
+
+  test("the client's own retry of a POST (503, Retry-After) is cancelled, its wait cut short", async () => {
+    const controller = new AbortController();
+    const simulator = await sim({
+      intercept: (req) => (req.method === 'POST' ? { status: 503, headers: { 'retry-after': '30' }, json: { code: 503, message: 'busy' } } : undefined),
+    });
+    const panel = client(simulator, { onWait: () => setTimeout(() => controller.abort(), 20) });
+    const started = Date.now();
+    const error = await rejection(panel.post('/clients', { username: 'alice' }, { signal: controller.signal }));
+    expect(error.message).toMatch(/503.*\(not sent again: interrupted\)$/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(statuses(simulator, '/clients')).toEqual([503]);
+  });
+});
+
 describe('panel adapter: refusals and odd answers', () => {
   test('a refusal is not retried, and closes the write-ahead intent (no lost password to warn about later)', async () => {
     const simulator = await sim({ seed: { clients: [{ username: 'alice' }] } });

@@ -31,13 +31,14 @@ interface Run {
 function runBin(
   args: string[],
   env: Record<string, string>,
-  options: { killAfterMs?: number; signalWhen?: { signal: NodeJS.Signals; stdout: (text: string) => boolean } } = {},
+  options: { killAfterMs?: number; signalWhen?: { signal: NodeJS.Signals; stdout: (text: string) => boolean; again?: (stderr: string) => boolean } } = {},
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let signalled = false;
+    let again = false;
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const when = options.signalWhen;
@@ -46,7 +47,14 @@ function runBin(
         child.kill(when.signal);
       }
     });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const when = options.signalWhen;
+      if (when?.again !== undefined && signalled && !again && when.again(stderr)) {
+        again = true;
+        child.kill(when.signal);
+      }
+    });
     const { killAfterMs } = options;
     const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.on('error', reject);
@@ -177,5 +185,40 @@ describe('apply stopped with SIGTERM', () => {
     expect(rest.code, rest.stderr).toBe(0);
     expect(rest.stderr).not.toContain('password is unknown');
     expect(await createdRecords(env.PROVISION_SECRETS_FILE)).toHaveLength(20);
+  }, 60_000);
+});
+
+describe('apply interrupted twice', () => {
+  let p: Awaited<ReturnType<typeof panel>> | undefined;
+  beforeAll(async () => {
+    let posts = 0;
+    p = await panel({
+      intercept: async ({ method, path }) => {
+        // The first clients are quick; later POSTs hang long enough that only a second Ctrl-C ends the run soon.
+        if (method === 'POST' && path === '/clients' && ++posts > 2) await sleep(20_000);
+        return undefined;
+      },
+    });
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  it('the first Ctrl-C lets requests in flight finish; the second says it stops at once, and does', async () => {
+    if (p === undefined) throw new Error('the simulator did not start');
+    const manifest = join(p.dir, 'manifest.yaml');
+    const lines = ['version: 1', 'clients:'];
+    for (let i = 0; i < 10; i++) lines.push(`  - username: user${i}`);
+    await writeFile(manifest, `${lines.join('\n')}\n`);
+    const env = { ...p.env, PROVISION_SECRETS_FILE: join(p.dir, 'secrets.jsonl') };
+    const started = Date.now();
+    const run = await runBin(['apply', manifest, '--auto-approve', '--concurrency', '2'], env, {
+      signalWhen: { signal: 'SIGINT', stdout: (text) => text.includes('✓'), again: (stderr) => stderr.includes('nothing new is sent') },
+    });
+    expect({ code: run.code, signal: run.signal }, run.stderr).toEqual({ code: 130, signal: null });
+    expect(run.stderr).toContain('Ctrl-C again stops at once');
+    expect(run.stderr).toMatch(/stopped at once: .*run apply again/);
+    // Not held by the hanging requests.
+    expect(Date.now() - started).toBeLessThan(15_000);
   }, 60_000);
 });
