@@ -115,7 +115,7 @@ describe('panel adapter: after an interrupt nothing that changes the panel is se
     const simulator = await sim({
       intercept: (req) => (req.method === 'POST' ? { status: 503, headers: { 'retry-after': '30' }, json: { code: 503, message: 'busy' } } : undefined),
     });
-    const panel = client(simulator, { onWait: () => setTimeout(() => controller.abort(), 20) });
+    const panel = client(simulator, { onWait: () => setTimeout(() => { controller.abort(); }, 20) });
     const started = Date.now();
     const error = await rejection(panel.post('/clients', { username: 'alice' }, { signal: controller.signal }));
     expect(error.message).toMatch(/503.*\(not sent again: interrupted\)$/);
