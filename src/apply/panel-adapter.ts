@@ -1,7 +1,8 @@
 import { ProvisionError } from '../errors.js';
 import type { PanelClient, PanelClock } from '../panel/client.js';
 import { PanelHttpError } from '../panel/errors.js';
-import { parseClientRecord, parseDomainRecord } from '../panel/read.js';
+import { findClient, findDomain } from '../panel/read.js';
+import type { LiveClient, LiveDomain } from '../panel/types.js';
 import { ambiguity, mayBeSettling, refusal, repostDelayMs, settleDelayMs } from '../panel/retry.js';
 import { requestFor, type PanelRequest } from '../plan/requests.js';
 import type { Change, CreateClient, CreateDomain } from '../plan/types.js';
@@ -34,7 +35,7 @@ export interface PanelAdapterOptions {
 }
 
 /** What a create's POST came to: the panel's answer, or the record found by name after an ambiguous failure. */
-type Created = { readonly answer: unknown } | { readonly found: unknown };
+type Created<R> = { readonly answer: unknown } | { readonly found: R };
 
 /**
  * The ChangeAdapter apply uses against a real panel. Each change is sent as exactly the request
@@ -66,9 +67,8 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
   const newClientIds = new Map<string, number>();
 
   /** POSTs `request`, resolving ambiguous failures and a new account's settling (see above). */
-  const create = async (request: PanelRequest, collection: 'clients' | 'domains', name: string, clientIsNew: boolean): Promise<Created> => {
+  const create = async <R>(request: PanelRequest, label: string, find: () => Promise<R | undefined>, clientIsNew: boolean): Promise<Created<R>> => {
     const described = panel.describe(request.method, request.path);
-    const label = `${collection === 'clients' ? 'client' : 'domain'} "${name}"`;
     const started = clock.now();
     let posts = 0;
     for (let attempt = 1; ; attempt++) {
@@ -80,11 +80,11 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
         const settling = why === undefined && mayBeSettling(err, clientIsNew);
         if (why === undefined && !settling) throw err;
         if (why !== undefined) tell(`${described} for ${label} ${why}: it may have been created; looking it up by name before anything else`);
-        const found = await lookUp(panel, collection, name, described, why ?? `answered ${(err as PanelHttpError).status}`);
+        const found = await lookUp(find, label, described, why ?? `answered ${(err as PanelHttpError).status}`);
         if (found !== undefined) return { found };
         if (why !== undefined) {
           const delay = repostDelayMs(posts, clock.random);
-          if (delay === undefined) throw gaveUp(err, described, name, posts);
+          if (delay === undefined) throw gaveUp(err, described, label, posts);
           // After an interrupt nothing that changes the panel is sent, a repeat included.
           if (options.signal?.aborted === true) throw notSent(err, described, label);
           tell(`${label} was not created: sending ${described} again (attempt ${posts + 1})`);
@@ -118,9 +118,9 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
     } catch (error) {
       throw new Error(`the secrets file cannot be written (${messageOf(error)}): nothing was sent for this client`);
     }
-    let created: Created;
+    let created: Created<LiveClient>;
     try {
-      created = await create(request, 'clients', name, false);
+      created = await create(request, `client "${name}"`, () => findClient(panel, name), false);
     } catch (error) {
       const refused = refusal(error);
       // Closes the intent: no client, so no lost password for a later run to warn about. If
@@ -129,7 +129,7 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
       throw error;
     }
     if ('found' in created) {
-      const { id } = parseClientRecord(created.found, panel.describe('GET', `/clients/name/${encodeURIComponent(name)}`));
+      const { id } = created.found;
       tell(`client "${name}" exists (id ${id}): adopted; its password was lost with the answer`);
       await save(sink, { ...base, created_at: now().toISOString(), id, password: null });
       return { id, note: 'its password was lost with the interrupted answer: set a new one in the panel' };
@@ -157,8 +157,8 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
     const request = requestFor(change, newClientIds);
     const idUser = request.body.id_user;
     if (idUser === null) throw new Error(`the id of client "${change.client}" is unknown: it was not created in this run`);
-    const created = await create(request, 'domains', change.name, change.clientId === null);
-    if ('found' in created) return adoptDomain(created.found, panel, change.name, idUser, tell);
+    const created = await create(request, `domain "${change.name}"`, () => findDomain(panel, change.name), change.clientId === null);
+    if ('found' in created) return adoptDomain(created.found, change.name, idUser, tell);
     return { id: idOf(created.answer, panel.describe(request.method, request.path)) };
   };
 
@@ -197,11 +197,11 @@ async function save(sink: SecretsSink, record: Parameters<SecretsSink['record']>
 
 /** A new client's id by name, when its 201 lacked one; its password is saved already. */
 async function learnId(panel: PanelClient, name: string, described: string): Promise<number> {
-  const found = await panel.findByName('clients', name).catch((error: unknown) => {
+  const found = await findClient(panel, name).catch((error: unknown) => {
     throw incomplete(name, described, `looking it up by name failed (${messageOf(error)})`, error);
   });
   if (found === undefined) throw incomplete(name, described, 'it cannot be found by name', undefined);
-  return parseClientRecord(found, panel.describe('GET', `/clients/name/${encodeURIComponent(name)}`)).id;
+  return found.id;
 }
 
 function incomplete(name: string, described: string, why: string, cause: unknown): ProvisionError {
@@ -211,21 +211,20 @@ function incomplete(name: string, described: string, why: string, cause: unknown
   });
 }
 
-/** GET /<collection>/name/<name> (the client retries it); a failure says what is left unknown. */
-async function lookUp(panel: PanelClient, collection: 'clients' | 'domains', name: string, request: string, why: string): Promise<unknown> {
+/** The look-up by name after an ambiguous failure (the client retries it); a failure says what is left unknown. */
+async function lookUp<R>(find: () => Promise<R | undefined>, label: string, request: string, why: string): Promise<R | undefined> {
   try {
-    return await panel.findByName(collection, name);
+    return await find();
   } catch (err) {
     const code = err instanceof ProvisionError ? err.code : 'panel_unreachable';
-    throw new ProvisionError(code, `${request} for "${name}" ${why}, and looking it up failed too (${messageOf(err)}): it may or may not exist`, {
-      hint: `check the panel for "${name}" before running apply again`,
+    throw new ProvisionError(code, `${request} for ${label} ${why}, and looking it up failed too (${messageOf(err)}): it may or may not exist`, {
+      hint: `check the panel for ${label} before running apply again`,
       cause: err,
     });
   }
 }
 
-function adoptDomain(found: unknown, panel: PanelClient, domain: string, idUser: unknown, tell: (message: string) => void): Applied {
-  const record = parseDomainRecord(found, panel.describe('GET', `/domains/name/${encodeURIComponent(domain)}`));
+function adoptDomain(record: LiveDomain, domain: string, idUser: unknown, tell: (message: string) => void): Applied {
   if (record.idUser !== idUser) {
     throw new ProvisionError('panel_http', `domain "${domain}" exists on the panel (id ${record.id}) but belongs to user ${record.idUser}, not ${String(idUser)}`, {
       hint: 'someone else created it meanwhile: resolve it in the panel, then run plan again',
@@ -242,8 +241,8 @@ function notSent(err: unknown, request: string, label: string): ProvisionError {
   });
 }
 
-function gaveUp(err: unknown, request: string, name: string, posts: number): ProvisionError {
-  return new ProvisionError(err instanceof ProvisionError ? err.code : 'panel_unreachable', `${messageOf(err)} (${posts} attempts for "${name}"; none created it)`, {
+function gaveUp(err: unknown, request: string, label: string, posts: number): ProvisionError {
+  return new ProvisionError(err instanceof ProvisionError ? err.code : 'panel_unreachable', `${messageOf(err)} (${posts} attempts for ${label}; none created it)`, {
     hint: `${request} kept failing; check the panel, then run apply again`,
     cause: err,
   });

@@ -58,9 +58,7 @@ async function readDomains(client: PanelClient, options: ReadLiveOptions): Promi
   const found = await Promise.all(
     names.map((name) =>
       limit(async () => {
-        const record = await client.findByName('domains', name);
-        const path = `/domains/name/${encodeURIComponent(name)}`;
-        return record === undefined ? undefined : parseDomainRecord(record, client.describe('GET', path));
+        return findDomain(client, name);
       }),
     ),
   );
@@ -151,6 +149,37 @@ export function parseDomainRecord(record: unknown, where: string): LiveDomain {
     idUser: integer(r, 'id_user', where),
     isSystem: system,
   };
+}
+
+/**
+ * GET /clients/name/<username>, parsed; undefined when the panel has none. A record for another
+ * name is a contract error, never taken for the one asked about (its domains would land in
+ * someone else's account).
+ */
+export async function findClient(client: PanelClient, username: string): Promise<LiveClient | undefined> {
+  const where = client.describe('GET', `/clients/name/${encodeURIComponent(username)}`);
+  const found = await client.findByName('clients', username);
+  if (found === undefined) return undefined;
+  const record = parseClientRecord(found, where);
+  if (record.username !== username.toLowerCase()) throw notAsked(where, `client "${record.username}" (id ${record.id})`);
+  return record;
+}
+
+/** GET /domains/name/<name>, parsed; undefined when absent; a record for another name is a contract error. */
+export async function findDomain(client: PanelClient, name: string): Promise<LiveDomain | undefined> {
+  const where = client.describe('GET', `/domains/name/${encodeURIComponent(name)}`);
+  const found = await client.findByName('domains', name);
+  if (found === undefined) return undefined;
+  const record = parseDomainRecord(found, where);
+  const asked = normalizeDomain(name);
+  if (record.name !== ('name' in asked ? asked.name : name.toLowerCase())) throw notAsked(where, `domain "${record.name}" (id ${record.id})`);
+  return record;
+}
+
+function notAsked(where: string, what: string): ProvisionError {
+  return new ProvisionError('panel_contract', `${where} answered the record of ${what}, not the one asked for`, {
+    hint: 'the panel (or a proxy in front of it) answers name look-ups wrongly: nothing was adopted; check it before running apply again',
+  });
 }
 
 function asRecord(value: unknown, where: string): Record<string, unknown> {

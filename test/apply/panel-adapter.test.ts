@@ -71,7 +71,7 @@ describe('panel adapter: ambiguous failures', () => {
   test('an ambiguous failure that persists: bounded POSTs, each after a look-up, then an error', async () => {
     const simulator = await sim({ errorRate: 1, errorStatuses: [504], faultFilter: (r) => r.method === 'POST' });
     const error = await rejection(adapter(client(simulator, { clock: fakeClock() })).apply(newClient('alice')));
-    expect(error.message).toBe('POST /api/v2/clients: 504 Gateway Timeout: Injected failure. (3 attempts for "alice"; none created it)');
+    expect(error.message).toBe('POST /api/v2/clients: 504 Gateway Timeout: Injected failure. (3 attempts for client "alice"; none created it)');
     expect(statuses(simulator, '/clients')).toEqual([504, 504, 504]);
     expect(statuses(simulator, '/clients/name/alice')).toEqual([404, 404, 404]);
   });
@@ -79,8 +79,8 @@ describe('panel adapter: ambiguous failures', () => {
   test('a look-up that fails too says the client may or may not exist', async () => {
     const simulator = await sim({ errorRate: 1, errorStatuses: [502] });
     const error = await rejection(adapter(client(simulator, { clock: fakeClock(), retryBudgetMs: 0 })).apply(newClient('alice')));
-    expect(error.message).toMatch(/^POST \/api\/v2\/clients for "alice" answered 502, and looking it up failed too \(GET \/api\/v2\/clients\/name\/alice: 502 .*\): it may or may not exist$/);
-    expect(error.hint).toMatch(/check the panel for "alice"/);
+    expect(error.message).toMatch(/^POST \/api\/v2\/clients for client "alice" answered 502, and looking it up failed too \(GET \/api\/v2\/clients\/name\/alice: 502 .*\): it may or may not exist$/);
+    expect(error.hint).toMatch(/check the panel for client "alice"/);
   });
 
   test("a domain created but its answer lost: adopted when it is the client's, an error when it is someone else's", async () => {
@@ -121,6 +121,27 @@ describe('panel adapter: after an interrupt nothing that changes the panel is se
     expect(error.message).toMatch(/503.*\(not sent again: interrupted\)$/);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(statuses(simulator, '/clients')).toEqual([503]);
+  });
+});
+
+describe('panel adapter: a look-up must answer the name asked for', () => {
+  test("a look-up that answers another client's record is a contract error, never an adoption", async () => {
+    const simulator = await sim({
+      seed: { clients: [{ username: 'carol' }] },
+      intercept: (req) => {
+        if (req.method === 'POST') return { status: 502, text: 'Bad Gateway' };
+        // A wrong panel (or cache) answers carol's record for any name.
+        if (req.path.startsWith('/clients/name/')) return { status: 200, json: { id: 2, username: 'carol' } };
+        if (req.path.startsWith('/domains/name/')) return { status: 200, json: { id: 9, domain: 'carol.example', id_user: 2 } };
+        return undefined;
+      },
+    });
+    const apply = adapter(client(simulator, { clock: fakeClock() }));
+    const error = await rejection(apply.apply(newClient('bob')));
+    expect(error.message).toMatch(/GET \/api\/v2\/clients\/name\/bob answered the record of client "carol" \(id 2\), not the one asked for/);
+    const domain = await rejection(apply.apply(newDomain('bob.example', 'carol', 2)));
+    expect(domain.message).toMatch(/GET \/api\/v2\/domains\/name\/bob\.example answered the record of domain "carol\.example" \(id 9\)/);
+    expect(statuses(simulator, '/clients')).toEqual([502]);
   });
 });
 
