@@ -39,7 +39,35 @@ export async function readLive(client: PanelClient, options: ReadLiveOptions): P
     readList(client, '/clients').then((records) => records.map((r, i) => parseClientRecord(r, `${client.describe('GET', '/clients')}[${i}]`))),
     readDomains(client, options),
   ]);
+  const where = (path: string): string => client.describe('GET', path);
+  unique(plans, (p) => p.id, where('/hosting-plans'), 'id');
+  unique(plans, (p) => p.name, where('/hosting-plans'), 'name');
+  unique(clients, (c) => c.id, where('/clients'), 'id');
+  unique(clients, (c) => c.username, where('/clients'), 'username');
+  unique(domains.records, (d) => d.id, where('/domains'), 'id');
+  unique(domains.records, (d) => d.name, where('/domains'), 'domain');
   return { plans, clients, domains: domains.records, domainsComplete: domains.complete };
+}
+
+/**
+ * Refuses a list in which two records share `key`: ids and names are what the plan resolves
+ * by, and two records for one of them leave it guessing (which "alice" owns the domain? which
+ * "Basic" is meant?).
+ */
+function unique<T>(records: readonly T[], key: (record: T) => string | number, where: string, field: string): void {
+  const seen = new Map<string | number, number>();
+  const twice: string[] = [];
+  records.forEach((record, i) => {
+    const value = key(record);
+    const first = seen.get(value);
+    if (first === undefined) seen.set(value, i);
+    else twice.push(`[${first}] and [${i}] (${JSON.stringify(value)})`);
+  });
+  if (twice.length === 0) return;
+  const shown = twice.slice(0, 5).join(', ') + (twice.length > 5 ? `, and ${twice.length - 5} more` : '');
+  throw new ProvisionError('panel_contract', `${where}: records share one "${field}": ${shown}`, {
+    hint: 'the panel answered a list panel-provision cannot plan on (each id and name must be unique); report the panel version and this message',
+  });
 }
 
 async function readDomains(client: PanelClient, options: ReadLiveOptions): Promise<{ records: LiveDomain[]; complete: boolean }> {
@@ -187,9 +215,10 @@ function asRecord(value: unknown, where: string): Record<string, unknown> {
   return value;
 }
 
+/** An id: a positive integer (the panel counts from 1; 0 or less would be no record at all). */
 function integer(record: Record<string, unknown>, key: string, where: string): number {
   const value = record[key];
-  if (!Number.isSafeInteger(value)) throw contract(where, `"${key}" must be an integer, got ${shape(value)}`);
+  if (!Number.isSafeInteger(value) || (value as number) <= 0) throw contract(where, `"${key}" must be a positive integer, got ${shape(value)}`);
   return value as number;
 }
 
@@ -212,6 +241,6 @@ function shape(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return 'a string';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer out of range' : 'a number';
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : Number.isInteger(value) ? 'an integer out of range' : 'a number';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

@@ -23,8 +23,8 @@ describe('apply stops before any POST when a list cannot be read completely', ()
     ['an object with two arrays', '/domains', { status: 200, json: { data: [], more: [] } }, /GET \/api\/v2\/domains: expected a JSON array or an object wrapping exactly one array/],
     ['an object with no array', '/hosting-plans', { status: 200, json: { plans: 'all' } }, /GET \/api\/v2\/hosting-plans: expected a JSON array or an object wrapping exactly one array, got an object with 0 arrays/],
     ['HTML instead of JSON', '/domains', { status: 200, text: '<html><body>login</body></html>', headers: { 'content-type': 'text/html' } }, /GET \/api\/v2\/domains: 200 answered HTML, not JSON/],
-    ['a record without id', '/clients', { status: 200, json: [{ username: 'zed' }] }, /GET \/api\/v2\/clients\[0\]: "id" must be an integer, got nothing/],
-    ['an id as a string', '/domains', { status: 200, json: [{ id: '4', id_user: 2, domain: 'x.example' }] }, /GET \/api\/v2\/domains\[0\]: "id" must be an integer, got a string/],
+    ['a record without id', '/clients', { status: 200, json: [{ username: 'zed' }] }, /GET \/api\/v2\/clients\[0\]: "id" must be a positive integer, got nothing/],
+    ['an id as a string', '/domains', { status: 200, json: [{ id: '4', id_user: 2, domain: 'x.example' }] }, /GET \/api\/v2\/domains\[0\]: "id" must be a positive integer, got a string/],
   ])('%s in %s', async (_label, path, answer, message) => {
     const p = await panel({ intercept: (req) => (req.method === 'GET' && req.path === path ? answer : undefined) });
     cleanup.push(p.close);

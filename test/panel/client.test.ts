@@ -275,12 +275,19 @@ describe('readLive', () => {
   });
 
   test.each([
-    ['/clients', [{ id: 1, username: 'a' }, { id: '2', username: 'b' }], /^GET \/api\/v2\/clients\[1\]: "id" must be an integer, got a string/],
-    ['/clients', [{ id: 1.5, username: 'a' }], /clients\[0\]: "id" must be an integer, got a number/],
+    ['/clients', [{ id: 1, username: 'a' }, { id: '2', username: 'b' }], /^GET \/api\/v2\/clients\[1\]: "id" must be a positive integer, got a string/],
+    ['/clients', [{ id: 1.5, username: 'a' }], /clients\[0\]: "id" must be a positive integer, got a number/],
     ['/clients', [{ id: 1 }], /clients\[0\]: "username" must be a non-empty string, got nothing/],
     ['/clients', [{ id: 1, username: 'a', id_hosting_plan: '3' }], /clients\[0\]: "id_hosting_plan" must be an integer/],
     ['/hosting-plans', [{ id: 1, name: 7 }], /^GET \/api\/v2\/hosting-plans\[0\]: "name"/],
-    ['/domains', [{ id: 1, domain: 'a.example' }], /^GET \/api\/v2\/domains\[0\]: "id_user" must be an integer/],
+    ['/domains', [{ id: 1, domain: 'a.example' }], /^GET \/api\/v2\/domains\[0\]: "id_user" must be a positive integer/],
+    // Ids count from 1; names and ids are what a plan resolves by, so each must be unique.
+    ['/clients', [{ id: 0, username: 'a' }], /clients\[0\]: "id" must be a positive integer, got 0$/],
+    ['/domains', [{ id: 4, id_user: -1, domain: 'a.example' }], /domains\[0\]: "id_user" must be a positive integer, got -1$/],
+    ['/clients', [{ id: 3, username: 'a' }, { id: 3, username: 'b' }], /^GET \/api\/v2\/clients: records share one "id": \[0\] and \[1\] \(3\)$/],
+    ['/clients', [{ id: 3, username: 'a' }, { id: 4, username: 'A' }], /^GET \/api\/v2\/clients: records share one "username": \[0\] and \[1\] \("a"\)$/],
+    ['/hosting-plans', [{ id: 1, name: 'Basic' }, { id: 2, name: 'Basic' }], /hosting-plans: records share one "name": \[0\] and \[1\] \("Basic"\)/],
+    ['/domains', [{ id: 5, id_user: 1, domain: 'a.example' }, { id: 6, id_user: 1, domain: 'A.example' }], /domains: records share one "domain": \[0\] and \[1\] \("a\.example"\)/],
     ['/domains', [{ id: 1, id_user: 2, domain: 'a.example', is_system_domain: 'yes' }], /domains\[0\]: "is_system_domain" must be a boolean/],
     ['/domains', ['a.example'], /domains\[0\]: expected an object, got a string/],
   ])('refuses a bad record in %s', async (path, json, message) => {
