@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
 import type { Io } from './io.js';
@@ -59,10 +59,22 @@ function readHint(code: string): string {
 }
 
 /**
- * Writes to a temporary file beside `path` (an unpredictable name, created exclusively), then
- * renames it over `path`: a reader never sees half a file.
+ * Writes to a temporary file beside `path` (an unpredictable name, created exclusively, so a
+ * link planted in advance is never followed), then renames it over `path`: a reader never sees
+ * half a file. Only a regular file is replaced: a device, a pipe, a directory or a symbolic
+ * link at `path` is refused, and nothing is written.
  */
 export async function writeAtomically(path: string, text: string): Promise<void> {
+  const kind = await lstat(path).then(
+    (info) => (info.isFile() ? undefined : info.isSymbolicLink() ? 'a symbolic link' : info.isDirectory() ? 'a directory' : info.isFIFO() ? 'a pipe (FIFO)' : info.isSocket() ? 'a socket' : 'a device'),
+    (error: unknown) => {
+      if (errnoCode(error) === 'ENOENT') return undefined;
+      throw new ProvisionError('io', `cannot write ${path}: ${errnoCode(error)}`, { hint: 'check that the directory exists and is writable' });
+    },
+  );
+  if (kind !== undefined) {
+    throw new ProvisionError('io', `${path} is ${kind}, not a regular file: nothing was written`, { hint: 'give the path of a regular file (it is created when missing)' });
+  }
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     await writeFile(temp, text, { mode: 0o644, flag: 'wx' });

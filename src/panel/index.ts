@@ -29,10 +29,10 @@ export {
   DEFAULT_LOOKUP_CONCURRENCY,
   parseClientRecord,
   parseDomainRecord,
-  parsePlanRecord,
+  parseHostingPlanRecord,
   readList,
   readLive,
   type ReadLiveOptions,
 } from './read.js';
-export type { Live, LiveClient, LiveDomain, LivePlan } from './types.js';
+export type { Live, LiveClient, LiveDomain, LiveHostingPlan } from './types.js';
 export { isLoopback, normalizeBaseUrl } from './url.js';

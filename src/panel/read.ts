@@ -3,7 +3,7 @@ import { ProvisionError } from '../errors.js';
 import { normalizeDomain } from '../names.js';
 import type { PanelClient } from './client.js';
 import { PanelHttpError } from './errors.js';
-import type { Live, LiveClient, LiveDomain, LivePlan } from './types.js';
+import type { Live, LiveClient, LiveDomain, LiveHostingPlan } from './types.js';
 import { isRecord } from '../util.js';
 
 /** Parallel name look-ups when the panel has no GET /domains. */
@@ -34,19 +34,19 @@ export async function readLive(client: PanelClient, options: ReadLiveOptions): P
       hint: 'check that --url / PROVISION_URL points at the panel API',
     });
   }
-  const [plans, clients, domains] = await Promise.all([
-    readList(client, '/hosting-plans').then((records) => records.map((r, i) => parsePlanRecord(r, `${client.describe('GET', '/hosting-plans')}[${i}]`))),
+  const [hostingPlans, clients, domains] = await Promise.all([
+    readList(client, '/hosting-plans').then((records) => records.map((r, i) => parseHostingPlanRecord(r, `${client.describe('GET', '/hosting-plans')}[${i}]`))),
     readList(client, '/clients').then((records) => records.map((r, i) => parseClientRecord(r, `${client.describe('GET', '/clients')}[${i}]`))),
     readDomains(client, options),
   ]);
   const where = (path: string): string => client.describe('GET', path);
-  unique(plans, (p) => p.id, where('/hosting-plans'), 'id');
-  unique(plans, (p) => p.name, where('/hosting-plans'), 'name');
+  unique(hostingPlans, (p) => p.id, where('/hosting-plans'), 'id');
+  unique(hostingPlans, (p) => p.name, where('/hosting-plans'), 'name');
   unique(clients, (c) => c.id, where('/clients'), 'id');
   unique(clients, (c) => c.username, where('/clients'), 'username');
   unique(domains.records, (d) => d.id, where('/domains'), 'id');
   unique(domains.records, (d) => d.name, where('/domains'), 'domain');
-  return { plans, clients, domains: domains.records, domainsComplete: domains.complete };
+  return { hostingPlans, clients, domains: domains.records, domainsComplete: domains.complete };
 }
 
 /**
@@ -141,7 +141,7 @@ export async function readList(client: PanelClient, path: string): Promise<unkno
 }
 
 /** One hosting plan record: integer id, string name. `where` names it in errors ('GET /api/v2/hosting-plans[3]'). */
-export function parsePlanRecord(record: unknown, where: string): LivePlan {
+export function parseHostingPlanRecord(record: unknown, where: string): LiveHostingPlan {
   const r = asRecord(record, where);
   return { id: integer(r, 'id', where), name: string(r, 'name', where) };
 }

@@ -3,7 +3,7 @@
  * domains lowercase, domains in ASCII/punycode), ids as integers.
  */
 export interface Live {
-  readonly plans: readonly LivePlan[];
+  readonly hostingPlans: readonly LiveHostingPlan[];
   readonly clients: readonly LiveClient[];
   readonly domains: readonly LiveDomain[];
   /**
@@ -14,7 +14,7 @@ export interface Live {
   readonly domainsComplete: boolean;
 }
 
-export interface LivePlan {
+export interface LiveHostingPlan {
   readonly id: number;
   readonly name: string;
 }

@@ -1,7 +1,7 @@
 import { ProvisionError } from '../errors.js';
 import type { Desired, DesiredClient, Location } from '../manifest/types.js';
 import { closest } from '../names.js';
-import type { Live, LiveClient, LivePlan } from '../panel/types.js';
+import type { Live, LiveClient, LiveHostingPlan } from '../panel/types.js';
 import type { Change, ChangeId, Conflict, CreateClient, CreateDomain, Drift, Plan } from './types.js';
 
 /**
@@ -15,11 +15,11 @@ import type { Change, ChangeId, Conflict, CreateClient, CreateDomain, Drift, Pla
  * another client listed later, say).
  */
 export function diff(desired: Desired, live: Live): Plan {
-  const plans = resolvePlans(desired, live.plans);
+  const hostingPlans = resolveHostingPlans(desired, live.hostingPlans);
   const clientsByName = new Map(live.clients.map((c) => [c.username, c]));
   const clientsById = new Map(live.clients.map((c) => [c.id, c]));
   const domainsByName = new Map(live.domains.map((d) => [d.name, d]));
-  const planNames = new Map(live.plans.map((p) => [p.id, p.name]));
+  const hostingPlanNames = new Map(live.hostingPlans.map((p) => [p.id, p.name]));
 
   const conflicts: Conflict[] = [];
   const drift: Drift[] = [];
@@ -28,7 +28,7 @@ export function diff(desired: Desired, live: Live): Plan {
 
   for (const client of desired.clients) {
     const liveClient = clientsByName.get(client.username);
-    const plan = client.plan === undefined ? undefined : plans.get(client.plan);
+    const hostingPlan = client.plan === undefined ? undefined : hostingPlans.get(client.plan);
     if (liveClient === undefined) {
       clientChanges.set(client.username, {
         id: `client:${client.username}`,
@@ -37,12 +37,12 @@ export function diff(desired: Desired, live: Live): Plan {
         name: client.username,
         reason: 'not on the panel',
         dependsOn: [],
-        ...(plan === undefined ? {} : { hostingPlan: { name: plan.name, id: plan.id } }),
+        ...(hostingPlan === undefined ? {} : { hostingPlan: { name: hostingPlan.name, id: hostingPlan.id } }),
         ...(client.email === undefined ? {} : { email: client.email }),
       });
-    } else if (plan !== undefined && liveClient.idHostingPlan !== plan.id) {
-      const actual = liveClient.idHostingPlan === undefined ? 'unknown' : (planNames.get(liveClient.idHostingPlan) ?? `#${liveClient.idHostingPlan}`);
-      drift.push({ client: client.username, expected: plan.name, actual });
+    } else if (hostingPlan !== undefined && liveClient.idHostingPlan !== hostingPlan.id) {
+      const actual = liveClient.idHostingPlan === undefined ? 'unknown' : (hostingPlanNames.get(liveClient.idHostingPlan) ?? `#${liveClient.idHostingPlan}`);
+      drift.push({ client: client.username, expected: hostingPlan.name, actual });
     }
 
     for (const domain of client.domains) {
@@ -84,8 +84,8 @@ export function diff(desired: Desired, live: Live): Plan {
   };
 }
 
-function resolvePlans(desired: Desired, livePlans: readonly LivePlan[]): Map<string, LivePlan> {
-  const byName = new Map(livePlans.map((p) => [p.name, p]));
+function resolveHostingPlans(desired: Desired, onPanel: readonly LiveHostingPlan[]): Map<string, LiveHostingPlan> {
+  const byName = new Map(onPanel.map((p) => [p.name, p]));
   const unknown = new Map<string, Location | undefined>();
   for (const client of desired.clients) {
     if (client.plan !== undefined && !byName.has(client.plan) && !unknown.has(client.plan)) {

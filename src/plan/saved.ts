@@ -1,134 +1,130 @@
 import { ProvisionError } from '../errors.js';
-import type { Live } from '../panel/types.js';
+import { assertNever, isRecord, plural, sha256Hex } from '../util.js';
+import { expectedFacts, fingerprintOf } from './fingerprint.js';
 import { requestFor } from './requests.js';
-import type { Change, ChangeId, Conflict, CreateClient, CreateDomain, Drift, Plan } from './types.js';
-import { sha256Hex } from '../util.js';
+import type { Change, ChangeId, Conflict, Drift, Plan } from './types.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { validate as generatedValidate } from './validator.generated.js';
+
+// Compiled at build time from schemas/plan.schema.json (scripts/generate-validator.ts).
+const validate = generatedValidate as unknown as ValidateFunction;
 
 /**
- * The plan file's format, "major.minor". A reader accepts any minor of its own major (newer
- * minors only add fields) and refuses a newer major. 1.1 added `manifest_sha256` and
- * `fingerprint`; a 1.0 file has no fingerprint and cannot be applied.
+ * The plan document (schemas/plan.schema.json): what `plan --format json` prints and `plan
+ * --out` saves, one document written by one function, and read back here for `apply FILE`.
+ * The only module that knows its fields.
+ *
+ * Format "major.minor": a reader accepts any minor of its own major from 1.2 on (newer minors
+ * only add fields) and refuses a newer major. 1.1 added `manifest_sha256` and `fingerprint`;
+ * 1.2 made `plan_sha256` cover the whole document. Older files are refused: make them again.
  */
-export const PLAN_FORMAT_VERSION = '1.1';
+export const PLAN_FORMAT_VERSION = '1.2';
 const SUPPORTED_MAJOR = 1;
+const OLDEST_MINOR = 2;
 
-/** What a saved plan records beside the plan itself. */
-export interface PlanMeta {
+/** What the document is made from (render's PlanView is one). */
+export interface PlanSource {
+  readonly plan: Plan;
   /** The panel's API base URL the plan was made against; apply refuses another. */
   readonly panelUrl: string;
   /** The manifest's path as the user gave it (for people; never opened by apply). */
   readonly manifest: string;
   /** sha256 (hex) of the manifest file's bytes. */
   readonly manifestSha256: string;
-  /** `sha256:<hex>` over exactly the panel facts the plan depends on (see dependencyFacts). */
+  /** `sha256:<hex>` over exactly the panel facts the plan depends on (plan/fingerprint.ts). */
+  readonly fingerprint: string;
+  /** Sentences about how the panel was read, for people. */
+  readonly notes: readonly string[];
+  /** Warnings found beside the plan, for people. */
+  readonly warnings?: readonly string[] | undefined;
+  /** Unmanaged names in the document, not only counts (they may be other customers'). */
+  readonly showUnmanaged: boolean;
+}
+
+/** A plan file read back: the Plan the executor needs, and what it records beside it. */
+export interface SavedPlan {
+  readonly formatVersion: string;
+  readonly plan: Plan;
+  readonly panelUrl: string;
+  readonly manifest: string;
+  readonly manifestSha256: string;
   readonly fingerprint: string;
 }
 
-/** A plan file read back: the Plan the executor needs, and its meta. */
-export interface SavedPlan extends PlanMeta {
-  readonly formatVersion: string;
-  readonly plan: Plan;
+/** The plan document, its digest (`plan_sha256`) over every other field. */
+export function planDocument(source: PlanSource): Record<string, unknown> {
+  const { plan } = source;
+  const counts: Record<string, number> = { create: 0 };
+  for (const change of plan.changes) counts[change.action] = (counts[change.action] ?? 0) + 1;
+  const document: Record<string, unknown> = {
+    format_version: PLAN_FORMAT_VERSION,
+    panel_url: source.panelUrl,
+    manifest: source.manifest,
+    manifest_sha256: source.manifestSha256,
+    fingerprint: source.fingerprint,
+    plan_sha256: '',
+    changes: plan.changes.map(changeToJson),
+    conflicts: plan.conflicts,
+    drift: plan.drift,
+    unmanaged: {
+      clients: plan.unmanaged.clients.length,
+      domains: plan.unmanaged.domains?.length ?? null,
+      ...(source.showUnmanaged ? { client_names: plan.unmanaged.clients, domain_names: plan.unmanaged.domains ?? null } : {}),
+    },
+    notes: source.notes,
+    ...(source.warnings === undefined || source.warnings.length === 0 ? {} : { warnings: source.warnings }),
+    summary: { ...counts, conflicts: plan.conflicts.length, drift: plan.drift.length },
+  };
+  document.plan_sha256 = planDigest(document);
+  return document;
 }
 
 /**
- * The panel facts a plan depends on, as `key -> value`, read from `live`:
- * - `client:<name>` per client it creates: `absent`, or `id:<n>` when it exists;
- * - `domain:<name>` per domain it creates: `absent`, or `owner:<id>` when it exists;
- * - `owner:<name>` per existing client its domains are created for: `id:<n>`, or `absent`;
- * - `hosting-plan:<name>` per hosting plan it resolved: `id:<n>`, or `absent`.
- * Nothing else: accounts the plan neither creates nor references do not make it stale.
+ * The plan document as text: indented JSON, one trailing newline. Characters JSON.stringify
+ * leaves raw although no terminal or log should see them raw (DEL, the C1 controls, the line
+ * and paragraph separators) are escaped too; the text parses to the same value.
  */
-export function dependencyFacts(plan: Plan, live: Live): Map<string, string> {
-  const clients = new Map(live.clients.map((c) => [c.username, c.id]));
-  const domains = new Map(live.domains.map((d) => [d.name, d.idUser]));
-  const plans = new Map(live.plans.map((p) => [p.name, p.id]));
-  const id = (n: number | undefined): string => (n === undefined ? 'absent' : `id:${n}`);
-  const facts = new Map<string, string>();
-  for (const change of plan.changes) {
-    if (change.type === 'client') {
-      facts.set(`client:${change.name}`, id(clients.get(change.name)));
-      if (change.hostingPlan !== undefined) facts.set(`hosting-plan:${change.hostingPlan.name}`, id(plans.get(change.hostingPlan.name)));
-    } else {
-      const owner = domains.get(change.name);
-      facts.set(`domain:${change.name}`, owner === undefined ? 'absent' : `owner:${owner}`);
-      if (change.clientId !== null) facts.set(`owner:${change.client}`, id(clients.get(change.client)));
-    }
-  }
-  return facts;
-}
-
-/** The facts as the plan itself says they were when it was made. */
-export function expectedFacts(plan: Plan): Map<string, string> {
-  const facts = new Map<string, string>();
-  for (const change of plan.changes) {
-    facts.set(`${change.type}:${change.name}`, 'absent');
-    if (change.type === 'client') {
-      if (change.hostingPlan !== undefined) facts.set(`hosting-plan:${change.hostingPlan.name}`, `id:${change.hostingPlan.id}`);
-    } else if (change.clientId !== null) {
-      facts.set(`owner:${change.client}`, `id:${change.clientId}`);
-    }
-  }
-  return facts;
-}
-
-/** `sha256:<hex>` over the facts in key order: the same facts give the same fingerprint. */
-export function fingerprintOf(facts: ReadonlyMap<string, string>): string {
-  const entries = [...facts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `sha256:${sha256Hex(JSON.stringify(entries))}`;
+export function planDocumentText(source: PlanSource): string {
+  return `${JSON.stringify(planDocument(source), null, 2).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
 }
 
 /**
- * `sha256:<hex>` over the plan's own content (its changes as written to the file, and its
- * conflicts), so a plan file edited after it was made (an email changed in both places, a
- * dependency dropped, the conflicts deleted) is refused. It catches edits, not forgery:
+ * `sha256:<hex>` over the document without its `plan_sha256`, keys sorted: a file edited after it
+ * was made (a change, its dependencies, the conflicts, the notes, the manifest's name: anything)
+ * is refused, while one reformatted by another tool is not. It catches edits, not forgery:
  * anyone can recompute a sha256; the review that counts is of the manifest and the plan.
  */
-export function planDigest(plan: Pick<Plan, 'changes' | 'conflicts'>): string {
-  return `sha256:${sha256Hex(canonical({ changes: plan.changes.map(changeToJson), conflicts: plan.conflicts }))}`;
+export function planDigest(document: Readonly<Record<string, unknown>>): string {
+  const rest = Object.fromEntries(Object.entries(document).filter(([key]) => key !== 'plan_sha256'));
+  return `sha256:${sha256Hex(canonical(rest))}`;
 }
 
-/** The fingerprint of the live state `plan` was (or is to be) applied against. */
-export function planFingerprint(plan: Plan, live: Live): string {
-  return fingerprintOf(dependencyFacts(plan, live));
-}
-
-/** One sentence per fact that differs between what the plan expects and `live`; empty: not stale. */
-export function staleReasons(plan: Plan, live: Live): string[] {
-  const now = dependencyFacts(plan, live);
-  const usernames = new Map(live.clients.map((c) => [c.id, c.username]));
-  const reasons: string[] = [];
-  for (const [key, expected] of expectedFacts(plan)) {
-    const actual = now.get(key) ?? 'absent';
-    if (actual === expected) continue;
-    const colon = key.indexOf(':');
-    const kind = key.slice(0, colon);
-    const name = key.slice(colon + 1);
-    const value = actual.slice(actual.indexOf(':') + 1);
-    if (kind === 'client') reasons.push(`client "${name}" now exists on the panel (id ${value}); the plan would create it`);
-    else if (kind === 'domain') {
-      const owner = usernames.get(Number(value));
-      reasons.push(`domain "${name}" now exists on the panel (${owner === undefined ? `client id ${value}` : `client "${owner}"`}); the plan would create it`);
-    } else if (kind === 'owner') {
-      reasons.push(actual === 'absent'
-        ? `client "${name}" (${expected.replace(':', ' ')}), which the plan adds domains to, is no longer on the panel`
-        : `client "${name}" now has id ${value}; the plan says ${expected.slice(3)}`);
-    } else {
-      reasons.push(actual === 'absent'
-        ? `hosting plan "${name}" is no longer on the panel`
-        : `hosting plan "${name}" now has id ${value}; the plan says ${expected.slice(3)}`);
-    }
-  }
-  return reasons;
-}
-
-/** One change in the plan JSON contract (snake_case), with the request it becomes. */
-export function changeToJson(change: Change): Record<string, unknown> {
+/** One change as the document holds it (snake_case), with the request it becomes. */
+function changeToJson(change: Change): Record<string, unknown> {
   const common = { id: change.id, action: change.action, type: change.type, name: change.name };
-  const rest =
-    change.type === 'client'
-      ? { ...(change.hostingPlan === undefined ? {} : { hosting_plan: change.hostingPlan }), ...(change.email === undefined ? {} : { email: change.email }) }
-      : { client: change.client, client_id: change.clientId, ...(change.parent === undefined ? {} : { parent: change.parent }) };
-  return { ...common, ...rest, reason: change.reason, depends_on: change.dependsOn, request: requestFor(change) };
+  switch (change.type) {
+    case 'client':
+      return {
+        ...common,
+        ...(change.hostingPlan === undefined ? {} : { hosting_plan: change.hostingPlan }),
+        ...(change.email === undefined ? {} : { email: change.email }),
+        reason: change.reason,
+        depends_on: change.dependsOn,
+        request: requestFor(change),
+      };
+    case 'domain':
+      return {
+        ...common,
+        client: change.client,
+        client_id: change.clientId,
+        ...(change.parent === undefined ? {} : { parent: change.parent }),
+        reason: change.reason,
+        depends_on: change.dependsOn,
+        request: requestFor(change),
+      };
+    default:
+      return assertNever(change);
+  }
 }
 
 /** JSON with object keys sorted, so a file reformatted by another tool compares equal. */
@@ -141,47 +137,41 @@ function canonical(value: unknown): string {
   return value === undefined ? 'undefined' : JSON.stringify(value);
 }
 
-const USERNAME = /^[a-z][a-z0-9_-]*$/;
-const DOMAIN = /^(?=.{1,253}$)[a-z0-9_-]+(\.[a-z0-9_-]+)+$/;
-
-type Json = Record<string, unknown>;
-
-/** Collects every problem of a plan file with its JSON path, instead of stopping at the first. */
-class Checker {
-  readonly problems: string[] = [];
-
-  fail(path: string, message: string): void {
-    this.problems.push(`${path}: ${message}`);
-  }
-  object(value: unknown, path: string): Json | undefined {
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Json;
-    this.fail(path, 'must be an object');
-    return undefined;
-  }
-  array(value: unknown, path: string): unknown[] | undefined {
-    if (Array.isArray(value)) return value as unknown[];
-    this.fail(path, 'must be a list');
-    return undefined;
-  }
-  string(value: unknown, path: string, pattern?: RegExp, what?: string): string | undefined {
-    if (typeof value !== 'string') this.fail(path, 'must be a string');
-    else if (pattern !== undefined && !pattern.test(value)) this.fail(path, `${JSON.stringify(value)} is not ${what ?? 'valid'}`);
-    else return value;
-    return undefined;
-  }
-  integer(value: unknown, path: string): number | undefined {
-    if (Number.isSafeInteger(value) && (value as number) >= 0) return value as number;
-    this.fail(path, 'must be a whole number');
-    return undefined;
-  }
+/** The fields of a document that passed the schema, as the reader uses them. */
+interface ChangeJson {
+  readonly id: string;
+  readonly action: 'create';
+  readonly type: 'client' | 'domain';
+  readonly name: string;
+  readonly reason: string;
+  readonly depends_on: readonly ChangeId[];
+  readonly request: unknown;
+  readonly hosting_plan?: { readonly name: string; readonly id: number };
+  readonly email?: string;
+  readonly client?: string;
+  readonly client_id?: number | null;
+  readonly parent?: string;
+}
+interface DocumentJson {
+  readonly format_version: string;
+  readonly panel_url: string;
+  readonly manifest: string;
+  readonly manifest_sha256: string;
+  readonly fingerprint: string;
+  readonly plan_sha256: string;
+  readonly changes: readonly ChangeJson[];
+  readonly conflicts: readonly Conflict[];
+  readonly drift: readonly Drift[];
+  readonly unmanaged: { readonly clients: number; readonly domains: number | null; readonly client_names?: string[]; readonly domain_names?: string[] | null };
 }
 
 /**
  * Reads a plan file (text, as written by `plan --out`) back into the Plan the executor needs.
- * Validates everything: the format version (a newer major is refused), the fields, that each
- * change's id, dependencies (earlier in the file) and request agree, and that the fingerprint
- * matches the changes (an edited plan is refused). Throws ProvisionError 'plan_file' listing
- * every problem; never anything else, whatever the text.
+ * Checks everything: the format version (a newer major is refused), every field against the
+ * schema, that each change's id, dependencies (earlier in the file) and request agree, that
+ * the digest covers the document as it is (an edited file is refused) and that the fingerprint
+ * matches the changes. Throws ProvisionError 'plan_file' listing every problem with its JSON
+ * path; never anything else, whatever the text.
  */
 export function parsePlanFile(text: string, source: string): SavedPlan {
   let data: unknown;
@@ -192,190 +182,148 @@ export function parsePlanFile(text: string, source: string): SavedPlan {
       hint: 'make the plan again with provision plan <manifest> --out FILE',
     });
   }
-  const check = new Checker();
-  const root = check.object(data, '$');
-  if (root === undefined) throw planFileError(source, check.problems);
-  const version = check.string(root.format_version, 'format_version', /^\d+\.\d+$/, 'a "major.minor" version');
-  if (version !== undefined) {
-    const major = Number(version.split('.')[0]);
-    if (major > SUPPORTED_MAJOR) {
-      throw new ProvisionError('plan_file', `${source} has plan format ${version}, newer than this version of provision reads (${SUPPORTED_MAJOR}.x)`, {
-        hint: 'apply it with the version of provision that made it, or make the plan again with this one',
-      });
-    }
-    if (major < SUPPORTED_MAJOR) check.fail('format_version', `${version} is not supported`);
-    else if (root.fingerprint === undefined) {
-      throw new ProvisionError('plan_file', `${source} has no fingerprint (plan format ${version}): it cannot be checked against the panel`, {
-        hint: 'make the plan again with this version: provision plan <manifest> --out FILE',
-      });
-    }
-  }
-  const panelUrl = check.string(root.panel_url, 'panel_url');
-  const manifest = check.string(root.manifest, 'manifest');
-  const manifestSha256 = check.string(root.manifest_sha256, 'manifest_sha256', /^[0-9a-f]{64}$/, 'a sha256 in hex');
-  const fingerprint = check.string(root.fingerprint, 'fingerprint', /^sha256:[0-9a-f]{64}$/, 'a "sha256:<hex>" fingerprint');
-  const digest = check.string(root.plan_sha256, 'plan_sha256', /^sha256:[0-9a-f]{64}$/, 'a "sha256:<hex>" digest');
-  const changes = readChanges(check, root.changes);
-  const conflicts = readList(check, root.conflicts, 'conflicts', ['domain', 'client', 'owner'] as const) as Conflict[];
-  const drift = readList(check, root.drift, 'drift', ['client', 'expected', 'actual'] as const) as Drift[];
-  const unmanaged = readUnmanaged(check, root.unmanaged);
+  if (isRecord(data)) checkVersion(data.format_version, source);
+  if (!validate(data)) throw planFileError(source, (validate.errors ?? []).flatMap((error) => describeError(error as SchemaError)));
+  const document = data as DocumentJson;
+  const problems: string[] = [];
+  const changes = readChanges(document.changes, problems);
+  if (problems.length > 0) throw planFileError(source, problems);
+  if (planDigest(data as Record<string, unknown>) !== document.plan_sha256) throw edited(source, 'digest (plan_sha256)');
+  const { unmanaged } = document;
+  const plan: Plan = {
+    changes,
+    conflicts: document.conflicts,
+    drift: document.drift,
+    unmanaged: { clients: unmanaged.client_names ?? [], domains: unmanaged.domains === null ? undefined : (unmanaged.domain_names ?? []) },
+  };
+  if (fingerprintOf(expectedFacts(plan)) !== document.fingerprint) throw edited(source, 'fingerprint');
+  return {
+    formatVersion: document.format_version,
+    panelUrl: document.panel_url,
+    manifest: document.manifest,
+    manifestSha256: document.manifest_sha256,
+    fingerprint: document.fingerprint,
+    plan,
+  };
+}
 
-  if (
-    check.problems.length > 0 ||
-    version === undefined ||
-    panelUrl === undefined ||
-    manifest === undefined ||
-    manifestSha256 === undefined ||
-    fingerprint === undefined ||
-    digest === undefined
-  ) {
-    throw planFileError(source, check.problems);
+/** Refuses a newer major or an older minor at once, with its own sentence (the fields may differ). */
+function checkVersion(version: unknown, source: string): void {
+  if (typeof version !== 'string' || !/^\d+\.\d+$/.test(version)) return; // the schema words it
+  const [major, minor] = version.split('.').map(Number) as [number, number];
+  if (major > SUPPORTED_MAJOR) {
+    throw new ProvisionError('plan_file', `${source} has plan format ${version}, newer than this version of provision reads (${SUPPORTED_MAJOR}.x)`, {
+      hint: 'apply it with the version of provision that made it, or make the plan again with this one',
+    });
   }
-  const plan: Plan = { changes, conflicts, drift, unmanaged };
-  for (const [name, ok] of [
-    ['fingerprint', fingerprintOf(expectedFacts(plan)) === fingerprint],
-    ['digest (plan_sha256)', planDigest(plan) === digest],
-  ] as const) {
-    if (!ok) {
-      throw new ProvisionError('plan_file', `${source}: the ${name} does not match the plan's changes: the file was edited after it was made`, {
-        hint: 'make the plan again: provision plan <manifest> --out FILE',
-      });
-    }
+  if (major < SUPPORTED_MAJOR || minor < OLDEST_MINOR) {
+    throw new ProvisionError('plan_file', `${source} has plan format ${version}, made by an older version: its fingerprint and digest do not cover what this version checks`, {
+      hint: 'make the plan again with this version: provision plan <manifest> --out FILE',
+    });
   }
-  return { formatVersion: version, panelUrl, manifest, manifestSha256, fingerprint, plan };
+}
+
+function edited(source: string, what: string): ProvisionError {
+  return new ProvisionError('plan_file', `${source}: the ${what} does not match the plan: the file was edited after it was made`, {
+    hint: 'make the plan again: provision plan <manifest> --out FILE',
+  });
 }
 
 function planFileError(source: string, problems: readonly string[]): ProvisionError {
   const shown = problems.slice(0, 20);
   if (problems.length > shown.length) shown.push(`… and ${problems.length - shown.length} more`);
-  return new ProvisionError('plan_file', `${source} is not a valid plan file (${problems.length} problem${problems.length === 1 ? '' : 's'})`, {
+  return new ProvisionError('plan_file', `${source} is not a valid plan file (${plural(problems.length, 'problem')})`, {
     details: shown,
     hint: 'plan files are written by provision plan --out and are not meant to be edited: make the plan again',
   });
 }
 
-function readChanges(check: Checker, value: unknown): Change[] {
-  const list = check.array(value, 'changes') ?? [];
+/** An ajv error object of the generated (verbose) validator, as far as it is read here. */
+interface SchemaError {
+  readonly keyword: string;
+  readonly instancePath: string;
+  readonly params: Record<string, unknown>;
+  readonly data?: unknown;
+  readonly parentSchema?: { readonly title?: string };
+}
+
+const TYPE_NAMES: Record<string, string> = { string: 'a string', array: 'a list', object: 'an object', integer: 'a whole number', null: 'null', boolean: 'true or false' };
+
+/** `changes[0].client_id: must be a whole number or null`; nothing for the errors another one words better. */
+function describeError(error: SchemaError): string[] {
+  const path = error.instancePath === '' ? '$' : error.instancePath.slice(1).split('/').map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
+  const at = (field: unknown): string => (path === '$' ? String(field) : `${path}.${String(field)}`);
+  switch (error.keyword) {
+    case 'required':
+      return [`${at(error.params.missingProperty)}: is missing`];
+    case 'additionalProperties':
+      return [`${at(error.params.additionalProperty)}: is not a field this version knows`];
+    case 'type': {
+      const types = String(error.params.type).split(',');
+      return [`${path}: must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}`];
+    }
+    case 'if':
+      return []; // the failing `then` has said what is wrong
+    default:
+      return [`${path}: ${JSON.stringify(error.data)} is not ${error.parentSchema?.title ?? 'valid here'}`];
+  }
+}
+
+/** The Plan's changes from a document that passed the schema; what the schema cannot check goes to `problems`. */
+function readChanges(list: readonly ChangeJson[], problems: string[]): Change[] {
   const changes: Change[] = [];
   const seen = new Set<string>();
   list.forEach((item, i) => {
     const path = `changes[${i}]`;
-    const before = check.problems.length;
-    const change = readChange(check, item, path);
-    if (change === undefined || check.problems.length > before) return;
-    if (seen.has(change.id)) {
-      check.fail(`${path}.id`, `"${change.id}" appears twice`);
-      return;
+    const change = changeFromJson(item);
+    const before = problems.length;
+    if (item.id !== change.id) problems.push(`${path}.id: must be "${change.id}"`);
+    else if (seen.has(change.id)) problems.push(`${path}.id: "${change.id}" appears twice`);
+    for (const dep of change.dependsOn) if (!seen.has(dep)) problems.push(`${path}.depends_on: "${dep}" is not a change listed before this one`);
+    switch (change.type) {
+      case 'client':
+        break;
+      case 'domain':
+        if (change.clientId === null && !change.dependsOn.includes(`client:${change.client}`)) {
+          problems.push(`${path}.client_id: null, yet the change does not depend on "client:${change.client}"`);
+        }
+        if (change.parent !== undefined && !change.dependsOn.includes(`domain:${change.parent}`)) {
+          problems.push(`${path}.parent: "${change.parent}", yet the change does not depend on "domain:${change.parent}"`);
+        }
+        break;
+      default:
+        assertNever(change);
     }
-    for (const dep of change.dependsOn) if (!seen.has(dep)) check.fail(`${path}.depends_on`, `"${dep}" is not a change listed before this one`);
-    if (change.type === 'domain') {
-      if (change.clientId === null && !change.dependsOn.includes(`client:${change.client}`)) {
-        check.fail(`${path}.client_id`, `null, yet the change does not depend on "client:${change.client}"`);
-      }
-      if (change.parent !== undefined && !change.dependsOn.includes(`domain:${change.parent}`)) {
-        check.fail(`${path}.parent`, `"${change.parent}", yet the change does not depend on "domain:${change.parent}"`);
-      }
-    }
-    const request = (item as Json).request;
-    if (canonical(request) !== canonical(requestFor(change))) check.fail(`${path}.request`, 'does not match the change: the file was edited');
+    if (canonical(item.request) !== canonical(requestFor(change))) problems.push(`${path}.request: does not match the change: the file was edited`);
+    // Listed, even when wrong in itself: its dependents are not blamed for its mistakes.
     seen.add(change.id);
-    changes.push(change);
+    if (problems.length === before) changes.push(change);
   });
   return changes;
 }
 
-function readChange(check: Checker, item: unknown, path: string): Change | undefined {
-  const c = check.object(item, path);
-  if (c === undefined) return undefined;
-  if (c.action !== 'create') {
-    check.fail(`${path}.action`, `${JSON.stringify(c.action)} is not an action this version applies ("create")`);
-    return undefined;
+function changeFromJson(item: ChangeJson): Change {
+  const base = { action: item.action, name: item.name, reason: item.reason, dependsOn: item.depends_on };
+  switch (item.type) {
+    case 'client':
+      return {
+        ...base,
+        id: `client:${item.name}`,
+        type: 'client',
+        ...(item.hosting_plan === undefined ? {} : { hostingPlan: { name: item.hosting_plan.name, id: item.hosting_plan.id } }),
+        ...(item.email === undefined ? {} : { email: item.email }),
+      };
+    case 'domain':
+      return {
+        ...base,
+        id: `domain:${item.name}`,
+        type: 'domain',
+        // The schema requires both for a domain.
+        client: item.client ?? '',
+        clientId: item.client_id ?? null,
+        ...(item.parent === undefined ? {} : { parent: item.parent }),
+      };
+    default:
+      return assertNever(item.type);
   }
-  const reason = check.string(c.reason, `${path}.reason`);
-  const deps = check.array(c.depends_on, `${path}.depends_on`)?.map((d, j) => check.string(d, `${path}.depends_on[${j}]`, /^(client|domain):./, 'a change id'));
-  const dependsOn = (deps ?? []).filter((d): d is string => d !== undefined) as ChangeId[];
-  if (reason === undefined || deps === undefined) return undefined;
-  if (c.type === 'client') {
-    const name = check.string(c.name, `${path}.name`, USERNAME, 'a valid username');
-    if (name === undefined) return undefined;
-    if (c.id !== `client:${name}`) {
-      check.fail(`${path}.id`, `must be "client:${name}"`);
-      return undefined;
-    }
-    let hostingPlan: CreateClient['hostingPlan'];
-    if (c.hosting_plan !== undefined) {
-      const p = check.object(c.hosting_plan, `${path}.hosting_plan`);
-      const planName = check.string(p?.name, `${path}.hosting_plan.name`);
-      const planId = check.integer(p?.id, `${path}.hosting_plan.id`);
-      if (planName === undefined || planId === undefined) return undefined;
-      hostingPlan = { name: planName, id: planId };
-    }
-    const email = c.email === undefined ? undefined : check.string(c.email, `${path}.email`);
-    if (c.email !== undefined && email === undefined) return undefined;
-    const change: CreateClient = {
-      id: `client:${name}`,
-      action: 'create',
-      type: 'client',
-      name,
-      reason,
-      dependsOn,
-      ...(hostingPlan === undefined ? {} : { hostingPlan }),
-      ...(email === undefined ? {} : { email }),
-    };
-    return change;
-  }
-  if (c.type === 'domain') {
-    const name = check.string(c.name, `${path}.name`, DOMAIN, 'a lowercase ASCII domain name');
-    const client = check.string(c.client, `${path}.client`, USERNAME, 'a valid username');
-    const clientId = c.client_id === null ? null : check.integer(c.client_id, `${path}.client_id`);
-    const parent = c.parent === undefined ? undefined : check.string(c.parent, `${path}.parent`, DOMAIN, 'a lowercase ASCII domain name');
-    if (name === undefined || client === undefined || clientId === undefined || (c.parent !== undefined && parent === undefined)) return undefined;
-    if (c.id !== `domain:${name}`) {
-      check.fail(`${path}.id`, `must be "domain:${name}"`);
-      return undefined;
-    }
-    const change: CreateDomain = {
-      id: `domain:${name}`,
-      action: 'create',
-      type: 'domain',
-      name,
-      client,
-      clientId,
-      reason,
-      dependsOn,
-      ...(parent === undefined ? {} : { parent }),
-    };
-    return change;
-  }
-  check.fail(`${path}.type`, 'must be "client" or "domain"');
-  return undefined;
-}
-
-function readList<K extends string>(check: Checker, value: unknown, path: string, keys: readonly K[]): Record<K, string>[] {
-  const list = check.array(value, path) ?? [];
-  const out: Record<K, string>[] = [];
-  list.forEach((item, i) => {
-    const o = check.object(item, `${path}[${i}]`);
-    if (o === undefined) return;
-    const entry = {} as Record<K, string>;
-    for (const key of keys) {
-      const v = check.string(o[key], `${path}[${i}].${key}`);
-      if (v !== undefined) entry[key] = v;
-    }
-    out.push(entry);
-  });
-  return out;
-}
-
-function readUnmanaged(check: Checker, value: unknown): Plan['unmanaged'] {
-  const u = check.object(value, 'unmanaged');
-  if (u === undefined) return { clients: [], domains: [] };
-  check.integer(u.clients, 'unmanaged.clients');
-  if (u.domains !== null) check.integer(u.domains, 'unmanaged.domains');
-  const names = (v: unknown, path: string): string[] => (check.array(v, path) ?? []).filter((n, i): n is string => check.string(n, `${path}[${i}]`) !== undefined);
-  // Names are in the file only when the plan was made with --show-unmanaged; apply does not need them.
-  return {
-    clients: u.client_names === undefined ? [] : names(u.client_names, 'unmanaged.client_names'),
-    domains: u.domains === null ? undefined : u.domain_names === undefined || u.domain_names === null ? [] : names(u.domain_names, 'unmanaged.domain_names'),
-  };
 }

@@ -16,7 +16,7 @@ export interface PlanView {
   readonly notes: readonly string[];
   /** sha256 (hex) of the manifest file's bytes; recorded in the plan file. */
   readonly manifestSha256: string;
-  /** The fingerprint of the panel state the plan depends on (src/plan/saved.ts). */
+  /** The fingerprint of the panel state the plan depends on (src/plan/fingerprint.ts). */
   readonly fingerprint: string;
   /** Warnings found beside the plan (look-alike names, a mass create), for people. */
   readonly warnings?: readonly string[];

@@ -99,7 +99,7 @@ describe('plan', () => {
     const r = await run(['plan', file, '--format', 'json', '--out', out], env);
     expect(r.code).toBe(0);
     const plan = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(plan).toMatchObject({ format_version: '1.1', summary: { create: 6, conflicts: 0, drift: 0 } });
+    expect(plan).toMatchObject({ format_version: '1.2', summary: { create: 6, conflicts: 0, drift: 0 } });
     expect(plan.manifest_sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(plan.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
     const changes = plan.changes as Record<string, unknown>[];

@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -60,5 +61,20 @@ describe('the CLI reads and writes files in one place', () => {
     expect(await readdir(dir)).toEqual(['plan.json']);
     await expect(writeAtomically(join(dir, 'no-such-dir', 'plan.json'), 'x')).rejects.toMatchObject({ code: 'io', message: expect.stringContaining('ENOENT') as unknown });
     expect(await readdir(dir)).toEqual(['plan.json']);
+  });
+
+  it('replaces only a regular file: a pipe, a device, a directory or a link is refused and left as it was', async () => {
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const target = join(dir, 'elsewhere.txt');
+    await writeFile(target, 'keep');
+    const link = join(dir, 'link.json');
+    await symlink(target, link);
+    await mkdir(join(dir, 'sub'));
+    for (const [path, kind] of [[fifo, 'a pipe (FIFO)'], ['/dev/null', 'a device'], [join(dir, 'sub'), 'a directory'], [link, 'a symbolic link']] as const) {
+      await expect(writeAtomically(path, 'plan'), path).rejects.toMatchObject({ code: 'io', message: `${path} is ${kind}, not a regular file: nothing was written` });
+    }
+    expect(await readFile(target, 'utf8')).toBe('keep');
+    expect((await readdir(dir)).sort()).toEqual(['elsewhere.txt', 'fifo', 'link.json', 'sub']);
   });
 });

@@ -47,10 +47,10 @@ describe('saved plans', () => {
     const planned = await run(['plan', file, '--out', planFile], envWithSecrets);
     expect(planned.code).toBe(0);
     const saved = JSON.parse(await readFile(planFile, 'utf8')) as Record<string, unknown>;
-    expect(saved).toMatchObject({ format_version: '1.1', panel_url: sim.url, manifest: file });
+    expect(saved).toMatchObject({ format_version: '1.2', panel_url: sim.url, manifest: file });
 
     const applied = await run(['apply', planFile], envWithSecrets);
-    expect(applied.stderr).toContain(`${planFile}: a saved plan (format 1.1, made from ${file}): applying exactly it, without asking`);
+    expect(applied.stderr).toContain(`${planFile}: a saved plan (format 1.2, made from ${file}): applying exactly it, without asking`);
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain('Apply: 5 succeeded, 0 failed, 0 skipped.');
     expect(posts()).toHaveLength(5);
@@ -106,7 +106,7 @@ describe('saved plans', () => {
     expect(other.posts()).toEqual([]);
 
     const newer = join(dir, 'newer.json');
-    await writeFile(newer, text.replace('"format_version": "1.1"', '"format_version": "2.0"'));
+    await writeFile(newer, text.replace('"format_version": "1.2"', '"format_version": "2.0"'));
     const tooNew = await run(['apply', newer], envWithSecrets);
     expect(tooNew.code).toBe(1);
     expect(tooNew.stderr).toMatch(/^error: .*newer\.json has plan format 2\.0, newer than this version of provision reads \(1\.x\)$/m);
@@ -135,7 +135,7 @@ describe('saved plans', () => {
     await writeFile(consistent, swapped);
     const refused = await run(['apply', consistent], envWithSecrets);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('the fingerprint does not match the plan\'s changes: the file was edited');
+    expect(refused.stderr).toContain('the digest (plan_sha256) does not match the plan: the file was edited');
     expect(posts()).toEqual([]);
   });
 

@@ -81,7 +81,7 @@ describe('planner properties', () => {
           }
           return out;
         };
-        const shuffled = { ...l, clients: shuffle(l.clients), domains: shuffle(l.domains), plans: shuffle(l.plans) };
+        const shuffled = { ...l, clients: shuffle(l.clients), domains: shuffle(l.domains), hostingPlans: shuffle(l.hostingPlans) };
         expect(JSON.stringify(diff(d, shuffled))).toBe(JSON.stringify(diff(d, l)));
         expect(JSON.stringify(diff(d, l))).toBe(JSON.stringify(diff(d, l)));
       }),

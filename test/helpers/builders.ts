@@ -1,5 +1,5 @@
 import type { Desired, DesiredClient } from '../../src/manifest/types.js';
-import type { Live, LiveClient, LiveDomain, LivePlan } from '../../src/panel/types.js';
+import type { Live, LiveClient, LiveDomain, LiveHostingPlan } from '../../src/panel/types.js';
 
 /** `desired({ alice: { plan: 'Basic', domains: ['alice.example'] } })`, in key order. */
 export function desired(clients: Record<string, { plan?: string; email?: string; domains?: string[] }>): Desired {
@@ -14,7 +14,7 @@ export function desired(clients: Record<string, { plan?: string; email?: string;
   };
 }
 
-export const PLANS: LivePlan[] = [
+export const PLANS: LiveHostingPlan[] = [
   { id: 1, name: 'Basic' },
   { id: 2, name: 'Standard' },
   { id: 3, name: 'Premium Plus' },
@@ -24,10 +24,10 @@ export const PLANS: LivePlan[] = [
 export function live(
   clients: [number, string, (number | undefined)?][] = [],
   domains: [number, string, number, boolean?][] = [],
-  options: { plans?: LivePlan[]; domainsComplete?: boolean } = {},
+  options: { plans?: LiveHostingPlan[]; domainsComplete?: boolean } = {},
 ): Live {
   return {
-    plans: options.plans ?? PLANS,
+    hostingPlans: options.plans ?? PLANS,
     clients: clients.map(([id, username, idHostingPlan]): LiveClient => ({ id, username, idHostingPlan })),
     domains: domains.map(([id, name, idUser, isSystem]): LiveDomain => ({ id, name, idUser, isSystem: isSystem ?? false })),
     domainsComplete: options.domainsComplete ?? true,

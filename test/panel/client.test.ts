@@ -203,7 +203,7 @@ describe('readLive', () => {
       ...['/hosting-plans', '/clients', '/domains'].map((path) => expect.objectContaining({ method: 'GET', path, status: 200 }) as unknown),
     ]);
     expect(simulator.requests).toHaveLength(4);
-    expect(live.plans).toEqual([
+    expect(live.hostingPlans).toEqual([
       { id: 1, name: 'Basic' },
       { id: 2, name: 'Premium Plus' },
     ]);
