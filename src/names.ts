@@ -1,4 +1,5 @@
 import { domainToASCII } from 'node:url';
+import { quote } from './escape.js';
 
 /**
  * A client's username: a lowercase letter first, then lowercase letters, digits, `-` and `_`,
@@ -27,7 +28,7 @@ export function normalizeDomain(input: string): { name: string } | { problem: st
   if (labels.length < 2) return { problem: 'needs at least two labels, like example.com' };
   const bad = labels.find((label) => !LABEL.test(label));
   if (bad !== undefined) {
-    return { problem: `has an invalid label "${bad}": use 1-63 letters, digits or inner hyphens` };
+    return { problem: `has an invalid label ${quote(bad)}: use 1-63 letters, digits or inner hyphens` };
   }
   return { name: ascii };
 }

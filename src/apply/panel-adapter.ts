@@ -9,6 +9,7 @@ import type { Change, CreateClient, CreateDomain } from '../plan/types.js';
 import type { SecretsSink } from '../secrets/journal.js';
 import { assertNever, formatSeconds, isRecord } from '../util.js';
 import type { Applied, ChangeAdapter } from './execute.js';
+import { quote } from '../escape.js';
 
 /** How long a POST /domains for a client created in the same run is retried while refused (30 s). */
 export const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
@@ -120,7 +121,7 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
     }
     let created: Created<LiveClient>;
     try {
-      created = await create(request, `client "${name}"`, () => findClient(panel, name), false);
+      created = await create(request, `client ${quote(name)}`, () => findClient(panel, name), false);
     } catch (error) {
       const refused = refusal(error);
       // Closes the intent: no client, so no lost password for a later run to warn about. If
@@ -130,7 +131,7 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
     }
     if ('found' in created) {
       const { id } = created.found;
-      tell(`client "${name}" exists (id ${id}): adopted; its password was lost with the answer`);
+      tell(`client ${quote(name)} exists (id ${id}): adopted; its password was lost with the answer`);
       await save(sink, { ...base, created_at: now().toISOString(), id, password: null });
       return { id, note: 'its password was lost with the interrupted answer: set a new one in the panel' };
     }
@@ -138,7 +139,7 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
     const idField = answer.id;
     const id = Number.isSafeInteger(idField) ? (idField as number) : null;
     if (typeof answer.password !== 'string' || answer.password === '') {
-      throw new ProvisionError('panel_contract', `${described}: client "${name}" was created${id === null ? '' : ` (id ${id})`} but the answer holds no password`, {
+      throw new ProvisionError('panel_contract', `${described}: client ${quote(name)} was created${id === null ? '' : ` (id ${id})`} but the answer holds no password`, {
         hint: 'set a password in the panel',
       });
     }
@@ -146,7 +147,7 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
     // On disk before anything else, even before the id is known.
     await save(sink, { ...base, created_at: now().toISOString(), id, password });
     if (id !== null) return { id };
-    tell(`${described}: the answer for client "${name}" has no integer "id"; its password is saved: looking the id up by name`);
+    tell(`${described}: the answer for client ${quote(name)} has no integer "id"; its password is saved: looking the id up by name`);
     const learned = await learnId(panel, name, described);
     // Completes the record: the last one for a username is the one that counts.
     await save(sink, { ...base, created_at: now().toISOString(), id: learned, password });
@@ -156,8 +157,8 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
   const createDomain = async (change: CreateDomain): Promise<Applied> => {
     const request = requestFor(change, newClientIds);
     const idUser = request.body.id_user;
-    if (idUser === null) throw new Error(`the id of client "${change.client}" is unknown: it was not created in this run`);
-    const created = await create(request, `domain "${change.name}"`, () => findDomain(panel, change.name), change.clientId === null);
+    if (idUser === null) throw new Error(`the id of client ${quote(change.client)} is unknown: it was not created in this run`);
+    const created = await create(request, `domain ${quote(change.name)}`, () => findDomain(panel, change.name), change.clientId === null);
     if ('found' in created) return adoptDomain(created.found, change.name, idUser, tell);
     return { id: idOf(created.answer, panel.describe(request.method, request.path)) };
   };
@@ -191,7 +192,7 @@ async function save(sink: SecretsSink, record: Parameters<SecretsSink['record']>
     await sink.record(record);
   } catch (error) {
     const id = record.id === null ? '' : ` (id ${record.id})`;
-    throw new Error(`client "${record.username}" was created${id} but its password could not be saved (${messageOf(error)}): set a new password in the panel`);
+    throw new Error(`client ${quote(record.username)} was created${id} but its password could not be saved (${messageOf(error)}): set a new password in the panel`);
   }
 }
 
@@ -205,7 +206,7 @@ async function learnId(panel: PanelClient, name: string, described: string): Pro
 }
 
 function incomplete(name: string, described: string, why: string, cause: unknown): ProvisionError {
-  return new ProvisionError('panel_contract', `${described}: client "${name}" was created and its password is in the secrets file, but the answer has no integer "id" and ${why}`, {
+  return new ProvisionError('panel_contract', `${described}: client ${quote(name)} was created and its password is in the secrets file, but the answer has no integer "id" and ${why}`, {
     hint: 'the next apply completes its record with the id once the panel lists the client',
     ...(cause === undefined ? {} : { cause }),
   });
@@ -226,11 +227,11 @@ async function lookUp<R>(find: () => Promise<R | undefined>, label: string, requ
 
 function adoptDomain(record: LiveDomain, domain: string, idUser: unknown, tell: (message: string) => void): Applied {
   if (record.idUser !== idUser) {
-    throw new ProvisionError('panel_http', `domain "${domain}" exists on the panel (id ${record.id}) but belongs to user ${record.idUser}, not ${String(idUser)}`, {
+    throw new ProvisionError('panel_http', `domain ${quote(domain)} exists on the panel (id ${record.id}) but belongs to user ${record.idUser}, not ${String(idUser)}`, {
       hint: 'someone else created it meanwhile: resolve it in the panel, then run plan again',
     });
   }
-  tell(`domain "${domain}" exists (id ${record.id}) for user ${record.idUser}: adopted`);
+  tell(`domain ${quote(domain)} exists (id ${record.id}) for user ${record.idUser}: adopted`);
   return { id: record.id };
 }
 

@@ -1,4 +1,5 @@
 import pLimit from 'p-limit';
+import { quote } from '../escape.js';
 
 /** A unit of work and the ones that must succeed before it starts. */
 export interface WalkNode<Id extends string> {
@@ -89,12 +90,12 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
 function checkGraph<Id extends string, N extends WalkNode<Id>>(nodes: readonly N[]): { byId: Map<Id, N>; order: N[] } {
   const byId = new Map<Id, N>();
   for (const node of nodes) {
-    if (byId.has(node.id)) throw new Error(`"${node.id}" appears twice in the graph`);
+    if (byId.has(node.id)) throw new Error(`${quote(node.id)} appears twice in the graph`);
     byId.set(node.id, node);
   }
   for (const node of nodes) {
     for (const dep of node.dependsOn) {
-      if (!byId.has(dep)) throw new Error(`"${node.id}" depends on "${dep}", which is not in the graph`);
+      if (!byId.has(dep)) throw new Error(`${quote(node.id)} depends on ${quote(dep)}, which is not in the graph`);
     }
   }
   // Depth-first, without recursion (a long chain must not overflow the stack): 1 on the path, 2 done.
@@ -112,7 +113,7 @@ function checkGraph<Id extends string, N extends WalkNode<Id>>(nodes: readonly N
         order.push(top.node);
         stack.pop();
       } else if (state.get(dep) === 1) {
-        throw new Error(`"${dep}" depends on itself through "${top.node.id}": the graph has a cycle`);
+        throw new Error(`${quote(dep)} depends on itself through ${quote(top.node.id)}: the graph has a cycle`);
       } else if (!state.has(dep)) {
         state.set(dep, 1);
         stack.push({ node: byId.get(dep) as N, next: 0 });

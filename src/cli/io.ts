@@ -1,3 +1,4 @@
+import { guardOutput } from '../escape.js';
 import type { Redactions } from '../redact.js';
 
 /**
@@ -31,14 +32,15 @@ export interface Output {
 }
 
 /**
- * Wraps an output so that no value of the run's redaction set (src/redact.ts) can reach it.
+ * Wraps an output so that no value of the run's redaction set (src/redact.ts) can reach it,
+ * nor a control character that is not the program's own (escape.ts guardOutput).
  */
 export function redacting(output: Output, redactions: Redactions): Output {
   return {
     isTTY: output.isTTY,
     ...(output.columns === undefined ? {} : { columns: output.columns }),
     write(text: string) {
-      output.write(redactions.redact(text));
+      output.write(guardOutput(redactions.redact(text)));
     },
   };
 }

@@ -4,6 +4,7 @@ import { VERSION } from '../version.js';
 import type { Command } from './args.js';
 import { EXIT, EXIT_FOR_ERROR, type ExitCode } from './exit.js';
 import { type Io, redacting } from './io.js';
+import { quote } from '../escape.js';
 
 const COMMANDS = {
   validate: () => import('./validate.js').then((m) => m.validate),
@@ -92,7 +93,7 @@ async function dispatch(argv: readonly string[], io: Io, redactions: Redactions)
     return EXIT.ok;
   }
   if (!Object.hasOwn(COMMANDS, name)) {
-    throw new ProvisionError('usage', `unknown command "${name}"`, { hint: 'run provision --help for the list of commands' });
+    throw new ProvisionError('usage', `unknown command ${quote(name)}`, { hint: 'run provision --help for the list of commands' });
   }
   const command: Command = await COMMANDS[name as keyof typeof COMMANDS]();
   if (rest.includes('--help') || rest.includes('-h')) {

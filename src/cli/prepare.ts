@@ -17,6 +17,7 @@ import { connect, type ConnectionValues } from './connection.js';
 import { readBytes, STDIN } from './files.js';
 import { onGitHubActions } from './github.js';
 import type { Io } from './io.js';
+import { quote } from '../escape.js';
 
 /**
  * The stage plan and apply share: read the input once (a manifest or a saved plan, from a
@@ -196,11 +197,11 @@ async function reportLostPasswords(path: string | undefined, panelUrl: string, l
   // Named before the journal closes them: a kill in between names them again, never not at all.
   for (const client of found.lost) {
     io.stderr.write(
-      `warning: client "${client.username}" (id ${client.id}) was created by an earlier apply that was stopped before the panel's answer arrived: its password is unknown: set a new one in the panel\n`,
+      `warning: client ${quote(client.username)} (id ${client.id}) was created by an earlier apply that was stopped before the panel's answer arrived: its password is unknown: set a new one in the panel\n`,
     );
   }
   for (const record of found.incomplete) {
-    io.stderr.write(`${path}:${record.line}: the password of client "${record.username}" was saved without its id; the panel lists it as id ${record.id}: record completed\n`);
+    io.stderr.write(`${path}:${record.line}: the password of client ${quote(record.username)} was saved without its id; the panel lists it as id ${record.id}: record completed\n`);
   }
   await closeLostIntents(path, panelUrl, found);
 }

@@ -6,6 +6,7 @@ import type { Command } from './args.js';
 import { parseCommandLine } from './args.js';
 import { EXIT } from './exit.js';
 import { readText } from './files.js';
+import { quote } from '../escape.js';
 
 const OPTIONS = { identity: { type: 'string' } } as const;
 const usage = 'provision secrets decrypt <secrets-file> [--identity FILE]';
@@ -27,7 +28,7 @@ Examples:
   async run(args, io) {
     const { values, positionals } = parseCommandLine(args, OPTIONS, 2, usage);
     if (positionals[0] !== 'decrypt') {
-      throw new ProvisionError('usage', `unknown secrets subcommand "${positionals[0] ?? ''}"`, { hint: `usage: ${usage}` });
+      throw new ProvisionError('usage', `unknown secrets subcommand ${quote(positionals[0] ?? '')}`, { hint: `usage: ${usage}` });
     }
     const file = positionals[1] ?? '';
     const text = await readText(file, io, 'secrets file');

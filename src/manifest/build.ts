@@ -3,6 +3,7 @@ import type { Found, Locator } from './locate.js';
 import { clientLabel } from './schema.js';
 import type { DesiredClient, DesiredDomain, Diagnostic, Location } from './types.js';
 import { isRecord } from '../util.js';
+import { quote } from '../escape.js';
 
 // Deliberately loose: catches slips (a missing "@", a space, no dot in the domain) without
 // refusing addresses the panel would take.
@@ -55,12 +56,12 @@ export class ClientsBuilder {
       if (!USERNAME_PATTERN.test(username)) {
         error(
           loc,
-          `username "${username}" must be lowercase letters, digits, "-" or "_", starting with a letter (at most 32): usernames are not rewritten`,
+          `username ${quote(username)} must be lowercase letters, digits, "-" or "_", starting with a letter (at most 32): usernames are not rewritten`,
         );
       } else {
         const first = usernames.get(username);
         if (first === undefined) usernames.set(username, loc);
-        else error(loc, `username "${username}" is used twice (first at line ${first.line}): each client needs its own username`);
+        else error(loc, `username ${quote(username)} is used twice (first at line ${first.line}): each client needs its own username`);
       }
     }
 
@@ -73,7 +74,7 @@ export class ClientsBuilder {
     }
 
     if (typeof email === 'string' && !EMAIL.test(email)) {
-      error(source.at(where('email')), `email "${email}" in ${name} is not an email address like name@example.com`);
+      error(source.at(where('email')), `email ${quote(email)} in ${name} is not an email address like name@example.com`);
     }
 
     const desiredDomains: DesiredDomain[] = [];
@@ -84,7 +85,7 @@ export class ClientsBuilder {
         const domainLoc = source.at(source.step(domainsNode, j) ?? domainsNode);
         const normalized = normalizeDomain(input);
         if ('problem' in normalized) {
-          error(domainLoc, `domain "${input}" in ${name} ${normalized.problem}`);
+          error(domainLoc, `domain ${quote(input)} in ${name} ${normalized.problem}`);
           return;
         }
         const first = domains.get(normalized.name);
@@ -92,12 +93,12 @@ export class ClientsBuilder {
           domains.set(normalized.name, { input, client: i, name, loc: domainLoc });
         } else {
           // Name the spelling the reader will find at that line when it differs (case, IDN).
-          const same = first.input === input ? '' : ` (same as "${first.input}")`;
+          const same = first.input === input ? '' : ` (same as ${quote(first.input)})`;
           error(
             domainLoc,
             first.client === i
-              ? `domain "${input}"${same} is listed twice in ${name} (first at line ${first.loc.line}): remove one`
-              : `domain "${input}"${same} is already listed under ${first.name} at line ${first.loc.line}: a domain belongs to one client only`,
+              ? `domain ${quote(input)}${same} is listed twice in ${name} (first at line ${first.loc.line}): remove one`
+              : `domain ${quote(input)}${same} is already listed under ${first.name} at line ${first.loc.line}: a domain belongs to one client only`,
           );
         }
         desiredDomains.push({ name: normalized.name, input, loc: domainLoc });

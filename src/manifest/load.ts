@@ -6,6 +6,7 @@ import { SourceMap } from './locate.js';
 import { lookalikeDiagnostics } from './lookalike.js';
 import { checkSchema, schemaValid } from './schema.js';
 import type { Desired, Diagnostic, Location } from './types.js';
+import { quote } from '../escape.js';
 import { sha256Hex } from '../util.js';
 
 /** What loading a manifest found: `desired` is undefined exactly when a diagnostic is an error. */
@@ -196,7 +197,7 @@ function yamlDiagnostic(e: YAMLError, severity: Diagnostic['severity'], text: st
   switch (e.code) {
     case 'DUPLICATE_KEY': {
       const key = keyAt(text, start);
-      message = `duplicate key${key === undefined ? '' : ` "${key}"`}: a key may appear only once in a mapping`;
+      message = `duplicate key${key === undefined ? '' : ` ${quote(key)}`}: a key may appear only once in a mapping`;
       break;
     }
     case 'MULTIPLE_DOCS':

@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { ProvisionError } from '../errors.js';
+import { quote } from '../escape.js';
 import { normalizeDomain } from '../names.js';
 import type { PanelClient } from './client.js';
 import { PanelHttpError } from './errors.js';
@@ -189,7 +190,7 @@ export async function findClient(client: PanelClient, username: string): Promise
   const found = await client.findByName('clients', username);
   if (found === undefined) return undefined;
   const record = parseClientRecord(found, where);
-  if (record.username !== username.toLowerCase()) throw notAsked(where, `client "${record.username}" (id ${record.id})`);
+  if (record.username !== username.toLowerCase()) throw notAsked(where, `client ${quote(record.username)} (id ${record.id})`);
   return record;
 }
 
@@ -200,7 +201,7 @@ export async function findDomain(client: PanelClient, name: string): Promise<Liv
   if (found === undefined) return undefined;
   const record = parseDomainRecord(found, where);
   const asked = normalizeDomain(name);
-  if (record.name !== ('name' in asked ? asked.name : name.toLowerCase())) throw notAsked(where, `domain "${record.name}" (id ${record.id})`);
+  if (record.name !== ('name' in asked ? asked.name : name.toLowerCase())) throw notAsked(where, `domain ${quote(record.name)} (id ${record.id})`);
   return record;
 }
 

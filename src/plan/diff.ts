@@ -3,6 +3,7 @@ import type { Desired, DesiredClient, Location } from '../manifest/types.js';
 import { closest } from '../names.js';
 import type { Live, LiveClient, LiveHostingPlan } from '../panel/types.js';
 import type { Change, ChangeId, Conflict, CreateClient, CreateDomain, Drift, Plan } from './types.js';
+import { quote } from '../escape.js';
 
 /**
  * Diffs the manifest against the live panel. Pure and deterministic: no I/O, no clock; the
@@ -97,14 +98,14 @@ function resolveHostingPlans(desired: Desired, onPanel: readonly LiveHostingPlan
     const details = [...unknown].map(([name, loc]) => {
       const where = loc === undefined ? '' : `${loc.file}:${loc.line}:${loc.column}: `;
       const suggestion = closest(name, available);
-      return `${where}hosting plan "${name}" is not on the panel${suggestion === undefined ? '' : `: did you mean "${suggestion}"?`}`;
+      return `${where}hosting plan ${quote(name)} is not on the panel${suggestion === undefined ? '' : `: did you mean ${quote(suggestion)}?`}`;
     });
     throw new ProvisionError(
       'unknown_hosting_plan',
       unknown.size === 1 ? 'the manifest names a hosting plan the panel does not have' : `the manifest names ${unknown.size} hosting plans the panel does not have`,
       {
         details,
-        hint: available.length === 0 ? 'the panel has no hosting plans: create one, or leave "plan" out' : `the panel has: ${available.map((n) => `"${n}"`).join(', ')} (names are case-sensitive)`,
+        hint: available.length === 0 ? 'the panel has no hosting plans: create one, or leave "plan" out' : `the panel has: ${available.map((n) => quote(n)).join(', ')} (names are case-sensitive)`,
       },
     );
   }

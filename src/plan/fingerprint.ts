@@ -1,6 +1,7 @@
 import type { Live } from '../panel/types.js';
 import { assertNever, sha256Hex } from '../util.js';
 import type { Change, Plan } from './types.js';
+import { quote } from '../escape.js';
 
 /**
  * A saved plan's fingerprint: exactly the panel facts the plan depends on, so that apply can
@@ -45,7 +46,7 @@ function factsOf(change: Change): Fact[] {
           key: `client:${name}`,
           expected: 'absent',
           actual: (live) => idFact(live.clients.get(name)),
-          reason: (actual) => `client "${name}" now exists on the panel (id ${valueOf(actual)}); the plan would create it`,
+          reason: (actual) => `client ${quote(name)} now exists on the panel (id ${valueOf(actual)}); the plan would create it`,
         },
       ];
       if (hostingPlan !== undefined) {
@@ -54,7 +55,7 @@ function factsOf(change: Change): Fact[] {
           expected: idFact(hostingPlan.id),
           actual: (live) => idFact(live.hostingPlans.get(hostingPlan.name)),
           reason: (actual) =>
-            actual === 'absent' ? `hosting plan "${hostingPlan.name}" is no longer on the panel` : `hosting plan "${hostingPlan.name}" now has id ${valueOf(actual)}; the plan says ${hostingPlan.id}`,
+            actual === 'absent' ? `hosting plan ${quote(hostingPlan.name)} is no longer on the panel` : `hosting plan ${quote(hostingPlan.name)} now has id ${valueOf(actual)}; the plan says ${hostingPlan.id}`,
         });
       }
       return facts;
@@ -71,7 +72,7 @@ function factsOf(change: Change): Fact[] {
           },
           reason: (actual, live) => {
             const owner = live.usernames.get(Number(valueOf(actual)));
-            return `domain "${name}" now exists on the panel (${owner === undefined ? `client id ${valueOf(actual)}` : `client "${owner}"`}); the plan would create it`;
+            return `domain ${quote(name)} now exists on the panel (${owner === undefined ? `client id ${valueOf(actual)}` : `client ${quote(owner)}`}); the plan would create it`;
           },
         },
       ];
@@ -81,7 +82,7 @@ function factsOf(change: Change): Fact[] {
           expected: idFact(clientId),
           actual: (live) => idFact(live.clients.get(client)),
           reason: (actual) =>
-            actual === 'absent' ? `client "${client}" (id ${clientId}), which the plan adds domains to, is no longer on the panel` : `client "${client}" now has id ${valueOf(actual)}; the plan says ${clientId}`,
+            actual === 'absent' ? `client ${quote(client)} (id ${clientId}), which the plan adds domains to, is no longer on the panel` : `client ${quote(client)} now has id ${valueOf(actual)}; the plan says ${clientId}`,
         });
       }
       return facts;

@@ -1,4 +1,5 @@
 import { ProvisionError } from '../errors.js';
+import { jsonText, quote } from '../escape.js';
 import { assertNever, isRecord, plural, sha256Hex } from '../util.js';
 import { expectedFacts, fingerprintOf } from './fingerprint.js';
 import { requestFor } from './requests.js';
@@ -80,12 +81,11 @@ export function planDocument(source: PlanSource): Record<string, unknown> {
 }
 
 /**
- * The plan document as text: indented JSON, one trailing newline. Characters JSON.stringify
- * leaves raw although no terminal or log should see them raw (DEL, the C1 controls, the line
- * and paragraph separators) are escaped too; the text parses to the same value.
+ * The plan document as text: indented JSON, one trailing newline, no unsafe character raw
+ * (escape.ts jsonText); the text parses to the same value.
  */
 export function planDocumentText(source: PlanSource): string {
-  return `${JSON.stringify(planDocument(source), null, 2).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+  return `${jsonText(planDocument(source), 2)}\n`;
 }
 
 /**
@@ -277,18 +277,18 @@ function readChanges(list: readonly ChangeJson[], problems: string[]): Change[] 
     const path = `changes[${i}]`;
     const change = changeFromJson(item);
     const before = problems.length;
-    if (item.id !== change.id) problems.push(`${path}.id: must be "${change.id}"`);
-    else if (seen.has(change.id)) problems.push(`${path}.id: "${change.id}" appears twice`);
-    for (const dep of change.dependsOn) if (!seen.has(dep)) problems.push(`${path}.depends_on: "${dep}" is not a change listed before this one`);
+    if (item.id !== change.id) problems.push(`${path}.id: must be ${quote(change.id)}`);
+    else if (seen.has(change.id)) problems.push(`${path}.id: ${quote(change.id)} appears twice`);
+    for (const dep of change.dependsOn) if (!seen.has(dep)) problems.push(`${path}.depends_on: ${quote(dep)} is not a change listed before this one`);
     switch (change.type) {
       case 'client':
         break;
       case 'domain':
         if (change.clientId === null && !change.dependsOn.includes(`client:${change.client}`)) {
-          problems.push(`${path}.client_id: null, yet the change does not depend on "client:${change.client}"`);
+          problems.push(`${path}.client_id: null, yet the change does not depend on ${quote(`client:${change.client}`)}`);
         }
         if (change.parent !== undefined && !change.dependsOn.includes(`domain:${change.parent}`)) {
-          problems.push(`${path}.parent: "${change.parent}", yet the change does not depend on "domain:${change.parent}"`);
+          problems.push(`${path}.parent: ${quote(change.parent)}, yet the change does not depend on ${quote(`domain:${change.parent}`)}`);
         }
         break;
       default:

@@ -2,6 +2,7 @@ import { plural } from '../util.js';
 import { domainToUnicode } from 'node:url';
 import type { Change, Plan } from '../plan/types.js';
 import { requestFor } from '../plan/requests.js';
+import { jsonText, quote } from '../escape.js';
 
 /** What a renderer needs beside the plan; all plain values, so renderers stay pure. */
 export interface PlanView {
@@ -27,13 +28,13 @@ export const KNOWN_AFTER_APPLY = '(known after apply)';
 /** `POST /domains {"domain":"a.example","id_user":(known after apply)}` */
 export function requestLine(change: Change): string {
   const { method, path, body } = requestFor(change);
-  const fields = Object.entries(body).map(([k, v]) => `${JSON.stringify(k)}:${v === null ? KNOWN_AFTER_APPLY : JSON.stringify(v)}`);
+  const fields = Object.entries(body).map(([k, v]) => `${jsonText(k)}:${v === null ? KNOWN_AFTER_APPLY : jsonText(v)}`);
   return `${method} ${path} {${fields.join(',')}}`;
 }
 
 /** `client "alice"` / `domain "a.example" of client "alice"` */
 export function subject(change: Change): string {
-  return change.type === 'client' ? `client "${change.name}"` : `domain "${change.name}"${unicodeForm(change.name)} of client "${change.client}"`;
+  return change.type === 'client' ? `client ${quote(change.name)}` : `domain ${quote(change.name)}${unicodeForm(change.name)} of client ${quote(change.client)}`;
 }
 
 /** ` (bücher.example)` beside an international name's ASCII form, so people can read it; else ''. */
@@ -56,14 +57,14 @@ export function changeSummary(changes: readonly Change[]): string {
  * another customer: `nameOwner: false` (a pull-request comment) says "another client".
  */
 export function conflictLine(c: Plan['conflicts'][number], nameOwner = true): string {
-  const owner = !nameOwner ? 'another client' : c.owner.startsWith('#') ? `client id ${c.owner.slice(1)}` : `client "${c.owner}"`;
-  return `domain "${c.domain}" is listed under client "${c.client}" but belongs to ${owner} on the panel`;
+  const owner = !nameOwner ? 'another client' : c.owner.startsWith('#') ? `client id ${c.owner.slice(1)}` : `client ${quote(c.owner)}`;
+  return `domain ${quote(c.domain)} is listed under client ${quote(c.client)} but belongs to ${owner} on the panel`;
 }
 
 export function driftLine(d: Plan['drift'][number]): string {
   return d.actual === 'unknown'
-    ? `client "${d.client}": the manifest says hosting plan "${d.expected}", the panel's record does not say which plan it is on`
-    : `client "${d.client}" is on hosting plan "${d.actual}", the manifest says "${d.expected}" (apply does not change plans)`;
+    ? `client ${quote(d.client)}: the manifest says hosting plan ${quote(d.expected)}, the panel's record does not say which plan it is on`
+    : `client ${quote(d.client)} is on hosting plan ${quote(d.actual)}, the manifest says ${quote(d.expected)} (apply does not change plans)`;
 }
 
 /** `2 clients, 5 domains` (domains "not counted" when the panel could not list them). */

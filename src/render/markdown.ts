@@ -1,3 +1,4 @@
+import { markdownText } from '../escape.js';
 import { plural } from '../util.js';
 import type { Change } from '../plan/types.js';
 import type { PlanView } from './common.js';
@@ -17,7 +18,7 @@ export function renderPlanMarkdown(view: PlanView): string {
   const head = [
     `### panel-provision plan: ${changeSummary(plan.changes)}`,
     '',
-    `Manifest \`${view.manifest}\` against \`${view.panelUrl}\`.`,
+    `Manifest <code>${markdownText(view.manifest)}</code> against <code>${markdownText(view.panelUrl)}</code>.`,
     '',
     '| | count |',
     '|---|---:|',
@@ -27,25 +28,26 @@ export function renderPlanMarkdown(view: PlanView): string {
     `| warnings | ${plan.drift.length + (view.warnings?.length ?? 0)} |`,
     '',
   ];
-  for (const note of view.notes) head.push(`> ${escape(note)}`, '');
+  for (const note of view.notes) head.push(`> ${markdownText(note)}`, '');
   if (plan.conflicts.length > 0) {
     head.push('**Conflicts**: apply will send nothing until they are resolved.', '');
     // The owner is another customer: named only when unmanaged names are asked for.
-    head.push(...bounded(plan.conflicts.map((c) => `- :x: ${escape(conflictLine(c, view.showUnmanaged))}`), 'conflict'));
+    head.push(...bounded(plan.conflicts.map((c) => `- :x: ${markdownText(conflictLine(c, view.showUnmanaged))}`), 'conflict'));
     head.push('');
   }
   const warnings = [...(view.warnings ?? []), ...plan.drift.map(driftLine)];
   if (warnings.length > 0) {
     head.push('**Warnings**', '');
-    head.push(...bounded(warnings.map((w) => `- :warning: ${escape(w)}`), 'warning'));
+    head.push(...bounded(warnings.map((w) => `- :warning: ${markdownText(w)}`), 'warning'));
     head.push('');
   }
   if (hasUnmanaged(plan.unmanaged)) head.push(`Not in the manifest, left alone: ${unmanagedCounts(plan.unmanaged)}.`, '');
 
   const sections = groupByClient(plan.changes).map(([client, changes]) => {
+    // Inside the fence nothing is markup; requestLine leaves no line break or control character raw.
     const lines = changes.map((c) => `+ ${requestLine(c)}`);
     return [
-      `<details><summary><code>${escape(client)}</code>: ${changeSummary(changes)}</summary>`,
+      `<details><summary><code>${markdownText(client)}</code>: ${changeSummary(changes)}</summary>`,
       '',
       '```diff',
       ...lines,
@@ -87,9 +89,4 @@ function groupByClient(changes: readonly Change[]): [string, Change[]][] {
     else group.push(change);
   }
   return [...groups];
-}
-
-/** Names come from a manifest under review: keep them from turning into markup. */
-function escape(text: string): string {
-  return text.replace(/[<>&`*_[\]|]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }

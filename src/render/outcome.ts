@@ -1,5 +1,6 @@
 import type { Outcome } from '../apply/execute.js';
 import { tally } from '../apply/execute.js';
+import { jsonText, quote, safeText } from '../escape.js';
 import { paint as paintIf, subject } from './common.js';
 
 /** One line for a finished change: `✓ created client "alice" (id 12)`. */
@@ -10,12 +11,18 @@ export function renderOutcomeLine(outcome: Outcome, options: { color: boolean })
     case 'succeeded':
       return `${paint('green', '✓')} created ${what} (id ${outcome.id})${outcome.note === undefined ? '' : `: ${paint('yellow', outcome.note)}`}`;
     case 'failed':
-      return `${paint('red', '✗')} failed to create ${what}: ${outcome.error}`;
+      return `${paint('red', '✗')} failed to create ${what}: ${safeText(outcome.error)}`;
     case 'skipped':
       return outcome.because === 'interrupted'
         ? `${paint('yellow', '-')} skipped ${what}: interrupted before it was sent`
-        : `${paint('yellow', '-')} skipped ${what}: ${outcome.because.replace(':', ' "')}" failed`;
+        : `${paint('yellow', '-')} skipped ${what}: ${changeName(outcome.because)} failed`;
   }
+}
+
+/** `client:alice` as people read it: `client "alice"`. */
+function changeName(id: string): string {
+  const colon = id.indexOf(':');
+  return `${id.slice(0, colon)} ${quote(id.slice(colon + 1))}`;
 }
 
 /** `Apply: 3 succeeded, 1 failed, 2 skipped.` */
@@ -29,7 +36,7 @@ export function renderApplySummary(outcomes: readonly Outcome[]): string {
 export function renderApplyJson(outcomes: readonly Outcome[], order: readonly string[], panelUrl: string): string {
   const position = new Map(order.map((id, i) => [id, i]));
   const sorted = [...outcomes].sort((a, b) => (position.get(a.change.id) ?? 0) - (position.get(b.change.id) ?? 0));
-  return `${JSON.stringify(
+  return `${jsonText(
     {
       format_version: '1.0',
       panel_url: panelUrl,
@@ -42,7 +49,6 @@ export function renderApplyJson(outcomes: readonly Outcome[], order: readonly st
       })),
       summary: tally(outcomes),
     },
-    null,
     2,
   )}\n`;
 }

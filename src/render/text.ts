@@ -1,6 +1,7 @@
 import { plural } from '../util.js';
 import type { PlanView } from './common.js';
 import { type Style, paint as paintIf, changeSummary, conflictLine, driftLine, hasUnmanaged, requestLine, subject, unmanagedCounts } from './common.js';
+import { quote, safeText } from '../escape.js';
 
 /** The plan for people, Terraform-like. `color` only when writing to a terminal without NO_COLOR. */
 export function renderPlanText(view: PlanView, options: { color: boolean }): string {
@@ -8,14 +9,14 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
   const { plan } = view;
   const out: string[] = [];
 
-  for (const note of view.notes) out.push(paint('dim', `note: ${note}`));
+  for (const note of view.notes) out.push(paint('dim', `note: ${safeText(note)}`));
   if (view.notes.length > 0) out.push('');
 
   if (plan.changes.length > 0) {
     out.push(`Changes to ${view.panelUrl}:`, '');
     for (const change of plan.changes) {
       const after = change.type === 'domain' && change.parent !== undefined ? `, after ${change.parent}` : '';
-      const hostingPlan = change.type === 'client' && change.hostingPlan !== undefined ? ` on hosting plan "${change.hostingPlan.name}"` : '';
+      const hostingPlan = change.type === 'client' && change.hostingPlan !== undefined ? ` on hosting plan ${quote(change.hostingPlan.name)}` : '';
       out.push(paint('dim', `  # ${subject(change)}${hostingPlan} will be created: ${change.reason}${after}`));
       out.push(`  ${paint('green', '+')} ${requestLine(change)}`);
     }
@@ -30,14 +31,14 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
   const warnings = [...(view.warnings ?? []), ...plan.drift.map(driftLine)];
   if (warnings.length > 0) {
     out.push(paint('yellow', 'Warnings:'));
-    for (const w of warnings) out.push(`  ${paint('yellow', '!')} ${w}`);
+    for (const w of warnings) out.push(`  ${paint('yellow', '!')} ${safeText(w)}`);
     out.push('');
   }
   if (hasUnmanaged(plan.unmanaged)) {
     out.push(`Not in the manifest, left alone: ${unmanagedCounts(plan.unmanaged)}.`);
     if (view.showUnmanaged) {
-      for (const name of plan.unmanaged.clients) out.push(`  client ${name}`);
-      for (const name of plan.unmanaged.domains ?? []) out.push(`  domain ${name}`);
+      for (const name of plan.unmanaged.clients) out.push(`  client ${safeText(name)}`);
+      for (const name of plan.unmanaged.domains ?? []) out.push(`  domain ${safeText(name)}`);
     } else {
       out.push('  (--show-unmanaged lists their names)');
     }
