@@ -1,3 +1,4 @@
+/* eslint-disable no-control-regex -- these tests look for control characters */
 /**
  * Names are data in every output format: whatever a panel or a manifest holds (any Unicode,
  * control characters, workflow commands, markup), no output lets it act. Renderers are driven
