@@ -40,15 +40,15 @@
  *   slow bodies, committed POSTs without an answer, IP restrictions, brute-force lock-out,
  *   clients not ready after their 201. `tls` serves HTTPS instead of HTTP.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { ProvisionError } from '../errors.js';
 import { Faults, plainAddress, type SimulatorFaults } from './faults.js';
-import { error, notFound, route, type Answer, type Body } from './routes.js';
-import { SimStore, type SimulatorSeed, type SimulatorState } from './state.js';
+import { API_DISABLED_PAGE, BASE_PATH, keyMatches, MAX_BODY_BYTES, parseBody, readBody, relativePath, send, sha256 } from './http.js';
+import { error, notFound, route, type Answer } from './routes.js';
+import { loadStore, StateSaver } from './state-file.js';
+import type { SimulatorSeed, SimulatorState } from './store.js';
 
 export {
   DEFAULT_HOSTING_PLANS,
@@ -59,7 +59,7 @@ export {
   type SimulatorSeed,
   type SimulatorSeedClient,
   type SimulatorState,
-} from './state.js';
+} from './store.js';
 export { parseSeed } from './seed.js';
 export { mulberry32, type RetryAfterFault, type SimulatorFaults } from './faults.js';
 
@@ -124,12 +124,6 @@ export interface Simulator {
   /** Stops listening, drops keep-alive connections, waits for the last save. */
   close(): Promise<void>;
 }
-
-const BASE_PATH = '/api/v2';
-const MAX_BODY_BYTES = 1024 * 1024;
-const API_DISABLED_PAGE =
-  '<!DOCTYPE html><html><head><title>Panel</title></head><body><h1>API disabled</h1>' +
-  '<p>The REST API is disabled in the panel settings.</p></body></html>';
 
 export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
   if (options.apiKey === '') throw new ProvisionError('usage', 'the simulator needs a non-empty API key');
@@ -220,155 +214,4 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       await saver?.idle();
     },
   };
-}
-
-async function loadStore(options: SimulatorOptions, systemDomains: boolean): Promise<SimStore> {
-  if (options.statePath !== undefined) {
-    let text: string | undefined;
-    try {
-      text = await readFile(options.statePath, 'utf8');
-    } catch (err) {
-      if (!isErrno(err, 'ENOENT')) {
-        throw new ProvisionError('io', `cannot read the simulator state file ${options.statePath}`, { cause: err });
-      }
-    }
-    if (text !== undefined) {
-      let data: unknown;
-      try {
-        data = JSON.parse(text);
-      } catch (err) {
-        throw new ProvisionError('usage', `${options.statePath}: the simulator state file is not valid JSON`, { cause: err });
-      }
-      return SimStore.fromFile(data, options.statePath);
-    }
-  }
-  return SimStore.fromSeed(options.seed ?? {}, { systemDomains, source: 'simulator seed', now: new Date() });
-}
-
-/**
- * Saves the state atomically (temp file in the same folder, then rename). A save requested
- * while one runs waits for it and then writes once for everyone who asked meanwhile.
- */
-class StateSaver {
-  private running: Promise<void> | undefined;
-  private queued: Promise<void> | undefined;
-
-  constructor(
-    private readonly path: string,
-    private readonly snapshot: () => string,
-  ) {}
-
-  save(): Promise<void> {
-    if (this.queued !== undefined) return this.queued;
-    if (this.running === undefined) {
-      this.running = this.write().finally(() => {
-        this.running = undefined;
-      });
-      return this.running;
-    }
-    this.queued = this.running
-      .catch(() => undefined)
-      .then(() => {
-        this.queued = undefined;
-        return this.save();
-      });
-    return this.queued;
-  }
-
-  /** Resolves once no save is running or queued. */
-  async idle(): Promise<void> {
-    while (this.running !== undefined || this.queued !== undefined) {
-      await (this.queued ?? this.running)?.catch(() => undefined);
-    }
-  }
-
-  private async write(): Promise<void> {
-    const temp = `${this.path}.${process.pid.toString()}.${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      await writeFile(temp, this.snapshot());
-      await rename(temp, this.path);
-    } catch (err) {
-      await unlink(temp).catch(() => undefined);
-      throw new ProvisionError('io', `cannot write the simulator state file ${this.path}`, { cause: err });
-    }
-  }
-}
-
-/** The path after /api/v2 ('/' for the base itself); a path outside it stays whole. */
-function relativePath(path: string): string {
-  if (path === BASE_PATH) return '/';
-  return path.startsWith(`${BASE_PATH}/`) ? path.slice(BASE_PATH.length) : path;
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => {
-      resolve(size > MAX_BODY_BYTES ? 'too_large' : Buffer.concat(chunks));
-    });
-    req.on('error', reject);
-  });
-}
-
-function parseBody(raw: Buffer): Body {
-  if (raw.length === 0) return { kind: 'none' };
-  try {
-    return { kind: 'json', value: JSON.parse(raw.toString('utf8')) as unknown };
-  } catch {
-    return { kind: 'invalid' };
-  }
-}
-
-/** Sends the answer; with `slowMs`, the body goes in up to 8 pieces `slowMs` apart. */
-function send(res: ServerResponse, answer: Answer, slowMs = 0): void {
-  const headers: Record<string, string> = {};
-  let payload = '';
-  if (answer.text !== undefined) {
-    headers['content-type'] = 'text/plain; charset=UTF-8';
-    payload = answer.text;
-  } else if (answer.json !== undefined) {
-    headers['content-type'] = 'application/json';
-    payload = JSON.stringify(answer.json);
-  }
-  Object.assign(headers, answer.headers);
-  headers['content-length'] = Buffer.byteLength(payload).toString();
-  res.writeHead(answer.status, headers);
-  if (slowMs <= 0) {
-    res.end(payload);
-    return;
-  }
-  const bytes = Buffer.from(payload);
-  const size = Math.max(1, Math.ceil(bytes.length / 8));
-  res.flushHeaders();
-  let offset = 0;
-  const next = (): void => {
-    if (res.destroyed) return;
-    const piece = bytes.subarray(offset, offset + size);
-    offset += size;
-    if (offset >= bytes.length) res.end(piece);
-    else {
-      res.write(piece);
-      setTimeout(next, slowMs).unref();
-    }
-  };
-  setTimeout(next, slowMs).unref();
-}
-
-function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
-}
-
-/** Constant time: both sides are hashed to the same length before comparing. */
-function keyMatches(header: string | string[] | undefined, expected: Buffer): boolean {
-  if (typeof header !== 'string') return false;
-  return timingSafeEqual(sha256(header), expected);
-}
-
-function isErrno(err: unknown, code: string): boolean {
-  return err instanceof Error && 'code' in err && err.code === code;
 }

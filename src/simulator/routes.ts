@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { isRecord } from '../util.js';
-import type { SimStore } from './state.js';
+import type { SimStore } from './store.js';
 
 /** What the simulator sends back: JSON unless `text` is given. */
 export interface Answer {

@@ -1,6 +1,6 @@
 import { ProvisionError } from '../errors.js';
 import { isRecord } from '../util.js';
-import { SimStore, type SimulatorSeed, type SimulatorSeedClient } from './state.js';
+import { SimStore, type SimulatorSeed, type SimulatorSeedClient } from './store.js';
 
 /**
  * Validates a seed file's parsed content. Unknown keys are refused (a typo would otherwise

@@ -6,8 +6,8 @@ import { main } from '../../src/cli/main.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
 import { parseJournal } from '../../src/secrets/journal.js';
 
-/** The key every test panel uses: tests search all output for it. */
-export const API_KEY = 'test-key-7f3a9c2e-SECRET';
+export { API_KEY } from './key.js';
+import { API_KEY } from './key.js';
 
 export interface RunResult {
   code: number;

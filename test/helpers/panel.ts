@@ -3,7 +3,7 @@ import { afterEach, expect } from 'vitest';
 import { ProvisionError } from '../../src/errors.js';
 import { PanelClient, type PanelClientOptions, type PanelClock } from '../../src/panel/index.js';
 import type { Simulator } from '../../src/simulator/index.js';
-import { SIM_KEY } from './sim-http.js';
+import { API_KEY } from './key.js';
 
 /**
  * PanelClients against a test simulator, with what the user could see checked for the key:
@@ -13,7 +13,7 @@ const cleanups: (() => Promise<unknown>)[] = [];
 const seen: string[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  for (const text of seen.splice(0)) expect(text).not.toContain(SIM_KEY);
+  for (const text of seen.splice(0)) expect(text).not.toContain(API_KEY);
 });
 
 /** Texts the user would see, checked for the key after the test. */
@@ -39,7 +39,7 @@ export function fakeClock(random = 0.5): PanelClock & { waits: number[] } {
 
 /** A PanelClient for `simulator` with the test key, closed after the test; its wait sentences are checked. */
 export function client(simulator: { url: string }, options: Partial<PanelClientOptions> = {}): PanelClient {
-  const created = new PanelClient({ baseUrl: simulator.url, apiKey: SIM_KEY, onWait: (m) => seen.push(m), ...options });
+  const created = new PanelClient({ baseUrl: simulator.url, apiKey: API_KEY, onWait: (m) => seen.push(m), ...options });
   cleanups.push(() => created.close());
   return created;
 }

@@ -1,12 +1,15 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { onTestFinished } from 'vitest';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
+import { API_KEY } from './key.js';
 
-export const SIM_KEY = 'sim-test-key-0123456789abcdef';
 
 /** A simulator with the test key, closed when the current test finishes. */
 export async function sim(options: Partial<SimulatorOptions> = {}): Promise<Simulator> {
-  const started = await startSimulator({ apiKey: SIM_KEY, ...options });
+  const started = await startSimulator({ apiKey: API_KEY, ...options });
   onTestFinished(() => started.close());
   return started;
 }
@@ -30,7 +33,7 @@ export async function call(
   options: { body?: unknown; raw?: string; key?: string | null; headers?: Record<string, string> } = {},
 ): Promise<RawAnswer> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-  const key = options.key === undefined ? SIM_KEY : options.key;
+  const key = options.key === undefined ? API_KEY : options.key;
   if (key !== null && !Object.keys(headers).some((name) => name.toLowerCase() === 'x-api-key')) headers['x-api-key'] = key;
   let body: string | undefined = options.raw;
   if (options.body !== undefined) {
@@ -46,4 +49,18 @@ export async function call(
     json = undefined;
   }
   return { status: response.statusCode, headers: response.headers, text, json };
+}
+
+/** A temporary directory, removed when the current test finishes. */
+export async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'sim-test-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Creates a client through the API and returns its id. */
+export async function createClient(simulator: Simulator, body: Record<string, unknown>): Promise<number> {
+  const answer = await call(simulator, 'POST', '/clients', { body });
+  if (answer.status !== 201) throw new Error(`POST /clients answered ${answer.status}: ${answer.text}`);
+  return (answer.json as { id: number }).id;
 }

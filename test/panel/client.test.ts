@@ -17,7 +17,8 @@ import {
   type PanelClientOptions,
 } from '../../src/panel/index.js';
 import { startSimulator } from '../../src/simulator/index.js';
-import { SIM_KEY, sim } from '../helpers/sim-http.js';
+import { sim } from '../helpers/sim-http.js';
+import { API_KEY } from '../helpers/key.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 
@@ -27,7 +28,7 @@ afterEach(async () => {
 
 
 function client(simulator: { url: string }, options: Partial<PanelClientOptions> = {}): PanelClient {
-  const created = new PanelClient({ baseUrl: simulator.url, apiKey: SIM_KEY, ...options });
+  const created = new PanelClient({ baseUrl: simulator.url, apiKey: API_KEY, ...options });
   cleanups.push(() => created.close());
   return created;
 }
@@ -123,7 +124,7 @@ describe('PanelClient requests', () => {
     const created = await panel.post('/clients', { username: 'alice' });
     expect(created).toMatchObject({ id: 2, password: expect.any(String) as unknown });
     expect(USER_AGENT).toMatch(/^panel-provision\/\d+\.\d+\.\d+/);
-    expect(seen[0]?.headers).toMatchObject({ 'x-api-key': SIM_KEY, accept: 'application/json', 'user-agent': USER_AGENT });
+    expect(seen[0]?.headers).toMatchObject({ 'x-api-key': API_KEY, accept: 'application/json', 'user-agent': USER_AGENT });
     expect(seen[0]?.headers).not.toHaveProperty('content-type');
     expect(seen[1]?.headers).toMatchObject({ 'content-type': 'application/json' });
     expect(events.map(({ method, path, status }) => ({ method, path, status }))).toEqual([
@@ -314,7 +315,7 @@ describe('readLive', () => {
   });
 
   test('unreachable: a closed port names the URL and the code', async () => {
-    const simulator = await startSimulator({ apiKey: SIM_KEY });
+    const simulator = await startSimulator({ apiKey: API_KEY });
     const url = simulator.url;
     await simulator.close();
     const error = await rejection(readLive(client({ url }), { domainNames: [] }));

@@ -7,7 +7,7 @@ import { ProvisionError } from '../../src/errors.js';
 import { PanelClient, proxySettings, type PanelClientOptions } from '../../src/panel/index.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { PROXIED_HOST, proxiedUrl, startTestProxy, type TestProxy } from '../helpers/proxy.js';
-import { SIM_KEY } from '../helpers/sim-http.js';
+import { API_KEY } from '../helpers/key.js';
 
 /** A private CA and a server certificate it signed for 127.0.0.1, made with openssl. */
 interface Pki {
@@ -48,13 +48,13 @@ afterEach(async () => {
 
 async function httpsSim(): Promise<Simulator> {
   if (pki === undefined) throw new Error('no certificates');
-  const simulator = await startSimulator({ apiKey: SIM_KEY, tls: { key: pki.key, cert: pki.cert } });
+  const simulator = await startSimulator({ apiKey: API_KEY, tls: { key: pki.key, cert: pki.cert } });
   cleanups.push(() => simulator.close());
   return simulator;
 }
 
 function client(url: string, options: Partial<PanelClientOptions> = {}): PanelClient {
-  const created = new PanelClient({ baseUrl: url, apiKey: SIM_KEY, ...options });
+  const created = new PanelClient({ baseUrl: url, apiKey: API_KEY, ...options });
   cleanups.push(() => created.close());
   return created;
 }
@@ -65,7 +65,7 @@ async function rejection(promise: Promise<unknown>): Promise<ProvisionError> {
   } catch (err) {
     expect(err).toBeInstanceOf(ProvisionError);
     const error = err as ProvisionError;
-    for (const text of [error.message, error.hint ?? '', String(error.cause)]) expect(text).not.toContain(SIM_KEY);
+    for (const text of [error.message, error.hint ?? '', String(error.cause)]) expect(text).not.toContain(API_KEY);
     return error;
   }
   throw new Error('expected a rejection');
@@ -108,7 +108,7 @@ describe('TLS against the simulator serving HTTPS', () => {
 describe('proxies from the injected environment', () => {
   test('HTTP_PROXY carries requests to an http:// panel; process.env is not read', async () => {
     const proxy = await startProxy();
-    const simulator = await startSimulator({ apiKey: SIM_KEY });
+    const simulator = await startSimulator({ apiKey: API_KEY });
     cleanups.push(() => simulator.close());
     const url = proxiedUrl(simulator.url);
     const panel = client(url, { proxyEnv: { HTTP_PROXY: proxy.url } });
@@ -129,7 +129,7 @@ describe('proxies from the injected environment', () => {
 
   test('a loopback panel is never proxied; NO_PROXY exempts the panel', async () => {
     const proxy = await startProxy();
-    const simulator = await startSimulator({ apiKey: SIM_KEY });
+    const simulator = await startSimulator({ apiKey: API_KEY });
     cleanups.push(() => simulator.close());
     const loopback = client(simulator.url, { proxyEnv: { http_proxy: proxy.url } });
     expect(loopback.proxy).toBeUndefined();
@@ -155,7 +155,7 @@ describe('proxies from the injected environment', () => {
   });
 
   test('a proxy that is down is a clear panel_unreachable error', async () => {
-    const simulator = await startSimulator({ apiKey: SIM_KEY });
+    const simulator = await startSimulator({ apiKey: API_KEY });
     cleanups.push(() => simulator.close());
     const error = await rejection(client(proxiedUrl(simulator.url), { proxyEnv: { HTTP_PROXY: 'http://127.0.0.1:1' }, retryBudgetMs: 0 }).get('/ping'));
     expect(error.code).toBe('panel_unreachable');
@@ -202,7 +202,7 @@ describe('proxies from the injected environment', () => {
   test('a proxy variable that is not a URL is a usage error that does not echo it', () => {
     let caught: unknown;
     try {
-      new PanelClient({ baseUrl: 'https://panel.example/api/v2', apiKey: SIM_KEY, proxyEnv: { HTTPS_PROXY: 'user:hunter2@proxy:3128' } });
+      new PanelClient({ baseUrl: 'https://panel.example/api/v2', apiKey: API_KEY, proxyEnv: { HTTPS_PROXY: 'user:hunter2@proxy:3128' } });
     } catch (err) {
       caught = err;
     }

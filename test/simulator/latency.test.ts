@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { startSimulator } from '../src/simulator/index.js';
+import { startSimulator } from '../../src/simulator/index.js';
 
 describe('simulator latencyMs (for benchmarks)', () => {
   test('each request waits the added latency; concurrent requests overlap', async () => {

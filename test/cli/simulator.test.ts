@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { API_KEY, run, type RunResult } from './helpers/cli.js';
+import { API_KEY, run, type RunResult } from '../helpers/cli.js';
 
 let dir: string;
 beforeEach(async () => {
