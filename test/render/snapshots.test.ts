@@ -1,0 +1,109 @@
+/**
+ * The plan as people read it, whole: text for the terminal and CI logs, Markdown for the
+ * pull-request comment. A change of wording or layout shows here as a diff to review.
+ */
+import { describe, expect, it } from 'vitest';
+import { diff } from '../../src/plan/diff.js';
+import type { PlanView } from '../../src/render/common.js';
+import { renderPlanMarkdown } from '../../src/render/markdown.js';
+import { renderPlanText } from '../../src/render/text.js';
+import { desired, live } from '../helpers/builders.js';
+
+const plan = diff(
+  desired({
+    alice: { plan: 'Basic', email: 'alice@example.com', domains: ['alice.example', 'shop.alice.example', 'xn--bcher-kva.example'] },
+    carol: { plan: 'Basic', domains: ['carol.example', 'taken.example'] },
+  }),
+  live([[7, 'carol', 2], [8, 'zed']], [[70, 'taken.example', 8], [71, 'zed.example', 8]]),
+);
+const view: PlanView = {
+  plan,
+  panelUrl: 'https://panel.example.com/api/v2',
+  manifest: 'manifest.yaml',
+  showUnmanaged: false,
+  notes: ['The panel has no domain list: looked up the manifest\'s 5 domains one by one.'],
+  manifestSha256: 'a'.repeat(64),
+  fingerprint: `sha256:${'b'.repeat(64)}`,
+  warnings: ['manifest.yaml:3:15: username "a1ice" looks like username "alice"'],
+};
+
+describe('rendered plans', () => {
+  it('text', () => {
+    expect(renderPlanText(view, { color: false })).toMatchInlineSnapshot(`
+      "note: The panel has no domain list: looked up the manifest's 5 domains one by one.
+
+      Changes to https://panel.example.com/api/v2:
+
+        # client "alice" on hosting plan "Basic" will be created: not on the panel
+        + POST /clients {"username":"alice","id_hosting_plan":1,"email":"alice@example.com"}
+        # domain "alice.example" of client "alice" will be created: not on the panel
+        + POST /domains {"domain":"alice.example","id_user":(known after apply)}
+        # domain "shop.alice.example" of client "alice" will be created: not on the panel, after alice.example
+        + POST /domains {"domain":"shop.alice.example","id_user":(known after apply)}
+        # domain "xn--bcher-kva.example" (bücher.example) of client "alice" will be created: not on the panel
+        + POST /domains {"domain":"xn--bcher-kva.example","id_user":(known after apply)}
+        # domain "carol.example" of client "carol" will be created: not on the panel
+        + POST /domains {"domain":"carol.example","id_user":7}
+
+      Conflicts: apply will send nothing until the manifest or the panel is changed:
+        ✗ domain "taken.example" is listed under client "carol" but belongs to client "zed" on the panel
+
+      Warnings:
+        ! manifest.yaml:3:15: username "a1ice" looks like username "alice"
+        ! client "carol" is on hosting plan "Standard", the manifest says "Basic" (apply does not change plans)
+
+      Not in the manifest, left alone: 1 client, 1 domain.
+        (--show-unmanaged lists their names)
+
+      Plan: 5 to create (1 client, 4 domains); 1 conflict, 2 warnings.
+      "
+    `);
+  });
+
+  it('Markdown', () => {
+    expect(renderPlanMarkdown(view)).toMatchInlineSnapshot(`
+      "### panel-provision plan: 5 to create (1 client, 4 domains)
+
+      Manifest <code>manifest.yaml</code> against <code>https://panel.example.com/api/v2</code>.
+
+      | | count |
+      |---|---:|
+      | clients to create | 1 |
+      | domains to create | 4 |
+      | conflicts | 1 |
+      | warnings | 2 |
+
+      > The panel has no domain list: looked up the manifest's 5 domains one by one.
+
+      **Conflicts**: apply will send nothing until they are resolved.
+
+      - :x: domain "taken.example" is listed under client "carol" but belongs to another client on the panel
+
+      **Warnings**
+
+      - :warning: manifest.yaml:3:15: username "a1ice" looks like username "alice"
+      - :warning: client "carol" is on hosting plan "Standard", the manifest says "Basic" (apply does not change plans)
+
+      Not in the manifest, left alone: 1 client, 1 domain.
+
+      <details><summary><code>alice</code>: 4 to create (1 client, 3 domains)</summary>
+
+      \`\`\`diff
+      + POST /clients {"username":"alice","id_hosting_plan":1,"email":"alice@example.com"}
+      + POST /domains {"domain":"alice.example","id_user":(known after apply)}
+      + POST /domains {"domain":"shop.alice.example","id_user":(known after apply)}
+      + POST /domains {"domain":"xn--bcher-kva.example","id_user":(known after apply)}
+      \`\`\`
+      </details>
+
+      <details><summary><code>carol</code>: 1 to create (1 domain)</summary>
+
+      \`\`\`diff
+      + POST /domains {"domain":"carol.example","id_user":7}
+      \`\`\`
+      </details>
+
+      "
+    `);
+  });
+});
