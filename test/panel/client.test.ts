@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -14,11 +13,12 @@ import {
   normalizeBaseUrl,
   readLive,
   USER_AGENT,
-  type PanelClientOptions,
+
 } from '../../src/panel/index.js';
 import { startSimulator } from '../../src/simulator/index.js';
-import { sim } from '../helpers/sim-http.js';
+import { sim, tempDir } from '../helpers/sim-http.js';
 import { API_KEY } from '../helpers/key.js';
+import { client, rejection } from '../helpers/panel.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 
@@ -27,28 +27,8 @@ afterEach(async () => {
 });
 
 
-function client(simulator: { url: string }, options: Partial<PanelClientOptions> = {}): PanelClient {
-  const created = new PanelClient({ baseUrl: simulator.url, apiKey: API_KEY, ...options });
-  cleanups.push(() => created.close());
-  return created;
-}
 
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'panel-test-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
 
-/** The rejection of a promise (fails the test when it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<ProvisionError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ProvisionError);
-    return err as ProvisionError;
-  }
-  throw new Error('expected a rejection');
-}
 
 const SEED = {
   hostingPlans: ['Basic', 'Premium Plus'],

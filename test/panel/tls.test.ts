@@ -3,11 +3,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { ProvisionError } from '../../src/errors.js';
-import { PanelClient, proxySettings, type PanelClientOptions } from '../../src/panel/index.js';
+import { PanelClient, proxySettings } from '../../src/panel/index.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { PROXIED_HOST, proxiedUrl, startTestProxy, type TestProxy } from '../helpers/proxy.js';
 import { API_KEY } from '../helpers/key.js';
+import { client, rejection } from '../helpers/panel.js';
 
 /** A private CA and a server certificate it signed for 127.0.0.1, made with openssl. */
 interface Pki {
@@ -53,23 +53,7 @@ async function httpsSim(): Promise<Simulator> {
   return simulator;
 }
 
-function client(url: string, options: Partial<PanelClientOptions> = {}): PanelClient {
-  const created = new PanelClient({ baseUrl: url, apiKey: API_KEY, ...options });
-  cleanups.push(() => created.close());
-  return created;
-}
 
-async function rejection(promise: Promise<unknown>): Promise<ProvisionError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ProvisionError);
-    const error = err as ProvisionError;
-    for (const text of [error.message, error.hint ?? '', String(error.cause)]) expect(text).not.toContain(API_KEY);
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** A proxy on loopback, closed after the test. */
 async function startProxy(): Promise<TestProxy> {
