@@ -11,7 +11,7 @@ import { plural } from '../util.js';
 import type { Command } from './args.js';
 import { oneOf, parseCommandLine, positiveInteger, seconds } from './args.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
-import { EXIT } from './exit.js';
+import { EXIT, exitCodesHelp } from './exit.js';
 import { stepSummary } from './github.js';
 import type { Io } from './io.js';
 import { useColor } from './io.js';
@@ -66,7 +66,7 @@ Progress: a live line on a terminal; one timestamped line per finished action ot
 Ctrl-C (SIGINT) or SIGTERM: requests in flight finish, the rest is skipped, the summary is
 printed, exit 130; running apply again finishes the job.
 
-Exit codes: 0 done; 1 failures (see the outcomes); 3 stale saved plan; 4 mass create refused; 130 interrupted.
+${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massCreate', 'interrupted'])}
 
 ${CONNECTION_HELP}
 

@@ -20,6 +20,21 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/** What each code means, for the help texts (written from here, never by hand). */
+const MEANING: Readonly<Record<keyof typeof EXIT, string>> = {
+  ok: 'success',
+  failure: 'failure',
+  changes: 'plan --detailed-exitcode found changes',
+  stalePlan: 'stale saved plan',
+  massCreate: 'mass create refused',
+  interrupted: 'apply interrupted',
+};
+
+/** `Exit codes: 0 success; 1 failure; …` for the codes a command returns (all by default). */
+export function exitCodesHelp(codes: readonly (keyof typeof EXIT)[] = Object.keys(EXIT) as (keyof typeof EXIT)[]): string {
+  return `Exit codes: ${codes.map((code) => `${EXIT[code]} ${MEANING[code]}`).join('; ')}.`;
+}
+
 /** The exit code of each error code: 1 unless a code refines it. */
 export const EXIT_FOR_ERROR: Readonly<Record<ErrorCode, ExitCode>> = {
   usage: EXIT.failure,

@@ -2,7 +2,7 @@ import { ProvisionError } from '../errors.js';
 import { Redactions } from '../redact.js';
 import { VERSION } from '../version.js';
 import type { Command } from './args.js';
-import { EXIT, EXIT_FOR_ERROR, type ExitCode } from './exit.js';
+import { EXIT, EXIT_FOR_ERROR, exitCodesHelp, type ExitCode } from './exit.js';
 import { type Io, redacting } from './io.js';
 import { quote } from '../escape.js';
 
@@ -36,8 +36,7 @@ Options:
   --help, -h              help for provision or a command
   --version               print the version
 
-Exit codes: 0 success; 1 failure; 2 plan --detailed-exitcode found changes; 3 stale saved
-plan; 4 mass create refused; 130 apply interrupted.
+${exitCodesHelp()}
 
 Run 'provision <command> --help' for a command's options and examples.
 
