@@ -20,7 +20,11 @@ export function normalizeDomain(input: string): { name: string } | { problem: st
   if (trimmed === '') return { problem: 'is empty' };
   if (trimmed !== input) return { problem: 'has spaces around it' };
   if (trimmed.endsWith('.')) return { problem: 'ends with a dot: write it without the trailing dot' };
-  if (/[\s/:@*]/.test(trimmed)) return { problem: 'contains a space, "/", ":", "@" or "*": write a bare domain name' };
+  if (/[\s/:@*[\]]/.test(trimmed)) return { problem: 'contains a space, "/", ":", "@", "*" or a bracket: write a bare domain name' };
+  // A last label that is a number (decimal or 0x-hex) makes the URL parser read the whole as an
+  // IPv4 address and rewrite it ("127.1" becomes "127.0.0.1"): refused, never rewritten.
+  const last = trimmed.toLowerCase().split('.').at(-1) ?? '';
+  if (/^(?:\d+|0x[0-9a-f]*)$/.test(last)) return { problem: 'is an IP address or a number, not a domain name: write a name like example.com' };
   const ascii = domainToASCII(trimmed.toLowerCase());
   if (ascii === '') return { problem: 'is not a valid domain name' };
   if (ascii.length > 253) return { problem: 'is longer than 253 characters' };

@@ -11,8 +11,9 @@ describe('closest', () => {
 });
 
 describe('normalizeDomain', () => {
-  it('lowercases and converts IDNs to punycode', () => {
+  it('lowercases and converts IDNs to punycode; a number is fine as a label, not as the last one', () => {
     expect(normalizeDomain('Bücher.Example')).toEqual({ name: 'xn--bcher-kva.example' });
+    expect(normalizeDomain('1.2.example')).toEqual({ name: '1.2.example' });
   });
   it.each([
     ['', 'is empty'],
@@ -21,7 +22,14 @@ describe('normalizeDomain', () => {
     ['-a.example', 'has an invalid label "-a": use 1-63 letters, digits or inner hyphens'],
     ['a_b.example', 'has an invalid label "a_b": use 1-63 letters, digits or inner hyphens'],
     ['example.com.', 'ends with a dot: write it without the trailing dot'],
-    ['http://example.com', 'contains a space, "/", ":", "@" or "*": write a bare domain name'],
+    ['http://example.com', 'contains a space, "/", ":", "@", "*" or a bracket: write a bare domain name'],
+    // Address literals and the numbers the URL parser would rewrite into one ("127.1" -> "127.0.0.1").
+    ['10.0.0.1', 'is an IP address or a number, not a domain name: write a name like example.com'],
+    ['127.1', 'is an IP address or a number, not a domain name: write a name like example.com'],
+    ['0x7f.0.0.2', 'is an IP address or a number, not a domain name: write a name like example.com'],
+    ['example.0x10', 'is an IP address or a number, not a domain name: write a name like example.com'],
+    ['[::1]', 'contains a space, "/", ":", "@", "*" or a bracket: write a bare domain name'],
+    ['fd00::1', 'contains a space, "/", ":", "@", "*" or a bracket: write a bare domain name'],
   ])('refuses %j', (input, problem) => {
     expect(normalizeDomain(input)).toEqual({ problem });
   });

@@ -235,7 +235,7 @@ describe('semantic problems', () => {
     const text = 'version: 1\nclients:\n  - username: alice\n    domains:\n      - localhost\n      - https://alice.example/\n      - alice.example.\n      - -bad.example\n';
     expect(report(text)).toEqual([
       'm.yaml:5:9: error: domain "localhost" in client "alice" needs at least two labels, like example.com',
-      'm.yaml:6:9: error: domain "https://alice.example/" in client "alice" contains a space, "/", ":", "@" or "*": write a bare domain name',
+      'm.yaml:6:9: error: domain "https://alice.example/" in client "alice" contains a space, "/", ":", "@", "*" or a bracket: write a bare domain name',
       'm.yaml:7:9: error: domain "alice.example." in client "alice" ends with a dot: write it without the trailing dot',
       'm.yaml:8:9: error: domain "-bad.example" in client "alice" has an invalid label "-bad": use 1-63 letters, digits or inner hyphens',
     ]);
