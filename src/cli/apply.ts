@@ -18,6 +18,7 @@ import { useColor } from './io.js';
 import { ApplyProgress } from './progress.js';
 import {
   DEFAULT_MAX_CREATES,
+  MAX_MAX_CREATES,
   MASS_HELP,
   MASS_OPTIONS,
   massCreateWarning,
@@ -31,6 +32,8 @@ import {
 
 /** Requests in flight at once unless --concurrency says otherwise. */
 export const DEFAULT_CONCURRENCY = 4;
+/** The most changes apply keeps in flight: more would only queue in the panel (and trip rate limits). */
+export const MAX_CONCURRENCY = 64;
 
 const APPLY_OPTIONS = {
   ...CONNECTION_OPTIONS,
@@ -78,9 +81,9 @@ Examples:
   async run(args, io, redactions) {
     const { values, positionals } = parseCommandLine(args, APPLY_OPTIONS, 1, applyUsage);
     const format = oneOf(values.format, '--format', ['text', 'json'], 'text');
-    const concurrency = positiveInteger(values.concurrency, '--concurrency', DEFAULT_CONCURRENCY);
+    const concurrency = positiveInteger(values.concurrency, '--concurrency', DEFAULT_CONCURRENCY, MAX_CONCURRENCY);
     const settleTimeoutMs = seconds(values['settle-timeout'], '--settle-timeout', DEFAULT_SETTLE_TIMEOUT_MS);
-    const maxCreates = positiveInteger(values['max-creates'], '--max-creates', DEFAULT_MAX_CREATES);
+    const maxCreates = positiveInteger(values['max-creates'], '--max-creates', DEFAULT_MAX_CREATES, MAX_MAX_CREATES);
     const encryption = await loadEncryption(values['secrets-recipient'] ?? io.env.PROVISION_SECRETS_RECIPIENT);
     const path = positionals[0] ?? '';
     const secretsPath = values['secrets-file'] ?? io.env.PROVISION_SECRETS_FILE;

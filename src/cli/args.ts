@@ -1,5 +1,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ProvisionError } from '../errors.js';
+import { quote, safeText } from '../escape.js';
+import { closest } from '../names.js';
+import { plural } from '../util.js';
 import type { Redactions } from '../redact.js';
 import type { ExitCode } from './exit.js';
 import type { Io } from './io.js';
@@ -21,33 +24,54 @@ export interface Command {
   run(args: readonly string[], io: Io, redactions: Redactions): Promise<ExitCode>;
 }
 
-/** parseArgs, strict, with errors that say how to call the command. */
+/**
+ * parseArgs, strict, with errors that say how to call the command: an unknown flag gets the
+ * nearest known one suggested, and a flag given twice is an error (not "the last one wins":
+ * a pipeline that sets one in two places means one of them).
+ */
 export function parseCommandLine<O extends ParseArgsOptionsConfig>(args: readonly string[], options: O, positionals: number, usage: string) {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true } as const);
+    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true, tokens: true } as const);
   } catch (error) {
     const message = (error as Error).message.split('. ')[0] ?? 'invalid arguments';
-    throw new ProvisionError('usage', message.charAt(0).toLowerCase() + message.slice(1), { hint: `usage: ${usage}` });
+    const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(message)?.[1];
+    const suggestion = unknown === undefined ? undefined : closest(unknown.replace(/^-+/, ''), Object.keys(options));
+    throw new ProvisionError('usage', safeText(message.charAt(0).toLowerCase() + message.slice(1)), {
+      hint: suggestion === undefined ? `usage: ${usage}` : `did you mean --${suggestion}? usage: ${usage}`,
+    });
+  }
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option' || options[token.name]?.multiple === true) continue;
+    if (seen.has(token.name)) throw new ProvisionError('usage', `--${token.name} is given twice`, { hint: `give each option once; usage: ${usage}` });
+    seen.add(token.name);
   }
   if (parsed.positionals.length !== positionals) {
-    throw new ProvisionError('usage', positionals === 0 ? 'this command takes no arguments' : `expected ${positionals} argument${positionals === 1 ? '' : 's'}, got ${parsed.positionals.length}`, {
+    throw new ProvisionError('usage', positionals === 0 ? 'this command takes no arguments' : `expected ${plural(positionals, 'argument')}, got ${parsed.positionals.length}`, {
       hint: `usage: ${usage}`,
     });
   }
   return parsed;
 }
 
-/** Parses a positive integer flag, or explains. */
-export function positiveInteger(value: string | undefined, flag: string, fallback: number): number {
-  return wholeNumber(value, flag, 1) ?? fallback;
+/** Plain decimal digits: no sign, space, exponent, hex or fraction. */
+const WHOLE = /^\d{1,15}$/;
+/** Digits with an optional fraction: no sign, space, exponent or hex. */
+const DECIMAL = /^\d{1,15}(?:\.\d{1,15})?$/;
+
+/** Parses a count of at least 1 (and at most `max`), or explains. */
+export function positiveInteger(value: string | undefined, flag: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  return wholeNumber(value, flag, 1, max) ?? fallback;
 }
 
-/** Parses a whole-number flag of at least `min` (undefined when absent), or explains. */
-export function wholeNumber(value: string | undefined, flag: string, min = 0): number | undefined {
+/** Parses a whole-number flag in [min, max] (undefined when absent), or explains. */
+export function wholeNumber(value: string | undefined, flag: string, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isSafeInteger(n) || n < min) throw new ProvisionError('usage', `${flag} must be a whole number of ${min} or more, not "${value}"`);
+  if (!WHOLE.test(value) || n < min || n > max) {
+    throw new ProvisionError('usage', `${flag} takes a whole number from ${min} to ${max} in plain digits, not ${quote(value)}`);
+  }
   return n;
 }
 
@@ -55,14 +79,17 @@ export function wholeNumber(value: string | undefined, flag: string, min = 0): n
 export function oneOf<T extends string>(value: string | undefined, flag: string, choices: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
   if ((choices as readonly string[]).includes(value)) return value as T;
-  throw new ProvisionError('usage', `${flag} must be one of ${choices.join(', ')}, not "${value}"`);
+  const suggestion = closest(value, choices);
+  throw new ProvisionError('usage', `${flag} must be one of ${choices.join(', ')}, not ${quote(value)}`, suggestion === undefined ? {} : { hint: `did you mean ${suggestion}?` });
 }
 
-/** Parses a duration flag given in seconds (0 or more, decimals allowed) into milliseconds, or explains. */
-export function seconds(value: string | undefined, flag: string, fallbackMs: number): number {
+/** Parses a duration flag in seconds, decimals allowed, from 0 to `maxSeconds`, into milliseconds; or explains. */
+export function seconds(value: string | undefined, flag: string, fallbackMs: number, maxSeconds = 3600): number {
   if (value === undefined) return fallbackMs;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new ProvisionError('usage', `${flag} takes a number of seconds (0 or more), not "${value}"`);
+  if (!DECIMAL.test(value) || n > maxSeconds) {
+    throw new ProvisionError('usage', `${flag} takes a number of seconds from 0 to ${maxSeconds} in plain digits (like 30 or 2.5), not ${quote(value)}`);
+  }
   return Math.round(n * 1000);
 }
 
@@ -70,6 +97,6 @@ export function seconds(value: string | undefined, flag: string, fallbackMs: num
 export function rate(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === '' || !(n >= 0 && n <= 1)) throw new ProvisionError('usage', `${flag} takes a share between 0 and 1, like 0.1, not "${value}"`);
+  if (!DECIMAL.test(value) || n > 1) throw new ProvisionError('usage', `${flag} takes a share between 0 and 1, like 0.1, not ${quote(value)}`);
   return n;
 }

@@ -5,6 +5,7 @@ import type { Command } from './args.js';
 import { EXIT, EXIT_FOR_ERROR, exitCodesHelp, type ExitCode } from './exit.js';
 import { type Io, redacting } from './io.js';
 import { quote } from '../escape.js';
+import { closest } from '../names.js';
 
 const COMMANDS = {
   validate: () => import('./validate.js').then((m) => m.validate),
@@ -92,7 +93,10 @@ async function dispatch(argv: readonly string[], io: Io, redactions: Redactions)
     return EXIT.ok;
   }
   if (!Object.hasOwn(COMMANDS, name)) {
-    throw new ProvisionError('usage', `unknown command ${quote(name)}`, { hint: 'run provision --help for the list of commands' });
+    const suggestion = closest(name, Object.keys(COMMANDS));
+    throw new ProvisionError('usage', `unknown command ${quote(name)}`, {
+      hint: `${suggestion === undefined ? '' : `did you mean ${suggestion}? `}run provision --help for the list of commands`,
+    });
   }
   const command: Command = await COMMANDS[name as keyof typeof COMMANDS]();
   if (rest.includes('--help') || rest.includes('-h')) {

@@ -9,7 +9,7 @@ import { EXIT } from './exit.js';
 import { readBytes, writeAtomically } from './files.js';
 import { stepSummary } from './github.js';
 import { useColor } from './io.js';
-import { DEFAULT_MAX_CREATES, MASS_HELP, MASS_OPTIONS, massCreateWarning, planFromManifest, refuseConflicts } from './prepare.js';
+import { DEFAULT_MAX_CREATES, MASS_HELP, MAX_MAX_CREATES, MASS_OPTIONS, massCreateWarning, planFromManifest, refuseConflicts } from './prepare.js';
 
 const PLAN_OPTIONS = {
   ...CONNECTION_OPTIONS,
@@ -47,7 +47,7 @@ Examples:
   async run(args, io, redactions) {
     const { values, positionals } = parseCommandLine(args, PLAN_OPTIONS, 1, planUsage);
     const format = oneOf(values.format, '--format', ['text', 'json', 'markdown'], 'text');
-    const maxCreates = positiveInteger(values['max-creates'], '--max-creates', DEFAULT_MAX_CREATES);
+    const maxCreates = positiveInteger(values['max-creates'], '--max-creates', DEFAULT_MAX_CREATES, MAX_MAX_CREATES);
     const path = positionals[0] ?? '';
     const bytes = await readBytes(path, io, 'manifest');
     const prepared = await planFromManifest(bytes, path, io, redactions, { connection: values, showUnmanaged: values['show-unmanaged'] });

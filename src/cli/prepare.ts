@@ -27,6 +27,8 @@ import { quote } from '../escape.js';
 
 /** Plans that create more than this many resources need --allow-mass-create to be applied. */
 export const DEFAULT_MAX_CREATES = 100;
+/** The highest --max-creates accepted. */
+export const MAX_MAX_CREATES = 1_000_000;
 
 export const MASS_OPTIONS = {
   'max-creates': { type: 'string' },

@@ -59,7 +59,7 @@ Examples:
     const seed = values.seed === undefined ? undefined : parseSeed(await readJson(values.seed, io, 'seed file'), values.seed);
     const sim = await startSimulator({
       apiKey,
-      port: wholeNumber(values.port, '--port') ?? 0,
+      port: wholeNumber(values.port, '--port', 0, 65_535) ?? 0,
       ...(values.host === undefined ? {} : { host: values.host }),
       ...(values.state === undefined ? {} : { statePath: values.state }),
       ...(seed === undefined ? {} : { seed }),
@@ -80,9 +80,9 @@ function faults(values: Values) {
   const errorRate = rate(values['error-rate'], '--error-rate');
   const resetRate = rate(values['reset-rate'], '--reset-rate');
   const ambiguousPostRate = rate(values['ambiguous-post-rate'], '--ambiguous-post-rate');
-  const latencyMs = wholeNumber(values.latency, '--latency');
-  const notReadyMs = wholeNumber(values['not-ready'], '--not-ready');
-  const faultSeed = wholeNumber(values['fault-seed'], '--fault-seed');
+  const latencyMs = wholeNumber(values.latency, '--latency', 0, 60_000);
+  const notReadyMs = wholeNumber(values['not-ready'], '--not-ready', 0, 3_600_000);
+  const faultSeed = wholeNumber(values['fault-seed'], '--fault-seed', 0, 4_294_967_295);
   return {
     ...(errorRate === undefined ? {} : { errorRate }),
     ...(resetRate === undefined ? {} : { resetRate }),

@@ -43,7 +43,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { ProvisionError } from '../errors.js';
+import { errnoCode, ProvisionError } from '../errors.js';
 import { Faults, plainAddress, type SimulatorFaults } from './faults.js';
 import { API_DISABLED_PAGE, BASE_PATH, keyMatches, MAX_BODY_BYTES, parseBody, readBody, relativePath, send, sha256 } from './http.js';
 import { error, notFound, route, type Answer } from './routes.js';
@@ -193,18 +193,23 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       .catch(() => res.destroy());
   };
   const server = options.tls === undefined ? createServer(handler) : createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler);
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 0;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
+    const refuse = (err: Error): void => {
+      reject(listenError(err, host, port));
+    };
+    server.once('error', refuse);
+    server.listen(port, host, () => {
+      server.off('error', refuse);
       resolve();
     });
   });
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
   return {
-    url: `${options.tls === undefined ? 'http' : 'https'}://${host}:${address.port}${BASE_PATH}`,
+    url: `${options.tls === undefined ? 'http' : 'https'}://${shown}:${address.port}${BASE_PATH}`,
     state: store,
     requests,
     close: async () => {
@@ -214,4 +219,17 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       await saver?.idle();
     },
   };
+}
+
+/** Why the simulator cannot listen, as a usage error: a port in use, an address not on this machine. */
+function listenError(err: Error, host: string, port: number): ProvisionError {
+  const code = errnoCode(err);
+  const why: Record<string, [string, string]> = {
+    EADDRINUSE: [`port ${port} is in use`, 'choose another --port, or 0 for a free one'],
+    EACCES: [`port ${port} needs privileges`, 'choose a port above 1023, or 0 for a free one'],
+    EADDRNOTAVAIL: [`${host} is not an address of this machine`, 'give --host 127.0.0.1 (the default) or an address of this machine'],
+    ENOTFOUND: [`the host ${host} cannot be resolved`, 'give --host as an IP address of this machine, like 127.0.0.1'],
+  };
+  const [what, hint] = why[code] ?? [code, 'check --host and --port'];
+  return new ProvisionError('usage', `the simulator cannot listen on ${host}:${port}: ${what}`, { hint, cause: err });
 }

@@ -35,7 +35,7 @@ describe('apply meets a panel that is still setting an account up', () => {
   it('refuses a --settle-timeout that is not a number of seconds', async () => {
     const { file, env } = await setup();
     const r = await run(['apply', file, '--auto-approve', '--settle-timeout', 'soon'], env);
-    expect(r.stderr).toBe('error: --settle-timeout takes a number of seconds (0 or more), not "soon"\n');
+    expect(r.stderr).toBe('error: --settle-timeout takes a number of seconds from 0 to 3600 in plain digits (like 30 or 2.5), not "soon"\n');
   });
 });
 

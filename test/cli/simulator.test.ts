@@ -85,9 +85,29 @@ describe('provision simulator', () => {
     });
   });
 
+  it('a port in use, a port out of range, a host that is not here: usage errors that say so', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as { port: number };
+    try {
+      expect((await run(['simulator', '--api-key', API_KEY, '--port', String(port)])).stderr).toBe(
+        `error: the simulator cannot listen on 127.0.0.1:${port}: port ${port} is in use\nhint: choose another --port, or 0 for a free one\n`,
+      );
+    } finally {
+      busy.close();
+    }
+    expect((await run(['simulator', '--api-key', API_KEY, '--port', '70000'])).stderr).toBe('error: --port takes a whole number from 0 to 65535 in plain digits, not "70000"\n');
+    const elsewhere = await run(['simulator', '--api-key', API_KEY, '--host', '192.0.2.1']);
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toMatch(/^error: the simulator cannot listen on 192\.0\.2\.1:0: 192\.0\.2\.1 is not an address of this machine\nhint: /);
+    const unresolvable = await run(['simulator', '--api-key', API_KEY, '--host', 'no-such-host.invalid']);
+    expect(unresolvable.stderr).toMatch(/^error: the simulator cannot listen on no-such-host\.invalid:0: /);
+    expect(unresolvable.stderr).not.toContain('internal error');
+  });
+
   it('explains bad flags', async () => {
     expect((await run(['simulator', '--api-key', API_KEY, '--error-rate', '2'])).stderr).toBe('error: --error-rate takes a share between 0 and 1, like 0.1, not "2"\n');
-    expect((await run(['simulator', '--api-key', API_KEY, '--latency', '1.5'])).stderr).toBe('error: --latency must be a whole number of 0 or more, not "1.5"\n');
+    expect((await run(['simulator', '--api-key', API_KEY, '--latency', '1.5'])).stderr).toBe('error: --latency takes a whole number from 0 to 60000 in plain digits, not "1.5"\n');
     expect((await run(['simulator'])).stderr).toBe('error: the simulator needs an API key\nhint: give --api-key KEY or set PROVISION_API_KEY\n');
   });
 });
