@@ -13,9 +13,15 @@ import type { Io } from './io.js';
 /** The path that means standard input. */
 export const STDIN = '-';
 
-/** A file's bytes, read once; `-` reads standard input to its end. */
+/**
+ * Names of standard input itself: read from the process's own stream, since opening them by
+ * path fails when stdin is a socket (ENXIO: a parent process that spawned this one).
+ */
+const STDIN_PATHS = new Set([STDIN, '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+
+/** A file's bytes, read once; `-` (or /dev/stdin) reads standard input to its end. */
 export async function readBytes(path: string, io: Io, what = 'file'): Promise<Uint8Array> {
-  if (path === STDIN) {
+  if (STDIN_PATHS.has(path)) {
     if (io.readStdin === undefined) throw new ProvisionError('usage', `no standard input to read the ${what} from`, { hint: 'give the path of the file' });
     return io.readStdin();
   }
