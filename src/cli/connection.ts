@@ -1,8 +1,12 @@
 import { ProvisionError } from '../errors.js';
-import { API_KEY_HINT, apiKeyFromEnv, checkApiKey, checkCaPem, normalizeBaseUrl, PanelClient } from '../panel/index.js';
+import { API_KEY_HINT, apiKeyFromEnv, checkApiKey, checkCaPem, DEFAULT_MAX_ANSWER_MB, MAX_ANSWER_MB, normalizeBaseUrl, PanelClient } from '../panel/index.js';
+import { wholeNumber } from './args.js';
 import type { Redactions } from '../redact.js';
-import { readText } from './files.js';
+import { readSmallText, readText } from './files.js';
 import type { Io } from './io.js';
+
+/** An API key file larger than this is refused unread (a key is a few dozen characters). */
+const MAX_KEY_FILE_BYTES = 4096;
 
 /** The connection flags shared by plan and apply. */
 export const CONNECTION_OPTIONS = {
@@ -12,6 +16,7 @@ export const CONNECTION_OPTIONS = {
   'ca-file': { type: 'string' },
   insecure: { type: 'boolean', default: false },
   verbose: { type: 'boolean', default: false },
+  'max-answer-mb': { type: 'string' },
 } as const;
 
 export const CONNECTION_HELP = `Connection:
@@ -21,6 +26,7 @@ export const CONNECTION_HELP = `Connection:
   --insecure             do not verify the panel's certificate (loud warning)
   --allow-http           allow plain http:// to a non-loopback host
   --verbose              log every request (method, path, status, time) to stderr
+  --max-answer-mb N      read answers up to N MB (1 to ${MAX_ANSWER_MB}, default ${DEFAULT_MAX_ANSWER_MB}): a larger one stops the run
   HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured.`;
 
 export interface ConnectionValues {
@@ -28,6 +34,7 @@ export interface ConnectionValues {
   'api-key-file'?: string | undefined;
   'allow-http'?: boolean | undefined;
   'ca-file'?: string | undefined;
+  'max-answer-mb'?: string | undefined;
   insecure?: boolean | undefined;
   verbose?: boolean | undefined;
 }
@@ -61,6 +68,7 @@ export async function connect(values: ConnectionValues, io: Io, redactions: Reda
     apiKey,
     ...(ca === undefined ? {} : { ca }),
     insecure: values.insecure === true,
+    maxAnswerMb: wholeNumber(values['max-answer-mb'], '--max-answer-mb', 1, MAX_ANSWER_MB) ?? DEFAULT_MAX_ANSWER_MB,
     ...(connections === undefined ? {} : { connections }),
     proxyEnv: io.env,
     onWait: log,
@@ -85,7 +93,7 @@ export async function readApiKey(file: string | undefined, io: Io): Promise<stri
   if (file === undefined) return apiKeyFromEnv(io.env);
   let content: string;
   try {
-    content = await readText(file, io, 'API key file');
+    content = await readSmallText(file, io, 'API key file', MAX_KEY_FILE_BYTES);
   } catch (error) {
     // The path is shown blanked (see main.ts): it may be the key itself, given by mistake.
     if (error instanceof ProvisionError) throw new ProvisionError(error.code, error.message, { hint: `${API_KEY_HINT} (never the key itself as the path)`, cause: error });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
 import type { Io } from './io.js';
@@ -38,6 +38,36 @@ export async function readBytes(path: string, io: Io, what = 'file'): Promise<Ui
 /** A file's text (UTF-8). */
 export async function readText(path: string, io: Io, what = 'file'): Promise<string> {
   return new TextDecoder().decode(await readBytes(path, io, what));
+}
+
+/**
+ * A small file's text, refused past `maxBytes` without reading further (a key file that is a
+ * device, a pipe that never ends, a file given by mistake).
+ */
+export async function readSmallText(path: string, io: Io, what: string, maxBytes: number): Promise<string> {
+  if (STDIN_PATHS.has(path)) return readText(path, io, what);
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch {
+    return readText(path, io, what); // the same error, worded in one place
+  }
+  try {
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let size = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, size, buffer.length - size, null);
+      if (bytesRead === 0) break;
+      size += bytesRead;
+      if (size > maxBytes) throw new ProvisionError('usage', `the ${what} ${path} holds more than ${maxBytes} bytes: too much for one`, { hint: 'give the path of the file that holds it, and nothing else' });
+    }
+    return new TextDecoder().decode(buffer.subarray(0, size));
+  } catch (error) {
+    if (error instanceof ProvisionError) throw error;
+    throw new ProvisionError('io', `cannot read the ${what} ${path}: ${errnoCode(error)}`, { hint: readHint(errnoCode(error)), cause: error });
+  } finally {
+    await handle.close();
+  }
 }
 
 /** A JSON file's value; its syntax errors are named with the file. */

@@ -7,6 +7,7 @@ import { lookalikeDiagnostics } from './lookalike.js';
 import { checkSchema, schemaValid } from './schema.js';
 import type { Desired, Diagnostic, Location } from './types.js';
 import { quote } from '../escape.js';
+import { plural } from '../util.js';
 import { sha256Hex } from '../util.js';
 
 /** What loading a manifest found: `desired` is undefined exactly when a diagnostic is an error. */
@@ -168,10 +169,18 @@ export function parseManifestWhole(text: string, file: string): LoadResult {
   return finish({ file, clients }, diagnostics);
 }
 
+/** At most this many diagnostics are reported, then how many more there are: a manifest full of errors stays readable. */
+export const MAX_DIAGNOSTICS = 1000;
+
 function finish(desired: Desired | undefined, diagnostics: Diagnostic[]): LoadResult {
   const sorted = dedupe(diagnostics.sort(compareDiagnostics));
   const failed = sorted.some((d) => d.severity === 'error');
-  return { desired: failed ? undefined : desired, diagnostics: sorted };
+  const beyond = sorted[MAX_DIAGNOSTICS];
+  if (beyond === undefined) return { desired: failed ? undefined : desired, diagnostics: sorted };
+  const more = sorted.length - MAX_DIAGNOSTICS;
+  const shown = sorted.slice(0, MAX_DIAGNOSTICS);
+  shown.push({ ...beyond, severity: 'error', message: `… and ${plural(more, 'more problem')} from here on, not shown: fix the ones above first` });
+  return { desired: failed ? undefined : desired, diagnostics: shown };
 }
 
 function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {

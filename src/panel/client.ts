@@ -2,8 +2,9 @@ import { request, type Dispatcher } from 'undici';
 import { ProvisionError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { PanelHttpError, unreachableError } from './errors.js';
+import { readAnswer } from './body.js';
 import { checkApiKey } from './key.js';
-import { BODY_TIMEOUT_MS, CONNECT_TIMEOUT_MS, HEADERS_TIMEOUT_MS, MAX_PANEL_MESSAGE_CHARS } from './limits.js';
+import { BODY_TIMEOUT_MS, CONNECT_TIMEOUT_MS, DEFAULT_MAX_ANSWER_MB, HEADERS_TIMEOUT_MS, MAX_PANEL_MESSAGE_CHARS } from './limits.js';
 import { proxySettings } from './proxy.js';
 import { createDispatcher } from './transport.js';
 import { DEFAULT_RETRY_TIMING, retryDelayMs, waitMessage, type AttemptResult, type Method, type RetryTiming } from './retry.js';
@@ -59,6 +60,8 @@ export interface PanelClientOptions {
   readonly timeouts?: Partial<PanelTimeouts>;
   /** Injected clock, sleep and random source (tests). */
   readonly clock?: Partial<PanelClock>;
+  /** The largest answer read, in MB, on the wire and decoded; default DEFAULT_MAX_ANSWER_MB. */
+  readonly maxAnswerMb?: number;
   /**
    * Environment to read proxy settings from (the CLI passes its env; never read from
    * process.env here): https_proxy / HTTPS_PROXY for https:// panels, http_proxy / HTTP_PROXY
@@ -91,6 +94,7 @@ export class PanelClient {
   private readonly onWait: PanelClientOptions['onWait'];
   private readonly timing: RetryTiming;
   private readonly timeouts: PanelTimeouts;
+  private readonly maxAnswerBytes: number;
   /** The clock retries use; the apply adapter built on this client waits with it too. */
   readonly clock: PanelClock;
   /** The proxy requests go through for this panel, its credentials removed; undefined: direct. */
@@ -112,6 +116,7 @@ export class PanelClient {
     this.onWait = options.onWait;
     this.timing = { ...DEFAULT_RETRY_TIMING, ...options.retryTiming, budgetMs: options.retryBudgetMs ?? DEFAULT_RETRY_TIMING.budgetMs };
     this.timeouts = { connectMs: CONNECT_TIMEOUT_MS, headersMs: HEADERS_TIMEOUT_MS, bodyMs: BODY_TIMEOUT_MS, ...options.timeouts };
+    this.maxAnswerBytes = (options.maxAnswerMb ?? DEFAULT_MAX_ANSWER_MB) * 1024 * 1024;
     this.clock = {
       now: Date.now,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
@@ -210,8 +215,9 @@ export class PanelClient {
       });
       status = response.statusCode;
       headers = response.headers;
-      text = await response.body.text();
+      text = await readAnswer(response.body, header(headers, 'content-encoding'), this.maxAnswerBytes, `${method} ${path}`);
     } catch (err) {
+      if (err instanceof ProvisionError) return { ok: false, error: err };
       return { ok: false, error: unreachableError(method, this.origin + path, err, this.timeouts) };
     } finally {
       this.onRequest?.({ method, path, status, ms: Math.round(performance.now() - started) });

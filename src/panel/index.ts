@@ -24,7 +24,7 @@ export {
   type RetryTiming,
 } from './retry.js';
 export { API_KEY_HINT, apiKeyFromEnv, checkApiKey } from './key.js';
-export { BODY_TIMEOUT_MS, CONNECT_TIMEOUT_MS, DEFAULT_CONNECTIONS, HEADERS_TIMEOUT_MS } from './limits.js';
+export { BODY_TIMEOUT_MS, CONNECT_TIMEOUT_MS, DEFAULT_CONNECTIONS, DEFAULT_MAX_ANSWER_MB, HEADERS_TIMEOUT_MS, MAX_ANSWER_MB } from './limits.js';
 export {
   DEFAULT_LOOKUP_CONCURRENCY,
   parseClientRecord,

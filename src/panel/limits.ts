@@ -19,3 +19,13 @@ export const DEFAULT_CONNECTIONS = 8;
 
 /** The panel's message in an error is cut here: errors stay one readable line. */
 export const MAX_PANEL_MESSAGE_CHARS = 300;
+
+/**
+ * The largest answer read, decoded (256 MB): the simulator's lists of a 100,000-client panel
+ * with three domains each are about 80 MB (about 220 bytes a domain, 140 a client), so a panel
+ * whose records are three times as rich still fits. Past it the read stops with an error
+ * naming --max-answer-mb, before the memory runs out. At most MAX_ANSWER_MB: a string longer
+ * than about 512 MB cannot be held.
+ */
+export const DEFAULT_MAX_ANSWER_MB = 256;
+export const MAX_ANSWER_MB = 500;

@@ -31,6 +31,14 @@ async function rejection(promise: Promise<unknown>): Promise<ProvisionError> {
 }
 
 describe('readApiKey', () => {
+  test('a key file larger than 4 KB is refused unread, a device too', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'big');
+    await writeFile(file, 'k'.repeat(5000));
+    expect(await rejection(readApiKey(file, io()))).toMatchObject({ code: 'usage', message: `the API key file ${file} holds more than 4096 bytes: too much for one` });
+    expect((await rejection(readApiKey('/dev/zero', io()))).message).toBe('the API key file /dev/zero holds more than 4096 bytes: too much for one');
+  });
+
   test('from the environment, trimmed', async () => {
     expect(await readApiKey(undefined, io({ PROVISION_API_KEY: '  abc123\n' }))).toBe('abc123');
   });

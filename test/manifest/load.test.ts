@@ -272,6 +272,17 @@ describe('several problems in one file', () => {
   });
 });
 
+describe('a manifest full of problems', () => {
+  it('reports the first thousand, then how many more', () => {
+    const clients = Array.from({ length: 1500 }, (_, i) => `  - username: Bad${i}\n`).join('');
+    const { desired, diagnostics } = parseManifest(`version: 1\nclients:\n${clients}`, 'm.yaml');
+    expect(desired).toBeUndefined();
+    expect(diagnostics).toHaveLength(1001);
+    expect(diagnostics[999]?.line).toBe(1002);
+    expect(diagnostics[1000]).toMatchObject({ line: 1003, severity: 'error', message: '… and 500 more problems from here on, not shown: fix the ones above first' });
+  });
+});
+
 describe('loadManifest and files', () => {
   let dir: string;
   beforeEach(async () => {

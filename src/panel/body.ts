@@ -1,0 +1,56 @@
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
+import { ProvisionError } from '../errors.js';
+
+const decoders: Readonly<Record<string, (data: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>>> = {
+  gzip: promisify(gunzip),
+  'x-gzip': promisify(gunzip),
+  br: promisify(brotliDecompress),
+  // "deflate" is zlib-wrapped by the standard, raw in some servers: both are read.
+  deflate: (data, options) => promisify(inflate)(data, options).catch(() => promisify(inflateRaw)(data, options)),
+};
+
+/**
+ * An answer's body as text, read once and bounded: at most `maxBytes` on the wire and after
+ * decoding (a compressed bomb stops at the same bound). gzip, deflate and brotli are decoded
+ * (the client asks for none, but a proxy may compress); another encoding is named in the error.
+ * `where` is 'GET /api/v2/clients'.
+ */
+export async function readAnswer(body: AsyncIterable<Uint8Array> & { destroy?: () => unknown }, encoding: string | undefined, maxBytes: number, where: string): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      body.destroy?.();
+      throw tooLarge(where, maxBytes);
+    }
+    chunks.push(chunk);
+  }
+  let data: Buffer = Buffer.concat(chunks, size);
+  const coding = (encoding ?? '').trim().toLowerCase();
+  if (coding !== '' && coding !== 'identity') {
+    const decode = decoders[coding];
+    if (decode === undefined) {
+      throw new ProvisionError('panel_contract', `${where}: the answer is encoded as ${JSON.stringify(coding)}, which panel-provision cannot decode`, {
+        hint: 'a proxy in between may be compressing answers: let it pass the panel\'s answers as they are',
+      });
+    }
+    try {
+      data = await decode(data, { maxOutputLength: maxBytes });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(where, maxBytes);
+      throw new ProvisionError('panel_contract', `${where}: the answer says it is ${coding}-encoded but cannot be decoded (${(error as Error).message})`, {
+        hint: 'check the panel, or a proxy in between that rewrites answers',
+      });
+    }
+  }
+  return new TextDecoder().decode(data);
+}
+
+function tooLarge(where: string, maxBytes: number): ProvisionError {
+  const mb = Math.round(maxBytes / 1024 / 1024);
+  return new ProvisionError('panel_contract', `${where}: the answer is larger than ${mb} MB; it was not read to its end`, {
+    hint: `if the panel really holds that much, raise --max-answer-mb (now ${mb}); otherwise check the panel, or a proxy in between`,
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * Answers are read bounded and decoded: a body past --max-answer-mb (on the wire or once
+ * decompressed) stops with an error naming the flag; gzip, deflate and brotli are read; an
+ * encoding that cannot be read is named.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { client, rejection } from '../helpers/panel.js';
+
+/** A raw HTTP server answering every request with `body` and `headers`. */
+async function rawPanel(body: Buffer, headers: Record<string, string> = {}): Promise<string> {
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', ...headers });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
+}
+
+const LIST = Buffer.from(JSON.stringify(Array.from({ length: 5 }, (_, i) => ({ id: i + 1, username: `user${i}` }))));
+
+describe('answers', () => {
+  it.each([
+    ['gzip', gzipSync(LIST)],
+    ['x-gzip', gzipSync(LIST)],
+    ['deflate', deflateSync(LIST)],
+    ['br', brotliCompressSync(LIST)],
+    ['identity', LIST],
+  ])('reads a %s-encoded answer', async (encoding, body) => {
+    const url = await rawPanel(body, { 'content-encoding': encoding });
+    expect(await client(url).get('/clients')).toEqual(JSON.parse(LIST.toString()));
+  });
+
+  it('names an encoding it cannot read, and one that does not decode', async () => {
+    const unknown = await rejection(client(await rawPanel(LIST, { 'content-encoding': 'compress' })).get('/clients'));
+    expect(unknown).toMatchObject({ code: 'panel_contract', message: 'GET /api/v2/clients: the answer is encoded as "compress", which panel-provision cannot decode' });
+    const broken = await rejection(client(await rawPanel(LIST, { 'content-encoding': 'gzip' })).get('/clients'));
+    expect(broken.message).toMatch(/^GET \/api\/v2\/clients: the answer says it is gzip-encoded but cannot be decoded/);
+  });
+
+  it('stops past --max-answer-mb, on the wire and once decompressed (a bomb)', async () => {
+    const big = Buffer.from(JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ id: i + 1, username: `user-with-a-long-name-${i}` }))));
+    expect(big.length).toBeGreaterThan(1024 * 1024);
+    const wire = await rejection(client(await rawPanel(big), { maxAnswerMb: 1 }).get('/clients'));
+    expect(wire).toMatchObject({ code: 'panel_contract', message: 'GET /api/v2/clients: the answer is larger than 1 MB; it was not read to its end' });
+    expect(wire.hint).toMatch(/--max-answer-mb \(now 1\)/);
+    const bomb = gzipSync(Buffer.alloc(50 * 1024 * 1024, 0x20));
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const decoded = await rejection(client(await rawPanel(bomb, { 'content-encoding': 'gzip' }), { maxAnswerMb: 1 }).get('/clients'));
+    expect(decoded.message).toBe('GET /api/v2/clients: the answer is larger than 1 MB; it was not read to its end');
+  });
+});
