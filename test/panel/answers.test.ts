@@ -16,7 +16,7 @@ async function rawPanel(body: Buffer, headers: Record<string, string> = {}): Pro
     res.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => { resolve(); })));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
 }
 
