@@ -141,7 +141,12 @@ export class PanelClient {
   }
 
   get(path: string): Promise<unknown> {
-    return this.call('GET', path, undefined);
+    return this.call('GET', path, undefined).then((answer) => answer.value);
+  }
+
+  /** GET, with the answer's headers (a list's paging may be announced there). */
+  getWithHeaders(path: string): Promise<{ readonly value: unknown; readonly headers: Readonly<Record<string, string | string[] | undefined>> }> {
+    return this.call('GET', path, undefined).then((answer) => ({ value: answer.value, headers: answer.headers ?? {} }));
   }
 
   /**
@@ -150,7 +155,7 @@ export class PanelClient {
    * panel never leaves after an interrupt.
    */
   post(path: string, body: unknown, options: { readonly signal?: AbortSignal | undefined } = {}): Promise<unknown> {
-    return this.call('POST', path, body, options.signal);
+    return this.call('POST', path, body, options.signal).then((answer) => answer.value);
   }
 
   /** GET /<collection>/name/<encodeURIComponent(name)>, undefined on 404. */
@@ -177,11 +182,11 @@ export class PanelClient {
    * on transient network failures and 429/502/503/504, POST on 429/503 only, Retry-After
    * honoured, within the budget. The last failure is thrown as it was.
    */
-  private async call(method: Method, path: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
+  private async call(method: Method, path: string, body: unknown, signal?: AbortSignal): Promise<AttemptResult & { ok: true }> {
     const started = this.clock.now();
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.attempt(method, path, body);
-      if (outcome.ok) return outcome.value;
+      if (outcome.ok) return outcome;
       const now = this.clock.now();
       const delay = retryDelayMs(method, outcome, { attempt, elapsedMs: now - started, nowMs: now, random: this.clock.random, timing: this.timing });
       if (delay === undefined) throw outcome.error;
@@ -260,8 +265,8 @@ function interpret(
       }),
     };
   }
-  if (status === 204) return { ok: true, value: undefined };
-  if (isJson) return { ok: true, value: json };
+  if (status === 204) return { ok: true, value: undefined, headers };
+  if (isJson) return { ok: true, value: json, headers };
   const what = html ? 'HTML' : text.trim() === '' ? 'an empty body' : `a body that is not JSON (${contentType || 'no content type'})`;
   return {
     ok: false,

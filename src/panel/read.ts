@@ -108,20 +108,25 @@ const COUNT_KEYS = ['total', 'count', 'total_count'];
  * `total_count` (at the top or in `meta`/`pagination`) larger than the array.
  */
 export async function readList(client: PanelClient, path: string): Promise<unknown[]> {
-  const body = await client.get(path);
+  const { value: body, headers } = await client.getWithHeaders(path);
   const where = client.describe('GET', path);
-  if (Array.isArray(body)) return body as unknown[];
   const refuse = (what: string): never => {
     throw new ProvisionError('panel_contract', `${where}: ${what}`, {
       hint: 'panel-provision reads complete lists only (a missed record would be created twice); report the panel version and this answer',
     });
   };
+  const length = Array.isArray(body) ? body.length : undefined;
+  const paged = pagingHeader(headers, length);
+  if (paged !== undefined) return refuse(`the list looks paged (${paged}); only complete lists can be planned on`);
+  if (Array.isArray(body)) return body as unknown[];
   if (!isRecord(body)) return refuse(`expected a JSON array (or an object wrapping one), got ${shape(body)}`);
   const arrays = Object.keys(body).filter((key) => Array.isArray(body[key]));
   if (arrays.length !== 1) {
     return refuse(`expected a JSON array or an object wrapping exactly one array, got an object with ${arrays.length} arrays${arrays.length > 0 ? ` (${arrays.join(', ')})` : ''}`);
   }
   const records = body[arrays[0] ?? ''] as unknown[];
+  const pagedWrapper = pagingHeader(headers, records.length);
+  if (pagedWrapper !== undefined) return refuse(`the list looks paged (${pagedWrapper}); only complete lists can be planned on`);
   // Paging hints may stand beside the array or inside `meta` / `pagination` (Laravel- and
   // JSON:API-style wrappers): any of them means a partial read.
   for (const [container, where] of [[body, ''], [body.meta, 'meta.'], [body.pagination, 'pagination.']] as const) {
@@ -139,6 +144,26 @@ export async function readList(client: PanelClient, path: string): Promise<unkno
     }
   }
   return records;
+}
+
+/**
+ * A paging hint in a list's headers, or undefined: `Link` with rel="next" (or "last"), an
+ * `X-Total-Count` (or `X-Total`) above the records in the answer, any `X-Pagination-*`, or
+ * `X-Next-Page` / `X-Page` style headers. `length` is the answer's record count when it is a
+ * bare array (a wrapped list's count is compared again with the wrapper's).
+ */
+function pagingHeader(headers: Readonly<Record<string, string | string[] | undefined>>, length: number | undefined): string | undefined {
+  for (const [name, raw] of Object.entries(headers)) {
+    const key = name.toLowerCase();
+    const value = Array.isArray(raw) ? raw.join(', ') : (raw ?? '');
+    if (key === 'link' && /rel\s*=\s*"?(?:next|last)\b/i.test(value)) return 'its Link header has rel="next"';
+    if (key.startsWith('x-pagination')) return `it has the header ${name}`;
+    if (key === 'x-next-page' || key === 'x-total-pages' || key === 'x-per-page' || key === 'x-page') return `it has the header ${name}`;
+    if ((key === 'x-total-count' || key === 'x-total') && length !== undefined && /^\d+$/.test(value.trim()) && Number(value) > length) {
+      return `${name} is ${value.trim()}, the answer has ${length} records`;
+    }
+  }
+  return undefined;
 }
 
 /** One hosting plan record: integer id, string name. `where` names it in errors ('GET /api/v2/hosting-plans[3]'). */

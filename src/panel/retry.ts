@@ -23,7 +23,9 @@ import { PanelHttpError, PanelNetworkError } from './errors.js';
 export type Method = 'GET' | 'POST';
 
 /** The result of one attempt, as a retry policy sees it. */
-export type AttemptResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: ProvisionError };
+export type AttemptResult =
+  | { readonly ok: true; readonly value: unknown; readonly headers?: Readonly<Record<string, string | string[] | undefined>> }
+  | { readonly ok: false; readonly error: ProvisionError };
 
 export interface RetryTiming {
   /** Backoff ceiling of the first retry; doubles with each attempt. */

@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { readList } from '../../src/panel/index.js';
 import { client, rejection } from '../helpers/panel.js';
 
 /** A raw HTTP server answering every request with `body` and `headers`. */
@@ -51,5 +52,21 @@ describe('answers', () => {
     expect(bomb.length).toBeLessThan(1024 * 1024);
     const decoded = await rejection(client(await rawPanel(bomb, { 'content-encoding': 'gzip' }), { maxAnswerMb: 1 }).get('/clients'));
     expect(decoded.message).toBe('GET /api/v2/clients: the answer is larger than 1 MB; it was not read to its end');
+  });
+});
+
+describe('paging announced in headers', () => {
+  it.each([
+    [{ link: '<https://panel.example/api/v2/clients?page=2>; rel="next"' }, 'its Link header has rel="next"'],
+    [{ 'X-Total-Count': '9' }, 'x-total-count is 9, the answer has 5 records'],
+    [{ 'X-Pagination-Page': '1' }, 'it has the header x-pagination-page'],
+    [{ 'X-Next-Page': '2' }, 'it has the header x-next-page'],
+  ])('stops the read: %j', async (headers, why) => {
+    const error = await rejection(readList(client(await rawPanel(LIST, headers)), '/clients'));
+    expect(error).toMatchObject({ code: 'panel_contract', message: `GET /api/v2/clients: the list looks paged (${why}); only complete lists can be planned on` });
+  });
+
+  it('a total that matches, or a Link without next, is no hint', async () => {
+    expect(await readList(client(await rawPanel(LIST, { 'x-total-count': '5', link: '<https://panel.example/docs>; rel="help"' })), '/clients')).toHaveLength(5);
   });
 });
