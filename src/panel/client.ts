@@ -1,7 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import { ProvisionError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { PanelHttpError, unreachableError } from './errors.js';
+import { DEADLINE_CODE, PanelHttpError, unreachableError } from './errors.js';
 import { readAnswer } from './body.js';
 import { checkApiKey } from './key.js';
 import { BODY_TIMEOUT_MS, CONNECT_TIMEOUT_MS, DEFAULT_MAX_ANSWER_MB, HEADERS_TIMEOUT_MS, MAX_PANEL_MESSAGE_CHARS } from './limits.js';
@@ -185,7 +185,8 @@ export class PanelClient {
   private async call(method: Method, path: string, body: unknown, signal?: AbortSignal): Promise<AttemptResult & { ok: true }> {
     const started = this.clock.now();
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.attempt(method, path, body);
+      // No attempt outlives the request's budget, whatever the peer does (trickles, stalls).
+      const outcome = await this.attempt(method, path, body, Math.max(this.timeouts.connectMs, this.timing.budgetMs - (this.clock.now() - started)));
       if (outcome.ok) return outcome;
       const now = this.clock.now();
       const delay = retryDelayMs(method, outcome, { attempt, elapsedMs: now - started, nowMs: now, random: this.clock.random, timing: this.timing });
@@ -197,8 +198,12 @@ export class PanelClient {
     }
   }
 
-  /** Sends once and interprets the answer; never throws. */
-  private async attempt(method: Method, relative: string, body: unknown): Promise<AttemptResult> {
+  /**
+   * Sends once and interprets the answer; never throws. `deadlineMs` bounds the whole attempt:
+   * connecting (through a proxy too), the headers and the body.
+   */
+  private async attempt(method: Method, relative: string, body: unknown, deadlineMs: number): Promise<AttemptResult> {
+    const deadline = AbortSignal.timeout(deadlineMs);
     const path = this.basePath + (relative.startsWith('/') ? relative : `/${relative}`);
     const started = performance.now();
     let status = 0;
@@ -215,6 +220,7 @@ export class PanelClient {
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         dispatcher: this.dispatcher,
+        signal: deadline,
         headersTimeout: this.timeouts.headersMs,
         bodyTimeout: this.timeouts.bodyMs,
       });
@@ -223,7 +229,8 @@ export class PanelClient {
       text = await readAnswer(response.body, header(headers, 'content-encoding'), this.maxAnswerBytes, `${method} ${path}`);
     } catch (err) {
       if (err instanceof ProvisionError) return { ok: false, error: err };
-      return { ok: false, error: unreachableError(method, this.origin + path, err, this.timeouts) };
+      const cause = deadline.aborted ? Object.assign(new Error('deadline', { cause: err }), { code: DEADLINE_CODE }) : err;
+      return { ok: false, error: unreachableError(method, this.origin + path, cause, { ...this.timeouts, deadlineMs }) };
     } finally {
       this.onRequest?.({ method, path, status, ms: Math.round(performance.now() - started) });
     }

@@ -89,7 +89,9 @@ export class PanelNetworkError extends ProvisionError {
 
 /** Codes of failures before any byte of the request can have reached the panel. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
-const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+/** Our own code for an attempt stopped at its deadline (a peer that trickles, a proxy that never answers). */
+export const DEADLINE_CODE = 'PROVISION_DEADLINE';
+const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', DEADLINE_CODE]);
 const CLOSED = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 /**
@@ -101,7 +103,7 @@ export function unreachableError(
   method: string,
   url: string,
   err: unknown,
-  timeouts: { readonly headersMs: number; readonly bodyMs: number } = { headersMs: HEADERS_TIMEOUT_MS, bodyMs: BODY_TIMEOUT_MS },
+  timeouts: { readonly headersMs: number; readonly bodyMs: number; readonly deadlineMs?: number } = { headersMs: HEADERS_TIMEOUT_MS, bodyMs: BODY_TIMEOUT_MS },
 ): PanelNetworkError {
   const code = errorCode(err);
   if (/CERT|SELF_SIGNED|TLS|SSL|VERIFY/.test(code)) {
@@ -119,7 +121,9 @@ export function unreachableError(
     });
   }
   const what =
-    code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
+    code === DEADLINE_CODE
+      ? `no complete answer within ${Math.round((timeouts.deadlineMs ?? 0) / 100) / 10} s (the request's time budget)`
+      : code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
       ? `no answer within ${(code === 'UND_ERR_HEADERS_TIMEOUT' ? timeouts.headersMs : timeouts.bodyMs) / 1000} s`
       : code === 'UND_ERR_CONNECT_TIMEOUT'
         ? 'the connection timed out'

@@ -1,4 +1,4 @@
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import { Agent, Pool, ProxyAgent, type Dispatcher } from 'undici';
 import { ProvisionError } from '../errors.js';
 import type { PanelTimeouts } from './client.js';
 import { DEFAULT_CONNECTIONS } from './limits.js';
@@ -34,6 +34,9 @@ export function createDispatcher(options: {
     uri: proxy.url,
     proxyTls: { timeout: timeouts.connectMs },
     requestTls: { timeout: timeouts.connectMs, ...tls },
+    // The proxy's answer to CONNECT is part of connecting: it gets the connect timeout, not
+    // undici's default of 300 s for headers (a proxy that accepts and never answers).
+    clientFactory: (origin, options) => new Pool(origin, { ...options, headersTimeout: timeouts.connectMs, bodyTimeout: timeouts.connectMs }),
   });
 }
 

@@ -4,7 +4,7 @@
  * encoding that cannot be read is named.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { readList } from '../../src/panel/index.js';
@@ -68,5 +68,35 @@ describe('paging announced in headers', () => {
 
   it('a total that matches, or a Link without next, is no hint', async () => {
     expect(await readList(client(await rawPanel(LIST, { 'x-total-count': '5', link: '<https://panel.example/docs>; rel="help"' })), '/clients')).toHaveLength(5);
+  });
+});
+
+describe('every attempt has a deadline: the request budget', () => {
+  it('a body that trickles a byte at a time is stopped at the budget, not after minutes', async () => {
+    const server: Server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[');
+      // Far below any body timeout: each byte comes well within 30 s.
+      const timer = setInterval(() => res.write(' '), 100);
+      res.on('close', () => { clearInterval(timer); });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => { resolve(); }); }));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
+    const error = await rejection(client(url, { retryBudgetMs: 1500, timeouts: { connectMs: 500 } }).get('/clients'));
+    expect(error).toMatchObject({ code: 'panel_unreachable', networkCode: 'PROVISION_DEADLINE' });
+    expect(error.message).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/clients: no complete answer within 1\.5 s \(the request's time budget\)/);
+  });
+
+  it('a proxy that never answers CONNECT is stopped at the budget too', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createNetServer((socket) => {
+      sockets.add(socket); // accepts, reads, never answers
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); silent.close(() => { resolve(); }); }));
+    const proxy = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const error = await rejection(client('https://panel.test/api/v2', { proxyEnv: { HTTPS_PROXY: proxy }, retryBudgetMs: 1500, timeouts: { connectMs: 500 } }).get('/clients'));
+    expect(error).toMatchObject({ networkCode: 'PROVISION_DEADLINE' });
   });
 });
