@@ -1,12 +1,14 @@
+import { quote } from '../escape.js';
 import { domainToUnicode } from 'node:url';
-import type { Desired, Diagnostic, Location } from '../manifest/types.js';
+import { CONFUSABLE_PROTOTYPES } from './confusables.generated.js';
+import type { Desired, Diagnostic, Location } from './types.js';
 
 /**
- * Characters that look like a Latin letter or digit in common fonts: Cyrillic and Greek
- * letters, fullwidth forms left over after NFKC, and digits that pass for letters. A small
- * table of the usual suspects, not Unicode's whole confusables list.
+ * Look-alikes mapped to the lowercase Latin letter they pass for, taken before Unicode's data
+ * (whose prototypes are sometimes capitals or other scripts' letters): Cyrillic and Greek
+ * letters in both cases, and the digits and punctuation that pass for letters.
  */
-const CONFUSABLES: Readonly<Record<string, string>> = {
+const LATIN_TWINS: Readonly<Record<string, string>> = {
   // Cyrillic
   а: 'a', в: 'b', е: 'e', ё: 'e', һ: 'h', і: 'i', ї: 'i', ј: 'j', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', ӏ: 'l', ь: 'b',
   // Greek
@@ -23,16 +25,23 @@ const CONFUSABLES: Readonly<Record<string, string>> = {
 /** Invisible or spacing characters that make two names differ without showing it. */
 const INVISIBLE = /[\s\u00ad\u180e\u200b-\u200f\u2060\ufeff]/gu;
 
+/** Each character as the one it passes for: its Latin twin, else Unicode's prototype, else itself. */
+function prototypes(text: string): string {
+  let out = '';
+  for (const char of text) out += LATIN_TWINS[char] ?? LATIN_TWINS[char.toLowerCase()] ?? CONFUSABLE_PROTOTYPES.get(char) ?? char;
+  return out;
+}
+
 /**
- * The skeleton of a name: two names with the same skeleton look alike. NFKC (fullwidth and
- * compatibility forms), no whitespace or invisible characters, each look-alike character
- * replaced by its Latin twin, lowercase, then `rn` read as `m` and `vv` as `w`.
+ * The skeleton of a name (UTS #39, loosened for names that ignore case): two names with the
+ * same skeleton look alike. NFKC (fullwidth and compatibility forms), no whitespace or
+ * invisible characters, each character replaced by what it passes for (Unicode's confusables
+ * data, about 6,300 characters, with the Latin twins above first), lowercase, once more for
+ * prototypes that were capitals, then `rn` read as `m` and `vv` as `w`.
  */
 export function skeleton(name: string): string {
   const folded = name.normalize('NFKC').replace(INVISIBLE, '');
-  let out = '';
-  for (const char of folded) out += CONFUSABLES[char] ?? CONFUSABLES[char.toLowerCase()] ?? char;
-  return out.toLowerCase().replaceAll('rn', 'm').replaceAll('vv', 'w');
+  return prototypes(prototypes(folded).toLowerCase()).toLowerCase().replaceAll('rn', 'm').replaceAll('vv', 'w');
 }
 
 /** A name as the manifest wrote it, with where. */
@@ -74,7 +83,7 @@ export function lookalikeDiagnostics(desired: Desired): Diagnostic[] {
           line: other.loc?.line ?? 1,
           column: other.loc?.column ?? 1,
           severity: 'warning',
-          message: `${kind} ${JSON.stringify(other.name)} looks like ${kind} ${JSON.stringify(first.name)}${where}: they differ only by case, spacing or look-alike characters${describe(other.name, first.name)}`,
+          message: `${kind} ${quote(other.name)} looks like ${kind} ${quote(first.name)}${where}: they differ only by case, spacing or look-alike characters${describe(other.name, first.name)}`,
         });
       }
     }

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { GENERATED, generateConfusablesSource, loadData } from '../../scripts/generate-confusables.js';
 import { lookalikeDiagnostics, lookalikeGroups, skeleton } from '../../src/manifest/lookalike.js';
 import { parseManifest } from '../../src/manifest/index.js';
 
@@ -11,6 +13,19 @@ describe('skeleton', () => {
     expect(skeleton('rnodern')).toBe('modem');
     expect(skeleton('a1ice0')).toBe('alice' + 'o');
     expect(skeleton('bob')).not.toBe(skeleton('rob'));
+  });
+
+  it("knows Unicode's confusables data (UTS #39), not only a hand-picked table", () => {
+    // Armenian ց (U+0581), Cherokee Ꭰ (U+13A0), Lisu ꓲ (U+A4F2), Latin ɩ (U+0269): none is in the hand-picked table.
+    expect(skeleton('ցoogle')).toBe(skeleton('google'));
+    expect(skeleton('Ꭰomain')).toBe(skeleton('domain'));
+    expect(skeleton('ꓲogin')).toBe(skeleton('login'));
+    expect(skeleton('ɩnbox')).toBe(skeleton('inbox'));
+    expect(skeleton('shop')).not.toBe(skeleton('ship'));
+  });
+
+  it('the committed table is the data as the build generates it (run npm run build when this fails)', () => {
+    expect(readFileSync(GENERATED, 'utf8')).toBe(generateConfusablesSource(loadData()));
   });
 
   it('groups different names that share a skeleton, once each', () => {
@@ -30,6 +45,13 @@ describe('look-alike names in a manifest', () => {
     expect(diagnostics.map((d) => `${d.line}:${d.column} ${d.severity} ${d.message}`)).toEqual([
       '5:15 warning username "a1ice" looks like username "alice" (line 3): they differ only by case, spacing or look-alike characters',
       '6:15 warning domain "pаypal.example" looks like domain "paypal.example" (line 4): they differ only by case, spacing or look-alike characters ("а" is U+0430)',
+    ]);
+  });
+
+  it('warns for a domain whose look-alike only the data knows', () => {
+    const { desired } = parseManifest('version: 1\nclients:\n  - username: alice\n    domains: [google.example, ցoogle.example]\n', 'm.yaml');
+    expect(lookalikeDiagnostics(desired!).map((d) => d.message)).toEqual([
+      'domain "ցoogle.example" looks like domain "google.example" (line 4): they differ only by case, spacing or look-alike characters ("ց" is U+0581)',
     ]);
   });
 
