@@ -27,8 +27,8 @@ import {
   type Prepared,
   readInput,
   refuseConflicts,
-  sourceName,
 } from './prepare.js';
+import { sourceName } from './manifest-input.js';
 
 /** Requests in flight at once unless --concurrency says otherwise. */
 export const DEFAULT_CONCURRENCY = 4;

@@ -1,7 +1,5 @@
 import { extname } from 'node:path';
 import { ProvisionError } from '../errors.js';
-import type { Desired } from '../manifest/index.js';
-import { parseManifestBytes } from '../manifest/index.js';
 import type { Live, PanelClient } from '../panel/index.js';
 import { readLive } from '../panel/index.js';
 import { diff } from '../plan/diff.js';
@@ -10,13 +8,12 @@ import { parsePlanFile, type SavedPlan } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
 import type { Redactions } from '../redact.js';
 import type { PlanView } from '../render/common.js';
-import { formatDiagnostic, githubAnnotation } from '../render/diagnostics.js';
 import { closeLostIntents, findLostIntents, skippedLineWarning } from '../secrets/journal.js';
 import { plural } from '../util.js';
 import { connect, type ConnectionValues } from './connection.js';
-import { readBytes, STDIN } from './files.js';
-import { onGitHubActions } from './github.js';
+import { readBytes } from './files.js';
 import type { Io } from './io.js';
+import { loadManifest, sourceName } from './manifest-input.js';
 import { quote } from '../escape.js';
 
 /**
@@ -60,28 +57,6 @@ export async function readInput(path: string, io: Io): Promise<Input> {
     isPlan = extname(path).toLowerCase() === '.json' && text.includes('"format_version"');
   }
   return isPlan ? { kind: 'saved', saved: parsePlanFile(text, path) } : { kind: 'manifest', bytes };
-}
-
-/** The name a manifest's diagnostics carry: its path, or `stdin`. */
-export function sourceName(path: string): string {
-  return path === STDIN ? 'stdin' : path;
-}
-
-/**
- * Validates a manifest's bytes and prints every diagnostic (all at once, each located, look-alike
- * names as warnings) to stderr; under GitHub Actions each is also a workflow annotation on
- * the manifest's line. Throws 'manifest_invalid' after printing when there is an error.
- */
-export function loadManifest(bytes: Uint8Array, path: string, io: Io): { readonly desired: Desired; readonly sha256: string } {
-  const file = sourceName(path);
-  const { desired, diagnostics, sha256 } = parseManifestBytes(bytes, file);
-  for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
-  if (onGitHubActions(io.env)) for (const d of diagnostics) io.stderr.write(`${githubAnnotation(d)}\n`);
-  if (desired === undefined) {
-    const errors = diagnostics.filter((d) => d.severity === 'error').length;
-    throw new ProvisionError('manifest_invalid', `${file}: ${plural(errors, 'error')}: fix them and run again`);
-  }
-  return { desired, sha256 };
 }
 
 /** A plan ready to show or apply, and the open connection it was made over (the caller closes it). */

@@ -3,7 +3,7 @@ import type { Command } from './args.js';
 import { parseCommandLine } from './args.js';
 import { EXIT } from './exit.js';
 import { readBytes } from './files.js';
-import { loadManifest, sourceName } from './prepare.js';
+import { loadManifest, sourceName } from './manifest-input.js';
 
 const usage = 'provision validate <manifest>';
 
