@@ -24,11 +24,11 @@ export function sourceName(path: string): string {
  */
 export function loadManifest(bytes: Uint8Array, path: string, io: Io): { readonly desired: Desired; readonly sha256: string } {
   const file = sourceName(path);
-  const { desired, diagnostics, sha256 } = parseManifestBytes(bytes, file);
+  const { desired, diagnostics, sha256, errorCount } = parseManifestBytes(bytes, file);
   for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
   if (onGitHubActions(io.env)) for (const d of diagnostics) io.stderr.write(`${githubAnnotation(d)}\n`);
   if (desired === undefined) {
-    const errors = diagnostics.filter((d) => d.severity === 'error').length;
+    const errors = errorCount ?? diagnostics.filter((d) => d.severity === 'error').length;
     throw new ProvisionError('manifest_invalid', `${file}: ${plural(errors, 'error')}: fix them and run again`);
   }
   return { desired, sha256 };

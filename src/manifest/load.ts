@@ -13,8 +13,10 @@ import { sha256Hex } from '../util.js';
 /** What loading a manifest found: `desired` is undefined exactly when a diagnostic is an error. */
 export interface LoadResult {
   readonly desired: Desired | undefined;
-  /** Every problem found, sorted by line and column; warnings do not stop the load. */
+  /** The problems found, sorted by line and column (at most MAX_DIAGNOSTICS, then a count); warnings do not stop the load. */
   readonly diagnostics: Diagnostic[];
+  /** How many errors there are in all, when more were found than `diagnostics` lists. */
+  readonly errorCount?: number;
 }
 
 /** Resource-exhaustion guard for aliases of aliases (the "billion laughs"); a manifest needs few. */
@@ -179,8 +181,9 @@ function finish(desired: Desired | undefined, diagnostics: Diagnostic[]): LoadRe
   if (beyond === undefined) return { desired: failed ? undefined : desired, diagnostics: sorted };
   const more = sorted.length - MAX_DIAGNOSTICS;
   const shown = sorted.slice(0, MAX_DIAGNOSTICS);
-  shown.push({ ...beyond, severity: 'error', message: `… and ${plural(more, 'more problem')} from here on, not shown: fix the ones above first` });
-  return { desired: failed ? undefined : desired, diagnostics: shown };
+  shown.push({ ...beyond, message: `… and ${plural(more, 'more problem')} from here on, not shown: fix the ones above first` });
+  const errorCount = sorted.reduce((n, d) => n + (d.severity === 'error' ? 1 : 0), 0);
+  return { desired: failed ? undefined : desired, diagnostics: shown, errorCount };
 }
 
 function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {

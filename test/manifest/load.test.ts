@@ -280,6 +280,7 @@ describe('a manifest full of problems', () => {
     expect(diagnostics).toHaveLength(1001);
     expect(diagnostics[999]?.line).toBe(1002);
     expect(diagnostics[1000]).toMatchObject({ line: 1003, severity: 'error', message: '… and 500 more problems from here on, not shown: fix the ones above first' });
+    expect(parseManifest(`version: 1\nclients:\n${clients}`, 'm.yaml').errorCount).toBe(1500);
   });
 });
 
