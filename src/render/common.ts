@@ -1,4 +1,4 @@
-import { plural } from '../util.js';
+import { assertNever, plural } from '../util.js';
 import { domainToUnicode } from 'node:url';
 import type { Change, Plan } from '../plan/types.js';
 import { requestFor } from '../plan/requests.js';
@@ -34,7 +34,26 @@ export function requestLine(change: Change): string {
 
 /** `client "alice"` / `domain "a.example" of client "alice"` */
 export function subject(change: Change): string {
-  return change.type === 'client' ? `client ${quote(change.name)}` : `domain ${quote(change.name)}${unicodeForm(change.name)} of client ${quote(change.client)}`;
+  switch (change.type) {
+    case 'client':
+      return `client ${quote(change.name)}`;
+    case 'domain':
+      return `domain ${quote(change.name)}${unicodeForm(change.name)} of client ${quote(change.client)}`;
+    default:
+      return assertNever(change);
+  }
+}
+
+/** The client a change belongs to: the client itself, or a domain's owner. */
+export function clientOf(change: Change): string {
+  switch (change.type) {
+    case 'client':
+      return change.name;
+    case 'domain':
+      return change.client;
+    default:
+      return assertNever(change);
+  }
 }
 
 /** ` (bücher.example)` beside an international name's ASCII form, so people can read it; else ''. */

@@ -2,7 +2,7 @@ import { markdownText } from '../escape.js';
 import { plural } from '../util.js';
 import type { Change } from '../plan/types.js';
 import type { PlanView } from './common.js';
-import { changeSummary, conflictLine, driftLine, hasUnmanaged, requestLine, unmanagedCounts } from './common.js';
+import { changeSummary, clientOf, conflictLine, driftLine, hasUnmanaged, requestLine, unmanagedCounts } from './common.js';
 
 /** GitHub refuses comments over 65,536 characters; stay well under with room for the tail. */
 export const MARKDOWN_LIMIT = 65_000;
@@ -83,7 +83,7 @@ function bounded(lines: readonly string[], word: string): string[] {
 function groupByClient(changes: readonly Change[]): [string, Change[]][] {
   const groups = new Map<string, Change[]>();
   for (const change of changes) {
-    const client = change.type === 'client' ? change.name : change.client;
+    const client = clientOf(change);
     const group = groups.get(client);
     if (group === undefined) groups.set(client, [change]);
     else group.push(change);

@@ -1,4 +1,5 @@
-import { plural } from '../util.js';
+import type { Change } from '../plan/types.js';
+import { assertNever, plural } from '../util.js';
 import type { PlanView } from './common.js';
 import { type Style, paint as paintIf, changeSummary, conflictLine, driftLine, hasUnmanaged, requestLine, subject, unmanagedCounts } from './common.js';
 import { quote, safeText } from '../escape.js';
@@ -15,9 +16,8 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
   if (plan.changes.length > 0) {
     out.push(`Changes to ${view.panelUrl}:`, '');
     for (const change of plan.changes) {
-      const after = change.type === 'domain' && change.parent !== undefined ? `, after ${change.parent}` : '';
-      const hostingPlan = change.type === 'client' && change.hostingPlan !== undefined ? ` on hosting plan ${quote(change.hostingPlan.name)}` : '';
-      out.push(paint('dim', `  # ${subject(change)}${hostingPlan} will be created: ${change.reason}${after}`));
+      const { what, after } = details(change);
+      out.push(paint('dim', `  # ${subject(change)}${what} will be created: ${change.reason}${after}`));
       out.push(`  ${paint('green', '+')} ${requestLine(change)}`);
     }
     out.push('');
@@ -52,4 +52,16 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
   const summary = plan.changes.length === 0 ? 'No changes: the panel matches the manifest' : `Plan: ${changeSummary(plan.changes)}`;
   out.push(paint('bold', `${summary}${findings.length > 0 ? `; ${findings.join(', ')}` : ''}.`));
   return `${out.join('\n')}\n`;
+}
+
+/** What a change's comment line says beside its subject and reason. */
+function details(change: Change): { what: string; after: string } {
+  switch (change.type) {
+    case 'client':
+      return { what: change.hostingPlan === undefined ? '' : ` on hosting plan ${quote(change.hostingPlan.name)}`, after: '' };
+    case 'domain':
+      return { what: '', after: change.parent === undefined ? '' : `, after ${change.parent}` };
+    default:
+      return assertNever(change);
+  }
 }
