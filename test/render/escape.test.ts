@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonText, markdownText, quote, safeText, workflowData, workflowProperty } from '../../src/escape.js';
+import { guardOutput, jsonText, markdownText, quote, safeText, workflowData, workflowProperty } from '../../src/escape.js';
 import { diff } from '../../src/plan/diff.js';
 import type { Plan } from '../../src/plan/types.js';
 import type { PlanView } from '../../src/render/common.js';
@@ -106,6 +106,11 @@ describe('one escaping function per format', () => {
     const value = { name: 'a\u0085\u007f\u2028\u202e\n' };
     expect(jsonText(value)).toBe('{"name":"a\\u0085\\u007f\\u2028\\u202e\\n"}');
     expect(JSON.parse(jsonText(value, 2))).toEqual(value);
+  });
+
+  it("the last guard lets only the program's own colours and redraw through", () => {
+    expect(guardOutput('\u001b[32m✓\u001b[39m ok\n\tnext\r\u001b[2Kline')).toBe('\u001b[32m✓\u001b[39m ok\n\tnext\r\u001b[2Kline');
+    expect(guardOutput('a\u001b]8;;x\u0007b\rc\u0085d\u001b[2Je')).toBe('a\\u001b]8;;x\\u0007b\\rc\\u0085d\\u001b[2Je');
   });
 
   it.each(ATTACKS)('the attacks of the issue stay data in every renderer: %j', (name) => {
