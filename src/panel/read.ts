@@ -5,7 +5,7 @@ import { normalizeDomain } from '../names.js';
 import type { PanelClient } from './client.js';
 import { PanelHttpError } from './errors.js';
 import type { Live, LiveClient, LiveDomain, LiveHostingPlan } from './types.js';
-import { isRecord } from '../util.js';
+import { isRecord, plural } from '../util.js';
 
 /** Parallel name look-ups when the panel has no GET /domains. */
 export const DEFAULT_LOOKUP_CONCURRENCY = 8;
@@ -47,7 +47,35 @@ export async function readLive(client: PanelClient, options: ReadLiveOptions): P
   unique(clients, (c) => c.username, where('/clients'), 'username');
   unique(domains.records, (d) => d.id, where('/domains'), 'id');
   unique(domains.records, (d) => d.name, where('/domains'), 'domain');
+  await checkOwners(client, clients, domains.records, options);
   return { hostingPlans, clients, domains: domains.records, domainsComplete: domains.complete };
+}
+
+/**
+ * Every domain must belong to a user: a client, or an administrator (they own domains too, the
+ * panel's own among them). Only when some owner is not a client is GET /admins read; an owner
+ * that is neither is a contract error naming the domains. A key that may not list
+ * administrators (403, or a panel without /admins) cannot tell: a note says so.
+ */
+async function checkOwners(client: PanelClient, clients: readonly LiveClient[], domains: readonly LiveDomain[], options: ReadLiveOptions): Promise<void> {
+  const clientIds = new Set(clients.map((c) => c.id));
+  const unknown = domains.filter((d) => !clientIds.has(d.idUser));
+  if (unknown.length === 0) return;
+  let admins: unknown[];
+  try {
+    admins = await readList(client, '/admins');
+  } catch (err) {
+    if (!(err instanceof PanelHttpError && [403, 404, 405].includes(err.status))) throw err;
+    options.onNote?.(`The owners of ${plural(unknown.length, 'domain')} are not clients, and ${client.describe('GET', '/admins')} answered ${err.status}: those owners are not checked.`);
+    return;
+  }
+  const adminIds = new Set(admins.map((a, i) => integer(asRecord(a, `${client.describe('GET', '/admins')}[${i}]`), 'id', `${client.describe('GET', '/admins')}[${i}]`)));
+  const nowhere = unknown.filter((d) => !adminIds.has(d.idUser));
+  if (nowhere.length === 0) return;
+  const shown = nowhere.slice(0, 5).map((d) => `${quote(d.name)} (id ${d.id}, id_user ${d.idUser})`).join(', ') + (nowhere.length > 5 ? `, and ${nowhere.length - 5} more` : '');
+  throw new ProvisionError('panel_contract', `${client.describe('GET', '/domains')}: domains whose owner is neither a client nor an administrator: ${shown}`, {
+    hint: 'the panel answered domains of users it does not list; report the panel version and this message',
+  });
 }
 
 /**

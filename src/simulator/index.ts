@@ -16,6 +16,7 @@
  *   percent-decoded only: '+' is a plus sign, not a space.
  * - Ids: plans, users and domains each count from 1; administrators and clients share the user
  *   sequence (the default `admin` is user 1, so the first client is 2), like one users table.
+ *   GET /admins lists them as `{id, username}` (nothing else of theirs is modelled).
  *   GET /clients/{id} of an administrator is 404, and so is POST /domains with its id.
  * - POST /clients: checks in order: body shape (username string, email with an '@', language
  *   string, id_hosting_plan integer or null) -> username pattern -> taken by a client or an

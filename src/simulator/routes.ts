@@ -38,6 +38,9 @@ export function route(store: SimStore, method: string, segments: readonly string
   if (first === 'ping' && segments.length === 1) {
     return method === 'GET' ? ok({ response: 'pong' }) : notAllowed(method, path, ['GET']);
   }
+  if (first === 'admins' && segments.length === 1) {
+    return method === 'GET' ? ok([...store.admins].map(([username, id]) => ({ id, username }))) : notAllowed(method, path, ['GET']);
+  }
   if (first !== 'hosting-plans' && first !== 'clients' && first !== 'domains') return notFound(path);
   const collection = first;
   const { one } = COLLECTIONS[collection];

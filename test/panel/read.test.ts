@@ -66,10 +66,39 @@ describe('readLive', () => {
   test('a list wrapped in an object with exactly one array is accepted', async () => {
     const simulator = await sim({
       seed: SEED,
-      intercept: (req) => (req.path === '/clients' ? { status: 200, json: { data: [{ id: 9, username: 'zed' }], success: true, total: 1 } } : undefined),
+      intercept: (req) =>
+        req.path === '/clients'
+          ? { status: 200, json: { data: [{ id: 9, username: 'zed' }], success: true, total: 1 } }
+          : req.path === '/domains'
+            ? { status: 200, json: { data: [{ id: 4, domain: 'zed.example', id_user: 9 }] } }
+            : undefined,
     });
     const live = await readLive(client(simulator), { domainNames: [] });
     expect(live.clients).toEqual([{ id: 9, username: 'zed', idHostingPlan: undefined }]);
+  });
+
+  test("a domain's owner must be a client or an administrator; /admins is read only when one is not a client", async () => {
+    const domains = (owner: number) => [{ id: 4, domain: 'alice.example', id_user: 2 }, { id: 5, domain: 'panel.example', id_user: owner }];
+    // Owner 1 is the default administrator: accepted, after one GET /admins.
+    const admin = await sim({ seed: SEED, intercept: (req) => (req.path === '/domains' ? { status: 200, json: domains(1) } : undefined) });
+    expect((await readLive(client(admin), { domainNames: [] })).domains).toHaveLength(2);
+    expect(admin.requests.filter((r) => r.path === '/admins')).toHaveLength(1);
+    // Owner 77 is nobody.
+    const nobody = await sim({ seed: SEED, intercept: (req) => (req.path === '/domains' ? { status: 200, json: domains(77) } : undefined) });
+    const error = await rejection(readLive(client(nobody), { domainNames: [] }));
+    expect(error).toMatchObject({ code: 'panel_contract', message: 'GET /api/v2/domains: domains whose owner is neither a client nor an administrator: "panel.example" (id 5, id_user 77)' });
+    // A key that may not list administrators: a note, not a refusal.
+    const notes: string[] = [];
+    const hidden = await sim({
+      seed: SEED,
+      intercept: (req) => (req.path === '/domains' ? { status: 200, json: domains(77) } : req.path === '/admins' ? { status: 403, json: { code: 403, message: 'no' } } : undefined),
+    });
+    await readLive(client(hidden), { domainNames: [], onNote: (n) => notes.push(n) });
+    expect(notes).toEqual(['The owners of 1 domain are not clients, and GET /api/v2/admins answered 403: those owners are not checked.']);
+    // The usual case costs no request.
+    const usual = await sim({ seed: SEED });
+    await readLive(client(usual), { domainNames: [] });
+    expect(usual.requests.filter((r) => r.path === '/admins')).toEqual([]);
   });
 
   test.each([
