@@ -23,9 +23,11 @@ import { isRecord } from '../util.js';
  * caller parses the whole file) on a tab or a carriage return without its line feed anywhere,
  * any top-level line other than a comment, `key: simple-value` or the `clients:` line, a `clients:` without a block sequence under it, a line that leaves the
  * sequence at any indentation but 0, any YAML error or warning in any part, an anchor, alias,
- * tag, block scalar or non-scalar key anywhere in an item, and any diagnostic at all from the
- * schema or semantic checks: so every diagnostic, and every location in it, is the
- * whole-document parse's. A batch ends only where a line at the sequence's indentation starts
+ * tag, block scalar or non-scalar key anywhere in an item, and (for files up to
+ * CHUNKED_DIAGNOSTICS_ABOVE, see load.ts) any diagnostic at all from the schema or semantic
+ * checks: so every diagnostic, and every location in it, is the whole-document parse's. Larger
+ * files keep the chunked read and check their items one by one (checkClientSchema), with the
+ * same words and locations; the tests hold both reads to the same answer. A batch ends only where a line at the sequence's indentation starts
  * a new item: nothing that spans lines (a quoted or flow scalar, a block scalar) can cross
  * that line without a syntax error in the batch before it.
  */

@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { closest } from '../names.js';
-import { type DataPath, findPath, type Locator } from './locate.js';
+import { type DataPath, findPath, type Found, type Locator } from './locate.js';
 import type { Diagnostic, Location } from './types.js';
 import { schema as generatedSchema, validate as generatedValidate } from './validator.generated.js';
 
@@ -20,8 +20,33 @@ export function schemaValid(data: unknown): boolean {
  */
 export function checkSchema<N>(data: unknown, source: Locator<N>): Diagnostic[] {
   if (validate(data)) return [];
-  const errors = validate.errors ?? [];
+  return diagnose(validate.errors ?? [], data, source);
+}
 
+/**
+ * checkSchema for one client item of a chunked read: `top` is the (valid) top level, `index`
+ * the item's place in the whole list, `node` where it stands. The diagnostics are the ones the
+ * whole document's check gives for this item: same words, same locations.
+ */
+export function checkClientSchema<N>(top: Readonly<Record<string, unknown>>, client: unknown, index: number, source: Locator<N>, node: Found<N>): Diagnostic[] {
+  if (validate({ ...top, clients: [client] })) return [];
+  // As if the item stood at its place in the whole list: paths, data and positions.
+  const errors = (validate.errors ?? []).map((error) => ({ ...error, instancePath: error.instancePath.replace(/^\/clients\/0(?=\/|$)/, `/clients/${index}`) }));
+  const data = { ...top, clients: { [index]: client } };
+  const located: Locator<N> = {
+    file: source.file,
+    offset: (offset) => source.offset(offset),
+    at: (found) => source.at(found),
+    keyAt: (found, key) => source.keyAt(found, key),
+    isSeq: (found) => source.isSeq(found),
+    // The path from the top goes clients -> index -> the item: the item's node is all there is.
+    root: () => node,
+    step: (from, key) => (from === node && (key === 'clients' || key === index) ? node : source.step(from, key)),
+  };
+  return diagnose(errors, data, located);
+}
+
+function diagnose<N>(errors: readonly ErrorObject[], data: unknown, source: Locator<N>): Diagnostic[] {
   // A typo like `usernme:` is reported once, as an unknown key with its suggestion, not also
   // as the missing key it was meant to be.
   const suggested = new Set<string>();

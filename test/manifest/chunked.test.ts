@@ -19,6 +19,10 @@ function agree(text: string, batchChars?: number): boolean {
     expect(chunked).toEqual(whole);
     expect(whole.diagnostics).toEqual([]);
   }
+  // Keeping the diagnostics of client items (large files), the chunked read, when it answers,
+  // says exactly what the whole read says: the same problems, words and locations.
+  const keeping = parseManifestChunked(text, FILE, batchChars, true);
+  if (keeping !== undefined) expect(keeping).toEqual(whole);
   return chunked !== undefined;
 }
 

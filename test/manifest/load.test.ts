@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseManifest } from '../../src/manifest/index.js';
+import { CHUNKED_DIAGNOSTICS_ABOVE, parseManifestChunked, parseManifestWhole, validateManifest } from '../../src/manifest/load.js';
 import { formatDiagnostic } from '../../src/render/diagnostics.js';
 import { loadManifestFile as loadManifest } from '../helpers/manifest.js';
 import type { Desired } from '../../src/manifest/index.js';
@@ -273,6 +274,17 @@ describe('several problems in one file', () => {
 });
 
 describe('a manifest full of problems', () => {
+  it('a large one is read in chunks all the same, with exactly the whole read\'s first thousand and count', () => {
+    const clients = Array.from({ length: 25_000 }, (_, i) => `  - username: Bad${i}\n    email: nope${i}\n`).join('');
+    const text = `version: 1\nclients:\n${clients}`;
+    expect(text.length).toBeGreaterThan(CHUNKED_DIAGNOSTICS_ABOVE);
+    const chunked = parseManifestChunked(text, 'm.yaml', undefined, true);
+    expect(chunked).toBeDefined();
+    expect(chunked).toEqual(parseManifestWhole(text, 'm.yaml'));
+    expect(validateManifest(text, 'm.yaml')).toEqual(chunked);
+    expect(chunked?.errorCount).toBe(50_000);
+  });
+
   it('reports the first thousand, then how many more', () => {
     const clients = Array.from({ length: 1500 }, (_, i) => `  - username: Bad${i}\n`).join('');
     const { desired, diagnostics } = parseManifest(`version: 1\nclients:\n${clients}`, 'm.yaml');
