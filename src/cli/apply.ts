@@ -67,7 +67,7 @@ ${MASS_HELP}
 
 Progress: a live line on a terminal; one timestamped line per finished action otherwise.
 Ctrl-C (SIGINT) or SIGTERM: requests in flight finish, the rest is skipped, the summary is
-printed, exit 130; running apply again finishes the job.
+printed, exit 130; running apply again finishes the job. A second one stops at once.
 
 ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massCreate', 'interrupted'])}
 

@@ -40,31 +40,32 @@ async function readStdin(): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
-/** Stop requests (SIGINT, SIGTERM) not yet taken by an untilStopped, and the callers waiting for one. */
-let pendingStops = 0;
+/** Callers waiting for the next stop request (SIGINT, SIGTERM). */
 const waiting: (() => void)[] = [];
 let listening = false;
 
 /**
- * Resolves at the next SIGINT or SIGTERM (or at once for one that came while nobody waited).
- * The listeners stay installed from the first call on: removing and re-adding them between a
- * first and a second Ctrl-C would leave an instant in which the second one kills the process
- * before it can say so.
+ * Resolves at the next SIGINT or SIGTERM. The listeners stay installed while anyone may wait:
+ * removing and re-adding them between a first and a second Ctrl-C would leave an instant in
+ * which the second one kills the process before it can say so. A signal nobody waits for
+ * (the command is past the point where it handles one) gets the default behaviour back.
  */
 function untilStopped(): Promise<void> {
   if (!listening) {
     listening = true;
-    const stop = (): void => {
+    const stop = (signal: NodeJS.Signals): void => {
       const taken = waiting.splice(0);
-      if (taken.length === 0) pendingStops++;
-      for (const resolve of taken) resolve();
+      if (taken.length > 0) {
+        for (const resolve of taken) resolve();
+        return;
+      }
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      listening = false;
+      process.kill(process.pid, signal);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
-  }
-  if (pendingStops > 0) {
-    pendingStops--;
-    return Promise.resolve();
   }
   return new Promise((resolve) => waiting.push(resolve));
 }
