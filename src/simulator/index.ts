@@ -37,6 +37,7 @@
  * - `requests` logs every answered request with `path` relative to /api/v2 (or the full path
  *   when outside it), query removed, as received (percent-encoded, trailing slash kept). A
  *   request whose connection a fault destroyed is logged with status 0.
+ * - PUT and DELETE of clients and domains: see lifecycle.ts for the simulator's choices.
  * - Fault injection (faults.ts, all off by default): resets, 5xx, 429/503 with Retry-After,
  *   slow bodies, committed POSTs without an answer, IP restrictions, brute-force lock-out,
  *   clients not ready after their 201. `tls` serves HTTPS instead of HTTP.
@@ -98,6 +99,10 @@ export interface SimulatorOptions extends SimulatorFaults {
   readonly seed?: SimulatorSeed;
   /** Default true; false: GET /domains is 404, like a panel without the list endpoint. */
   readonly listDomains?: boolean;
+  /** false: GET /clients leaves out `email`, `id_hosting_plan` and `is_suspended` (GET /clients/{id} has them). Default true. */
+  readonly clientListFields?: boolean;
+  /** How DELETE answers: 200 with `{"id"}` (default) or 204 without a body. */
+  readonly deleteStatus?: 200 | 204;
   /** Default true: each new client gets a system domain `<username>.sim.keyhelp.test`. */
   readonly systemDomains?: boolean;
   /** Default true; false: every request gets 200 text/html, like a panel whose API is off. */
@@ -131,6 +136,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const expectedKey = sha256(options.apiKey);
   const routeOptions = {
     listDomains: options.listDomains ?? true,
+    clientListFields: options.clientListFields ?? true,
+    deleteStatus: options.deleteStatus ?? 200,
     systemDomains: options.systemDomains ?? true,
     now: () => new Date(),
   };

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { isRecord } from '../util.js';
-import type { SimStore } from './store.js';
+import { deleteClient, deleteDomain, type LifecycleOptions, updateClient, updateDomain } from './lifecycle.js';
+import type { SimClient, SimStore } from './store.js';
 
 /** What the simulator sends back: JSON unless `text` is given. */
 export interface Answer {
@@ -13,8 +14,10 @@ export interface Answer {
   readonly mutated?: boolean;
 }
 
-export interface RouteOptions {
+export interface RouteOptions extends LifecycleOptions {
   readonly listDomains: boolean;
+  /** GET /clients carries `email`, `id_hosting_plan` and `is_suspended` (GET /clients/{id} always does). */
+  readonly clientListFields: boolean;
   readonly systemDomains: boolean;
   readonly now: () => Date;
 }
@@ -50,7 +53,12 @@ export function route(store: SimStore, method: string, segments: readonly string
     if (method === 'GET') {
       // A panel without the list endpoint answers like for any unknown path.
       if (collection === 'domains' && !options.listDomains) return notFound(path);
-      return ok([...recordsOf(store, collection).values()]);
+      const records = [...recordsOf(store, collection).values()];
+      // Like panels whose list leaves managed fields out: GET /clients/{id} has them.
+      if (collection === 'clients' && !options.clientListFields) {
+        return ok((records as SimClient[]).map((c) => ({ id: c.id, username: c.username, language: c.language, created_at: c.created_at })));
+      }
+      return ok(records);
     }
     if (method !== 'POST' || !allowed.includes('POST')) return notAllowed(method, path, allowed);
     if (body.kind === 'none') return error(400, 'The request body is missing: send a JSON object.');
@@ -61,10 +69,18 @@ export function route(store: SimStore, method: string, segments: readonly string
       : createDomain(store, body.value, options);
   }
 
-  // /{collection}/{id} and /{collection}/name/{name}: read-only here.
+  // /{collection}/{id} and /{collection}/name/{name}.
   const byName = segments.length === 3 && second === 'name';
   if (!(segments.length === 2 || byName)) return notFound(path);
-  if (method !== 'GET') return notAllowed(method, path, ['GET']);
+  const byId = !byName && /^[0-9]{1,15}$/.test(second ?? '');
+  if (byId && collection !== 'hosting-plans' && (method === 'PUT' || method === 'DELETE')) {
+    const id = Number(second);
+    const value = body.kind === 'json' ? body.value : body.kind === 'invalid' ? undefined : {};
+    if (body.kind === 'invalid') return error(400, 'The request body is not valid JSON.');
+    if (collection === 'clients') return method === 'PUT' ? updateClient(store, id, value, error) : deleteClient(store, id, options, error);
+    return method === 'PUT' ? updateDomain(store, id, value, error) : deleteDomain(store, id, options, error);
+  }
+  if (method !== 'GET') return notAllowed(method, path, byId && collection !== 'hosting-plans' ? ['GET', 'PUT', 'DELETE'] : ['GET']);
   let record: unknown;
   if (byName) {
     let name: string;

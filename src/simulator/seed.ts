@@ -1,6 +1,7 @@
 import { ProvisionError } from '../errors.js';
 import { isRecord } from '../util.js';
-import { SimStore, type SimulatorSeed, type SimulatorSeedClient } from './store.js';
+import { USERNAME_PATTERN } from '../names.js';
+import { DEFAULT_HOSTING_PLANS, SimStore, type SimulatorSeed, type SimulatorSeedClient } from './store.js';
 
 /**
  * Validates a seed file's parsed content. Unknown keys are refused (a typo would otherwise
@@ -58,6 +59,50 @@ export function parseSeed(json: unknown, source: string): SimulatorSeed {
     ...(admins === undefined ? {} : { admins }),
     clients,
   };
-  SimStore.fromSeed(seed, { systemDomains: false, source, now: new Date() });
+  storeFromSeed(seed, { systemDomains: false, source, now: new Date() });
   return seed;
+}
+
+/** Builds the state a seed describes; refusals become ProvisionError('usage') naming `source`. */
+export function storeFromSeed(seed: SimulatorSeed, options: { systemDomains: boolean; source: string; now: Date }): SimStore {
+  const store = new SimStore();
+  const fail = (message: string): never => {
+    throw new ProvisionError('usage', `${options.source}: ${message}`, {
+      hint: 'fix the simulator seed: clients name existing hosting plans, names are unique',
+    });
+  };
+  for (const name of seed.hostingPlans ?? DEFAULT_HOSTING_PLANS) {
+    if (store.planNamed(name) !== undefined) fail(`hosting plan '${name}' is listed twice`);
+    store.addPlan(name);
+  }
+  for (const username of seed.admins ?? ['admin']) {
+    if (!USERNAME_PATTERN.test(username)) fail(`administrator '${username}' is not a valid username`);
+    if (store.admins.has(username)) fail(`administrator '${username}' is listed twice`);
+    store.addAdmin(username);
+  }
+  for (const [index, seedClient] of (seed.clients ?? []).entries()) {
+    const where = `clients[${index}]`;
+    let idHostingPlan: number | undefined;
+    if (seedClient.plan !== undefined) {
+      idHostingPlan = store.planNamed(seedClient.plan)?.id;
+      if (idHostingPlan === undefined) fail(`${where}: hosting plan '${seedClient.plan}' is not in hostingPlans`);
+    }
+    const refusal = store.checkNewClient(seedClient.username, idHostingPlan);
+    if (refusal !== undefined) fail(`${where}: ${refusal.message}`);
+    const client = store.addClient(
+      {
+        username: seedClient.username,
+        ...(seedClient.email === undefined ? {} : { email: seedClient.email }),
+        ...(idHostingPlan === undefined ? {} : { idHostingPlan }),
+      },
+      options.now,
+    );
+    if (options.systemDomains) store.addSystemDomain(client, options.now);
+    for (const domain of seedClient.domains ?? []) {
+      const check = store.checkNewDomain(domain, client.id);
+      if ('status' in check) fail(`${where}: ${check.message}`);
+      else store.addDomain({ name: check.name, idUser: client.id, system: false }, options.now);
+    }
+  }
+  return store;
 }

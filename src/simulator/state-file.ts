@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { errnoCode, ProvisionError } from '../errors.js';
 import type { SimulatorOptions } from './index.js';
+import { storeFromSeed } from './seed.js';
 import { SimStore } from './store.js';
 
 /** The store from the state file when there is one, else from the seed. */
@@ -33,7 +34,7 @@ export async function loadStore(options: SimulatorOptions, systemDomains: boolea
       return SimStore.fromFile(data, options.statePath);
     }
   }
-  return SimStore.fromSeed(options.seed ?? {}, { systemDomains, source: 'simulator seed', now: new Date() });
+  return storeFromSeed(options.seed ?? {}, { systemDomains, source: 'simulator seed', now: new Date() });
 }
 
 /**

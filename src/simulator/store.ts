@@ -245,50 +245,6 @@ export class SimStore implements SimulatorState {
     };
   }
 
-  /** Builds the state a seed describes; refusals become ProvisionError('usage') naming `source`. */
-  static fromSeed(seed: SimulatorSeed, options: { systemDomains: boolean; source: string; now: Date }): SimStore {
-    const store = new SimStore();
-    const fail = (message: string): never => {
-      throw new ProvisionError('usage', `${options.source}: ${message}`, {
-        hint: 'fix the simulator seed: clients name existing hosting plans, names are unique',
-      });
-    };
-    for (const name of seed.hostingPlans ?? DEFAULT_HOSTING_PLANS) {
-      if (store.plansByName.has(name)) fail(`hosting plan '${name}' is listed twice`);
-      store.addPlan(name);
-    }
-    for (const username of seed.admins ?? ['admin']) {
-      if (!USERNAME_PATTERN.test(username)) fail(`administrator '${username}' is not a valid username`);
-      if (store.admins.has(username)) fail(`administrator '${username}' is listed twice`);
-      store.addAdmin(username);
-    }
-    for (const [index, seedClient] of (seed.clients ?? []).entries()) {
-      const where = `clients[${index}]`;
-      let idHostingPlan: number | undefined;
-      if (seedClient.plan !== undefined) {
-        idHostingPlan = store.plansByName.get(seedClient.plan)?.id;
-        if (idHostingPlan === undefined) fail(`${where}: hosting plan '${seedClient.plan}' is not in hostingPlans`);
-      }
-      const refusal = store.checkNewClient(seedClient.username, idHostingPlan);
-      if (refusal !== undefined) fail(`${where}: ${refusal.message}`);
-      const client = store.addClient(
-        {
-          username: seedClient.username,
-          ...(seedClient.email === undefined ? {} : { email: seedClient.email }),
-          ...(idHostingPlan === undefined ? {} : { idHostingPlan }),
-        },
-        options.now,
-      );
-      if (options.systemDomains) store.addSystemDomain(client, options.now);
-      for (const domain of seedClient.domains ?? []) {
-        const check = store.checkNewDomain(domain, client.id);
-        if ('status' in check) fail(`${where}: ${check.message}`);
-        else store.addDomain({ name: check.name, idUser: client.id, system: false }, options.now);
-      }
-    }
-    return store;
-  }
-
   /** Rebuilds a store from a state file's content; anything malformed is a usage error naming `source`. */
   static fromFile(data: unknown, source: string): SimStore {
     const fail = (message: string): never => {
@@ -330,6 +286,32 @@ export class SimStore implements SimulatorState {
     store.nextUserId = next(data.nextUserId, [...store.clients.keys(), ...store.admins.values()]);
     store.nextDomainId = next(data.nextDomainId, store.domains.keys());
     return store;
+  }
+
+  /** Replaces a client's record (same id; its username never changes): a PUT. */
+  replaceClient(client: SimClient): void {
+    this.insertClient(client);
+  }
+
+  /** Removes a client and every domain of it, system ones too: a DELETE. */
+  removeClient(id: number): void {
+    const client = this.clients.get(id);
+    if (client === undefined) return;
+    for (const domain of [...this.domains.values()]) if (domain.id_user === id) this.removeDomain(domain.id);
+    this.clients.delete(id);
+    this.clientsByName.delete(client.username.toLowerCase());
+  }
+
+  /** Replaces a domain's record (same id and name): a PUT. */
+  replaceDomain(domain: SimDomain): void {
+    this.insertDomain(domain);
+  }
+
+  removeDomain(id: number): void {
+    const domain = this.domains.get(id);
+    if (domain === undefined) return;
+    this.domains.delete(id);
+    this.domainsByName.delete(domain.domain.toLowerCase());
   }
 
   private insertPlan(plan: SimPlan): void {

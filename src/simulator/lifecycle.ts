@@ -1,0 +1,83 @@
+/**
+ * PUT and DELETE of clients and domains, as billing systems drive them (panel-api.md, "The
+ * account lifecycle"). Where the API's description is silent, the simulator chooses:
+ * - PUT is partial: only the fields sent change. A client takes `id_hosting_plan` (an existing
+ *   plan; null or 0 for none), `email` (an address, or "" for none), `is_suspended` (boolean),
+ *   `language` and `password` (accepted, never stored or shown); a domain takes `is_disabled`.
+ *   A different `username` or `domain` is refused with 400: they are identities. Other fields
+ *   are ignored. The answer is 200 `{"id": N}`.
+ * - DELETE of a client takes all its domains with it (system ones too). DELETE of a domain
+ *   that has subdomains is refused with 400 (delete them first); a system domain is refused
+ *   with 400. The answer is 200 `{"id": N}`, or 204 without a body with `deleteStatus: 204`.
+ * - An unknown id, or an administrator's, is 404.
+ */
+import type { Answer } from './routes.js';
+import type { SimClient, SimStore } from './store.js';
+import { isRecord } from '../util.js';
+
+export interface LifecycleOptions {
+  /** How a DELETE answers: 200 with `{"id"}` (default) or 204 without a body. */
+  readonly deleteStatus: 200 | 204;
+}
+
+type Refuse = (status: number, message: string) => Answer;
+
+export function updateClient(store: SimStore, id: number, body: unknown, refuse: Refuse): Answer {
+  const client = store.clients.get(id);
+  if (client === undefined) return refuse(404, 'The requested client was not found.');
+  if (!isRecord(body)) return refuse(400, 'The request body must be a JSON object.');
+  const { username, email, id_hosting_plan: plan, is_suspended: suspended, language } = body;
+  if (username !== undefined && username !== client.username) return refuse(400, 'The username of a client cannot be changed.');
+  if (email !== undefined && (typeof email !== 'string' || (email !== '' && !/^[^@\s]+@[^@\s]+$/.test(email)))) {
+    return refuse(400, "The field 'email' must be a valid email address.");
+  }
+  if (plan !== undefined && plan !== null && plan !== 0 && !(Number.isSafeInteger(plan) && store.plans.has(plan as number))) {
+    return refuse(400, `The hosting plan with id ${JSON.stringify(plan)} does not exist.`);
+  }
+  if (suspended !== undefined && typeof suspended !== 'boolean') return refuse(400, "The field 'is_suspended' must be a boolean.");
+  if (language !== undefined && typeof language !== 'string') return refuse(400, "The field 'language' must be a string.");
+  const nextPlan = plan === undefined ? client.id_hosting_plan : plan === null || plan === 0 ? undefined : (plan as number);
+  const next: SimClient = {
+    id: client.id,
+    username: client.username,
+    email: email ?? client.email,
+    ...(nextPlan === undefined ? {} : { id_hosting_plan: nextPlan }),
+    is_suspended: suspended ?? client.is_suspended,
+    language: language ?? client.language,
+    created_at: client.created_at,
+  };
+  store.replaceClient(next);
+  return { status: 200, json: { id }, mutated: true };
+}
+
+export function deleteClient(store: SimStore, id: number, options: LifecycleOptions, refuse: Refuse): Answer {
+  if (!store.clients.has(id)) return refuse(404, 'The requested client was not found.');
+  store.removeClient(id);
+  return deleted(id, options);
+}
+
+export function updateDomain(store: SimStore, id: number, body: unknown, refuse: Refuse): Answer {
+  const domain = store.domains.get(id);
+  if (domain === undefined) return refuse(404, 'The requested domain was not found.');
+  if (!isRecord(body)) return refuse(400, 'The request body must be a JSON object.');
+  const { domain: name, is_disabled: disabled } = body;
+  if (name !== undefined && name !== domain.domain && name !== domain.domain_utf8) return refuse(400, 'The name of a domain cannot be changed.');
+  if (disabled !== undefined && typeof disabled !== 'boolean') return refuse(400, "The field 'is_disabled' must be a boolean.");
+  store.replaceDomain({ ...domain, ...(disabled === undefined ? {} : { is_disabled: disabled }) });
+  return { status: 200, json: { id }, mutated: true };
+}
+
+export function deleteDomain(store: SimStore, id: number, options: LifecycleOptions, refuse: Refuse): Answer {
+  const domain = store.domains.get(id);
+  if (domain === undefined) return refuse(404, 'The requested domain was not found.');
+  if (domain.is_system_domain) return refuse(400, 'A system domain cannot be deleted.');
+  for (const other of store.domains.values()) {
+    if (other.id_parent_domain === id) return refuse(400, `The domain '${domain.domain}' has subdomains: delete them first.`);
+  }
+  store.removeDomain(id);
+  return deleted(id, options);
+}
+
+function deleted(id: number, options: LifecycleOptions): Answer {
+  return options.deleteStatus === 204 ? { status: 204, mutated: true } : { status: 200, json: { id }, mutated: true };
+}
