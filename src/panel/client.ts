@@ -78,7 +78,8 @@ export const USER_AGENT = `panel-provision/${VERSION}`;
  * The one place that talks HTTP to the panel. Paths are relative to the base URL ('/clients').
  * Every answer is JSON or an error: PanelHttpError (status >= 300, redirects not followed),
  * ProvisionError 'panel_contract' (a success that is not JSON, e.g. the HTML page of a panel
- * whose API is off), 'panel_unreachable' (no answer).
+ * whose API is off), 'panel_unreachable' (no answer). PUT and DELETE accept any 2xx that is not
+ * HTML (see send).
  */
 export class PanelClient {
   readonly baseUrl: string;
@@ -158,6 +159,17 @@ export class PanelClient {
     return this.call('POST', path, body, options.signal).then((answer) => answer.value);
   }
 
+  /**
+   * PUT (a partial update: `body` holds only what changes) or DELETE (`body` undefined: none is
+   * sent). Both are idempotent, so they are retried as GET is (retry.ts), and, like a POST, not
+   * sent again once `signal` is aborted. Any 2xx is success whatever its body: the parsed JSON,
+   * or undefined for 204, an empty body or a body that is not JSON. A 2xx HTML page is a
+   * contract error (a panel whose API is off answers so); an error status is PanelHttpError.
+   */
+  send(method: 'PUT' | 'DELETE', path: string, body: unknown, options: { readonly signal?: AbortSignal | undefined } = {}): Promise<unknown> {
+    return this.call(method, path, body, options.signal).then((answer) => answer.value);
+  }
+
   /** GET /<collection>/name/<encodeURIComponent(name)>, undefined on 404. */
   async findByName(collection: 'clients' | 'domains' | 'hosting-plans', name: string): Promise<unknown> {
     try {
@@ -178,9 +190,10 @@ export class PanelClient {
   }
 
   /**
-   * One request with its retry policy (retry.ts): the single place where retries belong. GET
-   * on transient network failures and 429/502/503/504, POST on 429/503 only, Retry-After
-   * honoured, within the budget. The last failure is thrown as it was.
+   * One request with its retry policy (retry.ts): the single place where retries belong. GET,
+   * PUT and DELETE on transient network failures and 429/502/503/504, POST on 429/503 only,
+   * Retry-After honoured, within the budget; nothing sent again once `signal` is aborted. The
+   * last failure is thrown as it was.
    */
   private async call(method: Method, path: string, body: unknown, signal?: AbortSignal): Promise<AttemptResult & { ok: true }> {
     const started = this.clock.now();
@@ -274,6 +287,8 @@ function interpret(
   }
   if (status === 204) return { ok: true, value: undefined, headers };
   if (isJson) return { ok: true, value: json, headers };
+  // PUT and DELETE answers are not documented: any 2xx but an HTML page is done.
+  if (!html && (method === 'PUT' || method === 'DELETE')) return { ok: true, value: undefined, headers };
   const what = html ? 'HTML' : text.trim() === '' ? 'an empty body' : `a body that is not JSON (${contentType || 'no content type'})`;
   return {
     ok: false,

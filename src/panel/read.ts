@@ -4,10 +4,13 @@ import { quote } from '../escape.js';
 import { normalizeDomain } from '../names.js';
 import type { PanelClient } from './client.js';
 import { PanelHttpError } from './errors.js';
-import type { Live, LiveClient, LiveDomain, LiveHostingPlan } from './types.js';
+import { asRecord, integer, parseClientRecord, parseDomainRecord, parseHostingPlanRecord, shape } from './records.js';
+import type { Live, LiveClient, LiveDomain, ManagedField } from './types.js';
 import { isRecord, plural } from '../util.js';
 
-/** Parallel name look-ups when the panel has no GET /domains. */
+export { parseClientRecord, parseDomainRecord, parseHostingPlanRecord } from './records.js';
+
+/** Parallel look-ups: domains by name when the panel has no GET /domains, clients by id for their details. */
 export const DEFAULT_LOOKUP_CONCURRENCY = 8;
 
 export interface ReadLiveOptions {
@@ -15,8 +18,17 @@ export interface ReadLiveOptions {
   readonly domainNames: readonly string[];
   /** Bound for those look-ups; default DEFAULT_LOOKUP_CONCURRENCY. */
   readonly concurrency?: number;
-  /** Told, in a sentence, when the read is partial (no domain list). */
+  /** Told, in a sentence, when the read is partial (no domain list) or costs more requests (client details). */
   readonly onNote?: (message: string) => void;
+  /** The clients whose managed fields must be known, if GET /clients leaves them out: see readClientDetails. */
+  readonly details?: ClientDetails;
+}
+
+/** Which clients' managed fields the plan compares: the manifest's usernames, and the fields it manages. */
+export interface ClientDetails {
+  /** Usernames (compared in lowercase). */
+  readonly usernames: ReadonlySet<string>;
+  readonly fields: ReadonlySet<ManagedField>;
 }
 
 /**
@@ -26,7 +38,9 @@ export interface ReadLiveOptions {
  * ProvisionError('panel_contract'): planning on a partial read would create duplicates.
  *
  * When GET /domains answers 404 or 405 (a panel without the list endpoint), the manifest's
- * domains are looked up by name instead and `domainsComplete` is false.
+ * domains are looked up by name instead and `domainsComplete` is false. With `details`, the
+ * managed fields GET /clients leaves out are read one client at a time (readClientDetails):
+ * no request more when the list carries them.
  */
 export async function readLive(client: PanelClient, options: ReadLiveOptions): Promise<Live> {
   const pong = await client.get('/ping');
@@ -48,7 +62,8 @@ export async function readLive(client: PanelClient, options: ReadLiveOptions): P
   unique(domains.records, (d) => d.id, where('/domains'), 'id');
   unique(domains.records, (d) => d.name, where('/domains'), 'domain');
   await checkOwners(client, clients, domains.records, options);
-  return { hostingPlans, clients, domains: domains.records, domainsComplete: domains.complete };
+  const detailed = options.details === undefined ? clients : await readClientDetails(client, clients, options.details, options);
+  return { hostingPlans, clients: detailed, domains: domains.records, domainsComplete: domains.complete };
 }
 
 /**
@@ -194,45 +209,6 @@ function pagingHeader(headers: Readonly<Record<string, string | string[] | undef
   return undefined;
 }
 
-/** One hosting plan record: integer id, string name. `where` names it in errors ('GET /api/v2/hosting-plans[3]'). */
-export function parseHostingPlanRecord(record: unknown, where: string): LiveHostingPlan {
-  const r = asRecord(record, where);
-  return { id: integer(r, 'id', where), name: string(r, 'name', where) };
-}
-
-/** One client record: integer id, string username (lowercased), id_hosting_plan integer or absent/null. */
-export function parseClientRecord(record: unknown, where: string): LiveClient {
-  const r = asRecord(record, where);
-  const plan = r.id_hosting_plan;
-  if (plan !== undefined && plan !== null && !Number.isSafeInteger(plan)) {
-    throw contract(where, `"id_hosting_plan" must be an integer, got ${shape(plan)}`);
-  }
-  return {
-    id: integer(r, 'id', where),
-    username: string(r, 'username', where).toLowerCase(),
-    idHostingPlan: typeof plan === 'number' ? plan : undefined,
-  };
-}
-
-/**
- * One domain record: integer id and id_user, string domain (normalised to lowercase ASCII; a
- * name normalizeDomain refuses is kept lowercased: the panel has it, it must still be seen),
- * is_system_domain boolean or absent (false).
- */
-export function parseDomainRecord(record: unknown, where: string): LiveDomain {
-  const r = asRecord(record, where);
-  const raw = string(r, 'domain', where);
-  const system = r.is_system_domain ?? false;
-  if (typeof system !== 'boolean') throw contract(where, `"is_system_domain" must be a boolean, got ${shape(system)}`);
-  const normal = normalizeDomain(raw);
-  return {
-    id: integer(r, 'id', where),
-    name: 'name' in normal ? normal.name : raw.toLowerCase(),
-    idUser: integer(r, 'id_user', where),
-    isSystem: system,
-  };
-}
-
 /**
  * GET /clients/name/<username>, parsed; undefined when the panel has none. A record for another
  * name is a contract error, never taken for the one asked about (its domains would land in
@@ -258,43 +234,86 @@ export async function findDomain(client: PanelClient, name: string): Promise<Liv
   return record;
 }
 
-function notAsked(where: string, what: string): ProvisionError {
-  return new ProvisionError('panel_contract', `${where} answered the record of ${what}, not the one asked for`, {
-    hint: 'the panel (or a proxy in front of it) answers name look-ups wrongly: nothing was adopted; check it before running apply again',
+/**
+ * GET /clients/<id>, parsed (it may carry fields the list leaves out); undefined on 404 (no
+ * such client, or deleted meanwhile). A record with another id is a contract error.
+ */
+export async function findClientById(client: PanelClient, id: number): Promise<LiveClient | undefined> {
+  const path = `/clients/${id}`;
+  let found: unknown;
+  try {
+    found = await client.get(path);
+  } catch (err) {
+    if (err instanceof PanelHttpError && err.status === 404) return undefined;
+    throw err;
+  }
+  const where = client.describe('GET', path);
+  const record = parseClientRecord(found, where);
+  if (record.id !== id) throw notAsked(where, `client ${quote(record.username)} (id ${record.id})`, ID_HINT);
+  return record;
+}
+
+/** The managed fields: manifest name, LiveClient key, the panel's field in messages. */
+const FIELDS = [
+  ['plan', 'idHostingPlan', 'id_hosting_plan'],
+  ['email', 'email', 'email'],
+  ['suspended', 'suspended', 'is_suspended'],
+] as const satisfies readonly (readonly [ManagedField, keyof LiveClient, string])[];
+
+/**
+ * Fills in what GET /clients leaves out. For each client in `details.usernames` whose record
+ * lacks (undefined) a field of `details.fields`, reads GET /clients/{id} (findClientById),
+ * at most `options.concurrency` (default DEFAULT_LOOKUP_CONCURRENCY) at a time, and takes the
+ * fields the list lacked from it; what the list carries is kept. A 404 (deleted meanwhile)
+ * leaves the client as listed, its fields unknown; a record for another id or username is a
+ * contract error. One note when it reads anything:
+ * 'GET /api/v2/clients does not carry "email", "is_suspended": read 2 clients one by one (GET /api/v2/clients/{id}).'
+ * Returns the clients in the same order; no request when nothing lacks.
+ */
+export async function readClientDetails(
+  client: PanelClient,
+  clients: readonly LiveClient[],
+  details: ClientDetails,
+  options: Pick<ReadLiveOptions, 'concurrency' | 'onNote'> = {},
+): Promise<LiveClient[]> {
+  const usernames = new Set([...details.usernames].map((name) => name.toLowerCase()));
+  const fields = FIELDS.filter(([field]) => details.fields.has(field));
+  const lacking = (c: LiveClient): (typeof fields)[number][] => (usernames.has(c.username) ? fields.filter(([, key]) => c[key] === undefined) : []);
+  const needed = clients.filter((c) => lacking(c).length > 0);
+  if (needed.length === 0) return [...clients];
+  const missing = fields.filter((f) => needed.some((c) => lacking(c).includes(f))).map(([, , name]) => `"${name}"`);
+  options.onNote?.(
+    `${client.describe('GET', '/clients')} does not carry ${missing.join(', ')}: read ${plural(needed.length, 'client')} one by one (${client.describe('GET', '/clients/{id}')}).`,
+  );
+  const limit = pLimit(options.concurrency ?? DEFAULT_LOOKUP_CONCURRENCY);
+  const read = new Map<number, LiveClient>();
+  await Promise.all(
+    needed.map((listed) =>
+      limit(async () => {
+        const record = await findClientById(client, listed.id);
+        if (record === undefined) return;
+        if (record.username !== listed.username) {
+          throw notAsked(client.describe('GET', `/clients/${listed.id}`), `client ${quote(record.username)} (id ${record.id})`, ID_HINT);
+        }
+        read.set(listed.id, record);
+      }),
+    ),
+  );
+  return clients.map((listed) => {
+    const record = read.get(listed.id);
+    if (record === undefined) return listed;
+    return {
+      ...listed,
+      idHostingPlan: listed.idHostingPlan === undefined ? record.idHostingPlan : listed.idHostingPlan,
+      email: listed.email === undefined ? record.email : listed.email,
+      suspended: listed.suspended === undefined ? record.suspended : listed.suspended,
+    };
   });
 }
 
-function asRecord(value: unknown, where: string): Record<string, unknown> {
-  if (!isRecord(value)) throw contract(where, `expected an object, got ${shape(value)}`);
-  return value;
-}
+const NAME_HINT = 'the panel (or a proxy in front of it) answers name look-ups wrongly: nothing was adopted; check it before running apply again';
+const ID_HINT = 'the panel (or a proxy in front of it) answers look-ups by id wrongly; check it before running plan or apply again';
 
-/** An id: a positive integer (the panel counts from 1; 0 or less would be no record at all). */
-function integer(record: Record<string, unknown>, key: string, where: string): number {
-  const value = record[key];
-  if (!Number.isSafeInteger(value) || (value as number) <= 0) throw contract(where, `"${key}" must be a positive integer, got ${shape(value)}`);
-  return value as number;
-}
-
-function string(record: Record<string, unknown>, key: string, where: string): string {
-  const value = record[key];
-  if (typeof value !== 'string' || value === '') throw contract(where, `"${key}" must be a non-empty string, got ${shape(value)}`);
-  return value;
-}
-
-function contract(where: string, problem: string): ProvisionError {
-  return new ProvisionError('panel_contract', `${where}: ${problem}`, {
-    hint: 'the panel answered a record panel-provision cannot read; report the panel version and this message',
-  });
-}
-
-
-/** A value's kind for messages, never its content (which could be anything, long, or private). */
-function shape(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return 'a string';
-  if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : Number.isInteger(value) ? 'an integer out of range' : 'a number';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+function notAsked(where: string, what: string, hint = NAME_HINT): ProvisionError {
+  return new ProvisionError('panel_contract', `${where} answered the record of ${what}, not the one asked for`, { hint });
 }

@@ -6,8 +6,13 @@
  * - GET is retried on 429, 502, 503, 504 and on transient network failures (connection closed
  *   or reset, header/body/connect timeout). A refused connection, a DNS failure or a rejected
  *   certificate is not transient: it fails at once.
+ * - PUT and DELETE are idempotent (the same partial PUT twice leaves the same record; a second
+ *   DELETE finds nothing to delete), so they follow GET's rules. What a DELETE that got no
+ *   answer did is the caller's to read back (apply/panel-adapter.ts).
  * - POST is retried only on 429 and 503 (the panel did not process it). Anything ambiguous is
  *   the caller's to resolve (see apply/panel-adapter.ts): a POST is never repeated blindly.
+ * - A request that changes the panel (POST, PUT, DELETE) is not sent again once the caller's
+ *   signal is aborted (Ctrl-C): the client (client.ts) applies that on top of these rules.
  * - Never 401 or 403: repeated bad keys can lock the caller out.
  * - Backoff: capped exponential with full jitter, `random() * min(capMs, baseMs * 2^(attempt-1))`.
  *   A `Retry-After` (seconds or HTTP date) replaces it when present.
@@ -20,7 +25,8 @@
 import type { ProvisionError } from '../errors.js';
 import { PanelHttpError, PanelNetworkError } from './errors.js';
 
-export type Method = 'GET' | 'POST';
+/** The methods the client sends; every one but POST is idempotent. */
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** The result of one attempt, as a retry policy sees it. */
 export type AttemptResult =
@@ -41,8 +47,8 @@ export interface RetryTiming {
 /** 0.5 s, doubling, capped at 8 s; 60 s and 8 attempts per request. */
 export const DEFAULT_RETRY_TIMING: RetryTiming = { baseMs: 500, capMs: 8_000, budgetMs: 60_000, maxAttempts: 8 };
 
-/** Statuses a GET is retried on; a POST only on the first two (not processed). */
-const RETRY_GET_STATUSES = new Set([429, 502, 503, 504]);
+/** Statuses an idempotent request (GET, PUT, DELETE) is retried on; a POST only on 429 and 503 (not processed). */
+const RETRY_IDEMPOTENT_STATUSES = new Set([429, 502, 503, 504]);
 const RETRY_POST_STATUSES = new Set([429, 503]);
 
 export interface RetryContext {
@@ -68,10 +74,14 @@ export const retryDelayMs: RetryPolicy = (method, outcome, context) => {
   return context.elapsedMs + delay > context.timing.budgetMs ? undefined : delay;
 };
 
-/** Whether this failure may go away by itself and sending again is safe for `method`. */
+/**
+ * Whether this failure may go away by itself and sending again is safe for `method`: GET, PUT
+ * and DELETE on 429/502/503/504 and transient network failures; POST on 429/503 only.
+ */
 export function isRetryable(method: Method, error: ProvisionError): boolean {
-  if (error instanceof PanelHttpError) return (method === 'GET' ? RETRY_GET_STATUSES : RETRY_POST_STATUSES).has(error.status);
-  return method === 'GET' && error instanceof PanelNetworkError && error.transient;
+  const idempotent = method !== 'POST';
+  if (error instanceof PanelHttpError) return (idempotent ? RETRY_IDEMPOTENT_STATUSES : RETRY_POST_STATUSES).has(error.status);
+  return idempotent && error instanceof PanelNetworkError && error.transient;
 }
 
 /** Full jitter: uniform in [0, min(capMs, baseMs * 2^(attempt-1))), whole milliseconds. */

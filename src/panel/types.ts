@@ -19,13 +19,22 @@ export interface LiveHostingPlan {
   readonly name: string;
 }
 
+/**
+ * A client as read. Each managed field is `undefined` when the record does not carry it (then
+ * the engine does not know it), `null` when it says "none" (a plan id of 0 or null, an email
+ * of "" or null).
+ */
 export interface LiveClient {
   readonly id: number;
   /** Lowercase. */
   readonly username: string;
-  /** undefined when the panel's record does not carry `id_hosting_plan`. */
-  readonly idHostingPlan: number | undefined;
+  readonly idHostingPlan: number | null | undefined;
+  readonly email: string | null | undefined;
+  readonly suspended: boolean | undefined;
 }
+
+/** The client fields a manifest may manage, by their manifest names. */
+export type ManagedField = 'plan' | 'email' | 'suspended';
 
 export interface LiveDomain {
   readonly id: number;

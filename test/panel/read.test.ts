@@ -27,8 +27,8 @@ describe('readLive', () => {
       { id: 2, name: 'Premium Plus' },
     ]);
     expect(live.clients).toEqual([
-      { id: 2, username: 'alice', idHostingPlan: 2 },
-      { id: 3, username: 'bob', idHostingPlan: 1 },
+      { id: 2, username: 'alice', idHostingPlan: 2, email: null, suspended: false },
+      { id: 3, username: 'bob', idHostingPlan: 1, email: null, suspended: false },
     ]);
     expect(live.domainsComplete).toBe(true);
     expect(live.domains).toContainEqual({ id: expect.any(Number) as unknown, name: 'xn--bcher-kva.example', idUser: 2, isSystem: false });
@@ -36,7 +36,7 @@ describe('readLive', () => {
     expect(live.domains).toHaveLength(5);
   });
 
-  test('normalises records: uppercase usernames and domains, absent plan, unusual live names kept', async () => {
+  test('normalises records: uppercase usernames and domains, absent and null fields, unusual live names kept', async () => {
     const simulator = await sim({
       intercept: (req) => {
         if (req.path === '/clients') return { status: 200, json: [{ id: 5, username: 'Carol' }, { id: 6, username: 'dave', id_hosting_plan: null }] };
@@ -54,8 +54,8 @@ describe('readLive', () => {
     });
     const live = await readLive(client(simulator), { domainNames: [] });
     expect(live.clients).toEqual([
-      { id: 5, username: 'carol', idHostingPlan: undefined },
-      { id: 6, username: 'dave', idHostingPlan: undefined },
+      { id: 5, username: 'carol', idHostingPlan: undefined, email: undefined, suspended: undefined },
+      { id: 6, username: 'dave', idHostingPlan: null, email: undefined, suspended: undefined },
     ]);
     expect(live.domains).toEqual([
       { id: 1, name: 'shop.xn--bcher-kva.example', idUser: 5, isSystem: false },
@@ -74,7 +74,7 @@ describe('readLive', () => {
             : undefined,
     });
     const live = await readLive(client(simulator), { domainNames: [] });
-    expect(live.clients).toEqual([{ id: 9, username: 'zed', idHostingPlan: undefined }]);
+    expect(live.clients).toEqual([{ id: 9, username: 'zed', idHostingPlan: undefined, email: undefined, suspended: undefined }]);
   });
 
   test("a domain's owner must be a client or an administrator; /admins is read only when one is not a client", async () => {

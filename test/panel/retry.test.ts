@@ -80,6 +80,24 @@ describe('retry timing (pure)', () => {
     ['GET', 'DEPTH_ZERO_SELF_SIGNED_CERT', undefined, network('DEPTH_ZERO_SELF_SIGNED_CERT')],
     ['POST', 'ECONNRESET', undefined, network('ECONNRESET')],
     ['POST', 'UND_ERR_HEADERS_TIMEOUT', undefined, network('UND_ERR_HEADERS_TIMEOUT')],
+    // PUT and DELETE are idempotent: GET's rules.
+    ...(['PUT', 'DELETE'] as const).flatMap((method) => [
+      [method, '429', 250, http(429)] as const,
+      [method, '502', 250, http(502)] as const,
+      [method, '503', 250, http(503)] as const,
+      [method, '504', 250, http(504)] as const,
+      [method, '500', undefined, http(500)] as const,
+      [method, '400', undefined, http(400)] as const,
+      [method, '401', undefined, http(401)] as const,
+      [method, '403', undefined, http(403)] as const,
+      [method, '404', undefined, http(404)] as const,
+      [method, '409', undefined, http(409)] as const,
+      [method, 'ECONNRESET', 250, network('ECONNRESET')] as const,
+      [method, 'UND_ERR_HEADERS_TIMEOUT', 250, network('UND_ERR_HEADERS_TIMEOUT')] as const,
+      [method, 'UND_ERR_BODY_TIMEOUT', 250, network('UND_ERR_BODY_TIMEOUT')] as const,
+      [method, 'ECONNREFUSED', undefined, network('ECONNREFUSED')] as const,
+      [method, 'DEPTH_ZERO_SELF_SIGNED_CERT', undefined, network('DEPTH_ZERO_SELF_SIGNED_CERT')] as const,
+    ]),
   ] as const)('%s after %s: %s', (method, _label, expected, outcome) => {
     expect(retryDelayMs(method, outcome, context())).toBe(expected);
   });
@@ -92,6 +110,9 @@ describe('retry timing (pure)', () => {
     expect(retryDelayMs('GET', http(429, '7'), context({ elapsedMs: 53_000 }))).toBe(7000);
     expect(retryDelayMs('GET', http(503), context({ attempt: DEFAULT_RETRY_TIMING.maxAttempts }))).toBeUndefined();
     expect(retryDelayMs('GET', http(503), context({ attempt: 3, random: () => 0.25 }))).toBe(500);
+    expect(retryDelayMs('DELETE', http(429, '7'), context({ elapsedMs: 53_001 }))).toBeUndefined();
+    expect(retryDelayMs('PUT', http(503), context({ attempt: DEFAULT_RETRY_TIMING.maxAttempts }))).toBeUndefined();
+    expect(retryDelayMs('PUT', { ok: true, value: undefined }, context())).toBeUndefined();
   });
 
   test('network failures: what was possibly sent, what is transient', () => {

@@ -1,0 +1,123 @@
+/**
+ * The panel's records, read one by one: hosting plans, clients and domains as the API answers
+ * them, checked and normalised into the shapes of types.ts. Pure: no I/O. A record the engine
+ * cannot read is ProvisionError('panel_contract') naming where it came from and the field.
+ */
+import { ProvisionError } from '../errors.js';
+import { normalizeDomain } from '../names.js';
+import { isRecord } from '../util.js';
+import type { LiveClient, LiveDomain, LiveHostingPlan } from './types.js';
+
+/** One hosting plan record: integer id, string name. `where` names it in errors ('GET /api/v2/hosting-plans[3]'). */
+export function parseHostingPlanRecord(record: unknown, where: string): LiveHostingPlan {
+  const r = asRecord(record, where);
+  return { id: integer(r, 'id', where), name: string(r, 'name', where) };
+}
+
+/**
+ * One client record: integer id, string username (lowercased), and the managed fields, each
+ * `undefined` when the record does not carry it:
+ * - `idHostingPlan` from `id_hosting_plan` (or `hosting_plan_id`): a positive integer; 0 or
+ *   null is null ("no plan").
+ * - `email` from `email`: a string; "" or null is null ("no email").
+ * - `suspended` from `is_suspended` (or `suspended`): a boolean, or 0/1 (PHP panels answer so).
+ * Anything else is a contract error naming the field; so are two spellings that disagree.
+ */
+export function parseClientRecord(record: unknown, where: string): LiveClient {
+  const r = asRecord(record, where);
+  const id = integer(r, 'id', where);
+  const username = string(r, 'username', where).toLowerCase();
+  return {
+    id,
+    username,
+    idHostingPlan: spelled(r, ['id_hosting_plan', 'hosting_plan_id'], where, planId),
+    email: spelled(r, ['email'], where, email),
+    suspended: spelled(r, ['is_suspended', 'suspended'], where, flag),
+  };
+}
+
+/**
+ * One domain record: integer id and id_user, string domain (normalised to lowercase ASCII; a
+ * name normalizeDomain refuses is kept lowercased: the panel has it, it must still be seen),
+ * is_system_domain boolean or absent (false).
+ */
+export function parseDomainRecord(record: unknown, where: string): LiveDomain {
+  const r = asRecord(record, where);
+  const raw = string(r, 'domain', where);
+  const system = r.is_system_domain ?? false;
+  if (typeof system !== 'boolean') throw contract(where, `"is_system_domain" must be a boolean, got ${shape(system)}`);
+  const normal = normalizeDomain(raw);
+  return {
+    id: integer(r, 'id', where),
+    name: 'name' in normal ? normal.name : raw.toLowerCase(),
+    idUser: integer(r, 'id_user', where),
+    isSystem: system,
+  };
+}
+
+/** A field's reader: its value (never undefined), or a description of what it must be. */
+type FieldReader<T> = (value: unknown) => { readonly value: T } | { readonly problem: string };
+
+/**
+ * A field that panels spell in several ways: read from each spelling the record carries
+ * (undefined when it carries none); spellings that disagree are a contract error.
+ */
+function spelled<T>(record: Record<string, unknown>, keys: readonly string[], where: string, read: FieldReader<T>): T | undefined {
+  let found: { key: string; value: T } | undefined;
+  for (const key of keys) {
+    if (record[key] === undefined) continue;
+    const result = read(record[key]);
+    if ('problem' in result) throw contract(where, `"${key}" must be ${result.problem}, got ${shape(record[key])}`);
+    if (found === undefined) found = { key, value: result.value };
+    else if (found.value !== result.value) throw contract(where, `"${found.key}" and "${key}" disagree (${shape(record[found.key])} and ${shape(record[key])})`);
+  }
+  return found?.value;
+}
+
+const planId: FieldReader<number | null> = (value) =>
+  value === null || value === 0
+    ? { value: null }
+    : Number.isSafeInteger(value) && (value as number) > 0
+      ? { value: value as number }
+      : { problem: 'an integer (a plan id; 0 or null: none)' };
+
+const email: FieldReader<string | null> = (value) =>
+  value === null || value === '' ? { value: null } : typeof value === 'string' ? { value } : { problem: 'a string (an address; "" or null: none)' };
+
+const flag: FieldReader<boolean> = (value) =>
+  typeof value === 'boolean' ? { value } : value === 0 || value === 1 ? { value: value === 1 } : { problem: 'a boolean (or 0 or 1)' };
+
+/** The record as an object, else a contract error. */
+export function asRecord(value: unknown, where: string): Record<string, unknown> {
+  if (!isRecord(value)) throw contract(where, `expected an object, got ${shape(value)}`);
+  return value;
+}
+
+/** An id: a positive integer (the panel counts from 1; 0 or less would be no record at all). */
+export function integer(record: Record<string, unknown>, key: string, where: string): number {
+  const value = record[key];
+  if (!Number.isSafeInteger(value) || (value as number) <= 0) throw contract(where, `"${key}" must be a positive integer, got ${shape(value)}`);
+  return value as number;
+}
+
+function string(record: Record<string, unknown>, key: string, where: string): string {
+  const value = record[key];
+  if (typeof value !== 'string' || value === '') throw contract(where, `"${key}" must be a non-empty string, got ${shape(value)}`);
+  return value;
+}
+
+function contract(where: string, problem: string): ProvisionError {
+  return new ProvisionError('panel_contract', `${where}: ${problem}`, {
+    hint: 'the panel answered a record panel-provision cannot read; report the panel version and this message',
+  });
+}
+
+/** A value's kind for messages, never its content (which could be anything, long, or private). */
+export function shape(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : Number.isInteger(value) ? 'an integer out of range' : 'a number';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
