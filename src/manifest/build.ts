@@ -9,10 +9,31 @@ import { quote } from '../escape.js';
 // refusing addresses the panel would take.
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
+/** The keys a client marked `state: absent` may not have (the schema reports unknown keys). */
+const ABSENT_KEYS = ['plan', 'email', 'suspended', 'domains'] as const;
+
+/** A domain item's name and state: a string is a present domain; undefined for a shape the schema refuses. */
+function domainEntry(item: unknown): { input: string; state: DesiredDomain['state'] } | undefined {
+  if (typeof item === 'string') return { input: item, state: 'present' };
+  if (!isRecord(item) || typeof item.name !== 'string') return undefined;
+  return { input: item.name, state: item.state === 'absent' ? 'absent' : 'present' };
+}
+
+/** `"plan"`, `"plan" and "email"`, `"plan", "email" and "domains"`. */
+function quoteList(keys: readonly string[]): string {
+  const quoted = keys.map((key) => `"${key}"`);
+  const last = quoted.pop() ?? '';
+  return quoted.length === 0 ? last : `${quoted.join(', ')} and ${last}`;
+}
+
 /**
  * Runs the checks JSON Schema cannot express (username rule, uniqueness, domain names, email
- * shape, empty plan) on every client that is well-formed enough, and builds the clients of
- * `Desired` in manifest order. Problems go to `diagnostics`; the clients are only meaningful
+ * shape, empty plan, a client marked `state: absent` that has other keys) on every client that
+ * is well-formed enough, and builds the clients of `Desired` in manifest order: `state` always
+ * set (`present` unless the manifest says `absent`), `plan`, `email`, `suspended` only when
+ * given, each domain item (a string, or `{name, state}`) as a DesiredDomain whose name is
+ * normalized and located at its name, and listed once in the whole manifest whatever its state.
+ * A client marked absent keeps only its username, state and location. Problems go to `diagnostics`; the clients are only meaningful
  * when none of them is an error.
  */
 export function buildClients<N>(data: unknown, source: Locator<N>, diagnostics: Diagnostic[]): DesiredClient[] {
@@ -30,7 +51,7 @@ export function buildClients<N>(data: unknown, source: Locator<N>, diagnostics: 
 /**
  * The same checks, one client at a time (in manifest order, `index` from 0), so that a reader
  * can check clients as it reads them and keep none of the data: the checks across clients
- * (unique usernames and domains) need only what this keeps.
+ * (unique usernames and domains) need only what this keeps. The rules are buildClients'.
  */
 export class ClientsBuilder {
   /** The clients of `Desired` so far. */
@@ -40,6 +61,7 @@ export class ClientsBuilder {
 
   constructor(private readonly diagnostics: Diagnostic[]) {}
 
+  /** Checks the client item `client` (at `index` i from 0, standing at `node`) and adds it to `clients`. */
   add<N>(source: Locator<N>, client: unknown, i: number, node: Found<N> | undefined): void {
     if (!isRecord(client) || node === undefined) return; // the schema check reported it
     const error = (loc: Location, message: string): void => {
@@ -49,7 +71,8 @@ export class ClientsBuilder {
     const name = clientLabel(client, i);
     const where = (key: string): Found<N> => source.step(node, key) ?? node;
 
-    const { username, plan, email } = client;
+    const { username, plan, email, suspended } = client;
+    const state = client.state === 'absent' ? 'absent' : 'present';
     let loc = source.at(node);
     if (typeof username === 'string') {
       loc = source.at(where('username'));
@@ -63,6 +86,20 @@ export class ClientsBuilder {
         if (first === undefined) usernames.set(username, loc);
         else error(loc, `username ${quote(username)} is used twice (first at line ${first.line}): each client needs its own username`);
       }
+    }
+
+    if (state === 'absent') {
+      // A client to delete is named, nothing more: its other keys would say what it should be.
+      const extra = Object.keys(client).filter((key) => (ABSENT_KEYS as readonly string[]).includes(key));
+      const [firstExtra] = extra;
+      if (firstExtra !== undefined) {
+        error(
+          source.keyAt(node, firstExtra) ?? loc,
+          `${name} has state: absent: remove ${quoteList(extra)} (a client that is deleted has no other keys than "username" and "state"), or remove "state: absent" to keep the client`,
+        );
+      }
+      if (typeof username === 'string') this.clients.push({ username, state, domains: [], loc });
+      return;
     }
 
     let planLoc: Location | undefined;
@@ -80,14 +117,19 @@ export class ClientsBuilder {
     const desiredDomains: DesiredDomain[] = [];
     const domainsNode = source.step(node, 'domains');
     if (Array.isArray(client.domains) && domainsNode !== undefined) {
-      client.domains.forEach((input: unknown, j) => {
-        if (typeof input !== 'string') return; // the schema check reported it
-        const domainLoc = source.at(source.step(domainsNode, j) ?? domainsNode);
+      client.domains.forEach((item: unknown, j) => {
+        const itemNode = source.step(domainsNode, j) ?? domainsNode;
+        // A string, or {name, state}: the schema check reported anything else.
+        const entry = domainEntry(item);
+        if (entry === undefined) return;
+        const { input, state: domainState } = entry;
+        const domainLoc = source.at(typeof item === 'string' ? itemNode : (source.step(itemNode, 'name') ?? itemNode));
         const normalized = normalizeDomain(input);
         if ('problem' in normalized) {
           error(domainLoc, `domain ${quote(input)} in ${name} ${normalized.problem}`);
           return;
         }
+        // Present or absent, a name is listed once: the same key for both.
         const first = domains.get(normalized.name);
         if (first === undefined) {
           domains.set(normalized.name, { input, client: i, name, loc: domainLoc });
@@ -101,15 +143,17 @@ export class ClientsBuilder {
               : `domain ${quote(input)}${same} is already listed under ${first.name} at line ${first.loc.line}: a domain belongs to one client only`,
           );
         }
-        desiredDomains.push({ name: normalized.name, input, loc: domainLoc });
+        desiredDomains.push({ name: normalized.name, input, state: domainState, loc: domainLoc });
       });
     }
 
     if (typeof username !== 'string') return;
     this.clients.push({
       username,
+      state,
       ...(typeof plan === 'string' && planLoc !== undefined ? { plan, planLoc } : {}),
       ...(typeof email === 'string' ? { email } : {}),
+      ...(typeof suspended === 'boolean' ? { suspended } : {}),
       domains: desiredDomains,
       loc,
     });

@@ -21,7 +21,10 @@ import { isRecord } from '../util.js';
  * \n or \r\n, and the file may start with a byte order mark: a batch is a substring of the
  * file, and yaml counts both as the whole read does). It gives up (returns undefined, and the
  * caller parses the whole file) on a tab or a carriage return without its line feed anywhere,
- * any top-level line other than a comment, `key: simple-value` or the `clients:` line, a `clients:` without a block sequence under it, a line that leaves the
+ * any top-level line other than a comment, the `clients:` line or a plain key followed by
+ * nothing, a simple plain value or a flow collection (TOP_LINE; its value may go on over
+ * indented lines: the `prune:` block), an indented header or trailer line that follows no
+ * such key, a `clients:` without a block sequence under it, a line that leaves the
  * sequence at any indentation but 0, any YAML error or warning in any part, an anchor, alias,
  * tag, block scalar or non-scalar key anywhere in an item, and (for files up to
  * CHUNKED_DIAGNOSTICS_ABOVE, see load.ts) any diagnostic at all from the schema or semantic
@@ -53,6 +56,8 @@ interface PosEntry {
 export interface ChunkedRead {
   /** The top-level mapping's data, with `clients: []`. */
   readonly top: Record<string, unknown>;
+  /** Locates paths in the top level (`prune` and what is under it) at the file's lines and columns. */
+  readonly topSource: Locator<PosNode>;
   /** The client items in manifest order, a batch at a time; undefined: give up. Read once. */
   readonly batches: Iterable<ItemBatch | undefined>;
 }
@@ -73,8 +78,12 @@ export interface ItemBatch {
 const BATCH_CHARS = 4 * 1024;
 
 const CLIENTS_LINE = /^clients:(?: *| +#.*)$/;
-/** A top-level line the header and trailer may hold: `key: value` with a plain, simple value. */
-const SIMPLE_LINE = /^[A-Za-z0-9_][A-Za-z0-9_-]*: +[A-Za-z0-9_.+-]+ *(?: #.*)?$/;
+/**
+ * A top-level line the header and trailer may hold: a plain key, then nothing (a block value
+ * follows on indented lines: `prune:`), a plain simple value (`version: 1`) or a flow
+ * collection (`prune: {domains: true}`, which may go on over indented lines).
+ */
+const TOP_LINE = /^(?!clients:)[A-Za-z0-9_][A-Za-z0-9_-]*:(?: *| +#.*| +[A-Za-z0-9_.+-]+ *(?: #.*)?| +[{[].*)$/;
 
 /**
  * Reads the manifest's data and positions in chunks; undefined when the text is not of the
@@ -112,13 +121,22 @@ export function readChunked(
     return start + indent === end || text.charCodeAt(start + indent) === 35; // '#'
   };
 
+  // A header or trailer line: blank, a comment, a top-level key line, or an indented line
+  // of the value of the key line before it (the skeleton's parse checks what they hold).
+  let inEntry = false;
+  const isTopLine = (start: number, end: number): boolean => {
+    if (isBlankOrComment(start, end)) return true;
+    if (text.charCodeAt(start) === 32) return inEntry;
+    inEntry = TOP_LINE.test(text.slice(start, end));
+    return inEntry;
+  };
+
   // The header, up to and including `clients:`.
   let line = nextLine();
   for (;;) {
     if (line === undefined) return undefined;
-    const content = text.slice(line.start, line.end);
-    if (CLIENTS_LINE.test(content)) break;
-    if (!isBlankOrComment(line.start, line.end) && !SIMPLE_LINE.test(content)) return undefined;
+    if (CLIENTS_LINE.test(text.slice(line.start, line.end))) break;
+    if (!isTopLine(line.start, line.end)) return undefined;
     line = nextLine();
   }
   const sectionStart = lineStart; // the offset after the `clients:` line
@@ -163,8 +181,9 @@ export function readChunked(
   batches.push([batchStart, sectionEnd, batchLine]);
 
   // The trailer: top-level lines after the sequence.
+  inEntry = false;
   for (line = trailerLine; line !== undefined; line = nextLine()) {
-    if (!isBlankOrComment(line.start, line.end) && !SIMPLE_LINE.test(text.slice(line.start, line.end))) return undefined;
+    if (!isTopLine(line.start, line.end)) return undefined;
   }
 
   // Header and trailer as one document (the item lines left out: offsets from the trailer on
@@ -190,7 +209,7 @@ export function readChunked(
     return undefined;
   }
   data.clients = [];
-  return { top: data, batches: readBatches(text, file, batches, maxAliasCount) };
+  return { top: data, topSource: new PositionMap(file, text, top), batches: readBatches(text, file, batches, maxAliasCount) };
 }
 
 /** Parses the batches one at a time: each batch's syntax tree and Document die with it. */

@@ -4,6 +4,7 @@ import { buildClients, ClientsBuilder } from './build.js';
 import { readChunked } from './chunked.js';
 import { SourceMap } from './locate.js';
 import { lookalikeDiagnostics } from './lookalike.js';
+import { buildPrune } from './prune.js';
 import { checkClientSchema, checkSchema, schemaValid } from './schema.js';
 import type { Desired, Diagnostic, Location } from './types.js';
 import { quote } from '../escape.js';
@@ -119,6 +120,8 @@ export function parseManifestChunked(text: string, file: string, batchChars?: nu
   const read = readChunked(text, file, MAX_ALIAS_COUNT, batchChars);
   if (read === undefined || !schemaValid(read.top)) return undefined;
   const diagnostics: Diagnostic[] = [];
+  const prune = buildPrune(read.top, read.topSource, diagnostics);
+  if (diagnostics.length > 0 && !keepDiagnostics) return undefined;
   const builder = new ClientsBuilder(diagnostics);
   let index = 0;
   const beyond = { problems: 0, errors: 0 };
@@ -143,7 +146,7 @@ export function parseManifestChunked(text: string, file: string, batchChars?: nu
       }
     }
   }
-  return finish({ file, clients: builder.clients }, diagnostics, beyond);
+  return finish({ file, clients: builder.clients, prune }, diagnostics, beyond);
 }
 
 /** The whole-document read: yaml's Document for the whole text, then the same checks. */
@@ -190,8 +193,9 @@ export function parseManifestWhole(text: string, file: string): LoadResult {
   }
 
   diagnostics.push(...checkSchema(data, source));
+  const prune = buildPrune(data, source, diagnostics);
   const clients = buildClients(data, source, diagnostics);
-  return finish({ file, clients }, diagnostics);
+  return finish({ file, clients, prune }, diagnostics);
 }
 
 /** At most this many diagnostics are reported, then how many more there are: a manifest full of errors stays readable. */

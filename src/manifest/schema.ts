@@ -2,6 +2,8 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { closest } from '../names.js';
 import { type DataPath, findPath, type Found, type Locator } from './locate.js';
 import type { Diagnostic, Location } from './types.js';
+import { quote } from '../escape.js';
+import { isRecord } from '../util.js';
 import { schema as generatedSchema, validate as generatedValidate } from './validator.generated.js';
 
 // Compiled at build time (scripts/generate-validator.ts, ajv standalone): loading ajv and
@@ -86,7 +88,7 @@ function locate<N>(source: Locator<N>, path: DataPath, key: string | undefined):
 
 /** The message for one ajv error; undefined for errors a semantic check words better. */
 function describe(error: ErrorObject, path: DataPath, data: unknown): string | undefined {
-  const [top, index, field, domainIndex] = path;
+  const [top, index, field, domainIndex, domainField] = path;
   const value = valueAt(data, path);
 
   if (path.length === 0) {
@@ -98,32 +100,90 @@ function describe(error: ErrorObject, path: DataPath, data: unknown): string | u
     return 'the manifest must be a mapping with "version: 1" and a "clients" list';
   }
   if (top === 'version') return '"version" must be 1';
+  if (top === 'prune') return describePrune(path, value);
   if (top !== 'clients') return fallback(error, path);
   if (index === undefined) return `"clients" must be a list of clients${noneHint(value, 'clients')}`;
 
   const client = clientLabelAt(data, index);
   if (field === undefined) {
     if (error.keyword === 'required') return `${client} has no "${String(error.params.missingProperty)}": add one`;
-    return `${client} must be a mapping with a "username" (and optionally "plan", "email", "domains")`;
+    return `${client} must be a mapping with a "username" (and optionally "state", "plan", "email", "suspended", "domains")`;
   }
   switch (field) {
     case 'username':
       // The semantic check explains the username rule, with the value; ajv's pattern would repeat it.
       if (error.keyword === 'pattern') return undefined;
       return `"username" in ${client} must be a string, like alice`;
+    case 'state':
+      return `"state" in ${client} ${mustBeState(value)}`;
     case 'plan':
       return `"plan" in ${client} must be a string: the hosting plan's name`;
     case 'email':
       return `"email" in ${client} must be a string: an email address`;
+    case 'suspended':
+      return `"suspended" in ${client} ${mustBeBoolean(value)}`;
     case 'domains':
       if (domainIndex === undefined) {
         const hint = typeof value === 'string' ? `: write [${value}]` : noneHint(value, 'domains');
         return `"domains" in ${client} must be a list of domain names${hint}`;
       }
-      return `domain #${Number(domainIndex) + 1} in ${client} must be a string: a domain name`;
+      return describeDomain(error, domainField, `domain #${Number(domainIndex) + 1} in ${client}`, value);
     default:
       return fallback(error, path);
   }
+}
+
+/**
+ * A domain item is a string or a mapping (`anyOf`): for a mapping, the errors of the mapping's
+ * own rules say what is wrong, and the string branch's "must be a string" is left out.
+ */
+function describeDomain(error: ErrorObject, field: string | number | undefined, domain: string, value: unknown): string | undefined {
+  if (field === 'name') return `"name" of ${domain} must be a string: a domain name`;
+  if (field === 'state') return `"state" of ${domain} ${mustBeState(value)}`;
+  if (field !== undefined) return undefined;
+  if (!isRecord(value)) return `${domain} must be a domain name, or a mapping like {name: old.example.com, state: absent}`;
+  if (error.keyword === 'required') return `${domain} has no "name": add the domain's name, like {name: old.example.com, state: absent}`;
+  return undefined;
+}
+
+function describePrune(path: DataPath, value: unknown): string {
+  const [, field, patternIndex] = path;
+  if (field === undefined) {
+    const none = value === null ? ' (remove "prune:" to delete nothing for being unlisted)' : '';
+    return `"prune" must be a mapping with "domains", "clients" or "keep", like prune: {domains: true}${none}`;
+  }
+  if (field === 'keep') {
+    if (patternIndex !== undefined) return `pattern #${Number(patternIndex) + 1} in "prune.keep" must be a string, like "legacy-*"`;
+    const hint = typeof value === 'string' ? `: write [${JSON.stringify(value)}]` : `, like ["legacy-*"]${noneHint(value, 'keep')}`;
+    return `"prune.keep" must be a list of name patterns${hint}`;
+  }
+  return `"prune.${String(field)}" ${mustBeBoolean(value)}`;
+}
+
+/** "must be true or false", naming what was written instead when it is a scalar. */
+function mustBeBoolean(value: unknown): string {
+  return `must be true or false${written(value)}`;
+}
+
+/** "must be present or absent", with the closest of the two when the value is a near miss. */
+function mustBeState(value: unknown): string {
+  const word = typeof value === 'string' ? value : undefined;
+  const suggestion = word === undefined ? undefined : (STATE_WORDS.get(word.toLowerCase()) ?? closest(word, STATES));
+  return `must be present or absent${written(value)}${suggestion === undefined ? '' : `: did you mean "${suggestion}"?`}`;
+}
+
+const STATES = ['present', 'absent'] as const;
+/** Words people write for a state, and the state they mean. */
+const STATE_WORDS: ReadonlyMap<string, string> = new Map([
+  ...['gone', 'deleted', 'delete', 'removed', 'remove', 'terminated', 'none'].map((w) => [w, 'absent'] as const),
+  ...['exists', 'exist', 'active', 'enabled', 'created'].map((w) => [w, 'present'] as const),
+]);
+
+/** `, not "yes"` for a scalar that was written; nothing for a collection or null. */
+function written(value: unknown): string {
+  if (typeof value === 'string') return `, not ${quote(value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean') return `, not ${String(value)}`;
+  return '';
 }
 
 // Only reached if the schema grows a rule this file does not word yet: still located, still one line.
@@ -141,6 +201,10 @@ function inWhat(path: DataPath, data: unknown): string {
   const [top, index] = path;
   if (path.length === 0) return 'at the top level';
   if (top === 'clients' && index !== undefined && path.length === 2) return `in ${clientLabelAt(data, index)}`;
+  const [, , field, domainIndex] = path;
+  if (top === 'clients' && index !== undefined && field === 'domains' && domainIndex !== undefined && path.length === 4) {
+    return `in domain #${Number(domainIndex) + 1} of ${clientLabelAt(data, index)}`;
+  }
   return `in "${path.join('.')}"`;
 }
 

@@ -19,6 +19,8 @@ export interface Diagnostic extends Location {
 export interface DesiredDomain {
   readonly name: string;
   readonly input: string;
+  /** `absent`: delete it when the panel has it (`{name: x, state: absent}`); default `present`. */
+  readonly state: 'present' | 'absent';
   readonly loc?: Location;
 }
 
@@ -29,16 +31,43 @@ export interface DesiredDomain {
  */
 export interface DesiredClient {
   readonly username: string;
+  /**
+   * `absent`: delete the client when the panel has it (its domains go with it); such an entry
+   * has no other keys, so `plan`, `email`, `suspended` are undefined and `domains` is empty.
+   */
+  readonly state: 'present' | 'absent';
   readonly plan?: string;
+  /** Managed when given; the manifest cannot say "no email" (leave it out: not managed). */
   readonly email?: string;
+  /** Managed when given: the panel's `is_suspended`. */
+  readonly suspended?: boolean;
   readonly domains: readonly DesiredDomain[];
   readonly loc?: Location;
   /** Where the `plan:` value stands, for an unknown plan's error. */
   readonly planLoc?: Location;
 }
 
+/**
+ * What may be deleted for not being listed (`prune:` in the manifest). Without `prune`, all
+ * false and `keep` empty: nothing is deleted for being unlisted. `keep` holds glob patterns
+ * (`*` any run of characters, `?` one) matched against usernames and domain names (ASCII
+ * form); a match is never pruned.
+ */
+export interface Prune {
+  /** A listed client's domains that the manifest does not list are deleted. */
+  readonly domains: boolean;
+  /** Clients the manifest does not list are deleted. */
+  readonly clients: boolean;
+  readonly keep: readonly string[];
+  /** Where `prune:` stands, for messages. */
+  readonly loc?: Location;
+}
+
+export const NO_PRUNE: Prune = { domains: false, clients: false, keep: [] };
+
 /** A valid manifest: usernames unique, each domain listed once in the whole file. */
 export interface Desired {
   readonly file: string;
   readonly clients: readonly DesiredClient[];
+  readonly prune: Prune;
 }

@@ -1,16 +1,35 @@
-import type { Desired, DesiredClient } from '../../src/manifest/types.js';
+import { NO_PRUNE } from '../../src/manifest/types.js';
+import type { Desired, DesiredClient, DesiredDomain, Prune } from '../../src/manifest/types.js';
 import type { Live, LiveClient, LiveDomain, LiveHostingPlan } from '../../src/panel/types.js';
 
-/** `desired({ alice: { plan: 'Basic', domains: ['alice.example'] } })`, in key order. */
-export function desired(clients: Record<string, { plan?: string; email?: string; domains?: string[] }>): Desired {
+/** A client as `desired` takes it: a domain is a name (present) or `{ name, state }`. */
+export interface ClientSpec {
+  plan?: string;
+  email?: string;
+  suspended?: boolean;
+  state?: 'present' | 'absent';
+  domains?: (string | { name: string; state?: 'present' | 'absent' })[];
+}
+
+/**
+ * `desired({ alice: { plan: 'Basic', domains: ['alice.example'] } })`, in key order. Clients and
+ * domains are `present` unless given `state`; `prune` is NO_PRUNE unless given (what is left
+ * out of it is false, `keep` []).
+ */
+export function desired(clients: Record<string, ClientSpec>, options: { prune?: Partial<Omit<Prune, 'loc'>> } = {}): Desired {
   return {
     file: 'manifest.yaml',
     clients: Object.entries(clients).map(([username, c]): DesiredClient => ({
       username,
+      state: c.state ?? 'present',
       ...(c.plan === undefined ? {} : { plan: c.plan }),
       ...(c.email === undefined ? {} : { email: c.email }),
-      domains: (c.domains ?? []).map((name) => ({ name, input: name })),
+      ...(c.suspended === undefined ? {} : { suspended: c.suspended }),
+      domains: (c.domains ?? []).map((d): DesiredDomain =>
+        typeof d === 'string' ? { name: d, input: d, state: 'present' } : { name: d.name, input: d.name, state: d.state ?? 'present' },
+      ),
     })),
+    prune: options.prune === undefined ? NO_PRUNE : { ...NO_PRUNE, ...options.prune },
   };
 }
 

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseManifestChunked, parseManifestWhole, validateManifest } from '../../src/manifest/load.js';
+import { anyClients, anyShape, edit, manifestText, shape, validClients } from './arbitraries.js';
 
 const FILE = 'm.yaml';
 
@@ -25,168 +26,6 @@ function agree(text: string, batchChars?: number): boolean {
   if (keeping !== undefined) expect(keeping).toEqual(whole);
   return chunked !== undefined;
 }
-
-// ---------------------------------------------------------------------------------------
-// Random manifests, written as text in the shapes people write.
-
-interface ClientSpec {
-  username: string;
-  plan: string | number | undefined;
-  email: string | undefined;
-  domains: string[] | string | undefined;
-  flowDomains: boolean;
-  extraKey: string | undefined;
-  comment: string | undefined;
-  blankAfter: boolean;
-  keyOrder: number;
-}
-
-interface Shape {
-  seqIndent: number;
-  domainIndent: number;
-  headerComment: boolean;
-  version: string | undefined;
-  versionLast: boolean;
-  trailer: string | undefined;
-  quote: 'plain' | 'double' | 'single';
-  commentColumn: number;
-}
-
-function scalar(value: string, quote: Shape['quote']): string {
-  if (quote === 'double') return JSON.stringify(value);
-  if (quote === 'single') return `'${value.replaceAll("'", "''")}'`;
-  return value;
-}
-
-function manifestText(shape: Shape, clients: readonly ClientSpec[]): string {
-  const lines: string[] = [];
-  if (shape.headerComment) lines.push('# clients of the panel', '');
-  if (shape.version !== undefined && !shape.versionLast) lines.push(`version: ${shape.version}`);
-  lines.push('clients:');
-  const pad = ' '.repeat(shape.seqIndent);
-  const inner = ' '.repeat(shape.seqIndent + 2);
-  for (const c of clients) {
-    const fields: string[] = [];
-    fields.push(`username: ${scalar(c.username, shape.quote)}`);
-    if (c.plan !== undefined) fields.push(`plan: ${typeof c.plan === 'number' ? String(c.plan) : scalar(c.plan, shape.quote)}`);
-    if (c.email !== undefined) fields.push(`email: ${scalar(c.email, shape.quote)}${c.comment === undefined ? '' : ` # ${c.comment}`}`);
-    if (c.extraKey !== undefined) fields.push(`${c.extraKey}: x`);
-    if (c.domains !== undefined) {
-      if (typeof c.domains === 'string') fields.push(`domains: ${c.domains}`);
-      else if (c.flowDomains || c.domains.length === 0) fields.push(`domains: [${c.domains.map((d) => scalar(d, shape.quote)).join(', ')}]`);
-      else {
-        const dpad = ' '.repeat(shape.seqIndent + 2 + shape.domainIndent);
-        fields.push(['domains:', ...c.domains.map((d) => `${dpad}- ${scalar(d, shape.quote)}`)].join('\n'));
-      }
-    }
-    // Rotate the key order: username need not come first.
-    const k = c.keyOrder % fields.length;
-    const ordered = [...fields.slice(k), ...fields.slice(0, k)];
-    lines.push(`${pad}- ${ordered.join(`\n${inner}`)}`);
-    if (c.comment !== undefined) lines.push(`${' '.repeat(shape.commentColumn)}# ${c.comment}`);
-    if (c.blankAfter) lines.push('');
-  }
-  if (shape.version !== undefined && shape.versionLast) lines.push(`version: ${shape.version}`);
-  if (shape.trailer !== undefined) lines.push(shape.trailer);
-  return `${lines.join('\n')}\n`;
-}
-
-const shape: fc.Arbitrary<Shape> = fc.record({
-  seqIndent: fc.constantFrom(0, 2, 4),
-  domainIndent: fc.constantFrom(0, 2, 4),
-  headerComment: fc.boolean(),
-  version: fc.constant<string | undefined>('1'),
-  versionLast: fc.boolean(),
-  trailer: fc.constantFrom<string | undefined>(undefined, undefined, '# the end', ''),
-  quote: fc.constantFrom('plain' as const, 'double' as const, 'single' as const),
-  commentColumn: fc.constantFrom(0, 2, 4, 8),
-});
-
-const label = fc.constantFrom('one', 'two', 'shop', 'bücher', 'a-b', 'x1');
-const tld = fc.constantFrom('example', 'test', 'co.uk');
-
-/** Valid clients: unique usernames, each domain under one client, real emails. */
-const validClients: fc.Arbitrary<ClientSpec[]> = fc
-  .uniqueArray(
-    fc.record({
-      username: fc.stringMatching(/^[a-z0-9_-]{0,8}$/).map((name) => `u${name}`),
-      plan: fc.constantFrom<string | number | undefined>(undefined, 'Basic', 'Business Pro', 'Premium Plus'),
-      email: fc.constantFrom<string | undefined>(undefined, 'ops@example.com', 'a.b+c@mail.example.org'),
-      domains: fc.constantFrom<string[] | string | undefined>(undefined, [], ['x']),
-      domainLabels: fc.array(fc.tuple(fc.constantFrom('', 'www.', 'shop.'), label, tld, fc.boolean()), { maxLength: 4 }),
-      flowDomains: fc.boolean(),
-      extraKey: fc.constant<string | undefined>(undefined),
-      comment: fc.constantFrom<string | undefined>(undefined, 'note', '- username: not-an-item'),
-      blankAfter: fc.boolean(),
-      keyOrder: fc.nat(5),
-    }),
-    { selector: (c) => c.username, minLength: 1, maxLength: 12 },
-  )
-  .map((clients) =>
-    clients.map(({ domainLabels, ...c }, i) => ({
-      ...c,
-      // Unique by construction: the client's index is in every name.
-      domains:
-        c.domains === undefined
-          ? undefined
-          : domainLabels.map(([sub, l, t, upper], j) => {
-              const name = `${sub}${l}${i}-${j}.${t}`;
-              return upper ? name.toUpperCase() : name;
-            }),
-    })),
-  );
-
-/** Clients with mistakes: duplicates, bad names, unknown keys, wrong types. */
-const anyClients: fc.Arbitrary<ClientSpec[]> = fc.array(
-  fc.record({
-    username: fc.constantFrom('alice', 'bob', 'Alice', 'carol_2', '', '42', 'a'.repeat(33)),
-    plan: fc.constantFrom<string | number | undefined>(undefined, 'Basic', '', 'Business Pro', 3),
-    email: fc.constantFrom<string | undefined>(undefined, 'ops@example.com', 'not an email', 'x@y'),
-    domains: fc.oneof(
-      fc.constantFrom<string[] | string | undefined>(undefined, 'alice.example', '[]', '~', '[7, alice.example]'),
-      fc.array(fc.constantFrom('alice.example', 'Alice.Example', 'bob.example', 'localhost', 'https://x.example/', 'bücher.example', 'xn--bcher-kva.example', '-bad.example'), { maxLength: 3 }),
-    ),
-    flowDomains: fc.boolean(),
-    extraKey: fc.constantFrom<string | undefined>(undefined, undefined, 'domain', 'usernme', 'owner'),
-    comment: fc.constantFrom<string | undefined>(undefined, 'note'),
-    blankAfter: fc.boolean(),
-    keyOrder: fc.nat(5),
-  }),
-  { maxLength: 8 },
-);
-
-const anyShape: fc.Arbitrary<Shape> = fc.record({
-  seqIndent: fc.constantFrom(0, 2, 4),
-  domainIndent: fc.constantFrom(0, 2),
-  headerComment: fc.boolean(),
-  version: fc.constantFrom<string | undefined>('1', '1', '2', '"1"', undefined),
-  versionLast: fc.boolean(),
-  trailer: fc.constantFrom<string | undefined>(undefined, 'owner: me', 'version: 1', 'clients: []', '---', '  stray: x'),
-  quote: fc.constantFrom('plain' as const, 'double' as const, 'single' as const),
-  commentColumn: fc.constantFrom(0, 2, 6),
-});
-
-/** Small edits that may break the text in any way: the reads must still agree. */
-const edit = fc.constantFrom(
-  (t: string) => t,
-  (t: string) => t.replace('username:', 'username: &a'),
-  (t: string) => t.replace(/plan: .*/, 'plan: !custom Basic'),
-  (t: string) => t.replace(/domains:/, 'domains: &d'),
-  (t: string) => `${t}alias: *d\n`,
-  (t: string) => t.replace(/plan: .*/, 'plan: *nope'),
-  (t: string) => t.replace(/username: (.*)/, 'username: &u $1\n    email: *u'),
-  (t: string) => t.replaceAll('\n', '\r\n'),
-  (t: string) => `\uFEFF${t}`,
-  (t: string) => t.replace('\n  ', '\n\t'),
-  (t: string) => `%YAML 1.2\n---\n${t}`,
-  (t: string) => `${t}...\n`,
-  (t: string) => t.replace(/plan: .*/, 'plan: |\n      Basic'),
-  (t: string) => t.replace(/email: .*/, 'email: "ops@\n  example.com"'),
-  (t: string) => t.replace('username:', '? username\n    :'),
-  (t: string) => t.replace(/(\n *- )/, '$1[ '),
-  (t: string) => `${t}clients: []\n`,
-  (t: string) => t.replace('clients:', 'clients: [\n]\nx:'),
-);
 
 describe('the chunked read equals the whole-document read', () => {
   it('valid manifests of the common shape: same Desired, through the chunked read', () => {
@@ -234,10 +73,11 @@ describe('the chunked read', () => {
     expect(result).toEqual(parseManifestWhole(text, FILE));
     expect(result?.desired?.clients[299]).toEqual({
       username: 'u299',
+      state: 'present',
       plan: 'Basic',
       planLoc: { file: FILE, line: 4 + 299 * 4 + 1, column: 11 },
       loc: { file: FILE, line: 4 + 299 * 4, column: 15 },
-      domains: [{ name: 'd299.example', input: 'd299.example', loc: { file: FILE, line: 4 + 299 * 4 + 3, column: 9 } }],
+      domains: [{ name: 'd299.example', input: 'd299.example', state: 'present', loc: { file: FILE, line: 4 + 299 * 4 + 3, column: 9 } }],
     });
   });
 
@@ -268,7 +108,9 @@ describe('the chunked read', () => {
     ['a syntax error in an item', valid.replace('[alice.example]', '[alice.example')],
     ['a duplicate key in an item', valid.replace('username: bob', 'username: bob\n    username: bob')],
     ['a line that leaves the sequence indented', `${valid} owner: me\n`],
-    ['a top-level line that is not `key: value`', `${valid}owner: [me]\n`],
+    ['a top-level line that is not `key: value`', `${valid}"owner": me\n`],
+    ['an indented line after a top-level comment', `# note\n  owner: me\n${valid}`],
+    ['prune with an error', `${valid}prune:\n  keep: [""]\n`],
     ['a schema error', valid.replace('username: bob', 'username: bob\n    plan: 3')],
     ['an unknown top-level key', `${valid}owner: me\n`],
     ['a semantic error', valid.replace('username: bob', 'username: alice')],

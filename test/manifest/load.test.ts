@@ -10,6 +10,7 @@ import { CHUNKED_DIAGNOSTICS_ABOVE, parseManifestChunked, parseManifestWhole, va
 import { formatDiagnostic } from '../../src/render/diagnostics.js';
 import { loadManifestFile as loadManifest } from '../helpers/manifest.js';
 import type { Desired } from '../../src/manifest/index.js';
+import { NO_PRUNE } from '../../src/manifest/types.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/manifests/', import.meta.url));
 
@@ -37,36 +38,39 @@ describe('a valid manifest', () => {
       clients: [
         {
           username: 'alice',
+          state: 'present',
           plan: 'Basic',
           planLoc: at(5, 11),
           email: 'alice@example.com',
           loc: at(4, 15),
           domains: [
-            { name: 'alice.example', input: 'alice.example', loc: at(8, 9) },
-            { name: 'shop.alice.example', input: 'Shop.Alice.Example', loc: at(9, 9) },
-            { name: 'xn--bcher-kva.example', input: 'bücher.example', loc: at(10, 9) },
+            { name: 'alice.example', input: 'alice.example', state: 'present', loc: at(8, 9) },
+            { name: 'shop.alice.example', input: 'Shop.Alice.Example', state: 'present', loc: at(9, 9) },
+            { name: 'xn--bcher-kva.example', input: 'bücher.example', state: 'present', loc: at(10, 9) },
           ],
         },
         {
           username: 'bob',
+          state: 'present',
           plan: 'Business Pro',
           planLoc: at(12, 11),
           loc: at(11, 15),
-          domains: [{ name: 'bob.example', input: 'bob.example', loc: at(13, 15) }],
+          domains: [{ name: 'bob.example', input: 'bob.example', state: 'present', loc: at(13, 15) }],
         },
-        { username: 'carol_2', loc: at(14, 15), domains: [] },
+        { username: 'carol_2', state: 'present', loc: at(14, 15), domains: [] },
       ],
+      prune: NO_PRUNE,
     });
   });
 
   it('leaves optional fields out rather than setting them to undefined', () => {
     const { desired } = parseManifest('version: 1\nclients:\n  - username: dave\n', 'm.yaml');
-    expect(Object.keys(desired?.clients[0] ?? {}).sort()).toEqual(['domains', 'loc', 'username']);
+    expect(Object.keys(desired?.clients[0] ?? {}).sort()).toEqual(['domains', 'loc', 'state', 'username']);
   });
 
   it('accepts an empty client list', () => {
     expect(parseManifest('version: 1\nclients: []\n', 'm.yaml')).toEqual({
-      desired: { file: 'm.yaml', clients: [] },
+      desired: { file: 'm.yaml', clients: [], prune: NO_PRUNE },
       diagnostics: [],
     });
   });
@@ -154,7 +158,7 @@ describe('shape problems (JSON Schema)', () => {
 
   it('lists the allowed keys when nothing is close', () => {
     expect(report('version: 1\nclients: []\nowner: me\n')).toEqual([
-      'm.yaml:3:1: error: unknown key "owner" at the top level: allowed keys are "version" and "clients"',
+      'm.yaml:3:1: error: unknown key "owner" at the top level: allowed keys are "version", "clients" and "prune"',
     ]);
   });
 
@@ -171,8 +175,8 @@ describe('shape problems (JSON Schema)', () => {
     ]);
     expect(report('version: 1\nclients:\n  - username: 42\n    domains: [7]\n  - just-a-name\n')).toEqual([
       'm.yaml:3:15: error: "username" in client #1 must be a string, like alice',
-      'm.yaml:4:15: error: domain #1 in client #1 must be a string: a domain name',
-      'm.yaml:5:5: error: client #2 must be a mapping with a "username" (and optionally "plan", "email", "domains")',
+      'm.yaml:4:15: error: domain #1 in client #1 must be a domain name, or a mapping like {name: old.example.com, state: absent}',
+      'm.yaml:5:5: error: client #2 must be a mapping with a "username" (and optionally "state", "plan", "email", "suspended", "domains")',
     ]);
     expect(report('version: 1\nclients:\n')).toEqual([
       'm.yaml:2:9: error: "clients" must be a list of clients (write "clients: []" for none)',
@@ -321,7 +325,7 @@ describe('loadManifest and files', () => {
     const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('version: 1\nclients: []\n')]);
     await writeFile(file, bytes);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    expect(await loadManifest(file)).toEqual({ desired: { file, clients: [] }, diagnostics: [], sha256 });
+    expect(await loadManifest(file)).toEqual({ desired: { file, clients: [], prune: NO_PRUNE }, diagnostics: [], sha256 });
   });
 });
 
