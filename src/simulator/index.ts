@@ -19,7 +19,7 @@
  *   GET /admins lists them as `{id, username}` (nothing else of theirs is modelled).
  *   GET /clients/{id} of an administrator is 404, and so is POST /domains with its id.
  * - POST /clients: checks in order: body shape (username string, email with an '@', language
- *   string, id_hosting_plan integer or null) -> username pattern -> taken by a client or an
+ *   string, is_suspended boolean, id_hosting_plan integer or null) -> username pattern -> taken by a client or an
  *   administrator (the same 400 message for both: the panel does not say which) -> unknown
  *   plan. No plan: the panel's default plan, the first hosting plan; with no plans at all the
  *   record carries no `id_hosting_plan`. Extra fields are ignored. Password: 18 random bytes,

@@ -107,13 +107,14 @@ function recordsOf(store: SimStore, collection: keyof typeof COLLECTIONS): Reado
 }
 
 function createClient(store: SimStore, body: Record<string, unknown>, options: RouteOptions): Answer {
-  const { username, email, language } = body;
+  const { username, email, language, is_suspended: suspended } = body;
   const idHostingPlan = body.id_hosting_plan ?? undefined;
   if (typeof username !== 'string' || username === '') return error(400, "The field 'username' is required and must be a string.");
   if (email !== undefined && (typeof email !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(email))) {
     return error(400, "The field 'email' must be a valid email address.");
   }
   if (language !== undefined && typeof language !== 'string') return error(400, "The field 'language' must be a string.");
+  if (suspended !== undefined && typeof suspended !== 'boolean') return error(400, "The field 'is_suspended' must be a boolean.");
   if (idHostingPlan !== undefined && !Number.isSafeInteger(idHostingPlan)) {
     return error(400, "The field 'id_hosting_plan' must be an integer.");
   }
@@ -127,6 +128,7 @@ function createClient(store: SimStore, body: Record<string, unknown>, options: R
       ...(email === undefined ? {} : { email }),
       ...(planId === undefined ? {} : { idHostingPlan: planId }),
       ...(language === undefined ? {} : { language }),
+      ...(suspended === undefined ? {} : { suspended }),
     },
     now,
   );

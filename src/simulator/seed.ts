@@ -36,17 +36,19 @@ export function parseSeed(json: unknown, source: string): SimulatorSeed {
       problems.push(`${where} must be an object`);
       continue;
     }
-    unknownKeys(value, ['username', 'plan', 'email', 'domains'], where);
-    const { username, plan, email } = value;
+    unknownKeys(value, ['username', 'plan', 'email', 'suspended', 'domains'], where);
+    const { username, plan, email, suspended } = value;
     if (typeof username !== 'string') problems.push(`${where}.username must be a string`);
     if (plan !== undefined && typeof plan !== 'string') problems.push(`${where}.plan must be a string`);
     if (email !== undefined && typeof email !== 'string') problems.push(`${where}.email must be a string`);
+    if (suspended !== undefined && typeof suspended !== 'boolean') problems.push(`${where}.suspended must be true or false`);
     const domains = strings(value.domains, `${where}.domains`);
     if (typeof username === 'string') {
       clients.push({
         username,
         ...(typeof plan === 'string' ? { plan } : {}),
         ...(typeof email === 'string' ? { email } : {}),
+        ...(typeof suspended === 'boolean' ? { suspended } : {}),
         ...(domains === undefined ? {} : { domains }),
       });
     }
@@ -93,6 +95,7 @@ export function storeFromSeed(seed: SimulatorSeed, options: { systemDomains: boo
       {
         username: seedClient.username,
         ...(seedClient.email === undefined ? {} : { email: seedClient.email }),
+        ...(seedClient.suspended === undefined ? {} : { suspended: seedClient.suspended }),
         ...(idHostingPlan === undefined ? {} : { idHostingPlan }),
       },
       options.now,

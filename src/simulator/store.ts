@@ -75,6 +75,8 @@ export interface SimulatorSeedClient {
   /** A hosting plan's name; default: the panel's default plan. */
   readonly plan?: string;
   readonly email?: string;
+  /** Default false. */
+  readonly suspended?: boolean;
   /** Created in order, so a subdomain listed after its parent gets `id_parent_domain`. */
   readonly domains?: readonly string[];
 }
@@ -170,14 +172,14 @@ export class SimStore implements SimulatorState {
   }
 
   /** Creates a client that checkNewClient accepted. */
-  addClient(input: { username: string; email?: string; idHostingPlan?: number; language?: string }, now: Date): SimClient {
+  addClient(input: { username: string; email?: string; idHostingPlan?: number; language?: string; suspended?: boolean }, now: Date): SimClient {
     const idHostingPlan = input.idHostingPlan ?? this.defaultPlan()?.id;
     const client: SimClient = {
       id: this.nextUserId++,
       username: input.username,
       email: input.email ?? '',
       ...(idHostingPlan === undefined ? {} : { id_hosting_plan: idHostingPlan }),
-      is_suspended: false,
+      is_suspended: input.suspended ?? false,
       language: input.language ?? 'en',
       created_at: timestamp(now),
     };
