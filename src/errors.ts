@@ -49,8 +49,8 @@ export type ErrorCode =
   | 'plan_file'
   /** A saved plan no longer matches the panel (what it creates or references changed); nothing is sent. */
   | 'stale_plan'
-  /** The plan creates more than --max-creates resources and --allow-mass-create was not given; nothing is sent. */
-  | 'mass_create';
+  /** The plan creates more than --max-creates or deletes more than --max-deletes resources, without --allow-mass-create / --allow-mass-delete; nothing is sent. */
+  | 'mass_change';
 
 /** The errno code of a failed file or socket call (`ENOENT`), or the error's text when it has none. */
 export function errnoCode(error: unknown): string {

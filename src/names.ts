@@ -73,3 +73,15 @@ function editDistance(a: string, b: string): number {
   }
   return previous[b.length] ?? 0;
 }
+
+/**
+ * A test for names against glob patterns (`prune.keep`, `--clients`): `*` matches any run of
+ * characters (dots included), `?` exactly one; everything else is literal, and the whole name
+ * must match. Patterns are compared case-insensitively, as usernames and domains are.
+ */
+export function globMatcher(patterns: readonly string[]): (name: string) => boolean {
+  if (patterns.length === 0) return () => false;
+  const sources = patterns.map((p) => p.toLowerCase().replace(/[\\^$.|+()[\]{}*?]/g, (ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : `\\${ch}`)));
+  const any = new RegExp(`^(?:${sources.join('|')})$`, 'su');
+  return (name) => any.test(name.toLowerCase());
+}

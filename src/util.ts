@@ -31,3 +31,27 @@ export function formatSeconds(ms: number): string {
 export function assertNever(value: never): never {
   throw new Error(`unhandled case: ${JSON.stringify(value)}`);
 }
+
+/**
+ * `wait`, cut short when `signal` aborts (it then resolves at once; the caller checks
+ * `signal.aborted`). Without a signal, `wait` itself.
+ */
+export async function untilAborted(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return wait;
+  if (signal.aborted) return;
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([wait, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** An error's message, or the thrown value as text. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

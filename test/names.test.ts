@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closest, normalizeDomain } from '../src/names.js';
+import { closest, globMatcher, normalizeDomain } from '../src/names.js';
 
 describe('closest', () => {
   it('suggests near names, counting a swap of neighbours as one edit', () => {
@@ -32,5 +32,20 @@ describe('normalizeDomain', () => {
     ['fd00::1', 'contains a space, "/", ":", "@", "*" or a bracket: write a bare domain name'],
   ])('refuses %j', (input, problem) => {
     expect(normalizeDomain(input)).toEqual({ problem });
+  });
+});
+
+describe('globMatcher', () => {
+  it('matches whole names: * any run (dots too), ? one character, the rest literal, case-insensitively', () => {
+    const keep = globMatcher(['legacy-*', 'a?c', '*.keep.example', 'x.y']);
+    expect(['legacy-1', 'legacy-', 'abc', 'ABC', 'www.keep.example', 'a.b.keep.example', 'x.y'].map(keep)).toEqual([true, true, true, true, true, true, true]);
+    expect(['legacy', 'ac', 'abbc', 'keep.example', 'xzy', 'x.yz', 'my-legacy-1'].map(keep)).toEqual([false, false, false, false, false, false, false]);
+  });
+
+  it('matches nothing without patterns, and treats regular-expression characters literally', () => {
+    expect(globMatcher([])('anything')).toBe(false);
+    const keep = globMatcher(['a+b', '(x)', '[y]']);
+    expect(['a+b', '(x)', '[y]'].map(keep)).toEqual([true, true, true]);
+    expect(['aab', 'x', 'y'].map(keep)).toEqual([false, false, false]);
   });
 });

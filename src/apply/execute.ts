@@ -1,5 +1,6 @@
 import { ProvisionError } from '../errors.js';
 import type { Change, ChangeId, Plan } from '../plan/types.js';
+import { phaseOf } from '../plan/types.js';
 import { walk, type Visited } from './walk.js';
 
 /** What happened to one change. Failures carry a one-line message (never a secret). */
@@ -36,7 +37,8 @@ export interface ExecuteOptions {
 
 /**
  * Runs the plan's changes through `adapter`: each starts once the changes it depends on have
- * succeeded, at most `concurrency` at a time (apply/walk.ts). A failure skips its dependents
+ * succeeded, at most `concurrency` at a time (apply/walk.ts), deletes once every create and
+ * update is done. A failure skips its dependents
  * (transitively) and nothing else; nothing throws for a failed change: the outcomes, one per
  * change, say what happened. A plan with conflicts is refused whole.
  */
@@ -46,15 +48,23 @@ export async function executePlan(plan: Plan, adapter: ChangeAdapter, options: E
   }
   adapter.check?.(plan.changes);
   const outcomes: Outcome[] = [];
-  await walk<ChangeId, Change, Applied>(plan.changes, (change) => adapter.apply(change), {
-    concurrency: options.concurrency,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    onVisited: (visited) => {
-      const outcome = outcomeOf(visited);
-      outcomes.push(outcome);
-      options.onOutcome?.(outcome);
-    },
-  });
+  // Phases one after the other (plan/types.ts phaseOf): deletes start once every create and
+  // update is done. Dependencies stay within a phase (the plan file's reader checks it).
+  for (const phase of [0, 1] as const) {
+    await walk<ChangeId, Change, Applied>(
+      plan.changes.filter((change) => phaseOf(change) === phase),
+      (change) => adapter.apply(change),
+      {
+        concurrency: options.concurrency,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        onVisited: (visited) => {
+          const outcome = outcomeOf(visited);
+          outcomes.push(outcome);
+          options.onOutcome?.(outcome);
+        },
+      },
+    );
+  }
   return outcomes;
 }
 

@@ -1,15 +1,15 @@
 import { ProvisionError } from '../errors.js';
 import type { PanelClient, PanelClock } from '../panel/client.js';
 import { PanelHttpError } from '../panel/errors.js';
-import { findClient, findDomain } from '../panel/read.js';
-import type { LiveClient, LiveDomain } from '../panel/types.js';
-import { ambiguity, mayBeSettling, refusal, repostDelayMs, settleDelayMs } from '../panel/retry.js';
-import { requestFor, type PanelRequest } from '../plan/requests.js';
-import type { Change, CreateClient, CreateDomain } from '../plan/types.js';
+import { findClientById, findDomain } from '../panel/read.js';
+import { ambiguity } from '../panel/retry.js';
+import { createsClients } from '../plan/guards.js';
+import { requestFor } from '../plan/requests.js';
+import type { Change, DeleteClient, DeleteDomain, UpdateClient } from '../plan/types.js';
 import type { SecretsSink } from '../secrets/journal.js';
-import { assertNever, formatSeconds, isRecord } from '../util.js';
+import { assertNever, messageOf } from '../util.js';
+import { creator } from './create.js';
 import type { Applied, ChangeAdapter } from './execute.js';
-import { quote } from '../escape.js';
 
 /** How long a POST /domains for a client created in the same run is retried while refused (30 s). */
 export const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
@@ -29,242 +29,92 @@ export interface PanelAdapterOptions {
   readonly onWait?: (message: string) => void;
   /** Default: the panel client's clock. */
   readonly clock?: Partial<PanelClock>;
-  /** Aborted (Ctrl-C): a domain waiting for its account to settle stops waiting and fails. */
+  /** Aborted (Ctrl-C): nothing that changes the panel is sent any more, a repeat or a retry included; waits end at once. */
   readonly signal?: AbortSignal;
   /** The time stamped on secrets records. */
   readonly now?: () => Date;
 }
 
-/** What a create's POST came to: the panel's answer, or the record found by name after an ambiguous failure. */
-type Created<R> = { readonly answer: unknown } | { readonly found: R };
-
 /**
- * The ChangeAdapter apply uses against a real panel. Each change is sent as exactly the request
- * plan/requests.ts makes of it (a new client's id filled in for its domains). On top of the
- * client's own retries (429/503: not processed), it resolves ambiguous failures without blind
- * repeats, by the policy of panel/retry.ts:
+ * The ChangeAdapter apply uses against a real panel: each change is sent as exactly the request
+ * plan/requests.ts makes of it.
  *
- * - An ambiguous failure of a POST (sent without an answer, a 502 or 504) is followed by a
- *   look-up by name: a client found is adopted without its password (the answer that carried
- *   it was lost); a domain found is adopted if it belongs to the expected id_user, and is an
- *   error naming the owner if not. Only when nothing is found is the POST sent again, at most
- *   MAX_POSTS times in all.
- * - A POST /domains for a client created in this run refused with 400 or 404 is checked by
- *   name the same way, then retried with backoff until `settleTimeoutMs` after its first
- *   attempt; then its error names --settle-timeout.
- *
- * Passwords: before a POST /clients leaves, its intent is on disk (write-ahead), so a run killed
- * mid-request leaves a trace a later run can name; a refusal closes it. The password is on disk
- * as soon as the answer is in hand, before anything else (even before the client's id is known,
- * when the answer lacks one), so no dependent request and no later failure can leave it only
- * in memory.
+ * - Creates: apply/create.ts (write-ahead passwords, adoption after an ambiguous answer,
+ *   settling).
+ * - Updates: `PUT /clients/{id}` with the fields that differ; the client retries it where a
+ *   repeat is safe (it is idempotent). Any 2xx is done, whatever its body.
+ * - Deletes: `DELETE /clients/{id}` or `/domains/{id}`, retried the same way. A 404 means it is
+ *   gone already: done, with a note. When no answer came (after the retries), the record is
+ *   read back: gone means done; still there, the failure stands.
  */
 export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): ChangeAdapter {
-  const clock: PanelClock = { ...panel.clock, ...options.clock };
-  const now = options.now ?? (() => new Date());
+  const creates = creator(panel, options);
   const tell = (message: string): void => options.onWait?.(message);
-  const { secrets } = options;
-  /** Clients created in this run, by username: their domains' id_user. */
-  const newClientIds = new Map<string, number>();
 
-  /** POSTs `request`, resolving ambiguous failures and a new account's settling (see above). */
-  const create = async <R>(request: PanelRequest, label: string, find: () => Promise<R | undefined>, clientIsNew: boolean): Promise<Created<R>> => {
-    const described = panel.describe(request.method, request.path);
-    const started = clock.now();
-    let posts = 0;
-    for (let attempt = 1; ; attempt++) {
+  const update = async (change: UpdateClient): Promise<Applied> => {
+    const { path, body } = requestFor(change);
+    await panel.send('PUT', path, body, { signal: options.signal });
+    return { id: change.clientId };
+  };
+
+  const remove = async (change: DeleteClient | DeleteDomain, id: number, stillThere: () => Promise<boolean>): Promise<Applied> => {
+    const { path } = requestFor(change);
+    const described = panel.describe('DELETE', path);
+    try {
+      await panel.send('DELETE', path, undefined, { signal: options.signal });
+      return { id };
+    } catch (error) {
+      if (error instanceof PanelHttpError && error.status === 404) return { id, note: 'it was gone already (404)' };
+      const why = ambiguity(error);
+      if (why === undefined) throw error;
+      tell(`${described} ${why}: reading it back to see whether it was deleted`);
+      let present: boolean;
       try {
-        posts++;
-        return { answer: await panel.post(request.path, request.body, { signal: options.signal }) };
-      } catch (err) {
-        const why = ambiguity(err);
-        const settling = why === undefined && mayBeSettling(err, clientIsNew);
-        if (why === undefined && !settling) throw err;
-        if (why !== undefined) tell(`${described} for ${label} ${why}: it may have been created; looking it up by name before anything else`);
-        const found = await lookUp(find, label, described, why ?? `answered ${(err as PanelHttpError).status}`);
-        if (found !== undefined) return { found };
-        if (why !== undefined) {
-          const delay = repostDelayMs(posts, clock.random);
-          if (delay === undefined) throw gaveUp(err, described, label, posts);
-          // After an interrupt nothing that changes the panel is sent, a repeat included.
-          if (options.signal?.aborted === true) throw notSent(err, described, label);
-          tell(`${label} was not created: sending ${described} again (attempt ${posts + 1})`);
-          await clock.sleep(delay);
-          continue;
-        }
-        // Refused for a client created in this run: it may still be being set up.
-        const refused = err as PanelHttpError;
-        const elapsed = clock.now() - started;
-        const delay = settleDelayMs(attempt, elapsed, options.settleTimeoutMs, clock.random);
-        if (delay === undefined) throw notSettled(refused, options.settleTimeoutMs, elapsed);
-        if (options.signal?.aborted === true) {
-          throw new ProvisionError('panel_http', `${refused.message} (stopped waiting for the account to settle: interrupted)`, { cause: err });
-        }
-        tell(
-          `${described} for ${label} answered ${refused.status}${detail(refused)}: its client was created in this run and ` +
-            `may still be being set up; retrying in ${(delay / 1000).toFixed(1)} s (--settle-timeout ${formatSeconds(options.settleTimeoutMs)})`,
-        );
-        await clock.sleep(delay);
+        present = await stillThere();
+      } catch (readError) {
+        throw new ProvisionError('panel_unreachable', `${described} ${why}, and reading it back failed too (${messageOf(readError)}): it may or may not be deleted`, {
+          hint: 'run plan again: it shows whether the delete is still to do',
+          cause: error,
+        });
       }
+      if (present) throw error;
+      return { id, note: `the answer was lost (${why}), but it is gone` };
     }
-  };
-
-  const createClient = async (change: CreateClient, sink: SecretsSink): Promise<Applied> => {
-    const request = requestFor(change);
-    const described = panel.describe(request.method, request.path);
-    const name = change.name;
-    const base = { panel_url: options.panelUrl, username: name };
-    try {
-      await sink.intend({ ...base, at: now().toISOString() });
-    } catch (error) {
-      throw new Error(`the secrets file cannot be written (${messageOf(error)}): nothing was sent for this client`);
-    }
-    let created: Created<LiveClient>;
-    try {
-      created = await create(request, `client ${quote(name)}`, () => findClient(panel, name), false);
-    } catch (error) {
-      const refused = refusal(error);
-      // Closes the intent: no client, so no lost password for a later run to warn about. If
-      // this write fails too, the later run warns of a password that does not exist: harmless.
-      if (refused !== undefined) await sink.refused({ ...base, at: now().toISOString(), refused: refused }).catch(() => undefined);
-      throw error;
-    }
-    if ('found' in created) {
-      const { id } = created.found;
-      tell(`client ${quote(name)} exists (id ${id}): adopted; its password was lost with the answer`);
-      await save(sink, { ...base, created_at: now().toISOString(), id, password: null });
-      return { id, note: 'its password was lost with the interrupted answer: set a new one in the panel' };
-    }
-    const answer = isRecord(created.answer) ? created.answer : {};
-    const idField = answer.id;
-    const id = Number.isSafeInteger(idField) ? (idField as number) : null;
-    if (typeof answer.password !== 'string' || answer.password === '') {
-      throw new ProvisionError('panel_contract', `${described}: client ${quote(name)} was created${id === null ? '' : ` (id ${id})`} but the answer holds no password`, {
-        hint: 'set a password in the panel',
-      });
-    }
-    const password = answer.password;
-    // On disk before anything else, even before the id is known.
-    await save(sink, { ...base, created_at: now().toISOString(), id, password });
-    if (id !== null) return { id };
-    tell(`${described}: the answer for client ${quote(name)} has no integer "id"; its password is saved: looking the id up by name`);
-    const learned = await learnId(panel, name, described);
-    // Completes the record: the last one for a username is the one that counts.
-    await save(sink, { ...base, created_at: now().toISOString(), id: learned, password });
-    return { id: learned };
-  };
-
-  const createDomain = async (change: CreateDomain): Promise<Applied> => {
-    const request = requestFor(change, newClientIds);
-    const idUser = request.body.id_user;
-    if (idUser === null) throw new Error(`the id of client ${quote(change.client)} is unknown: it was not created in this run`);
-    const created = await create(request, `domain ${quote(change.name)}`, () => findDomain(panel, change.name), change.clientId === null);
-    if ('found' in created) return adoptDomain(created.found, change.name, idUser, tell);
-    return { id: idOf(created.answer, panel.describe(request.method, request.path)) };
   };
 
   return {
     check(changes) {
-      if (secrets === undefined && changes.some((c) => c.type === 'client')) {
+      if (options.secrets === undefined && createsClients(changes)) {
         throw new ProvisionError('secrets', 'creating clients needs a secrets file for their passwords: nothing was sent');
       }
     },
     async apply(change: Change): Promise<Applied> {
-      switch (change.type) {
-        case 'client': {
-          if (secrets === undefined) throw new Error('creating clients needs a secrets file for their passwords');
-          const applied = await createClient(change, secrets);
-          newClientIds.set(change.name, applied.id);
-          return applied;
-        }
-        case 'domain':
-          return createDomain(change);
+      switch (change.action) {
+        case 'create':
+          switch (change.type) {
+            case 'client':
+              // check() refused a plan that creates clients without a secrets sink.
+              if (options.secrets === undefined) throw new Error('creating clients needs a secrets file for their passwords');
+              return creates.createClient(change, options.secrets);
+            case 'domain':
+              return creates.createDomain(change);
+            default:
+              return assertNever(change);
+          }
+        case 'update':
+          return update(change);
+        case 'delete':
+          switch (change.type) {
+            case 'client':
+              return remove(change, change.clientId, async () => (await findClientById(panel, change.clientId)) !== undefined);
+            case 'domain':
+              return remove(change, change.domainId, async () => (await findDomain(panel, change.name))?.id === change.domainId);
+            default:
+              return assertNever(change);
+          }
         default:
           return assertNever(change);
       }
     },
   };
-}
-
-/** Writes a password record; a failure says the client exists and what to do. */
-async function save(sink: SecretsSink, record: Parameters<SecretsSink['record']>[0]): Promise<void> {
-  try {
-    await sink.record(record);
-  } catch (error) {
-    const id = record.id === null ? '' : ` (id ${record.id})`;
-    throw new Error(`client ${quote(record.username)} was created${id} but its password could not be saved (${messageOf(error)}): set a new password in the panel`);
-  }
-}
-
-/** A new client's id by name, when its 201 lacked one; its password is saved already. */
-async function learnId(panel: PanelClient, name: string, described: string): Promise<number> {
-  const found = await findClient(panel, name).catch((error: unknown) => {
-    throw incomplete(name, described, `looking it up by name failed (${messageOf(error)})`, error);
-  });
-  if (found === undefined) throw incomplete(name, described, 'it cannot be found by name', undefined);
-  return found.id;
-}
-
-function incomplete(name: string, described: string, why: string, cause: unknown): ProvisionError {
-  return new ProvisionError('panel_contract', `${described}: client ${quote(name)} was created and its password is in the secrets file, but the answer has no integer "id" and ${why}`, {
-    hint: 'the next apply completes its record with the id once the panel lists the client',
-    ...(cause === undefined ? {} : { cause }),
-  });
-}
-
-/** The look-up by name after an ambiguous failure (the client retries it); a failure says what is left unknown. */
-async function lookUp<R>(find: () => Promise<R | undefined>, label: string, request: string, why: string): Promise<R | undefined> {
-  try {
-    return await find();
-  } catch (err) {
-    const code = err instanceof ProvisionError ? err.code : 'panel_unreachable';
-    throw new ProvisionError(code, `${request} for ${label} ${why}, and looking it up failed too (${messageOf(err)}): it may or may not exist`, {
-      hint: `check the panel for ${label} before running apply again`,
-      cause: err,
-    });
-  }
-}
-
-function adoptDomain(record: LiveDomain, domain: string, idUser: unknown, tell: (message: string) => void): Applied {
-  if (record.idUser !== idUser) {
-    throw new ProvisionError('panel_http', `domain ${quote(domain)} exists on the panel (id ${record.id}) but belongs to user ${record.idUser}, not ${String(idUser)}`, {
-      hint: 'someone else created it meanwhile: resolve it in the panel, then run plan again',
-    });
-  }
-  tell(`domain ${quote(domain)} exists (id ${record.id}) for user ${record.idUser}: adopted`);
-  return { id: record.id };
-}
-
-function notSent(err: unknown, request: string, label: string): ProvisionError {
-  return new ProvisionError(err instanceof ProvisionError ? err.code : 'panel_unreachable', `${messageOf(err)} (${label} was not found by name; ${request} not sent again: interrupted)`, {
-    hint: `check the panel for ${label}, then run apply again`,
-    cause: err,
-  });
-}
-
-function gaveUp(err: unknown, request: string, label: string, posts: number): ProvisionError {
-  return new ProvisionError(err instanceof ProvisionError ? err.code : 'panel_unreachable', `${messageOf(err)} (${posts} attempts for ${label}; none created it)`, {
-    hint: `${request} kept failing; check the panel, then run apply again`,
-    cause: err,
-  });
-}
-
-function notSettled(err: PanelHttpError, settleTimeoutMs: number, elapsedMs: number): ProvisionError {
-  const hint = `the panel sets new accounts up in the background; if it needs longer, raise --settle-timeout (now ${formatSeconds(settleTimeoutMs)}) and run apply again`;
-  // The executor shows only the message, so the hint is in it too.
-  return new ProvisionError('panel_http', `${err.message} (still refused ${formatSeconds(elapsedMs)} after the first attempt; ${hint})`, { hint, cause: err });
-}
-
-function detail(err: PanelHttpError): string {
-  return err.panelMessage === undefined ? '' : ` (${err.panelMessage})`;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function idOf(answer: unknown, request: string): number {
-  const id = isRecord(answer) ? answer.id : undefined;
-  if (Number.isSafeInteger(id)) return id as number;
-  throw new ProvisionError('panel_contract', `${request}: the answer has no integer "id"`, { hint: 'check the panel for the resource before running apply again' });
 }

@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { quote } from '../escape.js';
+import { messageOf } from '../util.js';
 
 /** A unit of work and the ones that must succeed before it starts. */
 export interface WalkNode<Id extends string> {
@@ -54,7 +55,7 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
     try {
       return { node, status: 'succeeded', value: await visit(node) };
     } catch (error) {
-      return { node, status: 'failed', error: error instanceof Error ? error.message : String(error) };
+      return { node, status: 'failed', error: messageOf(error) };
     }
   };
 

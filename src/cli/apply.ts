@@ -10,24 +10,14 @@ import { loadEncryption, openSecretsSink, requireSecretsPath } from '../secrets/
 import { plural } from '../util.js';
 import type { Command } from './args.js';
 import { oneOf, parseCommandLine, positiveInteger, seconds } from './args.js';
+import { createsClients, DEFAULT_MAX_DELETES } from '../plan/guards.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
 import { stepSummary } from './github.js';
 import type { Io } from './io.js';
 import { useColor } from './io.js';
 import { ApplyProgress } from './progress.js';
-import {
-  DEFAULT_MAX_CREATES,
-  MAX_MAX_CREATES,
-  MASS_HELP,
-  MASS_OPTIONS,
-  massCreateWarning,
-  planFromManifest,
-  planFromSavedPlan,
-  type Prepared,
-  readInput,
-  refuseConflicts,
-} from './prepare.js';
+import { MASS_HELP, MASS_OPTIONS, massLimits, planFromManifest, planFromSavedPlan, planWarnings, type Prepared, readInput, refuseConflicts, refuseMassChanges } from './prepare.js';
 import { sourceName } from './manifest-input.js';
 
 /** Requests in flight at once unless --concurrency says otherwise. */
@@ -52,7 +42,7 @@ const applyUsage = 'provision apply <manifest | plan.json> [--auto-approve] [--c
 export const apply: Command = {
   usage: applyUsage,
   options: APPLY_OPTIONS,
-  summary: `Create what the plan lists: POST /clients, then POST /domains, at most --concurrency at a time. Given a manifest, it plans first and asks for confirmation on a terminal (without a terminal, as in CI, it needs --auto-approve). Given a plan file saved by 'provision plan --out', it applies exactly that plan without asking (the plan was the review), after checking that nothing it depends on changed on the panel (else exit 3, nothing sent). New clients' passwords go to the secrets file only. It creates; it never updates or deletes.`,
+  summary: `Carry out what the plan lists: creates (POST) and updates (PUT) first, then deletes (DELETE), at most --concurrency at a time. Given a manifest, it plans first and asks for confirmation on a terminal (without a terminal, as in CI, it needs --auto-approve). Given a plan file saved by 'provision plan --out', it applies exactly that plan without asking (the plan was the review), after checking that nothing it depends on changed on the panel (else exit 3, nothing sent). New clients' passwords go to the secrets file only. Deletes beyond --max-deletes (default ${DEFAULT_MAX_DELETES}) need --allow-mass-delete.`,
   help: `Options:
   --auto-approve             apply a manifest's plan without asking (needed without a terminal)
   --concurrency N            requests in flight at once (default ${DEFAULT_CONCURRENCY})
@@ -69,7 +59,7 @@ Progress: a live line on a terminal; one timestamped line per finished action ot
 Ctrl-C (SIGINT) or SIGTERM: requests in flight finish, the rest is skipped, the summary is
 printed, exit 130; running apply again finishes the job. A second one stops at once.
 
-${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massCreate', 'interrupted'])}
+${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}
 
 ${CONNECTION_HELP}
 
@@ -83,7 +73,7 @@ Examples:
     const format = oneOf(values.format, '--format', ['text', 'json'], 'text');
     const concurrency = positiveInteger(values.concurrency, '--concurrency', DEFAULT_CONCURRENCY, MAX_CONCURRENCY);
     const settleTimeoutMs = seconds(values['settle-timeout'], '--settle-timeout', DEFAULT_SETTLE_TIMEOUT_MS);
-    const maxCreates = positiveInteger(values['max-creates'], '--max-creates', DEFAULT_MAX_CREATES, MAX_MAX_CREATES);
+    const limits = massLimits(values);
     const encryption = await loadEncryption(values['secrets-recipient'] ?? io.env.PROVISION_SECRETS_RECIPIENT);
     const path = positionals[0] ?? '';
     const secretsPath = values['secrets-file'] ?? io.env.PROVISION_SECRETS_FILE;
@@ -103,7 +93,9 @@ Examples:
       io.stderr.write(`${path}: a saved plan (format ${input.saved.formatVersion}, made from ${input.saved.manifest}): applying exactly it, without asking: the plan was the review\n`);
       prepared = await planFromSavedPlan(input.saved, path, io, redactions, options);
     }
-    const { view, panel } = prepared;
+    const { panel } = prepared;
+    const warnings = planWarnings(prepared.view.plan, limits);
+    const view: PlanView = warnings.length === 0 ? prepared.view : { ...prepared.view, warnings };
     try {
       const color = useColor(io.stdout, io.env);
       if (format === 'text') io.stdout.write(renderPlanText(view, { color }));
@@ -112,12 +104,8 @@ Examples:
         if (format === 'json') io.stdout.write(renderApplyJson([], [], view.panelUrl));
         return EXIT.ok;
       }
-      const mass = massCreateWarning(view.plan, maxCreates, values['allow-mass-create']);
-      if (mass !== undefined) {
-        throw new ProvisionError('mass_create', `${mass}: nothing was sent`, { hint: 'check the plan; if it is meant, run apply again with --allow-mass-create (or a higher --max-creates)' });
-      }
-      const createsClients = view.plan.changes.some((c) => c.type === 'client');
-      const checkedSecretsPath = createsClients ? requireSecretsPath(secretsPath) : undefined;
+      refuseMassChanges(view.plan, limits);
+      const checkedSecretsPath = createsClients(view.plan.changes) ? requireSecretsPath(secretsPath) : undefined;
       if (input.kind === 'manifest' && !values['auto-approve']) await confirm(view, io, format);
       const secrets = checkedSecretsPath === undefined ? undefined : await openSecretsSink({ path: checkedSecretsPath, encryption, redactions });
       for (const warning of secrets?.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
@@ -163,7 +151,7 @@ Examples:
       if (secrets !== undefined && tally(outcomes).succeeded > 0) {
         io.stderr.write(`New clients' passwords are in ${secrets.path}${secrets.encrypted ? ', encrypted to the age recipient' : ''}.\n`);
       }
-      if (interrupted) io.stderr.write('Interrupted: run apply again to create what is still missing.\n');
+      if (interrupted) io.stderr.write('Interrupted: run apply again to do what is still to do.\n');
       await stepSummary(io, `${renderPlanMarkdown(view)}\n**${renderApplySummary(outcomes)}**\n`);
       return interrupted ? EXIT.interrupted : tally(outcomes).failed > 0 ? EXIT.failure : EXIT.ok;
     } finally {

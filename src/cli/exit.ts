@@ -12,8 +12,8 @@ export const EXIT = {
   changes: 2,
   /** A saved plan no longer matches the panel; nothing was sent. */
   stalePlan: 3,
-  /** The plan creates more than --max-creates resources; nothing was sent. */
-  massCreate: 4,
+  /** The plan creates or deletes more than its limit allows (--max-creates, --max-deletes); nothing was sent. */
+  massChange: 4,
   /** apply stopped by SIGINT/SIGTERM (128 + SIGINT), after its summary. */
   interrupted: 130,
 } as const;
@@ -26,7 +26,7 @@ const MEANING: Readonly<Record<keyof typeof EXIT, string>> = {
   failure: 'failure',
   changes: 'plan --detailed-exitcode found changes',
   stalePlan: 'stale saved plan',
-  massCreate: 'mass create refused',
+  massChange: 'mass create or delete refused',
   interrupted: 'apply interrupted',
 };
 
@@ -49,5 +49,5 @@ export const EXIT_FOR_ERROR: Readonly<Record<ErrorCode, ExitCode>> = {
   approval_required: EXIT.failure,
   plan_file: EXIT.failure,
   stale_plan: EXIT.stalePlan,
-  mass_create: EXIT.massCreate,
+  mass_change: EXIT.massChange,
 };

@@ -3,13 +3,14 @@ import { renderPlanJson } from '../render/json.js';
 import { renderPlanMarkdown } from '../render/markdown.js';
 import { renderPlanText } from '../render/text.js';
 import type { Command } from './args.js';
-import { oneOf, parseCommandLine, positiveInteger } from './args.js';
+import { oneOf, parseCommandLine } from './args.js';
+import { safeText } from '../escape.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
 import { EXIT } from './exit.js';
 import { readBytes, writeAtomically } from './files.js';
 import { stepSummary } from './github.js';
 import { useColor } from './io.js';
-import { DEFAULT_MAX_CREATES, MASS_HELP, MAX_MAX_CREATES, MASS_OPTIONS, massCreateWarning, planFromManifest, refuseConflicts } from './prepare.js';
+import { MASS_HELP, MASS_OPTIONS, massLimits, planFromManifest, planWarnings, refuseConflicts } from './prepare.js';
 
 const PLAN_OPTIONS = {
   ...CONNECTION_OPTIONS,
@@ -25,7 +26,8 @@ const planUsage = 'provision plan <manifest> [--format text|json|markdown] [--ou
 export const plan: Command = {
   usage: planUsage,
   options: PLAN_OPTIONS,
-  summary: 'Read the panel (4 GET requests, whatever the manifest size) and show which clients and domains apply would create, with the POST each becomes, plus conflicts, drift and unmanaged accounts. Sends nothing that changes the panel.',
+  summary:
+    'Read the panel (4 GET requests whatever the manifest size; more only where its client list leaves out a field the manifest manages) and show what apply would create, update and delete, with the request each change becomes, plus conflicts, fields the panel does not show, and unmanaged accounts. Sends nothing that changes the panel.',
   help: `Options:
   --format FORMAT        text (default), json (for scripts) or markdown (for a pull-request comment)
   --out FILE             save the plan (JSON, with a fingerprint of the panel state it depends on)
@@ -47,16 +49,16 @@ Examples:
   async run(args, io, redactions) {
     const { values, positionals } = parseCommandLine(args, PLAN_OPTIONS, 1, planUsage);
     const format = oneOf(values.format, '--format', ['text', 'json', 'markdown'], 'text');
-    const maxCreates = positiveInteger(values['max-creates'], '--max-creates', DEFAULT_MAX_CREATES, MAX_MAX_CREATES);
+    const limits = massLimits(values);
     const path = positionals[0] ?? '';
     const bytes = await readBytes(path, io, 'manifest');
     const prepared = await planFromManifest(bytes, path, io, redactions, { connection: values, showUnmanaged: values['show-unmanaged'] });
     await prepared.panel.close();
-    const mass = massCreateWarning(prepared.view.plan, maxCreates, values['allow-mass-create']);
-    const view: PlanView = mass === undefined ? prepared.view : { ...prepared.view, warnings: [mass] };
+    const warnings = planWarnings(prepared.view.plan, limits);
+    const view: PlanView = warnings.length === 0 ? prepared.view : { ...prepared.view, warnings };
     if (values.out !== undefined) await writeAtomically(values.out, renderPlanJson(view));
     io.stdout.write(format === 'json' ? renderPlanJson(view) : format === 'markdown' ? renderPlanMarkdown(view) : renderPlanText(view, { color: useColor(io.stdout, io.env) }));
-    if (mass !== undefined && format !== 'text') io.stderr.write(`warning: ${mass}\n`);
+    if (format !== 'text') for (const warning of warnings) io.stderr.write(`warning: ${safeText(warning)}\n`);
     await stepSummary(io, renderPlanMarkdown(view));
     refuseConflicts(view.plan);
     return values['detailed-exitcode'] && view.plan.changes.length > 0 ? EXIT.changes : EXIT.ok;

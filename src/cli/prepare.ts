@@ -1,16 +1,20 @@
 import { extname } from 'node:path';
 import { ProvisionError } from '../errors.js';
-import type { Live, PanelClient } from '../panel/index.js';
+import type { Desired } from '../manifest/types.js';
+import type { Live, ManagedField, PanelClient } from '../panel/index.js';
 import { readLive } from '../panel/index.js';
 import { diff } from '../plan/diff.js';
 import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
+import { DEFAULT_MAX_CREATES, DEFAULT_MAX_DELETES, type Limits, massChanges, renameWarning } from '../plan/guards.js';
 import { parsePlanFile, type SavedPlan } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
 import type { Redactions } from '../redact.js';
 import type { PlanView } from '../render/common.js';
 import { closeLostIntents, findLostIntents, skippedLineWarning } from '../secrets/journal.js';
 import { plural } from '../util.js';
+import { positiveInteger, wholeNumber } from './args.js';
 import { connect, type ConnectionValues } from './connection.js';
+import { EXIT } from './exit.js';
 import { readBytes } from './files.js';
 import type { Io } from './io.js';
 import { loadManifest, sourceName } from './manifest-input.js';
@@ -22,19 +26,47 @@ import { quote } from '../escape.js';
  * make on the result (conflicts, a mass create).
  */
 
-/** Plans that create more than this many resources need --allow-mass-create to be applied. */
-export const DEFAULT_MAX_CREATES = 100;
-/** The highest --max-creates accepted. */
-export const MAX_MAX_CREATES = 1_000_000;
+/** The highest --max-creates and --max-deletes accepted. */
+export const MAX_MASS_LIMIT = 1_000_000;
 
 export const MASS_OPTIONS = {
   'max-creates': { type: 'string' },
   'allow-mass-create': { type: 'boolean', default: false },
+  'max-deletes': { type: 'string' },
+  'allow-mass-delete': { type: 'boolean', default: false },
 } as const;
 
 export const MASS_HELP = `  --max-creates N        a plan creating more than N resources is a mass change (default ${DEFAULT_MAX_CREATES}):
-                         plan warns, apply refuses (exit 4) unless --allow-mass-create
-  --allow-mass-create    allow a plan over --max-creates`;
+                         plan warns, apply refuses (exit ${EXIT.massChange}) unless --allow-mass-create
+  --allow-mass-create    allow a plan over --max-creates
+  --max-deletes N        the same for deletes (default ${DEFAULT_MAX_DELETES}); a deleted client counts once
+                         plus once per domain that goes with it (its mail, databases and files go too)
+  --allow-mass-delete    allow a plan over --max-deletes`;
+
+/** The limits of MASS_OPTIONS, checked: plain digits, --max-creates from 1, --max-deletes from 0 (no delete without --allow-mass-delete). */
+export function massLimits(values: { 'max-creates'?: string | undefined; 'allow-mass-create': boolean; 'max-deletes'?: string | undefined; 'allow-mass-delete': boolean }): Limits {
+  return {
+    maxCreates: positiveInteger(values['max-creates'], '--max-creates', DEFAULT_MAX_CREATES, MAX_MASS_LIMIT),
+    allowMassCreate: values['allow-mass-create'],
+    maxDeletes: wholeNumber(values['max-deletes'], '--max-deletes', 0, MAX_MASS_LIMIT) ?? DEFAULT_MAX_DELETES,
+    allowMassDelete: values['allow-mass-delete'],
+  };
+}
+
+/** The warnings a plan gets beside its changes: a mass create or delete, what looks like a rename. */
+export function planWarnings(plan: Plan, limits: Limits): string[] {
+  const rename = renameWarning(plan);
+  return [...massChanges(plan, limits), ...(rename === undefined ? [] : [rename])];
+}
+
+/** Refuses, before anything is sent, a plan past a mass-change limit (exit 4). */
+export function refuseMassChanges(plan: Plan, limits: Limits): void {
+  const found = massChanges(plan, limits);
+  if (found.length === 0) return;
+  throw new ProvisionError('mass_change', `${found.join('; ')}: nothing was sent`, {
+    hint: 'check the plan; if it is meant, run apply again with the --allow flag it names (or a higher limit)',
+  });
+}
 
 /** What plan or apply was given, read once: a pipe or stdin cannot be read twice. */
 export type Input = { readonly kind: 'saved'; readonly saved: SavedPlan } | { readonly kind: 'manifest'; readonly bytes: Uint8Array };
@@ -82,6 +114,7 @@ export async function planFromManifest(bytes: Uint8Array, path: string, io: Io, 
     const notes: string[] = [];
     const live = await readLive(panel, {
       domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)),
+      details: managedFields(desired),
       onNote: (note) => notes.push(note),
     });
     // Before any refusal (an unknown plan, a conflict): a client whose password was lost is named.
@@ -113,6 +146,7 @@ export async function planFromSavedPlan(saved: SavedPlan, file: string, io: Io, 
     const notes: string[] = [];
     const live = await readLive(panel, {
       domainNames: saved.plan.changes.filter((c) => c.type === 'domain').map((c) => c.name),
+      details: updatedFields(saved.plan),
       onNote: (note) => notes.push(note),
     });
     // Before any refusal: a stale plan must not hide a client whose password was lost.
@@ -136,6 +170,31 @@ export async function planFromSavedPlan(saved: SavedPlan, file: string, io: Io, 
   });
 }
 
+/** The manifest's clients that manage a field, and which fields: what the panel's list must show, or GET /clients/{id}. */
+function managedFields(desired: Desired): { usernames: Set<string>; fields: Set<ManagedField> } {
+  const usernames = new Set<string>();
+  const fields = new Set<ManagedField>();
+  for (const client of desired.clients) {
+    const managed = ([['plan', client.plan], ['email', client.email], ['suspended', client.suspended]] as const).filter(([, value]) => value !== undefined);
+    if (managed.length === 0) continue;
+    usernames.add(client.username);
+    for (const [field] of managed) fields.add(field);
+  }
+  return { usernames, fields };
+}
+
+/** The clients a saved plan updates, and the fields: its fingerprint compares their values. */
+function updatedFields(plan: Plan): { usernames: Set<string>; fields: Set<ManagedField> } {
+  const usernames = new Set<string>();
+  const fields = new Set<ManagedField>();
+  for (const change of plan.changes) {
+    if (change.action !== 'update') continue;
+    usernames.add(change.name);
+    for (const f of change.fields) fields.add(f.field);
+  }
+  return { usernames, fields };
+}
+
 /** Connects, then makes the view; the connection is closed when that fails and handed on when not. */
 async function withPanel(io: Io, redactions: Redactions, options: PrepareOptions, view: (panel: PanelClient) => Promise<PlanView>): Promise<Prepared> {
   const panel = await connect(options.connection, io, redactions, options.connections);
@@ -145,13 +204,6 @@ async function withPanel(io: Io, redactions: Redactions, options: PrepareOptions
     await panel.close();
     throw error;
   }
-}
-
-/** The mass-create warning, or undefined when the plan is within the limit or it is allowed. */
-export function massCreateWarning(plan: Plan, max: number, allowed: boolean | undefined): string | undefined {
-  const count = plan.changes.length;
-  if (count <= max || allowed === true) return undefined;
-  return `this plan creates ${count} resources, more than the limit of ${max} (--max-creates): apply refuses it without --allow-mass-create`;
 }
 
 /** Conflicts make plan and apply fail: apply sends nothing until they are resolved. */

@@ -1,9 +1,11 @@
 import { ProvisionError } from '../errors.js';
-import type { Desired, DesiredClient, Location } from '../manifest/types.js';
-import { closest } from '../names.js';
-import type { Live, LiveClient, LiveHostingPlan } from '../panel/types.js';
-import type { Change, ChangeId, Conflict, CreateClient, CreateDomain, Drift, Plan } from './types.js';
 import { quote } from '../escape.js';
+import type { Desired, DesiredClient, Location } from '../manifest/types.js';
+import { closest, globMatcher } from '../names.js';
+import type { Live, LiveClient, LiveDomain, LiveHostingPlan } from '../panel/types.js';
+import { orderChanges } from './order.js';
+import type { Change, Conflict, CreateDomain, DeleteClient, DeleteDomain, FieldChange, HostingPlanRef, Plan, Unknown, UpdateClient } from './types.js';
+import { changeId } from './types.js';
 
 /**
  * Diffs the manifest against the live panel. Pure and deterministic: no I/O, no clock; the
@@ -11,28 +13,47 @@ import { quote } from '../escape.js';
  * 'unknown_hosting_plan' when the manifest names plans the panel does not have (all of them
  * at once, each with its location and the closest name).
  *
- * Order: clients in manifest order, each followed by its domains in manifest order, except
- * that a change is pulled ahead of anything that depends on it (a parent domain created for
- * another client listed later, say).
+ * - A client the panel lacks is created; one it has gets an update with the managed fields
+ *   (`plan`, `email`, `suspended`, each only when the manifest gives it) that differ; a field
+ *   the panel's record does not carry is an Unknown, never a change. `state: absent` deletes a
+ *   client the panel has (its domains go with it).
+ * - A domain the panel lacks is created; one owned by another client is a conflict (listed, or
+ *   marked absent alike); `state: absent` deletes it from its client.
+ * - `prune.domains`: a listed client's domains the manifest does not list are deleted;
+ *   `prune.clients`: clients the manifest does not list are deleted; never a `prune.keep`
+ *   match, never a system domain (the panel's own; nor are administrators ever in the lists).
+ *
+ * Order (order.ts): creates and updates in manifest order, grouped by client, then deletes;
+ * every change after those it depends on (a subdomain's create after its parent's, a parent's
+ * delete after its subdomains').
  */
 export function diff(desired: Desired, live: Live): Plan {
   const hostingPlans = resolveHostingPlans(desired, live.hostingPlans);
-  const clientsByName = new Map(live.clients.map((c) => [c.username, c]));
-  const clientsById = new Map(live.clients.map((c) => [c.id, c]));
-  const domainsByName = new Map(live.domains.map((d) => [d.name, d]));
-  const hostingPlanNames = new Map(live.hostingPlans.map((p) => [p.id, p.name]));
+  const index = new LiveIndex(live);
+  const keep = globMatcher(desired.prune.keep);
+  const listedDomains = new Set(desired.clients.flatMap((c) => c.domains.map((d) => d.name)));
+  const listedClients = new Set(desired.clients.map((c) => c.username));
 
   const conflicts: Conflict[] = [];
-  const drift: Drift[] = [];
-  const clientChanges = new Map<string, CreateClient>();
-  const domainsToCreate: { client: DesiredClient; name: string; liveClient: LiveClient | undefined }[] = [];
+  const unknowns: Unknown[] = [];
+  const clientChanges: Change[] = [];
+  const domainCreates: { client: DesiredClient; name: string; liveClient: LiveClient | undefined }[] = [];
+  const domainDeletes: DeleteDomain[] = [];
+  const deletedClients = new Set<number>();
 
   for (const client of desired.clients) {
-    const liveClient = clientsByName.get(client.username);
+    const liveClient = index.clientsByName.get(client.username);
+    if (client.state === 'absent') {
+      if (liveClient !== undefined) {
+        clientChanges.push(deleteClient(liveClient, index, 'state: absent in the manifest'));
+        deletedClients.add(liveClient.id);
+      }
+      continue;
+    }
     const hostingPlan = client.plan === undefined ? undefined : hostingPlans.get(client.plan);
     if (liveClient === undefined) {
-      clientChanges.set(client.username, {
-        id: `client:${client.username}`,
+      clientChanges.push({
+        id: changeId('client', client.username),
         action: 'create',
         type: 'client',
         name: client.username,
@@ -40,32 +61,49 @@ export function diff(desired: Desired, live: Live): Plan {
         dependsOn: [],
         ...(hostingPlan === undefined ? {} : { hostingPlan: { name: hostingPlan.name, id: hostingPlan.id } }),
         ...(client.email === undefined ? {} : { email: client.email }),
+        ...(client.suspended === undefined ? {} : { suspended: client.suspended }),
       });
-    } else if (hostingPlan !== undefined && liveClient.idHostingPlan !== hostingPlan.id) {
-      const actual = liveClient.idHostingPlan === undefined ? 'unknown' : (hostingPlanNames.get(liveClient.idHostingPlan) ?? `#${liveClient.idHostingPlan}`);
-      drift.push({ client: client.username, expected: hostingPlan.name, actual });
+    } else {
+      const update = updateClient(client, liveClient, hostingPlan, index, unknowns);
+      if (update !== undefined) clientChanges.push(update);
     }
 
     for (const domain of client.domains) {
-      const liveDomain = domainsByName.get(domain.name);
+      const liveDomain = index.domainsByName.get(domain.name);
       if (liveDomain === undefined) {
-        domainsToCreate.push({ client, name: domain.name, liveClient });
+        if (domain.state === 'present') domainCreates.push({ client, name: domain.name, liveClient });
       } else if (liveClient === undefined || liveDomain.idUser !== liveClient.id) {
-        const owner = clientsById.get(liveDomain.idUser)?.username ?? `#${liveDomain.idUser}`;
-        conflicts.push({ domain: domain.name, client: client.username, owner });
+        conflicts.push({ domain: domain.name, client: client.username, owner: index.ownerName(liveDomain.idUser) });
+      } else if (domain.state === 'absent' && !liveDomain.isSystem) {
+        // A system domain is the panel's own: never deleted.
+        domainDeletes.push(deleteDomain(liveDomain, liveClient, 'state: absent in the manifest'));
+      }
+    }
+    if (desired.prune.domains && liveClient !== undefined) {
+      for (const liveDomain of index.domainsOf(liveClient.id)) {
+        if (liveDomain.isSystem || listedDomains.has(liveDomain.name) || keep(liveDomain.name)) continue;
+        domainDeletes.push(deleteDomain(liveDomain, liveClient, 'not in the manifest (prune.domains)'));
       }
     }
   }
 
-  const created = new Set(domainsToCreate.map((d) => d.name));
-  const domainChanges = new Map<string, CreateDomain>();
-  for (const { client, name, liveClient } of domainsToCreate) {
+  if (desired.prune.clients) {
+    const unlisted = live.clients.filter((c) => !listedClients.has(c.username) && !keep(c.username));
+    for (const liveClient of [...unlisted].sort((a, b) => compare(a.username, b.username))) {
+      clientChanges.push(deleteClient(liveClient, index, 'not in the manifest (prune.clients)'));
+      deletedClients.add(liveClient.id);
+    }
+  }
+
+  const created = new Set(domainCreates.map((d) => d.name));
+  const domainChanges: CreateDomain[] = domainCreates.map(({ client, name, liveClient }) => {
     const parent = nearestParent(name, created);
-    const dependsOn: ChangeId[] = [];
-    if (liveClient === undefined) dependsOn.push(`client:${client.username}`);
-    if (parent !== undefined) dependsOn.push(`domain:${parent}`);
-    domainChanges.set(name, {
-      id: `domain:${name}`,
+    const dependsOn = [
+      ...(liveClient === undefined ? [changeId('client', client.username)] : []),
+      ...(parent === undefined ? [] : [changeId('domain', parent)]),
+    ];
+    return {
+      id: changeId('domain', name),
       action: 'create',
       type: 'domain',
       name,
@@ -74,15 +112,128 @@ export function diff(desired: Desired, live: Live): Plan {
       reason: 'not on the panel',
       dependsOn,
       ...(parent === undefined ? {} : { parent }),
-    });
-  }
+    };
+  });
 
   return {
-    changes: orderChanges(desired, clientChanges, domainChanges),
+    changes: orderChanges(desired, clientChanges, domainChanges, subdomainsFirst(domainDeletes)),
     conflicts,
-    drift,
-    unmanaged: unmanaged(desired, live),
+    unknowns,
+    unmanaged: unmanaged(desired, live, deletedClients, new Set(domainDeletes.map((d) => d.name))),
   };
+}
+
+/** The live lists, indexed as the diff looks them up. */
+class LiveIndex {
+  readonly clientsByName: ReadonlyMap<string, LiveClient>;
+  readonly domainsByName: ReadonlyMap<string, LiveDomain>;
+  private readonly usernames: ReadonlyMap<number, string>;
+  private readonly planNames: ReadonlyMap<number, string>;
+  private readonly domainsByOwner = new Map<number, LiveDomain[]>();
+
+  constructor(live: Live) {
+    this.clientsByName = new Map(live.clients.map((c) => [c.username, c]));
+    this.domainsByName = new Map(live.domains.map((d) => [d.name, d]));
+    this.usernames = new Map(live.clients.map((c) => [c.id, c.username]));
+    this.planNames = new Map(live.hostingPlans.map((p) => [p.id, p.name]));
+    for (const domain of [...live.domains].sort((a, b) => compare(a.name, b.name))) {
+      const owned = this.domainsByOwner.get(domain.idUser);
+      if (owned === undefined) this.domainsByOwner.set(domain.idUser, [domain]);
+      else owned.push(domain);
+    }
+  }
+
+  /** A client's domains, system domains included, sorted by name. */
+  domainsOf(clientId: number): readonly LiveDomain[] {
+    return this.domainsByOwner.get(clientId) ?? [];
+  }
+
+  /** A username, or `#<id>` when the owner is not in the client list (an administrator). */
+  ownerName(id: number): string {
+    return this.usernames.get(id) ?? `#${id}`;
+  }
+
+  /** A hosting plan's name for people: null for none, `#<id>` for an id the panel does not list. */
+  planName(id: number | null): string | null {
+    return id === null ? null : (this.planNames.get(id) ?? `#${id}`);
+  }
+}
+
+/** The update for `client`'s managed fields that differ, or undefined; fields the record lacks go to `unknowns`. */
+function updateClient(client: DesiredClient, live: LiveClient, hostingPlan: LiveHostingPlan | undefined, index: LiveIndex, unknowns: Unknown[]): UpdateClient | undefined {
+  const fields: FieldChange[] = [];
+  let planRef: HostingPlanRef | undefined;
+  if (hostingPlan !== undefined) {
+    if (live.idHostingPlan === undefined) unknowns.push({ client: client.username, field: 'plan' });
+    else if (live.idHostingPlan !== hostingPlan.id) {
+      fields.push({ field: 'plan', before: index.planName(live.idHostingPlan), after: hostingPlan.name });
+      planRef = { name: hostingPlan.name, id: hostingPlan.id };
+    }
+  }
+  if (client.email !== undefined) {
+    if (live.email === undefined) unknowns.push({ client: client.username, field: 'email' });
+    else if (live.email !== client.email) fields.push({ field: 'email', before: live.email, after: client.email });
+  }
+  if (client.suspended !== undefined) {
+    if (live.suspended === undefined) unknowns.push({ client: client.username, field: 'suspended' });
+    else if (live.suspended !== client.suspended) fields.push({ field: 'suspended', before: live.suspended, after: client.suspended });
+  }
+  if (fields.length === 0) return undefined;
+  return {
+    id: changeId('client', client.username),
+    action: 'update',
+    type: 'client',
+    name: client.username,
+    clientId: live.id,
+    reason: 'differs from the manifest',
+    dependsOn: [],
+    fields,
+    ...(planRef === undefined ? {} : { hostingPlan: planRef }),
+  };
+}
+
+function deleteClient(live: LiveClient, index: LiveIndex, reason: string): DeleteClient {
+  return {
+    id: changeId('client', live.username),
+    action: 'delete',
+    type: 'client',
+    name: live.username,
+    clientId: live.id,
+    domains: index.domainsOf(live.id).filter((d) => !d.isSystem).length,
+    reason,
+    dependsOn: [],
+  };
+}
+
+function deleteDomain(live: LiveDomain, owner: LiveClient, reason: string): DeleteDomain {
+  return {
+    id: changeId('domain', live.name),
+    action: 'delete',
+    type: 'domain',
+    name: live.name,
+    domainId: live.id,
+    client: owner.username,
+    clientId: owner.id,
+    reason,
+    dependsOn: [],
+  };
+}
+
+/** Each deleted domain waits for the deletes of its subdomains (a panel may refuse a parent that has children). */
+function subdomainsFirst(deletes: readonly DeleteDomain[]): DeleteDomain[] {
+  const names = new Set(deletes.map((d) => d.name));
+  const children = new Map<string, string[]>();
+  for (const d of deletes) {
+    const parent = nearestParent(d.name, names);
+    if (parent === undefined) continue;
+    const list = children.get(parent);
+    if (list === undefined) children.set(parent, [d.name]);
+    else list.push(d.name);
+  }
+  return deletes.map((d) => {
+    const first = children.get(d.name);
+    return first === undefined ? d : { ...d, dependsOn: first.map((name) => changeId('domain', name)) };
+  });
 }
 
 function resolveHostingPlans(desired: Desired, onPanel: readonly LiveHostingPlan[]): Map<string, LiveHostingPlan> {
@@ -112,56 +263,34 @@ function resolveHostingPlans(desired: Desired, onPanel: readonly LiveHostingPlan
   return byName;
 }
 
-/** The longest proper suffix of `name` (two labels at least) that is created in the same run. */
-function nearestParent(name: string, created: ReadonlySet<string>): string | undefined {
+/** The longest proper suffix of `name` (two labels at least) that is in `names`. */
+function nearestParent(name: string, names: ReadonlySet<string>): string | undefined {
   let dot = name.indexOf('.');
   while (dot !== -1) {
     const suffix = name.slice(dot + 1);
     if (!suffix.includes('.')) return undefined;
-    if (created.has(suffix)) return suffix;
+    if (names.has(suffix)) return suffix;
     dot = name.indexOf('.', dot + 1);
   }
   return undefined;
 }
 
-/** Manifest order, grouped by client, with every change's dependencies emitted before it. */
-function orderChanges(
-  desired: Desired,
-  clients: ReadonlyMap<string, CreateClient>,
-  domains: ReadonlyMap<string, CreateDomain>,
-): Change[] {
-  const ordered: Change[] = [];
-  const emitted = new Set<ChangeId>();
-  const byId = (id: ChangeId): Change | undefined =>
-    id.startsWith('client:') ? clients.get(id.slice('client:'.length)) : domains.get(id.slice('domain:'.length));
-  // Dependencies only point at clients or at shorter domain names, so there are no cycles.
-  const visit = (change: Change): void => {
-    if (emitted.has(change.id)) return;
-    emitted.add(change.id);
-    for (const dep of change.dependsOn) {
-      const first = byId(dep);
-      if (first !== undefined) visit(first);
-    }
-    ordered.push(change);
-  };
-  for (const client of desired.clients) {
-    const create = clients.get(client.username);
-    if (create !== undefined) visit(create);
-    for (const domain of client.domains) {
-      const change = domains.get(domain.name);
-      if (change !== undefined) visit(change);
-    }
-  }
-  return ordered;
-}
-
-function unmanaged(desired: Desired, live: Live): Plan['unmanaged'] {
+/** On the panel, not listed, and touched by no change: counted (names on request), system domains never. */
+function unmanaged(desired: Desired, live: Live, deletedClients: ReadonlySet<number>, deletedDomains: ReadonlySet<string>): Plan['unmanaged'] {
   const usernames = new Set(desired.clients.map((c) => c.username));
   const domainNames = new Set(desired.clients.flatMap((c) => c.domains.map((d) => d.name)));
   return {
-    clients: live.clients.filter((c) => !usernames.has(c.username)).map((c) => c.username).sort(),
+    clients: live.clients.filter((c) => !usernames.has(c.username) && !deletedClients.has(c.id)).map((c) => c.username).sort(compare),
     domains: live.domainsComplete
-      ? live.domains.filter((d) => !d.isSystem && !domainNames.has(d.name)).map((d) => d.name).sort()
+      ? live.domains
+          .filter((d) => !d.isSystem && !domainNames.has(d.name) && !deletedDomains.has(d.name) && !deletedClients.has(d.idUser))
+          .map((d) => d.name)
+          .sort(compare)
       : undefined,
   };
+}
+
+/** Code-unit order: the same on every machine, whatever its locale. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

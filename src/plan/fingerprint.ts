@@ -1,6 +1,6 @@
-import type { Live } from '../panel/types.js';
-import { assertNever, sha256Hex } from '../util.js';
-import type { Change, Plan } from './types.js';
+import type { Live, LiveClient, LiveDomain, ManagedField } from '../panel/types.js';
+import { assertNever, plural, sha256Hex } from '../util.js';
+import type { Change, HostingPlanRef, Plan } from './types.js';
 import { quote } from '../escape.js';
 
 /**
@@ -11,12 +11,14 @@ import { quote } from '../escape.js';
 
 /** The live panel, indexed by what the facts look up. */
 interface LiveIndex {
-  readonly clients: ReadonlyMap<string, number>;
-  /** Domain name → owner id. */
-  readonly domains: ReadonlyMap<string, number>;
+  readonly clients: ReadonlyMap<string, LiveClient>;
+  readonly domains: ReadonlyMap<string, LiveDomain>;
   readonly hostingPlans: ReadonlyMap<string, number>;
+  readonly planNames: ReadonlyMap<number, string>;
   /** Client id → username, to name an owner. */
   readonly usernames: ReadonlyMap<number, string>;
+  /** Client id → how many domains it has, system domains not counted. */
+  readonly domainCounts: ReadonlyMap<number, number>;
 }
 
 /** One fact a change depends on: its key, its value when the plan was made, and now. */
@@ -34,70 +36,158 @@ const valueOf = (fact: string): string => fact.slice(fact.indexOf(':') + 1);
 
 /**
  * The facts one change depends on:
- * - a client it creates: `client:<name>` absent; a hosting plan it resolved: `hosting-plan:<name>` `id:<n>`;
- * - a domain it creates: `domain:<name>` absent; an existing owner: `owner:<name>` `id:<n>`.
+ * - a client it creates: `client:<name>` absent; a hosting plan it names: `hosting-plan:<name>` `id:<n>`;
+ * - a domain it creates: `domain:<name>` absent; an existing owner: `owner:<name>` `id:<n>`;
+ * - a client it updates: `client:<name>` `id:<n>`, and each field's value before
+ *   (`field:<name>:<field>`), and the hosting plan it moves to;
+ * - a client it deletes: `client:<name>` `id:<n>`, and how many domains go with it
+ *   (`client-domains:<name>`): a domain added since would be deleted unreviewed;
+ * - a domain it deletes: `domain-record:<name>` with its id and owner.
  */
 function factsOf(change: Change): Fact[] {
-  switch (change.type) {
-    case 'client': {
-      const { name, hostingPlan } = change;
-      const facts: Fact[] = [
-        {
-          key: `client:${name}`,
-          expected: 'absent',
-          actual: (live) => idFact(live.clients.get(name)),
-          reason: (actual) => `client ${quote(name)} now exists on the panel (id ${valueOf(actual)}); the plan would create it`,
-        },
-      ];
-      if (hostingPlan !== undefined) {
-        facts.push({
-          key: `hosting-plan:${hostingPlan.name}`,
-          expected: idFact(hostingPlan.id),
-          actual: (live) => idFact(live.hostingPlans.get(hostingPlan.name)),
-          reason: (actual) =>
-            actual === 'absent' ? `hosting plan ${quote(hostingPlan.name)} is no longer on the panel` : `hosting plan ${quote(hostingPlan.name)} now has id ${valueOf(actual)}; the plan says ${hostingPlan.id}`,
-        });
+  switch (change.action) {
+    case 'create':
+      switch (change.type) {
+        case 'client':
+          return [absentClient(change.name), ...(change.hostingPlan === undefined ? [] : [hostingPlanFact(change.hostingPlan)])];
+        case 'domain': {
+          const { name, client, clientId } = change;
+          const facts: Fact[] = [
+            {
+              key: `domain:${name}`,
+              expected: 'absent',
+              actual: (live) => {
+                const domain = live.domains.get(name);
+                return domain === undefined ? 'absent' : `owner:${domain.idUser}`;
+              },
+              reason: (actual, live) => `domain ${quote(name)} now exists on the panel (${ownerText(Number(valueOf(actual)), live)}); the plan would create it`,
+            },
+          ];
+          if (clientId !== null) facts.push(existingClient(client, clientId, 'owner', 'which the plan adds domains to'));
+          return facts;
+        }
+        default:
+          return assertNever(change);
       }
-      return facts;
-    }
-    case 'domain': {
-      const { name, client, clientId } = change;
-      const facts: Fact[] = [
-        {
-          key: `domain:${name}`,
-          expected: 'absent',
+    case 'update': {
+      const { name, clientId } = change;
+      const facts = [existingClient(name, clientId, 'client', 'which the plan updates')];
+      for (const field of change.fields) {
+        const expected = JSON.stringify(field.before);
+        facts.push({
+          key: `field:${name}:${field.field}`,
+          expected,
           actual: (live) => {
-            const owner = live.domains.get(name);
-            return owner === undefined ? 'absent' : `owner:${owner}`;
+            const client = live.clients.get(name);
+            return client === undefined ? 'absent' : fieldValue(client, field.field, live);
           },
-          reason: (actual, live) => {
-            const owner = live.usernames.get(Number(valueOf(actual)));
-            return `domain ${quote(name)} now exists on the panel (${owner === undefined ? `client id ${valueOf(actual)}` : `client ${quote(owner)}`}); the plan would create it`;
-          },
-        },
-      ];
-      if (clientId !== null) {
-        facts.push({
-          key: `owner:${client}`,
-          expected: idFact(clientId),
-          actual: (live) => idFact(live.clients.get(client)),
-          reason: (actual) =>
-            actual === 'absent' ? `client ${quote(client)} (id ${clientId}), which the plan adds domains to, is no longer on the panel` : `client ${quote(client)} now has id ${valueOf(actual)}; the plan says ${clientId}`,
+          reason: (actual) => `client ${quote(name)}'s ${field.field} is now ${actual === 'absent' ? 'gone' : actual}; the plan was made when it was ${expected}`,
         });
       }
+      if (change.hostingPlan !== undefined) facts.push(hostingPlanFact(change.hostingPlan));
       return facts;
     }
+    case 'delete':
+      switch (change.type) {
+        case 'client': {
+          const { name, clientId, domains } = change;
+          return [
+            existingClient(name, clientId, 'client', 'which the plan deletes'),
+            {
+              key: `client-domains:${name}`,
+              expected: String(domains),
+              actual: (live) => String(live.domainCounts.get(live.clients.get(name)?.id ?? -1) ?? 0),
+              reason: (actual) => `client ${quote(name)} now has ${plural(Number(actual), 'domain')}; the plan deletes it with ${domains}`,
+            },
+          ];
+        }
+        case 'domain': {
+          const { name, domainId, clientId } = change;
+          const expected = `id:${domainId},owner:${clientId}`;
+          return [
+            {
+              key: `domain-record:${name}`,
+              expected,
+              actual: (live) => {
+                const domain = live.domains.get(name);
+                return domain === undefined ? 'absent' : `id:${domain.id},owner:${domain.idUser}`;
+              },
+              reason: (actual, live) => {
+                if (actual === 'absent') return `domain ${quote(name)}, which the plan deletes, is no longer on the panel`;
+                const domain = live.domains.get(name);
+                return domain === undefined || domain.id !== domainId
+                  ? `domain ${quote(name)} was made again on the panel (id ${domain?.id ?? '?'}; the plan deletes id ${domainId})`
+                  : `domain ${quote(name)} now belongs to ${ownerText(domain.idUser, live)}; the plan deletes it from client id ${clientId}`;
+              },
+            },
+          ];
+        }
+        default:
+          return assertNever(change);
+      }
     default:
       return assertNever(change);
   }
 }
 
-function index(live: Live): LiveIndex {
+function absentClient(name: string): Fact {
   return {
-    clients: new Map(live.clients.map((c) => [c.username, c.id])),
-    domains: new Map(live.domains.map((d) => [d.name, d.idUser])),
+    key: `client:${name}`,
+    expected: 'absent',
+    actual: (live) => idFact(live.clients.get(name)?.id),
+    reason: (actual) => `client ${quote(name)} now exists on the panel (id ${valueOf(actual)}); the plan would create it`,
+  };
+}
+
+/** `prefix:<name>` is `id:<clientId>`: the client is still there, under the same id. */
+function existingClient(name: string, clientId: number, prefix: 'client' | 'owner', role: string): Fact {
+  return {
+    key: `${prefix}:${name}`,
+    expected: idFact(clientId),
+    actual: (live) => idFact(live.clients.get(name)?.id),
+    reason: (actual) =>
+      actual === 'absent' ? `client ${quote(name)} (id ${clientId}), ${role}, is no longer on the panel` : `client ${quote(name)} now has id ${valueOf(actual)}; the plan says ${clientId}`,
+  };
+}
+
+function hostingPlanFact(plan: HostingPlanRef): Fact {
+  return {
+    key: `hosting-plan:${plan.name}`,
+    expected: idFact(plan.id),
+    actual: (live) => idFact(live.hostingPlans.get(plan.name)),
+    reason: (actual) => (actual === 'absent' ? `hosting plan ${quote(plan.name)} is no longer on the panel` : `hosting plan ${quote(plan.name)} now has id ${valueOf(actual)}; the plan says ${plan.id}`),
+  };
+}
+
+/** A managed field as the plan's `before` writes it (JSON), or `unknown` when the record lacks it. */
+function fieldValue(client: LiveClient, field: ManagedField, live: LiveIndex): string {
+  switch (field) {
+    case 'plan':
+      return client.idHostingPlan === undefined ? 'unknown' : JSON.stringify(client.idHostingPlan === null ? null : (live.planNames.get(client.idHostingPlan) ?? `#${client.idHostingPlan}`));
+    case 'email':
+      return client.email === undefined ? 'unknown' : JSON.stringify(client.email);
+    case 'suspended':
+      return client.suspended === undefined ? 'unknown' : JSON.stringify(client.suspended);
+    default:
+      return assertNever(field);
+  }
+}
+
+function ownerText(id: number, live: LiveIndex): string {
+  const owner = live.usernames.get(id);
+  return owner === undefined ? `client id ${id}` : `client ${quote(owner)}`;
+}
+
+function index(live: Live): LiveIndex {
+  const domainCounts = new Map<number, number>();
+  for (const d of live.domains) if (!d.isSystem) domainCounts.set(d.idUser, (domainCounts.get(d.idUser) ?? 0) + 1);
+  return {
+    clients: new Map(live.clients.map((c) => [c.username, c])),
+    domains: new Map(live.domains.map((d) => [d.name, d])),
     hostingPlans: new Map(live.hostingPlans.map((p) => [p.name, p.id])),
+    planNames: new Map(live.hostingPlans.map((p) => [p.id, p.name])),
     usernames: new Map(live.clients.map((c) => [c.id, c.username])),
+    domainCounts,
   };
 }
 

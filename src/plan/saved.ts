@@ -3,7 +3,8 @@ import { jsonText, quote } from '../escape.js';
 import { assertNever, isRecord, plural, sha256Hex } from '../util.js';
 import { expectedFacts, fingerprintOf } from './fingerprint.js';
 import { requestFor } from './requests.js';
-import type { Change, ChangeId, Conflict, Drift, Plan } from './types.js';
+import type { Change, ChangeAction, ChangeId, Conflict, FieldChange, HostingPlanRef, Plan, Unknown } from './types.js';
+import { changeId, phaseOf } from './types.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { validate as generatedValidate } from './validator.generated.js';
 
@@ -15,13 +16,14 @@ const validate = generatedValidate as unknown as ValidateFunction;
  * --out` saves, one document written by one function, and read back here for `apply FILE`.
  * The only module that knows its fields.
  *
- * Format "major.minor": a reader accepts any minor of its own major from 1.2 on (newer minors
- * only add fields) and refuses a newer major. 1.1 added `manifest_sha256` and `fingerprint`;
- * 1.2 made `plan_sha256` cover the whole document. Older files are refused: make them again.
+ * Format "major.minor": a reader accepts any minor of its own major (newer minors only add
+ * fields) and refuses a newer major. 1.1 added `manifest_sha256` and `fingerprint`; 1.2 made
+ * `plan_sha256` cover the whole document; 2.0 added updates and deletes, and `unknowns` in
+ * place of `drift`. Older files are refused: make them again.
  */
-export const PLAN_FORMAT_VERSION = '1.2';
-const SUPPORTED_MAJOR = 1;
-const OLDEST_MINOR = 2;
+export const PLAN_FORMAT_VERSION = '2.0';
+const SUPPORTED_MAJOR = 2;
+const OLDEST_MINOR = 0;
 
 /** What the document is made from (render's PlanView is one). */
 export interface PlanSource {
@@ -55,8 +57,8 @@ export interface SavedPlan {
 /** The plan document, its digest (`plan_sha256`) over every other field. */
 export function planDocument(source: PlanSource): Record<string, unknown> {
   const { plan } = source;
-  const counts: Record<string, number> = { create: 0 };
-  for (const change of plan.changes) counts[change.action] = (counts[change.action] ?? 0) + 1;
+  const counts: Record<ChangeAction, number> = { create: 0, update: 0, delete: 0 };
+  for (const change of plan.changes) counts[change.action]++;
   const document: Record<string, unknown> = {
     format_version: PLAN_FORMAT_VERSION,
     panel_url: source.panelUrl,
@@ -66,7 +68,7 @@ export function planDocument(source: PlanSource): Record<string, unknown> {
     plan_sha256: '',
     changes: plan.changes.map(changeToJson),
     conflicts: plan.conflicts,
-    drift: plan.drift,
+    unknowns: plan.unknowns,
     unmanaged: {
       clients: plan.unmanaged.clients.length,
       domains: plan.unmanaged.domains?.length ?? null,
@@ -74,7 +76,7 @@ export function planDocument(source: PlanSource): Record<string, unknown> {
     },
     notes: source.notes,
     ...(source.warnings === undefined || source.warnings.length === 0 ? {} : { warnings: source.warnings }),
-    summary: { ...counts, conflicts: plan.conflicts.length, drift: plan.drift.length },
+    summary: { ...counts, conflicts: plan.conflicts.length, unknowns: plan.unknowns.length },
   };
   document.plan_sha256 = planDigest(document);
   return document;
@@ -102,26 +104,35 @@ export function planDigest(document: Readonly<Record<string, unknown>>): string 
 /** One change as the document holds it (snake_case), with the request it becomes. */
 function changeToJson(change: Change): Record<string, unknown> {
   const common = { id: change.id, action: change.action, type: change.type, name: change.name };
-  switch (change.type) {
-    case 'client':
-      return {
-        ...common,
-        ...(change.hostingPlan === undefined ? {} : { hosting_plan: change.hostingPlan }),
-        ...(change.email === undefined ? {} : { email: change.email }),
-        reason: change.reason,
-        depends_on: change.dependsOn,
-        request: requestFor(change),
-      };
-    case 'domain':
-      return {
-        ...common,
-        client: change.client,
-        client_id: change.clientId,
-        ...(change.parent === undefined ? {} : { parent: change.parent }),
-        reason: change.reason,
-        depends_on: change.dependsOn,
-        request: requestFor(change),
-      };
+  const tail = { reason: change.reason, depends_on: change.dependsOn, request: requestFor(change) };
+  const plan = (ref: HostingPlanRef | undefined): object => (ref === undefined ? {} : { hosting_plan: ref });
+  switch (change.action) {
+    case 'create':
+      switch (change.type) {
+        case 'client':
+          return {
+            ...common,
+            ...plan(change.hostingPlan),
+            ...(change.email === undefined ? {} : { email: change.email }),
+            ...(change.suspended === undefined ? {} : { suspended: change.suspended }),
+            ...tail,
+          };
+        case 'domain':
+          return { ...common, client: change.client, client_id: change.clientId, ...(change.parent === undefined ? {} : { parent: change.parent }), ...tail };
+        default:
+          return assertNever(change);
+      }
+    case 'update':
+      return { ...common, client_id: change.clientId, fields: change.fields, ...plan(change.hostingPlan), ...tail };
+    case 'delete':
+      switch (change.type) {
+        case 'client':
+          return { ...common, client_id: change.clientId, domains: change.domains, ...tail };
+        case 'domain':
+          return { ...common, domain_id: change.domainId, client: change.client, client_id: change.clientId, ...tail };
+        default:
+          return assertNever(change);
+      }
     default:
       return assertNever(change);
   }
@@ -140,7 +151,7 @@ function canonical(value: unknown): string {
 /** The fields of a document that passed the schema, as the reader uses them. */
 interface ChangeJson {
   readonly id: string;
-  readonly action: 'create';
+  readonly action: ChangeAction;
   readonly type: 'client' | 'domain';
   readonly name: string;
   readonly reason: string;
@@ -148,9 +159,13 @@ interface ChangeJson {
   readonly request: unknown;
   readonly hosting_plan?: { readonly name: string; readonly id: number };
   readonly email?: string;
+  readonly suspended?: boolean;
   readonly client?: string;
   readonly client_id?: number | null;
   readonly parent?: string;
+  readonly fields?: readonly FieldChange[];
+  readonly domains?: number;
+  readonly domain_id?: number;
 }
 interface DocumentJson {
   readonly format_version: string;
@@ -161,7 +176,7 @@ interface DocumentJson {
   readonly plan_sha256: string;
   readonly changes: readonly ChangeJson[];
   readonly conflicts: readonly Conflict[];
-  readonly drift: readonly Drift[];
+  readonly unknowns: readonly Unknown[];
   readonly unmanaged: { readonly clients: number; readonly domains: number | null; readonly client_names?: string[]; readonly domain_names?: string[] | null };
 }
 
@@ -193,7 +208,7 @@ export function parsePlanFile(text: string, source: string): SavedPlan {
   const plan: Plan = {
     changes,
     conflicts: document.conflicts,
-    drift: document.drift,
+    unknowns: document.unknowns,
     unmanaged: { clients: unmanaged.client_names ?? [], domains: unmanaged.domains === null ? undefined : (unmanaged.domain_names ?? []) },
   };
   if (fingerprintOf(expectedFacts(plan)) !== document.fingerprint) throw edited(source, 'fingerprint');
@@ -217,7 +232,7 @@ function checkVersion(version: unknown, source: string): void {
     });
   }
   if (major < SUPPORTED_MAJOR || minor < OLDEST_MINOR) {
-    throw new ProvisionError('plan_file', `${source} has plan format ${version}, made by an older version: its fingerprint and digest do not cover what this version checks`, {
+    throw new ProvisionError('plan_file', `${source} has plan format ${version}, made by an older version of provision: this one reads ${SUPPORTED_MAJOR}.x only`, {
       hint: 'make the plan again with this version: provision plan <manifest> --out FILE',
     });
   }
@@ -272,58 +287,110 @@ function describeError(error: SchemaError): string[] {
 /** The Plan's changes from a document that passed the schema; what the schema cannot check goes to `problems`. */
 function readChanges(list: readonly ChangeJson[], problems: string[]): Change[] {
   const changes: Change[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, Change>();
   list.forEach((item, i) => {
     const path = `changes[${i}]`;
     const change = changeFromJson(item);
     const before = problems.length;
     if (item.id !== change.id) problems.push(`${path}.id: must be ${quote(change.id)}`);
     else if (seen.has(change.id)) problems.push(`${path}.id: ${quote(change.id)} appears twice`);
-    for (const dep of change.dependsOn) if (!seen.has(dep)) problems.push(`${path}.depends_on: ${quote(dep)} is not a change listed before this one`);
-    switch (change.type) {
-      case 'client':
-        break;
-      case 'domain':
-        if (change.clientId === null && !change.dependsOn.includes(`client:${change.client}`)) {
-          problems.push(`${path}.client_id: null, yet the change does not depend on ${quote(`client:${change.client}`)}`);
-        }
-        if (change.parent !== undefined && !change.dependsOn.includes(`domain:${change.parent}`)) {
-          problems.push(`${path}.parent: ${quote(change.parent)}, yet the change does not depend on ${quote(`domain:${change.parent}`)}`);
-        }
-        break;
-      default:
-        assertNever(change);
+    for (const dep of change.dependsOn) {
+      const first = seen.get(dep);
+      if (first === undefined) problems.push(`${path}.depends_on: ${quote(dep)} is not a change listed before this one`);
+      else if (phaseOf(first) !== phaseOf(change)) problems.push(`${path}.depends_on: ${quote(dep)} is a ${first.action}; a ${change.action} cannot wait for it`);
     }
-    if (canonical(item.request) !== canonical(requestFor(change))) problems.push(`${path}.request: does not match the change: the file was edited`);
+    problems.push(...kindProblems(change, path));
+    if (problems.length === before && canonical(item.request) !== canonical(requestFor(change))) problems.push(`${path}.request: does not match the change: the file was edited`);
     // Listed, even when wrong in itself: its dependents are not blamed for its mistakes.
-    seen.add(change.id);
+    seen.set(change.id, change);
     if (problems.length === before) changes.push(change);
   });
   return changes;
 }
 
-function changeFromJson(item: ChangeJson): Change {
-  const base = { action: item.action, name: item.name, reason: item.reason, dependsOn: item.depends_on };
-  switch (item.type) {
-    case 'client':
-      return {
-        ...base,
-        id: `client:${item.name}`,
-        type: 'client',
-        ...(item.hosting_plan === undefined ? {} : { hostingPlan: { name: item.hosting_plan.name, id: item.hosting_plan.id } }),
-        ...(item.email === undefined ? {} : { email: item.email }),
-      };
-    case 'domain':
-      return {
-        ...base,
-        id: `domain:${item.name}`,
-        type: 'domain',
-        // The schema requires both for a domain.
-        client: item.client ?? '',
-        clientId: item.client_id ?? null,
-        ...(item.parent === undefined ? {} : { parent: item.parent }),
-      };
+/** What a change of its kind must say about itself beyond the schema. */
+function kindProblems(change: Change, path: string): string[] {
+  const problems: string[] = [];
+  switch (change.action) {
+    case 'create':
+      switch (change.type) {
+        case 'client':
+          break;
+        case 'domain':
+          if (change.clientId === null && !change.dependsOn.includes(`client:${change.client}`)) {
+            problems.push(`${path}.client_id: null, yet the change does not depend on ${quote(`client:${change.client}`)}`);
+          }
+          if (change.parent !== undefined && !change.dependsOn.includes(`domain:${change.parent}`)) {
+            problems.push(`${path}.parent: ${quote(change.parent)}, yet the change does not depend on ${quote(`domain:${change.parent}`)}`);
+          }
+          break;
+        default:
+          assertNever(change);
+      }
+      break;
+    case 'update': {
+      const names = change.fields.map((f) => f.field);
+      if (new Set(names).size !== names.length) problems.push(`${path}.fields: a field is listed twice`);
+      const plan = change.fields.find((f) => f.field === 'plan');
+      if (plan === undefined && change.hostingPlan !== undefined) problems.push(`${path}.hosting_plan: given, yet "plan" is not among the fields`);
+      if (plan !== undefined && change.hostingPlan?.name !== plan.after) problems.push(`${path}.hosting_plan: must name the plan the "plan" field moves to`);
+      for (const f of change.fields) {
+        const ok = f.field === 'suspended' ? typeof f.before === 'boolean' && typeof f.after === 'boolean' : typeof f.after === 'string' && (f.before === null || typeof f.before === 'string');
+        if (!ok) problems.push(`${path}.fields: ${quote(f.field)} has values of the wrong type`);
+      }
+      break;
+    }
+    case 'delete':
+      break;
     default:
-      return assertNever(item.type);
+      assertNever(change);
+  }
+  return problems;
+}
+
+function changeFromJson(item: ChangeJson): Change {
+  const base = { name: item.name, reason: item.reason, dependsOn: item.depends_on };
+  const hostingPlan = item.hosting_plan === undefined ? {} : { hostingPlan: { name: item.hosting_plan.name, id: item.hosting_plan.id } };
+  // The schema requires each kind's fields; the fallbacks are never used.
+  const clientId = item.client_id ?? 0;
+  switch (item.action) {
+    case 'create':
+      switch (item.type) {
+        case 'client':
+          return {
+            ...base,
+            id: changeId('client', item.name),
+            action: 'create',
+            type: 'client',
+            ...hostingPlan,
+            ...(item.email === undefined ? {} : { email: item.email }),
+            ...(item.suspended === undefined ? {} : { suspended: item.suspended }),
+          };
+        case 'domain':
+          return {
+            ...base,
+            id: changeId('domain', item.name),
+            action: 'create',
+            type: 'domain',
+            client: item.client ?? '',
+            clientId: item.client_id ?? null,
+            ...(item.parent === undefined ? {} : { parent: item.parent }),
+          };
+        default:
+          return assertNever(item.type);
+      }
+    case 'update':
+      return { ...base, id: changeId('client', item.name), action: 'update', type: 'client', clientId, fields: item.fields ?? [], ...hostingPlan };
+    case 'delete':
+      switch (item.type) {
+        case 'client':
+          return { ...base, id: changeId('client', item.name), action: 'delete', type: 'client', clientId, domains: item.domains ?? 0 };
+        case 'domain':
+          return { ...base, id: changeId('domain', item.name), action: 'delete', type: 'domain', domainId: item.domain_id ?? 0, client: item.client ?? '', clientId };
+        default:
+          return assertNever(item.type);
+      }
+    default:
+      return assertNever(item.action);
   }
 }

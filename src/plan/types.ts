@@ -1,26 +1,34 @@
+import type { ManagedField } from '../panel/types.js';
+import { assertNever } from '../util.js';
+
 /**
  * A plan is plain data: what would change and why, plus what apply will not change.
  * It never holds the API key or a password. Changes are ordered so that every change comes
- * after the changes it depends on; apply may still run independent ones concurrently.
+ * after the changes it depends on, creates and updates before deletes; apply may still run
+ * independent ones concurrently (deletes only once every create and update is done: phaseOf).
  */
 export interface Plan {
   readonly changes: readonly Change[];
   /** Manifest domains owned on the panel by another client: plan and apply fail. */
   readonly conflicts: readonly Conflict[];
-  /** Clients on another hosting plan than the manifest says: a warning only. */
-  readonly drift: readonly Drift[];
+  /** Managed fields the panel shows nowhere: neither compared nor sent, said once. */
+  readonly unknowns: readonly Unknown[];
   readonly unmanaged: Unmanaged;
 }
 
-/** `client:<username>` or `domain:<ascii name>`: unique within a plan. */
+/** `client:<username>` or `domain:<ascii name>`: unique within a plan (one change per resource). */
 export type ChangeId = `client:${string}` | `domain:${string}`;
 
-/** One create; `action` is a literal so later kinds (update, delete) extend the union. */
-export type Change = CreateClient | CreateDomain;
+/**
+ * One change, a closed union on `action` × `type`: every branch over it ends in assertNever,
+ * and each kind has one converter to its request (requests.ts).
+ */
+export type Change = CreateClient | CreateDomain | UpdateClient | DeleteClient | DeleteDomain;
+
+export type ChangeAction = Change['action'];
 
 interface ChangeBase {
   readonly id: ChangeId;
-  readonly action: 'create';
   readonly name: string;
   /** Why this change is in the plan, for people. */
   readonly reason: string;
@@ -28,14 +36,23 @@ interface ChangeBase {
   readonly dependsOn: readonly ChangeId[];
 }
 
+/** A hosting plan as a change names it: by name for people, by id for the panel. */
+export interface HostingPlanRef {
+  readonly name: string;
+  readonly id: number;
+}
+
 export interface CreateClient extends ChangeBase {
+  readonly action: 'create';
   readonly type: 'client';
   /** The hosting plan, resolved by name; absent: the panel's default resources. */
-  readonly hostingPlan?: { readonly name: string; readonly id: number };
+  readonly hostingPlan?: HostingPlanRef;
   readonly email?: string;
+  readonly suspended?: boolean;
 }
 
 export interface CreateDomain extends ChangeBase {
+  readonly action: 'create';
   readonly type: 'domain';
   /** The owning client's username. */
   readonly client: string;
@@ -43,6 +60,45 @@ export interface CreateDomain extends ChangeBase {
   readonly clientId: number | null;
   /** A parent domain created in the same run, which this subdomain waits for. */
   readonly parent?: string;
+}
+
+/**
+ * One managed field that differs, in the manifest's terms: `plan` by name (null: none, or a
+ * plan id the panel does not list, shown as `#<id>`), `email` (null: none), `suspended`.
+ */
+export type FieldChange =
+  | { readonly field: 'plan'; readonly before: string | null; readonly after: string }
+  | { readonly field: 'email'; readonly before: string | null; readonly after: string }
+  | { readonly field: 'suspended'; readonly before: boolean; readonly after: boolean };
+
+/** A client whose managed fields differ: `PUT /clients/{id}` with only those fields. */
+export interface UpdateClient extends ChangeBase {
+  readonly action: 'update';
+  readonly type: 'client';
+  readonly clientId: number;
+  /** In the order plan, email, suspended; at least one. */
+  readonly fields: readonly FieldChange[];
+  /** The new hosting plan when `plan` changes (its id goes in the request). */
+  readonly hostingPlan?: HostingPlanRef;
+}
+
+/** A client deleted (`state: absent`, or pruned); its domains go with it, without DELETEs of their own. */
+export interface DeleteClient extends ChangeBase {
+  readonly action: 'delete';
+  readonly type: 'client';
+  readonly clientId: number;
+  /** How many of its domains go with it, system domains not counted. */
+  readonly domains: number;
+}
+
+/** A domain deleted (`state: absent`, or pruned); after its subdomains that are deleted too. */
+export interface DeleteDomain extends ChangeBase {
+  readonly action: 'delete';
+  readonly type: 'domain';
+  readonly domainId: number;
+  /** The owner's username on the panel. */
+  readonly client: string;
+  readonly clientId: number;
 }
 
 export interface Conflict {
@@ -53,20 +109,41 @@ export interface Conflict {
   readonly owner: string;
 }
 
-export interface Drift {
+/** A managed field of an existing client that the panel shows nowhere (not even GET /clients/{id}). */
+export interface Unknown {
   readonly client: string;
-  /** The hosting plan the manifest names. */
-  readonly expected: string;
-  /** The plan the panel has, or 'unknown' when its record does not say. */
-  readonly actual: string;
+  readonly field: ManagedField;
 }
 
 /**
- * What the panel has and the manifest does not list. Names are kept for `--show-unmanaged`
- * (they may be other customers', so renderers show counts unless asked); the panel's system
- * domains are never here. `domains` is undefined when the panel could not list domains.
+ * What the panel has and the manifest does not list, and no change touches. Names are kept for
+ * `--show-unmanaged` (they may be other customers', so renderers show counts unless asked);
+ * the panel's system domains are never here. `domains` is undefined when the panel could not
+ * list domains.
  */
 export interface Unmanaged {
   readonly clients: readonly string[];
   readonly domains: readonly string[] | undefined;
+}
+
+/** The change id of a client or a domain: the one place the form is written. */
+export function changeId(type: Change['type'], name: string): ChangeId {
+  return `${type}:${name}`;
+}
+
+/**
+ * When a change may start: creates and updates in phase 0, deletes in phase 1, which starts
+ * only once every change of phase 0 is done (succeeded, failed or skipped). So a delete never
+ * races a create, and a panel refusing a create never finds the same run deleting meanwhile.
+ */
+export function phaseOf(change: Change): 0 | 1 {
+  switch (change.action) {
+    case 'create':
+    case 'update':
+      return 0;
+    case 'delete':
+      return 1;
+    default:
+      return assertNever(change);
+  }
 }

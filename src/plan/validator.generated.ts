@@ -5,20 +5,20 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://panel-provision.dev/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","drift","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 1.2: `plan_sha256` covers the whole document.","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on (the accounts it creates or references, the hosting plans it resolved). Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"Manifest domains that another client owns on the panel: plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."}}}},"drift":{"title":"the drift","description":"Clients on another hosting plan than the manifest says: a warning; this version does not change it.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","expected","actual"],"properties":{"client":{"type":"string"},"expected":{"type":"string","description":"The hosting plan the manifest names."},"actual":{"type":"string","description":"The plan the panel has, or `unknown` when its record does not say."}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (look-alike names, a mass create), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action, and how many conflicts and drifts.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"an action this version applies (\"create\")","enum":["create"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body.","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"type":"string"},"path":{"type":"string"},"body":{"type":"object"}}}},"allOf":[{"if":{"required":["type"],"properties":{"type":{"const":"client"}}},"then":{"additionalProperties":false,"properties":{"id":{"type":"string"},"action":true,"type":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"reason":true,"depends_on":true,"request":true}}},{"if":{"required":["type"],"properties":{"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"reason":true,"depends_on":true,"request":true}}}]}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://panel-provision.dev/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client is still there with the values the plan shows as `before`; for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"Manifest domains that another client owns on the panel: plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere (not in GET /clients, not in GET /clients/{id}): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"field":{"enum":["plan","email","suspended"]}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`.","properties":{"field":{"enum":["plan","email","suspended"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":"integer","minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"}}}},{"if":{"required":["action"],"properties":{"action":{"const":"update"}}},"then":{"properties":{"type":{"const":"client"}}}}]}}};
 const pattern4 = new RegExp("^[0-9]+\\.[0-9]+$", "u");
 const pattern5 = new RegExp(".", "u");
 const pattern6 = new RegExp("^[0-9a-f]{64}$", "u");
 const pattern7 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
-const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"an action this version applies (\"create\")","enum":["create"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body.","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"type":"string"},"path":{"type":"string"},"body":{"type":"object"}}}},"allOf":[{"if":{"required":["type"],"properties":{"type":{"const":"client"}}},"then":{"additionalProperties":false,"properties":{"id":{"type":"string"},"action":true,"type":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"reason":true,"depends_on":true,"request":true}}},{"if":{"required":["type"],"properties":{"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"reason":true,"depends_on":true,"request":true}}}]};
+const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`.","properties":{"field":{"enum":["plan","email","suspended"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":"integer","minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"}}}},{"if":{"required":["action"],"properties":{"action":{"const":"update"}}},"then":{"properties":{"type":{"const":"client"}}}}]};
 const schema33 = {"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"};
 const schema34 = {"title":"a whole number","type":"integer","minimum":1};
 const schema35 = {"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
-const schema38 = {"title":"a change id","type":"string","pattern":"^(client|domain):."};
+const schema47 = {"title":"a change id","type":"string","pattern":"^(client|domain):."};
 const func1 = Object.prototype.hasOwnProperty;
 const pattern9 = new RegExp("^[a-z][a-z0-9_-]*$", "u");
 const pattern10 = new RegExp("^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
-const pattern13 = new RegExp("^(client|domain):.", "u");
+const pattern17 = new RegExp("^(client|domain):.", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -35,7 +35,7 @@ let valid1 = true;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.action === undefined) && (missing0 = "action")) || ((data.type === undefined) && (missing0 = "type"))){
 const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
@@ -46,8 +46,9 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.type !== undefined){
-if("client" !== data.type){
+if(data.action !== undefined){
+const _errs4 = errors;
+if("create" !== data.action){
 const err1 = {};
 if(vErrors === null){
 vErrors = [err1];
@@ -56,6 +57,29 @@ else {
 vErrors.push(err1);
 }
 errors++;
+}
+var valid2 = _errs4 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.type !== undefined){
+const _errs5 = errors;
+if("client" !== data.type){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid2 = _errs5 === errors;
+}
+else {
+var valid2 = true;
 }
 }
 }
@@ -71,24 +95,11 @@ vErrors = null;
 }
 }
 if(_valid0){
-const _errs5 = errors;
+const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(func1.call(schema32.allOf[0].then.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/allOf/0/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[0].then,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data1 = data.id;
-if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/0/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[0].then.properties.id.type,parentSchema:schema32.allOf[0].then.properties.id,data:data1};
+const err3 = {instancePath,schemaPath:"#/allOf/0/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[0].then,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -98,11 +109,10 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data2 = data.name;
-if(typeof data2 === "string"){
-if(!pattern9.test(data2)){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data2};
+if(data.id !== undefined){
+let data2 = data.id;
+if(typeof data2 !== "string"){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/0/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[0].then.properties.id.type,parentSchema:schema32.allOf[0].then.properties.id,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -112,8 +122,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-else {
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data2};
+if(data.name !== undefined){
+let data3 = data.name;
+if(typeof data3 === "string"){
+if(!pattern9.test(data3)){
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -123,11 +136,8 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.hosting_plan !== undefined){
-let data3 = data.hosting_plan;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.name === undefined){
-const err6 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/0/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.allOf[0].then.properties.hosting_plan.required,parentSchema:schema32.allOf[0].then.properties.hosting_plan,data:data3};
+else {
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -136,8 +146,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data3.id === undefined){
-const err7 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/0/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.allOf[0].then.properties.hosting_plan.required,parentSchema:schema32.allOf[0].then.properties.hosting_plan,data:data3};
+}
+if(data.hosting_plan !== undefined){
+let data4 = data.hosting_plan;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.name === undefined){
+const err7 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/0/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.allOf[0].then.properties.hosting_plan.required,parentSchema:schema32.allOf[0].then.properties.hosting_plan,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -146,9 +160,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-for(const key1 in data3){
-if(!((key1 === "name") || (key1 === "id"))){
-const err8 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/0/then/properties/hosting_plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[0].then.properties.hosting_plan,data:data3};
+if(data4.id === undefined){
+const err8 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/0/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.allOf[0].then.properties.hosting_plan.required,parentSchema:schema32.allOf[0].then.properties.hosting_plan,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -157,11 +170,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data3.name !== undefined){
-let data4 = data3.name;
-if(typeof data4 !== "string"){
-const err9 = {instancePath:instancePath+"/hosting_plan/name",schemaPath:"#/allOf/0/then/properties/hosting_plan/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[0].then.properties.hosting_plan.properties.name.type,parentSchema:schema32.allOf[0].then.properties.hosting_plan.properties.name,data:data4};
+for(const key1 in data4){
+if(!((key1 === "name") || (key1 === "id"))){
+const err9 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/0/then/properties/hosting_plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[0].then.properties.hosting_plan,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -171,10 +182,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data3.id !== undefined){
-let data5 = data3.id;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err10 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data5};
+if(data4.name !== undefined){
+let data5 = data4.name;
+if(typeof data5 !== "string"){
+const err10 = {instancePath:instancePath+"/hosting_plan/name",schemaPath:"#/allOf/0/then/properties/hosting_plan/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[0].then.properties.hosting_plan.properties.name.type,parentSchema:schema32.allOf[0].then.properties.hosting_plan.properties.name,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -183,9 +194,11 @@ vErrors.push(err10);
 }
 errors++;
 }
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 < 1 || isNaN(data5)){
-const err11 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data5};
+}
+if(data4.id !== undefined){
+let data6 = data4.id;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err11 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -194,11 +207,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/0/then/properties/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[0].then.properties.hosting_plan.type,parentSchema:schema32.allOf[0].then.properties.hosting_plan,data:data3};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 1 || isNaN(data6)){
+const err12 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -208,10 +219,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.email !== undefined){
-let data6 = data.email;
-if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/email",schemaPath:"#/allOf/0/then/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[0].then.properties.email.type,parentSchema:schema32.allOf[0].then.properties.email,data:data6};
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/0/then/properties/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[0].then.properties.hosting_plan.type,parentSchema:schema32.allOf[0].then.properties.hosting_plan,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -221,15 +232,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
-var _valid0 = _errs5 === errors;
-valid1 = _valid0;
-if(valid1){
-var props0 = true;
-}
-}
-if(!valid1){
-const err14 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[0].if,parentSchema:schema32.allOf[0],data};
+if(data.email !== undefined){
+let data7 = data.email;
+if(typeof data7 !== "string"){
+const err14 = {instancePath:instancePath+"/email",schemaPath:"#/allOf/0/then/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[0].then.properties.email.type,parentSchema:schema32.allOf[0].then.properties.email,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -238,13 +244,11 @@ vErrors.push(err14);
 }
 errors++;
 }
-const _errs23 = errors;
-let valid7 = true;
-const _errs24 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if((data.type === undefined) && (missing1 = "type")){
-const err15 = {};
+}
+if(data.suspended !== undefined){
+let data8 = data.suspended;
+if(typeof data8 !== "boolean"){
+const err15 = {instancePath:instancePath+"/suspended",schemaPath:"#/allOf/0/then/properties/suspended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.allOf[0].then.properties.suspended.type,parentSchema:schema32.allOf[0].then.properties.suspended,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -253,10 +257,16 @@ vErrors.push(err15);
 }
 errors++;
 }
-else {
-if(data.type !== undefined){
-if("domain" !== data.type){
-const err16 = {};
+}
+}
+var _valid0 = _errs6 === errors;
+valid1 = _valid0;
+if(valid1){
+var props0 = true;
+}
+}
+if(!valid1){
+const err16 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[0].if,parentSchema:schema32.allOf[0],data};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -265,24 +275,13 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-}
-}
-var _valid1 = _errs24 === errors;
-errors = _errs23;
-if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid1){
 const _errs26 = errors;
+let valid7 = true;
+const _errs27 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err17 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[1].then.required,parentSchema:schema32.allOf[1].then,data};
+let missing1;
+if(((data.action === undefined) && (missing1 = "action")) || ((data.type === undefined) && (missing1 = "type"))){
+const err17 = {};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -291,8 +290,11 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data.client_id === undefined){
-const err18 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[1].then.required,parentSchema:schema32.allOf[1].then,data};
+else {
+if(data.action !== undefined){
+const _errs28 = errors;
+if("create" !== data.action){
+const err18 = {};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -301,9 +303,16 @@ vErrors.push(err18);
 }
 errors++;
 }
-for(const key2 in data){
-if(!(func1.call(schema32.allOf[1].then.properties, key2))){
-const err19 = {instancePath,schemaPath:"#/allOf/1/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[1].then,data};
+var valid8 = _errs28 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data.type !== undefined){
+const _errs29 = errors;
+if("domain" !== data.type){
+const err19 = {};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -312,11 +321,29 @@ vErrors.push(err19);
 }
 errors++;
 }
+var valid8 = _errs29 === errors;
 }
-if(data.id !== undefined){
-let data8 = data.id;
-if(typeof data8 !== "string"){
-const err20 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[1].then.properties.id.type,parentSchema:schema32.allOf[1].then.properties.id,data:data8};
+else {
+var valid8 = true;
+}
+}
+}
+}
+var _valid1 = _errs27 === errors;
+errors = _errs26;
+if(vErrors !== null){
+if(_errs26){
+vErrors.length = _errs26;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs30 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err20 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[1].then.required,parentSchema:schema32.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -325,12 +352,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data.name !== undefined){
-let data9 = data.name;
-if(typeof data9 === "string"){
-if(!pattern10.test(data9)){
-const err21 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data9};
+if(data.client_id === undefined){
+const err21 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[1].then.required,parentSchema:schema32.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -339,9 +362,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data9};
+for(const key2 in data){
+if(!(func1.call(schema32.allOf[1].then.properties, key2))){
+const err22 = {instancePath,schemaPath:"#/allOf/1/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -351,11 +374,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.client !== undefined){
-let data10 = data.client;
-if(typeof data10 === "string"){
-if(!pattern9.test(data10)){
-const err23 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data10};
+if(data.id !== undefined){
+let data11 = data.id;
+if(typeof data11 !== "string"){
+const err23 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[1].then.properties.id.type,parentSchema:schema32.allOf[1].then.properties.id,data:data11};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -365,8 +387,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data10};
+if(data.name !== undefined){
+let data12 = data.name;
+if(typeof data12 === "string"){
+if(!pattern10.test(data12)){
+const err24 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data12};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -376,10 +401,8 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.client_id !== undefined){
-let data11 = data.client_id;
-if((!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))) && (data11 !== null)){
-const err25 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/1/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[1].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[1].then.properties.client_id.type,parentSchema:schema32.allOf[1].then.properties.client_id,data:data11};
+else {
+const err25 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data12};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -388,9 +411,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 1 || isNaN(data11)){
-const err26 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/1/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[1].then.properties.client_id,data:data11};
+}
+if(data.client !== undefined){
+let data13 = data.client;
+if(typeof data13 === "string"){
+if(!pattern9.test(data13)){
+const err26 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data13};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -400,12 +426,8 @@ vErrors.push(err26);
 errors++;
 }
 }
-}
-if(data.parent !== undefined){
-let data12 = data.parent;
-if(typeof data12 === "string"){
-if(!pattern10.test(data12)){
-const err27 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data12};
+else {
+const err27 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data13};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -415,8 +437,10 @@ vErrors.push(err27);
 errors++;
 }
 }
-else {
-const err28 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data12};
+if(data.client_id !== undefined){
+let data14 = data.client_id;
+if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
+const err28 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/1/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[1].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[1].then.properties.client_id.type,parentSchema:schema32.allOf[1].then.properties.client_id,data:data14};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -425,21 +449,58 @@ vErrors.push(err28);
 }
 errors++;
 }
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 1 || isNaN(data14)){
+const err29 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/1/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[1].then.properties.client_id,data:data14};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
 }
 }
-var _valid1 = _errs26 === errors;
+}
+if(data.parent !== undefined){
+let data15 = data.parent;
+if(typeof data15 === "string"){
+if(!pattern10.test(data15)){
+const err30 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data15};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data15};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+var _valid1 = _errs30 === errors;
 valid7 = _valid1;
 if(valid7){
 var props1 = true;
 }
 }
 if(!valid7){
-const err29 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[1].if,parentSchema:schema32.allOf[1],data};
+const err32 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[1].if,parentSchema:schema32.allOf[1],data};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err32];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err32);
 }
 errors++;
 }
@@ -452,39 +513,13 @@ props0 = props0 || {};
 Object.assign(props0, props1);
 }
 }
+const _errs46 = errors;
+let valid13 = true;
+const _errs47 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err30 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.required,parentSchema:schema32,data};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-if(data.action === undefined){
-const err31 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema32.required,parentSchema:schema32,data};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(data.type === undefined){
-const err32 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema32.required,parentSchema:schema32,data};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-if(data.name === undefined){
-const err33 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.required,parentSchema:schema32,data};
+let missing2;
+if(((data.action === undefined) && (missing2 = "action")) || ((data.type === undefined) && (missing2 = "type"))){
+const err33 = {};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -493,8 +528,11 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data.reason === undefined){
-const err34 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema32.required,parentSchema:schema32,data};
+else {
+if(data.action !== undefined){
+const _errs48 = errors;
+if("update" !== data.action){
+const err34 = {};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -503,8 +541,16 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data.depends_on === undefined){
-const err35 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'",schema:schema32.required,parentSchema:schema32,data};
+var valid14 = _errs48 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data.type !== undefined){
+const _errs49 = errors;
+if("client" !== data.type){
+const err35 = {};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -513,13 +559,968 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(data.request === undefined){
-const err36 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request"},message:"must have required property '"+"request"+"'",schema:schema32.required,parentSchema:schema32,data};
+var valid14 = _errs49 === errors;
+}
+else {
+var valid14 = true;
+}
+}
+}
+}
+var _valid2 = _errs47 === errors;
+errors = _errs46;
+if(vErrors !== null){
+if(_errs46){
+vErrors.length = _errs46;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs50 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client_id === undefined){
+const err36 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[2].then.required,parentSchema:schema32.allOf[2].then,data};
 if(vErrors === null){
 vErrors = [err36];
 }
 else {
 vErrors.push(err36);
+}
+errors++;
+}
+if(data.fields === undefined){
+const err37 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[2].then.required,parentSchema:schema32.allOf[2].then,data};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+for(const key3 in data){
+if(!(func1.call(schema32.allOf[2].then.properties, key3))){
+const err38 = {instancePath,schemaPath:"#/allOf/2/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then,data};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data18 = data.id;
+if(typeof data18 !== "string"){
+const err39 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/2/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[2].then.properties.id.type,parentSchema:schema32.allOf[2].then.properties.id,data:data18};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data19 = data.name;
+if(typeof data19 === "string"){
+if(!pattern9.test(data19)){
+const err40 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data19};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data19};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.client_id !== undefined){
+let data20 = data.client_id;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err42 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data20};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 1 || isNaN(data20)){
+const err43 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data20};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+if(data.fields !== undefined){
+let data21 = data.fields;
+if(Array.isArray(data21)){
+if(data21.length < 1){
+const err44 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/2/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[2].then.properties.fields,data:data21};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+const len0 = data21.length;
+for(let i0=0; i0<len0; i0++){
+let data22 = data21[i0];
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.field === undefined){
+const err45 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data22};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data22.before === undefined){
+const err46 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data22};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(data22.after === undefined){
+const err47 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data22};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+for(const key4 in data22){
+if(!(((key4 === "field") || (key4 === "before")) || (key4 === "after"))){
+const err48 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data22};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data22.field !== undefined){
+let data23 = data22.field;
+if(!(((data23 === "plan") || (data23 === "email")) || (data23 === "suspended"))){
+const err49 = {instancePath:instancePath+"/fields/" + i0+"/field",schemaPath:"#/allOf/2/then/properties/fields/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema32.allOf[2].then.properties.fields.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema32.allOf[2].then.properties.fields.items.properties.field.enum,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.field,data:data23};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data22.before !== undefined){
+let data24 = data22.before;
+if(((typeof data24 !== "string") && (typeof data24 !== "boolean")) && (data24 !== null)){
+const err50 = {instancePath:instancePath+"/fields/" + i0+"/before",schemaPath:"#/allOf/2/then/properties/fields/items/properties/before/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.fields.items.properties.before.type},message:"must be string,boolean,null",schema:schema32.allOf[2].then.properties.fields.items.properties.before.type,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.before,data:data24};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data22.after !== undefined){
+let data25 = data22.after;
+if((typeof data25 !== "string") && (typeof data25 !== "boolean")){
+const err51 = {instancePath:instancePath+"/fields/" + i0+"/after",schemaPath:"#/allOf/2/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.fields.items.properties.after.type},message:"must be string,boolean",schema:schema32.allOf[2].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.after,data:data25};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[2].then.properties.fields.items.type,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data22};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/2/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[2].then.properties.fields.type,parentSchema:schema32.allOf[2].then.properties.fields,data:data21};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data.hosting_plan !== undefined){
+let data26 = data.hosting_plan;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.name === undefined){
+const err54 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.allOf[2].then.properties.hosting_plan.required,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data26};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(data26.id === undefined){
+const err55 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.allOf[2].then.properties.hosting_plan.required,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data26};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+for(const key5 in data26){
+if(!((key5 === "name") || (key5 === "id"))){
+const err56 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data26};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data26.name !== undefined){
+let data27 = data26.name;
+if(typeof data27 !== "string"){
+const err57 = {instancePath:instancePath+"/hosting_plan/name",schemaPath:"#/allOf/2/then/properties/hosting_plan/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[2].then.properties.hosting_plan.properties.name.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan.properties.name,data:data27};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data26.id !== undefined){
+let data28 = data26.id;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
+const err58 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data28};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 1 || isNaN(data28)){
+const err59 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data28};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[2].then.properties.hosting_plan.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data26};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+var _valid2 = _errs50 === errors;
+valid13 = _valid2;
+if(valid13){
+var props2 = true;
+}
+}
+if(!valid13){
+const err61 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[2].if,parentSchema:schema32.allOf[2],data};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if(props0 !== true && props2 !== undefined){
+if(props2 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props2);
+}
+}
+const _errs79 = errors;
+let valid23 = true;
+const _errs80 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing3;
+if(((data.action === undefined) && (missing3 = "action")) || ((data.type === undefined) && (missing3 = "type"))){
+const err62 = {};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs81 = errors;
+if("delete" !== data.action){
+const err63 = {};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+var valid24 = _errs81 === errors;
+}
+else {
+var valid24 = true;
+}
+if(valid24){
+if(data.type !== undefined){
+const _errs82 = errors;
+if("client" !== data.type){
+const err64 = {};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+var valid24 = _errs82 === errors;
+}
+else {
+var valid24 = true;
+}
+}
+}
+}
+var _valid3 = _errs80 === errors;
+errors = _errs79;
+if(vErrors !== null){
+if(_errs79){
+vErrors.length = _errs79;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs83 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client_id === undefined){
+const err65 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(data.domains === undefined){
+const err66 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+for(const key6 in data){
+if(!(func1.call(schema32.allOf[3].then.properties, key6))){
+const err67 = {instancePath,schemaPath:"#/allOf/3/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then,data};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data31 = data.id;
+if(typeof data31 !== "string"){
+const err68 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/3/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[3].then.properties.id.type,parentSchema:schema32.allOf[3].then.properties.id,data:data31};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data32 = data.name;
+if(typeof data32 === "string"){
+if(!pattern9.test(data32)){
+const err69 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data32};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data32};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data.client_id !== undefined){
+let data33 = data.client_id;
+if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
+const err71 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data33};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 < 1 || isNaN(data33)){
+const err72 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data33};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+}
+if(data.domains !== undefined){
+let data34 = data.domains;
+if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
+const err73 = {instancePath:instancePath+"/domains",schemaPath:"#/allOf/3/then/properties/domains/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.allOf[3].then.properties.domains.type,parentSchema:schema32.allOf[3].then.properties.domains,data:data34};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if((typeof data34 == "number") && (isFinite(data34))){
+if(data34 < 0 || isNaN(data34)){
+const err74 = {instancePath:instancePath+"/domains",schemaPath:"#/allOf/3/then/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[3].then.properties.domains,data:data34};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+}
+var _valid3 = _errs83 === errors;
+valid23 = _valid3;
+if(valid23){
+var props3 = true;
+}
+}
+if(!valid23){
+const err75 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[3].if,parentSchema:schema32.allOf[3],data};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if(props0 !== true && props3 !== undefined){
+if(props3 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props3);
+}
+}
+const _errs96 = errors;
+let valid28 = true;
+const _errs97 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing4;
+if(((data.action === undefined) && (missing4 = "action")) || ((data.type === undefined) && (missing4 = "type"))){
+const err76 = {};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs98 = errors;
+if("delete" !== data.action){
+const err77 = {};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+var valid29 = _errs98 === errors;
+}
+else {
+var valid29 = true;
+}
+if(valid29){
+if(data.type !== undefined){
+const _errs99 = errors;
+if("domain" !== data.type){
+const err78 = {};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+var valid29 = _errs99 === errors;
+}
+else {
+var valid29 = true;
+}
+}
+}
+}
+var _valid4 = _errs97 === errors;
+errors = _errs96;
+if(vErrors !== null){
+if(_errs96){
+vErrors.length = _errs96;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid4){
+const _errs100 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.domain_id === undefined){
+const err79 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+if(data.client === undefined){
+const err80 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+if(data.client_id === undefined){
+const err81 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+for(const key7 in data){
+if(!(func1.call(schema32.allOf[4].then.properties, key7))){
+const err82 = {instancePath,schemaPath:"#/allOf/4/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[4].then,data};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data37 = data.id;
+if(typeof data37 !== "string"){
+const err83 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/4/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.id.type,parentSchema:schema32.allOf[4].then.properties.id,data:data37};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data38 = data.name;
+if(typeof data38 === "string"){
+if(!pattern10.test(data38)){
+const err84 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data38};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data38};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+if(data.domain_id !== undefined){
+let data39 = data.domain_id;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const err86 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data39};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 1 || isNaN(data39)){
+const err87 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data39};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+if(data.client !== undefined){
+let data40 = data.client;
+if(typeof data40 === "string"){
+if(!pattern9.test(data40)){
+const err88 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data40};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data40};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+if(data.client_id !== undefined){
+let data41 = data.client_id;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+const err90 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data41};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 1 || isNaN(data41)){
+const err91 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data41};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+}
+}
+var _valid4 = _errs100 === errors;
+valid28 = _valid4;
+if(valid28){
+var props4 = true;
+}
+}
+if(!valid28){
+const err92 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[4].if,parentSchema:schema32.allOf[4],data};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+if(props0 !== true && props4 !== undefined){
+if(props4 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props4);
+}
+}
+const _errs117 = errors;
+let valid35 = true;
+const _errs118 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing5;
+if((data.action === undefined) && (missing5 = "action")){
+const err93 = {};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+if("update" !== data.action){
+const err94 = {};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+}
+}
+var _valid5 = _errs118 === errors;
+errors = _errs117;
+if(vErrors !== null){
+if(_errs117){
+vErrors.length = _errs117;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid5){
+const _errs120 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type !== undefined){
+let data43 = data.type;
+if("client" !== data43){
+const err95 = {instancePath:instancePath+"/type",schemaPath:"#/allOf/5/then/properties/type/const",keyword:"const",params:{allowedValue: "client"},message:"must be equal to constant",schema:"client",parentSchema:schema32.allOf[5].then.properties.type,data:data43};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+}
+var _valid5 = _errs120 === errors;
+valid35 = _valid5;
+if(valid35){
+var props5 = {};
+props5.type = true;
+props5.action = true;
+}
+}
+if(!valid35){
+const err96 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[5].if,parentSchema:schema32.allOf[5],data};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+if(props0 !== true && props5 !== undefined){
+if(props5 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props5);
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err97 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if(data.action === undefined){
+const err98 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+if(data.type === undefined){
+const err99 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+if(data.name === undefined){
+const err100 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+if(data.reason === undefined){
+const err101 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+if(data.depends_on === undefined){
+const err102 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if(data.request === undefined){
+const err103 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request"},message:"must have required property '"+"request"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
 }
 errors++;
 }
@@ -532,189 +1533,189 @@ props0.depends_on = true;
 props0.request = true;
 }
 if(data.action !== undefined){
-let data13 = data.action;
-if(!(data13 === "create")){
-const err37 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema32.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.action.enum,parentSchema:schema32.properties.action,data:data13};
+let data44 = data.action;
+if(!(((data44 === "create") || (data44 === "update")) || (data44 === "delete"))){
+const err104 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema32.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.action.enum,parentSchema:schema32.properties.action,data:data44};
 if(vErrors === null){
-vErrors = [err37];
+vErrors = [err104];
 }
 else {
-vErrors.push(err37);
+vErrors.push(err104);
 }
 errors++;
 }
 }
 if(data.type !== undefined){
-let data14 = data.type;
-if(!((data14 === "client") || (data14 === "domain"))){
-const err38 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema32.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.type.enum,parentSchema:schema32.properties.type,data:data14};
+let data45 = data.type;
+if(!((data45 === "client") || (data45 === "domain"))){
+const err105 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema32.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.type.enum,parentSchema:schema32.properties.type,data:data45};
 if(vErrors === null){
-vErrors = [err38];
+vErrors = [err105];
 }
 else {
-vErrors.push(err38);
+vErrors.push(err105);
 }
 errors++;
 }
 }
 if(data.reason !== undefined){
-let data15 = data.reason;
-if(typeof data15 !== "string"){
-const err39 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.reason.type,parentSchema:schema32.properties.reason,data:data15};
+let data46 = data.reason;
+if(typeof data46 !== "string"){
+const err106 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.reason.type,parentSchema:schema32.properties.reason,data:data46};
 if(vErrors === null){
-vErrors = [err39];
+vErrors = [err106];
 }
 else {
-vErrors.push(err39);
+vErrors.push(err106);
 }
 errors++;
 }
 }
 if(data.depends_on !== undefined){
-let data16 = data.depends_on;
-if(Array.isArray(data16)){
-const len0 = data16.length;
-for(let i0=0; i0<len0; i0++){
-let data17 = data16[i0];
-if(typeof data17 === "string"){
-if(!pattern13.test(data17)){
-const err40 = {instancePath:instancePath+"/depends_on/" + i0,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain):."},message:"must match pattern \""+"^(client|domain):."+"\"",schema:"^(client|domain):.",parentSchema:schema38,data:data17};
+let data47 = data.depends_on;
+if(Array.isArray(data47)){
+const len1 = data47.length;
+for(let i1=0; i1<len1; i1++){
+let data48 = data47[i1];
+if(typeof data48 === "string"){
+if(!pattern17.test(data48)){
+const err107 = {instancePath:instancePath+"/depends_on/" + i1,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain):."},message:"must match pattern \""+"^(client|domain):."+"\"",schema:"^(client|domain):.",parentSchema:schema47,data:data48};
 if(vErrors === null){
-vErrors = [err40];
+vErrors = [err107];
 }
 else {
-vErrors.push(err40);
+vErrors.push(err107);
 }
 errors++;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/depends_on/" + i0,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data17};
+const err108 = {instancePath:instancePath+"/depends_on/" + i1,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.type,parentSchema:schema47,data:data48};
 if(vErrors === null){
-vErrors = [err41];
+vErrors = [err108];
 }
 else {
-vErrors.push(err41);
+vErrors.push(err108);
 }
 errors++;
 }
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.depends_on.type,parentSchema:schema32.properties.depends_on,data:data16};
+const err109 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.depends_on.type,parentSchema:schema32.properties.depends_on,data:data47};
 if(vErrors === null){
-vErrors = [err42];
+vErrors = [err109];
 }
 else {
-vErrors.push(err42);
+vErrors.push(err109);
 }
 errors++;
 }
 }
 if(data.request !== undefined){
-let data18 = data.request;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.method === undefined){
-const err43 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data18};
+let data49 = data.request;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+if(data49.method === undefined){
+const err110 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data49};
 if(vErrors === null){
-vErrors = [err43];
+vErrors = [err110];
 }
 else {
-vErrors.push(err43);
+vErrors.push(err110);
 }
 errors++;
 }
-if(data18.path === undefined){
-const err44 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data18};
+if(data49.path === undefined){
+const err111 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data49};
 if(vErrors === null){
-vErrors = [err44];
+vErrors = [err111];
 }
 else {
-vErrors.push(err44);
+vErrors.push(err111);
 }
 errors++;
 }
-if(data18.body === undefined){
-const err45 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data18};
+if(data49.body === undefined){
+const err112 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data49};
 if(vErrors === null){
-vErrors = [err45];
+vErrors = [err112];
 }
 else {
-vErrors.push(err45);
+vErrors.push(err112);
 }
 errors++;
 }
-for(const key3 in data18){
-if(!(((key3 === "method") || (key3 === "path")) || (key3 === "body"))){
-const err46 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.request,data:data18};
+for(const key8 in data49){
+if(!(((key8 === "method") || (key8 === "path")) || (key8 === "body"))){
+const err113 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.request,data:data49};
 if(vErrors === null){
-vErrors = [err46];
+vErrors = [err113];
 }
 else {
-vErrors.push(err46);
-}
-errors++;
-}
-}
-if(data18.method !== undefined){
-let data19 = data18.method;
-if(typeof data19 !== "string"){
-const err47 = {instancePath:instancePath+"/request/method",schemaPath:"#/properties/request/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.request.properties.method.type,parentSchema:schema32.properties.request.properties.method,data:data19};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
+vErrors.push(err113);
 }
 errors++;
 }
 }
-if(data18.path !== undefined){
-let data20 = data18.path;
-if(typeof data20 !== "string"){
-const err48 = {instancePath:instancePath+"/request/path",schemaPath:"#/properties/request/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.request.properties.path.type,parentSchema:schema32.properties.request.properties.path,data:data20};
+if(data49.method !== undefined){
+let data50 = data49.method;
+if(!(((data50 === "POST") || (data50 === "PUT")) || (data50 === "DELETE"))){
+const err114 = {instancePath:instancePath+"/request/method",schemaPath:"#/properties/request/properties/method/enum",keyword:"enum",params:{allowedValues: schema32.properties.request.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.request.properties.method.enum,parentSchema:schema32.properties.request.properties.method,data:data50};
 if(vErrors === null){
-vErrors = [err48];
+vErrors = [err114];
 }
 else {
-vErrors.push(err48);
+vErrors.push(err114);
 }
 errors++;
 }
 }
-if(data18.body !== undefined){
-let data21 = data18.body;
-if(!(data21 && typeof data21 == "object" && !Array.isArray(data21))){
-const err49 = {instancePath:instancePath+"/request/body",schemaPath:"#/properties/request/properties/body/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.request.properties.body.type,parentSchema:schema32.properties.request.properties.body,data:data21};
+if(data49.path !== undefined){
+let data51 = data49.path;
+if(typeof data51 !== "string"){
+const err115 = {instancePath:instancePath+"/request/path",schemaPath:"#/properties/request/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.request.properties.path.type,parentSchema:schema32.properties.request.properties.path,data:data51};
 if(vErrors === null){
-vErrors = [err49];
+vErrors = [err115];
 }
 else {
-vErrors.push(err49);
+vErrors.push(err115);
 }
 errors++;
 }
 }
-}
-else {
-const err50 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.request.type,parentSchema:schema32.properties.request,data:data18};
+if(data49.body !== undefined){
+let data52 = data49.body;
+if((!(data52 && typeof data52 == "object" && !Array.isArray(data52))) && (data52 !== null)){
+const err116 = {instancePath:instancePath+"/request/body",schemaPath:"#/properties/request/properties/body/type",keyword:"type",params:{type: schema32.properties.request.properties.body.type},message:"must be object,null",schema:schema32.properties.request.properties.body.type,parentSchema:schema32.properties.request.properties.body,data:data52};
 if(vErrors === null){
-vErrors = [err50];
+vErrors = [err116];
 }
 else {
-vErrors.push(err50);
+vErrors.push(err116);
 }
 errors++;
 }
 }
 }
 else {
-const err51 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+const err117 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.request.type,parentSchema:schema32.properties.request,data:data49};
 if(vErrors === null){
-vErrors = [err51];
+vErrors = [err117];
 }
 else {
-vErrors.push(err51);
+vErrors.push(err117);
+}
+errors++;
+}
+}
+}
+else {
+const err118 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
 }
 errors++;
 }
@@ -817,8 +1818,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data.drift === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "drift"},message:"must have required property '"+"drift"+"'",schema:schema31.required,parentSchema:schema31,data};
+if(data.unknowns === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unknowns"},message:"must have required property '"+"unknowns"+"'",schema:schema31.required,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1129,15 +2130,15 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data.drift !== undefined){
-let data13 = data.drift;
+if(data.unknowns !== undefined){
+let data13 = data.unknowns;
 if(Array.isArray(data13)){
 const len2 = data13.length;
 for(let i2=0; i2<len2; i2++){
 let data14 = data13[i2];
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(data14.client === undefined){
-const err33 = {instancePath:instancePath+"/drift/" + i2,schemaPath:"#/properties/drift/items/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.drift.items.required,parentSchema:schema31.properties.drift.items,data:data14};
+const err33 = {instancePath:instancePath+"/unknowns/" + i2,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data14};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1146,8 +2147,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data14.expected === undefined){
-const err34 = {instancePath:instancePath+"/drift/" + i2,schemaPath:"#/properties/drift/items/required",keyword:"required",params:{missingProperty: "expected"},message:"must have required property '"+"expected"+"'",schema:schema31.properties.drift.items.required,parentSchema:schema31.properties.drift.items,data:data14};
+if(data14.field === undefined){
+const err34 = {instancePath:instancePath+"/unknowns/" + i2,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data14};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1156,8 +2157,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data14.actual === undefined){
-const err35 = {instancePath:instancePath+"/drift/" + i2,schemaPath:"#/properties/drift/items/required",keyword:"required",params:{missingProperty: "actual"},message:"must have required property '"+"actual"+"'",schema:schema31.properties.drift.items.required,parentSchema:schema31.properties.drift.items,data:data14};
+for(const key1 in data14){
+if(!((key1 === "client") || (key1 === "field"))){
+const err35 = {instancePath:instancePath+"/unknowns/" + i2,schemaPath:"#/properties/unknowns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unknowns.items,data:data14};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1166,9 +2168,11 @@ vErrors.push(err35);
 }
 errors++;
 }
-for(const key1 in data14){
-if(!(((key1 === "client") || (key1 === "expected")) || (key1 === "actual"))){
-const err36 = {instancePath:instancePath+"/drift/" + i2,schemaPath:"#/properties/drift/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.drift.items,data:data14};
+}
+if(data14.client !== undefined){
+let data15 = data14.client;
+if(typeof data15 !== "string"){
+const err36 = {instancePath:instancePath+"/unknowns/" + i2+"/client",schemaPath:"#/properties/unknowns/items/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.client.type,parentSchema:schema31.properties.unknowns.items.properties.client,data:data15};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1178,10 +2182,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data14.client !== undefined){
-let data15 = data14.client;
-if(typeof data15 !== "string"){
-const err37 = {instancePath:instancePath+"/drift/" + i2+"/client",schemaPath:"#/properties/drift/items/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.drift.items.properties.client.type,parentSchema:schema31.properties.drift.items.properties.client,data:data15};
+if(data14.field !== undefined){
+let data16 = data14.field;
+if(!(((data16 === "plan") || (data16 === "email")) || (data16 === "suspended"))){
+const err37 = {instancePath:instancePath+"/unknowns/" + i2+"/field",schemaPath:"#/properties/unknowns/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.properties.field.enum,parentSchema:schema31.properties.unknowns.items.properties.field,data:data16};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1191,10 +2195,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data14.expected !== undefined){
-let data16 = data14.expected;
-if(typeof data16 !== "string"){
-const err38 = {instancePath:instancePath+"/drift/" + i2+"/expected",schemaPath:"#/properties/drift/items/properties/expected/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.drift.items.properties.expected.type,parentSchema:schema31.properties.drift.items.properties.expected,data:data16};
+}
+else {
+const err38 = {instancePath:instancePath+"/unknowns/" + i2,schemaPath:"#/properties/unknowns/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unknowns.items.type,parentSchema:schema31.properties.unknowns.items,data:data14};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1204,10 +2207,9 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data14.actual !== undefined){
-let data17 = data14.actual;
-if(typeof data17 !== "string"){
-const err39 = {instancePath:instancePath+"/drift/" + i2+"/actual",schemaPath:"#/properties/drift/items/properties/actual/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.drift.items.properties.actual.type,parentSchema:schema31.properties.drift.items.properties.actual,data:data17};
+}
+else {
+const err39 = {instancePath:instancePath+"/unknowns",schemaPath:"#/properties/unknowns/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.type,parentSchema:schema31.properties.unknowns,data:data13};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1217,9 +2219,11 @@ vErrors.push(err39);
 errors++;
 }
 }
-}
-else {
-const err40 = {instancePath:instancePath+"/drift/" + i2,schemaPath:"#/properties/drift/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.drift.items.type,parentSchema:schema31.properties.drift.items,data:data14};
+if(data.unmanaged !== undefined){
+let data17 = data.unmanaged;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.clients === undefined){
+const err40 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data17};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1228,10 +2232,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/drift",schemaPath:"#/properties/drift/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.drift.type,parentSchema:schema31.properties.drift,data:data13};
+if(data17.domains === undefined){
+const err41 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data17};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1240,12 +2242,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-if(data.unmanaged !== undefined){
-let data18 = data.unmanaged;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.clients === undefined){
-const err42 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data18};
+for(const key2 in data17){
+if(!((((key2 === "clients") || (key2 === "domains")) || (key2 === "client_names")) || (key2 === "domain_names"))){
+const err42 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unmanaged,data:data17};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1254,8 +2253,11 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data18.domains === undefined){
-const err43 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data18};
+}
+if(data17.clients !== undefined){
+let data18 = data17.clients;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err43 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.clients.type,parentSchema:schema31.properties.unmanaged.properties.clients,data:data18};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1264,9 +2266,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-for(const key2 in data18){
-if(!((((key2 === "clients") || (key2 === "domains")) || (key2 === "client_names")) || (key2 === "domain_names"))){
-const err44 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unmanaged,data:data18};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err44 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.clients,data:data18};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1276,10 +2278,11 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data18.clients !== undefined){
-let data19 = data18.clients;
-if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-const err45 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.clients.type,parentSchema:schema31.properties.unmanaged.properties.clients,data:data19};
+}
+if(data17.domains !== undefined){
+let data19 = data17.domains;
+if((!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))) && (data19 !== null)){
+const err45 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domains.type},message:"must be integer,null",schema:schema31.properties.unmanaged.properties.domains.type,parentSchema:schema31.properties.unmanaged.properties.domains,data:data19};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1290,7 +2293,7 @@ errors++;
 }
 if((typeof data19 == "number") && (isFinite(data19))){
 if(data19 < 0 || isNaN(data19)){
-const err46 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.clients,data:data19};
+const err46 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.domains,data:data19};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1301,10 +2304,14 @@ errors++;
 }
 }
 }
-if(data18.domains !== undefined){
-let data20 = data18.domains;
-if((!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))) && (data20 !== null)){
-const err47 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domains.type},message:"must be integer,null",schema:schema31.properties.unmanaged.properties.domains.type,parentSchema:schema31.properties.unmanaged.properties.domains,data:data20};
+if(data17.client_names !== undefined){
+let data20 = data17.client_names;
+if(Array.isArray(data20)){
+const len3 = data20.length;
+for(let i3=0; i3<len3; i3++){
+let data21 = data20[i3];
+if(typeof data21 !== "string"){
+const err47 = {instancePath:instancePath+"/unmanaged/client_names/" + i3,schemaPath:"#/properties/unmanaged/properties/client_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.client_names.items.type,parentSchema:schema31.properties.unmanaged.properties.client_names.items,data:data21};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -1313,9 +2320,10 @@ vErrors.push(err47);
 }
 errors++;
 }
-if((typeof data20 == "number") && (isFinite(data20))){
-if(data20 < 0 || isNaN(data20)){
-const err48 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.domains,data:data20};
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/unmanaged/client_names",schemaPath:"#/properties/unmanaged/properties/client_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.client_names.type,parentSchema:schema31.properties.unmanaged.properties.client_names,data:data20};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -1325,15 +2333,10 @@ vErrors.push(err48);
 errors++;
 }
 }
-}
-if(data18.client_names !== undefined){
-let data21 = data18.client_names;
-if(Array.isArray(data21)){
-const len3 = data21.length;
-for(let i3=0; i3<len3; i3++){
-let data22 = data21[i3];
-if(typeof data22 !== "string"){
-const err49 = {instancePath:instancePath+"/unmanaged/client_names/" + i3,schemaPath:"#/properties/unmanaged/properties/client_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.client_names.items.type,parentSchema:schema31.properties.unmanaged.properties.client_names.items,data:data22};
+if(data17.domain_names !== undefined){
+let data22 = data17.domain_names;
+if((!(Array.isArray(data22))) && (data22 !== null)){
+const err49 = {instancePath:instancePath+"/unmanaged/domain_names",schemaPath:"#/properties/unmanaged/properties/domain_names/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domain_names.type},message:"must be array,null",schema:schema31.properties.unmanaged.properties.domain_names.type,parentSchema:schema31.properties.unmanaged.properties.domain_names,data:data22};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -1342,10 +2345,12 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/unmanaged/client_names",schemaPath:"#/properties/unmanaged/properties/client_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.client_names.type,parentSchema:schema31.properties.unmanaged.properties.client_names,data:data21};
+if(Array.isArray(data22)){
+const len4 = data22.length;
+for(let i4=0; i4<len4; i4++){
+let data23 = data22[i4];
+if(typeof data23 !== "string"){
+const err50 = {instancePath:instancePath+"/unmanaged/domain_names/" + i4,schemaPath:"#/properties/unmanaged/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.domain_names.items.type,parentSchema:schema31.properties.unmanaged.properties.domain_names.items,data:data23};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -1355,10 +2360,11 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data18.domain_names !== undefined){
-let data23 = data18.domain_names;
-if((!(Array.isArray(data23))) && (data23 !== null)){
-const err51 = {instancePath:instancePath+"/unmanaged/domain_names",schemaPath:"#/properties/unmanaged/properties/domain_names/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domain_names.type},message:"must be array,null",schema:schema31.properties.unmanaged.properties.domain_names.type,parentSchema:schema31.properties.unmanaged.properties.domain_names,data:data23};
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unmanaged.type,parentSchema:schema31.properties.unmanaged,data:data17};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1367,12 +2373,15 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(Array.isArray(data23)){
-const len4 = data23.length;
-for(let i4=0; i4<len4; i4++){
-let data24 = data23[i4];
-if(typeof data24 !== "string"){
-const err52 = {instancePath:instancePath+"/unmanaged/domain_names/" + i4,schemaPath:"#/properties/unmanaged/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.domain_names.items.type,parentSchema:schema31.properties.unmanaged.properties.domain_names.items,data:data24};
+}
+if(data.notes !== undefined){
+let data24 = data.notes;
+if(Array.isArray(data24)){
+const len5 = data24.length;
+for(let i5=0; i5<len5; i5++){
+let data25 = data24[i5];
+if(typeof data25 !== "string"){
+const err52 = {instancePath:instancePath+"/notes/" + i5,schemaPath:"#/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.notes.items.type,parentSchema:schema31.properties.notes.items,data:data25};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1383,10 +2392,8 @@ errors++;
 }
 }
 }
-}
-}
 else {
-const err53 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unmanaged.type,parentSchema:schema31.properties.unmanaged,data:data18};
+const err53 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.notes.type,parentSchema:schema31.properties.notes,data:data24};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -1396,14 +2403,14 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data.notes !== undefined){
-let data25 = data.notes;
-if(Array.isArray(data25)){
-const len5 = data25.length;
-for(let i5=0; i5<len5; i5++){
-let data26 = data25[i5];
-if(typeof data26 !== "string"){
-const err54 = {instancePath:instancePath+"/notes/" + i5,schemaPath:"#/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.notes.items.type,parentSchema:schema31.properties.notes.items,data:data26};
+if(data.warnings !== undefined){
+let data26 = data.warnings;
+if(Array.isArray(data26)){
+const len6 = data26.length;
+for(let i6=0; i6<len6; i6++){
+let data27 = data26[i6];
+if(typeof data27 !== "string"){
+const err54 = {instancePath:instancePath+"/warnings/" + i6,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.warnings.items.type,parentSchema:schema31.properties.warnings.items,data:data27};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -1415,7 +2422,7 @@ errors++;
 }
 }
 else {
-const err55 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.notes.type,parentSchema:schema31.properties.notes,data:data25};
+const err55 = {instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.warnings.type,parentSchema:schema31.properties.warnings,data:data26};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -1425,14 +2432,13 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data.warnings !== undefined){
-let data27 = data.warnings;
-if(Array.isArray(data27)){
-const len6 = data27.length;
-for(let i6=0; i6<len6; i6++){
-let data28 = data27[i6];
-if(typeof data28 !== "string"){
-const err56 = {instancePath:instancePath+"/warnings/" + i6,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.warnings.items.type,parentSchema:schema31.properties.warnings.items,data:data28};
+if(data.summary !== undefined){
+let data28 = data.summary;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+for(const key3 in data28){
+let data29 = data28[key3];
+if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
+const err56 = {instancePath:instancePath+"/summary/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.additionalProperties.type,parentSchema:schema31.properties.summary.additionalProperties,data:data29};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -1441,10 +2447,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-}
-else {
-const err57 = {instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.warnings.type,parentSchema:schema31.properties.warnings,data:data27};
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 < 0 || isNaN(data29)){
+const err57 = {instancePath:instancePath+"/summary/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.additionalProperties,data:data29};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -1454,13 +2459,10 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data.summary !== undefined){
-let data29 = data.summary;
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-for(const key3 in data29){
-let data30 = data29[key3];
-if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
-const err58 = {instancePath:instancePath+"/summary/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.additionalProperties.type,parentSchema:schema31.properties.summary.additionalProperties,data:data30};
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data28};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -1469,9 +2471,10 @@ vErrors.push(err58);
 }
 errors++;
 }
-if((typeof data30 == "number") && (isFinite(data30))){
-if(data30 < 0 || isNaN(data30)){
-const err59 = {instancePath:instancePath+"/summary/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.additionalProperties,data:data30};
+}
+}
+else {
+const err59 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -1480,34 +2483,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data29};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-}
-else {
-const err61 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":{"format_version":true,"panel_url":true,"manifest":true,"manifest_sha256":true,"fingerprint":true,"plan_sha256":true,"changes":true,"conflicts":true,"drift":true,"unmanaged":true,"notes":true,"warnings":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
+validate20.evaluated = {"props":{"format_version":true,"panel_url":true,"manifest":true,"manifest_sha256":true,"fingerprint":true,"plan_sha256":true,"changes":true,"conflicts":true,"unknowns":true,"unmanaged":true,"notes":true,"warnings":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://panel-provision.dev/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","drift","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 1.2: `plan_sha256` covers the whole document.","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on (the accounts it creates or references, the hosting plans it resolved). Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"Manifest domains that another client owns on the panel: plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."}}}},"drift":{"title":"the drift","description":"Clients on another hosting plan than the manifest says: a warning; this version does not change it.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","expected","actual"],"properties":{"client":{"type":"string"},"expected":{"type":"string","description":"The hosting plan the manifest names."},"actual":{"type":"string","description":"The plan the panel has, or `unknown` when its record does not say."}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (look-alike names, a mass create), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action, and how many conflicts and drifts.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"an action this version applies (\"create\")","enum":["create"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body.","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"type":"string"},"path":{"type":"string"},"body":{"type":"object"}}}},"allOf":[{"if":{"required":["type"],"properties":{"type":{"const":"client"}}},"then":{"additionalProperties":false,"properties":{"id":{"type":"string"},"action":true,"type":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"reason":true,"depends_on":true,"request":true}}},{"if":{"required":["type"],"properties":{"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"reason":true,"depends_on":true,"request":true}}}]}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://panel-provision.dev/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client is still there with the values the plan shows as `before`; for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"Manifest domains that another client owns on the panel: plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere (not in GET /clients, not in GET /clients/{id}): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"field":{"enum":["plan","email","suspended"]}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`.","properties":{"field":{"enum":["plan","email","suspended"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":"integer","minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"}}}},{"if":{"required":["action"],"properties":{"action":{"const":"update"}}},"then":{"properties":{"type":{"const":"client"}}}}]}}};

@@ -1,8 +1,8 @@
 import { assertNever, plural } from '../util.js';
 import { domainToUnicode } from 'node:url';
-import type { Change, Plan } from '../plan/types.js';
+import type { Change, ChangeAction, FieldChange, Plan } from '../plan/types.js';
 import { requestFor } from '../plan/requests.js';
-import { jsonText, quote } from '../escape.js';
+import { jsonText, quote, safeText } from '../escape.js';
 
 /** What a renderer needs beside the plan; all plain values, so renderers stay pure. */
 export interface PlanView {
@@ -19,15 +19,16 @@ export interface PlanView {
   readonly manifestSha256: string;
   /** The fingerprint of the panel state the plan depends on (src/plan/fingerprint.ts). */
   readonly fingerprint: string;
-  /** Warnings found beside the plan (look-alike names, a mass create), for people. */
+  /** Warnings found beside the plan (a mass create or delete, a look-alike rename), for people. */
   readonly warnings?: readonly string[];
 }
 
 export const KNOWN_AFTER_APPLY = '(known after apply)';
 
-/** `POST /domains {"domain":"a.example","id_user":(known after apply)}` */
+/** `POST /domains {"domain":"a.example","id_user":(known after apply)}`, `DELETE /clients/7` */
 export function requestLine(change: Change): string {
   const { method, path, body } = requestFor(change);
+  if (body === null) return `${method} ${path}`;
   const fields = Object.entries(body).map(([k, v]) => `${jsonText(k)}:${v === null ? KNOWN_AFTER_APPLY : jsonText(v)}`);
   return `${method} ${path} {${fields.join(',')}}`;
 }
@@ -56,6 +57,46 @@ export function clientOf(change: Change): string {
   }
 }
 
+/** `plan: Basic -> Business, suspended: false -> true`: a field's value as data (null: none). */
+export function fieldsText(fields: readonly FieldChange[]): string {
+  const value = (v: string | boolean | null): string => (v === null ? '(none)' : typeof v === 'boolean' ? String(v) : safeText(v));
+  return fields.map((f) => `${f.field}: ${value(f.before)} -> ${value(f.after)}`).join(', ');
+}
+
+/** `will be created`, `will be updated`, `will be deleted`: what happens to a change's subject. */
+export function verb(change: Change): string {
+  switch (change.action) {
+    case 'create':
+      return 'will be created';
+    case 'update':
+      return 'will be updated';
+    case 'delete':
+      return 'will be deleted';
+    default:
+      return assertNever(change);
+  }
+}
+
+/** The sign of a change in a diff: `+` create, `~` update, `-` delete. */
+export function sign(change: Change): '+' | '~' | '-' {
+  switch (change.action) {
+    case 'create':
+      return '+';
+    case 'update':
+      return '~';
+    case 'delete':
+      return '-';
+    default:
+      return assertNever(change);
+  }
+}
+
+/** ` with its 3 domains, mail, databases and files` after a client's delete; else ''. */
+export function goesWith(change: Change): string {
+  if (change.action !== 'delete' || change.type !== 'client') return '';
+  return ` with ${change.domains === 0 ? 'its' : `its ${plural(change.domains, 'domain')},`} mail, databases and files`;
+}
+
 /** ` (bücher.example)` beside an international name's ASCII form, so people can read it; else ''. */
 export function unicodeForm(ascii: string): string {
   if (!ascii.includes('xn--')) return '';
@@ -63,12 +104,23 @@ export function unicodeForm(ascii: string): string {
   return unicode === '' || unicode === ascii ? '' : ` (${unicode})`;
 }
 
-/** `3 to create (1 client, 2 domains)` or `no changes` */
+/** `3 to create (1 client, 2 domains), 1 to update, 2 to delete (2 domains)` or `no changes` */
 export function changeSummary(changes: readonly Change[]): string {
   if (changes.length === 0) return 'no changes';
-  const clients = changes.filter((c) => c.type === 'client').length;
-  const parts = [clients > 0 ? plural(clients, 'client') : '', changes.length > clients ? plural(changes.length - clients, 'domain') : ''];
-  return `${changes.length} to create (${parts.filter(Boolean).join(', ')})`;
+  const counts: Record<ChangeAction, { clients: number; domains: number }> = {
+    create: { clients: 0, domains: 0 },
+    update: { clients: 0, domains: 0 },
+    delete: { clients: 0, domains: 0 },
+  };
+  for (const change of changes) counts[change.action][`${change.type}s`]++;
+  const parts: string[] = [];
+  for (const action of ['create', 'update', 'delete'] as const) {
+    const { clients, domains } = counts[action];
+    if (clients + domains === 0) continue;
+    const what = [clients > 0 ? plural(clients, 'client') : '', domains > 0 ? plural(domains, 'domain') : ''].filter(Boolean).join(', ');
+    parts.push(`${clients + domains} to ${action} (${what})`);
+  }
+  return parts.join(', ');
 }
 
 /**
@@ -80,10 +132,9 @@ export function conflictLine(c: Plan['conflicts'][number], nameOwner = true): st
   return `domain ${quote(c.domain)} is listed under client ${quote(c.client)} but belongs to ${owner} on the panel`;
 }
 
-export function driftLine(d: Plan['drift'][number]): string {
-  return d.actual === 'unknown'
-    ? `client ${quote(d.client)}: the manifest says hosting plan ${quote(d.expected)}, the panel's record does not say which plan it is on`
-    : `client ${quote(d.client)} is on hosting plan ${quote(d.actual)}, the manifest says ${quote(d.expected)} (apply does not change plans)`;
+/** `client "alice": the panel shows its email nowhere: not compared` */
+export function unknownLine(u: Plan['unknowns'][number]): string {
+  return `client ${quote(u.client)}: the panel shows its ${u.field} nowhere (not even GET /clients/{id}): not compared, not changed`;
 }
 
 /** `2 clients, 5 domains` (domains "not counted" when the panel could not list them). */

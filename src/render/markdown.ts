@@ -2,7 +2,9 @@ import { markdownText } from '../escape.js';
 import { plural } from '../util.js';
 import type { Change } from '../plan/types.js';
 import type { PlanView } from './common.js';
-import { changeSummary, clientOf, conflictLine, driftLine, hasUnmanaged, requestLine, unmanagedCounts } from './common.js';
+import { changeSummary, clientOf, conflictLine, fieldsText, goesWith, hasUnmanaged, requestLine, sign, subject, unknownLine, unmanagedCounts } from './common.js';
+import { weight } from '../plan/guards.js';
+import { assertNever } from '../util.js';
 
 /** GitHub refuses comments over 65,536 characters; stay well under with room for the tail. */
 export const MARKDOWN_LIMIT = 65_000;
@@ -14,7 +16,7 @@ export const MARKDOWN_LIMIT = 65_000;
  */
 export function renderPlanMarkdown(view: PlanView): string {
   const { plan } = view;
-  const clients = plan.changes.filter((c) => c.type === 'client').length;
+  const counts = countRows(plan.changes);
   const head = [
     `### panel-provision plan: ${changeSummary(plan.changes)}`,
     '',
@@ -22,10 +24,13 @@ export function renderPlanMarkdown(view: PlanView): string {
     '',
     '| | count |',
     '|---|---:|',
-    `| clients to create | ${clients} |`,
-    `| domains to create | ${plan.changes.length - clients} |`,
+    // Deletes first: they are what a reviewer must not miss.
+    ...(counts.deletes > 0 ? [`| :warning: **resources to delete** | **${counts.deletes}** |`] : []),
+    `| clients to create | ${counts.clients} |`,
+    `| domains to create | ${counts.domains} |`,
+    ...(counts.updates > 0 ? [`| clients to update | ${counts.updates} |`] : []),
     `| conflicts | ${plan.conflicts.length} |`,
-    `| warnings | ${plan.drift.length + (view.warnings?.length ?? 0)} |`,
+    `| warnings | ${plan.unknowns.length + (view.warnings?.length ?? 0)} |`,
     '',
   ];
   for (const note of view.notes) head.push(`> ${markdownText(note)}`, '');
@@ -35,7 +40,13 @@ export function renderPlanMarkdown(view: PlanView): string {
     head.push(...bounded(plan.conflicts.map((c) => `- :x: ${markdownText(conflictLine(c, view.showUnmanaged))}`), 'conflict'));
     head.push('');
   }
-  const warnings = [...(view.warnings ?? []), ...plan.drift.map(driftLine)];
+  const deletes = plan.changes.filter((c) => sign(c) === '-');
+  if (deletes.length > 0) {
+    head.push(`**Deletes**: ${plural(counts.deletes, 'resource')} ${counts.deletes === 1 ? 'is' : 'are'} deleted for good (a client with its domains, mail, databases and files).`, '');
+    head.push(...bounded(deletes.map((c) => `- :x: ${markdownText(`${subject(c)}${goesWith(c)}: ${c.reason}`)}`), 'delete'));
+    head.push('');
+  }
+  const warnings = [...(view.warnings ?? []), ...plan.unknowns.map(unknownLine)];
   if (warnings.length > 0) {
     head.push('**Warnings**', '');
     head.push(...bounded(warnings.map((w) => `- :warning: ${markdownText(w)}`), 'warning'));
@@ -45,7 +56,10 @@ export function renderPlanMarkdown(view: PlanView): string {
 
   const sections = groupByClient(plan.changes).map(([client, changes]) => {
     // Inside the fence nothing is markup; requestLine leaves no line break or control character raw.
-    const lines = changes.map((c) => `+ ${requestLine(c)}`);
+    const lines = changes.flatMap((c) => [
+      ...(c.action === 'update' ? [`~ ${subject(c)}: ${fieldsText(c.fields)}`] : []),
+      `${sign(c)} ${requestLine(c)}`,
+    ]);
     return [
       `<details><summary><code>${markdownText(client)}</code>: ${changeSummary(changes)}</summary>`,
       '',
@@ -70,6 +84,27 @@ export function renderPlanMarkdown(view: PlanView): string {
     text += `_${plural(left, 'more client section')} left out to keep this comment under ${MARKDOWN_LIMIT.toLocaleString('en-US')} characters: run \`provision plan\` for the whole plan._\n`;
   }
   return text;
+}
+
+/** The summary table's counts: creates by kind, client updates, and resources deleted (a client with its domains). */
+function countRows(changes: readonly Change[]): { clients: number; domains: number; updates: number; deletes: number } {
+  const counts = { clients: 0, domains: 0, updates: 0, deletes: 0 };
+  for (const change of changes) {
+    switch (change.action) {
+      case 'create':
+        counts[`${change.type}s`]++;
+        break;
+      case 'update':
+        counts.updates++;
+        break;
+      case 'delete':
+        counts.deletes += weight(change).deletes;
+        break;
+      default:
+        assertNever(change);
+    }
+  }
+  return counts;
 }
 
 /** At most LIST_LIMIT lines of a list, then how many were left out: the head must stay small too. */

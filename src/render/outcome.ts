@@ -2,6 +2,8 @@ import type { Outcome } from '../apply/execute.js';
 import { tally } from '../apply/execute.js';
 import { jsonText, quote, safeText } from '../escape.js';
 import { paint as paintIf, subject } from './common.js';
+import type { Change } from '../plan/types.js';
+import { assertNever } from '../util.js';
 
 /** One line for a finished change: `✓ created client "alice" (id 12)`. */
 export function renderOutcomeLine(outcome: Outcome, options: { color: boolean }): string {
@@ -9,13 +11,27 @@ export function renderOutcomeLine(outcome: Outcome, options: { color: boolean })
   const what = subject(outcome.change);
   switch (outcome.status) {
     case 'succeeded':
-      return `${paint('green', '✓')} created ${what} (id ${outcome.id})${outcome.note === undefined ? '' : `: ${paint('yellow', outcome.note)}`}`;
+      return `${paint('green', '✓')} ${done(outcome.change)} ${what} (id ${outcome.id})${outcome.note === undefined ? '' : `: ${paint('yellow', outcome.note)}`}`;
     case 'failed':
-      return `${paint('red', '✗')} failed to create ${what}: ${safeText(outcome.error)}`;
+      return `${paint('red', '✗')} failed to ${outcome.change.action} ${what}: ${safeText(outcome.error)}`;
     case 'skipped':
       return outcome.because === 'interrupted'
         ? `${paint('yellow', '-')} skipped ${what}: interrupted before it was sent`
         : `${paint('yellow', '-')} skipped ${what}: ${changeName(outcome.because)} failed`;
+  }
+}
+
+/** What a change did, once it succeeded. */
+function done(change: Change): string {
+  switch (change.action) {
+    case 'create':
+      return 'created';
+    case 'update':
+      return 'updated';
+    case 'delete':
+      return 'deleted';
+    default:
+      return assertNever(change);
   }
 }
 
@@ -29,7 +45,7 @@ function changeName(id: string): string {
 export function renderApplySummary(outcomes: readonly Outcome[]): string {
   const t = tally(outcomes);
   if (outcomes.length === 0) return 'Apply: no changes, nothing sent.';
-  return `Apply: ${t.succeeded} succeeded, ${t.failed} failed, ${t.skipped} skipped${t.failed > 0 ? ': run apply again after fixing the cause; it creates only what is still missing' : ''}.`;
+  return `Apply: ${t.succeeded} succeeded, ${t.failed} failed, ${t.skipped} skipped${t.failed > 0 ? ': run apply again after fixing the cause; it sends only what is still to do' : ''}.`;
 }
 
 /** The apply result for scripts; outcomes in plan order. */
@@ -42,6 +58,7 @@ export function renderApplyJson(outcomes: readonly Outcome[], order: readonly st
       panel_url: panelUrl,
       outcomes: sorted.map((o) => ({
         id: o.change.id,
+        action: o.change.action,
         type: o.change.type,
         name: o.change.name,
         status: o.status,
@@ -54,12 +71,12 @@ export function renderApplyJson(outcomes: readonly Outcome[], order: readonly st
 }
 
 /**
- * The live progress line of an apply on a terminal: `Applying: 4/10 done (3 created, 1 failed)`,
+ * The live progress line of an apply on a terminal: `Applying: 4/10 done (3 succeeded, 1 failed)`,
  * cut to fit `columns` so it never wraps (a wrapped line cannot be redrawn in place).
  */
 export function renderProgressLine(counts: Record<Outcome['status'], number>, total: number, columns: number): string {
   const done = counts.succeeded + counts.failed + counts.skipped;
-  const parts = [`${counts.succeeded} created`, counts.failed > 0 ? `${counts.failed} failed` : '', counts.skipped > 0 ? `${counts.skipped} skipped` : ''];
+  const parts = [`${counts.succeeded} succeeded`, counts.failed > 0 ? `${counts.failed} failed` : '', counts.skipped > 0 ? `${counts.skipped} skipped` : ''];
   const line = `Applying: ${done}/${total} done (${parts.filter(Boolean).join(', ')})`;
   return line.length < columns ? line : line.slice(0, Math.max(0, columns - 2)) + '…';
 }

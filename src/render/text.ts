@@ -1,7 +1,7 @@
 import type { Change } from '../plan/types.js';
 import { assertNever, plural } from '../util.js';
 import type { PlanView } from './common.js';
-import { type Style, paint as paintIf, changeSummary, conflictLine, driftLine, hasUnmanaged, requestLine, subject, unmanagedCounts } from './common.js';
+import { type Style, paint as paintIf, changeSummary, conflictLine, fieldsText, goesWith, hasUnmanaged, requestLine, sign, subject, unknownLine, unmanagedCounts, verb } from './common.js';
 import { quote, safeText } from '../escape.js';
 
 /** The plan for people, Terraform-like. `color` only when writing to a terminal without NO_COLOR. */
@@ -17,8 +17,11 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
     out.push(`Changes to ${view.panelUrl}:`, '');
     for (const change of plan.changes) {
       const { what, after } = details(change);
-      out.push(paint('dim', `  # ${subject(change)}${what} will be created: ${change.reason}${after}`));
-      out.push(`  ${paint('green', '+')} ${requestLine(change)}`);
+      out.push(paint('dim', `  # ${subject(change)}${what} ${verb(change)}${goesWith(change)}: ${change.reason}${after}`));
+      const mark = sign(change);
+      const style = SIGN_STYLE[mark];
+      if (change.action === 'update') out.push(`  ${paint(style, mark)} ${subject(change)}: ${fieldsText(change.fields)}`);
+      out.push(`  ${paint(style, mark)} ${requestLine(change)}`);
     }
     out.push('');
   }
@@ -28,7 +31,7 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
     for (const c of plan.conflicts) out.push(`  ${paint('red', '✗')} ${conflictLine(c)}`);
     out.push('');
   }
-  const warnings = [...(view.warnings ?? []), ...plan.drift.map(driftLine)];
+  const warnings = [...(view.warnings ?? []), ...plan.unknowns.map(unknownLine)];
   if (warnings.length > 0) {
     out.push(paint('yellow', 'Warnings:'));
     for (const w of warnings) out.push(`  ${paint('yellow', '!')} ${safeText(w)}`);
@@ -54,13 +57,24 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
   return `${out.join('\n')}\n`;
 }
 
+const SIGN_STYLE: Readonly<Record<'+' | '~' | '-', Style>> = { '+': 'green', '~': 'yellow', '-': 'red' };
+
 /** What a change's comment line says beside its subject and reason. */
 function details(change: Change): { what: string; after: string } {
-  switch (change.type) {
-    case 'client':
-      return { what: change.hostingPlan === undefined ? '' : ` on hosting plan ${quote(change.hostingPlan.name)}`, after: '' };
-    case 'domain':
-      return { what: '', after: change.parent === undefined ? '' : `, after ${change.parent}` };
+  switch (change.action) {
+    case 'create':
+      switch (change.type) {
+        case 'client':
+          return { what: change.hostingPlan === undefined ? '' : ` on hosting plan ${quote(change.hostingPlan.name)}`, after: '' };
+        case 'domain':
+          return { what: '', after: change.parent === undefined ? '' : `, after ${change.parent}` };
+        default:
+          return assertNever(change);
+      }
+    case 'update':
+      return { what: '', after: '' };
+    case 'delete':
+      return { what: '', after: change.dependsOn.length === 0 ? '' : `, after ${plural(change.dependsOn.length, 'subdomain')}` };
     default:
       return assertNever(change);
   }

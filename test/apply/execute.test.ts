@@ -19,7 +19,7 @@ const newDomain = (name: string, owner: string, dependsOn: ChangeId[] = [`client
   reason: 'test',
   dependsOn,
 });
-const plan = (changes: Change[]): Plan => ({ changes, conflicts: [], drift: [], unmanaged: { clients: [], domains: [] } });
+const plan = (changes: Change[]): Plan => ({ changes, conflicts: [], unknowns: [], unmanaged: { clients: [], domains: [] } });
 
 /**
  * An adapter that records what it was asked, when, and how many changes were in flight; each

@@ -99,7 +99,7 @@ describe('plan', () => {
     const r = await run(['plan', file, '--format', 'json', '--out', out], env);
     expect(r.code).toBe(0);
     const plan = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(plan).toMatchObject({ format_version: '1.2', summary: { create: 6, conflicts: 0, drift: 0 } });
+    expect(plan).toMatchObject({ format_version: '2.0', summary: { create: 6, update: 0, delete: 0, conflicts: 0, unknowns: 0 } });
     expect(plan.manifest_sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(plan.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
     const changes = plan.changes as Record<string, unknown>[];
@@ -136,12 +136,13 @@ describe('plan', () => {
     expect(posts()).toEqual([]);
   });
 
-  it('warns about drift and counts unmanaged accounts, naming them only on request', async () => {
+  it('updates a client on another plan, and counts unmanaged accounts, naming them only on request', async () => {
     const { file, env } = await setup({
       seed: { clients: [{ username: 'alice', plan: 'Standard', domains: ['alice.example'] }, { username: 'zed', domains: ['zed.example'] }] },
     });
     const r = await run(['plan', file], env);
-    expect(r.stdout).toContain('client "alice" is on hosting plan "Standard", the manifest says "Basic" (apply does not change plans)');
+    expect(r.stdout).toContain('  ~ client "alice": plan: Standard -> Basic, email: (none) -> alice@example.com\n');
+    expect(r.stdout).toMatch(/ {2}~ PUT \/clients\/\d+ \{"id_hosting_plan":1,"email":"alice@example.com"\}\n/);
     expect(r.stdout).toContain('Not in the manifest, left alone: 1 client, 1 domain.');
     expect(r.stdout).not.toContain('zed');
     const named = await run(['plan', file, '--show-unmanaged'], env);
@@ -370,7 +371,7 @@ describe('review findings', () => {
     const file = join(dir, 'empty.yaml');
     await writeFile(file, 'version: 1\nclients: []\n');
     const r = await run(['plan', file, '--format', 'json'], env);
-    expect((JSON.parse(r.stdout) as { summary: unknown }).summary).toEqual({ create: 0, conflicts: 0, drift: 0 });
+    expect((JSON.parse(r.stdout) as { summary: unknown }).summary).toEqual({ create: 0, update: 0, delete: 0, conflicts: 0, unknowns: 0 });
   });
 
   it('keeps a conflict owner\'s name out of the pull-request comment unless asked', async () => {

@@ -47,10 +47,10 @@ describe('saved plans', () => {
     const planned = await run(['plan', file, '--out', planFile], envWithSecrets);
     expect(planned.code).toBe(0);
     const saved = JSON.parse(await readFile(planFile, 'utf8')) as Record<string, unknown>;
-    expect(saved).toMatchObject({ format_version: '1.2', panel_url: sim.url, manifest: file });
+    expect(saved).toMatchObject({ format_version: '2.0', panel_url: sim.url, manifest: file });
 
     const applied = await run(['apply', planFile], envWithSecrets);
-    expect(applied.stderr).toContain(`${planFile}: a saved plan (format 1.2, made from ${file}): applying exactly it, without asking`);
+    expect(applied.stderr).toContain(`${planFile}: a saved plan (format 2.0, made from ${file}): applying exactly it, without asking`);
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain('Apply: 5 succeeded, 0 failed, 0 skipped.');
     expect(posts()).toHaveLength(5);
@@ -106,10 +106,10 @@ describe('saved plans', () => {
     expect(other.posts()).toEqual([]);
 
     const newer = join(dir, 'newer.json');
-    await writeFile(newer, text.replace('"format_version": "1.2"', '"format_version": "2.0"'));
+    await writeFile(newer, text.replace('"format_version": "2.0"', '"format_version": "3.0"'));
     const tooNew = await run(['apply', newer], envWithSecrets);
     expect(tooNew.code).toBe(1);
-    expect(tooNew.stderr).toMatch(/^error: .*newer\.json has plan format 2\.0, newer than this version of provision reads \(1\.x\)$/m);
+    expect(tooNew.stderr).toMatch(/^error: .*newer\.json has plan format 3\.0, newer than this version of provision reads \(2\.x\)$/m);
 
     const truncated = join(dir, 'truncated.json');
     await writeFile(truncated, text.slice(0, Math.floor(text.length / 2)));
@@ -189,7 +189,7 @@ describe('output', () => {
     const tty = await run(['apply', file, '--auto-approve'], { ...envWithSecrets, NO_COLOR: '1' }, { tty: true, columns: 80 });
     expect(tty.code).toBe(0);
     expect(tty.stderr).toContain('\r\u001b[2K');
-    expect(tty.stderr).toContain('Applying: 5/5 done (5 created)');
+    expect(tty.stderr).toContain('Applying: 5/5 done (5 succeeded)');
     expect(tty.stdout).toMatch(/^✓ created client "alice" \(id \d+\)$/m);
     expect(tty.stderr.endsWith('\r\u001b[2K') || !tty.stderr.includes('Applying: 5/5 done (5 created)\n')).toBe(true);
 
@@ -210,7 +210,7 @@ describe('output', () => {
     expect(result.summary).toEqual({ succeeded: 2, failed: 1, skipped: 2 });
     expect(result.outcomes[0]).toMatchObject({ id: 'client:alice', status: 'failed' });
     expect(String(result.outcomes[0]!.error)).toContain('Quota backend down.');
-    expect(result.outcomes[1]).toEqual({ id: 'domain:alice.example', type: 'domain', name: 'alice.example', status: 'skipped', because: 'client:alice' });
+    expect(result.outcomes[1]).toEqual({ id: 'domain:alice.example', action: 'create', type: 'domain', name: 'alice.example', status: 'skipped', because: 'client:alice' });
     expect(r.stderr).toMatch(/Z ✗ failed to create client "alice"/);
   });
 });

@@ -14,6 +14,7 @@ import { loadManifestFile as loadManifest } from '../helpers/manifest.js';
 import { diff } from '../../src/plan/diff.js';
 import type { Plan } from '../../src/plan/types.js';
 import { ProvisionError } from '../../src/errors.js';
+import { assertNever } from '../../src/util.js';
 import { desired, live, PLANS } from '../helpers/builders.js';
 import { panel, run } from '../helpers/cli.js';
 
@@ -106,17 +107,49 @@ describe('planner properties', () => {
 
 /** What the panel looks like after every change of `plan` succeeded (conflicts left as they are). */
 function simulateApply(plan: Plan, l: ReturnType<typeof live>): ReturnType<typeof live> {
-  const clients = [...l.clients];
-  const domains = [...l.domains];
+  let clients = [...l.clients];
+  let domains = [...l.domains];
   let nextId = 1000;
   const idOf = new Map(clients.map((c) => [c.username, c.id]));
   for (const change of plan.changes) {
-    if (change.type === 'client') {
-      const id = nextId++;
-      idOf.set(change.name, id);
-      clients.push({ id, username: change.name, idHostingPlan: change.hostingPlan?.id ?? PLANS[0]?.id });
-    } else {
-      domains.push({ id: nextId++, name: change.name, idUser: change.clientId ?? idOf.get(change.client) ?? -1, isSystem: false });
+    switch (change.action) {
+      case 'create':
+        switch (change.type) {
+          case 'client': {
+            const id = nextId++;
+            idOf.set(change.name, id);
+            clients.push({ id, username: change.name, idHostingPlan: change.hostingPlan?.id ?? PLANS[0]?.id, email: change.email ?? null, suspended: change.suspended ?? false });
+            break;
+          }
+          case 'domain':
+            domains.push({ id: nextId++, name: change.name, idUser: change.clientId ?? idOf.get(change.client) ?? -1, isSystem: false });
+            break;
+          default:
+            assertNever(change);
+        }
+        break;
+      case 'update':
+        clients = clients.map((c) => {
+          if (c.id !== change.clientId) return c;
+          let next = { ...c };
+          for (const f of change.fields) {
+            if (f.field === 'plan') next = { ...next, idHostingPlan: change.hostingPlan?.id };
+            else if (f.field === 'email') next = { ...next, email: f.after };
+            else next = { ...next, suspended: f.after };
+          }
+          return next;
+        });
+        break;
+      case 'delete':
+        if (change.type === 'client') {
+          clients = clients.filter((c) => c.id !== change.clientId);
+          domains = domains.filter((d) => d.idUser !== change.clientId);
+        } else {
+          domains = domains.filter((d) => d.id !== change.domainId);
+        }
+        break;
+      default:
+        assertNever(change);
     }
   }
   return { ...l, clients, domains };

@@ -39,15 +39,18 @@ export const PLANS: LiveHostingPlan[] = [
   { id: 3, name: 'Premium Plus' },
 ];
 
-/** A live panel; clients as `[id, username, planId?]`, domains as `[id, name, ownerId, system?]`. */
+/**
+ * A live panel; clients as `[id, username, planId?, {email, suspended}?]` (a field left out is
+ * one the panel's record does not carry), domains as `[id, name, ownerId, system?]`.
+ */
 export function live(
-  clients: [number, string, (number | undefined)?][] = [],
+  clients: [number, string, (number | null | undefined)?, { email?: string | null; suspended?: boolean }?][] = [],
   domains: [number, string, number, boolean?][] = [],
   options: { plans?: LiveHostingPlan[]; domainsComplete?: boolean } = {},
 ): Live {
   return {
     hostingPlans: options.plans ?? PLANS,
-    clients: clients.map(([id, username, idHostingPlan]): LiveClient => ({ id, username, idHostingPlan })),
+    clients: clients.map(([id, username, idHostingPlan, fields]): LiveClient => ({ id, username, idHostingPlan, email: fields?.email, suspended: fields?.suspended })),
     domains: domains.map(([id, name, idUser, isSystem]): LiveDomain => ({ id, name, idUser, isSystem: isSystem ?? false })),
     domainsComplete: options.domainsComplete ?? true,
   };

@@ -30,7 +30,7 @@ describe('diff', () => {
     });
     expect(plan.changes[2]).toMatchObject({ client: 'alice', clientId: null, parent: 'alice.example' });
     expect(plan.conflicts).toEqual([]);
-    expect(plan.drift).toEqual([]);
+    expect(plan.unknowns).toEqual([]);
   });
 
   it('adds only the missing domain of an existing client, with its id', () => {
@@ -68,7 +68,7 @@ describe('diff', () => {
       desired({ alice: { plan: 'Standard', domains: ['alice.example'] } }),
       live([[1, 'alice', 2], [2, 'zed']], [[10, 'alice.example', 1], [11, 'zed.example', 2], [12, 'alice.sys.example', 1, true]]),
     );
-    expect(plan).toEqual({ changes: [], conflicts: [], drift: [], unmanaged: { clients: ['zed'], domains: ['zed.example'] } });
+    expect(plan).toEqual({ changes: [], conflicts: [], unknowns: [], unmanaged: { clients: ['zed'], domains: ['zed.example'] } });
   });
 
   it('reports a domain owned by another client as a conflict, not a change', () => {
@@ -83,16 +83,25 @@ describe('diff', () => {
     expect(summary(plan.changes)).toEqual(['domain:free.example', 'client:carol']);
   });
 
-  it('warns about drift, with "unknown" when the record has no plan', () => {
+  it('updates a client on another plan, and notes a plan the record does not show', () => {
     const plan = diff(
       desired({ a: { plan: 'Basic' }, b: { plan: 'Basic' }, c: { plan: 'Basic' }, d: {} }),
       live([[1, 'a', 2], [2, 'b'], [3, 'c', 1], [4, 'd', 3]]),
     );
-    expect(plan.drift).toEqual([
-      { client: 'a', expected: 'Basic', actual: 'Standard' },
-      { client: 'b', expected: 'Basic', actual: 'unknown' },
+    expect(plan.changes).toEqual([
+      {
+        id: 'client:a',
+        action: 'update',
+        type: 'client',
+        name: 'a',
+        clientId: 1,
+        fields: [{ field: 'plan', before: 'Standard', after: 'Basic' }],
+        hostingPlan: { name: 'Basic', id: 1 },
+        reason: 'differs from the manifest',
+        dependsOn: [],
+      },
     ]);
-    expect(plan.changes).toEqual([]);
+    expect(plan.unknowns).toEqual([{ client: 'b', field: 'plan' }]);
   });
 
   it('leaves unmanaged domains unknown when the panel cannot list them', () => {

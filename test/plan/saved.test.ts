@@ -34,7 +34,7 @@ describe('plan file round trip', () => {
     const plan = diff(DESIRED, LIVE);
     const back = parsePlanFile(saved(plan), 'plan.json');
     expect(back.plan.changes).toEqual(plan.changes);
-    expect(back).toMatchObject({ formatVersion: '1.2', panelUrl: 'https://panel.example/api/v2', manifest: 'm.yaml', manifestSha256: 'a'.repeat(64), fingerprint: planFingerprint(plan, LIVE) });
+    expect(back).toMatchObject({ formatVersion: '2.0', panelUrl: 'https://panel.example/api/v2', manifest: 'm.yaml', manifestSha256: 'a'.repeat(64), fingerprint: planFingerprint(plan, LIVE) });
     expect(back.plan.unmanaged).toEqual({ clients: [], domains: [] });
   });
 
@@ -43,7 +43,7 @@ describe('plan file round trip', () => {
     const data = JSON.parse(saved(plan)) as Record<string, unknown>;
     const reordered = Object.fromEntries(Object.entries(data).reverse());
     expect(parsePlanFile(JSON.stringify(reordered), 'p.json').plan.changes).toEqual(plan.changes);
-    const newer: Record<string, unknown> = { ...data, format_version: '1.7', extra: true };
+    const newer: Record<string, unknown> = { ...data, format_version: '2.7', extra: true };
     newer.plan_sha256 = planDigest(newer);
     expect(parsePlanFile(JSON.stringify(newer), 'p.json').plan.changes).toEqual(plan.changes);
   });
@@ -56,12 +56,12 @@ describe('plan file validation', () => {
   it('explains JSON that is not an object, a file of an older format, a newer major', () => {
     expect(parseError('[1,2]').message).toBe('plan.json is not a valid plan file (1 problem)');
     expect(parseError('[1,2]').details).toEqual(['$: must be an object']);
-    for (const older of ['1.0', '1.1']) {
-      expect(parseError(good.replace('"format_version": "1.2"', `"format_version": "${older}"`)).message).toBe(
-        `plan.json has plan format ${older}, made by an older version: its fingerprint and digest do not cover what this version checks`,
+    for (const older of ['1.0', '1.1', '1.2']) {
+      expect(parseError(good.replace('"format_version": "2.0"', `"format_version": "${older}"`)).message).toBe(
+        `plan.json has plan format ${older}, made by an older version of provision: this one reads 2.x only`,
       );
     }
-    expect(parseError(good.replace('"1.2"', '"3.0"')).message).toMatch(/plan format 3\.0, newer than/);
+    expect(parseError(good.replace('"2.0"', '"3.0"')).message).toMatch(/plan format 3\.0, newer than/);
     expect(parseError('').message).toMatch(/^plan\.json is not valid JSON \(.+\): a truncated or damaged plan file$/);
   });
 
@@ -69,7 +69,7 @@ describe('plan file validation', () => {
     const data = JSON.parse(good) as { changes: Record<string, unknown>[]; panel_url?: unknown; manifest_sha256: string; unmanaged: Record<string, unknown> };
     delete data.panel_url;
     data.manifest_sha256 = 'xyz';
-    data.changes[0]!.action = 'delete';
+    data.changes[0]!.action = 'rename';
     data.changes[1]!.client_id = 'one';
     data.changes[3]!.type = 'mailbox';
     data.changes[2]!.colour = 'red';
@@ -79,7 +79,7 @@ describe('plan file validation', () => {
     expect(error.details).toEqual([
       'panel_url: is missing',
       'manifest_sha256: "xyz" is not a sha256 in hex',
-      'changes[0].action: "delete" is not an action this version applies ("create")',
+      'changes[0].action: "rename" is not "create", "update" or "delete"',
       'changes[1].client_id: must be a whole number or null',
       'changes[2].colour: is not a field this version knows',
       'changes[3].type: "mailbox" is not "client" or "domain"',
@@ -105,7 +105,7 @@ describe('plan file validation', () => {
   });
 
   it('refuses an edit to any field the plan holds, once the file is consistent again: the digest covers the whole document', () => {
-    type Editable = Record<string, unknown> & { changes: Record<string, unknown>[]; conflicts: unknown[]; drift: unknown[]; notes: string[]; unmanaged: Record<string, unknown> };
+    type Editable = Record<string, unknown> & { changes: Record<string, unknown>[]; conflicts: unknown[]; unknowns: unknown[]; notes: string[]; unmanaged: Record<string, unknown> };
     const edits: Record<string, (data: Editable) => void> = {
       'an email, in the change and its request': (data) => {
         const change = data.changes[0]!;
@@ -116,7 +116,7 @@ describe('plan file validation', () => {
       'the manifest named': (data) => void (data.manifest = 'other.yaml'),
       'the manifest digest': (data) => void (data.manifest_sha256 = 'b'.repeat(64)),
       'a note': (data) => void data.notes.push('all is well'),
-      'drift removed or added': (data) => void data.drift.push({ client: 'carol', expected: 'Basic', actual: 'Premium Plus' }),
+      'unknowns removed or added': (data) => void data.unknowns.push({ client: 'carol', field: 'email' }),
       'unmanaged counts': (data) => void (data.unmanaged.clients = 99),
       'the panel URL': (data) => void (data.panel_url = 'https://evil.example/api/v2'),
       'a field a newer minor would add': (data) => void (data.colour = 'red'),

@@ -41,7 +41,7 @@ function viewWith(name: string, message = name): { view: PlanView; plan: Plan } 
   const plan: Plan = {
     ...base,
     conflicts: [{ domain: 'taken.example', client: 'alice', owner: name }],
-    drift: [{ client: 'carol', expected: name, actual: name }],
+    unknowns: [{ client: name, field: 'email' }],
     unmanaged: { clients: [name, 'zed'], domains: [name] },
   };
   return {
@@ -143,7 +143,7 @@ describe('the CLI against a panel holding hostile names', () => {
       const r = await run(['plan', w.file, '--format', format, '--show-unmanaged'], w.env);
       expect(r.code, r.stderr).toBe(0);
       for (const out of [r.stdout, r.stderr]) checkText(out);
-      if (format === 'text') expect(r.stdout).toContain('client "carol" is on hosting plan "Gold\\n::error file=x::pwn\\u001b]8;;http://evil.example\\u0007|`x`"');
+      if (format === 'text') expect(r.stdout).toContain('~ client "carol": plan: Gold\\n::error file=x::pwn\\u001b]8;;http://evil.example\\u0007|`x` -> Basic\n');
     }
     // A name in an error: the hosting plan the manifest asks for is not there; the hint lists the panel's.
     await writeFile(w.file, 'version: 1\nclients:\n  - username: carol\n    plan: Gold\n');

@@ -9,7 +9,7 @@ import { renderPlanText } from '../../src/render/text.js';
 
 function view(plan: Partial<Plan>, extra: Partial<PlanView> = {}): PlanView {
   return {
-    plan: { changes: [], conflicts: [], drift: [], unmanaged: { clients: [], domains: [] }, ...plan },
+    plan: { changes: [], conflicts: [], unknowns: [], unmanaged: { clients: [], domains: [] }, ...plan },
     panelUrl: 'https://panel.example/api/v2',
     manifest: 'manifest.yaml',
     showUnmanaged: false,
@@ -30,10 +30,10 @@ describe('GitHub annotations', () => {
 });
 
 describe('Markdown bounds', () => {
-  it('keeps thousands of conflicts, drift lines and warnings under the limit, saying how many it left out', () => {
+  it('keeps thousands of conflicts, unknown fields and warnings under the limit, saying how many it left out', () => {
     const conflicts = Array.from({ length: 5000 }, (_, i) => ({ domain: `d${i}.example`, client: `c${i}`, owner: `o${i}` }));
-    const drift = Array.from({ length: 5000 }, (_, i) => ({ client: `c${i}`, expected: 'Basic', actual: 'Standard' }));
-    const text = renderPlanMarkdown(view({ conflicts, drift, unmanaged: { clients: ['secret-customer'], domains: ['secret.example'] } }, { showUnmanaged: true }));
+    const unknowns = Array.from({ length: 5000 }, (_, i) => ({ client: `c${i}`, field: 'email' as const }));
+    const text = renderPlanMarkdown(view({ conflicts, unknowns, unmanaged: { clients: ['secret-customer'], domains: ['secret.example'] } }, { showUnmanaged: true }));
     expect(text.length).toBeLessThan(MARKDOWN_LIMIT);
     expect(text).toContain('| conflicts | 5000 |');
     expect(text).toContain('- _… and 4950 more conflicts (run `provision plan` for all of them)_');
@@ -44,7 +44,7 @@ describe('Markdown bounds', () => {
   });
 
   it('keeps manifest names from becoming markup', () => {
-    const text = renderPlanMarkdown(view({ drift: [{ client: 'a_b', expected: '<img src=x>', actual: '`x`' }] }));
+    const text = renderPlanMarkdown(view({}, { warnings: ['client "a_b" is on <img src=x> `x`'] }));
     expect(text).not.toContain('<img');
     expect(text).toContain('&#60;img src=x&#62;');
   });
@@ -59,7 +59,7 @@ describe('terminal output', () => {
   });
 
   it('the progress line fits the terminal', () => {
-    expect(renderProgressLine({ succeeded: 3, failed: 1, skipped: 2 }, 10, 80)).toBe('Applying: 6/10 done (3 created, 1 failed, 2 skipped)');
+    expect(renderProgressLine({ succeeded: 3, failed: 1, skipped: 2 }, 10, 80)).toBe('Applying: 6/10 done (3 succeeded, 1 failed, 2 skipped)');
     const narrow = renderProgressLine({ succeeded: 3, failed: 1, skipped: 2 }, 10, 20);
     expect(narrow).toBe('Applying: 6/10 don…');
     expect(narrow.length).toBeLessThan(20);

@@ -42,6 +42,9 @@ describe('rendered plans', () => {
         + POST /domains {"domain":"shop.alice.example","id_user":(known after apply)}
         # domain "xn--bcher-kva.example" (bücher.example) of client "alice" will be created: not on the panel
         + POST /domains {"domain":"xn--bcher-kva.example","id_user":(known after apply)}
+        # client "carol" will be updated: differs from the manifest
+        ~ client "carol": plan: Standard -> Basic
+        ~ PUT /clients/7 {"id_hosting_plan":1}
         # domain "carol.example" of client "carol" will be created: not on the panel
         + POST /domains {"domain":"carol.example","id_user":7}
 
@@ -50,19 +53,18 @@ describe('rendered plans', () => {
 
       Warnings:
         ! manifest.yaml:3:15: username "a1ice" looks like username "alice"
-        ! client "carol" is on hosting plan "Standard", the manifest says "Basic" (apply does not change plans)
 
       Not in the manifest, left alone: 1 client, 1 domain.
         (--show-unmanaged lists their names)
 
-      Plan: 5 to create (1 client, 4 domains); 1 conflict, 2 warnings.
+      Plan: 5 to create (1 client, 4 domains), 1 to update (1 client); 1 conflict, 1 warning.
       "
     `);
   });
 
   it('Markdown', () => {
     expect(renderPlanMarkdown(view)).toMatchInlineSnapshot(`
-      "### panel-provision plan: 5 to create (1 client, 4 domains)
+      "### panel-provision plan: 5 to create (1 client, 4 domains), 1 to update (1 client)
 
       Manifest <code>manifest.yaml</code> against <code>https://panel.example.com/api/v2</code>.
 
@@ -70,8 +72,9 @@ describe('rendered plans', () => {
       |---|---:|
       | clients to create | 1 |
       | domains to create | 4 |
+      | clients to update | 1 |
       | conflicts | 1 |
-      | warnings | 2 |
+      | warnings | 1 |
 
       > The panel has no domain list: looked up the manifest's 5 domains one by one.
 
@@ -82,7 +85,6 @@ describe('rendered plans', () => {
       **Warnings**
 
       - :warning: manifest.yaml:3:15: username "a1ice" looks like username "alice"
-      - :warning: client "carol" is on hosting plan "Standard", the manifest says "Basic" (apply does not change plans)
 
       Not in the manifest, left alone: 1 client, 1 domain.
 
@@ -96,9 +98,11 @@ describe('rendered plans', () => {
       \`\`\`
       </details>
 
-      <details><summary><code>carol</code>: 1 to create (1 domain)</summary>
+      <details><summary><code>carol</code>: 1 to create (1 domain), 1 to update (1 client)</summary>
 
       \`\`\`diff
+      ~ client "carol": plan: Standard -> Basic
+      ~ PUT /clients/7 {"id_hosting_plan":1}
       + POST /domains {"domain":"carol.example","id_user":7}
       \`\`\`
       </details>

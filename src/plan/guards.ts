@@ -1,0 +1,104 @@
+import { quote } from '../escape.js';
+import { assertNever, plural } from '../util.js';
+import type { Change, Plan } from './types.js';
+
+/**
+ * The rails a plan is checked against before apply sends anything (pure: the CLI decides what
+ * to do with them). A mass create or a mass delete needs its --allow flag; a delete and a create
+ * of clients in one plan looks like a rename, which the panel cannot do.
+ */
+
+/** Plans that create more than this many resources need --allow-mass-create to be applied. */
+export const DEFAULT_MAX_CREATES = 100;
+/** Plans that delete more than this many resources need --allow-mass-delete to be applied. */
+export const DEFAULT_MAX_DELETES = 10;
+
+/** How much a change creates and destroys: a deleted client counts once plus once per domain that goes with it. */
+export function weight(change: Change): { readonly creates: number; readonly deletes: number } {
+  switch (change.action) {
+    case 'create':
+      return { creates: 1, deletes: 0 };
+    case 'update':
+      return { creates: 0, deletes: 0 };
+    case 'delete':
+      switch (change.type) {
+        case 'client':
+          return { creates: 0, deletes: 1 + change.domains };
+        case 'domain':
+          return { creates: 0, deletes: 1 };
+        default:
+          return assertNever(change);
+      }
+    default:
+      return assertNever(change);
+  }
+}
+
+/** Resources the plan creates and deletes in all. */
+export function totals(plan: Plan): { creates: number; deletes: number } {
+  let creates = 0;
+  let deletes = 0;
+  for (const change of plan.changes) {
+    const w = weight(change);
+    creates += w.creates;
+    deletes += w.deletes;
+  }
+  return { creates, deletes };
+}
+
+export interface Limits {
+  readonly maxCreates: number;
+  readonly allowMassCreate: boolean;
+  readonly maxDeletes: number;
+  readonly allowMassDelete: boolean;
+}
+
+/** Which rail the plan goes past, each with its sentence; empty when within both (or allowed). */
+export function massChanges(plan: Plan, limits: Limits): string[] {
+  const { creates, deletes } = totals(plan);
+  const found: string[] = [];
+  if (creates > limits.maxCreates && !limits.allowMassCreate) {
+    found.push(`this plan creates ${creates} resources, more than the limit of ${limits.maxCreates} (--max-creates): apply refuses it without --allow-mass-create`);
+  }
+  if (deletes > limits.maxDeletes && !limits.allowMassDelete) {
+    found.push(
+      `this plan deletes ${deletes} resources (a client counts with each of its domains), more than the limit of ${limits.maxDeletes} (--max-deletes): apply refuses it without --allow-mass-delete`,
+    );
+  }
+  return found;
+}
+
+/**
+ * A sentence when the plan deletes clients and creates others: a rename is not possible on the
+ * panel (usernames are identities), and deleting takes the account's mail, databases and files.
+ */
+export function renameWarning(plan: Plan): string | undefined {
+  const deleted: string[] = [];
+  const created: string[] = [];
+  for (const change of plan.changes) {
+    if (change.type !== 'client') continue;
+    switch (change.action) {
+      case 'create':
+        created.push(change.name);
+        break;
+      case 'delete':
+        deleted.push(change.name);
+        break;
+      case 'update':
+        break;
+      default:
+        assertNever(change);
+    }
+  }
+  if (deleted.length === 0 || created.length === 0) return undefined;
+  const names = (list: string[]): string => list.slice(0, 3).map((n) => quote(n)).join(', ') + (list.length > 3 ? ` and ${list.length - 3} more` : '');
+  return (
+    `this plan deletes ${plural(deleted.length, 'client')} (${names(deleted)}) and creates ${plural(created.length, 'client')} (${names(created)}): ` +
+    'if this is meant as a rename, the panel cannot rename (usernames are identities): the new account starts empty and the deleted one loses its mail, databases and files'
+  );
+}
+
+/** Whether any change creates a client (then apply needs a secrets file for its password). */
+export function createsClients(changes: readonly Change[]): boolean {
+  return changes.some((change) => change.action === 'create' && change.type === 'client');
+}

@@ -1,0 +1,53 @@
+import type { Desired } from '../manifest/types.js';
+import type { Change, ChangeId, CreateDomain, DeleteDomain } from './types.js';
+import { changeId, phaseOf } from './types.js';
+
+/**
+ * The plan's order: creates and updates first, in manifest order, each client followed by its
+ * domains; then deletes, domains before clients. Every change comes after those it depends on
+ * (a parent domain created for a client listed later is pulled ahead; a subdomain's delete goes
+ * before its parent's). Dependencies point only at clients, at shorter domain names, or (for
+ * deletes) at longer ones of the same phase, so there are no cycles.
+ */
+export function orderChanges(
+  desired: Desired,
+  clientChanges: readonly Change[],
+  domainCreates: readonly CreateDomain[],
+  domainDeletes: readonly DeleteDomain[],
+): Change[] {
+  const byId = new Map<ChangeId, Change>();
+  for (const change of [...clientChanges, ...domainCreates, ...domainDeletes]) byId.set(change.id, change);
+  const ordered: Change[] = [];
+  const emitted = new Set<ChangeId>();
+  // Iterative depth-first (a long chain of subdomains must not overflow the stack).
+  const visit = (root: Change): void => {
+    if (emitted.has(root.id)) return;
+    emitted.add(root.id);
+    const stack: { change: Change; next: number }[] = [{ change: root, next: 0 }];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1] as { change: Change; next: number };
+      const dep = top.change.dependsOn[top.next++];
+      if (dep === undefined) {
+        ordered.push(top.change);
+        stack.pop();
+        continue;
+      }
+      const first = byId.get(dep);
+      if (first === undefined || emitted.has(dep)) continue;
+      emitted.add(dep);
+      stack.push({ change: first, next: 0 });
+    }
+  };
+  const creates = new Map(domainCreates.map((d) => [d.name, d]));
+  for (const client of desired.clients) {
+    const change = byId.get(changeId('client', client.username));
+    if (change !== undefined && phaseOf(change) === 0) visit(change);
+    for (const domain of client.domains) {
+      const create = creates.get(domain.name);
+      if (create !== undefined) visit(create);
+    }
+  }
+  for (const change of domainDeletes) visit(change);
+  for (const change of clientChanges) if (phaseOf(change) === 1) visit(change);
+  return ordered;
+}
