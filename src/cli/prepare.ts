@@ -209,8 +209,17 @@ async function withPanel(io: Io, redactions: Redactions, options: PrepareOptions
 /** Conflicts make plan and apply fail: apply sends nothing until they are resolved. */
 export function refuseConflicts(plan: Plan): void {
   if (plan.conflicts.length === 0) return;
-  throw new ProvisionError('plan_conflict', `${plural(plan.conflicts.length, 'domain')} of the manifest belong${plan.conflicts.length === 1 ? 's' : ''} to another client on the panel: apply sends nothing until this is resolved`, {
-    hint: 'move the domain under its owner in the manifest, remove it, or move it on the panel',
+  const owned = plan.conflicts.filter((c) => c.subdomains === undefined).length;
+  const blocked = plan.conflicts.length - owned;
+  const what = [
+    owned > 0 ? `${plural(owned, 'domain')} of the manifest belong${owned === 1 ? 's' : ''} to another client on the panel` : '',
+    blocked > 0 ? `${plural(blocked, 'domain')} to delete ${blocked === 1 ? 'has' : 'have'} subdomains that stay` : '',
+  ].filter(Boolean);
+  throw new ProvisionError('plan_conflict', `${what.join('; ')}: apply sends nothing until this is resolved`, {
+    hint:
+      owned > 0
+        ? 'move the domain under its owner in the manifest, remove it, or move it on the panel'
+        : 'mark the subdomains absent too (or let prune.domains take them), or keep the domain',
   });
 }
 

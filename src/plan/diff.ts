@@ -95,6 +95,7 @@ export function diff(desired: Desired, live: Live): Plan {
     }
   }
 
+  const deletes = withoutBlocked(domainDeletes, live, conflicts);
   const created = new Set(domainCreates.map((d) => d.name));
   const domainChanges: CreateDomain[] = domainCreates.map(({ client, name, liveClient }) => {
     const parent = nearestParent(name, created);
@@ -116,10 +117,10 @@ export function diff(desired: Desired, live: Live): Plan {
   });
 
   return {
-    changes: orderChanges(desired, clientChanges, domainChanges, subdomainsFirst(domainDeletes)),
+    changes: orderChanges(desired, clientChanges, domainChanges, subdomainsFirst(deletes)),
     conflicts,
     unknowns,
-    unmanaged: unmanaged(desired, live, deletedClients, new Set(domainDeletes.map((d) => d.name))),
+    unmanaged: unmanaged(desired, live, deletedClients, new Set(deletes.map((d) => d.name))),
   };
 }
 
@@ -217,6 +218,33 @@ function deleteDomain(live: LiveDomain, owner: LiveClient, reason: string): Dele
     reason,
     dependsOn: [],
   };
+}
+
+/**
+ * The deletes that can be carried out; each domain whose subdomains on the panel (same owner,
+ * not system domains) stay is a conflict instead: the panel may refuse it, or take them with it.
+ * Linear: each kept domain looks up its own suffixes.
+ */
+function withoutBlocked(deletes: readonly DeleteDomain[], live: Live, conflicts: Conflict[]): DeleteDomain[] {
+  if (deletes.length === 0) return [];
+  const byName = new Map(deletes.map((d) => [d.name, d]));
+  const kept = new Map<string, string[]>();
+  for (const domain of live.domains) {
+    if (domain.isSystem || byName.has(domain.name)) continue;
+    for (let dot = domain.name.indexOf('.'); dot !== -1; dot = domain.name.indexOf('.', dot + 1)) {
+      const parent = byName.get(domain.name.slice(dot + 1));
+      if (parent === undefined || parent.clientId !== domain.idUser) continue;
+      const list = kept.get(parent.name);
+      if (list === undefined) kept.set(parent.name, [domain.name]);
+      else list.push(domain.name);
+    }
+  }
+  return deletes.filter((d) => {
+    const subdomains = kept.get(d.name);
+    if (subdomains === undefined) return true;
+    conflicts.push({ domain: d.name, client: d.client, owner: d.client, subdomains: [...subdomains].sort(compare) });
+    return false;
+  });
 }
 
 /** Each deleted domain waits for the deletes of its subdomains (a panel may refuse a parent that has children). */

@@ -101,12 +101,19 @@ export interface DeleteDomain extends ChangeBase {
   readonly clientId: number;
 }
 
+/**
+ * What apply cannot do as the manifest says: a manifest domain owned on the panel by another
+ * client, or (with `subdomains`) a domain to delete whose subdomains on the panel stay (a panel
+ * refuses the delete, or takes them with it: either way the manifest and the panel part).
+ */
 export interface Conflict {
   readonly domain: string;
   /** The manifest's client for the domain. */
   readonly client: string;
   /** The panel's owner: a username, or `#<id>` when the owner is not in the client list. */
   readonly owner: string;
+  /** The domain's subdomains on the panel that no change deletes, when they block its delete. */
+  readonly subdomains?: readonly string[];
 }
 
 /** A managed field of an existing client that the panel shows nowhere (not even GET /clients/{id}). */

@@ -5,7 +5,7 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://panel-provision.dev/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client is still there with the values the plan shows as `before`; for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"Manifest domains that another client owns on the panel: plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere (not in GET /clients, not in GET /clients/{id}): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"field":{"enum":["plan","email","suspended"]}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`.","properties":{"field":{"enum":["plan","email","suspended"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":"integer","minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"}}}},{"if":{"required":["action"],"properties":{"action":{"const":"update"}}},"then":{"properties":{"type":{"const":"client"}}}}]}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://panel-provision.dev/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client is still there with the values the plan shows as `before`; for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere (not in GET /clients, not in GET /clients/{id}): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"field":{"enum":["plan","email","suspended"]}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`.","properties":{"field":{"enum":["plan","email","suspended"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":"integer","minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"}}}},{"if":{"required":["action"],"properties":{"action":{"const":"update"}}},"then":{"properties":{"type":{"const":"client"}}}}]}}};
 const pattern4 = new RegExp("^[0-9]+\\.[0-9]+$", "u");
 const pattern5 = new RegExp(".", "u");
 const pattern6 = new RegExp("^[0-9a-f]{64}$", "u");
@@ -2056,7 +2056,7 @@ vErrors.push(err26);
 errors++;
 }
 for(const key0 in data9){
-if(!(((key0 === "domain") || (key0 === "client")) || (key0 === "owner"))){
+if(!((((key0 === "domain") || (key0 === "client")) || (key0 === "owner")) || (key0 === "subdomains"))){
 const err27 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items,data:data9};
 if(vErrors === null){
 vErrors = [err27];
@@ -2106,9 +2106,14 @@ vErrors.push(err30);
 errors++;
 }
 }
-}
-else {
-const err31 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.type,parentSchema:schema31.properties.conflicts.items,data:data9};
+if(data9.subdomains !== undefined){
+let data13 = data9.subdomains;
+if(Array.isArray(data13)){
+const len2 = data13.length;
+for(let i2=0; i2<len2; i2++){
+let data14 = data13[i2];
+if(typeof data14 !== "string"){
+const err31 = {instancePath:instancePath+"/conflicts/" + i1+"/subdomains/" + i2,schemaPath:"#/properties/conflicts/items/properties/subdomains/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.properties.subdomains.items.type,parentSchema:schema31.properties.conflicts.items.properties.subdomains.items,data:data14};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2120,7 +2125,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/conflicts",schemaPath:"#/properties/conflicts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.type,parentSchema:schema31.properties.conflicts,data:data8};
+const err32 = {instancePath:instancePath+"/conflicts/" + i1+"/subdomains",schemaPath:"#/properties/conflicts/items/properties/subdomains/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.properties.subdomains.type,parentSchema:schema31.properties.conflicts.items.properties.subdomains,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2130,15 +2135,9 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data.unknowns !== undefined){
-let data13 = data.unknowns;
-if(Array.isArray(data13)){
-const len2 = data13.length;
-for(let i2=0; i2<len2; i2++){
-let data14 = data13[i2];
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.client === undefined){
-const err33 = {instancePath:instancePath+"/unknowns/" + i2,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data14};
+}
+else {
+const err33 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.type,parentSchema:schema31.properties.conflicts.items,data:data9};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2147,8 +2146,10 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data14.field === undefined){
-const err34 = {instancePath:instancePath+"/unknowns/" + i2,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data14};
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/conflicts",schemaPath:"#/properties/conflicts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.type,parentSchema:schema31.properties.conflicts,data:data8};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2157,9 +2158,16 @@ vErrors.push(err34);
 }
 errors++;
 }
-for(const key1 in data14){
-if(!((key1 === "client") || (key1 === "field"))){
-const err35 = {instancePath:instancePath+"/unknowns/" + i2,schemaPath:"#/properties/unknowns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unknowns.items,data:data14};
+}
+if(data.unknowns !== undefined){
+let data15 = data.unknowns;
+if(Array.isArray(data15)){
+const len3 = data15.length;
+for(let i3=0; i3<len3; i3++){
+let data16 = data15[i3];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.client === undefined){
+const err35 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data16};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2168,11 +2176,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-if(data14.client !== undefined){
-let data15 = data14.client;
-if(typeof data15 !== "string"){
-const err36 = {instancePath:instancePath+"/unknowns/" + i2+"/client",schemaPath:"#/properties/unknowns/items/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.client.type,parentSchema:schema31.properties.unknowns.items.properties.client,data:data15};
+if(data16.field === undefined){
+const err36 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2181,11 +2186,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-if(data14.field !== undefined){
-let data16 = data14.field;
-if(!(((data16 === "plan") || (data16 === "email")) || (data16 === "suspended"))){
-const err37 = {instancePath:instancePath+"/unknowns/" + i2+"/field",schemaPath:"#/properties/unknowns/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.properties.field.enum,parentSchema:schema31.properties.unknowns.items.properties.field,data:data16};
+for(const key1 in data16){
+if(!((key1 === "client") || (key1 === "field"))){
+const err37 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unknowns.items,data:data16};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2195,9 +2198,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/unknowns/" + i2,schemaPath:"#/properties/unknowns/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unknowns.items.type,parentSchema:schema31.properties.unknowns.items,data:data14};
+if(data16.client !== undefined){
+let data17 = data16.client;
+if(typeof data17 !== "string"){
+const err38 = {instancePath:instancePath+"/unknowns/" + i3+"/client",schemaPath:"#/properties/unknowns/items/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.client.type,parentSchema:schema31.properties.unknowns.items.properties.client,data:data17};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2207,9 +2211,10 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/unknowns",schemaPath:"#/properties/unknowns/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.type,parentSchema:schema31.properties.unknowns,data:data13};
+if(data16.field !== undefined){
+let data18 = data16.field;
+if(!(((data18 === "plan") || (data18 === "email")) || (data18 === "suspended"))){
+const err39 = {instancePath:instancePath+"/unknowns/" + i3+"/field",schemaPath:"#/properties/unknowns/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.properties.field.enum,parentSchema:schema31.properties.unknowns.items.properties.field,data:data18};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2219,11 +2224,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.unmanaged !== undefined){
-let data17 = data.unmanaged;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.clients === undefined){
-const err40 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data17};
+}
+else {
+const err40 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unknowns.items.type,parentSchema:schema31.properties.unknowns.items,data:data16};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2232,8 +2235,10 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data17.domains === undefined){
-const err41 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data17};
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/unknowns",schemaPath:"#/properties/unknowns/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.type,parentSchema:schema31.properties.unknowns,data:data15};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2242,9 +2247,12 @@ vErrors.push(err41);
 }
 errors++;
 }
-for(const key2 in data17){
-if(!((((key2 === "clients") || (key2 === "domains")) || (key2 === "client_names")) || (key2 === "domain_names"))){
-const err42 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unmanaged,data:data17};
+}
+if(data.unmanaged !== undefined){
+let data19 = data.unmanaged;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.clients === undefined){
+const err42 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2253,11 +2261,8 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-if(data17.clients !== undefined){
-let data18 = data17.clients;
-if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err43 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.clients.type,parentSchema:schema31.properties.unmanaged.properties.clients,data:data18};
+if(data19.domains === undefined){
+const err43 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data19};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2266,9 +2271,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 0 || isNaN(data18)){
-const err44 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.clients,data:data18};
+for(const key2 in data19){
+if(!((((key2 === "clients") || (key2 === "domains")) || (key2 === "client_names")) || (key2 === "domain_names"))){
+const err44 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unmanaged,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2278,11 +2283,10 @@ vErrors.push(err44);
 errors++;
 }
 }
-}
-if(data17.domains !== undefined){
-let data19 = data17.domains;
-if((!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))) && (data19 !== null)){
-const err45 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domains.type},message:"must be integer,null",schema:schema31.properties.unmanaged.properties.domains.type,parentSchema:schema31.properties.unmanaged.properties.domains,data:data19};
+if(data19.clients !== undefined){
+let data20 = data19.clients;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err45 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.clients.type,parentSchema:schema31.properties.unmanaged.properties.clients,data:data20};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2291,9 +2295,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 0 || isNaN(data19)){
-const err46 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.domains,data:data19};
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 0 || isNaN(data20)){
+const err46 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.clients,data:data20};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2304,14 +2308,10 @@ errors++;
 }
 }
 }
-if(data17.client_names !== undefined){
-let data20 = data17.client_names;
-if(Array.isArray(data20)){
-const len3 = data20.length;
-for(let i3=0; i3<len3; i3++){
-let data21 = data20[i3];
-if(typeof data21 !== "string"){
-const err47 = {instancePath:instancePath+"/unmanaged/client_names/" + i3,schemaPath:"#/properties/unmanaged/properties/client_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.client_names.items.type,parentSchema:schema31.properties.unmanaged.properties.client_names.items,data:data21};
+if(data19.domains !== undefined){
+let data21 = data19.domains;
+if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
+const err47 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domains.type},message:"must be integer,null",schema:schema31.properties.unmanaged.properties.domains.type,parentSchema:schema31.properties.unmanaged.properties.domains,data:data21};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2320,10 +2320,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-}
-else {
-const err48 = {instancePath:instancePath+"/unmanaged/client_names",schemaPath:"#/properties/unmanaged/properties/client_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.client_names.type,parentSchema:schema31.properties.unmanaged.properties.client_names,data:data20};
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err48 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.domains,data:data21};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2333,10 +2332,15 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data17.domain_names !== undefined){
-let data22 = data17.domain_names;
-if((!(Array.isArray(data22))) && (data22 !== null)){
-const err49 = {instancePath:instancePath+"/unmanaged/domain_names",schemaPath:"#/properties/unmanaged/properties/domain_names/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domain_names.type},message:"must be array,null",schema:schema31.properties.unmanaged.properties.domain_names.type,parentSchema:schema31.properties.unmanaged.properties.domain_names,data:data22};
+}
+if(data19.client_names !== undefined){
+let data22 = data19.client_names;
+if(Array.isArray(data22)){
+const len4 = data22.length;
+for(let i4=0; i4<len4; i4++){
+let data23 = data22[i4];
+if(typeof data23 !== "string"){
+const err49 = {instancePath:instancePath+"/unmanaged/client_names/" + i4,schemaPath:"#/properties/unmanaged/properties/client_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.client_names.items.type,parentSchema:schema31.properties.unmanaged.properties.client_names.items,data:data23};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2345,12 +2349,10 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(Array.isArray(data22)){
-const len4 = data22.length;
-for(let i4=0; i4<len4; i4++){
-let data23 = data22[i4];
-if(typeof data23 !== "string"){
-const err50 = {instancePath:instancePath+"/unmanaged/domain_names/" + i4,schemaPath:"#/properties/unmanaged/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.domain_names.items.type,parentSchema:schema31.properties.unmanaged.properties.domain_names.items,data:data23};
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/unmanaged/client_names",schemaPath:"#/properties/unmanaged/properties/client_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.client_names.type,parentSchema:schema31.properties.unmanaged.properties.client_names,data:data22};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2360,11 +2362,10 @@ vErrors.push(err50);
 errors++;
 }
 }
-}
-}
-}
-else {
-const err51 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unmanaged.type,parentSchema:schema31.properties.unmanaged,data:data17};
+if(data19.domain_names !== undefined){
+let data24 = data19.domain_names;
+if((!(Array.isArray(data24))) && (data24 !== null)){
+const err51 = {instancePath:instancePath+"/unmanaged/domain_names",schemaPath:"#/properties/unmanaged/properties/domain_names/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domain_names.type},message:"must be array,null",schema:schema31.properties.unmanaged.properties.domain_names.type,parentSchema:schema31.properties.unmanaged.properties.domain_names,data:data24};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2373,15 +2374,12 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-if(data.notes !== undefined){
-let data24 = data.notes;
 if(Array.isArray(data24)){
 const len5 = data24.length;
 for(let i5=0; i5<len5; i5++){
 let data25 = data24[i5];
 if(typeof data25 !== "string"){
-const err52 = {instancePath:instancePath+"/notes/" + i5,schemaPath:"#/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.notes.items.type,parentSchema:schema31.properties.notes.items,data:data25};
+const err52 = {instancePath:instancePath+"/unmanaged/domain_names/" + i5,schemaPath:"#/properties/unmanaged/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.domain_names.items.type,parentSchema:schema31.properties.unmanaged.properties.domain_names.items,data:data25};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2392,8 +2390,10 @@ errors++;
 }
 }
 }
+}
+}
 else {
-const err53 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.notes.type,parentSchema:schema31.properties.notes,data:data24};
+const err53 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unmanaged.type,parentSchema:schema31.properties.unmanaged,data:data19};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2403,14 +2403,14 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data.warnings !== undefined){
-let data26 = data.warnings;
+if(data.notes !== undefined){
+let data26 = data.notes;
 if(Array.isArray(data26)){
 const len6 = data26.length;
 for(let i6=0; i6<len6; i6++){
 let data27 = data26[i6];
 if(typeof data27 !== "string"){
-const err54 = {instancePath:instancePath+"/warnings/" + i6,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.warnings.items.type,parentSchema:schema31.properties.warnings.items,data:data27};
+const err54 = {instancePath:instancePath+"/notes/" + i6,schemaPath:"#/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.notes.items.type,parentSchema:schema31.properties.notes.items,data:data27};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2422,7 +2422,7 @@ errors++;
 }
 }
 else {
-const err55 = {instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.warnings.type,parentSchema:schema31.properties.warnings,data:data26};
+const err55 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.notes.type,parentSchema:schema31.properties.notes,data:data26};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2432,13 +2432,14 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data.summary !== undefined){
-let data28 = data.summary;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-for(const key3 in data28){
-let data29 = data28[key3];
-if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
-const err56 = {instancePath:instancePath+"/summary/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.additionalProperties.type,parentSchema:schema31.properties.summary.additionalProperties,data:data29};
+if(data.warnings !== undefined){
+let data28 = data.warnings;
+if(Array.isArray(data28)){
+const len7 = data28.length;
+for(let i7=0; i7<len7; i7++){
+let data29 = data28[i7];
+if(typeof data29 !== "string"){
+const err56 = {instancePath:instancePath+"/warnings/" + i7,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.warnings.items.type,parentSchema:schema31.properties.warnings.items,data:data29};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2447,9 +2448,10 @@ vErrors.push(err56);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 0 || isNaN(data29)){
-const err57 = {instancePath:instancePath+"/summary/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.additionalProperties,data:data29};
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.warnings.type,parentSchema:schema31.properties.warnings,data:data28};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2459,10 +2461,13 @@ vErrors.push(err57);
 errors++;
 }
 }
-}
-}
-else {
-const err58 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data28};
+if(data.summary !== undefined){
+let data30 = data.summary;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+for(const key3 in data30){
+let data31 = data30[key3];
+if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
+const err58 = {instancePath:instancePath+"/summary/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.additionalProperties.type,parentSchema:schema31.properties.summary.additionalProperties,data:data31};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2471,10 +2476,9 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-}
-else {
-const err59 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 < 0 || isNaN(data31)){
+const err59 = {instancePath:instancePath+"/summary/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.additionalProperties,data:data31};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2483,9 +2487,34 @@ vErrors.push(err59);
 }
 errors++;
 }
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data30};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+else {
+const err61 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
 validate20.errors = vErrors;
 return errors === 0;
 }
 validate20.evaluated = {"props":{"format_version":true,"panel_url":true,"manifest":true,"manifest_sha256":true,"fingerprint":true,"plan_sha256":true,"changes":true,"conflicts":true,"unknowns":true,"unmanaged":true,"notes":true,"warnings":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://panel-provision.dev/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client is still there with the values the plan shows as `before`; for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"Manifest domains that another client owns on the panel: plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere (not in GET /clients, not in GET /clients/{id}): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"field":{"enum":["plan","email","suspended"]}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`.","properties":{"field":{"enum":["plan","email","suspended"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":"integer","minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"}}}},{"if":{"required":["action"],"properties":{"action":{"const":"update"}}},"then":{"properties":{"type":{"const":"client"}}}}]}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://panel-provision.dev/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client is still there with the values the plan shows as `before`; for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere (not in GET /clients, not in GET /clients/{id}): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"field":{"enum":["plan","email","suspended"]}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`.","properties":{"field":{"enum":["plan","email","suspended"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":"integer","minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"}}}},{"if":{"required":["action"],"properties":{"action":{"const":"update"}}},"then":{"properties":{"type":{"const":"client"}}}}]}}};
