@@ -1,20 +1,12 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { InterceptResult } from '../../src/simulator/index.js';
-import { API_KEY, panel, run } from '../helpers/cli.js';
+import { API_KEY, run, workspace } from '../helpers/cli.js';
 
 const MANIFEST = `version: 1
 clients:
   - username: alice
     domains: [alice.example]
 `;
-
-let cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of cleanup) await close();
-  cleanup = [];
-});
 
 /** A list the engine cannot read completely must stop apply before its first POST. */
 describe('apply stops before any POST when a list cannot be read completely', () => {
@@ -26,11 +18,8 @@ describe('apply stops before any POST when a list cannot be read completely', ()
     ['a record without id', '/clients', { status: 200, json: [{ username: 'zed' }] }, /GET \/api\/v2\/clients\[0\]: "id" must be a positive integer, got nothing/],
     ['an id as a string', '/domains', { status: 200, json: [{ id: '4', id_user: 2, domain: 'x.example' }] }, /GET \/api\/v2\/domains\[0\]: "id" must be a positive integer, got a string/],
   ])('%s in %s', async (_label, path, answer, message) => {
-    const p = await panel({ intercept: (req) => (req.method === 'GET' && req.path === path ? answer : undefined) });
-    cleanup.push(p.close);
-    const file = join(p.dir, 'manifest.yaml');
-    await writeFile(file, MANIFEST);
-    const result = await run(['apply', file, '--auto-approve'], { ...p.env, PROVISION_SECRETS_FILE: join(p.dir, 'secrets.jsonl') });
+    const p = await workspace(MANIFEST, { intercept: (req) => (req.method === 'GET' && req.path === path ? answer : undefined) });
+    const result = await run(['apply', p.file, '--auto-approve'], p.envWithSecrets);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(message);
     expect(p.posts()).toEqual([]);
@@ -39,11 +28,8 @@ describe('apply stops before any POST when a list cannot be read completely', ()
   });
 
   it('the same manifest applies when the lists are whole (bare or wrapped)', async () => {
-    const p = await panel({ intercept: (req) => (req.method === 'GET' && req.path === '/hosting-plans' ? { status: 200, json: { data: [{ id: 1, name: 'Basic' }] } } : undefined) });
-    cleanup.push(p.close);
-    const file = join(p.dir, 'manifest.yaml');
-    await writeFile(file, MANIFEST);
-    const result = await run(['apply', file, '--auto-approve'], { ...p.env, PROVISION_SECRETS_FILE: join(p.dir, 'secrets.jsonl') });
+    const p = await workspace(MANIFEST, { intercept: (req) => (req.method === 'GET' && req.path === '/hosting-plans' ? { status: 200, json: { data: [{ id: 1, name: 'Basic' }] } } : undefined) });
+    const result = await run(['apply', p.file, '--auto-approve'], p.envWithSecrets);
     expect(result.code).toBe(0);
     expect(p.posts()).toEqual(['/clients 201', '/domains 201']);
   });

@@ -248,7 +248,15 @@ describe('pull-request comment and GitHub Actions', () => {
     await writeFile(summary, '# before\n');
     const r = await run(['plan', file, '--format', 'json'], { ...gh, GITHUB_STEP_SUMMARY: summary });
     expect(r.code).toBe(0);
-    expect(() => JSON.parse(r.stdout) as unknown).not.toThrow();
+    // stdout is the plan document alone: the look-alike warnings are annotations on stderr, not in it.
+    const plan = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(plan).toMatchObject({ format_version: '2.0', manifest: file, summary: { create: 3, update: 0, delete: 0, conflicts: 0, unknowns: 0 } });
+    expect(plan).not.toHaveProperty('warnings');
+    expect((plan.changes as Record<string, unknown>[]).map((c) => [c.action, c.type, c.name])).toEqual([
+      ['create', 'client', 'alice'],
+      ['create', 'domain', 'paypal.example'],
+      ['create', 'domain', 'xn--pypal-4ve.example'],
+    ]);
     expect(r.stdout).not.toContain('::');
     expect(r.stderr).toMatch(/^::warning file=.*manifest\.yaml,line=4,col=\d+::domain "pаypal\.example" looks like domain "paypal\.example" \(line 4\)/m);
     const written = await readFile(summary, 'utf8');

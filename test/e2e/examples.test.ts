@@ -4,7 +4,9 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_NAMES, loadCommand } from '../../src/cli/main.js';
 import { loadManifestFile as loadManifest } from '../helpers/manifest.js';
-import { panel, run } from '../helpers/cli.js';
+import type { Simulator } from '../../src/simulator/index.js';
+import { cliEnv, run } from '../helpers/cli.js';
+import { startSim } from '../helpers/sim.js';
 
 const DIR = new URL('../../examples/', import.meta.url).pathname;
 const files = await readdir(DIR);
@@ -52,15 +54,16 @@ describe('example manifests', () => {
   });
 
   describe('plan against the simulator', () => {
-    let p: Awaited<ReturnType<typeof panel>>;
+    // One simulator for all: plan only reads.
+    let simulator: Simulator;
     beforeAll(async () => {
-      p = await panel();
+      simulator = await startSim();
     });
     afterAll(async () => {
-      await p.close();
+      await simulator.close();
     });
     it.each(manifests)('%s plans with changes and no errors', async (name) => {
-      const r = await run(['plan', join(DIR, name), '--detailed-exitcode'], p.env);
+      const r = await run(['plan', join(DIR, name), '--detailed-exitcode'], cliEnv(simulator));
       expect(r.stderr).toBe('');
       expect(r.code).toBe(2);
     });

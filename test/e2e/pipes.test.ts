@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN } from '../helpers/build.js';
+import { BIN } from '../helpers/dist.js';
 import { workspace } from '../helpers/cli.js';
 
 function runWithStdin(args: string[], env: Record<string, string>, input: string, shell = false): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
+import type { Simulator, SimulatorOptions } from '../../src/simulator/index.js';
 import { parseJournal } from '../../src/secrets/journal.js';
 
 export { API_KEY } from './key.js';
 import { API_KEY } from './key.js';
+import { startSim } from './sim.js';
 
 export interface RunResult {
   code: number;
@@ -48,44 +49,76 @@ export async function run(argv: string[], env: Record<string, string | undefined
   return { code, stdout, stderr };
 }
 
-/** A simulator on loopback plus a temp directory, torn down by `close`. */
-export async function panel(options: Partial<SimulatorOptions> = {}): Promise<{
-  sim: Simulator;
-  dir: string;
-  env: Record<string, string>;
-  posts: () => string[];
-  close: () => Promise<void>;
-}> {
-  const sim = await startSimulator({ apiKey: API_KEY, ...options });
-  const dir = await mkdtemp(join(tmpdir(), 'provision-test-'));
-  return {
-    sim,
-    dir,
-    env: { PROVISION_URL: sim.url, PROVISION_API_KEY: API_KEY },
-    posts: () => sim.requests.filter((r) => r.method === 'POST').map((r) => `${r.path} ${r.status}`),
-    close: async () => {
-      await sim.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 /** The secrets file's "created" records (lines with an id), leaving out write-ahead intents. */
 export async function createdRecords(path: string): Promise<Record<string, unknown>[]> {
   const text = await readFile(path, 'utf8').catch(() => '');
   return parseJournal(text).flatMap((line) => (line.kind === 'created' ? [{ ...line.entry }] : []));
 }
 
-/**
- * A simulator, a temp directory and a manifest in it, closed when the current test finishes:
- * `file` (the manifest), `secrets` and `planFile` (paths in the directory), `env` (URL and key)
- * and `envWithSecrets` (the same with PROVISION_SECRETS_FILE).
- */
-export async function workspace(manifest: string, options: Partial<SimulatorOptions> = {}) {
-  const p = await panel(options);
-  onTestFinished(p.close);
-  const file = join(p.dir, 'manifest.yaml');
-  await writeFile(file, manifest);
-  const secrets = join(p.dir, 'secrets.jsonl');
-  return { ...p, file, secrets, planFile: join(p.dir, 'plan.json'), envWithSecrets: { ...p.env, PROVISION_SECRETS_FILE: secrets } };
+/** What the CLI needs to reach `simulator`: PROVISION_URL and PROVISION_API_KEY (the test key). */
+export function cliEnv(simulator: Simulator): Record<string, string> {
+  return { PROVISION_URL: simulator.url, PROVISION_API_KEY: API_KEY };
 }
+
+/** A simulator (started by `startSim`), a temp directory, and paths in it for the CLI. */
+export interface Workspace {
+  readonly sim: Simulator;
+  readonly dir: string;
+  /** The manifest's path, `<dir>/manifest.yaml` (written when a manifest was given). */
+  readonly file: string;
+  /** `<dir>/secrets.jsonl` and `<dir>/plan.json` (not created). */
+  readonly secrets: string;
+  readonly planFile: string;
+  /** `cliEnv(sim)`, and the same with PROVISION_SECRETS_FILE set to `secrets`. */
+  readonly env: Record<string, string>;
+  readonly envWithSecrets: Record<string, string>;
+  /** The POSTs the simulator answered, as `<path> <status>`. */
+  readonly posts: () => string[];
+  /** Closes the simulator and removes the directory. */
+  readonly close: () => Promise<void>;
+}
+
+/**
+ * A workspace the caller closes (`await w.close()`): for one shared by several tests or one
+ * per property-test iteration. `manifest`, when given, is written to `file`. Within one test,
+ * use `workspace()`.
+ */
+export async function startWorkspace(manifest?: string, options: Partial<SimulatorOptions> = {}): Promise<Workspace> {
+  const simulator = await startSim(options);
+  const dir = await mkdtemp(join(tmpdir(), 'provision-test-')).catch(async (err: unknown) => {
+    await simulator.close();
+    throw err;
+  });
+  const file = join(dir, 'manifest.yaml');
+  const secrets = join(dir, 'secrets.jsonl');
+  const env = cliEnv(simulator);
+  const close = async (): Promise<void> => {
+    await simulator.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+  if (manifest !== undefined) await writeFile(file, manifest);
+  return {
+    sim: simulator,
+    dir,
+    file,
+    secrets,
+    planFile: join(dir, 'plan.json'),
+    env,
+    envWithSecrets: { ...env, PROVISION_SECRETS_FILE: secrets },
+    posts: () => simulator.requests.filter((r) => r.method === 'POST').map((r) => `${r.path} ${r.status}`),
+    close,
+  };
+}
+
+/** `startWorkspace(manifest, options)`, closed when the current test finishes. */
+export async function workspace(manifest: string, options: Partial<SimulatorOptions> = {}): Promise<Workspace> {
+  const w = await startWorkspace(manifest, options);
+  onTestFinished(w.close);
+  return w;
+}
+
+/**
+ * @deprecated `startWorkspace(undefined, options)` under its old name, kept while
+ * test/e2e/{crash,leaks,property}.test.ts still call it; new tests use workspace() or startWorkspace().
+ */
+export const panel = (options: Partial<SimulatorOptions> = {}): Promise<Workspace> => startWorkspace(undefined, options);

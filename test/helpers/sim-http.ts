@@ -3,16 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { onTestFinished } from 'vitest';
-import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
+import type { Simulator } from '../../src/simulator/index.js';
 import { API_KEY } from './key.js';
 
-
-/** A simulator with the test key, closed when the current test finishes. */
-export async function sim(options: Partial<SimulatorOptions> = {}): Promise<Simulator> {
-  const started = await startSimulator({ apiKey: API_KEY, ...options });
-  onTestFinished(() => started.close());
-  return started;
-}
+/** Kept for test/apply/panel-adapter.test.ts: simulators start through ./sim.js. */
+export { sim } from './sim.js';
 
 export interface RawAnswer {
   readonly status: number;

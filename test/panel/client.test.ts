@@ -4,7 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, onTestFinished, test } from 'vitest';
 import { ProvisionError } from '../../src/errors.js';
 import {
   checkCaPem,
@@ -14,16 +14,10 @@ import {
   readLive,
   USER_AGENT,
 } from '../../src/panel/index.js';
-import { startSimulator } from '../../src/simulator/index.js';
-import { sim, tempDir } from '../helpers/sim-http.js';
+import { tempDir } from '../helpers/sim-http.js';
 import { API_KEY } from '../helpers/key.js';
 import { client, rejection } from '../helpers/panel.js';
-
-const cleanups: (() => Promise<unknown>)[] = [];
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+import { sim } from '../helpers/sim.js';
 
 const SEED = {
   hostingPlans: ['Basic', 'Premium Plus'],
@@ -135,9 +129,7 @@ describe('PanelClient requests', () => {
 
   test('401: message and hint about the key, its IP restrictions and lock-out', async () => {
     const simulator = await sim();
-    const panel = new PanelClient({ baseUrl: simulator.url, apiKey: 'wrong-key' });
-    cleanups.push(() => panel.close());
-    const error = await rejection(readLive(panel, { domainNames: [] }));
+    const error = await rejection(readLive(client(simulator, { apiKey: 'wrong-key' }), { domainNames: [] }));
     expect(error.message).toBe('GET /api/v2/ping: 401 Unauthorized: API key is missing or invalid.');
     expect(error.hint).toMatch(/PROVISION_API_KEY/);
     expect(error.hint).toMatch(/--api-key-file/);
@@ -185,7 +177,7 @@ describe('TLS', () => {
       res.end('{"response":"pong"}');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }));
+    onTestFinished(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => { resolve(); }); }));
     const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
 
     const error = await rejection(client({ url }).get('/ping'));
@@ -203,35 +195,28 @@ describe('TLS', () => {
 });
 
 describe('the API key never appears in errors', () => {
-  const KEY = 'super-secret-key-4f1c9a';
-
   function expectNoKey(error: ProvisionError): void {
     for (const text of [error.message, error.hint ?? '', String(error), JSON.stringify(error), error.stack ?? '', inspect(error, { depth: 5 })]) {
-      expect(text).not.toContain(KEY);
+      expect(text).not.toContain(API_KEY);
     }
   }
 
   test.each([
     ['a wrong key (401)', { apiKey: 'another-key' }],
-    ['a panel message that echoes the key', { intercept: () => ({ status: 400, json: { code: '400 Bad Request', message: `bad key ${KEY}` } }) }],
+    ['a panel message that echoes the key', { intercept: () => ({ status: 400, json: { code: '400 Bad Request', message: `bad key ${API_KEY}` } }) }],
     ['HTML', { apiEnabled: false }],
-    ['a paged list', { intercept: (req: { path: string }) => (req.path === '/clients' ? { status: 200, json: { data: [], next: KEY } } : undefined) }],
+    ['a paged list', { intercept: (req: { path: string }) => (req.path === '/clients' ? { status: 200, json: { data: [], next: API_KEY } } : undefined) }],
   ] as const)('%s', async (_label, options) => {
-    const simulator = await startSimulator({ apiKey: KEY, ...options });
-    cleanups.push(() => simulator.close());
-    const panel = new PanelClient({ baseUrl: simulator.url, apiKey: KEY });
-    cleanups.push(() => panel.close());
-    const error = await rejection(readLive(panel, { domainNames: [] }));
+    const simulator = await sim(options);
+    const error = await rejection(readLive(client(simulator), { domainNames: [] }));
     expectNoKey(error);
   });
 
   test('unreachable, and a key that cannot be sent', async () => {
-    const panel = new PanelClient({ baseUrl: 'http://127.0.0.1:1/api/v2', apiKey: KEY });
-    cleanups.push(() => panel.close());
-    expectNoKey(await rejection(panel.get('/ping')));
+    expectNoKey(await rejection(client('http://127.0.0.1:1/api/v2').get('/ping')));
     let caught: unknown;
     try {
-      new PanelClient({ baseUrl: 'http://127.0.0.1:1/api/v2', apiKey: `${KEY}\nx` });
+      new PanelClient({ baseUrl: 'http://127.0.0.1:1/api/v2', apiKey: `${API_KEY}\nx` });
     } catch (err) {
       caught = err;
     }

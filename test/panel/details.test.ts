@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { findClientById, PanelHttpError, readLive, type ClientDetails, type ManagedField } from '../../src/panel/index.js';
 import { client, rejection } from '../helpers/panel.js';
-import { sim } from '../helpers/sim-http.js';
+import { sim } from '../helpers/sim.js';
 
 const SEED = {
   hostingPlans: ['Basic', 'Premium Plus'],

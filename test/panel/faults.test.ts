@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_RETRY_TIMING, PanelNetworkError } from '../../src/panel/index.js';
 import { client, fakeClock, rejection, shown, statuses } from '../helpers/panel.js';
-import { sim } from '../helpers/sim-http.js';
+import { sim } from '../helpers/sim.js';
 
 describe('PanelClient retries against the simulator', () => {
   test('GET: 429 with Retry-After is waited out, said in a sentence, then succeeds', async () => {

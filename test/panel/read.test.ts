@@ -1,9 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { readLive } from '../../src/panel/index.js';
-import { startSimulator } from '../../src/simulator/index.js';
-import { API_KEY } from '../helpers/key.js';
 import { client, rejection } from '../helpers/panel.js';
-import { sim } from '../helpers/sim-http.js';
+import { sim, startSim } from '../helpers/sim.js';
 
 const SEED = {
   hostingPlans: ['Basic', 'Premium Plus'],
@@ -162,7 +160,7 @@ describe('readLive', () => {
   });
 
   test('unreachable: a closed port names the URL and the code', async () => {
-    const simulator = await startSimulator({ apiKey: API_KEY });
+    const simulator = await startSim();
     const url = simulator.url;
     await simulator.close();
     const error = await rejection(readLive(client({ url }), { domainNames: [] }));

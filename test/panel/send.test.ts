@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { findClientById, PanelHttpError } from '../../src/panel/index.js';
 import { client, fakeClock, rejection, statuses } from '../helpers/panel.js';
-import { sim } from '../helpers/sim-http.js';
+import { sim } from '../helpers/sim.js';
 
 const SEED = {
   hostingPlans: ['Basic', 'Premium Plus'],

@@ -2,12 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { PanelClient, proxySettings } from '../../src/panel/index.js';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import type { Simulator } from '../../src/simulator/index.js';
 import { PROXIED_HOST, proxiedUrl, startTestProxy, type TestProxy } from '../helpers/proxy.js';
 import { API_KEY } from '../helpers/key.js';
 import { client, rejection } from '../helpers/panel.js';
+import { sim } from '../helpers/sim.js';
 
 /** A private CA and a server certificate it signed for 127.0.0.1, made with openssl. */
 interface Pki {
@@ -41,24 +42,16 @@ afterAll(async () => {
   if (pki !== undefined) await rm(pki.dir, { recursive: true, force: true });
 });
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function httpsSim(): Promise<Simulator> {
+/** A simulator serving HTTPS with the test certificate, closed after the test. */
+function httpsSim(): Promise<Simulator> {
   if (pki === undefined) throw new Error('no certificates');
-  const simulator = await startSimulator({ apiKey: API_KEY, tls: { key: pki.key, cert: pki.cert } });
-  cleanups.push(() => simulator.close());
-  return simulator;
+  return sim({ tls: { key: pki.key, cert: pki.cert } });
 }
-
-
 
 /** A proxy on loopback, closed after the test. */
 async function startProxy(): Promise<TestProxy> {
   const proxy = await startTestProxy();
-  cleanups.push(proxy.close);
+  onTestFinished(proxy.close);
   return proxy;
 }
 
@@ -92,8 +85,7 @@ describe('TLS against the simulator serving HTTPS', () => {
 describe('proxies from the injected environment', () => {
   test('HTTP_PROXY carries requests to an http:// panel; process.env is not read', async () => {
     const proxy = await startProxy();
-    const simulator = await startSimulator({ apiKey: API_KEY });
-    cleanups.push(() => simulator.close());
+    const simulator = await sim();
     const url = proxiedUrl(simulator.url);
     const panel = client(url, { proxyEnv: { HTTP_PROXY: proxy.url } });
     expect(panel.proxy).toBe(proxy.url);
@@ -113,8 +105,7 @@ describe('proxies from the injected environment', () => {
 
   test('a loopback panel is never proxied; NO_PROXY exempts the panel', async () => {
     const proxy = await startProxy();
-    const simulator = await startSimulator({ apiKey: API_KEY });
-    cleanups.push(() => simulator.close());
+    const simulator = await sim();
     const loopback = client(simulator.url, { proxyEnv: { http_proxy: proxy.url } });
     expect(loopback.proxy).toBeUndefined();
     expect(await loopback.get('/ping')).toEqual({ response: 'pong' });
@@ -139,8 +130,7 @@ describe('proxies from the injected environment', () => {
   });
 
   test('a proxy that is down is a clear panel_unreachable error', async () => {
-    const simulator = await startSimulator({ apiKey: API_KEY });
-    cleanups.push(() => simulator.close());
+    const simulator = await sim();
     const error = await rejection(client(proxiedUrl(simulator.url), { proxyEnv: { HTTP_PROXY: 'http://127.0.0.1:1' }, retryBudgetMs: 0 }).get('/ping'));
     expect(error.code).toBe('panel_unreachable');
     expect(error.hint).toMatch(/HTTPS_PROXY/);

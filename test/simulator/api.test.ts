@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { call, createClient, sim as start } from '../helpers/sim-http.js';
+import { call, createClient } from '../helpers/sim-http.js';
+import { sim as start, startSim } from '../helpers/sim.js';
 import { API_KEY } from '../helpers/key.js';
-import { DEFAULT_HOSTING_PLANS, startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { DEFAULT_HOSTING_PLANS, type Simulator } from '../../src/simulator/index.js';
 
 describe('basics', () => {
   test('url, ping, JSON content type, request log', async () => {
@@ -94,7 +95,7 @@ describe('authentication', () => {
   });
 
   test('an empty key cannot start a simulator', async () => {
-    await expect(startSimulator({ apiKey: '' })).rejects.toMatchObject({ code: 'usage' });
+    await expect(startSim({ apiKey: '' })).rejects.toMatchObject({ code: 'usage' });
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { call, sim } from '../helpers/sim-http.js';
+import { call } from '../helpers/sim-http.js';
+import { sim } from '../helpers/sim.js';
 
 describe('simulator faults', () => {
   test('errorRate answers in the panel shape before any state change; the share follows the seed', async () => {

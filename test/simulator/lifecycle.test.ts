@@ -6,7 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { call, sim, tempDir } from '../helpers/sim-http.js';
+import { call, tempDir } from '../helpers/sim-http.js';
+import { sim } from '../helpers/sim.js';
 
 const SEED = { clients: [{ username: 'alice', domains: ['alice.example', 'shop.alice.example'] }, { username: 'bob', email: 'bob@example.com' }] };
 

@@ -2,8 +2,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ProvisionError } from '../../src/errors.js';
-import { DEFAULT_HOSTING_PLANS, parseSeed, startSimulator } from '../../src/simulator/index.js';
-import { call, createClient, sim as start, tempDir } from '../helpers/sim-http.js';
+import { DEFAULT_HOSTING_PLANS, parseSeed } from '../../src/simulator/index.js';
+import { call, createClient, tempDir } from '../helpers/sim-http.js';
+import { sim as start, startSim } from '../helpers/sim.js';
 import { API_KEY } from '../helpers/key.js';
 
 describe('options', () => {
@@ -104,7 +105,7 @@ describe('statePath', () => {
   test('state survives a restart; the seed is then ignored; ids continue', async () => {
     const dir = await tempDir();
     const statePath = join(dir, 'state.json');
-    const first = await start({ statePath });
+    const first = await startSim({ statePath });
     const alice = await createClient(first, { username: 'alice' });
     await call(first, 'POST', '/domains', { body: { domain: 'alice.example', id_user: alice } });
     await first.close();
@@ -134,12 +135,12 @@ describe('statePath', () => {
     const dir = await tempDir();
     const statePath = join(dir, 'state.json');
     await writeFile(statePath, '{"hello": 1}');
-    await expect(startSimulator({ apiKey: API_KEY, statePath })).rejects.toMatchObject({
+    await expect(startSim({ statePath })).rejects.toMatchObject({
       code: 'usage',
       message: expect.stringContaining(statePath) as unknown,
     });
     await writeFile(statePath, 'not json');
-    await expect(startSimulator({ apiKey: API_KEY, statePath })).rejects.toMatchObject({ code: 'usage' });
+    await expect(startSim({ statePath })).rejects.toMatchObject({ code: 'usage' });
   });
 });
 
@@ -147,12 +148,12 @@ describe('state file errors', () => {
   test('name the file, what was done and the system code, with what to do', async () => {
     const dir = await tempDir();
     const nowhere = join(dir, 'no-such-dir', 'state.json');
-    await expect(startSimulator({ apiKey: API_KEY, statePath: nowhere })).rejects.toMatchObject({
+    await expect(startSim({ statePath: nowhere })).rejects.toMatchObject({
       code: 'io',
       message: `cannot write the simulator state file ${nowhere} (ENOENT)`,
       hint: expect.stringContaining('writable') as unknown,
     });
-    await expect(startSimulator({ apiKey: API_KEY, statePath: dir })).rejects.toMatchObject({
+    await expect(startSim({ statePath: dir })).rejects.toMatchObject({
       code: 'io',
       message: `cannot read the simulator state file ${dir} (EISDIR)`,
     });
