@@ -68,7 +68,7 @@ Examples:
   provision plan manifest.yaml --out plan.json && provision apply plan.json --secrets-file s.jsonl
   PROVISION_SECRETS_FILE=/secure/passwords.jsonl provision apply manifest.yaml --auto-approve --concurrency 8
   provision apply plan.json --secrets-file secrets.jsonl --secrets-recipient age1...   # CI artifact`,
-  async run(args, io, redactions) {
+  async run(args, io, credentials) {
     const { values, positionals } = parseCommandLine(args, APPLY_OPTIONS, 1, applyUsage);
     const format = oneOf(values.format, '--format', ['text', 'json'], 'text');
     const concurrency = positiveInteger(values.concurrency, '--concurrency', DEFAULT_CONCURRENCY, MAX_CONCURRENCY);
@@ -88,10 +88,10 @@ Examples:
     let prepared: Prepared;
     if (input.kind === 'manifest') {
       io.stderr.write(`${sourceName(path)}: a manifest: planning against the panel now\n`);
-      prepared = await planFromManifest(input.bytes, path, io, redactions, options);
+      prepared = await planFromManifest(input.bytes, path, io, credentials, options);
     } else {
       io.stderr.write(`${path}: a saved plan (format ${input.saved.formatVersion}, made from ${input.saved.manifest}): applying exactly it, without asking: the plan was the review\n`);
-      prepared = await planFromSavedPlan(input.saved, path, io, redactions, options);
+      prepared = await planFromSavedPlan(input.saved, path, io, credentials, options);
     }
     const { panel } = prepared;
     const warnings = planWarnings(prepared.view.plan, limits);
@@ -107,7 +107,7 @@ Examples:
       refuseMassChanges(view.plan, limits);
       const checkedSecretsPath = createsClients(view.plan.changes) ? requireSecretsPath(secretsPath) : undefined;
       if (input.kind === 'manifest' && !values['auto-approve']) await confirm(view, io, format);
-      const secrets = checkedSecretsPath === undefined ? undefined : await openSecretsSink({ path: checkedSecretsPath, encryption, redactions });
+      const secrets = checkedSecretsPath === undefined ? undefined : await openSecretsSink({ path: checkedSecretsPath, encryption, redactions: credentials.redactions });
       for (const warning of secrets?.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
       const progress = new ApplyProgress(io, format, view.plan.changes.length);
       const controller = new AbortController();
@@ -152,7 +152,7 @@ Examples:
         io.stderr.write(`New clients' passwords are in ${secrets.path}${secrets.encrypted ? ', encrypted to the age recipient' : ''}.\n`);
       }
       if (interrupted) io.stderr.write('Interrupted: run apply again to do what is still to do.\n');
-      await stepSummary(io, `${renderPlanMarkdown(view)}\n**${renderApplySummary(outcomes)}**\n`);
+      await stepSummary(io, credentials.redactions, `${renderPlanMarkdown(view)}\n**${renderApplySummary(outcomes)}**\n`);
       return interrupted ? EXIT.interrupted : tally(outcomes).failed > 0 ? EXIT.failure : EXIT.ok;
     } finally {
       await panel.close();

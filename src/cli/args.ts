@@ -18,10 +18,22 @@ export interface Command {
   readonly options?: ParseArgsOptionsConfig;
   /**
    * Runs the command and returns its exit code (an EXIT value); errors are thrown, and `main`
-   * turns them into codes. `redactions` is the run's redaction set (src/redact.ts): a command
-   * adds every credential it learns (the API key, a password) before anything could print it.
+   * turns them into codes. `credentials`: what main learnt before the command started.
    */
-  run(args: readonly string[], io: Io, redactions: Redactions): Promise<ExitCode>;
+  run(args: readonly string[], io: Io, credentials: Credentials): Promise<ExitCode>;
+}
+
+/**
+ * What `main` knows before a command reads or writes anything: the run's redaction set
+ * (src/redact.ts), to which a command adds every credential it learns (a password) before
+ * anything could print it, and the API key when --api-key-file named one. The key file is read
+ * first of all inputs, once (it may be a pipe), so the key is in the set before any error could
+ * quote an argument that turns out to be the key.
+ */
+export interface Credentials {
+  readonly redactions: Redactions;
+  /** The key read from --api-key-file; undefined without the flag (connect then reads PROVISION_API_KEY). */
+  readonly apiKey: string | undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { ProvisionError } from '../errors.js';
 import { API_KEY_HINT, apiKeyFromEnv, checkApiKey, checkCaPem, DEFAULT_MAX_ANSWER_MB, MAX_ANSWER_MB, normalizeBaseUrl, PanelClient } from '../panel/index.js';
-import { wholeNumber } from './args.js';
-import type { Redactions } from '../redact.js';
+import { parseArgs } from 'node:util';
+import { type Command, type Credentials, wholeNumber } from './args.js';
 import { readSmallText, readText } from './files.js';
 import type { Io } from './io.js';
 
@@ -42,17 +42,18 @@ export interface ConnectionValues {
 /**
  * The panel's URL and key come from flags and the environment only, never from the manifest:
  * a pull request that edits the manifest must not be able to send the key elsewhere.
- * The key joins the run's redaction set at once, so no output of the run can show it.
+ * The key joins the run's redaction set at once, so no output of the run can show it (a key
+ * from --api-key-file is there already: main read it first, see preloadApiKey).
  * `connections`: parallel connections to keep open (apply passes its --concurrency).
  */
-export async function connect(values: ConnectionValues, io: Io, redactions: Redactions, connections?: number): Promise<PanelClient> {
+export async function connect(values: ConnectionValues, io: Io, credentials: Credentials, connections?: number): Promise<PanelClient> {
   const raw = values.url ?? io.env.PROVISION_URL;
   if (raw === undefined || raw === '') {
     throw new ProvisionError('usage', 'no panel URL', { hint: 'give --url https://panel.example or set PROVISION_URL' });
   }
   const baseUrl = normalizeBaseUrl(raw, { allowHttp: values['allow-http'] === true });
-  const apiKey = await readApiKey(values['api-key-file'], io);
-  redactions.add(apiKey);
+  const apiKey = credentials.apiKey ?? (await readApiKey(values['api-key-file'], io));
+  credentials.redactions.add(apiKey);
   const caFile = values['ca-file'];
   const ca = caFile === undefined ? undefined : checkCaPem(await readText(caFile, io, 'CA file'), `the CA file ${caFile}`);
   if (values.insecure === true) {
@@ -83,6 +84,24 @@ export async function connect(values: ConnectionValues, io: Io, redactions: Reda
   // Said once: where the key travels. (Credentials in the proxy URL are never shown.)
   if (panel.proxy !== undefined) io.stderr.write(`${baseUrl}: through the proxy ${panel.proxy}, from the environment (NO_PROXY can exempt the panel)\n`);
   return panel;
+}
+
+/**
+ * The key of `--api-key-file FILE` in a command's `args`, read before anything else the
+ * command reads, so that it is in the redaction set before any error could quote an argument
+ * that is the key itself (`provision apply KEY --api-key-file k.txt`). undefined when the
+ * command takes no such flag or it is not given (once); a file that cannot be read is an error
+ * here, before any other input is opened.
+ */
+export async function preloadApiKey(command: Command, args: readonly string[], io: Io): Promise<string | undefined> {
+  const options = command.options;
+  if (options?.['api-key-file'] === undefined) return undefined;
+  // Loose parsing, with the command's flags so that values split the same way: only this flag
+  // is wanted here; the command's own strict parse reports whatever else is wrong.
+  const { tokens } = parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true });
+  const given = tokens.flatMap((t) => (t.kind === 'option' && t.name === 'api-key-file' && typeof t.value === 'string' ? [t.value] : []));
+  // Given twice: the command refuses that before it reads anything.
+  return given.length === 1 ? readApiKey(given[0], io) : undefined;
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
+import type { Redactions } from '../redact.js';
 import type { Io } from './io.js';
 
 /**
@@ -98,9 +99,10 @@ function readHint(code: string): string {
  * Writes to a temporary file beside `path` (an unpredictable name, created exclusively, so a
  * link planted in advance is never followed), then renames it over `path`: a reader never sees
  * half a file. Only a regular file is replaced: a device, a pipe, a directory or a symbolic
- * link at `path` is refused, and nothing is written.
+ * link at `path` is refused, and nothing is written. `text` passes the run's redaction filter
+ * first, as everything the run prints does: a file is output too.
  */
-export async function writeAtomically(path: string, text: string): Promise<void> {
+export async function writeAtomically(path: string, text: string, redactions: Redactions): Promise<void> {
   const kind = await lstat(path).then(
     (info) => (info.isFile() ? undefined : info.isSymbolicLink() ? 'a symbolic link' : info.isDirectory() ? 'a directory' : info.isFIFO() ? 'a pipe (FIFO)' : info.isSocket() ? 'a socket' : 'a device'),
     (error: unknown) => {
@@ -113,7 +115,7 @@ export async function writeAtomically(path: string, text: string): Promise<void>
   }
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    await writeFile(temp, text, { mode: 0o644, flag: 'wx' });
+    await writeFile(temp, redactions.redact(text), { mode: 0o644, flag: 'wx' });
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);

@@ -45,6 +45,21 @@ export function redacting(output: Output, redactions: Redactions): Output {
   };
 }
 
+/**
+ * `io` with every channel that reaches a person filtered (see `redacting`): stdout, stderr and
+ * the terminal prompt's question. Files the run writes take the same filter where they are
+ * written (files.ts writeAtomically, github.ts stepSummary).
+ */
+export function redactingIo(io: Io, redactions: Redactions): Io {
+  const { prompt } = io;
+  return {
+    ...io,
+    stdout: redacting(io.stdout, redactions),
+    stderr: redacting(io.stderr, redactions),
+    ...(prompt === undefined ? {} : { prompt: (question: string) => prompt(guardOutput(redactions.redact(question))) }),
+  };
+}
+
 export function useColor(output: Output, env: Io['env']): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;

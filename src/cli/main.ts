@@ -1,9 +1,9 @@
 import { ProvisionError } from '../errors.js';
-import { Redactions } from '../redact.js';
+import { MIN_REDACTED_LENGTH, Redactions } from '../redact.js';
 import { VERSION } from '../version.js';
 import type { Command } from './args.js';
 import { EXIT, EXIT_FOR_ERROR, exitCodesHelp, type ExitCode } from './exit.js';
-import { type Io, redacting } from './io.js';
+import { type Io, redactingIo } from './io.js';
 import { quote } from '../escape.js';
 import { closest } from '../names.js';
 
@@ -49,12 +49,13 @@ Examples:
 
 /**
  * Runs one command line and returns its exit code. The only place errors become exit codes
- * and messages; everything printed passes through a filter that blanks every credential of
- * the run's redaction set (src/redact.ts).
+ * and messages. Every channel the run writes to (stdout, stderr, the terminal prompt; files
+ * take the same filter: files.ts, github.ts) blanks every credential of the run's redaction set
+ * (src/redact.ts), which holds the key before the command reads or writes anything.
  */
 export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
-  const redactions = knownCredentials(argv, io.env);
-  const safeIo: Io = { ...io, stdout: redacting(io.stdout, redactions), stderr: redacting(io.stderr, redactions) };
+  const redactions = suspectedCredentials(argv, io.env);
+  const safeIo = redactingIo(io, redactions);
   try {
     return await dispatch(argv, safeIo, redactions);
   } catch (error) {
@@ -68,7 +69,7 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
  * environment, and whatever was given to --api-key-file (the key itself, pasted there by
  * mistake, would otherwise be echoed by the error that says the "file" cannot be read).
  */
-function knownCredentials(argv: readonly string[], env: Io['env']): Redactions {
+function suspectedCredentials(argv: readonly string[], env: Io['env']): Redactions {
   const redactions = new Redactions();
   if (env.PROVISION_API_KEY !== undefined) redactions.add(env.PROVISION_API_KEY.trim());
   for (const [i, arg] of argv.entries()) {
@@ -103,7 +104,27 @@ async function dispatch(argv: readonly string[], io: Io, redactions: Redactions)
     io.stdout.write(`Usage: ${command.usage}\n\n${command.summary}\n\n${command.help}\n`);
     return EXIT.ok;
   }
-  return command.run(rest, io, redactions);
+  // The key file first of all inputs: from here on the key is blanked wherever it appears.
+  const apiKey = command.options?.['api-key-file'] === undefined ? undefined : await (await import('./connection.js')).preloadApiKey(command, rest, io);
+  if (apiKey !== undefined) redactions.add(apiKey);
+  refuseKeyInArguments(name, rest, [apiKey, io.env.PROVISION_API_KEY?.trim()]);
+  return command.run(rest, io, { redactions, apiKey });
+}
+
+/**
+ * Refuses, before anything is read, an argument that holds the API key (a key pasted where a
+ * path belongs, a URL carrying it): said without quoting the argument, so the output holds
+ * neither the key nor a blanked stand-in. The simulator's own --api-key is its one exception.
+ */
+function refuseKeyInArguments(command: string, args: readonly string[], keys: readonly (string | undefined)[]): void {
+  const known = keys.filter((key): key is string => key !== undefined && key.length >= MIN_REDACTED_LENGTH);
+  for (const [i, arg] of args.entries()) {
+    if (command === 'simulator' && (args[i - 1] === '--api-key' || arg.startsWith('--api-key='))) continue;
+    if (!known.some((key) => arg.includes(key))) continue;
+    throw new ProvisionError('usage', `argument ${i + 1} after '${command}' holds the API key: nothing was read or sent`, {
+      hint: 'give the key only in the file named by --api-key-file or in PROVISION_API_KEY, never as an argument: shell history and process lists show arguments',
+    });
+  }
 }
 /** `error: message`, detail lines, `hint: ...`; never a stack trace. */
 export function formatError(error: unknown): string {

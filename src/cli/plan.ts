@@ -46,20 +46,20 @@ Examples:
   provision plan manifest.yaml --out plan.json            # review it, then: provision apply plan.json
   provision plan manifest.yaml --format markdown > plan.md
   provision plan manifest.yaml --detailed-exitcode || [ $? -eq 2 ]`,
-  async run(args, io, redactions) {
+  async run(args, io, credentials) {
     const { values, positionals } = parseCommandLine(args, PLAN_OPTIONS, 1, planUsage);
     const format = oneOf(values.format, '--format', ['text', 'json', 'markdown'], 'text');
     const limits = massLimits(values);
     const path = positionals[0] ?? '';
     const bytes = await readBytes(path, io, 'manifest');
-    const prepared = await planFromManifest(bytes, path, io, redactions, { connection: values, showUnmanaged: values['show-unmanaged'] });
+    const prepared = await planFromManifest(bytes, path, io, credentials, { connection: values, showUnmanaged: values['show-unmanaged'] });
     await prepared.panel.close();
     const warnings = planWarnings(prepared.view.plan, limits);
     const view: PlanView = warnings.length === 0 ? prepared.view : { ...prepared.view, warnings };
-    if (values.out !== undefined) await writeAtomically(values.out, renderPlanJson(view));
+    if (values.out !== undefined) await writeAtomically(values.out, renderPlanJson(view), credentials.redactions);
     io.stdout.write(format === 'json' ? renderPlanJson(view) : format === 'markdown' ? renderPlanMarkdown(view) : renderPlanText(view, { color: useColor(io.stdout, io.env) }));
     if (format !== 'text') for (const warning of warnings) io.stderr.write(`warning: ${safeText(warning)}\n`);
-    await stepSummary(io, renderPlanMarkdown(view));
+    await stepSummary(io, credentials.redactions, renderPlanMarkdown(view));
     refuseConflicts(view.plan);
     return values['detailed-exitcode'] && view.plan.changes.length > 0 ? EXIT.changes : EXIT.ok;
   },

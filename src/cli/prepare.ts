@@ -8,11 +8,10 @@ import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
 import { DEFAULT_MAX_CREATES, DEFAULT_MAX_DELETES, type Limits, massChanges, renameWarning } from '../plan/guards.js';
 import { parsePlanFile, type SavedPlan } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
-import type { Redactions } from '../redact.js';
 import type { PlanView } from '../render/common.js';
 import { closeLostIntents, findLostIntents, skippedLineWarning } from '../secrets/journal.js';
 import { plural } from '../util.js';
-import { positiveInteger, wholeNumber } from './args.js';
+import { type Credentials, positiveInteger, wholeNumber } from './args.js';
 import { connect, type ConnectionValues } from './connection.js';
 import { EXIT } from './exit.js';
 import { readBytes } from './files.js';
@@ -108,9 +107,9 @@ export interface PrepareOptions {
 }
 
 /** Manifest, panel, diff. */
-export async function planFromManifest(bytes: Uint8Array, path: string, io: Io, redactions: Redactions, options: PrepareOptions): Promise<Prepared> {
+export async function planFromManifest(bytes: Uint8Array, path: string, io: Io, credentials: Credentials, options: PrepareOptions): Promise<Prepared> {
   const { desired, sha256 } = loadManifest(bytes, path, io);
-  return withPanel(io, redactions, options, async (panel) => {
+  return withPanel(io, credentials, options, async (panel) => {
     const notes: string[] = [];
     const live = await readLive(panel, {
       domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)),
@@ -136,8 +135,8 @@ export async function planFromManifest(bytes: Uint8Array, path: string, io: Io, 
  * The panel re-read for a saved plan: refused when made for another panel, or stale when
  * anything it depends on changed (then nothing is sent).
  */
-export async function planFromSavedPlan(saved: SavedPlan, file: string, io: Io, redactions: Redactions, options: PrepareOptions): Promise<Prepared> {
-  return withPanel(io, redactions, options, async (panel) => {
+export async function planFromSavedPlan(saved: SavedPlan, file: string, io: Io, credentials: Credentials, options: PrepareOptions): Promise<Prepared> {
+  return withPanel(io, credentials, options, async (panel) => {
     if (panel.baseUrl !== saved.panelUrl) {
       throw new ProvisionError('plan_file', `${file} was made for the panel ${saved.panelUrl}, not ${panel.baseUrl}: nothing was sent`, {
         hint: 'apply it with --url / PROVISION_URL set to the panel it was made for, or make a plan for this panel',
@@ -196,8 +195,8 @@ function updatedFields(plan: Plan): { usernames: Set<string>; fields: Set<Manage
 }
 
 /** Connects, then makes the view; the connection is closed when that fails and handed on when not. */
-async function withPanel(io: Io, redactions: Redactions, options: PrepareOptions, view: (panel: PanelClient) => Promise<PlanView>): Promise<Prepared> {
-  const panel = await connect(options.connection, io, redactions, options.connections);
+async function withPanel(io: Io, credentials: Credentials, options: PrepareOptions, view: (panel: PanelClient) => Promise<PlanView>): Promise<Prepared> {
+  const panel = await connect(options.connection, io, credentials, options.connections);
   try {
     return { view: await view(panel), panel };
   } catch (error) {

@@ -49,7 +49,7 @@ Examples:
   provision simulator --api-key test-key --port 8080 --state panel.json
   provision simulator --api-key test-key --port 8080 --latency 50 --error-rate 0.1 --not-ready 500
   PROVISION_URL=http://127.0.0.1:8080 PROVISION_API_KEY=test-key provision plan examples/quickstart.yaml`,
-  async run(args, io, redactions) {
+  async run(args, io, { redactions }) {
     const { values } = parseCommandLine(args, OPTIONS, 0, usage);
     const apiKey = values['api-key'] ?? io.env.PROVISION_API_KEY;
     if (apiKey === undefined || apiKey === '') {

@@ -79,10 +79,10 @@ describe('--ca-file', () => {
   test('an unreadable or non-PEM CA file is refused before anything is sent, naming the file', async () => {
     const dir = await tempDir();
     const env = { PROVISION_API_KEY: 'k-123456' };
-    const missing = await rejection(connect({ url: 'https://panel.example', 'ca-file': join(dir, 'none.pem') }, io(env), new Redactions()));
+    const missing = await rejection(connect({ url: 'https://panel.example', 'ca-file': join(dir, 'none.pem') }, io(env), { redactions: new Redactions(), apiKey: undefined }));
     expect(missing).toMatchObject({ code: 'io', message: expect.stringMatching(/^cannot read the CA file .*none\.pem: ENOENT/) as unknown });
     await writeFile(join(dir, 'bad.pem'), 'hello');
-    const bad = await rejection(connect({ url: 'https://panel.example', 'ca-file': join(dir, 'bad.pem') }, io(env), new Redactions()));
+    const bad = await rejection(connect({ url: 'https://panel.example', 'ca-file': join(dir, 'bad.pem') }, io(env), { redactions: new Redactions(), apiKey: undefined }));
     expect(bad).toMatchObject({ code: 'usage', message: expect.stringMatching(/^the CA file .*bad\.pem holds no PEM certificate$/) as unknown });
   });
 });

@@ -6,6 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readBytes, readJson, writeAtomically } from '../../src/cli/files.js';
 import type { Io } from '../../src/cli/io.js';
 import { ProvisionError } from '../../src/errors.js';
+import { REDACTED, Redactions } from '../../src/redact.js';
+
+const none = new Redactions();
 
 const io: Io = {
   stdout: { write: () => undefined, isTTY: false },
@@ -55,12 +58,18 @@ describe('the CLI reads and writes files in one place', () => {
 
   it('writes through a temporary file and leaves nothing else behind, also when the write fails', async () => {
     const file = join(dir, 'plan.json');
-    await writeAtomically(file, 'one');
-    await writeAtomically(file, 'two');
+    await writeAtomically(file, 'one', none);
+    await writeAtomically(file, 'two', none);
     expect(await readFile(file, 'utf8')).toBe('two');
     expect(await readdir(dir)).toEqual(['plan.json']);
-    await expect(writeAtomically(join(dir, 'no-such-dir', 'plan.json'), 'x')).rejects.toMatchObject({ code: 'io', message: expect.stringContaining('ENOENT') as unknown });
+    await expect(writeAtomically(join(dir, 'no-such-dir', 'plan.json'), 'x', none)).rejects.toMatchObject({ code: 'io', message: expect.stringContaining('ENOENT') as unknown });
     expect(await readdir(dir)).toEqual(['plan.json']);
+  });
+
+  it('passes what it writes through the run\'s redaction filter, as stdout does', async () => {
+    const file = join(dir, 'plan.json');
+    await writeAtomically(file, '{"note": "key sk-file-secret-1 echoed"}', new Redactions().add('sk-file-secret-1'));
+    expect(await readFile(file, 'utf8')).toBe(`{"note": "key ${REDACTED} echoed"}`);
   });
 
   it('replaces only a regular file: a pipe, a device, a directory or a link is refused and left as it was', async () => {
@@ -72,7 +81,7 @@ describe('the CLI reads and writes files in one place', () => {
     await symlink(target, link);
     await mkdir(join(dir, 'sub'));
     for (const [path, kind] of [[fifo, 'a pipe (FIFO)'], ['/dev/null', 'a device'], [join(dir, 'sub'), 'a directory'], [link, 'a symbolic link']] as const) {
-      await expect(writeAtomically(path, 'plan'), path).rejects.toMatchObject({ code: 'io', message: `${path} is ${kind}, not a regular file: nothing was written` });
+      await expect(writeAtomically(path, 'plan', none), path).rejects.toMatchObject({ code: 'io', message: `${path} is ${kind}, not a regular file: nothing was written` });
     }
     expect(await readFile(target, 'utf8')).toBe('keep');
     expect((await readdir(dir)).sort()).toEqual(['elsewhere.txt', 'fifo', 'link.json', 'sub']);

@@ -56,6 +56,13 @@ describe('no secret in any output', () => {
     await go(['plan', manifest, '--url', `https://panel.example/?key=${API_KEY}`]);
     await go(['plan', manifest, '--url', 'http://127.0.0.1:1']);
     await go(['simulator', '--api-key', API_KEY, '--port', 'x']);
+    // The key pasted where the manifest belongs, the key file named too: known before the manifest is read.
+    const keyFileOnly = { PROVISION_URL: p.env.PROVISION_URL };
+    for (const command of ['plan', 'apply', 'validate']) await go([command, API_KEY, '--api-key-file', keyFile], keyFileOnly);
+    await go(['apply', `--api-key-file=${keyFile}`, join(p.dir, `${API_KEY}.yaml`)], keyFileOnly);
+    // The step summary is output too.
+    const summary = join(p.dir, 'summary.md');
+    await go(['plan', manifest], { ...env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
     echoKey = true;
     const echoed = await go(['plan', manifest]);
     const echoedRun = results.at(-1);
@@ -73,8 +80,12 @@ describe('no secret in any output', () => {
     const passwords = (await createdRecords(secrets)).map((r) => String(r.password));
     expect(passwords).toHaveLength(2);
     const planText = await readFile(planFile, 'utf8');
+    const summaryText = await readFile(summary, 'utf8');
+    expect(summaryText).toContain('panel-provision plan');
+    for (const text of [planText, summaryText]) expect(text).not.toContain(REDACTED);
     for (const secret of [API_KEY, ...passwords]) {
       expect(planText).not.toContain(secret);
+      expect(summaryText).not.toContain(secret);
       for (const r of results) {
         expect(r.stdout).not.toContain(secret);
         expect(r.stderr).not.toContain(secret);
