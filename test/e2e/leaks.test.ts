@@ -7,15 +7,15 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/redact.js';
-import { API_KEY, createdRecords, panel, run, type RunResult } from '../helpers/cli.js';
+import { API_KEY, createdRecords, run, type RunResult, startWorkspace, type Workspace } from '../helpers/cli.js';
 
 const MANIFEST = 'version: 1\nclients:\n  - username: alice\n    plan: Basic\n    domains: [alice.example, www.alice.example]\n  - username: bob\n    domains: [bob.example]\n';
 
 describe('no secret in any output', () => {
-  let p: Awaited<ReturnType<typeof panel>>;
+  let p: Workspace;
   let echoKey = false;
   beforeAll(async () => {
-    p = await panel({
+    p = await startWorkspace(undefined, {
       // A careless panel that echoes the key in an error message.
       intercept: ({ method, path }) =>
         echoKey && method === 'GET' && path === '/clients' ? { status: 400, json: { code: '400 Bad Request', message: `bad key ${API_KEY} for this resource` } } : undefined,
