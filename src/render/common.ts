@@ -2,26 +2,14 @@ import { assertNever, plural } from '../util.js';
 import { domainToUnicode } from 'node:url';
 import type { Change, ChangeAction, FieldChange, Plan } from '../plan/types.js';
 import { requestFor } from '../plan/requests.js';
+import type { PlanSource } from '../plan/saved.js';
 import { jsonText, quote, safeText } from '../escape.js';
 
-/** What a renderer needs beside the plan; all plain values, so renderers stay pure. */
-export interface PlanView {
-  readonly plan: Plan;
-  /** The panel's API base URL the plan was made against. */
-  readonly panelUrl: string;
-  /** The manifest's path as the user gave it. */
-  readonly manifest: string;
-  /** List unmanaged names, not only counts (they may be other customers'). */
-  readonly showUnmanaged: boolean;
-  /** Sentences about how the panel was read (e.g. a fallback), shown with the plan. */
-  readonly notes: readonly string[];
-  /** sha256 (hex) of the manifest file's bytes; recorded in the plan file. */
-  readonly manifestSha256: string;
-  /** The fingerprint of the panel state the plan depends on (src/plan/fingerprint.ts). */
-  readonly fingerprint: string;
-  /** Warnings found beside the plan (a mass create or delete, a look-alike rename), for people. */
-  readonly warnings?: readonly string[];
-}
+/**
+ * What a renderer needs beside the plan, all plain values so renderers stay pure: the same
+ * fields the plan document is written from (plan/saved.ts PlanSource), one type for both.
+ */
+export type PlanView = PlanSource;
 
 export const KNOWN_AFTER_APPLY = '(known after apply)';
 

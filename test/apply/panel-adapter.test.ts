@@ -12,7 +12,7 @@ import type { PanelClient } from '../../src/panel/index.js';
 import type { CreateClient, CreateDomain } from '../../src/plan/types.js';
 import { closeLostIntents, findLostIntents, parseJournal, SecretsFile, type SecretsSink } from '../../src/secrets/journal.js';
 import { client, fakeClock, rejection, shown, statuses } from '../helpers/panel.js';
-import { sim } from '../helpers/sim-http.js';
+import { sim } from '../helpers/sim.js';
 
 const newClient = (name: string): CreateClient => ({ id: `client:${name}`, action: 'create', type: 'client', name, reason: 'test', dependsOn: [] });
 const newDomain = (name: string, owner: string, clientId: number | null): CreateDomain => ({

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
-import { BIN } from '../helpers/build.js';
-import { createdRecords, panel } from '../helpers/cli.js';
+import { BIN } from '../helpers/dist.js';
+import { createdRecords, startWorkspace, type Workspace } from '../helpers/cli.js';
 
 const CLIENTS = 30;
 const CONCURRENCY = 4;
@@ -66,12 +66,12 @@ function runBin(
 }
 
 describe('apply killed with SIGKILL, then run again', () => {
-  let p: Awaited<ReturnType<typeof panel>> | undefined;
+  let p: Workspace | undefined;
   let sim: Simulator;
   beforeAll(async () => {
     // Every POST takes 10-25 ms, so kills land while requests are in flight.
     let tick = 0;
-    p = await panel({
+    p = await startWorkspace(undefined, {
       intercept: async ({ method }) => {
         if (method === 'POST') await sleep(10 + (tick++ % 4) * 5);
         return undefined;
@@ -143,10 +143,86 @@ describe('apply killed with SIGKILL, then run again', () => {
   }, 60_000);
 });
 
-describe('apply stopped with SIGTERM', () => {
-  let p: Awaited<ReturnType<typeof panel>> | undefined;
+describe('a plan that mixes creates, updates and deletes, killed with SIGKILL', () => {
+  let p: Workspace | undefined;
   beforeAll(async () => {
-    p = await panel({
+    let tick = 0;
+    const old = Array.from({ length: 12 }, (_, i) => ({ username: `old${i}`, domains: [`old${i}.example`, `www.old${i}.example`] }));
+    const kept = Array.from({ length: 8 }, (_, i) => ({ username: `kept${i}`, plan: 'Basic', domains: [`kept${i}.example`, `gone${i}.example`] }));
+    p = await startWorkspace(undefined, {
+      seed: { clients: [...old, ...kept] },
+      // Every change takes 10-25 ms, so kills land while requests are in flight.
+      intercept: async ({ method }) => {
+        if (method !== 'GET') await sleep(10 + (tick++ % 4) * 5);
+        return undefined;
+      },
+    });
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  it('converges: nothing created twice, nothing deleted that the manifest keeps, every password accounted for', async () => {
+    if (p === undefined) throw new Error('the simulator did not start');
+    const { sim } = p;
+    const lines = ['version: 1', 'clients:'];
+    for (let i = 0; i < 10; i++) lines.push(`  - username: new${i}`, `    domains: [new${i}.example]`);
+    for (let i = 0; i < 8; i++) lines.push(`  - username: kept${i}`, '    plan: Standard', '    suspended: true', `    domains: [kept${i}.example, {name: gone${i}.example, state: absent}]`);
+    for (let i = 0; i < 6; i++) lines.push(`  - username: old${i}`, '    state: absent');
+    const manifest = join(p.dir, 'manifest.yaml');
+    await writeFile(manifest, `${lines.join('\n')}\n`);
+    const secrets = join(p.dir, 'secrets.jsonl');
+    const env = { ...p.env, PROVISION_SECRETS_FILE: secrets };
+    const args = ['apply', manifest, '--auto-approve', '--allow-mass-delete', '--concurrency', String(CONCURRENCY)];
+
+    const runs: Run[] = [];
+    let kills = 0;
+    let seed = 11;
+    const started = Date.now();
+    for (let round = 0; round < 15 && Date.now() - started < 20_000; round++) {
+      seed = (seed * 48_271) % 2_147_483_647;
+      const run = await runBin(args, env, { killAfterMs: 80 + (seed % 400) });
+      runs.push(run);
+      if (run.signal === 'SIGKILL') kills++;
+      else if (run.code === 0 && run.stdout.includes('No changes')) break;
+    }
+    const last = await runBin(args, env);
+    runs.push(last);
+    expect(last.code, last.stderr).toBe(0);
+    expect(kills).toBeGreaterThan(0);
+    const settled = await runBin(['plan', manifest, '--detailed-exitcode'], env);
+    expect(settled.code, settled.stdout).toBe(0);
+
+    for (let i = 0; i < 10; i++) expect(sim.state.domainNamed(`new${i}.example`)?.id_user).toBe(sim.state.clientNamed(`new${i}`)?.id);
+    for (let i = 0; i < 8; i++) {
+      expect(sim.state.clientNamed(`kept${i}`)).toMatchObject({ id_hosting_plan: 2, is_suspended: true });
+      expect(sim.state.domainNamed(`kept${i}.example`)?.id_user).toBe(sim.state.clientNamed(`kept${i}`)?.id);
+      expect(sim.state.domainNamed(`gone${i}.example`)).toBeUndefined();
+    }
+    for (let i = 0; i < 12; i++) {
+      if (i < 6) expect(sim.state.clientNamed(`old${i}`)).toBeUndefined();
+      // Not listed, no prune: kept, with its domains.
+      else expect(sim.state.domainNamed(`www.old${i}.example`)?.id_user).toBe(sim.state.clientNamed(`old${i}`)?.id);
+    }
+    expect(sim.requests.filter((r) => r.method === 'POST' && r.status === 201)).toHaveLength(20);
+    expect(sim.requests.filter((r) => r.method !== 'GET' && r.status >= 300 && r.status !== 404)).toEqual([]);
+    for (const run of runs) expect(run.stdout).not.toContain('✗');
+
+    const records = await createdRecords(secrets);
+    const warnings = runs.map((r) => r.stderr).join('');
+    for (let i = 0; i < 10; i++) {
+      const mine = records.filter((r) => r.username === `new${i}`);
+      expect(mine, `new${i}`).toHaveLength(1);
+      if (mine[0]?.password === null) expect(warnings).toContain(`client "new${i}" (id ${String(mine[0].id)}) was created by an earlier apply`);
+      else expect(typeof mine[0]?.password).toBe('string');
+    }
+  }, 60_000);
+});
+
+describe('apply stopped with SIGTERM', () => {
+  let p: Workspace | undefined;
+  beforeAll(async () => {
+    p = await startWorkspace(undefined, {
       intercept: async ({ method }) => {
         if (method === 'POST') await sleep(30);
         return undefined;
@@ -189,10 +265,10 @@ describe('apply stopped with SIGTERM', () => {
 });
 
 describe('apply interrupted twice', () => {
-  let p: Awaited<ReturnType<typeof panel>> | undefined;
+  let p: Workspace | undefined;
   beforeAll(async () => {
     let posts = 0;
-    p = await panel({
+    p = await startWorkspace(undefined, {
       intercept: async ({ method, path }) => {
         // The first clients are quick; later POSTs hang long enough that only a second Ctrl-C ends the run soon.
         if (method === 'POST' && path === '/clients' && ++posts > 2) await sleep(20_000);

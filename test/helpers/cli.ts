@@ -116,9 +116,3 @@ export async function workspace(manifest: string, options: Partial<SimulatorOpti
   onTestFinished(w.close);
   return w;
 }
-
-/**
- * @deprecated `startWorkspace(undefined, options)` under its old name, kept while
- * test/e2e/{crash,leaks,property}.test.ts still call it; new tests use workspace() or startWorkspace().
- */
-export const panel = (options: Partial<SimulatorOptions> = {}): Promise<Workspace> => startWorkspace(undefined, options);

@@ -6,8 +6,6 @@ import { onTestFinished } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
 import { API_KEY } from './key.js';
 
-/** Kept for test/apply/panel-adapter.test.ts: simulators start through ./sim.js. */
-export { sim } from './sim.js';
 
 export interface RawAnswer {
   readonly status: number;
