@@ -11,6 +11,7 @@ import type { SecretsSink } from '../secrets/journal.js';
 import { formatSeconds, isRecord, messageOf, untilAborted } from '../util.js';
 import type { Applied } from './execute.js';
 import type { PanelAdapterOptions } from './panel-adapter.js';
+import { send } from './send.js';
 
 /**
  * Creates against the panel (apply/panel-adapter.ts dispatches to it). Each change is sent as
@@ -60,7 +61,7 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
     for (let attempt = 1; ; attempt++) {
       try {
         posts++;
-        return { answer: await panel.post(request.path, request.body, { signal: options.signal }) };
+        return { answer: await send(panel, request, options.signal) };
       } catch (err) {
         const why = ambiguity(err);
         const settling = why === undefined && mayBeSettling(err, clientIsNew);
@@ -199,7 +200,7 @@ async function lookUp<R>(find: () => Promise<R | undefined>, label: string, requ
 
 function adoptDomain(record: LiveDomain, domain: string, idUser: unknown, tell: (message: string) => void): Applied {
   if (record.idUser !== idUser) {
-    throw new ProvisionError('panel_http', `domain ${quote(domain)} exists on the panel (id ${record.id}) but belongs to user ${record.idUser}, not ${String(idUser)}`, {
+    throw new ProvisionError('plan_conflict', `domain ${quote(domain)} exists on the panel (id ${record.id}) but belongs to user ${record.idUser}, not ${String(idUser)}`, {
       hint: 'someone else created it meanwhile: resolve it in the panel, then run plan again',
     });
   }

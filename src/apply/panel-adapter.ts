@@ -9,6 +9,7 @@ import type { Change, DeleteClient, DeleteDomain, UpdateClient } from '../plan/t
 import type { SecretsSink } from '../secrets/journal.js';
 import { assertNever, messageOf } from '../util.js';
 import { creator } from './create.js';
+import { send } from './send.js';
 import type { Applied, ChangeAdapter } from './execute.js';
 
 /** How long a POST /domains for a client created in the same run is retried while refused (30 s). */
@@ -52,16 +53,15 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
   const tell = (message: string): void => options.onWait?.(message);
 
   const update = async (change: UpdateClient): Promise<Applied> => {
-    const { path, body } = requestFor(change);
-    await panel.send('PUT', path, body, { signal: options.signal });
+    await send(panel, requestFor(change), options.signal);
     return { id: change.clientId };
   };
 
   const remove = async (change: DeleteClient | DeleteDomain, id: number, stillThere: () => Promise<boolean>): Promise<Applied> => {
-    const { path } = requestFor(change);
-    const described = panel.describe('DELETE', path);
+    const request = requestFor(change);
+    const described = panel.describe(request.method, request.path);
     try {
-      await panel.send('DELETE', path, undefined, { signal: options.signal });
+      await send(panel, request, options.signal);
       return { id };
     } catch (error) {
       if (error instanceof PanelHttpError && error.status === 404) return { id, note: 'it was gone already (404)' };

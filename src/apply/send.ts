@@ -1,0 +1,16 @@
+import type { PanelClient } from '../panel/client.js';
+import type { PanelRequest } from '../plan/requests.js';
+import { assertNever } from '../util.js';
+
+/** Sends exactly `request`: its method, its path, its body (none for a DELETE). */
+export function send(panel: PanelClient, request: PanelRequest, signal: AbortSignal | undefined): Promise<unknown> {
+  switch (request.method) {
+    case 'POST':
+      return panel.post(request.path, request.body, { signal });
+    case 'PUT':
+    case 'DELETE':
+      return panel.send(request.method, request.path, request.body ?? undefined, { signal });
+    default:
+      return assertNever(request.method);
+  }
+}
