@@ -65,6 +65,30 @@ function runBin(
   });
 }
 
+/**
+ * Runs `args`, killing it with SIGKILL at pseudo-random moments (from `seed`), round after
+ * round, then once to the end, which must succeed. Bounded: at most 15 rounds or about 20
+ * seconds of killing, whichever comes first; it stops early once a run finds nothing to do.
+ */
+async function killRounds(args: string[], env: Record<string, string>, seed: number): Promise<{ runs: Run[]; kills: number }> {
+  const runs: Run[] = [];
+  let kills = 0;
+  let state = seed;
+  const started = Date.now();
+  for (let round = 0; round < 15 && Date.now() - started < 20_000; round++) {
+    state = (state * 48_271) % 2_147_483_647;
+    const run = await runBin(args, env, { killAfterMs: 80 + (state % 400) });
+    runs.push(run);
+    if (run.signal === 'SIGKILL') kills++;
+    else if (run.code === 0 && run.stdout.includes('No changes')) break;
+  }
+  const last = await runBin(args, env);
+  runs.push(last);
+  expect(last.code, last.stderr).toBe(0);
+  expect(kills).toBeGreaterThan(0);
+  return { runs, kills };
+}
+
 describe('apply killed with SIGKILL, then run again', () => {
   let p: Workspace | undefined;
   let sim: Simulator;
@@ -93,22 +117,7 @@ describe('apply killed with SIGKILL, then run again', () => {
     const env = { ...p.env, PROVISION_SECRETS_FILE: secrets };
     const args = ['apply', manifest, '--auto-approve', '--concurrency', String(CONCURRENCY)];
 
-    const runs: Run[] = [];
-    let kills = 0;
-    let seed = 7;
-    const started = Date.now();
-    // Bounded: at most 15 rounds or about 20 seconds of killing, whichever comes first.
-    for (let round = 0; round < 15 && Date.now() - started < 20_000; round++) {
-      seed = (seed * 48_271) % 2_147_483_647;
-      const run = await runBin(args, env, { killAfterMs: 80 + (seed % 400) });
-      runs.push(run);
-      if (run.signal === 'SIGKILL') kills++;
-      else if (run.code === 0 && run.stdout.includes('No changes')) break;
-    }
-    const last = await runBin(args, env);
-    runs.push(last);
-    expect(last.code, last.stderr).toBe(0);
-    expect(kills).toBeGreaterThan(0);
+    const { runs, kills } = await killRounds(args, env, 7);
 
     // Every client and domain of the manifest exists, owned by the right client, once.
     for (let i = 0; i < CLIENTS; i++) {
@@ -175,21 +184,7 @@ describe('a plan that mixes creates, updates and deletes, killed with SIGKILL', 
     const env = { ...p.env, PROVISION_SECRETS_FILE: secrets };
     const args = ['apply', manifest, '--auto-approve', '--allow-mass-delete', '--concurrency', String(CONCURRENCY)];
 
-    const runs: Run[] = [];
-    let kills = 0;
-    let seed = 11;
-    const started = Date.now();
-    for (let round = 0; round < 15 && Date.now() - started < 20_000; round++) {
-      seed = (seed * 48_271) % 2_147_483_647;
-      const run = await runBin(args, env, { killAfterMs: 80 + (seed % 400) });
-      runs.push(run);
-      if (run.signal === 'SIGKILL') kills++;
-      else if (run.code === 0 && run.stdout.includes('No changes')) break;
-    }
-    const last = await runBin(args, env);
-    runs.push(last);
-    expect(last.code, last.stderr).toBe(0);
-    expect(kills).toBeGreaterThan(0);
+    const { runs } = await killRounds(args, env, 11);
     const settled = await runBin(['plan', manifest, '--detailed-exitcode'], env);
     expect(settled.code, settled.stdout).toBe(0);
 
