@@ -16,13 +16,24 @@ export const REDACTED = '[redacted]';
 export const MIN_REDACTED_LENGTH = 4;
 
 /**
- * The credentials to blank, in every form they can come back in: as is, URL-encoded,
- * JSON-escaped and HTML-escaped (a panel may echo the key inside an error page or a JSON
- * string). Kept as one trie of code units, so that `redact` costs one walk per position of
- * the text, bounded by the longest match, however many credentials it holds; adding one costs
- * its length. (A regular expression of alternatives, or a `replaceAll` per credential, costs
- * the text's length times their number: at 10,000 new clients 3,900 times the cost of writing
- * the output unfiltered, against 120 times for the trie; `bench/redact.ts`.)
+ * The credentials to blank, in every form they can come back in. Only the credential itself is
+ * stored, in a trie of code units; the text is read through a decoder instead: at each of its
+ * positions a character may stand as itself or escaped, in any of the escapes below, each
+ * character independently. So every mix is blanked: the encodings that leave some reserved
+ * characters raw (encodeURI, PHP's urlencode and rawurlencode, form encoding), HTML escaping
+ * with or without the quotes (PHP before and after 8.1: `'` raw, `&#39;`, `&#039;`, `&#x27;`,
+ * `&apos;`), and JSON escaping (`\/`, `\u00e9`, as PHP's json_encode writes). One level of
+ * escaping: a form escaped twice over is not recognised.
+ *
+ * The escapes: `%XX` in either case (UTF-8 sequences of them for one character), `+` for a space,
+ * `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` and numeric references `&#NN;` / `&#xHH;`, and JSON's
+ * backslash escapes (`\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t` `\uXXXX`).
+ *
+ * Cost: `redact` walks the trie from each position of the text, at most as far as the longest
+ * credential reaches (an escape is at most 12 code units), however many credentials it holds;
+ * adding one costs its length. (A regular expression of alternatives, or a `replaceAll` per
+ * credential, costs the text's length times their number: at 10,000 new clients thousands of
+ * times the cost of writing the output unfiltered; `bench/redact.ts` measures it.)
  */
 export class Redactions {
   /**
@@ -33,14 +44,29 @@ export class Redactions {
   /** Nodes where a credential ends. */
   private readonly ends = new Set<number>();
   private nodes = 1;
+  /** The walk's pending (position, node) pairs, reused by every call. */
+  private readonly pending: number[] = [];
 
-  /** Adds `value` in all its forms; values shorter than MIN_REDACTED_LENGTH are ignored. */
+  /** Adds `value` (in all its forms, see above); values shorter than MIN_REDACTED_LENGTH are ignored. */
   add(value: string): this {
     if (value.length < MIN_REDACTED_LENGTH) return this;
-    for (const form of formsOf(value)) this.insert(form);
+    let node = 0;
+    for (let i = 0; i < value.length; i++) {
+      const code = value.charCodeAt(i);
+      let byParent = this.edges.get(code);
+      if (byParent === undefined) this.edges.set(code, (byParent = new Map<number, number>()));
+      let child = byParent.get(node);
+      if (child === undefined) {
+        child = this.nodes++;
+        byParent.set(node, child);
+      }
+      node = child;
+    }
+    this.ends.add(node);
     return this;
   }
 
+  /** How many credentials are held. */
   get size(): number {
     return this.ends.size;
   }
@@ -54,14 +80,9 @@ export class Redactions {
     let out = '';
     let copied = 0;
     for (let i = 0; i < text.length; ) {
-      let node = 0;
-      let end = -1;
-      for (let j = i; j < text.length; j++) {
-        const child = this.edges.get(text.charCodeAt(j))?.get(node);
-        if (child === undefined) break;
-        node = child;
-        if (this.ends.has(node)) end = j + 1;
-      }
+      const code = text.charCodeAt(i);
+      // Most positions end at the root: neither a credential's first character nor an escape.
+      const end = isEscapeStart(code) || this.child(0, code) !== undefined ? this.longestAt(text, i) : -1;
       if (end < 0) {
         i++;
         continue;
@@ -72,40 +93,122 @@ export class Redactions {
     return copied === 0 ? text : out + text.slice(copied);
   }
 
-  private insert(form: string): void {
+  /**
+   * Where the longest credential that starts at `start` ends in `text`, or -1. Walks the text
+   * as it stands; where an escape starts, its decoding is a second path, walked afterwards.
+   */
+  private longestAt(text: string, start: number): number {
+    let end = -1;
+    const pending = this.pending;
+    let at = start;
     let node = 0;
-    for (let i = 0; i < form.length; i++) {
-      const code = form.charCodeAt(i);
-      let byParent = this.edges.get(code);
-      if (byParent === undefined) this.edges.set(code, (byParent = new Map<number, number>()));
-      let child = byParent.get(node);
-      if (child === undefined) {
-        child = this.nodes++;
-        byParent.set(node, child);
+    for (;;) {
+      while (at < text.length) {
+        const raw = text.charCodeAt(at);
+        if (isEscapeStart(raw)) {
+          const escaped = decodeAt(text, at);
+          const via = escaped === undefined ? undefined : this.follow(node, escaped[0]);
+          if (escaped !== undefined && via !== undefined) {
+            if (this.ends.has(via)) end = Math.max(end, at + escaped[1]);
+            pending.push(at + escaped[1], via);
+          }
+        }
+        const next = this.child(node, raw);
+        if (next === undefined) break;
+        node = next;
+        at++;
+        if (this.ends.has(node)) end = Math.max(end, at);
       }
-      node = child;
+      if (pending.length === 0) return end;
+      node = pending.pop() ?? 0;
+      at = pending.pop() ?? text.length;
     }
-    this.ends.add(node);
+  }
+
+  /** The node `units` lead to from `node`, or undefined. */
+  private follow(node: number, units: string): number | undefined {
+    let next: number | undefined = node;
+    for (let k = 0; k < units.length && next !== undefined; k++) next = this.child(next, units.charCodeAt(k));
+    return next;
+  }
+
+  private child(node: number, code: number): number | undefined {
+    return this.edges.get(code)?.get(node);
   }
 }
 
-/** The forms a credential can be echoed in; the same one only once. */
-function formsOf(value: string): Set<string> {
-  const html = value.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[c] ?? ''};`);
-  return new Set([
-    value,
-    encodeURIComponent(value),
-    // Form encoding writes a space as +; some encoders write hex in lower case.
-    encodeURIComponent(value).replace(/%20/g, '+'),
-    encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
-    JSON.stringify(value).slice(1, -1),
-    // PHP's json_encode (the panel's) also escapes "/" and everything beyond ASCII.
-    JSON.stringify(value)
-      .slice(1, -1)
-      .replace(/\//g, '\\/')
-      .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
-    html,
-    html.replace(/&#39;/g, '&#x27;'),
-    html.replace(/&#39;/g, '&apos;'),
-  ]);
+/** Whether an escape can start with this code unit: `%`, `+`, `&`, `\`. */
+function isEscapeStart(code: number): boolean {
+  return code === 0x25 || code === 0x2b || code === 0x26 || code === 0x5c;
+}
+
+/** The character(s) an escape at `at` stands for, and the escape's length; undefined when none starts there. */
+function decodeAt(text: string, at: number): readonly [string, number] | undefined {
+  switch (text.charCodeAt(at)) {
+    case 0x2b:
+      return [' ', 1];
+    case 0x25:
+      return decodePercent(text, at);
+    case 0x26:
+      return decodeReference(text, at);
+    default:
+      return decodeBackslash(text, at);
+  }
+}
+
+/** `%XX` (either case), or the UTF-8 sequence of `%XX` that makes one character. */
+function decodePercent(text: string, at: number): readonly [string, number] | undefined {
+  const lead = percentByte(text, at);
+  if (lead < 0x80) return lead < 0 ? undefined : [String.fromCharCode(lead), 3];
+  const count = lead >= 0xf0 && lead <= 0xf4 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 ? 2 : 0;
+  if (count === 0 || lead > 0xf4) return undefined;
+  let point = lead & (0xff >> (count + 1));
+  for (let k = 1; k < count; k++) {
+    const byte = percentByte(text, at + 3 * k);
+    if (byte < 0 || (byte & 0xc0) !== 0x80) return undefined;
+    point = (point << 6) | (byte & 0x3f);
+  }
+  return point > 0x10ffff ? undefined : [String.fromCodePoint(point), 3 * count];
+}
+
+/** The byte of `%XX` at `at`, or -1. */
+function percentByte(text: string, at: number): number {
+  if (text.charCodeAt(at) !== 0x25) return -1;
+  const hex = text.slice(at + 1, at + 3);
+  return /^[0-9a-fA-F]{2}$/.test(hex) ? parseInt(hex, 16) : -1;
+}
+
+const NAMED_REFERENCES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** `&name;`, `&#NN;` (leading zeros too: PHP 8.1 writes `&#039;`) or `&#xHH;`, looked for within 12 code units. */
+function decodeReference(text: string, at: number): readonly [string, number] | undefined {
+  let semicolon = -1;
+  for (let j = at + 1; j < Math.min(text.length, at + 12); j++) {
+    if (text.charCodeAt(j) === 0x3b) {
+      semicolon = j;
+      break;
+    }
+  }
+  if (semicolon < 0) return undefined;
+  const name = text.slice(at + 1, semicolon);
+  const length = semicolon + 1 - at;
+  const point = /^#\d{1,8}$/.test(name) ? Number(name.slice(1)) : /^#x[0-9a-f]{1,6}$/i.test(name) ? parseInt(name.slice(2), 16) : undefined;
+  if (point === undefined) {
+    const named = NAMED_REFERENCES[name.toLowerCase()];
+    return named === undefined ? undefined : [named, length];
+  }
+  return point > 0x10ffff ? undefined : [String.fromCodePoint(point), length];
+}
+
+const BACKSLASH_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** JSON's `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t` and `\uXXXX` (one code unit each). */
+function decodeBackslash(text: string, at: number): readonly [string, number] | undefined {
+  const next = text.charAt(at + 1);
+  if (next === 'u') {
+    const hex = text.slice(at + 2, at + 6);
+    return /^[0-9a-fA-F]{4}$/.test(hex) ? [String.fromCharCode(parseInt(hex, 16)), 6] : undefined;
+  }
+  const escaped = Object.hasOwn(BACKSLASH_ESCAPES, next) ? BACKSLASH_ESCAPES[next] : undefined;
+  return escaped === undefined ? undefined : [escaped, 2];
 }

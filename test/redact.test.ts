@@ -26,6 +26,57 @@ describe('Redactions', () => {
     expect(redactions.redact(`panel said: <${form}>!`)).toBe(`panel said: <${REDACTED}>!`);
   });
 
+  /** A key with every character HTML escaping changes, spaces, and what URL encoders disagree on. */
+  const hostile = `k'"<>& x/?#+~é`;
+  const htmlOld = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const phpUrlencode = (v: string) => encodeURIComponent(v).replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
+
+  it.each([
+    ['PHP 8.1+ htmlspecialchars (&#039;)', htmlOld(hostile).replace(/'/g, '&#039;')],
+    ['PHP < 8.1 htmlspecialchars (the apostrophe raw)', htmlOld(hostile)],
+    ['HTML, no quotes escaped (ENT_NOQUOTES)', hostile.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')],
+    ['HTML, numeric references in upper-case hex', hostile.replace(/[<>&'"]/g, (c) => `&#X${c.charCodeAt(0).toString(16).toUpperCase()};`)],
+    ['encodeURI (reserved characters raw)', encodeURI(hostile)],
+    ["PHP's urlencode (space as +, ~ encoded)", phpUrlencode(hostile)],
+    ["PHP's rawurlencode", encodeURIComponent(hostile).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)],
+    ['half URL-encoded, half raw', `${encodeURIComponent(hostile.slice(0, 6))}${hostile.slice(6)}`],
+    ['JSON inside, HTML-escaped outside (one level each, per character)', JSON.stringify(hostile).slice(1, -1).replace(/\//g, '\\/').replace(/</g, '&lt;')],
+  ])('blanks a credential echoed as %s', (_, form) => {
+    expect(form).not.toBe(hostile);
+    const redactions = new Redactions().add(hostile);
+    expect(redactions.redact(`panel said: (${form})!`)).toBe(`panel said: (${REDACTED})!`);
+  });
+
+  it('blanks any per-character mix of the escapes', () => {
+    const escapes: ((c: string) => string)[] = [
+      (c) => c,
+      (c) => encodeURIComponent(c),
+      (c) => encodeURIComponent(c).toLowerCase(),
+      (c) => `&#${c.codePointAt(0) ?? 0};`,
+      (c) => `&#x${(c.codePointAt(0) ?? 0).toString(16)};`,
+      (c) => `&#${String(c.codePointAt(0) ?? 0).padStart(3, '0')};`,
+      (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c,
+      (c) => (c === ' ' ? '+' : c),
+      (c) => JSON.stringify(c).slice(1, -1),
+      (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`,
+    ];
+    const printable = fc.string({ unit: fc.constantFrom(...Array.from(`ab0 '"<>&/?#+%;\\~é`)), minLength: MIN_REDACTED_LENGTH, maxLength: 16 });
+    fc.assert(
+      fc.property(printable, fc.array(fc.nat(escapes.length - 1), { minLength: 16, maxLength: 16 }), (secret, choice) => {
+        const form = Array.from(secret).map((c, i) => (escapes[choice[i] ?? 0] ?? String)(c)).join('');
+        const redactions = new Redactions().add(secret);
+        expect(redactions.redact(`(${form})`)).toBe(`(${REDACTED})`);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('leaves alone what decodes to another value, and escapes that are not whole', () => {
+    const redactions = new Redactions().add("k'y&z");
+    for (const text of ["k%27x&z", "k&#39;y&am", 'k&#39y&amp;z', "k'y%2", 'k%2G']) expect(redactions.redact(text)).toBe(text);
+    expect(redactions.redact("k&#39;y&amp;z")).toBe(REDACTED);
+  });
+
   it('leaves values shorter than MIN_REDACTED_LENGTH alone, and text without credentials untouched', () => {
     const redactions = new Redactions().add('abc');
     expect(MIN_REDACTED_LENGTH).toBe(4);
