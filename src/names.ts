@@ -10,23 +10,36 @@ export const USERNAME_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
+/** The label separators IDNA maps to "." (ideographic, fullwidth and halfwidth full stops). */
+const DOT_FORMS = /[\u3002\uff0e\uff61]/g;
+
+/** A last label the URL parser reads as a number (decimal or 0x-hex), making the whole an IPv4 address. */
+const NUMERIC_LABEL = /^(?:\d+|0x[0-9a-f]*)$/;
+
+const ADDRESS = 'is an IP address or a number, not a domain name: write a name like example.com';
+
 /**
  * The comparison form of a domain name: lowercase ASCII, international names in punycode.
  * Returns an explanation instead when the name cannot be a hosting domain (at least two
- * labels, each 1-63 letters, digits or inner hyphens, 253 characters in all).
+ * labels, each 1-63 letters, digits or inner hyphens, 253 characters in all). Refused, never
+ * rewritten: an IPv4 or IPv6 literal, and anything the URL parser would turn into one ("127.1",
+ * "0x7f.0.0.2", "127.１" with a fullwidth digit, "10.0.0。2" with an ideographic full stop). The
+ * rules are checked on the name as IDNA maps it (NFKC, those full stops as dots) and again on
+ * the ASCII result, so no spelling that maps to a refused name gets through.
  */
 export function normalizeDomain(input: string): { name: string } | { problem: string } {
   const trimmed = input.trim();
   if (trimmed === '') return { problem: 'is empty' };
   if (trimmed !== input) return { problem: 'has spaces around it' };
-  if (trimmed.endsWith('.')) return { problem: 'ends with a dot: write it without the trailing dot' };
-  if (/[\s/:@*[\]]/.test(trimmed)) return { problem: 'contains a space, "/", ":", "@", "*" or a bracket: write a bare domain name' };
-  // A last label that is a number (decimal or 0x-hex) makes the URL parser read the whole as an
-  // IPv4 address and rewrite it ("127.1" becomes "127.0.0.1"): refused, never rewritten.
-  const last = trimmed.toLowerCase().split('.').at(-1) ?? '';
-  if (/^(?:\d+|0x[0-9a-f]*)$/.test(last)) return { problem: 'is an IP address or a number, not a domain name: write a name like example.com' };
+  const mapped = trimmed.normalize('NFKC').toLowerCase().replace(DOT_FORMS, '.');
+  if (mapped.endsWith('.')) return { problem: 'ends with a dot: write it without the trailing dot' };
+  if (/[\s/:@*[\]]/.test(mapped)) return { problem: 'contains a space, "/", ":", "@", "*" or a bracket: write a bare domain name' };
+  // A numeric last label makes the URL parser read the whole as an IPv4 address and rewrite it
+  // ("127.1" becomes "127.0.0.1"): refused before, and after, the conversion.
+  if (NUMERIC_LABEL.test(mapped.split('.').at(-1) ?? '')) return { problem: ADDRESS };
   const ascii = domainToASCII(trimmed.toLowerCase());
   if (ascii === '') return { problem: 'is not a valid domain name' };
+  if (NUMERIC_LABEL.test(ascii.split('.').at(-1) ?? '')) return { problem: ADDRESS };
   if (ascii.length > 253) return { problem: 'is longer than 253 characters' };
   const labels = ascii.split('.');
   if (labels.length < 2) return { problem: 'needs at least two labels, like example.com' };

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { closest, globMatcher, normalizeDomain } from '../src/names.js';
 
@@ -14,6 +15,19 @@ describe('normalizeDomain', () => {
   it('lowercases and converts IDNs to punycode; a number is fine as a label, not as the last one', () => {
     expect(normalizeDomain('Bücher.Example')).toEqual({ name: 'xn--bcher-kva.example' });
     expect(normalizeDomain('1.2.example')).toEqual({ name: '1.2.example' });
+    // The full stops IDNA maps are label separators of a name, too.
+    expect(normalizeDomain('example\u3002com')).toEqual({ name: 'example.com' });
+  });
+
+  it('never returns a name whose last label is a number, whatever the spelling', () => {
+    const unit = fc.constantFrom('1', '0', 'x', 'a', '.', '\u3002', '\uff0e', '\uff11', '\uff58', '\u2460', '-');
+    fc.assert(
+      fc.property(fc.string({ unit, minLength: 1, maxLength: 12 }), (input) => {
+        const result = normalizeDomain(input);
+        if ('name' in result) expect(result.name.split('.').at(-1)).not.toMatch(/^(?:\d+|0x[0-9a-f]*)$/);
+      }),
+      { numRuns: 2000 },
+    );
   });
   it.each([
     ['', 'is empty'],
@@ -28,6 +42,19 @@ describe('normalizeDomain', () => {
     ['127.1', 'is an IP address or a number, not a domain name: write a name like example.com'],
     ['0x7f.0.0.2', 'is an IP address or a number, not a domain name: write a name like example.com'],
     ['example.0x10', 'is an IP address or a number, not a domain name: write a name like example.com'],
+    // Spellings the URL parser maps onto those: fullwidth, mathematical, circled or superscript
+    // digits, the ideographic, fullwidth and halfwidth full stops.
+    ['127.\uff11', 'is an IP address or a number, not a domain name: write a name like example.com'],
+    ['10.0.0\u30022', 'is an IP address or a number, not a domain name: write a name like example.com'],
+    ['\uff11\uff10.\uff10.\uff10.\uff12', 'is an IP address or a number, not a domain name: write a name like example.com'],
+    ['10.0.0\uff0e2', 'is an IP address or a number, not a domain name: write a name like example.com'],
+    ['10.0.0\uff612', 'is an IP address or a number, not a domain name: write a name like example.com'],
+    ['127.0.0.\u{1d7cf}', 'is an IP address or a number, not a domain name: write a name like example.com'],
+    ['127.0.0.\u2460', 'is an IP address or a number, not a domain name: write a name like example.com'],
+    ['127.0.0.\u00b9', 'is an IP address or a number, not a domain name: write a name like example.com'],
+    ['example.\uff10x10', 'is an IP address or a number, not a domain name: write a name like example.com'],
+    ['example.com\u3002', 'ends with a dot: write it without the trailing dot'],
+    ['fd00\uff1a\uff1a1', 'contains a space, "/", ":", "@", "*" or a bracket: write a bare domain name'],
     ['[::1]', 'contains a space, "/", ":", "@", "*" or a bracket: write a bare domain name'],
     ['fd00::1', 'contains a space, "/", ":", "@", "*" or a bracket: write a bare domain name'],
   ])('refuses %j', (input, problem) => {
