@@ -71,6 +71,13 @@ export interface PanelClientOptions {
   readonly proxyEnv?: Readonly<Record<string, string | undefined>>;
 }
 
+/**
+ * The least of a request's budget a retry needs left to be worth starting (less could hardly
+ * connect and be answered; an attempt never runs past the budget), and the shortest first
+ * attempt (for a budget set below this, as tests do to turn retries off).
+ */
+export const MIN_ATTEMPT_MS = 1_000;
+
 /** Sent as User-Agent: panel operators can see who calls. */
 export const USER_AGENT = `panel-provision/${VERSION}`;
 
@@ -197,23 +204,30 @@ export class PanelClient {
    */
   private async call(method: Method, path: string, body: unknown, signal?: AbortSignal): Promise<AttemptResult & { ok: true }> {
     const started = this.clock.now();
+    const budget = this.timing.budgetMs;
     for (let attempt = 1; ; attempt++) {
-      // No attempt outlives the request's budget, whatever the peer does (trickles, stalls).
-      const outcome = await this.attempt(method, path, body, Math.max(this.timeouts.connectMs, this.timing.budgetMs - (this.clock.now() - started)));
+      // No attempt outlives the request's budget, whatever the peer does (trickles, stalls): each
+      // runs until the budget ends at most. (The first runs MIN_ATTEMPT_MS at least, for a budget
+      // set below that: one attempt is always made.)
+      const left = budget - (this.clock.now() - started);
+      const outcome = await this.attempt(method, path, body, attempt === 1 ? Math.max(left, MIN_ATTEMPT_MS) : left);
       if (outcome.ok) return outcome;
       const now = this.clock.now();
       const delay = retryDelayMs(method, outcome, { attempt, elapsedMs: now - started, nowMs: now, random: this.clock.random, timing: this.timing });
-      if (delay === undefined) throw outcome.error;
+      // Nor does one start with less than MIN_ATTEMPT_MS of the budget left after its wait.
+      if (delay === undefined || now - started + delay + MIN_ATTEMPT_MS > budget) throw outcome.error;
       if (aborted(signal)) throw notSentAgain(outcome.error);
       this.onWait?.(waitMessage(this.describe(method, path), outcome.error, delay, attempt + 1));
       await untilAborted(this.clock.sleep(delay), signal);
       if (aborted(signal)) throw notSentAgain(outcome.error);
+      if (this.clock.now() - started + MIN_ATTEMPT_MS > budget) throw outcome.error; // the wait overran
     }
   }
 
   /**
-   * Sends once and interprets the answer; never throws. `deadlineMs` bounds the whole attempt:
-   * connecting (through a proxy too), the headers and the body.
+   * Sends once and interprets the answer; never throws. `deadlineMs`, what is left of the
+   * request's budget, bounds the whole attempt: connecting (through a proxy too), the headers
+   * and the body.
    */
   private async attempt(method: Method, relative: string, body: unknown, deadlineMs: number): Promise<AttemptResult> {
     const deadline = AbortSignal.timeout(deadlineMs);
@@ -243,7 +257,8 @@ export class PanelClient {
     } catch (err) {
       if (err instanceof ProvisionError) return { ok: false, error: err };
       const cause = deadline.aborted ? Object.assign(new Error('deadline', { cause: err }), { code: DEADLINE_CODE }) : err;
-      return { ok: false, error: unreachableError(method, this.origin + path, cause, { ...this.timeouts, deadlineMs }) };
+      // The message names the request's budget, which the attempt's deadline is the rest of.
+      return { ok: false, error: unreachableError(method, this.origin + path, cause, { ...this.timeouts, deadlineMs: this.timing.budgetMs }) };
     } finally {
       this.onRequest?.({ method, path, status, ms: Math.round(performance.now() - started) });
     }
