@@ -190,7 +190,8 @@ export async function readList(client: PanelClient, path: string): Promise<unkno
 }
 
 /**
- * A paging hint in a list's headers, or undefined: `Link` with rel="next" (or "last"), an
+ * A paging hint in a list's headers, or undefined: a `Link` with a paging relation (next, prev,
+ * previous, first or last; rel may list several, `rel="prev next"`, RFC 8288), an
  * `X-Total-Count` (or `X-Total`) above the records in the answer, any `X-Pagination-*`, or
  * `X-Next-Page` / `X-Page` style headers. `length` is the answer's record count when it is a
  * bare array (a wrapped list's count is compared again with the wrapper's).
@@ -199,7 +200,8 @@ function pagingHeader(headers: Readonly<Record<string, string | string[] | undef
   for (const [name, raw] of Object.entries(headers)) {
     const key = name.toLowerCase();
     const value = Array.isArray(raw) ? raw.join(', ') : (raw ?? '');
-    if (key === 'link' && /rel\s*=\s*"?(?:next|last)\b/i.test(value)) return 'its Link header has rel="next"';
+    const rel = key === 'link' ? linkRelations(value).find((r) => PAGING_RELATIONS.has(r)) : undefined;
+    if (rel !== undefined) return `its Link header has rel="${rel}"`;
     if (key.startsWith('x-pagination')) return `it has the header ${name}`;
     if (key === 'x-next-page' || key === 'x-total-pages' || key === 'x-per-page' || key === 'x-page') return `it has the header ${name}`;
     if ((key === 'x-total-count' || key === 'x-total') && length !== undefined && /^\d+$/.test(value.trim()) && Number(value) > length) {
@@ -207,6 +209,25 @@ function pagingHeader(headers: Readonly<Record<string, string | string[] | undef
     }
   }
   return undefined;
+}
+
+/** Link relations that mean the answer is one page of several. */
+const PAGING_RELATIONS = new Set(['next', 'prev', 'previous', 'first', 'last']);
+
+/**
+ * The relation types of every link in a `Link` header (RFC 8288): each `<uri>` with its
+ * parameters, `rel` quoted or not, a quoted one a space-separated list; lowercased. Commas and
+ * semicolons inside a URI or a quoted value do not split it.
+ */
+function linkRelations(header: string): string[] {
+  const relations: string[] = [];
+  for (const link of header.matchAll(/<[^>]*>((?:\s*;\s*[^;,=\s]+\s*(?:=\s*(?:"(?:[^"\\]|\\.)*"|[^;,\s]*))?)*)/g)) {
+    for (const param of (link[1] ?? '').matchAll(/;\s*([^;,=\s]+)\s*(?:=\s*(?:"((?:[^"\\]|\\.)*)"|([^;,\s]*)))?/g)) {
+      if (param[1]?.toLowerCase() !== 'rel') continue;
+      relations.push(...(param[2] ?? param[3] ?? '').toLowerCase().split(/\s+/).filter((r) => r !== ''));
+    }
+  }
+  return relations;
 }
 
 /**

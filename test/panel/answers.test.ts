@@ -66,8 +66,23 @@ describe('paging announced in headers', () => {
     expect(error).toMatchObject({ code: 'panel_contract', message: `GET /api/v2/clients: the list looks paged (${why}); only complete lists can be planned on` });
   });
 
-  it('a total that matches, or a Link without next, is no hint', async () => {
-    expect(await readList(client(await rawPanel(LIST, { 'x-total-count': '5', link: '<https://panel.example/docs>; rel="help"' })), '/clients')).toHaveLength(5);
+  it.each([
+    ['<https://p.example/clients?page=1>; rel="prev next"', 'prev'],
+    ['<https://p.example/clients?page=3>; REL="Next Prev"', 'next'],
+    ['<https://p.example/clients?page=3>;rel=next', 'next'],
+    ['<https://p.example/clients?page=1>; rel="first", <https://p.example/clients?page=2>; title="x, y"; rel="previous"', 'first'],
+    ['<https://p.example/docs>; rel="help", <https://p.example/clients?page=2>; rel="prev"', 'prev'],
+  ])('a Link with a paging relation among others: %s', async (link, rel) => {
+    const error = await rejection(readList(client(await rawPanel(LIST, { link })), '/clients'));
+    expect(error.message).toBe(`GET /api/v2/clients: the list looks paged (its Link header has rel="${rel}"); only complete lists can be planned on`);
+  });
+
+  it.each([
+    ['<https://panel.example/docs>; rel="help"'],
+    ['<https://p.example/x?rel=next;a,b>; rel="help"'],
+    ['<https://p.example/x>; title="rel=next"; rel="nextfoo describedby"'],
+  ])('a total that matches, or a Link without a paging relation, is no hint: %s', async (link) => {
+    expect(await readList(client(await rawPanel(LIST, { 'x-total-count': '5', link })), '/clients')).toHaveLength(5);
   });
 });
 
