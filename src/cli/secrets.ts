@@ -1,6 +1,6 @@
 import { ProvisionError } from '../errors.js';
 import { decryptPassword, parseIdentities } from '../secrets/encrypt.js';
-import { parseJournal, skippedLineWarning } from '../secrets/journal.js';
+import { parseJournal, readJournal, skippedLineWarning } from '../secrets/journal.js';
 import { plural } from '../util.js';
 import type { Command } from './args.js';
 import { parseCommandLine } from './args.js';
@@ -31,7 +31,8 @@ Examples:
       throw new ProvisionError('usage', `unknown secrets subcommand ${quote(positionals[0] ?? '')}`, { hint: `usage: ${usage}` });
     }
     const file = positionals[1] ?? '';
-    const text = await readText(file, io, 'secrets file');
+    // Through the journal's own reader: a link, a pipe or a device is refused, as apply refuses it.
+    const text = await readJournal(file, { required: true });
     const identities = values.identity === undefined ? undefined : parseIdentities(await readText(values.identity, io, 'identity file'), values.identity);
     let records = 0;
     for (const line of parseJournal(text)) {

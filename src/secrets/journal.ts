@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { type FileHandle, lstat, open, readFile } from 'node:fs/promises';
+import { type FileHandle, lstat, open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
 import { isRecord } from '../util.js';
@@ -225,14 +225,32 @@ export function parseJournal(text: string): JournalLine[] {
   return lines;
 }
 
-/** The journal's text; '' when the file does not exist. Refuses anything but a regular file. */
-export async function readJournal(path: string): Promise<string> {
-  if (!(await regularFileOrNothing(path))) return '';
+/**
+ * The journal's text, for every reader of it (apply, `secrets decrypt`): '' when the file does
+ * not exist, unless `required` (then that is an error). Opened without following a symbolic
+ * link (O_NOFOLLOW) nor waiting on a pipe (O_NONBLOCK), then refused unless it is a regular
+ * file: the same file is checked as it is read, so nothing swapped in between is read.
+ */
+export async function readJournal(path: string, options: { readonly required?: boolean } = {}): Promise<string> {
+  let handle: FileHandle;
   try {
-    return await readFile(path, 'utf8');
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return '';
+    const code = errnoCode(error);
+    if (code === 'ENOENT' && options.required !== true) return '';
+    if (code === 'ELOOP') throw notOurs(path, 'is a symbolic link');
+    throw new ProvisionError('secrets', `cannot read the secrets file ${path}: ${code}`, {
+      hint: code === 'ENOENT' ? 'check the path: a relative path starts from the current directory' : 'check that the file exists and can be read',
+    });
+  }
+  try {
+    if (!(await handle.stat()).isFile()) throw notOurs(path, 'is not a regular file');
+    return await handle.readFile('utf8');
+  } catch (error) {
+    if (error instanceof ProvisionError) throw error;
     throw new ProvisionError('secrets', `cannot read the secrets file ${path}: ${errnoCode(error)}`);
+  } finally {
+    await handle.close();
   }
 }
 
