@@ -9,7 +9,7 @@ import { renderPlanText } from '../render/text.js';
 import { loadEncryption, openSecretsSink, requireSecretsPath } from '../secrets/sink.js';
 import { plural } from '../util.js';
 import type { Command } from './args.js';
-import { oneOf, parseCommandLine, positiveInteger, seconds } from './args.js';
+import { count, oneOf, parseCommandLine, type Range, rangeText, SECONDS, seconds } from './args.js';
 import { createsClients, DEFAULT_MAX_DELETES } from '../plan/guards.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
@@ -24,6 +24,9 @@ import { sourceName } from './manifest-input.js';
 export const DEFAULT_CONCURRENCY = 4;
 /** The most changes apply keeps in flight: more would only queue in the panel (and trip rate limits). */
 export const MAX_CONCURRENCY = 64;
+const CONCURRENCY: Range = { min: 1, max: MAX_CONCURRENCY };
+/** --settle-timeout, in seconds: up to an hour. */
+const SETTLE_TIMEOUT: Range = SECONDS;
 
 const APPLY_OPTIONS = {
   ...CONNECTION_OPTIONS,
@@ -42,24 +45,22 @@ const applyUsage = 'provision apply <manifest | plan.json> [--auto-approve] [--c
 export const apply: Command = {
   usage: applyUsage,
   options: APPLY_OPTIONS,
-  summary: `Carry out what the plan lists: creates (POST) and updates (PUT) first, then deletes (DELETE), at most --concurrency at a time. Given a manifest, it plans first and asks for confirmation on a terminal (without a terminal, as in CI, it needs --auto-approve). Given a plan file saved by 'provision plan --out', it applies exactly that plan without asking (the plan was the review), after checking that nothing it depends on changed on the panel (else exit 3, nothing sent). New clients' passwords go to the secrets file only. Deletes beyond --max-deletes (default ${DEFAULT_MAX_DELETES}) need --allow-mass-delete.`,
+  summary: `Carry out what the plan lists: creates (POST) and updates (PUT) first, then deletes (DELETE), at most --concurrency at a time. Given a manifest, it plans first and asks for confirmation on a terminal (without a terminal, as in CI, it needs --auto-approve). Given a plan file saved by 'provision plan --out', it applies exactly that plan without asking (the plan was the review), after checking that nothing it depends on changed on the panel (else exit ${EXIT.stalePlan}, nothing sent). New clients' passwords go to the secrets file only. Deletes beyond --max-deletes (default ${DEFAULT_MAX_DELETES}) need --allow-mass-delete.`,
   help: `Options:
   --auto-approve             apply a manifest's plan without asking (needed without a terminal)
-  --concurrency N            requests in flight at once (default ${DEFAULT_CONCURRENCY})
+  --concurrency N            requests in flight at once (${rangeText(CONCURRENCY)}, default ${DEFAULT_CONCURRENCY})
   --secrets-file PATH        JSON Lines file for new clients' passwords, mode 0600 (or PROVISION_SECRETS_FILE)
   --secrets-recipient KEY    encrypt each password to this age public key, "age1..." (or
                              PROVISION_SECRETS_RECIPIENT); read them back with 'provision secrets decrypt'
   --settle-timeout SECONDS   how long a new client's domains are retried while the panel still sets
-                             the account up (400/404 right after its 201); default ${DEFAULT_SETTLE_TIMEOUT_MS / 1000}
+                             the account up (400/404 right after its 201): ${rangeText(SETTLE_TIMEOUT)}, default ${DEFAULT_SETTLE_TIMEOUT_MS / 1000}
   --format FORMAT            text (default) or json (outcomes for scripts on stdout; progress on stderr)
   --show-unmanaged           list the names of clients and domains the manifest does not list
 ${MASS_HELP}
 
 Progress: a live line on a terminal; one timestamped line per finished action otherwise.
 Ctrl-C (SIGINT) or SIGTERM: requests in flight finish, the rest is skipped, the summary is
-printed, exit 130; running apply again finishes the job. A second one stops at once.
-
-${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}
+printed, exit ${EXIT.interrupted}; running apply again finishes the job. A second one stops at once.
 
 ${CONNECTION_HELP}
 
@@ -67,12 +68,14 @@ Examples:
   provision apply manifest.yaml --secrets-file ~/secrets/panel.jsonl       # on a terminal: asks first
   provision plan manifest.yaml --out plan.json && provision apply plan.json --secrets-file s.jsonl
   PROVISION_SECRETS_FILE=/secure/passwords.jsonl provision apply manifest.yaml --auto-approve --concurrency 8
-  provision apply plan.json --secrets-file secrets.jsonl --secrets-recipient age1...   # CI artifact`,
+  provision apply plan.json --secrets-file secrets.jsonl --secrets-recipient age1...   # CI artifact
+
+${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
   async run(args, io, credentials) {
     const { values, positionals } = parseCommandLine(args, APPLY_OPTIONS, 1, applyUsage);
     const format = oneOf(values.format, '--format', ['text', 'json'], 'text');
-    const concurrency = positiveInteger(values.concurrency, '--concurrency', DEFAULT_CONCURRENCY, MAX_CONCURRENCY);
-    const settleTimeoutMs = seconds(values['settle-timeout'], '--settle-timeout', DEFAULT_SETTLE_TIMEOUT_MS);
+    const concurrency = count(values.concurrency, '--concurrency', CONCURRENCY, DEFAULT_CONCURRENCY);
+    const settleTimeoutMs = seconds(values['settle-timeout'], '--settle-timeout', DEFAULT_SETTLE_TIMEOUT_MS, SETTLE_TIMEOUT);
     const limits = massLimits(values);
     const encryption = await loadEncryption(values['secrets-recipient'] ?? io.env.PROVISION_SECRETS_RECIPIENT);
     const path = positionals[0] ?? '';

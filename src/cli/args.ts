@@ -72,19 +72,38 @@ const WHOLE = /^\d{1,15}$/;
 /** Digits with an optional fraction: no sign, space, exponent or hex. */
 const DECIMAL = /^\d{1,15}(?:\.\d{1,15})?$/;
 
-/** Parses a count of at least 1 (and at most `max`), or explains. */
-export function positiveInteger(value: string | undefined, flag: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
-  return wholeNumber(value, flag, 1, max) ?? fallback;
+/**
+ * The values a numeric flag accepts. Each flag's range is one constant, given to its parser
+ * and written into its help line with rangeText: the two cannot disagree.
+ */
+export interface Range {
+  readonly min: number;
+  readonly max: number;
 }
+
+/** `0 to 60000`: a range as parsers' messages and help texts write it. */
+export function rangeText(range: Range): string {
+  return `${range.min} to ${range.max}`;
+}
+
+/** A share (a fault rate). */
+export const RATE: Range = { min: 0, max: 1 };
+/** A duration in seconds, unless a flag says otherwise. */
+export const SECONDS: Range = { min: 0, max: 3600 };
 
 /** Parses a whole-number flag in [min, max] (undefined when absent), or explains. */
 export function wholeNumber(value: string | undefined, flag: string, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!WHOLE.test(value) || n < min || n > max) {
-    throw new ProvisionError('usage', `${flag} takes a whole number from ${min} to ${max} in plain digits, not ${quote(value)}`);
+    throw new ProvisionError('usage', `${flag} takes a whole number from ${rangeText({ min, max })} in plain digits, not ${quote(value)}`);
   }
   return n;
+}
+
+/** Parses a whole-number flag in `range`, `fallback` when absent, or explains. */
+export function count(value: string | undefined, flag: string, range: Range, fallback: number): number {
+  return wholeNumber(value, flag, range.min, range.max) ?? fallback;
 }
 
 /** Picks one of `choices`, or explains. */
@@ -95,20 +114,20 @@ export function oneOf<T extends string>(value: string | undefined, flag: string,
   throw new ProvisionError('usage', `${flag} must be one of ${choices.join(', ')}, not ${quote(value)}`, suggestion === undefined ? {} : { hint: `did you mean ${suggestion}?` });
 }
 
-/** Parses a duration flag in seconds, decimals allowed, from 0 to `maxSeconds`, into milliseconds; or explains. */
-export function seconds(value: string | undefined, flag: string, fallbackMs: number, maxSeconds = 3600): number {
+/** Parses a duration flag in seconds, decimals allowed, within `range` (SECONDS by default), into milliseconds; or explains. */
+export function seconds(value: string | undefined, flag: string, fallbackMs: number, range: Range = SECONDS): number {
   if (value === undefined) return fallbackMs;
   const n = Number(value);
-  if (!DECIMAL.test(value) || n > maxSeconds) {
-    throw new ProvisionError('usage', `${flag} takes a number of seconds from 0 to ${maxSeconds} in plain digits (like 30 or 2.5), not ${quote(value)}`);
+  if (!DECIMAL.test(value) || n < range.min || n > range.max) {
+    throw new ProvisionError('usage', `${flag} takes a number of seconds from ${rangeText(range)} in plain digits (like 30 or 2.5), not ${quote(value)}`);
   }
   return Math.round(n * 1000);
 }
 
-/** Parses a share between 0 and 1 (a fault rate), or explains. */
+/** Parses a share in RATE (0 to 1), or explains. */
 export function rate(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!DECIMAL.test(value) || n > 1) throw new ProvisionError('usage', `${flag} takes a share between 0 and 1, like 0.1, not ${quote(value)}`);
+  if (!DECIMAL.test(value) || n < RATE.min || n > RATE.max) throw new ProvisionError('usage', `${flag} takes a share between ${RATE.min} and ${RATE.max}, like 0.1, not ${quote(value)}`);
   return n;
 }

@@ -1,9 +1,12 @@
 import { ProvisionError } from '../errors.js';
 import { API_KEY_HINT, apiKeyFromEnv, checkApiKey, checkCaPem, DEFAULT_MAX_ANSWER_MB, MAX_ANSWER_MB, normalizeBaseUrl, PanelClient } from '../panel/index.js';
 import { parseArgs } from 'node:util';
-import { type Command, type Credentials, wholeNumber } from './args.js';
+import { type Command, count, type Credentials, type Range, rangeText } from './args.js';
 import { readSmallText, readText } from './files.js';
 import type { Io } from './io.js';
+
+/** --max-answer-mb. */
+const MAX_ANSWER: Range = { min: 1, max: MAX_ANSWER_MB };
 
 /** An API key file larger than this is refused unread (a key is a few dozen characters). */
 const MAX_KEY_FILE_BYTES = 4096;
@@ -26,7 +29,7 @@ export const CONNECTION_HELP = `Connection:
   --insecure             do not verify the panel's certificate (loud warning)
   --allow-http           allow plain http:// to a non-loopback host
   --verbose              log every request (method, path, status, time) to stderr
-  --max-answer-mb N      read answers up to N MB (1 to ${MAX_ANSWER_MB}, default ${DEFAULT_MAX_ANSWER_MB}): a larger one stops the run
+  --max-answer-mb N      read answers up to N MB (${rangeText(MAX_ANSWER)}, default ${DEFAULT_MAX_ANSWER_MB}): a larger one stops the run
   HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured.`;
 
 export interface ConnectionValues {
@@ -69,7 +72,7 @@ export async function connect(values: ConnectionValues, io: Io, credentials: Cre
     apiKey,
     ...(ca === undefined ? {} : { ca }),
     insecure: values.insecure === true,
-    maxAnswerMb: wholeNumber(values['max-answer-mb'], '--max-answer-mb', 1, MAX_ANSWER_MB) ?? DEFAULT_MAX_ANSWER_MB,
+    maxAnswerMb: count(values['max-answer-mb'], '--max-answer-mb', MAX_ANSWER, DEFAULT_MAX_ANSWER_MB),
     ...(connections === undefined ? {} : { connections }),
     proxyEnv: io.env,
     onWait: log,

@@ -30,7 +30,7 @@ const MEANING: Readonly<Record<keyof typeof EXIT, string>> = {
   interrupted: 'apply interrupted',
 };
 
-/** `Exit codes: 0 success; 1 failure; …` for the codes a command returns (all by default). */
+/** `Exit codes: <code> <meaning>; …` for the codes a command returns (all by default). */
 export function exitCodesHelp(codes: readonly (keyof typeof EXIT)[] = Object.keys(EXIT) as (keyof typeof EXIT)[]): string {
   return `Exit codes: ${codes.map((code) => `${EXIT[code]} ${MEANING[code]}`).join('; ')}.`;
 }

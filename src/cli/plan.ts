@@ -6,7 +6,7 @@ import type { Command } from './args.js';
 import { oneOf, parseCommandLine } from './args.js';
 import { safeText } from '../escape.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
-import { EXIT } from './exit.js';
+import { EXIT, exitCodesHelp } from './exit.js';
 import { readBytes, writeAtomically } from './files.js';
 import { stepSummary } from './github.js';
 import { useColor } from './io.js';
@@ -32,7 +32,7 @@ export const plan: Command = {
   --format FORMAT        text (default), json (for scripts) or markdown (for a pull-request comment)
   --out FILE             save the plan (JSON, with a fingerprint of the panel state it depends on)
                          for 'provision apply FILE', which applies exactly it or refuses it as stale
-  --detailed-exitcode    exit 0 when there are no changes, 2 when there are, 1 on errors
+  --detailed-exitcode    exit ${EXIT.ok} when there are no changes, ${EXIT.changes} when there are, ${EXIT.failure} on errors
   --show-unmanaged       list the names of clients and domains the manifest does not list
 ${MASS_HELP}
 
@@ -45,7 +45,9 @@ Examples:
   PROVISION_URL=https://panel.example PROVISION_API_KEY=... provision plan manifest.yaml
   provision plan manifest.yaml --out plan.json            # review it, then: provision apply plan.json
   provision plan manifest.yaml --format markdown > plan.md
-  provision plan manifest.yaml --detailed-exitcode || [ $? -eq 2 ]`,
+  provision plan manifest.yaml --detailed-exitcode || [ $? -eq ${EXIT.changes} ]
+
+${exitCodesHelp(['ok', 'failure', 'changes'])}`,
   async run(args, io, credentials) {
     const { values, positionals } = parseCommandLine(args, PLAN_OPTIONS, 1, planUsage);
     const format = oneOf(values.format, '--format', ['text', 'json', 'markdown'], 'text');

@@ -11,7 +11,7 @@ import type { Plan } from '../plan/types.js';
 import type { PlanView } from '../render/common.js';
 import { closeLostIntents, findLostIntents, skippedLineWarning } from '../secrets/journal.js';
 import { plural } from '../util.js';
-import { type Credentials, positiveInteger, wholeNumber } from './args.js';
+import { count, type Credentials, type Range, rangeText } from './args.js';
 import { connect, type ConnectionValues } from './connection.js';
 import { EXIT } from './exit.js';
 import { readBytes } from './files.js';
@@ -27,6 +27,10 @@ import { quote } from '../escape.js';
 
 /** The highest --max-creates and --max-deletes accepted. */
 export const MAX_MASS_LIMIT = 1_000_000;
+/** --max-creates: at least 1 (0 would refuse every create: that is what plan is for). */
+const MAX_CREATES: Range = { min: 1, max: MAX_MASS_LIMIT };
+/** --max-deletes: from 0 (no delete without --allow-mass-delete). */
+const MAX_DELETES: Range = { min: 0, max: MAX_MASS_LIMIT };
 
 export const MASS_OPTIONS = {
   'max-creates': { type: 'string' },
@@ -35,19 +39,19 @@ export const MASS_OPTIONS = {
   'allow-mass-delete': { type: 'boolean', default: false },
 } as const;
 
-export const MASS_HELP = `  --max-creates N        a plan creating more than N resources is a mass change (default ${DEFAULT_MAX_CREATES}):
+export const MASS_HELP = `  --max-creates N        a plan creating more than N resources is a mass change (${rangeText(MAX_CREATES)}, default ${DEFAULT_MAX_CREATES}):
                          plan warns, apply refuses (exit ${EXIT.massChange}) unless --allow-mass-create
   --allow-mass-create    allow a plan over --max-creates
-  --max-deletes N        the same for deletes (default ${DEFAULT_MAX_DELETES}); a deleted client counts once
+  --max-deletes N        the same for deletes (${rangeText(MAX_DELETES)}, default ${DEFAULT_MAX_DELETES}); a deleted client counts once
                          plus once per domain that goes with it (its mail, databases and files go too)
   --allow-mass-delete    allow a plan over --max-deletes`;
 
-/** The limits of MASS_OPTIONS, checked: plain digits, --max-creates from 1, --max-deletes from 0 (no delete without --allow-mass-delete). */
+/** The limits of MASS_OPTIONS, checked: plain digits in MAX_CREATES and MAX_DELETES. */
 export function massLimits(values: { 'max-creates'?: string | undefined; 'allow-mass-create': boolean; 'max-deletes'?: string | undefined; 'allow-mass-delete': boolean }): Limits {
   return {
-    maxCreates: positiveInteger(values['max-creates'], '--max-creates', DEFAULT_MAX_CREATES, MAX_MASS_LIMIT),
+    maxCreates: count(values['max-creates'], '--max-creates', MAX_CREATES, DEFAULT_MAX_CREATES),
     allowMassCreate: values['allow-mass-create'],
-    maxDeletes: wholeNumber(values['max-deletes'], '--max-deletes', 0, MAX_MASS_LIMIT) ?? DEFAULT_MAX_DELETES,
+    maxDeletes: count(values['max-deletes'], '--max-deletes', MAX_DELETES, DEFAULT_MAX_DELETES),
     allowMassDelete: values['allow-mass-delete'],
   };
 }
@@ -58,7 +62,7 @@ export function planWarnings(plan: Plan, limits: Limits): string[] {
   return [...massChanges(plan, limits), ...(rename === undefined ? [] : [rename])];
 }
 
-/** Refuses, before anything is sent, a plan past a mass-change limit (exit 4). */
+/** Refuses, before anything is sent, a plan past a mass-change limit (EXIT.massChange). */
 export function refuseMassChanges(plan: Plan, limits: Limits): void {
   const found = massChanges(plan, limits);
   if (found.length === 0) return;

@@ -4,7 +4,7 @@ import { parseJournal, readJournal, skippedLineWarning } from '../secrets/journa
 import { plural } from '../util.js';
 import type { Command } from './args.js';
 import { parseCommandLine } from './args.js';
-import { EXIT } from './exit.js';
+import { EXIT, exitCodesHelp } from './exit.js';
 import { readText } from './files.js';
 import { quote } from '../escape.js';
 
@@ -24,7 +24,9 @@ Write-ahead intent lines are left out; a record whose password is null (lost) sa
 
 Examples:
   provision secrets decrypt secrets.jsonl --identity ~/.config/age/panel.key
-  provision secrets decrypt artifact/secrets.jsonl --identity key.txt > passwords.jsonl && chmod 600 passwords.jsonl`,
+  provision secrets decrypt artifact/secrets.jsonl --identity key.txt > passwords.jsonl && chmod 600 passwords.jsonl
+
+${exitCodesHelp(['ok', 'failure'])}`,
   async run(args, io) {
     const { values, positionals } = parseCommandLine(args, OPTIONS, 2, usage);
     if (positionals[0] !== 'decrypt') {

@@ -1,11 +1,17 @@
 import { ProvisionError } from '../errors.js';
 import { parseSeed, startSimulator } from '../simulator/index.js';
 import type { Command } from './args.js';
-import { parseCommandLine, rate, wholeNumber } from './args.js';
-import { EXIT } from './exit.js';
+import { count, parseCommandLine, type Range, RATE, rate, rangeText, wholeNumber } from './args.js';
+import { EXIT, exitCodesHelp } from './exit.js';
 import { readJson } from './files.js';
 
 const usage = 'provision simulator --api-key KEY [--port N] [--host ADDR] [--state FILE] [--seed FILE] [fault options]';
+
+/** The numeric flags' ranges, for their parsers and help lines alike. */
+const PORT: Range = { min: 0, max: 65_535 };
+const LATENCY_MS: Range = { min: 0, max: 60_000 };
+const NOT_READY_MS: Range = { min: 0, max: 3_600_000 };
+const FAULT_SEED: Range = { min: 0, max: 4_294_967_295 };
 
 const OPTIONS = {
   'api-key': { type: 'string' },
@@ -25,10 +31,11 @@ const OPTIONS = {
 
 export const simulator: Command = {
   usage,
+  options: OPTIONS,
   summary: 'Run a local panel that speaks the API v2 (GET /ping, /hosting-plans, /clients, /domains, POST /clients, /domains), for trying the tool out and for tests. Ctrl-C stops it.',
   help: `Options:
   --api-key KEY     the key clients must send as X-API-Key (or PROVISION_API_KEY)
-  --port N          port to listen on (default: a free one)
+  --port N          port to listen on (${rangeText(PORT)}; default 0: a free one)
   --host ADDR       address to listen on (default 127.0.0.1)
   --state FILE      keep the panel's state in FILE, so it survives a restart
   --seed FILE       JSON to start with (unless the --state file exists):
@@ -36,19 +43,21 @@ export const simulator: Command = {
                      "clients": [{"username": "alice", "plan": "Basic", "domains": ["alice.example"]}]}
 
 Faults, to see how provision copes (all off by default):
-  --latency MS               add MS milliseconds to every answer
-  --error-rate R             answer a share R (0-1) of requests with 500, 502 or 503
-  --reset-rate R             drop the connection of a share R of requests without answering
-  --ambiguous-post-rate R    carry out a share R of POSTs, then drop the connection unanswered
-  --not-ready MS             refuse a new client's domains for MS milliseconds after its creation
-  --fault-seed N             seed of the fault draws (the same seed, the same faults)
+  --latency MS               add MS milliseconds to every answer (${rangeText(LATENCY_MS)})
+  --error-rate R             answer a share R (${rangeText(RATE)}) of requests with 500, 502 or 503
+  --reset-rate R             drop the connection of a share R (${rangeText(RATE)}) of requests without answering
+  --ambiguous-post-rate R    carry out a share R (${rangeText(RATE)}) of POSTs, then drop the connection unanswered
+  --not-ready MS             refuse a new client's domains for MS milliseconds after its creation (${rangeText(NOT_READY_MS)})
+  --fault-seed N             seed of the fault draws, ${rangeText(FAULT_SEED)} (the same seed, the same faults)
   --api-disabled             answer every request with an HTML page, like a panel whose API is off
   --no-domain-list           answer GET /domains with 404, like a panel without that endpoint
 
 Examples:
   provision simulator --api-key test-key --port 8080 --state panel.json
   provision simulator --api-key test-key --port 8080 --latency 50 --error-rate 0.1 --not-ready 500
-  PROVISION_URL=http://127.0.0.1:8080 PROVISION_API_KEY=test-key provision plan examples/quickstart.yaml`,
+  PROVISION_URL=http://127.0.0.1:8080 PROVISION_API_KEY=test-key provision plan examples/quickstart.yaml
+
+${exitCodesHelp(['ok', 'failure'])}`,
   async run(args, io, { redactions }) {
     const { values } = parseCommandLine(args, OPTIONS, 0, usage);
     const apiKey = values['api-key'] ?? io.env.PROVISION_API_KEY;
@@ -59,7 +68,7 @@ Examples:
     const seed = values.seed === undefined ? undefined : parseSeed(await readJson(values.seed, io, 'seed file'), values.seed);
     const sim = await startSimulator({
       apiKey,
-      port: wholeNumber(values.port, '--port', 0, 65_535) ?? 0,
+      port: count(values.port, '--port', PORT, 0),
       ...(values.host === undefined ? {} : { host: values.host }),
       ...(values.state === undefined ? {} : { statePath: values.state }),
       ...(seed === undefined ? {} : { seed }),
@@ -80,9 +89,9 @@ function faults(values: Values) {
   const errorRate = rate(values['error-rate'], '--error-rate');
   const resetRate = rate(values['reset-rate'], '--reset-rate');
   const ambiguousPostRate = rate(values['ambiguous-post-rate'], '--ambiguous-post-rate');
-  const latencyMs = wholeNumber(values.latency, '--latency', 0, 60_000);
-  const notReadyMs = wholeNumber(values['not-ready'], '--not-ready', 0, 3_600_000);
-  const faultSeed = wholeNumber(values['fault-seed'], '--fault-seed', 0, 4_294_967_295);
+  const latencyMs = wholeNumber(values.latency, '--latency', LATENCY_MS.min, LATENCY_MS.max);
+  const notReadyMs = wholeNumber(values['not-ready'], '--not-ready', NOT_READY_MS.min, NOT_READY_MS.max);
+  const faultSeed = wholeNumber(values['fault-seed'], '--fault-seed', FAULT_SEED.min, FAULT_SEED.max);
   return {
     ...(errorRate === undefined ? {} : { errorRate }),
     ...(resetRate === undefined ? {} : { resetRate }),

@@ -1,7 +1,7 @@
 import { plural } from '../util.js';
 import type { Command } from './args.js';
 import { parseCommandLine } from './args.js';
-import { EXIT } from './exit.js';
+import { EXIT, exitCodesHelp } from './exit.js';
 import { readBytes } from './files.js';
 import { loadManifest, sourceName } from './manifest-input.js';
 
@@ -9,11 +9,13 @@ const usage = 'provision validate <manifest>';
 
 export const validate: Command = {
   usage,
-  summary: 'Check a manifest offline: YAML syntax, the schema, and the rules (usernames, domain names, duplicates). Exit 0 valid, 1 invalid.',
+  summary: `Check a manifest offline: YAML syntax, the schema, and the rules (usernames, domain names, duplicates). Exit ${EXIT.ok} valid, ${EXIT.failure} invalid.`,
   help: `A manifest given as - is read from standard input.
 
 Examples:
-  provision validate manifest.yaml`,
+  provision validate manifest.yaml
+
+${exitCodesHelp(['ok', 'failure'])}`,
   async run(args, io) {
     const { positionals } = parseCommandLine(args, {}, 1, usage);
     const path = positionals[0] ?? '';

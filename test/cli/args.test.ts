@@ -3,7 +3,9 @@
  * flag once; mistyped commands and flags get the nearest name suggested.
  */
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine, positiveInteger, rate, seconds, wholeNumber } from '../../src/cli/args.js';
+import { count, parseCommandLine, rate, seconds, wholeNumber } from '../../src/cli/args.js';
+
+const CONCURRENCY = { min: 1, max: 64 };
 import { ProvisionError } from '../../src/errors.js';
 import { run } from '../helpers/cli.js';
 
@@ -19,14 +21,14 @@ function refusal(parse: () => unknown): ProvisionError {
 
 describe('numbers in flags', () => {
   it.each(['1e3', '0x10', '2.0', ' 4', '4 ', '+4', '-1', '', '1_000', 'Infinity', 'NaN', '９'])('a count refuses %j', (value) => {
-    expect(refusal(() => positiveInteger(value, '--concurrency', 4, 64)).message).toBe(`--concurrency takes a whole number from 1 to 64 in plain digits, not ${JSON.stringify(value)}`);
+    expect(refusal(() => count(value, '--concurrency', CONCURRENCY, 4)).message).toBe(`--concurrency takes a whole number from 1 to 64 in plain digits, not ${JSON.stringify(value)}`);
   });
 
   it('a count takes plain digits within its range', () => {
-    expect(positiveInteger('12', '--concurrency', 4, 64)).toBe(12);
-    expect(positiveInteger(undefined, '--concurrency', 4, 64)).toBe(4);
-    expect(refusal(() => positiveInteger('65', '--concurrency', 4, 64)).message).toMatch(/from 1 to 64/);
-    expect(refusal(() => positiveInteger('0', '--concurrency', 4, 64)).message).toMatch(/from 1 to 64/);
+    expect(count('12', '--concurrency', CONCURRENCY, 4)).toBe(12);
+    expect(count(undefined, '--concurrency', CONCURRENCY, 4)).toBe(4);
+    expect(refusal(() => count('65', '--concurrency', CONCURRENCY, 4)).message).toMatch(/from 1 to 64/);
+    expect(refusal(() => count('0', '--concurrency', CONCURRENCY, 4)).message).toMatch(/from 1 to 64/);
     expect(wholeNumber('65535', '--port', 0, 65_535)).toBe(65_535);
     expect(refusal(() => wholeNumber('65536', '--port', 0, 65_535)).message).toMatch(/from 0 to 65535/);
   });
