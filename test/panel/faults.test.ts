@@ -68,8 +68,8 @@ describe('PanelClient retries against the simulator', () => {
     const clock = fakeClock();
     const bodyClock = fakeClock();
     const [error, bodyError] = await Promise.all([
-      rejection(client(slowHeaders, { clock, timeouts: { headersMs: 40 }, retryBudgetMs: 300 }).get('/ping')),
-      rejection(client(slowBody, { clock: bodyClock, timeouts: { bodyMs: 40 }, retryBudgetMs: 300 }).get('/ping')),
+      rejection(client(slowHeaders, { clock, timeouts: { headersMs: 40 }, retryBudgetMs: 1700 }).get('/ping')),
+      rejection(client(slowBody, { clock: bodyClock, timeouts: { bodyMs: 40 }, retryBudgetMs: 1700 }).get('/ping')),
     ]);
     expect(error).toBeInstanceOf(PanelNetworkError);
     expect(error.message).toBe(`GET ${slowHeaders.url}/ping: no answer within 0.04 s (UND_ERR_HEADERS_TIMEOUT)`);
