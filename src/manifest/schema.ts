@@ -252,7 +252,8 @@ function allowedKeys(schema: unknown, schemaPath: string): string[] {
     node = (node as Record<string, unknown>)[segment];
   }
   const properties = typeof node === 'object' && node !== null ? (node as { properties?: unknown }).properties : undefined;
-  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+  // `$schema` is for editors: accepted, never suggested.
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties).filter((key) => !key.startsWith('$')) : [];
 }
 
 function quoteList(keys: readonly string[]): string {

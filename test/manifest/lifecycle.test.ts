@@ -232,3 +232,13 @@ describe('the lifecycle keys in a large manifest (the chunked read)', () => {
     expect(validateManifest(text, FILE).diagnostics.map(formatDiagnostic)).toEqual(expected);
   });
 });
+
+describe('editor support', () => {
+  it('accepts a "$schema" key (a JSON manifest names its schema so), and never suggests it', () => {
+    const json = parseManifest('{"$schema": "https://example.invalid/manifest.schema.json", "version": 1, "clients": [{"username": "alice"}]}', 'm.json');
+    expect(json.diagnostics).toEqual([]);
+    expect(json.desired?.clients.map((c) => c.username)).toEqual(['alice']);
+    const typo = parseManifest('version: 1\nclients: []\nschema: x\n', 'm.yaml');
+    expect(typo.diagnostics.map((d) => d.message)).toEqual(['unknown key "schema" at the top level: allowed keys are "version", "clients" and "prune"']);
+  });
+});
