@@ -48,13 +48,13 @@ export function renderApplySummary(outcomes: readonly Outcome[]): string {
   return `Apply: ${t.succeeded} succeeded, ${t.failed} failed, ${t.skipped} skipped${t.failed > 0 ? ': run apply again after fixing the cause; it sends only what is still to do' : ''}.`;
 }
 
-/** The apply result for scripts; outcomes in plan order. */
+/** The apply result for scripts (schemas/apply-result.schema.json); outcomes in plan order. */
 export function renderApplyJson(outcomes: readonly Outcome[], order: readonly string[], panelUrl: string): string {
   const position = new Map(order.map((id, i) => [id, i]));
   const sorted = [...outcomes].sort((a, b) => (position.get(a.change.id) ?? 0) - (position.get(b.change.id) ?? 0));
   return `${jsonText(
     {
-      format_version: '1.0',
+      format_version: '1.1',
       panel_url: panelUrl,
       outcomes: sorted.map((o) => ({
         id: o.change.id,

@@ -1,0 +1,54 @@
+/**
+ * The JSON the CLI prints is what its schemas say: `plan --format json` against
+ * schemas/plan.schema.json and `apply --format json` against schemas/apply-result.schema.json,
+ * compiled here with ajv from the files users get, on real output against the simulator (every
+ * action and every outcome status).
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { run, workspace } from '../helpers/cli.js';
+
+const schema = (name: string): object => JSON.parse(readFileSync(new URL(`../../schemas/${name}`, import.meta.url), 'utf8')) as object;
+// The options the build compiles the plan schema with (scripts/generate-validator.ts).
+const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+const planValid = ajv.compile(schema('plan.schema.json'));
+const applyValid = ajv.compile(schema('apply-result.schema.json'));
+
+const MANIFEST = `version: 1
+clients:
+  - username: alice
+    plan: Standard
+    suspended: true
+    domains: [alice.example, shop.alice.example, {name: old.alice.example, state: absent}]
+  - username: bob
+    state: absent
+  - username: carol
+    domains: [carol.example, quota.carol.example]
+`;
+
+describe('JSON output against the schemas', () => {
+  it('plan and apply, with creates, updates, deletes, a failure and a skip', async () => {
+    const w = await workspace(MANIFEST, {
+      seed: { clients: [{ username: 'alice', plan: 'Basic', domains: ['alice.example', 'old.alice.example'] }, { username: 'bob' }] },
+      // carol's first domain is refused, so the subdomain that waits for it is skipped.
+      intercept: (req) => (req.method === 'POST' && req.path === '/domains' && (req.body as { domain?: string } | undefined)?.domain === 'carol.example' ? { status: 400, json: { code: '400 Bad Request', message: 'Quota reached.' } } : undefined),
+    });
+    const plan = await run(['plan', w.file, '--format', 'json'], w.env);
+    expect(plan.code, plan.stderr).toBe(0);
+    const planned = JSON.parse(plan.stdout) as { changes: { action: string }[] };
+    expect(planValid(planned), JSON.stringify(planValid.errors)).toBe(true);
+    expect(new Set(planned.changes.map((c) => c.action))).toEqual(new Set(['create', 'update', 'delete']));
+
+    const applied = await run(['apply', w.file, '--auto-approve', '--format', 'json', '--settle-timeout', '0'], w.envWithSecrets);
+    expect(applied.code).toBe(1);
+    const result = JSON.parse(applied.stdout) as { outcomes: { status: string }[] };
+    expect(applyValid(result), JSON.stringify(applyValid.errors)).toBe(true);
+    expect(new Set(result.outcomes.map((o) => o.status))).toEqual(new Set(['succeeded', 'failed', 'skipped']));
+  });
+
+  it('the schemas refuse what the output never holds', () => {
+    expect(applyValid({ format_version: '1.1', panel_url: 'x', outcomes: [{ id: 'client:a', action: 'create', type: 'client', name: 'a', status: 'succeeded' }], summary: { succeeded: 1, failed: 0, skipped: 0 } })).toBe(false);
+    expect(applyValid({ format_version: '1.1', panel_url: 'x', outcomes: [{ id: 'client:a', action: 'create', type: 'client', name: 'a', status: 'failed', error: 'e', panel_id: 3 }], summary: { succeeded: 0, failed: 1, skipped: 0 } })).toBe(false);
+  });
+});
