@@ -24,10 +24,17 @@ export interface ReadLiveOptions {
   readonly details?: ClientDetails;
 }
 
-/** Which clients' managed fields the plan compares: the manifest's usernames, and the fields it manages. */
+/**
+ * Which clients' managed fields must be known, and which fields: plan passes the manifest's
+ * usernames and the fields it manages; export passes a predicate (every client, or those its
+ * --clients patterns match) and all three fields.
+ */
 export interface ClientDetails {
-  /** Usernames (compared in lowercase). */
-  readonly usernames: ReadonlySet<string>;
+  /**
+   * The clients: a set of usernames (compared in lowercase), or a test on a client's
+   * (lowercase) username, `() => true` for every client the panel lists.
+   */
+  readonly usernames: ReadonlySet<string> | ((username: string) => boolean);
   readonly fields: ReadonlySet<ManagedField>;
 }
 
@@ -282,8 +289,9 @@ const FIELDS = [
 ] as const satisfies readonly (readonly [ManagedField, keyof LiveClient, string])[];
 
 /**
- * Fills in what GET /clients leaves out. For each client in `details.usernames` whose record
- * lacks (undefined) a field of `details.fields`, reads GET /clients/{id} (findClientById),
+ * Fills in what GET /clients leaves out. For each client `details.usernames` names (or its
+ * predicate accepts) whose record lacks (undefined) a field of `details.fields`, reads
+ * GET /clients/{id} (findClientById),
  * at most `options.concurrency` (default DEFAULT_LOOKUP_CONCURRENCY) at a time, and takes the
  * fields the list lacked from it; what the list carries is kept. A 404 (deleted meanwhile)
  * leaves the client as listed, its fields unknown; a record for another id or username is a
@@ -297,9 +305,9 @@ export async function readClientDetails(
   details: ClientDetails,
   options: Pick<ReadLiveOptions, 'concurrency' | 'onNote'> = {},
 ): Promise<LiveClient[]> {
-  const usernames = new Set([...details.usernames].map((name) => name.toLowerCase()));
+  const wanted = wantedClients(details.usernames);
   const fields = FIELDS.filter(([field]) => details.fields.has(field));
-  const lacking = (c: LiveClient): (typeof fields)[number][] => (usernames.has(c.username) ? fields.filter(([, key]) => c[key] === undefined) : []);
+  const lacking = (c: LiveClient): (typeof fields)[number][] => (wanted(c.username) ? fields.filter(([, key]) => c[key] === undefined) : []);
   const needed = clients.filter((c) => lacking(c).length > 0);
   if (needed.length === 0) return [...clients];
   const missing = fields.filter((f) => needed.some((c) => lacking(c).includes(f))).map(([, , name]) => `"${name}"`);
@@ -330,6 +338,13 @@ export async function readClientDetails(
       suspended: listed.suspended === undefined ? record.suspended : listed.suspended,
     };
   });
+}
+
+/** ClientDetails.usernames as a test on a lowercase username. */
+function wantedClients(usernames: ClientDetails['usernames']): (username: string) => boolean {
+  if (typeof usernames === 'function') return usernames;
+  const lower = new Set([...usernames].map((name) => name.toLowerCase()));
+  return (username) => lower.has(username);
 }
 
 const NAME_HINT = 'the panel (or a proxy in front of it) answers name look-ups wrongly: nothing was adopted; check it before running apply again';

@@ -1,0 +1,146 @@
+/**
+ * What `export --into` changes in a manifest so that it describes the panel for what it
+ * manages: a list of edits on the manifest's entries, by position, and warnings. Pure: the
+ * manifest as loaded (Desired) and the panel as read (LiveModel) in, edits out; rewrite.ts
+ * turns them into text.
+ *
+ * The rules (README "Bring an existing panel under management"):
+ * - A listed client the panel has: each managed field the manifest gives (`plan`, `email`,
+ *   `suspended`) that differs is set to the panel's value; one the panel says it has none of
+ *   (no plan, no email) is removed, since the manifest can only say "none" by leaving it out; a
+ *   field the manifest leaves out stays out, `suspended` included (a client suspended in the
+ *   panel whose entry is silent about suspension stays silent: suspension is then managed
+ *   elsewhere, by a billing system say, and writing it down would make the next apply fight
+ *   it). A value the manifest cannot hold (a plan id the panel does not list, an email the
+ *   manifest refuses) is left as written, with a warning; so is a field the panel does not show.
+ * - Its domains the panel has and the manifest lists nowhere are added at the end of its list,
+ *   in domainOrder (parents first), in their written form (Unicode for IDNs); never a system
+ *   domain, a `prune.keep` match, or a name the manifest would refuse (warned).
+ * - The panel's other clients are added, after the last entry and sorted by username, only
+ *   where the manifest claims them: `prune.clients` (or the caller's `claim`, from --clients),
+ *   never a `prune.keep` match; written as `provision export` writes them, without the domains
+ *   the manifest lists under another client.
+ * - Entries the panel lacks (present clients and domains) stay, as pending creates, unless
+ *   `dropMissing`; `state: absent` entries stay as written either way. A domain listed under one
+ *   client that the panel has under another stays (plan reports the conflict), with a warning.
+ */
+import { quote } from '../escape.js';
+import type { Desired, DesiredClient, DesiredDomain } from '../manifest/types.js';
+import { globMatcher } from '../names.js';
+import type { LiveClient } from '../panel/types.js';
+import { assertNever } from '../util.js';
+import { compare, type ExportClient, type FieldView, type LiveModel } from './model.js';
+
+/** The managed fields an edit may set, by their manifest names. */
+export type EditField = 'plan' | 'email' | 'suspended';
+
+/**
+ * One change to the manifest; `client` and `domain` are indexes into the manifest's `clients`
+ * list and that client's `domains` list (those of Desired, which follow the file's order).
+ */
+export type Edit =
+  | { readonly kind: 'set'; readonly client: number; readonly field: EditField; readonly value: string | boolean }
+  | { readonly kind: 'unset'; readonly client: number; readonly field: 'plan' | 'email' }
+  | { readonly kind: 'add-domains'; readonly client: number; readonly domains: readonly string[] }
+  | { readonly kind: 'drop-client'; readonly client: number }
+  | { readonly kind: 'drop-domain'; readonly client: number; readonly domain: number }
+  | { readonly kind: 'add-clients'; readonly clients: readonly ExportClient[] };
+
+/** What adopt decides beside the manifest and the panel. */
+export interface AdoptOptions {
+  /** Unlisted panel clients to add besides those `prune.clients` claims (--clients). */
+  readonly claim?: (username: string) => boolean;
+  /** Remove present entries the panel lacks (--drop-missing). */
+  readonly dropMissing?: boolean;
+}
+
+/** The edits, in the manifest's order, and the warnings met on the way (each a sentence). */
+export interface Adoption {
+  readonly edits: readonly Edit[];
+  readonly warnings: readonly string[];
+}
+
+/** The edits that make `desired` describe the panel for what it manages (see the rules above). */
+export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions = {}): Adoption {
+  const edits: Edit[] = [];
+  const warnings: string[] = [];
+  const warn = (message: string): void => {
+    warnings.push(message);
+  };
+  const keep = globMatcher(desired.prune.keep);
+  const clientsByName = new Map(model.live.clients.map((c) => [c.username, c]));
+  const ownerName = new Map(model.live.clients.map((c) => [c.id, c.username]));
+  const domainsByName = new Map(model.live.domains.map((d) => [d.name, d]));
+  // What --drop-missing removes is listed no more: the panel's owner of such a domain gets it.
+  const dropClient = (client: DesiredClient): boolean => options.dropMissing === true && client.state === 'present' && !clientsByName.has(client.username);
+  const dropDomain = (domain: DesiredDomain): boolean => options.dropMissing === true && domain.state === 'present' && !domainsByName.has(domain.name);
+  const listedDomains = new Set(desired.clients.flatMap((c) => (dropClient(c) ? [] : c.domains.filter((d) => !dropDomain(d)).map((d) => d.name))));
+
+  desired.clients.forEach((client, i) => {
+    if (client.state === 'absent') return;
+    const live = clientsByName.get(client.username);
+    if (live === undefined) {
+      if (dropClient(client)) edits.push({ kind: 'drop-client', client: i });
+      return;
+    }
+    edits.push(...fieldEdits(client, i, live, model, warn));
+    client.domains.forEach((domain, j) => {
+      if (domain.state === 'absent') return;
+      const found = domainsByName.get(domain.name);
+      if (found === undefined) {
+        if (dropDomain(domain)) edits.push({ kind: 'drop-domain', client: i, domain: j });
+      } else if (found.idUser !== live.id) {
+        const owner = ownerName.get(found.idUser);
+        warn(`domain ${quote(domain.input)} is listed under client ${quote(client.username)} but the panel has it under ${owner === undefined ? `user id ${found.idUser}` : `client ${quote(owner)}`}: left as is (plan reports the conflict)`);
+      }
+    });
+    const added = model.domains(live, warn).filter((d) => !listedDomains.has(d.name) && !keep(d.name));
+    if (added.length > 0) edits.push({ kind: 'add-domains', client: i, domains: added.map((d) => d.text) });
+  });
+
+  const listed = new Set(desired.clients.map((c) => c.username));
+  const claimed = (username: string): boolean => (desired.prune.clients || (options.claim?.(username) ?? false)) && !keep(username) && !listed.has(username);
+  const added = [...model.live.clients]
+    .filter((c) => claimed(c.username))
+    .sort((a, b) => compare(a.username, b.username))
+    .flatMap((c) => {
+      const entry = model.entry(c, warn);
+      if (entry === undefined) return [];
+      const domains = model.domains(c, () => undefined).filter((d) => !listedDomains.has(d.name) && !keep(d.name));
+      return [{ ...entry, domains: domains.map((d) => d.text) }];
+    });
+  if (added.length > 0) edits.push({ kind: 'add-clients', clients: added });
+  return { edits, warnings };
+}
+
+/** The field edits of one listed client the panel has. */
+function fieldEdits(client: DesiredClient, index: number, live: LiveClient, model: LiveModel, warn: (message: string) => void): Edit[] {
+  const view = model.view(live);
+  const edits: Edit[] = [];
+  const name = `client ${quote(client.username)}`;
+  const text = (field: 'plan' | 'email', wanted: string | undefined, seen: FieldView<string>): void => {
+    if (wanted === undefined) return;
+    switch (seen.kind) {
+      case 'value':
+        if (seen.value !== wanted) edits.push({ kind: 'set', client: index, field, value: seen.value });
+        return;
+      case 'none':
+        edits.push({ kind: 'unset', client: index, field });
+        return;
+      case 'unknown':
+        return;
+      case 'unwritable':
+        warn(`${name}: ${seen.reason}: "${field}" left as written`);
+        return;
+      default:
+        assertNever(seen);
+    }
+  };
+  text('plan', client.plan, view.plan);
+  text('email', client.email, view.email);
+  const suspended = view.suspended;
+  if (client.suspended !== undefined && suspended.kind === 'value' && suspended.value !== client.suspended) {
+    edits.push({ kind: 'set', client: index, field: 'suspended', value: suspended.value });
+  }
+  return edits;
+}

@@ -1,0 +1,202 @@
+/**
+ * The live panel as manifest entries: what `provision export` writes and what `export --into`
+ * compares a manifest with. Pure: no I/O. A name or value the manifest would refuse is never
+ * written (the result must validate): it is left out, and a warning names it (quoted: names are
+ * data, panel-api.md trap 8).
+ */
+import { domainToUnicode } from 'node:url';
+import { stringify } from 'yaml';
+import { quote } from '../escape.js';
+import { validateManifest } from '../manifest/load.js';
+import { normalizeDomain, USERNAME_PATTERN } from '../names.js';
+import type { Live, LiveClient, LiveDomain } from '../panel/types.js';
+import { plural } from '../util.js';
+
+/**
+ * One client as the manifest writes it: `username` valid (USERNAME_PATTERN); `plan` a hosting
+ * plan's name, only when the client has one; `email` only when set and accepted by the
+ * manifest; `suspended` only when true (false is the default the manifest leaves unsaid);
+ * `domains` in their written form (Unicode for IDNs) in domainOrder, no system domain.
+ */
+export interface ExportClient {
+  readonly username: string;
+  readonly plan?: string;
+  readonly email?: string;
+  readonly suspended?: true;
+  readonly domains: readonly string[];
+}
+
+/**
+ * What the manifest can say about one managed field of a live client:
+ * - `value`: this value, writable as is;
+ * - `none`: the panel says the client has none (a plan id of 0/null, an email of ""/null),
+ *   which the manifest can only say by leaving the field out;
+ * - `unknown`: the panel's records do not carry the field (GET /clients nor GET /clients/{id});
+ * - `unwritable`: a value the manifest cannot hold (`reason` says why, for a warning).
+ */
+export type FieldView<T> =
+  | { readonly kind: 'value'; readonly value: T }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'unwritable'; readonly reason: string };
+
+/** A live client's managed fields as the manifest sees them (see FieldView). */
+export interface ClientView {
+  readonly plan: FieldView<string>;
+  readonly email: FieldView<string>;
+  readonly suspended: FieldView<boolean>;
+}
+
+/** A live domain the manifest can list: `name` its ASCII comparison form, `text` its written form. */
+export interface DomainForm {
+  readonly name: string;
+  readonly text: string;
+}
+
+/**
+ * The panel's answers indexed for export: plan names by id, each client's domains, and the
+ * emails the manifest refuses (found once for all, see refusedEmails).
+ */
+export class LiveModel {
+  readonly live: Live;
+  private readonly planNames: ReadonlyMap<number, string>;
+  private readonly domainsByUser = new Map<number, LiveDomain[]>();
+  private readonly badEmails: ReadonlySet<string>;
+
+  constructor(live: Live) {
+    this.live = live;
+    this.planNames = new Map(live.hostingPlans.map((p) => [p.id, p.name]));
+    for (const domain of live.domains) {
+      const list = this.domainsByUser.get(domain.idUser) ?? [];
+      list.push(domain);
+      this.domainsByUser.set(domain.idUser, list);
+    }
+    this.badEmails = refusedEmails(live.clients.flatMap((c) => (typeof c.email === 'string' ? [c.email] : [])));
+  }
+
+  /** The client's managed fields as the manifest can say them. */
+  view(client: LiveClient): ClientView {
+    return { plan: this.planView(client.idHostingPlan), email: this.emailView(client.email), suspended: client.suspended === undefined ? { kind: 'unknown' } : { kind: 'value', value: client.suspended } };
+  }
+
+  private planView(id: number | null | undefined): FieldView<string> {
+    if (id === undefined) return { kind: 'unknown' };
+    if (id === null) return { kind: 'none' };
+    const name = this.planNames.get(id);
+    if (name === undefined) return { kind: 'unwritable', reason: `its hosting plan (id ${id}) is not in the panel's list of hosting plans` };
+    if (name.trim() === '') return { kind: 'unwritable', reason: `its hosting plan (id ${id}) has an empty name, which the manifest refuses` };
+    return { kind: 'value', value: name };
+  }
+
+  private emailView(email: string | null | undefined): FieldView<string> {
+    if (email === undefined) return { kind: 'unknown' };
+    if (email === null) return { kind: 'none' };
+    if (this.badEmails.has(email)) return { kind: 'unwritable', reason: `its email ${quote(email)} is not an address the manifest accepts` };
+    return { kind: 'value', value: email };
+  }
+
+  /**
+   * The client's domains the manifest can list, in domainOrder: system domains never; a name
+   * normalizeDomain refuses is left out with a warning (it cannot be written validly).
+   */
+  domains(client: LiveClient, warn: (message: string) => void): DomainForm[] {
+    const forms: DomainForm[] = [];
+    for (const domain of this.domainsByUser.get(client.id) ?? []) {
+      if (domain.isSystem) continue;
+      const form = domainForm(domain.name);
+      if (form === undefined) warn(`domain ${quote(domain.name)} (id ${domain.id}) of client ${quote(client.username)} is not a name the manifest accepts: left out`);
+      else forms.push(form);
+    }
+    return forms.sort((a, b) => domainOrder(a.name, b.name));
+  }
+
+  /**
+   * The client as a manifest entry, or undefined (with a warning) when its username breaks
+   * USERNAME_PATTERN. Fields the manifest cannot hold are left out with a warning; fields the
+   * panel does not show are left out with one too.
+   */
+  entry(client: LiveClient, warn: (message: string) => void): ExportClient | undefined {
+    if (!USERNAME_PATTERN.test(client.username)) {
+      const domains = this.domains(client, () => undefined).length;
+      warn(`client ${quote(client.username)} (id ${client.id}) has a username the manifest refuses: left out${domains > 0 ? `, with its ${plural(domains, 'domain')}` : ''}`);
+      return undefined;
+    }
+    const view = this.view(client);
+    const name = `client ${quote(client.username)}`;
+    const unknown = (['plan', 'email', 'suspended'] as const).filter((field) => view[field].kind === 'unknown');
+    if (unknown.length > 0) warn(`${name}: the panel shows no ${unknown.join(', ')}: left out (not managed)`);
+    for (const field of ['plan', 'email'] as const) {
+      const v = view[field];
+      if (v.kind === 'unwritable') warn(`${name}: ${v.reason}: "${field}" left out (not managed)`);
+    }
+    return {
+      username: client.username,
+      ...(view.plan.kind === 'value' ? { plan: view.plan.value } : {}),
+      ...(view.email.kind === 'value' ? { email: view.email.value } : {}),
+      ...(view.suspended.kind === 'value' && view.suspended.value ? { suspended: true as const } : {}),
+      domains: this.domains(client, warn).map((d) => d.text),
+    };
+  }
+
+  /**
+   * The manifest of the panel: every client `include` accepts (all by default), sorted by
+   * username, each as `entry` makes it. `warn` hears of every name or value left out.
+   */
+  entries(warn: (message: string) => void, include: (username: string) => boolean = () => true): ExportClient[] {
+    const clients = this.live.clients.filter((c) => include(c.username)).sort((a, b) => compare(a.username, b.username));
+    return clients.flatMap((client) => this.entry(client, warn) ?? []);
+  }
+}
+
+/**
+ * A domain's written form: its Unicode form (domain_utf8, node:url domainToUnicode) when that
+ * normalises back to the same ASCII name, else the ASCII name; undefined when normalizeDomain
+ * refuses the name (the manifest would refuse it too).
+ */
+export function domainForm(name: string): DomainForm | undefined {
+  const normal = normalizeDomain(name);
+  if (!('name' in normal)) return undefined;
+  const unicode = domainToUnicode(normal.name);
+  const back = unicode === '' ? undefined : normalizeDomain(unicode);
+  return { name: normal.name, text: back !== undefined && 'name' in back && back.name === normal.name ? unicode : normal.name };
+}
+
+/**
+ * The order domains are written in: by their labels read from the right (ASCII form), so
+ * a parent always comes before its subdomains and a domain's family stays together
+ * (`alice.example`, `shop.alice.example`, `bob.example`). Code-unit comparison: the same
+ * everywhere, whatever the locale.
+ */
+export function domainOrder(a: string, b: string): number {
+  const la = a.split('.').reverse();
+  const lb = b.split('.').reverse();
+  for (let i = 0; i < Math.min(la.length, lb.length); i++) {
+    const c = compare(la[i] ?? '', lb[i] ?? '');
+    if (c !== 0) return c;
+  }
+  return la.length - lb.length;
+}
+
+/** Code-unit order (locale-independent). */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The emails of `emails` that the manifest refuses, by the manifest's own check: one probe
+ * manifest holds them all, one client per line, and the lines of its errors name the refused
+ * ones. One validation, whatever the count.
+ */
+export function refusedEmails(emails: readonly string[]): Set<string> {
+  const unique = [...new Set(emails)];
+  if (unique.length === 0) return new Set();
+  const lines = unique.map((email, i) => `  - {username: p${i}, email: ${stringify(email, { lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE' }).trimEnd()}}`);
+  const text = `version: 1\nclients:\n${lines.join('\n')}\n`;
+  const { diagnostics } = validateManifest(text, 'probe');
+  const refused = new Set<string>();
+  for (const d of diagnostics) {
+    const email = d.severity === 'error' ? unique[d.line - 3] : undefined;
+    if (email !== undefined) refused.add(email);
+  }
+  return refused;
+}

@@ -1,0 +1,303 @@
+/**
+ * Applies adopt's edits to a manifest's text as minimal splices, never re-serialising the
+ * document: comments, key order, quoting, flow style, blank lines and line endings stay
+ * wherever nothing changes. The document is parsed (yaml, with its source tokens) only to
+ * learn where each node stands:
+ * - a changed value replaces its scalar's characters, written in the same quoting style;
+ * - a removed key takes its line(s) (a first key on a `- ` line takes itself up to the next
+ *   key); in a flow mapping, itself and its comma;
+ * - a new item goes after a block list's last line at that list's indentation (`- item`), or
+ *   into a flow list as `, item` after its last item; a new key (a client's `domains:`) after
+ *   its mapping's last line, at the mapping's indentation, or `, domains: [...]` in a flow one;
+ * - a removed item takes its lines (block) or itself and a comma (flow); a block list left
+ *   empty becomes `key: []`; new clients under an empty flow `clients: []` are written as a
+ *   block list under the key.
+ * Pure: text in, text out.
+ */
+import { isCollection, isMap, isScalar, isSeq, parseDocument, type Node, type Pair, visit, type YAMLMap, type YAMLSeq } from 'yaml';
+import { ProvisionError } from '../errors.js';
+import { assertNever } from '../util.js';
+import type { Edit } from './adopt.js';
+import { entryText, scalarText } from './write.js';
+
+/** One replacement of the original text's [start, end) by `text`; `order` breaks ties. */
+interface Splice {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+  readonly order: number;
+}
+
+/** Items a list gets: their text for a block list (each `- ...`, maybe several lines) or a flow one. */
+type NewItems = (style: 'block' | 'flow') => string[];
+
+/**
+ * `text` with `edits` applied (see the module comment). `file` names the manifest in a
+ * refusal: a manifest that uses YAML aliases is refused (an edit through an alias would change
+ * every place that refers to it).
+ */
+export function rewrite(text: string, edits: readonly Edit[], file: string): string {
+  if (edits.length === 0) return text;
+  const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const splicer = new Splicer(text.slice(bom.length));
+  const doc = parseDocument(splicer.text, { keepSourceTokens: true });
+  visit(doc, {
+    Alias(_key, node) {
+      throw new ProvisionError('usage', `${file}:${splicer.lineOf(node.range?.[0] ?? 0)}: export --into cannot rewrite a manifest that uses YAML aliases (*name): nothing was written`, {
+        hint: 'write the aliased values out in full, or edit this manifest by hand',
+      });
+    },
+  });
+  const root = doc.contents;
+  const clientsPair = isMap(root) ? root.items.find((p) => isScalar(p.key) && p.key.value === 'clients') : undefined;
+  const clients = clientsPair?.value;
+  if (!isMap(root) || clientsPair === undefined || !isSeq(clients)) throw new Error('export --into: the manifest has no clients list');
+
+  const byClient = new Map<number, Edit[]>();
+  const droppedClients = new Set<number>();
+  const newClients: NewItems[] = [];
+  for (const edit of edits) {
+    switch (edit.kind) {
+      case 'drop-client':
+        droppedClients.add(edit.client);
+        break;
+      case 'add-clients':
+        newClients.push((style) => edit.clients.map((c) => entryText(c, style)));
+        break;
+      case 'set':
+      case 'unset':
+      case 'add-domains':
+      case 'drop-domain':
+        byClient.set(edit.client, [...(byClient.get(edit.client) ?? []), edit]);
+        break;
+      default:
+        assertNever(edit);
+    }
+  }
+  for (const [index, clientEdits] of [...byClient].sort(([a], [b]) => a - b)) {
+    const map = clients.items[index];
+    if (!isMap(map)) throw new Error(`export --into: client ${index} is not a mapping`);
+    editClient(splicer, map, clientEdits, sequenceIndent(splicer, clients));
+  }
+  editList(splicer, root, clientsPair, clients, droppedClients, (style) => newClients.flatMap((items) => items(style)), true);
+  return bom + splicer.apply();
+}
+
+/** The changes to one client's mapping: its fields, then its domain list. */
+function editClient(splicer: Splicer, map: YAMLMap, edits: readonly Edit[], indent: number): void {
+  const dropped = new Set<number>();
+  const added: string[] = [];
+  for (const edit of edits) {
+    switch (edit.kind) {
+      case 'set': {
+        const value = pairOf(map, edit.field)?.value;
+        if (!isScalar(value) || value.range == null) throw new Error(`export --into: no "${edit.field}" value to set`);
+        const [start, end] = value.range;
+        const block = value.type === 'BLOCK_LITERAL' || value.type === 'BLOCK_FOLDED';
+        const replaced = scalarText(edit.value, map.flow === true ? 'flow' : 'block', value.type);
+        splicer.add(start, end, block && splicer.text[end - 1] === '\n' ? replaced + splicer.eol : replaced);
+        break;
+      }
+      case 'unset':
+        removePair(splicer, map, edit.field);
+        break;
+      case 'add-domains':
+        added.push(...edit.domains);
+        break;
+      case 'drop-domain':
+        dropped.add(edit.domain);
+        break;
+      case 'drop-client':
+      case 'add-clients':
+        throw new Error('export --into: a list edit among a client\'s edits');
+      default:
+        assertNever(edit);
+    }
+  }
+  if (dropped.size === 0 && added.length === 0) return;
+  const items: NewItems = (style) => added.map((name) => (style === 'block' ? `- ${scalarText(name, 'block')}` : scalarText(name, 'flow')));
+  const pair = pairOf(map, 'domains');
+  if (pair !== undefined && isSeq(pair.value)) {
+    editList(splicer, map, pair, pair.value, dropped, items, false);
+    return;
+  }
+  if (pair !== undefined) throw new Error('export --into: "domains" is not a list');
+  // No domains key yet: one, with its items, after the mapping's last entry.
+  if (map.flow === true) {
+    const last = map.items.at(-1);
+    const end = last === undefined ? undefined : ((last.value as Node | null) ?? (last.key as Node)).range?.[1];
+    if (end === undefined) throw new Error('export --into: an empty flow mapping');
+    splicer.add(end, end, `, domains: [${items('flow').join(', ')}]`);
+    return;
+  }
+  const column = splicer.column(keyStart(map.items[0]));
+  const lines = [`domains:`, ...items('block').flatMap((item) => item.split('\n').map((line) => ' '.repeat(indent) + line))];
+  splicer.insertLines(splicer.blockEnd(map), lines.map((line) => ' '.repeat(column) + line));
+}
+
+/**
+ * A list's removals (`dropped` item indexes) and additions (at its end). `parent` and `pair`
+ * hold the list: a block list left empty becomes `key: []`; with `blockWhenEmpty`, an empty
+ * flow list under a block mapping that gets items becomes a block list under its key.
+ */
+function editList(splicer: Splicer, parent: YAMLMap, pair: Pair, list: YAMLSeq, dropped: ReadonlySet<number>, items: NewItems, blockWhenEmpty: boolean): void {
+  const survivors = list.items.length - [...dropped].filter((i) => i < list.items.length).length;
+  if (list.flow !== true) {
+    const token = list.srcToken;
+    if (token?.type !== 'block-seq') throw new Error('export --into: a block list without its source tokens');
+    const dashes = token.items.map((item) => item.start.find((t) => t.type === 'seq-item-ind')?.offset ?? 0);
+    for (const index of dropped) {
+      const item = list.items[index] as Node | undefined;
+      const dash = dashes[index];
+      if (item === undefined || dash === undefined) continue;
+      splicer.add(splicer.lineStart(dash), splicer.nodeEnd(item), '');
+    }
+    const added = items('block');
+    const column = splicer.column(dashes[0] ?? 0);
+    if (added.length > 0) splicer.insertLines(splicer.blockEnd(list), added.flatMap((item) => item.split('\n')).map((line) => ' '.repeat(column) + line));
+    else if (survivors === 0) splicer.add(splicer.colonAfter(pair), splicer.colonAfter(pair), ' []');
+    return;
+  }
+  const range = list.range;
+  if (range == null) throw new Error('export --into: a flow list without its place');
+  if (survivors === 0 && blockWhenEmpty && parent.flow !== true) {
+    const added = items('block');
+    if (added.length > 0) {
+      const column = splicer.column(keyStart(pair)) + 2;
+      splicer.add(splicer.colonAfter(pair), range[1], '');
+      splicer.insertLines(splicer.lineEnd(range[1]), added.flatMap((item) => item.split('\n')).map((line) => ' '.repeat(column) + line));
+      return;
+    }
+  }
+  // Runs of dropped items go with the comma before them (or after them, at the start).
+  const nodes = list.items as Node[];
+  const place = (node: Node | undefined): [number, number] => node?.range == null ? [range[1] - 1, range[1] - 1] : [node.range[0], node.range[1]];
+  for (let i = 0; i < nodes.length; i++) {
+    if (!dropped.has(i)) continue;
+    let last = i;
+    while (dropped.has(last + 1) && last + 1 < nodes.length) last++;
+    if (i > 0) splicer.add(place(nodes[i - 1])[1], place(nodes[last])[1], '');
+    else if (last + 1 < nodes.length) splicer.add(place(nodes[i])[0], place(nodes[last + 1])[0], '');
+    else splicer.add(place(nodes[i])[0], place(nodes[last])[1], '');
+    i = last;
+  }
+  const added = items('flow');
+  if (added.length === 0) return;
+  const end = nodes.length === 0 ? range[1] - 1 : place(nodes.at(-1))[1];
+  splicer.add(end, end, `${survivors > 0 ? ', ' : ''}${added.join(', ')}`);
+}
+
+/** Removes `key` and its value from `map` (see the module comment). */
+function removePair(splicer: Splicer, map: YAMLMap, key: string): void {
+  const index = map.items.findIndex((p) => isScalar(p.key) && p.key.value === key);
+  const pair = map.items[index];
+  if (pair === undefined) throw new Error(`export --into: no "${key}" to remove`);
+  const start = keyStart(pair);
+  const value = pair.value as Node | null;
+  const next = map.items[index + 1];
+  if (map.flow === true) {
+    const previous = map.items[index - 1];
+    const end = (value ?? (pair.key as Node)).range?.[1] ?? start;
+    if (previous !== undefined) splicer.add(((previous.value as Node | null) ?? (previous.key as Node)).range?.[1] ?? start, end, '');
+    else if (next !== undefined) splicer.add(start, keyStart(next), '');
+    return;
+  }
+  const lineStart = splicer.lineStart(start);
+  if (splicer.text.slice(lineStart, start).trim() === '') splicer.add(lineStart, value === null ? splicer.lineEnd(start) : splicer.nodeEnd(value), '');
+  else if (next !== undefined) splicer.add(start, keyStart(next), '');
+}
+
+function pairOf(map: YAMLMap, key: string): Pair | undefined {
+  return map.items.find((p) => isScalar(p.key) && p.key.value === key);
+}
+
+function keyStart(pair: Pair | undefined): number {
+  const start = (pair?.key as Node | undefined)?.range?.[0];
+  if (start === undefined) throw new Error('export --into: a key without its place');
+  return start;
+}
+
+/** How far a block list's dashes stand right of their key in this file (2 by default, 0 for `key:\n- item`). */
+function sequenceIndent(splicer: Splicer, clients: YAMLSeq): number {
+  for (const client of clients.items) {
+    if (!isMap(client)) continue;
+    const pair = pairOf(client, 'domains');
+    const token = isSeq(pair?.value) ? pair.value.srcToken : undefined;
+    const dash = token?.type === 'block-seq' ? token.items[0]?.start.find((t) => t.type === 'seq-item-ind')?.offset : undefined;
+    if (pair !== undefined && dash !== undefined) return Math.max(0, splicer.column(dash) - splicer.column(keyStart(pair)));
+  }
+  return 2;
+}
+
+/** The text and the splices made on it; `apply` makes the new text. */
+class Splicer {
+  readonly text: string;
+  /** The file's line ending: CRLF when it uses it anywhere, else LF. */
+  readonly eol: string;
+  private readonly splices: Splice[] = [];
+
+  constructor(text: string) {
+    this.text = text;
+    this.eol = text.includes('\r\n') ? '\r\n' : '\n';
+  }
+
+  add(start: number, end: number, text: string): void {
+    this.splices.push({ start, end, text, order: this.splices.length });
+  }
+
+  /** Whole lines inserted at `at` (a line start, or the end of a text without a final newline). */
+  insertLines(at: number, lines: readonly string[]): void {
+    const before = at > 0 && this.text[at - 1] !== '\n' ? this.eol : '';
+    this.add(at, at, before + lines.map((line) => line + this.eol).join(''));
+  }
+
+  lineStart(offset: number): number {
+    return this.text.lastIndexOf('\n', offset - 1) + 1;
+  }
+
+  /** The position after the line break that ends `offset`'s line (the text's end on its last line). */
+  lineEnd(offset: number): number {
+    const at = this.text.indexOf('\n', offset);
+    return at < 0 ? this.text.length : at + 1;
+  }
+
+  column(offset: number): number {
+    return offset - this.lineStart(offset);
+  }
+
+  lineOf(offset: number): number {
+    return this.text.slice(0, offset).split('\n').length;
+  }
+
+  /** Where a block collection ends: after its last line (its range ends there already). */
+  blockEnd(node: Node): number {
+    const end = node.range?.[1] ?? this.text.length;
+    return end > 0 && this.text[end - 1] === '\n' ? end : this.lineEnd(end);
+  }
+
+  /** Where a node's lines end: a block collection's end, else the end of the line its value ends on (comment included). */
+  nodeEnd(node: Node): number {
+    return isCollection(node) && node.flow !== true ? this.blockEnd(node) : this.lineEnd(node.range?.[1] ?? this.text.length);
+  }
+
+  /** The position right after the `:` that follows a pair's key. */
+  colonAfter(pair: Pair): number {
+    const keyEnd = (pair.key as Node).range?.[1];
+    const colon = keyEnd === undefined ? -1 : this.text.indexOf(':', keyEnd);
+    if (colon < 0) throw new Error('export --into: a key without its colon');
+    return colon + 1;
+  }
+
+  /** The text with every splice made; overlapping splices are a bug. */
+  apply(): string {
+    const sorted = [...this.splices].sort((a, b) => a.start - b.start || Number(a.end !== a.start) - Number(b.end !== b.start) || a.order - b.order);
+    let out = '';
+    let cursor = 0;
+    for (const splice of sorted) {
+      if (splice.start < cursor) throw new Error('export --into: two edits overlap');
+      out += this.text.slice(cursor, splice.start) + splice.text;
+      cursor = splice.end;
+    }
+    return out + this.text.slice(cursor);
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Manifest text from manifest entries. The `yaml` package writes every value (it quotes what
+ * needs quoting: a plan named "true", "1", "a: b"); the program writes only structure. Names are
+ * data (panel-api.md trap 8): a string holding a control, bidirectional or line-separator
+ * character is written double-quoted with that character as an escape, so the file shows no
+ * such character raw and reads back the same. Pure: no I/O.
+ */
+import { Document, isCollection, isScalar, parse, Scalar, visit } from 'yaml';
+import { jsonText, safeText } from '../escape.js';
+import type { ExportClient } from './model.js';
+
+/** How yaml writes: no folding of long lines (a name stays on one line), `[a, b]` not `[ a, b ]`. */
+const OPTIONS = { lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false } as const;
+
+/**
+ * The manifest of `clients`: `header` lines as `#` comments (each made safe text), then
+ * `version: 1` and `clients:` as a block list (`clients: []` when empty), each entry as
+ * entryValue orders it.
+ */
+export function manifestText(clients: readonly ExportClient[], header: readonly string[]): string {
+  const comment = header.map((line) => `# ${safeText(line)}`.trimEnd()).join('\n');
+  const body = render({ version: 1, clients: clients.map(entryValue) }, false);
+  return `${comment === '' ? '' : `${comment}\n`}${body}`;
+}
+
+/**
+ * One client entry as text: `block` gives `- username: …` lines (at column 0; the caller
+ * indents them), `flow` gives `{username: …, domains: […]}` on one line. No trailing newline.
+ */
+export function entryText(client: ExportClient, style: 'block' | 'flow'): string {
+  return render(style === 'block' ? [entryValue(client)] : entryValue(client), style === 'flow').trimEnd();
+}
+
+/**
+ * A scalar as it stands in a mapping value (`block`) or inside a flow collection (`flow`), on
+ * one line, written in `type` (the style of the value it replaces) where yaml can, else as
+ * yaml chooses. Checked by reading it back in its context; a string that does not read back,
+ * or takes more than a line, is written double-quoted.
+ */
+export function scalarText(value: string | boolean, context: 'block' | 'flow', type?: Scalar.Type): string {
+  const wanted = type === Scalar.BLOCK_FOLDED || type === Scalar.BLOCK_LITERAL ? undefined : type;
+  const attempt = (style: Scalar.Type | undefined): string => {
+    const doc = new Document(context === 'flow' ? [value] : { k: value });
+    const node: unknown = doc.getIn([context === 'flow' ? 0 : 'k'], true);
+    if (style !== undefined && isScalar(node) && typeof node.value === 'string') node.type = style;
+    markUnsafe(doc);
+    if (context === 'flow' && isCollection(doc.contents)) doc.contents.flow = true;
+    const text = escapeRaw(doc.toString(OPTIONS).trimEnd());
+    return context === 'flow' ? text.slice(1, -1) : text.slice('k: '.length);
+  };
+  const readsBack = (text: string): boolean => {
+    if (text.includes('\n')) return false;
+    try {
+      const back: unknown = context === 'flow' ? (parse(`[${text}]`) as unknown[])[0] : (parse(`k: ${text}`) as { k: unknown }).k;
+      return back === value;
+    } catch {
+      return false;
+    }
+  };
+  const first = attempt(wanted);
+  if (readsBack(first)) return first;
+  return attempt(Scalar.QUOTE_DOUBLE);
+}
+
+/** The entry as a plain object, keys in the manifest's order; `domains` left out when empty. */
+function entryValue(client: ExportClient): Record<string, unknown> {
+  return {
+    username: client.username,
+    ...(client.plan === undefined ? {} : { plan: client.plan }),
+    ...(client.email === undefined ? {} : { email: client.email }),
+    ...(client.suspended === true ? { suspended: true } : {}),
+    ...(client.domains.length === 0 ? {} : { domains: [...client.domains] }),
+  };
+}
+
+/** `value` as YAML text, the top collection in flow style when `flow`; unsafe strings as escapes. */
+function render(value: unknown, flow: boolean): string {
+  const doc = new Document(value);
+  markUnsafe(doc);
+  if (flow && isCollection(doc.contents)) doc.contents.flow = true;
+  const text = escapeRaw(doc.toString(OPTIONS));
+  const back: unknown = parse(text);
+  if (JSON.stringify(back) !== JSON.stringify(value)) throw new Error('the YAML writer does not read back what it wrote');
+  return text;
+}
+
+/** Every string that holds a character safeText would escape is written double-quoted (yaml escapes C0 there). */
+function markUnsafe(doc: Document): void {
+  visit(doc, {
+    Scalar(_key, node) {
+      if (isScalar(node) && typeof node.value === 'string' && safeText(node.value) !== node.value) node.type = Scalar.QUOTE_DOUBLE;
+    },
+  });
+}
+
+/**
+ * The characters yaml leaves raw inside a double-quoted scalar (DEL, C1, bidirectional controls,
+ * U+2028/9) as `\uXXXX` escapes, which mean the same there. Only strings markUnsafe quoted hold
+ * them; the document's own line breaks stay.
+ */
+function escapeRaw(text: string): string {
+  return text.replace(/[^\n\x20-\x7e]/gu, (c) => (safeText(c) === c ? c : jsonText(c).slice(1, -1)));
+}
