@@ -9,19 +9,33 @@ export class ProvisionError extends Error {
   readonly code: ErrorCode;
   /** What the user can do about it, printed under the message. */
   readonly hint: string | undefined;
-  /** Further lines, one problem each, when one error stands for several (e.g. unknown plans). */
+  /** Further lines, one problem each, when one error stands for several. */
   readonly details: readonly string[];
+  /** Problems at places in a file (unknown hosting plans in the manifest), as data: the CLI renders them. */
+  readonly located: readonly LocatedProblem[];
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { hint?: string; details?: readonly string[]; cause?: unknown } = {},
+    options: { hint?: string; details?: readonly string[]; located?: readonly LocatedProblem[]; cause?: unknown } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.hint = options.hint;
     this.details = options.details ?? [];
+    this.located = options.located ?? [];
   }
+}
+
+/**
+ * A problem at a place in a file, as plain data (lines and columns from 1): the CLI prints it as
+ * `file:line:column: error: message` and, under GitHub Actions, as an annotation on that line.
+ */
+export interface LocatedProblem {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
 }
 
 export type ErrorCode =

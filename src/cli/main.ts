@@ -6,6 +6,8 @@ import { EXIT, EXIT_FOR_ERROR, exitCodesHelp, type ExitCode } from './exit.js';
 import { type Io, redactingIo } from './io.js';
 import { quote } from '../escape.js';
 import { closest } from '../names.js';
+import { formatDiagnostic, githubAnnotation } from '../render/diagnostics.js';
+import { onGitHubActions } from './github.js';
 
 const COMMANDS = {
   validate: () => import('./validate.js').then((m) => m.validate),
@@ -59,7 +61,7 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
   try {
     return await dispatch(argv, safeIo, redactions);
   } catch (error) {
-    safeIo.stderr.write(formatError(error));
+    safeIo.stderr.write(formatError(error, onGitHubActions(safeIo.env)));
     return error instanceof ProvisionError ? EXIT_FOR_ERROR[error.code] : EXIT.failure;
   }
 }
@@ -126,10 +128,20 @@ function refuseKeyInArguments(command: string, args: readonly string[], keys: re
     });
   }
 }
-/** `error: message`, detail lines, `hint: ...`; never a stack trace. */
-export function formatError(error: unknown): string {
+/**
+ * `error: message`, detail lines, `hint: ...`; never a stack trace. Problems at places in a file
+ * come as `file:line:column: error: …` lines, and with `annotate` (GitHub Actions) also as
+ * workflow annotations on those lines.
+ */
+export function formatError(error: unknown, annotate = false): string {
   if (error instanceof ProvisionError) {
-    const lines = [`error: ${error.message}`, ...error.details.map((d) => `  ${d}`)];
+    const located = error.located.map((p) => ({ ...p, severity: 'error' as const }));
+    const lines = [
+      `error: ${error.message}`,
+      ...located.map((d) => `  ${formatDiagnostic(d)}`),
+      ...error.details.map((d) => `  ${d}`),
+      ...(annotate ? located.map(githubAnnotation) : []),
+    ];
     if (error.hint !== undefined) lines.push(`hint: ${error.hint}`);
     return `${lines.join('\n')}\n`;
   }

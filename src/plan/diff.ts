@@ -1,4 +1,4 @@
-import { ProvisionError } from '../errors.js';
+import { type LocatedProblem, ProvisionError } from '../errors.js';
 import { quote } from '../escape.js';
 import type { Desired, DesiredClient, Location } from '../manifest/types.js';
 import { closest, globMatcher } from '../names.js';
@@ -274,16 +274,20 @@ function resolveHostingPlans(desired: Desired, onPanel: readonly LiveHostingPlan
   }
   if (unknown.size > 0) {
     const available = [...byName.keys()].sort();
-    const details = [...unknown].map(([name, loc]) => {
-      const where = loc === undefined ? '' : `${loc.file}:${loc.line}:${loc.column}: `;
+    const details: string[] = [];
+    const located: LocatedProblem[] = [];
+    for (const [name, loc] of unknown) {
       const suggestion = closest(name, available);
-      return `${where}hosting plan ${quote(name)} is not on the panel${suggestion === undefined ? '' : `: did you mean ${quote(suggestion)}?`}`;
-    });
+      const message = `hosting plan ${quote(name)} is not on the panel${suggestion === undefined ? '' : `: did you mean ${quote(suggestion)}?`}`;
+      if (loc === undefined) details.push(message);
+      else located.push({ file: loc.file, line: loc.line, column: loc.column, message });
+    }
     throw new ProvisionError(
       'unknown_hosting_plan',
       unknown.size === 1 ? 'the manifest names a hosting plan the panel does not have' : `the manifest names ${unknown.size} hosting plans the panel does not have`,
       {
         details,
+        located,
         hint: available.length === 0 ? 'the panel has no hosting plans: create one, or leave "plan" out' : `the panel has: ${available.map((n) => quote(n)).join(', ')} (names are case-sensitive)`,
       },
     );

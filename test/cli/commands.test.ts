@@ -154,8 +154,12 @@ describe('plan', () => {
     const r = await run(['plan', file], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `error: the manifest names a hosting plan the panel does not have\n  ${file}:4:11: hosting plan "basic" is not on the panel: did you mean "Basic"?\nhint: the panel has: "Basic", "Premium Plus", "Standard" (names are case-sensitive)\n`,
+      `error: the manifest names a hosting plan the panel does not have\n  ${file}:4:11: error: hosting plan "basic" is not on the panel: did you mean "Basic"?\nhint: the panel has: "Basic", "Premium Plus", "Standard" (names are case-sensitive)\n`,
     );
+    // Under GitHub Actions it is also an annotation on the manifest's line.
+    const annotated = await run(['plan', file], { ...env, GITHUB_ACTIONS: 'true' });
+    expect(annotated.code).toBe(1);
+    expect(annotated.stderr).toContain(`\n::error file=${file.replaceAll(':', '%3A').replaceAll(',', '%2C')},line=4,col=11::hosting plan "basic" is not on the panel: did you mean "Basic"?\n`);
   });
 
   it('falls back to look-ups by name when the panel cannot list domains, and says so', async () => {

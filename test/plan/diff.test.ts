@@ -120,11 +120,13 @@ describe('diff', () => {
     expect(error).toBeInstanceOf(ProvisionError);
     const e = error as ProvisionError;
     expect(e.code).toBe('unknown_hosting_plan');
+    // The builders give no locations: the problems come as plain details.
     expect(e.details).toEqual([
       'hosting plan "basic" is not on the panel: did you mean "Basic"?',
       'hosting plan "Premium" is not on the panel: did you mean "Premium Plus"?',
       'hosting plan "Zzzzzzzz" is not on the panel',
     ]);
+    expect(e.located).toEqual([]);
     expect(e.hint).toBe('the panel has: "Basic", "Premium Plus", "Standard" (names are case-sensitive)');
   });
 
