@@ -15,6 +15,7 @@ const COMMANDS = {
   apply: () => import('./apply.js').then((m) => m.apply),
   simulator: () => import('./simulator.js').then((m) => m.simulator),
   secrets: () => import('./secrets.js').then((m) => m.secrets),
+  export: () => import('./export.js').then((m) => m.exportCommand),
 } as const;
 
 /** @internal The commands by name, loaded: for the help and examples tests. */
@@ -33,6 +34,7 @@ Commands:
   plan <manifest>         show what apply would create on the panel (--out saves the plan)
   apply <manifest|plan>   create what the manifest or a saved plan lists and the panel lacks
   secrets decrypt <file>  print a secrets file's passwords, decrypting age-encrypted ones
+  export                  write the manifest of the panel (--into rewrites a manifest to match it)
   simulator               run a local panel (API v2) for trying things out
 
 Options:

@@ -39,6 +39,7 @@ const NUMERIC = {
   apply: ['concurrency', 'max-answer-mb', 'max-creates', 'max-deletes', 'settle-timeout'],
   simulator: ['ambiguous-post-rate', 'error-rate', 'fault-seed', 'latency', 'not-ready', 'port', 'reset-rate'],
   validate: [],
+  export: ['max-answer-mb'],
   secrets: [],
 } as const;
 
@@ -51,7 +52,7 @@ describe('numeric flags', () => {
       if (option.type !== 'string' || flag === 'api-key') continue;
       // Not a number, and harmless as a path (--out, --state, --secrets-file write in the workspace).
       const value = join(w.dir, 'not-a-number');
-      const argv = name === 'simulator' ? ['simulator', '--api-key', 'sim-key-1', `--${flag}`, value] : name === 'secrets' ? ['secrets', 'decrypt', w.secrets, `--${flag}`, value] : [name, w.file, `--${flag}`, value];
+      const argv = name === 'simulator' ? ['simulator', '--api-key', 'sim-key-1', `--${flag}`, value] : name === 'secrets' ? ['secrets', 'decrypt', w.secrets, `--${flag}`, value] : name === 'export' ? ['export', '--into', w.file, `--${flag}`, value] : [name, w.file, `--${flag}`, value];
       const r = await run(argv, w.envWithSecrets, { stop: Promise.resolve() });
       const match = new RegExp(`--${flag} takes [^\\n]*? (?:from (\\d+) to|between (\\d+) and) (\\d+)`).exec(r.stderr);
       if (match === null) continue;

@@ -87,7 +87,7 @@ describe('domains', () => {
   });
 
   it('a parent always comes before its subdomains, whatever the names (property)', () => {
-    const label = fc.stringMatching(/^[a-z0-9]{1,4}$/);
+    const label = fc.constantFrom('a', 'b', 'xn--bcher-kva', 'b0');
     fc.assert(
       fc.property(fc.uniqueArray(fc.array(label, { minLength: 2, maxLength: 4 }).map((l) => l.join('.')), { maxLength: 12 }), (names) => {
         const sorted = [...names].sort(domainOrder);
@@ -131,6 +131,7 @@ describe('the text', () => {
   });
 
   it('names as data: any string reads back the same, and no control, bidirectional or line-separator character is written raw (property)', () => {
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
     const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
     const weird = fc.string({ unit: fc.constantFrom('a', ' ', ':', '#', ',', '[', '}', '"', "'", '\\', '\n', '\t', '\u001b', '\u007f', '\u0085', '\u202e', '\u2028', 'é', '-', '?', '&', '*', '!', '|', '>', '%', '@', '`') });
     fc.assert(

@@ -1,0 +1,173 @@
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { ProvisionError } from '../errors.js';
+import { quote, safeText } from '../escape.js';
+import { adopt } from '../export/adopt.js';
+import { LiveModel } from '../export/model.js';
+import { rewrite } from '../export/rewrite.js';
+import { manifestText } from '../export/write.js';
+import type { Desired } from '../manifest/types.js';
+import { validateManifest } from '../manifest/load.js';
+import { globMatcher } from '../names.js';
+import { type Live, type ManagedField, readLive } from '../panel/index.js';
+import { plural } from '../util.js';
+import type { Command, Credentials } from './args.js';
+import { parseCommandLine } from './args.js';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, connect, type ConnectionValues } from './connection.js';
+import { EXIT, exitCodesHelp } from './exit.js';
+import { readBytes, STDIN, writeAtomically } from './files.js';
+import type { Io } from './io.js';
+import { loadManifest } from './manifest-input.js';
+
+/**
+ * `provision export`: the manifest of the live panel (src/export/model.ts, write.ts), or, with
+ * --into, an existing manifest rewritten in place so that it describes the panel for what it
+ * manages (src/export/adopt.ts, rewrite.ts), shown as a unified diff.
+ */
+
+const EXPORT_OPTIONS = {
+  ...CONNECTION_OPTIONS,
+  out: { type: 'string' },
+  into: { type: 'string' },
+  check: { type: 'boolean', default: false },
+  clients: { type: 'string', multiple: true },
+  'drop-missing': { type: 'boolean', default: false },
+} as const;
+
+const usage = 'provision export [--out FILE] [--clients GLOB]... | provision export --into MANIFEST [--check] [--clients GLOB]... [--drop-missing]';
+
+/** Every managed field: export writes them all, and --into compares those the manifest gives. */
+const ALL_FIELDS: ReadonlySet<ManagedField> = new Set(['plan', 'email', 'suspended']);
+
+export const exportCommand: Command = {
+  usage,
+  options: EXPORT_OPTIONS,
+  summary:
+    'Write the manifest of the live panel (the same 4 GET requests as plan, more only where its client list leaves out a field), or rewrite an existing manifest (--into) so that it describes the panel for what it manages, keeping its comments and formatting. Sends nothing that changes the panel.',
+  help: `Without --into: the manifest of the panel, on stdout (or --out FILE): every client sorted by
+username with its plan, email, suspended: true when suspended, and its domains (international
+names in Unicode, subdomains after their parents; no system domains). It validates, and plan
+of it against the same panel shows no changes. A name or value the manifest would refuse is
+left out with a warning on stderr.
+
+With --into MANIFEST: the clients MANIFEST lists get the panel's values of the fields they
+manage (plan, email, suspended; a field the manifest leaves out stays out) and the domains the
+panel has and the manifest lacks, at the end of their lists; the panel's other clients are added
+only where the manifest claims them (prune.clients, or --clients), never a prune.keep match.
+Entries the panel lacks stay (plan will create them) unless --drop-missing; state: absent
+entries stay. The change is printed as a unified diff on stdout; the file is rewritten (only
+the changed entries) unless --check.
+
+Options:
+  --out FILE             write the manifest to FILE (replaced atomically) instead of stdout
+  --clients GLOB         only clients whose username matches (* any run, ? one character);
+                         repeatable; with --into: also add the panel's clients that match
+  --into MANIFEST        rewrite MANIFEST in place (see above)
+  --check                with --into: write nothing; exit ${EXIT.changes} when MANIFEST would change, ${EXIT.ok} when not
+  --drop-missing         with --into: remove the clients and domains the panel does not have
+
+${CONNECTION_HELP}
+
+Examples:
+  provision export --out manifest.yaml               # then: provision plan manifest.yaml
+  provision export --clients 'team-a-*' > team-a.yaml
+  provision export --into manifest.yaml              # adopt changes made in the panel
+  provision export --into manifest.yaml --check      # in CI: exit ${EXIT.changes} on drift
+
+${exitCodesHelp(['ok', 'failure', 'changes'])}`,
+  async run(args, io, credentials) {
+    const { values } = parseCommandLine(args, EXPORT_OPTIONS, 0, usage);
+    const patterns = values.clients ?? [];
+    if (patterns.some((p) => p.trim() === '')) throw new ProvisionError('usage', '--clients needs a pattern such as team-*', { hint: `usage: ${usage}` });
+    const into = values.into;
+    if (into === undefined) {
+      for (const flag of ['check', 'drop-missing'] as const) {
+        if (values[flag]) throw new ProvisionError('usage', `--${flag} works with --into only`, { hint: `usage: ${usage}` });
+      }
+      return exportPanel(io, credentials, values, patterns);
+    }
+    if (values.out !== undefined) throw new ProvisionError('usage', '--out and --into do not go together: --into rewrites the manifest it names', { hint: `usage: ${usage}` });
+    if (into === STDIN) throw new ProvisionError('usage', '--into needs the path of the manifest to rewrite, not standard input', { hint: `usage: ${usage}` });
+    return exportInto(io, credentials, values, into, patterns);
+  },
+};
+
+/** The plain export: the panel's manifest on stdout or in --out. */
+async function exportPanel(io: Io, credentials: Credentials, values: ConnectionValues & { out?: string | undefined }, patterns: readonly string[]): Promise<typeof EXIT.ok> {
+  const include = patterns.length === 0 ? () => true : globMatcher(patterns);
+  const { live, url } = await readPanel(io, credentials, values, [], include);
+  const model = new LiveModel(live);
+  const warnings: string[] = [];
+  const clients = model.entries((w) => warnings.push(w), include);
+  const filter = patterns.length === 0 ? '' : ` (clients matching ${patterns.map((p) => quote(p)).join(', ')})`;
+  const text = manifestText(clients, [`The panel ${url}${filter}, as provision export read it.`, 'Review it, commit it: provision plan of it against this panel shows no changes.']);
+  if (validateManifest(text, 'export').desired === undefined) throw new Error('provision export wrote a manifest that does not validate');
+  for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
+  if (values.out !== undefined) await writeAtomically(values.out, text, credentials.redactions);
+  else io.stdout.write(text);
+  const domains = clients.reduce((n, c) => n + c.domains.length, 0);
+  const left = warnings.length === 0 ? '' : `; ${plural(warnings.length, 'name or value', 'names or values')} left out (see the warnings above)`;
+  io.stderr.write(`exported ${plural(clients.length, 'client')} and ${plural(domains, 'domain')} of ${url}${values.out === undefined ? '' : ` to ${safeText(values.out)}`}${left}\n`);
+  return EXIT.ok;
+}
+
+/** --into: the manifest rewritten, the change shown as a diff, written unless --check. */
+async function exportInto(
+  io: Io,
+  credentials: Credentials,
+  values: ConnectionValues & { check: boolean; 'drop-missing': boolean },
+  path: string,
+  patterns: readonly string[],
+): Promise<typeof EXIT.ok | typeof EXIT.changes> {
+  const bytes = await readBytes(path, io, 'manifest');
+  const { desired } = loadManifest(bytes, path, io);
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  const claim = patterns.length === 0 ? () => false : globMatcher(patterns);
+  const keep = globMatcher(desired.prune.keep);
+  const listed = new Set(desired.clients.filter((c) => c.state === 'present').map((c) => c.username));
+  const wanted = (username: string): boolean => listed.has(username) || ((desired.prune.clients || claim(username)) && !keep(username));
+  const { live } = await readPanel(io, credentials, values, manifestDomains(desired), wanted);
+  const { edits, warnings } = adopt(desired, new LiveModel(live), { claim, dropMissing: values['drop-missing'] });
+  const rewritten = rewrite(text, edits, path);
+  const check = validateManifest(rewritten, path);
+  if (check.desired === undefined) throw new Error(`export --into made a manifest that does not validate (${check.diagnostics[0]?.message ?? 'no diagnostic'})`);
+  for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
+  if (rewritten === text) {
+    io.stderr.write(`${safeText(path)}: already describes the panel for what it manages: nothing to change\n`);
+    return EXIT.ok;
+  }
+  io.stdout.write(createTwoFilesPatch(path, path, text, rewritten, undefined, undefined, { headerOptions: FILE_HEADERS_ONLY }));
+  if (values.check) {
+    io.stderr.write(`${safeText(path)}: differs from the panel (the diff above); --check: nothing was written\n`);
+    return EXIT.changes;
+  }
+  await writeAtomically(path, rewritten, credentials.redactions);
+  io.stderr.write(`${safeText(path)}: rewritten (the diff above)\n`);
+  return EXIT.ok;
+}
+
+function manifestDomains(desired: Desired): string[] {
+  return desired.clients.flatMap((c) => c.domains.map((d) => d.name));
+}
+
+/**
+ * Connects and reads the panel as plan does, plus GET /clients/{id} for the clients `details`
+ * accepts whose managed fields the list leaves out (a note says so). A panel without a domain
+ * list is refused: export would not see its domains.
+ */
+async function readPanel(io: Io, credentials: Credentials, values: ConnectionValues, domainNames: readonly string[], details: (username: string) => boolean): Promise<{ live: Live; url: string }> {
+  const panel = await connect(values, io, credentials);
+  try {
+    const onNote = (note: string): void => {
+      io.stderr.write(`note: ${safeText(note)}\n`);
+    };
+    const live = await readLive(panel, { domainNames, details: { usernames: details, fields: ALL_FIELDS }, onNote });
+    if (!live.domainsComplete) {
+      throw new ProvisionError('panel_contract', `${panel.describe('GET', '/domains')} is not available: export cannot see which domains the panel has: nothing was written`, {
+        hint: 'export needs a panel that lists its domains (GET /domains); write the domains into the manifest by hand',
+      });
+    }
+    return { live, url: panel.baseUrl };
+  } finally {
+    await panel.close();
+  }
+}
