@@ -11,7 +11,7 @@ import { startSim } from '../helpers/sim.js';
 const DIR = new URL('../../examples/', import.meta.url).pathname;
 const files = await readdir(DIR);
 const manifests = files.filter((f) => f.endsWith('.yaml') && !f.includes('ci'));
-const workflows = files.filter((f) => f === 'github-actions.yml' || f === 'gitlab-ci.yml');
+const workflows = files.filter((f) => f === 'github-actions.yml' || f === 'gitlab-ci.yml' || f === 'github-drift.yml');
 
 /** Every string under `run` / `script` keys of a CI file, as shell text. */
 function shellOf(node: unknown): string[] {
@@ -71,14 +71,14 @@ describe('example manifests', () => {
 });
 
 describe('example CI workflows', () => {
-  it('there are a GitHub Actions and a GitLab CI one', () => {
-    expect(workflows.sort()).toEqual(['github-actions.yml', 'gitlab-ci.yml']);
+  it('there are a GitHub Actions and a GitLab CI one, and a nightly drift one', () => {
+    expect(workflows.sort()).toEqual(['github-actions.yml', 'github-drift.yml', 'gitlab-ci.yml']);
   });
 
   it.each(workflows)('%s calls only commands and flags that exist', async (name) => {
     const shell = shellOf(parse(await readFile(join(DIR, name), 'utf8'))).join('\n');
     const calls = invocations(shell);
-    expect(calls.map((c) => c[0])).toEqual(expect.arrayContaining(['plan', 'apply']));
+    expect(calls.map((c) => c[0])).toEqual(expect.arrayContaining(name === 'github-drift.yml' ? ['export'] : ['plan', 'apply']));
     for (const [command, ...args] of calls) {
       expect(COMMAND_NAMES, `${name}: provision ${command ?? ''}`).toContain(command);
       const options = (await loadCommand(command as (typeof COMMAND_NAMES)[number])).options ?? {};
@@ -110,6 +110,21 @@ describe('example CI workflows', () => {
     // The key comes from the repository's secrets only; no step prints the secrets file.
     expect(text).not.toMatch(/PROVISION_API_KEY:\s*[^$\s]/);
     expect(shellOf(wf.jobs).join('\n')).not.toMatch(/(cat|echo|secrets decrypt)[^\n]*secrets\.jsonl/);
+  });
+
+  it('GitHub drift: nightly and on demand, export --into with a key from the repository, one pull request on a fixed branch, opened or updated', async () => {
+    const text = await readFile(join(DIR, 'github-drift.yml'), 'utf8');
+    const wf = parse(text) as { on: Record<string, unknown>; concurrency: unknown; jobs: Record<string, { env: Record<string, string>; steps: { env?: Record<string, string> }[] }> };
+    expect(Object.keys(wf.on)).toEqual(['schedule', 'workflow_dispatch']);
+    expect(wf.concurrency).toEqual({ group: 'panel-drift', 'cancel-in-progress': false });
+    const shell = shellOf(wf.jobs).join('\n');
+    expect(shell).toContain('npx provision export --into panel/manifest.yaml');
+    expect(shell).toMatch(/git push --force origin "\$BRANCH"/);
+    expect(shell).toContain('gh pr create');
+    expect(shell).toContain('gh pr edit');
+    expect(wf.jobs.drift!.env.BRANCH).toBe('provision/drift');
+    expect(JSON.stringify(wf.jobs.drift!.steps)).toContain('${{ secrets.PANEL_READ_API_KEY }}');
+    expect(text).not.toMatch(/PROVISION_API_KEY:\s*[^$\s]/);
   });
 
   it('GitLab: the same, with a resource_group so two merges never apply at once', async () => {
