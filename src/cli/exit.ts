@@ -8,7 +8,7 @@ export const EXIT = {
   ok: 0,
   /** Any other failure. */
   failure: 1,
-  /** `plan --detailed-exitcode` found changes. */
+  /** `plan --detailed-exitcode` found changes; `export --into --check` found the manifest would change. */
   changes: 2,
   /** A saved plan no longer matches the panel; nothing was sent. */
   stalePlan: 3,
@@ -24,7 +24,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 const MEANING: Readonly<Record<keyof typeof EXIT, string>> = {
   ok: 'success',
   failure: 'failure',
-  changes: 'plan --detailed-exitcode found changes',
+  changes: 'changes found (plan --detailed-exitcode, export --into --check)',
   stalePlan: 'stale saved plan',
   massChange: 'mass create or delete refused',
   interrupted: 'apply interrupted',
