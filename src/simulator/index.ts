@@ -19,11 +19,13 @@
  *   GET /admins lists them as `{id, username}` (nothing else of theirs is modelled).
  *   GET /clients/{id} of an administrator is 404, and so is POST /domains with its id.
  * - POST /clients: checks in order: body shape (username string, email with an '@', language
- *   string, is_suspended boolean, id_hosting_plan integer or null) -> username pattern -> taken by a client or an
+ *   string, is_suspended boolean, password of 8 characters or more, id_hosting_plan integer or null) -> username pattern -> taken by a client or an
  *   administrator (the same 400 message for both: the panel does not say which) -> unknown
  *   plan. No plan: the panel's default plan, the first hosting plan; with no plans at all the
- *   record carries no `id_hosting_plan`. Extra fields are ignored. Password: 18 random bytes,
- *   base64url.
+ *   record carries no `id_hosting_plan`. Extra fields are ignored. Password: the `password`
+ *   given (at least 8 characters, else 400; the 201 is then `{"id"}` only), or 18 random
+ *   bytes, base64url, in the answer (see lifecycle.ts; `state.passwordOf` tells tests which
+ *   password a client has).
  * - POST /domains: body shape -> name valid (normalizeDomain) -> id_user is a client (404) ->
  *   not a duplicate (case-insensitive, IDN-aware). The parent is the nearest enclosing domain of
  *   the same user; an enclosing domain of another user leaves it top-level.
@@ -103,6 +105,12 @@ export interface SimulatorOptions extends SimulatorFaults {
   readonly clientListFields?: boolean;
   /** How DELETE answers: 200 with `{"id"}` (default) or 204 without a body. */
   readonly deleteStatus?: 200 | 204;
+  /**
+   * Default true: POST /clients uses a `password` it is given and answers only `{"id"}`.
+   * false: it ignores the field, makes its own and answers with it, like a panel that does
+   * not take it (the engine must then record the answer's password).
+   */
+  readonly acceptsPassword?: boolean;
   /** Default true: each new client gets a system domain `<username>.sim.keyhelp.test`. */
   readonly systemDomains?: boolean;
   /** Default true; false: every request gets 200 text/html, like a panel whose API is off. */
@@ -139,6 +147,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     clientListFields: options.clientListFields ?? true,
     deleteStatus: options.deleteStatus ?? 200,
     systemDomains: options.systemDomains ?? true,
+    acceptsPassword: options.acceptsPassword ?? true,
     now: () => new Date(),
   };
   const store = await loadStore(options, routeOptions.systemDomains);

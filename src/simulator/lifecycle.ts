@@ -3,13 +3,21 @@
  * account lifecycle"). Where the API's description is silent, the simulator chooses:
  * - PUT is partial: only the fields sent change. A client takes `id_hosting_plan` (an existing
  *   plan; null or 0 for none), `email` (an address, or "" for none), `is_suspended` (boolean),
- *   `language` and `password` (accepted, never stored or shown); a domain takes `is_disabled`.
+ *   `language` and `password` (see below); a domain takes `is_disabled`.
  *   A different `username` or `domain` is refused with 400: they are identities. Other fields
  *   are ignored. The answer is 200 `{"id": N}`.
  * - DELETE of a client takes all its domains with it (system ones too). DELETE of a domain
  *   that has subdomains is refused with 400 (delete them first); a system domain is refused
  *   with 400. The answer is 200 `{"id": N}`, or 204 without a body with `deleteStatus: 204`.
  * - An unknown id, or an administrator's, is 404.
+ * - Passwords (the panel's rules are not documented): a `password`, in POST /clients or PUT
+ *   /clients/{id}, must be a string of at least MIN_PASSWORD_LENGTH characters, else 400 and
+ *   nothing changes; no other rule (case, digits) is enforced. Given to POST /clients, it is
+ *   the client's password and the 201 holds only `{"id"}`; left out, the simulator makes one
+ *   and answers `{"id", "password"}` (with `acceptsPassword: false` a given one is ignored
+ *   that way, like a panel that does not take the field). Given to PUT, it replaces the
+ *   client's password. A password is never part of a client's record or any answer after the
+ *   201; tests read it with `state.passwordOf(username)`.
  */
 import type { Answer } from './routes.js';
 import type { SimClient, SimStore } from './store.js';
@@ -21,6 +29,16 @@ export interface LifecycleOptions {
 }
 
 type Refuse = (status: number, message: string) => Answer;
+
+/** The shortest password the simulator accepts, like the panel's own rules ("at least 8 characters everywhere"). */
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** Why a `password` field is refused (400), or undefined when it is accepted. */
+export function passwordProblem(password: unknown): string | undefined {
+  if (typeof password !== 'string') return "The field 'password' must be a string.";
+  if (Array.from(password).length < MIN_PASSWORD_LENGTH) return `The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`;
+  return undefined;
+}
 
 export function updateClient(store: SimStore, id: number, body: unknown, refuse: Refuse): Answer {
   const client = store.clients.get(id);
@@ -36,6 +54,8 @@ export function updateClient(store: SimStore, id: number, body: unknown, refuse:
   }
   if (suspended !== undefined && typeof suspended !== 'boolean') return refuse(400, "The field 'is_suspended' must be a boolean.");
   if (language !== undefined && typeof language !== 'string') return refuse(400, "The field 'language' must be a string.");
+  const badPassword = body.password === undefined ? undefined : passwordProblem(body.password);
+  if (badPassword !== undefined) return refuse(400, badPassword);
   const nextPlan = plan === undefined ? client.id_hosting_plan : plan === null || plan === 0 ? undefined : (plan as number);
   const next: SimClient = {
     id: client.id,
@@ -47,6 +67,7 @@ export function updateClient(store: SimStore, id: number, body: unknown, refuse:
     created_at: client.created_at,
   };
   store.replaceClient(next);
+  if (typeof body.password === 'string') store.setPassword(id, body.password);
   return { status: 200, json: { id }, mutated: true };
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { isRecord } from '../util.js';
-import { deleteClient, deleteDomain, type LifecycleOptions, updateClient, updateDomain } from './lifecycle.js';
+import { deleteClient, deleteDomain, type LifecycleOptions, passwordProblem, updateClient, updateDomain } from './lifecycle.js';
 import type { SimClient, SimStore } from './store.js';
 
 /** What the simulator sends back: JSON unless `text` is given. */
@@ -19,6 +19,8 @@ export interface RouteOptions extends LifecycleOptions {
   /** GET /clients carries `email`, `id_hosting_plan` and `is_suspended` (GET /clients/{id} always does). */
   readonly clientListFields: boolean;
   readonly systemDomains: boolean;
+  /** POST /clients uses a `password` it is given (default); false: ignores it, like a panel without the field. */
+  readonly acceptsPassword?: boolean;
   readonly now: () => Date;
 }
 
@@ -107,7 +109,7 @@ function recordsOf(store: SimStore, collection: keyof typeof COLLECTIONS): Reado
 }
 
 function createClient(store: SimStore, body: Record<string, unknown>, options: RouteOptions): Answer {
-  const { username, email, language, is_suspended: suspended } = body;
+  const { username, email, language, is_suspended: suspended, password } = body;
   const idHostingPlan = body.id_hosting_plan ?? undefined;
   if (typeof username !== 'string' || username === '') return error(400, "The field 'username' is required and must be a string.");
   if (email !== undefined && (typeof email !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(email))) {
@@ -115,6 +117,9 @@ function createClient(store: SimStore, body: Record<string, unknown>, options: R
   }
   if (language !== undefined && typeof language !== 'string') return error(400, "The field 'language' must be a string.");
   if (suspended !== undefined && typeof suspended !== 'boolean') return error(400, "The field 'is_suspended' must be a boolean.");
+  const given = options.acceptsPassword === false ? undefined : password;
+  const badPassword = given === undefined ? undefined : passwordProblem(given);
+  if (badPassword !== undefined) return error(400, badPassword);
   if (idHostingPlan !== undefined && !Number.isSafeInteger(idHostingPlan)) {
     return error(400, "The field 'id_hosting_plan' must be an integer.");
   }
@@ -133,8 +138,15 @@ function createClient(store: SimStore, body: Record<string, unknown>, options: R
     now,
   );
   if (options.systemDomains) store.addSystemDomain(client, now);
+  if (typeof given === 'string') {
+    // The password given is used; the answer then holds only the id (panel-api.md allows it).
+    store.setPassword(client.id, given);
+    return { status: 201, json: { id: client.id }, mutated: true };
+  }
   // The panel generates the password and returns it this once; it can never be read again.
-  return { status: 201, json: { id: client.id, password: randomBytes(18).toString('base64url') }, mutated: true };
+  const generated = randomBytes(18).toString('base64url');
+  store.setPassword(client.id, generated);
+  return { status: 201, json: { id: client.id, password: generated }, mutated: true };
 }
 
 function createDomain(store: SimStore, body: Record<string, unknown>, options: RouteOptions): Answer {

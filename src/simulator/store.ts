@@ -55,6 +55,12 @@ export interface SimulatorState {
   clientNamed(username: string): SimClient | undefined;
   /** Case-insensitive, UTF-8 or punycode. */
   domainNamed(name: string): SimDomain | undefined;
+  /**
+   * For tests only (the API never shows a password): the password the simulator holds for a
+   * client (case-insensitive username), as set by its POST /clients or a later PUT with
+   * `password`; undefined for an unknown client, or a seeded one that never got one.
+   */
+  passwordOf(username: string): string | undefined;
 }
 
 /**
@@ -104,6 +110,8 @@ export class SimStore implements SimulatorState {
   private readonly plansByName = new Map<string, SimPlan>();
   private readonly clientsByName = new Map<string, SimClient>();
   private readonly domainsByName = new Map<string, SimDomain>();
+  /** Passwords by client id: never part of a client's record, so no answer can carry one. */
+  private readonly passwords = new Map<number, string>();
   private nextPlanId = 1;
   private nextUserId = 1;
   private nextDomainId = 1;
@@ -119,6 +127,16 @@ export class SimStore implements SimulatorState {
   domainNamed(name: string): SimDomain | undefined {
     const normal = normalizeDomain(name);
     return this.domainsByName.get('name' in normal ? normal.name : name.toLowerCase());
+  }
+
+  passwordOf(username: string): string | undefined {
+    const client = this.clientNamed(username);
+    return client === undefined ? undefined : this.passwords.get(client.id);
+  }
+
+  /** Sets a client's password (POST /clients, PUT /clients/{id}). */
+  setPassword(id: number, password: string): void {
+    this.passwords.set(id, password);
   }
 
   /** The plan a client gets when POST /clients names none: the first plan. */
@@ -244,6 +262,7 @@ export class SimStore implements SimulatorState {
       plans: [...this.plans.values()],
       clients: [...this.clients.values()],
       domains: [...this.domains.values()],
+      passwords: [...this.passwords].map(([id, password]) => ({ id, password })),
     };
   }
 
@@ -278,6 +297,12 @@ export class SimStore implements SimulatorState {
     for (const plan of data.plans as SimPlan[]) store.insertPlan(plan);
     for (const client of data.clients as SimClient[]) store.insertClient(client);
     for (const domain of data.domains as SimDomain[]) store.insertDomain(domain);
+    // Optional: files written before passwords were kept have none.
+    if (Array.isArray(data.passwords)) {
+      for (const entry of data.passwords as unknown[]) {
+        if (isRecord(entry) && Number.isInteger(entry.id) && typeof entry.password === 'string') store.passwords.set(entry.id as number, entry.password);
+      }
+    }
     // A loop, not Math.max(...ids): spreading tens of thousands of arguments can overflow the stack.
     const next = (stored: unknown, ids: Iterable<number>): number => {
       let result = Number.isInteger(stored) ? (stored as number) : 1;
@@ -302,6 +327,7 @@ export class SimStore implements SimulatorState {
     for (const domain of [...this.domains.values()]) if (domain.id_user === id) this.removeDomain(domain.id);
     this.clients.delete(id);
     this.clientsByName.delete(client.username.toLowerCase());
+    this.passwords.delete(id);
   }
 
   /** Replaces a domain's record (same id and name): a PUT. */
@@ -345,6 +371,8 @@ export interface StateFile {
   readonly plans: readonly SimPlan[];
   readonly clients: readonly SimClient[];
   readonly domains: readonly SimDomain[];
+  /** The clients' passwords (a simulator's own, for tests; absent in files of older versions). */
+  readonly passwords?: readonly { id: number; password: string }[];
 }
 
 /** ISO 8601 with an explicit offset, like the panel's `created_at` ("2019-08-15T11:29:13+02:00"). */
