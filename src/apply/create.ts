@@ -34,7 +34,12 @@ import { send } from './send.js';
  * mid-request leaves a trace a later run can name; a refusal closes it. The password is on disk
  * as soon as the answer is in hand, before anything else (even before the client's id is known,
  * when the answer lacks one), so no dependent request and no later failure can leave it only
- * in memory.
+ * in memory. With `newPassword` (apply --generate-passwords) the password is made here and the
+ * intent carries it as pending, on disk before the POST that sends it in `password` (added to
+ * the request's body at send time: a plan never holds a password); the answer makes it current
+ * (a different password in the answer wins), and so does finding the client by name after a
+ * lost answer, or (secrets/recovery.ts) the next run that finds the client: the panel holds
+ * the password the creating request carried. So no kill and no lost answer loses one.
  */
 export interface Creator {
   createClient(change: CreateClient, sink: SecretsSink): Promise<Applied>;
@@ -96,15 +101,17 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
   };
 
   const createClient = async (change: CreateClient, sink: SecretsSink): Promise<Applied> => {
-    const request = requestFor(change);
-    const described = panel.describe(request.method, request.path);
+    const planned = requestFor(change);
+    const described = panel.describe(planned.method, planned.path);
     const name = change.name;
     const base = { panel_url: options.panelUrl, username: name };
+    const sent = options.newPassword?.();
     try {
-      await sink.intend({ ...base, at: now().toISOString() });
+      await sink.intend({ intent: 'create_client', ...base, at: now().toISOString(), ...(sent === undefined ? {} : { pending_password: sent }) });
     } catch (error) {
       throw new Error(`the secrets file cannot be written (${messageOf(error)}): nothing was sent for this client`);
     }
+    const request = sent === undefined ? planned : withPassword(planned, sent);
     let created: Created<LiveClient>;
     try {
       created = await create(request, `client ${quote(name)}`, () => findClient(panel, name), false);
@@ -117,19 +124,27 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
     }
     if ('found' in created) {
       const { id } = created.found;
+      if (sent !== undefined) {
+        // Created by the request that carried it (the plan saw no such client): the panel holds it.
+        tell(`client ${quote(name)} exists (id ${id}): adopted; the password it was created with is recorded`);
+        await save(sink, { ...base, created_at: now().toISOString(), id, password: sent });
+        return { id };
+      }
       tell(`client ${quote(name)} exists (id ${id}): adopted; its password was lost with the answer`);
       await save(sink, { ...base, created_at: now().toISOString(), id, password: null });
-      return { id, note: 'its password was lost with the interrupted answer: set a new one in the panel' };
+      return { id, note: `its password was lost with the interrupted answer: give it a new one with ${resetCommand(name)}` };
     }
     const answer = isRecord(created.answer) ? created.answer : {};
     const idField = answer.id;
     const id = Number.isSafeInteger(idField) ? (idField as number) : null;
-    if (typeof answer.password !== 'string' || answer.password === '') {
+    const answered = typeof answer.password === 'string' && answer.password !== '' ? answer.password : undefined;
+    // The panel's word wins: a password in the answer is the one it holds.
+    const password = answered ?? sent;
+    if (password === undefined) {
       throw new ProvisionError('panel_contract', `${described}: client ${quote(name)} was created${id === null ? '' : ` (id ${id})`} but the answer holds no password`, {
-        hint: 'set a password in the panel',
+        hint: `give it one with ${resetCommand(name)}`,
       });
     }
-    const password = answer.password;
     // On disk before anything else, even before the id is known.
     await save(sink, { ...base, created_at: now().toISOString(), id, password });
     if (id !== null) return { id };
@@ -165,8 +180,18 @@ async function save(sink: SecretsSink, record: Parameters<SecretsSink['record']>
     await sink.record(record);
   } catch (error) {
     const id = record.id === null ? '' : ` (id ${record.id})`;
-    throw new Error(`client ${quote(record.username)} was created${id} but its password could not be saved (${messageOf(error)}): set a new password in the panel`);
+    throw new Error(`client ${quote(record.username)} was created${id} but its password could not be saved (${messageOf(error)}): give it a new one with ${resetCommand(record.username)}`);
   }
+}
+
+/** The command that gives a client whose password is lost a new one. */
+export function resetCommand(username: string): string {
+  return `provision secrets reset ${username}`;
+}
+
+/** The POST /clients request as planned, with the password made here added to its body. */
+function withPassword(request: PanelRequest, password: string): PanelRequest {
+  return { ...request, body: { ...request.body, password } };
 }
 
 /** A new client's id by name, when its 201 lacked one; its password is saved already. */

@@ -34,6 +34,12 @@ export interface PanelAdapterOptions {
   readonly signal?: AbortSignal;
   /** The time stamped on secrets records. */
   readonly now?: () => Date;
+  /**
+   * Makes each new client's password here (apply --generate-passwords: secrets/password.ts),
+   * written ahead as pending and sent in the POST's `password`; without it the panel makes
+   * one and answers with it.
+   */
+  readonly newPassword?: () => string;
 }
 
 /**
@@ -41,7 +47,8 @@ export interface PanelAdapterOptions {
  * plan/requests.ts makes of it.
  *
  * - Creates: apply/create.ts (write-ahead passwords, adoption after an ambiguous answer,
- *   settling).
+ *   settling). With `newPassword` a POST /clients carries its request's body plus the
+ *   `password` made for it, added as it is sent: the plan never holds one.
  * - Updates: `PUT /clients/{id}` with the fields that differ; the client retries it where a
  *   repeat is safe (it is idempotent). Any 2xx is done, whatever its body.
  * - Deletes: `DELETE /clients/{id}` or `/domains/{id}`, retried the same way. A 404 means it is

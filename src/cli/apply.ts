@@ -6,7 +6,8 @@ import type { PlanView } from '../render/common.js';
 import { renderPlanMarkdown } from '../render/markdown.js';
 import { renderApplyJson, renderApplySummary } from '../render/outcome.js';
 import { renderPlanText } from '../render/text.js';
-import { loadEncryption, openSecretsSink, requireSecretsPath } from '../secrets/sink.js';
+import { generatePassword } from '../secrets/password.js';
+import { loadEncryption, openSecretsSink, refusePlaintextInCi, requireSecretsPath } from '../secrets/sink.js';
 import { plural } from '../util.js';
 import type { Command } from './args.js';
 import { count, oneOf, parseCommandLine, type Range, rangeText, SECONDS, seconds } from './args.js';
@@ -35,12 +36,14 @@ const APPLY_OPTIONS = {
   concurrency: { type: 'string' },
   'secrets-file': { type: 'string' },
   'secrets-recipient': { type: 'string' },
+  'allow-plaintext-secrets': { type: 'boolean', default: false },
+  'generate-passwords': { type: 'boolean', default: false },
   'settle-timeout': { type: 'string' },
   format: { type: 'string' },
   'show-unmanaged': { type: 'boolean', default: false },
 } as const;
 
-const applyUsage = 'provision apply <manifest | plan.json> [--auto-approve] [--concurrency N] [--secrets-file PATH] [--secrets-recipient AGE_KEY]';
+const applyUsage = 'provision apply <manifest | plan.json> [--auto-approve] [--concurrency N] [--secrets-file PATH] [--secrets-recipient AGE_KEY] [--generate-passwords]';
 
 export const apply: Command = {
   usage: applyUsage,
@@ -52,6 +55,9 @@ export const apply: Command = {
   --secrets-file PATH        JSON Lines file for new clients' passwords, mode 0600 (or PROVISION_SECRETS_FILE)
   --secrets-recipient KEY    encrypt each password to this age public key, "age1..." (or
                              PROVISION_SECRETS_RECIPIENT); read them back with 'provision secrets decrypt'
+  --allow-plaintext-secrets  under CI (CI=true), allow writing passwords in clear (no recipient)
+  --generate-passwords       make each new client's password here (24 random letters and digits), write it
+                             to the secrets file before the POST that sends it: no kill or lost answer loses one
   --settle-timeout SECONDS   how long a new client's domains are retried while the panel still sets
                              the account up (400/404 right after its 201): ${rangeText(SETTLE_TIMEOUT)}, default ${DEFAULT_SETTLE_TIMEOUT_MS / 1000}
   --format FORMAT            text (default) or json (outcomes for scripts on stdout; progress on stderr)
@@ -69,6 +75,7 @@ Examples:
   provision plan manifest.yaml --out plan.json && provision apply plan.json --secrets-file s.jsonl
   PROVISION_SECRETS_FILE=/secure/passwords.jsonl provision apply manifest.yaml --auto-approve --concurrency 8
   provision apply plan.json --secrets-file secrets.jsonl --secrets-recipient age1...   # CI artifact
+  provision apply manifest.yaml --generate-passwords --secrets-file s.jsonl            # panels that take "password"
 
 ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
   async run(args, io, credentials) {
@@ -109,6 +116,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
       }
       refuseMassChanges(view.plan, limits);
       const checkedSecretsPath = createsClients(view.plan.changes) ? requireSecretsPath(secretsPath) : undefined;
+      if (checkedSecretsPath !== undefined) refusePlaintextInCi({ encryption, env: io.env, allowPlaintext: values['allow-plaintext-secrets'], command: 'this apply' });
       if (input.kind === 'manifest' && !values['auto-approve']) await confirm(view, io, format);
       const secrets = checkedSecretsPath === undefined ? undefined : await openSecretsSink({ path: checkedSecretsPath, encryption, redactions: credentials.redactions });
       for (const warning of secrets?.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
@@ -132,6 +140,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
           secrets: secrets?.sink,
           panelUrl: view.panelUrl,
           signal: controller.signal,
+          ...(values['generate-passwords'] ? { newPassword: () => generatePassword() } : {}),
           onWait: (message) => {
             progress.note(message);
           },

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { ProvisionError } from '../errors.js';
 import type { Desired } from '../manifest/types.js';
-import type { Live, ManagedField, PanelClient } from '../panel/index.js';
+import type { ManagedField, PanelClient } from '../panel/index.js';
 import { readLive } from '../panel/index.js';
 import { diff } from '../plan/diff.js';
 import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
@@ -9,7 +9,9 @@ import { DEFAULT_MAX_CREATES, DEFAULT_MAX_DELETES, type Limits, massChanges, ren
 import { parsePlanFile, type SavedPlan } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
 import type { PlanView } from '../render/common.js';
-import { closeLostIntents, findLostIntents, skippedLineWarning } from '../secrets/journal.js';
+import { skippedLineWarning } from '../secrets/journal.js';
+import { closeLostIntents, type ExistingClient, findLostIntents } from '../secrets/recovery.js';
+import type { Redactions } from '../redact.js';
 import { plural } from '../util.js';
 import { count, type Credentials, type Range, rangeText } from './args.js';
 import { connect, type ConnectionValues } from './connection.js';
@@ -18,6 +20,7 @@ import { readBytes } from './files.js';
 import type { Io } from './io.js';
 import { loadManifest, sourceName } from './manifest-input.js';
 import { quote } from '../escape.js';
+import { resetCommand } from '../apply/create.js';
 
 /**
  * The stage plan and apply share: read the input once (a manifest or a saved plan, from a
@@ -121,7 +124,7 @@ export async function planFromManifest(bytes: Uint8Array, path: string, io: Io, 
       onNote: (note) => notes.push(note),
     });
     // Before any refusal (an unknown plan, a conflict): a client whose password was lost is named.
-    await reportLostPasswords(options.secretsPath, panel.baseUrl, live, io);
+    await reportLostPasswords(options.secretsPath, panel.baseUrl, live, io, credentials.redactions);
     const plan = diff(desired, live);
     return {
       plan,
@@ -153,7 +156,7 @@ export async function planFromSavedPlan(saved: SavedPlan, file: string, io: Io, 
       onNote: (note) => notes.push(note),
     });
     // Before any refusal: a stale plan must not hide a client whose password was lost.
-    await reportLostPasswords(options.secretsPath, panel.baseUrl, live, io);
+    await reportLostPasswords(options.secretsPath, panel.baseUrl, live, io, credentials.redactions);
     if (planFingerprint(saved.plan, live) !== saved.fingerprint) {
       const reasons = staleReasons(saved.plan, live);
       throw new ProvisionError('stale_plan', `stale plan: the panel changed since ${file} was made (${plural(reasons.length, 'difference')}): nothing was sent`, {
@@ -228,17 +231,25 @@ export function refuseConflicts(plan: Plan): void {
 
 /**
  * Names the clients that an earlier, interrupted run created without ever seeing their
- * password, and completes passwords saved without their client's id; the journal records that
- * once (secrets/journal.ts closeLostIntents).
+ * password, records as current the passwords written ahead of the requests that created
+ * clients (apply --generate-passwords: the panel holds them), and completes passwords saved
+ * without their client's id; the journal records that once (secrets/recovery.ts). A password
+ * recovered in clear joins the run's redaction set first.
  */
-async function reportLostPasswords(path: string | undefined, panelUrl: string, live: Live, io: Io): Promise<void> {
+export async function reportLostPasswords(path: string | undefined, panelUrl: string, live: { readonly clients: readonly ExistingClient[] }, io: Io, redactions: Redactions): Promise<void> {
   if (path === undefined || path === '') return;
   const found = await findLostIntents(path, panelUrl, live.clients);
   for (const line of found.skipped) io.stderr.write(`${skippedLineWarning(path, line)}\n`);
   // Named before the journal closes them: a kill in between names them again, never not at all.
   for (const client of found.lost) {
     io.stderr.write(
-      `warning: client ${quote(client.username)} (id ${client.id}) was created by an earlier apply that was stopped before the panel's answer arrived: its password is unknown: set a new one in the panel\n`,
+      `warning: client ${quote(client.username)} (id ${client.id}) was created by an earlier apply that was stopped before the panel's answer arrived: its password is unknown: give it a new one with ${resetCommand(client.username)}\n`,
+    );
+  }
+  for (const client of found.recovered) {
+    if ('password' in client.pending) redactions.add(client.pending.password);
+    io.stderr.write(
+      `${path}:${client.line}: client ${quote(client.username)} (id ${client.id}) was created by an earlier apply that was stopped before the panel's answer arrived; the password written ahead for it is its password: recorded\n`,
     );
   }
   for (const record of found.incomplete) {

@@ -1,68 +1,132 @@
+import { parseArgs } from 'node:util';
 import { ProvisionError } from '../errors.js';
+import { quote } from '../escape.js';
 import { decryptPassword, parseIdentities } from '../secrets/encrypt.js';
-import { parseJournal, readJournal, skippedLineWarning } from '../secrets/journal.js';
+import { readJournal } from '../secrets/file.js';
+import { type Entry, parseJournal, passwordStates, skippedLineWarning } from '../secrets/journal.js';
 import { plural } from '../util.js';
 import type { Command } from './args.js';
 import { parseCommandLine } from './args.js';
+import { CONNECTION_HELP } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
 import { readText } from './files.js';
-import { quote } from '../escape.js';
+import type { Io } from './io.js';
+import { refuseFlags, RESET_OPTIONS, resetUsage, runReset } from './secrets-reset.js';
 
-const OPTIONS = { identity: { type: 'string' } } as const;
-const usage = 'provision secrets decrypt <secrets-file> [--identity FILE]';
+const DECRYPT_OPTIONS = {
+  identity: { type: 'string' },
+  all: { type: 'boolean', default: false },
+} as const;
+/** Both subcommands' flags: each refuses the other's. */
+const OPTIONS = { ...DECRYPT_OPTIONS, ...RESET_OPTIONS } as const;
+
+const decryptUsage = 'provision secrets decrypt <secrets-file> [--identity FILE] [--all]';
+const usage = `${decryptUsage}\n       ${resetUsage}`;
 
 export const secrets: Command = {
   usage,
   options: OPTIONS,
   summary:
-    "Print the records of a secrets file written by apply, one JSON line per created client, with each password in clear: age-encrypted ones (password_age, from --secrets-recipient) are decrypted with the identity file. This is the one command whose job is to show passwords: it prints them to stdout; run it where nobody else reads the screen or the log, and redirect it to a protected file rather than a CI log.",
-  help: `Options:
+    "Read and repair the passwords of a secrets file. 'decrypt' prints the current password of each client (the last record with one), decrypting age-encrypted ones (password_age, from --secrets-recipient) with the identity file; --all prints every record, the history: pending passwords written ahead of a request and refused requests included. It is the one command whose job is to show passwords: it prints them to stdout; run it where nobody else reads the screen or the log, and redirect it to a protected file rather than a CI log. 'reset' gives each named client a new password: made here, written ahead to the secrets file as pending, then set with PUT /clients/{id} and recorded as the client's password (never printed); for a password an interrupted run lost, and for routine rotation.",
+  help: `decrypt options:
   --identity FILE        the age identity file (AGE-SECRET-KEY-1... lines, as age-keygen writes it);
                          needed when the file holds encrypted passwords
+  --all                  every record in order (the history), not only each client's current password
 
-Write-ahead intent lines are left out; a record whose password is null (lost) says so.
+Without --all: one line per client with a current password (a null one says it is unknown:
+reset it); a client whose newest password is still pending is named on stderr.
+
+reset options:
+  --secrets-file PATH        the secrets file to record the new passwords in (or PROVISION_SECRETS_FILE)
+  --secrets-recipient KEY    encrypt each password to this age public key (or PROVISION_SECRETS_RECIPIENT)
+  --allow-plaintext-secrets  under CI (CI=true), allow writing passwords in clear (no recipient)
+
+A username the panel does not have is refused before anything is sent. Each client is named as
+it is done. Refused by the panel: recorded as refused, the old password stays current. No
+answer: the new password stays pending (the panel holds it or the old one): run the reset of
+that client again; it sends another new password.
+
+${CONNECTION_HELP}
 
 Examples:
   provision secrets decrypt secrets.jsonl --identity ~/.config/age/panel.key
   provision secrets decrypt artifact/secrets.jsonl --identity key.txt > passwords.jsonl && chmod 600 passwords.jsonl
+  provision secrets decrypt secrets.jsonl --all          # the history: pending and refused records too
+  provision secrets reset alice bob --secrets-file secrets.jsonl --secrets-recipient age1...
 
 ${exitCodesHelp(['ok', 'failure'])}`,
-  async run(args, io) {
-    const { values, positionals } = parseCommandLine(args, OPTIONS, 2, usage);
-    if (positionals[0] !== 'decrypt') {
-      throw new ProvisionError('usage', `unknown secrets subcommand ${quote(positionals[0] ?? '')}`, { hint: `usage: ${usage}` });
+  async run(args, io, credentials) {
+    const subcommand = firstPositional(args);
+    switch (subcommand) {
+      case 'decrypt':
+        return decrypt(args, io);
+      case 'reset':
+        refuseFlags(args, OPTIONS, DECRYPT_OPTIONS, 'decrypt', resetUsage);
+        return runReset(args, io, credentials);
+      default:
+        throw new ProvisionError('usage', `unknown secrets subcommand ${quote(subcommand ?? '')}`, { hint: `usage: ${usage}` });
     }
-    const file = positionals[1] ?? '';
-    // Through the journal's own reader: a link, a pipe or a device is refused, as apply refuses it.
-    const text = await readJournal(file, { required: true });
-    const identities = values.identity === undefined ? undefined : parseIdentities(await readText(values.identity, io, 'identity file'), values.identity);
-    let records = 0;
-    for (const line of parseJournal(text)) {
-      if (line.kind === 'unreadable') {
-        io.stderr.write(`${skippedLineWarning(file, line)}\n`);
-        continue;
+  },
+};
+
+/** The subcommand: the first positional, read loosely (each subcommand parses strictly). */
+function firstPositional(args: readonly string[]): string | undefined {
+  const { positionals } = parseArgs({ args: [...args], options: OPTIONS, strict: false, allowPositionals: true });
+  return positionals[0];
+}
+
+async function decrypt(args: readonly string[], io: Io): Promise<typeof EXIT.ok> {
+  refuseFlags(args, OPTIONS, RESET_OPTIONS, 'reset', decryptUsage);
+  const { values, positionals } = parseCommandLine(args, DECRYPT_OPTIONS, 2, decryptUsage);
+  const file = positionals[1] ?? '';
+  // Through the journal's own reader: a link, a pipe or a device is refused, as apply refuses it.
+  const text = await readJournal(file, { required: true });
+  const identities = values.identity === undefined ? undefined : parseIdentities(await readText(values.identity, io, 'identity file'), values.identity);
+  const lines = parseJournal(text);
+  for (const line of lines) if (line.kind === 'unreadable') io.stderr.write(`${skippedLineWarning(file, line)}\n`);
+  const reveal = async (at: { readonly line: number; readonly entry: Entry }): Promise<Entry> => {
+    let entry = at.entry;
+    for (const [armoredKey, clearKey] of [['password_age', 'password'], ['pending_password_age', 'pending_password']] as const) {
+      const armored = entry[armoredKey];
+      if (typeof armored !== 'string') continue;
+      if (identities === undefined) throw new ProvisionError('usage', `${file} holds encrypted passwords: give --identity FILE`, { hint: `usage: ${decryptUsage}` });
+      let password: string;
+      try {
+        password = await decryptPassword(armored, identities);
+      } catch (error) {
+        throw new ProvisionError('secrets', `${file}:${at.line}: cannot decrypt the password of ${JSON.stringify(entry.username)} (${(error as Error).message})`, {
+          hint: 'give the identity whose public key was passed as --secrets-recipient',
+        });
       }
-      if (line.kind !== 'created') continue; // intents, and records of a newer version
-      const { password_age: armored, ...rest } = line.entry;
-      if (typeof armored === 'string') {
-        if (identities === undefined) {
-          throw new ProvisionError('usage', `${file} holds encrypted passwords: give --identity FILE`, { hint: `usage: ${usage}` });
-        }
-        let password: string;
-        try {
-          password = await decryptPassword(armored, identities);
-        } catch (error) {
-          throw new ProvisionError('secrets', `${file}:${line.line}: cannot decrypt the password of ${JSON.stringify(line.entry.username)} (${(error as Error).message})`, {
-            hint: 'give the identity whose public key was passed as --secrets-recipient',
-          });
-        }
-        io.stdout.write(`${JSON.stringify({ ...rest, password })}\n`);
-      } else {
-        io.stdout.write(`${JSON.stringify(line.entry)}\n`);
-      }
+      entry = Object.fromEntries(Object.entries(entry).map(([key, value]) => (key === armoredKey ? [clearKey, password] : [key, value])));
+    }
+    return entry;
+  };
+  let records = 0;
+  if (values.all) {
+    for (const line of lines) {
+      if (line.kind === 'unreadable') continue;
+      io.stdout.write(`${JSON.stringify(await reveal(line))}\n`);
       records++;
     }
     io.stderr.write(`${plural(records, 'record')}\n`);
     return EXIT.ok;
-  },
-};
+  }
+  const states = [...passwordStates(lines).values()];
+  for (const state of states) {
+    if (state.current !== undefined) {
+      io.stdout.write(`${JSON.stringify(await reveal(state.current))}\n`);
+      records++;
+    }
+    if (state.pending !== undefined) {
+      const where = `${file}:${state.pending.line}`;
+      io.stderr.write(
+        state.current === undefined
+          ? `${where}: client ${quote(state.username)} has no current password, only a pending one (its request got no answer): see --all, and run apply or secrets reset again\n`
+          : `${where}: client ${quote(state.username)} has a newer password pending (its request got no answer): the panel holds it or the current one: see --all, and run secrets reset again\n`,
+      );
+    }
+  }
+  io.stderr.write(`${plural(records, 'record')}\n`);
+  return EXIT.ok;
+}

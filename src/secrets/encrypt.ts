@@ -1,11 +1,13 @@
 import { armor, Decrypter, Encrypter } from 'age-encryption';
 import { ProvisionError } from '../errors.js';
-import type { EncryptedSecretRecord, IntentRecord, RefusedRecord, SecretRecord, SecretsFile, SecretsSink } from './journal.js';
+import type { SecretsFile } from './file.js';
+import type { EncryptedIntentRecord, EncryptedSecretRecord, IntentRecord, RefusedRecord, SecretRecord, SecretsSink } from './journal.js';
 
 /*
- * Encrypted records (EncryptedSecretRecord, in journal.ts) keep usernames and ids readable, so
- * the file can be kept as a CI artifact and the write-ahead intents work unchanged; only whoever
- * holds the private key can read the passwords.
+ * Encrypted records (EncryptedSecretRecord and EncryptedIntentRecord, in journal.ts) keep
+ * usernames and ids readable, so the file can be kept as a CI artifact and the write-ahead
+ * intents work unchanged; only whoever holds the private key can read the passwords, pending
+ * ones included.
  */
 
 /** Checks an age recipient (`age1…`, X25519 or hybrid) before anything is sent. */
@@ -29,9 +31,9 @@ export async function encryptPassword(password: string, recipient: string): Prom
 }
 
 /**
- * A SecretsSink that encrypts each password before handing the record on. A record without a
- * password (null: it was lost) passes unchanged: there is nothing to hide. The plaintext never
- * reaches `inner`.
+ * A SecretsSink that encrypts each password, current or pending, before handing the record on.
+ * A record without one (an intent without a pending password, `password: null`) passes
+ * unchanged: there is nothing to hide. The plaintext never reaches `inner`.
  */
 export class EncryptingSink implements SecretsSink {
   constructor(
@@ -39,8 +41,11 @@ export class EncryptingSink implements SecretsSink {
     private readonly recipient: string,
   ) {}
 
-  intend(entry: IntentRecord): Promise<void> {
-    return this.inner.intend(entry);
+  async intend(entry: IntentRecord): Promise<void> {
+    if (entry.pending_password === undefined) return this.inner.intend(entry);
+    const { pending_password: password, ...rest } = entry;
+    const encrypted: EncryptedIntentRecord = { ...rest, pending_password_age: await encryptPassword(password, this.recipient) };
+    return this.inner.intend(encrypted);
   }
 
   refused(entry: RefusedRecord): Promise<void> {

@@ -1,7 +1,8 @@
 import { ProvisionError } from '../errors.js';
 import type { Redactions } from '../redact.js';
 import { secretsGitWarning } from './git.js';
-import { SecretsFile, type SecretsSink } from './journal.js';
+import { SecretsFile } from './file.js';
+import type { SecretsSink } from './journal.js';
 
 /**
  * An age recipient, checked before anything is sent. The encryption code (age-encryption)
@@ -12,21 +13,43 @@ export interface Encryption {
   wrap(file: SecretsFile): SecretsSink;
 }
 
-/** The encryption for `recipient` (`age1…`), or undefined when none is given (undefined or ''). */
+/**
+ * The encryption for `recipient` (`age1…`), or undefined when none is given. Clear text only on
+ * purpose: an empty recipient (`--secrets-recipient ''`, `PROVISION_SECRETS_RECIPIENT=`) is an
+ * error, never "no encryption": an unset CI variable must not turn encryption off silently.
+ */
 export async function loadEncryption(recipient: string | undefined): Promise<Encryption | undefined> {
-  if (recipient === undefined || recipient === '') return undefined;
+  if (recipient === undefined) return undefined;
+  if (recipient.trim() === '') {
+    throw new ProvisionError('secrets', 'the secrets recipient is empty: nothing was sent', {
+      hint: 'give an age public key ("age1...") with --secrets-recipient or PROVISION_SECRETS_RECIPIENT; to write passwords in clear, unset it instead',
+    });
+  }
   const { checkRecipient, EncryptingSink } = await import('./encrypt.js');
   const checked = checkRecipient(recipient);
   return { wrap: (inner) => new EncryptingSink(inner, checked) };
 }
 
 /**
- * Refuses, before anything is asked or sent, a run that creates clients without a secrets
- * file: their passwords would have nowhere to go.
+ * Under CI (`CI=true`), refuses before anything is sent a run that would write passwords in
+ * clear (no recipient) unless `--allow-plaintext-secrets` says so: a pipeline's secrets file
+ * tends to end up as an artifact. `command` names the command for the message.
  */
-export function requireSecretsPath(path: string | undefined): string {
+export function refusePlaintextInCi(options: { readonly encryption: Encryption | undefined; readonly env: Readonly<Record<string, string | undefined>>; readonly allowPlaintext: boolean; readonly command: string }): void {
+  if (options.encryption !== undefined || options.allowPlaintext || options.env.CI !== 'true') return;
+  throw new ProvisionError('secrets', `${options.command} would write passwords in clear under CI (CI=true): nothing was sent`, {
+    hint: 'give an age public key with --secrets-recipient or PROVISION_SECRETS_RECIPIENT, or say --allow-plaintext-secrets',
+  });
+}
+
+/**
+ * Refuses, before anything is asked or sent, a run that writes passwords (apply creating
+ * clients, secrets reset) without a secrets file: they would have nowhere to go. `what` says
+ * why the run writes any.
+ */
+export function requireSecretsPath(path: string | undefined, what = 'this apply creates clients, and their passwords need'): string {
   if (path === undefined || path === '') {
-    throw new ProvisionError('secrets', 'this apply creates clients, and their passwords need a secrets file: nothing was sent', {
+    throw new ProvisionError('secrets', `${what} a secrets file: nothing was sent`, {
       hint: 'give --secrets-file PATH or set PROVISION_SECRETS_FILE (a JSON Lines file, created with mode 0600, outside git)',
     });
   }
@@ -62,10 +85,16 @@ export async function openSecretsSink(options: { readonly path: string; readonly
   };
 }
 
-/** Adds each password to the run's redaction set as it is recorded: it can then never be printed. */
+/**
+ * Adds each password to the run's redaction set as it is written, a pending one included
+ * (before its request leaves): it can then never be printed.
+ */
 function redacting(inner: SecretsSink, redactions: Redactions): SecretsSink {
   return {
-    intend: (entry) => inner.intend(entry),
+    intend: (entry) => {
+      if (entry.pending_password !== undefined) redactions.add(entry.pending_password);
+      return inner.intend(entry);
+    },
     refused: (entry) => inner.refused(entry),
     record: (entry) => {
       if (entry.password !== null) redactions.add(entry.password);

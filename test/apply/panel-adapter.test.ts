@@ -10,7 +10,9 @@ import { describe, expect, test } from 'vitest';
 import { panelAdapter, type PanelAdapterOptions } from '../../src/apply/panel-adapter.js';
 import type { PanelClient } from '../../src/panel/index.js';
 import type { CreateClient, CreateDomain } from '../../src/plan/types.js';
-import { closeLostIntents, findLostIntents, parseJournal, SecretsFile, type SecretsSink } from '../../src/secrets/journal.js';
+import { SecretsFile } from '../../src/secrets/file.js';
+import { parseJournal, type SecretsSink } from '../../src/secrets/journal.js';
+import { closeLostIntents, findLostIntents } from '../../src/secrets/recovery.js';
 import { client, fakeClock, rejection, shown, statuses } from '../helpers/panel.js';
 import { sim } from '../helpers/sim.js';
 
@@ -47,7 +49,7 @@ describe('panel adapter: ambiguous failures', () => {
     const secrets = memorySink();
     const panel = client(simulator, { clock: fakeClock() });
     const applied = await adapter(panel, { settleTimeoutMs: 1000, secrets, onWait: (m) => waits.push(m) }).apply(newClient('alice'));
-    expect(applied).toEqual({ id: 2, note: 'its password was lost with the interrupted answer: set a new one in the panel' });
+    expect(applied).toEqual({ id: 2, note: 'its password was lost with the interrupted answer: give it a new one with provision secrets reset alice' });
     expect(simulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /clients 0', 'GET /clients/name/alice 200']);
     expect(waits[0]).toMatch(/^POST \/api\/v2\/clients for client "alice" got no answer \(the connection was closed before an answer, \w+\): it may have been created; looking it up by name/);
     expect(waits[1]).toBe('client "alice" exists (id 2): adopted; its password was lost with the answer');
@@ -194,7 +196,7 @@ describe('panel adapter: refusals and odd answers', () => {
     expect(error.message).toMatch(/^POST \/api\/v2\/clients: client "alice" was created and its password is in the secrets file, but the answer has no integer "id" and looking it up by name failed \(/);
     expect(error.hint).toMatch(/the next apply completes its record/);
     const before = parseJournal(await readFile(path, 'utf8'));
-    expect(before.map((l) => l.kind)).toEqual(['intent', 'created']);
+    expect(before.map((l) => l.kind)).toEqual(['intent', 'password']);
     expect(before[1]).toMatchObject({ entry: { username: 'alice', id: null, password: 'pw-no-id-5678' } });
 
     // The next run: the panel lists alice as id 2; the record is completed, once; no lost-password warning.
@@ -203,7 +205,7 @@ describe('panel adapter: refusals and odd answers', () => {
     expect(found.incomplete).toMatchObject([{ line: 2, username: 'alice', id: 2 }]);
     await closeLostIntents(path, panel.baseUrl, found);
     const after = parseJournal(await readFile(path, 'utf8'));
-    expect(after.at(-1)).toMatchObject({ kind: 'created', entry: { username: 'alice', id: 2, password: 'pw-no-id-5678' } });
+    expect(after.at(-1)).toMatchObject({ kind: 'password', entry: { username: 'alice', id: 2, password: 'pw-no-id-5678' } });
     expect((await findLostIntents(path, panel.baseUrl, [{ username: 'alice', id: 2 }])).incomplete).toEqual([]);
   });
 

@@ -44,7 +44,7 @@ describe('apply meets a POST whose answer is lost', () => {
     const { file, env, sim, secrets } = await setup({ ambiguousPostRate: 1, faultFilter: ({ method, path }) => method === 'POST' && path === '/clients' });
     const r = await run(['apply', file, '--auto-approve'], env);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/✓ created client "alice" \(id \d+\): its password was lost with the interrupted answer: set a new one in the panel/);
+    expect(r.stdout).toMatch(/✓ created client "alice" \(id \d+\): its password was lost with the interrupted answer: give it a new one with provision secrets reset alice/);
     expect(sim.requests.filter((q) => q.method === 'POST' && q.path === '/clients')).toHaveLength(1);
     const records = await createdRecords(secrets);
     expect(records).toEqual([expect.objectContaining({ username: 'alice', id: sim.state.clientNamed('alice')?.id, password: null })]);

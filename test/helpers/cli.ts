@@ -49,10 +49,10 @@ export async function run(argv: string[], env: Record<string, string | undefined
   return { code, stdout, stderr };
 }
 
-/** The secrets file's "created" records (lines with an id), leaving out write-ahead intents. */
+/** The secrets file's password records (`password` or `password_age`, null included), leaving out write-ahead intents and refusals. */
 export async function createdRecords(path: string): Promise<Record<string, unknown>[]> {
   const text = await readFile(path, 'utf8').catch(() => '');
-  return parseJournal(text).flatMap((line) => (line.kind === 'created' ? [{ ...line.entry }] : []));
+  return parseJournal(text).flatMap((line) => (line.kind === 'password' ? [{ ...line.entry }] : []));
 }
 
 /** What the CLI needs to reach `simulator`: PROVISION_URL and PROVISION_API_KEY (the test key). */

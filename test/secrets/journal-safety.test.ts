@@ -8,7 +8,9 @@ import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findLostIntents, parseJournal, SecretsFile, unansweredIntents } from '../../src/secrets/journal.js';
+import { SecretsFile } from '../../src/secrets/file.js';
+import { parseJournal } from '../../src/secrets/journal.js';
+import { findLostIntents, unansweredIntents } from '../../src/secrets/recovery.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -64,8 +66,8 @@ describe('a write that fails halfway', () => {
     await file.close();
 
     const lines = parseJournal(await readFile(path, 'utf8'));
-    expect(lines.map((l) => l.kind)).toEqual(['created', 'unreadable', 'created']);
-    expect(lines[2]).toMatchObject({ kind: 'created', entry: record('carol', 3) });
+    expect(lines.map((l) => l.kind)).toEqual(['password', 'unreadable', 'password']);
+    expect(lines[2]).toMatchObject({ kind: 'password', entry: record('carol', 3) });
   });
 
   it('a torn last line left by a killed run is ended when the file is opened again', async () => {
@@ -74,7 +76,7 @@ describe('a write that fails halfway', () => {
     const file = await SecretsFile.open(path);
     await file.record(record('bob', 2));
     await file.close();
-    expect(parseJournal(await readFile(path, 'utf8')).map((l) => l.kind)).toEqual(['created', 'unreadable', 'created']);
+    expect(parseJournal(await readFile(path, 'utf8')).map((l) => l.kind)).toEqual(['password', 'unreadable', 'password']);
   });
 });
 
@@ -96,9 +98,9 @@ describe('lines nobody can read, and intents the panel refused', () => {
   it('an intent closed as refused is not a lost password', async () => {
     const path = join(dir, 'secrets.jsonl');
     const file = await SecretsFile.open(path);
-    await file.intend({ at: 't', panel_url: URL, username: 'alice' });
+    await file.intend({ intent: 'create_client', at: 't', panel_url: URL, username: 'alice' });
     await file.refused({ at: 't', panel_url: URL, username: 'alice', refused: 'POST /api/v2/clients answered 422' });
-    await file.intend({ at: 't', panel_url: URL, username: 'bob' });
+    await file.intend({ intent: 'create_client', at: 't', panel_url: URL, username: 'bob' });
     await file.close();
     expect([...(await unansweredIntents(path, URL))]).toEqual(['bob']);
     expect(parseJournal(await readFile(path, 'utf8')).map((l) => l.kind)).toEqual(['intent', 'refused', 'intent']);

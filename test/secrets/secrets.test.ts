@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SecretsFile, unansweredIntents } from '../../src/secrets/journal.js';
+import { SecretsFile } from '../../src/secrets/file.js';
+import { unansweredIntents } from '../../src/secrets/recovery.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -19,7 +20,7 @@ describe('SecretsFile', () => {
   it('creates the file 0600 and writes one JSON line per call, in order, even when calls overlap', async () => {
     const path = join(dir, 's.jsonl');
     const file = await SecretsFile.open(path);
-    await Promise.all([file.intend({ at: 't', panel_url: URL, username: 'a' }), file.record(record('a', 1)), file.record(record('b', 2))]);
+    await Promise.all([file.intend({ intent: 'create_client', at: 't', panel_url: URL, username: 'a' }), file.record(record('a', 1)), file.record(record('b', 2))]);
     await file.close();
     expect(((await stat(path)).mode & 0o777).toString(8)).toBe('600');
     expect((await readFile(path, 'utf8')).split('\n')).toEqual([

@@ -1,0 +1,91 @@
+import type { PanelClient } from '../panel/client.js';
+import { ambiguity, refusal } from '../panel/retry.js';
+import type { SecretsSink } from '../secrets/journal.js';
+import { messageOf } from '../util.js';
+import { send } from './send.js';
+
+/** A client whose password `secrets reset` changes: as found by name on the panel. */
+export interface ResetTarget {
+  readonly username: string;
+  readonly id: number;
+}
+
+/**
+ * What came of one client's reset. `reset`: the panel took the new password, now current.
+ * `refused`: the panel refused it (4xx); the old password stays current. `unknown`: no answer
+ * (after the panel client's retries) or another failure; the new password stays pending: the
+ * panel holds it or the old one, and running the reset again settles it. `skipped`:
+ * interrupted before its request was sent, or the secrets file could not be written first.
+ */
+export type ResetOutcome =
+  | { readonly username: string; readonly id: number; readonly status: 'reset' }
+  | { readonly username: string; readonly id: number; readonly status: 'refused' | 'unknown' | 'skipped'; readonly why: string };
+
+export interface ResetOptions {
+  /** Recorded with each password. */
+  readonly panelUrl: string;
+  /** Makes each new password (secrets/password.ts generatePassword). */
+  readonly newPassword: () => string;
+  /** The time stamped on the records. */
+  readonly now?: () => Date;
+  /** Aborted (Ctrl-C): no further request is sent; the one in flight finishes. */
+  readonly signal?: AbortSignal;
+  /** Told as each client is done (never its password). */
+  readonly onOutcome?: (outcome: ResetOutcome) => void;
+}
+
+/**
+ * Gives each client a new password, one after the other, in the order given: made here,
+ * written ahead to `sink` as pending (an `intent: reset_password` record), then sent as
+ * `PUT /clients/{id} {"password"}` (a PUT: the panel client repeats it where a repeat is safe),
+ * then recorded as the client's password. A refusal is recorded as `refused`: the old password
+ * stays current. Without an answer the pending one stays pending: the next reset of that
+ * client makes and sends another (a pending password encrypted to a recipient cannot be read
+ * back here to send again, and a new one is as good), and its record settles the client. A
+ * failure for one client does not stop the others; nothing throws for one.
+ */
+export async function resetPasswords(panel: PanelClient, sink: SecretsSink, targets: readonly ResetTarget[], options: ResetOptions): Promise<ResetOutcome[]> {
+  const now = options.now ?? (() => new Date());
+  const outcomes: ResetOutcome[] = [];
+  const done = (outcome: ResetOutcome): void => {
+    outcomes.push(outcome);
+    options.onOutcome?.(outcome);
+  };
+  for (const { username, id } of targets) {
+    const base = { panel_url: options.panelUrl, username };
+    if (options.signal?.aborted === true) {
+      done({ username, id, status: 'skipped', why: 'interrupted before it was sent' });
+      continue;
+    }
+    const password = options.newPassword();
+    try {
+      await sink.intend({ intent: 'reset_password', ...base, at: now().toISOString(), pending_password: password });
+    } catch (error) {
+      done({ username, id, status: 'skipped', why: `the secrets file cannot be written (${messageOf(error)}): nothing was sent` });
+      continue;
+    }
+    try {
+      await send(panel, { method: 'PUT', path: `/clients/${id}`, body: { password } }, options.signal);
+    } catch (error) {
+      const refused = refusal(error);
+      if (refused !== undefined) {
+        const recorded = await sink.refused({ ...base, at: now().toISOString(), refused }).then(
+          () => '',
+          (e: unknown) => ` (and the refusal could not be recorded: ${messageOf(e)})`,
+        );
+        done({ username, id, status: 'refused', why: `${messageOf(error)}${recorded}` });
+      } else {
+        const why = ambiguity(error);
+        done({ username, id, status: 'unknown', why: why === undefined ? messageOf(error) : `${messageOf(error)} (${why})` });
+      }
+      continue;
+    }
+    try {
+      await sink.record({ reset_at: now().toISOString(), ...base, id, password });
+      done({ username, id, status: 'reset' });
+    } catch (error) {
+      done({ username, id, status: 'unknown', why: `the panel took the new password, but it could not be recorded (${messageOf(error)}): it is in the secrets file as pending` });
+    }
+  }
+  return outcomes;
+}

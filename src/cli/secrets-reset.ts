@@ -1,0 +1,124 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { resetPasswords, type ResetOutcome, type ResetTarget } from '../apply/reset.js';
+import { ProvisionError } from '../errors.js';
+import { quote } from '../escape.js';
+import { USERNAME_PATTERN } from '../names.js';
+import { findClient } from '../panel/read.js';
+import { generatePassword } from '../secrets/password.js';
+import { loadEncryption, openSecretsSink, refusePlaintextInCi, requireSecretsPath } from '../secrets/sink.js';
+import { assertNever, plural } from '../util.js';
+import type { Credentials } from './args.js';
+import { parseCommandLine } from './args.js';
+import { connect, CONNECTION_OPTIONS } from './connection.js';
+import { EXIT, type ExitCode } from './exit.js';
+import type { Io } from './io.js';
+import { reportLostPasswords } from './prepare.js';
+
+/** `secrets reset`'s flags: the connection's, and where the passwords go. */
+export const RESET_OPTIONS = {
+  ...CONNECTION_OPTIONS,
+  'secrets-file': { type: 'string' },
+  'secrets-recipient': { type: 'string' },
+  'allow-plaintext-secrets': { type: 'boolean', default: false },
+} as const;
+
+export const resetUsage = 'provision secrets reset <username>... [--secrets-file PATH] [--secrets-recipient AGE_KEY] [--allow-plaintext-secrets]';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** Refuses a flag of `theirs` (another subcommand's), naming that subcommand; `all` reads the arguments loosely. */
+export function refuseFlags(args: readonly string[], all: Options, theirs: Options, other: string, usage: string): void {
+  const { tokens } = parseArgs({ args: [...args], options: all, strict: false, allowPositionals: true, tokens: true });
+  for (const token of tokens) {
+    if (token.kind === 'option' && token.name in theirs) {
+      throw new ProvisionError('usage', `--${token.name} is an option of secrets ${other}`, { hint: `usage: ${usage}` });
+    }
+  }
+}
+
+/**
+ * `provision secrets reset <username>...`: checks everything it can before any request (the
+ * names, the secrets file, the recipient, clear text under CI), looks each client up by name
+ * (a name the panel does not have is refused, naming it, before anything is sent), settles
+ * what an interrupted apply left for those clients (secrets/recovery.ts), then resets them in
+ * order (apply/reset.ts), naming each as it is done. EXIT.ok when every one is reset, else EXIT.failure.
+ */
+export async function runReset(args: readonly string[], io: Io, credentials: Credentials): Promise<ExitCode> {
+  const given = parseArgs({ args: [...args], options: RESET_OPTIONS, strict: false, allowPositionals: true }).positionals.length;
+  const { values, positionals } = parseCommandLine(args, RESET_OPTIONS, Math.max(given, 2), resetUsage);
+  const usernames = positionals.slice(1);
+  const bad = usernames.filter((name) => !USERNAME_PATTERN.test(name));
+  if (bad.length > 0) {
+    throw new ProvisionError('usage', `not a username: ${bad.map(quote).join(', ')}: nothing was sent`, {
+      hint: 'usernames start with a lowercase letter, then lowercase letters, digits, - and _ (at most 32)',
+    });
+  }
+  const twice = usernames.filter((name, i) => usernames.indexOf(name) !== i);
+  if (twice.length > 0) throw new ProvisionError('usage', `${quote(twice[0] ?? '')} is named twice: nothing was sent`, { hint: `name each client once; usage: ${resetUsage}` });
+  const encryption = await loadEncryption(values['secrets-recipient'] ?? io.env.PROVISION_SECRETS_RECIPIENT);
+  const path = requireSecretsPath(values['secrets-file'] ?? io.env.PROVISION_SECRETS_FILE, 'secrets reset writes the new passwords to');
+  refusePlaintextInCi({ encryption, env: io.env, allowPlaintext: values['allow-plaintext-secrets'], command: 'secrets reset' });
+
+  const panel = await connect(values, io, credentials);
+  try {
+    const targets: ResetTarget[] = [];
+    const missing: string[] = [];
+    for (const username of usernames) {
+      const found = await findClient(panel, username);
+      if (found === undefined) missing.push(username);
+      else targets.push({ username, id: found.id });
+    }
+    if (missing.length > 0) {
+      throw new ProvisionError('usage', `the panel has no client ${missing.map(quote).join(', ')}: nothing was sent`, {
+        hint: 'check the names (provision plan --show-unmanaged lists the clients the manifest does not); administrators cannot be reset here',
+      });
+    }
+    // A password an interrupted apply wrote ahead for one of them is current before it is replaced.
+    await reportLostPasswords(path, panel.baseUrl, { clients: targets }, io, credentials.redactions);
+    const sink = await openSecretsSink({ path, encryption, redactions: credentials.redactions });
+    for (const warning of sink.warnings) io.stderr.write(`warning: ${warning}\n`);
+    const controller = new AbortController();
+    let running = true;
+    void io.untilStopped().then(() => {
+      if (!running) return;
+      controller.abort();
+      io.stderr.write('interrupted: the request in flight finishes; nothing new is sent\n');
+    });
+    let outcomes: ResetOutcome[];
+    try {
+      outcomes = await resetPasswords(panel, sink.sink, targets, {
+        panelUrl: panel.baseUrl,
+        newPassword: () => generatePassword(),
+        signal: controller.signal,
+        onOutcome: (outcome) => {
+          io.stdout.write(`${outcomeLine(outcome)}\n`);
+        },
+      });
+    } finally {
+      running = false;
+      await sink.close();
+    }
+    const done = outcomes.filter((o) => o.status === 'reset').length;
+    io.stderr.write(`${plural(done, 'password')} of ${usernames.length} reset; the new ones are in ${path}${sink.encrypted ? ', encrypted to the age recipient' : ''}.\n`);
+    return done === outcomes.length ? EXIT.ok : EXIT.failure;
+  } finally {
+    await panel.close();
+  }
+}
+
+/** One line per client, never its password. */
+function outcomeLine(outcome: ResetOutcome): string {
+  const who = `client ${quote(outcome.username)} (id ${outcome.id})`;
+  switch (outcome.status) {
+    case 'reset':
+      return `✓ ${who}: new password set and recorded`;
+    case 'refused':
+      return `✗ ${who}: refused (${outcome.why}): its password stays as it was`;
+    case 'unknown':
+      return `✗ ${who}: ${outcome.why}: the new password stays pending; the panel holds it or the old one: run secrets reset ${outcome.username} again`;
+    case 'skipped':
+      return `- ${who}: not reset: ${outcome.why}`;
+    default:
+      return assertNever(outcome);
+  }
+}
