@@ -38,6 +38,12 @@ const usage = 'provision export [--out FILE] [--clients GLOB]... | provision exp
 /** Every managed field: export writes them all, and --into compares those the manifest gives. */
 const ALL_FIELDS: ReadonlySet<ManagedField> = new Set(['plan', 'email', 'suspended']);
 
+/**
+ * `provision export`: reads the panel (never writes to it) and prints or writes a manifest;
+ * with --into, the change to an existing manifest as a unified diff, then writes it unless
+ * --check (exit EXIT.changes when it would change). Flags that belong to --into are refused
+ * without it; --out and --into exclude each other.
+ */
 export const exportCommand: Command = {
   usage,
   options: EXPORT_OPTIONS,
