@@ -1,5 +1,5 @@
 import type { PanelClient } from '../panel/client.js';
-import { ambiguity, refusal } from '../panel/retry.js';
+import { refusal } from '../panel/retry.js';
 import type { SecretsSink } from '../secrets/journal.js';
 import { messageOf } from '../util.js';
 import { send } from './send.js';
@@ -75,8 +75,8 @@ export async function resetPasswords(panel: PanelClient, sink: SecretsSink, targ
         );
         done({ username, id, status: 'refused', why: `${messageOf(error)}${recorded}` });
       } else {
-        const why = ambiguity(error);
-        done({ username, id, status: 'unknown', why: why === undefined ? messageOf(error) : `${messageOf(error)} (${why})` });
+        // No answer, a 5xx, an answer that breaks the contract: the panel may have taken it.
+        done({ username, id, status: 'unknown', why: messageOf(error) });
       }
       continue;
     }
