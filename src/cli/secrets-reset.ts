@@ -45,7 +45,8 @@ export function refuseFlags(args: readonly string[], all: Options, theirs: Optio
  */
 export async function runReset(args: readonly string[], io: Io, credentials: Credentials): Promise<ExitCode> {
   const given = parseArgs({ args: [...args], options: RESET_OPTIONS, strict: false, allowPositionals: true }).positionals.length;
-  const { values, positionals } = parseCommandLine(args, RESET_OPTIONS, Math.max(given, 2), resetUsage);
+  if (given < 2) throw new ProvisionError('usage', 'secrets reset needs at least one username', { hint: `usage: ${resetUsage}` });
+  const { values, positionals } = parseCommandLine(args, RESET_OPTIONS, given, resetUsage);
   const usernames = positionals.slice(1);
   const bad = usernames.filter((name) => !USERNAME_PATTERN.test(name));
   if (bad.length > 0) {
