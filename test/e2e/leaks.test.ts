@@ -1,12 +1,15 @@
 /**
  * The API key and the created passwords must never reach stdout, stderr, a plan file or an
- * error: every command runs here, failing ones included, with a known key, and all output is
- * searched for it and for every password the secrets file holds.
+ * error: every command runs here (apply --generate-passwords and secrets reset included;
+ * secrets decrypt aside: showing passwords is its job), failing ones included, with a known
+ * key, and all output is searched for it and for every password the secrets file holds,
+ * pending ones included.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/redact.js';
+import { parseJournal } from '../../src/secrets/journal.js';
 import { API_KEY, createdRecords, run, type RunResult, startWorkspace, type Workspace } from '../helpers/cli.js';
 
 const MANIFEST = 'version: 1\nclients:\n  - username: alice\n    plan: Basic\n    domains: [alice.example, www.alice.example]\n  - username: bob\n    domains: [bob.example]\n';
@@ -14,11 +17,16 @@ const MANIFEST = 'version: 1\nclients:\n  - username: alice\n    plan: Basic\n  
 describe('no secret in any output', () => {
   let p: Workspace;
   let echoKey = false;
+  let echoPassword = false;
   beforeAll(async () => {
     p = await startWorkspace(undefined, {
-      // A careless panel that echoes the key in an error message.
-      intercept: ({ method, path }) =>
-        echoKey && method === 'GET' && path === '/clients' ? { status: 400, json: { code: '400 Bad Request', message: `bad key ${API_KEY} for this resource` } } : undefined,
+      // A careless panel that echoes the key, or the password it refuses, in an error message.
+      intercept: ({ method, path, body }) => {
+        if (echoKey && method === 'GET' && path === '/clients') return { status: 400, json: { code: '400 Bad Request', message: `bad key ${API_KEY} for this resource` } };
+        const password = (body as { password?: unknown } | undefined)?.password;
+        if (echoPassword && method === 'PUT' && typeof password === 'string') return { status: 400, json: { code: '400 Bad Request', message: `password ${password} is too weak` } };
+        return undefined;
+      },
     });
   });
   afterAll(async () => {
@@ -49,6 +57,13 @@ describe('no secret in any output', () => {
     await go(['apply', manifest]);
     expect((await go(['apply', manifest, '--auto-approve', '--verbose'])).code).toBe(0);
     await go(['apply', manifest, '--auto-approve', '--format', 'json']);
+    // Passwords made here: by apply --generate-passwords, and by secrets reset.
+    const more = join(p.dir, 'more.yaml');
+    await writeFile(more, `${MANIFEST}  - username: carol\n  - username: dave\n    domains: [dave.example]\n`);
+    expect((await go(['apply', more, '--auto-approve', '--generate-passwords', '--verbose'])).code).toBe(0);
+    expect((await go(['secrets', 'reset', 'alice', 'carol', '--verbose'])).code).toBe(0);
+    await go(['secrets', 'reset', 'alice', 'nobody']);
+    await go(['secrets', 'reset', 'bob', '--secrets-recipient', 'age1notakey']);
     await go(['plan', manifest, '--format', 'json', '--out', planFile, '--verbose']);
     await go(['plan', manifest, '--api-key-file', keyFile], { PROVISION_URL: p.env.PROVISION_URL });
     await go(['plan', manifest], { ...env, PROVISION_API_KEY: `${API_KEY}x` });
@@ -69,16 +84,28 @@ describe('no secret in any output', () => {
     echoKey = false;
     expect(echoed.code).toBe(1);
     expect(echoed.stderr).toContain(`bad key ${REDACTED} for this resource`);
+    // The password is in the redaction set before its request leaves.
+    echoPassword = true;
+    const refused = await go(['secrets', 'reset', 'bob']);
+    const refusedRun = results.at(-1);
+    echoPassword = false;
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain(`password ${REDACTED} is too weak`);
 
     // The output filter must never have had anything to hide: a marker where the panel did
-    // not echo the key means some code tried to print a secret (and the filter masked it).
-    for (const r of results.filter((result) => result !== echoedRun)) {
+    // not echo the key or a password means some code tried to print a secret (and the filter masked it).
+    for (const r of results.filter((result) => result !== echoedRun && result !== refusedRun)) {
       expect(r.stdout, r.argv.join(' ')).not.toContain(REDACTED);
       expect(r.stderr, r.argv.join(' ')).not.toContain(REDACTED);
     }
 
-    const passwords = (await createdRecords(secrets)).map((r) => String(r.password));
-    expect(passwords).toHaveLength(2);
+    // Every password the file holds, current and pending: two from the panel, two made by
+    // apply, three by secrets reset (one refused).
+    const passwords = parseJournal(await readFile(secrets, 'utf8')).flatMap((line) =>
+      line.kind === 'unreadable' ? [] : [line.entry.password, line.entry.pending_password].filter((v): v is string => typeof v === 'string'),
+    );
+    expect(new Set(passwords).size).toBe(7);
+    expect((await createdRecords(secrets)).filter((r) => typeof r.password === 'string')).toHaveLength(6);
     const planText = await readFile(planFile, 'utf8');
     const summaryText = await readFile(summary, 'utf8');
     expect(summaryText).toContain('panel-provision plan');
