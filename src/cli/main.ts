@@ -31,10 +31,11 @@ Usage: provision <command> [options]
 
 Commands:
   validate <manifest>     check a manifest offline
-  plan <manifest>         show what apply would create on the panel (--out saves the plan)
-  apply <manifest|plan>   create what the manifest or a saved plan lists and the panel lacks
-  secrets decrypt <file>  print a secrets file's passwords, decrypting age-encrypted ones
+  plan <manifest>         show what apply would create, update and delete (--out saves the plan)
+  apply <manifest|plan>   make the panel match the manifest or carry out a saved plan
   export                  write the manifest of the panel (--into rewrites a manifest to match it)
+  secrets decrypt <file>  print each client's current password, decrypting age-encrypted ones
+  secrets reset <user>... give clients new passwords, written to the secrets file first
   simulator               run a local panel (API v2) for trying things out
 
 Options:

@@ -92,8 +92,8 @@ describe('apply --generate-passwords killed with SIGKILL, then run again', () =>
     const { runs, kills } = await killRounds(args, env, 5);
     expect(kills).toBeGreaterThan(0);
     for (const run of runs) expect(run.stderr).not.toContain('password is unknown');
-    // Some kills landed after a client was created and before its answer was read: the next run recorded the password written ahead.
-    expect(runs.map((r) => r.stderr).join('')).toContain('the password written ahead for it is its password: recorded');
+    // Whether a kill lands between a client's creation and its answer is up to timing: the
+    // recovery of such a client is asserted deterministically in test/cli/passwords.test.ts.
     await expectNoneLost(p);
   }, 60_000);
 
