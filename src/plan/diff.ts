@@ -95,7 +95,9 @@ export function diff(desired: Desired, live: Live): Plan {
     }
   }
 
-  const deletes = withoutBlocked(domainDeletes, live, conflicts);
+  // What will stand after the plan beside the live domains: new domains of existing clients.
+  const added = domainCreates.flatMap(({ name, liveClient }) => (liveClient === undefined ? [] : [{ name, idUser: liveClient.id, isSystem: false }]));
+  const deletes = withoutBlocked(domainDeletes, [...live.domains, ...added], conflicts);
   const created = new Set(domainCreates.map((d) => d.name));
   const domainChanges: CreateDomain[] = domainCreates.map(({ client, name, liveClient }) => {
     const parent = nearestParent(name, created);
@@ -221,15 +223,15 @@ function deleteDomain(live: LiveDomain, owner: LiveClient, reason: string): Dele
 }
 
 /**
- * The deletes that can be carried out; each domain whose subdomains on the panel (same owner,
- * not system domains) stay is a conflict instead: the panel may refuse it, or take them with it.
- * Linear: each kept domain looks up its own suffixes.
+ * The deletes that can be carried out; each domain whose subdomains (same owner, not system
+ * domains) stay on the panel or are created by the plan is a conflict instead: the panel may
+ * refuse it, or take them with it. Linear: each standing domain looks up its own suffixes.
  */
-function withoutBlocked(deletes: readonly DeleteDomain[], live: Live, conflicts: Conflict[]): DeleteDomain[] {
+function withoutBlocked(deletes: readonly DeleteDomain[], standing: readonly Pick<LiveDomain, 'name' | 'idUser' | 'isSystem'>[], conflicts: Conflict[]): DeleteDomain[] {
   if (deletes.length === 0) return [];
   const byName = new Map(deletes.map((d) => [d.name, d]));
   const kept = new Map<string, string[]>();
-  for (const domain of live.domains) {
+  for (const domain of standing) {
     if (domain.isSystem || byName.has(domain.name)) continue;
     for (let dot = domain.name.indexOf('.'); dot !== -1; dot = domain.name.indexOf('.', dot + 1)) {
       const parent = byName.get(domain.name.slice(dot + 1));

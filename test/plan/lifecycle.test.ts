@@ -130,6 +130,12 @@ describe('deletes', () => {
     ]);
   });
 
+  it('refuses to delete a domain under which the plan creates a subdomain for the same client', () => {
+    const plan = diff(desired({ gina: { domains: ['shop.two.example'] } }, { prune: { domains: true } }), live([[1, 'gina']], [[10, 'two.example', 1]]));
+    expect(ids(plan.changes)).toEqual(['create domain:shop.two.example']);
+    expect(plan.conflicts).toEqual([{ domain: 'two.example', client: 'gina', owner: 'gina', subdomains: ['shop.two.example'] }]);
+  });
+
   it('never deletes a system domain, even marked absent', () => {
     const plan = diff(desired({ a: { domains: [{ name: 'a.sys.example', state: 'absent' }] } }, { prune: { domains: true } }), live([[1, 'a']], [[10, 'a.sys.example', 1, true]]));
     expect(plan.changes).toEqual([]);

@@ -69,7 +69,7 @@ const panel = fc
     ),
   );
 
-/** What the panel looks like after every change of `plan` succeeded, as the simulator behaves. */
+/** What the panel looks like after every change of `plan` succeeded, as the simulator behaves (it refuses what the simulator refuses). */
 function simulateApply(plan: Plan, before: Live): Live {
   let clients: LiveClient[] = [...before.clients];
   let domains: LiveDomain[] = [...before.domains];
@@ -110,9 +110,13 @@ function simulateApply(plan: Plan, before: Live): Live {
             clients = clients.filter((c) => c.id !== change.clientId);
             domains = domains.filter((d) => d.idUser !== change.clientId);
             break;
-          case 'domain':
+          case 'domain': {
+            // As the simulator does: a domain with a subdomain of its owner (system ones aside) is refused.
+            const child = domains.find((d) => d.idUser === change.clientId && !d.isSystem && d.name.endsWith(`.${change.name}`));
+            if (child !== undefined) throw new Error(`the panel refuses to delete ${change.name}: ${child.name} is under it`);
             domains = domains.filter((d) => d.id !== change.domainId);
             break;
+          }
           default:
             assertNever(change);
         }
