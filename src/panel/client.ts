@@ -9,6 +9,7 @@ import { proxySettings } from './proxy.js';
 import { createDispatcher } from './transport.js';
 import { DEFAULT_RETRY_TIMING, retryDelayMs, waitMessage, type AttemptResult, type Method, type RetryTiming } from './retry.js';
 import { Redactions } from '../redact.js';
+import { untilAborted } from '../util.js';
 
 export type { AttemptResult, Method } from './retry.js';
 
@@ -344,20 +345,4 @@ function notSentAgain(error: ProvisionError): ProvisionError {
 
 function aborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
-}
-
-/** `wait`, cut short when `signal` aborts. */
-async function untilAborted(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (signal === undefined) return wait;
-  if (signal.aborted) return;
-  let onAbort = (): void => undefined;
-  const aborted = new Promise<void>((resolve) => {
-    onAbort = resolve;
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    await Promise.race([wait, aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
 }
