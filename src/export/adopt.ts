@@ -27,19 +27,16 @@
 import { quote } from '../escape.js';
 import type { Desired, DesiredClient, DesiredDomain } from '../manifest/types.js';
 import { globMatcher } from '../names.js';
-import type { LiveClient } from '../panel/types.js';
+import type { LiveClient, ManagedField } from '../panel/types.js';
 import { assertNever } from '../util.js';
 import { compare, type ExportClient, type FieldView, type LiveModel } from './model.js';
-
-/** The managed fields an edit may set, by their manifest names. */
-export type EditField = 'plan' | 'email' | 'suspended';
 
 /**
  * One change to the manifest; `client` and `domain` are indexes into the manifest's `clients`
  * list and that client's `domains` list (those of Desired, which follow the file's order).
  */
 export type Edit =
-  | { readonly kind: 'set'; readonly client: number; readonly field: EditField; readonly value: string | boolean }
+  | { readonly kind: 'set'; readonly client: number; readonly field: ManagedField; readonly value: string | boolean }
   | { readonly kind: 'unset'; readonly client: number; readonly field: 'plan' | 'email' }
   | { readonly kind: 'add-domains'; readonly client: number; readonly domains: readonly string[] }
   | { readonly kind: 'drop-client'; readonly client: number }
