@@ -4,11 +4,12 @@
  * names, panel messages, file names) are data: whatever they hold, they must not act as markup,
  * terminal commands or workflow commands where they are printed. One function per output
  * format; control characters (C0, DEL, C1: ESC and BEL included) never reach any output raw,
- * nor the characters that reorder or break lines invisibly (bidirectional controls, U+2028/9).
+ * nor the characters that reorder or break lines invisibly (bidirectional controls, U+2028/9)
+ * or hide in a name (zero-width characters, word joiners, the byte order mark).
  */
 
 /** Characters shown as escapes wherever data is printed. */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 function escapeChar(c: string): string {
@@ -31,7 +32,7 @@ export function quote(value: string): string {
  */
 export function jsonText(value: unknown, space?: number): string {
   // JSON.stringify has escaped C0 inside strings already; its own newlines (indentation) stay.
-  return JSON.stringify(value, null, space).replace(/[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, null, space).replace(/[\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**

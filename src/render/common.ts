@@ -3,7 +3,7 @@ import { domainToUnicode } from 'node:url';
 import type { Change, ChangeAction, FieldChange, Plan } from '../plan/types.js';
 import { requestFor } from '../plan/requests.js';
 import type { PlanSource } from '../plan/saved.js';
-import { jsonText, quote, safeText } from '../escape.js';
+import { jsonText, quote } from '../escape.js';
 
 /**
  * What a renderer needs beside the plan, all plain values so renderers stay pure: the same
@@ -45,9 +45,12 @@ export function clientOf(change: Change): string {
   }
 }
 
-/** `plan: Basic -> Business, suspended: false -> true`: a field's value as data (null: none). */
+/**
+ * `plan: "Basic" -> "Business", suspended: false -> true`: each value as data, a name quoted (a
+ * plan named `Basic -> Pro, suspended: true` cannot pass for two fields), none as `(none)`.
+ */
 export function fieldsText(fields: readonly FieldChange[]): string {
-  const value = (v: string | boolean | null): string => (v === null ? '(none)' : typeof v === 'boolean' ? String(v) : safeText(v));
+  const value = (v: string | boolean | null): string => (v === null ? '(none)' : typeof v === 'boolean' ? String(v) : quote(v));
   return fields.map((f) => `${f.field}: ${value(f.before)} -> ${value(f.after)}`).join(', ');
 }
 

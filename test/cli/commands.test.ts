@@ -141,7 +141,7 @@ describe('plan', () => {
       seed: { clients: [{ username: 'alice', plan: 'Standard', domains: ['alice.example'] }, { username: 'zed', domains: ['zed.example'] }] },
     });
     const r = await run(['plan', file], env);
-    expect(r.stdout).toContain('  ~ client "alice": plan: Standard -> Basic, email: (none) -> alice@example.com\n');
+    expect(r.stdout).toContain('  ~ client "alice": plan: "Standard" -> "Basic", email: (none) -> "alice@example.com"\n');
     expect(r.stdout).toMatch(/ {2}~ PUT \/clients\/\d+ \{"id_hosting_plan":1,"email":"alice@example.com"\}\n/);
     expect(r.stdout).toContain('Not in the manifest, left alone: 1 client, 1 domain.');
     expect(r.stdout).not.toContain('zed');

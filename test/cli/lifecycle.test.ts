@@ -61,7 +61,7 @@ describe('updates and deletes', () => {
 
     const planned = await run(['plan', file, '--detailed-exitcode'], env);
     expect(planned.code).toBe(2);
-    expect(planned.stdout).toContain('  ~ client "alice": plan: Basic -> Standard, email: old@example.com -> alice@example.com, suspended: false -> true\n');
+    expect(planned.stdout).toContain('  ~ client "alice": plan: "Basic" -> "Standard", email: "old@example.com" -> "alice@example.com", suspended: false -> true\n');
     expect(planned.stdout).toContain(`  ~ PUT /clients/${alice?.id} {"id_hosting_plan":2,"email":"alice@example.com","is_suspended":true}\n`);
     expect(planned.stdout).toContain('  ~ client "carol": suspended: true -> false\n');
     expect(planned.stdout).toContain('# client "bob" will be deleted with its 3 domains, mail, databases and files: state: absent in the manifest');
@@ -124,7 +124,7 @@ describe('updates and deletes', () => {
     expect(table).toBeGreaterThan(0);
     expect(table).toBeLessThan(r.stdout.indexOf('| clients to create |'));
     expect(r.stdout).toContain('- :x: client "bob" with its 3 domains, mail, databases and files: state: absent in the manifest\n');
-    expect(r.stdout).toContain('~ client "alice": plan: Basic -> Standard');
+    expect(r.stdout).toContain('~ client "alice": plan: "Basic" -> "Standard"');
   });
 });
 
@@ -221,7 +221,7 @@ describe('what the panel does not show', () => {
     const { file, env, sim } = await workspace(MANIFEST, { seed: SEED, clientListFields: false });
     const r = await run(['plan', file], env);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('~ client "alice": plan: Basic -> Standard');
+    expect(r.stdout).toContain('~ client "alice": plan: "Basic" -> "Standard"');
     expect(r.stdout).toMatch(/note: GET \/api\/v2\/clients does not carry/);
     expect(sim.requests.filter((q) => /^\/clients\/\d+$/.test(q.path))).toHaveLength(2);
   });

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { guardOutput, jsonText, markdownText, quote, safeText, workflowData, workflowProperty } from '../../src/escape.js';
 import { diff } from '../../src/plan/diff.js';
 import type { Plan } from '../../src/plan/types.js';
-import type { PlanView } from '../../src/render/common.js';
+import { fieldsText, type PlanView } from '../../src/render/common.js';
 import { githubAnnotation, formatDiagnostic } from '../../src/render/diagnostics.js';
 import { renderPlanJson } from '../../src/render/json.js';
 import { renderPlanMarkdown } from '../../src/render/markdown.js';
@@ -143,7 +143,7 @@ describe('the CLI against a panel holding hostile names', () => {
       const r = await run(['plan', w.file, '--format', format, '--show-unmanaged'], w.env);
       expect(r.code, r.stderr).toBe(0);
       for (const out of [r.stdout, r.stderr]) checkText(out);
-      if (format === 'text') expect(r.stdout).toContain('~ client "carol": plan: Gold\\n::error file=x::pwn\\u001b]8;;http://evil.example\\u0007|`x` -> Basic\n');
+      if (format === 'text') expect(r.stdout).toContain('~ client "carol": plan: "Gold\\n::error file=x::pwn\\u001b]8;;http://evil.example\\u0007|`x`" -> "Basic"\n');
     }
     // A name in an error: the hosting plan the manifest asks for is not there; the hint lists the panel's.
     await writeFile(w.file, 'version: 1\nclients:\n  - username: carol\n    plan: Gold\n');
@@ -151,5 +151,16 @@ describe('the CLI against a panel holding hostile names', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('the panel has: "Basic", "Gold\\n::error file=x::pwn');
     checkText(missing.stderr);
+  });
+});
+
+describe('update lines', () => {
+  it('quote each value, so a name cannot pass for another field, and say none plainly', () => {
+    expect(fieldsText([{ field: 'plan', before: 'Basic -> Pro, suspended: true', after: 'Pro' }])).toBe('plan: "Basic -> Pro, suspended: true" -> "Pro"');
+    expect(fieldsText([{ field: 'plan', before: '(none)', after: 'Pro' }, { field: 'email', before: null, after: 'a@b.example' }])).toBe('plan: "(none)" -> "Pro", email: (none) -> "a@b.example"');
+  });
+
+  it('show invisible characters in a name as escapes', () => {
+    expect(fieldsText([{ field: 'plan', before: 'B\u200bX', after: 'BX\ufeff' }])).toBe('plan: "B\\u200bX" -> "BX\\ufeff"');
   });
 });

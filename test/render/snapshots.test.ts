@@ -43,7 +43,7 @@ describe('rendered plans', () => {
         # domain "xn--bcher-kva.example" (bücher.example) of client "alice" will be created: not on the panel
         + POST /domains {"domain":"xn--bcher-kva.example","id_user":(known after apply)}
         # client "carol" will be updated: differs from the manifest
-        ~ client "carol": plan: Standard -> Basic
+        ~ client "carol": plan: "Standard" -> "Basic"
         ~ PUT /clients/7 {"id_hosting_plan":1}
         # domain "carol.example" of client "carol" will be created: not on the panel
         + POST /domains {"domain":"carol.example","id_user":7}
@@ -101,7 +101,7 @@ describe('rendered plans', () => {
       <details><summary><code>carol</code>: 1 to create (1 domain), 1 to update (1 client)</summary>
 
       \`\`\`diff
-      ~ client "carol": plan: Standard -> Basic
+      ~ client "carol": plan: "Standard" -> "Basic"
       ~ PUT /clients/7 {"id_hosting_plan":1}
       + POST /domains {"domain":"carol.example","id_user":7}
       \`\`\`
