@@ -125,6 +125,9 @@ export async function planFromManifest(bytes: Uint8Array, path: string, io: Io, 
     });
     // Before any refusal (an unknown plan, a conflict): a client whose password was lost is named.
     await reportLostPasswords(options.secretsPath, panel.baseUrl, live, io, credentials.redactions);
+    if (!live.domainsComplete && desired.prune.domains) {
+      notes.push('prune.domains needs the panel\'s domain list, which it cannot give: no domain is pruned for being unlisted; state: absent entries still are deleted.');
+    }
     const plan = diff(desired, live);
     return {
       plan,

@@ -130,6 +130,8 @@ export function diff(desired: Desired, live: Live): Plan {
 class LiveIndex {
   readonly clientsByName: ReadonlyMap<string, LiveClient>;
   readonly domainsByName: ReadonlyMap<string, LiveDomain>;
+  /** Whether the domains are the panel's whole list (not only the manifest's, looked up by name). */
+  readonly complete: boolean;
   private readonly usernames: ReadonlyMap<number, string>;
   private readonly planNames: ReadonlyMap<number, string>;
   private readonly domainsByOwner = new Map<number, LiveDomain[]>();
@@ -137,6 +139,7 @@ class LiveIndex {
   constructor(live: Live) {
     this.clientsByName = new Map(live.clients.map((c) => [c.username, c]));
     this.domainsByName = new Map(live.domains.map((d) => [d.name, d]));
+    this.complete = live.domainsComplete;
     this.usernames = new Map(live.clients.map((c) => [c.id, c.username]));
     this.planNames = new Map(live.hostingPlans.map((p) => [p.id, p.name]));
     for (const domain of [...live.domains].sort((a, b) => compare(a.name, b.name))) {
@@ -202,7 +205,7 @@ function deleteClient(live: LiveClient, index: LiveIndex, reason: string): Delet
     type: 'client',
     name: live.username,
     clientId: live.id,
-    domains: index.domainsOf(live.id).filter((d) => !d.isSystem).length,
+    domainNames: index.complete ? index.domainsOf(live.id).filter((d) => !d.isSystem).map((d) => d.name) : null,
     reason,
     dependsOn: [],
   };
@@ -219,6 +222,7 @@ function deleteDomain(live: LiveDomain, owner: LiveClient, reason: string): Dele
     clientId: owner.id,
     reason,
     dependsOn: [],
+    subdomains: [],
   };
 }
 
@@ -249,20 +253,36 @@ function withoutBlocked(deletes: readonly DeleteDomain[], standing: readonly Pic
   });
 }
 
-/** Each deleted domain waits for the deletes of its subdomains (a panel may refuse a parent that has children). */
+/**
+ * Each deleted domain waits for the deletes of its nearest subdomains (a panel may refuse a
+ * parent that has children), and names all its subdomains of the same owner that the plan
+ * deletes (withoutBlocked has made sure no other stays): the fingerprint holds a saved plan to them.
+ */
 function subdomainsFirst(deletes: readonly DeleteDomain[]): DeleteDomain[] {
-  const names = new Set(deletes.map((d) => d.name));
+  const byName = new Map(deletes.map((d) => [d.name, d]));
+  const names = new Set(byName.keys());
   const children = new Map<string, string[]>();
+  const below = new Map<string, string[]>();
+  const push = (map: Map<string, string[]>, key: string, value: string): void => {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [value]);
+    else list.push(value);
+  };
   for (const d of deletes) {
     const parent = nearestParent(d.name, names);
-    if (parent === undefined) continue;
-    const list = children.get(parent);
-    if (list === undefined) children.set(parent, [d.name]);
-    else list.push(d.name);
+    if (parent !== undefined) push(children, parent, d.name);
+    for (let dot = d.name.indexOf('.'); dot !== -1; dot = d.name.indexOf('.', dot + 1)) {
+      const above = byName.get(d.name.slice(dot + 1));
+      if (above !== undefined && above.clientId === d.clientId) push(below, above.name, d.name);
+    }
   }
   return deletes.map((d) => {
     const first = children.get(d.name);
-    return first === undefined ? d : { ...d, dependsOn: first.map((name) => changeId('domain', name)) };
+    return {
+      ...d,
+      ...(first === undefined ? {} : { dependsOn: first.map((name) => changeId('domain', name)) }),
+      subdomains: [...(below.get(d.name) ?? [])].sort(compare),
+    };
   });
 }
 

@@ -1,5 +1,5 @@
 import type { Live, LiveClient, LiveDomain, ManagedField } from '../panel/types.js';
-import { assertNever, plural, sha256Hex } from '../util.js';
+import { assertNever, sha256Hex } from '../util.js';
 import type { Change, HostingPlanRef, Plan } from './types.js';
 import { quote } from '../escape.js';
 
@@ -17,8 +17,12 @@ interface LiveIndex {
   readonly planNames: ReadonlyMap<number, string>;
   /** Client id → username, to name an owner. */
   readonly usernames: ReadonlyMap<number, string>;
-  /** Client id → how many domains it has, system domains not counted. */
-  readonly domainCounts: ReadonlyMap<number, number>;
+  /** Client id → its domains, system domains not counted, sorted. */
+  readonly domainNames: ReadonlyMap<number, readonly string[]>;
+  /** Whether `domains` is the panel's whole list. */
+  readonly complete: boolean;
+  /** The domains of `owner` under `name` (system domains not counted), sorted. */
+  subdomains(name: string, owner: number): readonly string[];
 }
 
 /** One fact a change depends on: its key, its value when the plan was made, and now. */
@@ -90,21 +94,29 @@ function factsOf(change: Change): Fact[] {
     case 'delete':
       switch (change.type) {
         case 'client': {
-          const { name, clientId, domains } = change;
+          const { name, clientId, domainNames } = change;
+          const expected = namesFact(domainNames);
           return [
             existingClient(name, clientId, 'client', 'which the plan deletes'),
             {
               key: `client-domains:${name}`,
-              expected: String(domains),
-              actual: (live) => String(live.domainCounts.get(live.clients.get(name)?.id ?? -1) ?? 0),
-              reason: (actual) => `client ${quote(name)} now has ${plural(Number(actual), 'domain')}; the plan deletes it with ${domains}`,
+              expected,
+              actual: (live) => namesFact(live.complete ? (live.domainNames.get(live.clients.get(name)?.id ?? -1) ?? []) : null),
+              reason: (actual) => `the domains that go with client ${quote(name)} changed: ${namesDifference(expected, actual)}`,
             },
           ];
         }
         case 'domain': {
-          const { name, domainId, clientId } = change;
+          const { name, domainId, clientId, subdomains } = change;
           const expected = `id:${domainId},owner:${clientId}`;
+          const below = namesFact(subdomains);
           return [
+            {
+              key: `subdomains:${name}`,
+              expected: below,
+              actual: (live) => namesFact(live.subdomains(name, clientId)),
+              reason: (actual) => `the subdomains of ${quote(name)}, which the plan deletes, changed: ${namesDifference(below, actual)}`,
+            },
             {
               key: `domain-record:${name}`,
               expected,
@@ -179,16 +191,64 @@ function ownerText(id: number, live: LiveIndex): string {
 }
 
 function index(live: Live): LiveIndex {
-  const domainCounts = new Map<number, number>();
-  for (const d of live.domains) if (!d.isSystem) domainCounts.set(d.idUser, (domainCounts.get(d.idUser) ?? 0) + 1);
+  const sorted = live.domains.filter((d) => !d.isSystem).sort((a, b) => compare(a.name, b.name));
+  const domainNames = new Map<number, string[]>();
+  for (const d of sorted) {
+    const list = domainNames.get(d.idUser);
+    if (list === undefined) domainNames.set(d.idUser, [d.name]);
+    else list.push(d.name);
+  }
+  const byName = new Map(live.domains.map((d) => [d.name, d]));
+  // Built on first use (only plans that delete domains ask): each domain files itself under its
+  // suffixes of the same owner, so the whole index costs the domains times their labels.
+  let below: Map<string, string[]> | undefined;
+  const subdomains = (name: string, owner: number): readonly string[] => {
+    if (below === undefined) {
+      below = new Map();
+      for (const d of sorted) {
+        for (let dot = d.name.indexOf('.'); dot !== -1; dot = d.name.indexOf('.', dot + 1)) {
+          const suffix = d.name.slice(dot + 1);
+          if (byName.get(suffix)?.idUser !== d.idUser) continue;
+          const key = `${d.idUser}:${suffix}`;
+          const list = below.get(key);
+          if (list === undefined) below.set(key, [d.name]);
+          else list.push(d.name);
+        }
+      }
+    }
+    return below.get(`${owner}:${name}`) ?? [];
+  };
   return {
+    domainNames,
+    complete: live.domainsComplete,
+    subdomains,
     clients: new Map(live.clients.map((c) => [c.username, c])),
     domains: new Map(live.domains.map((d) => [d.name, d])),
     hostingPlans: new Map(live.hostingPlans.map((p) => [p.name, p.id])),
     planNames: new Map(live.hostingPlans.map((p) => [p.id, p.name])),
     usernames: new Map(live.clients.map((c) => [c.id, c.username])),
-    domainCounts,
   };
+}
+
+/** A sorted list of names as a fact's value; `unknown` when the panel cannot list them. */
+function namesFact(names: readonly string[] | null): string {
+  return names === null ? 'unknown' : JSON.stringify([...names].sort(compare));
+}
+
+/** What changed between two names facts, for people: `now also "x.example"; no longer "y.example"`. */
+function namesDifference(expected: string, actual: string): string {
+  if (expected === 'unknown' || actual === 'unknown') return actual === 'unknown' ? 'the panel cannot list them now' : 'the panel lists them now, and could not when the plan was made';
+  const before = new Set(JSON.parse(expected) as string[]);
+  const after = new Set(JSON.parse(actual) as string[]);
+  const added = [...after].filter((n) => !before.has(n));
+  const removed = [...before].filter((n) => !after.has(n));
+  const list = (names: string[]): string => names.slice(0, 5).map((n) => quote(n)).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
+  return [added.length > 0 ? `now also ${list(added)}` : '', removed.length > 0 ? `no longer ${list(removed)}` : ''].filter(Boolean).join('; ');
+}
+
+/** Code-unit order: the same on every machine. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The panel facts the plan depends on, as `key -> value`, read from `live`. */

@@ -13,8 +13,11 @@ export const DEFAULT_MAX_CREATES = 100;
 /** Plans that delete more than this many resources need --allow-mass-delete to be applied. */
 export const DEFAULT_MAX_DELETES = 10;
 
-/** How much a change creates and destroys: a deleted client counts once plus once per domain that goes with it. */
-export function weight(change: Change): { readonly creates: number; readonly deletes: number } {
+/**
+ * How much a change creates and destroys: a deleted client counts once plus once per domain
+ * that goes with it; a client whose domains the panel cannot list is marked `unknown`.
+ */
+export function weight(change: Change): { readonly creates: number; readonly deletes: number; readonly unknown?: true } {
   switch (change.action) {
     case 'create':
       return { creates: 1, deletes: 0 };
@@ -23,7 +26,7 @@ export function weight(change: Change): { readonly creates: number; readonly del
     case 'delete':
       switch (change.type) {
         case 'client':
-          return { creates: 0, deletes: 1 + change.domains };
+          return change.domainNames === null ? { creates: 0, deletes: 1, unknown: true } : { creates: 0, deletes: 1 + change.domainNames.length };
         case 'domain':
           return { creates: 0, deletes: 1 };
         default:
@@ -34,16 +37,18 @@ export function weight(change: Change): { readonly creates: number; readonly del
   }
 }
 
-/** Resources the plan creates and deletes in all. */
-export function totals(plan: Plan): { creates: number; deletes: number } {
+/** Resources the plan creates and deletes in all, and how many deleted clients take domains nobody could count. */
+export function totals(plan: Plan): { creates: number; deletes: number; uncounted: number } {
   let creates = 0;
   let deletes = 0;
+  let uncounted = 0;
   for (const change of plan.changes) {
     const w = weight(change);
     creates += w.creates;
     deletes += w.deletes;
+    if (w.unknown === true) uncounted++;
   }
-  return { creates, deletes };
+  return { creates, deletes, uncounted };
 }
 
 export interface Limits {
@@ -55,12 +60,16 @@ export interface Limits {
 
 /** Which rail the plan goes past, each with its sentence; empty when within both (or allowed). */
 export function massChanges(plan: Plan, limits: Limits): string[] {
-  const { creates, deletes } = totals(plan);
+  const { creates, deletes, uncounted } = totals(plan);
   const found: string[] = [];
   if (creates > limits.maxCreates && !limits.allowMassCreate) {
     found.push(`this plan creates ${creates} resources, more than the limit of ${limits.maxCreates} (--max-creates): apply refuses it without --allow-mass-create`);
   }
-  if (deletes > limits.maxDeletes && !limits.allowMassDelete) {
+  if (uncounted > 0 && !limits.allowMassDelete) {
+    found.push(
+      `this plan deletes ${plural(uncounted, 'client')} whose domains the panel cannot list (they go with ${uncounted === 1 ? 'it' : 'them'}, however many there are): apply refuses it without --allow-mass-delete`,
+    );
+  } else if (deletes > limits.maxDeletes && !limits.allowMassDelete) {
     found.push(
       `this plan deletes ${deletes} resources (a client counts with each of its domains), more than the limit of ${limits.maxDeletes} (--max-deletes): apply refuses it without --allow-mass-delete`,
     );

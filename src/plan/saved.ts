@@ -127,9 +127,9 @@ function changeToJson(change: Change): Record<string, unknown> {
     case 'delete':
       switch (change.type) {
         case 'client':
-          return { ...common, client_id: change.clientId, domains: change.domains, ...tail };
+          return { ...common, client_id: change.clientId, domains: change.domainNames?.length ?? null, domain_names: change.domainNames, ...tail };
         case 'domain':
-          return { ...common, domain_id: change.domainId, client: change.client, client_id: change.clientId, ...tail };
+          return { ...common, domain_id: change.domainId, client: change.client, client_id: change.clientId, subdomains: change.subdomains, ...tail };
         default:
           return assertNever(change);
       }
@@ -164,8 +164,10 @@ interface ChangeJson {
   readonly client_id?: number | null;
   readonly parent?: string;
   readonly fields?: readonly FieldChange[];
-  readonly domains?: number;
+  readonly domains?: number | null;
+  readonly domain_names?: readonly string[] | null;
   readonly domain_id?: number;
+  readonly subdomains?: readonly string[];
 }
 interface DocumentJson {
   readonly format_version: string;
@@ -299,7 +301,7 @@ function readChanges(list: readonly ChangeJson[], problems: string[]): Change[] 
       if (first === undefined) problems.push(`${path}.depends_on: ${quote(dep)} is not a change listed before this one`);
       else if (phaseOf(first) !== phaseOf(change)) problems.push(`${path}.depends_on: ${quote(dep)} is a ${first.action}; a ${change.action} cannot wait for it`);
     }
-    problems.push(...kindProblems(change, path));
+    problems.push(...kindProblems(change, path), ...countProblems(item, path));
     if (problems.length === before && canonical(item.request) !== canonical(requestFor(change))) problems.push(`${path}.request: does not match the change: the file was edited`);
     // Listed, even when wrong in itself: its dependents are not blamed for its mistakes.
     seen.set(change.id, change);
@@ -348,6 +350,13 @@ function kindProblems(change: Change, path: string): string[] {
   return problems;
 }
 
+/** A client delete's count must be the length of its names (both null when unknown). */
+function countProblems(item: ChangeJson, path: string): string[] {
+  if (item.action !== 'delete' || item.type !== 'client') return [];
+  const count = item.domain_names === null || item.domain_names === undefined ? null : item.domain_names.length;
+  return (item.domains ?? null) === count ? [] : [`${path}.domains: must be the number of domain_names (${String(count)})`];
+}
+
 function changeFromJson(item: ChangeJson): Change {
   const base = { name: item.name, reason: item.reason, dependsOn: item.depends_on };
   const hostingPlan = item.hosting_plan === undefined ? {} : { hostingPlan: { name: item.hosting_plan.name, id: item.hosting_plan.id } };
@@ -384,9 +393,9 @@ function changeFromJson(item: ChangeJson): Change {
     case 'delete':
       switch (item.type) {
         case 'client':
-          return { ...base, id: changeId('client', item.name), action: 'delete', type: 'client', clientId, domains: item.domains ?? 0 };
+          return { ...base, id: changeId('client', item.name), action: 'delete', type: 'client', clientId, domainNames: item.domain_names ?? null };
         case 'domain':
-          return { ...base, id: changeId('domain', item.name), action: 'delete', type: 'domain', domainId: item.domain_id ?? 0, client: item.client ?? '', clientId };
+          return { ...base, id: changeId('domain', item.name), action: 'delete', type: 'domain', domainId: item.domain_id ?? 0, client: item.client ?? '', clientId, subdomains: item.subdomains ?? [] };
         default:
           return assertNever(item.type);
       }

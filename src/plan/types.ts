@@ -87,8 +87,11 @@ export interface DeleteClient extends ChangeBase {
   readonly action: 'delete';
   readonly type: 'client';
   readonly clientId: number;
-  /** How many of its domains go with it, system domains not counted. */
-  readonly domains: number;
+  /**
+   * The domains that go with it, sorted, system domains not counted; null when the panel cannot
+   * list its domains (then which go with it is unknown, and the mass-delete rail always holds).
+   */
+  readonly domainNames: readonly string[] | null;
 }
 
 /** A domain deleted (`state: absent`, or pruned); after its subdomains that are deleted too. */
@@ -99,6 +102,8 @@ export interface DeleteDomain extends ChangeBase {
   /** The owner's username on the panel. */
   readonly client: string;
   readonly clientId: number;
+  /** Its subdomains on the panel (same owner, not system domains), sorted: the plan deletes each of them first. */
+  readonly subdomains: readonly string[];
 }
 
 /**

@@ -85,7 +85,9 @@ export function sign(change: Change): '+' | '~' | '-' {
 /** ` with its 3 domains, mail, databases and files` after a client's delete; else ''. */
 export function goesWith(change: Change): string {
   if (change.action !== 'delete' || change.type !== 'client') return '';
-  return ` with ${change.domains === 0 ? 'its' : `its ${plural(change.domains, 'domain')},`} mail, databases and files`;
+  const { domainNames } = change;
+  if (domainNames === null) return ' with all its domains (how many, the panel cannot list), mail, databases and files';
+  return ` with ${domainNames.length === 0 ? 'its' : `its ${plural(domainNames.length, 'domain')},`} mail, databases and files`;
 }
 
 /** ` (bücher.example)` beside an international name's ASCII form, so people can read it; else ''. */

@@ -31,7 +31,7 @@ const update = (name: string, clientId: number, fields: UpdateClient['fields'], 
   fields,
   ...(hostingPlan === undefined ? {} : { hostingPlan }),
 });
-const deleteClient = (name: string, clientId: number): DeleteClient => ({ ...base, id: `client:${name}`, action: 'delete', type: 'client', name, clientId, domains: 0 });
+const deleteClient = (name: string, clientId: number): DeleteClient => ({ ...base, id: `client:${name}`, action: 'delete', type: 'client', name, clientId, domainNames: [] });
 const deleteDomain = (name: string, domainId: number, owner: string, clientId: number): DeleteDomain => ({
   ...base,
   id: `domain:${name}`,
@@ -41,6 +41,7 @@ const deleteDomain = (name: string, domainId: number, owner: string, clientId: n
   domainId,
   client: owner,
   clientId,
+  subdomains: [],
 });
 
 const writes = (simulator: { requests: readonly { method: string; path: string; status: number }[] }): string[] =>

@@ -200,7 +200,7 @@ describe('saved plans with updates and deletes', () => {
     const stale = await run(['apply', planFile], env);
     expect(stale.code).toBe(3);
     expect(stale.stderr).toContain('client "alice"\'s email is now "other@example.com"; the plan was made when it was "old@example.com"');
-    expect(stale.stderr).toContain('client "bob" now has 2 domains; the plan deletes it with 3');
+    expect(stale.stderr).toContain('the domains that go with client "bob" changed: no longer "b.a.bob.example"');
     expect(bobDomain).toBeGreaterThan(0);
     expect(writes(sim)).toHaveLength(2);
   });
@@ -224,5 +224,54 @@ describe('what the panel does not show', () => {
     expect(r.stdout).toContain('~ client "alice": plan: "Basic" -> "Standard"');
     expect(r.stdout).toMatch(/note: GET \/api\/v2\/clients does not carry/);
     expect(sim.requests.filter((q) => /^\/clients\/\d+$/.test(q.path))).toHaveLength(2);
+  });
+});
+
+describe('what a reviewer did not see is never deleted (review findings)', () => {
+  it('a panel that cannot list domains: deleting a client needs --allow-mass-delete, however few', async () => {
+    const { file, env, sim } = await workspace('version: 1\nprune: {clients: true}\nclients:\n  - username: alice\n', {
+      listDomains: false,
+      seed: { clients: [{ username: 'alice' }, { username: 'big', domains: Array.from({ length: 20 }, (_, i) => `d${i}.example`) }] },
+    });
+    const planned = await run(['plan', file], env);
+    expect(planned.stdout).toContain('# client "big" will be deleted with all its domains (how many, the panel cannot list), mail, databases and files');
+    expect(planned.stdout).toContain('this plan deletes 1 client whose domains the panel cannot list');
+    const refused = await run(['apply', file, '--auto-approve'], env);
+    expect(refused.code).toBe(4);
+    expect(writes(sim)).toEqual([]);
+    expect((await run(['apply', file, '--auto-approve', '--allow-mass-delete'], env)).code).toBe(0);
+    expect(sim.state.clientNamed('big')).toBeUndefined();
+  });
+
+  it('a saved plan deleting a client is stale once its domains differ, even in the same number', async () => {
+    const { file, env, sim, planFile } = await workspace('version: 1\nclients:\n  - username: bob\n    state: absent\n', { seed: { clients: [{ username: 'bob', domains: ['b1.example', 'b2.example'] }] } });
+    expect((await run(['plan', file, '--out', planFile], env)).code).toBe(0);
+    const bob = sim.state.clientNamed('bob')?.id ?? 0;
+    expect(await send(sim.url, 'DELETE', `/domains/${sim.state.domainNamed('b2.example')?.id}`)).toBe(200);
+    const created = await request(`${sim.url}/domains`, { method: 'POST', headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ domain: 'precious.example', id_user: bob }) });
+    await created.body.dump();
+    expect(created.statusCode).toBe(201);
+    const stale = await run(['apply', planFile], env);
+    expect(stale.code).toBe(3);
+    expect(stale.stderr).toContain('the domains that go with client "bob" changed: now also "precious.example"; no longer "b2.example"');
+    expect(sim.state.clientNamed('bob')).toMatchObject({ id: bob });
+  });
+
+  it('a saved plan deleting a domain is stale once a subdomain stands under it', async () => {
+    const { file, env, sim, planFile } = await workspace('version: 1\nclients:\n  - username: bob\n    domains: [b1.example, {name: b2.example, state: absent}]\n', {
+      seed: { clients: [{ username: 'bob', domains: ['b1.example', 'b2.example'] }] },
+    });
+    expect((await run(['plan', file, '--out', planFile], env)).code).toBe(0);
+    const created = await request(`${sim.url}/domains`, {
+      method: 'POST',
+      headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ domain: 'shop.b2.example', id_user: sim.state.clientNamed('bob')?.id }),
+    });
+    await created.body.dump();
+    expect(created.statusCode).toBe(201);
+    const stale = await run(['apply', planFile], env);
+    expect(stale.code).toBe(3);
+    expect(stale.stderr).toContain('the subdomains of "b2.example", which the plan deletes, changed: now also "shop.b2.example"');
+    expect(writes(sim).filter((w) => w.startsWith('DELETE'))).toEqual([]);
   });
 });

@@ -88,7 +88,7 @@ describe('deletes', () => {
         [92, 'bob.sys.example', 9, true],
       ]),
     );
-    expect(plan.changes).toEqual([{ id: 'client:bob', action: 'delete', type: 'client', name: 'bob', clientId: 9, domains: 2, reason: 'state: absent in the manifest', dependsOn: [] }]);
+    expect(plan.changes).toEqual([{ id: 'client:bob', action: 'delete', type: 'client', name: 'bob', clientId: 9, domainNames: ['bob.example', 'www.bob.example'], reason: 'state: absent in the manifest', dependsOn: [] }]);
     expect(requestFor(plan.changes[0]!)).toEqual({ method: 'DELETE', path: '/clients/9', body: null });
     // What goes with the client is not unmanaged: it is part of the change.
     expect(plan.unmanaged).toEqual({ clients: [], domains: [] });
@@ -106,7 +106,7 @@ describe('deletes', () => {
       ]),
     );
     expect(plan.changes).toEqual([
-      { id: 'domain:old.alice.example', action: 'delete', type: 'domain', name: 'old.alice.example', domainId: 11, client: 'alice', clientId: 1, reason: 'state: absent in the manifest', dependsOn: [] },
+      { id: 'domain:old.alice.example', action: 'delete', type: 'domain', name: 'old.alice.example', domainId: 11, client: 'alice', clientId: 1, reason: 'state: absent in the manifest', dependsOn: [], subdomains: [] },
     ]);
     expect(plan.conflicts).toEqual([{ domain: 'bob.example', client: 'alice', owner: 'bob' }]);
   });
@@ -174,7 +174,7 @@ describe('prune', () => {
 
   it('prune.clients deletes unlisted clients (sorted), not a keep match; their domains go with them', () => {
     const plan = diff(desired({ alice: { domains: ['alice.example'] } }, { prune: { clients: true, keep: ['legacy-*'] } }), panel);
-    expect(plan.changes).toEqual([{ id: 'client:zed', action: 'delete', type: 'client', name: 'zed', clientId: 3, domains: 2, reason: 'not in the manifest (prune.clients)', dependsOn: [] }]);
+    expect(plan.changes).toEqual([{ id: 'client:zed', action: 'delete', type: 'client', name: 'zed', clientId: 3, domainNames: ['shop.zed.example', 'zed.example'], reason: 'not in the manifest (prune.clients)', dependsOn: [] }]);
     expect(plan.unmanaged).toEqual({ clients: ['legacy-1'], domains: ['keep.alice.example', 'legacy.example', 'x.alice.example'] });
   });
 });
@@ -226,7 +226,7 @@ describe('guards', () => {
   );
 
   it('counts a deleted client once plus once per domain that goes with it', () => {
-    expect(totals(plan)).toEqual({ creates: 1, deletes: 4 });
+    expect(totals(plan)).toEqual({ creates: 1, deletes: 4, uncounted: 0 });
     expect(massChanges(plan, { maxCreates: 100, allowMassCreate: false, maxDeletes: 3, allowMassDelete: false })).toEqual([
       'this plan deletes 4 resources (a client counts with each of its domains), more than the limit of 3 (--max-deletes): apply refuses it without --allow-mass-delete',
     ]);
