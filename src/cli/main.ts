@@ -39,8 +39,9 @@ Commands:
   simulator               run a local panel (API v2) for trying things out
 
 Options:
-  --help, -h              help for provision or a command
+  --help, -h              help for provision or a command (also: provision help <command>)
   --version               print the version
+  --no-color              no colours, even on a terminal (as NO_COLOR=1 does)
 
 ${exitCodesHelp()}
 
@@ -84,8 +85,13 @@ function suspectedCredentials(argv: readonly string[], env: Io['env']): Redactio
   return redactions;
 }
 
-async function dispatch(argv: readonly string[], io: Io, redactions: Redactions): Promise<ExitCode> {
-  const [name, ...rest] = argv;
+async function dispatch(all: readonly string[], given: Io, redactions: Redactions): Promise<ExitCode> {
+  // --no-color is everyone's: taken out here, it is NO_COLOR for the command.
+  const argv = all.filter((arg) => arg !== '--no-color');
+  const io = argv.length === all.length ? given : { ...given, env: { ...given.env, NO_COLOR: '1' } };
+  const [first, ...after] = argv;
+  // `provision help plan` is `provision plan --help`.
+  const [name, ...rest] = first === 'help' && after[0] !== undefined ? [after[0], '--help'] : [first, ...after];
   if (name === undefined) {
     io.stderr.write(GLOBAL_HELP);
     return EXIT.failure;
