@@ -39,9 +39,10 @@ export interface Credentials {
 /**
  * parseArgs, strict, with errors that say how to call the command: an unknown flag gets the
  * nearest known one suggested, and a flag given twice is an error (not "the last one wins":
- * a pipeline that sets one in two places means one of them).
+ * a pipeline that sets one in two places means one of them). `positionals`: exactly that many
+ * arguments, or `{atLeast}`.
  */
-export function parseCommandLine<O extends ParseArgsOptionsConfig>(args: readonly string[], options: O, positionals: number, usage: string) {
+export function parseCommandLine<O extends ParseArgsOptionsConfig>(args: readonly string[], options: O, positionals: number | { readonly atLeast: number }, usage: string) {
   let parsed;
   try {
     parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true, tokens: true } as const);
@@ -59,8 +60,10 @@ export function parseCommandLine<O extends ParseArgsOptionsConfig>(args: readonl
     if (seen.has(token.name)) throw new ProvisionError('usage', `--${token.name} is given twice`, { hint: `give each option once; usage: ${usage}` });
     seen.add(token.name);
   }
-  if (parsed.positionals.length !== positionals) {
-    throw new ProvisionError('usage', positionals === 0 ? 'this command takes no arguments' : `expected ${plural(positionals, 'argument')}, got ${parsed.positionals.length}`, {
+  const got = parsed.positionals.length;
+  if (typeof positionals === 'number' ? got !== positionals : got < positionals.atLeast) {
+    const wanted = typeof positionals === 'number' ? plural(positionals, 'argument') : `at least ${plural(positionals.atLeast, 'argument')}`;
+    throw new ProvisionError('usage', positionals === 0 ? 'this command takes no arguments' : `expected ${wanted}, got ${got}`, {
       hint: `usage: ${usage}`,
     });
   }

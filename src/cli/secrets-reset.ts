@@ -44,9 +44,8 @@ export function refuseFlags(args: readonly string[], all: Options, theirs: Optio
  * order (apply/reset.ts), naming each as it is done. EXIT.ok when every one is reset, else EXIT.failure.
  */
 export async function runReset(args: readonly string[], io: Io, credentials: Credentials): Promise<ExitCode> {
-  const given = parseArgs({ args: [...args], options: RESET_OPTIONS, strict: false, allowPositionals: true }).positionals.length;
-  if (given < 2) throw new ProvisionError('usage', 'secrets reset needs at least one username', { hint: `usage: ${resetUsage}` });
-  const { values, positionals } = parseCommandLine(args, RESET_OPTIONS, given, resetUsage);
+  const { values, positionals } = parseCommandLine(args, RESET_OPTIONS, { atLeast: 1 }, resetUsage);
+  if (positionals.length < 2) throw new ProvisionError('usage', 'secrets reset needs at least one username', { hint: `usage: ${resetUsage}` });
   const usernames = positionals.slice(1);
   const bad = usernames.filter((name) => !USERNAME_PATTERN.test(name));
   if (bad.length > 0) {
