@@ -18,3 +18,23 @@ export async function sim(options: Partial<SimulatorOptions> = {}): Promise<Simu
   onTestFinished(() => started.close());
   return started;
 }
+
+/**
+ * An `intercept` that holds each request `match` accepts for `holdMs` and counts how many are
+ * held at once: `max()` is the most in flight, for tests of a client's concurrency bound.
+ */
+export function inFlight(match: (path: string) => boolean, holdMs = 15): { intercept: (req: { path: string }) => Promise<undefined>; max: () => number } {
+  let now = 0;
+  let most = 0;
+  return {
+    intercept: async (req) => {
+      if (!match(req.path)) return undefined;
+      now++;
+      most = Math.max(most, now);
+      await new Promise((resolve) => setTimeout(resolve, holdMs));
+      now--;
+      return undefined;
+    },
+    max: () => most,
+  };
+}

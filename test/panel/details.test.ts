@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { findClientById, PanelHttpError, readLive, type ClientDetails, type ManagedField } from '../../src/panel/index.js';
 import { client, rejection } from '../helpers/panel.js';
-import { sim } from '../helpers/sim.js';
+import { inFlight, sim } from '../helpers/sim.js';
 
 const SEED = {
   hostingPlans: ['Basic', 'Premium Plus'],
@@ -96,28 +96,20 @@ describe('readLive with details', () => {
   });
 
   test('bounded: at most `concurrency` reads at a time', async () => {
-    let inFlight = 0;
-    let maxInFlight = 0;
+    const held = inFlight(byId);
     const usernames = Array.from({ length: 12 }, (_, i) => `user${i}`);
     const simulator = await sim({
       seed: { clients: usernames.map((username) => ({ username })) },
       clientListFields: false,
-      intercept: async (req) => {
-        if (!byId(req.path)) return undefined;
-        inFlight++;
-        maxInFlight = Math.max(maxInFlight, inFlight);
-        await new Promise((resolve) => setTimeout(resolve, 15));
-        inFlight--;
-        return undefined;
-      },
+      intercept: held.intercept,
     });
     const notes: string[] = [];
     const live = await readLive(client(simulator), { domainNames: [], concurrency: 3, details: details(usernames, new Set(['email'])), onNote: (n) => notes.push(n) });
     expect(notes).toEqual(['GET /api/v2/clients does not carry "email": read 12 clients one by one (GET /api/v2/clients/{id}).']);
     expect(live.clients.every((c) => c.email === null && c.suspended === false)).toBe(true);
     expect(simulator.requests.filter((r) => byId(r.path))).toHaveLength(12);
-    expect(maxInFlight).toBeGreaterThan(1);
-    expect(maxInFlight).toBeLessThanOrEqual(3);
+    expect(held.max()).toBeGreaterThan(1);
+    expect(held.max()).toBeLessThanOrEqual(3);
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { readLive } from '../../src/panel/index.js';
 import { client, rejection } from '../helpers/panel.js';
-import { sim, startSim } from '../helpers/sim.js';
+import { inFlight, sim, startSim } from '../helpers/sim.js';
 
 const SEED = {
   hostingPlans: ['Basic', 'Premium Plus'],
@@ -171,19 +171,11 @@ describe('readLive', () => {
   });
 
   test('no GET /domains: names looked up one by one, bounded, a note, domainsComplete false', async () => {
-    let inFlight = 0;
-    let maxInFlight = 0;
+    const held = inFlight((path) => path.startsWith('/domains/name/'));
     const simulator = await sim({
       seed: SEED,
       listDomains: false,
-      intercept: async (req) => {
-        if (!req.path.startsWith('/domains/name/')) return undefined;
-        inFlight++;
-        maxInFlight = Math.max(maxInFlight, inFlight);
-        await new Promise((resolve) => setTimeout(resolve, 15));
-        inFlight--;
-        return undefined;
-      },
+      intercept: held.intercept,
     });
     const notes: string[] = [];
     const domainNames = ['alice.example', 'xn--bcher-kva.example', 'bob.example', 'missing.example', ...Array.from({ length: 8 }, (_, i) => `n${i}.example`), 'bob.example'];
@@ -196,8 +188,8 @@ describe('readLive', () => {
     const lookups = simulator.requests.filter((r) => r.path.startsWith('/domains/name/'));
     expect(lookups).toHaveLength(12);
     expect(simulator.requests.find((r) => r.path === '/domains')).toMatchObject({ status: 404 });
-    expect(maxInFlight).toBeGreaterThan(1);
-    expect(maxInFlight).toBeLessThanOrEqual(3);
+    expect(held.max()).toBeGreaterThan(1);
+    expect(held.max()).toBeLessThanOrEqual(3);
   });
 
   test('GET /domains with another error is not a fallback', async () => {
