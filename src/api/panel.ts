@@ -1,0 +1,74 @@
+import type { Desired } from '../manifest/types.js';
+import { PanelClient, type PanelClientOptions } from '../panel/client.js';
+import { checkApiKey } from '../panel/key.js';
+import { readLive as readPanel } from '../panel/read.js';
+import { checkCaPem } from '../panel/transport.js';
+import type { Live, ManagedField } from '../panel/types.js';
+import { normalizeBaseUrl } from '../panel/url.js';
+
+/** How to reach a panel. Nothing here is read from the environment: pass what you mean. */
+export interface ConnectOptions {
+  /** The panel's URL; `/api/v2` is appended when missing. Plain http:// only for loopback unless `allowHttp`. */
+  readonly url: string;
+  /** Sent as X-API-Key; never put in a message. */
+  readonly apiKey: string;
+  readonly allowHttp?: boolean;
+  /** A PEM CA bundle to trust (a panel with a private CA). */
+  readonly ca?: string;
+  /** Do not verify the panel's certificate. */
+  readonly insecure?: boolean;
+  /** Parallel connections to keep open (default 8); executePlan's concurrency needs as many. */
+  readonly connections?: number;
+  /** Proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), e.g. `process.env`; default none: no proxy. */
+  readonly proxyEnv?: Readonly<Record<string, string | undefined>>;
+  /** Told, in one sentence, before each retry's wait (never the key). */
+  readonly onWait?: (message: string) => void;
+  /** Told after each request (method, path, status, time). */
+  readonly onRequest?: (event: { method: string; path: string; status: number; ms: number }) => void;
+}
+
+/**
+ * A client of the panel's API v2, with the CLI's retries, time limits and checks; nothing is sent
+ * until it is used. Close it (`await panel.close()`) when done. Throws ProvisionError `usage`
+ * for a bad URL, key or CA bundle.
+ */
+export function connectPanel(options: ConnectOptions): PanelClient {
+  const clientOptions: PanelClientOptions = {
+    baseUrl: normalizeBaseUrl(options.url, { allowHttp: options.allowHttp === true }),
+    apiKey: checkApiKey(options.apiKey, 'the apiKey option'),
+    ...(options.ca === undefined ? {} : { ca: checkCaPem(options.ca, 'the ca option') }),
+    insecure: options.insecure === true,
+    ...(options.connections === undefined ? {} : { connections: options.connections }),
+    proxyEnv: options.proxyEnv ?? {},
+    ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
+    ...(options.onRequest === undefined ? {} : { onRequest: options.onRequest }),
+  };
+  return new PanelClient(clientOptions);
+}
+
+/** What readLive may tell beside its result. */
+export interface ReadOptions {
+  /** Told, in a sentence, when the read is partial (no domain list) or costs more requests. */
+  readonly onNote?: (message: string) => void;
+}
+
+/**
+ * Reads what the panel holds for `desired` (a loaded manifest's `desired`), as `provision plan`
+ * does: GET /ping, /hosting-plans, /clients and /domains (plus GET /clients/{id} for the
+ * manifest's clients only when the list leaves out a field the manifest manages, and domain
+ * look-ups by name on a panel without GET /domains). Changes nothing on the panel.
+ */
+export async function readLive(panel: PanelClient, desired: Desired, options: ReadOptions = {}): Promise<Live> {
+  const usernames = new Set<string>();
+  const fields = new Set<ManagedField>();
+  for (const client of desired.clients) {
+    const managed = ([['plan', client.plan], ['email', client.email], ['suspended', client.suspended]] as const).filter(([, value]) => value !== undefined);
+    if (managed.length > 0) usernames.add(client.username);
+    for (const [field] of managed) fields.add(field);
+  }
+  return readPanel(panel, {
+    domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)),
+    details: { usernames, fields },
+    ...(options.onNote === undefined ? {} : { onNote: options.onNote }),
+  });
+}
