@@ -16,6 +16,7 @@ const COMMANDS = {
   simulator: () => import('./simulator.js').then((m) => m.simulator),
   secrets: () => import('./secrets.js').then((m) => m.secrets),
   export: () => import('./export.js').then((m) => m.exportCommand),
+  show: () => import('./show.js').then((m) => m.show),
 } as const;
 
 /** @internal The commands by name, loaded: for the help and examples tests. */
@@ -33,6 +34,7 @@ Commands:
   validate <manifest>     check a manifest offline
   plan <manifest>         show what apply would create, update and delete (--out saves the plan)
   apply <manifest|plan>   make the panel match the manifest or carry out a saved plan
+  show <plan.json>        print a saved plan (text, JSON or Markdown) without contacting the panel
   export                  write the manifest of the panel (--into rewrites a manifest to match it)
   secrets decrypt <file>  print each client's current password, decrypting age-encrypted ones
   secrets reset <user>... give clients new passwords, written to the secrets file first

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { ProvisionError } from '../errors.js';
+import { type LocatedProblem, ProvisionError } from '../errors.js';
 import type { Desired } from '../manifest/types.js';
 import type { ManagedField, PanelClient } from '../panel/index.js';
 import { readLive } from '../panel/index.js';
@@ -8,7 +8,7 @@ import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
 import { DEFAULT_MAX_CREATES, DEFAULT_MAX_DELETES, type Limits, massChanges, renameWarning } from '../plan/guards.js';
 import { parsePlanFile, type SavedPlan } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
-import type { PlanView } from '../render/common.js';
+import { conflictLine, type PlanView } from '../render/common.js';
 import { skippedLineWarning } from '../secrets/journal.js';
 import { closeLostIntents, type ExistingClient, findLostIntents } from '../secrets/recovery.js';
 import type { Redactions } from '../redact.js';
@@ -74,8 +74,11 @@ export function refuseMassChanges(plan: Plan, limits: Limits): void {
   });
 }
 
-/** What plan or apply was given, read once: a pipe or stdin cannot be read twice. */
-export type Input = { readonly kind: 'saved'; readonly saved: SavedPlan } | { readonly kind: 'manifest'; readonly bytes: Uint8Array };
+/**
+ * What plan or apply was given, read once: a pipe or stdin cannot be read twice. A saved plan
+ * comes with its document as parsed (checked whole by parsePlanFile), for show's notes and counts.
+ */
+export type Input = { readonly kind: 'saved'; readonly saved: SavedPlan; readonly document: unknown } | { readonly kind: 'manifest'; readonly bytes: Uint8Array };
 
 /**
  * Reads `path` (`-`: stdin) and tells a saved plan from a manifest: a saved plan is a JSON
@@ -88,19 +91,22 @@ export async function readInput(path: string, io: Io): Promise<Input> {
   const text = new TextDecoder().decode(bytes);
   if (!text.trimStart().startsWith('{')) return { kind: 'manifest', bytes };
   let isPlan: boolean;
+  let document: unknown;
   try {
-    const data = JSON.parse(text) as unknown;
-    isPlan = typeof data === 'object' && data !== null && 'format_version' in data;
+    document = JSON.parse(text) as unknown;
+    isPlan = typeof document === 'object' && document !== null && 'format_version' in document;
   } catch {
     isPlan = extname(path).toLowerCase() === '.json' && text.includes('"format_version"');
   }
-  return isPlan ? { kind: 'saved', saved: parsePlanFile(text, path) } : { kind: 'manifest', bytes };
+  return isPlan ? { kind: 'saved', saved: parsePlanFile(text, path), document } : { kind: 'manifest', bytes };
 }
 
 /** A plan ready to show or apply, and the open connection it was made over (the caller closes it). */
 export interface Prepared {
   readonly view: PlanView;
   readonly panel: PanelClient;
+  /** Each conflict at the manifest entry it comes from (none for a saved plan): for refuseConflicts. */
+  readonly conflictsAt: readonly LocatedProblem[];
 }
 
 /** What preparing needs beside the input. */
@@ -116,7 +122,7 @@ export interface PrepareOptions {
 /** Manifest, panel, diff. */
 export async function planFromManifest(bytes: Uint8Array, path: string, io: Io, credentials: Credentials, options: PrepareOptions): Promise<Prepared> {
   const { desired, sha256 } = loadManifest(bytes, path, io);
-  return withPanel(io, credentials, options, async (panel) => {
+  const prepared = await withPanel(io, credentials, options, async (panel) => {
     const notes: string[] = [];
     const live = await readLive(panel, {
       domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)),
@@ -139,6 +145,23 @@ export async function planFromManifest(bytes: Uint8Array, path: string, io: Io, 
       fingerprint: planFingerprint(plan, live),
     };
   });
+  return { ...prepared, conflictsAt: locateConflicts(prepared.view.plan, desired) };
+}
+
+/**
+ * Each conflict at the manifest entry that causes it: a domain owned by another client at its
+ * name under its client; a domain to delete at its `state: absent` entry, or at `prune:` when
+ * pruning deletes it. The message names no other customer: under GitHub Actions it becomes an
+ * annotation on the pull request (the text plan on stdout names the owner for the log).
+ */
+export function locateConflicts(plan: Plan, desired: Desired): LocatedProblem[] {
+  const located: LocatedProblem[] = [];
+  for (const conflict of plan.conflicts) {
+    const entry = desired.clients.find((c) => c.username === conflict.client)?.domains.find((d) => d.name === conflict.domain);
+    const loc = entry?.loc ?? (conflict.subdomains === undefined ? undefined : desired.prune.loc);
+    if (loc !== undefined) located.push({ file: loc.file, line: loc.line, column: loc.column, message: conflictLine(conflict, false) });
+  }
+  return located;
 }
 
 /**
@@ -146,7 +169,7 @@ export async function planFromManifest(bytes: Uint8Array, path: string, io: Io, 
  * anything it depends on changed (then nothing is sent).
  */
 export async function planFromSavedPlan(saved: SavedPlan, file: string, io: Io, credentials: Credentials, options: PrepareOptions): Promise<Prepared> {
-  return withPanel(io, credentials, options, async (panel) => {
+  const prepared = await withPanel(io, credentials, options, async (panel) => {
     if (panel.baseUrl !== saved.panelUrl) {
       throw new ProvisionError('plan_file', `${file} was made for the panel ${saved.panelUrl}, not ${panel.baseUrl}: nothing was sent`, {
         hint: 'apply it with --url / PROVISION_URL set to the panel it was made for, or make a plan for this panel',
@@ -177,6 +200,7 @@ export async function planFromSavedPlan(saved: SavedPlan, file: string, io: Io, 
       fingerprint: saved.fingerprint,
     };
   });
+  return { ...prepared, conflictsAt: [] };
 }
 
 /** The manifest's clients that manage a field, and which fields: what the panel's list must show, or GET /clients/{id}. */
@@ -205,7 +229,7 @@ function updatedFields(plan: Plan): { usernames: Set<string>; fields: Set<Manage
 }
 
 /** Connects, then makes the view; the connection is closed when that fails and handed on when not. */
-async function withPanel(io: Io, credentials: Credentials, options: PrepareOptions, view: (panel: PanelClient) => Promise<PlanView>): Promise<Prepared> {
+async function withPanel(io: Io, credentials: Credentials, options: PrepareOptions, view: (panel: PanelClient) => Promise<PlanView>): Promise<Omit<Prepared, 'conflictsAt'>> {
   const panel = await connect(options.connection, io, credentials, options.connections);
   try {
     return { view: await view(panel), panel };
@@ -215,8 +239,12 @@ async function withPanel(io: Io, credentials: Credentials, options: PrepareOptio
   }
 }
 
-/** Conflicts make plan and apply fail: apply sends nothing until they are resolved. */
-export function refuseConflicts(plan: Plan): void {
+/**
+ * Conflicts make plan and apply fail: apply sends nothing until they are resolved. `located`:
+ * the conflicts at their manifest lines (Prepared.conflictsAt), printed under the error and,
+ * under GitHub Actions, annotated on those lines.
+ */
+export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] = []): void {
   if (plan.conflicts.length === 0) return;
   const owned = plan.conflicts.filter((c) => c.subdomains === undefined).length;
   const blocked = plan.conflicts.length - owned;
@@ -225,6 +253,7 @@ export function refuseConflicts(plan: Plan): void {
     blocked > 0 ? `${plural(blocked, 'domain')} to delete ${blocked === 1 ? 'has' : 'have'} subdomains that stay` : '',
   ].filter(Boolean);
   throw new ProvisionError('plan_conflict', `${what.join('; ')}: apply sends nothing until this is resolved`, {
+    located,
     hint:
       owned > 0
         ? 'move the domain under its owner in the manifest, remove it, or move it on the panel'

@@ -41,6 +41,7 @@ const NUMERIC = {
   validate: [],
   export: ['max-answer-mb'],
   secrets: [],
+  show: [],
 } as const;
 
 describe('numeric flags', () => {

@@ -1,0 +1,90 @@
+import { ProvisionError } from '../errors.js';
+import { quote } from '../escape.js';
+import type { SavedPlan } from '../plan/saved.js';
+import type { PlanView } from '../render/common.js';
+import { renderPlanJson } from '../render/json.js';
+import { renderPlanMarkdown } from '../render/markdown.js';
+import { renderPlanText } from '../render/text.js';
+import { isRecord } from '../util.js';
+import type { Command } from './args.js';
+import { oneOf, parseCommandLine } from './args.js';
+import { EXIT, exitCodesHelp } from './exit.js';
+import { useColor } from './io.js';
+import { sourceName } from './manifest-input.js';
+import { readInput } from './prepare.js';
+
+const SHOW_OPTIONS = {
+  format: { type: 'string' },
+  'show-url': { type: 'boolean', default: false },
+} as const;
+
+const usage = 'provision show <plan.json> [--format text|json|markdown] [--show-url]';
+
+export const show: Command = {
+  usage,
+  options: SHOW_OPTIONS,
+  summary:
+    "Print a plan saved by 'provision plan --out' as text, JSON or Markdown, without contacting the panel: no URL and no key are needed, nothing is read but the file. The file is checked as apply checks it (format, schema, digest): an edited or foreign file is refused. It says what the plan was when it was made; apply checks that the panel still matches it.",
+  help: `Options:
+  --format FORMAT        text (default), json (the plan document, as plan --format json prints it)
+                         or markdown (for a pull-request comment)
+  --show-url             name the panel's URL in the Markdown too (left out by default: a
+                         pull-request comment is read by everyone who can read the repository)
+
+A plan file given as - is read from standard input.
+
+Examples:
+  provision plan manifest.yaml --out plan.json && provision show plan.json
+  provision show plan.json --format markdown > comment.md
+  cat plan.json | provision show - --format json
+
+${exitCodesHelp(['ok', 'failure'])}`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandLine(args, SHOW_OPTIONS, 1, usage);
+    const format = oneOf(values.format, '--format', ['text', 'json', 'markdown'], 'text');
+    const path = positionals[0] ?? '';
+    const input = await readInput(path, io);
+    if (input.kind === 'manifest') {
+      throw new ProvisionError('usage', `${quote(sourceName(path))} is a manifest, not a saved plan: show prints plan files written by provision plan --out`, {
+        hint: `run provision plan ${path === '-' ? '<manifest>' : path} (it reads the panel), or provision plan ${path === '-' ? '<manifest>' : path} --out plan.json, then provision show plan.json`,
+      });
+    }
+    const view = savedView(input.saved, input.document);
+    const showUrl = values['show-url'];
+    io.stdout.write(
+      format === 'json' ? renderPlanJson(view) : format === 'markdown' ? renderPlanMarkdown(view, { showUrl }) : renderPlanText(view, { color: useColor(io.stdout, io.env) }),
+    );
+    return EXIT.ok;
+  },
+};
+
+/**
+ * The view a saved plan was rendered from. SavedPlan holds what apply needs; the notes, the
+ * warnings and the unmanaged counts (without names unless the plan was made with
+ * --show-unmanaged) are read from the same document, already checked whole by parsePlanFile
+ * (schema and digest), so each field here has the type the schema gives it.
+ */
+function savedView(saved: SavedPlan, document: unknown): PlanView {
+  const doc = isRecord(document) ? document : {};
+  const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+  const unmanaged = isRecord(doc.unmanaged) ? doc.unmanaged : {};
+  const named = Array.isArray(unmanaged.client_names);
+  // Without names, the counts stand as that many unnamed entries: renderers show counts only then.
+  const placeholders = (count: unknown): string[] => Array.from({ length: typeof count === 'number' ? count : 0 }, () => '');
+  const warnings = strings(doc.warnings);
+  return {
+    plan: {
+      ...saved.plan,
+      unmanaged: named
+        ? saved.plan.unmanaged
+        : { clients: placeholders(unmanaged.clients), domains: unmanaged.domains === null ? undefined : placeholders(unmanaged.domains) },
+    },
+    panelUrl: saved.panelUrl,
+    manifest: saved.manifest,
+    manifestSha256: saved.manifestSha256,
+    fingerprint: saved.fingerprint,
+    notes: strings(doc.notes),
+    ...(warnings.length === 0 ? {} : { warnings }),
+    showUnmanaged: named,
+  };
+}
