@@ -19,9 +19,10 @@ const PLAN_OPTIONS = {
   out: { type: 'string' },
   'detailed-exitcode': { type: 'boolean', default: false },
   'show-unmanaged': { type: 'boolean', default: false },
+  'show-url': { type: 'boolean', default: false },
 } as const;
 
-const planUsage = 'provision plan <manifest> [--format text|json|markdown] [--out plan.json] [--detailed-exitcode]';
+const planUsage = 'provision plan <manifest> [--format text|json|markdown] [--out plan.json] [--detailed-exitcode] [--show-url]';
 
 export const plan: Command = {
   usage: planUsage,
@@ -34,10 +35,13 @@ export const plan: Command = {
                          for 'provision apply FILE', which applies exactly it or refuses it as stale
   --detailed-exitcode    exit ${EXIT.ok} when there are no changes, ${EXIT.changes} when there are, ${EXIT.failure} on errors
   --show-unmanaged       list the names of clients and domains the manifest does not list
+  --show-url             name the panel's URL in the Markdown too (left out by default: a
+                         pull-request comment is read by everyone who can read the repository)
 ${MASS_HELP}
 
-Under GitHub Actions (GITHUB_ACTIONS=true) manifest problems are also printed as annotations on
-the manifest's lines, and the Markdown plan is appended to $GITHUB_STEP_SUMMARY when it is set.
+Under GitHub Actions (GITHUB_ACTIONS=true) manifest problems and conflicts are also printed as
+annotations on the manifest's lines, and the Markdown plan is appended to $GITHUB_STEP_SUMMARY
+when it is set. 'provision show FILE' prints a plan saved with --out again, without the panel.
 
 ${CONNECTION_HELP}
 
@@ -59,10 +63,11 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
     const warnings = planWarnings(prepared.view.plan, limits);
     const view: PlanView = warnings.length === 0 ? prepared.view : { ...prepared.view, warnings };
     if (values.out !== undefined) await writeAtomically(values.out, renderPlanJson(view), credentials.redactions);
-    io.stdout.write(format === 'json' ? renderPlanJson(view) : format === 'markdown' ? renderPlanMarkdown(view) : renderPlanText(view, { color: useColor(io.stdout, io.env) }));
+    const markdown = { showUrl: values['show-url'] };
+    io.stdout.write(format === 'json' ? renderPlanJson(view) : format === 'markdown' ? renderPlanMarkdown(view, markdown) : renderPlanText(view, { color: useColor(io.stdout, io.env) }));
     if (format !== 'text') for (const warning of warnings) io.stderr.write(`warning: ${safeText(warning)}\n`);
-    await stepSummary(io, credentials.redactions, renderPlanMarkdown(view));
-    refuseConflicts(view.plan);
+    await stepSummary(io, credentials.redactions, renderPlanMarkdown(view, markdown));
+    refuseConflicts(view.plan, prepared.conflictsAt);
     return values['detailed-exitcode'] && view.plan.changes.length > 0 ? EXIT.changes : EXIT.ok;
   },
 };

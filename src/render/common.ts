@@ -3,7 +3,7 @@ import { domainToUnicode } from 'node:url';
 import type { Change, ChangeAction, FieldChange, Plan } from '../plan/types.js';
 import { requestFor } from '../plan/requests.js';
 import type { PlanSource } from '../plan/saved.js';
-import { jsonText, quote } from '../escape.js';
+import { jsonText, quote, safeText } from '../escape.js';
 
 /**
  * What a renderer needs beside the plan, all plain values so renderers stay pure: the same
@@ -90,11 +90,15 @@ export function goesWith(change: Change): string {
   return ` with ${domainNames.length === 0 ? 'its' : `its ${plural(domainNames.length, 'domain')},`} mail, databases and files`;
 }
 
-/** ` (bücher.example)` beside an international name's ASCII form, so people can read it; else ''. */
+/**
+ * ` (bücher.example)` beside an international name's ASCII form, so people can read it; else ''.
+ * The Unicode form is data like the name (safeText: a decoded label holding a control or
+ * bidirectional character shows it escaped).
+ */
 export function unicodeForm(ascii: string): string {
   if (!ascii.includes('xn--')) return '';
   const unicode = domainToUnicode(ascii);
-  return unicode === '' || unicode === ascii ? '' : ` (${unicode})`;
+  return unicode === '' || unicode === ascii ? '' : ` (${safeText(unicode)})`;
 }
 
 /** `3 to create (1 client, 2 domains), 1 to update, 2 to delete (2 domains)` or `no changes` */
@@ -123,10 +127,10 @@ export function changeSummary(changes: readonly Change[]): string {
 export function conflictLine(c: Plan['conflicts'][number], nameOwner = true): string {
   if (c.subdomains !== undefined) {
     const shown = c.subdomains.slice(0, 3).map((s) => quote(s)).join(', ') + (c.subdomains.length > 3 ? ` and ${c.subdomains.length - 3} more` : '');
-    return `domain ${quote(c.domain)} of client ${quote(c.client)} is to be deleted, but its subdomains ${shown} stay on the panel: mark them absent too, or keep the domain`;
+    return `domain ${quote(c.domain)}${unicodeForm(c.domain)} of client ${quote(c.client)} is to be deleted, but its subdomains ${shown} stay on the panel: mark them absent too, or keep the domain`;
   }
   const owner = !nameOwner ? 'another client' : c.owner.startsWith('#') ? `client id ${c.owner.slice(1)}` : `client ${quote(c.owner)}`;
-  return `domain ${quote(c.domain)} is listed under client ${quote(c.client)} but belongs to ${owner} on the panel`;
+  return `domain ${quote(c.domain)}${unicodeForm(c.domain)} is listed under client ${quote(c.client)} but belongs to ${owner} on the panel`;
 }
 
 /** `client "alice": the panel shows its email nowhere: not compared` */

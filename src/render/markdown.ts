@@ -2,25 +2,33 @@ import { markdownText } from '../escape.js';
 import { plural } from '../util.js';
 import type { Change } from '../plan/types.js';
 import type { PlanView } from './common.js';
-import { changeSummary, clientOf, conflictLine, fieldsText, goesWith, hasUnmanaged, requestLine, sign, subject, unknownLine, unmanagedCounts } from './common.js';
+import { changeSummary, clientOf, conflictLine, fieldsText, goesWith, hasUnmanaged, requestLine, sign, subject, unicodeForm, unknownLine, unmanagedCounts } from './common.js';
 import { weight } from '../plan/guards.js';
 import { assertNever } from '../util.js';
 
 /** GitHub refuses comments over 65,536 characters; stay well under with room for the tail. */
 export const MARKDOWN_LIMIT = 65_000;
 
+/** What the Markdown may say beyond what any reader of the repository may see. */
+export interface MarkdownOptions {
+  /** Name the panel's URL (plan and show --show-url); left out by default: a comment is public to the repository's readers. */
+  readonly showUrl?: boolean;
+}
+
 /**
  * The plan as a pull-request comment: a summary table, then the changes grouped by client in
- * collapsible sections. Unmanaged accounts are counts only (a PR comment is widely visible).
- * Past MARKDOWN_LIMIT, whole client sections are left out and the comment says how many.
+ * collapsible sections. Unmanaged accounts are counts only, and the panel's URL is left out
+ * unless asked for (a PR comment is widely visible). An international domain name is shown in
+ * Unicode beside its ASCII form. Past MARKDOWN_LIMIT, whole client sections are left out and
+ * the comment says how many.
  */
-export function renderPlanMarkdown(view: PlanView): string {
+export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}): string {
   const { plan } = view;
   const counts = countRows(plan.changes);
   const head = [
     `### panel-provision plan: ${changeSummary(plan.changes)}`,
     '',
-    `Manifest <code>${markdownText(view.manifest)}</code> against <code>${markdownText(view.panelUrl)}</code>.`,
+    `Manifest <code>${markdownText(view.manifest)}</code>${options.showUrl === true ? ` against <code>${markdownText(view.panelUrl)}</code>` : ''}.`,
     '',
     '| | count |',
     '|---|---:|',
@@ -57,6 +65,8 @@ export function renderPlanMarkdown(view: PlanView): string {
   const sections = groupByClient(plan.changes).map(([client, changes]) => {
     // Inside the fence nothing is markup; requestLine leaves no line break or control character raw.
     const lines = changes.flatMap((c) => [
+      // An international name is read in Unicode; the request carries its ASCII form.
+      ...(c.type === 'domain' && unicodeForm(c.name) !== '' ? [`# ${subject(c)}`] : []),
       ...(c.action === 'update' ? [`~ ${subject(c)}: ${fieldsText(c.fields)}`] : []),
       `${sign(c)} ${requestLine(c)}`,
     ]);

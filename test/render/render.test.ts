@@ -43,6 +43,20 @@ describe('Markdown bounds', () => {
     expect(text).not.toContain('secret');
   });
 
+  it('names the panel URL only when asked, and shows international names in Unicode beside their ASCII form, as data', () => {
+    const change = { id: 'domain:xn--bcher-kva.example', action: 'create', type: 'domain', name: 'xn--bcher-kva.example', client: 'alice', clientId: 3, reason: 'not on the panel', dependsOn: [] } as const;
+    // xn--ngbc5azd is an Arabic label; xn--0ug a lone zero-width joiner, which IDNA refuses: no Unicode form.
+    const conflicts = [{ domain: 'xn--ngbc5azd.example', client: 'alice', owner: 'zed' }, { domain: 'xn--0ug.example', client: 'alice', owner: 'zed' }];
+    const hidden = renderPlanMarkdown(view({ changes: [change], conflicts }));
+    expect(hidden).not.toContain('panel.example');
+    expect(hidden).toContain('Manifest <code>manifest.yaml</code>.\n');
+    expect(renderPlanMarkdown(view({ changes: [change] }), { showUrl: true })).toContain('Manifest <code>manifest.yaml</code> against <code>https://panel.example/api/v2</code>.\n');
+    expect(hidden).toContain('# domain "xn--bcher-kva.example" (bücher.example) of client "alice"\n+ POST /domains');
+    expect(hidden).toContain('- :x: domain "xn--ngbc5azd.example" (شبكة.example) is listed under client "alice" but belongs to another client on the panel');
+    expect(hidden).toContain('- :x: domain "xn--0ug.example" is listed');
+    expect(hidden).not.toContain('\u200d');
+  });
+
   it('keeps manifest names from becoming markup', () => {
     const text = renderPlanMarkdown(view({}, { warnings: ['client "a_b" is on <img src=x> `x`'] }));
     expect(text).not.toContain('<img');

@@ -66,7 +66,7 @@ describe('rendered plans', () => {
     expect(renderPlanMarkdown(view)).toMatchInlineSnapshot(`
       "### panel-provision plan: 5 to create (1 client, 4 domains), 1 to update (1 client)
 
-      Manifest <code>manifest.yaml</code> against <code>https://panel.example.com/api/v2</code>.
+      Manifest <code>manifest.yaml</code>.
 
       | | count |
       |---|---:|
@@ -94,6 +94,7 @@ describe('rendered plans', () => {
       + POST /clients {"username":"alice","id_hosting_plan":1,"email":"alice@example.com"}
       + POST /domains {"domain":"alice.example","id_user":(known after apply)}
       + POST /domains {"domain":"shop.alice.example","id_user":(known after apply)}
+      # domain "xn--bcher-kva.example" (bücher.example) of client "alice"
       + POST /domains {"domain":"xn--bcher-kva.example","id_user":(known after apply)}
       \`\`\`
       </details>
