@@ -1,5 +1,5 @@
 import { ProvisionError } from '../errors.js';
-import type { Desired } from '../manifest/index.js';
+import type { Desired, Diagnostic } from '../manifest/index.js';
 import { parseManifestBytes } from '../manifest/index.js';
 import { formatDiagnostic, githubAnnotation } from '../render/diagnostics.js';
 import { plural } from '../util.js';
@@ -23,14 +23,32 @@ export function sourceName(path: string): string {
  * the manifest's line. Throws 'manifest_invalid' after printing when there is an error.
  */
 export function loadManifest(bytes: Uint8Array, path: string, io: Io): { readonly desired: Desired; readonly sha256: string } {
+  const { file, desired, diagnostics, sha256, errors } = checkManifest(bytes, path);
+  for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
+  annotate(diagnostics, io);
+  if (desired === undefined) throw new ProvisionError('manifest_invalid', `${file}: ${plural(errors, 'error')}: fix them and run again`);
+  return { desired, sha256 };
+}
+
+/** A manifest checked, nothing printed: its name, what it holds when valid, its diagnostics, how many errors in all. */
+export interface CheckedManifest {
+  readonly file: string;
+  readonly desired: Desired | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+  /** Errors in all: more than `diagnostics` lists when they were too many to list. */
+  readonly errors: number;
+  readonly sha256: string;
+}
+
+/** Validates a manifest's bytes and returns what was found (validate --format json prints it as data). */
+export function checkManifest(bytes: Uint8Array, path: string): CheckedManifest {
   const file = sourceName(path);
   const { desired, diagnostics, sha256, errorCount } = parseManifestBytes(bytes, file);
-  for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
+  return { file, desired, diagnostics, sha256, errors: errorCount ?? diagnostics.filter((d) => d.severity === 'error').length };
+}
+
+/** Under GitHub Actions, each diagnostic as a workflow annotation on the manifest's line (stderr). */
+export function annotate(diagnostics: readonly Diagnostic[], io: Io): void {
   if (onGitHubActions(io.env)) for (const d of diagnostics) io.stderr.write(`${githubAnnotation(d)}\n`);
-  if (desired === undefined) {
-    const errors = errorCount ?? diagnostics.filter((d) => d.severity === 'error').length;
-    throw new ProvisionError('manifest_invalid', `${file}: ${plural(errors, 'error')}: fix them and run again`);
-  }
-  return { desired, sha256 };
 }
 

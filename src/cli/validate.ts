@@ -1,47 +1,88 @@
 import { ProvisionError } from '../errors.js';
 import { quote, safeText } from '../escape.js';
+import { renderValidateJson, type ValidatedFile } from '../render/diagnostics.js';
 import { plural } from '../util.js';
 import type { Command } from './args.js';
-import { parseCommandLine } from './args.js';
+import { oneOf, parseCommandLine } from './args.js';
 import { EXIT, exitCodesHelp } from './exit.js';
 import { readBytes, STDIN } from './files.js';
-import { loadManifest, sourceName } from './manifest-input.js';
+import type { Io } from './io.js';
+import { annotate, checkManifest, loadManifest, sourceName } from './manifest-input.js';
 
-const usage = 'provision validate <manifest>...';
+const VALIDATE_OPTIONS = {
+  format: { type: 'string' },
+} as const;
+
+const usage = 'provision validate <manifest>... [--format text|json]';
 
 export const validate: Command = {
   usage,
+  options: VALIDATE_OPTIONS,
   summary: `Check manifests offline: YAML syntax, the schema, and the rules (usernames, domain names, duplicates). Exit ${EXIT.ok} when all are valid, ${EXIT.failure} when one is not.`,
-  help: `A manifest given as - is read from standard input. Each manifest is checked and reported,
-whatever the others hold.
+  help: `Options:
+  --format FORMAT        text (default: problems as file:line:column lines on stderr) or json (one
+                         document on stdout: each manifest, valid or not, with its diagnostics;
+                         schemas/validate-result.schema.json)
+
+A manifest given as - is read from standard input. Each manifest is checked and reported,
+whatever the others hold. A file that cannot be read is an error, not a diagnostic.
 
 Examples:
   provision validate manifest.yaml
   provision validate panels/*/manifest.yaml
   cat manifest.yaml | provision validate -
+  provision validate manifest.yaml --format json | jq '.files[].diagnostics[]'
 
 ${exitCodesHelp(['ok', 'failure'])}`,
   async run(args, io) {
-    const { positionals } = parseCommandLine(args, {}, { atLeast: 1 }, usage);
+    const { values, positionals } = parseCommandLine(args, VALIDATE_OPTIONS, { atLeast: 1 }, usage);
+    const format = oneOf(values.format, '--format', ['text', 'json'], 'text');
     if (positionals.filter((path) => path === STDIN).length > 1) {
       throw new ProvisionError('usage', 'standard input (-) can be given once', { hint: `usage: ${usage}` });
     }
-    const invalid: string[] = [];
-    for (const path of positionals) {
-      try {
-        const { desired } = loadManifest(await readBytes(path, io, 'manifest'), path, io);
-        const domains = desired.clients.reduce((n, c) => n + c.domains.length, 0);
-        io.stdout.write(`${sourceName(path)}: valid (${plural(desired.clients.length, 'client')}, ${plural(domains, 'domain')})\n`);
-      } catch (error) {
-        // One manifest's problems are printed; the others are still checked.
-        if (positionals.length === 1 || !(error instanceof ProvisionError) || error.code !== 'manifest_invalid') throw error;
-        io.stderr.write(`error: ${safeText(error.message)}\n`);
-        invalid.push(sourceName(path));
-      }
-    }
+    const invalid = format === 'json' ? await validateJson(positionals, io) : await validateText(positionals, io);
     if (invalid.length > 0) {
       throw new ProvisionError('manifest_invalid', `${plural(invalid.length, 'manifest')} of ${positionals.length} ${invalid.length === 1 ? 'is' : 'are'} invalid: ${invalid.map((name) => quote(name)).join(', ')}`);
     }
     return EXIT.ok;
   },
 };
+
+/** Each manifest's problems on stderr, a line per valid one on stdout; the names of the invalid ones. */
+async function validateText(paths: readonly string[], io: Io): Promise<string[]> {
+  const invalid: string[] = [];
+  for (const path of paths) {
+    try {
+      const { desired } = loadManifest(await readBytes(path, io, 'manifest'), path, io);
+      io.stdout.write(`${sourceName(path)}: valid (${plural(desired.clients.length, 'client')}, ${plural(domainCount(desired.clients), 'domain')})\n`);
+    } catch (error) {
+      // One manifest's problems are printed; the others are still checked.
+      if (paths.length === 1 || !(error instanceof ProvisionError) || error.code !== 'manifest_invalid') throw error;
+      io.stderr.write(`error: ${safeText(error.message)}\n`);
+      invalid.push(sourceName(path));
+    }
+  }
+  return invalid;
+}
+
+/** One JSON document on stdout for all of them (annotations under GitHub Actions still on stderr); the names of the invalid ones. */
+async function validateJson(paths: readonly string[], io: Io): Promise<string[]> {
+  const files: ValidatedFile[] = [];
+  for (const path of paths) {
+    const checked = checkManifest(await readBytes(path, io, 'manifest'), path);
+    annotate(checked.diagnostics, io);
+    const { desired } = checked;
+    files.push({
+      file: checked.file,
+      diagnostics: checked.diagnostics,
+      errors: checked.errors,
+      counts: desired === undefined ? undefined : { clients: desired.clients.length, domains: domainCount(desired.clients) },
+    });
+  }
+  io.stdout.write(renderValidateJson(files));
+  return files.filter((f) => f.errors > 0).map((f) => f.file);
+}
+
+function domainCount(clients: readonly { readonly domains: readonly unknown[] }[]): number {
+  return clients.reduce((n, c) => n + c.domains.length, 0);
+}

@@ -1,4 +1,4 @@
-import { safeText, workflowData, workflowProperty } from '../escape.js';
+import { jsonText, safeText, workflowData, workflowProperty } from '../escape.js';
 import type { Diagnostic } from '../manifest/types.js';
 
 /** "file:line:column: severity: message", the form editors and CI annotations understand. */
@@ -14,4 +14,33 @@ export function formatDiagnostic(d: Diagnostic): string {
 export function githubAnnotation(d: Diagnostic): string {
   const level = d.severity === 'error' ? 'error' : 'warning';
   return `::${level} file=${workflowProperty(d.file)},line=${d.line},col=${d.column}::${workflowData(d.message)}`;
+}
+
+/** One manifest as validate found it: its name, its diagnostics, its errors in all, its counts when valid. */
+export interface ValidatedFile {
+  readonly file: string;
+  readonly diagnostics: readonly Diagnostic[];
+  /** Errors in all (more than `diagnostics` lists when they were too many to list). */
+  readonly errors: number;
+  /** Clients and domains, when valid. */
+  readonly counts?: { readonly clients: number; readonly domains: number } | undefined;
+}
+
+/** The format of validate's JSON (schemas/validate-result.schema.json); a reader accepts any minor of its major. */
+export const VALIDATE_FORMAT_VERSION = '1.0';
+
+/**
+ * `validate --format json`: every manifest with its diagnostics as data (snake_case, like the
+ * plan document), in the order given. A manifest is valid when it has no error (warnings allowed).
+ */
+export function renderValidateJson(files: readonly ValidatedFile[]): string {
+  const entries = files.map((f) => ({
+    path: f.file,
+    valid: f.errors === 0,
+    error_count: f.errors,
+    warning_count: f.diagnostics.filter((d) => d.severity === 'warning').length,
+    ...(f.counts === undefined ? {} : { clients: f.counts.clients, domains: f.counts.domains }),
+    diagnostics: f.diagnostics.map((d) => ({ severity: d.severity, file: d.file, line: d.line, column: d.column, message: d.message })),
+  }));
+  return `${jsonText({ format_version: VALIDATE_FORMAT_VERSION, valid: entries.every((e) => e.valid), files: entries }, 2)}\n`;
 }
