@@ -97,7 +97,7 @@ export async function fakeGitHub(): Promise<FakeGitHub> {
   const { port } = server.address() as AddressInfo;
   // Served under /api, as GitHub Enterprise Server serves /api/v3: the base keeps its path.
   (fake as { url: string }).url = `http://127.0.0.1:${port}/api`;
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => { resolve(); })));
   return fake;
 }
 
