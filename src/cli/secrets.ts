@@ -11,23 +11,24 @@ import { CONNECTION_HELP } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
 import { readText } from './files.js';
 import type { Io } from './io.js';
+import { KEYGEN_OPTIONS, keygenUsage, runKeygen } from './secrets-keygen.js';
 import { refuseFlags, RESET_OPTIONS, resetUsage, runReset } from './secrets-reset.js';
 
 const DECRYPT_OPTIONS = {
   identity: { type: 'string' },
   all: { type: 'boolean', default: false },
 } as const;
-/** Both subcommands' flags: each refuses the other's. */
-const OPTIONS = { ...DECRYPT_OPTIONS, ...RESET_OPTIONS } as const;
+/** The subcommands' flags: each refuses the others'. */
+const OPTIONS = { ...DECRYPT_OPTIONS, ...RESET_OPTIONS, ...KEYGEN_OPTIONS } as const;
 
 const decryptUsage = 'provision secrets decrypt <secrets-file> [--identity FILE] [--all]';
-const usage = `${decryptUsage}\n       ${resetUsage}`;
+const usage = `${decryptUsage}\n       ${resetUsage}\n       ${keygenUsage}`;
 
 export const secrets: Command = {
   usage,
   options: OPTIONS,
   summary:
-    "Read and repair the passwords of a secrets file. 'decrypt' prints the current password of each client (the last record with one), decrypting age-encrypted ones (password_age, from --secrets-recipient) with the identity file; --all prints every record, the history: pending passwords written ahead of a request and refused requests included. It is the one command whose job is to show passwords: it prints them to stdout; run it where nobody else reads the screen or the log, and redirect it to a protected file rather than a CI log. 'reset' gives each named client a new password: made here, written ahead to the secrets file as pending, then set with PUT /clients/{id} and recorded as the client's password (never printed); for a password an interrupted run lost, and for routine rotation.",
+    "Read and repair the passwords of a secrets file. 'decrypt' prints the current password of each client (the last record with one), decrypting age-encrypted ones (password_age, from --secrets-recipient) with the identity file; --all prints every record, the history: pending passwords written ahead of a request and refused requests included. It is the one command whose job is to show passwords: it prints them to stdout; run it where nobody else reads the screen or the log, and redirect it to a protected file rather than a CI log. 'reset' gives each named client a new password: made here, written ahead to the secrets file as pending, then set with PUT /clients/{id} and recorded as the client's password (never printed); for a password an interrupted run lost, and for routine rotation. 'keygen' makes an age key pair (no need to install age): the identity to a new file, the public key to give --secrets-recipient.",
   help: `decrypt options:
   --identity FILE        the age identity file (AGE-SECRET-KEY-1... lines, as age-keygen writes it);
                          needed when the file holds encrypted passwords
@@ -46,6 +47,11 @@ it is done. Refused by the panel: recorded as refused, the old password stays cu
 answer: the new password stays pending (the panel holds it or the old one): run the reset of
 that client again; it sends another new password.
 
+keygen options:
+  --out FILE             write the identity (private key) to this new file, mode 0600, as age-keygen
+                         writes it; an existing file or a link is refused. Without --out it goes to
+                         stdout, which must not be a terminal. The public key ("age1...") goes to stderr.
+
 ${CONNECTION_HELP}
 
 Examples:
@@ -53,6 +59,7 @@ Examples:
   provision secrets decrypt artifact/secrets.jsonl --identity key.txt > passwords.jsonl && chmod 600 passwords.jsonl
   provision secrets decrypt secrets.jsonl --all          # the history: pending and refused records too
   provision secrets reset alice bob --secrets-file secrets.jsonl --secrets-recipient age1...
+  provision secrets keygen --out ~/.config/age/panel.key      # prints "Public key: age1..." for the recipient
 
 ${exitCodesHelp(['ok', 'failure'])}`,
   async run(args, io, credentials) {
@@ -62,7 +69,12 @@ ${exitCodesHelp(['ok', 'failure'])}`,
         return decrypt(args, io);
       case 'reset':
         refuseFlags(args, OPTIONS, DECRYPT_OPTIONS, 'decrypt', resetUsage);
+        refuseFlags(args, OPTIONS, KEYGEN_OPTIONS, 'keygen', resetUsage);
         return runReset(args, io, credentials);
+      case 'keygen':
+        refuseFlags(args, OPTIONS, DECRYPT_OPTIONS, 'decrypt', keygenUsage);
+        refuseFlags(args, OPTIONS, RESET_OPTIONS, 'reset', keygenUsage);
+        return runKeygen(args, io, credentials);
       default:
         throw new ProvisionError('usage', `unknown secrets subcommand ${quote(subcommand ?? '')}`, { hint: `usage: ${usage}` });
     }
@@ -77,6 +89,7 @@ function firstPositional(args: readonly string[]): string | undefined {
 
 async function decrypt(args: readonly string[], io: Io): Promise<typeof EXIT.ok> {
   refuseFlags(args, OPTIONS, RESET_OPTIONS, 'reset', decryptUsage);
+  refuseFlags(args, OPTIONS, KEYGEN_OPTIONS, 'keygen', decryptUsage);
   const { values, positionals } = parseCommandLine(args, DECRYPT_OPTIONS, 2, decryptUsage);
   const file = positionals[1] ?? '';
   // Through the journal's own reader: a link, a pipe or a device is refused, as apply refuses it.
