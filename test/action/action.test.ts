@@ -1,0 +1,219 @@
+/**
+ * action.yml, run here: its bash steps in a stand-in for the Actions runner (composite.ts),
+ * the install step against a fake `npm` that records what it is asked to install and links the
+ * built dist/ in its place, provision against the simulator, the comment against a fake GitHub
+ * API. Plus the structure it promises (which input each step sees, actions at current majors).
+ */
+import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { generateIdentity, identityToRecipient } from 'age-encryption';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { API_KEY } from '../helpers/cli.js';
+import { sim } from '../helpers/sim.js';
+import { tempDir } from '../helpers/sim-http.js';
+import { type ActionFile, runComposite } from './composite.js';
+import { fakeGitHub, type FakeGitHub } from './fake-github.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as ActionFile;
+const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; bin: Record<string, string> };
+const TOKEN = 'ghs_FAKEtoken0123456789abcdefTOKEN';
+
+/** A fake `npm` on PATH: logs its cwd and arguments, and installs the built dist/ as the two bins under --prefix. */
+const FAKE_NPM = `#!/bin/sh
+{ pwd; printf '%s\\n' "$@"; } > "$NPM_LOG"
+prefix=""; prev=""
+for a in "$@"; do [ "$prev" = "--prefix" ] && prefix="$a"; prev="$a"; done
+mkdir -p "$prefix/bin"
+printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "$NODE_BIN" "$DIST/cli/bin.js" > "$prefix/bin/provision"
+printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "$NODE_BIN" "$DIST/action/pr-comment.js" > "$prefix/bin/provision-pr-comment"
+chmod +x "$prefix/bin/provision" "$prefix/bin/provision-pr-comment"
+`;
+
+async function setup(manifest: string, fake: FakeGitHub, pullRequest: string): Promise<{ temp: string; workspace: string; npmLog: string; env: Record<string, string>; github: Record<string, string> }> {
+  const temp = await tempDir();
+  const workspace = join(temp, 'workspace');
+  await mkdir(join(workspace, 'panel'), { recursive: true });
+  await writeFile(join(workspace, 'panel', 'manifest.yaml'), manifest);
+  const fakeBin = join(temp, 'fakebin');
+  await mkdir(fakeBin);
+  await writeFile(join(fakeBin, 'npm'), FAKE_NPM);
+  await chmod(join(fakeBin, 'npm'), 0o755);
+  const npmLog = join(temp, 'npm.log');
+  const env = {
+    PATH: `${fakeBin}:${process.env.PATH ?? ''}`,
+    NPM_LOG: npmLog,
+    NODE_BIN: process.execPath,
+    DIST: join(ROOT, 'dist'),
+    GITHUB_API_URL: fake.url,
+    GITHUB_REPOSITORY: 'acme/panel',
+  };
+  return { temp, workspace, npmLog, env, github: { token: TOKEN, 'event.pull_request.number': pullRequest } };
+}
+
+const CHANGES = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n';
+const CONFLICT = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example, shop.alice.example]\n';
+
+describe('the action, run', () => {
+  it('plan on a pull request: installs the pinned version outside the work tree, plans, comments; exit 2 is a success', async () => {
+    const simulator = await sim();
+    const fake = await fakeGitHub();
+    const s = await setup(CHANGES, fake, '7');
+    const r = await runComposite(action, { manifest: 'panel/manifest.yaml', url: simulator.url, 'api-key': API_KEY }, { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env });
+    const [cwd, ...npmArgs] = (await readFile(s.npmLog, 'utf8')).trimEnd().split('\n');
+    expect(cwd).toBe(s.temp);
+    expect(npmArgs).toEqual(['install', '--global', '--prefix', join(s.temp, 'panel-provision'), '--ignore-scripts', '--no-audit', '--no-fund', `@panel-provision/cli@${pkg.version}`]);
+    expect(r.steps.map((step) => `${step.name}: ${step.outcome}`)).toEqual([
+      'actions/setup-node@v6: success',
+      'Install panel-provision: success',
+      'provision ${{ inputs.command }}: success',
+      'Comment on the pull request: success',
+      'Keep the encrypted passwords: skipped',
+      'Fail when provision failed: skipped',
+    ]);
+    expect(r.steps[0]!.with).toEqual({ 'node-version': '24' });
+    expect(r.failed).toBe(false);
+    expect(r.outputs['exit-code']).toBe('2');
+    expect(await readFile(r.outputs['plan-file']!, 'utf8')).toMatch(/^### panel-provision plan: 2 to create/);
+    expect(fake.comments).toHaveLength(1);
+    expect(fake.comments[0]!.body).toMatch(/^<!-- panel-provision: panel\/manifest\.yaml -->\n\*\*Plan of <code>panel\/manifest\.yaml<\/code>\*\*: :memo: changes to review \(exit 2\)/);
+    for (const step of r.steps) {
+      expect(step.stdout + step.stderr).not.toContain(API_KEY);
+      expect(step.stdout + step.stderr).not.toContain(TOKEN);
+    }
+    // A second run updates the same comment.
+    await runComposite(action, { manifest: 'panel/manifest.yaml', url: simulator.url, 'api-key': API_KEY }, { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env });
+    expect(fake.comments).toHaveLength(1);
+    expect(simulator.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+  });
+
+  it('plan with a conflict (exit 1): the comment is posted first, then the step fails', async () => {
+    const simulator = await sim({ seed: { clients: [{ username: 'carol', domains: ['shop.alice.example'] }] } });
+    const fake = await fakeGitHub();
+    const s = await setup(CONFLICT, fake, '7');
+    const r = await runComposite(action, { manifest: 'panel/manifest.yaml', url: simulator.url, 'api-key': API_KEY }, { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env });
+    expect(r.outputs['exit-code']).toBe('1');
+    expect(r.steps.slice(2).map((step) => `${step.name}: ${step.outcome}`)).toEqual([
+      'provision ${{ inputs.command }}: success',
+      'Comment on the pull request: success',
+      'Keep the encrypted passwords: skipped',
+      'Fail when provision failed: failure',
+    ]);
+    expect(r.failed).toBe(true);
+    // The annotation on the manifest's line reaches the log (the runner reads it from there).
+    expect(r.steps[2]!.stderr).toMatch(/::error file=panel\/manifest\.yaml,line=4,col=30::domain "shop\.alice\.example"/);
+    expect(fake.comments[0]!.body).toContain(':x: failed');
+    expect(fake.comments[0]!.body).toContain('**Conflicts**');
+    expect(r.steps[5]!.stdout).toContain('::error title=panel-provision::provision ended with exit code 1');
+  });
+
+  it('apply on main: applies the saved plan, passwords encrypted to the recipient in the file the artifact keeps; no pull request, no comment', async () => {
+    const simulator = await sim();
+    const fake = await fakeGitHub();
+    const s = await setup(CHANGES, fake, '');
+    const recipient = await identityToRecipient(await generateIdentity());
+    const r = await runComposite(
+      action,
+      { command: 'apply', manifest: 'panel/manifest.yaml', url: simulator.url, 'api-key': API_KEY, 'secrets-recipient': recipient, 'artifact-name': 'panel-secrets-a', 'apply-args': '--concurrency 2' },
+      { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
+    );
+    expect(r.steps.map((step) => `${step.name}: ${step.outcome}`).slice(2)).toEqual([
+      'provision ${{ inputs.command }}: success',
+      'Comment on the pull request: success',
+      'Keep the encrypted passwords: success',
+      'Fail when provision failed: skipped',
+    ]);
+    expect(r.outputs['exit-code']).toBe('0');
+    expect(simulator.state.clientNamed('alice')).toBeDefined();
+    expect(r.steps[3]!.stdout).toContain('No pull request');
+    expect(fake.requests).toEqual([]);
+    const upload = r.steps[4]!;
+    expect(upload.uses).toBe('actions/upload-artifact@v7');
+    expect(upload.with).toMatchObject({ name: 'panel-secrets-a', path: r.outputs['secrets-file'], 'if-no-files-found': 'ignore' });
+    const secrets = await readFile(r.outputs['secrets-file']!, 'utf8');
+    expect(secrets).toContain('"password_age"');
+    expect(secrets).not.toMatch(/"password":/);
+  });
+
+  it('apply with an empty recipient refuses before sending anything, and the step fails', async () => {
+    const simulator = await sim();
+    const fake = await fakeGitHub();
+    const s = await setup(CHANGES, fake, '');
+    const r = await runComposite(action, { command: 'apply', manifest: 'panel/manifest.yaml', url: simulator.url, 'api-key': API_KEY }, { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env });
+    expect(r.outputs['exit-code']).toBe('1');
+    expect(r.failed).toBe(true);
+    expect(r.steps[2]!.stderr).toMatch(/error: [^\n]*recipient/i);
+    expect(simulator.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+    const secretsDir = await readdir(r.outputs['plan-file']!.replace(/\/plan\.md$/, ''));
+    expect(secretsDir).not.toContain('secrets.jsonl');
+  });
+
+  it('installs an exact version or a release tarball, nothing else', async () => {
+    const fake = await fakeGitHub();
+    for (const [version, expected] of [
+      ['1.2.3', '@panel-provision/cli@1.2.3'],
+      ['1.2.3-rc.1', '@panel-provision/cli@1.2.3-rc.1'],
+      ['https://github.com/panel-provision/panel-provision/releases/download/v1.2.3/panel-provision-cli-1.2.3.tgz', 'https://github.com/panel-provision/panel-provision/releases/download/v1.2.3/panel-provision-cli-1.2.3.tgz'],
+      ['latest', undefined],
+      ['^1.2.0', undefined],
+      ['1.2.3 evil-package', undefined],
+      ['http://example.com/x.tgz', undefined],
+    ] as const) {
+      const s = await setup(CHANGES, fake, '');
+      const r = await runComposite(action, { command: 'plan', manifest: 'panel/manifest.yaml', url: 'http://127.0.0.1:9', 'api-key': API_KEY, version }, { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env });
+      const install = r.steps[1]!;
+      if (expected === undefined) {
+        expect(install.outcome, version).toBe('failure');
+        expect(install.stdout).toContain('::error title=panel-provision::the version input must be an exact version');
+        expect(r.steps.slice(2).every((step) => step.outcome === 'skipped')).toBe(true);
+      } else {
+        expect(install.outcome, version).toBe('success');
+        expect((await readFile(s.npmLog, 'utf8')).trimEnd().split('\n').at(-1)).toBe(expected);
+      }
+    }
+  });
+});
+
+describe('action.yml', () => {
+  const steps = action.runs.steps;
+  const byName = (name: string): (typeof steps)[number] => steps.find((step) => step.name === name) ?? expect.fail(`no step ${name}`);
+
+  it('is a composite action whose default version is this package, installed under its name', () => {
+    expect(action.runs.using).toBe('composite');
+    expect(pkg.name).toBe('@panel-provision/cli');
+    expect(action.inputs.version!.default).toBe(pkg.version);
+    expect(Object.keys(pkg.bin).sort()).toEqual(['provision', 'provision-pr-comment']);
+    expect(pkg.bin['provision-pr-comment']).toBe('dist/action/pr-comment.js');
+  });
+
+  it('every input and output says what it is; the required ones have no default', () => {
+    for (const [name, input] of Object.entries(action.inputs as Record<string, { description?: string; required?: boolean; default?: string }>)) {
+      expect(input.description, name).toMatch(/\w{3}/);
+      if (input.required === true) expect(input.default, name).toBeUndefined();
+    }
+    for (const [name, output] of Object.entries(action.outputs as Record<string, { description?: string }>)) expect(output.description, name).toMatch(/\w{3}/);
+    expect(Object.entries(action.inputs).filter(([, input]) => input.required === true).map(([name]) => name).sort()).toEqual(['api-key', 'manifest', 'url']);
+  });
+
+  it('the panel key reaches the provision step only, the GitHub token the comment step only; no expression is pasted into a script', () => {
+    for (const step of steps) {
+      const env = JSON.stringify(step.env ?? {});
+      expect(env.includes('inputs.api-key'), step.name).toBe(step.id === 'run');
+      expect(env.includes('inputs.github-token'), step.name).toBe(step.name === 'Comment on the pull request');
+      if (step.run !== undefined) {
+        expect(step.run, step.name).not.toContain('${{');
+        expect(step.shell, step.name).toBe('bash');
+      }
+    }
+    expect(JSON.stringify(byName('Comment on the pull request').env)).not.toContain('PROVISION_API_KEY');
+  });
+
+  it('calls the installed bins by their path, never through a bare npx; actions at their current majors', () => {
+    const scripts = steps.map((step) => step.run ?? '').join('\n');
+    expect(scripts).not.toMatch(/\bnpx\b/);
+    expect(scripts).toContain('provision="$RUNNER_TEMP/panel-provision/bin/provision"');
+    expect(scripts).toContain('"$RUNNER_TEMP/panel-provision/bin/provision-pr-comment" --command');
+    expect(steps.flatMap((step) => (step.uses === undefined ? [] : [step.uses]))).toEqual(['actions/setup-node@v6', 'actions/upload-artifact@v7']);
+  });
+});
