@@ -41,7 +41,7 @@ ${MASS_HELP}
 
 Under GitHub Actions (GITHUB_ACTIONS=true) manifest problems and conflicts are also printed as
 annotations on the manifest's lines, and the Markdown plan is appended to $GITHUB_STEP_SUMMARY
-when it is set. 'provision show FILE' prints a plan saved with --out again, without the panel.
+when it is set. A plan saved with --out is printed again, without the panel, by 'provision show FILE'.
 
 ${CONNECTION_HELP}
 

@@ -67,3 +67,47 @@ describe('numeric flags', () => {
     expect(found.sort()).toEqual(NUMERIC[name]);
   });
 });
+
+/** The flags every command takes, handled by main (src/cli/main.ts dispatch). */
+const GLOBAL_FLAGS = new Set(['help', 'version', 'no-color']);
+/**
+ * A command named in running text: `provision apply plan.json --secrets-file`, `'provision plan
+ * --out'`, `plan --out` (a bare name right before a flag): the flags after it are its own.
+ */
+const NAMES = COMMAND_NAMES.join('|');
+const NAMED_COMMAND = new RegExp(`(?:provision |')(${NAMES})(?= )|(?:^|[\\s(])(${NAMES})(?= --)`, 'g');
+
+describe('every flag in the help, every flag of the help', () => {
+  it.each(COMMAND_NAMES)('%s: each option has its line in the options table (with its short alias), and each --flag the help names exists', async (name) => {
+    const command = await loadCommand(name);
+    const options = command.options ?? {};
+    const { stdout } = await run([name, '--help']);
+    for (const [flag, option] of Object.entries(options)) {
+      const line = new RegExp(`^ +--${flag}(?=[ ,=]|$)${option.short === undefined ? '' : `|^ +-${option.short}, --${flag}(?=[ ,=]|$)`}`, 'm');
+      expect(stdout, `--${flag} has no line of its own in provision ${name} --help`).toMatch(line);
+      if (option.short !== undefined) expect(stdout, `-${option.short}`).toContain(`-${option.short}, --${flag}`);
+    }
+    const owners = new Map(await Promise.all(COMMAND_NAMES.map(async (other) => [other, new Set(Object.keys((await loadCommand(other)).options ?? {}))] as const)));
+    for (const line of stdout.split('\n')) {
+      for (const match of line.matchAll(/(?<![\w-])--([a-z][a-z0-9-]*)/g)) {
+        const flag = match[1] ?? '';
+        // The flag belongs to the command named last before it on the line, else to this one.
+        const last = [...line.slice(0, match.index + 2).matchAll(NAMED_COMMAND)].at(-1);
+        const named = (last?.[1] ?? last?.[2]) as typeof name | undefined;
+        const owner = named ?? name;
+        expect(GLOBAL_FLAGS.has(flag) || owners.get(owner)?.has(flag), `provision ${name} --help names --${flag} (of ${owner}), which ${owner} does not take: ${line.trim()}`).toBe(true);
+      }
+    }
+  });
+
+  it('help <command> prints the same as <command> --help, for every command; the global help lists them all', async () => {
+    const global = await run(['--help']);
+    for (const name of COMMAND_NAMES) {
+      const viaHelp = await run(['help', name]);
+      expect(viaHelp.code).toBe(0);
+      expect(viaHelp.stdout).toBe((await run([name, '--help'])).stdout);
+      expect(viaHelp.stdout).toMatch(/^Usage: provision /);
+      expect(global.stdout, name).toMatch(new RegExp(`^ {2}${name} `, 'm'));
+    }
+  });
+});
