@@ -71,10 +71,9 @@ export async function runComposite(action: ActionFile, given: Record<string, str
     });
   const condition = (text: string | undefined): boolean => {
     if (text === undefined) return !failed;
-    let always = false;
-    const holds = text.split('&&').every((raw) => {
-      const term = raw.trim();
-      if (term === 'always()') return (always = true);
+    const terms = text.split('&&').map((term) => term.trim());
+    const always = terms.includes('always()');
+    const holds = terms.filter((term) => term !== 'always()').every((term) => {
       const match = /^([\w.-]+)\s*(==|!=)\s*'([^']*)'$/.exec(term);
       if (match === null) throw new Error(`the test runner cannot evaluate if: ${text}`);
       return (value(match[1]!) === match[3]) === (match[2] === '==');
@@ -95,7 +94,7 @@ export async function runComposite(action: ActionFile, given: Record<string, str
       continue;
     }
     if (step.uses !== undefined) {
-      results.push({ name, outcome: 'success', stdout: '', stderr: '', uses: step.uses, with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, expand(String(v))])) });
+      results.push({ name, outcome: 'success', stdout: '', stderr: '', uses: step.uses, with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, expand(v)])) });
       continue;
     }
     if (step.shell !== 'bash' || step.run === undefined) throw new Error(`step ${name}: the test runner runs bash steps only`);
@@ -104,7 +103,7 @@ export async function runComposite(action: ActionFile, given: Record<string, str
     const script = join(context.temp, `step-${results.length}.sh`);
     await writeFile(script, step.run);
     const env = { ...context.env, RUNNER_TEMP: context.temp, GITHUB_WORKSPACE: context.workspace, GITHUB_OUTPUT: outputFile, GITHUB_ACTIONS: 'true', CI: 'true' };
-    for (const [key, raw] of Object.entries(step.env ?? {})) env[key as 'CI'] = expand(String(raw));
+    for (const [key, raw] of Object.entries(step.env ?? {})) env[key as 'CI'] = expand(raw);
     const cwd = step['working-directory'] === undefined ? context.workspace : expand(step['working-directory']);
     const r = await bash(script, env, cwd);
     const text = await readFile(outputFile, 'utf8');
