@@ -38,6 +38,7 @@ Commands:
   export                  write the manifest of the panel (--into rewrites a manifest to match it)
   secrets decrypt <file>  print each client's current password, decrypting age-encrypted ones
   secrets reset <user>... give clients new passwords, written to the secrets file first
+  secrets keygen          make an age key pair for encrypting the secrets file (--out FILE)
   simulator               run a local panel (API v2) for trying things out
 
 Options:
