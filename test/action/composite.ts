@@ -15,7 +15,8 @@ export interface ActionStep {
   readonly name?: string;
   readonly if?: string;
   readonly uses?: string;
-  readonly with?: Record<string, string>;
+  /** YAML scalars: a number stays a number until it is expanded. */
+  readonly with?: Record<string, string | number | boolean>;
   readonly run?: string;
   readonly shell?: string;
   readonly env?: Record<string, string>;
@@ -94,7 +95,7 @@ export async function runComposite(action: ActionFile, given: Record<string, str
       continue;
     }
     if (step.uses !== undefined) {
-      results.push({ name, outcome: 'success', stdout: '', stderr: '', uses: step.uses, with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, expand(v)])) });
+      results.push({ name, outcome: 'success', stdout: '', stderr: '', uses: step.uses, with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, expand(String(v))])) });
       continue;
     }
     if (step.shell !== 'bash' || step.run === undefined) throw new Error(`step ${name}: the test runner runs bash steps only`);
