@@ -49,7 +49,23 @@ describe('provision show', () => {
     expect((await run(['show', w.planFile])).stdout).toContain('Not in the manifest, left alone: 1 client, 1 domain.');
     const markdown = (await run(['show', w.planFile, '--format', 'markdown'])).stdout;
     expect(markdown).not.toContain(w.sim.url);
+    expect(markdown).toContain('# domain "xn--bcher-kva.example" (bücher.example) of client "alice"\n+ POST /domains {"domain":"xn--bcher-kva.example"');
     expect((await run(['show', w.planFile, '--format', 'markdown', '--show-url'])).stdout).toContain(`against <code>${w.sim.url}</code>`);
+  });
+
+  it('plan: the Markdown and the step summary name the panel URL only with --show-url', async () => {
+    const w = await workspace(MANIFEST, SEED);
+    const summary = `${w.dir}/summary.md`;
+    const env = { ...w.env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
+    const quiet = await run(['plan', w.file, '--format', 'markdown'], env);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout).toContain('(bücher.example)');
+    expect(quiet.stdout + (await readFile(summary, 'utf8'))).not.toContain(w.sim.url);
+    const told = await run(['plan', w.file, '--format', 'markdown', '--show-url'], env);
+    expect(told.stdout).toContain(`against <code>${w.sim.url}</code>`);
+    expect(await readFile(summary, 'utf8')).toContain(`against <code>${w.sim.url}</code>`);
+    // Text names the panel it was read from: a terminal or a log, not a comment.
+    expect((await run(['plan', w.file], w.env)).stdout).toContain(`Changes to ${w.sim.url}:`);
   });
 
   it('keeps unmanaged names only when the plan was made with them', async () => {
