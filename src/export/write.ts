@@ -7,20 +7,28 @@
  */
 import { Document, isCollection, isScalar, parse, Scalar, visit } from 'yaml';
 import { jsonText, safeText } from '../escape.js';
+import { schema } from '../manifest/validator.generated.js';
 import type { ExportClient } from './model.js';
 
 /** How yaml writes: no folding of long lines (a name stays on one line), `[a, b]` not `[ a, b ]`. */
 const OPTIONS = { lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false } as const;
 
 /**
- * The manifest of `clients`: `header` lines as `#` comments (each made safe text), then
- * `version: 1` and `clients:` as a block list (`clients: []` when empty), each entry as
- * entryValue orders it.
+ * The first line of a manifest `export` writes: editors with the YAML language server (VS Code's
+ * YAML extension and others) then check and complete it against the manifest's JSON Schema,
+ * named by its `$id` (schemas/manifest.schema.json).
+ */
+export const SCHEMA_MODELINE = `# yaml-language-server: $schema=${schema.$id}`;
+
+/**
+ * The manifest of `clients`: SCHEMA_MODELINE, `header` lines as `#` comments (each made safe
+ * text), then `version: 1` and `clients:` as a block list (`clients: []` when empty), each entry
+ * as entryValue orders it.
  */
 export function manifestText(clients: readonly ExportClient[], header: readonly string[]): string {
-  const comment = header.map((line) => `# ${safeText(line)}`.trimEnd()).join('\n');
+  const comment = [SCHEMA_MODELINE, ...header.map((line) => `# ${safeText(line)}`.trimEnd())].join('\n');
   const body = render({ version: 1, clients: clients.map(entryValue) }, false);
-  return `${comment === '' ? '' : `${comment}\n`}${body}`;
+  return `${comment}\n${body}`;
 }
 
 /**

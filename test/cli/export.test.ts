@@ -33,7 +33,8 @@ describe('provision export', () => {
     const r = await run(['export'], w.env);
     expect(r.code).toBe(0);
     expect(r.stdout.replace(w.sim.url, 'URL')).toMatchInlineSnapshot(`
-      "# The panel URL, as provision export read it.
+      "# yaml-language-server: $schema=https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json
+      # The panel URL, as provision export read it.
       # Review it, commit it: provision plan of it against this panel shows no changes.
       version: 1
       clients:
@@ -110,7 +111,8 @@ describe('provision export', () => {
     const r = await run(['export'], w.env);
     expect(r.code).toBe(0);
     expect(r.stdout.replace(w.sim.url, 'URL')).toMatchInlineSnapshot(`
-      "# The panel URL, as provision export read it.
+      "# yaml-language-server: $schema=https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json
+      # The panel URL, as provision export read it.
       # Review it, commit it: provision plan of it against this panel shows no changes.
       version: 1
       clients:

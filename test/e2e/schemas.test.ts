@@ -2,11 +2,14 @@
  * The JSON the CLI prints is what its schemas say: `plan --format json` against
  * schemas/plan.schema.json and `apply --format json` against schemas/apply-result.schema.json,
  * compiled here with ajv from the files users get, on real output against the simulator (every
- * action and every outcome status).
+ * action and every outcome status). And the schemas are where their `$id`s say: the
+ * repository's raw URL of the very file (the package's `exports` map serves the same file
+ * from node_modules, test/e2e/package.test.ts), which is what `export` names in its modeline.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import { parseManifest } from '../../src/manifest/index.js';
 import { run, workspace } from '../helpers/cli.js';
 
 const schema = (name: string): object => JSON.parse(readFileSync(new URL(`../../schemas/${name}`, import.meta.url), 'utf8')) as object;
@@ -50,5 +53,30 @@ describe('JSON output against the schemas', () => {
   it('the schemas refuse what the output never holds', () => {
     expect(applyValid({ format_version: '1.1', panel_url: 'x', outcomes: [{ id: 'client:a', action: 'create', type: 'client', name: 'a', status: 'succeeded' }], summary: { succeeded: 1, failed: 0, skipped: 0 } })).toBe(false);
     expect(applyValid({ format_version: '1.1', panel_url: 'x', outcomes: [{ id: 'client:a', action: 'create', type: 'client', name: 'a', status: 'failed', error: 'e', panel_id: 3 }], summary: { succeeded: 0, failed: 1, skipped: 0 } })).toBe(false);
+  });
+});
+
+/** Where the repository serves its files raw (package.json `repository`, branch main). */
+const RAW = 'https://raw.githubusercontent.com/panel-provision/panel-provision/main/';
+
+describe('the schemas\' addresses', () => {
+  const files = readdirSync(new URL('../../schemas/', import.meta.url)).filter((name) => name.endsWith('.schema.json'));
+
+  it('each $id is the raw URL of its own file in the repository', () => {
+    expect(files).toEqual(expect.arrayContaining(['apply-result.schema.json', 'manifest.schema.json', 'plan.schema.json']));
+    for (const name of files) expect((schema(name) as { $id?: unknown }).$id).toBe(`${RAW}schemas/${name}`);
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { repository: { url: string }; exports: Record<string, unknown> };
+    expect(pkg.repository.url).toBe('git+https://github.com/panel-provision/panel-provision.git');
+    expect(pkg.exports['./schemas/*']).toBe('./schemas/*');
+  });
+
+  it('export writes the manifest schema in the modeline; a JSON manifest may name it in "$schema"', async () => {
+    const w = await workspace('version: 1\nclients: []\n', { seed: { clients: [{ username: 'alice' }] } });
+    const exported = await run(['export'], w.env);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout.split('\n')[0]).toBe(`# yaml-language-server: $schema=${RAW}schemas/manifest.schema.json`);
+    const json = parseManifest(JSON.stringify({ $schema: `${RAW}schemas/manifest.schema.json`, version: 1, clients: [{ username: 'alice' }] }), 'm.json');
+    expect(json.diagnostics).toEqual([]);
+    expect(json.desired?.clients.map((c) => c.username)).toEqual(['alice']);
   });
 });

@@ -109,14 +109,16 @@ describe('refusedEmails', () => {
 describe('the text', () => {
   it('a manifest that validates, header as comments, clients: [] when none', () => {
     expect(manifestText([], ['The panel https://panel.example/api/v2'])).toMatchInlineSnapshot(`
-      "# The panel https://panel.example/api/v2
+      "# yaml-language-server: $schema=https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json
+      # The panel https://panel.example/api/v2
       version: 1
       clients: []
       "
     `);
     const text = manifestText([{ username: 'alice', plan: 'true', email: 'a@x.example', suspended: true, domains: ['alice.example'] }], ['line\nbreak']);
     expect(text).toMatchInlineSnapshot(`
-      "# line\\nbreak
+      "# yaml-language-server: $schema=https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json
+      # line\\nbreak
       version: 1
       clients:
         - username: alice
