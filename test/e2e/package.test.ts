@@ -91,6 +91,7 @@ describe(`the package ${PACKAGE.name}, packed and installed`, { timeout: 90_000 
     expect(packed).toContain('dist/cli/bin.js');
     expect(packed).toContain('dist/api/index.js');
     expect(packed).toContain('dist/api/index.d.ts');
+    expect(packed).toContain('dist/action/pr-comment.js');
     expect(packed).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'schemas/manifest.schema.json', 'schemas/plan.schema.json', 'schemas/apply-result.schema.json']));
     const outside = packed.filter((path) => !/^(dist\/.+\.(js|d\.ts)|schemas\/[^/]+\.schema\.json|LICENSE|README\.md|package\.json)$/.test(path));
     expect(outside).toEqual([]);
@@ -101,6 +102,12 @@ describe(`the package ${PACKAGE.name}, packed and installed`, { timeout: 90_000 
     const ran = await exec(bin, ['--version'], dir);
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout.trim()).toBe(PACKAGE.version);
+  });
+
+  it('provision-pr-comment, the action\'s script, is installed too', async () => {
+    const ran = await exec(join(dir, 'prefix', 'bin', 'provision-pr-comment'), ['--help'], dir);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toContain('provision-pr-comment');
   });
 
   it('provision validate checks the quick start example', async () => {
