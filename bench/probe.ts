@@ -6,15 +6,18 @@
  *
  * Argument: JSON `ProbeRequest`. `kind: 'yaml'` times the yaml library alone parsing the file.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as CliMain from '../src/cli/main.js';
 
 export interface ProbeRequest {
   /**
    * 'cli': main(argv). 'yaml': the yaml library alone parses argv[0]. 'executor': plan argv[0]
-   * against env.PROVISION_URL and run executePlan directly (no secrets file, no output) at
-   * concurrency argv[1], reporting what the engine saw: per-request latency and requests in flight.
+   * against env.PROVISION_URL and run executePlan directly (a secrets file in a temporary
+   * directory, no output) at concurrency argv[1], reporting what the engine saw: per-request
+   * latency and requests in flight.
    */
   readonly kind: 'cli' | 'yaml' | 'executor';
   /** For 'cli': the command line; for 'yaml': [file]. */
@@ -47,6 +50,7 @@ if (request.kind === 'executor') {
   const { panelAdapter } = (await load('apply/panel-adapter.js')) as typeof import('../src/apply/panel-adapter.js');
   const { diff } = (await load('plan/diff.js')) as typeof import('../src/plan/diff.js');
   const { executePlan } = (await load('apply/execute.js')) as typeof import('../src/apply/execute.js');
+  const { SecretsFile } = (await load('secrets/file.js')) as typeof import('../src/secrets/file.js');
   run = async () => {
     const file = request.argv[0] ?? '';
     const { desired } = parseManifestBytes(await readFile(file), file);
@@ -64,7 +68,9 @@ if (request.kind === 'executor') {
       },
     });
     const plan = diff(desired, await readLive(panel, { domainNames: [] }));
-    const secrets = { intend: () => Promise.resolve(), record: () => Promise.resolve(), refused: () => Promise.resolve() };
+    // A real secrets file (flushed per record, group commit), as apply writes: its flushes are part of the executor's work.
+    const dir = await mkdtemp(join(tmpdir(), 'provision-probe-'));
+    const secrets = await SecretsFile.open(join(dir, 'secrets.jsonl'));
     const adapter = panelAdapter(panel, { settleTimeoutMs: 0, secrets, panelUrl: panel.baseUrl });
     const sampler = setInterval(() => {
       sampled += inFlight;
@@ -73,19 +79,27 @@ if (request.kind === 'executor') {
     const outcomes = await executePlan(
       plan,
       {
-        apply: async (change) => {
-          inFlight++;
-          try {
-            return await adapter.apply(change);
-          } finally {
-            inFlight--;
-          }
+        // Counted per request when the adapter takes a slot per request, else per change.
+        ...(adapter.perRequest === true ? { perRequest: true } : {}),
+        apply: async (change, slot) => {
+          const counted = async <T>(work: () => Promise<T>): Promise<T> => {
+            inFlight++;
+            try {
+              return await work();
+            } finally {
+              inFlight--;
+            }
+          };
+          if (adapter.perRequest !== true || slot === undefined) return counted(() => adapter.apply(change, slot));
+          return adapter.apply(change, { run: (work) => slot.run(() => counted(work)) });
         },
       },
       { concurrency: Number(request.argv[1] ?? 8) },
     );
     clearInterval(sampler);
     await panel.close();
+    await secrets.close();
+    await rm(dir, { recursive: true, force: true });
     latencies.sort((a, b) => a - b);
     executor = { requestMs: latencies[latencies.length >> 1] ?? NaN, inFlight: samples === 0 ? NaN : sampled / samples };
     return outcomes.every((o) => o.status === 'succeeded') ? 0 : 1;

@@ -2,7 +2,8 @@
  * The simulator in its own process, for benchmarks: in the engine's process it would share
  * its two cores and distort every figure. Argument: JSON `SimServerConfig`. Prints
  * `{"url": ...}` on stdout once listening, then answers each `stats` line on stdin with a
- * JSON line (requests so far, by method; its own CPU time); stops when stdin closes.
+ * JSON line (requests so far, by method; its own CPU time; when the writes arrived); stops
+ * when stdin closes.
  */
 import { createInterface } from 'node:readline';
 import { startSimulator } from '../src/simulator/index.js';
@@ -16,27 +17,62 @@ export interface SimStats {
   readonly requests: number;
   readonly get: number;
   readonly post: number;
+  /** PUT and DELETE. */
+  readonly otherWrites: number;
   readonly failed: number;
   /** This process's CPU time (user + system) since it started, ms. */
   readonly cpuMs: number;
+  /**
+   * Writes (POST, PUT, DELETE) since the last `stats`: when the first arrived (epoch ms,
+   * Date.now of this process), when the last was answered, and the mean number in flight
+   * between the two (each counted from its arrival to its answer).
+   */
+  readonly writes: { readonly count: number; readonly firstAt: number; readonly lastAt: number; readonly inFlight: number };
 }
 
 const config = JSON.parse(process.argv[2] ?? '{}') as SimServerConfig;
-const sim = await startSimulator({ apiKey: BENCH_KEY, seed: seedFor(config), latencyMs: config.latencyMs });
+
+/** Arrival and end of each write since the last stats line (the latency is waited before `intercept` runs). */
+let spans: [number, number][] = [];
+const latencyMs = config.latencyMs;
+const sim = await startSimulator({
+  apiKey: BENCH_KEY,
+  seed: seedFor(config),
+  latencyMs,
+  intercept: (req) => {
+    if (req.method !== 'GET') {
+      const now = performance.timeOrigin + performance.now();
+      spans.push([now - latencyMs, now]);
+    }
+    return undefined;
+  },
+});
 process.stdout.write(`${JSON.stringify({ url: sim.url })}\n`);
 
 for await (const line of createInterface({ input: process.stdin })) {
   if (line.trim() !== 'stats') continue;
   let get = 0;
   let post = 0;
+  let otherWrites = 0;
   let failed = 0;
   for (const r of sim.requests) {
     if (r.method === 'GET') get++;
     else if (r.method === 'POST') post++;
+    else otherWrites++;
     if (r.status >= 400) failed++;
   }
+  let firstAt = Infinity;
+  let lastAt = -Infinity;
+  let busy = 0;
+  for (const [a, b] of spans) {
+    firstAt = Math.min(firstAt, a);
+    lastAt = Math.max(lastAt, b);
+    busy += b - a;
+  }
+  const writes = spans.length === 0 ? { count: 0, firstAt: NaN, lastAt: NaN, inFlight: NaN } : { count: spans.length, firstAt, lastAt, inFlight: busy / (lastAt - firstAt) };
+  spans = [];
   const cpu = process.cpuUsage();
-  const stats: SimStats = { requests: sim.requests.length, get, post, failed, cpuMs: (cpu.user + cpu.system) / 1000 };
+  const stats: SimStats = { requests: sim.requests.length, get, post, otherWrites, failed, cpuMs: (cpu.user + cpu.system) / 1000, writes };
   process.stdout.write(`${JSON.stringify(stats)}\n`);
 }
 await sim.close();

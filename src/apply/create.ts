@@ -12,6 +12,7 @@ import { formatSeconds, isRecord, messageOf, untilAborted } from '../util.js';
 import type { Applied } from './execute.js';
 import type { PanelAdapterOptions } from './panel-adapter.js';
 import { send } from './send.js';
+import { Interrupted, NO_SLOT, type Slot } from './walk.js';
 
 /**
  * Creates against the panel (apply/panel-adapter.ts dispatches to it). Each change is sent as
@@ -40,10 +41,15 @@ import { send } from './send.js';
  * (a different password in the answer wins), and so does finding the client by name after a
  * lost answer, or (secrets/recovery.ts) the next run that finds the client: the panel holds
  * the password the creating request carried. So no kill and no lost answer loses one.
+ *
+ * Concurrency: each request (the POST, a look-up) runs through the executor's `slot`; the
+ * secrets file's writes and the waits between attempts run outside it, so a flush never keeps
+ * another change's request from being sent (apply/walk.ts). The order stays: the intent is
+ * durable before the POST leaves, the record before the change is reported done.
  */
 export interface Creator {
-  createClient(change: CreateClient, sink: SecretsSink): Promise<Applied>;
-  createDomain(change: CreateDomain): Promise<Applied>;
+  createClient(change: CreateClient, sink: SecretsSink, slot?: Slot): Promise<Applied>;
+  createDomain(change: CreateDomain, slot?: Slot): Promise<Applied>;
 }
 
 /** What a create's POST came to: the panel's answer, or the record found by name after an ambiguous failure. */
@@ -59,20 +65,22 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
   const newClientIds = new Map<string, number>();
 
   /** POSTs `request`, resolving ambiguous failures and a new account's settling (see above). */
-  const create = async <R>(request: PanelRequest, label: string, find: () => Promise<R | undefined>, clientIsNew: boolean): Promise<Created<R>> => {
+  const create = async <R>(request: PanelRequest, label: string, find: () => Promise<R | undefined>, clientIsNew: boolean, slot: Slot): Promise<Created<R>> => {
     const described = panel.describe(request.method, request.path);
     const started = clock.now();
     let posts = 0;
     for (let attempt = 1; ; attempt++) {
       try {
         posts++;
-        return { answer: await send(panel, request, options.signal) };
+        return { answer: await slot.run(() => send(panel, request, options.signal)) };
       } catch (err) {
+        // Interrupted while waiting for a slot: not sent (a repeat is named so by the checks below first).
+        if (err instanceof Interrupted) throw posts === 1 ? err : new Error(`${described} for ${label} was not sent again: interrupted`);
         const why = ambiguity(err);
         const settling = why === undefined && mayBeSettling(err, clientIsNew);
         if (why === undefined && !settling) throw err;
         if (why !== undefined) tell(`${described} for ${label} ${why}: it may have been created; looking it up by name before anything else`);
-        const found = await lookUp(find, label, described, why ?? `answered ${(err as PanelHttpError).status}`);
+        const found = await lookUp(() => slot.run(find), label, described, why ?? `answered ${(err as PanelHttpError).status}`);
         if (found !== undefined) return { found };
         if (why !== undefined) {
           const delay = repostDelayMs(posts, clock.random);
@@ -100,7 +108,7 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
     }
   };
 
-  const createClient = async (change: CreateClient, sink: SecretsSink): Promise<Applied> => {
+  const createClient = async (change: CreateClient, sink: SecretsSink, slot: Slot): Promise<Applied> => {
     const planned = requestFor(change);
     const described = panel.describe(planned.method, planned.path);
     const name = change.name;
@@ -114,9 +122,10 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
     const request = sent === undefined ? planned : withPassword(planned, sent);
     let created: Created<LiveClient>;
     try {
-      created = await create(request, `client ${quote(name)}`, () => findClient(panel, name), false);
+      created = await create(request, `client ${quote(name)}`, () => findClient(panel, name), false, slot);
     } catch (error) {
-      const refused = refusal(error);
+      // Interrupted before its POST left: nothing was created, as for a refusal.
+      const refused = error instanceof Interrupted ? 'not sent: interrupted' : refusal(error);
       // Closes the intent: no client, so no lost password for a later run to warn about. If
       // this write fails too, the later run warns of a password that does not exist: harmless.
       if (refused !== undefined) await sink.refused({ ...base, at: now().toISOString(), refused: refused }).catch(() => undefined);
@@ -149,28 +158,28 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
     await save(sink, { ...base, created_at: now().toISOString(), id, password });
     if (id !== null) return { id };
     tell(`${described}: the answer for client ${quote(name)} has no integer "id"; its password is saved: looking the id up by name`);
-    const learned = await learnId(panel, name, described);
+    const learned = await learnId(panel, name, described, slot);
     // Completes the record: the last one for a username is the one that counts.
     await save(sink, { ...base, created_at: now().toISOString(), id: learned, password });
     return { id: learned };
   };
 
-  const createDomain = async (change: CreateDomain): Promise<Applied> => {
+  const createDomain = async (change: CreateDomain, slot: Slot): Promise<Applied> => {
     const request = requestFor(change, newClientIds);
     const idUser = request.body?.id_user ?? null;
     if (idUser === null) throw new Error(`the id of client ${quote(change.client)} is unknown: it was not created in this run`);
-    const created = await create(request, `domain ${quote(change.name)}`, () => findDomain(panel, change.name), change.clientId === null);
+    const created = await create(request, `domain ${quote(change.name)}`, () => findDomain(panel, change.name), change.clientId === null, slot);
     if ('found' in created) return adoptDomain(created.found, change.name, idUser, tell);
     return { id: idOf(created.answer, panel.describe(request.method, request.path)) };
   };
 
   return {
-    async createClient(change, sink) {
-      const applied = await createClient(change, sink);
+    async createClient(change, sink, slot = NO_SLOT) {
+      const applied = await createClient(change, sink, slot);
       newClientIds.set(change.name, applied.id);
       return applied;
     },
-    createDomain,
+    createDomain: (change, slot = NO_SLOT) => createDomain(change, slot),
   };
 }
 
@@ -195,8 +204,8 @@ function withPassword(request: PanelRequest, password: string): PanelRequest {
 }
 
 /** A new client's id by name, when its 201 lacked one; its password is saved already. */
-async function learnId(panel: PanelClient, name: string, described: string): Promise<number> {
-  const found = await findClient(panel, name).catch((error: unknown) => {
+async function learnId(panel: PanelClient, name: string, described: string, slot: Slot): Promise<number> {
+  const found = await slot.run(() => findClient(panel, name)).catch((error: unknown) => {
     throw incomplete(name, described, `looking it up by name failed (${messageOf(error)})`, error);
   });
   if (found === undefined) throw incomplete(name, described, 'it cannot be found by name', undefined);

@@ -1,7 +1,9 @@
 import { ProvisionError } from '../errors.js';
 import type { Change, ChangeId, Plan } from '../plan/types.js';
 import { phaseOf } from '../plan/types.js';
-import { walk, type Visited } from './walk.js';
+import { type Slot, walk, type Visited } from './walk.js';
+
+export type { Slot } from './walk.js';
 
 /** What happened to one change. Failures carry a one-line message (never a secret). */
 export type Outcome =
@@ -22,12 +24,19 @@ export interface Applied {
 export interface ChangeAdapter {
   /** Refuses, before anything is sent, a plan this adapter cannot carry out (throws). */
   check?(changes: readonly Change[]): void;
-  /** Carries out one change; throws an Error whose message says why it failed. */
-  apply(change: Change): Promise<Applied>;
+  /**
+   * Carries out one change; throws an Error whose message says why it failed. With
+   * `perRequest`, it runs each request it sends through `slot` and its other work (the secrets
+   * file's flushes) outside it; without, the whole call holds a slot. Called outside an
+   * executor (tests), without a slot: requests are sent at once.
+   */
+  apply(change: Change, slot?: Slot): Promise<Applied>;
+  /** true: apply takes a slot per request (see apply); the concurrency bound then counts requests only. */
+  readonly perRequest?: boolean;
 }
 
 export interface ExecuteOptions {
-  /** How many changes may be in flight at once. */
+  /** How many changes (with an adapter that says `perRequest`: requests) may be in flight at once. */
   readonly concurrency: number;
   /** Called as each change finishes (succeeded, failed or skipped), for progress output. */
   readonly onOutcome?: (outcome: Outcome) => void;
@@ -37,7 +46,8 @@ export interface ExecuteOptions {
 
 /**
  * Runs the plan's changes through `adapter`: each starts once the changes it depends on have
- * succeeded, at most `concurrency` at a time (apply/walk.ts), deletes once every create and
+ * succeeded, at most `concurrency` at a time (apply/walk.ts: changes, or requests for an
+ * adapter that runs each through its slot), deletes once every create and
  * update is done. A failure skips its dependents
  * (transitively) and nothing else; nothing throws for a failed change: the outcomes, one per
  * change, say what happened. A plan with conflicts is refused whole.
@@ -53,9 +63,10 @@ export async function executePlan(plan: Plan, adapter: ChangeAdapter, options: E
   for (const phase of [0, 1] as const) {
     await walk<ChangeId, Change, Applied>(
       plan.changes.filter((change) => phaseOf(change) === phase),
-      (change) => adapter.apply(change),
+      (change, slot) => adapter.apply(change, slot),
       {
         concurrency: options.concurrency,
+        perRequest: adapter.perRequest === true,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         onVisited: (visited) => {
           const outcome = outcomeOf(visited);

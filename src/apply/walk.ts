@@ -14,9 +14,43 @@ export type Visited<N, Id, R> =
   | { readonly node: N; readonly status: 'failed'; readonly error: string }
   | { readonly node: N; readonly status: 'skipped'; readonly because: Id | 'interrupted' };
 
+/**
+ * What a visit runs its requests through: at most `concurrency` at once, over all visits. A
+ * visit's other work (the secrets file's flushes before and after its request) runs outside
+ * it, so a flush never keeps a request from being sent.
+ */
+export interface Slot {
+  /**
+   * Runs `work` once a place is free. After an abort it runs nothing and throws Interrupted:
+   * for the visit's first request the node is then skipped as 'interrupted' (nothing of it
+   * was sent); for a later one it is a failure that says so.
+   */
+  run<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/** The slot of work done outside a walk (a change applied alone): runs `work` at once. */
+export const NO_SLOT: Slot = { run: (work) => work() };
+
+/** Thrown by Slot.run after an abort, instead of starting the work. */
+export class Interrupted extends Error {
+  constructor() {
+    super('interrupted: not sent');
+    this.name = 'Interrupted';
+  }
+}
+
 export interface WalkOptions<N, Id, R> {
-  /** How many visits may run at once (at least 1). */
+  /** How many requests (Slot.run) may run at once, over all visits (at least 1). */
   readonly concurrency: number;
+  /**
+   * false (default): a visit holds a slot from its start to its end, so at most `concurrency`
+   * visits run at once, and each is reported before its slot is given to the next node (an
+   * abort from onVisited stops that one). true: a visit holds a slot only inside Slot.run, for
+   * each request; at most twice `concurrency` visits are under way (waiting for a slot,
+   * holding one, or doing their other work), which bounds the work begun ahead of a request
+   * (a password written ahead of a POST not sent yet).
+   */
+  readonly perRequest?: boolean;
   /** Aborted: nodes not yet visited are skipped as 'interrupted'; visits under way finish. */
   readonly signal?: AbortSignal;
   /** Called as each node is done (succeeded, failed or skipped), in that order. */
@@ -25,8 +59,9 @@ export interface WalkOptions<N, Id, R> {
 
 /**
  * Visits every node of a dependency graph once, knowing nothing of what a node is (the model is
- * Terraform's dag/walk.go): a node starts once all it depends on have succeeded, at most
- * `concurrency` at a time, ready nodes in the order given. A failure (the visit throws) skips
+ * Terraform's dag/walk.go): a node starts once all it depends on have succeeded, ready nodes
+ * in the order given; its requests go through a Slot (at most `concurrency` at a time over
+ * all visits), at most `visits` visits under way. A failure (the visit throws) skips
  * its dependents, transitively, and nothing else; a skip names the node that failed (or
  * 'interrupted'). Nothing throws for a failed node: the results, one per node in the order they
  * finished, say what happened.
@@ -36,11 +71,15 @@ export interface WalkOptions<N, Id, R> {
  */
 export async function walk<Id extends string, N extends WalkNode<Id>, R>(
   nodes: readonly N[],
-  visit: (node: N) => Promise<R>,
+  visit: (node: N, slot: Slot) => Promise<R>,
   options: WalkOptions<N, Id, R>,
 ): Promise<Visited<N, Id, R>[]> {
   const { byId, order } = checkGraph(nodes);
-  const limit = pLimit(Math.max(1, options.concurrency));
+  const concurrency = Math.max(1, options.concurrency);
+  const perRequest = options.perRequest === true;
+  const requests = pLimit(concurrency);
+  const visits = perRequest ? pLimit(2 * concurrency) : requests;
+  const aborted = (): boolean => options.signal?.aborted === true;
   const results: Visited<N, Id, R>[] = [];
   const started = new Map<Id, Promise<Visited<N, Id, R>>>();
 
@@ -51,10 +90,24 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
   };
 
   const run = async (node: N): Promise<Visited<N, Id, R>> => {
-    if (options.signal?.aborted === true) return { node, status: 'skipped', because: 'interrupted' };
+    if (aborted()) return { node, status: 'skipped', because: 'interrupted' };
+    /** Whether a request of this visit has started (set inside Slot.run). */
+    const state = { sent: false };
+    const slot: Slot = {
+      run: <T>(work: () => Promise<T>): Promise<T> => {
+        const once = (): Promise<T> => {
+          if (aborted()) throw new Interrupted();
+          state.sent = true;
+          return work();
+        };
+        // Without perRequest the visit holds its slot already.
+        return perRequest ? requests(once) : Promise.resolve().then(once);
+      },
+    };
     try {
-      return { node, status: 'succeeded', value: await visit(node) };
+      return { node, status: 'succeeded', value: await visit(node, slot) };
     } catch (error) {
+      if (!state.sent && error instanceof Interrupted) return { node, status: 'skipped', because: 'interrupted' };
       return { node, status: 'failed', error: messageOf(error) };
     }
   };
@@ -65,8 +118,9 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
       if (before.status === 'failed') return done({ node, status: 'skipped', because: dep });
       if (before.status === 'skipped') return done({ node, status: 'skipped', because: before.because });
     }
-    // Reported before its slot is given to the next node: an abort from onVisited stops that one.
-    return limit(async () => done(await run(node)));
+    // Reported before its place is given to the next node: without perRequest, an abort from
+    // onVisited stops that one.
+    return visits(async () => done(await run(node)));
   };
 
   const resultOf = (id: Id): Promise<Visited<N, Id, R>> => {

@@ -1,11 +1,12 @@
 /**
  * The executor with an in-memory adapter: no panel, no network, no pool. What it promises is
- * checked on what the adapter saw: the bound on changes in flight, the order of dependencies,
+ * checked on what the adapter saw: the bound on changes in flight (or, for an adapter that
+ * takes a slot per request, on requests: its flushes hold none), the order of dependencies,
  * skips for a failure's dependents and nobody else, and nothing new after an interruption.
  */
 import { describe, expect, test } from 'vitest';
 import { executePlan, type ChangeAdapter, type Outcome } from '../../src/apply/execute.js';
-import { walk } from '../../src/apply/walk.js';
+import { Interrupted, walk } from '../../src/apply/walk.js';
 import type { Change, ChangeId, CreateClient, CreateDomain, Plan } from '../../src/plan/types.js';
 
 const newClient = (name: string): CreateClient => ({ id: `client:${name}`, action: 'create', type: 'client', name, reason: 'test', dependsOn: [] });
@@ -125,7 +126,108 @@ describe('executePlan', () => {
   });
 });
 
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * An adapter that takes a slot per request (perRequest), like the panel's: each change does
+ * `flushMs` of work outside its slot (the secrets file's write-ahead), then its request
+ * (`requestMs`, in the slot), then `flushMs` outside again (the record after the answer). It
+ * counts requests in flight, visits under way, and the most requests seen in flight while a
+ * flush was under way.
+ */
+function slotted(options: { flushMs: number; requestMs: number; onRequestDone?: () => void }) {
+  const now = { requests: 0, visits: 0, flushing: 0 };
+  const seen = { sent: [] as string[], maxRequests: 0, maxVisits: 0, maxRequestsWhileFlushing: 0 };
+  const flush = async (): Promise<void> => {
+    now.flushing++;
+    try {
+      await sleep(options.flushMs);
+    } finally {
+      now.flushing--;
+    }
+  };
+  const adapter: ChangeAdapter & { seen: typeof seen } = {
+    seen,
+    perRequest: true,
+    async apply(change, slot) {
+      if (slot === undefined) throw new Error('the executor gives a slot');
+      now.visits++;
+      seen.maxVisits = Math.max(seen.maxVisits, now.visits);
+      try {
+        await flush();
+        await slot.run(async () => {
+          seen.sent.push(change.id);
+          now.requests++;
+          seen.maxRequests = Math.max(seen.maxRequests, now.requests);
+          try {
+            await sleep(options.requestMs);
+            if (now.flushing > 0) seen.maxRequestsWhileFlushing = Math.max(seen.maxRequestsWhileFlushing, now.requests);
+            options.onRequestDone?.();
+          } finally {
+            now.requests--;
+          }
+        });
+        await flush();
+        return { id: seen.sent.length };
+      } finally {
+        now.visits--;
+      }
+    },
+  };
+  return adapter;
+}
+
+describe('executePlan, an adapter that takes a slot per request', () => {
+  test('at most `concurrency` requests at once, and the bound is reached while other changes flush: a flush holds no slot', async () => {
+    const changes = Array.from({ length: 40 }, (_, i) => newClient(`c${i}`));
+    for (const concurrency of [1, 4]) {
+      const adapter = slotted({ flushMs: 15, requestMs: 15 });
+      const outcomes = await executePlan(plan(changes), adapter, { concurrency });
+      expect(outcomes.every((o) => o.status === 'succeeded')).toBe(true);
+      expect(adapter.seen.maxRequests).toBe(concurrency);
+      // Held whole (as without perRequest), requests and flushes together would stay within the bound.
+      expect(adapter.seen.maxRequestsWhileFlushing).toBe(concurrency);
+      // The work begun ahead of a request is bounded too.
+      expect(adapter.seen.maxVisits).toBeLessThanOrEqual(2 * concurrency);
+    }
+  });
+
+  test('interruption: requests in flight finish, nothing new is sent; changes not sent yet are skipped as interrupted', async () => {
+    const changes = Array.from({ length: 20 }, (_, i) => newClient(`c${i}`));
+    const controller = new AbortController();
+    // Aborted as the first request is answered, before its slot is given to another.
+    const adapter = slotted({ flushMs: 5, requestMs: 20, onRequestDone: () => { controller.abort(); } });
+    const outcomes = await executePlan(plan(changes), adapter, { concurrency: 4, signal: controller.signal });
+    expect(adapter.seen.sent).toHaveLength(4);
+    expect(outcomes).toHaveLength(20);
+    expect(outcomes.filter((o) => o.status === 'succeeded')).toHaveLength(4);
+    expect(outcomes.filter((o) => o.status === 'skipped' && o.because === 'interrupted')).toHaveLength(16);
+  });
+});
+
 describe('walk', () => {
+  test('a visit interrupted at its first request is skipped; one interrupted at a later request failed (something was sent)', async () => {
+    const controller = new AbortController();
+    const results = await walk(
+      [{ id: 'once', dependsOn: [] }, { id: 'twice', dependsOn: [] }],
+      async (n, slot) => {
+        if (n.id === 'twice') {
+          await slot.run(() => {
+            controller.abort();
+            return Promise.resolve();
+          });
+        }
+        else await sleep(5);
+        await slot.run(() => Promise.resolve());
+        return n.id;
+      },
+      { concurrency: 2, perRequest: true, signal: controller.signal },
+    );
+    const byNode = Object.fromEntries(results.map((r) => [r.node.id, r]));
+    expect(byNode.once).toMatchObject({ status: 'skipped', because: 'interrupted' });
+    expect(byNode.twice).toMatchObject({ status: 'failed', error: new Interrupted().message });
+  });
+
   const node = (id: string, ...dependsOn: string[]) => ({ id, dependsOn });
 
   test('refuses a graph that is not one before visiting anything', async () => {

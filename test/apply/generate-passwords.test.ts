@@ -7,7 +7,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { creator } from '../../src/apply/create.js';
 import { panelAdapter } from '../../src/apply/panel-adapter.js';
+import { Interrupted } from '../../src/apply/walk.js';
 import type { CreateClient } from '../../src/plan/types.js';
 import { requestFor } from '../../src/plan/requests.js';
 import { Redactions } from '../../src/redact.js';
@@ -123,6 +125,22 @@ describe('apply --generate-passwords: the adapter', () => {
     await expect(adapter.apply(newClient('alice'))).rejects.toMatchObject({ status: 400 });
     await file.close();
     expect(parseJournal(await readFile(path, 'utf8')).map((l) => l.kind)).toEqual(['intent', 'refused']);
+    expect(await standing('alice')).toEqual({ current: undefined, pending: undefined });
+  });
+
+  test('interrupted while waiting for its slot (after the write-ahead): nothing is sent, and the intent is settled as not sent', async () => {
+    const simulator = await sim();
+    const panel = client(simulator);
+    const file = await SecretsFile.open(path);
+    const creates = creator(panel, { settleTimeoutMs: 0, secrets: file, panelUrl: panel.baseUrl, newPassword: passwords('Generated-Password-0008') });
+    const interrupted = { run: () => Promise.reject(new Interrupted()) };
+    await expect(creates.createClient(newClient('alice'), file, interrupted)).rejects.toBeInstanceOf(Interrupted);
+    await file.close();
+    expect(simulator.requests).toEqual([]);
+    expect(parseJournal(await readFile(path, 'utf8'))).toMatchObject([
+      { kind: 'intent', entry: { username: 'alice', pending_password: 'Generated-Password-0008' } },
+      { kind: 'refused', entry: { username: 'alice', refused: 'not sent: interrupted' } },
+    ]);
     expect(await standing('alice')).toEqual({ current: undefined, pending: undefined });
   });
 
