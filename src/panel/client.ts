@@ -1,4 +1,4 @@
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ProvisionError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { DEADLINE_CODE, PanelHttpError, unreachableError } from './errors.js';
@@ -238,7 +238,11 @@ export class PanelClient {
     let headers: Record<string, string | string[] | undefined>;
     let text: string;
     try {
-      const response = await request(this.origin + path, {
+      // Parsed as undici's own request(url) does: the path goes out normalised and encoded.
+      const url = new URL(this.origin + path);
+      const response = await this.dispatcher.request({
+        origin: url.origin,
+        path: url.pathname + url.search,
         method,
         headers: {
           'x-api-key': this.apiKey,
@@ -247,7 +251,6 @@ export class PanelClient {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        dispatcher: this.dispatcher,
         signal: deadline,
         headersTimeout: this.timeouts.headersMs,
         bodyTimeout: this.timeouts.bodyMs,

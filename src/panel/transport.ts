@@ -1,8 +1,34 @@
-import { Agent, Pool, ProxyAgent, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Dispatcher } from 'undici';
+import type * as Undici from 'undici';
 import { ProvisionError } from '../errors.js';
 import type { PanelTimeouts } from './client.js';
 import { DEFAULT_CONNECTIONS } from './limits.js';
 import type { ProxyChoice } from './proxy.js';
+
+/**
+ * undici's parts, each loaded when first used (so a command that sends nothing loads none),
+ * and one by one rather than through its index: the index loads fetch, WebSocket, the caches
+ * and the mocks too, and touches globalThis.Headers (which loads Node's own copy of undici):
+ * about 110 ms of start-up against about 40 for the parts used here. undici declares no
+ * "exports", so its files can be required; the version is pinned exact in package.json, and
+ * every request of the test suite goes through these.
+ */
+const require = createRequire(import.meta.url);
+let loaded: { Agent: typeof Undici.Agent; Pool: typeof Undici.Pool; ProxyAgent: typeof Undici.ProxyAgent } | undefined;
+function undici(): NonNullable<typeof loaded> {
+  if (loaded === undefined) {
+    // What the index does first: the request API on every dispatcher (a ProxyAgent's tunnel uses `connect` from it).
+    const { prototype } = require('undici/lib/dispatcher/dispatcher.js') as typeof Undici.Dispatcher;
+    Object.assign(prototype, require('undici/lib/api/index.js'));
+    loaded = {
+      Agent: require('undici/lib/dispatcher/agent.js') as typeof Undici.Agent,
+      Pool: require('undici/lib/dispatcher/pool.js') as typeof Undici.Pool,
+      ProxyAgent: require('undici/lib/dispatcher/proxy-agent.js') as typeof Undici.ProxyAgent,
+    };
+  }
+  return loaded;
+}
 
 /**
  * The connection pool the client sends through: TLS settings, per-attempt timeouts, the pool
@@ -28,6 +54,7 @@ export function createDispatcher(options: {
     bodyTimeout: timeouts.bodyMs,
     connect: { timeout: timeouts.connectMs, ...tls },
   };
+  const { Agent, Pool, ProxyAgent } = undici();
   if (proxy.url === undefined) return new Agent(agentOptions);
   return new ProxyAgent({
     ...agentOptions,
