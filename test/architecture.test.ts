@@ -92,7 +92,7 @@ describe('the house rules', () => {
   });
 
   test('the floors: cli on top; render, apply and export under it; then plan', () => {
-    expect(FLOORS.slice(0, 3)).toEqual([['cli'], ['render', 'apply', 'export'], ['plan']]);
+    expect(FLOORS.slice(0, 3)).toEqual([['cli', 'api', 'action'], ['render', 'apply', 'export'], ['plan']]);
   });
 });
 
