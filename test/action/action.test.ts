@@ -4,7 +4,7 @@
  * built dist/ in its place, provision against the simulator, the comment against a fake GitHub
  * API. Plus the structure it promises (which input each step sees, actions at current majors).
  */
-import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateIdentity, identityToRecipient } from 'age-encryption';
 import { parse } from 'yaml';
@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { API_KEY } from '../helpers/cli.js';
 import { sim } from '../helpers/sim.js';
 import { tempDir } from '../helpers/sim-http.js';
-import { type ActionFile, runComposite } from './composite.js';
+import { type ActionFile, fakeNpm, runComposite } from './composite.js';
 import { fakeGitHub, type FakeGitHub } from './fake-github.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -20,35 +20,13 @@ const action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as Action
 const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; bin: Record<string, string> };
 const TOKEN = 'ghs_FAKEtoken0123456789abcdefTOKEN';
 
-/** A fake `npm` on PATH: logs its cwd and arguments, and installs the built dist/ as the two bins under --prefix. */
-const FAKE_NPM = `#!/bin/sh
-{ pwd; printf '%s\\n' "$@"; } > "$NPM_LOG"
-prefix=""; prev=""
-for a in "$@"; do [ "$prev" = "--prefix" ] && prefix="$a"; prev="$a"; done
-mkdir -p "$prefix/bin"
-printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "$NODE_BIN" "$DIST/cli/bin.js" > "$prefix/bin/provision"
-printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "$NODE_BIN" "$DIST/action/pr-comment.js" > "$prefix/bin/provision-pr-comment"
-chmod +x "$prefix/bin/provision" "$prefix/bin/provision-pr-comment"
-`;
-
 async function setup(manifest: string, fake: FakeGitHub, pullRequest: string): Promise<{ temp: string; workspace: string; npmLog: string; env: Record<string, string>; github: Record<string, string> }> {
   const temp = await tempDir();
   const workspace = join(temp, 'workspace');
   await mkdir(join(workspace, 'panel'), { recursive: true });
   await writeFile(join(workspace, 'panel', 'manifest.yaml'), manifest);
-  const fakeBin = join(temp, 'fakebin');
-  await mkdir(fakeBin);
-  await writeFile(join(fakeBin, 'npm'), FAKE_NPM);
-  await chmod(join(fakeBin, 'npm'), 0o755);
-  const npmLog = join(temp, 'npm.log');
-  const env = {
-    PATH: `${fakeBin}:${process.env.PATH ?? ''}`,
-    NPM_LOG: npmLog,
-    NODE_BIN: process.execPath,
-    DIST: join(ROOT, 'dist'),
-    GITHUB_API_URL: fake.url,
-    GITHUB_REPOSITORY: 'acme/panel',
-  };
+  const { env: npmEnv, npmLog } = await fakeNpm(temp);
+  const env = { ...npmEnv, GITHUB_API_URL: fake.url, GITHUB_REPOSITORY: 'acme/panel' };
   return { temp, workspace, npmLog, env, github: { token: TOKEN, 'event.pull_request.number': pullRequest } };
 }
 

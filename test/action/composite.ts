@@ -7,7 +7,7 @@
  * test, so action.yml cannot grow one that this runner silently misreads.
  */
 import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface ActionStep {
@@ -128,4 +128,30 @@ function bash(script: string, env: Record<string, string>, cwd: string): Promise
       resolve({ code: code ?? 1, stdout, stderr });
     });
   });
+}
+
+/** A fake `npm` on PATH: logs its cwd and arguments, and installs the built dist/ as the two bins under --prefix. */
+const FAKE_NPM = `#!/bin/sh
+{ pwd; printf '%s\\n' "$@"; } > "$NPM_LOG"
+prefix=""; prev=""
+for a in "$@"; do [ "$prev" = "--prefix" ] && prefix="$a"; prev="$a"; done
+mkdir -p "$prefix/bin"
+printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "$NODE_BIN" "$DIST/cli/bin.js" > "$prefix/bin/provision"
+printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "$NODE_BIN" "$DIST/action/pr-comment.js" > "$prefix/bin/provision-pr-comment"
+chmod +x "$prefix/bin/provision" "$prefix/bin/provision-pr-comment"
+`;
+
+/**
+ * Puts the fake `npm` in `<temp>/fakebin`: the action's install step then "installs" this
+ * checkout's dist/ (built by the tests' global setup) and logs what it was asked for in `npmLog`.
+ * `env` is the PATH and what the fake reads.
+ */
+export async function fakeNpm(temp: string): Promise<{ env: Record<string, string>; npmLog: string }> {
+  const fakeBin = join(temp, 'fakebin');
+  await mkdir(fakeBin, { recursive: true });
+  await writeFile(join(fakeBin, 'npm'), FAKE_NPM);
+  await chmod(join(fakeBin, 'npm'), 0o755);
+  const npmLog = join(temp, 'npm.log');
+  const dist = join(import.meta.dirname, '..', '..', 'dist');
+  return { env: { PATH: `${fakeBin}:${process.env.PATH ?? ''}`, NPM_LOG: npmLog, NODE_BIN: process.execPath, DIST: dist }, npmLog };
 }

@@ -9,9 +9,16 @@ import { cliEnv, run } from '../helpers/cli.js';
 import { startSim } from '../helpers/sim.js';
 
 const DIR = new URL('../../examples/', import.meta.url).pathname;
+const ROOT = new URL('../../', import.meta.url).pathname;
 const files = await readdir(DIR);
-const manifests = files.filter((f) => f.endsWith('.yaml') && !f.includes('ci'));
+/** Every example manifest: the top-level ones and each panel's of the multi-panel example. */
+const manifests = [
+  ...files.filter((f) => f.endsWith('.yaml') && !f.includes('ci')),
+  ...(await readdir(join(DIR, 'multi-panel', 'panels'))).map((panel) => `multi-panel/panels/${panel}/manifest.yaml`),
+];
 const workflows = files.filter((f) => f === 'github-actions.yml' || f === 'gitlab-ci.yml' || f === 'github-drift.yml');
+/** Every file whose shell calls provision: the workflows, the multi-panel one, and the action itself (relative to the repository). */
+const callers = [...workflows.map((f) => `examples/${f}`), 'examples/multi-panel/github-actions.yml', 'action.yml'];
 
 /** Every string under `run` / `script` keys of a CI file, as shell text. */
 function shellOf(node: unknown): string[] {
@@ -24,22 +31,52 @@ function shellOf(node: unknown): string[] {
   });
 }
 
+/**
+ * The bin as the examples call it: by the path it was installed at (`…/bin/provision`, or a
+ * variable holding it, `"$provision"`), or `provision` after `npx --no-install`.
+ */
+function isProvision(word: string): boolean {
+  const bare = word.replace(/^["']|["']$/g, '');
+  return !bare.includes('=') && (bare === 'provision' || bare === '$provision' || bare.endsWith('/bin/provision'));
+}
+
 /** Each `provision <command> args…` invocation: its words up to a shell operator. */
 function invocations(shell: string): string[][] {
   const calls: string[][] = [];
   for (const line of shell.split('\n')) {
     const words = line.trim().split(/\s+/);
     for (let i = 0; i < words.length; i++) {
-      if (words[i] !== 'provision') continue;
+      if (!isProvision(words[i] ?? '')) continue;
       const call: string[] = [];
       for (const word of words.slice(i + 1)) {
-        if (['>', '|', '||', '&&', ';', '2>&1'].includes(word) || word.startsWith('>')) break;
+        if (['>', '|', '||', '&&', ';', '2>&1'].includes(word) || word.startsWith('>') || word.startsWith('2>')) break;
         call.push(word);
       }
       calls.push(call);
     }
   }
   return calls;
+}
+
+/** The `with:` of every step that uses the action (`panel-provision/panel-provision@…`). */
+function actionUses(node: unknown): Record<string, string>[] {
+  if (Array.isArray(node)) return node.flatMap(actionUses);
+  if (typeof node !== 'object' || node === null) return [];
+  const step = node as { uses?: unknown; with?: Record<string, string> };
+  if (typeof step.uses === 'string' && step.uses.startsWith('panel-provision/panel-provision@')) return [step.with ?? {}];
+  return Object.values(node).flatMap(actionUses);
+}
+
+/** Fails unless `provision <command> <args>` names a command and flags that exist. */
+async function expectKnown(where: string, command: string | undefined, args: readonly string[]): Promise<void> {
+  expect(COMMAND_NAMES, `${where}: provision ${command ?? ''}`).toContain(command);
+  const options = (await loadCommand(command as (typeof COMMAND_NAMES)[number])).options ?? {};
+  for (const arg of args) {
+    if (!arg.startsWith('--')) continue;
+    const flag = arg.slice(2).split('=')[0] ?? '';
+    if (flag === 'version') continue;
+    expect(Object.keys(options), `${where}: provision ${command ?? ''} ${arg}`).toContain(flag);
+  }
 }
 
 describe('example manifests', () => {
@@ -75,55 +112,42 @@ describe('example CI workflows', () => {
     expect(workflows.sort()).toEqual(['github-actions.yml', 'github-drift.yml', 'gitlab-ci.yml']);
   });
 
-  it.each(workflows)('%s calls only commands and flags that exist', async (name) => {
-    const shell = shellOf(parse(await readFile(join(DIR, name), 'utf8'))).join('\n');
-    const calls = invocations(shell);
-    expect(calls.map((c) => c[0])).toEqual(expect.arrayContaining(name === 'github-drift.yml' ? ['export'] : ['plan', 'apply']));
-    for (const [command, ...args] of calls) {
-      expect(COMMAND_NAMES, `${name}: provision ${command ?? ''}`).toContain(command);
-      const options = (await loadCommand(command as (typeof COMMAND_NAMES)[number])).options ?? {};
-      for (const arg of args) {
-        if (!arg.startsWith('--')) continue;
-        const flag = arg.slice(2).split('=')[0] ?? '';
-        expect(Object.keys(options), `${name}: provision ${command ?? ''} ${arg}`).toContain(flag);
-      }
+  it.each(callers)('%s calls only commands and flags that exist, through the installed bin', async (name) => {
+    const text = await readFile(join(ROOT, name), 'utf8');
+    const shell = shellOf(parse(text)).join('\n');
+    // Never a bare `npx provision` (npx would fetch a stranger's package of that name when ours is missing).
+    expect(shell).not.toMatch(/\bnpx\s+(?!--no-install\b)\S/);
+    expect(shell).not.toMatch(/\bnpm ci\b/);
+    for (const [command, ...args] of invocations(shell)) {
+      if (command === '--version') continue;
+      await expectKnown(name, command, args);
     }
+    // Through the action: its inputs exist, and the flags it passes on exist for plan and apply.
+    const inputs = (parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown> }).inputs;
+    for (const given of actionUses(parse(text))) {
+      for (const input of Object.keys(given)) expect(Object.keys(inputs), `${name}: input ${input}`).toContain(input);
+      await expectKnown(`${name} plan-args`, 'plan', (given['plan-args'] ?? '').split(/\s+/));
+      await expectKnown(`${name} apply-args`, 'apply', (given['apply-args'] ?? '').split(/\s+/));
+    }
+    const commands = [...invocations(shell).map((c) => c[0]), ...actionUses(parse(text)).map((w) => w.command)];
+    if (name === 'action.yml') expect(invocations(shell).map((c) => c[0])).toEqual(['--version', 'plan', 'plan', 'apply']);
+    else expect(commands).toEqual(expect.arrayContaining(name.endsWith('github-drift.yml') ? ['export'] : ['plan', 'apply']));
   });
 
-  it('GitHub: comments the Markdown plan with its exit code on pull requests; applies a saved plan on main, one at a time, secrets from the repository, passwords as an artifact', async () => {
-    const text = await readFile(join(DIR, 'github-actions.yml'), 'utf8');
-    const wf = parse(text) as { on: Record<string, unknown>; jobs: Record<string, Record<string, unknown>> };
-    expect(Object.keys(wf.on)).toEqual(['pull_request', 'push']);
-    const plan = wf.jobs.plan!;
-    const apply = wf.jobs.apply!;
-    const planShell = shellOf(plan).join('\n');
-    expect(planShell).toContain('provision plan panel/manifest.yaml --format markdown --detailed-exitcode > plan.md');
-    expect(planShell).toContain('gh pr comment');
-    expect(planShell).toContain('GITHUB_OUTPUT');
-    expect(apply.concurrency).toEqual({ group: 'panel-provision-apply', 'cancel-in-progress': false });
-    expect(String(apply.if)).toContain("refs/heads/main");
-    const applyShell = shellOf(apply).join('\n');
-    expect(applyShell).toMatch(/provision plan \S+ --out plan\.json[\s\S]*provision apply plan\.json --secrets-file/);
-    expect(JSON.stringify(apply.env)).toContain('${{ secrets.PANEL_API_KEY }}');
-    expect(JSON.stringify(apply.env)).toContain('PROVISION_SECRETS_RECIPIENT');
-    expect(JSON.stringify(apply.steps)).toContain('actions/upload-artifact');
-    // The key comes from the repository's secrets only; no step prints the secrets file.
-    expect(text).not.toMatch(/PROVISION_API_KEY:\s*[^$\s]/);
-    expect(shellOf(wf.jobs).join('\n')).not.toMatch(/(cat|echo|secrets decrypt)[^\n]*secrets\.jsonl/);
-  });
-
-  it('GitHub drift: nightly and on demand, export --into with a key from the repository, one pull request on a fixed branch, opened or updated', async () => {
+  it('GitHub drift: nightly and on demand, export --into with the read key, one pull request on a fixed branch, opened or updated', async () => {
     const text = await readFile(join(DIR, 'github-drift.yml'), 'utf8');
-    const wf = parse(text) as { on: Record<string, unknown>; concurrency: unknown; jobs: Record<string, { env: Record<string, string>; steps: { env?: Record<string, string> }[] }> };
+    const wf = parse(text) as { on: Record<string, unknown>; concurrency: unknown; jobs: Record<string, { env: Record<string, string>; environment: string; steps: { env?: Record<string, string> }[] }> };
     expect(Object.keys(wf.on)).toEqual(['schedule', 'workflow_dispatch']);
     expect(wf.concurrency).toEqual({ group: 'panel-drift', 'cancel-in-progress': false });
     const shell = shellOf(wf.jobs).join('\n');
-    expect(shell).toContain('npx provision export --into panel/manifest.yaml');
+    expect(shell).toContain('"$RUNNER_TEMP/provision/bin/provision" export --into panel/manifest.yaml');
     expect(shell).toMatch(/git push --force origin "\$BRANCH"/);
     expect(shell).toContain('gh pr create');
     expect(shell).toContain('gh pr edit');
     expect(wf.jobs.drift!.env.BRANCH).toBe('provision/drift');
-    expect(JSON.stringify(wf.jobs.drift!.steps)).toContain('${{ secrets.PANEL_READ_API_KEY }}');
+    expect(wf.jobs.drift!.environment).toBe('panel-plan');
+    expect(JSON.stringify(wf.jobs.drift!.steps)).toContain('${{ secrets.PANEL_PLAN_API_KEY }}');
+    expect(text).not.toContain('secrets.PANEL_API_KEY');
     expect(text).not.toMatch(/PROVISION_API_KEY:\s*[^$\s]/);
   });
 
