@@ -109,7 +109,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
     try {
       const color = useColor(io.stdout, io.env);
       if (format === 'text') io.stdout.write(renderPlanText(view, { color }));
-      refuseConflicts(view.plan);
+      refuseConflicts(view.plan, prepared.conflictsAt);
       if (view.plan.changes.length === 0) {
         if (format === 'json') io.stdout.write(renderApplyJson([], [], view.panelUrl));
         return EXIT.ok;

@@ -75,10 +75,9 @@ export function refuseMassChanges(plan: Plan, limits: Limits): void {
 }
 
 /**
- * What plan or apply was given, read once: a pipe or stdin cannot be read twice. A saved plan
- * comes with its document as parsed (checked whole by parsePlanFile), for show's notes and counts.
+ * What plan, apply or show was given, read once: a pipe or stdin cannot be read twice.
  */
-export type Input = { readonly kind: 'saved'; readonly saved: SavedPlan; readonly document: unknown } | { readonly kind: 'manifest'; readonly bytes: Uint8Array };
+export type Input = { readonly kind: 'saved'; readonly saved: SavedPlan } | { readonly kind: 'manifest'; readonly bytes: Uint8Array };
 
 /**
  * Reads `path` (`-`: stdin) and tells a saved plan from a manifest: a saved plan is a JSON
@@ -91,14 +90,13 @@ export async function readInput(path: string, io: Io): Promise<Input> {
   const text = new TextDecoder().decode(bytes);
   if (!text.trimStart().startsWith('{')) return { kind: 'manifest', bytes };
   let isPlan: boolean;
-  let document: unknown;
   try {
-    document = JSON.parse(text) as unknown;
+    const document = JSON.parse(text) as unknown;
     isPlan = typeof document === 'object' && document !== null && 'format_version' in document;
   } catch {
     isPlan = extname(path).toLowerCase() === '.json' && text.includes('"format_version"');
   }
-  return isPlan ? { kind: 'saved', saved: parsePlanFile(text, path), document } : { kind: 'manifest', bytes };
+  return isPlan ? { kind: 'saved', saved: parsePlanFile(text, path) } : { kind: 'manifest', bytes };
 }
 
 /** A plan ready to show or apply, and the open connection it was made over (the caller closes it). */

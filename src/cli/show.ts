@@ -1,11 +1,8 @@
 import { ProvisionError } from '../errors.js';
 import { quote } from '../escape.js';
-import type { SavedPlan } from '../plan/saved.js';
-import type { PlanView } from '../render/common.js';
 import { renderPlanJson } from '../render/json.js';
 import { renderPlanMarkdown } from '../render/markdown.js';
 import { renderPlanText } from '../render/text.js';
-import { isRecord } from '../util.js';
 import type { Command } from './args.js';
 import { oneOf, parseCommandLine } from './args.js';
 import { EXIT, exitCodesHelp } from './exit.js';
@@ -49,7 +46,7 @@ ${exitCodesHelp(['ok', 'failure'])}`,
         hint: `run provision plan ${path === '-' ? '<manifest>' : path} (it reads the panel), or provision plan ${path === '-' ? '<manifest>' : path} --out plan.json, then provision show plan.json`,
       });
     }
-    const view = savedView(input.saved, input.document);
+    const view = input.saved;
     const showUrl = values['show-url'];
     io.stdout.write(
       format === 'json' ? renderPlanJson(view) : format === 'markdown' ? renderPlanMarkdown(view, { showUrl }) : renderPlanText(view, { color: useColor(io.stdout, io.env) }),
@@ -57,34 +54,3 @@ ${exitCodesHelp(['ok', 'failure'])}`,
     return EXIT.ok;
   },
 };
-
-/**
- * The view a saved plan was rendered from. SavedPlan holds what apply needs; the notes, the
- * warnings and the unmanaged counts (without names unless the plan was made with
- * --show-unmanaged) are read from the same document, already checked whole by parsePlanFile
- * (schema and digest), so each field here has the type the schema gives it.
- */
-function savedView(saved: SavedPlan, document: unknown): PlanView {
-  const doc = isRecord(document) ? document : {};
-  const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
-  const unmanaged = isRecord(doc.unmanaged) ? doc.unmanaged : {};
-  const named = Array.isArray(unmanaged.client_names);
-  // Without names, the counts stand as that many unnamed entries: renderers show counts only then.
-  const placeholders = (count: unknown): string[] => Array.from({ length: typeof count === 'number' ? count : 0 }, () => '');
-  const warnings = strings(doc.warnings);
-  return {
-    plan: {
-      ...saved.plan,
-      unmanaged: named
-        ? saved.plan.unmanaged
-        : { clients: placeholders(unmanaged.clients), domains: unmanaged.domains === null ? undefined : placeholders(unmanaged.domains) },
-    },
-    panelUrl: saved.panelUrl,
-    manifest: saved.manifest,
-    manifestSha256: saved.manifestSha256,
-    fingerprint: saved.fingerprint,
-    notes: strings(doc.notes),
-    ...(warnings.length === 0 ? {} : { warnings }),
-    showUnmanaged: named,
-  };
-}

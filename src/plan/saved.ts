@@ -43,14 +43,14 @@ export interface PlanSource {
   readonly showUnmanaged: boolean;
 }
 
-/** A plan file read back: the Plan the executor needs, and what it records beside it. */
-export interface SavedPlan {
+/**
+ * A plan file read back: everything it was rendered from (so `show` prints it again), and its
+ * format. Without --show-unmanaged the file holds only counts of unmanaged accounts: the plan
+ * then carries that many unnamed ('') entries and `showUnmanaged` is false, so every renderer
+ * shows the counts, which is all it shows then anyway.
+ */
+export interface SavedPlan extends PlanSource {
   readonly formatVersion: string;
-  readonly plan: Plan;
-  readonly panelUrl: string;
-  readonly manifest: string;
-  readonly manifestSha256: string;
-  readonly fingerprint: string;
 }
 
 /** The plan document, its digest (`plan_sha256`) over every other field. */
@@ -111,6 +111,8 @@ interface DocumentJson {
   readonly conflicts: readonly Conflict[];
   readonly unknowns: readonly Unknown[];
   readonly unmanaged: { readonly clients: number; readonly domains: number | null; readonly client_names?: string[]; readonly domain_names?: string[] | null };
+  readonly notes: readonly string[];
+  readonly warnings?: readonly string[];
 }
 
 /**
@@ -138,11 +140,16 @@ export function parsePlanFile(text: string, source: string): SavedPlan {
   if (problems.length > 0) throw planFileError(source, problems);
   if (planDigest(data as Record<string, unknown>) !== document.plan_sha256) throw edited(source, 'digest (plan_sha256)');
   const { unmanaged } = document;
+  const named = unmanaged.client_names !== undefined;
+  const unnamed = (count: number): string[] => Array.from({ length: count }, () => '');
   const plan: Plan = {
     changes,
     conflicts: document.conflicts,
     unknowns: document.unknowns,
-    unmanaged: { clients: unmanaged.client_names ?? [], domains: unmanaged.domains === null ? undefined : (unmanaged.domain_names ?? []) },
+    unmanaged: {
+      clients: unmanaged.client_names ?? unnamed(unmanaged.clients),
+      domains: unmanaged.domains === null ? undefined : (unmanaged.domain_names ?? unnamed(unmanaged.domains)),
+    },
   };
   if (fingerprintOf(expectedFacts(plan)) !== document.fingerprint) throw edited(source, 'fingerprint');
   return {
@@ -152,6 +159,9 @@ export function parsePlanFile(text: string, source: string): SavedPlan {
     manifestSha256: document.manifest_sha256,
     fingerprint: document.fingerprint,
     plan,
+    notes: document.notes,
+    ...(document.warnings === undefined ? {} : { warnings: document.warnings }),
+    showUnmanaged: named,
   };
 }
 

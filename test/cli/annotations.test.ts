@@ -40,6 +40,16 @@ describe('conflicts on the manifest lines', () => {
     expect(annotations.join('\n')).not.toContain('zed');
   });
 
+  it('apply of the manifest annotates the same lines, and sends nothing', async () => {
+    const w = await workspace(MANIFEST, SEED);
+    const r = await run(['apply', w.file], { ...w.envWithSecrets, GITHUB_ACTIONS: 'true' });
+    expect(r.code).toBe(1);
+    const file = w.file.replaceAll(':', '%3A').replaceAll(',', '%2C');
+    expect(r.stderr).toContain(`::error file=${file},line=6,col=9::`);
+    expect(r.stderr).toContain(`::error file=${file},line=7,col=15::`);
+    expect(w.sim.requests.filter((request) => request.method !== 'GET')).toEqual([]);
+  });
+
   it('outside GitHub Actions: the located lines, no annotation; JSON and Markdown stay on stdout', async () => {
     const w = await workspace(MANIFEST, SEED);
     const r = await run(['plan', w.file, '--format', 'json'], w.env);

@@ -53,6 +53,14 @@ describe('provision show', () => {
     expect((await run(['show', w.planFile, '--format', 'markdown', '--show-url'])).stdout).toContain(`against <code>${w.sim.url}</code>`);
   });
 
+  it('apply of a plan saved without names still counts the unmanaged accounts, as plan did', async () => {
+    const w = await workspace(MANIFEST, SEED);
+    await run(['plan', w.file, '--out', w.planFile], w.env);
+    const applied = await run(['apply', w.planFile], w.envWithSecrets);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('Not in the manifest, left alone: 1 client, 1 domain.');
+  });
+
   it('plan: the Markdown and the step summary name the panel URL only with --show-url', async () => {
     const w = await workspace(MANIFEST, SEED);
     const summary = `${w.dir}/summary.md`;

@@ -35,7 +35,12 @@ describe('plan file round trip', () => {
     const back = parsePlanFile(saved(plan), 'plan.json');
     expect(back.plan.changes).toEqual(plan.changes);
     expect(back).toMatchObject({ formatVersion: '2.0', panelUrl: 'https://panel.example/api/v2', manifest: 'm.yaml', manifestSha256: 'a'.repeat(64), fingerprint: planFingerprint(plan, LIVE) });
-    expect(back.plan.unmanaged).toEqual({ clients: [], domains: [] });
+    // Saved without --show-unmanaged: the counts come back (as unnamed entries), not the names.
+    expect(back.plan.unmanaged).toEqual({ clients: [''], domains: [''] });
+    expect(back).toMatchObject({ showUnmanaged: false, notes: [] });
+    const named = parsePlanFile(renderPlanJson({ plan, panelUrl: 'https://panel.example/api/v2', manifest: 'm.yaml', showUnmanaged: true, notes: ['read'], warnings: ['w'], manifestSha256: 'a'.repeat(64), fingerprint: planFingerprint(plan, LIVE) }), 'plan.json');
+    expect(named).toMatchObject({ showUnmanaged: true, notes: ['read'], warnings: ['w'] });
+    expect(named.plan.unmanaged).toEqual({ clients: ['zed'], domains: ['other.example'] });
   });
 
   it('accepts a file reformatted with other key order, and a newer minor version with more fields', () => {
