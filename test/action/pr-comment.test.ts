@@ -105,6 +105,16 @@ describe('the sticky plan comment', () => {
     expect(fake.requests.some((r) => r.path.includes('/repositories/4242/issues/7/comments?per_page=100&page=3'))).toBe(true);
   });
 
+  it('with an app\'s token, updates that app\'s comment (PROVISION_COMMENT_AUTHOR), not the workflow bot\'s', async () => {
+    const fake = await fakeGitHub();
+    fake.add(`${commentMarker(MANIFEST)}\nold, by the workflow token`);
+    const app = fake.add(`${commentMarker(MANIFEST)}\nold, by the app`, 'panel-app[bot]');
+    const r = await comment(['--manifest', MANIFEST, '--exit-code', '0'], githubEnv(fake, { PROVISION_COMMENT_AUTHOR: 'panel-app[bot]' }));
+    expect(r.stdout).toMatch(/^Updated/);
+    expect(app.body).toContain(':white_check_mark: no changes');
+    expect(fake.comments[0]!.body).toContain('old, by the workflow token');
+  });
+
   it('two manifests of one repository get a comment each', async () => {
     const fake = await fakeGitHub();
     const planned = await planRun(CHANGES);
