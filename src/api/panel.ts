@@ -3,7 +3,8 @@ import { PanelClient, type PanelClientOptions } from '../panel/client.js';
 import { checkApiKey } from '../panel/key.js';
 import { readLive as readPanel } from '../panel/read.js';
 import { checkCaPem } from '../panel/transport.js';
-import type { Live, ManagedField } from '../panel/types.js';
+import type { Live } from '../panel/types.js';
+import { readsForManifest } from '../plan/reads.js';
 import { normalizeBaseUrl } from '../panel/url.js';
 
 /** How to reach a panel. Nothing here is read from the environment: pass what you mean. */
@@ -59,16 +60,5 @@ export interface ReadOptions {
  * look-ups by name on a panel without GET /domains). Changes nothing on the panel.
  */
 export async function readLive(panel: PanelClient, desired: Desired, options: ReadOptions = {}): Promise<Live> {
-  const usernames = new Set<string>();
-  const fields = new Set<ManagedField>();
-  for (const client of desired.clients) {
-    const managed = ([['plan', client.plan], ['email', client.email], ['suspended', client.suspended]] as const).filter(([, value]) => value !== undefined);
-    if (managed.length > 0) usernames.add(client.username);
-    for (const [field] of managed) fields.add(field);
-  }
-  return readPanel(panel, {
-    domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)),
-    details: { usernames, fields },
-    ...(options.onNote === undefined ? {} : { onNote: options.onNote }),
-  });
+  return readPanel(panel, { ...readsForManifest(desired), ...(options.onNote === undefined ? {} : { onNote: options.onNote }) });
 }

@@ -1,11 +1,12 @@
 import { extname } from 'node:path';
 import { type LocatedProblem, ProvisionError } from '../errors.js';
 import type { Desired } from '../manifest/types.js';
-import type { ManagedField, PanelClient } from '../panel/index.js';
+import type { PanelClient } from '../panel/index.js';
 import { readLive } from '../panel/index.js';
 import { diff } from '../plan/diff.js';
 import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
 import { DEFAULT_MAX_CREATES, DEFAULT_MAX_DELETES, type Limits, massChanges, renameWarning } from '../plan/guards.js';
+import { readsForManifest, readsForSavedPlan } from '../plan/reads.js';
 import { parsePlanFile, type SavedPlan } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
 import { conflictLine, type PlanView } from '../render/common.js';
@@ -122,11 +123,7 @@ export async function planFromManifest(bytes: Uint8Array, path: string, io: Io, 
   const { desired, sha256 } = loadManifest(bytes, path, io);
   const prepared = await withPanel(io, credentials, options, async (panel) => {
     const notes: string[] = [];
-    const live = await readLive(panel, {
-      domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)),
-      details: managedFields(desired),
-      onNote: (note) => notes.push(note),
-    });
+    const live = await readLive(panel, { ...readsForManifest(desired), onNote: (note) => notes.push(note) });
     // Before any refusal (an unknown plan, a conflict): a client whose password was lost is named.
     await reportLostPasswords(options.secretsPath, panel.baseUrl, live, io, credentials.redactions);
     if (!live.domainsComplete && desired.prune.domains) {
@@ -174,11 +171,7 @@ export async function planFromSavedPlan(saved: SavedPlan, file: string, io: Io, 
       });
     }
     const notes: string[] = [];
-    const live = await readLive(panel, {
-      domainNames: saved.plan.changes.filter((c) => c.type === 'domain').map((c) => c.name),
-      details: updatedFields(saved.plan),
-      onNote: (note) => notes.push(note),
-    });
+    const live = await readLive(panel, { ...readsForSavedPlan(saved.plan), onNote: (note) => notes.push(note) });
     // Before any refusal: a stale plan must not hide a client whose password was lost.
     await reportLostPasswords(options.secretsPath, panel.baseUrl, live, io, credentials.redactions);
     if (planFingerprint(saved.plan, live) !== saved.fingerprint) {
@@ -199,31 +192,6 @@ export async function planFromSavedPlan(saved: SavedPlan, file: string, io: Io, 
     };
   });
   return { ...prepared, conflictsAt: [] };
-}
-
-/** The manifest's clients that manage a field, and which fields: what the panel's list must show, or GET /clients/{id}. */
-function managedFields(desired: Desired): { usernames: Set<string>; fields: Set<ManagedField> } {
-  const usernames = new Set<string>();
-  const fields = new Set<ManagedField>();
-  for (const client of desired.clients) {
-    const managed = ([['plan', client.plan], ['email', client.email], ['suspended', client.suspended]] as const).filter(([, value]) => value !== undefined);
-    if (managed.length === 0) continue;
-    usernames.add(client.username);
-    for (const [field] of managed) fields.add(field);
-  }
-  return { usernames, fields };
-}
-
-/** The clients a saved plan updates, and the fields: its fingerprint compares their values. */
-function updatedFields(plan: Plan): { usernames: Set<string>; fields: Set<ManagedField> } {
-  const usernames = new Set<string>();
-  const fields = new Set<ManagedField>();
-  for (const change of plan.changes) {
-    if (change.action !== 'update') continue;
-    usernames.add(change.name);
-    for (const f of change.fields) fields.add(f.field);
-  }
-  return { usernames, fields };
 }
 
 /** Connects, then makes the view; the connection is closed when that fails and handed on when not. */

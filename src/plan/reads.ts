@@ -1,0 +1,35 @@
+import type { Desired } from '../manifest/types.js';
+import type { ManagedField, ReadLiveOptions } from '../panel/index.js';
+import type { Plan } from './types.js';
+
+/** What a plan needs read from the panel (readLive's options, without the callbacks). */
+export type PlanReads = Pick<ReadLiveOptions, 'domainNames' | 'details'>;
+
+/**
+ * For planning a manifest: its domains (looked up one by one on a panel without GET /domains),
+ * and the clients that manage a field with those fields (what GET /clients must show, else
+ * GET /clients/{id}).
+ */
+export function readsForManifest(desired: Desired): PlanReads {
+  const usernames = new Set<string>();
+  const fields = new Set<ManagedField>();
+  for (const client of desired.clients) {
+    const managed = ([['plan', client.plan], ['email', client.email], ['suspended', client.suspended]] as const).filter(([, value]) => value !== undefined);
+    if (managed.length === 0) continue;
+    usernames.add(client.username);
+    for (const [field] of managed) fields.add(field);
+  }
+  return { domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)), details: { usernames, fields } };
+}
+
+/** For checking a saved plan against the panel: its domains, and the fields its updates compare. */
+export function readsForSavedPlan(plan: Plan): PlanReads {
+  const usernames = new Set<string>();
+  const fields = new Set<ManagedField>();
+  for (const change of plan.changes) {
+    if (change.action !== 'update') continue;
+    usernames.add(change.name);
+    for (const f of change.fields) fields.add(f.field);
+  }
+  return { domainNames: plan.changes.filter((c) => c.type === 'domain').map((c) => c.name), details: { usernames, fields } };
+}
