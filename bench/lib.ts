@@ -12,7 +12,8 @@ import type { ProbeRequest, ProbeResult } from './probe.js';
 import type { SimServerConfig, SimStats } from './sim-server.js';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
-export const BIN = join(ROOT, 'dist/cli/bin.js');
+/** The CLI measured: this checkout's build, or another's (`BENCH_BIN=../old/dist/cli/bin.js npm run bench`) for a before/after. */
+export const BIN = process.env.BENCH_BIN ?? join(ROOT, 'dist/cli/bin.js');
 const TIME = '/usr/bin/time';
 export const LATENCY_MS = 20;
 export const CONCURRENCY = 8;

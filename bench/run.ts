@@ -70,7 +70,7 @@ function scalingRows(plans: readonly PlanScale[], validates: readonly ValidateSc
     rows.push(['  wall', ...sizes.map((n) => ms(at(n, (a) => a.applyMs))), growth(sizes.map((n) => at(n, (a) => a.applyMs)))]);
     rows.push(['  / minimal client', ...sizes.map((n) => x(at(n, (a) => a.applyMs / a.minimalMs))), '']);
     rows.push(['  own CPU per request', ...sizes.map((n) => `${at(n, (a) => a.ownCpuPerRequestMs).toFixed(2)} ms`), growth(sizes.map((n) => at(n, (a) => a.ownCpuPerRequestMs)))]);
-    rows.push(['  POSTs in flight (of 8)', ...sizes.map((n) => at(n, (a) => a.simInFlight).toFixed(2)), '']);
+    rows.push(['  POSTs in flight (of 8): apply / minimal', ...sizes.map((n) => `${at(n, (a) => a.simInFlight).toFixed(2)} / ${at(n, (a) => a.minimalInFlight).toFixed(2)}`), '']);
     rows.push(['  first POST / plan wall', ...sizes.map((n) => x(at(n, (a) => a.firstWriteMs / a.planMs))), '']);
   }
   return rows;
