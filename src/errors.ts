@@ -55,6 +55,8 @@ export type ErrorCode =
   | 'unknown_hosting_plan'
   /** The plan has conflicts (a manifest domain owned by another client); nothing is sent. */
   | 'plan_conflict'
+  /** The GitHub API (the action's pull-request comment) failed or answered something unusable. */
+  | 'github_api'
   /** The secrets file cannot be used. */
   | 'secrets'
   /** apply needs --auto-approve (or a confirmation) and got none. */

@@ -7,6 +7,7 @@
  * names made here with `markdownText`. Nothing else from the run is pasted in unescaped.
  */
 import { guardOutput, markdownText, safeText } from '../escape.js';
+import { EXIT } from '../exit-codes.js';
 
 /** GitHub refuses an issue comment over 65,536 characters. */
 export const COMMENT_LIMIT = 65_536;
@@ -31,27 +32,27 @@ export function hasMarker(body: string, marker: string): boolean {
 }
 
 /**
- * What each exit code of `provision` says (README "Exit codes"; the codes themselves are
- * src/cli/exit.ts's EXIT, which this floor may not import). Unknown codes are reported by number.
+ * What each exit code of `provision` says (README "Exit codes"; the codes are src/exit-codes.ts's
+ * EXIT). Unknown codes are reported by number.
  */
 const OUTCOMES: Readonly<Record<ActionCommand, Readonly<Record<number, { icon: string; text: string }>>>> = {
   plan: {
-    0: { icon: ':white_check_mark:', text: 'no changes' },
-    2: { icon: ':memo:', text: 'changes to review' },
-    1: { icon: ':x:', text: 'failed: nothing can be applied until the problems below are fixed' },
+    [EXIT.ok]: { icon: ':white_check_mark:', text: 'no changes' },
+    [EXIT.changes]: { icon: ':memo:', text: 'changes to review' },
+    [EXIT.failure]: { icon: ':x:', text: 'failed: nothing can be applied until the problems below are fixed' },
   },
   apply: {
-    0: { icon: ':white_check_mark:', text: 'applied' },
-    1: { icon: ':x:', text: 'failed' },
-    3: { icon: ':x:', text: 'stale plan: the panel changed since the plan was made; nothing was sent' },
-    4: { icon: ':x:', text: 'mass create or delete refused; nothing was sent' },
-    130: { icon: ':warning:', text: 'interrupted: apply again to finish' },
+    [EXIT.ok]: { icon: ':white_check_mark:', text: 'applied' },
+    [EXIT.failure]: { icon: ':x:', text: 'failed' },
+    [EXIT.stalePlan]: { icon: ':x:', text: 'stale plan: the panel changed since the plan was made; nothing was sent' },
+    [EXIT.massChange]: { icon: ':x:', text: 'mass create or delete refused; nothing was sent' },
+    [EXIT.interrupted]: { icon: ':warning:', text: 'interrupted: apply again to finish' },
   },
 };
 
 /** True when `code` is a failure of `command` (the action's step fails on it, after the comment). */
 export function isFailure(command: ActionCommand, code: number): boolean {
-  return command === 'plan' ? code !== 0 && code !== 2 : code !== 0;
+  return command === 'plan' ? code !== EXIT.ok && code !== EXIT.changes : code !== EXIT.ok;
 }
 
 /** One line: `**Plan of <code>m.yaml</code>**: :x: failed … (exit 1)`. */

@@ -75,7 +75,7 @@ async function call(target: GitHubTarget, method: 'GET' | 'POST' | 'PATCH', url:
   } catch (error) {
     const cause = (error as { cause?: unknown } | undefined)?.cause;
     const reason = (error as Error | undefined)?.name === 'TimeoutError' ? 'no answer in time' : errnoCode(cause ?? error);
-    throw new ProvisionError('io', `${where} failed: ${target.redactions.redact(reason)}`, { hint: 'check GITHUB_API_URL and the runner\'s network' });
+    throw new ProvisionError('github_api', `${where} failed: ${target.redactions.redact(reason)}`, { hint: 'check GITHUB_API_URL and the runner\'s network' });
   }
   const text = await response.text().catch(() => '');
   if (!response.ok) {
@@ -87,14 +87,14 @@ async function call(target: GitHubTarget, method: 'GET' | 'POST' | 'PATCH', url:
       // Not JSON: the status says enough.
     }
     const hint = hintFor(response.status);
-    throw new ProvisionError('io', `${where} answered ${response.status}${message}`, hint === undefined ? {} : { hint });
+    throw new ProvisionError('github_api', `${where} answered ${response.status}${message}`, hint === undefined ? {} : { hint });
   }
   let json: unknown = null;
   if (text !== '') {
     try {
       json = JSON.parse(text);
     } catch {
-      throw new ProvisionError('io', `${where} answered ${response.status} with a body that is not JSON`);
+      throw new ProvisionError('github_api', `${where} answered ${response.status} with a body that is not JSON`);
     }
   }
   return { json, link: response.headers.get('link') };
@@ -115,7 +115,7 @@ function commentOf(value: unknown, where: string): IssueComment {
   if (isRecord(value) && typeof value.id === 'number' && isRecord(value.user) && typeof value.user.login === 'string') {
     return { id: value.id, body: typeof value.body === 'string' ? value.body : '', author: value.user.login, url: typeof value.html_url === 'string' ? value.html_url : '' };
   }
-  throw new ProvisionError('io', `${where} answered a comment without an id or an author`);
+  throw new ProvisionError('github_api', `${where} answered a comment without an id or an author`);
 }
 
 function base(target: GitHubTarget): string {
@@ -130,10 +130,10 @@ export async function listComments(target: GitHubTarget): Promise<IssueComment[]
   const comments: IssueComment[] = [];
   let url = first;
   for (let page = 0; ; page++) {
-    if (page === MAX_PAGES) throw new ProvisionError('io', `GitHub API: the pull request has more than ${MAX_PAGES * PAGE_SIZE} comments; the marker search stops there`);
+    if (page === MAX_PAGES) throw new ProvisionError('github_api', `GitHub API: the pull request has more than ${MAX_PAGES * PAGE_SIZE} comments; the marker search stops there`);
     const where = `GitHub API: GET ${url.pathname}${url.search}`;
     const { json, link } = await call(target, 'GET', url);
-    if (!Array.isArray(json)) throw new ProvisionError('io', `${where} answered something other than a list of comments`);
+    if (!Array.isArray(json)) throw new ProvisionError('github_api', `${where} answered something other than a list of comments`);
     comments.push(...json.map((item) => commentOf(item, where)));
     const next = nextLink(link);
     if (next === undefined) break;
@@ -141,10 +141,10 @@ export async function listComments(target: GitHubTarget): Promise<IssueComment[]
     try {
       nextUrl = new URL(next, url);
     } catch {
-      throw new ProvisionError('io', `${where} answered a next page link that is not a URL`);
+      throw new ProvisionError('github_api', `${where} answered a next page link that is not a URL`);
     }
     if (nextUrl.origin !== first.origin) {
-      throw new ProvisionError('io', `${where} answered a next page on another host (${quote(nextUrl.origin)}): the token is not sent there`);
+      throw new ProvisionError('github_api', `${where} answered a next page on another host (${quote(nextUrl.origin)}): the token is not sent there`);
     }
     url = nextUrl;
   }

@@ -1,24 +1,8 @@
 import type { ErrorCode } from '../errors.js';
 
-/**
- * Exit codes, in one place (README "Exit codes"): commands return these, and `main` maps every
- * error through EXIT_FOR_ERROR; no other code is written anywhere.
- */
-export const EXIT = {
-  ok: 0,
-  /** Any other failure. */
-  failure: 1,
-  /** `plan --detailed-exitcode` found changes; `export --into --check` found the manifest would change. */
-  changes: 2,
-  /** A saved plan no longer matches the panel; nothing was sent. */
-  stalePlan: 3,
-  /** The plan creates or deletes more than its limit allows (--max-creates, --max-deletes); nothing was sent. */
-  massChange: 4,
-  /** apply stopped by SIGINT/SIGTERM (128 + SIGINT), after its summary. */
-  interrupted: 130,
-} as const;
+import { EXIT, type ExitCode } from '../exit-codes.js';
 
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+export { EXIT, type ExitCode } from '../exit-codes.js';
 
 /** What each code means, for the help texts (written from here, never by hand). */
 const MEANING: Readonly<Record<keyof typeof EXIT, string>> = {
@@ -48,6 +32,7 @@ export const EXIT_FOR_ERROR: Readonly<Record<ErrorCode, ExitCode>> = {
   secrets: EXIT.failure,
   approval_required: EXIT.failure,
   plan_file: EXIT.failure,
+  github_api: EXIT.failure,
   stale_plan: EXIT.stalePlan,
   mass_change: EXIT.massChange,
 };
