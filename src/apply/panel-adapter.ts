@@ -10,6 +10,7 @@ import type { SecretsSink } from '../secrets/journal.js';
 import { assertNever, messageOf } from '../util.js';
 import { creator } from './create.js';
 import { send } from './send.js';
+import { NO_SLOT, type Slot } from './walk.js';
 import type { Applied, ChangeAdapter } from './execute.js';
 
 /** How long a POST /domains for a client created in the same run is retried while refused (30 s). */
@@ -59,16 +60,16 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
   const creates = creator(panel, options);
   const tell = (message: string): void => options.onWait?.(message);
 
-  const update = async (change: UpdateClient): Promise<Applied> => {
-    await send(panel, requestFor(change), options.signal);
+  const update = async (change: UpdateClient, slot: Slot): Promise<Applied> => {
+    await slot.run(() => send(panel, requestFor(change), options.signal));
     return { id: change.clientId };
   };
 
-  const remove = async (change: DeleteClient | DeleteDomain, id: number, stillThere: () => Promise<boolean>): Promise<Applied> => {
+  const remove = async (change: DeleteClient | DeleteDomain, id: number, stillThere: () => Promise<boolean>, slot: Slot): Promise<Applied> => {
     const request = requestFor(change);
     const described = panel.describe(request.method, request.path);
     try {
-      await send(panel, request, options.signal);
+      await slot.run(() => send(panel, request, options.signal));
       return { id };
     } catch (error) {
       if (error instanceof PanelHttpError && error.status === 404) return { id, note: 'it was gone already (404)' };
@@ -77,7 +78,7 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
       tell(`${described} ${why}: reading it back to see whether it was deleted`);
       let present: boolean;
       try {
-        present = await stillThere();
+        present = await slot.run(stillThere);
       } catch (readError) {
         throw new ProvisionError('panel_unreachable', `${described} ${why}, and reading it back failed too (${messageOf(readError)}): it may or may not be deleted`, {
           hint: 'run plan again: it shows whether the delete is still to do',
@@ -90,32 +91,34 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
   };
 
   return {
+    // Each request runs through the executor's slot; the secrets file's flushes run outside it.
+    perRequest: true,
     check(changes) {
       if (options.secrets === undefined && createsClients(changes)) {
         throw new ProvisionError('secrets', 'creating clients needs a secrets file for their passwords: nothing was sent');
       }
     },
-    async apply(change: Change): Promise<Applied> {
+    async apply(change: Change, slot: Slot = NO_SLOT): Promise<Applied> {
       switch (change.action) {
         case 'create':
           switch (change.type) {
             case 'client':
               // check() refused a plan that creates clients without a secrets sink.
               if (options.secrets === undefined) throw new Error('creating clients needs a secrets file for their passwords');
-              return creates.createClient(change, options.secrets);
+              return creates.createClient(change, options.secrets, slot);
             case 'domain':
-              return creates.createDomain(change);
+              return creates.createDomain(change, slot);
             default:
               return assertNever(change);
           }
         case 'update':
-          return update(change);
+          return update(change, slot);
         case 'delete':
           switch (change.type) {
             case 'client':
-              return remove(change, change.clientId, async () => (await findClientById(panel, change.clientId)) !== undefined);
+              return remove(change, change.clientId, async () => (await findClientById(panel, change.clientId)) !== undefined, slot);
             case 'domain':
-              return remove(change, change.domainId, async () => (await findDomain(panel, change.name))?.id === change.domainId);
+              return remove(change, change.domainId, async () => (await findDomain(panel, change.name))?.id === change.domainId, slot);
             default:
               return assertNever(change);
           }
