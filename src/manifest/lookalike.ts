@@ -1,6 +1,6 @@
 import { quote } from '../escape.js';
 import { domainToUnicode } from 'node:url';
-import { CONFUSABLE_PROTOTYPES } from './confusables.generated.js';
+import { CONFUSABLES_TABLE } from './confusables.generated.js';
 import type { Desired, Diagnostic, Location } from './types.js';
 
 /**
@@ -25,10 +25,34 @@ const LATIN_TWINS: Readonly<Record<string, string>> = {
 /** Invisible or spacing characters that make two names differ without showing it. */
 const INVISIBLE = /[\s\u00ad\u180e\u200b-\u200f\u2060\ufeff]/gu;
 
+/**
+ * Unicode's prototype for a character, or undefined when the data has none: a search of the
+ * generated table (`\u0001char\u0002prototype` per entry, scripts/generate-confusables.ts),
+ * so loading the module builds nothing, and a run pays one search per distinct character
+ * its names hold (remembered in PASSES_FOR).
+ */
+export function confusablePrototype(char: string): string | undefined {
+  const at = CONFUSABLES_TABLE.indexOf(`\u0001${char}\u0002`);
+  if (at === -1) return undefined;
+  const start = at + char.length + 2;
+  const end = CONFUSABLES_TABLE.indexOf('\u0001', start);
+  return CONFUSABLES_TABLE.slice(start, end === -1 ? undefined : end);
+}
+
+/** What each character seen so far passes for (it is looked up once per process). */
+const PASSES_FOR = new Map<string, string>();
+
 /** Each character as the one it passes for: its Latin twin, else Unicode's prototype, else itself. */
 function prototypes(text: string): string {
   let out = '';
-  for (const char of text) out += LATIN_TWINS[char] ?? LATIN_TWINS[char.toLowerCase()] ?? CONFUSABLE_PROTOTYPES.get(char) ?? char;
+  for (const char of text) {
+    let passesFor = PASSES_FOR.get(char);
+    if (passesFor === undefined) {
+      passesFor = LATIN_TWINS[char] ?? LATIN_TWINS[char.toLowerCase()] ?? confusablePrototype(char) ?? char;
+      PASSES_FOR.set(char, passesFor);
+    }
+    out += passesFor;
+  }
   return out;
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GENERATED, generateConfusablesSource, loadData } from '../../scripts/generate-confusables.js';
-import { lookalikeDiagnostics, lookalikeGroups, skeleton } from '../../src/manifest/lookalike.js';
+import { confusablePrototype, lookalikeDiagnostics, lookalikeGroups, skeleton } from '../../src/manifest/lookalike.js';
 import { parseManifest } from '../../src/manifest/index.js';
 
 describe('skeleton', () => {
@@ -26,6 +26,16 @@ describe('skeleton', () => {
 
   it('the committed table is the data as the build generates it (run npm run build when this fails)', () => {
     expect(readFileSync(GENERATED, 'utf8')).toBe(generateConfusablesSource(loadData()));
+  });
+
+  it("the table gives each character of the data its prototype, and nothing for other characters", () => {
+    const data = loadData();
+    const wrong = Object.entries(data).filter(([char, prototype]) => confusablePrototype(char) !== prototype);
+    expect(wrong).toEqual([]);
+    // Characters outside the data: every 61st code point, the table's markers, lone surrogates, and pieces of entries.
+    const others = Array.from({ length: 0x30000 / 61 }, (_, i) => String.fromCodePoint(i * 61)).filter((c) => !Object.hasOwn(data, c));
+    others.push('\u0001', '\u0002', '\ud835', '\udc00', 'rn', '');
+    expect(others.filter((c) => confusablePrototype(c) !== undefined)).toEqual([]);
   });
 
   it('groups different names that share a skeleton, once each', () => {
