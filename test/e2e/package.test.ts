@@ -6,18 +6,21 @@
  * the `exports` map: the schemas resolve, internal modules are refused.
  *
  * It packs a copy of the working tree (its node_modules linked), never the tree itself:
- * prepack empties dist/, which the other test files of the run are using. A stale file planted
- * in the copy's dist/ must not ship.
+ * prepack empties dist/ and bundle/, which the other test files of the run are using. Stale
+ * files planted in the copy's dist/ and bundle/ must not ship.
+ *
+ * The `provision` bin is the bundle (bundle/bin.js and its chunks, each with its source map:
+ * scripts/bundle.ts); the library API and provision-pr-comment are tsc's dist/.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PACKAGE = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+const PACKAGE = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; bin: Record<string, string> };
 /** What the build and the tarball need from the tree. */
 const COPIED = ['package.json', 'package-lock.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.types.json', 'src', 'schemas', 'scripts'];
 
@@ -65,6 +68,8 @@ beforeAll(async () => {
   // An old build's leftover (as dist/demo.js once was): prepack must clear it.
   await mkdir(join(tree, 'dist'), { recursive: true });
   await writeFile(join(tree, 'dist', 'stale-leftover.js'), 'throw new Error("stale");\n');
+  await mkdir(join(tree, 'bundle'), { recursive: true });
+  await writeFile(join(tree, 'bundle', 'chunk-STALE000.js'), 'throw new Error("stale");\n');
 
   const pack = JSON.parse(await ok('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], tree)) as { filename: string; files: { path: string }[] }[];
   tarball = join(dir, pack[0]?.filename ?? '');
@@ -88,14 +93,38 @@ afterAll(async () => {
 // Each step runs npm, node or tsc as a process: slow on a busy machine.
 describe(`the package ${PACKAGE.name}, packed and installed`, { timeout: 90_000 }, () => {
   it('ships the build, the schemas, README and LICENSE, and nothing else (no sources, no stale build files)', () => {
-    expect(packed).toContain('dist/cli/bin.js');
+    expect(packed).toContain('bundle/bin.js');
+    expect(packed).toContain('bundle/bin.js.map');
     expect(packed).toContain('dist/api/index.js');
     expect(packed).toContain('dist/api/index.d.ts');
     expect(packed).toContain('dist/action/pr-comment.js');
     expect(packed).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'schemas/manifest.schema.json', 'schemas/plan.schema.json', 'schemas/apply-result.schema.json']));
-    const outside = packed.filter((path) => !/^(dist\/.+\.(js|d\.ts)|schemas\/[^/]+\.schema\.json|LICENSE|README\.md|package\.json)$/.test(path));
+    const outside = packed.filter((path) => !/^(dist\/.+\.(js|d\.ts)|bundle\/(bin|chunk-\w+)\.js(\.map)?|schemas\/[^/]+\.schema\.json|LICENSE|README\.md|package\.json)$/.test(path));
     expect(outside).toEqual([]);
     expect(packed).not.toContain('dist/stale-leftover.js');
+    expect(packed).not.toContain('bundle/chunk-STALE000.js');
+    // The CLI ships once: as the bundle, not also as tsc's dist/cli/.
+    expect(packed.filter((path) => path.startsWith('dist/cli/'))).toEqual([]);
+  });
+
+  it('ships the bundle whole: every chunk with its source map, and each map beside its chunk', async () => {
+    const installed = join(dir, 'prefix', 'lib', 'node_modules', PACKAGE.name);
+    const scripts = packed.filter((path) => /^bundle\/.+\.js$/.test(path));
+    expect(scripts.length).toBeGreaterThan(1);
+    for (const script of scripts) {
+      const text = await readFile(join(installed, script), 'utf8');
+      const name = script.slice('bundle/'.length);
+      expect(text.trimEnd().endsWith(`//# sourceMappingURL=${name}.map`), script).toBe(true);
+      expect(packed).toContain(`${script}.map`);
+      // Every chunk a shipped file imports is shipped.
+      for (const [, imported] of text.matchAll(/"\.\/(chunk-\w+\.js)"/g)) expect(packed, `${script} imports ${imported ?? ''}`).toContain(`bundle/${imported ?? ''}`);
+    }
+    expect(packed.filter((path) => path.endsWith('.map')).length).toBe(scripts.length);
+  });
+
+  it('the installed provision bin is the bundle', async () => {
+    expect(PACKAGE.bin.provision).toBe('bundle/bin.js');
+    expect(await realpath(bin)).toBe(await realpath(join(dir, 'prefix', 'lib', 'node_modules', PACKAGE.name, 'bundle', 'bin.js')));
   });
 
   it('provision --version, from the global install, is the package version', async () => {
