@@ -1,6 +1,5 @@
 import { ProvisionError } from '../errors.js';
 import { MIN_REDACTED_LENGTH, Redactions } from '../redact.js';
-import { VERSION } from '../version.js';
 import type { Command } from './args.js';
 import { EXIT, EXIT_FOR_ERROR, exitCodesHelp, type ExitCode } from './exit.js';
 import { type Io, redactingIo } from './io.js';
@@ -104,6 +103,8 @@ async function dispatch(all: readonly string[], given: Io, redactions: Redaction
     return EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
+    // Loaded only here (bin.ts answers a lone --version itself): it reads package.json at load.
+    const { VERSION } = await import('../version.js');
     io.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
