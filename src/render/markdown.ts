@@ -32,11 +32,11 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
     '',
     '| | count |',
     '|---|---:|',
-    // Deletes first: they are what a reviewer must not miss.
+    // Deletes first, then updates: what a reviewer must not miss comes before what is new.
     ...(counts.deletes > 0 ? [`| :warning: **resources to delete** | **${counts.deletes}** |`] : []),
+    ...(counts.updates > 0 ? [`| clients to update | ${counts.updates} |`] : []),
     `| clients to create | ${counts.clients} |`,
     `| domains to create | ${counts.domains} |`,
-    ...(counts.updates > 0 ? [`| clients to update | ${counts.updates} |`] : []),
     `| conflicts | ${plan.conflicts.length} |`,
     `| warnings | ${plan.unknowns.length + (view.warnings?.length ?? 0)} |`,
     '',
@@ -62,7 +62,7 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
   }
   if (hasUnmanaged(plan.unmanaged)) head.push(`Not in the manifest, left alone: ${unmanagedCounts(plan.unmanaged)}.`, '');
 
-  const sections = groupByClient(plan.changes).map(([client, changes]) => {
+  const sections = byRank(groupByClient(plan.changes)).map(([client, changes]) => {
     // Inside the fence nothing is markup; requestLine leaves no line break or control character raw.
     const lines = changes.flatMap((c) => [
       // An international name is read in Unicode; the request carries its ASCII form.
@@ -122,6 +122,35 @@ const LIST_LIMIT = 50;
 function bounded(lines: readonly string[], word: string): string[] {
   if (lines.length <= LIST_LIMIT) return [...lines];
   return [...lines.slice(0, LIST_LIMIT), `- _… and ${plural(lines.length - LIST_LIMIT, `more ${word}`)} (run \`provision plan\` for all of them)_`];
+}
+
+/**
+ * What a section holds at worst: 0 a delete, 1 an update, 2 creates only. Sections are shown in
+ * that order, so a comment cut for length (here, or by the comment's own limit) leaves out
+ * creates first, and a delete or an update (an email changed) is never the part that is cut.
+ */
+function rank(changes: readonly Change[]): number {
+  let worst = 2;
+  for (const change of changes) {
+    switch (change.action) {
+      case 'delete':
+        worst = 0;
+        break;
+      case 'update':
+        worst = Math.min(worst, 1);
+        break;
+      case 'create':
+        break;
+      default:
+        assertNever(change);
+    }
+  }
+  return worst;
+}
+
+/** Client sections by rank (deletes, updates, creates), plan order within a rank (the sort is stable). */
+function byRank(groups: [string, Change[]][]): [string, Change[]][] {
+  return groups.map((group) => ({ group, rank: rank(group[1]) })).sort((a, b) => a.rank - b.rank).map(({ group }) => group);
 }
 
 /** Clients in plan order, each with its own changes (a client's create and its domains). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { diff } from '../../src/plan/diff.js';
 import type { Plan } from '../../src/plan/types.js';
 import { githubAnnotation } from '../../src/render/diagnostics.js';
 import type { PlanView } from '../../src/render/common.js';
@@ -6,6 +7,7 @@ import { paint } from '../../src/render/common.js';
 import { MARKDOWN_LIMIT, renderPlanMarkdown } from '../../src/render/markdown.js';
 import { renderProgressLine } from '../../src/render/outcome.js';
 import { renderPlanText } from '../../src/render/text.js';
+import { type ClientSpec, desired, live } from '../helpers/builders.js';
 
 function view(plan: Partial<Plan>, extra: Partial<PlanView> = {}): PlanView {
   return {
@@ -55,6 +57,24 @@ describe('Markdown bounds', () => {
     expect(hidden).toContain('- :x: domain "xn--ngbc5azd.example" (شبكة.example) is listed under client "alice" but belongs to another client on the panel');
     expect(hidden).toContain('- :x: domain "xn--0ug.example" is listed');
     expect(hidden).not.toContain('\u200d');
+  });
+
+  it('shows deletes, then updates, then creates, so a plan too long for one comment leaves out creates, never an update', () => {
+    // 1,500 new clients first in the manifest, then one whose email changes (last in plan order).
+    const clients: Record<string, ClientSpec> = {};
+    for (let i = 0; i < 1500; i++) clients[`new${i}`] = { plan: 'Basic', domains: [`new${i}.example`] };
+    clients.zed = { plan: 'Basic', email: 'zed@new.example' };
+    const plan = diff(desired(clients, { prune: { clients: true } }), live([[7, 'zed', 1, { email: 'zed@old.example' }], [8, 'gone', 1]]));
+    const text = renderPlanMarkdown(view(plan));
+    expect(text.length).toBeLessThan(MARKDOWN_LIMIT);
+    expect(text).toMatch(/more client sections left out/);
+    const sections = [...text.matchAll(/<summary><code>([^<]+)<\/code>/g)].map((m) => m[1]);
+    expect(sections.slice(0, 3)).toEqual(['gone', 'zed', 'new0']);
+    expect(text).toContain('~ client "zed": email: "zed@old.example" -> "zed@new.example"');
+    expect(text).not.toContain('<code>new1499</code>');
+    // The table says it in the same order.
+    const rows = text.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| |'));
+    expect(rows.slice(0, 4).map((row) => row.split('|')[1]?.trim())).toEqual([':warning: **resources to delete**', 'clients to update', 'clients to create', 'domains to create']);
   });
 
   it('keeps manifest names from becoming markup', () => {

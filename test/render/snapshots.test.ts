@@ -70,9 +70,9 @@ describe('rendered plans', () => {
 
       | | count |
       |---|---:|
+      | clients to update | 1 |
       | clients to create | 1 |
       | domains to create | 4 |
-      | clients to update | 1 |
       | conflicts | 1 |
       | warnings | 1 |
 
@@ -88,6 +88,15 @@ describe('rendered plans', () => {
 
       Not in the manifest, left alone: 1 client, 1 domain.
 
+      <details><summary><code>carol</code>: 1 to create (1 domain), 1 to update (1 client)</summary>
+
+      \`\`\`diff
+      ~ client "carol": plan: "Standard" -> "Basic"
+      ~ PUT /clients/7 {"id_hosting_plan":1}
+      + POST /domains {"domain":"carol.example","id_user":7}
+      \`\`\`
+      </details>
+
       <details><summary><code>alice</code>: 4 to create (1 client, 3 domains)</summary>
 
       \`\`\`diff
@@ -96,15 +105,6 @@ describe('rendered plans', () => {
       + POST /domains {"domain":"shop.alice.example","id_user":(known after apply)}
       # domain "xn--bcher-kva.example" (bücher.example) of client "alice"
       + POST /domains {"domain":"xn--bcher-kva.example","id_user":(known after apply)}
-      \`\`\`
-      </details>
-
-      <details><summary><code>carol</code>: 1 to create (1 domain), 1 to update (1 client)</summary>
-
-      \`\`\`diff
-      ~ client "carol": plan: "Standard" -> "Basic"
-      ~ PUT /clients/7 {"id_hosting_plan":1}
-      + POST /domains {"domain":"carol.example","id_user":7}
       \`\`\`
       </details>
 
