@@ -12,8 +12,12 @@ import type { ProbeRequest, ProbeResult } from './probe.js';
 import type { SimServerConfig, SimStats } from './sim-server.js';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
-/** The CLI measured: this checkout's build, or another's (`BENCH_BIN=../old/dist/cli/bin.js npm run bench`) for a before/after. */
-export const BIN = process.env.BENCH_BIN ?? join(ROOT, 'dist/cli/bin.js');
+/**
+ * The CLI measured: what the package's bin runs (the bundle, scripts/bundle.ts), or another
+ * build (`BENCH_BIN=../old/bundle/bin.js npm run bench`, or an unbundled dist/cli/bin.js) for a
+ * before/after.
+ */
+export const BIN = process.env.BENCH_BIN ?? join(ROOT, 'bundle/bin.js');
 const TIME = '/usr/bin/time';
 export const LATENCY_MS = 20;
 export const CONCURRENCY = 8;
