@@ -55,11 +55,47 @@ export function isFailure(command: ActionCommand, code: number): boolean {
   return command === 'plan' ? code !== EXIT.ok && code !== EXIT.changes : code !== EXIT.ok;
 }
 
-/** One line: `**Plan of <code>m.yaml</code>**: :x: failed … (exit 1)`. */
-export function statusLine(command: ActionCommand, manifest: string, code: number): string {
+/** A commit's short form (7 hex digits) when `sha` is a commit id; undefined otherwise (nothing else is shown). */
+export function shortCommit(sha: string | undefined): string | undefined {
+  return sha !== undefined && /^[0-9a-f]{7,64}$/i.test(sha) ? sha.slice(0, 7).toLowerCase() : undefined;
+}
+
+/**
+ * One line: `**Plan of <code>m.yaml</code>** at `1a2b3c4`: :x: failed … (exit 1)`. The commit
+ * (the pull request's head) tells a current comment from one a later push has not replaced yet.
+ */
+export function statusLine(command: ActionCommand, manifest: string, code: number, commit?: string): string {
   const outcome = OUTCOMES[command][code] ?? { icon: ':x:', text: 'ended unexpectedly' };
   const verb = command === 'plan' ? 'Plan' : 'Apply';
-  return `**${verb} of <code>${markdownText(manifest)}</code>**: ${outcome.icon} ${outcome.text} (exit ${code})`;
+  const at = shortCommit(commit);
+  return `**${verb} of <code>${markdownText(manifest)}</code>**${at === undefined ? '' : ` at \`${at}\``}: ${outcome.icon} ${outcome.text} (exit ${code})`;
+}
+
+/** What stands for the panel's address in the comment. */
+export const PANEL_PLACEHOLDER = '<panel>';
+
+/**
+ * `text` with the panel's address blanked: its origin (`https://panel.example:8443`), its host
+ * with the port, and its host name, in any case, each replaced by PANEL_PLACEHOLDER. The
+ * Markdown plan leaves the URL out, but error text names it (`GET https://…/ping: cannot
+ * connect`), and a comment is read by everyone who can read the repository. A URL that does
+ * not parse is blanked as given. Forms shorter than 4 characters are left alone.
+ */
+export function blankPanelUrl(text: string, panelUrl: string | undefined): string {
+  const given = panelUrl?.trim() ?? '';
+  if (given === '') return text;
+  let forms: string[];
+  try {
+    const url = new URL(given);
+    forms = [url.origin, url.host, url.hostname];
+  } catch {
+    forms = [given];
+  }
+  let out = text;
+  for (const form of [...new Set(forms)].filter((f) => f.length >= 4 && f !== 'null').sort((a, b) => b.length - a.length)) {
+    out = out.replace(new RegExp(form.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'gi'), PANEL_PLACEHOLDER);
+  }
+  return out;
 }
 
 /**
@@ -105,6 +141,19 @@ export interface CommentInput {
   readonly stderr: string;
   /** The run's page (`<server>/<owner>/<repo>/actions/runs/<id>`), for the footer; none: no link. */
   readonly runUrl?: string | undefined;
+  /** The commit planned (the pull request's head), shown short in the status line; none: not shown. */
+  readonly commit?: string | undefined;
+  /** The panel's URL, blanked in the quoted problems (PANEL_PLACEHOLDER). */
+  readonly panelUrl?: string | undefined;
+  /** True when the run printed the whole plan to its log (the action: `provision show plan.json`). */
+  readonly planInLog?: boolean | undefined;
+}
+
+/** Where the whole plan is, for the note of a cut comment: only what is true of this run. */
+function wholePlanAt(input: CommentInput): string {
+  if (input.planInLog !== true) return 'run `provision plan` on the branch for the whole plan.';
+  const run = input.runUrl === undefined ? 'the run' : `[the run](${input.runUrl})`;
+  return `the whole plan is in the log of ${run}, step "provision plan" (printed by \`provision show\` from the saved plan.json).`;
 }
 
 /**
@@ -114,8 +163,8 @@ export interface CommentInput {
  * rest is.
  */
 export function commentBody(input: CommentInput): string {
-  const head = [commentMarker(input.manifest), statusLine(input.command, input.manifest, input.exitCode), ''];
-  const problems = problemsOf(input.stderr);
+  const head = [commentMarker(input.manifest), statusLine(input.command, input.manifest, input.exitCode, input.commit), ''];
+  const problems = problemsOf(blankPanelUrl(input.stderr, input.panelUrl));
   if (problems !== '') {
     head.push(input.exitCode === 0 || input.exitCode === 2 ? 'Warnings from the run:' : 'Problems (also annotated on the manifest\'s lines where they have one):', '', fenced(problems), '');
   }
@@ -131,6 +180,6 @@ export function commentBody(input: CommentInput): string {
   if ((kept.match(/^```/gm)?.length ?? 0) % 2 === 1) closers.push('```');
   const open = (kept.match(/<details>/g)?.length ?? 0) - (kept.match(/<\/details>/g)?.length ?? 0);
   for (let i = 0; i < open; i++) closers.push('</details>');
-  const note = `\n**The plan is cut here**: ${plan.length - kept.length} more characters than a comment can hold; the whole plan is in the run's job summary and log.`;
+  const note = `\n**The plan is cut here**: ${plan.length - kept.length} more characters than a comment can hold (creates are listed last, so they are what is left out); ${wholePlanAt(input)}`;
   return body([kept, ...closers, note].join('\n'));
 }

@@ -111,11 +111,21 @@ export function nextLink(link: string | null): string | undefined {
   return undefined;
 }
 
-function commentOf(value: unknown, where: string): IssueComment {
+/**
+ * A listed comment, or undefined when it has no id or no author: GitHub answers `user: null` for
+ * a deleted account ("ghost"), and such a comment is nobody's to update. It is skipped, not an error.
+ */
+function listedComment(value: unknown): IssueComment | undefined {
   if (isRecord(value) && typeof value.id === 'number' && isRecord(value.user) && typeof value.user.login === 'string') {
     return { id: value.id, body: typeof value.body === 'string' ? value.body : '', author: value.user.login, url: typeof value.html_url === 'string' ? value.html_url : '' };
   }
-  throw new ProvisionError('github_api', `${where} answered a comment without an id or an author`);
+  return undefined;
+}
+
+/** The comment our own POST or PATCH answered: its id is all that is required. */
+function writtenComment(value: unknown, where: string): { id: number; url: string } {
+  if (isRecord(value) && typeof value.id === 'number') return { id: value.id, url: typeof value.html_url === 'string' ? value.html_url : '' };
+  throw new ProvisionError('github_api', `${where} answered a comment without an id`);
 }
 
 function base(target: GitHubTarget): string {
@@ -134,7 +144,7 @@ export async function listComments(target: GitHubTarget): Promise<IssueComment[]
     const where = `GitHub API: GET ${url.pathname}${url.search}`;
     const { json, link } = await call(target, 'GET', url);
     if (!Array.isArray(json)) throw new ProvisionError('github_api', `${where} answered something other than a list of comments`);
-    comments.push(...json.map((item) => commentOf(item, where)));
+    comments.push(...json.flatMap((item) => listedComment(item) ?? []));
     const next = nextLink(link);
     if (next === undefined) break;
     let nextUrl: URL;
@@ -168,11 +178,11 @@ export async function upsertComment(target: GitHubTarget, marker: string, author
   if (existing !== undefined) {
     const url = new URL(`${target.apiUrl.replace(/\/+$/, '')}/repos/${target.repository}/issues/comments/${existing.id}`);
     const { json } = await call(target, 'PATCH', url, { body });
-    const updated = commentOf(json, `GitHub API: PATCH ${url.pathname}`);
+    const updated = writtenComment(json, `GitHub API: PATCH ${url.pathname}`);
     return { action: 'updated', id: updated.id, url: updated.url };
   }
   const url = new URL(base(target));
   const { json } = await call(target, 'POST', url, { body });
-  const created = commentOf(json, `GitHub API: POST ${url.pathname}`);
+  const created = writtenComment(json, `GitHub API: POST ${url.pathname}`);
   return { action: 'created', id: created.id, url: created.url };
 }

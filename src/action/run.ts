@@ -27,10 +27,11 @@ const OPTIONS = {
   'stderr-file': { type: 'string' },
   command: { type: 'string', default: 'plan' },
   pr: { type: 'string' },
+  'plan-in-log': { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 } as const;
 
-export const USAGE = `Usage: provision-pr-comment --manifest PATH --exit-code N [--plan-file plan.md] [--stderr-file stderr.txt] [--command plan|apply] [--pr N]
+export const USAGE = `Usage: provision-pr-comment --manifest PATH --exit-code N [--plan-file plan.md] [--stderr-file stderr.txt] [--command plan|apply] [--pr N] [--plan-in-log]
 
 Posts the outcome of 'provision plan' (or apply) as ONE comment on the pull request, found again
 on the next run by a hidden marker made from --manifest and updated in place; every exit code
@@ -44,11 +45,14 @@ Options:
   --stderr-file FILE  provision's error output, quoted as the run's problems
   --command NAME      plan (default) or apply
   --pr N              the pull request (default: PROVISION_PR_NUMBER, else the event's)
+  --plan-in-log       the run printed the whole plan to its log: a comment cut for length says so
 
 Environment: GITHUB_TOKEN (needs pull-requests: write; never printed), GITHUB_REPOSITORY,
 GITHUB_API_URL (default https://api.github.com), GITHUB_EVENT_PATH, GITHUB_SERVER_URL and
 GITHUB_RUN_ID (the run's link), PROVISION_COMMENT_AUTHOR (the login whose comment is updated;
-default github-actions[bot], the workflow token's; set it when the token is an app's or a user's).
+default github-actions[bot], the workflow token's; set it when the token is an app's or a user's),
+PROVISION_URL (the panel's URL: blanked as <panel> wherever the quoted problems name it),
+GITHUB_SHA (the commit shown in the status line, unless the event names the pull request's head).
 `;
 
 /** Runs the script; returns its exit code. Errors are printed as `error: … / hint: …`, never a stack. */
@@ -85,7 +89,8 @@ async function postComment(argv: readonly string[], env: Readonly<Record<string,
   const manifest = values.manifest;
   if (manifest === undefined || manifest === '') throw new ProvisionError('usage', '--manifest is required: the manifest\'s path, as the workflow names it');
   const exitCode = integer(values['exit-code'], '--exit-code', 255);
-  const pullRequest = await pullRequestNumber(values.pr, env);
+  const event = await readEvent(env);
+  const pullRequest = pullRequestNumber(values.pr, env, event);
   if (pullRequest === undefined) {
     io.stdout.write(`No pull request (not a pull_request event, and no --pr or PROVISION_PR_NUMBER): no comment for ${quote(manifest)}.\n`);
     return 0;
@@ -98,6 +103,9 @@ async function postComment(argv: readonly string[], env: Readonly<Record<string,
     plan: await readOptional(values['plan-file'], '--plan-file'),
     stderr: redactions.redact(await readOptional(values['stderr-file'], '--stderr-file')),
     runUrl: runUrl(env),
+    commit: headCommit(env, event),
+    panelUrl: env.PROVISION_URL,
+    planInLog: values['plan-in-log'],
   });
   const author = env.PROVISION_COMMENT_AUTHOR === undefined || env.PROVISION_COMMENT_AUTHOR === '' ? 'github-actions[bot]' : env.PROVISION_COMMENT_AUTHOR;
   const done = await upsertComment(target, commentMarker(manifest), author, redactions.redact(body));
@@ -112,19 +120,32 @@ function integer(value: string | undefined, flag: string, max: number): number {
   return Number(value);
 }
 
-/** --pr, else PROVISION_PR_NUMBER, else the event's pull request (or issue); undefined when none. */
-async function pullRequestNumber(flag: string | undefined, env: Readonly<Record<string, string | undefined>>): Promise<number | undefined> {
-  if (flag !== undefined && flag !== '') return integer(flag, '--pr', Number.MAX_SAFE_INTEGER);
-  const fromEnv = env.PROVISION_PR_NUMBER;
-  if (fromEnv !== undefined && fromEnv !== '') return integer(fromEnv, 'PROVISION_PR_NUMBER', Number.MAX_SAFE_INTEGER);
+/** The event that started the run (GITHUB_EVENT_PATH), parsed; undefined when there is none. */
+async function readEvent(env: Readonly<Record<string, string | undefined>>): Promise<unknown> {
   const eventPath = env.GITHUB_EVENT_PATH;
   if (eventPath === undefined || eventPath === '') return undefined;
-  let event: unknown;
   try {
-    event = JSON.parse(await readFile(eventPath, 'utf8'));
+    return JSON.parse(await readFile(eventPath, 'utf8'));
   } catch (error) {
     throw new ProvisionError('io', `GITHUB_EVENT_PATH ${quote(eventPath)} cannot be read as JSON (${errnoCode(error)})`);
   }
+}
+
+/**
+ * The commit the plan is of: the pull request's head (the event's pull_request.head.sha), else
+ * GITHUB_SHA (on a pull_request event that is the test merge commit, hence the head first).
+ */
+function headCommit(env: Readonly<Record<string, string | undefined>>, event: unknown): string | undefined {
+  const head = isRecord(event) && isRecord(event.pull_request) && isRecord(event.pull_request.head) ? event.pull_request.head.sha : undefined;
+  if (typeof head === 'string' && head !== '') return head;
+  return env.GITHUB_SHA === '' ? undefined : env.GITHUB_SHA;
+}
+
+/** --pr, else PROVISION_PR_NUMBER, else the event's pull request (or issue); undefined when none. */
+function pullRequestNumber(flag: string | undefined, env: Readonly<Record<string, string | undefined>>, event: unknown): number | undefined {
+  if (flag !== undefined && flag !== '') return integer(flag, '--pr', Number.MAX_SAFE_INTEGER);
+  const fromEnv = env.PROVISION_PR_NUMBER;
+  if (fromEnv !== undefined && fromEnv !== '') return integer(fromEnv, 'PROVISION_PR_NUMBER', Number.MAX_SAFE_INTEGER);
   const holder = isRecord(event) ? (isRecord(event.pull_request) ? event.pull_request : isRecord(event.issue) && isRecord(event.issue.pull_request) ? event.issue : undefined) : undefined;
   return typeof holder?.number === 'number' ? holder.number : undefined;
 }

@@ -217,6 +217,59 @@ describe('the sticky plan comment', () => {
     expect(fake.requests).toEqual([]);
   });
 
+  it('skips a listed comment without an author (GitHub answers user: null for a deleted account) and still finds its own', async () => {
+    const fake = await fakeGitHub();
+    fake.add('before');
+    const ghost = fake.add(`${commentMarker(MANIFEST)}\nby an account since deleted`);
+    (ghost as unknown as { user: null }).user = null;
+    const first = await comment(['--manifest', MANIFEST, '--exit-code', '0'], githubEnv(fake));
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(first.stdout).toMatch(/^Created/);
+    const again = await comment(['--manifest', MANIFEST, '--exit-code', '2'], githubEnv(fake));
+    expect(again).toMatchObject({ code: 0, stderr: '' });
+    expect(again.stdout).toMatch(/^Updated/);
+    expect(ghost.body).toContain('by an account since deleted');
+    expect(fake.comments).toHaveLength(3);
+  });
+
+  it('names the planned commit in the status line: the pull request\'s head from the event, else GITHUB_SHA', async () => {
+    const fake = await fakeGitHub();
+    const dir = await tempDir();
+    const head = '0123456789abcdef0123456789abcdef01234567';
+    await writeFile(join(dir, 'event.json'), JSON.stringify({ pull_request: { number: 7, head: { sha: head } } }));
+    const merge = 'fedcba9876543210fedcba9876543210fedcba98';
+    await comment(['--manifest', MANIFEST, '--exit-code', '2'], { ...githubEnv(fake), GITHUB_EVENT_PATH: join(dir, 'event.json'), GITHUB_SHA: merge });
+    expect(fake.comments[0]!.body.split('\n')[1]).toBe('**Plan of <code>panel/manifest.yaml</code>** at `0123456`: :memo: changes to review (exit 2)');
+    await comment(['--manifest', MANIFEST, '--exit-code', '0'], { ...githubEnv(fake), GITHUB_SHA: merge });
+    expect(fake.comments[0]!.body.split('\n')[1]).toBe('**Plan of <code>panel/manifest.yaml</code>** at `fedcba9`: :white_check_mark: no changes (exit 0)');
+    // Anything but a commit id is not shown.
+    await comment(['--manifest', MANIFEST, '--exit-code', '0'], { ...githubEnv(fake), GITHUB_SHA: '`<b>x</b>`' });
+    expect(fake.comments[0]!.body.split('\n')[1]).toBe('**Plan of <code>panel/manifest.yaml</code>**: :white_check_mark: no changes (exit 0)');
+  });
+
+  it('blanks the panel\'s address wherever the run\'s problems name it (PROVISION_URL)', async () => {
+    const fake = await fakeGitHub();
+    const dir = await tempDir();
+    const file = join(dir, 'manifest.yaml');
+    await writeFile(file, CHANGES);
+    // A real run against a panel that does not answer: its error names the URL.
+    const url = 'http://127.0.0.1:9';
+    const failed = await run(['plan', file, '--format', 'markdown', '--detailed-exitcode'], { PROVISION_URL: url, PROVISION_API_KEY: API_KEY });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('127.0.0.1:9');
+    await writeFile(join(dir, 'stderr.txt'), failed.stderr);
+    const r = await comment(['--manifest', MANIFEST, '--exit-code', '1', '--stderr-file', join(dir, 'stderr.txt')], githubEnv(fake, { PROVISION_URL: url }));
+    expect(r.code).toBe(0);
+    const body = fake.comments[0]!.body;
+    expect(body).toContain('<panel>');
+    expect(body).not.toContain('127.0.0.1');
+    // Every form of the address, in any case; other names stay.
+    await writeFile(join(dir, 'stderr.txt'), 'error: GET https://Panel-Secret.internal:8443/api/v2/ping: cannot connect\nhint: is panel-secret.internal:8443 reachable? (getaddrinfo ENOTFOUND PANEL-SECRET.internal; shop.example)\n');
+    await comment(['--manifest', MANIFEST, '--exit-code', '1', '--stderr-file', join(dir, 'stderr.txt')], githubEnv(fake, { PROVISION_URL: 'https://panel-secret.internal:8443/api/v2' }));
+    expect(fake.comments[0]!.body).toContain('error: GET <panel>/api/v2/ping: cannot connect\nhint: is <panel> reachable? (getaddrinfo ENOTFOUND <panel>; shop.example)');
+    expect(fake.comments[0]!.body.toLowerCase()).not.toContain('panel-secret');
+  });
+
   it('finds the pull request in the event file when no number is given', async () => {
     const fake = await fakeGitHub();
     const dir = await tempDir();
@@ -253,7 +306,12 @@ describe('the comment body', () => {
     expect(plan.length).toBeGreaterThan(COMMENT_LIMIT);
     const body = commentBody({ command: 'plan', manifest: MANIFEST, exitCode: 2, plan, stderr: 'warning: something\n' });
     expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT);
-    expect(body).toMatch(/\*\*The plan is cut here\*\*: \d+ more characters than a comment can hold/);
+    expect(body).toMatch(/\*\*The plan is cut here\*\*: \d+ more characters than a comment can hold \(creates are listed last, so they are what is left out\); run `provision plan` on the branch for the whole plan\.\n/);
+    // Where the whole plan is, when the run printed it (the action: provision show plan.json): the run's log, linked.
+    const logged = commentBody({ command: 'plan', manifest: MANIFEST, exitCode: 2, plan, stderr: '', planInLog: true, runUrl: 'https://github.example/acme/panel/actions/runs/99' });
+    expect(logged.length).toBeLessThanOrEqual(COMMENT_LIMIT);
+    expect(logged).toContain('; the whole plan is in the log of [the run](https://github.example/acme/panel/actions/runs/99), step "provision plan" (printed by `provision show` from the saved plan.json).');
+    for (const text of [body, logged]) expect(text).not.toContain('job summary');
     expect((body.match(/^```/gm) ?? []).length % 2).toBe(0);
     expect((body.match(/<details>/g) ?? []).length).toBe((body.match(/<\/details>/g) ?? []).length);
     // The error output is long too: quoted up to its limit, the rest named.
