@@ -4,7 +4,7 @@
  * built dist/ in its place, provision against the simulator, the comment against a fake GitHub
  * API. Plus the structure it promises (which input each step sees, actions at current majors).
  */
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateIdentity, identityToRecipient } from 'age-encryption';
 import { parse } from 'yaml';
@@ -50,7 +50,10 @@ describe('the action, run', () => {
       'Keep the encrypted passwords: skipped',
       'Fail when provision failed: skipped',
     ]);
-    expect(r.steps[0]!.with).toEqual({ 'node-version': '24' });
+    expect(r.steps[0]!.with).toEqual({ 'node-version': '24', 'package-manager-cache': 'false' });
+    // The whole plan in the log (the comment may be cut for length), from the saved plan.json.
+    expect(r.steps[2]!.stdout).toMatch(/::group::The whole plan \(provision show\)\n[\s\S]*\+ POST \/clients \{"username":"alice"[\s\S]*\nPlan: 2 to create[^\n]*\n::endgroup::/);
+    expect(await readdir(join(r.outputs['plan-file']!, '..'))).toContain('plan.json');
     expect(r.failed).toBe(false);
     expect(r.outputs['exit-code']).toBe('2');
     expect(await readFile(r.outputs['plan-file']!, 'utf8')).toMatch(/^### panel-provision plan: 2 to create/);
@@ -127,6 +130,26 @@ describe('the action, run', () => {
     expect(secretsDir).not.toContain('secrets.jsonl');
   });
 
+  it('refuses a manifest that is a symlink or a device before provision reads it, and says so in the comment; a path that starts with - is a path', async () => {
+    const simulator = await sim();
+    const fake = await fakeGitHub();
+    const s = await setup(CHANGES, fake, '7');
+    await symlink('manifest.yaml', join(s.workspace, 'panel', 'link.yaml'));
+    for (const manifest of ['panel/link.yaml', '/dev/zero', 'panel']) {
+      const r = await runComposite(action, { manifest, url: simulator.url, 'api-key': API_KEY }, { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env });
+      expect(r.outputs['exit-code'], manifest).toBe('1');
+      expect(r.failed).toBe(true);
+      expect(r.steps[2]!.stdout).toContain('::error title=panel-provision::the manifest input must name a regular file');
+      expect(fake.comments.at(-1)!.body).toContain('error: the manifest must be a regular file of the checked-out repository, not a symlink');
+    }
+    expect(simulator.requests).toEqual([]);
+    // Given after `--`: a file named like a flag is read as the manifest.
+    await writeFile(join(s.workspace, '--show-url'), CHANGES);
+    const r = await runComposite(action, { manifest: '--show-url', url: simulator.url, 'api-key': API_KEY }, { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env });
+    expect(r.outputs['exit-code']).toBe('2');
+    expect(await readFile(r.outputs['plan-file']!, 'utf8')).not.toContain(simulator.url);
+  });
+
   it('installs an exact version or a release tarball, nothing else', async () => {
     const fake = await fakeGitHub();
     for (const [version, expected] of [
@@ -185,6 +208,8 @@ describe('action.yml', () => {
       }
     }
     expect(JSON.stringify(byName('Comment on the pull request').env)).not.toContain('PROVISION_API_KEY');
+    // The URL reaches the comment step, to be blanked there.
+    expect(byName('Comment on the pull request').env?.PROVISION_URL).toBe('${{ inputs.url }}');
   });
 
   it('calls the installed bins by their path, never through a bare npx; actions at their current majors', () => {
