@@ -72,7 +72,8 @@ async function expectKnown(where: string, command: string | undefined, args: rea
   expect(COMMAND_NAMES, `${where}: provision ${command ?? ''}`).toContain(command);
   const options = (await loadCommand(command as (typeof COMMAND_NAMES)[number])).options ?? {};
   for (const arg of args) {
-    if (!arg.startsWith('--')) continue;
+    // `--` ends the flags (the manifest follows it); not a flag itself.
+    if (!arg.startsWith('--') || arg === '--') continue;
     const flag = arg.slice(2).split('=')[0] ?? '';
     if (flag === 'version') continue;
     expect(Object.keys(options), `${where}: provision ${command ?? ''} ${arg}`).toContain(flag);
@@ -130,7 +131,7 @@ describe('example CI workflows', () => {
       await expectKnown(`${name} apply-args`, 'apply', (given['apply-args'] ?? '').split(/\s+/));
     }
     const commands = [...invocations(shell).map((c) => c[0]), ...actionUses(parse(text)).map((w) => w.command)];
-    if (name === 'action.yml') expect(invocations(shell).map((c) => c[0])).toEqual(['--version', 'plan', 'plan', 'apply']);
+    if (name === 'action.yml') expect(invocations(shell).map((c) => c[0])).toEqual(['--version', 'plan', 'show', 'plan', 'apply']);
     else expect(commands).toEqual(expect.arrayContaining(name.endsWith('github-drift.yml') ? ['export'] : ['plan', 'apply']));
   });
 

@@ -54,7 +54,7 @@ describe('actionlint', () => {
   });
 
   it('does find what is wrong (so its silence above means something)', async () => {
-    const broken = (await readFile(join(ROOT, 'examples/github-actions.yml'), 'utf8')).replace('runs-on: ubuntu-latest', 'runs-on: ubuntu-latest\n    timeout-minutes: soon').replace('${{ vars.PANEL_URL }}', '${{ vars.PANEL_URL ]]');
+    const broken = (await readFile(join(ROOT, 'examples/github-actions.yml'), 'utf8')).replace('runs-on: ubuntu-latest', 'runs-on: ubuntu-latest\n    timeout-minutes: soon').replace('${{ secrets.PANEL_URL }}', '${{ secrets.PANEL_URL ]]');
     const problems = await runLint(broken, 'broken.yml');
     expect(problems.length).toBeGreaterThanOrEqual(2);
   });
@@ -105,7 +105,7 @@ describe('the workflows promise', () => {
   it.each(GITHUB_WORKFLOWS)('%s: Node 24, actions at their current majors, the action at the package\'s major', async (path) => {
     const text = await readFile(join(ROOT, path), 'utf8');
     const uses = [...text.matchAll(/uses:\s*(\S+)/g)].map((m) => m[1] ?? '');
-    const current: Record<string, string> = { 'actions/checkout': 'v6', 'actions/setup-node': 'v6', 'actions/upload-artifact': 'v7', 'panel-provision/panel-provision': `v${pkg.version.split('.')[0] ?? ''}` };
+    const current: Record<string, string> = { 'actions/checkout': 'v6', 'actions/setup-node': 'v6', 'actions/upload-artifact': 'v7', 'actions/create-github-app-token': 'v3', 'panel-provision/panel-provision': `v${pkg.version.split('.')[0] ?? ''}` };
     expect(uses.length).toBeGreaterThan(0);
     for (const use of uses) {
       const [name, ref] = use.split('@');
@@ -114,6 +114,53 @@ describe('the workflows promise', () => {
     }
     for (const match of text.matchAll(/node-version:\s*(\S+)/g)) expect(match[1]).toBe('24');
     expect(text).not.toMatch(/@v4\b|node-version:\s*20/);
+  });
+
+  it.each(['action.yml', ...GITHUB_WORKFLOWS])('%s: every setup-node step turns its automatic package cache off', async (path) => {
+    const doc = parse(await readFile(join(ROOT, path), 'utf8')) as { runs?: { steps: Step[] }; jobs?: Record<string, Job> };
+    const steps = [...(doc.runs?.steps ?? []), ...Object.values(doc.jobs ?? {}).flatMap((job) => job.steps)];
+    for (const step of steps.filter((s) => s.uses?.startsWith('actions/setup-node@') === true)) expect(step.with?.['package-manager-cache'], path).toBe(false);
+  });
+
+  it.each(['examples/github-actions.yml', 'examples/multi-panel/github-actions.yml', 'examples/gitlab-ci.yml', 'docs/ci.md'])('%s: the plan key is treated as a production key (reviewers, or a GET-only proxy); no claim that runner addresses help', async (path) => {
+    const text = (await readFile(join(ROOT, path), 'utf8')).replace(/\n\s*#?\s*/g, ' ');
+    expect(text).toMatch(/treat the plan key as a production key/i);
+    expect(text).toMatch(/forwards only GET requests/);
+    expect(text).toMatch(/does not help on (GitHub-hosted|shared) runners/);
+    expect(text).not.toMatch(/restricted to the runners' addresses/);
+    if (!path.includes('gitlab')) expect(text).toMatch(/REQUIRED REVIEWERS|required reviewers/);
+    if (path.endsWith('.yml') && !path.includes('gitlab')) {
+      expect(text).toContain('pull_request_target');
+      expect(text).not.toContain('vars.PANEL_URL');
+    }
+  });
+
+  it('the drift workflow pushes with a GitHub App\'s token given to one step; the workflow token only reads; the branch is reset to the base each run', async () => {
+    const text = await readFile(join(ROOT, 'examples/github-drift.yml'), 'utf8');
+    const wf = parse(text) as Workflow & { permissions: Record<string, string> };
+    const job = wf.jobs.drift!;
+    expect(wf.permissions).toEqual({ contents: 'read' });
+    expect(job.permissions).toBeUndefined();
+    expect(JSON.stringify(job.env ?? {})).not.toMatch(/TOKEN/);
+    const app = job.steps.findIndex((s) => s.uses?.startsWith('actions/create-github-app-token@') === true);
+    const exported = job.steps.findIndex((s) => s.run?.includes('export --into') === true);
+    expect(exported).toBeGreaterThanOrEqual(0);
+    expect(app).toBeGreaterThan(exported);
+    expect(job.steps[app]!.with).toMatchObject({ 'permission-contents': 'write', 'permission-pull-requests': 'write' });
+    const withToken = job.steps.filter((s) => JSON.stringify(s.env ?? {}).includes('TOKEN') && !JSON.stringify(s.env).includes('API_KEY'));
+    expect(withToken).toHaveLength(1);
+    expect(withToken[0]!.env).toMatchObject({ GH_TOKEN: '${{ steps.app.outputs.token }}' });
+    expect(text).not.toContain('github.token');
+    // The checkout keeps no credential: git pushes through gh with the app's token.
+    expect(job.steps.find((s) => s.uses?.startsWith('actions/checkout@') === true)?.with).toMatchObject({ 'persist-credentials': false });
+    const script = withToken[0]!.run ?? '';
+    expect(script).toContain('gh auth setup-git');
+    // No pathspec decides: the branch is the base plus one commit, compared as a whole tree.
+    expect(script).not.toMatch(/git diff[^\n]* -- /);
+    expect(script.indexOf('git switch --force-create "$BRANCH"')).toBeLessThan(script.indexOf('git push --force origin "$BRANCH"'));
+    expect(script).toContain('FETCH_HEAD^{tree}');
+    // The repository setting that lets any workflow approve pull requests stays off.
+    expect(text).toMatch(/leave "Allow GitHub Actions to create and approve pull\s*#\s*requests" OFF/);
   });
 
   it('the action installs Node 24 and uses current majors too', () => {
@@ -137,6 +184,10 @@ describe('the workflows promise', () => {
     expect(planShell).toMatch(/^\(cd \/tmp && npm install/m);
     expect(`${planShell}\n${applyShell}`).not.toMatch(/\bnpm ci\b|\bnpx\b/);
     expect(ci.apply!.environment).toBe('panel-production');
+    expect(ci.plan!.environment).toBe('panel-plan');
+    // Protected is not enough (every protected branch and tag gets it): scoped to the apply job's environment.
+    expect(text).toMatch(/PANEL_API_KEY\s+PROTECTED, with environment scope `panel-production`/);
+    expect(text).toMatch(/PROVISION_SECRETS_RECIPIENT\s+PROTECTED, environment scope `panel-production`/);
     expect(ci.apply!.resource_group).toBe('panel-production');
   });
 });
@@ -178,7 +229,7 @@ describe('the multi-panel example', () => {
           key,
           value
             .replaceAll('${{ matrix.panel }}', panel)
-            .replace('${{ vars.PANEL_URL }}', simulators.get(panel)!.url)
+            .replace('${{ secrets.PANEL_URL }}', simulators.get(panel)!.url)
             .replace(/\$\{\{ secrets\.PANEL_(PLAN_)?API_KEY \}\}/, API_KEY)
             .replace('${{ vars.PANEL_SECRETS_RECIPIENT }}', recipient),
         ]),
