@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
 import { ProvisionError } from '../errors.js';
+import { ListScanner, type ListRead } from './list-stream.js';
 
 const decoders: Readonly<Record<string, (data: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>>> = {
   gzip: promisify(gunzip),
@@ -10,13 +11,56 @@ const decoders: Readonly<Record<string, (data: Buffer, options: { maxOutputLengt
   deflate: (data, options) => promisify(inflate)(data, options).catch(() => promisify(inflateRaw)(data, options)),
 };
 
+/** A response body as undici gives it. */
+export type AnswerBody = AsyncIterable<Uint8Array> & { destroy?: () => unknown };
+
 /**
  * An answer's body as text, read once and bounded: at most `maxBytes` on the wire and after
  * decoding (a compressed bomb stops at the same bound). gzip, deflate and brotli are decoded
  * (the client asks for none, but a proxy may compress); another encoding is named in the error.
  * `where` is 'GET /api/v2/clients'.
  */
-export async function readAnswer(body: AsyncIterable<Uint8Array> & { destroy?: () => unknown }, encoding: string | undefined, maxBytes: number, where: string): Promise<string> {
+export async function readAnswer(body: AnswerBody, encoding: string | undefined, maxBytes: number, where: string): Promise<string> {
+  return new TextDecoder().decode(await readBytes(body, encoding, maxBytes, where));
+}
+
+/**
+ * A list answer, bounded as readAnswer's, read element by element as it arrives (see
+ * list-stream.ts): an uncompressed body is never held whole; a compressed one is decoded whole
+ * first (as bytes only), then read the same way.
+ */
+export async function readListAnswer<T>(
+  body: AnswerBody,
+  encoding: string | undefined,
+  maxBytes: number,
+  where: string,
+  item: (value: unknown, index: number) => T,
+): Promise<ListRead<T>> {
+  const scanner = new ListScanner(item);
+  if (coded(encoding)) {
+    scanner.write(await readBytes(body, encoding, maxBytes, where));
+    return scanner.end();
+  }
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      body.destroy?.();
+      throw tooLarge(where, maxBytes);
+    }
+    scanner.write(chunk);
+  }
+  return scanner.end();
+}
+
+/** The content coding to undo, or false for none. */
+function coded(encoding: string | undefined): string | false {
+  const coding = (encoding ?? '').trim().toLowerCase();
+  return coding === '' || coding === 'identity' ? false : coding;
+}
+
+/** The body's bytes, bounded, decoded. */
+async function readBytes(body: AnswerBody, encoding: string | undefined, maxBytes: number, where: string): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -27,25 +71,24 @@ export async function readAnswer(body: AsyncIterable<Uint8Array> & { destroy?: (
     }
     chunks.push(chunk);
   }
-  let data: Buffer = Buffer.concat(chunks, size);
-  const coding = (encoding ?? '').trim().toLowerCase();
-  if (coding !== '' && coding !== 'identity') {
-    const decode = decoders[coding];
-    if (decode === undefined) {
-      throw new ProvisionError('panel_contract', `${where}: the answer is encoded as ${JSON.stringify(coding)}, which panel-provision cannot decode`, {
-        hint: 'a proxy in between may be compressing answers: let it pass the panel\'s answers as they are',
-      });
-    }
-    try {
-      data = await decode(data, { maxOutputLength: maxBytes });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(where, maxBytes);
-      throw new ProvisionError('panel_contract', `${where}: the answer says it is ${coding}-encoded but cannot be decoded (${(error as Error).message})`, {
-        hint: 'check the panel, or a proxy in between that rewrites answers',
-      });
-    }
+  const data: Buffer = Buffer.concat(chunks, size);
+  chunks.length = 0;
+  const coding = coded(encoding);
+  if (coding === false) return data;
+  const decode = decoders[coding];
+  if (decode === undefined) {
+    throw new ProvisionError('panel_contract', `${where}: the answer is encoded as ${JSON.stringify(coding)}, which panel-provision cannot decode`, {
+      hint: 'a proxy in between may be compressing answers: let it pass the panel\'s answers as they are',
+    });
   }
-  return new TextDecoder().decode(data);
+  try {
+    return await decode(data, { maxOutputLength: maxBytes });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(where, maxBytes);
+    throw new ProvisionError('panel_contract', `${where}: the answer says it is ${coding}-encoded but cannot be decoded (${(error as Error).message})`, {
+      hint: 'check the panel, or a proxy in between that rewrites answers',
+    });
+  }
 }
 
 function tooLarge(where: string, maxBytes: number): ProvisionError {

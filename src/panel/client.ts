@@ -2,14 +2,15 @@ import type { Dispatcher } from 'undici';
 import { ProvisionError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { DEADLINE_CODE, PanelHttpError, unreachableError } from './errors.js';
-import { readAnswer } from './body.js';
+import { readAnswer, readListAnswer } from './body.js';
+import { StreamedList, type ListAnswer, type ListItem, type ListRead } from './list-stream.js';
 import { checkApiKey } from './key.js';
 import { BODY_TIMEOUT_MS, CONNECT_TIMEOUT_MS, DEFAULT_MAX_ANSWER_MB, HEADERS_TIMEOUT_MS, MAX_PANEL_MESSAGE_CHARS } from './limits.js';
 import { proxySettings } from './proxy.js';
 import { createDispatcher } from './transport.js';
 import { DEFAULT_RETRY_TIMING, retryDelayMs, waitMessage, type AttemptResult, type Method, type RetryTiming } from './retry.js';
 import { Redactions } from '../redact.js';
-import { untilAborted } from '../util.js';
+import { assertNever, untilAborted } from '../util.js';
 
 export type { AttemptResult, Method } from './retry.js';
 
@@ -159,6 +160,22 @@ export class PanelClient {
   }
 
   /**
+   * GET of a list, its records made one at a time as the answer streams in (list-stream.ts),
+   * so a large list is never held whole: `item` makes each element of a JSON array into a
+   * record (`where` names it in errors: 'GET /api/v2/domains[3]'). `items`: the answer was an
+   * array of `count` elements; `failed`: what `item` threw first (the answer was read to its end and is JSON), for
+   * the caller to throw after its own checks. `value`: the answer was JSON but not an array (an
+   * object wrapping the list), parsed whole. Errors, retries and limits as get's.
+   */
+  async getList<T>(path: string, item: (value: unknown, where: string) => T): Promise<ListAnswer<T>> {
+    const where = this.describe('GET', path);
+    const answer = await this.call('GET', path, undefined, undefined, (value, index) => item(value, `${where}[${index}]`));
+    const headers = answer.headers ?? {};
+    if (!(answer.value instanceof StreamedList)) return { value: answer.value, headers };
+    return { items: answer.value.items as T[], count: answer.value.count, failed: answer.value.failed, headers };
+  }
+
+  /**
    * `signal`: once aborted (Ctrl-C), the POST is not sent again: a wait for a retry ends at
    * once and the last failure is thrown, marked as interrupted. A request that changes the
    * panel never leaves after an interrupt.
@@ -203,7 +220,7 @@ export class PanelClient {
    * Retry-After honoured, within the budget; nothing sent again once `signal` is aborted. The
    * last failure is thrown as it was.
    */
-  private async call(method: Method, path: string, body: unknown, signal?: AbortSignal): Promise<AttemptResult & { ok: true }> {
+  private async call(method: Method, path: string, body: unknown, signal?: AbortSignal, list?: ListItem): Promise<AttemptResult & { ok: true }> {
     const started = this.clock.now();
     const budget = this.timing.budgetMs;
     for (let attempt = 1; ; attempt++) {
@@ -211,7 +228,7 @@ export class PanelClient {
       // runs until the budget ends at most. (The first runs MIN_ATTEMPT_MS at least, for a budget
       // set below that: one attempt is always made.)
       const left = budget - (this.clock.now() - started);
-      const outcome = await this.attempt(method, path, body, attempt === 1 ? Math.max(left, MIN_ATTEMPT_MS) : left);
+      const outcome = await this.attempt(method, path, body, attempt === 1 ? Math.max(left, MIN_ATTEMPT_MS) : left, list);
       if (outcome.ok) return outcome;
       const now = this.clock.now();
       const delay = retryDelayMs(method, outcome, { attempt, elapsedMs: now - started, nowMs: now, random: this.clock.random, timing: this.timing });
@@ -228,15 +245,15 @@ export class PanelClient {
   /**
    * Sends once and interprets the answer; never throws. `deadlineMs`, what is left of the
    * request's budget, bounds the whole attempt: connecting (through a proxy too), the headers
-   * and the body.
+   * and the body. With `list`, a successful JSON answer is read element by element (getList).
    */
-  private async attempt(method: Method, relative: string, body: unknown, deadlineMs: number): Promise<AttemptResult> {
+  private async attempt(method: Method, relative: string, body: unknown, deadlineMs: number, list?: ListItem): Promise<AttemptResult> {
     const deadline = AbortSignal.timeout(deadlineMs);
     const path = this.basePath + (relative.startsWith('/') ? relative : `/${relative}`);
     const started = performance.now();
     let status = 0;
     let headers: Record<string, string | string[] | undefined>;
-    let text: string;
+    let read: ListRead<unknown>;
     try {
       // Parsed as undici's own request(url) does: the path goes out normalised and encoded.
       const url = new URL(this.origin + path);
@@ -257,7 +274,11 @@ export class PanelClient {
       });
       status = response.statusCode;
       headers = response.headers;
-      text = await readAnswer(response.body, header(headers, 'content-encoding'), this.maxAnswerBytes, `${method} ${path}`);
+      const encoding = header(headers, 'content-encoding');
+      read =
+        list !== undefined && status >= 200 && status < 300 && status !== 204 && !/html/i.test(header(headers, 'content-type') ?? '')
+          ? await readListAnswer(response.body, encoding, this.maxAnswerBytes, `${method} ${path}`, list)
+          : { kind: 'text', text: await readAnswer(response.body, encoding, this.maxAnswerBytes, `${method} ${path}`) };
     } catch (err) {
       if (err instanceof ProvisionError) return { ok: false, error: err };
       const cause = deadline.aborted ? Object.assign(new Error('deadline', { cause: err }), { code: DEADLINE_CODE }) : err;
@@ -266,7 +287,16 @@ export class PanelClient {
     } finally {
       this.onRequest?.({ method, path, status, ms: Math.round(performance.now() - started) });
     }
-    return interpret(method, path, status, headers, text, this.keyForms);
+    switch (read.kind) {
+      case 'text':
+        return interpret(method, path, status, headers, read.text, this.keyForms);
+      case 'items':
+        return { ok: true, value: new StreamedList(read.items, read.count, read.error), headers };
+      case 'not-json':
+        return { ok: false, error: notJson(method, path, status, `a body that is not JSON (${header(headers, 'content-type') || 'no content type'})`, false) };
+      default:
+        return assertNever(read);
+    }
   }
 }
 
@@ -309,14 +339,15 @@ function interpret(
   // PUT and DELETE answers are not documented: any 2xx but an HTML page is done.
   if (!html && (method === 'PUT' || method === 'DELETE')) return { ok: true, value: undefined, headers };
   const what = html ? 'HTML' : text.trim() === '' ? 'an empty body' : `a body that is not JSON (${contentType || 'no content type'})`;
-  return {
-    ok: false,
-    error: new ProvisionError('panel_contract', `${method} ${path}: ${status} answered ${what}, not JSON`, {
-      hint: html
-        ? "is the REST API enabled in the panel's settings? Also check that --url / PROVISION_URL points at the panel itself"
-        : 'check that --url / PROVISION_URL points at the panel; a proxy in between may rewrite answers',
-    }),
-  };
+  return { ok: false, error: notJson(method, path, status, what, html) };
+}
+
+function notJson(method: Method, path: string, status: number, what: string, html: boolean): ProvisionError {
+  return new ProvisionError('panel_contract', `${method} ${path}: ${status} answered ${what}, not JSON`, {
+    hint: html
+      ? "is the REST API enabled in the panel's settings? Also check that --url / PROVISION_URL points at the panel itself"
+      : 'check that --url / PROVISION_URL points at the panel; a proxy in between may rewrite answers',
+  });
 }
 
 /** The `message` of the panel's JSON error body, on one line, shortened, the key blanked out. */

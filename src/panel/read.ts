@@ -57,8 +57,8 @@ export async function readLive(client: PanelClient, options: ReadLiveOptions): P
     });
   }
   const [hostingPlans, clients, domains] = await Promise.all([
-    readList(client, '/hosting-plans').then((records) => records.map((r, i) => parseHostingPlanRecord(r, `${client.describe('GET', '/hosting-plans')}[${i}]`))),
-    readList(client, '/clients').then((records) => records.map((r, i) => parseClientRecord(r, `${client.describe('GET', '/clients')}[${i}]`))),
+    readRecords(client, '/hosting-plans', parseHostingPlanRecord),
+    readRecords(client, '/clients', parseClientRecord),
     readDomains(client, options),
   ]);
   const where = (path: string): string => client.describe('GET', path);
@@ -123,8 +123,7 @@ function unique<T>(records: readonly T[], key: (record: T) => string | number, w
 
 async function readDomains(client: PanelClient, options: ReadLiveOptions): Promise<{ records: LiveDomain[]; complete: boolean }> {
   try {
-    const records = await readList(client, '/domains');
-    return { records: records.map((r, i) => parseDomainRecord(r, `${client.describe('GET', '/domains')}[${i}]`)), complete: true };
+    return { records: await readRecords(client, '/domains', parseDomainRecord), complete: true };
   } catch (err) {
     if (!(err instanceof PanelHttpError && (err.status === 404 || err.status === 405))) throw err;
   }
@@ -157,26 +156,45 @@ const COUNT_KEYS = ['total', 'count', 'total_count'];
  * `pagination`), and no `total`/`count`/
  * `total_count` (at the top or in `meta`/`pagination`) larger than the array.
  */
-export async function readList(client: PanelClient, path: string): Promise<unknown[]> {
-  const { value: body, headers } = await client.getWithHeaders(path);
+export function readList(client: PanelClient, path: string): Promise<unknown[]> {
+  return readRecords(client, path, (record) => record);
+}
+
+/**
+ * readList, each record made by `parse` ('GET /api/v2/domains[3]' names it in errors). A bare
+ * array is parsed one element at a time as it streams in (PanelClient.getList): the answer is
+ * never held whole, as text or as parsed JSON, beside the records. The checks of the list come
+ * first, as when it was read whole: a paged list is refused before a bad record is reported.
+ */
+export async function readRecords<T>(client: PanelClient, path: string, parse: (record: unknown, where: string) => T): Promise<T[]> {
+  const answer = await client.getList(path, parse);
   const where = client.describe('GET', path);
+  const { headers } = answer;
   const refuse = (what: string): never => {
     throw new ProvisionError('panel_contract', `${where}: ${what}`, {
       hint: 'panel-provision reads complete lists only (a missed record would be created twice); report the panel version and this answer',
     });
   };
-  const length = Array.isArray(body) ? body.length : undefined;
-  const paged = pagingHeader(headers, length);
-  if (paged !== undefined) return refuse(`the list looks paged (${paged}); only complete lists can be planned on`);
-  if (Array.isArray(body)) return body as unknown[];
+  const checkPaging = (length: number | undefined): void => {
+    const paged = pagingHeader(headers, length);
+    if (paged !== undefined) refuse(`the list looks paged (${paged}); only complete lists can be planned on`);
+  };
+  if ('items' in answer) {
+    checkPaging(answer.count);
+    if (answer.failed !== undefined) throw answer.failed.thrown;
+    return answer.items;
+  }
+  const body = answer.value;
+  const each = (records: unknown[]): T[] => records.map((record, i) => parse(record, `${where}[${i}]`));
+  checkPaging(Array.isArray(body) ? body.length : undefined);
+  if (Array.isArray(body)) return each(body as unknown[]);
   if (!isRecord(body)) return refuse(`expected a JSON array (or an object wrapping one), got ${shape(body)}`);
   const arrays = Object.keys(body).filter((key) => Array.isArray(body[key]));
   if (arrays.length !== 1) {
     return refuse(`expected a JSON array or an object wrapping exactly one array, got an object with ${arrays.length} arrays${arrays.length > 0 ? ` (${arrays.join(', ')})` : ''}`);
   }
   const records = body[arrays[0] ?? ''] as unknown[];
-  const pagedWrapper = pagingHeader(headers, records.length);
-  if (pagedWrapper !== undefined) return refuse(`the list looks paged (${pagedWrapper}); only complete lists can be planned on`);
+  checkPaging(records.length);
   // Paging hints may stand beside the array or inside `meta` / `pagination` (Laravel- and
   // JSON:API-style wrappers): any of them means a partial read.
   for (const [container, where] of [[body, ''], [body.meta, 'meta.'], [body.pagination, 'pagination.']] as const) {
@@ -193,7 +211,7 @@ export async function readList(client: PanelClient, path: string): Promise<unkno
       }
     }
   }
-  return records;
+  return each(records);
 }
 
 /**
