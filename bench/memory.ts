@@ -1,15 +1,19 @@
 /**
- * Item 5 alone (docs/benchmarks.md): peak RSS of `provision plan` (no changes) at 100,002
- * resources, as a whole process under /usr/bin/time, beside `yaml.parse` of the same file in a
- * fresh process, interleaved run by run (wall and CPU time too: user + system, the whole process's); with `--against <bin.js>`, also beside another build
- * of the CLI (for instance a worktree of an earlier commit, built with `npm run build`).
+ * plan's memory alone (docs/benchmarks.md): peak RSS of `provision plan` (no changes) at
+ * 100,000 clients (a domain and a subdomain each: 300,000 resources), as a whole process under
+ * /usr/bin/time, beside the yardstick of issue 14: one process doing only `yaml.parse` of the
+ * manifest and `JSON.parse` of the panel's two lists (fetched once beforehand), all held at once;
+ * and beside `yaml.parse` of the file alone. Interleaved run by run; the ratio to the
+ * yardstick is taken pair by pair (wall and CPU time too: user + system, the whole process's).
+ * With `--against <bin.js>`, also another build of the CLI (for instance a copy of an earlier
+ * commit built with `npx tsc -p tsconfig.build.json --outDir ...`), its ratio paired the same way.
  *
- *   npm run build && node --import tsx bench/memory.ts [--runs 3] [--clients 33334] [--against ../old/dist/cli/bin.js]
+ *   npm run build && node --import tsx bench/memory.ts [--runs 3] [--clients 100000] [--bin dist/cli/bin.js] [--against ../old/dist/cli/bin.js]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -17,7 +21,7 @@ import { BENCH_KEY, count, manifestYaml } from './fixtures.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '3' }, clients: { type: 'string', default: '33334' }, against: { type: 'string' } },
+  options: { runs: { type: 'string', default: '3' }, clients: { type: 'string', default: '100000' }, bin: { type: 'string', default: 'dist/cli/bin.js' }, against: { type: 'string' } },
 });
 const runs = Number(values.runs);
 const clients = Number(values.clients);
@@ -55,10 +59,18 @@ try {
   const first = await createInterface({ input: sim.stdout })[Symbol.asyncIterator]().next();
   const { url } = JSON.parse(String(first.value)) as { url: string };
   const env = { PROVISION_URL: url, PROVISION_API_KEY: BENCH_KEY };
+  const lists = { clients: join(dir, 'clients.json'), domains: join(dir, 'domains.json') };
+  for (const [name, path] of Object.entries(lists)) {
+    const answer = await fetch(`${url}/${name}`, { headers: { 'x-api-key': BENCH_KEY } });
+    await writeFile(path, await answer.text());
+  }
+  const read = (path: string): string => `readFileSync(${JSON.stringify(path)}, 'utf8')`;
+  const YARDSTICK = 'yaml.parse + JSON.parse of the lists';
   const subjects: [string, string[]][] = [
-    ['provision plan (this build)', [join(ROOT, 'dist/cli/bin.js'), 'plan', file]],
+    ['provision plan (this build)', [resolve(ROOT, values.bin), 'plan', file]],
     ...(values.against === undefined ? [] : [[`provision plan (${values.against})`, [values.against, 'plan', file]] as [string, string[]]]),
-    ['yaml.parse of the file alone', ['--input-type=module', '-e', `import { parse } from 'yaml'; import { readFileSync } from 'node:fs'; parse(readFileSync(${JSON.stringify(file)}, 'utf8'));`]],
+    [YARDSTICK, ['--input-type=module', '-e', `import { parse } from 'yaml'; import { readFileSync } from 'node:fs'; globalThis.kept = [parse(${read(file)}), JSON.parse(${read(lists.clients)}), JSON.parse(${read(lists.domains)})];`]],
+    ['yaml.parse of the file alone', ['--input-type=module', '-e', `import { parse } from 'yaml'; import { readFileSync } from 'node:fs'; parse(${read(file)});`]],
   ];
   const results = new Map<string, { rss: number[]; wall: number[]; cpu: number[] }>();
   for (let run = 0; run < runs; run++) {
@@ -72,9 +84,12 @@ try {
     }
   }
   process.stdout.write(`plan at ${count(clients * 3)} resources (${count(clients)} clients), median of ${runs}\n`);
+  const yardstick = results.get(YARDSTICK)?.rss ?? [];
   for (const [name, { rss, wall, cpu }] of results) {
+    const ratios = rss.map((r, i) => r / (yardstick[i] ?? NaN));
     process.stdout.write(
-      `  ${name.padEnd(40)} peak RSS ${median(rss).toFixed(0)} MB (${rss.map((v) => v.toFixed(0)).join(', ')})  wall ${median(wall).toFixed(0)} ms  CPU ${median(cpu).toFixed(0)} ms\n`,
+      `  ${name.padEnd(40)} peak RSS ${median(rss).toFixed(0)} MB (${rss.map((v) => v.toFixed(0)).join(', ')}), ` +
+        `/ yardstick ${median(ratios).toFixed(2)} (${ratios.map((v) => v.toFixed(2)).join(', ')})  wall ${median(wall).toFixed(0)} ms  CPU ${median(cpu).toFixed(0)} ms\n`,
     );
   }
 } finally {
