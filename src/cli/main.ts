@@ -67,7 +67,7 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
   try {
     return await dispatch(argv, safeIo, redactions);
   } catch (error) {
-    safeIo.stderr.write(formatError(error, onGitHubActions(safeIo.env)));
+    safeIo.stderr.write(formatError(error, { annotate: onGitHubActions(safeIo.env), stack: (safeIo.env.PROVISION_DEBUG ?? '') !== '' }));
     return error instanceof ProvisionError ? EXIT_FOR_ERROR[error.code] : EXIT.failure;
   }
 }
@@ -142,11 +142,12 @@ function refuseKeyInArguments(command: string, args: readonly string[], keys: re
   }
 }
 /**
- * `error: message`, detail lines, `hint: ...`; never a stack trace. Problems at places in a file
+ * `error: message`, detail lines, `hint: ...`; a stack trace only for an unexpected error (a bug)
+ * and only with `stack` (PROVISION_DEBUG set). Problems at places in a file
  * come as `file:line:column: error: …` lines, and with `annotate` (GitHub Actions) also as
  * workflow annotations on those lines.
  */
-export function formatError(error: unknown, annotate = false): string {
+export function formatError(error: unknown, { annotate = false, stack = false } = {}): string {
   if (error instanceof ProvisionError) {
     const located = error.located.map((p) => ({ ...p, severity: 'error' as const }));
     const lines = [
@@ -159,5 +160,10 @@ export function formatError(error: unknown, annotate = false): string {
     return `${lines.join('\n')}\n`;
   }
   const message = error instanceof Error ? error.message : String(error);
-  return `error: internal error: ${message}\nhint: this is a bug in panel-provision: please report it with the command you ran\n`;
+  // The stack only when asked (PROVISION_DEBUG): src/*.ts positions, as bin.ts then maps the bundle.
+  const trace = stack && error instanceof Error && error.stack !== undefined ? `${error.stack}\n` : '';
+  const hint = stack
+    ? 'this is a bug in panel-provision: please report it with the command you ran and this output'
+    : 'this is a bug in panel-provision: please report it with the command you ran and its output with PROVISION_DEBUG=1 (a stack trace)';
+  return `error: internal error: ${message}\n${trace}hint: ${hint}\n`;
 }

@@ -130,20 +130,20 @@ function bash(script: string, env: Record<string, string>, cwd: string): Promise
   });
 }
 
-/** A fake `npm` on PATH: logs its cwd and arguments, and installs the built dist/ as the two bins under --prefix. */
+/** A fake `npm` on PATH: logs its cwd and arguments, and installs this checkout's build as the two bins under --prefix, as package.json's "bin" names them. */
 const FAKE_NPM = `#!/bin/sh
 { pwd; printf '%s\\n' "$@"; } > "$NPM_LOG"
 prefix=""; prev=""
 for a in "$@"; do [ "$prev" = "--prefix" ] && prefix="$a"; prev="$a"; done
 mkdir -p "$prefix/bin"
-printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "$NODE_BIN" "$DIST/cli/bin.js" > "$prefix/bin/provision"
-printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "$NODE_BIN" "$DIST/action/pr-comment.js" > "$prefix/bin/provision-pr-comment"
+printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "$NODE_BIN" "$PROVISION_BIN" > "$prefix/bin/provision"
+printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "$NODE_BIN" "$COMMENT_BIN" > "$prefix/bin/provision-pr-comment"
 chmod +x "$prefix/bin/provision" "$prefix/bin/provision-pr-comment"
 `;
 
 /**
  * Puts the fake `npm` in `<temp>/fakebin`: the action's install step then "installs" this
- * checkout's dist/ (built by the tests' global setup) and logs what it was asked for in `npmLog`.
+ * checkout's build (made by the tests' global setup), the bins package.json names and logs what it was asked for in `npmLog`.
  * `env` is the PATH and what the fake reads.
  */
 export async function fakeNpm(temp: string): Promise<{ env: Record<string, string>; npmLog: string }> {
@@ -152,6 +152,8 @@ export async function fakeNpm(temp: string): Promise<{ env: Record<string, strin
   await writeFile(join(fakeBin, 'npm'), FAKE_NPM);
   await chmod(join(fakeBin, 'npm'), 0o755);
   const npmLog = join(temp, 'npm.log');
-  const dist = join(import.meta.dirname, '..', '..', 'dist');
-  return { env: { PATH: `${fakeBin}:${process.env.PATH ?? ''}`, NPM_LOG: npmLog, NODE_BIN: process.execPath, DIST: dist }, npmLog };
+  const root = join(import.meta.dirname, '..', '..');
+  const { bin } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { bin: Record<'provision' | 'provision-pr-comment', string> };
+  const env = { PATH: `${fakeBin}:${process.env.PATH ?? ''}`, NPM_LOG: npmLog, NODE_BIN: process.execPath, PROVISION_BIN: join(root, bin.provision), COMMENT_BIN: join(root, bin['provision-pr-comment']) };
+  return { env, npmLog };
 }

@@ -5,7 +5,8 @@
  *
  * The error is real and raised inside the bundle's call chain: a preload (NODE_OPTIONS
  * --import) makes process.stdout.write throw, as a broken pipe or a bug might, and prints that
- * error's stack at exit (main() reports an unexpected error by its message only).
+ * error's stack at exit. main() itself prints the stack of an unexpected error only with
+ * PROVISION_DEBUG set, and then it is the same mapped stack.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -61,11 +62,19 @@ describe('the bundle\'s stack traces', () => {
     const main = positions.find(([file]) => file === 'src/cli/main.ts');
     const mainLine = (await readFile(join(ROOT, 'src/cli/main.ts'), 'utf8')).split('\n')[(main?.[1] ?? 0) - 1] ?? '';
     expect(mainLine).toContain('dispatch(');
+    // The CLI's own report (before the probe's) carries the mapped stack, and says what to send.
+    const own = stderr.slice(0, stderr.indexOf('PROBE-STACK'));
+    expect(own).toMatch(/\n\s+at .*src\/cli\/main\.ts:\d+:\d+/);
+    expect(own).toContain('hint: this is a bug in panel-provision: please report it with the command you ran and this output');
   });
 
   it('without it, name the bundle\'s own files (the maps are not read)', async () => {
     const { frames, stderr } = await probeStack({});
     expect(sourcePositions(frames), stderr).toEqual([]);
     expect(frames.some((frame) => /\/bundle\/chunk-[\w]+\.js:\d+:\d+/.test(frame)), stderr).toBe(true);
+    // No stack in the CLI's own report: it says how to get one.
+    const own = stderr.slice(0, stderr.indexOf('PROBE-STACK'));
+    expect(own).not.toMatch(/\n\s+at /);
+    expect(own).toContain('PROVISION_DEBUG=1');
   });
 });

@@ -8,9 +8,8 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { BIN } from '../helpers/dist.js';
+import { DIST } from '../helpers/dist.js';
 
-const DIST = join(BIN, '..', '..');
 
 function loadedAfterRequest(): { answered: boolean; index: boolean; parts: boolean; headersStillLazy: boolean } {
   const script = `
