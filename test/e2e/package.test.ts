@@ -99,7 +99,7 @@ describe(`the package ${PACKAGE.name}, packed and installed`, { timeout: 90_000 
     expect(packed).toContain('dist/api/index.d.ts');
     expect(packed).toContain('dist/action/pr-comment.js');
     expect(packed).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'schemas/manifest.schema.json', 'schemas/plan.schema.json', 'schemas/apply-result.schema.json']));
-    const outside = packed.filter((path) => !/^(dist\/.+\.(js|d\.ts)|bundle\/(bin|chunk-\w+)\.js(\.map)?|schemas\/[^/]+\.schema\.json|LICENSE|README\.md|package\.json)$/.test(path));
+    const outside = packed.filter((path) => !/^(dist\/.+\.(js|d\.ts)|bundle\/(bin|chunk-\w+)\.js(\.map)?|schemas\/[^/]+\.schema\.json|LICENSE|README\.md|package\.json|npm-shrinkwrap\.json)$/.test(path));
     expect(outside).toEqual([]);
     expect(packed).not.toContain('dist/stale-leftover.js');
     expect(packed).not.toContain('bundle/chunk-STALE000.js');
@@ -120,6 +120,18 @@ describe(`the package ${PACKAGE.name}, packed and installed`, { timeout: 90_000 
       for (const [, imported] of text.matchAll(/"\.\/(chunk-\w+\.js)"/g)) expect(packed, `${script} imports ${imported ?? ''}`).toContain(`bundle/${imported ?? ''}`);
     }
     expect(packed.filter((path) => path.endsWith('.map')).length).toBe(scripts.length);
+  });
+
+  it('pins the whole dependency tree: npm-shrinkwrap.json (the lockfile) ships, and the install holds exactly its versions', async () => {
+    expect(packed).toContain('npm-shrinkwrap.json');
+    const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; dev?: boolean }> };
+    const installed = join(dir, 'prefix', 'lib', 'node_modules', PACKAGE.name);
+    const runtime = Object.entries(lock.packages).filter(([path, entry]) => path.startsWith('node_modules/') && entry.dev !== true);
+    expect(runtime.length).toBeGreaterThan(6);
+    for (const [path, entry] of runtime) {
+      const version = (JSON.parse(await readFile(join(installed, path, 'package.json'), 'utf8')) as { version: string }).version;
+      expect(version, path).toBe(entry.version);
+    }
   });
 
   it('the installed provision bin is the bundle', async () => {
