@@ -8,7 +8,7 @@
  * With `--against <bin.js>`, also another build of the CLI (for instance a copy of an earlier
  * commit built with `npx tsc -p tsconfig.build.json --outDir ...`), its ratio paired the same way.
  *
- *   npm run build && node --import tsx bench/memory.ts [--runs 3] [--clients 100000] [--bin dist/cli/bin.js] [--against ../old/dist/cli/bin.js]
+ *   npm run build && node --import tsx bench/memory.ts [--runs 3] [--clients 100000] [--bin bundle/bin.js] [--against ../old/bundle/bin.js]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -21,7 +21,7 @@ import { BENCH_KEY, count, manifestYaml } from './fixtures.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '3' }, clients: { type: 'string', default: '100000' }, bin: { type: 'string', default: 'dist/cli/bin.js' }, against: { type: 'string' } },
+  options: { runs: { type: 'string', default: '3' }, clients: { type: 'string', default: '100000' }, bin: { type: 'string', default: 'bundle/bin.js' }, against: { type: 'string' } },
 });
 const runs = Number(values.runs);
 const clients = Number(values.clients);

@@ -77,7 +77,7 @@ function scalingRows(plans: readonly PlanScale[], validates: readonly ValidateSc
 }
 
 async function runAll(): Promise<void> {
-  if (!existsSync(BIN)) throw new Error('dist/ is missing: run npm run build (npm run bench does)');
+  if (!existsSync(BIN)) throw new Error(`the build (${BIN}) is missing: run npm run build (npm run bench does)`);
   const dir = await mkdtemp(join(tmpdir(), 'provision-bench-'));
   const started = performance.now();
   const figures: Figure[] = [];
