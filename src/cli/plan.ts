@@ -1,6 +1,4 @@
 import type { PlanView } from '../render/common.js';
-import { renderPlanJson } from '../render/json.js';
-import { renderPlanMarkdown } from '../render/markdown.js';
 import { renderPlanText } from '../render/text.js';
 import type { Command } from './args.js';
 import { oneOf, parseCommandLine } from './args.js';
@@ -8,7 +6,7 @@ import { safeText } from '../escape.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
 import { readBytes, writeAtomically } from './files.js';
-import { stepSummary } from './github.js';
+import { onGitHubActions, stepSummary } from './github.js';
 import { useColor } from './io.js';
 import { MASS_HELP, MASS_OPTIONS, massLimits, planFromManifest, planWarnings, refuseConflicts } from './prepare.js';
 
@@ -62,11 +60,14 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
     await prepared.panel.close();
     const warnings = planWarnings(prepared.view.plan, limits);
     const view: PlanView = warnings.length === 0 ? prepared.view : { ...prepared.view, warnings };
-    if (values.out !== undefined) await writeAtomically(values.out, renderPlanJson(view), credentials.redactions);
-    const markdown = { showUrl: values['show-url'] };
-    io.stdout.write(format === 'json' ? renderPlanJson(view) : format === 'markdown' ? renderPlanMarkdown(view, markdown) : renderPlanText(view, { color: useColor(io.stdout, io.env) }));
+    // The JSON and Markdown renderers are loaded only for a run that writes them (start-up: test/cli/startup.test.ts).
+    const json = async (): Promise<string> => (await import('../render/json.js')).renderPlanJson(view);
+    const markdown = async (): Promise<string> => (await import('../render/markdown.js')).renderPlanMarkdown(view, { showUrl: values['show-url'] });
+    if (values.out !== undefined) await writeAtomically(values.out, await json(), credentials.redactions);
+    io.stdout.write(format === 'json' ? await json() : format === 'markdown' ? await markdown() : renderPlanText(view, { color: useColor(io.stdout, io.env) }));
     if (format !== 'text') for (const warning of warnings) io.stderr.write(`warning: ${safeText(warning)}\n`);
-    await stepSummary(io, credentials.redactions, renderPlanMarkdown(view, markdown));
+    // The step summary exists only under GitHub Actions (stepSummary checks the rest).
+    if (onGitHubActions(io.env)) await stepSummary(io, credentials.redactions, await markdown());
     refuseConflicts(view.plan, prepared.conflictsAt);
     return values['detailed-exitcode'] && view.plan.changes.length > 0 ? EXIT.changes : EXIT.ok;
   },

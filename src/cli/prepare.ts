@@ -7,11 +7,10 @@ import { diff } from '../plan/diff.js';
 import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
 import { DEFAULT_MAX_CREATES, DEFAULT_MAX_DELETES, type Limits, massChanges, renameWarning } from '../plan/guards.js';
 import { readsForManifest, readsForSavedPlan } from '../plan/reads.js';
-import { parsePlanFile, type SavedPlan } from '../plan/saved.js';
+import type { SavedPlan } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
 import { conflictLine, type PlanView } from '../render/common.js';
-import { skippedLineWarning } from '../secrets/journal.js';
-import { closeLostIntents, type ExistingClient, findLostIntents } from '../secrets/recovery.js';
+import type { ExistingClient } from '../secrets/recovery.js';
 import type { Redactions } from '../redact.js';
 import { plural } from '../util.js';
 import { count, type Credentials, type Range, rangeText } from './args.js';
@@ -21,12 +20,14 @@ import { readBytes } from './files.js';
 import type { Io } from './io.js';
 import { loadManifest, sourceName } from './manifest-input.js';
 import { quote } from '../escape.js';
-import { resetCommand } from '../apply/create.js';
 
 /**
  * The stage plan and apply share: read the input once (a manifest or a saved plan, from a
  * path, a pipe or stdin), load it, connect, read the panel, and plan; plus the checks both
  * make on the result (conflicts, a mass create).
+ *
+ * What only some runs need is imported where they need it (test/cli/startup.test.ts): the
+ * saved-plan reader (and its validator) for a saved plan, the secrets journal for a secrets file.
  */
 
 /** The highest --max-creates and --max-deletes accepted. */
@@ -97,7 +98,9 @@ export async function readInput(path: string, io: Io): Promise<Input> {
   } catch {
     isPlan = extname(path).toLowerCase() === '.json' && text.includes('"format_version"');
   }
-  return isPlan ? { kind: 'saved', saved: parsePlanFile(text, path) } : { kind: 'manifest', bytes };
+  if (!isPlan) return { kind: 'manifest', bytes };
+  const { parsePlanFile } = await import('../plan/saved.js');
+  return { kind: 'saved', saved: parsePlanFile(text, path) };
 }
 
 /** A plan ready to show or apply, and the open connection it was made over (the caller closes it). */
@@ -236,6 +239,11 @@ export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] =
  */
 export async function reportLostPasswords(path: string | undefined, panelUrl: string, live: { readonly clients: readonly ExistingClient[] }, io: Io, redactions: Redactions): Promise<void> {
   if (path === undefined || path === '') return;
+  const [{ skippedLineWarning }, { closeLostIntents, findLostIntents }, { resetCommand }] = await Promise.all([
+    import('../secrets/journal.js'),
+    import('../secrets/recovery.js'),
+    import('../apply/create.js'),
+  ]);
   const found = await findLostIntents(path, panelUrl, live.clients);
   for (const line of found.skipped) io.stderr.write(`${skippedLineWarning(path, line)}\n`);
   // Named before the journal closes them: a kill in between names them again, never not at all.
