@@ -3,7 +3,6 @@ import { ProvisionError } from '../errors.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, panelAdapter } from '../apply/panel-adapter.js';
 import { DEFAULT_CONNECTIONS } from '../panel/index.js';
 import type { PlanView } from '../render/common.js';
-import { renderPlanMarkdown } from '../render/markdown.js';
 import { renderApplyJson, renderApplySummary } from '../render/outcome.js';
 import { renderPlanText } from '../render/text.js';
 import { generatePassword } from '../secrets/password.js';
@@ -14,7 +13,7 @@ import { count, oneOf, parseCommandLine, type Range, rangeText, SECONDS, seconds
 import { createsClients, DEFAULT_MAX_DELETES } from '../plan/guards.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
-import { stepSummary } from './github.js';
+import { onGitHubActions, stepSummary } from './github.js';
 import type { Io } from './io.js';
 import { useColor } from './io.js';
 import { ApplyProgress } from './progress.js';
@@ -164,7 +163,11 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
         io.stderr.write(`New clients' passwords are in ${secrets.path}${secrets.encrypted ? ', encrypted to the age recipient' : ''}.\n`);
       }
       if (interrupted) io.stderr.write('Interrupted: run apply again to do what is still to do.\n');
-      await stepSummary(io, credentials.redactions, `${renderPlanMarkdown(view)}\n**${renderApplySummary(outcomes)}**\n`);
+      // The step summary exists only under GitHub Actions (stepSummary checks the rest): the Markdown renderer is loaded for it alone.
+      if (onGitHubActions(io.env)) {
+        const { renderPlanMarkdown } = await import('../render/markdown.js');
+        await stepSummary(io, credentials.redactions, `${renderPlanMarkdown(view)}\n**${renderApplySummary(outcomes)}**\n`);
+      }
       return interrupted ? EXIT.interrupted : tally(outcomes).failed > 0 ? EXIT.failure : EXIT.ok;
     } finally {
       await panel.close();
