@@ -31,8 +31,12 @@ export function diff(desired: Desired, live: Live): Plan {
   const hostingPlans = resolveHostingPlans(desired, live.hostingPlans);
   const index = new LiveIndex(live);
   const keep = globMatcher(desired.prune.keep);
-  const listedDomains = new Set(desired.clients.flatMap((c) => c.domains.map((d) => d.name)));
-  const listedClients = new Set(desired.clients.map((c) => c.username));
+  const listedClients = new Set<string>();
+  const listedDomains = new Set<string>();
+  for (const client of desired.clients) {
+    listedClients.add(client.username);
+    for (const domain of client.domains) listedDomains.add(domain.name);
+  }
 
   const conflicts: Conflict[] = [];
   const unknowns: Unknown[] = [];
@@ -96,8 +100,7 @@ export function diff(desired: Desired, live: Live): Plan {
   }
 
   // What will stand after the plan beside the live domains: new domains of existing clients.
-  const added = domainCreates.flatMap(({ name, liveClient }) => (liveClient === undefined ? [] : [{ name, idUser: liveClient.id, isSystem: false }]));
-  const deletes = withoutBlocked(domainDeletes, [...live.domains, ...added], conflicts);
+  const deletes = withoutBlocked(domainDeletes, live.domains, domainCreates, conflicts);
   const created = new Set(domainCreates.map((d) => d.name));
   const domainChanges: CreateDomain[] = domainCreates.map(({ client, name, liveClient }) => {
     const parent = nearestParent(name, created);
@@ -122,45 +125,56 @@ export function diff(desired: Desired, live: Live): Plan {
     changes: orderChanges(desired, clientChanges, domainChanges, subdomainsFirst(deletes)),
     conflicts,
     unknowns,
-    unmanaged: unmanaged(desired, live, deletedClients, new Set(deletes.map((d) => d.name))),
+    unmanaged: unmanaged(live, listedClients, listedDomains, deletedClients, new Set(deletes.map((d) => d.name))),
   };
 }
 
-/** The live lists, indexed as the diff looks them up. */
+/**
+ * The live lists, indexed as the diff looks them up. The by-name maps are built at once (every
+ * diff asks); the others on first use, for a plan without prunes, deletes or conflicts asks for
+ * none of them (at 100,000 clients, they would be a good part of plan's peak memory).
+ */
 class LiveIndex {
-  readonly clientsByName: ReadonlyMap<string, LiveClient>;
-  readonly domainsByName: ReadonlyMap<string, LiveDomain>;
+  readonly clientsByName = new Map<string, LiveClient>();
+  readonly domainsByName = new Map<string, LiveDomain>();
   /** Whether the domains are the panel's whole list (not only the manifest's, looked up by name). */
   readonly complete: boolean;
-  private readonly usernames: ReadonlyMap<number, string>;
-  private readonly planNames: ReadonlyMap<number, string>;
-  private readonly domainsByOwner = new Map<number, LiveDomain[]>();
+  private usernames: Map<number, string> | undefined;
+  private planNames: Map<number, string> | undefined;
+  private domainsByOwner: Map<number, LiveDomain[]> | undefined;
 
-  constructor(live: Live) {
-    this.clientsByName = new Map(live.clients.map((c) => [c.username, c]));
-    this.domainsByName = new Map(live.domains.map((d) => [d.name, d]));
+  constructor(private readonly live: Live) {
+    for (const c of live.clients) this.clientsByName.set(c.username, c);
+    for (const d of live.domains) this.domainsByName.set(d.name, d);
     this.complete = live.domainsComplete;
-    this.usernames = new Map(live.clients.map((c) => [c.id, c.username]));
-    this.planNames = new Map(live.hostingPlans.map((p) => [p.id, p.name]));
-    for (const domain of [...live.domains].sort((a, b) => compare(a.name, b.name))) {
-      const owned = this.domainsByOwner.get(domain.idUser);
-      if (owned === undefined) this.domainsByOwner.set(domain.idUser, [domain]);
-      else owned.push(domain);
-    }
   }
 
   /** A client's domains, system domains included, sorted by name. */
   domainsOf(clientId: number): readonly LiveDomain[] {
+    if (this.domainsByOwner === undefined) {
+      const byOwner = new Map<number, LiveDomain[]>();
+      for (const domain of [...this.live.domains].sort((a, b) => compare(a.name, b.name))) {
+        const owned = byOwner.get(domain.idUser);
+        if (owned === undefined) byOwner.set(domain.idUser, [domain]);
+        else owned.push(domain);
+      }
+      this.domainsByOwner = byOwner;
+    }
     return this.domainsByOwner.get(clientId) ?? [];
   }
 
   /** A username, or `#<id>` when the owner is not in the client list (an administrator). */
   ownerName(id: number): string {
+    if (this.usernames === undefined) {
+      this.usernames = new Map();
+      for (const c of this.live.clients) this.usernames.set(c.id, c.username);
+    }
     return this.usernames.get(id) ?? `#${id}`;
   }
 
   /** A hosting plan's name for people: null for none, `#<id>` for an id the panel does not list. */
   planName(id: number | null): string | null {
+    this.planNames ??= new Map(this.live.hostingPlans.map((p) => [p.id, p.name]));
     return id === null ? null : (this.planNames.get(id) ?? `#${id}`);
   }
 }
@@ -231,20 +245,28 @@ function deleteDomain(live: LiveDomain, owner: LiveClient, reason: string): Dele
  * domains) stay on the panel or are created by the plan is a conflict instead: the panel may
  * refuse it, or take them with it. Linear: each standing domain looks up its own suffixes.
  */
-function withoutBlocked(deletes: readonly DeleteDomain[], standing: readonly Pick<LiveDomain, 'name' | 'idUser' | 'isSystem'>[], conflicts: Conflict[]): DeleteDomain[] {
+function withoutBlocked(
+  deletes: readonly DeleteDomain[],
+  live: readonly LiveDomain[],
+  creates: readonly { name: string; liveClient: LiveClient | undefined }[],
+  conflicts: Conflict[],
+): DeleteDomain[] {
   if (deletes.length === 0) return [];
   const byName = new Map(deletes.map((d) => [d.name, d]));
   const kept = new Map<string, string[]>();
-  for (const domain of standing) {
-    if (domain.isSystem || byName.has(domain.name)) continue;
-    for (let dot = domain.name.indexOf('.'); dot !== -1; dot = domain.name.indexOf('.', dot + 1)) {
-      const parent = byName.get(domain.name.slice(dot + 1));
-      if (parent === undefined || parent.clientId !== domain.idUser) continue;
+  const stand = (name: string, idUser: number): void => {
+    if (byName.has(name)) return;
+    for (let dot = name.indexOf('.'); dot !== -1; dot = name.indexOf('.', dot + 1)) {
+      const parent = byName.get(name.slice(dot + 1));
+      if (parent === undefined || parent.clientId !== idUser) continue;
       const list = kept.get(parent.name);
-      if (list === undefined) kept.set(parent.name, [domain.name]);
-      else list.push(domain.name);
+      if (list === undefined) kept.set(parent.name, [name]);
+      else list.push(name);
     }
-  }
+  };
+  for (const domain of live) if (!domain.isSystem) stand(domain.name, domain.idUser);
+  // New domains of existing clients stand after the plan too.
+  for (const { name, liveClient } of creates) if (liveClient !== undefined) stand(name, liveClient.id);
   return deletes.filter((d) => {
     const subdomains = kept.get(d.name);
     if (subdomains === undefined) return true;
@@ -330,9 +352,13 @@ function nearestParent(name: string, names: ReadonlySet<string>): string | undef
 }
 
 /** On the panel, not listed, and touched by no change: counted (names on request), system domains never. */
-function unmanaged(desired: Desired, live: Live, deletedClients: ReadonlySet<number>, deletedDomains: ReadonlySet<string>): Plan['unmanaged'] {
-  const usernames = new Set(desired.clients.map((c) => c.username));
-  const domainNames = new Set(desired.clients.flatMap((c) => c.domains.map((d) => d.name)));
+function unmanaged(
+  live: Live,
+  usernames: ReadonlySet<string>,
+  domainNames: ReadonlySet<string>,
+  deletedClients: ReadonlySet<number>,
+  deletedDomains: ReadonlySet<string>,
+): Plan['unmanaged'] {
   return {
     clients: live.clients.filter((c) => !usernames.has(c.username) && !deletedClients.has(c.id)).map((c) => c.username).sort(compare),
     domains: live.domainsComplete

@@ -190,43 +190,88 @@ function ownerText(id: number, live: LiveIndex): string {
   return owner === undefined ? `client id ${id}` : `client ${quote(owner)}`;
 }
 
+/**
+ * The index, each part built on first use: a plan without changes asks for none, and a plan
+ * that only creates asks for no domain lists (at 100,000 clients, building what is not asked
+ * for is most of plan's peak memory after the read).
+ */
 function index(live: Live): LiveIndex {
-  const sorted = live.domains.filter((d) => !d.isSystem).sort((a, b) => compare(a.name, b.name));
-  const domainNames = new Map<number, string[]>();
-  for (const d of sorted) {
-    const list = domainNames.get(d.idUser);
-    if (list === undefined) domainNames.set(d.idUser, [d.name]);
-    else list.push(d.name);
-  }
-  const byName = new Map(live.domains.map((d) => [d.name, d]));
-  // Built on first use (only plans that delete domains ask): each domain files itself under its
-  // suffixes of the same owner, so the whole index costs the domains times their labels.
+  let clients: Map<string, LiveClient> | undefined;
+  let domains: Map<string, LiveDomain> | undefined;
+  let hostingPlans: Map<string, number> | undefined;
+  let planNames: Map<number, string> | undefined;
+  let usernames: Map<number, string> | undefined;
+  let sorted: LiveDomain[] | undefined;
+  let domainNames: Map<number, string[]> | undefined;
+  // Each domain files itself under its suffixes of the same owner, so the whole index costs
+  // the domains times their labels.
   let below: Map<string, string[]> | undefined;
-  const subdomains = (name: string, owner: number): readonly string[] => {
-    if (below === undefined) {
-      below = new Map();
-      for (const d of sorted) {
-        for (let dot = d.name.indexOf('.'); dot !== -1; dot = d.name.indexOf('.', dot + 1)) {
-          const suffix = d.name.slice(dot + 1);
-          if (byName.get(suffix)?.idUser !== d.idUser) continue;
-          const key = `${d.idUser}:${suffix}`;
-          const list = below.get(key);
-          if (list === undefined) below.set(key, [d.name]);
+  const domainsByName = (): Map<string, LiveDomain> => {
+    if (domains === undefined) {
+      domains = new Map();
+      for (const d of live.domains) domains.set(d.name, d);
+    }
+    return domains;
+  };
+  const sortedDomains = (): LiveDomain[] => {
+    sorted ??= live.domains.filter((d) => !d.isSystem).sort((a, b) => compare(a.name, b.name));
+    return sorted;
+  };
+  return {
+    complete: live.domainsComplete,
+    get clients() {
+      if (clients === undefined) {
+        clients = new Map();
+        for (const c of live.clients) clients.set(c.username, c);
+      }
+      return clients;
+    },
+    get domains() {
+      return domainsByName();
+    },
+    get hostingPlans() {
+      hostingPlans ??= new Map(live.hostingPlans.map((p) => [p.name, p.id]));
+      return hostingPlans;
+    },
+    get planNames() {
+      planNames ??= new Map(live.hostingPlans.map((p) => [p.id, p.name]));
+      return planNames;
+    },
+    get usernames() {
+      if (usernames === undefined) {
+        usernames = new Map();
+        for (const c of live.clients) usernames.set(c.id, c.username);
+      }
+      return usernames;
+    },
+    get domainNames() {
+      if (domainNames === undefined) {
+        domainNames = new Map();
+        for (const d of sortedDomains()) {
+          const list = domainNames.get(d.idUser);
+          if (list === undefined) domainNames.set(d.idUser, [d.name]);
           else list.push(d.name);
         }
       }
-    }
-    return below.get(`${owner}:${name}`) ?? [];
-  };
-  return {
-    domainNames,
-    complete: live.domainsComplete,
-    subdomains,
-    clients: new Map(live.clients.map((c) => [c.username, c])),
-    domains: new Map(live.domains.map((d) => [d.name, d])),
-    hostingPlans: new Map(live.hostingPlans.map((p) => [p.name, p.id])),
-    planNames: new Map(live.hostingPlans.map((p) => [p.id, p.name])),
-    usernames: new Map(live.clients.map((c) => [c.id, c.username])),
+      return domainNames;
+    },
+    subdomains(name: string, owner: number): readonly string[] {
+      if (below === undefined) {
+        below = new Map();
+        const byName = domainsByName();
+        for (const d of sortedDomains()) {
+          for (let dot = d.name.indexOf('.'); dot !== -1; dot = d.name.indexOf('.', dot + 1)) {
+            const suffix = d.name.slice(dot + 1);
+            if (byName.get(suffix)?.idUser !== d.idUser) continue;
+            const key = `${d.idUser}:${suffix}`;
+            const list = below.get(key);
+            if (list === undefined) below.set(key, [d.name]);
+            else list.push(d.name);
+          }
+        }
+      }
+      return below.get(`${owner}:${name}`) ?? [];
+    },
   };
 }
 
@@ -254,12 +299,16 @@ function compare(a: string, b: string): number {
 /** The panel facts the plan depends on, as `key -> value`, read from `live`. */
 export function dependencyFacts(plan: Plan, live: Live): Map<string, string> {
   const now = index(live);
-  return new Map(plan.changes.flatMap(factsOf).map((fact) => [fact.key, fact.actual(now)]));
+  const facts = new Map<string, string>();
+  for (const change of plan.changes) for (const fact of factsOf(change)) facts.set(fact.key, fact.actual(now));
+  return facts;
 }
 
 /** The facts as the plan itself says they were when it was made. */
 export function expectedFacts(plan: Plan): Map<string, string> {
-  return new Map(plan.changes.flatMap(factsOf).map((fact) => [fact.key, fact.expected]));
+  const facts = new Map<string, string>();
+  for (const change of plan.changes) for (const fact of factsOf(change)) facts.set(fact.key, fact.expected);
+  return facts;
 }
 
 /** `sha256:<hex>` over the facts in key order: the same facts give the same fingerprint. */

@@ -1,6 +1,6 @@
 import type { Desired } from '../manifest/types.js';
 import type { Change, ChangeId, CreateDomain, DeleteDomain } from './types.js';
-import { changeId, phaseOf } from './types.js';
+import { phaseOf } from './types.js';
 
 /**
  * The plan's order: creates and updates first, in manifest order, each client followed by its
@@ -38,13 +38,19 @@ export function orderChanges(
       stack.push({ change: first, next: 0 });
     }
   };
+  // Looked up by name, not by a built id: no string per manifest client.
+  const firstPhase = new Map<string, Change>();
+  for (const change of clientChanges) if (phaseOf(change) === 0) firstPhase.set(change.name, change);
   const creates = new Map(domainCreates.map((d) => [d.name, d]));
-  for (const client of desired.clients) {
-    const change = byId.get(changeId('client', client.username));
-    if (change !== undefined && phaseOf(change) === 0) visit(change);
-    for (const domain of client.domains) {
-      const create = creates.get(domain.name);
-      if (create !== undefined) visit(create);
+  if (firstPhase.size > 0 || creates.size > 0) {
+    for (const client of desired.clients) {
+      const change = firstPhase.get(client.username);
+      if (change !== undefined) visit(change);
+      if (creates.size === 0) continue;
+      for (const domain of client.domains) {
+        const create = creates.get(domain.name);
+        if (create !== undefined) visit(create);
+      }
     }
   }
   for (const change of domainDeletes) visit(change);
