@@ -41,6 +41,12 @@ export async function readListAnswer<T>(
     scanner.write(await readBytes(body, encoding, maxBytes, where));
     return scanner.end();
   }
+  for await (const chunk of bounded(body, maxBytes, where)) scanner.write(chunk);
+  return scanner.end();
+}
+
+/** The body's chunks as they arrive; past `maxBytes` in all, the body is dropped and that is an error. */
+async function* bounded(body: AnswerBody, maxBytes: number, where: string): AsyncGenerator<Uint8Array> {
   let size = 0;
   for await (const chunk of body) {
     size += chunk.length;
@@ -48,9 +54,8 @@ export async function readListAnswer<T>(
       body.destroy?.();
       throw tooLarge(where, maxBytes);
     }
-    scanner.write(chunk);
+    yield chunk;
   }
-  return scanner.end();
 }
 
 /** The content coding to undo, or false for none. */
@@ -62,16 +67,8 @@ function coded(encoding: string | undefined): string | false {
 /** The body's bytes, bounded, decoded. */
 async function readBytes(body: AnswerBody, encoding: string | undefined, maxBytes: number, where: string): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      body.destroy?.();
-      throw tooLarge(where, maxBytes);
-    }
-    chunks.push(chunk);
-  }
-  const data: Buffer = Buffer.concat(chunks, size);
+  for await (const chunk of bounded(body, maxBytes, where)) chunks.push(chunk);
+  const data: Buffer = Buffer.concat(chunks);
   chunks.length = 0;
   const coding = coded(encoding);
   if (coding === false) return data;
