@@ -16,12 +16,29 @@
  * `node --import tsx scripts/bundle.ts`, run by `npm run build` after tsc; test/global-setup.ts
  * calls bundle() before the tests.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The runtime dependencies resolved from node_modules as installed: all but yaml. */
+const EXTERNAL = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies)
+  .filter((name) => name !== 'yaml')
+  .flatMap((name) => [name, `${name}/*`]);
+
+/**
+ * `yaml` resolved to the package's own ES module build (its exports' "default" condition, the
+ * same code as its CommonJS "node" build but for one thing: warnings go to console.warn rather
+ * than process.emitWarning). Bundled as CommonJS it would need a `require` shim for `process`.
+ */
+const YAML_AS_ESM: Plugin = {
+  name: 'yaml-as-esm',
+  setup(on) {
+    on.onResolve({ filter: /^yaml$/ }, () => ({ path: join(ROOT, 'node_modules', 'yaml', 'browser', 'index.js') }));
+  },
+};
 
 /** Where the bin and its chunks go, under the package root (package.json's bin: bundle/bin.js). */
 const BUNDLE_DIR = 'bundle';
@@ -44,7 +61,11 @@ export async function bundle(root: string = ROOT, options: { clean: boolean } = 
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
+    // yaml is bundled in, as its ES module build (every command that reads a manifest loads it:
+    // as 74 CommonJS files from node_modules it cost more at start than the rest of validate);
+    // the other packages stay external.
+    external: EXTERNAL,
+    plugins: [YAML_AS_ESM],
     // Positions only: a stack trace needs no source text, and the tarball stays smaller.
     sourcemap: 'linked',
     sourcesContent: false,
