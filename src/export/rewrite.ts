@@ -40,7 +40,7 @@ export function rewrite(text: string, edits: readonly Edit[], file: string): str
   if (edits.length === 0) return text;
   const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
   const splicer = new Splicer(text.slice(bom.length));
-  const doc = parseDocument(splicer.text, { keepSourceTokens: true });
+  const doc = parseDocument(splicer.text, { keepSourceTokens: true, logLevel: 'error' });
   visit(doc, {
     Alias(_key, node) {
       throw new ProvisionError('usage', `${file}:${splicer.lineOf(node.range?.[0] ?? 0)}: export --into cannot rewrite a manifest that uses YAML aliases (*name): nothing was written`, {

@@ -245,7 +245,7 @@ function* readBatches(
 /** A document with no error and no warning, with its line counter; undefined otherwise. */
 function parseClean(text: string): { doc: Document; lineCounter: LineCounter } | undefined {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
   if (doc.errors.length > 0 || doc.warnings.length > 0) return undefined;
   return { doc, lineCounter };
 }

@@ -152,7 +152,7 @@ export function parseManifestChunked(text: string, file: string, batchChars?: nu
 /** The whole-document read: yaml's Document for the whole text, then the same checks. */
 export function parseManifestWhole(text: string, file: string): LoadResult {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
   const source = new SourceMap(file, doc, lineCounter);
   const diagnostics: Diagnostic[] = [
     ...doc.errors.map((e) => yamlDiagnostic(e, 'error', text, source)),

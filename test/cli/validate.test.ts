@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { run } from '../helpers/cli.js';
+import { runBin } from '../helpers/process.js';
 
 async function files(contents: Record<string, string>): Promise<Record<string, string>> {
   const dir = await mkdtemp(join(tmpdir(), 'provision-validate-'));
@@ -91,5 +92,19 @@ describe('validate --format json', () => {
     expect(valid({ format_version: '1.0', valid: true, files: [{ ...file, error_count: 1 }] })).toBe(false);
     expect(valid({ format_version: '1.0', valid: false, files: [{ ...file, valid: false, error_count: 1 }] })).toBe(false);
     expect(valid({ format_version: '2.0', valid: true, files: [] })).toBe(false);
+  });
+});
+
+describe('validate as a process: nothing bypasses the output filter', () => {
+  it('yaml\'s own warnings (a key that is a collection) are not printed raw: the located problem says it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'provision-validate-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, 'm.yaml');
+    await writeFile(file, 'version: 1\nclients:\n  - username: alice\n    ? [a, "\\e[31mred"]\n    : c\n');
+    const r = await runBin(['validate', file], {});
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${file}:3:5: error: unknown key`);
+    expect(r.stderr).not.toContain('Keys with collection values');
+    expect(r.stderr).not.toContain('\u001b');
   });
 });
