@@ -10,6 +10,7 @@ import { ProvisionError, errnoCode } from '../errors.js';
 import { quote, safeText } from '../escape.js';
 import { Redactions } from '../redact.js';
 import { isRecord, messageOf } from '../util.js';
+import { formatError } from '../render/diagnostics.js';
 import { commentBody, commentMarker } from './body.js';
 import { type GitHubTarget, upsertComment } from './github.js';
 
@@ -63,11 +64,7 @@ export async function runPrComment(argv: readonly string[], env: Readonly<Record
   try {
     return await postComment(argv, env, io, redactions, token);
   } catch (error) {
-    if (error instanceof ProvisionError) {
-      io.stderr.write(redactions.redact(`error: ${error.message}\n${error.hint === undefined ? '' : `hint: ${error.hint}\n`}`));
-    } else {
-      io.stderr.write(redactions.redact(`error: unexpected: ${safeText(messageOf(error))}\n`));
-    }
+    io.stderr.write(redactions.redact(formatError(error)));
     return 1;
   }
 }

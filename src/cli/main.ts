@@ -5,7 +5,7 @@ import { EXIT, EXIT_FOR_ERROR, exitCodesHelp, type ExitCode } from './exit.js';
 import { type Io, redactingIo } from './io.js';
 import { quote } from '../escape.js';
 import { closest } from '../names.js';
-import { formatDiagnostic, githubAnnotation } from '../render/diagnostics.js';
+import { formatError } from '../render/diagnostics.js';
 import { onGitHubActions } from './github.js';
 
 const COMMANDS = {
@@ -140,30 +140,4 @@ function refuseKeyInArguments(command: string, args: readonly string[], keys: re
       hint: 'give the key only in the file named by --api-key-file or in PROVISION_API_KEY, never as an argument: shell history and process lists show arguments',
     });
   }
-}
-/**
- * `error: message`, detail lines, `hint: ...`; a stack trace only for an unexpected error (a bug)
- * and only with `stack` (PROVISION_DEBUG set). Problems at places in a file
- * come as `file:line:column: error: …` lines, and with `annotate` (GitHub Actions) also as
- * workflow annotations on those lines.
- */
-export function formatError(error: unknown, { annotate = false, stack = false } = {}): string {
-  if (error instanceof ProvisionError) {
-    const located = error.located.map((p) => ({ ...p, severity: 'error' as const }));
-    const lines = [
-      `error: ${error.message}`,
-      ...located.map((d) => `  ${formatDiagnostic(d)}`),
-      ...error.details.map((d) => `  ${d}`),
-      ...(annotate ? located.map(githubAnnotation) : []),
-    ];
-    if (error.hint !== undefined) lines.push(`hint: ${error.hint}`);
-    return `${lines.join('\n')}\n`;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  // The stack only when asked (PROVISION_DEBUG): src/*.ts positions, as bin.ts then maps the bundle.
-  const trace = stack && error instanceof Error && error.stack !== undefined ? `${error.stack}\n` : '';
-  const hint = stack
-    ? 'this is a bug in panel-provision: please report it with the command you ran and this output'
-    : 'this is a bug in panel-provision: please report it with the command you ran and its output with PROVISION_DEBUG=1 (a stack trace)';
-  return `error: internal error: ${message}\n${trace}hint: ${hint}\n`;
 }

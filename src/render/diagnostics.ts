@@ -1,4 +1,5 @@
 import { jsonText, safeText, workflowData, workflowProperty } from '../escape.js';
+import { ProvisionError } from '../errors.js';
 import type { Diagnostic } from '../manifest/types.js';
 
 /** "file:line:column: severity: message", the form editors and CI annotations understand. */
@@ -14,6 +15,34 @@ export function formatDiagnostic(d: Diagnostic): string {
 export function githubAnnotation(d: Diagnostic): string {
   const level = d.severity === 'error' ? 'error' : 'warning';
   return `::${level} file=${workflowProperty(d.file)},line=${d.line},col=${d.column}::${workflowData(d.message)}`;
+}
+
+/**
+ * `error: message`, detail lines, `hint: ...`; a stack trace only for an unexpected error (a bug)
+ * and only with `stack` (PROVISION_DEBUG set). Problems at places in a file
+ * come as `file:line:column: error: …` lines, and with `annotate` (GitHub Actions) also as
+ * workflow annotations on those lines. The one form of an error for `provision` (cli/main.ts)
+ * and `provision-pr-comment` (action/run.ts).
+ */
+export function formatError(error: unknown, { annotate = false, stack = false } = {}): string {
+  if (error instanceof ProvisionError) {
+    const located = error.located.map((p) => ({ ...p, severity: 'error' as const }));
+    const lines = [
+      `error: ${error.message}`,
+      ...located.map((d) => `  ${formatDiagnostic(d)}`),
+      ...error.details.map((d) => `  ${d}`),
+      ...(annotate ? located.map(githubAnnotation) : []),
+    ];
+    if (error.hint !== undefined) lines.push(`hint: ${error.hint}`);
+    return `${lines.join('\n')}\n`;
+  }
+  const message = safeText(error instanceof Error ? error.message : String(error));
+  // The stack only when asked (PROVISION_DEBUG): src/*.ts positions, as bin.ts then maps the bundle.
+  const trace = stack && error instanceof Error && error.stack !== undefined ? `${error.stack}\n` : '';
+  const hint = stack
+    ? 'this is a bug in panel-provision: please report it with the command you ran and this output'
+    : 'this is a bug in panel-provision: please report it with the command you ran and its output with PROVISION_DEBUG=1 (a stack trace)';
+  return `error: internal error: ${message}\n${trace}hint: ${hint}\n`;
 }
 
 /** One manifest as validate found it: its name, its diagnostics, its errors in all, its counts when valid. */
