@@ -1,4 +1,4 @@
-import { executePlan as walkPlan, type Outcome } from '../apply/execute.js';
+import { DEFAULT_CONCURRENCY, executePlan as walkPlan, MAX_CONCURRENCY, type Outcome } from '../apply/execute.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, panelAdapter } from '../apply/panel-adapter.js';
 import { ProvisionError } from '../errors.js';
 import type { PanelClient } from '../panel/client.js';
@@ -8,12 +8,9 @@ import { Redactions } from '../redact.js';
 import { generatePassword } from '../secrets/password.js';
 import { loadEncryption, openSecretsSink, requireSecretsPath } from '../secrets/sink.js';
 
-/** The most changes in flight at once (as `apply --concurrency`). */
-const MAX_CONCURRENCY = 64;
-
 /** How executePlan runs; every field is optional. */
 export interface ApplyOptions {
-  /** Changes in flight at once, 1 to 64; default 4. */
+  /** Requests in flight at once, 1 to MAX_CONCURRENCY (64); default DEFAULT_CONCURRENCY (4). */
   readonly concurrency?: number;
   /**
    * The secrets file (JSON Lines, created 0600) that new clients' passwords go to, as
@@ -46,7 +43,7 @@ export interface ApplyOptions {
  * applied here: check `plan.changes` first if you want them.
  */
 export async function executePlan(plan: Plan, panel: PanelClient, options: ApplyOptions = {}): Promise<Outcome[]> {
-  const concurrency = options.concurrency ?? 4;
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
     throw new ProvisionError('usage', `concurrency ${String(concurrency)} is out of range`, { hint: `give a whole number from 1 to ${MAX_CONCURRENCY}` });
   }

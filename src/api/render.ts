@@ -2,7 +2,7 @@ import type { Outcome } from '../apply/execute.js';
 import type { Desired } from '../manifest/types.js';
 import type { Live } from '../panel/types.js';
 import { planFingerprint } from '../plan/fingerprint.js';
-import { DEFAULT_MAX_CREATES, DEFAULT_MAX_DELETES, massChanges, renameWarning } from '../plan/guards.js';
+import { DEFAULT_LIMITS, planWarnings } from '../plan/guards.js';
 import type { Plan } from '../plan/types.js';
 import type { PlanView } from '../render/common.js';
 import { renderApplyJson as applyJson, renderApplySummary, renderOutcomeLine } from '../render/outcome.js';
@@ -29,9 +29,7 @@ export interface PlanContext {
  * a rename).
  */
 export function planView(plan: Plan, context: PlanContext): PlanView {
-  const rename = renameWarning(plan);
-  const limits = { maxCreates: DEFAULT_MAX_CREATES, allowMassCreate: false, maxDeletes: DEFAULT_MAX_DELETES, allowMassDelete: false };
-  const warnings = [...massChanges(plan, limits), ...(rename === undefined ? [] : [rename])];
+  const warnings = planWarnings(plan, DEFAULT_LIMITS);
   return {
     plan,
     panelUrl: context.panelUrl,

@@ -12,6 +12,11 @@ export type Outcome =
   | { readonly change: Change; readonly status: 'skipped'; readonly because: ChangeId | 'interrupted' };
 
 /** A change done: the panel's id of the resource, and a sentence for the user when there is more to say. */
+/** Requests in flight at once unless told otherwise (apply --concurrency, the library's executePlan). */
+export const DEFAULT_CONCURRENCY = 4;
+/** The most requests kept in flight: more would only queue in the panel (and trip rate limits). */
+export const MAX_CONCURRENCY = 64;
+
 export interface Applied {
   readonly id: number;
   readonly note?: string;

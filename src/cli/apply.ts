@@ -1,4 +1,4 @@
-import { executePlan, type Outcome, tally } from '../apply/execute.js';
+import { DEFAULT_CONCURRENCY, executePlan, MAX_CONCURRENCY, type Outcome, tally } from '../apply/execute.js';
 import { ProvisionError } from '../errors.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, panelAdapter } from '../apply/panel-adapter.js';
 import { DEFAULT_CONNECTIONS } from '../panel/index.js';
@@ -10,20 +10,16 @@ import { loadEncryption, openSecretsSink, refusePlaintextInCi, requireSecretsPat
 import { plural } from '../util.js';
 import type { Command } from './args.js';
 import { count, oneOf, parseCommandLine, type Range, rangeText, SECONDS, seconds } from './args.js';
-import { createsClients, DEFAULT_MAX_DELETES } from '../plan/guards.js';
+import { createsClients, DEFAULT_MAX_DELETES, planWarnings } from '../plan/guards.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
 import { onGitHubActions, stepSummary } from './github.js';
 import type { Io } from './io.js';
 import { useColor } from './io.js';
 import { ApplyProgress } from './progress.js';
-import { MASS_HELP, MASS_OPTIONS, massLimits, planFromManifest, planFromSavedPlan, planWarnings, type Prepared, readInput, refuseConflicts, refuseMassChanges } from './prepare.js';
+import { MASS_HELP, MASS_OPTIONS, massLimits, planFromManifest, planFromSavedPlan, type Prepared, readInput, refuseConflicts, refuseMassChanges } from './prepare.js';
 import { sourceName } from './manifest-input.js';
 
-/** Requests in flight at once unless --concurrency says otherwise. */
-export const DEFAULT_CONCURRENCY = 4;
-/** The most changes apply keeps in flight: more would only queue in the panel (and trip rate limits). */
-export const MAX_CONCURRENCY = 64;
 const CONCURRENCY: Range = { min: 1, max: MAX_CONCURRENCY };
 /** --settle-timeout, in seconds: up to an hour. */
 const SETTLE_TIMEOUT: Range = SECONDS;

@@ -1,3 +1,4 @@
+import { planWarnings } from '../plan/guards.js';
 import type { PlanView } from '../render/common.js';
 import { renderPlanText } from '../render/text.js';
 import type { Command } from './args.js';
@@ -8,7 +9,7 @@ import { EXIT, exitCodesHelp } from './exit.js';
 import { readBytes, writeAtomically } from './files.js';
 import { onGitHubActions, stepSummary } from './github.js';
 import { useColor } from './io.js';
-import { MASS_HELP, MASS_OPTIONS, massLimits, planFromManifest, planWarnings, refuseConflicts } from './prepare.js';
+import { MASS_HELP, MASS_OPTIONS, massLimits, planFromManifest, refuseConflicts } from './prepare.js';
 
 const PLAN_OPTIONS = {
   ...CONNECTION_OPTIONS,

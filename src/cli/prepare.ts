@@ -5,7 +5,7 @@ import type { PanelClient } from '../panel/index.js';
 import { readLive } from '../panel/index.js';
 import { diff } from '../plan/diff.js';
 import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
-import { DEFAULT_MAX_CREATES, DEFAULT_MAX_DELETES, type Limits, massChanges, renameWarning } from '../plan/guards.js';
+import { DEFAULT_MAX_CREATES, DEFAULT_MAX_DELETES, type Limits, massChanges } from '../plan/guards.js';
 import { readsForManifest, readsForSavedPlan } from '../plan/reads.js';
 import type { SavedPlan } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
@@ -59,12 +59,6 @@ export function massLimits(values: { 'max-creates'?: string | undefined; 'allow-
     maxDeletes: count(values['max-deletes'], '--max-deletes', MAX_DELETES, DEFAULT_MAX_DELETES),
     allowMassDelete: values['allow-mass-delete'],
   };
-}
-
-/** The warnings a plan gets beside its changes: a mass create or delete, what looks like a rename. */
-export function planWarnings(plan: Plan, limits: Limits): string[] {
-  const rename = renameWarning(plan);
-  return [...massChanges(plan, limits), ...(rename === undefined ? [] : [rename])];
 }
 
 /** Refuses, before anything is sent, a plan past a mass-change limit (EXIT.massChange). */

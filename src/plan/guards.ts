@@ -107,6 +107,15 @@ export function renameWarning(plan: Plan): string | undefined {
   );
 }
 
+/** The limits when none are given (--max-creates, --max-deletes at their defaults; no --allow-mass-*). */
+export const DEFAULT_LIMITS: Limits = { maxCreates: DEFAULT_MAX_CREATES, allowMassCreate: false, maxDeletes: DEFAULT_MAX_DELETES, allowMassDelete: false };
+
+/** The warnings a plan gets beside its changes: a mass create or delete, what looks like a rename. */
+export function planWarnings(plan: Plan, limits: Limits): string[] {
+  const rename = renameWarning(plan);
+  return [...massChanges(plan, limits), ...(rename === undefined ? [] : [rename])];
+}
+
 /** Whether any change creates a client (then apply needs a secrets file for its password). */
 export function createsClients(changes: readonly Change[]): boolean {
   return changes.some((change) => change.action === 'create' && change.type === 'client');
