@@ -44,12 +44,18 @@ export class Redactions {
   /** Nodes where a credential ends. */
   private readonly ends = new Set<number>();
   private nodes = 1;
+  /**
+   * By code unit: 1 where a walk can start (a credential's first code unit, or an escape's).
+   * The scan looks each position up here, an array read, and walks the trie only from these.
+   */
+  private readonly starts = ESCAPE_STARTS.slice();
   /** The walk's pending (position, node) pairs, reused by every call. */
   private readonly pending: number[] = [];
 
   /** Adds `value` (in all its forms, see above); values shorter than MIN_REDACTED_LENGTH are ignored. */
   add(value: string): this {
     if (value.length < MIN_REDACTED_LENGTH) return this;
+    this.starts[value.charCodeAt(0)] = 1;
     let node = 0;
     for (let i = 0; i < value.length; i++) {
       const code = value.charCodeAt(i);
@@ -77,12 +83,12 @@ export class Redactions {
    */
   redact(text: string): string {
     if (this.ends.size === 0) return text;
+    const starts = this.starts;
     let out = '';
     let copied = 0;
     for (let i = 0; i < text.length; ) {
-      const code = text.charCodeAt(i);
-      // Most positions end at the root: neither a credential's first character nor an escape.
-      const end = isEscapeStart(code) || this.child(0, code) !== undefined ? this.longestAt(text, i) : -1;
+      // Most positions start nothing: neither a credential's first character nor an escape.
+      const end = starts[text.charCodeAt(i)] === 1 ? this.longestAt(text, i) : -1;
       if (end < 0) {
         i++;
         continue;
@@ -137,9 +143,12 @@ export class Redactions {
   }
 }
 
-/** Whether an escape can start with this code unit: `%`, `+`, `&`, `\`. */
+/** By code unit: 1 where an escape can start (`%`, `+`, `&`, `\`); what Redactions.starts begins as. */
+const ESCAPE_STARTS = new Uint8Array(0x10000);
+for (const char of '%+&\\') ESCAPE_STARTS[char.charCodeAt(0)] = 1;
+
 function isEscapeStart(code: number): boolean {
-  return code === 0x25 || code === 0x2b || code === 0x26 || code === 0x5c;
+  return ESCAPE_STARTS[code] === 1;
 }
 
 /** The character(s) an escape at `at` stands for, and the escape's length; undefined when none starts there. */

@@ -2,16 +2,19 @@
  * Small helpers every floor may use: no I/O, no imports from the project. Each exists once;
  * import it rather than writing a twin.
  */
-import { createHash } from 'node:crypto';
 
 /** A plain JSON object (not null, not an array). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** sha256 of text (UTF-8) or bytes, in lowercase hex. */
+/**
+ * sha256 of text (UTF-8) or bytes, in lowercase hex. node:crypto is loaded at the first hash,
+ * not with this module: every floor imports it, and a command that hashes nothing (validate)
+ * does not pay for loading crypto.
+ */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(data).digest('hex');
 }
 
 /** `1 client`, `2 clients`; `many` for irregular plurals. */

@@ -2,7 +2,7 @@ import { ProvisionError, type LocatedProblem } from '../errors.js';
 import { parseManifestBytes } from '../manifest/load.js';
 import type { Desired, Diagnostic } from '../manifest/types.js';
 import { formatDiagnostic } from '../render/diagnostics.js';
-import { plural } from '../util.js';
+import { plural, sha256Hex } from '../util.js';
 
 /** A valid manifest, loaded: what `diff`, `readLive` and `planView` take. */
 export interface LoadedManifest {
@@ -25,7 +25,7 @@ export interface LoadedManifest {
  */
 export function loadManifest(source: string | Uint8Array, file = 'manifest.yaml'): LoadedManifest {
   const bytes = typeof source === 'string' ? new TextEncoder().encode(source) : source;
-  const { desired, diagnostics, sha256, errorCount } = parseManifestBytes(bytes, file);
+  const { desired, diagnostics, errorCount } = parseManifestBytes(bytes, file);
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (desired === undefined) {
     const located: LocatedProblem[] = errors.map(({ file: f, line, column, message }) => ({ file: f, line, column, message }));
@@ -34,5 +34,5 @@ export function loadManifest(source: string | Uint8Array, file = 'manifest.yaml'
       details: errors.map(formatDiagnostic),
     });
   }
-  return { file, desired, warnings: diagnostics.filter((d) => d.severity === 'warning'), sha256 };
+  return { file, desired, warnings: diagnostics.filter((d) => d.severity === 'warning'), sha256: sha256Hex(bytes) };
 }

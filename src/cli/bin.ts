@@ -1,8 +1,5 @@
 #!/usr/bin/env node
-import { setFlagsFromString } from 'node:v8';
-
-// Imports are dynamic: `--version` loads nothing else, and the V8 flag below must be set
-// before undici compiles its HTTP parser (WebAssembly).
+// Imports are dynamic: `--version` loads nothing else.
 const args = process.argv.slice(2);
 // PROVISION_DEBUG=1: stack traces name src/*.ts positions, from the bundle's linked source maps
 // (for a bug report). Off by default: reading the maps costs about 10 ms of every start.
@@ -13,10 +10,6 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   const { VERSION } = await import('../version.js');
   process.stdout.write(`${VERSION}\n`);
 } else {
-  // Baseline (Liftoff) code only for WebAssembly: otherwise V8 optimises undici's parser on a
-  // background thread, and every run that sent a request waits about 160 ms for that at exit,
-  // with nothing of its own left to do. The parser's speed does not show at our request rates.
-  setFlagsFromString('--liftoff-only');
   const { main } = await import('./main.js');
   const { processIo } = await import('./process-io.js');
   // The one place the process's exit code is set.

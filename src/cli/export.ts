@@ -125,7 +125,7 @@ async function exportInto(
   patterns: readonly string[],
 ): Promise<typeof EXIT.ok | typeof EXIT.changes> {
   const bytes = await readBytes(path, io, 'manifest');
-  const { desired } = loadManifest(bytes, path, io);
+  const desired = loadManifest(bytes, path, io);
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
   const claim = patterns.length === 0 ? () => false : globMatcher(patterns);
   const keep = globMatcher(desired.prune.keep);

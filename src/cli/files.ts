@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { lstat, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
@@ -113,6 +112,8 @@ export async function writeAtomically(path: string, text: string, redactions: Re
   if (kind !== undefined) {
     throw new ProvisionError('io', `${path} is ${kind}, not a regular file: nothing was written`, { hint: 'give the path of a regular file (it is created when missing)' });
   }
+  // node:crypto at the first write, not at start-up: most runs write no file.
+  const { randomBytes } = process.getBuiltinModule('node:crypto');
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     await writeFile(temp, redactions.redact(text), { mode: 0o644, flag: 'wx' });

@@ -22,12 +22,12 @@ export function sourceName(path: string): string {
  * names as warnings) to stderr; under GitHub Actions each is also a workflow annotation on
  * the manifest's line. Throws 'manifest_invalid' after printing when there is an error.
  */
-export function loadManifest(bytes: Uint8Array, path: string, io: Io): { readonly desired: Desired; readonly sha256: string } {
-  const { file, desired, diagnostics, sha256, errors } = checkManifest(bytes, path);
+export function loadManifest(bytes: Uint8Array, path: string, io: Io): Desired {
+  const { file, desired, diagnostics, errors } = checkManifest(bytes, path);
   for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
   annotate(diagnostics, io);
   if (desired === undefined) throw new ProvisionError('manifest_invalid', `${file}: ${plural(errors, 'error')}: fix them and run again`);
-  return { desired, sha256 };
+  return desired;
 }
 
 /** A manifest checked, nothing printed: its name, what it holds when valid, its diagnostics, how many errors in all. */
@@ -37,14 +37,13 @@ export interface CheckedManifest {
   readonly diagnostics: readonly Diagnostic[];
   /** Errors in all: more than `diagnostics` lists when they were too many to list. */
   readonly errors: number;
-  readonly sha256: string;
 }
 
 /** Validates a manifest's bytes and returns what was found (validate --format json prints it as data). */
 export function checkManifest(bytes: Uint8Array, path: string): CheckedManifest {
   const file = sourceName(path);
-  const { desired, diagnostics, sha256, errorCount } = parseManifestBytes(bytes, file);
-  return { file, desired, diagnostics, sha256, errors: errorCount ?? diagnostics.filter((d) => d.severity === 'error').length };
+  const { desired, diagnostics, errorCount } = parseManifestBytes(bytes, file);
+  return { file, desired, diagnostics, errors: errorCount ?? diagnostics.filter((d) => d.severity === 'error').length };
 }
 
 /** Under GitHub Actions, each diagnostic as a workflow annotation on the manifest's line (stderr). */

@@ -12,7 +12,7 @@ import type { Plan } from '../plan/types.js';
 import { conflictLine, type PlanView } from '../render/common.js';
 import type { ExistingClient } from '../secrets/recovery.js';
 import type { Redactions } from '../redact.js';
-import { plural } from '../util.js';
+import { plural, sha256Hex } from '../util.js';
 import { count, type Credentials, type Range, rangeText } from './args.js';
 import { connect, type ConnectionValues } from './connection.js';
 import { EXIT } from './exit.js';
@@ -117,7 +117,7 @@ export interface PrepareOptions {
 
 /** Manifest, panel, diff. */
 export async function planFromManifest(bytes: Uint8Array, path: string, io: Io, credentials: Credentials, options: PrepareOptions): Promise<Prepared> {
-  const { desired, sha256 } = loadManifest(bytes, path, io);
+  const desired = loadManifest(bytes, path, io);
   const prepared = await withPanel(io, credentials, options, async (panel) => {
     const notes: string[] = [];
     const live = await readLive(panel, { ...readsForManifest(desired), onNote: (note) => notes.push(note) });
@@ -133,7 +133,7 @@ export async function planFromManifest(bytes: Uint8Array, path: string, io: Io, 
       manifest: sourceName(path),
       showUnmanaged: options.showUnmanaged,
       notes,
-      manifestSha256: sha256,
+      manifestSha256: sha256Hex(bytes),
       fingerprint: planFingerprint(plan, live),
     };
   });

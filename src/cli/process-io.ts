@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import type { Io } from './io.js';
 
 /** The real process as an Io: its streams, its environment, its signals, its terminal. */
@@ -15,6 +14,8 @@ export function processIo(env: Io['env'] = process.env): Io {
 
 /** One line from the terminal; '' on Ctrl-C or end of input, so a refusal never hangs. */
 async function prompt(question: string): Promise<string> {
+  // Loaded here: only an interactive apply asks, and readline costs every start-up otherwise.
+  const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   const controller = new AbortController();
   rl.on('SIGINT', () => {

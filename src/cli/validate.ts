@@ -53,7 +53,7 @@ async function validateText(paths: readonly string[], io: Io): Promise<string[]>
   const invalid: string[] = [];
   for (const path of paths) {
     try {
-      const { desired } = loadManifest(await readBytes(path, io, 'manifest'), path, io);
+      const desired = loadManifest(await readBytes(path, io, 'manifest'), path, io);
       io.stdout.write(`${sourceName(path)}: valid (${plural(desired.clients.length, 'client')}, ${plural(domainCount(desired.clients), 'domain')})\n`);
     } catch (error) {
       // One manifest's problems are printed; the others are still checked.

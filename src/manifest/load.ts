@@ -9,7 +9,6 @@ import { checkClientSchema, checkSchema, schemaValid } from './schema.js';
 import type { Desired, Diagnostic, Location } from './types.js';
 import { quote } from '../escape.js';
 import { plural } from '../util.js';
-import { sha256Hex } from '../util.js';
 
 /** What loading a manifest found: `desired` is undefined exactly when a diagnostic is an error. */
 export interface LoadResult {
@@ -26,13 +25,12 @@ const MAX_ALIAS_COUNT = 100;
 /**
  * Validates a manifest's bytes (as read from a file, a pipe or stdin): strict UTF-8, then
  * `parseManifest`. Pure: everything wrong, invalid UTF-8 included, comes back as diagnostics.
- * `sha256` is the hash of the very bytes validated (a saved plan records it).
+ * A caller that records the manifest (a plan) hashes the same bytes itself: validating needs no hash.
  */
-export function parseManifestBytes(bytes: Uint8Array, file: string): LoadResult & { readonly sha256: string } {
-  const sha256 = sha256Hex(bytes);
+export function parseManifestBytes(bytes: Uint8Array, file: string): LoadResult {
   const decoded = decodeUtf8(bytes, file);
-  if ('diagnostic' in decoded) return { desired: undefined, diagnostics: [decoded.diagnostic], sha256 };
-  return { ...parseManifest(decoded.text, file), sha256 };
+  if ('diagnostic' in decoded) return { desired: undefined, diagnostics: [decoded.diagnostic] };
+  return parseManifest(decoded.text, file);
 }
 
 /**

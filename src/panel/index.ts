@@ -1,7 +1,7 @@
 /** The panel's API v2 client: base URL, key, HTTP over undici, errors, and the live read. */
 export { PanelClient, USER_AGENT, type PanelClientOptions, type PanelClock, type PanelTimeouts } from './client.js';
 export { proxySettings, type ProxyChoice } from './proxy.js';
-export { checkCaPem } from './transport.js';
+export { checkCaPem, withoutHttp2 } from './transport.js';
 export { PanelHttpError, PanelNetworkError, unreachableError } from './errors.js';
 export {
   CREATE_BACKOFF,

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { createRequire, Module } from 'node:module';
 import type { Dispatcher } from 'undici';
 import type * as Undici from 'undici';
 import { ProvisionError } from '../errors.js';
@@ -10,17 +10,20 @@ import type { ProxyChoice } from './proxy.js';
  * undici's parts, each loaded when first used (so a command that sends nothing loads none),
  * and one by one rather than through its index: the index loads fetch, WebSocket, the caches
  * and the mocks too, and touches globalThis.Headers (which loads Node's own copy of undici):
- * about 110 ms of start-up against about 40 for the parts used here. undici declares no
- * "exports", so its files can be required; the version is pinned exact in package.json, and
- * every request of the test suite goes through these.
+ * about 110 ms of start-up against about 40 for the parts used here. Of the request API, only
+ * `request` (every call) and `connect` (a ProxyAgent's tunnel) go on the dispatchers. undici
+ * declares no "exports", so its files can be required; the version is pinned exact in
+ * package.json, and every request of the test suite goes through these.
  */
 const require = createRequire(import.meta.url);
 let loaded: { Agent: typeof Undici.Agent; Pool: typeof Undici.Pool; ProxyAgent: typeof Undici.ProxyAgent } | undefined;
 function undici(): NonNullable<typeof loaded> {
   if (loaded === undefined) {
-    // What the index does first: the request API on every dispatcher (a ProxyAgent's tunnel uses `connect` from it).
     const { prototype } = require('undici/lib/dispatcher/dispatcher.js') as typeof Undici.Dispatcher;
-    Object.assign(prototype, require('undici/lib/api/index.js'));
+    Object.assign(prototype, {
+      request: require('undici/lib/api/api-request.js') as unknown,
+      connect: require('undici/lib/api/api-connect.js') as unknown,
+    });
     loaded = {
       Agent: require('undici/lib/dispatcher/agent.js') as typeof Undici.Agent,
       Pool: require('undici/lib/dispatcher/pool.js') as typeof Undici.Pool,
@@ -28,6 +31,26 @@ function undici(): NonNullable<typeof loaded> {
     };
   }
   return loaded;
+}
+
+/**
+ * For a process whose undici is its own (the CLI), before its first connection: undici's
+ * HTTP/2 client is never loaded, and with it node:http2 (about 12 ms of every start that
+ * connects). Nothing here asks for HTTP/2 (no `allowH2`), so TLS offers the panel only
+ * http/1.1 and undici never calls that client; should it ever, the call fails as a connection
+ * error. Not for the library API: a host process may share this undici and use HTTP/2.
+ */
+export function withoutHttp2(): void {
+  if (loaded !== undefined) return;
+  const path = require.resolve('undici/lib/dispatcher/client-h2.js');
+  if (require.cache[path] !== undefined) return;
+  const stub = new Module(path);
+  stub.filename = path;
+  stub.loaded = true;
+  stub.exports = function connectH2(): never {
+    throw new Error('HTTP/2 was not offered to this server');
+  };
+  require.cache[path] = stub;
 }
 
 /**

@@ -5,6 +5,7 @@
  * (examples/use-from-code.mjs) runs against the build, importing the package by its name.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,7 +66,7 @@ describe('the library API', () => {
       expect(renderPlanText(view)).toContain('Plan: 3 to create (1 client, 2 domains), 1 to delete');
       expect(renderPlanMarkdown(view)).toMatch(/<details>[^]*- DELETE \/clients\/\d+/);
       expect(view.warnings).toEqual([expect.stringContaining('if this is meant as a rename')]);
-      expect(JSON.parse(renderPlanJson(view))).toMatchObject({ manifest: 'm.yaml', manifest_sha256: manifest.sha256, summary: { create: 3, delete: 1 } });
+      expect(JSON.parse(renderPlanJson(view))).toMatchObject({ manifest: 'm.yaml', manifest_sha256: createHash('sha256').update(MANIFEST).digest('hex'), summary: { create: 3, delete: 1 } });
 
       const secretsFile = join(dir, 'secrets.jsonl');
       const seen: string[] = [];
