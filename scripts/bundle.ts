@@ -67,7 +67,7 @@ export async function bundle(root: string = ROOT, options: { clean: boolean } = 
     external: EXTERNAL,
     plugins: [YAML_AS_ESM],
     // Whitespace only (names and syntax kept): 0.78 of the bytes to read, decode and parse at
-    // every start, validate 0.95 of the unminified bundle's time (docs/benchmarks.md). The
+    // every start, validate 0.97 of the unminified bundle's time (docs/benchmarks.md). The
     // source maps still map every position to src/*.ts.
     minifyWhitespace: true,
     // Positions only: a stack trace needs no source text, and the tarball stays smaller.

@@ -47,14 +47,16 @@ export class Redactions {
   /**
    * By code unit: 1 where a walk can start (a credential's first code unit, or an escape's).
    * The scan looks each position up here, an array read, and walks the trie only from these.
+   * The shared table of escapes until the first credential is added, then a copy of its own.
    */
-  private readonly starts = ESCAPE_STARTS.slice();
+  private starts = ESCAPE_STARTS;
   /** The walk's pending (position, node) pairs, reused by every call. */
   private readonly pending: number[] = [];
 
   /** Adds `value` (in all its forms, see above); values shorter than MIN_REDACTED_LENGTH are ignored. */
   add(value: string): this {
     if (value.length < MIN_REDACTED_LENGTH) return this;
+    if (this.starts === ESCAPE_STARTS) this.starts = ESCAPE_STARTS.slice();
     this.starts[value.charCodeAt(0)] = 1;
     let node = 0;
     for (let i = 0; i < value.length; i++) {

@@ -42,7 +42,12 @@ function undici(): NonNullable<typeof loaded> {
  */
 export function withoutHttp2(): void {
   if (loaded !== undefined) return;
-  const path = require.resolve('undici/lib/dispatcher/client-h2.js');
+  let path: string;
+  try {
+    path = require.resolve('undici/lib/dispatcher/client-h2.js');
+  } catch {
+    return; // another layout of undici: it loads as it is (a start-up cost, not a failure)
+  }
   if (require.cache[path] !== undefined) return;
   const stub = new Module(path);
   stub.filename = path;

@@ -96,12 +96,14 @@ describe('plan', () => {
 
   it('--format json follows the contract and --out writes the same plan', async () => {
     const { file, env, dir } = await setup();
+    // A byte order mark first: the plan's manifest_sha256 covers the bytes as read, it too.
+    await writeFile(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), await readFile(file)]));
     const out = join(dir, 'plan.json');
     const r = await run(['plan', file, '--format', 'json', '--out', out], env);
     expect(r.code).toBe(0);
     const plan = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(plan).toMatchObject({ format_version: '2.0', summary: { create: 6, update: 0, delete: 0, conflicts: 0, unknowns: 0 } });
-    // The hash of the very bytes read (a byte order mark included), which apply compares.
+    // The hash of the very bytes read, the byte order mark included.
     expect(plan.manifest_sha256).toBe(createHash('sha256').update(await readFile(file)).digest('hex'));
     expect(plan.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
     const changes = plan.changes as Record<string, unknown>[];
