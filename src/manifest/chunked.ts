@@ -2,6 +2,7 @@ import { isAlias, isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, Sc
 import type { Document, Node } from 'yaml';
 import type { Found, Locator } from './locate.js';
 import type { Location } from './types.js';
+import { readSimpleItems } from './simple-items.js';
 import { isRecord } from '../util.js';
 
 /**
@@ -212,7 +213,7 @@ export function readChunked(
   return { top: data, topSource: new PositionMap(file, text, top), batches: readBatches(text, file, batches, maxAliasCount) };
 }
 
-/** Parses the batches one at a time: each batch's syntax tree and Document die with it. */
+/** Reads the batches one at a time: each batch's syntax tree and Document die with it. */
 function* readBatches(
   text: string,
   file: string,
@@ -220,27 +221,34 @@ function* readBatches(
   maxAliasCount: number,
 ): Generator<ItemBatch | undefined> {
   for (const [start, end, firstLine] of batches) {
-    const batch = parseClean(text.slice(start, end));
-    if (batch === undefined || !isSeq(batch.doc.contents)) {
+    const read = readSimpleItems(text, start, end, firstLine) ?? readItemsWithYaml(text, start, end, firstLine, maxAliasCount);
+    if (read === undefined) {
       yield undefined;
       return;
     }
-    const lines = batch.lineCounter;
-    const seq = position(batch.doc.contents, (offset) => {
-      const { line, col } = lines.linePos(offset);
-      return { line: line + firstLine, column: col };
-    });
-    // Only after `position` has found no alias: toJS throws for an alias without its anchor.
-    const clients: unknown = seq?.items === undefined ? undefined : batch.doc.toJS({ maxAliasCount });
-    if (seq?.items === undefined || !Array.isArray(clients) || clients.length !== seq.items.length) {
-      yield undefined;
-      return;
-    }
-    const nodes = seq.items.map((node) => ({ node, via: undefined }));
-    yield { clients, nodes, source: new PositionMap(file, text, seq) };
+    yield { clients: read.clients, nodes: read.seq.items?.map((node) => ({ node, via: undefined })) ?? [], source: new PositionMap(file, text, read.seq) };
   }
 }
 
+/**
+ * The client items of `text` from `start` to `end` (whole items; the first on line
+ * `firstLine + 1`) through `yaml`: their data, and the sequence's positions; undefined when
+ * `yaml` finds anything wrong or anything `position` gives up on. The reference that
+ * simple-items.ts is held to (exported for its tests).
+ */
+export function readItemsWithYaml(text: string, start: number, end: number, firstLine: number, maxAliasCount: number): { readonly clients: unknown[]; readonly seq: PosNode } | undefined {
+  const batch = parseClean(text.slice(start, end));
+  if (batch === undefined || !isSeq(batch.doc.contents)) return undefined;
+  const lines = batch.lineCounter;
+  const seq = position(batch.doc.contents, (offset) => {
+    const { line, col } = lines.linePos(offset);
+    return { line: line + firstLine, column: col };
+  });
+  // Only after `position` has found no alias: toJS throws for an alias without its anchor.
+  const clients: unknown = seq?.items === undefined ? undefined : batch.doc.toJS({ maxAliasCount });
+  if (seq?.items === undefined || !Array.isArray(clients) || clients.length !== seq.items.length) return undefined;
+  return { clients, seq };
+}
 
 /** A document with no error and no warning, with its line counter; undefined otherwise. */
 function parseClean(text: string): { doc: Document; lineCounter: LineCounter } | undefined {

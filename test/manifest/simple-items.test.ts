@@ -1,0 +1,178 @@
+/**
+ * The fast read of client items (src/manifest/simple-items.ts) against `yaml`'s
+ * (readItemsWithYaml in chunked.ts): on any text, it answers exactly what `yaml` answers,
+ * data and positions, or leaves the text to `yaml`; and it does answer for the block YAML
+ * manifests are written in.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { readItemsWithYaml } from '../../src/manifest/chunked.js';
+import { readSimpleItems } from '../../src/manifest/simple-items.js';
+import { anyClients, anyShape, edit, manifestText, shape, validClients } from './arbitraries.js';
+
+/** The chunked tests' valid layouts, written in plain style with indented domain lists: what the fast read takes. */
+const plainShape = shape.map((s) => ({ ...s, quote: 'plain' as const, domainIndent: s.domainIndent === 0 ? 2 : s.domainIndent }));
+
+/** Both reads of the items from `start` to `end`; the fast one's answer, if any, must be yaml's. */
+function agree(text: string, start = 0, end = text.length): boolean {
+  const firstLine = text.slice(0, start).split('\n').length - 1;
+  const fast = readSimpleItems(text, start, end, firstLine);
+  if (fast !== undefined) expect(fast).toEqual(readItemsWithYaml(text, start, end, firstLine, 100));
+  return fast !== undefined;
+}
+
+/** The `clients:` section of a manifest's text: from the line after `clients:` to the next top-level key. */
+function clientsSection(text: string): [number, number] | undefined {
+  const at = /^clients:[^\n]*\n/m.exec(text);
+  if (at === null) return undefined;
+  const start = at.index + at[0].length;
+  const after = /^[A-Za-z%.]/m.exec(text.slice(start));
+  return [start, after === null ? text.length : start + after.index];
+}
+
+/** Scalars that YAML may read as something else than the string they spell, and ones it may not. */
+const TRICKY = [
+  'true', 'false', 'True', 'FALSE', 'yes', 'no', 'on', 'off', 'y', 'n', '~', 'null', 'Null', 'NULL', '', '0', '-1', '+1', '1.5', '.5', '1e3', '1E-3',
+  '0x1F', '0o17', '0b101', '1_000', '.inf', '-.Inf', '.NaN', '2001-12-14', '12:30', '1und1.de', '123.example', 'deaf', 'face.example', 'Basic',
+  'Premium Plus', 'a  b', 'a #b', 'a# b', 'x: y', 'x:y', 'a,b', '[x]', '{x}', 'O\'Brien', 'say "hi"', 'back\\slash', '`tick`', '*alias', '&anchor',
+  '!tag', '%pct', '@at', '-dash', '?q', '|pipe', '>fold', 'ops@example.com', 'bücher.example', 'xn--bcher-kva.example', '\u00a0nbsp', 'zero\u200bwidth',
+  'bom\ufeff', 'sep\u2028line', 'ctl\u0085', 'emoji😀', 'trailing ', 'tab\there',
+];
+
+const scalar = fc.oneof(
+  { arbitrary: fc.constantFrom('alice', 'shop.example', 'Premium Plus', 'ops@example.com', 'bücher.example', 'c0', 'true', 'false', 'a-b_c'), weight: 3 },
+  { arbitrary: fc.constantFrom(...TRICKY), weight: 1 },
+  { arbitrary: fc.string({ unit: fc.constantFrom('a', 'B', '0', '1', '.', '-', '+', ' ', '#', ':', 'e', 'x', 'ü', '"', "'"), maxLength: 8 }), weight: 1 },
+);
+const key = fc.oneof(
+  { arbitrary: fc.constantFrom('username', 'plan', 'email', 'suspended', 'domains', 'name', 'state', 'Plan', 'a-b'), weight: 5 },
+  { arbitrary: fc.constantFrom('_x', '__proto__', '1x', 'x y', ''), weight: 1 },
+);
+const indent = fc.constantFrom(0, 1, 2, 3, 4, 6);
+
+/** Item lines of any shape: dashes, keys, scalars, comments, blank lines, at any indentation. */
+const itemLines = fc.array(
+  fc.oneof(
+    fc.tuple(indent, key, scalar).map(([i, k, v]) => `${' '.repeat(i)}- ${k}: ${v}`),
+    fc.tuple(indent, key, scalar).map(([i, k, v]) => `${' '.repeat(i)}${k}: ${v}`),
+    fc.tuple(indent, key).map(([i, k]) => `${' '.repeat(i)}${k}:`),
+    fc.tuple(indent, scalar).map(([i, v]) => `${' '.repeat(i)}- ${v}`),
+    fc.tuple(indent, key, fc.constantFrom(' # note', '  #x', '#y')).map(([i, k, c]) => `${' '.repeat(i)}${k}:${c}`),
+    fc.tuple(indent, fc.constantFrom('# comment', '', '-', '- ', '--', '-  x', '- - x', '- key:value')).map(([i, l]) => `${' '.repeat(i)}${l}`),
+  ),
+  { minLength: 1, maxLength: 12 },
+);
+
+/**
+ * Items in the shape the fast read takes (block mappings under dashes, sequences and mappings
+ * below, one-line flow sequences), each value a tricky or random scalar, at random indentation.
+ */
+const structuredItems = fc
+  .tuple(
+    fc.constantFrom(0, 2, 4),
+    fc.array(
+      fc.record({
+        inner: fc.constantFrom(1, 1, 2, 3),
+        deeper: fc.constantFrom(-2, 0, 1, 2, 2, 2, 4),
+        entries: fc.uniqueArray(
+          fc.tuple(
+            key,
+            fc.oneof(
+              scalar.map((v) => ({ kind: 'scalar' as const, v })),
+              fc.array(scalar, { maxLength: 3 }).map((v) => ({ kind: 'block' as const, v })),
+              fc.array(scalar, { maxLength: 3 }).map((v) => ({ kind: 'flow' as const, v })),
+              fc.uniqueArray(fc.tuple(key, scalar), { minLength: 1, maxLength: 2, selector: ([k]) => k }).map((v) => ({ kind: 'map' as const, v })),
+            ),
+            fc.constantFrom('', '', ' # c', '   #c'),
+          ),
+          { minLength: 1, maxLength: 4, selector: ([k]) => k },
+        ),
+      }),
+      { minLength: 1, maxLength: 4 },
+    ),
+  )
+  .map(([pad, items]) =>
+    items
+      .map(({ inner, deeper, entries }) => {
+        const column = pad + 1 + inner;
+        const below = ' '.repeat(Math.max(0, column + deeper));
+        return entries
+          .map(([k, value, comment], i) => {
+            const lead = i === 0 ? `${' '.repeat(pad)}-${' '.repeat(inner)}` : ' '.repeat(column);
+            switch (value.kind) {
+              case 'scalar':
+                return `${lead}${k}: ${value.v}${comment}`;
+              case 'flow':
+                return `${lead}${k}: [${value.v.join(', ')}]${comment}`;
+              case 'block':
+                return [`${lead}${k}:${comment}`, ...value.v.map((v) => `${below}- ${v}`)].join('\n');
+              case 'map':
+                return [`${lead}${k}:${comment}`, ...value.v.map(([mk, mv]) => `${below}${mk}: ${mv}`)].join('\n');
+            }
+          })
+          .join('\n');
+      })
+      .join('\n'),
+  );
+
+describe('the fast read of client items', () => {
+  it('answers as yaml does, or not at all, on item lines of any shape', () => {
+    fc.assert(
+      fc.property(itemLines, fc.constantFrom('\n', '\r\n'), (lines, eol) => {
+        agree(lines.join(eol) + eol);
+        agree(lines.join(eol));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('answers as yaml does, or not at all, on items of its own shape with tricky scalars; and answers often', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(structuredItems, fc.constantFrom('\n', '\r\n'), (text, eol) => {
+        if (agree(text.replaceAll('\n', eol) + eol)) answered++;
+      }),
+      { numRuns: 3000 },
+    );
+    // Not a vacuous test: the fast read answered (and was compared) in many of the runs.
+    expect(answered).toBeGreaterThan(80);
+  });
+
+  it('answers as yaml does, or not at all, on every manifest the chunked tests generate, cut anywhere between items', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(fc.oneof(shape, anyShape, plainShape), fc.oneof(validClients, anyClients), edit, fc.nat(), (s, clients, change, cut) => {
+        const text = change(manifestText(s, clients));
+        const section = clientsSection(text);
+        if (section === undefined) return;
+        const [start, end] = section;
+        if (agree(text, start, end)) answered++;
+        // A batch that starts at a later item's line, as chunked.ts cuts them.
+        const items = [...text.slice(start, end).matchAll(/^ *- /gm)].map((m) => start + m.index);
+        const from = items[cut % Math.max(items.length, 1)];
+        if (from !== undefined) agree(text, from, end);
+      }),
+      { numRuns: 1500 },
+    );
+    expect(answered).toBeGreaterThan(35);
+  });
+
+  it('each tricky scalar, as a value and as a sequence item: as yaml reads it, or left to yaml', () => {
+    for (const value of TRICKY) {
+      for (const text of [`- username: u\n  plan: ${value}\n`, `- username: u\n  domains:\n    - ${value}\n`, `- ${value}\n`]) agree(text);
+    }
+  });
+
+  it('reads the manifests people write (the examples, the benchmark\'s shape), so the fast path is taken', () => {
+    const bench = Array.from({ length: 50 }, (_, i) => `  - username: c${i}\n    plan: Basic\n    email: c${i}@example.com\n    domains:\n      - c${i}.example\n      - s1.c${i}.example\n`).join('');
+    expect(agree(bench)).toBe(true);
+    for (const example of ['agency.yaml', 'quickstart.yaml']) {
+      const text = readFileSync(join(import.meta.dirname, '..', '..', 'examples', example), 'utf8');
+      const section = clientsSection(text);
+      expect(section, example).toBeDefined();
+      if (section !== undefined) expect(agree(text, ...section), example).toBe(true);
+    }
+  });
+});
