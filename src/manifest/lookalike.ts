@@ -64,8 +64,48 @@ function prototypes(text: string): string {
  * prototypes that were capitals, then `rn` read as `m` and `vv` as `w`.
  */
 export function skeleton(name: string): string {
-  const folded = name.normalize('NFKC').replace(INVISIBLE, '');
-  return prototypes(prototypes(folded).toLowerCase()).toLowerCase().replaceAll('rn', 'm').replaceAll('vv', 'w');
+  let ascii = '';
+  for (let i = 0; i < name.length; i++) {
+    const part = asciiSkeleton(name.charCodeAt(i));
+    if (part === undefined) return readRnVv(folded(name));
+    ascii += part;
+  }
+  return readRnVv(ascii);
+}
+
+/** The skeleton before `rn` and `vv` are read: each step but the last. */
+function folded(name: string): string {
+  const visible = name.normalize('NFKC').replace(INVISIBLE, '');
+  return prototypes(prototypes(visible).toLowerCase()).toLowerCase();
+}
+
+function readRnVv(text: string): string {
+  return text.replaceAll('rn', 'm').replaceAll('vv', 'w');
+}
+
+/**
+ * `folded` of each ASCII character alone, made at its first use (null: a step's answer for it
+ * is not ASCII). A name of ASCII characters (nearly every username and domain) folds
+ * character by character: with every step's answer ASCII, lowercasing the whole equals
+ * lowercasing the parts, and NFKC leaves ASCII as it is.
+ */
+const ASCII_FOLDED: (string | null)[] = [];
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return false;
+  return true;
+}
+
+function asciiSkeleton(code: number): string | undefined {
+  if (code >= 0x80) return undefined;
+  let part = ASCII_FOLDED[code];
+  if (part === undefined) {
+    const char = String.fromCharCode(code);
+    const steps = [prototypes(char), prototypes(prototypes(char).toLowerCase())];
+    part = steps.every(isAscii) ? folded(char) : null;
+    ASCII_FOLDED[code] = part;
+  }
+  return part ?? undefined;
 }
 
 /** A name as the manifest wrote it, with where. */

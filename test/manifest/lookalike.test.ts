@@ -1,10 +1,23 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GENERATED, generateConfusablesSource, loadData } from '../../scripts/generate-confusables.js';
 import { confusablePrototype, lookalikeDiagnostics, lookalikeGroups, skeleton } from '../../src/manifest/lookalike.js';
 import { parseManifest } from '../../src/manifest/index.js';
 
 describe('skeleton', () => {
+  it('of an ASCII name, folded a character at a time, is what the whole-name folding gives', () => {
+    // A zero-width space (invisible: dropped) makes the name non-ASCII, so it takes the whole-name path.
+    const slow = (name: string): string => skeleton(`${name}\u200b`);
+    for (let code = 0; code < 0x80; code++) expect(skeleton(String.fromCharCode(code)), `U+${code.toString(16)}`).toBe(slow(String.fromCharCode(code)));
+    fc.assert(
+      fc.property(fc.string({ unit: fc.oneof(fc.constantFrom('r', 'n', 'v', 'w', 'm', '0', '1', 'I', 'l', '|', '_', ' ', 'A', 'Z'), fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c))), maxLength: 12 }), (name) => {
+        expect(skeleton(name)).toBe(slow(name));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('folds case, spacing, NFKC forms and common Cyrillic/Greek look-alikes', () => {
     expect(skeleton('pаypal')).toBe('paypal'); // Cyrillic а
     expect(skeleton('ΡΑΥΡΑL')).toBe('paypal'); // Greek capitals, lowercased first
