@@ -133,10 +133,23 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
     return result;
   };
 
-  // Dependencies first, so that starting a node never has to start a chain of others.
-  await Promise.all(order.map((node) => resultOf(node.id)));
+  // Dependencies first, so that starting a node never has to start a chain of others. In
+  // slices, with a turn of the event loop between them: the first visits begin (their requests
+  // leave) while the rest are started, instead of after all of them (30,000 nodes: about 100 ms).
+  const all: Promise<Visited<N, Id, R>>[] = [];
+  for (const [i, node] of order.entries()) {
+    const result = resultOf(node.id);
+    // Handled here and by Promise.all below: a rejection while later slices start is not unhandled.
+    result.catch(() => undefined);
+    all.push(result);
+    if (i % START_SLICE === START_SLICE - 1) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  await Promise.all(all);
   return results;
 }
+
+/** How many nodes walk starts before it lets the visits begun so far go on. */
+const START_SLICE = 256;
 
 /**
  * The nodes by id, once the graph is known to be one (see walk), and in an order where each

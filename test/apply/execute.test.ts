@@ -249,4 +249,29 @@ describe('walk', () => {
     expect(visited[0]).toBe('c0');
     expect(visited.at(-1)).toBe(`c${n - 1}`);
   });
+
+  test('the first visits begin while the later nodes are still being started (a large plan\'s first request leaves at once)', async () => {
+    let visiting = false;
+    let readAfterFirstVisit = 0;
+    // Starting a node reads its dependsOn: count the reads made once a visit has begun.
+    const nodes = Array.from({ length: 3000 }, (_, i) => ({
+      id: `n${i}`,
+      get dependsOn(): string[] {
+        if (visiting) readAfterFirstVisit++;
+        return [];
+      },
+    }));
+    const results = await walk(
+      nodes,
+      (x) => {
+        visiting = true;
+        return Promise.resolve(x.id);
+      },
+      { concurrency: 8, perRequest: true },
+    );
+    expect(results).toHaveLength(3000);
+    expect(results.every((r) => r.status === 'succeeded')).toBe(true);
+    // Without the slices, every node was started before the first visit: no read after it.
+    expect(readAfterFirstVisit).toBeGreaterThan(2000);
+  });
 });
