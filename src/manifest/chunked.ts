@@ -14,7 +14,9 @@ import { isRecord } from '../util.js';
  * trailer (everything but the client items, parsed as one small document, its offsets mapped
  * back to the file's) and batches of whole client items, and parses each batch as a document
  * of its own (a block sequence at the items' original indentation: columns are unchanged,
- * lines are offset by the batch's first line). The caller checks each batch as it comes
+ * lines are offset by the batch's first line; a batch in the plain block YAML nearly every
+ * manifest is written in is read by simple-items.ts instead, with the same answer and without
+ * a syntax tree). The caller checks each batch as it comes
  * (schema, then the semantic checks one client at a time) and keeps only `Desired`: a batch's
  * syntax tree, Document, data and positions die with it.
  *
