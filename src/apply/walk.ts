@@ -137,12 +137,19 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
   // slices, with a turn of the event loop between them: the first visits begin (their requests
   // leave) while the rest are started, instead of after all of them (30,000 nodes: about 100 ms).
   const all: Promise<Visited<N, Id, R>>[] = [];
+  const failure = { seen: false };
   for (const [i, node] of order.entries()) {
     const result = resultOf(node.id);
-    // Handled here and by Promise.all below: a rejection while later slices start is not unhandled.
-    result.catch(() => undefined);
+    // Seen here and by Promise.all below (an onVisited that throws): not unhandled while later
+    // slices start, and no later slice starts after it.
+    result.catch(() => {
+      failure.seen = true;
+    });
     all.push(result);
-    if (i % START_SLICE === START_SLICE - 1) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (i % START_SLICE === START_SLICE - 1) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (failure.seen) break;
+    }
   }
   await Promise.all(all);
   return results;

@@ -42,6 +42,12 @@ const KEY = /[A-Za-z][A-Za-z0-9_-]*:/y;
  * starts with a sign, a dot or a digit, and holds only characters of the second class: a
  * wider net than the schema's, so anything it may resolve is caught.
  */
+/** Longer keys are left to yaml, which refuses implicit keys over 1,024 characters. */
+const MAX_KEY = 1000;
+
+/** Collections nested deeper than this are left to yaml (a manifest nests four deep). */
+const MAX_DEPTH = 32;
+
 const NOT_PLAINLY_A_STRING = /^(?:~|null|Null|NULL|True|TRUE|False|FALSE|[-+.0-9][-+.0-9a-fA-FxXoOiInN]*)$/;
 
 /**
@@ -65,9 +71,11 @@ function contentLines(text: string, start: number, end: number, firstLine: numbe
   let number = firstLine;
   for (let at = start; at < end; ) {
     const newline = text.indexOf('\n', at);
-    const next = newline === -1 || newline >= end ? end : newline + 1;
-    let stop = newline === -1 || newline >= end ? end : newline;
-    if (stop > at && text.charCodeAt(stop - 1) === 13) stop--;
+    const broken = newline !== -1 && newline < end;
+    const next = broken ? newline + 1 : end;
+    let stop = broken ? newline : end;
+    // \r\n ends a line; a \r without its \n is yaml's to read (chunked.ts refuses it first).
+    if (broken && stop > at && text.charCodeAt(stop - 1) === 13) stop--;
     number++;
     let indent = 0;
     while (at + indent < stop && text.charCodeAt(at + indent) === 32) indent++;
@@ -86,8 +94,18 @@ class LineReader {
     private readonly lines: readonly Line[],
   ) {}
 
+  /** Collections open around the current line: deeper than a manifest goes is yaml's to read. */
+  private depth = 0;
+
   /** A block sequence whose dashes stand at `indent`, from the current line. */
   sequence(indent: number): Read | undefined {
+    if (++this.depth > MAX_DEPTH) return undefined;
+    const read = this.sequenceAt(indent);
+    this.depth--;
+    return read;
+  }
+
+  private sequenceAt(indent: number): Read | undefined {
     const first = this.lines[this.at];
     if (first === undefined) return undefined;
     const values: unknown[] = [];
@@ -110,6 +128,13 @@ class LineReader {
 
   /** A block mapping whose keys stand at `column` (0-based), its first key on the current line. */
   private mapping(column: number): Read | undefined {
+    if (++this.depth > MAX_DEPTH) return undefined;
+    const read = this.mappingAt(column);
+    this.depth--;
+    return read;
+  }
+
+  private mappingAt(column: number): Read | undefined {
     const value: Record<string, unknown> = {};
     const entries: { key: string; line: number; column: number; value: PosNode }[] = [];
     const first = this.lines[this.at];
@@ -120,7 +145,9 @@ class LineReader {
       const after = this.keyEnd(keyStart, line.end);
       if (after === -1) return undefined;
       const key = this.text.slice(keyStart, after - 1);
-      if (Object.hasOwn(value, key)) return undefined;
+      // A key YAML reads as a boolean or a null, a long one (yaml refuses keys over 1,024
+      // characters), or one given twice: yaml's to read.
+      if (key === 'true' || key === 'false' || NOT_PLAINLY_A_STRING.test(key) || key.length > MAX_KEY || Object.hasOwn(value, key)) return undefined;
       const entry = this.value(after, line, column);
       if (entry === undefined) return undefined;
       value[key] = entry.value;

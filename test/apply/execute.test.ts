@@ -274,4 +274,19 @@ describe('walk', () => {
     // Without the slices, every node was started before the first visit: no read after it.
     expect(readAfterFirstVisit).toBeGreaterThan(2000);
   });
+
+  test('an onVisited that throws fails the walk before the later slices start', async () => {
+    const nodes = Array.from({ length: 3000 }, (_, i) => node(`n${i}`));
+    const visited: string[] = [];
+    const walking = walk(nodes, (x) => Promise.resolve(void visited.push(x.id)), {
+      concurrency: 8,
+      perRequest: true,
+      onVisited: (v) => {
+        if (v.node.id === 'n3') throw new Error('the caller\'s callback broke');
+      },
+    });
+    await expect(walking).rejects.toThrow('the caller\'s callback broke');
+    // The slice that was started when it threw, at most: not the 3,000.
+    expect(visited.length).toBeLessThan(600);
+  });
 });

@@ -48,7 +48,7 @@ const scalar = fc.oneof(
 );
 const key = fc.oneof(
   { arbitrary: fc.constantFrom('username', 'plan', 'email', 'suspended', 'domains', 'name', 'state', 'Plan', 'a-b'), weight: 5 },
-  { arbitrary: fc.constantFrom('_x', '__proto__', '1x', 'x y', ''), weight: 1 },
+  { arbitrary: fc.constantFrom('_x', '__proto__', '1x', 'x y', '', 'null', 'Null', 'NULL', 'True', 'TRUE', 'true', 'False', 'false', 'k'.repeat(1025)), weight: 1 },
 );
 const indent = fc.constantFrom(0, 1, 2, 3, 4, 6);
 
@@ -157,6 +157,20 @@ describe('the fast read of client items', () => {
       { numRuns: 1500 },
     );
     expect(answered).toBeGreaterThan(35);
+  });
+
+  it('keys YAML reads as booleans or nulls, keys over yaml\'s length, nesting deeper than a manifest\'s, a lone carriage return: left to yaml', () => {
+    for (const key of ['null', 'Null', 'NULL', 'True', 'TRUE', 'False', 'FALSE', 'true', 'false', 'k'.repeat(1025)]) {
+      expect(readSimpleItems(`- ${key}: x\n`, 0, `- ${key}: x\n`.length, 0), key.slice(0, 10)).toBeUndefined();
+    }
+    expect(agree('- true: a\n  True: b\n')).toBe(false);
+    // 3,000 keys, each one space deeper: yaml gives up (resource exhaustion); so does the fast read, without throwing.
+    const deep = `- username: u\n  a:\n${Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i + 3)}a${i}:`).join('\n')} x\n`;
+    expect(() => readSimpleItems(deep, 0, deep.length, 0)).not.toThrow();
+    expect(readSimpleItems(deep, 0, deep.length, 0)).toBeUndefined();
+    const cr = '- username: u\n  state: absent\n\r';
+    expect(readSimpleItems(cr, 0, cr.length, 0)).toBeUndefined();
+    expect(agree('- username: u\r\n  state: absent\r\n')).toBe(true);
   });
 
   it('each tricky scalar, as a value and as a sequence item: as yaml reads it, or left to yaml', () => {
