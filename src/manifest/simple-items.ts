@@ -14,8 +14,9 @@ import type { PosNode } from './chunked.js';
  * not a plain name, the same key twice, a sequence at its key's own indentation, a plain
  * scalar that is not plainly a string (whatever YAML's core schema could read as a null, a
  * number, or a boolean other than `true` and `false`), or with a character `yaml` might
- * treat otherwise (indicators, `:`, `,`, brackets, quotes, controls). The chunked tests hold
- * both reads to the same answer on generated manifests, cut into batches anywhere.
+ * treat otherwise (indicators, `:`, `,`, brackets, quotes, controls), keys YAML reads as
+ * booleans or nulls, very long keys, deep nesting. test/manifest/simple-items.test.ts holds
+ * it to `yaml`'s answer (readItemsWithYaml) on random and generated items, cut anywhere.
  */
 
 interface Line {
@@ -35,6 +36,12 @@ interface Read {
 /** A mapping key: a plain name and `:` (then a space or the line's end: see keyEnd). */
 const KEY = /[A-Za-z][A-Za-z0-9_-]*:/y;
 
+/** Longer keys are left to yaml, which refuses implicit keys over 1,024 characters. */
+const MAX_KEY = 1000;
+
+/** Collections nested deeper than this are left to yaml (a manifest nests four deep). */
+const MAX_DEPTH = 32;
+
 /**
  * A plain scalar that YAML's core schema could read as something else than a string: a null
  * (`~`, `null`), a boolean in another spelling than `true` and `false`, or a number. Every
@@ -42,12 +49,6 @@ const KEY = /[A-Za-z][A-Za-z0-9_-]*:/y;
  * starts with a sign, a dot or a digit, and holds only characters of the second class: a
  * wider net than the schema's, so anything it may resolve is caught.
  */
-/** Longer keys are left to yaml, which refuses implicit keys over 1,024 characters. */
-const MAX_KEY = 1000;
-
-/** Collections nested deeper than this are left to yaml (a manifest nests four deep). */
-const MAX_DEPTH = 32;
-
 const NOT_PLAINLY_A_STRING = /^(?:~|null|Null|NULL|True|TRUE|False|FALSE|[-+.0-9][-+.0-9a-fA-FxXoOiInN]*)$/;
 
 /**
@@ -88,14 +89,13 @@ function contentLines(text: string, start: number, end: number, firstLine: numbe
 class LineReader {
   /** The next line to read. */
   at = 0;
+  /** Collections open around the current line: deeper than a manifest goes is yaml's to read. */
+  private depth = 0;
 
   constructor(
     private readonly text: string,
     private readonly lines: readonly Line[],
   ) {}
-
-  /** Collections open around the current line: deeper than a manifest goes is yaml's to read. */
-  private depth = 0;
 
   /** A block sequence whose dashes stand at `indent`, from the current line. */
   sequence(indent: number): Read | undefined {
@@ -260,10 +260,13 @@ class LineReader {
  * was decoded from valid UTF-8.
  */
 function plainCharacter(code: number, first: boolean): boolean {
-  if (code === 32) return !first;
-  if (code > 32 && code < 127) return !(first ? FIRST_EXCLUDED : EXCLUDED).includes(String.fromCharCode(code));
+  if (code < 0x80) return (PLAIN_ASCII[code] ?? 0) > (first ? 1 : 0);
   return code >= 0xa0 && code !== 0xfeff && code !== 0x2028 && code !== 0x2029 && code < 0xfffe;
 }
 
-const EXCLUDED = ':,[]{}"\'\\`';
-const FIRST_EXCLUDED = `${EXCLUDED}-?#&*!|>%@~`;
+/** By ASCII code unit: 0 never in a plain scalar here, 1 inside one but not first, 2 anywhere. */
+const PLAIN_ASCII = new Uint8Array(0x80);
+for (let code = 0x20; code < 0x7f; code++) {
+  const char = String.fromCharCode(code);
+  PLAIN_ASCII[code] = ':,[]{}"\'\\`'.includes(char) ? 0 : ' -?#&*!|>%@~'.includes(char) ? 1 : 2;
+}
