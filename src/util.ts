@@ -17,6 +17,12 @@ export function sha256Hex(data: string | Uint8Array): string {
   return process.getBuiltinModule('node:crypto').createHash('sha256').update(data).digest('hex');
 }
 
+/** Whether every code unit of `text` is ASCII (below 0x80). */
+export function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return false;
+  return true;
+}
+
 /** `1 client`, `2 clients`; `many` for irregular plurals. */
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;

@@ -1,4 +1,5 @@
 import { quote } from '../escape.js';
+import { isAscii } from '../util.js';
 import { domainToUnicode } from 'node:url';
 import { CONFUSABLES_TABLE } from './confusables.generated.js';
 import type { Desired, Diagnostic, Location } from './types.js';
@@ -90,11 +91,6 @@ function readRnVv(text: string): string {
  * lowercasing the parts, and NFKC leaves ASCII as it is.
  */
 const ASCII_FOLDED: (string | null)[] = [];
-
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return false;
-  return true;
-}
 
 function asciiSkeleton(code: number): string | undefined {
   if (code >= 0x80) return undefined;

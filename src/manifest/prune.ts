@@ -1,6 +1,6 @@
 import { domainToASCII } from 'node:url';
 import { quote } from '../escape.js';
-import { isRecord } from '../util.js';
+import { isAscii, isRecord } from '../util.js';
 import type { Locator } from './locate.js';
 import { type Diagnostic, NO_PRUNE, type Prune } from './types.js';
 
@@ -46,12 +46,10 @@ export function buildPrune<N>(data: unknown, source: Locator<N>, diagnostics: Di
 function patternProblem(pattern: string): string | { ascii: string } {
   if (pattern.trim() === '') return 'is empty: write a username or domain name, with * or ? as wildcards (like "legacy-*"), or remove it';
   if (pattern.trim() !== pattern) return 'has spaces around it: remove them (names have no spaces, so it would keep nothing)';
-  // eslint-disable-next-line no-control-regex
-  if (/^[\x00-\x7f]*$/.test(pattern)) return { ascii: pattern };
+  if (isAscii(pattern)) return { ascii: pattern };
   const labels: string[] = [];
   for (const label of pattern.toLowerCase().split('.')) {
-    // eslint-disable-next-line no-control-regex
-    if (/^[\x00-\x7f]*$/.test(label)) {
+    if (isAscii(label)) {
       labels.push(label);
       continue;
     }
