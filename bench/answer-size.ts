@@ -26,13 +26,25 @@ export function listSizes(clients: number, domainsPerClient: number): { clients:
       const base = `${username}.example.com`;
       const names = [base, `www.${base}`, `${username}-shop.example.net`];
       for (let k = names.length; k < domainsPerClient; k++) names.push(`extra${k}.${base}`);
-      return { username, plan: 'Basic', email: `${username}@example-hosting.com`, domains: names.slice(0, domainsPerClient) };
+      return {
+        username,
+        plan: 'Basic',
+        email: `${username}@example-hosting.com`,
+        domains: names.slice(0, domainsPerClient),
+      };
     }),
   };
   const now = new Date('2030-01-01T00:00:00Z');
   const store = storeFromSeed(seed, { systemDomains: false, source: 'bench', now });
-  const options: RouteOptions = { listDomains: true, clientListFields: true, systemDomains: false, now: () => now, deleteStatus: 200 };
-  const bytes = (collection: string): number => Buffer.byteLength(JSON.stringify(route(store, 'GET', [collection], { kind: 'none' }, options).json));
+  const options: RouteOptions = {
+    listDomains: true,
+    clientListFields: true,
+    systemDomains: false,
+    now: () => now,
+    deleteStatus: 200,
+  };
+  const bytes = (collection: string): number =>
+    Buffer.byteLength(JSON.stringify(route(store, 'GET', [collection], { kind: 'none' }, options).json));
   return { clients: bytes('clients'), domains: bytes('domains') };
 }
 
@@ -42,14 +54,23 @@ export function mb(bytes: number): string {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { clients: { type: 'string', default: '100000' }, domains: { type: 'string', default: '3' } } });
+  const { values } = parseArgs({
+    options: {
+      clients: { type: 'string', default: '100000' },
+      domains: { type: 'string', default: '3' },
+    },
+  });
   const clients = Number(values.clients);
   const perClient = Number(values.domains);
   const sizes = listSizes(clients, perClient);
-  process.stdout.write(`${clients} clients, ${perClient} domains each; --max-answer-mb default ${DEFAULT_MAX_ANSWER_MB}:\n`);
+  process.stdout.write(
+    `${clients} clients, ${perClient} domains each; --max-answer-mb default ${DEFAULT_MAX_ANSWER_MB}:\n`,
+  );
   for (const [list, size] of Object.entries(sizes)) {
     const records = list === 'clients' ? clients : clients * perClient;
-    process.stdout.write(`  GET /${list.padEnd(8)} ${mb(size).padStart(7)} MB  ${Math.round(size / records)} bytes a record  ${(DEFAULT_MAX_ANSWER_MB / (size / 1024 / 1024)).toFixed(1)}x headroom\n`);
+    process.stdout.write(
+      `  GET /${list.padEnd(8)} ${mb(size).padStart(7)} MB  ${Math.round(size / records)} bytes a record  ${(DEFAULT_MAX_ANSWER_MB / (size / 1024 / 1024)).toFixed(1)}x headroom\n`,
+    );
   }
   process.exitCode = Math.max(sizes.clients, sizes.domains) > DEFAULT_MAX_ANSWER_MB * 1024 * 1024 ? 1 : 0;
 }

@@ -10,7 +10,19 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { BENCH_KEY, count, manifestYaml } from './fixtures.js';
-import { BIN, CONCURRENCY, type Figure, LATENCY_MS, log, massCreateFlag, median, ms, ROOT, startSim, wholeProcess } from './lib.js';
+import {
+  BIN,
+  CONCURRENCY,
+  type Figure,
+  LATENCY_MS,
+  log,
+  massCreateFlag,
+  median,
+  ms,
+  ROOT,
+  startSim,
+  wholeProcess,
+} from './lib.js';
 import { type MinimalJob, type MinimalResult, runMinimal } from './minimal-client.js';
 
 /** The minimal client as plain JavaScript beside node_modules (so it finds undici), transpiled once. */
@@ -18,7 +30,9 @@ let minimalScript: string | undefined;
 async function minimalClientScript(): Promise<string> {
   if (minimalScript !== undefined) return minimalScript;
   const source = await readFile(join(ROOT, 'bench/minimal-client.ts'), 'utf8');
-  const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+  const { outputText } = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  });
   const dir = join(ROOT, 'node_modules/.cache/panel-provision-bench');
   await mkdir(dir, { recursive: true });
   minimalScript = join(dir, 'minimal-client.mjs');
@@ -26,9 +40,16 @@ async function minimalClientScript(): Promise<string> {
   return minimalScript;
 }
 
-async function minimalProcess(job: MinimalJob): Promise<{ wallMs: number; cpuMs: number; startedAt: number; result: MinimalResult }> {
+async function minimalProcess(
+  job: MinimalJob,
+): Promise<{ wallMs: number; cpuMs: number; startedAt: number; result: MinimalResult }> {
   const whole = await wholeProcess([await minimalClientScript(), JSON.stringify(job)]);
-  return { wallMs: whole.wallMs, cpuMs: whole.cpuMs, startedAt: whole.startedAt, result: JSON.parse(whole.stdout.trim()) as MinimalResult };
+  return {
+    wallMs: whole.wallMs,
+    cpuMs: whole.cpuMs,
+    startedAt: whole.startedAt,
+    result: JSON.parse(whole.stdout.trim()) as MinimalResult,
+  };
 }
 
 export interface ApplyRun {
@@ -56,10 +77,21 @@ async function applyPair(clients: number, dir: string, run: number): Promise<App
       const plan = await wholeProcess([BIN, 'plan', file], env);
       await sim.stats();
       const secrets = join(dir, `secrets-${clients}-${run}.jsonl`);
-      const argv = [BIN, 'apply', file, '--auto-approve', '--concurrency', String(CONCURRENCY), '--secrets-file', secrets, ...massCreateFlag()];
+      const argv = [
+        BIN,
+        'apply',
+        file,
+        '--auto-approve',
+        '--concurrency',
+        String(CONCURRENCY),
+        '--secrets-file',
+        secrets,
+        ...massCreateFlag(),
+      ];
       const applied = await wholeProcess(argv, env);
       const { writes, failed } = await sim.stats();
-      if (failed > 0 || writes.count !== clients * 3) throw new Error(`apply of ${clients} clients: ${writes.count} writes, ${failed} failed`);
+      if (failed > 0 || writes.count !== clients * 3)
+        throw new Error(`apply of ${clients} clients: ${writes.count} writes, ${failed} failed`);
       return {
         clients,
         applyMs: applied.wallMs,
@@ -76,9 +108,18 @@ async function applyPair(clients: number, dir: string, run: number): Promise<App
   const minimal = async (): Promise<Minimal> => {
     const sim = await startSim({ clients: 0, domainsPerClient: 0, latencyMs: LATENCY_MS });
     try {
-      const run = await minimalProcess({ url: sim.url, apiKey: BENCH_KEY, workers: CONCURRENCY, create: { clients } });
+      const run = await minimalProcess({
+        url: sim.url,
+        apiKey: BENCH_KEY,
+        workers: CONCURRENCY,
+        create: { clients },
+      });
       const { writes } = await sim.stats();
-      return { minimalMs: run.wallMs, minimalInFlight: writes.inFlight, minimalFirstWriteMs: writes.firstAt - run.startedAt };
+      return {
+        minimalMs: run.wallMs,
+        minimalInFlight: writes.inFlight,
+        minimalFirstWriteMs: writes.firstAt - run.startedAt,
+      };
     } finally {
       await sim.close();
     }
@@ -91,7 +132,10 @@ async function applyPair(clients: number, dir: string, run: number): Promise<App
   return { ...(await apply()), ...m };
 }
 
-export async function measureApply(sizes: readonly { clients: number; runs: number }[], dir: string): Promise<{ figures: Figure[]; runs: ApplyRun[] }> {
+export async function measureApply(
+  sizes: readonly { clients: number; runs: number }[],
+  dir: string,
+): Promise<{ figures: Figure[]; runs: ApplyRun[] }> {
   const figures: Figure[] = [];
   const all: ApplyRun[] = [];
   const cpuAt = new Map<number, number>();
@@ -179,13 +223,39 @@ export async function measureInProcess(clients: number, dir: string, runs: numbe
     try {
       const secrets = join(dir, `inproc-secrets-${run}.jsonl`);
       const env = { PROVISION_URL: sim.url, PROVISION_API_KEY: BENCH_KEY };
-      applies.push((await wholeProcess([BIN, 'apply', file, '--auto-approve', '--concurrency', String(CONCURRENCY), '--secrets-file', secrets, ...massCreateFlag()], env)).wallMs);
+      applies.push(
+        (
+          await wholeProcess(
+            [
+              BIN,
+              'apply',
+              file,
+              '--auto-approve',
+              '--concurrency',
+              String(CONCURRENCY),
+              '--secrets-file',
+              secrets,
+              ...massCreateFlag(),
+            ],
+            env,
+          )
+        ).wallMs,
+      );
     } finally {
       await sim.close();
     }
     sim = await startSim({ clients: 0, domainsPerClient: 0, latencyMs: LATENCY_MS });
     try {
-      minimals.push((await runMinimal({ url: sim.url, apiKey: BENCH_KEY, workers: CONCURRENCY, create: { clients } })).wallMs);
+      minimals.push(
+        (
+          await runMinimal({
+            url: sim.url,
+            apiKey: BENCH_KEY,
+            workers: CONCURRENCY,
+            create: { clients },
+          })
+        ).wallMs,
+      );
     } finally {
       await sim.close();
     }
@@ -212,7 +282,9 @@ function lifecycleYaml(half: number): { yaml: string; update: string[]; remove: 
   const remove: string[] = [];
   for (let i = 1; i <= half; i++) {
     update.push(name(i));
-    parts.push(`  - username: ${name(i)}\n    plan: Basic\n    email: new-${name(i)}@example.com\n    domains: [${name(i)}.example]\n`);
+    parts.push(
+      `  - username: ${name(i)}\n    plan: Basic\n    email: new-${name(i)}@example.com\n    domains: [${name(i)}.example]\n`,
+    );
   }
   for (let i = half + 1; i <= 2 * half; i++) {
     remove.push(name(i));
@@ -238,7 +310,8 @@ export async function measureLifecycle(half: number, dir: string, runs: number):
       const argv = [BIN, 'apply', file, '--auto-approve', '--allow-mass-delete', '--concurrency', String(CONCURRENCY)];
       applies.push((await wholeProcess(argv, env)).wallMs);
       const { writes, failed } = await sim.stats();
-      if (failed > 0 || writes.count !== 2 * half) throw new Error(`lifecycle apply: ${writes.count} writes, ${failed} failed`);
+      if (failed > 0 || writes.count !== 2 * half)
+        throw new Error(`lifecycle apply: ${writes.count} writes, ${failed} failed`);
     } finally {
       await sim.close();
     }
@@ -246,7 +319,16 @@ export async function measureLifecycle(half: number, dir: string, runs: number):
   const minimal = async (): Promise<void> => {
     const sim = await startSim(seeded);
     try {
-      minimals.push((await minimalProcess({ url: sim.url, apiKey: BENCH_KEY, workers: CONCURRENCY, lifecycle: { update, remove } })).wallMs);
+      minimals.push(
+        (
+          await minimalProcess({
+            url: sim.url,
+            apiKey: BENCH_KEY,
+            workers: CONCURRENCY,
+            lifecycle: { update, remove },
+          })
+        ).wallMs,
+      );
     } finally {
       await sim.close();
     }

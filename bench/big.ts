@@ -29,7 +29,12 @@ const dumpAll = (url: string, out: string): string => `
   const manifest = { version: 1, clients: clients.map((c) => ({ username: c.username, plan: planName.get(c.id_hosting_plan), email: c.email, domains: byUser.get(c.id) ?? [] })) };
   writeFileSync(${JSON.stringify(out)}, stringify(manifest));`;
 
-export async function measureBig(clients: number, dir: string, runs: number, which: { memory: boolean; export: boolean }): Promise<Figure[]> {
+export async function measureBig(
+  clients: number,
+  dir: string,
+  runs: number,
+  which: { memory: boolean; export: boolean },
+): Promise<Figure[]> {
   log(`  ${count(clients)} clients (${count(clients * 3)} resources): seeding the simulator`);
   const manifest = join(dir, `big-${clients}.yaml`);
   await writeFile(manifest, manifestYaml({ clients, domainsPerClient: 2 }));
@@ -52,7 +57,10 @@ export async function measureBig(clients: number, dir: string, runs: number, whi
         const p = await wholeProcess([BIN, 'plan', manifest], env);
         plan.rss.push(p.maxRssMb);
         plan.wall.push(p.wallMs);
-        parsed.push((await wholeProcess(['--input-type=module', '-e', parseAll(manifest, lists.clients, lists.domains)])).maxRssMb);
+        parsed.push(
+          (await wholeProcess(['--input-type=module', '-e', parseAll(manifest, lists.clients, lists.domains)]))
+            .maxRssMb,
+        );
       }
       if (which.export) {
         log(`  export of ${count(clients)} clients, run ${run + 1}`);

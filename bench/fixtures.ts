@@ -40,7 +40,12 @@ export function manifestYaml(size: Size): string {
 export function seedFor(size: Size): SimulatorSeed {
   const clients = [];
   for (let i = 1; i <= size.clients; i++) {
-    clients.push({ username: username(i), plan: 'Basic', email: `${username(i)}@example.com`, domains: domains(i, size.domainsPerClient) });
+    clients.push({
+      username: username(i),
+      plan: 'Basic',
+      email: `${username(i)}@example.com`,
+      domains: domains(i, size.domainsPerClient),
+    });
   }
   return { clients };
 }

@@ -46,8 +46,10 @@ export interface Figure {
   readonly runs?: readonly number[];
 }
 
-export const ms = (n: number): string => (Number.isNaN(n) ? 'n/a' : n >= 10_000 ? `${(n / 1000).toFixed(1)} s` : `${Math.round(n)} ms`);
-export const mb = (n: number | undefined): string => (n === undefined || Number.isNaN(n) ? 'n/a' : `${Math.round(n)} MB`);
+export const ms = (n: number): string =>
+  Number.isNaN(n) ? 'n/a' : n >= 10_000 ? `${(n / 1000).toFixed(1)} s` : `${Math.round(n)} ms`;
+export const mb = (n: number | undefined): string =>
+  n === undefined || Number.isNaN(n) ? 'n/a' : `${Math.round(n)} MB`;
 
 export interface SimHandle {
   readonly url: string;
@@ -57,10 +59,14 @@ export interface SimHandle {
 
 /** The simulator in its own process (bench/sim-server.ts). */
 export async function startSim(config: SimServerConfig): Promise<SimHandle> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/sim-server.ts'), JSON.stringify(config)], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'bench/sim-server.ts'), JSON.stringify(config)],
+    {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async (): Promise<string> => {
     const line: IteratorResult<string> = await lines.next();
@@ -68,7 +74,11 @@ export async function startSim(config: SimServerConfig): Promise<SimHandle> {
     return line.value;
   };
   const { url } = JSON.parse(await next()) as { url: string };
-  const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve(); }));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      resolve();
+    }),
+  );
   return {
     url,
     stats: async () => {
@@ -95,7 +105,8 @@ export function probe(request: ProbeRequest): Promise<ProbeResult> {
     child.once('exit', () => {
       try {
         const result = JSON.parse(out.trim().split('\n').pop() ?? '') as ProbeResult;
-        if (result.code !== 0) reject(new Error(`probe ${request.argv.join(' ')} exited ${result.code}: ${result.stderr}`));
+        if (result.code !== 0)
+          reject(new Error(`probe ${request.argv.join(' ')} exited ${result.code}: ${result.stderr}`));
         else resolve(result);
       } catch {
         reject(new Error(`probe ${request.argv.join(' ')} printed no result`));
@@ -116,14 +127,22 @@ export interface Whole {
 }
 
 /** Runs `node ...argv` to its end (asynchronously: the simulator may be in this process), under /usr/bin/time when it exists. */
-export function wholeProcess(argv: readonly string[], env: Readonly<Record<string, string>> = {}, cwd = ROOT): Promise<Whole> {
+export function wholeProcess(
+  argv: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+  cwd = ROOT,
+): Promise<Whole> {
   const useTime = existsSync(TIME);
   const command = useTime ? TIME : process.execPath;
   const commandArgs = useTime ? ['-f', 'BENCH_TIME %M %U %S', process.execPath, ...argv] : [...argv];
   return new Promise((resolve, reject) => {
     const startedAt = performance.timeOrigin + performance.now();
     const started = performance.now();
-    const child = spawn(command, commandArgs, { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, commandArgs, {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -148,17 +167,29 @@ export function wholeProcess(argv: readonly string[], env: Readonly<Record<strin
 }
 
 /** Runs `node ...argv` to its end, synchronously (nothing else of ours needs the event loop meanwhile). */
-export function wholeProcessSync(argv: readonly string[], env: Readonly<Record<string, string>> = {}): { wallMs: number } {
+export function wholeProcessSync(
+  argv: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): { wallMs: number } {
   const started = performance.now();
-  const result = spawnSync(process.execPath, argv, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const result = spawnSync(process.execPath, argv, {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const wallMs = performance.now() - started;
-  if (result.status !== 0) throw new Error(`node ${argv.join(' ')} exited ${String(result.status)}: ${result.stderr.toString().slice(-500)}`);
+  if (result.status !== 0)
+    throw new Error(`node ${argv.join(' ')} exited ${String(result.status)}: ${result.stderr.toString().slice(-500)}`);
   return { wallMs };
 }
 
 let massCreate: string[] | undefined;
 /** Benchmarks create on purpose: pass --allow-mass-create where apply has that guard. */
 export function massCreateFlag(): string[] {
-  massCreate ??= spawnSync(process.execPath, [BIN, 'apply', '--help'], { encoding: 'utf8' }).stdout.includes('--allow-mass-create') ? ['--allow-mass-create'] : [];
+  massCreate ??= spawnSync(process.execPath, [BIN, 'apply', '--help'], {
+    encoding: 'utf8',
+  }).stdout.includes('--allow-mass-create')
+    ? ['--allow-mass-create']
+    : [];
   return massCreate;
 }

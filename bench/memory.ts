@@ -21,14 +21,22 @@ import { BENCH_KEY, count, manifestYaml } from './fixtures.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '3' }, clients: { type: 'string', default: '100000' }, bin: { type: 'string', default: 'bundle/bin.js' }, against: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '3' },
+    clients: { type: 'string', default: '100000' },
+    bin: { type: 'string', default: 'bundle/bin.js' },
+    against: { type: 'string' },
+  },
 });
 const runs = Number(values.runs);
 const clients = Number(values.clients);
 const size = { clients, domainsPerClient: 2 };
 
 /** Peak RSS (MB), wall and CPU time (user + system, ms) of `node ...argv`. */
-function measure(argv: readonly string[], env: Readonly<Record<string, string>>): { rssMb: number; wallMs: number; cpuMs: number } {
+function measure(
+  argv: readonly string[],
+  env: Readonly<Record<string, string>>,
+): { rssMb: number; wallMs: number; cpuMs: number } {
   const started = performance.now();
   const result = spawnSync('/usr/bin/time', ['-f', 'BENCH_RSS_KB=%M BENCH_CPU_S=%U+%S', process.execPath, ...argv], {
     cwd: ROOT,
@@ -37,9 +45,14 @@ function measure(argv: readonly string[], env: Readonly<Record<string, string>>)
   });
   const wallMs = performance.now() - started;
   const stderr = result.stderr.toString();
-  if (result.status !== 0) throw new Error(`node ${argv.join(' ')} exited ${String(result.status)}: ${stderr.slice(-500)}`);
+  if (result.status !== 0)
+    throw new Error(`node ${argv.join(' ')} exited ${String(result.status)}: ${stderr.slice(-500)}`);
   const cpu = /BENCH_CPU_S=([\d.]+)\+([\d.]+)/.exec(stderr);
-  return { rssMb: Number(/BENCH_RSS_KB=(\d+)/.exec(stderr)?.[1]) / 1024, wallMs, cpuMs: (Number(cpu?.[1]) + Number(cpu?.[2])) * 1000 };
+  return {
+    rssMb: Number(/BENCH_RSS_KB=(\d+)/.exec(stderr)?.[1]) / 1024,
+    wallMs,
+    cpuMs: (Number(cpu?.[1]) + Number(cpu?.[2])) * 1000,
+  };
 }
 
 function median(values: readonly number[]): number {
@@ -49,10 +62,14 @@ function median(values: readonly number[]): number {
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'provision-memory-'));
-const sim = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/sim-server.ts'), JSON.stringify({ ...size, latencyMs: 0 })], {
-  cwd: ROOT,
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
+const sim = spawn(
+  process.execPath,
+  ['--import', 'tsx', join(ROOT, 'bench/sim-server.ts'), JSON.stringify({ ...size, latencyMs: 0 })],
+  {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  },
+);
 try {
   const file = join(dir, 'plan.yaml');
   await writeFile(file, manifestYaml(size));
@@ -68,9 +85,25 @@ try {
   const YARDSTICK = 'yaml.parse + JSON.parse of the lists';
   const subjects: [string, string[]][] = [
     ['provision plan (this build)', [resolve(ROOT, values.bin), 'plan', file]],
-    ...(values.against === undefined ? [] : [[`provision plan (${values.against})`, [values.against, 'plan', file]] as [string, string[]]]),
-    [YARDSTICK, ['--input-type=module', '-e', `import { parse } from 'yaml'; import { readFileSync } from 'node:fs'; globalThis.kept = [parse(${read(file)}), JSON.parse(${read(lists.clients)}), JSON.parse(${read(lists.domains)})];`]],
-    ['yaml.parse of the file alone', ['--input-type=module', '-e', `import { parse } from 'yaml'; import { readFileSync } from 'node:fs'; parse(${read(file)});`]],
+    ...(values.against === undefined
+      ? []
+      : [[`provision plan (${values.against})`, [values.against, 'plan', file]] as [string, string[]]]),
+    [
+      YARDSTICK,
+      [
+        '--input-type=module',
+        '-e',
+        `import { parse } from 'yaml'; import { readFileSync } from 'node:fs'; globalThis.kept = [parse(${read(file)}), JSON.parse(${read(lists.clients)}), JSON.parse(${read(lists.domains)})];`,
+      ],
+    ],
+    [
+      'yaml.parse of the file alone',
+      [
+        '--input-type=module',
+        '-e',
+        `import { parse } from 'yaml'; import { readFileSync } from 'node:fs'; parse(${read(file)});`,
+      ],
+    ],
   ];
   const results = new Map<string, { rss: number[]; wall: number[]; cpu: number[] }>();
   for (let run = 0; run < runs; run++) {

@@ -37,7 +37,11 @@ export async function runMinimal(job: MinimalJob): Promise<MinimalResult> {
     const answer = await request(`${job.url}${path}`, {
       method,
       dispatcher: agent,
-      headers: { 'x-api-key': job.apiKey, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        'x-api-key': job.apiKey,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await answer.body.text();
@@ -51,7 +55,11 @@ export async function runMinimal(job: MinimalJob): Promise<MinimalResult> {
     for (let i = 1; i <= job.create.clients; i++) {
       const username = name(i);
       units.push(async () => {
-        const { id } = (await call('POST', '/clients', { username, id_hosting_plan: basic, email: `${username}@example.com` })) as { id: number };
+        const { id } = (await call('POST', '/clients', {
+          username,
+          id_hosting_plan: basic,
+          email: `${username}@example.com`,
+        })) as { id: number };
         await call('POST', '/domains', { domain: `${username}.example`, id_user: id });
         await call('POST', '/domains', { domain: `s1.${username}.example`, id_user: id });
       });
@@ -62,7 +70,9 @@ export async function runMinimal(job: MinimalJob): Promise<MinimalResult> {
     const ids = new Map(clients.map((c) => [c.username, c.id]));
     for (const username of job.lifecycle.update) {
       units.push(async () => {
-        await call('PUT', `/clients/${String(ids.get(username))}`, { email: `new-${username}@example.com` });
+        await call('PUT', `/clients/${String(ids.get(username))}`, {
+          email: `new-${username}@example.com`,
+        });
       });
     }
     for (const username of job.lifecycle.remove) {

@@ -101,7 +101,10 @@ if (request.kind === 'executor') {
     await secrets.close();
     await rm(dir, { recursive: true, force: true });
     latencies.sort((a, b) => a - b);
-    executor = { requestMs: latencies[latencies.length >> 1] ?? NaN, inFlight: samples === 0 ? NaN : sampled / samples };
+    executor = {
+      requestMs: latencies[latencies.length >> 1] ?? NaN,
+      inFlight: samples === 0 ? NaN : sampled / samples,
+    };
     return outcomes.every((o) => o.status === 'succeeded') ? 0 : 1;
   };
 } else if (request.kind === 'yaml') {

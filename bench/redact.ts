@@ -8,7 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Redactions } from '../src/redact.js';
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 const KEY = 'bench-key-0123456789abcdef';
 
 function median(values: number[]): number {
@@ -16,7 +19,11 @@ function median(values: number[]): number {
 }
 
 /** Writes N progress lines through `filter`, adding one password before each; returns ms and bytes out. */
-function run(n: number, passwords: readonly string[], make: () => { add(value: string): void; filter(text: string): string }): { ms: number; bytes: number } {
+function run(
+  n: number,
+  passwords: readonly string[],
+  make: () => { add(value: string): void; filter(text: string): string },
+): { ms: number; bytes: number } {
   const sink = make();
   sink.add(KEY);
   let bytes = 0;
@@ -51,8 +58,13 @@ for (const n of sizes.length > 0 ? sizes : [1_000, 10_000]) {
   const passwords = Array.from({ length: n }, () => randomBytes(12).toString('base64url'));
   // The old way grows with the square of N: past 10,000 it would run for minutes.
   const chosen = Object.entries(ways).filter(([name]) => n <= 10_000 || !name.includes('before'));
-  const times = Object.fromEntries(chosen.map(([name, make]) => [name, median([0, 1, 2].map(() => run(n, passwords, make).ms))]));
+  const times = Object.fromEntries(
+    chosen.map(([name, make]) => [name, median([0, 1, 2].map(() => run(n, passwords, make).ms))]),
+  );
   const base = times['no filter (yardstick)'] ?? NaN;
   process.stdout.write(`${n} clients:\n`);
-  for (const [name, ms] of Object.entries(times)) process.stdout.write(`  ${name.padEnd(36)} ${ms.toFixed(1).padStart(9)} ms  ${(ms / base).toFixed(1).padStart(8)}x\n`);
+  for (const [name, ms] of Object.entries(times))
+    process.stdout.write(
+      `  ${name.padEnd(36)} ${ms.toFixed(1).padStart(9)} ms  ${(ms / base).toFixed(1).padStart(8)}x\n`,
+    );
 }

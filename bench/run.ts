@@ -32,14 +32,42 @@ for (const name of named) {
 const chosen = new Set<Section>(named.length === 0 ? SECTIONS : (named as Section[]));
 
 const MODE = QUICK
-  ? { apply: [{ clients: 150, runs: 2 }, { clients: 1_000, runs: 1 }], inprocess: 2, lifecycle: { half: 1_000, runs: 1 }, startup: 5, big: { clients: 10_000, runs: 1 }, scale: { sizes: [100, 1_000], runs: 2 } }
-  : { apply: [{ clients: 150, runs: 3 }, { clients: 1_000, runs: 3 }, { clients: 10_000, runs: 1 }], inprocess: 3, lifecycle: { half: 1_000, runs: 3 }, startup: 10, big: { clients: 100_000, runs: 2 }, scale: { sizes: [100, 1_000, 10_000], runs: 3 } };
+  ? {
+      apply: [
+        { clients: 150, runs: 2 },
+        { clients: 1_000, runs: 1 },
+      ],
+      inprocess: 2,
+      lifecycle: { half: 1_000, runs: 1 },
+      startup: 5,
+      big: { clients: 10_000, runs: 1 },
+      scale: { sizes: [100, 1_000], runs: 2 },
+    }
+  : {
+      apply: [
+        { clients: 150, runs: 3 },
+        { clients: 1_000, runs: 3 },
+        { clients: 10_000, runs: 1 },
+      ],
+      inprocess: 3,
+      lifecycle: { half: 1_000, runs: 3 },
+      startup: 10,
+      big: { clients: 100_000, runs: 2 },
+      scale: { sizes: [100, 1_000, 10_000], runs: 3 },
+    };
 
 const x = (n: number): string => (Number.isNaN(n) ? 'n/a' : `${n.toFixed(2)}x`);
 
 function table(rows: readonly (readonly string[])[]): string {
   const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
-  return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, c) => cell.padEnd(widths[c] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 function verdict(f: Figure): string {
@@ -47,7 +75,11 @@ function verdict(f: Figure): string {
   return f.ratio <= f.goal ? 'met' : 'NOT met';
 }
 
-function scalingRows(plans: readonly PlanScale[], validates: readonly ValidateScale[], applies: readonly ApplyRun[]): string[][] {
+function scalingRows(
+  plans: readonly PlanScale[],
+  validates: readonly ValidateScale[],
+  applies: readonly ApplyRun[],
+): string[][] {
   const rows: string[][] = [];
   const growth = (values: readonly number[]): string => x((values.at(-1) ?? NaN) / (values[0] ?? NaN));
   if (plans.length > 0) {
@@ -56,21 +88,41 @@ function scalingRows(plans: readonly PlanScale[], validates: readonly ValidateSc
     rows.push(['  wall (in-process)', ...plans.map((p) => ms(p.wallMs)), growth(plans.map((p) => p.wallMs))]);
     rows.push(['  engine CPU', ...plans.map((p) => ms(p.engineCpuMs)), growth(plans.map((p) => p.engineCpuMs))]);
     rows.push(['  panel CPU', ...plans.map((p) => ms(p.panelCpuMs)), growth(plans.map((p) => p.panelCpuMs))]);
-    rows.push(['  peak RSS (whole process)', ...plans.map((p) => mb(p.maxRssMb)), growth(plans.map((p) => p.maxRssMb))]);
+    rows.push([
+      '  peak RSS (whole process)',
+      ...plans.map((p) => mb(p.maxRssMb)),
+      growth(plans.map((p) => p.maxRssMb)),
+    ]);
   }
   if (validates.length > 0) {
     rows.push(['validate: clients', ...validates.map((v) => count(v.size.clients)), '']);
-    rows.push(['  wall / yaml.parse', ...validates.map((v) => `${ms(v.wallMs)} / ${ms(v.yamlMs)}`), growth(validates.map((v) => v.wallMs))]);
+    rows.push([
+      '  wall / yaml.parse',
+      ...validates.map((v) => `${ms(v.wallMs)} / ${ms(v.yamlMs)}`),
+      growth(validates.map((v) => v.wallMs)),
+    ]);
     rows.push(['  peak RSS', ...validates.map((v) => mb(v.maxRssMb)), growth(validates.map((v) => v.maxRssMb))]);
   }
   const sizes = [...new Set(applies.map((a) => a.clients))];
   if (sizes.length > 0) {
     const at = (n: number, f: (a: ApplyRun) => number): number => median(applies.filter((a) => a.clients === n).map(f));
     rows.push(['apply: clients (3 POSTs each)', ...sizes.map((n) => count(n)), 'last / first']);
-    rows.push(['  wall', ...sizes.map((n) => ms(at(n, (a) => a.applyMs))), growth(sizes.map((n) => at(n, (a) => a.applyMs)))]);
+    rows.push([
+      '  wall',
+      ...sizes.map((n) => ms(at(n, (a) => a.applyMs))),
+      growth(sizes.map((n) => at(n, (a) => a.applyMs))),
+    ]);
     rows.push(['  / minimal client', ...sizes.map((n) => x(at(n, (a) => a.applyMs / a.minimalMs))), '']);
-    rows.push(['  own CPU per request', ...sizes.map((n) => `${at(n, (a) => a.ownCpuPerRequestMs).toFixed(2)} ms`), growth(sizes.map((n) => at(n, (a) => a.ownCpuPerRequestMs)))]);
-    rows.push(['  POSTs in flight (of 8): apply / minimal', ...sizes.map((n) => `${at(n, (a) => a.simInFlight).toFixed(2)} / ${at(n, (a) => a.minimalInFlight).toFixed(2)}`), '']);
+    rows.push([
+      '  own CPU per request',
+      ...sizes.map((n) => `${at(n, (a) => a.ownCpuPerRequestMs).toFixed(2)} ms`),
+      growth(sizes.map((n) => at(n, (a) => a.ownCpuPerRequestMs))),
+    ]);
+    rows.push([
+      '  POSTs in flight (of 8): apply / minimal',
+      ...sizes.map((n) => `${at(n, (a) => a.simInFlight).toFixed(2)} / ${at(n, (a) => a.minimalInFlight).toFixed(2)}`),
+      '',
+    ]);
     rows.push(['  first POST / plan wall', ...sizes.map((n) => x(at(n, (a) => a.firstWriteMs / a.planMs))), '']);
   }
   return rows;
@@ -102,24 +154,53 @@ async function runAll(): Promise<void> {
     if (chosen.has('inprocess')) figures.push(await measureInProcess(150, dir, MODE.inprocess));
     if (chosen.has('lifecycle')) figures.push(await measureLifecycle(MODE.lifecycle.half, dir, MODE.lifecycle.runs));
     if (chosen.has('memory') || chosen.has('export')) {
-      figures.push(...(await measureBig(MODE.big.clients, dir, MODE.big.runs, { memory: chosen.has('memory'), export: chosen.has('export') })));
+      figures.push(
+        ...(await measureBig(MODE.big.clients, dir, MODE.big.runs, {
+          memory: chosen.has('memory'),
+          export: chosen.has('export'),
+        })),
+      );
     }
     if (chosen.has('scale')) {
       log('scaling: plan and validate');
-      for (const clients of MODE.scale.sizes) plans.push(await measurePlanScale({ clients, domainsPerClient: 2 }, dir, MODE.scale.runs));
-      for (const clients of MODE.scale.sizes) validates.push(await measureValidateScale({ clients, domainsPerClient: 2 }, dir, MODE.scale.runs));
+      for (const clients of MODE.scale.sizes)
+        plans.push(await measurePlanScale({ clients, domainsPerClient: 2 }, dir, MODE.scale.runs));
+      for (const clients of MODE.scale.sizes)
+        validates.push(await measureValidateScale({ clients, domainsPerClient: 2 }, dir, MODE.scale.runs));
     }
     const totalSeconds = Math.round((performance.now() - started) / 1000);
     if (JSON_OUT) {
-      process.stdout.write(`${JSON.stringify({ mode: QUICK ? 'quick' : 'full', node: process.version, totalSeconds, figures, startup, scaling: { plans, validates, applies } }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ mode: QUICK ? 'quick' : 'full', node: process.version, totalSeconds, figures, startup, scaling: { plans, validates, applies } }, null, 2)}\n`,
+      );
       return;
     }
-    const out: string[] = [`panel-provision benchmarks (${QUICK ? 'quick' : 'full'}, Node ${process.version}, ${totalSeconds} s; ratios are medians of paired runs unless a figure says otherwise)`, ''];
-    out.push(table([['figure', 'measured', 'yardstick', 'ratio', 'goal', '', 'runs'], ...figures.map((f) => [f.name, f.measured, f.reference, x(f.ratio), f.goal === undefined ? '-' : `<= ${f.goal}`, verdict(f), f.runs?.map((r) => r.toFixed(2)).join(' ') ?? ''])]));
+    const out: string[] = [
+      `panel-provision benchmarks (${QUICK ? 'quick' : 'full'}, Node ${process.version}, ${totalSeconds} s; ratios are medians of paired runs unless a figure says otherwise)`,
+      '',
+    ];
+    out.push(
+      table([
+        ['figure', 'measured', 'yardstick', 'ratio', 'goal', '', 'runs'],
+        ...figures.map((f) => [
+          f.name,
+          f.measured,
+          f.reference,
+          x(f.ratio),
+          f.goal === undefined ? '-' : `<= ${f.goal}`,
+          verdict(f),
+          f.runs?.map((r) => r.toFixed(2)).join(' ') ?? '',
+        ]),
+      ]),
+    );
     if (startup !== undefined) {
-      out.push('', `Start-up detail: import cost in a fresh process (median of 5); node -e 0 is ${ms(startup.bareNodeMs)}`);
+      out.push(
+        '',
+        `Start-up detail: import cost in a fresh process (median of 5); node -e 0 is ${ms(startup.bareNodeMs)}`,
+      );
       out.push(table(Object.entries(startup.imports).map(([name, value]) => [`  ${name}`, ms(value)])));
-      for (const [command, packages] of Object.entries(startup.loaded)) out.push(`  packages loaded by ${command}: ${packages.join(', ') || 'none'}`);
+      for (const [command, packages] of Object.entries(startup.loaded))
+        out.push(`  packages loaded by ${command}: ${packages.join(', ') || 'none'}`);
     }
     const rows = scalingRows(plans, validates, applies);
     if (rows.length > 0) out.push('', 'Scaling', table(rows));

@@ -46,7 +46,14 @@ export async function measurePlanScale(size: Size, dir: string, runs: number): P
       panel.push(after.cpuMs - before.cpuMs);
       rss.push((await wholeProcess([BIN, 'plan', file], env)).maxRssMb);
     }
-    return { size, requests: median(requests), wallMs: median(walls), engineCpuMs: median(cpus), panelCpuMs: median(panel), maxRssMb: median(rss) };
+    return {
+      size,
+      requests: median(requests),
+      wallMs: median(walls),
+      engineCpuMs: median(cpus),
+      panelCpuMs: median(panel),
+      maxRssMb: median(rss),
+    };
   } finally {
     await sim.close();
   }

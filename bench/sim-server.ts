@@ -27,7 +27,12 @@ export interface SimStats {
    * Date.now of this process), when the last was answered, and the mean number in flight
    * between the two (each counted from its arrival to its answer).
    */
-  readonly writes: { readonly count: number; readonly firstAt: number; readonly lastAt: number; readonly inFlight: number };
+  readonly writes: {
+    readonly count: number;
+    readonly firstAt: number;
+    readonly lastAt: number;
+    readonly inFlight: number;
+  };
 }
 
 const config = JSON.parse(process.argv[2] ?? '{}') as SimServerConfig;
@@ -69,10 +74,21 @@ for await (const line of createInterface({ input: process.stdin })) {
     lastAt = Math.max(lastAt, b);
     busy += b - a;
   }
-  const writes = spans.length === 0 ? { count: 0, firstAt: NaN, lastAt: NaN, inFlight: NaN } : { count: spans.length, firstAt, lastAt, inFlight: busy / (lastAt - firstAt) };
+  const writes =
+    spans.length === 0
+      ? { count: 0, firstAt: NaN, lastAt: NaN, inFlight: NaN }
+      : { count: spans.length, firstAt, lastAt, inFlight: busy / (lastAt - firstAt) };
   spans = [];
   const cpu = process.cpuUsage();
-  const stats: SimStats = { requests: sim.requests.length, get, post, otherWrites, failed, cpuMs: (cpu.user + cpu.system) / 1000, writes };
+  const stats: SimStats = {
+    requests: sim.requests.length,
+    get,
+    post,
+    otherWrites,
+    failed,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    writes,
+  };
   process.stdout.write(`${JSON.stringify(stats)}\n`);
 }
 await sim.close();

@@ -12,7 +12,7 @@ import { BIN, type Figure, log, median, ms, ROOT, startSim, wholeProcess } from 
 
 const IMPORT_PROBES: Readonly<Record<string, string>> = {
   'cli/main.js': `await import(${JSON.stringify(join(ROOT, 'dist/cli/main.js'))});`,
-  'yaml': `await import('yaml');`,
+  yaml: `await import('yaml');`,
   'manifest loader (yaml + standalone validator + checks)': `await import(${JSON.stringify(join(ROOT, 'dist/manifest/index.js'))});`,
   'undici (whole index)': `await import('undici');`,
   'panel/index.js (the panel client)': `await import(${JSON.stringify(join(ROOT, 'dist/panel/index.js'))});`,
@@ -21,7 +21,10 @@ const IMPORT_PROBES: Readonly<Record<string, string>> = {
 
 function importMs(code: string): number {
   const script = `const t = performance.now(); ${code} process.stdout.write(String(performance.now() - t));`;
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(`import probe failed: ${result.stderr}`);
   return Number(result.stdout);
 }
@@ -37,7 +40,10 @@ function loadedPackages(argv: readonly string[], env: Readonly<Record<string, st
     for (const k of Object.keys(createRequire(import.meta.url).cache)) seen.add(k);
     const names = [...seen].map((k) => /node_modules\\/((@[^/]+\\/)?[^/]+)/.exec(k)?.[1]).filter(Boolean);
     process.stdout.write(JSON.stringify([...new Set(names)].sort()));`;
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(`loaded-packages probe failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as string[];
 }
@@ -55,7 +61,12 @@ export async function measureStartup(dir: string, runs: number): Promise<{ figur
   const sim = await startSim({ clients: 1, domainsPerClient: 2, latencyMs: 0 });
   try {
     const env = { PROVISION_URL: sim.url, PROVISION_API_KEY: BENCH_KEY };
-    const subjects: Record<string, string[]> = { bare: ['-e', '0'], version: [BIN, '--version'], validate: [BIN, 'validate', small], plan: [BIN, 'plan', small] };
+    const subjects: Record<string, string[]> = {
+      bare: ['-e', '0'],
+      version: [BIN, '--version'],
+      validate: [BIN, 'validate', small],
+      plan: [BIN, 'plan', small],
+    };
     // Warm the file cache before anything counts.
     for (const argv of Object.values(subjects)) await wholeProcess(argv, env);
     const walls: Record<string, number[]> = { bare: [], version: [], validate: [], plan: [] };
@@ -66,10 +77,19 @@ export async function measureStartup(dir: string, runs: number): Promise<{ figur
     const figure = (name: string, label: string, goal: number): Figure => {
       const own = walls[name] ?? [];
       const ratios = own.map((w, i) => w / (bare[i] ?? NaN));
-      return { section: 'startup', name: label, measured: ms(median(own)), reference: `node -e 0 ${ms(median(bare))}`, ratio: median(ratios), goal, runs: ratios };
+      return {
+        section: 'startup',
+        name: label,
+        measured: ms(median(own)),
+        reference: `node -e 0 ${ms(median(bare))}`,
+        ratio: median(ratios),
+        goal,
+        runs: ratios,
+      };
     };
     const imports: Record<string, number> = {};
-    for (const [name, code] of Object.entries(IMPORT_PROBES)) imports[name] = median(Array.from({ length: 5 }, () => importMs(code)));
+    for (const [name, code] of Object.entries(IMPORT_PROBES))
+      imports[name] = median(Array.from({ length: 5 }, () => importMs(code)));
     return {
       figures: [
         figure('plan', '`plan` of a 1-client manifest / bare node', 2.5),
@@ -79,7 +99,11 @@ export async function measureStartup(dir: string, runs: number): Promise<{ figur
       detail: {
         bareNodeMs: median(bare),
         imports,
-        loaded: { '--version': loadedPackages(['--version'], {}), validate: loadedPackages(['validate', small], {}), plan: loadedPackages(['plan', small], env) },
+        loaded: {
+          '--version': loadedPackages(['--version'], {}),
+          validate: loadedPackages(['validate', small], {}),
+          plan: loadedPackages(['plan', small], env),
+        },
       },
     };
   } finally {

@@ -42,7 +42,10 @@ try {
   const plan = diff(manifest.desired, live); // pure: no I/O
   process.stdout.write(renderPlanText(planView(plan, { panelUrl: panel.baseUrl, manifest, live })));
 
-  const outcomes = await executePlan(plan, panel, { secretsFile: join(dir, 'secrets.jsonl'), concurrency: 4 });
+  const outcomes = await executePlan(plan, panel, {
+    secretsFile: join(dir, 'secrets.jsonl'),
+    concurrency: 4,
+  });
   process.stdout.write(`\n${renderApplyText(outcomes)}`);
   if (outcomes.some((o) => o.status !== 'succeeded')) process.exitCode = 1;
 } catch (error) {

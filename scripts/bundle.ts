@@ -24,7 +24,13 @@ import { build, type Plugin } from 'esbuild';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The runtime dependencies resolved from node_modules as installed: all but yaml. */
-const EXTERNAL = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies)
+const EXTERNAL = Object.keys(
+  (
+    JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    }
+  ).dependencies,
+)
   .filter((name) => name !== 'yaml')
   .flatMap((name) => [name, `${name}/*`]);
 
@@ -36,7 +42,9 @@ const EXTERNAL = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json')
 const YAML_AS_ESM: Plugin = {
   name: 'yaml-as-esm',
   setup(on) {
-    on.onResolve({ filter: /^yaml$/ }, () => ({ path: join(ROOT, 'node_modules', 'yaml', 'browser', 'index.js') }));
+    on.onResolve({ filter: /^yaml$/ }, () => ({
+      path: join(ROOT, 'node_modules', 'yaml', 'browser', 'index.js'),
+    }));
   },
 };
 

@@ -15,7 +15,12 @@ const manifest = process.argv[2] ?? 'examples/quickstart.yaml';
 const apiKey = randomBytes(24).toString('base64url');
 const sim = await startSimulator({ apiKey });
 const secretsFile = join(await mkdtemp(join(tmpdir(), 'provision-demo-')), 'secrets.jsonl');
-const env = { ...process.env, PROVISION_URL: sim.url, PROVISION_API_KEY: apiKey, PROVISION_SECRETS_FILE: secretsFile };
+const env = {
+  ...process.env,
+  PROVISION_URL: sim.url,
+  PROVISION_API_KEY: apiKey,
+  PROVISION_SECRETS_FILE: secretsFile,
+};
 const io = processIo(env);
 
 const steps: [string, string[], number][] = [
@@ -37,5 +42,9 @@ for (const [title, argv, expected] of steps) {
   }
 }
 await sim.close();
-process.stdout.write(failed ? '\nDemo failed.\n' : `\nDemo done: every step ended as expected. The new clients' passwords are in ${secretsFile}.\n`);
+process.stdout.write(
+  failed
+    ? '\nDemo failed.\n'
+    : `\nDemo done: every step ended as expected. The new clients' passwords are in ${secretsFile}.\n`,
+);
 process.exitCode = failed ? 1 : 0;

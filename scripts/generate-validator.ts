@@ -26,15 +26,28 @@ export interface Target {
 }
 
 export const TARGETS: readonly Target[] = [
-  { schema: at('schemas/manifest.schema.json'), generated: at('src/manifest/validator.generated.ts'), options: {} },
+  {
+    schema: at('schemas/manifest.schema.json'),
+    generated: at('src/manifest/validator.generated.ts'),
+    options: {},
+  },
   // verbose: each error carries its schema, whose `title` words the reader's messages.
-  { schema: at('schemas/plan.schema.json'), generated: at('src/plan/validator.generated.ts'), options: { verbose: true, allowUnionTypes: true } },
+  {
+    schema: at('schemas/plan.schema.json'),
+    generated: at('src/plan/validator.generated.ts'),
+    options: { verbose: true, allowUnionTypes: true },
+  },
 ];
 
 /** The generated module's text for a schema's JSON text. */
 export function generateValidatorSource(schemaText: string, target: Target): string {
   const schema = JSON.parse(schemaText) as object;
-  const ajv = new Ajv2020({ allErrors: true, strict: true, ...target.options, code: { source: true, esm: true, lines: true } });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    ...target.options,
+    code: { source: true, esm: true, lines: true },
+  });
   let code = standalone.default(ajv, ajv.compile(schema));
   // The generated code may require ajv's runtime helpers (formats, unicode lengths); give ESM a require.
   if (code.includes('require(')) {

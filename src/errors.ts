@@ -17,7 +17,12 @@ export class ProvisionError extends Error {
   constructor(
     code: ErrorCode,
     message: string,
-    options: { hint?: string; details?: readonly string[]; located?: readonly LocatedProblem[]; cause?: unknown } = {},
+    options: {
+      hint?: string;
+      details?: readonly string[];
+      located?: readonly LocatedProblem[];
+      cause?: unknown;
+    } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;

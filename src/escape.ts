@@ -9,7 +9,8 @@
  */
 
 /** Characters shown as escapes wherever data is printed. */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 function escapeChar(c: string): string {
@@ -32,7 +33,10 @@ export function quote(value: string): string {
  */
 export function jsonText(value: unknown, space?: number): string {
   // JSON.stringify has escaped C0 inside strings already; its own newlines (indentation) stay.
-  return JSON.stringify(value, null, space).replace(/[\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, null, space).replace(
+    /[\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**
@@ -49,7 +53,14 @@ export function markdownText(value: string): string {
  * CR and LF encoded; other unsafe characters as escapes.
  */
 export function workflowData(value: string): string {
-  return value.replace(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, escapeChar).replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
+  return value
+    .replace(
+      /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+      escapeChar,
+    )
+    .replaceAll('%', '%25')
+    .replaceAll('\r', '%0D')
+    .replaceAll('\n', '%0A');
 }
 
 /** A property value of a workflow command (`file=…`): as data, and `:` and `,` too. */
@@ -63,7 +74,10 @@ export function workflowProperty(value: string): string {
  * where they are formatted already; this catches what a message built elsewhere let through.
  */
 export function guardOutput(text: string): string {
-  return text.replace(OWN_OR_UNSAFE, (match) => (match.length > 1 || match === '\n' || match === '\t' ? match : escapeChar(match)));
+  return text.replace(OWN_OR_UNSAFE, (match) =>
+    match.length > 1 || match === '\n' || match === '\t' ? match : escapeChar(match),
+  );
 }
 /** The program's own sequences (kept whole), its line breaks and tabs (kept), and unsafe characters. */
-const OWN_OR_UNSAFE = /\r\u001b\[2K|\u001b\[\d{1,2}m|[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const OWN_OR_UNSAFE =
+  /\r\u001b\[2K|\u001b\[\d{1,2}m|[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;

@@ -33,7 +33,10 @@ export function normalizeDomain(input: string): { name: string } | { problem: st
   if (trimmed !== input) return { problem: 'has spaces around it' };
   const mapped = trimmed.normalize('NFKC').toLowerCase().replace(DOT_FORMS, '.');
   if (mapped.endsWith('.')) return { problem: 'ends with a dot: write it without the trailing dot' };
-  if (/[\s/:@*[\]]/.test(mapped)) return { problem: 'contains a space, "/", ":", "@", "*" or a bracket: write a bare domain name' };
+  if (/[\s/:@*[\]]/.test(mapped))
+    return {
+      problem: 'contains a space, "/", ":", "@", "*" or a bracket: write a bare domain name',
+    };
   // A numeric last label makes the URL parser read the whole as an IPv4 address and rewrite it
   // ("127.1" becomes "127.0.0.1"): refused before, and after, the conversion.
   if (NUMERIC_LABEL.test(mapped.split('.').at(-1) ?? '')) return { problem: ADDRESS };
@@ -45,7 +48,9 @@ export function normalizeDomain(input: string): { name: string } | { problem: st
   if (labels.length < 2) return { problem: 'needs at least two labels, like example.com' };
   const bad = labels.find((label) => !LABEL.test(label));
   if (bad !== undefined) {
-    return { problem: `has an invalid label ${quote(bad)}: use 1-63 letters, digits or inner hyphens` };
+    return {
+      problem: `has an invalid label ${quote(bad)}: use 1-63 letters, digits or inner hyphens`,
+    };
   }
   return { name: ascii };
 }
@@ -60,7 +65,10 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   const lower = word.toLowerCase();
   for (const candidate of candidates) {
     const other = candidate.toLowerCase();
-    const d = other.includes(lower) || lower.includes(other) ? Math.min(1, editDistance(lower, other)) : editDistance(lower, other);
+    const d =
+      other.includes(lower) || lower.includes(other)
+        ? Math.min(1, editDistance(lower, other))
+        : editDistance(lower, other);
     if (d < bestDistance) {
       best = candidate;
       bestDistance = d;
@@ -94,7 +102,9 @@ function editDistance(a: string, b: string): number {
  */
 export function globMatcher(patterns: readonly string[]): (name: string) => boolean {
   if (patterns.length === 0) return () => false;
-  const sources = patterns.map((p) => p.toLowerCase().replace(/[\\^$.|+()[\]{}*?]/g, (ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : `\\${ch}`)));
+  const sources = patterns.map((p) =>
+    p.toLowerCase().replace(/[\\^$.|+()[\]{}*?]/g, (ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : `\\${ch}`)),
+  );
   const any = new RegExp(`^(?:${sources.join('|')})$`, 'su');
   return (name) => any.test(name.toLowerCase());
 }

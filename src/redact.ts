@@ -88,7 +88,7 @@ export class Redactions {
     const starts = this.starts;
     let out = '';
     let copied = 0;
-    for (let i = 0; i < text.length; ) {
+    for (let i = 0; i < text.length;) {
       // Most positions start nothing: neither a credential's first character nor an escape.
       const end = starts[text.charCodeAt(i)] === 1 ? this.longestAt(text, i) : -1;
       if (end < 0) {
@@ -189,7 +189,13 @@ function percentByte(text: string, at: number): number {
   return /^[0-9a-fA-F]{2}$/.test(hex) ? parseInt(hex, 16) : -1;
 }
 
-const NAMED_REFERENCES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const NAMED_REFERENCES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+};
 
 /** `&name;`, `&#NN;` (leading zeros too: PHP 8.1 writes `&#039;`) or `&#xHH;`, looked for within 12 code units. */
 function decodeReference(text: string, at: number): readonly [string, number] | undefined {
@@ -203,7 +209,11 @@ function decodeReference(text: string, at: number): readonly [string, number] | 
   if (semicolon < 0) return undefined;
   const name = text.slice(at + 1, semicolon);
   const length = semicolon + 1 - at;
-  const point = /^#\d{1,8}$/.test(name) ? Number(name.slice(1)) : /^#x[0-9a-f]{1,6}$/i.test(name) ? parseInt(name.slice(2), 16) : undefined;
+  const point = /^#\d{1,8}$/.test(name)
+    ? Number(name.slice(1))
+    : /^#x[0-9a-f]{1,6}$/i.test(name)
+      ? parseInt(name.slice(2), 16)
+      : undefined;
   if (point === undefined) {
     const named = NAMED_REFERENCES[name.toLowerCase()];
     return named === undefined ? undefined : [named, length];
@@ -211,7 +221,16 @@ function decodeReference(text: string, at: number): readonly [string, number] | 
   return point > 0x10ffff ? undefined : [String.fromCodePoint(point), length];
 }
 
-const BACKSLASH_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const BACKSLASH_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 
 /** JSON's `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t` and `\uXXXX` (one code unit each). */
 function decodeBackslash(text: string, at: number): readonly [string, number] | undefined {

@@ -23,6 +23,11 @@ export function isAscii(text: string): boolean {
   return true;
 }
 
+/** Code-unit order of two strings: the same on every machine, whatever its locale. */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** `1 client`, `2 clients`; `many` for irregular plurals. */
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;

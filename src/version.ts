@@ -10,7 +10,8 @@ export const VERSION: string = readVersion();
 function readVersion(): string {
   try {
     const json: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-    if (typeof json === 'object' && json !== null && 'version' in json && typeof json.version === 'string') return json.version;
+    if (typeof json === 'object' && json !== null && 'version' in json && typeof json.version === 'string')
+      return json.version;
   } catch {
     // Fall through.
   }

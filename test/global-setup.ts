@@ -12,5 +12,12 @@ import { bundle } from '../scripts/bundle.js';
 const ROOT = join(import.meta.dirname, '..');
 
 export async function setup(): Promise<void> {
-  await Promise.all([promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT }), bundle(ROOT, { clean: false })]);
+  await Promise.all([
+    promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')],
+      { cwd: ROOT },
+    ),
+    bundle(ROOT, { clean: false }),
+  ]);
 }

@@ -46,7 +46,10 @@ describe('normalizeDomain', () => {
     // digits, the ideographic, fullwidth and halfwidth full stops.
     ['127.\uff11', 'is an IP address or a number, not a domain name: write a name like example.com'],
     ['10.0.0\u30022', 'is an IP address or a number, not a domain name: write a name like example.com'],
-    ['\uff11\uff10.\uff10.\uff10.\uff12', 'is an IP address or a number, not a domain name: write a name like example.com'],
+    [
+      '\uff11\uff10.\uff10.\uff10.\uff12',
+      'is an IP address or a number, not a domain name: write a name like example.com',
+    ],
     ['10.0.0\uff0e2', 'is an IP address or a number, not a domain name: write a name like example.com'],
     ['10.0.0\uff612', 'is an IP address or a number, not a domain name: write a name like example.com'],
     ['127.0.0.\u{1d7cf}', 'is an IP address or a number, not a domain name: write a name like example.com'],
@@ -65,8 +68,24 @@ describe('normalizeDomain', () => {
 describe('globMatcher', () => {
   it('matches whole names: * any run (dots too), ? one character, the rest literal, case-insensitively', () => {
     const keep = globMatcher(['legacy-*', 'a?c', '*.keep.example', 'x.y']);
-    expect(['legacy-1', 'legacy-', 'abc', 'ABC', 'www.keep.example', 'a.b.keep.example', 'x.y'].map(keep)).toEqual([true, true, true, true, true, true, true]);
-    expect(['legacy', 'ac', 'abbc', 'keep.example', 'xzy', 'x.yz', 'my-legacy-1'].map(keep)).toEqual([false, false, false, false, false, false, false]);
+    expect(['legacy-1', 'legacy-', 'abc', 'ABC', 'www.keep.example', 'a.b.keep.example', 'x.y'].map(keep)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(['legacy', 'ac', 'abbc', 'keep.example', 'xzy', 'x.yz', 'my-legacy-1'].map(keep)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('matches nothing without patterns, and treats regular-expression characters literally', () => {

@@ -6,7 +6,10 @@ import { MIN_REDACTED_LENGTH, REDACTED, Redactions } from '../src/redact.js';
 function naive(text: string, forms: readonly string[]): string {
   const sorted = [...new Set(forms)].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
   if (sorted.length === 0) return text;
-  return text.replace(new RegExp(sorted.map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g'), REDACTED);
+  return text.replace(
+    new RegExp(sorted.map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g'),
+    REDACTED,
+  );
 }
 
 describe('Redactions', () => {
@@ -28,19 +31,35 @@ describe('Redactions', () => {
 
   /** A key with every character HTML escaping changes, spaces, and what URL encoders disagree on. */
   const hostile = `k'"<>& x/?#+~é`;
-  const htmlOld = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const phpUrlencode = (v: string) => encodeURIComponent(v).replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
+  const htmlOld = (v: string) =>
+    v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const phpUrlencode = (v: string) =>
+    encodeURIComponent(v)
+      .replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+      .replace(/%20/g, '+');
 
   it.each([
     ['PHP 8.1+ htmlspecialchars (&#039;)', htmlOld(hostile).replace(/'/g, '&#039;')],
     ['PHP < 8.1 htmlspecialchars (the apostrophe raw)', htmlOld(hostile)],
-    ['HTML, no quotes escaped (ENT_NOQUOTES)', hostile.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')],
-    ['HTML, numeric references in upper-case hex', hostile.replace(/[<>&'"]/g, (c) => `&#X${c.charCodeAt(0).toString(16).toUpperCase()};`)],
+    [
+      'HTML, no quotes escaped (ENT_NOQUOTES)',
+      hostile.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+    ],
+    [
+      'HTML, numeric references in upper-case hex',
+      hostile.replace(/[<>&'"]/g, (c) => `&#X${c.charCodeAt(0).toString(16).toUpperCase()};`),
+    ],
     ['encodeURI (reserved characters raw)', encodeURI(hostile)],
     ["PHP's urlencode (space as +, ~ encoded)", phpUrlencode(hostile)],
-    ["PHP's rawurlencode", encodeURIComponent(hostile).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)],
+    [
+      "PHP's rawurlencode",
+      encodeURIComponent(hostile).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`),
+    ],
     ['half URL-encoded, half raw', `${encodeURIComponent(hostile.slice(0, 6))}${hostile.slice(6)}`],
-    ['JSON inside, HTML-escaped outside (one level each, per character)', JSON.stringify(hostile).slice(1, -1).replace(/\//g, '\\/').replace(/</g, '&lt;')],
+    [
+      'JSON inside, HTML-escaped outside (one level each, per character)',
+      JSON.stringify(hostile).slice(1, -1).replace(/\//g, '\\/').replace(/</g, '&lt;'),
+    ],
   ])('blanks a credential echoed as %s', (_, form) => {
     expect(form).not.toBe(hostile);
     const redactions = new Redactions().add(hostile);
@@ -60,21 +79,32 @@ describe('Redactions', () => {
       (c) => JSON.stringify(c).slice(1, -1),
       (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`,
     ];
-    const printable = fc.string({ unit: fc.constantFrom(...Array.from(`ab0 '"<>&/?#+%;\\~é`)), minLength: MIN_REDACTED_LENGTH, maxLength: 16 });
+    const printable = fc.string({
+      unit: fc.constantFrom(...Array.from(`ab0 '"<>&/?#+%;\\~é`)),
+      minLength: MIN_REDACTED_LENGTH,
+      maxLength: 16,
+    });
     fc.assert(
-      fc.property(printable, fc.array(fc.nat(escapes.length - 1), { minLength: 16, maxLength: 16 }), (secret, choice) => {
-        const form = Array.from(secret).map((c, i) => (escapes[choice[i] ?? 0] ?? String)(c)).join('');
-        const redactions = new Redactions().add(secret);
-        expect(redactions.redact(`(${form})`)).toBe(`(${REDACTED})`);
-      }),
+      fc.property(
+        printable,
+        fc.array(fc.nat(escapes.length - 1), { minLength: 16, maxLength: 16 }),
+        (secret, choice) => {
+          const form = Array.from(secret)
+            .map((c, i) => (escapes[choice[i] ?? 0] ?? String)(c))
+            .join('');
+          const redactions = new Redactions().add(secret);
+          expect(redactions.redact(`(${form})`)).toBe(`(${REDACTED})`);
+        },
+      ),
       { numRuns: 1000 },
     );
   });
 
   it('leaves alone what decodes to another value, and escapes that are not whole', () => {
     const redactions = new Redactions().add("k'y&z");
-    for (const text of ["k%27x&z", "k&#39;y&am", 'k&#39y&amp;z', "k'y%2", 'k%2G']) expect(redactions.redact(text)).toBe(text);
-    expect(redactions.redact("k&#39;y&amp;z")).toBe(REDACTED);
+    for (const text of ['k%27x&z', 'k&#39;y&am', 'k&#39y&amp;z', "k'y%2", 'k%2G'])
+      expect(redactions.redact(text)).toBe(text);
+    expect(redactions.redact('k&#39;y&amp;z')).toBe(REDACTED);
   });
 
   it('leaves values shorter than MIN_REDACTED_LENGTH alone, and text without credentials untouched', () => {
@@ -93,14 +123,20 @@ describe('Redactions', () => {
 
   it('matches the reference for any credentials and any text', () => {
     // A small alphabet makes overlaps and near-misses common.
-    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', '/', '"', 'é', '&'), minLength: 0, maxLength: 10 });
+    const word = fc.string({
+      unit: fc.constantFrom('a', 'b', 'c', '/', '"', 'é', '&'),
+      minLength: 0,
+      maxLength: 10,
+    });
     fc.assert(
       fc.property(fc.array(word, { maxLength: 6 }), fc.array(word, { maxLength: 12 }), (secrets, parts) => {
         const redactions = new Redactions();
         for (const secret of secrets) redactions.add(secret);
         const kept = secrets.filter((s) => s.length >= MIN_REDACTED_LENGTH);
         // Each credential's plain form, and its other forms, inside the text now and then.
-        const text = parts.map((p, i) => (i % 3 === 0 && kept.length > 0 ? `${p}${kept[i % kept.length] ?? ''}` : p)).join('');
+        const text = parts
+          .map((p, i) => (i % 3 === 0 && kept.length > 0 ? `${p}${kept[i % kept.length] ?? ''}` : p))
+          .join('');
         const forms = kept.flatMap((s) => [s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1)]);
         const safe = redactions.redact(text);
         for (const secret of kept) expect(safe.replaceAll(REDACTED, '\u0000')).not.toContain(secret);

@@ -39,12 +39,18 @@ const OUTCOMES: Readonly<Record<ActionCommand, Readonly<Record<number, { icon: s
   plan: {
     [EXIT.ok]: { icon: ':white_check_mark:', text: 'no changes' },
     [EXIT.changes]: { icon: ':memo:', text: 'changes to review' },
-    [EXIT.failure]: { icon: ':x:', text: 'failed: nothing can be applied until the problems below are fixed' },
+    [EXIT.failure]: {
+      icon: ':x:',
+      text: 'failed: nothing can be applied until the problems below are fixed',
+    },
   },
   apply: {
     [EXIT.ok]: { icon: ':white_check_mark:', text: 'applied' },
     [EXIT.failure]: { icon: ':x:', text: 'failed' },
-    [EXIT.stalePlan]: { icon: ':x:', text: 'stale plan: the panel changed since the plan was made; nothing was sent' },
+    [EXIT.stalePlan]: {
+      icon: ':x:',
+      text: 'stale plan: the panel changed since the plan was made; nothing was sent',
+    },
     [EXIT.massChange]: { icon: ':x:', text: 'mass create or delete refused; nothing was sent' },
     [EXIT.interrupted]: { icon: ':warning:', text: 'interrupted: apply again to finish' },
   },
@@ -92,7 +98,9 @@ export function blankPanelUrl(text: string, panelUrl: string | undefined): strin
     forms = [given];
   }
   let out = text;
-  for (const form of [...new Set(forms)].filter((f) => f.length >= 4 && f !== 'null').sort((a, b) => b.length - a.length)) {
+  for (const form of [...new Set(forms)]
+    .filter((f) => f.length >= 4 && f !== 'null')
+    .sort((a, b) => b.length - a.length)) {
     out = out.replace(new RegExp(form.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'gi'), PANEL_PLACEHOLDER);
   }
   return out;
@@ -163,12 +171,27 @@ function wholePlanAt(input: CommentInput): string {
  * rest is.
  */
 export function commentBody(input: CommentInput): string {
-  const head = [commentMarker(input.manifest), statusLine(input.command, input.manifest, input.exitCode, input.commit), ''];
+  const head = [
+    commentMarker(input.manifest),
+    statusLine(input.command, input.manifest, input.exitCode, input.commit),
+    '',
+  ];
   const problems = problemsOf(blankPanelUrl(input.stderr, input.panelUrl));
   if (problems !== '') {
-    head.push(input.exitCode === 0 || input.exitCode === 2 ? 'Warnings from the run:' : 'Problems (also annotated on the manifest\'s lines where they have one):', '', fenced(problems), '');
+    head.push(
+      input.exitCode === 0 || input.exitCode === 2
+        ? 'Warnings from the run:'
+        : "Problems (also annotated on the manifest's lines where they have one):",
+      '',
+      fenced(problems),
+      '',
+    );
   }
-  const footer = ['', '---', `<sub>panel-provision${input.runUrl === undefined ? '' : ` · [the run](${input.runUrl})`}: this comment is updated in place on every run.</sub>`];
+  const footer = [
+    '',
+    '---',
+    `<sub>panel-provision${input.runUrl === undefined ? '' : ` · [the run](${input.runUrl})`}: this comment is updated in place on every run.</sub>`,
+  ];
   const plan = guardOutput(input.plan.trimEnd());
   const fixed = head.join('\n').length + footer.join('\n').length + 2;
   const body = (text: string): string => [...head, text, ...footer].join('\n');

@@ -47,15 +47,23 @@ const MAX_PAGES = 100;
 
 /** What a status usually means for these calls, said as what to do. */
 function hintFor(status: number): string | undefined {
-  if (status === 401) return 'the token is missing, expired or not a GitHub token: give the action\'s github-token (default: the workflow\'s GITHUB_TOKEN)';
-  if (status === 403) return 'the token may not write comments: give the job "permissions: pull-requests: write" (a pull request from a fork gets a read-only token)';
-  if (status === 404) return 'no such repository or pull request, or the token cannot see it: check GITHUB_REPOSITORY, the pull request number and the token\'s repository access';
-  if (status === 422) return 'GitHub refused the comment\'s body';
+  if (status === 401)
+    return "the token is missing, expired or not a GitHub token: give the action's github-token (default: the workflow's GITHUB_TOKEN)";
+  if (status === 403)
+    return 'the token may not write comments: give the job "permissions: pull-requests: write" (a pull request from a fork gets a read-only token)';
+  if (status === 404)
+    return "no such repository or pull request, or the token cannot see it: check GITHUB_REPOSITORY, the pull request number and the token's repository access";
+  if (status === 422) return "GitHub refused the comment's body";
   return undefined;
 }
 
 /** One request to the API; the parsed JSON answer and its Link header. */
-async function call(target: GitHubTarget, method: 'GET' | 'POST' | 'PATCH', url: URL, body?: unknown): Promise<{ json: unknown; link: string | null }> {
+async function call(
+  target: GitHubTarget,
+  method: 'GET' | 'POST' | 'PATCH',
+  url: URL,
+  body?: unknown,
+): Promise<{ json: unknown; link: string | null }> {
   const where = `GitHub API: ${method} ${url.pathname}${url.search}`;
   let response: Response;
   try {
@@ -74,20 +82,28 @@ async function call(target: GitHubTarget, method: 'GET' | 'POST' | 'PATCH', url:
     });
   } catch (error) {
     const cause = (error as { cause?: unknown } | undefined)?.cause;
-    const reason = (error as Error | undefined)?.name === 'TimeoutError' ? 'no answer in time' : errnoCode(cause ?? error);
-    throw new ProvisionError('github_api', `${where} failed: ${target.redactions.redact(reason)}`, { hint: 'check GITHUB_API_URL and the runner\'s network' });
+    const reason =
+      (error as Error | undefined)?.name === 'TimeoutError' ? 'no answer in time' : errnoCode(cause ?? error);
+    throw new ProvisionError('github_api', `${where} failed: ${target.redactions.redact(reason)}`, {
+      hint: "check GITHUB_API_URL and the runner's network",
+    });
   }
   const text = await response.text().catch(() => '');
   if (!response.ok) {
     let message = '';
     try {
       const parsed: unknown = JSON.parse(text);
-      if (isRecord(parsed) && typeof parsed.message === 'string') message = `: ${quote(target.redactions.redact(parsed.message.slice(0, 300)))}`;
+      if (isRecord(parsed) && typeof parsed.message === 'string')
+        message = `: ${quote(target.redactions.redact(parsed.message.slice(0, 300)))}`;
     } catch {
       // Not JSON: the status says enough.
     }
     const hint = hintFor(response.status);
-    throw new ProvisionError('github_api', `${where} answered ${response.status}${message}`, hint === undefined ? {} : { hint });
+    throw new ProvisionError(
+      'github_api',
+      `${where} answered ${response.status}${message}`,
+      hint === undefined ? {} : { hint },
+    );
   }
   let json: unknown = null;
   if (text !== '') {
@@ -117,14 +133,20 @@ export function nextLink(link: string | null): string | undefined {
  */
 function listedComment(value: unknown): IssueComment | undefined {
   if (isRecord(value) && typeof value.id === 'number' && isRecord(value.user) && typeof value.user.login === 'string') {
-    return { id: value.id, body: typeof value.body === 'string' ? value.body : '', author: value.user.login, url: typeof value.html_url === 'string' ? value.html_url : '' };
+    return {
+      id: value.id,
+      body: typeof value.body === 'string' ? value.body : '',
+      author: value.user.login,
+      url: typeof value.html_url === 'string' ? value.html_url : '',
+    };
   }
   return undefined;
 }
 
 /** The comment our own POST or PATCH answered: its id is all that is required. */
 function writtenComment(value: unknown, where: string): { id: number; url: string } {
-  if (isRecord(value) && typeof value.id === 'number') return { id: value.id, url: typeof value.html_url === 'string' ? value.html_url : '' };
+  if (isRecord(value) && typeof value.id === 'number')
+    return { id: value.id, url: typeof value.html_url === 'string' ? value.html_url : '' };
   throw new ProvisionError('github_api', `${where} answered a comment without an id`);
 }
 
@@ -140,10 +162,15 @@ export async function listComments(target: GitHubTarget): Promise<IssueComment[]
   const comments: IssueComment[] = [];
   let url = first;
   for (let page = 0; ; page++) {
-    if (page === MAX_PAGES) throw new ProvisionError('github_api', `GitHub API: the pull request has more than ${MAX_PAGES * PAGE_SIZE} comments; the marker search stops there`);
+    if (page === MAX_PAGES)
+      throw new ProvisionError(
+        'github_api',
+        `GitHub API: the pull request has more than ${MAX_PAGES * PAGE_SIZE} comments; the marker search stops there`,
+      );
     const where = `GitHub API: GET ${url.pathname}${url.search}`;
     const { json, link } = await call(target, 'GET', url);
-    if (!Array.isArray(json)) throw new ProvisionError('github_api', `${where} answered something other than a list of comments`);
+    if (!Array.isArray(json))
+      throw new ProvisionError('github_api', `${where} answered something other than a list of comments`);
     comments.push(...json.flatMap((item) => listedComment(item) ?? []));
     const next = nextLink(link);
     if (next === undefined) break;
@@ -154,7 +181,10 @@ export async function listComments(target: GitHubTarget): Promise<IssueComment[]
       throw new ProvisionError('github_api', `${where} answered a next page link that is not a URL`);
     }
     if (nextUrl.origin !== first.origin) {
-      throw new ProvisionError('github_api', `${where} answered a next page on another host (${quote(nextUrl.origin)}): the token is not sent there`);
+      throw new ProvisionError(
+        'github_api',
+        `${where} answered a next page on another host (${quote(nextUrl.origin)}): the token is not sent there`,
+      );
     }
     url = nextUrl;
   }
@@ -173,10 +203,17 @@ export interface Upserted {
  * Only `author`'s comments count: anyone may post a comment that starts with the marker, and the
  * plan must not appear under their name, editable by them.
  */
-export async function upsertComment(target: GitHubTarget, marker: string, author: string, body: string): Promise<Upserted> {
+export async function upsertComment(
+  target: GitHubTarget,
+  marker: string,
+  author: string,
+  body: string,
+): Promise<Upserted> {
   const existing = (await listComments(target)).find((c) => c.author === author && hasMarker(c.body, marker));
   if (existing !== undefined) {
-    const url = new URL(`${target.apiUrl.replace(/\/+$/, '')}/repos/${target.repository}/issues/comments/${existing.id}`);
+    const url = new URL(
+      `${target.apiUrl.replace(/\/+$/, '')}/repos/${target.repository}/issues/comments/${existing.id}`,
+    );
     const { json } = await call(target, 'PATCH', url, { body });
     const updated = writtenComment(json, `GitHub API: PATCH ${url.pathname}`);
     return { action: 'updated', id: updated.id, url: updated.url };

@@ -57,7 +57,11 @@ GITHUB_SHA (the commit shown in the status line, unless the event names the pull
 `;
 
 /** Runs the script; returns its exit code. Errors are printed as `error: … / hint: …`, never a stack. */
-export async function runPrComment(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: PrCommentIo): Promise<number> {
+export async function runPrComment(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  io: PrCommentIo,
+): Promise<number> {
   const redactions = new Redactions();
   const token = env.GITHUB_TOKEN ?? '';
   redactions.add(token);
@@ -69,12 +73,25 @@ export async function runPrComment(argv: readonly string[], env: Readonly<Record
   }
 }
 
-async function postComment(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: PrCommentIo, redactions: Redactions, token: string): Promise<number> {
+async function postComment(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  io: PrCommentIo,
+  redactions: Redactions,
+  token: string,
+): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false });
+    parsed = parseArgs({
+      args: [...argv],
+      options: OPTIONS,
+      strict: true,
+      allowPositionals: false,
+    });
   } catch (error) {
-    throw new ProvisionError('usage', safeText(messageOf(error)), { hint: 'provision-pr-comment --help lists the options' });
+    throw new ProvisionError('usage', safeText(messageOf(error)), {
+      hint: 'provision-pr-comment --help lists the options',
+    });
   }
   const { values } = parsed;
   if (values.help) {
@@ -82,14 +99,18 @@ async function postComment(argv: readonly string[], env: Readonly<Record<string,
     return 0;
   }
   const command = values.command;
-  if (command !== 'plan' && command !== 'apply') throw new ProvisionError('usage', `--command must be plan or apply, not ${quote(command)}`);
+  if (command !== 'plan' && command !== 'apply')
+    throw new ProvisionError('usage', `--command must be plan or apply, not ${quote(command)}`);
   const manifest = values.manifest;
-  if (manifest === undefined || manifest === '') throw new ProvisionError('usage', '--manifest is required: the manifest\'s path, as the workflow names it');
+  if (manifest === undefined || manifest === '')
+    throw new ProvisionError('usage', "--manifest is required: the manifest's path, as the workflow names it");
   const exitCode = integer(values['exit-code'], '--exit-code', 255);
   const event = await readEvent(env);
   const pullRequest = pullRequestNumber(values.pr, env, event);
   if (pullRequest === undefined) {
-    io.stdout.write(`No pull request (not a pull_request event, and no --pr or PROVISION_PR_NUMBER): no comment for ${quote(manifest)}.\n`);
+    io.stdout.write(
+      `No pull request (not a pull_request event, and no --pr or PROVISION_PR_NUMBER): no comment for ${quote(manifest)}.\n`,
+    );
     return 0;
   }
   const target = gitHubTarget(env, pullRequest, token, redactions, io.fetch);
@@ -104,15 +125,23 @@ async function postComment(argv: readonly string[], env: Readonly<Record<string,
     panelUrl: env.PROVISION_URL,
     planInLog: values['plan-in-log'],
   });
-  const author = env.PROVISION_COMMENT_AUTHOR === undefined || env.PROVISION_COMMENT_AUTHOR === '' ? 'github-actions[bot]' : env.PROVISION_COMMENT_AUTHOR;
+  const author =
+    env.PROVISION_COMMENT_AUTHOR === undefined || env.PROVISION_COMMENT_AUTHOR === ''
+      ? 'github-actions[bot]'
+      : env.PROVISION_COMMENT_AUTHOR;
   const done = await upsertComment(target, commentMarker(manifest), author, redactions.redact(body));
-  io.stdout.write(`${done.action === 'created' ? 'Created' : 'Updated'} the plan comment for ${quote(manifest)} on pull request #${pullRequest}${done.url === '' ? '' : `: ${safeText(done.url)}`}\n`);
+  io.stdout.write(
+    `${done.action === 'created' ? 'Created' : 'Updated'} the plan comment for ${quote(manifest)} on pull request #${pullRequest}${done.url === '' ? '' : `: ${safeText(done.url)}`}\n`,
+  );
   return 0;
 }
 
 function integer(value: string | undefined, flag: string, max: number): number {
   if (value === undefined || !/^\d{1,6}$/.test(value) || Number(value) > max) {
-    throw new ProvisionError('usage', `${flag} must be a whole number from 0 to ${max}${value === undefined ? '' : `, not ${quote(value)}`}`);
+    throw new ProvisionError(
+      'usage',
+      `${flag} must be a whole number from 0 to ${max}${value === undefined ? '' : `, not ${quote(value)}`}`,
+    );
   }
   return Number(value);
 }
@@ -124,7 +153,10 @@ async function readEvent(env: Readonly<Record<string, string | undefined>>): Pro
   try {
     return JSON.parse(await readFile(eventPath, 'utf8'));
   } catch (error) {
-    throw new ProvisionError('io', `GITHUB_EVENT_PATH ${quote(eventPath)} cannot be read as JSON (${errnoCode(error)})`);
+    throw new ProvisionError(
+      'io',
+      `GITHUB_EVENT_PATH ${quote(eventPath)} cannot be read as JSON (${errnoCode(error)})`,
+    );
   }
 }
 
@@ -133,45 +165,80 @@ async function readEvent(env: Readonly<Record<string, string | undefined>>): Pro
  * GITHUB_SHA (on a pull_request event that is the test merge commit, hence the head first).
  */
 function headCommit(env: Readonly<Record<string, string | undefined>>, event: unknown): string | undefined {
-  const head = isRecord(event) && isRecord(event.pull_request) && isRecord(event.pull_request.head) ? event.pull_request.head.sha : undefined;
+  const head =
+    isRecord(event) && isRecord(event.pull_request) && isRecord(event.pull_request.head)
+      ? event.pull_request.head.sha
+      : undefined;
   if (typeof head === 'string' && head !== '') return head;
   return env.GITHUB_SHA === '' ? undefined : env.GITHUB_SHA;
 }
 
 /** --pr, else PROVISION_PR_NUMBER, else the event's pull request (or issue); undefined when none. */
-function pullRequestNumber(flag: string | undefined, env: Readonly<Record<string, string | undefined>>, event: unknown): number | undefined {
+function pullRequestNumber(
+  flag: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  event: unknown,
+): number | undefined {
   if (flag !== undefined && flag !== '') return integer(flag, '--pr', Number.MAX_SAFE_INTEGER);
   const fromEnv = env.PROVISION_PR_NUMBER;
   if (fromEnv !== undefined && fromEnv !== '') return integer(fromEnv, 'PROVISION_PR_NUMBER', Number.MAX_SAFE_INTEGER);
-  const holder = isRecord(event) ? (isRecord(event.pull_request) ? event.pull_request : isRecord(event.issue) && isRecord(event.issue.pull_request) ? event.issue : undefined) : undefined;
+  const holder = isRecord(event)
+    ? isRecord(event.pull_request)
+      ? event.pull_request
+      : isRecord(event.issue) && isRecord(event.issue.pull_request)
+        ? event.issue
+        : undefined
+    : undefined;
   return typeof holder?.number === 'number' ? holder.number : undefined;
 }
 
-function gitHubTarget(env: Readonly<Record<string, string | undefined>>, pullRequest: number, token: string, redactions: Redactions, fetchImpl: typeof fetch | undefined): GitHubTarget {
+function gitHubTarget(
+  env: Readonly<Record<string, string | undefined>>,
+  pullRequest: number,
+  token: string,
+  redactions: Redactions,
+  fetchImpl: typeof fetch | undefined,
+): GitHubTarget {
   if (token === '') {
-    throw new ProvisionError('usage', 'GITHUB_TOKEN is not set: the comment cannot be posted', { hint: 'the action passes its github-token input (default: the workflow\'s token); the job needs "permissions: pull-requests: write"' });
+    throw new ProvisionError('usage', 'GITHUB_TOKEN is not set: the comment cannot be posted', {
+      hint: 'the action passes its github-token input (default: the workflow\'s token); the job needs "permissions: pull-requests: write"',
+    });
   }
   const repository = env.GITHUB_REPOSITORY ?? '';
-  if (!/^[\w.-]+\/[\w.-]+$/.test(repository)) throw new ProvisionError('usage', `GITHUB_REPOSITORY must be owner/repo, not ${quote(repository)}`);
-  const apiUrl = env.GITHUB_API_URL === undefined || env.GITHUB_API_URL === '' ? 'https://api.github.com' : env.GITHUB_API_URL;
+  if (!/^[\w.-]+\/[\w.-]+$/.test(repository))
+    throw new ProvisionError('usage', `GITHUB_REPOSITORY must be owner/repo, not ${quote(repository)}`);
+  const apiUrl =
+    env.GITHUB_API_URL === undefined || env.GITHUB_API_URL === '' ? 'https://api.github.com' : env.GITHUB_API_URL;
   let url: URL;
   try {
     url = new URL(apiUrl);
   } catch {
     throw new ProvisionError('usage', `GITHUB_API_URL is not a URL: ${quote(apiUrl)}`);
   }
-  const loopback = url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+  const loopback =
+    url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    throw new ProvisionError('usage', `GITHUB_API_URL must be https (plain http only on loopback), not ${quote(apiUrl)}: the token would travel in clear`);
+    throw new ProvisionError(
+      'usage',
+      `GITHUB_API_URL must be https (plain http only on loopback), not ${quote(apiUrl)}: the token would travel in clear`,
+    );
   }
-  return { apiUrl, repository, pullRequest, token, redactions, ...(fetchImpl === undefined ? {} : { fetch: fetchImpl }) };
+  return {
+    apiUrl,
+    repository,
+    pullRequest,
+    token,
+    redactions,
+    ...(fetchImpl === undefined ? {} : { fetch: fetchImpl }),
+  };
 }
 
 /** The run's page, when the runner says where it is; only well-formed parts are used. */
 function runUrl(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repository, GITHUB_RUN_ID: run } = env;
   if (server === undefined || repository === undefined || run === undefined) return undefined;
-  if (!/^https?:\/\/[\w.:-]+$/.test(server) || !/^[\w.-]+\/[\w.-]+$/.test(repository) || !/^\d+$/.test(run)) return undefined;
+  if (!/^https?:\/\/[\w.:-]+$/.test(server) || !/^[\w.-]+\/[\w.-]+$/.test(repository) || !/^\d+$/.test(run))
+    return undefined;
   return `${server}/${repository}/actions/runs/${run}`;
 }
 

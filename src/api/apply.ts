@@ -45,11 +45,19 @@ export interface ApplyOptions {
 export async function executePlan(plan: Plan, panel: PanelClient, options: ApplyOptions = {}): Promise<Outcome[]> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-    throw new ProvisionError('usage', `concurrency ${String(concurrency)} is out of range`, { hint: `give a whole number from 1 to ${MAX_CONCURRENCY}` });
+    throw new ProvisionError('usage', `concurrency ${String(concurrency)} is out of range`, {
+      hint: `give a whole number from 1 to ${MAX_CONCURRENCY}`,
+    });
   }
   const encryption = await loadEncryption(options.secretsRecipient);
   const what = 'this plan creates clients, and their passwords need';
-  const secrets = createsClients(plan.changes) ? await openSecretsSink({ path: requireSecretsPath(options.secretsFile, what), encryption, redactions: new Redactions() }) : undefined;
+  const secrets = createsClients(plan.changes)
+    ? await openSecretsSink({
+        path: requireSecretsPath(options.secretsFile, what),
+        encryption,
+        redactions: new Redactions(),
+      })
+    : undefined;
   for (const warning of secrets?.warnings ?? []) options.onWarning?.(warning);
   try {
     const adapter = panelAdapter(panel, {

@@ -56,7 +56,15 @@ export { renderPlanMarkdown } from '../render/markdown.js';
 export { renderPlanJson } from '../render/json.js';
 
 // The simulator: a local panel on loopback, for tests and demos.
-export { startSimulator, type Simulator, type SimulatorOptions, type SimulatorRequest, type SimulatorSeed, type SimulatorSeedClient, type SimulatorState } from '../simulator/index.js';
+export {
+  startSimulator,
+  type Simulator,
+  type SimulatorOptions,
+  type SimulatorRequest,
+  type SimulatorSeed,
+  type SimulatorSeedClient,
+  type SimulatorState,
+} from '../simulator/index.js';
 
 // Errors and the version.
 export { ProvisionError, type ErrorCode, type LocatedProblem } from '../errors.js';

@@ -28,11 +28,25 @@ export function loadManifest(source: string | Uint8Array, file = 'manifest.yaml'
   const { desired, diagnostics, errorCount } = parseManifestBytes(bytes, file);
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (desired === undefined) {
-    const located: LocatedProblem[] = errors.map(({ file: f, line, column, message }) => ({ file: f, line, column, message }));
-    throw new ProvisionError('manifest_invalid', `${file}: ${plural(errorCount ?? errors.length, 'error')}: fix them and load it again`, {
-      located,
-      details: errors.map(formatDiagnostic),
-    });
+    const located: LocatedProblem[] = errors.map(({ file: f, line, column, message }) => ({
+      file: f,
+      line,
+      column,
+      message,
+    }));
+    throw new ProvisionError(
+      'manifest_invalid',
+      `${file}: ${plural(errorCount ?? errors.length, 'error')}: fix them and load it again`,
+      {
+        located,
+        details: errors.map(formatDiagnostic),
+      },
+    );
   }
-  return { file, desired, warnings: diagnostics.filter((d) => d.severity === 'warning'), sha256: sha256Hex(bytes) };
+  return {
+    file,
+    desired,
+    warnings: diagnostics.filter((d) => d.severity === 'warning'),
+    sha256: sha256Hex(bytes),
+  };
 }

@@ -60,5 +60,8 @@ export interface ReadOptions {
  * look-ups by name on a panel without GET /domains). Changes nothing on the panel.
  */
 export async function readLive(panel: PanelClient, desired: Desired, options: ReadOptions = {}): Promise<Live> {
-  return readPanel(panel, { ...readsForManifest(desired), ...(options.onNote === undefined ? {} : { onNote: options.onNote }) });
+  return readPanel(panel, {
+    ...readsForManifest(desired),
+    ...(options.onNote === undefined ? {} : { onNote: options.onNote }),
+  });
 }

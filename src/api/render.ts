@@ -50,7 +50,9 @@ export function renderPlanText(view: PlanView, options: { readonly color?: boole
 /** One line per outcome (`✓ created client "alice" (id 12)`), then the summary line, as `provision apply` ends. */
 export function renderApplyText(outcomes: readonly Outcome[], options: { readonly color?: boolean } = {}): string {
   const color = options.color === true;
-  return [...outcomes.map((o) => renderOutcomeLine(o, { color })), renderApplySummary(outcomes)].map((line) => `${line}\n`).join('');
+  return [...outcomes.map((o) => renderOutcomeLine(o, { color })), renderApplySummary(outcomes)]
+    .map((line) => `${line}\n`)
+    .join('');
 }
 
 /** The outcomes as `apply --format json` prints them (schemas/apply-result.schema.json), in the plan's order. */

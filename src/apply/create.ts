@@ -65,7 +65,13 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
   const newClientIds = new Map<string, number>();
 
   /** POSTs `request`, resolving ambiguous failures and a new account's settling (see above). */
-  const create = async <R>(request: PanelRequest, label: string, find: () => Promise<R | undefined>, clientIsNew: boolean, slot: Slot): Promise<Created<R>> => {
+  const create = async <R>(
+    request: PanelRequest,
+    label: string,
+    find: () => Promise<R | undefined>,
+    clientIsNew: boolean,
+    slot: Slot,
+  ): Promise<Created<R>> => {
     const described = panel.describe(request.method, request.path);
     const started = clock.now();
     let posts = 0;
@@ -75,12 +81,21 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
         return { answer: await slot.run(() => send(panel, request, options.signal)) };
       } catch (err) {
         // Interrupted while waiting for a slot: not sent (a repeat is named so by the checks below first).
-        if (err instanceof Interrupted) throw posts === 1 ? err : new Error(`${described} for ${label} was not sent again: interrupted`);
+        if (err instanceof Interrupted)
+          throw posts === 1 ? err : new Error(`${described} for ${label} was not sent again: interrupted`);
         const why = ambiguity(err);
         const settling = why === undefined && mayBeSettling(err, clientIsNew);
         if (why === undefined && !settling) throw err;
-        if (why !== undefined) tell(`${described} for ${label} ${why}: it may have been created; looking it up by name before anything else`);
-        const found = await lookUp(() => slot.run(find), label, described, why ?? `answered ${(err as PanelHttpError).status}`);
+        if (why !== undefined)
+          tell(
+            `${described} for ${label} ${why}: it may have been created; looking it up by name before anything else`,
+          );
+        const found = await lookUp(
+          () => slot.run(find),
+          label,
+          described,
+          why ?? `answered ${(err as PanelHttpError).status}`,
+        );
         if (found !== undefined) return { found };
         if (why !== undefined) {
           const delay = repostDelayMs(posts, clock.random);
@@ -115,7 +130,12 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
     const base = { panel_url: options.panelUrl, username: name };
     const sent = options.newPassword?.();
     try {
-      await sink.intend({ intent: 'create_client', ...base, at: now().toISOString(), ...(sent === undefined ? {} : { pending_password: sent }) });
+      await sink.intend({
+        intent: 'create_client',
+        ...base,
+        at: now().toISOString(),
+        ...(sent === undefined ? {} : { pending_password: sent }),
+      });
     } catch (error) {
       throw new Error(`the secrets file cannot be written (${messageOf(error)}): nothing was sent for this client`);
     }
@@ -128,7 +148,8 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
       const refused = error instanceof Interrupted ? 'not sent: interrupted' : refusal(error);
       // Closes the intent: no client, so no lost password for a later run to warn about. If
       // this write fails too, the later run warns of a password that does not exist: harmless.
-      if (refused !== undefined) await sink.refused({ ...base, at: now().toISOString(), refused: refused }).catch(() => undefined);
+      if (refused !== undefined)
+        await sink.refused({ ...base, at: now().toISOString(), refused: refused }).catch(() => undefined);
       throw error;
     }
     if ('found' in created) {
@@ -141,7 +162,10 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
       }
       tell(`client ${quote(name)} exists (id ${id}): adopted; its password was lost with the answer`);
       await save(sink, { ...base, created_at: now().toISOString(), id, password: null });
-      return { id, note: `its password was lost with the interrupted answer: give it a new one with ${resetCommand(name)}` };
+      return {
+        id,
+        note: `its password was lost with the interrupted answer: give it a new one with ${resetCommand(name)}`,
+      };
     }
     const answer = isRecord(created.answer) ? created.answer : {};
     const idField = answer.id;
@@ -150,14 +174,20 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
     // The panel's word wins: a password in the answer is the one it holds.
     const password = answered ?? sent;
     if (password === undefined) {
-      throw new ProvisionError('panel_contract', `${described}: client ${quote(name)} was created${id === null ? '' : ` (id ${id})`} but the answer holds no password`, {
-        hint: `give it one with ${resetCommand(name)}`,
-      });
+      throw new ProvisionError(
+        'panel_contract',
+        `${described}: client ${quote(name)} was created${id === null ? '' : ` (id ${id})`} but the answer holds no password`,
+        {
+          hint: `give it one with ${resetCommand(name)}`,
+        },
+      );
     }
     // On disk before anything else, even before the id is known.
     await save(sink, { ...base, created_at: now().toISOString(), id, password });
     if (id !== null) return { id };
-    tell(`${described}: the answer for client ${quote(name)} has no integer "id"; its password is saved: looking the id up by name`);
+    tell(
+      `${described}: the answer for client ${quote(name)} has no integer "id"; its password is saved: looking the id up by name`,
+    );
     const learned = await learnId(panel, name, described, slot);
     // Completes the record: the last one for a username is the one that counts.
     await save(sink, { ...base, created_at: now().toISOString(), id: learned, password });
@@ -167,8 +197,15 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
   const createDomain = async (change: CreateDomain, slot: Slot): Promise<Applied> => {
     const request = requestFor(change, newClientIds);
     const idUser = request.body?.id_user ?? null;
-    if (idUser === null) throw new Error(`the id of client ${quote(change.client)} is unknown: it was not created in this run`);
-    const created = await create(request, `domain ${quote(change.name)}`, () => findDomain(panel, change.name), change.clientId === null, slot);
+    if (idUser === null)
+      throw new Error(`the id of client ${quote(change.client)} is unknown: it was not created in this run`);
+    const created = await create(
+      request,
+      `domain ${quote(change.name)}`,
+      () => findDomain(panel, change.name),
+      change.clientId === null,
+      slot,
+    );
     if ('found' in created) return adoptDomain(created.found, change.name, idUser, tell);
     return { id: idOf(created.answer, panel.describe(request.method, request.path)) };
   };
@@ -189,7 +226,9 @@ async function save(sink: SecretsSink, record: Parameters<SecretsSink['record']>
     await sink.record(record);
   } catch (error) {
     const id = record.id === null ? '' : ` (id ${record.id})`;
-    throw new Error(`client ${quote(record.username)} was created${id} but its password could not be saved (${messageOf(error)}): give it a new one with ${resetCommand(record.username)}`);
+    throw new Error(
+      `client ${quote(record.username)} was created${id} but its password could not be saved (${messageOf(error)}): give it a new one with ${resetCommand(record.username)}`,
+    );
   }
 }
 
@@ -205,66 +244,99 @@ function withPassword(request: PanelRequest, password: string): PanelRequest {
 
 /** A new client's id by name, when its 201 lacked one; its password is saved already. */
 async function learnId(panel: PanelClient, name: string, described: string, slot: Slot): Promise<number> {
-  const found = await slot.run(() => findClient(panel, name)).catch((error: unknown) => {
-    throw incomplete(name, described, `looking it up by name failed (${messageOf(error)})`, error);
-  });
+  const found = await slot
+    .run(() => findClient(panel, name))
+    .catch((error: unknown) => {
+      throw incomplete(name, described, `looking it up by name failed (${messageOf(error)})`, error);
+    });
   if (found === undefined) throw incomplete(name, described, 'it cannot be found by name', undefined);
   return found.id;
 }
 
 function incomplete(name: string, described: string, why: string, cause: unknown): ProvisionError {
-  return new ProvisionError('panel_contract', `${described}: client ${quote(name)} was created and its password is in the secrets file, but the answer has no integer "id" and ${why}`, {
-    hint: 'the next apply completes its record with the id once the panel lists the client',
-    ...(cause === undefined ? {} : { cause }),
-  });
+  return new ProvisionError(
+    'panel_contract',
+    `${described}: client ${quote(name)} was created and its password is in the secrets file, but the answer has no integer "id" and ${why}`,
+    {
+      hint: 'the next apply completes its record with the id once the panel lists the client',
+      ...(cause === undefined ? {} : { cause }),
+    },
+  );
 }
 
 /** The look-up by name after an ambiguous failure (the client retries it); a failure says what is left unknown. */
-async function lookUp<R>(find: () => Promise<R | undefined>, label: string, request: string, why: string): Promise<R | undefined> {
+async function lookUp<R>(
+  find: () => Promise<R | undefined>,
+  label: string,
+  request: string,
+  why: string,
+): Promise<R | undefined> {
   try {
     return await find();
   } catch (err) {
     const code = err instanceof ProvisionError ? err.code : 'panel_unreachable';
-    throw new ProvisionError(code, `${request} for ${label} ${why}, and looking it up failed too (${messageOf(err)}): it may or may not exist`, {
-      hint: `check the panel for ${label} before running apply again`,
-      cause: err,
-    });
+    throw new ProvisionError(
+      code,
+      `${request} for ${label} ${why}, and looking it up failed too (${messageOf(err)}): it may or may not exist`,
+      {
+        hint: `check the panel for ${label} before running apply again`,
+        cause: err,
+      },
+    );
   }
 }
 
 function adoptDomain(record: LiveDomain, domain: string, idUser: unknown, tell: (message: string) => void): Applied {
   if (record.idUser !== idUser) {
-    throw new ProvisionError('plan_conflict', `domain ${quote(domain)} exists on the panel (id ${record.id}) but belongs to user ${record.idUser}, not ${String(idUser)}`, {
-      hint: 'someone else created it meanwhile: resolve it in the panel, then run plan again',
-    });
+    throw new ProvisionError(
+      'plan_conflict',
+      `domain ${quote(domain)} exists on the panel (id ${record.id}) but belongs to user ${record.idUser}, not ${String(idUser)}`,
+      {
+        hint: 'someone else created it meanwhile: resolve it in the panel, then run plan again',
+      },
+    );
   }
   tell(`domain ${quote(domain)} exists (id ${record.id}) for user ${record.idUser}: adopted`);
   return { id: record.id };
 }
 
 function notSent(err: unknown, request: string, label: string): ProvisionError {
-  return new ProvisionError(err instanceof ProvisionError ? err.code : 'panel_unreachable', `${messageOf(err)} (${label} was not found by name; ${request} not sent again: interrupted)`, {
-    hint: `check the panel for ${label}, then run apply again`,
-    cause: err,
-  });
+  return new ProvisionError(
+    err instanceof ProvisionError ? err.code : 'panel_unreachable',
+    `${messageOf(err)} (${label} was not found by name; ${request} not sent again: interrupted)`,
+    {
+      hint: `check the panel for ${label}, then run apply again`,
+      cause: err,
+    },
+  );
 }
 
 function gaveUp(err: unknown, request: string, label: string, posts: number): ProvisionError {
-  return new ProvisionError(err instanceof ProvisionError ? err.code : 'panel_unreachable', `${messageOf(err)} (${posts} attempts for ${label}; none created it)`, {
-    hint: `${request} kept failing; check the panel, then run apply again`,
-    cause: err,
-  });
+  return new ProvisionError(
+    err instanceof ProvisionError ? err.code : 'panel_unreachable',
+    `${messageOf(err)} (${posts} attempts for ${label}; none created it)`,
+    {
+      hint: `${request} kept failing; check the panel, then run apply again`,
+      cause: err,
+    },
+  );
 }
 
 /** A settle wait an interrupt cut short: the refusal stands, and the POST is not sent again. */
 function stoppedSettling(err: PanelHttpError): ProvisionError {
-  return new ProvisionError('panel_http', `${err.message} (stopped waiting for the account to settle: interrupted)`, { cause: err });
+  return new ProvisionError('panel_http', `${err.message} (stopped waiting for the account to settle: interrupted)`, {
+    cause: err,
+  });
 }
 
 function notSettled(err: PanelHttpError, settleTimeoutMs: number, elapsedMs: number): ProvisionError {
   const hint = `the panel sets new accounts up in the background; if it needs longer, raise --settle-timeout (now ${formatSeconds(settleTimeoutMs)}) and run apply again`;
   // The executor shows only the message, so the hint is in it too.
-  return new ProvisionError('panel_http', `${err.message} (still refused ${formatSeconds(elapsedMs)} after the first attempt; ${hint})`, { hint, cause: err });
+  return new ProvisionError(
+    'panel_http',
+    `${err.message} (still refused ${formatSeconds(elapsedMs)} after the first attempt; ${hint})`,
+    { hint, cause: err },
+  );
 }
 
 function detail(err: PanelHttpError): string {
@@ -274,5 +346,7 @@ function detail(err: PanelHttpError): string {
 function idOf(answer: unknown, request: string): number {
   const id = isRecord(answer) ? answer.id : undefined;
   if (Number.isSafeInteger(id)) return id as number;
-  throw new ProvisionError('panel_contract', `${request}: the answer has no integer "id"`, { hint: 'check the panel for the resource before running apply again' });
+  throw new ProvisionError('panel_contract', `${request}: the answer has no integer "id"`, {
+    hint: 'check the panel for the resource before running apply again',
+  });
 }

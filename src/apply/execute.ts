@@ -7,9 +7,18 @@ export type { Slot } from './walk.js';
 
 /** What happened to one change. Failures carry a one-line message (never a secret). */
 export type Outcome =
-  | { readonly change: Change; readonly status: 'succeeded'; readonly id: number; readonly note?: string }
+  | {
+      readonly change: Change;
+      readonly status: 'succeeded';
+      readonly id: number;
+      readonly note?: string;
+    }
   | { readonly change: Change; readonly status: 'failed'; readonly error: string }
-  | { readonly change: Change; readonly status: 'skipped'; readonly because: ChangeId | 'interrupted' };
+  | {
+      readonly change: Change;
+      readonly status: 'skipped';
+      readonly because: ChangeId | 'interrupted';
+    };
 
 /** A change done: the panel's id of the resource, and a sentence for the user when there is more to say. */
 /** Requests in flight at once unless told otherwise (apply --concurrency, the library's executePlan). */

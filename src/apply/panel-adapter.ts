@@ -65,7 +65,12 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
     return { id: change.clientId };
   };
 
-  const remove = async (change: DeleteClient | DeleteDomain, id: number, stillThere: () => Promise<boolean>, slot: Slot): Promise<Applied> => {
+  const remove = async (
+    change: DeleteClient | DeleteDomain,
+    id: number,
+    stillThere: () => Promise<boolean>,
+    slot: Slot,
+  ): Promise<Applied> => {
     const request = requestFor(change);
     const described = panel.describe(request.method, request.path);
     try {
@@ -80,10 +85,14 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
       try {
         present = await slot.run(stillThere);
       } catch (readError) {
-        throw new ProvisionError('panel_unreachable', `${described} ${why}, and reading it back failed too (${messageOf(readError)}): it may or may not be deleted`, {
-          hint: 'run plan again: it shows whether the delete is still to do',
-          cause: error,
-        });
+        throw new ProvisionError(
+          'panel_unreachable',
+          `${described} ${why}, and reading it back failed too (${messageOf(readError)}): it may or may not be deleted`,
+          {
+            hint: 'run plan again: it shows whether the delete is still to do',
+            cause: error,
+          },
+        );
       }
       if (present) throw error;
       return { id, note: `the answer was lost (${why}), but it is gone` };
@@ -95,7 +104,10 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
     perRequest: true,
     check(changes) {
       if (options.secrets === undefined && createsClients(changes)) {
-        throw new ProvisionError('secrets', 'creating clients needs a secrets file for their passwords: nothing was sent');
+        throw new ProvisionError(
+          'secrets',
+          'creating clients needs a secrets file for their passwords: nothing was sent',
+        );
       }
     },
     async apply(change: Change, slot: Slot = NO_SLOT): Promise<Applied> {
@@ -104,7 +116,8 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
           switch (change.type) {
             case 'client':
               // check() refused a plan that creates clients without a secrets sink.
-              if (options.secrets === undefined) throw new Error('creating clients needs a secrets file for their passwords');
+              if (options.secrets === undefined)
+                throw new Error('creating clients needs a secrets file for their passwords');
               return creates.createClient(change, options.secrets, slot);
             case 'domain':
               return creates.createDomain(change, slot);
@@ -116,9 +129,19 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
         case 'delete':
           switch (change.type) {
             case 'client':
-              return remove(change, change.clientId, async () => (await findClientById(panel, change.clientId)) !== undefined, slot);
+              return remove(
+                change,
+                change.clientId,
+                async () => (await findClientById(panel, change.clientId)) !== undefined,
+                slot,
+              );
             case 'domain':
-              return remove(change, change.domainId, async () => (await findDomain(panel, change.name))?.id === change.domainId, slot);
+              return remove(
+                change,
+                change.domainId,
+                async () => (await findDomain(panel, change.name))?.id === change.domainId,
+                slot,
+              );
             default:
               return assertNever(change);
           }

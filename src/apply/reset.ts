@@ -19,7 +19,12 @@ export interface ResetTarget {
  */
 export type ResetOutcome =
   | { readonly username: string; readonly id: number; readonly status: 'reset' }
-  | { readonly username: string; readonly id: number; readonly status: 'refused' | 'unknown' | 'skipped'; readonly why: string };
+  | {
+      readonly username: string;
+      readonly id: number;
+      readonly status: 'refused' | 'unknown' | 'skipped';
+      readonly why: string;
+    };
 
 export interface ResetOptions {
   /** Recorded with each password. */
@@ -44,7 +49,12 @@ export interface ResetOptions {
  * back here to send again, and a new one is as good), and its record settles the client. A
  * failure for one client does not stop the others; nothing throws for one.
  */
-export async function resetPasswords(panel: PanelClient, sink: SecretsSink, targets: readonly ResetTarget[], options: ResetOptions): Promise<ResetOutcome[]> {
+export async function resetPasswords(
+  panel: PanelClient,
+  sink: SecretsSink,
+  targets: readonly ResetTarget[],
+  options: ResetOptions,
+): Promise<ResetOutcome[]> {
   const now = options.now ?? (() => new Date());
   const outcomes: ResetOutcome[] = [];
   const done = (outcome: ResetOutcome): void => {
@@ -59,9 +69,19 @@ export async function resetPasswords(panel: PanelClient, sink: SecretsSink, targ
     }
     const password = options.newPassword();
     try {
-      await sink.intend({ intent: 'reset_password', ...base, at: now().toISOString(), pending_password: password });
+      await sink.intend({
+        intent: 'reset_password',
+        ...base,
+        at: now().toISOString(),
+        pending_password: password,
+      });
     } catch (error) {
-      done({ username, id, status: 'skipped', why: `the secrets file cannot be written (${messageOf(error)}): nothing was sent` });
+      done({
+        username,
+        id,
+        status: 'skipped',
+        why: `the secrets file cannot be written (${messageOf(error)}): nothing was sent`,
+      });
       continue;
     }
     try {
@@ -84,7 +104,12 @@ export async function resetPasswords(panel: PanelClient, sink: SecretsSink, targ
       await sink.record({ reset_at: now().toISOString(), ...base, id, password });
       done({ username, id, status: 'reset' });
     } catch (error) {
-      done({ username, id, status: 'unknown', why: `the panel took the new password, but it could not be recorded (${messageOf(error)}): it is in the secrets file as pending` });
+      done({
+        username,
+        id,
+        status: 'unknown',
+        why: `the panel took the new password, but it could not be recorded (${messageOf(error)}): it is in the secrets file as pending`,
+      });
     }
   }
   return outcomes;

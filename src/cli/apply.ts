@@ -17,7 +17,17 @@ import { onGitHubActions, stepSummary } from './github.js';
 import type { Io } from './io.js';
 import { useColor } from './io.js';
 import { ApplyProgress } from './progress.js';
-import { MASS_HELP, MASS_OPTIONS, massLimits, planFromManifest, planFromSavedPlan, type Prepared, readInput, refuseConflicts, refuseMassChanges } from './prepare.js';
+import {
+  MASS_HELP,
+  MASS_OPTIONS,
+  massLimits,
+  planFromManifest,
+  planFromSavedPlan,
+  type Prepared,
+  readInput,
+  refuseConflicts,
+  refuseMassChanges,
+} from './prepare.js';
 import { sourceName } from './manifest-input.js';
 
 const CONCURRENCY: Range = { min: 1, max: MAX_CONCURRENCY };
@@ -38,7 +48,8 @@ const APPLY_OPTIONS = {
   'show-unmanaged': { type: 'boolean', default: false },
 } as const;
 
-const applyUsage = 'provision apply <manifest | plan.json> [--auto-approve] [--concurrency N] [--secrets-file PATH] [--secrets-recipient AGE_KEY] [--generate-passwords]';
+const applyUsage =
+  'provision apply <manifest | plan.json> [--auto-approve] [--concurrency N] [--secrets-file PATH] [--secrets-recipient AGE_KEY] [--generate-passwords]';
 
 export const apply: Command = {
   usage: applyUsage,
@@ -77,7 +88,12 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
     const { values, positionals } = parseCommandLine(args, APPLY_OPTIONS, 1, applyUsage);
     const format = oneOf(values.format, '--format', ['text', 'json'], 'text');
     const concurrency = count(values.concurrency, '--concurrency', CONCURRENCY, DEFAULT_CONCURRENCY);
-    const settleTimeoutMs = seconds(values['settle-timeout'], '--settle-timeout', DEFAULT_SETTLE_TIMEOUT_MS, SETTLE_TIMEOUT);
+    const settleTimeoutMs = seconds(
+      values['settle-timeout'],
+      '--settle-timeout',
+      DEFAULT_SETTLE_TIMEOUT_MS,
+      SETTLE_TIMEOUT,
+    );
     const limits = massLimits(values);
     const encryption = await loadEncryption(values['secrets-recipient'] ?? io.env.PROVISION_SECRETS_RECIPIENT);
     const path = positionals[0] ?? '';
@@ -95,7 +111,9 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
       io.stderr.write(`${sourceName(path)}: a manifest: planning against the panel now\n`);
       prepared = await planFromManifest(input.bytes, path, io, credentials, options);
     } else {
-      io.stderr.write(`${path}: a saved plan (format ${input.saved.formatVersion}, made from ${input.saved.manifest}): applying exactly it, without asking: the plan was the review\n`);
+      io.stderr.write(
+        `${path}: a saved plan (format ${input.saved.formatVersion}, made from ${input.saved.manifest}): applying exactly it, without asking: the plan was the review\n`,
+      );
       prepared = await planFromSavedPlan(input.saved, path, io, credentials, options);
     }
     const { panel } = prepared;
@@ -111,9 +129,22 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
       }
       refuseMassChanges(view.plan, limits);
       const checkedSecretsPath = createsClients(view.plan.changes) ? requireSecretsPath(secretsPath) : undefined;
-      if (checkedSecretsPath !== undefined) refusePlaintextInCi({ encryption, env: io.env, allowPlaintext: values['allow-plaintext-secrets'], command: 'this apply' });
+      if (checkedSecretsPath !== undefined)
+        refusePlaintextInCi({
+          encryption,
+          env: io.env,
+          allowPlaintext: values['allow-plaintext-secrets'],
+          command: 'this apply',
+        });
       if (input.kind === 'manifest' && !values['auto-approve']) await confirm(view, io, format);
-      const secrets = checkedSecretsPath === undefined ? undefined : await openSecretsSink({ path: checkedSecretsPath, encryption, redactions: credentials.redactions });
+      const secrets =
+        checkedSecretsPath === undefined
+          ? undefined
+          : await openSecretsSink({
+              path: checkedSecretsPath,
+              encryption,
+              redactions: credentials.redactions,
+            });
       for (const warning of secrets?.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
       const progress = new ApplyProgress(io, format, view.plan.changes.length);
       const controller = new AbortController();
@@ -124,7 +155,9 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
         progress.note('interrupted: requests in flight finish; nothing new is sent (Ctrl-C again stops at once)');
         void io.untilStopped().then(() => {
           if (!running) return;
-          progress.note('stopped at once: the answers of requests in flight are lost; run apply again: it creates what is missing and names any client whose password was never seen');
+          progress.note(
+            'stopped at once: the answers of requests in flight are lost; run apply again: it creates what is missing and names any client whose password was never seen',
+          );
           io.exit?.(EXIT.interrupted);
         });
       });
@@ -153,16 +186,29 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
         await secrets?.close();
       }
       const interrupted = controller.signal.aborted;
-      if (format === 'json') io.stdout.write(renderApplyJson(outcomes, view.plan.changes.map((c) => c.id), view.panelUrl));
+      if (format === 'json')
+        io.stdout.write(
+          renderApplyJson(
+            outcomes,
+            view.plan.changes.map((c) => c.id),
+            view.panelUrl,
+          ),
+        );
       else io.stdout.write(`\n${renderApplySummary(outcomes)}\n`);
       if (secrets !== undefined && tally(outcomes).succeeded > 0) {
-        io.stderr.write(`New clients' passwords are in ${secrets.path}${secrets.encrypted ? ', encrypted to the age recipient' : ''}.\n`);
+        io.stderr.write(
+          `New clients' passwords are in ${secrets.path}${secrets.encrypted ? ', encrypted to the age recipient' : ''}.\n`,
+        );
       }
       if (interrupted) io.stderr.write('Interrupted: run apply again to do what is still to do.\n');
       // The step summary exists only under GitHub Actions (stepSummary checks the rest): the Markdown renderer is loaded for it alone.
       if (onGitHubActions(io.env)) {
         const { renderPlanMarkdown } = await import('../render/markdown.js');
-        await stepSummary(io, credentials.redactions, `${renderPlanMarkdown(view)}\n**${renderApplySummary(outcomes)}**\n`);
+        await stepSummary(
+          io,
+          credentials.redactions,
+          `${renderPlanMarkdown(view)}\n**${renderApplySummary(outcomes)}**\n`,
+        );
       }
       return interrupted ? EXIT.interrupted : tally(outcomes).failed > 0 ? EXIT.failure : EXIT.ok;
     } finally {
@@ -178,9 +224,13 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
 async function confirm(view: PlanView, io: Io, format: 'text' | 'json'): Promise<void> {
   const count = plural(view.plan.changes.length, 'change');
   if (io.prompt === undefined || !io.stderr.isTTY) {
-    throw new ProvisionError('approval_required', `apply needs --auto-approve without a terminal to confirm on: ${count} planned, nothing was sent`, {
-      hint: 'review the plan above (or run provision plan --out plan.json), then run apply with --auto-approve (or apply the saved plan file)',
-    });
+    throw new ProvisionError(
+      'approval_required',
+      `apply needs --auto-approve without a terminal to confirm on: ${count} planned, nothing was sent`,
+      {
+        hint: 'review the plan above (or run provision plan --out plan.json), then run apply with --auto-approve (or apply the saved plan file)',
+      },
+    );
   }
   if (format === 'json') io.stderr.write(renderPlanText(view, { color: useColor(io.stderr, io.env) }));
   const answer = await io.prompt(`\nApply ${count} to ${view.panelUrl}? Only "yes" goes on: `);

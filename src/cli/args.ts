@@ -42,10 +42,21 @@ export interface Credentials {
  * a pipeline that sets one in two places means one of them). `positionals`: exactly that many
  * arguments, or `{atLeast}`.
  */
-export function parseCommandLine<O extends ParseArgsOptionsConfig>(args: readonly string[], options: O, positionals: number | { readonly atLeast: number }, usage: string) {
+export function parseCommandLine<O extends ParseArgsOptionsConfig>(
+  args: readonly string[],
+  options: O,
+  positionals: number | { readonly atLeast: number },
+  usage: string,
+) {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true, tokens: true } as const);
+    parsed = parseArgs({
+      args: [...args],
+      options,
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+    } as const);
   } catch (error) {
     const message = (error as Error).message.split('. ')[0] ?? 'invalid arguments';
     const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(message)?.[1];
@@ -57,15 +68,25 @@ export function parseCommandLine<O extends ParseArgsOptionsConfig>(args: readonl
   const seen = new Set<string>();
   for (const token of parsed.tokens) {
     if (token.kind !== 'option' || options[token.name]?.multiple === true) continue;
-    if (seen.has(token.name)) throw new ProvisionError('usage', `--${token.name} is given twice`, { hint: `give each option once; usage: ${usage}` });
+    if (seen.has(token.name))
+      throw new ProvisionError('usage', `--${token.name} is given twice`, {
+        hint: `give each option once; usage: ${usage}`,
+      });
     seen.add(token.name);
   }
   const got = parsed.positionals.length;
   if (typeof positionals === 'number' ? got !== positionals : got < positionals.atLeast) {
-    const wanted = typeof positionals === 'number' ? plural(positionals, 'argument') : `at least ${plural(positionals.atLeast, 'argument')}`;
-    throw new ProvisionError('usage', positionals === 0 ? 'this command takes no arguments' : `expected ${wanted}, got ${got}`, {
-      hint: `usage: ${usage}`,
-    });
+    const wanted =
+      typeof positionals === 'number'
+        ? plural(positionals, 'argument')
+        : `at least ${plural(positionals.atLeast, 'argument')}`;
+    throw new ProvisionError(
+      'usage',
+      positionals === 0 ? 'this command takes no arguments' : `expected ${wanted}, got ${got}`,
+      {
+        hint: `usage: ${usage}`,
+      },
+    );
   }
   return parsed;
 }
@@ -95,11 +116,19 @@ export const RATE: Range = { min: 0, max: 1 };
 export const SECONDS: Range = { min: 0, max: 3600 };
 
 /** Parses a whole-number flag in [min, max] (undefined when absent), or explains. */
-export function wholeNumber(value: string | undefined, flag: string, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
+export function wholeNumber(
+  value: string | undefined,
+  flag: string,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!WHOLE.test(value) || n < min || n > max) {
-    throw new ProvisionError('usage', `${flag} takes a whole number from ${rangeText({ min, max })} in plain digits, not ${quote(value)}`);
+    throw new ProvisionError(
+      'usage',
+      `${flag} takes a whole number from ${rangeText({ min, max })} in plain digits, not ${quote(value)}`,
+    );
   }
   return n;
 }
@@ -110,11 +139,20 @@ export function count(value: string | undefined, flag: string, range: Range, fal
 }
 
 /** Picks one of `choices`, or explains. */
-export function oneOf<T extends string>(value: string | undefined, flag: string, choices: readonly T[], fallback: T): T {
+export function oneOf<T extends string>(
+  value: string | undefined,
+  flag: string,
+  choices: readonly T[],
+  fallback: T,
+): T {
   if (value === undefined) return fallback;
   if ((choices as readonly string[]).includes(value)) return value as T;
   const suggestion = closest(value, choices);
-  throw new ProvisionError('usage', `${flag} must be one of ${choices.join(', ')}, not ${quote(value)}`, suggestion === undefined ? {} : { hint: `did you mean ${suggestion}?` });
+  throw new ProvisionError(
+    'usage',
+    `${flag} must be one of ${choices.join(', ')}, not ${quote(value)}`,
+    suggestion === undefined ? {} : { hint: `did you mean ${suggestion}?` },
+  );
 }
 
 /** Parses a duration flag in seconds, decimals allowed, within `range` (SECONDS by default), into milliseconds; or explains. */
@@ -122,7 +160,10 @@ export function seconds(value: string | undefined, flag: string, fallbackMs: num
   if (value === undefined) return fallbackMs;
   const n = Number(value);
   if (!DECIMAL.test(value) || n < range.min || n > range.max) {
-    throw new ProvisionError('usage', `${flag} takes a number of seconds from ${rangeText(range)} in plain digits (like 30 or 2.5), not ${quote(value)}`);
+    throw new ProvisionError(
+      'usage',
+      `${flag} takes a number of seconds from ${rangeText(range)} in plain digits (like 30 or 2.5), not ${quote(value)}`,
+    );
   }
   return Math.round(n * 1000);
 }
@@ -131,6 +172,10 @@ export function seconds(value: string | undefined, flag: string, fallbackMs: num
 export function rate(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!DECIMAL.test(value) || n < RATE.min || n > RATE.max) throw new ProvisionError('usage', `${flag} takes a share between ${RATE.min} and ${RATE.max}, like 0.1, not ${quote(value)}`);
+  if (!DECIMAL.test(value) || n < RATE.min || n > RATE.max)
+    throw new ProvisionError(
+      'usage',
+      `${flag} takes a share between ${RATE.min} and ${RATE.max}, like 0.1, not ${quote(value)}`,
+    );
   return n;
 }

@@ -1,5 +1,15 @@
 import { ProvisionError } from '../errors.js';
-import { API_KEY_HINT, apiKeyFromEnv, checkApiKey, checkCaPem, DEFAULT_MAX_ANSWER_MB, MAX_ANSWER_MB, normalizeBaseUrl, PanelClient, withoutHttp2 } from '../panel/index.js';
+import {
+  API_KEY_HINT,
+  apiKeyFromEnv,
+  checkApiKey,
+  checkCaPem,
+  DEFAULT_MAX_ANSWER_MB,
+  MAX_ANSWER_MB,
+  normalizeBaseUrl,
+  PanelClient,
+  withoutHttp2,
+} from '../panel/index.js';
 import { parseArgs } from 'node:util';
 import { type Command, count, type Credentials, type Range, rangeText } from './args.js';
 import { readSmallText, readText } from './files.js';
@@ -49,16 +59,24 @@ export interface ConnectionValues {
  * from --api-key-file is there already: main read it first, see preloadApiKey).
  * `connections`: parallel connections to keep open (apply passes its --concurrency).
  */
-export async function connect(values: ConnectionValues, io: Io, credentials: Credentials, connections?: number): Promise<PanelClient> {
+export async function connect(
+  values: ConnectionValues,
+  io: Io,
+  credentials: Credentials,
+  connections?: number,
+): Promise<PanelClient> {
   const raw = values.url ?? io.env.PROVISION_URL;
   if (raw === undefined || raw === '') {
-    throw new ProvisionError('usage', 'no panel URL', { hint: 'give --url https://panel.example or set PROVISION_URL' });
+    throw new ProvisionError('usage', 'no panel URL', {
+      hint: 'give --url https://panel.example or set PROVISION_URL',
+    });
   }
   const baseUrl = normalizeBaseUrl(raw, { allowHttp: values['allow-http'] === true });
   const apiKey = credentials.apiKey ?? (await readApiKey(values['api-key-file'], io));
   credentials.redactions.add(apiKey);
   const caFile = values['ca-file'];
-  const ca = caFile === undefined ? undefined : checkCaPem(await readText(caFile, io, 'CA file'), `the CA file ${caFile}`);
+  const ca =
+    caFile === undefined ? undefined : checkCaPem(await readText(caFile, io, 'CA file'), `the CA file ${caFile}`);
   if (values.insecure === true) {
     io.stderr.write(
       `warning: --insecure: the certificate of ${baseUrl} is NOT verified (through a proxy too); anyone on the path can read the API key. Use --ca-file instead.\n`,
@@ -86,7 +104,10 @@ export async function connect(values: ConnectionValues, io: Io, credentials: Cre
       : {}),
   });
   // Said once: where the key travels. (Credentials in the proxy URL are never shown.)
-  if (panel.proxy !== undefined) io.stderr.write(`${baseUrl}: through the proxy ${panel.proxy}, from the environment (NO_PROXY can exempt the panel)\n`);
+  if (panel.proxy !== undefined)
+    io.stderr.write(
+      `${baseUrl}: through the proxy ${panel.proxy}, from the environment (NO_PROXY can exempt the panel)\n`,
+    );
   return panel;
 }
 
@@ -102,8 +123,16 @@ export async function preloadApiKey(command: Command, args: readonly string[], i
   if (options?.['api-key-file'] === undefined) return undefined;
   // Loose parsing, with the command's flags so that values split the same way: only this flag
   // is wanted here; the command's own strict parse reports whatever else is wrong.
-  const { tokens } = parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true });
-  const given = tokens.flatMap((t) => (t.kind === 'option' && t.name === 'api-key-file' && typeof t.value === 'string' ? [t.value] : []));
+  const { tokens } = parseArgs({
+    args: [...args],
+    options,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const given = tokens.flatMap((t) =>
+    t.kind === 'option' && t.name === 'api-key-file' && typeof t.value === 'string' ? [t.value] : [],
+  );
   // Given twice: the command refuses that before it reads anything.
   return given.length === 1 ? readApiKey(given[0], io) : undefined;
 }
@@ -119,7 +148,11 @@ export async function readApiKey(file: string | undefined, io: Io): Promise<stri
     content = await readSmallText(file, io, 'API key file', MAX_KEY_FILE_BYTES);
   } catch (error) {
     // The path is shown blanked (see main.ts): it may be the key itself, given by mistake.
-    if (error instanceof ProvisionError) throw new ProvisionError(error.code, error.message, { hint: `${API_KEY_HINT} (never the key itself as the path)`, cause: error });
+    if (error instanceof ProvisionError)
+      throw new ProvisionError(error.code, error.message, {
+        hint: `${API_KEY_HINT} (never the key itself as the path)`,
+        cause: error,
+      });
     throw error;
   }
   return checkApiKey(content.trim(), `the API key file ${file}`);

@@ -15,7 +15,9 @@ const MEANING: Readonly<Record<keyof typeof EXIT, string>> = {
 };
 
 /** `Exit codes: <code> <meaning>; …` for the codes a command returns (all by default). */
-export function exitCodesHelp(codes: readonly (keyof typeof EXIT)[] = Object.keys(EXIT) as (keyof typeof EXIT)[]): string {
+export function exitCodesHelp(
+  codes: readonly (keyof typeof EXIT)[] = Object.keys(EXIT) as (keyof typeof EXIT)[],
+): string {
   return `Exit codes: ${codes.map((code) => `${EXIT[code]} ${MEANING[code]}`).join('; ')}.`;
 }
 

@@ -33,7 +33,8 @@ const EXPORT_OPTIONS = {
   'drop-missing': { type: 'boolean', default: false },
 } as const;
 
-const usage = 'provision export [--out FILE] [--clients GLOB]... | provision export --into MANIFEST [--check] [--clients GLOB]... [--drop-missing]';
+const usage =
+  'provision export [--out FILE] [--clients GLOB]... | provision export --into MANIFEST [--check] [--clients GLOB]... [--drop-missing]';
 
 /** Every managed field: export writes them all, and --into compares those the manifest gives. */
 const ALL_FIELDS: ReadonlySet<ManagedField> = new Set(['plan', 'email', 'suspended']);
@@ -83,36 +84,62 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
   async run(args, io, credentials) {
     const { values } = parseCommandLine(args, EXPORT_OPTIONS, 0, usage);
     const patterns = values.clients ?? [];
-    if (patterns.some((p) => p.trim() === '')) throw new ProvisionError('usage', '--clients needs a pattern such as team-*', { hint: `usage: ${usage}` });
+    if (patterns.some((p) => p.trim() === ''))
+      throw new ProvisionError('usage', '--clients needs a pattern such as team-*', {
+        hint: `usage: ${usage}`,
+      });
     const into = values.into;
     if (into === undefined) {
       for (const flag of ['check', 'drop-missing'] as const) {
-        if (values[flag]) throw new ProvisionError('usage', `--${flag} works with --into only`, { hint: `usage: ${usage}` });
+        if (values[flag])
+          throw new ProvisionError('usage', `--${flag} works with --into only`, {
+            hint: `usage: ${usage}`,
+          });
       }
       return exportPanel(io, credentials, values, patterns);
     }
-    if (values.out !== undefined) throw new ProvisionError('usage', '--out and --into do not go together: --into rewrites the manifest it names', { hint: `usage: ${usage}` });
-    if (into === STDIN) throw new ProvisionError('usage', '--into needs the path of the manifest to rewrite, not standard input', { hint: `usage: ${usage}` });
+    if (values.out !== undefined)
+      throw new ProvisionError('usage', '--out and --into do not go together: --into rewrites the manifest it names', {
+        hint: `usage: ${usage}`,
+      });
+    if (into === STDIN)
+      throw new ProvisionError('usage', '--into needs the path of the manifest to rewrite, not standard input', {
+        hint: `usage: ${usage}`,
+      });
     return exportInto(io, credentials, values, into, patterns);
   },
 };
 
 /** The plain export: the panel's manifest on stdout or in --out. */
-async function exportPanel(io: Io, credentials: Credentials, values: ConnectionValues & { out?: string | undefined }, patterns: readonly string[]): Promise<typeof EXIT.ok> {
+async function exportPanel(
+  io: Io,
+  credentials: Credentials,
+  values: ConnectionValues & { out?: string | undefined },
+  patterns: readonly string[],
+): Promise<typeof EXIT.ok> {
   const include = patterns.length === 0 ? () => true : globMatcher(patterns);
   const { live, url } = await readPanel(io, credentials, values, [], include);
   const model = new LiveModel(live);
   const warnings: string[] = [];
   const clients = model.entries((w) => warnings.push(w), include);
   const filter = patterns.length === 0 ? '' : ` (clients matching ${patterns.map((p) => quote(p)).join(', ')})`;
-  const text = manifestText(clients, [`The panel ${url}${filter}, as provision export read it.`, 'Review it, commit it: provision plan of it against this panel shows no changes.']);
-  if (validateManifest(text, 'export').desired === undefined) throw new Error('provision export wrote a manifest that does not validate');
+  const text = manifestText(clients, [
+    `The panel ${url}${filter}, as provision export read it.`,
+    'Review it, commit it: provision plan of it against this panel shows no changes.',
+  ]);
+  if (validateManifest(text, 'export').desired === undefined)
+    throw new Error('provision export wrote a manifest that does not validate');
   for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
   if (values.out !== undefined) await writeAtomically(values.out, text, credentials.redactions);
   else io.stdout.write(text);
   const domains = clients.reduce((n, c) => n + c.domains.length, 0);
-  const left = warnings.length === 0 ? '' : `; ${plural(warnings.length, 'name or value', 'names or values')} left out (see the warnings above)`;
-  io.stderr.write(`exported ${plural(clients.length, 'client')} and ${plural(domains, 'domain')} of ${url}${values.out === undefined ? '' : ` to ${safeText(values.out)}`}${left}\n`);
+  const left =
+    warnings.length === 0
+      ? ''
+      : `; ${plural(warnings.length, 'name or value', 'names or values')} left out (see the warnings above)`;
+  io.stderr.write(
+    `exported ${plural(clients.length, 'client')} and ${plural(domains, 'domain')} of ${url}${values.out === undefined ? '' : ` to ${safeText(values.out)}`}${left}\n`,
+  );
   return EXIT.ok;
 }
 
@@ -130,18 +157,29 @@ async function exportInto(
   const claim = patterns.length === 0 ? () => false : globMatcher(patterns);
   const keep = globMatcher(desired.prune.keep);
   const listed = new Set(desired.clients.filter((c) => c.state === 'present').map((c) => c.username));
-  const wanted = (username: string): boolean => listed.has(username) || ((desired.prune.clients || claim(username)) && !keep(username));
+  const wanted = (username: string): boolean =>
+    listed.has(username) || ((desired.prune.clients || claim(username)) && !keep(username));
   const { live } = await readPanel(io, credentials, values, manifestDomains(desired), wanted);
-  const { edits, warnings } = adopt(desired, new LiveModel(live), { claim, dropMissing: values['drop-missing'] });
+  const { edits, warnings } = adopt(desired, new LiveModel(live), {
+    claim,
+    dropMissing: values['drop-missing'],
+  });
   const rewritten = rewrite(text, edits, path);
   const check = validateManifest(rewritten, path);
-  if (check.desired === undefined) throw new Error(`export --into made a manifest that does not validate (${check.diagnostics[0]?.message ?? 'no diagnostic'})`);
+  if (check.desired === undefined)
+    throw new Error(
+      `export --into made a manifest that does not validate (${check.diagnostics[0]?.message ?? 'no diagnostic'})`,
+    );
   for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
   if (rewritten === text) {
     io.stderr.write(`${safeText(path)}: already describes the panel for what it manages: nothing to change\n`);
     return EXIT.ok;
   }
-  io.stdout.write(createTwoFilesPatch(path, path, text, rewritten, undefined, undefined, { headerOptions: FILE_HEADERS_ONLY }));
+  io.stdout.write(
+    createTwoFilesPatch(path, path, text, rewritten, undefined, undefined, {
+      headerOptions: FILE_HEADERS_ONLY,
+    }),
+  );
   if (values.check) {
     io.stderr.write(`${safeText(path)}: differs from the panel (the diff above); --check: nothing was written\n`);
     return EXIT.changes;
@@ -160,17 +198,31 @@ function manifestDomains(desired: Desired): string[] {
  * accepts whose managed fields the list leaves out (a note says so). A panel without a domain
  * list is refused: export would not see its domains.
  */
-async function readPanel(io: Io, credentials: Credentials, values: ConnectionValues, domainNames: readonly string[], details: (username: string) => boolean): Promise<{ live: Live; url: string }> {
+async function readPanel(
+  io: Io,
+  credentials: Credentials,
+  values: ConnectionValues,
+  domainNames: readonly string[],
+  details: (username: string) => boolean,
+): Promise<{ live: Live; url: string }> {
   const panel = await connect(values, io, credentials);
   try {
     const onNote = (note: string): void => {
       io.stderr.write(`note: ${safeText(note)}\n`);
     };
-    const live = await readLive(panel, { domainNames, details: { usernames: details, fields: ALL_FIELDS }, onNote });
+    const live = await readLive(panel, {
+      domainNames,
+      details: { usernames: details, fields: ALL_FIELDS },
+      onNote,
+    });
     if (!live.domainsComplete) {
-      throw new ProvisionError('panel_contract', `${panel.describe('GET', '/domains')} is not available: export cannot see which domains the panel has: nothing was written`, {
-        hint: 'export needs a panel that lists its domains (GET /domains); write the domains into the manifest by hand',
-      });
+      throw new ProvisionError(
+        'panel_contract',
+        `${panel.describe('GET', '/domains')} is not available: export cannot see which domains the panel has: nothing was written`,
+        {
+          hint: 'export needs a panel that lists its domains (GET /domains); write the domains into the manifest by hand',
+        },
+      );
     }
     return { live, url: panel.baseUrl };
   } finally {

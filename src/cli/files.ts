@@ -22,7 +22,10 @@ const STDIN_PATHS = new Set([STDIN, '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'
 /** A file's bytes, read once; `-` (or /dev/stdin) reads standard input to its end. */
 export async function readBytes(path: string, io: Io, what = 'file'): Promise<Uint8Array> {
   if (STDIN_PATHS.has(path)) {
-    if (io.readStdin === undefined) throw new ProvisionError('usage', `no standard input to read the ${what} from`, { hint: 'give the path of the file' });
+    if (io.readStdin === undefined)
+      throw new ProvisionError('usage', `no standard input to read the ${what} from`, {
+        hint: 'give the path of the file',
+      });
     return io.readStdin();
   }
   try {
@@ -31,7 +34,10 @@ export async function readBytes(path: string, io: Io, what = 'file'): Promise<Ui
     // Node's message ends with the system call and the path again (", open 'x.yaml'"): keep
     // "ENOENT: no such file or directory" only.
     const reason = error instanceof Error ? error.message.replace(/, \w+( '.*')?$/s, '') : String(error);
-    throw new ProvisionError('io', `cannot read the ${what} ${path}: ${reason}`, { hint: readHint(errnoCode(error)), cause: error });
+    throw new ProvisionError('io', `cannot read the ${what} ${path}: ${reason}`, {
+      hint: readHint(errnoCode(error)),
+      cause: error,
+    });
   }
 }
 
@@ -59,12 +65,18 @@ export async function readSmallText(path: string, io: Io, what: string, maxBytes
       const { bytesRead } = await handle.read(buffer, size, buffer.length - size, null);
       if (bytesRead === 0) break;
       size += bytesRead;
-      if (size > maxBytes) throw new ProvisionError('usage', `the ${what} ${path} holds more than ${maxBytes} bytes: too much for one`, { hint: 'give the path of the file that holds it, and nothing else' });
+      if (size > maxBytes)
+        throw new ProvisionError('usage', `the ${what} ${path} holds more than ${maxBytes} bytes: too much for one`, {
+          hint: 'give the path of the file that holds it, and nothing else',
+        });
     }
     return new TextDecoder().decode(buffer.subarray(0, size));
   } catch (error) {
     if (error instanceof ProvisionError) throw error;
-    throw new ProvisionError('io', `cannot read the ${what} ${path}: ${errnoCode(error)}`, { hint: readHint(errnoCode(error)), cause: error });
+    throw new ProvisionError('io', `cannot read the ${what} ${path}: ${errnoCode(error)}`, {
+      hint: readHint(errnoCode(error)),
+      cause: error,
+    });
   } finally {
     await handle.close();
   }
@@ -103,14 +115,29 @@ function readHint(code: string): string {
  */
 export async function writeAtomically(path: string, text: string, redactions: Redactions): Promise<void> {
   const kind = await lstat(path).then(
-    (info) => (info.isFile() ? undefined : info.isSymbolicLink() ? 'a symbolic link' : info.isDirectory() ? 'a directory' : info.isFIFO() ? 'a pipe (FIFO)' : info.isSocket() ? 'a socket' : 'a device'),
+    (info) =>
+      info.isFile()
+        ? undefined
+        : info.isSymbolicLink()
+          ? 'a symbolic link'
+          : info.isDirectory()
+            ? 'a directory'
+            : info.isFIFO()
+              ? 'a pipe (FIFO)'
+              : info.isSocket()
+                ? 'a socket'
+                : 'a device',
     (error: unknown) => {
       if (errnoCode(error) === 'ENOENT') return undefined;
-      throw new ProvisionError('io', `cannot write ${path}: ${errnoCode(error)}`, { hint: 'check that the directory exists and is writable' });
+      throw new ProvisionError('io', `cannot write ${path}: ${errnoCode(error)}`, {
+        hint: 'check that the directory exists and is writable',
+      });
     },
   );
   if (kind !== undefined) {
-    throw new ProvisionError('io', `${path} is ${kind}, not a regular file: nothing was written`, { hint: 'give the path of a regular file (it is created when missing)' });
+    throw new ProvisionError('io', `${path} is ${kind}, not a regular file: nothing was written`, {
+      hint: 'give the path of a regular file (it is created when missing)',
+    });
   }
   // node:crypto at the first write, not at start-up: most runs write no file.
   const { randomBytes } = process.getBuiltinModule('node:crypto');
@@ -120,6 +147,8 @@ export async function writeAtomically(path: string, text: string, redactions: Re
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
-    throw new ProvisionError('io', `cannot write ${path}: ${errnoCode(error)}`, { hint: 'check that the directory exists and is writable' });
+    throw new ProvisionError('io', `cannot write ${path}: ${errnoCode(error)}`, {
+      hint: 'check that the directory exists and is writable',
+    });
   }
 }

@@ -67,7 +67,12 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
   try {
     return await dispatch(argv, safeIo, redactions);
   } catch (error) {
-    safeIo.stderr.write(formatError(error, { annotate: onGitHubActions(safeIo.env), stack: (safeIo.env.PROVISION_DEBUG ?? '') !== '' }));
+    safeIo.stderr.write(
+      formatError(error, {
+        annotate: onGitHubActions(safeIo.env),
+        stack: (safeIo.env.PROVISION_DEBUG ?? '') !== '',
+      }),
+    );
     return error instanceof ProvisionError ? EXIT_FOR_ERROR[error.code] : EXIT.failure;
   }
 }
@@ -120,7 +125,10 @@ async function dispatch(all: readonly string[], given: Io, redactions: Redaction
     return EXIT.ok;
   }
   // The key file first of all inputs: from here on the key is blanked wherever it appears.
-  const apiKey = command.options?.['api-key-file'] === undefined ? undefined : await (await import('./connection.js')).preloadApiKey(command, rest, io);
+  const apiKey =
+    command.options?.['api-key-file'] === undefined
+      ? undefined
+      : await (await import('./connection.js')).preloadApiKey(command, rest, io);
   if (apiKey !== undefined) redactions.add(apiKey);
   refuseKeyInArguments(name, rest, [apiKey, io.env.PROVISION_API_KEY?.trim()]);
   return command.run(rest, io, { redactions, apiKey });
@@ -136,8 +144,12 @@ function refuseKeyInArguments(command: string, args: readonly string[], keys: re
   for (const [i, arg] of args.entries()) {
     if (command === 'simulator' && (args[i - 1] === '--api-key' || arg.startsWith('--api-key='))) continue;
     if (!known.some((key) => arg.includes(key))) continue;
-    throw new ProvisionError('usage', `argument ${i + 1} after '${command}' holds the API key: nothing was read or sent`, {
-      hint: 'give the key only in the file named by --api-key-file or in PROVISION_API_KEY, never as an argument: shell history and process lists show arguments',
-    });
+    throw new ProvisionError(
+      'usage',
+      `argument ${i + 1} after '${command}' holds the API key: nothing was read or sent`,
+      {
+        hint: 'give the key only in the file named by --api-key-file or in PROVISION_API_KEY, never as an argument: shell history and process lists show arguments',
+      },
+    );
   }
 }

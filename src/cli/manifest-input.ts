@@ -26,7 +26,8 @@ export function loadManifest(bytes: Uint8Array, path: string, io: Io): Desired {
   const { file, desired, diagnostics, errors } = checkManifest(bytes, path);
   for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
   annotate(diagnostics, io);
-  if (desired === undefined) throw new ProvisionError('manifest_invalid', `${file}: ${plural(errors, 'error')}: fix them and run again`);
+  if (desired === undefined)
+    throw new ProvisionError('manifest_invalid', `${file}: ${plural(errors, 'error')}: fix them and run again`);
   return desired;
 }
 
@@ -43,11 +44,15 @@ export interface CheckedManifest {
 export function checkManifest(bytes: Uint8Array, path: string): CheckedManifest {
   const file = sourceName(path);
   const { desired, diagnostics, errorCount } = parseManifestBytes(bytes, file);
-  return { file, desired, diagnostics, errors: errorCount ?? diagnostics.filter((d) => d.severity === 'error').length };
+  return {
+    file,
+    desired,
+    diagnostics,
+    errors: errorCount ?? diagnostics.filter((d) => d.severity === 'error').length,
+  };
 }
 
 /** Under GitHub Actions, each diagnostic as a workflow annotation on the manifest's line (stderr). */
 export function annotate(diagnostics: readonly Diagnostic[], io: Io): void {
   if (onGitHubActions(io.env)) for (const d of diagnostics) io.stderr.write(`${githubAnnotation(d)}\n`);
 }
-

@@ -21,7 +21,8 @@ const PLAN_OPTIONS = {
   'show-url': { type: 'boolean', default: false },
 } as const;
 
-const planUsage = 'provision plan <manifest> [--format text|json|markdown] [--out plan.json] [--detailed-exitcode] [--show-url]';
+const planUsage =
+  'provision plan <manifest> [--format text|json|markdown] [--out plan.json] [--detailed-exitcode] [--show-url]';
 
 export const plan: Command = {
   usage: planUsage,
@@ -57,15 +58,27 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
     const limits = massLimits(values);
     const path = positionals[0] ?? '';
     const bytes = await readBytes(path, io, 'manifest');
-    const prepared = await planFromManifest(bytes, path, io, credentials, { connection: values, showUnmanaged: values['show-unmanaged'] });
+    const prepared = await planFromManifest(bytes, path, io, credentials, {
+      connection: values,
+      showUnmanaged: values['show-unmanaged'],
+    });
     await prepared.panel.close();
     const warnings = planWarnings(prepared.view.plan, limits);
     const view: PlanView = warnings.length === 0 ? prepared.view : { ...prepared.view, warnings };
     // The JSON and Markdown renderers are loaded only for a run that writes them (start-up: test/cli/startup.test.ts).
     const json = async (): Promise<string> => (await import('../render/json.js')).renderPlanJson(view);
-    const markdown = async (): Promise<string> => (await import('../render/markdown.js')).renderPlanMarkdown(view, { showUrl: values['show-url'] });
+    const markdown = async (): Promise<string> =>
+      (await import('../render/markdown.js')).renderPlanMarkdown(view, {
+        showUrl: values['show-url'],
+      });
     if (values.out !== undefined) await writeAtomically(values.out, await json(), credentials.redactions);
-    io.stdout.write(format === 'json' ? await json() : format === 'markdown' ? await markdown() : renderPlanText(view, { color: useColor(io.stdout, io.env) }));
+    io.stdout.write(
+      format === 'json'
+        ? await json()
+        : format === 'markdown'
+          ? await markdown()
+          : renderPlanText(view, { color: useColor(io.stdout, io.env) }),
+    );
     if (format !== 'text') for (const warning of warnings) io.stderr.write(`warning: ${safeText(warning)}\n`);
     // The step summary exists only under GitHub Actions (stepSummary checks the rest).
     if (onGitHubActions(io.env)) await stepSummary(io, credentials.redactions, await markdown());
@@ -73,4 +86,3 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
     return values['detailed-exitcode'] && view.plan.changes.length > 0 ? EXIT.changes : EXIT.ok;
   },
 };
-

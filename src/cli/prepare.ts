@@ -52,7 +52,12 @@ export const MASS_HELP = `  --max-creates N        a plan creating more than N r
   --allow-mass-delete    allow a plan over --max-deletes`;
 
 /** The limits of MASS_OPTIONS, checked: plain digits in MAX_CREATES and MAX_DELETES. */
-export function massLimits(values: { 'max-creates'?: string | undefined; 'allow-mass-create': boolean; 'max-deletes'?: string | undefined; 'allow-mass-delete': boolean }): Limits {
+export function massLimits(values: {
+  'max-creates'?: string | undefined;
+  'allow-mass-create': boolean;
+  'max-deletes'?: string | undefined;
+  'allow-mass-delete': boolean;
+}): Limits {
   return {
     maxCreates: count(values['max-creates'], '--max-creates', MAX_CREATES, DEFAULT_MAX_CREATES),
     allowMassCreate: values['allow-mass-create'],
@@ -73,7 +78,8 @@ export function refuseMassChanges(plan: Plan, limits: Limits): void {
 /**
  * What plan, apply or show was given, read once: a pipe or stdin cannot be read twice.
  */
-export type Input = { readonly kind: 'saved'; readonly saved: SavedPlan } | { readonly kind: 'manifest'; readonly bytes: Uint8Array };
+export type Input =
+  { readonly kind: 'saved'; readonly saved: SavedPlan } | { readonly kind: 'manifest'; readonly bytes: Uint8Array };
 
 /**
  * Reads `path` (`-`: stdin) and tells a saved plan from a manifest: a saved plan is a JSON
@@ -116,15 +122,26 @@ export interface PrepareOptions {
 }
 
 /** Manifest, panel, diff. */
-export async function planFromManifest(bytes: Uint8Array, path: string, io: Io, credentials: Credentials, options: PrepareOptions): Promise<Prepared> {
+export async function planFromManifest(
+  bytes: Uint8Array,
+  path: string,
+  io: Io,
+  credentials: Credentials,
+  options: PrepareOptions,
+): Promise<Prepared> {
   const desired = loadManifest(bytes, path, io);
   const prepared = await withPanel(io, credentials, options, async (panel) => {
     const notes: string[] = [];
-    const live = await readLive(panel, { ...readsForManifest(desired), onNote: (note) => notes.push(note) });
+    const live = await readLive(panel, {
+      ...readsForManifest(desired),
+      onNote: (note) => notes.push(note),
+    });
     // Before any refusal (an unknown plan, a conflict): a client whose password was lost is named.
     await reportLostPasswords(options.secretsPath, panel.baseUrl, live, io, credentials.redactions);
     if (!live.domainsComplete && desired.prune.domains) {
-      notes.push('prune.domains needs the panel\'s domain list, which it cannot give: no domain is pruned for being unlisted; state: absent entries still are deleted.');
+      notes.push(
+        "prune.domains needs the panel's domain list, which it cannot give: no domain is pruned for being unlisted; state: absent entries still are deleted.",
+      );
     }
     const plan = diff(desired, live);
     return {
@@ -149,9 +166,17 @@ export async function planFromManifest(bytes: Uint8Array, path: string, io: Io, 
 export function locateConflicts(plan: Plan, desired: Desired): LocatedProblem[] {
   const located: LocatedProblem[] = [];
   for (const conflict of plan.conflicts) {
-    const entry = desired.clients.find((c) => c.username === conflict.client)?.domains.find((d) => d.name === conflict.domain);
+    const entry = desired.clients
+      .find((c) => c.username === conflict.client)
+      ?.domains.find((d) => d.name === conflict.domain);
     const loc = entry?.loc ?? (conflict.subdomains === undefined ? undefined : desired.prune.loc);
-    if (loc !== undefined) located.push({ file: loc.file, line: loc.line, column: loc.column, message: conflictLine(conflict, false) });
+    if (loc !== undefined)
+      located.push({
+        file: loc.file,
+        line: loc.line,
+        column: loc.column,
+        message: conflictLine(conflict, false),
+      });
   }
   return located;
 }
@@ -160,23 +185,41 @@ export function locateConflicts(plan: Plan, desired: Desired): LocatedProblem[] 
  * The panel re-read for a saved plan: refused when made for another panel, or stale when
  * anything it depends on changed (then nothing is sent).
  */
-export async function planFromSavedPlan(saved: SavedPlan, file: string, io: Io, credentials: Credentials, options: PrepareOptions): Promise<Prepared> {
+export async function planFromSavedPlan(
+  saved: SavedPlan,
+  file: string,
+  io: Io,
+  credentials: Credentials,
+  options: PrepareOptions,
+): Promise<Prepared> {
   const prepared = await withPanel(io, credentials, options, async (panel) => {
     if (panel.baseUrl !== saved.panelUrl) {
-      throw new ProvisionError('plan_file', `${file} was made for the panel ${saved.panelUrl}, not ${panel.baseUrl}: nothing was sent`, {
-        hint: 'apply it with --url / PROVISION_URL set to the panel it was made for, or make a plan for this panel',
-      });
+      throw new ProvisionError(
+        'plan_file',
+        `${file} was made for the panel ${saved.panelUrl}, not ${panel.baseUrl}: nothing was sent`,
+        {
+          hint: 'apply it with --url / PROVISION_URL set to the panel it was made for, or make a plan for this panel',
+        },
+      );
     }
     const notes: string[] = [];
-    const live = await readLive(panel, { ...readsForSavedPlan(saved.plan), onNote: (note) => notes.push(note) });
+    const live = await readLive(panel, {
+      ...readsForSavedPlan(saved.plan),
+      onNote: (note) => notes.push(note),
+    });
     // Before any refusal: a stale plan must not hide a client whose password was lost.
     await reportLostPasswords(options.secretsPath, panel.baseUrl, live, io, credentials.redactions);
     if (planFingerprint(saved.plan, live) !== saved.fingerprint) {
       const reasons = staleReasons(saved.plan, live);
-      throw new ProvisionError('stale_plan', `stale plan: the panel changed since ${file} was made (${plural(reasons.length, 'difference')}): nothing was sent`, {
-        details: reasons.length > 0 ? reasons : ['the panel state does not match the fingerprint recorded in the plan'],
-        hint: 'make a new plan (provision plan <manifest> --out FILE), review it, and apply that',
-      });
+      throw new ProvisionError(
+        'stale_plan',
+        `stale plan: the panel changed since ${file} was made (${plural(reasons.length, 'difference')}): nothing was sent`,
+        {
+          details:
+            reasons.length > 0 ? reasons : ['the panel state does not match the fingerprint recorded in the plan'],
+          hint: 'make a new plan (provision plan <manifest> --out FILE), review it, and apply that',
+        },
+      );
     }
     return {
       plan: saved.plan,
@@ -192,7 +235,12 @@ export async function planFromSavedPlan(saved: SavedPlan, file: string, io: Io, 
 }
 
 /** Connects, then makes the view; the connection is closed when that fails and handed on when not. */
-async function withPanel(io: Io, credentials: Credentials, options: PrepareOptions, view: (panel: PanelClient) => Promise<PlanView>): Promise<Omit<Prepared, 'conflictsAt'>> {
+async function withPanel(
+  io: Io,
+  credentials: Credentials,
+  options: PrepareOptions,
+  view: (panel: PanelClient) => Promise<PlanView>,
+): Promise<Omit<Prepared, 'conflictsAt'>> {
   const panel = await connect(options.connection, io, credentials, options.connections);
   try {
     return { view: await view(panel), panel };
@@ -212,7 +260,9 @@ export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] =
   const owned = plan.conflicts.filter((c) => c.subdomains === undefined).length;
   const blocked = plan.conflicts.length - owned;
   const what = [
-    owned > 0 ? `${plural(owned, 'domain')} of the manifest belong${owned === 1 ? 's' : ''} to another client on the panel` : '',
+    owned > 0
+      ? `${plural(owned, 'domain')} of the manifest belong${owned === 1 ? 's' : ''} to another client on the panel`
+      : '',
     blocked > 0 ? `${plural(blocked, 'domain')} to delete ${blocked === 1 ? 'has' : 'have'} subdomains that stay` : '',
   ].filter(Boolean);
   throw new ProvisionError('plan_conflict', `${what.join('; ')}: apply sends nothing until this is resolved`, {
@@ -231,7 +281,13 @@ export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] =
  * without their client's id; the journal records that once (secrets/recovery.ts). A password
  * recovered in clear joins the run's redaction set first.
  */
-export async function reportLostPasswords(path: string | undefined, panelUrl: string, live: { readonly clients: readonly ExistingClient[] }, io: Io, redactions: Redactions): Promise<void> {
+export async function reportLostPasswords(
+  path: string | undefined,
+  panelUrl: string,
+  live: { readonly clients: readonly ExistingClient[] },
+  io: Io,
+  redactions: Redactions,
+): Promise<void> {
   if (path === undefined || path === '') return;
   const [{ skippedLineWarning }, { closeLostIntents, findLostIntents }, { resetCommand }] = await Promise.all([
     import('../secrets/journal.js'),
@@ -253,7 +309,9 @@ export async function reportLostPasswords(path: string | undefined, panelUrl: st
     );
   }
   for (const record of found.incomplete) {
-    io.stderr.write(`${path}:${record.line}: the password of client ${quote(record.username)} was saved without its id; the panel lists it as id ${record.id}: record completed\n`);
+    io.stderr.write(
+      `${path}:${record.line}: the password of client ${quote(record.username)} was saved without its id; the panel lists it as id ${record.id}: record completed\n`,
+    );
   }
   await closeLostIntents(path, panelUrl, found);
 }

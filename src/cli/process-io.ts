@@ -3,8 +3,16 @@ import type { Io } from './io.js';
 /** The real process as an Io: its streams, its environment, its signals, its terminal. */
 export function processIo(env: Io['env'] = process.env): Io {
   return {
-    stdout: { write: (text) => process.stdout.write(text), isTTY: process.stdout.isTTY, columns: process.stdout.columns },
-    stderr: { write: (text) => process.stderr.write(text), isTTY: process.stderr.isTTY, columns: process.stderr.columns },
+    stdout: {
+      write: (text) => process.stdout.write(text),
+      isTTY: process.stdout.isTTY,
+      columns: process.stdout.columns,
+    },
+    stderr: {
+      write: (text) => process.stderr.write(text),
+      isTTY: process.stderr.isTTY,
+      columns: process.stderr.columns,
+    },
     env,
     untilStopped,
     exit: (code) => process.exit(code),

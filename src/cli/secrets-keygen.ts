@@ -64,18 +64,26 @@ async function writeNewPrivateFile(path: string, text: string): Promise<void> {
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'EEXIST') {
-      throw new ProvisionError('io', `${path} exists already: nothing was written (secrets keygen never replaces a file: it may hold the key that decrypts your passwords)`, {
-        hint: 'give the path of a new file, or move the old one away first if it is really not needed',
-      });
+      throw new ProvisionError(
+        'io',
+        `${path} exists already: nothing was written (secrets keygen never replaces a file: it may hold the key that decrypts your passwords)`,
+        {
+          hint: 'give the path of a new file, or move the old one away first if it is really not needed',
+        },
+      );
     }
-    throw new ProvisionError('io', `cannot create ${path}: ${code}`, { hint: 'check that the directory exists and is writable' });
+    throw new ProvisionError('io', `cannot create ${path}: ${code}`, {
+      hint: 'check that the directory exists and is writable',
+    });
   }
   try {
     await handle.writeFile(text);
     await handle.sync();
   } catch (error) {
     await rm(path, { force: true }).catch(() => undefined);
-    throw new ProvisionError('io', `cannot write ${path}: ${errnoCode(error)}: nothing was kept`, { hint: 'check the free space and the directory' });
+    throw new ProvisionError('io', `cannot write ${path}: ${errnoCode(error)}: nothing was kept`, {
+      hint: 'check the free space and the directory',
+    });
   } finally {
     await handle.close().catch(() => undefined);
   }

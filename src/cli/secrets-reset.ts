@@ -22,16 +22,31 @@ export const RESET_OPTIONS = {
   'allow-plaintext-secrets': { type: 'boolean', default: false },
 } as const;
 
-export const resetUsage = 'provision secrets reset <username>... [--secrets-file PATH] [--secrets-recipient AGE_KEY] [--allow-plaintext-secrets]';
+export const resetUsage =
+  'provision secrets reset <username>... [--secrets-file PATH] [--secrets-recipient AGE_KEY] [--allow-plaintext-secrets]';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** Refuses a flag of `theirs` (another subcommand's), naming that subcommand; `all` reads the arguments loosely. */
-export function refuseFlags(args: readonly string[], all: Options, theirs: Options, other: string, usage: string): void {
-  const { tokens } = parseArgs({ args: [...args], options: all, strict: false, allowPositionals: true, tokens: true });
+export function refuseFlags(
+  args: readonly string[],
+  all: Options,
+  theirs: Options,
+  other: string,
+  usage: string,
+): void {
+  const { tokens } = parseArgs({
+    args: [...args],
+    options: all,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   for (const token of tokens) {
     if (token.kind === 'option' && token.name in theirs) {
-      throw new ProvisionError('usage', `--${token.name} is an option of secrets ${other}`, { hint: `usage: ${usage}` });
+      throw new ProvisionError('usage', `--${token.name} is an option of secrets ${other}`, {
+        hint: `usage: ${usage}`,
+      });
     }
   }
 }
@@ -45,7 +60,10 @@ export function refuseFlags(args: readonly string[], all: Options, theirs: Optio
  */
 export async function runReset(args: readonly string[], io: Io, credentials: Credentials): Promise<ExitCode> {
   const { values, positionals } = parseCommandLine(args, RESET_OPTIONS, { atLeast: 1 }, resetUsage);
-  if (positionals.length < 2) throw new ProvisionError('usage', 'secrets reset needs at least one username', { hint: `usage: ${resetUsage}` });
+  if (positionals.length < 2)
+    throw new ProvisionError('usage', 'secrets reset needs at least one username', {
+      hint: `usage: ${resetUsage}`,
+    });
   const usernames = positionals.slice(1);
   const bad = usernames.filter((name) => !USERNAME_PATTERN.test(name));
   if (bad.length > 0) {
@@ -54,10 +72,21 @@ export async function runReset(args: readonly string[], io: Io, credentials: Cre
     });
   }
   const twice = usernames.filter((name, i) => usernames.indexOf(name) !== i);
-  if (twice.length > 0) throw new ProvisionError('usage', `${quote(twice[0] ?? '')} is named twice: nothing was sent`, { hint: `name each client once; usage: ${resetUsage}` });
+  if (twice.length > 0)
+    throw new ProvisionError('usage', `${quote(twice[0] ?? '')} is named twice: nothing was sent`, {
+      hint: `name each client once; usage: ${resetUsage}`,
+    });
   const encryption = await loadEncryption(values['secrets-recipient'] ?? io.env.PROVISION_SECRETS_RECIPIENT);
-  const path = requireSecretsPath(values['secrets-file'] ?? io.env.PROVISION_SECRETS_FILE, 'secrets reset writes the new passwords to');
-  refusePlaintextInCi({ encryption, env: io.env, allowPlaintext: values['allow-plaintext-secrets'], command: 'secrets reset' });
+  const path = requireSecretsPath(
+    values['secrets-file'] ?? io.env.PROVISION_SECRETS_FILE,
+    'secrets reset writes the new passwords to',
+  );
+  refusePlaintextInCi({
+    encryption,
+    env: io.env,
+    allowPlaintext: values['allow-plaintext-secrets'],
+    command: 'secrets reset',
+  });
 
   const panel = await connect(values, io, credentials);
   try {
@@ -99,7 +128,9 @@ export async function runReset(args: readonly string[], io: Io, credentials: Cre
       await sink.close();
     }
     const done = outcomes.filter((o) => o.status === 'reset').length;
-    io.stderr.write(`${plural(done, 'password')} of ${usernames.length} reset; the new ones are in ${path}${sink.encrypted ? ', encrypted to the age recipient' : ''}.\n`);
+    io.stderr.write(
+      `${plural(done, 'password')} of ${usernames.length} reset; the new ones are in ${path}${sink.encrypted ? ', encrypted to the age recipient' : ''}.\n`,
+    );
     return done === outcomes.length ? EXIT.ok : EXIT.failure;
   } finally {
     await panel.close();

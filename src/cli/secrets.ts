@@ -76,14 +76,21 @@ ${exitCodesHelp(['ok', 'failure'])}`,
         refuseFlags(args, OPTIONS, RESET_OPTIONS, 'reset', keygenUsage);
         return runKeygen(args, io, credentials);
       default:
-        throw new ProvisionError('usage', `unknown secrets subcommand ${quote(subcommand ?? '')}`, { hint: `usage: ${usage}` });
+        throw new ProvisionError('usage', `unknown secrets subcommand ${quote(subcommand ?? '')}`, {
+          hint: `usage: ${usage}`,
+        });
     }
   },
 };
 
 /** The subcommand: the first positional, read loosely (each subcommand parses strictly). */
 function firstPositional(args: readonly string[]): string | undefined {
-  const { positionals } = parseArgs({ args: [...args], options: OPTIONS, strict: false, allowPositionals: true });
+  const { positionals } = parseArgs({
+    args: [...args],
+    options: OPTIONS,
+    strict: false,
+    allowPositionals: true,
+  });
   return positionals[0];
 }
 
@@ -94,24 +101,39 @@ async function decrypt(args: readonly string[], io: Io): Promise<typeof EXIT.ok>
   const file = positionals[1] ?? '';
   // Through the journal's own reader: a link, a pipe or a device is refused, as apply refuses it.
   const text = await readJournal(file, { required: true });
-  const identities = values.identity === undefined ? undefined : parseIdentities(await readText(values.identity, io, 'identity file'), values.identity);
+  const identities =
+    values.identity === undefined
+      ? undefined
+      : parseIdentities(await readText(values.identity, io, 'identity file'), values.identity);
   const lines = parseJournal(text);
   for (const line of lines) if (line.kind === 'unreadable') io.stderr.write(`${skippedLineWarning(file, line)}\n`);
   const reveal = async (at: { readonly line: number; readonly entry: Entry }): Promise<Entry> => {
     let entry = at.entry;
-    for (const [armoredKey, clearKey] of [['password_age', 'password'], ['pending_password_age', 'pending_password']] as const) {
+    for (const [armoredKey, clearKey] of [
+      ['password_age', 'password'],
+      ['pending_password_age', 'pending_password'],
+    ] as const) {
       const armored = entry[armoredKey];
       if (typeof armored !== 'string') continue;
-      if (identities === undefined) throw new ProvisionError('usage', `${file} holds encrypted passwords: give --identity FILE`, { hint: `usage: ${decryptUsage}` });
+      if (identities === undefined)
+        throw new ProvisionError('usage', `${file} holds encrypted passwords: give --identity FILE`, {
+          hint: `usage: ${decryptUsage}`,
+        });
       let password: string;
       try {
         password = await decryptPassword(armored, identities);
       } catch (error) {
-        throw new ProvisionError('secrets', `${file}:${at.line}: cannot decrypt the password of ${JSON.stringify(entry.username)} (${(error as Error).message})`, {
-          hint: 'give the identity whose public key was passed as --secrets-recipient',
-        });
+        throw new ProvisionError(
+          'secrets',
+          `${file}:${at.line}: cannot decrypt the password of ${JSON.stringify(entry.username)} (${(error as Error).message})`,
+          {
+            hint: 'give the identity whose public key was passed as --secrets-recipient',
+          },
+        );
       }
-      entry = Object.fromEntries(Object.entries(entry).map(([key, value]) => (key === armoredKey ? [clearKey, password] : [key, value])));
+      entry = Object.fromEntries(
+        Object.entries(entry).map(([key, value]) => (key === armoredKey ? [clearKey, password] : [key, value])),
+      );
     }
     return entry;
   };

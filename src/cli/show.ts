@@ -42,14 +42,22 @@ ${exitCodesHelp(['ok', 'failure'])}`,
     const path = positionals[0] ?? '';
     const input = await readInput(path, io);
     if (input.kind === 'manifest') {
-      throw new ProvisionError('usage', `${quote(sourceName(path))} is a manifest, not a saved plan: show prints plan files written by provision plan --out`, {
-        hint: `run provision plan ${path === '-' ? '<manifest>' : path} (it reads the panel), or provision plan ${path === '-' ? '<manifest>' : path} --out plan.json, then provision show plan.json`,
-      });
+      throw new ProvisionError(
+        'usage',
+        `${quote(sourceName(path))} is a manifest, not a saved plan: show prints plan files written by provision plan --out`,
+        {
+          hint: `run provision plan ${path === '-' ? '<manifest>' : path} (it reads the panel), or provision plan ${path === '-' ? '<manifest>' : path} --out plan.json, then provision show plan.json`,
+        },
+      );
     }
     const view = input.saved;
     const showUrl = values['show-url'];
     io.stdout.write(
-      format === 'json' ? renderPlanJson(view) : format === 'markdown' ? renderPlanMarkdown(view, { showUrl }) : renderPlanText(view, { color: useColor(io.stdout, io.env) }),
+      format === 'json'
+        ? renderPlanJson(view)
+        : format === 'markdown'
+          ? renderPlanMarkdown(view, { showUrl })
+          : renderPlanText(view, { color: useColor(io.stdout, io.env) }),
     );
     return EXIT.ok;
   },

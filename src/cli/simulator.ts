@@ -32,7 +32,8 @@ const OPTIONS = {
 export const simulator: Command = {
   usage,
   options: OPTIONS,
-  summary: 'Run a local panel that speaks the API v2 (GET /ping, /hosting-plans, /clients, /domains, POST /clients, /domains), for trying the tool out and for tests. Ctrl-C stops it.',
+  summary:
+    'Run a local panel that speaks the API v2 (GET /ping, /hosting-plans, /clients, /domains, POST /clients, /domains), for trying the tool out and for tests. Ctrl-C stops it.',
   help: `Options:
   --api-key KEY     the key clients must send as X-API-Key (or PROVISION_API_KEY)
   --port N          port to listen on (${rangeText(PORT)}; default 0: a free one)
@@ -62,10 +63,13 @@ ${exitCodesHelp(['ok', 'failure'])}`,
     const { values } = parseCommandLine(args, OPTIONS, 0, usage);
     const apiKey = values['api-key'] ?? io.env.PROVISION_API_KEY;
     if (apiKey === undefined || apiKey === '') {
-      throw new ProvisionError('usage', 'the simulator needs an API key', { hint: 'give --api-key KEY or set PROVISION_API_KEY' });
+      throw new ProvisionError('usage', 'the simulator needs an API key', {
+        hint: 'give --api-key KEY or set PROVISION_API_KEY',
+      });
     }
     redactions.add(apiKey);
-    const seed = values.seed === undefined ? undefined : parseSeed(await readJson(values.seed, io, 'seed file'), values.seed);
+    const seed =
+      values.seed === undefined ? undefined : parseSeed(await readJson(values.seed, io, 'seed file'), values.seed);
     const sim = await startSimulator({
       apiKey,
       port: count(values.port, '--port', PORT, 0),

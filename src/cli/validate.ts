@@ -38,11 +38,16 @@ ${exitCodesHelp(['ok', 'failure'])}`,
     const { values, positionals } = parseCommandLine(args, VALIDATE_OPTIONS, { atLeast: 1 }, usage);
     const format = oneOf(values.format, '--format', ['text', 'json'], 'text');
     if (positionals.filter((path) => path === STDIN).length > 1) {
-      throw new ProvisionError('usage', 'standard input (-) can be given once', { hint: `usage: ${usage}` });
+      throw new ProvisionError('usage', 'standard input (-) can be given once', {
+        hint: `usage: ${usage}`,
+      });
     }
     const invalid = format === 'json' ? await validateJson(positionals, io) : await validateText(positionals, io);
     if (invalid.length > 0) {
-      throw new ProvisionError('manifest_invalid', `${plural(invalid.length, 'manifest')} of ${positionals.length} ${invalid.length === 1 ? 'is' : 'are'} invalid: ${invalid.map((name) => quote(name)).join(', ')}`);
+      throw new ProvisionError(
+        'manifest_invalid',
+        `${plural(invalid.length, 'manifest')} of ${positionals.length} ${invalid.length === 1 ? 'is' : 'are'} invalid: ${invalid.map((name) => quote(name)).join(', ')}`,
+      );
     }
     return EXIT.ok;
   },
@@ -54,7 +59,9 @@ async function validateText(paths: readonly string[], io: Io): Promise<string[]>
   for (const path of paths) {
     try {
       const desired = loadManifest(await readBytes(path, io, 'manifest'), path, io);
-      io.stdout.write(`${sourceName(path)}: valid (${plural(desired.clients.length, 'client')}, ${plural(domainCount(desired.clients), 'domain')})\n`);
+      io.stdout.write(
+        `${sourceName(path)}: valid (${plural(desired.clients.length, 'client')}, ${plural(domainCount(desired.clients), 'domain')})\n`,
+      );
     } catch (error) {
       // One manifest's problems are printed; the others are still checked.
       if (paths.length === 1 || !(error instanceof ProvisionError) || error.code !== 'manifest_invalid') throw error;
@@ -76,7 +83,8 @@ async function validateJson(paths: readonly string[], io: Io): Promise<string[]>
       file: checked.file,
       diagnostics: checked.diagnostics,
       errors: checked.errors,
-      counts: desired === undefined ? undefined : { clients: desired.clients.length, domains: domainCount(desired.clients) },
+      counts:
+        desired === undefined ? undefined : { clients: desired.clients.length, domains: domainCount(desired.clients) },
     });
   }
   io.stdout.write(renderValidateJson(files));

@@ -28,15 +28,20 @@ import { quote } from '../escape.js';
 import type { Desired, DesiredClient, DesiredDomain } from '../manifest/types.js';
 import { globMatcher } from '../names.js';
 import type { LiveClient, ManagedField } from '../panel/types.js';
-import { assertNever } from '../util.js';
-import { compare, type ExportClient, type FieldView, type LiveModel } from './model.js';
+import { assertNever, compare } from '../util.js';
+import { type ExportClient, type FieldView, type LiveModel } from './model.js';
 
 /**
  * One change to the manifest; `client` and `domain` are indexes into the manifest's `clients`
  * list and that client's `domains` list (those of Desired, which follow the file's order).
  */
 export type Edit =
-  | { readonly kind: 'set'; readonly client: number; readonly field: ManagedField; readonly value: string | boolean }
+  | {
+      readonly kind: 'set';
+      readonly client: number;
+      readonly field: ManagedField;
+      readonly value: string | boolean;
+    }
   | { readonly kind: 'unset'; readonly client: number; readonly field: 'plan' | 'email' }
   | { readonly kind: 'add-domains'; readonly client: number; readonly domains: readonly string[] }
   | { readonly kind: 'drop-client'; readonly client: number }
@@ -69,9 +74,13 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
   const ownerName = new Map(model.live.clients.map((c) => [c.id, c.username]));
   const domainsByName = new Map(model.live.domains.map((d) => [d.name, d]));
   // What --drop-missing removes is listed no more: the panel's owner of such a domain gets it.
-  const dropClient = (client: DesiredClient): boolean => options.dropMissing === true && client.state === 'present' && !clientsByName.has(client.username);
-  const dropDomain = (domain: DesiredDomain): boolean => options.dropMissing === true && domain.state === 'present' && !domainsByName.has(domain.name);
-  const listedDomains = new Set(desired.clients.flatMap((c) => (dropClient(c) ? [] : c.domains.filter((d) => !dropDomain(d)).map((d) => d.name))));
+  const dropClient = (client: DesiredClient): boolean =>
+    options.dropMissing === true && client.state === 'present' && !clientsByName.has(client.username);
+  const dropDomain = (domain: DesiredDomain): boolean =>
+    options.dropMissing === true && domain.state === 'present' && !domainsByName.has(domain.name);
+  const listedDomains = new Set(
+    desired.clients.flatMap((c) => (dropClient(c) ? [] : c.domains.filter((d) => !dropDomain(d)).map((d) => d.name))),
+  );
 
   desired.clients.forEach((client, i) => {
     if (client.state === 'absent') return;
@@ -88,7 +97,9 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
         if (dropDomain(domain)) edits.push({ kind: 'drop-domain', client: i, domain: j });
       } else if (found.idUser !== live.id) {
         const owner = ownerName.get(found.idUser);
-        warn(`domain ${quote(domain.input)} is listed under client ${quote(client.username)} but the panel has it under ${owner === undefined ? `user id ${found.idUser}` : `client ${quote(owner)}`}: left as is (plan reports the conflict)`);
+        warn(
+          `domain ${quote(domain.input)} is listed under client ${quote(client.username)} but the panel has it under ${owner === undefined ? `user id ${found.idUser}` : `client ${quote(owner)}`}: left as is (plan reports the conflict)`,
+        );
       }
     });
     const added = model.domains(live, warn).filter((d) => !listedDomains.has(d.name) && !keep(d.name));
@@ -96,7 +107,8 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
   });
 
   const listed = new Set(desired.clients.map((c) => c.username));
-  const claimed = (username: string): boolean => (desired.prune.clients || (options.claim?.(username) ?? false)) && !keep(username) && !listed.has(username);
+  const claimed = (username: string): boolean =>
+    (desired.prune.clients || (options.claim?.(username) ?? false)) && !keep(username) && !listed.has(username);
   const added = [...model.live.clients]
     .filter((c) => claimed(c.username))
     .sort((a, b) => compare(a.username, b.username))
@@ -111,7 +123,13 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
 }
 
 /** The field edits of one listed client the panel has. */
-function fieldEdits(client: DesiredClient, index: number, live: LiveClient, model: LiveModel, warn: (message: string) => void): Edit[] {
+function fieldEdits(
+  client: DesiredClient,
+  index: number,
+  live: LiveClient,
+  model: LiveModel,
+  warn: (message: string) => void,
+): Edit[] {
   const view = model.view(live);
   const edits: Edit[] = [];
   const name = `client ${quote(client.username)}`;

@@ -10,7 +10,7 @@ import { quote } from '../escape.js';
 import { validateManifest } from '../manifest/load.js';
 import { normalizeDomain, USERNAME_PATTERN } from '../names.js';
 import type { Live, LiveClient, LiveDomain } from '../panel/types.js';
-import { plural } from '../util.js';
+import { compare, plural } from '../util.js';
 
 /**
  * One client as the manifest writes it: `username` valid (USERNAME_PATTERN); `plan` a hosting
@@ -76,22 +76,38 @@ export class LiveModel {
 
   /** The client's managed fields as the manifest can say them. */
   view(client: LiveClient): ClientView {
-    return { plan: this.planView(client.idHostingPlan), email: this.emailView(client.email), suspended: client.suspended === undefined ? { kind: 'unknown' } : { kind: 'value', value: client.suspended } };
+    return {
+      plan: this.planView(client.idHostingPlan),
+      email: this.emailView(client.email),
+      suspended: client.suspended === undefined ? { kind: 'unknown' } : { kind: 'value', value: client.suspended },
+    };
   }
 
   private planView(id: number | null | undefined): FieldView<string> {
     if (id === undefined) return { kind: 'unknown' };
     if (id === null) return { kind: 'none' };
     const name = this.planNames.get(id);
-    if (name === undefined) return { kind: 'unwritable', reason: `its hosting plan (id ${id}) is not in the panel's list of hosting plans` };
-    if (name.trim() === '') return { kind: 'unwritable', reason: `its hosting plan (id ${id}) has an empty name, which the manifest refuses` };
+    if (name === undefined)
+      return {
+        kind: 'unwritable',
+        reason: `its hosting plan (id ${id}) is not in the panel's list of hosting plans`,
+      };
+    if (name.trim() === '')
+      return {
+        kind: 'unwritable',
+        reason: `its hosting plan (id ${id}) has an empty name, which the manifest refuses`,
+      };
     return { kind: 'value', value: name };
   }
 
   private emailView(email: string | null | undefined): FieldView<string> {
     if (email === undefined) return { kind: 'unknown' };
     if (email === null) return { kind: 'none' };
-    if (this.badEmails.has(email)) return { kind: 'unwritable', reason: `its email ${quote(email)} is not an address the manifest accepts` };
+    if (this.badEmails.has(email))
+      return {
+        kind: 'unwritable',
+        reason: `its email ${quote(email)} is not an address the manifest accepts`,
+      };
     return { kind: 'value', value: email };
   }
 
@@ -104,7 +120,10 @@ export class LiveModel {
     for (const domain of this.domainsByUser.get(client.id) ?? []) {
       if (domain.isSystem) continue;
       const form = domainForm(domain.name);
-      if (form === undefined) warn(`domain ${quote(domain.name)} (id ${domain.id}) of client ${quote(client.username)} is not a name the manifest accepts: left out`);
+      if (form === undefined)
+        warn(
+          `domain ${quote(domain.name)} (id ${domain.id}) of client ${quote(client.username)} is not a name the manifest accepts: left out`,
+        );
       else forms.push(form);
     }
     return forms.sort((a, b) => domainOrder(a.name, b.name));
@@ -118,7 +137,9 @@ export class LiveModel {
   entry(client: LiveClient, warn: (message: string) => void): ExportClient | undefined {
     if (!USERNAME_PATTERN.test(client.username)) {
       const domains = this.domains(client, () => undefined).length;
-      warn(`client ${quote(client.username)} (id ${client.id}) has a username the manifest refuses: left out${domains > 0 ? `, with its ${plural(domains, 'domain')}` : ''}`);
+      warn(
+        `client ${quote(client.username)} (id ${client.id}) has a username the manifest refuses: left out${domains > 0 ? `, with its ${plural(domains, 'domain')}` : ''}`,
+      );
       return undefined;
     }
     const view = this.view(client);
@@ -143,7 +164,9 @@ export class LiveModel {
    * username, each as `entry` makes it. `warn` hears of every name or value left out.
    */
   entries(warn: (message: string) => void, include: (username: string) => boolean = () => true): ExportClient[] {
-    const clients = this.live.clients.filter((c) => include(c.username)).sort((a, b) => compare(a.username, b.username));
+    const clients = this.live.clients
+      .filter((c) => include(c.username))
+      .sort((a, b) => compare(a.username, b.username));
     return clients.flatMap((client) => this.entry(client, warn) ?? []);
   }
 }
@@ -158,7 +181,10 @@ export function domainForm(name: string): DomainForm | undefined {
   if (!('name' in normal)) return undefined;
   const unicode = domainToUnicode(normal.name);
   const back = unicode === '' ? undefined : normalizeDomain(unicode);
-  return { name: normal.name, text: back !== undefined && 'name' in back && back.name === normal.name ? unicode : normal.name };
+  return {
+    name: normal.name,
+    text: back !== undefined && 'name' in back && back.name === normal.name ? unicode : normal.name,
+  };
 }
 
 /**
@@ -177,11 +203,6 @@ export function domainOrder(a: string, b: string): number {
   return la.length - lb.length;
 }
 
-/** Code-unit order (locale-independent). */
-export function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /**
  * The emails of `emails` that the manifest refuses, by the manifest's own check: one probe
  * manifest holds them all, one client per line, and the lines of its errors name the refused
@@ -190,7 +211,10 @@ export function compare(a: string, b: string): number {
 export function refusedEmails(emails: readonly string[]): Set<string> {
   const unique = [...new Set(emails)];
   if (unique.length === 0) return new Set();
-  const lines = unique.map((email, i) => `  - {username: p${i}, email: ${stringify(email, { lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE' }).trimEnd()}}`);
+  const lines = unique.map(
+    (email, i) =>
+      `  - {username: p${i}, email: ${stringify(email, { lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE' }).trimEnd()}}`,
+  );
   const text = `version: 1\nclients:\n${lines.join('\n')}\n`;
   const { diagnostics } = validateManifest(text, 'probe');
   const refused = new Set<string>();

@@ -14,7 +14,18 @@
  *   block list under the key.
  * Pure: text in, text out.
  */
-import { isCollection, isMap, isScalar, isSeq, parseDocument, type Node, type Pair, visit, type YAMLMap, type YAMLSeq } from 'yaml';
+import {
+  isCollection,
+  isMap,
+  isScalar,
+  isSeq,
+  parseDocument,
+  type Node,
+  type Pair,
+  visit,
+  type YAMLMap,
+  type YAMLSeq,
+} from 'yaml';
 import { ProvisionError } from '../errors.js';
 import { assertNever } from '../util.js';
 import type { Edit } from './adopt.js';
@@ -43,15 +54,20 @@ export function rewrite(text: string, edits: readonly Edit[], file: string): str
   const doc = parseDocument(splicer.text, { keepSourceTokens: true, logLevel: 'error' });
   visit(doc, {
     Alias(_key, node) {
-      throw new ProvisionError('usage', `${file}:${splicer.lineOf(node.range?.[0] ?? 0)}: export --into cannot rewrite a manifest that uses YAML aliases (*name): nothing was written`, {
-        hint: 'write the aliased values out in full, or edit this manifest by hand',
-      });
+      throw new ProvisionError(
+        'usage',
+        `${file}:${splicer.lineOf(node.range?.[0] ?? 0)}: export --into cannot rewrite a manifest that uses YAML aliases (*name): nothing was written`,
+        {
+          hint: 'write the aliased values out in full, or edit this manifest by hand',
+        },
+      );
     },
   });
   const root = doc.contents;
   const clientsPair = isMap(root) ? root.items.find((p) => isScalar(p.key) && p.key.value === 'clients') : undefined;
   const clients = clientsPair?.value;
-  if (!isMap(root) || clientsPair === undefined || !isSeq(clients)) throw new Error('export --into: the manifest has no clients list');
+  if (!isMap(root) || clientsPair === undefined || !isSeq(clients))
+    throw new Error('export --into: the manifest has no clients list');
 
   const byClient = new Map<number, Edit[]>();
   const droppedClients = new Set<number>();
@@ -79,7 +95,15 @@ export function rewrite(text: string, edits: readonly Edit[], file: string): str
     if (!isMap(map)) throw new Error(`export --into: client ${index} is not a mapping`);
     editClient(splicer, map, clientEdits, sequenceIndent(splicer, clients));
   }
-  editList(splicer, root, clientsPair, clients, droppedClients, (style) => newClients.flatMap((items) => items(style)), true);
+  editList(
+    splicer,
+    root,
+    clientsPair,
+    clients,
+    droppedClients,
+    (style) => newClients.flatMap((items) => items(style)),
+    true,
+  );
   return bom + splicer.apply();
 }
 
@@ -109,13 +133,14 @@ function editClient(splicer: Splicer, map: YAMLMap, edits: readonly Edit[], inde
         break;
       case 'drop-client':
       case 'add-clients':
-        throw new Error('export --into: a list edit among a client\'s edits');
+        throw new Error("export --into: a list edit among a client's edits");
       default:
         assertNever(edit);
     }
   }
   if (dropped.size === 0 && added.length === 0) return;
-  const items: NewItems = (style) => added.map((name) => (style === 'block' ? `- ${scalarText(name, 'block')}` : scalarText(name, 'flow')));
+  const items: NewItems = (style) =>
+    added.map((name) => (style === 'block' ? `- ${scalarText(name, 'block')}` : scalarText(name, 'flow')));
   const pair = pairOf(map, 'domains');
   if (pair !== undefined && isSeq(pair.value)) {
     editList(splicer, map, pair, pair.value, dropped, items, false);
@@ -131,8 +156,14 @@ function editClient(splicer: Splicer, map: YAMLMap, edits: readonly Edit[], inde
     return;
   }
   const column = splicer.column(keyStart(map.items[0]));
-  const lines = [`domains:`, ...items('block').flatMap((item) => item.split('\n').map((line) => ' '.repeat(indent) + line))];
-  splicer.insertLines(splicer.blockEnd(map), lines.map((line) => ' '.repeat(column) + line));
+  const lines = [
+    `domains:`,
+    ...items('block').flatMap((item) => item.split('\n').map((line) => ' '.repeat(indent) + line)),
+  ];
+  splicer.insertLines(
+    splicer.blockEnd(map),
+    lines.map((line) => ' '.repeat(column) + line),
+  );
 }
 
 /**
@@ -140,7 +171,15 @@ function editClient(splicer: Splicer, map: YAMLMap, edits: readonly Edit[], inde
  * hold the list: a block list left empty becomes `key: []`; with `blockWhenEmpty`, an empty
  * flow list under a block mapping that gets items becomes a block list under its key.
  */
-function editList(splicer: Splicer, parent: YAMLMap, pair: Pair, list: YAMLSeq, dropped: ReadonlySet<number>, items: NewItems, blockWhenEmpty: boolean): void {
+function editList(
+  splicer: Splicer,
+  parent: YAMLMap,
+  pair: Pair,
+  list: YAMLSeq,
+  dropped: ReadonlySet<number>,
+  items: NewItems,
+  blockWhenEmpty: boolean,
+): void {
   const survivors = list.items.length - [...dropped].filter((i) => i < list.items.length).length;
   if (list.flow !== true) {
     const token = list.srcToken;
@@ -154,7 +193,11 @@ function editList(splicer: Splicer, parent: YAMLMap, pair: Pair, list: YAMLSeq, 
     }
     const added = items('block');
     const column = splicer.column(dashes[0] ?? 0);
-    if (added.length > 0) splicer.insertLines(splicer.blockEnd(list), added.flatMap((item) => item.split('\n')).map((line) => ' '.repeat(column) + line));
+    if (added.length > 0)
+      splicer.insertLines(
+        splicer.blockEnd(list),
+        added.flatMap((item) => item.split('\n')).map((line) => ' '.repeat(column) + line),
+      );
     else if (survivors === 0) splicer.add(splicer.colonAfter(pair), splicer.colonAfter(pair), ' []');
     return;
   }
@@ -165,13 +208,17 @@ function editList(splicer: Splicer, parent: YAMLMap, pair: Pair, list: YAMLSeq, 
     if (added.length > 0) {
       const column = splicer.column(keyStart(pair)) + 2;
       splicer.add(splicer.colonAfter(pair), range[1], '');
-      splicer.insertLines(splicer.lineEnd(range[1]), added.flatMap((item) => item.split('\n')).map((line) => ' '.repeat(column) + line));
+      splicer.insertLines(
+        splicer.lineEnd(range[1]),
+        added.flatMap((item) => item.split('\n')).map((line) => ' '.repeat(column) + line),
+      );
       return;
     }
   }
   // Runs of dropped items go with the comma before them (or after them, at the start).
   const nodes = list.items as Node[];
-  const place = (node: Node | undefined): [number, number] => node?.range == null ? [range[1] - 1, range[1] - 1] : [node.range[0], node.range[1]];
+  const place = (node: Node | undefined): [number, number] =>
+    node?.range == null ? [range[1] - 1, range[1] - 1] : [node.range[0], node.range[1]];
   for (let i = 0; i < nodes.length; i++) {
     if (!dropped.has(i)) continue;
     let last = i;
@@ -198,12 +245,14 @@ function removePair(splicer: Splicer, map: YAMLMap, key: string): void {
   if (map.flow === true) {
     const previous = map.items[index - 1];
     const end = (value ?? (pair.key as Node)).range?.[1] ?? start;
-    if (previous !== undefined) splicer.add(((previous.value as Node | null) ?? (previous.key as Node)).range?.[1] ?? start, end, '');
+    if (previous !== undefined)
+      splicer.add(((previous.value as Node | null) ?? (previous.key as Node)).range?.[1] ?? start, end, '');
     else if (next !== undefined) splicer.add(start, keyStart(next), '');
     return;
   }
   const lineStart = splicer.lineStart(start);
-  if (splicer.text.slice(lineStart, start).trim() === '') splicer.add(lineStart, value === null ? splicer.lineEnd(start) : splicer.nodeEnd(value), '');
+  if (splicer.text.slice(lineStart, start).trim() === '')
+    splicer.add(lineStart, value === null ? splicer.lineEnd(start) : splicer.nodeEnd(value), '');
   else if (next !== undefined) splicer.add(start, keyStart(next), '');
 }
 
@@ -223,8 +272,10 @@ function sequenceIndent(splicer: Splicer, clients: YAMLSeq): number {
     if (!isMap(client)) continue;
     const pair = pairOf(client, 'domains');
     const token = isSeq(pair?.value) ? pair.value.srcToken : undefined;
-    const dash = token?.type === 'block-seq' ? token.items[0]?.start.find((t) => t.type === 'seq-item-ind')?.offset : undefined;
-    if (pair !== undefined && dash !== undefined) return Math.max(0, splicer.column(dash) - splicer.column(keyStart(pair)));
+    const dash =
+      token?.type === 'block-seq' ? token.items[0]?.start.find((t) => t.type === 'seq-item-ind')?.offset : undefined;
+    if (pair !== undefined && dash !== undefined)
+      return Math.max(0, splicer.column(dash) - splicer.column(keyStart(pair)));
   }
   return 2;
 }
@@ -277,7 +328,9 @@ class Splicer {
 
   /** Where a node's lines end: a block collection's end, else the end of the line its value ends on (comment included). */
   nodeEnd(node: Node): number {
-    return isCollection(node) && node.flow !== true ? this.blockEnd(node) : this.lineEnd(node.range?.[1] ?? this.text.length);
+    return isCollection(node) && node.flow !== true
+      ? this.blockEnd(node)
+      : this.lineEnd(node.range?.[1] ?? this.text.length);
   }
 
   /** The position right after the `:` that follows a pair's key. */
@@ -290,7 +343,9 @@ class Splicer {
 
   /** The text with every splice made; overlapping splices are a bug. */
   apply(): string {
-    const sorted = [...this.splices].sort((a, b) => a.start - b.start || Number(a.end !== a.start) - Number(b.end !== b.start) || a.order - b.order);
+    const sorted = [...this.splices].sort(
+      (a, b) => a.start - b.start || Number(a.end !== a.start) - Number(b.end !== b.start) || a.order - b.order,
+    );
     let out = '';
     let cursor = 0;
     for (const splice of sorted) {

@@ -59,7 +59,8 @@ export function scalarText(value: string | boolean, context: 'block' | 'flow', t
   const readsBack = (text: string): boolean => {
     if (text.includes('\n')) return false;
     try {
-      const back: unknown = context === 'flow' ? (parse(`[${text}]`) as unknown[])[0] : (parse(`k: ${text}`) as { k: unknown }).k;
+      const back: unknown =
+        context === 'flow' ? (parse(`[${text}]`) as unknown[])[0] : (parse(`k: ${text}`) as { k: unknown }).k;
       return back === value;
     } catch {
       return false;
@@ -88,7 +89,8 @@ function render(value: unknown, flow: boolean): string {
   if (flow && isCollection(doc.contents)) doc.contents.flow = true;
   const text = escapeRaw(doc.toString(OPTIONS));
   const back: unknown = parse(text);
-  if (JSON.stringify(back) !== JSON.stringify(value)) throw new Error('the YAML writer does not read back what it wrote');
+  if (JSON.stringify(back) !== JSON.stringify(value))
+    throw new Error('the YAML writer does not read back what it wrote');
   return text;
 }
 
@@ -96,7 +98,8 @@ function render(value: unknown, flow: boolean): string {
 function markUnsafe(doc: Document): void {
   visit(doc, {
     Scalar(_key, node) {
-      if (isScalar(node) && typeof node.value === 'string' && safeText(node.value) !== node.value) node.type = Scalar.QUOTE_DOUBLE;
+      if (isScalar(node) && typeof node.value === 'string' && safeText(node.value) !== node.value)
+        node.type = Scalar.QUOTE_DOUBLE;
     },
   });
 }

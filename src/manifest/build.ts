@@ -84,7 +84,11 @@ export class ClientsBuilder {
       } else {
         const first = usernames.get(username);
         if (first === undefined) usernames.set(username, loc);
-        else error(loc, `username ${quote(username)} is used twice (first at line ${first.line}): each client needs its own username`);
+        else
+          error(
+            loc,
+            `username ${quote(username)} is used twice (first at line ${first.line}): each client needs its own username`,
+          );
       }
     }
 
@@ -106,12 +110,18 @@ export class ClientsBuilder {
     if (typeof plan === 'string') {
       planLoc = source.at(where('plan'));
       if (plan.trim() === '') {
-        error(planLoc, `"plan" in ${name} is empty: give a hosting plan's name, or remove "plan" for the panel's default resources`);
+        error(
+          planLoc,
+          `"plan" in ${name} is empty: give a hosting plan's name, or remove "plan" for the panel's default resources`,
+        );
       }
     }
 
     if (typeof email === 'string' && !EMAIL.test(email)) {
-      error(source.at(where('email')), `email ${quote(email)} in ${name} is not an email address like name@example.com`);
+      error(
+        source.at(where('email')),
+        `email ${quote(email)} in ${name} is not an email address like name@example.com`,
+      );
     }
 
     const desiredDomains: DesiredDomain[] = [];
@@ -159,4 +169,3 @@ export class ClientsBuilder {
     });
   }
 }
-

@@ -195,7 +195,8 @@ export function readChunked(
   if (skeleton === undefined || !isMap(skeleton.doc.contents)) return undefined;
   const skeletonLines = skeleton.lineCounter;
   let sectionNewlines = 0;
-  for (let i = text.indexOf('\n', sectionStart); i !== -1 && i < sectionEnd; i = text.indexOf('\n', i + 1)) sectionNewlines++;
+  for (let i = text.indexOf('\n', sectionStart); i !== -1 && i < sectionEnd; i = text.indexOf('\n', i + 1))
+    sectionNewlines++;
   const top = position(skeleton.doc.contents, (offset) => {
     const { line, col } = skeletonLines.linePos(offset);
     return { line: offset < sectionStart ? line : line + sectionNewlines, column: col };
@@ -212,7 +213,11 @@ export function readChunked(
     return undefined;
   }
   data.clients = [];
-  return { top: data, topSource: new PositionMap(file, text, top), batches: readBatches(text, file, batches, maxAliasCount) };
+  return {
+    top: data,
+    topSource: new PositionMap(file, text, top),
+    batches: readBatches(text, file, batches, maxAliasCount),
+  };
 }
 
 /** Reads the batches one at a time: each batch's syntax tree and Document die with it. */
@@ -223,12 +228,17 @@ function* readBatches(
   maxAliasCount: number,
 ): Generator<ItemBatch | undefined> {
   for (const [start, end, firstLine] of batches) {
-    const read = readSimpleItems(text, start, end, firstLine) ?? readItemsWithYaml(text, start, end, firstLine, maxAliasCount);
+    const read =
+      readSimpleItems(text, start, end, firstLine) ?? readItemsWithYaml(text, start, end, firstLine, maxAliasCount);
     if (read === undefined) {
       yield undefined;
       return;
     }
-    yield { clients: read.clients, nodes: read.seq.items?.map((node) => ({ node, via: undefined })) ?? [], source: new PositionMap(file, text, read.seq) };
+    yield {
+      clients: read.clients,
+      nodes: read.seq.items?.map((node) => ({ node, via: undefined })) ?? [],
+      source: new PositionMap(file, text, read.seq),
+    };
   }
 }
 
@@ -238,7 +248,13 @@ function* readBatches(
  * `yaml` finds anything wrong or anything `position` gives up on. The reference that
  * simple-items.ts is held to (exported for its tests).
  */
-export function readItemsWithYaml(text: string, start: number, end: number, firstLine: number, maxAliasCount: number): { readonly clients: unknown[]; readonly seq: PosNode } | undefined {
+export function readItemsWithYaml(
+  text: string,
+  start: number,
+  end: number,
+  firstLine: number,
+  maxAliasCount: number,
+): { readonly clients: unknown[]; readonly seq: PosNode } | undefined {
   const batch = parseClean(text.slice(start, end));
   if (batch === undefined || !isSeq(batch.doc.contents)) return undefined;
   const lines = batch.lineCounter;
@@ -255,7 +271,12 @@ export function readItemsWithYaml(text: string, start: number, end: number, firs
 /** A document with no error and no warning, with its line counter; undefined otherwise. */
 function parseClean(text: string): { doc: Document; lineCounter: LineCounter } | undefined {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
+  const doc = parseDocument(text, {
+    lineCounter,
+    uniqueKeys: true,
+    prettyErrors: false,
+    logLevel: 'error',
+  });
   if (doc.errors.length > 0 || doc.warnings.length > 0) return undefined;
   return { doc, lineCounter };
 }
@@ -269,7 +290,13 @@ type Place = (offset: number) => { line: number; column: number };
  * anchors, tags, block scalars, keys that are not scalars.
  */
 function position(node: Node, place: Place): PosNode | undefined {
-  if (isAlias(node) || node.anchor !== undefined || node.tag !== undefined || node.range === undefined || node.range === null) {
+  if (
+    isAlias(node) ||
+    node.anchor !== undefined ||
+    node.tag !== undefined ||
+    node.range === undefined ||
+    node.range === null
+  ) {
     return undefined;
   }
   const at = place(node.range[0]);

@@ -76,7 +76,10 @@ function decodeUtf8(bytes: Uint8Array, file: string): { text: string } | { diagn
 export function parseManifest(text: string, file: string): LoadResult {
   const result = validateManifest(text, file);
   if (result.desired === undefined) return result;
-  return { desired: result.desired, diagnostics: [...result.diagnostics, ...lookalikeDiagnostics(result.desired)] };
+  return {
+    desired: result.desired,
+    diagnostics: [...result.diagnostics, ...lookalikeDiagnostics(result.desired)],
+  };
 }
 
 /**
@@ -114,7 +117,12 @@ export const CHUNKED_DIAGNOSTICS_ABOVE = 1024 * 1024;
  * a batch's. Without it, any diagnostic gives up (the whole read reports them).
  * `batchChars` (@internal, tests only) sets the size of the batches of client items.
  */
-export function parseManifestChunked(text: string, file: string, batchChars?: number, keepDiagnostics = false): LoadResult | undefined {
+export function parseManifestChunked(
+  text: string,
+  file: string,
+  batchChars?: number,
+  keepDiagnostics = false,
+): LoadResult | undefined {
   const read = readChunked(text, file, MAX_ALIAS_COUNT, batchChars);
   if (read === undefined || !schemaValid(read.top)) return undefined;
   const diagnostics: Diagnostic[] = [];
@@ -132,7 +140,8 @@ export function parseManifestChunked(text: string, file: string, batchChars?: nu
     const before = diagnostics.length;
     batch.clients.forEach((client, i) => {
       const node = batch.nodes[i];
-      if (!valid && node !== undefined) diagnostics.push(...checkClientSchema(read.top, client, index, batch.source, node));
+      if (!valid && node !== undefined)
+        diagnostics.push(...checkClientSchema(read.top, client, index, batch.source, node));
       builder.add(batch.source, client, index++, node);
     });
     if (diagnostics.length > 0 && !keepDiagnostics) return undefined;
@@ -150,7 +159,12 @@ export function parseManifestChunked(text: string, file: string, batchChars?: nu
 /** The whole-document read: yaml's Document for the whole text, then the same checks. */
 export function parseManifestWhole(text: string, file: string): LoadResult {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
+  const doc = parseDocument(text, {
+    lineCounter,
+    uniqueKeys: true,
+    prettyErrors: false,
+    logLevel: 'error',
+  });
   const source = new SourceMap(file, doc, lineCounter);
   const diagnostics: Diagnostic[] = [
     ...doc.errors.map((e) => yamlDiagnostic(e, 'error', text, source)),
@@ -200,14 +214,21 @@ export function parseManifestWhole(text: string, file: string): LoadResult {
 export const MAX_DIAGNOSTICS = 1000;
 
 /** `counted`: problems found past the ones kept (a chunked read keeps only the first), and how many are errors. */
-function finish(desired: Desired | undefined, diagnostics: Diagnostic[], counted = { problems: 0, errors: 0 }): LoadResult {
+function finish(
+  desired: Desired | undefined,
+  diagnostics: Diagnostic[],
+  counted = { problems: 0, errors: 0 },
+): LoadResult {
   const sorted = dedupe(diagnostics.sort(compareDiagnostics));
   const failed = counted.errors > 0 || sorted.some((d) => d.severity === 'error');
   const beyond = sorted[MAX_DIAGNOSTICS];
   if (beyond === undefined) return { desired: failed ? undefined : desired, diagnostics: sorted };
   const more = sorted.length - MAX_DIAGNOSTICS + counted.problems;
   const shown = sorted.slice(0, MAX_DIAGNOSTICS);
-  shown.push({ ...beyond, message: `… and ${plural(more, 'more problem')} from here on, not shown: fix the ones above first` });
+  shown.push({
+    ...beyond,
+    message: `… and ${plural(more, 'more problem')} from here on, not shown: fix the ones above first`,
+  });
   const errorCount = sorted.reduce((n, d) => n + (d.severity === 'error' ? 1 : 0), 0) + counted.errors;
   return { desired: failed ? undefined : desired, diagnostics: shown, errorCount };
 }
@@ -250,7 +271,11 @@ function yamlDiagnostic(e: YAMLError, severity: Diagnostic['severity'], text: st
       break;
     default:
       // yaml's own wording ("Missing closing "quote"), as a sentence fragment on one line.
-      message = e.message.replace(/\s+/g, ' ').trim().replace(/^./, (c) => c.toLowerCase()).replace(/\.$/, '');
+      message = e.message
+        .replace(/\s+/g, ' ')
+        .trim()
+        .replace(/^./, (c) => c.toLowerCase())
+        .replace(/\.$/, '');
   }
   const loc: Location = source.offset(start);
   return { ...loc, severity, message };

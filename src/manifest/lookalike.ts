@@ -11,16 +11,85 @@ import type { Desired, Diagnostic, Location } from './types.js';
  */
 const LATIN_TWINS: Readonly<Record<string, string>> = {
   // Cyrillic
-  а: 'a', в: 'b', е: 'e', ё: 'e', һ: 'h', і: 'i', ї: 'i', ј: 'j', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', ӏ: 'l', ь: 'b',
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  ё: 'e',
+  һ: 'h',
+  і: 'i',
+  ї: 'i',
+  ј: 'j',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  ѕ: 's',
+  ԁ: 'd',
+  ԛ: 'q',
+  ԝ: 'w',
+  ӏ: 'l',
+  ь: 'b',
   // Greek
-  α: 'a', β: 'b', γ: 'y', ε: 'e', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ω: 'w', ϲ: 'c', ϳ: 'j',
+  α: 'a',
+  β: 'b',
+  γ: 'y',
+  ε: 'e',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  ω: 'w',
+  ϲ: 'c',
+  ϳ: 'j',
   // Capitals, mapped before lowercasing (Greek Υ is Y, its lowercase υ is u)
-  А: 'a', В: 'b', Е: 'e', К: 'k', М: 'm', Н: 'h', О: 'o', Р: 'p', С: 'c', Т: 't', Х: 'x', Ѕ: 's', І: 'i', Ј: 'j',
-  Α: 'a', Β: 'b', Ε: 'e', Ζ: 'z', Η: 'h', Ι: 'i', Κ: 'k', Μ: 'm', Ν: 'n', Ο: 'o', Ρ: 'p', Τ: 't', Υ: 'y', Χ: 'x',
+  А: 'a',
+  В: 'b',
+  Е: 'e',
+  К: 'k',
+  М: 'm',
+  Н: 'h',
+  О: 'o',
+  Р: 'p',
+  С: 'c',
+  Т: 't',
+  Х: 'x',
+  Ѕ: 's',
+  І: 'i',
+  Ј: 'j',
+  Α: 'a',
+  Β: 'b',
+  Ε: 'e',
+  Ζ: 'z',
+  Η: 'h',
+  Ι: 'i',
+  Κ: 'k',
+  Μ: 'm',
+  Ν: 'n',
+  Ο: 'o',
+  Ρ: 'p',
+  Τ: 't',
+  Υ: 'y',
+  Χ: 'x',
   // Latin look-alikes
-  ı: 'i', ł: 'l', ɑ: 'a', ɡ: 'g', ß: 'ss',
+  ı: 'i',
+  ł: 'l',
+  ɑ: 'a',
+  ɡ: 'g',
+  ß: 'ss',
   // Digits and punctuation that pass for letters
-  '0': 'o', '1': 'l', '|': 'l', '_': '-',
+  '0': 'o',
+  '1': 'l',
+  '|': 'l',
+  _: '-',
 };
 
 /** Invisible or spacing characters that make two names differ without showing it. */
@@ -128,12 +197,21 @@ export function lookalikeGroups(names: readonly NamedAt[]): NamedAt[][] {
  * typo or a spoof of the other. Each warning stands at the later name and names the earlier.
  */
 export function lookalikeDiagnostics(desired: Desired): Diagnostic[] {
-  const usernames = desired.clients.map((c): NamedAt => ({ name: c.username, ...(c.loc === undefined ? {} : { loc: c.loc }) }));
+  const usernames = desired.clients.map((c): NamedAt => ({
+    name: c.username,
+    ...(c.loc === undefined ? {} : { loc: c.loc }),
+  }));
   const domains = desired.clients.flatMap((c) =>
-    c.domains.map((d): NamedAt => ({ name: d.input === d.name ? d.name : domainToUnicode(d.name) || d.input, ...(d.loc === undefined ? {} : { loc: d.loc }) })),
+    c.domains.map((d): NamedAt => ({
+      name: d.input === d.name ? d.name : domainToUnicode(d.name) || d.input,
+      ...(d.loc === undefined ? {} : { loc: d.loc }),
+    })),
   );
   const diagnostics: Diagnostic[] = [];
-  for (const [kind, names] of [['username', usernames], ['domain', domains]] as const) {
+  for (const [kind, names] of [
+    ['username', usernames],
+    ['domain', domains],
+  ] as const) {
     for (const [first, ...rest] of lookalikeGroups(names)) {
       if (first === undefined) continue;
       for (const other of rest) {

@@ -28,7 +28,11 @@ export function buildPrune<N>(data: unknown, source: Locator<N>, diagnostics: Di
       const problem = patternProblem(pattern);
       if (typeof problem === 'string') {
         const at = keepNode === undefined ? loc : source.at(source.step(keepNode, i) ?? keepNode);
-        diagnostics.push({ ...at, severity: 'error', message: `pattern ${quote(pattern)} in "prune.keep" ${problem}` });
+        diagnostics.push({
+          ...at,
+          severity: 'error',
+          message: `pattern ${quote(pattern)} in "prune.keep" ${problem}`,
+        });
       } else {
         keep.push(problem.ascii);
       }
@@ -44,8 +48,10 @@ export function buildPrune<N>(data: unknown, source: Locator<N>, diagnostics: Di
 
 /** What is wrong with a keep pattern (the end of a sentence), or its ASCII form. */
 function patternProblem(pattern: string): string | { ascii: string } {
-  if (pattern.trim() === '') return 'is empty: write a username or domain name, with * or ? as wildcards (like "legacy-*"), or remove it';
-  if (pattern.trim() !== pattern) return 'has spaces around it: remove them (names have no spaces, so it would keep nothing)';
+  if (pattern.trim() === '')
+    return 'is empty: write a username or domain name, with * or ? as wildcards (like "legacy-*"), or remove it';
+  if (pattern.trim() !== pattern)
+    return 'has spaces around it: remove them (names have no spaces, so it would keep nothing)';
   if (isAscii(pattern)) return { ascii: pattern };
   const labels: string[] = [];
   for (const label of pattern.toLowerCase().split('.')) {

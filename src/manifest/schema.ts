@@ -30,10 +30,19 @@ export function checkSchema<N>(data: unknown, source: Locator<N>): Diagnostic[] 
  * the item's place in the whole list, `node` where it stands. The diagnostics are the ones the
  * whole document's check gives for this item: same words, same locations.
  */
-export function checkClientSchema<N>(top: Readonly<Record<string, unknown>>, client: unknown, index: number, source: Locator<N>, node: Found<N>): Diagnostic[] {
+export function checkClientSchema<N>(
+  top: Readonly<Record<string, unknown>>,
+  client: unknown,
+  index: number,
+  source: Locator<N>,
+  node: Found<N>,
+): Diagnostic[] {
   if (validate({ ...top, clients: [client] })) return [];
   // As if the item stood at its place in the whole list: paths, data and positions.
-  const errors = (validate.errors ?? []).map((error) => ({ ...error, instancePath: error.instancePath.replace(/^\/clients\/0(?=\/|$)/, `/clients/${index}`) }));
+  const errors = (validate.errors ?? []).map((error) => ({
+    ...error,
+    instancePath: error.instancePath.replace(/^\/clients\/0(?=\/|$)/, `/clients/${index}`),
+  }));
   const data = { ...top, clients: { [index]: client } };
   const located: Locator<N> = {
     file: source.file,
@@ -60,9 +69,13 @@ function diagnose<N>(errors: readonly ErrorObject[], data: unknown, source: Loca
       const allowed = allowedKeys(schema, error.schemaPath);
       const suggestion = closest(key, allowed);
       if (suggestion !== undefined) suggested.add(`${error.instancePath}/${suggestion}`);
-      const fix =
-        suggestion === undefined ? `allowed keys are ${quoteList(allowed)}` : `did you mean "${suggestion}"?`;
-      messages.push({ error, path, key, text: `unknown key "${key}" ${inWhat(path, data)}: ${fix}` });
+      const fix = suggestion === undefined ? `allowed keys are ${quoteList(allowed)}` : `did you mean "${suggestion}"?`;
+      messages.push({
+        error,
+        path,
+        key,
+        text: `unknown key "${key}" ${inWhat(path, data)}: ${fix}`,
+      });
     } else {
       const text = describe(error, path, data);
       if (text !== undefined) messages.push({ error, path, text });
@@ -71,7 +84,10 @@ function diagnose<N>(errors: readonly ErrorObject[], data: unknown, source: Loca
 
   const diagnostics: Diagnostic[] = [];
   for (const { error, path, text, key } of messages) {
-    if (error.keyword === 'required' && suggested.has(`${error.instancePath}/${String(error.params.missingProperty)}`)) {
+    if (
+      error.keyword === 'required' &&
+      suggested.has(`${error.instancePath}/${String(error.params.missingProperty)}`)
+    ) {
       continue;
     }
     diagnostics.push({ ...locate(source, path, key), severity: 'error', message: text });
@@ -137,12 +153,19 @@ function describe(error: ErrorObject, path: DataPath, data: unknown): string | u
  * A domain item is a string or a mapping (`anyOf`): for a mapping, the errors of the mapping's
  * own rules say what is wrong, and the string branch's "must be a string" is left out.
  */
-function describeDomain(error: ErrorObject, field: string | number | undefined, domain: string, value: unknown): string | undefined {
+function describeDomain(
+  error: ErrorObject,
+  field: string | number | undefined,
+  domain: string,
+  value: unknown,
+): string | undefined {
   if (field === 'name') return `"name" of ${domain} must be a string: a domain name`;
   if (field === 'state') return `"state" of ${domain} ${mustBeState(value)}`;
   if (field !== undefined) return undefined;
-  if (!isRecord(value)) return `${domain} must be a domain name, or a mapping like {name: old.example.com, state: absent}`;
-  if (error.keyword === 'required') return `${domain} has no "name": add the domain's name, like {name: old.example.com, state: absent}`;
+  if (!isRecord(value))
+    return `${domain} must be a domain name, or a mapping like {name: old.example.com, state: absent}`;
+  if (error.keyword === 'required')
+    return `${domain} has no "name": add the domain's name, like {name: old.example.com, state: absent}`;
   return undefined;
 }
 
@@ -153,8 +176,12 @@ function describePrune(path: DataPath, value: unknown): string {
     return `"prune" must be a mapping with "domains", "clients" or "keep", like prune: {domains: true}${none}`;
   }
   if (field === 'keep') {
-    if (patternIndex !== undefined) return `pattern #${Number(patternIndex) + 1} in "prune.keep" must be a string, like "legacy-*"`;
-    const hint = typeof value === 'string' ? `: write [${JSON.stringify(value)}]` : `, like ["legacy-*"]${noneHint(value, 'keep')}`;
+    if (patternIndex !== undefined)
+      return `pattern #${Number(patternIndex) + 1} in "prune.keep" must be a string, like "legacy-*"`;
+    const hint =
+      typeof value === 'string'
+        ? `: write [${JSON.stringify(value)}]`
+        : `, like ["legacy-*"]${noneHint(value, 'keep')}`;
     return `"prune.keep" must be a list of name patterns${hint}`;
   }
   return `"prune.${String(field)}" ${mustBeBoolean(value)}`;
@@ -202,7 +229,13 @@ function inWhat(path: DataPath, data: unknown): string {
   if (path.length === 0) return 'at the top level';
   if (top === 'clients' && index !== undefined && path.length === 2) return `in ${clientLabelAt(data, index)}`;
   const [, , field, domainIndex] = path;
-  if (top === 'clients' && index !== undefined && field === 'domains' && domainIndex !== undefined && path.length === 4) {
+  if (
+    top === 'clients' &&
+    index !== undefined &&
+    field === 'domains' &&
+    domainIndex !== undefined &&
+    path.length === 4
+  ) {
     return `in domain #${Number(domainIndex) + 1} of ${clientLabelAt(data, index)}`;
   }
   return `in "${path.join('.')}"`;
@@ -216,9 +249,7 @@ function clientLabelAt(data: unknown, index: string | number): string {
 /** How messages name a client: `client "alice"` by its username when it has one, else `client #3` (its position from 1). */
 export function clientLabel(client: unknown, index: string | number): string {
   const username = valueAt(client, ['username']);
-  return typeof username === 'string' && username !== ''
-    ? `client "${username}"`
-    : `client #${Number(index) + 1}`;
+  return typeof username === 'string' && username !== '' ? `client "${username}"` : `client #${Number(index) + 1}`;
 }
 
 function valueAt(data: unknown, path: DataPath): unknown {
@@ -251,9 +282,12 @@ function allowedKeys(schema: unknown, schemaPath: string): string[] {
     if (typeof node !== 'object' || node === null) return [];
     node = (node as Record<string, unknown>)[segment];
   }
-  const properties = typeof node === 'object' && node !== null ? (node as { properties?: unknown }).properties : undefined;
+  const properties =
+    typeof node === 'object' && node !== null ? (node as { properties?: unknown }).properties : undefined;
   // `$schema` is for editors: accepted, never suggested.
-  return typeof properties === 'object' && properties !== null ? Object.keys(properties).filter((key) => !key.startsWith('$')) : [];
+  return typeof properties === 'object' && properties !== null
+    ? Object.keys(properties).filter((key) => !key.startsWith('$'))
+    : [];
 }
 
 function quoteList(keys: readonly string[]): string {

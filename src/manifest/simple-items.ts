@@ -56,7 +56,12 @@ const NOT_PLAINLY_A_STRING = /^(?:~|null|Null|NULL|True|TRUE|False|FALSE|[-+.0-9
  * line is line `firstLine + 1` of the file: the items' data (what `yaml`'s toJS gives) and the
  * sequence's positions (what chunked.ts's `position` gives); undefined: read it with `yaml`.
  */
-export function readSimpleItems(text: string, start: number, end: number, firstLine: number): { readonly clients: unknown[]; readonly seq: PosNode } | undefined {
+export function readSimpleItems(
+  text: string,
+  start: number,
+  end: number,
+  firstLine: number,
+): { readonly clients: unknown[]; readonly seq: PosNode } | undefined {
   const lines = contentLines(text, start, end, firstLine);
   const first = lines[0];
   if (first === undefined) return undefined;
@@ -70,7 +75,7 @@ export function readSimpleItems(text: string, start: number, end: number, firstL
 function contentLines(text: string, start: number, end: number, firstLine: number): Line[] {
   const lines: Line[] = [];
   let number = firstLine;
-  for (let at = start; at < end; ) {
+  for (let at = start; at < end;) {
     const newline = text.indexOf('\n', at);
     const broken = newline !== -1 && newline < end;
     const next = broken ? newline + 1 : end;
@@ -147,7 +152,14 @@ class LineReader {
       const key = this.text.slice(keyStart, after - 1);
       // A key YAML reads as a boolean or a null, a long one (yaml refuses keys over 1,024
       // characters), or one given twice: yaml's to read.
-      if (key === 'true' || key === 'false' || NOT_PLAINLY_A_STRING.test(key) || key.length > MAX_KEY || Object.hasOwn(value, key)) return undefined;
+      if (
+        key === 'true' ||
+        key === 'false' ||
+        NOT_PLAINLY_A_STRING.test(key) ||
+        key.length > MAX_KEY ||
+        Object.hasOwn(value, key)
+      )
+        return undefined;
       const entry = this.value(after, line, column);
       if (entry === undefined) return undefined;
       value[key] = entry.value;
@@ -174,7 +186,8 @@ class LineReader {
     // Nothing below, or a sequence at the key's own indentation: yaml's to read.
     if (next === undefined || next.indent <= keyColumn) return undefined;
     const content = next.start + next.indent;
-    if (this.text.charCodeAt(content) === 45 && this.text.charCodeAt(content + 1) === 32) return this.sequence(next.indent);
+    if (this.text.charCodeAt(content) === 45 && this.text.charCodeAt(content + 1) === 32)
+      return this.sequence(next.indent);
     return this.startsKey(content, next.end) ? this.mapping(next.indent) : undefined;
   }
 
@@ -227,7 +240,8 @@ class LineReader {
    */
   private plain(from: number, end: number, line: Line): Read | undefined {
     while (end > from && this.text.charCodeAt(end - 1) === 32) end--;
-    for (let i = from; i < end; i++) if (!plainCharacter(this.text.charCodeAt(i), i === from) || this.startsComment(i)) return undefined;
+    for (let i = from; i < end; i++)
+      if (!plainCharacter(this.text.charCodeAt(i), i === from) || this.startsComment(i)) return undefined;
     const text = this.text.slice(from, end);
     const pos = { line: line.number, column: from - line.start + 1 };
     if (text === 'true' || text === 'false') return { value: text === 'true', pos };

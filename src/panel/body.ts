@@ -20,7 +20,12 @@ export type AnswerBody = AsyncIterable<Uint8Array> & { destroy?: () => unknown }
  * (the client asks for none, but a proxy may compress); another encoding is named in the error.
  * `where` is 'GET /api/v2/clients'.
  */
-export async function readAnswer(body: AnswerBody, encoding: string | undefined, maxBytes: number, where: string): Promise<string> {
+export async function readAnswer(
+  body: AnswerBody,
+  encoding: string | undefined,
+  maxBytes: number,
+  where: string,
+): Promise<string> {
   return new TextDecoder().decode(await readBytes(body, encoding, maxBytes, where));
 }
 
@@ -65,7 +70,12 @@ function coded(encoding: string | undefined): string | false {
 }
 
 /** The body's bytes, bounded, decoded. */
-async function readBytes(body: AnswerBody, encoding: string | undefined, maxBytes: number, where: string): Promise<Buffer> {
+async function readBytes(
+  body: AnswerBody,
+  encoding: string | undefined,
+  maxBytes: number,
+  where: string,
+): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of bounded(body, maxBytes, where)) chunks.push(chunk);
   const data: Buffer = Buffer.concat(chunks);
@@ -74,23 +84,35 @@ async function readBytes(body: AnswerBody, encoding: string | undefined, maxByte
   if (coding === false) return data;
   const decode = decoders[coding];
   if (decode === undefined) {
-    throw new ProvisionError('panel_contract', `${where}: the answer is encoded as ${JSON.stringify(coding)}, which panel-provision cannot decode`, {
-      hint: 'a proxy in between may be compressing answers: let it pass the panel\'s answers as they are',
-    });
+    throw new ProvisionError(
+      'panel_contract',
+      `${where}: the answer is encoded as ${JSON.stringify(coding)}, which panel-provision cannot decode`,
+      {
+        hint: "a proxy in between may be compressing answers: let it pass the panel's answers as they are",
+      },
+    );
   }
   try {
     return await decode(data, { maxOutputLength: maxBytes });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(where, maxBytes);
-    throw new ProvisionError('panel_contract', `${where}: the answer says it is ${coding}-encoded but cannot be decoded (${(error as Error).message})`, {
-      hint: 'check the panel, or a proxy in between that rewrites answers',
-    });
+    throw new ProvisionError(
+      'panel_contract',
+      `${where}: the answer says it is ${coding}-encoded but cannot be decoded (${(error as Error).message})`,
+      {
+        hint: 'check the panel, or a proxy in between that rewrites answers',
+      },
+    );
   }
 }
 
 function tooLarge(where: string, maxBytes: number): ProvisionError {
   const mb = Math.round(maxBytes / 1024 / 1024);
-  return new ProvisionError('panel_contract', `${where}: the answer is larger than ${mb} MB; it was not read to its end`, {
-    hint: `if the panel really holds that much, raise --max-answer-mb (now ${mb}); otherwise check the panel, or a proxy in between`,
-  });
+  return new ProvisionError(
+    'panel_contract',
+    `${where}: the answer is larger than ${mb} MB; it was not read to its end`,
+    {
+      hint: `if the panel really holds that much, raise --max-answer-mb (now ${mb}); otherwise check the panel, or a proxy in between`,
+    },
+  );
 }

@@ -5,10 +5,18 @@ import { DEADLINE_CODE, PanelHttpError, unreachableError } from './errors.js';
 import { readAnswer, readListAnswer } from './body.js';
 import { StreamedList, type ListAnswer, type ListItem, type ListRead } from './list-stream.js';
 import { checkApiKey } from './key.js';
-import { BODY_TIMEOUT_MS, CONNECT_TIMEOUT_MS, DEFAULT_MAX_ANSWER_MB, HEADERS_TIMEOUT_MS, MAX_PANEL_MESSAGE_CHARS } from './limits.js';
+import { BODY_TIMEOUT_MS, CONNECT_TIMEOUT_MS, DEFAULT_MAX_ANSWER_MB, HEADERS_TIMEOUT_MS } from './limits.js';
+import { header, interpret, notJson } from './interpret.js';
 import { proxySettings } from './proxy.js';
 import { createDispatcher } from './transport.js';
-import { DEFAULT_RETRY_TIMING, retryDelayMs, waitMessage, type AttemptResult, type Method, type RetryTiming } from './retry.js';
+import {
+  DEFAULT_RETRY_TIMING,
+  retryDelayMs,
+  waitMessage,
+  type AttemptResult,
+  type Method,
+  type RetryTiming,
+} from './retry.js';
 import { Redactions } from '../redact.js';
 import { assertNever, untilAborted } from '../util.js';
 
@@ -115,7 +123,9 @@ export class PanelClient {
     try {
       url = new URL(options.baseUrl);
     } catch {
-      throw new ProvisionError('usage', 'the panel URL is not a valid URL', { hint: 'normalise it with normalizeBaseUrl first' });
+      throw new ProvisionError('usage', 'the panel URL is not a valid URL', {
+        hint: 'normalise it with normalizeBaseUrl first',
+      });
     }
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
@@ -124,8 +134,17 @@ export class PanelClient {
     this.keyForms = new Redactions().add(this.apiKey);
     this.onRequest = options.onRequest;
     this.onWait = options.onWait;
-    this.timing = { ...DEFAULT_RETRY_TIMING, ...options.retryTiming, budgetMs: options.retryBudgetMs ?? DEFAULT_RETRY_TIMING.budgetMs };
-    this.timeouts = { connectMs: CONNECT_TIMEOUT_MS, headersMs: HEADERS_TIMEOUT_MS, bodyMs: BODY_TIMEOUT_MS, ...options.timeouts };
+    this.timing = {
+      ...DEFAULT_RETRY_TIMING,
+      ...options.retryTiming,
+      budgetMs: options.retryBudgetMs ?? DEFAULT_RETRY_TIMING.budgetMs,
+    };
+    this.timeouts = {
+      connectMs: CONNECT_TIMEOUT_MS,
+      headersMs: HEADERS_TIMEOUT_MS,
+      bodyMs: BODY_TIMEOUT_MS,
+      ...options.timeouts,
+    };
     this.maxAnswerBytes = (options.maxAnswerMb ?? DEFAULT_MAX_ANSWER_MB) * 1024 * 1024;
     this.clock = {
       now: Date.now,
@@ -155,8 +174,14 @@ export class PanelClient {
   }
 
   /** GET, with the answer's headers (a list's paging may be announced there). */
-  getWithHeaders(path: string): Promise<{ readonly value: unknown; readonly headers: Readonly<Record<string, string | string[] | undefined>> }> {
-    return this.call('GET', path, undefined).then((answer) => ({ value: answer.value, headers: answer.headers ?? {} }));
+  getWithHeaders(path: string): Promise<{
+    readonly value: unknown;
+    readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  }> {
+    return this.call('GET', path, undefined).then((answer) => ({
+      value: answer.value,
+      headers: answer.headers ?? {},
+    }));
   }
 
   /**
@@ -169,10 +194,17 @@ export class PanelClient {
    */
   async getList<T>(path: string, item: (value: unknown, where: string) => T): Promise<ListAnswer<T>> {
     const where = this.describe('GET', path);
-    const answer = await this.call('GET', path, undefined, undefined, (value, index) => item(value, `${where}[${index}]`));
+    const answer = await this.call('GET', path, undefined, undefined, (value, index) =>
+      item(value, `${where}[${index}]`),
+    );
     const headers = answer.headers ?? {};
     if (!(answer.value instanceof StreamedList)) return { value: answer.value, headers };
-    return { items: answer.value.items as T[], count: answer.value.count, failed: answer.value.failed, headers };
+    return {
+      items: answer.value.items as T[],
+      count: answer.value.count,
+      failed: answer.value.failed,
+      headers,
+    };
   }
 
   /**
@@ -191,7 +223,12 @@ export class PanelClient {
    * or undefined for 204, an empty body or a body that is not JSON. A 2xx HTML page is a
    * contract error (a panel whose API is off answers so); an error status is PanelHttpError.
    */
-  send(method: 'PUT' | 'DELETE', path: string, body: unknown, options: { readonly signal?: AbortSignal | undefined } = {}): Promise<unknown> {
+  send(
+    method: 'PUT' | 'DELETE',
+    path: string,
+    body: unknown,
+    options: { readonly signal?: AbortSignal | undefined } = {},
+  ): Promise<unknown> {
     return this.call(method, path, body, options.signal).then((answer) => answer.value);
   }
 
@@ -220,7 +257,13 @@ export class PanelClient {
    * Retry-After honoured, within the budget; nothing sent again once `signal` is aborted. The
    * last failure is thrown as it was.
    */
-  private async call(method: Method, path: string, body: unknown, signal?: AbortSignal, list?: ListItem): Promise<AttemptResult & { ok: true }> {
+  private async call(
+    method: Method,
+    path: string,
+    body: unknown,
+    signal?: AbortSignal,
+    list?: ListItem,
+  ): Promise<AttemptResult & { ok: true }> {
     const started = this.clock.now();
     const budget = this.timing.budgetMs;
     for (let attempt = 1; ; attempt++) {
@@ -228,10 +271,22 @@ export class PanelClient {
       // runs until the budget ends at most. (The first runs MIN_ATTEMPT_MS at least, for a budget
       // set below that: one attempt is always made.)
       const left = budget - (this.clock.now() - started);
-      const outcome = await this.attempt(method, path, body, attempt === 1 ? Math.max(left, MIN_ATTEMPT_MS) : left, list);
+      const outcome = await this.attempt(
+        method,
+        path,
+        body,
+        attempt === 1 ? Math.max(left, MIN_ATTEMPT_MS) : left,
+        list,
+      );
       if (outcome.ok) return outcome;
       const now = this.clock.now();
-      const delay = retryDelayMs(method, outcome, { attempt, elapsedMs: now - started, nowMs: now, random: this.clock.random, timing: this.timing });
+      const delay = retryDelayMs(method, outcome, {
+        attempt,
+        elapsedMs: now - started,
+        nowMs: now,
+        random: this.clock.random,
+        timing: this.timing,
+      });
       // Nor does one start with less than MIN_ATTEMPT_MS of the budget left after its wait.
       if (delay === undefined || now - started + delay + MIN_ATTEMPT_MS > budget) throw outcome.error;
       if (aborted(signal)) throw notSentAgain(outcome.error);
@@ -247,7 +302,13 @@ export class PanelClient {
    * request's budget, bounds the whole attempt: connecting (through a proxy too), the headers
    * and the body. With `list`, a successful JSON answer is read element by element (getList).
    */
-  private async attempt(method: Method, relative: string, body: unknown, deadlineMs: number, list?: ListItem): Promise<AttemptResult> {
+  private async attempt(
+    method: Method,
+    relative: string,
+    body: unknown,
+    deadlineMs: number,
+    list?: ListItem,
+  ): Promise<AttemptResult> {
     const deadline = AbortSignal.timeout(deadlineMs);
     const path = this.basePath + (relative.startsWith('/') ? relative : `/${relative}`);
     const started = performance.now();
@@ -276,14 +337,29 @@ export class PanelClient {
       headers = response.headers;
       const encoding = header(headers, 'content-encoding');
       read =
-        list !== undefined && status >= 200 && status < 300 && status !== 204 && !/html/i.test(header(headers, 'content-type') ?? '')
+        list !== undefined &&
+        status >= 200 &&
+        status < 300 &&
+        status !== 204 &&
+        !/html/i.test(header(headers, 'content-type') ?? '')
           ? await readListAnswer(response.body, encoding, this.maxAnswerBytes, `${method} ${path}`, list)
-          : { kind: 'text', text: await readAnswer(response.body, encoding, this.maxAnswerBytes, `${method} ${path}`) };
+          : {
+              kind: 'text',
+              text: await readAnswer(response.body, encoding, this.maxAnswerBytes, `${method} ${path}`),
+            };
     } catch (err) {
       if (err instanceof ProvisionError) return { ok: false, error: err };
-      const cause = deadline.aborted ? Object.assign(new Error('deadline', { cause: err }), { code: DEADLINE_CODE }) : err;
+      const cause = deadline.aborted
+        ? Object.assign(new Error('deadline', { cause: err }), { code: DEADLINE_CODE })
+        : err;
       // The message names the request's budget, which the attempt's deadline is the rest of.
-      return { ok: false, error: unreachableError(method, this.origin + path, cause, { ...this.timeouts, deadlineMs: this.timing.budgetMs }) };
+      return {
+        ok: false,
+        error: unreachableError(method, this.origin + path, cause, {
+          ...this.timeouts,
+          deadlineMs: this.timing.budgetMs,
+        }),
+      };
     } finally {
       this.onRequest?.({ method, path, status, ms: Math.round(performance.now() - started) });
     }
@@ -293,88 +369,28 @@ export class PanelClient {
       case 'items':
         return { ok: true, value: new StreamedList(read.items, read.count, read.error), headers };
       case 'not-json':
-        return { ok: false, error: notJson(method, path, status, `a body that is not JSON (${header(headers, 'content-type') || 'no content type'})`, false) };
+        return {
+          ok: false,
+          error: notJson(
+            method,
+            path,
+            status,
+            `a body that is not JSON (${header(headers, 'content-type') || 'no content type'})`,
+            false,
+          ),
+        };
       default:
         return assertNever(read);
     }
   }
 }
 
-function interpret(
-  method: Method,
-  path: string,
-  status: number,
-  headers: Record<string, string | string[] | undefined>,
-  text: string,
-  keyForms: Redactions,
-): AttemptResult {
-  const contentType = header(headers, 'content-type') ?? '';
-  const html = /html/i.test(contentType) || /^\s*</.test(text);
-  let json: unknown;
-  let isJson = false;
-  if (!html && text.trim() !== '') {
-    try {
-      json = JSON.parse(text);
-      isJson = true;
-    } catch {
-      // Not JSON: handled below, by status.
-    }
-  }
-  if (status < 200 || status >= 300) {
-    const location = header(headers, 'location');
-    return {
-      ok: false,
-      error: new PanelHttpError({
-        method,
-        path,
-        status,
-        panelMessage: isJson ? panelMessage(json, keyForms) : undefined,
-        retryAfter: header(headers, 'retry-after'),
-        location: location === undefined ? undefined : originOf(location),
-      }),
-    };
-  }
-  if (status === 204) return { ok: true, value: undefined, headers };
-  if (isJson) return { ok: true, value: json, headers };
-  // PUT and DELETE answers are not documented: any 2xx but an HTML page is done.
-  if (!html && (method === 'PUT' || method === 'DELETE')) return { ok: true, value: undefined, headers };
-  const what = html ? 'HTML' : text.trim() === '' ? 'an empty body' : `a body that is not JSON (${contentType || 'no content type'})`;
-  return { ok: false, error: notJson(method, path, status, what, html) };
-}
-
-function notJson(method: Method, path: string, status: number, what: string, html: boolean): ProvisionError {
-  return new ProvisionError('panel_contract', `${method} ${path}: ${status} answered ${what}, not JSON`, {
-    hint: html
-      ? "is the REST API enabled in the panel's settings? Also check that --url / PROVISION_URL points at the panel itself"
-      : 'check that --url / PROVISION_URL points at the panel; a proxy in between may rewrite answers',
-  });
-}
-
-/** The `message` of the panel's JSON error body, on one line, shortened, the key blanked out. */
-function panelMessage(json: unknown, keyForms: Redactions): string | undefined {
-  if (typeof json !== 'object' || json === null || !('message' in json) || typeof json.message !== 'string') return undefined;
-  let message = keyForms.redact(json.message).replace(/\s+/g, ' ').trim();
-  if (message.length > MAX_PANEL_MESSAGE_CHARS) message = `${message.slice(0, MAX_PANEL_MESSAGE_CHARS)}…`;
-  return message === '' ? undefined : message;
-}
-
-function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/** Only the origin of a redirect target: its path or query could carry anything. */
-function originOf(location: string): string | undefined {
-  try {
-    return new URL(location).origin;
-  } catch {
-    return undefined;
-  }
-}
-
 /** A failure whose retry an interrupt cancelled: the same error, saying so. */
 function notSentAgain(error: ProvisionError): ProvisionError {
-  return new ProvisionError(error.code, `${error.message} (not sent again: interrupted)`, { ...(error.hint === undefined ? {} : { hint: error.hint }), cause: error });
+  return new ProvisionError(error.code, `${error.message} (not sent again: interrupted)`, {
+    ...(error.hint === undefined ? {} : { hint: error.hint }),
+    cause: error,
+  });
 }
 
 function aborted(signal: AbortSignal | undefined): boolean {

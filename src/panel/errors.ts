@@ -28,7 +28,11 @@ export class PanelHttpError extends ProvisionError {
     const reason = STATUS_CODES[init.status] ?? 'Unknown Status';
     const detail = init.panelMessage === undefined ? '' : `: ${init.panelMessage}`;
     const hint = hintForStatus(init.status, init.retryAfter, init.location);
-    super('panel_http', `${init.method} ${init.path}: ${init.status} ${reason}${detail}`, hint === undefined ? {} : { hint });
+    super(
+      'panel_http',
+      `${init.method} ${init.path}: ${init.status} ${reason}${detail}`,
+      hint === undefined ? {} : { hint },
+    );
     this.method = init.method;
     this.path = init.path;
     this.status = init.status;
@@ -37,7 +41,11 @@ export class PanelHttpError extends ProvisionError {
   }
 }
 
-function hintForStatus(status: number, retryAfter: string | undefined, location: string | undefined): string | undefined {
+function hintForStatus(
+  status: number,
+  retryAfter: string | undefined,
+  location: string | undefined,
+): string | undefined {
   if (status === 401) {
     return (
       'check the API key (PROVISION_API_KEY or --api-key-file) and that it is active in the panel; keys may be ' +
@@ -77,8 +85,20 @@ export class PanelNetworkError extends ProvisionError {
   /** What happened, in a few words: 'cannot connect', 'no answer within 30 s'. */
   readonly what: string;
 
-  constructor(init: { method: string; url: string; networkCode: string; what: string; sent: boolean; transient: boolean; hint: string; cause: unknown }) {
-    super('panel_unreachable', `${init.method} ${init.url}: ${init.what} (${init.networkCode})`, { hint: init.hint, cause: init.cause });
+  constructor(init: {
+    method: string;
+    url: string;
+    networkCode: string;
+    what: string;
+    sent: boolean;
+    transient: boolean;
+    hint: string;
+    cause: unknown;
+  }) {
+    super('panel_unreachable', `${init.method} ${init.url}: ${init.what} (${init.networkCode})`, {
+      hint: init.hint,
+      cause: init.cause,
+    });
     this.method = init.method;
     this.networkCode = init.networkCode;
     this.sent = init.sent;
@@ -88,10 +108,24 @@ export class PanelNetworkError extends ProvisionError {
 }
 
 /** Codes of failures before any byte of the request can have reached the panel. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 /** Our own code for an attempt stopped at its deadline (a peer that trickles, a proxy that never answers). */
 export const DEADLINE_CODE = 'PROVISION_DEADLINE';
-const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', DEADLINE_CODE]);
+const TIMEOUTS = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+  DEADLINE_CODE,
+]);
 const CLOSED = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 /**
@@ -103,7 +137,11 @@ export function unreachableError(
   method: string,
   url: string,
   err: unknown,
-  timeouts: { readonly headersMs: number; readonly bodyMs: number; readonly deadlineMs?: number } = { headersMs: HEADERS_TIMEOUT_MS, bodyMs: BODY_TIMEOUT_MS },
+  timeouts: {
+    readonly headersMs: number;
+    readonly bodyMs: number;
+    readonly deadlineMs?: number;
+  } = { headersMs: HEADERS_TIMEOUT_MS, bodyMs: BODY_TIMEOUT_MS },
 ): PanelNetworkError {
   const code = errorCode(err);
   if (/CERT|SELF_SIGNED|TLS|SSL|VERIFY/.test(code)) {
@@ -115,7 +153,7 @@ export function unreachableError(
       sent: false,
       transient: false,
       hint:
-        "if the panel uses a self-signed certificate or a private certificate authority, trust it with --ca-file <PEM file>; " +
+        'if the panel uses a self-signed certificate or a private certificate authority, trust it with --ca-file <PEM file>; ' +
         'check that --url names the host the certificate is for',
       cause: err,
     });
@@ -124,12 +162,12 @@ export function unreachableError(
     code === DEADLINE_CODE
       ? `no complete answer within ${Math.round((timeouts.deadlineMs ?? 0) / 100) / 10} s (the request's time budget)`
       : code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
-      ? `no answer within ${(code === 'UND_ERR_HEADERS_TIMEOUT' ? timeouts.headersMs : timeouts.bodyMs) / 1000} s`
-      : code === 'UND_ERR_CONNECT_TIMEOUT'
-        ? 'the connection timed out'
-        : CLOSED.has(code)
-          ? 'the connection was closed before an answer'
-          : 'cannot connect';
+        ? `no answer within ${(code === 'UND_ERR_HEADERS_TIMEOUT' ? timeouts.headersMs : timeouts.bodyMs) / 1000} s`
+        : code === 'UND_ERR_CONNECT_TIMEOUT'
+          ? 'the connection timed out'
+          : CLOSED.has(code)
+            ? 'the connection was closed before an answer'
+            : 'cannot connect';
   return new PanelNetworkError({
     method,
     url,

@@ -24,18 +24,25 @@ export {
   type RetryTiming,
 } from './retry.js';
 export { API_KEY_HINT, apiKeyFromEnv, checkApiKey } from './key.js';
-export { BODY_TIMEOUT_MS, CONNECT_TIMEOUT_MS, DEFAULT_CONNECTIONS, DEFAULT_MAX_ANSWER_MB, HEADERS_TIMEOUT_MS, MAX_ANSWER_MB } from './limits.js';
+export {
+  BODY_TIMEOUT_MS,
+  CONNECT_TIMEOUT_MS,
+  DEFAULT_CONNECTIONS,
+  DEFAULT_MAX_ANSWER_MB,
+  HEADERS_TIMEOUT_MS,
+  MAX_ANSWER_MB,
+} from './limits.js';
 export {
   DEFAULT_LOOKUP_CONCURRENCY,
   findClient,
   findClientById,
   findDomain,
   readClientDetails,
-  readList,
   readLive,
   type ClientDetails,
   type ReadLiveOptions,
 } from './read.js';
+export { readList } from './list-read.js';
 export { parseClientRecord, parseDomainRecord, parseHostingPlanRecord } from './records.js';
 export type { Live, LiveClient, LiveDomain, LiveHostingPlan, ManagedField } from './types.js';
 export { isLoopback, normalizeBaseUrl } from './url.js';

@@ -10,7 +10,9 @@ export const API_KEY_HINT = 'set PROVISION_API_KEY, or pass --api-key-file <file
 export function apiKeyFromEnv(env: Readonly<Record<string, string | undefined>>): string {
   const fromEnv = env.PROVISION_API_KEY;
   if (fromEnv === undefined) {
-    throw new ProvisionError('usage', 'no API key: PROVISION_API_KEY is not set and no --api-key-file was given', { hint: API_KEY_HINT });
+    throw new ProvisionError('usage', 'no API key: PROVISION_API_KEY is not set and no --api-key-file was given', {
+      hint: API_KEY_HINT,
+    });
   }
   return checkApiKey(fromEnv.trim(), 'PROVISION_API_KEY');
 }
@@ -21,11 +23,18 @@ export function apiKeyFromEnv(env: Readonly<Record<string, string | undefined>>)
  * own error could quote it.
  */
 export function checkApiKey(key: string, source: string): string {
-  if (key === '') throw new ProvisionError('usage', `the API key from ${source} is empty`, { hint: API_KEY_HINT });
-  if (!/^[\x21-\x7e]+$/.test(key)) {
-    throw new ProvisionError('usage', `the API key from ${source} contains spaces, line breaks or non-ASCII characters`, {
-      hint: 'the key is one line of printable ASCII; check that nothing else is in the variable or file',
+  if (key === '')
+    throw new ProvisionError('usage', `the API key from ${source} is empty`, {
+      hint: API_KEY_HINT,
     });
+  if (!/^[\x21-\x7e]+$/.test(key)) {
+    throw new ProvisionError(
+      'usage',
+      `the API key from ${source} contains spaces, line breaks or non-ASCII characters`,
+      {
+        hint: 'the key is one line of printable ASCII; check that nothing else is in the variable or file',
+      },
+    );
   }
   return key;
 }

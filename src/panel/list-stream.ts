@@ -19,7 +19,12 @@ import { assertNever } from '../util.js';
 /** What a list answer turned out to be. */
 export type ListRead<T> =
   /** A JSON array: its elements through `item`, in order. `error`: the first one `item` threw (the rest were only checked to be JSON). */
-  | { readonly kind: 'items'; readonly items: T[]; readonly count: number; readonly error: { readonly thrown: unknown } | undefined }
+  | {
+      readonly kind: 'items';
+      readonly items: T[];
+      readonly count: number;
+      readonly error: { readonly thrown: unknown } | undefined;
+    }
   /** Not JSON, though it started as an array. */
   | { readonly kind: 'not-json' }
   /** Not an array: the whole body, decoded. */
@@ -235,7 +240,13 @@ export class StreamedList {
 }
 
 /** What PanelClient.getList read: the records of an array (`count` elements), or the whole JSON value when it is not one. */
-export type ListAnswer<T> = { readonly headers: Readonly<Record<string, string | string[] | undefined>> } & (
-  | { readonly items: T[]; readonly count: number; readonly failed: { readonly thrown: unknown } | undefined }
+export type ListAnswer<T> = {
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+} & (
+  | {
+      readonly items: T[];
+      readonly count: number;
+      readonly failed: { readonly thrown: unknown } | undefined;
+    }
   | { readonly value: unknown }
 );

@@ -27,7 +27,10 @@ export function proxySettings(env: Readonly<Record<string, string | undefined>>,
   const pick = (name: string): string => (env[name.toLowerCase()] ?? env[name.toUpperCase()] ?? '').trim();
   const http = pick('http_proxy');
   const https = pick('https_proxy');
-  for (const [name, value] of [['HTTP_PROXY', http], ['HTTPS_PROXY', https]] as const) {
+  for (const [name, value] of [
+    ['HTTP_PROXY', http],
+    ['HTTPS_PROXY', https],
+  ] as const) {
     if (value !== '' && !/^https?:\/\/[^/]/i.test(value)) {
       // The value is not echoed: a proxy URL may carry a password.
       throw new ProvisionError('usage', `${name} (or its lowercase form) is not an http:// or https:// URL`, {
@@ -36,7 +39,8 @@ export function proxySettings(env: Readonly<Record<string, string | undefined>>,
     }
   }
   const chosen = panel.protocol === 'https:' ? https || http : http;
-  if (chosen === '' || isLoopback(panel.hostname) || exempt(pick('no_proxy'), panel)) return { url: undefined, used: undefined };
+  if (chosen === '' || isLoopback(panel.hostname) || exempt(pick('no_proxy'), panel))
+    return { url: undefined, used: undefined };
   return { url: chosen, used: withoutCredentials(chosen) };
 }
 
@@ -62,7 +66,11 @@ function exempt(noProxy: string, panel: URL): boolean {
 /** `host:port`, `[v6]:port`, `[v6]`, a bare v6 address or range, or a name. */
 function splitPort(entry: string): { name: string; entryPort: number | undefined } {
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
-  if (bracketed !== null) return { name: bracketed[1] ?? '', entryPort: bracketed[2] === undefined ? undefined : Number(bracketed[2]) };
+  if (bracketed !== null)
+    return {
+      name: bracketed[1] ?? '',
+      entryPort: bracketed[2] === undefined ? undefined : Number(bracketed[2]),
+    };
   const withPort = /^([^:]+):(\d+)$/.exec(entry);
   if (withPort !== null) return { name: withPort[1] ?? '', entryPort: Number(withPort[2]) };
   return { name: entry, entryPort: undefined };

@@ -7,6 +7,7 @@ import { PanelHttpError } from './errors.js';
 import { asRecord, integer, parseClientRecord, parseDomainRecord, parseHostingPlanRecord, shape } from './records.js';
 import type { Live, LiveClient, LiveDomain, ManagedField } from './types.js';
 import { isRecord, plural } from '../util.js';
+import { readList, readRecords } from './list-read.js';
 
 export { parseClientRecord, parseDomainRecord, parseHostingPlanRecord } from './records.js';
 
@@ -52,9 +53,13 @@ export interface ClientDetails {
 export async function readLive(client: PanelClient, options: ReadLiveOptions): Promise<Live> {
   const pong = await client.get('/ping');
   if (!isRecord(pong) || pong.response !== 'pong') {
-    throw new ProvisionError('panel_contract', `${client.describe('GET', '/ping')}: expected {"response":"pong"}, got ${shape(pong)}`, {
-      hint: 'check that --url / PROVISION_URL points at the panel API',
-    });
+    throw new ProvisionError(
+      'panel_contract',
+      `${client.describe('GET', '/ping')}: expected {"response":"pong"}, got ${shape(pong)}`,
+      {
+        hint: 'check that --url / PROVISION_URL points at the panel API',
+      },
+    );
   }
   const [hostingPlans, clients, domains] = await Promise.all([
     readRecords(client, '/hosting-plans', parseHostingPlanRecord),
@@ -69,8 +74,14 @@ export async function readLive(client: PanelClient, options: ReadLiveOptions): P
   unique(domains.records, (d) => d.id, where('/domains'), 'id');
   unique(domains.records, (d) => d.name, where('/domains'), 'domain');
   await checkOwners(client, clients, domains.records, options);
-  const detailed = options.details === undefined ? clients : await readClientDetails(client, clients, options.details, options);
-  return { hostingPlans, clients: detailed, domains: domains.records, domainsComplete: domains.complete };
+  const detailed =
+    options.details === undefined ? clients : await readClientDetails(client, clients, options.details, options);
+  return {
+    hostingPlans,
+    clients: detailed,
+    domains: domains.records,
+    domainsComplete: domains.complete,
+  };
 }
 
 /**
@@ -79,7 +90,12 @@ export async function readLive(client: PanelClient, options: ReadLiveOptions): P
  * that is neither is a contract error naming the domains. A key that may not list
  * administrators (403, or a panel without /admins) cannot tell: a note says so.
  */
-async function checkOwners(client: PanelClient, clients: readonly LiveClient[], domains: readonly LiveDomain[], options: ReadLiveOptions): Promise<void> {
+async function checkOwners(
+  client: PanelClient,
+  clients: readonly LiveClient[],
+  domains: readonly LiveDomain[],
+  options: ReadLiveOptions,
+): Promise<void> {
   const clientIds = new Set(clients.map((c) => c.id));
   const unknown = domains.filter((d) => !clientIds.has(d.idUser));
   if (unknown.length === 0) return;
@@ -88,16 +104,34 @@ async function checkOwners(client: PanelClient, clients: readonly LiveClient[], 
     admins = await readList(client, '/admins');
   } catch (err) {
     if (!(err instanceof PanelHttpError && [403, 404, 405].includes(err.status))) throw err;
-    options.onNote?.(`The owners of ${plural(unknown.length, 'domain')} are not clients, and ${client.describe('GET', '/admins')} answered ${err.status}: those owners are not checked.`);
+    options.onNote?.(
+      `The owners of ${plural(unknown.length, 'domain')} are not clients, and ${client.describe('GET', '/admins')} answered ${err.status}: those owners are not checked.`,
+    );
     return;
   }
-  const adminIds = new Set(admins.map((a, i) => integer(asRecord(a, `${client.describe('GET', '/admins')}[${i}]`), 'id', `${client.describe('GET', '/admins')}[${i}]`)));
+  const adminIds = new Set(
+    admins.map((a, i) =>
+      integer(
+        asRecord(a, `${client.describe('GET', '/admins')}[${i}]`),
+        'id',
+        `${client.describe('GET', '/admins')}[${i}]`,
+      ),
+    ),
+  );
   const nowhere = unknown.filter((d) => !adminIds.has(d.idUser));
   if (nowhere.length === 0) return;
-  const shown = nowhere.slice(0, 5).map((d) => `${quote(d.name)} (id ${d.id}, id_user ${d.idUser})`).join(', ') + (nowhere.length > 5 ? `, and ${nowhere.length - 5} more` : '');
-  throw new ProvisionError('panel_contract', `${client.describe('GET', '/domains')}: domains whose owner is neither a client nor an administrator: ${shown}`, {
-    hint: 'the panel answered domains of users it does not list; report the panel version and this message',
-  });
+  const shown =
+    nowhere
+      .slice(0, 5)
+      .map((d) => `${quote(d.name)} (id ${d.id}, id_user ${d.idUser})`)
+      .join(', ') + (nowhere.length > 5 ? `, and ${nowhere.length - 5} more` : '');
+  throw new ProvisionError(
+    'panel_contract',
+    `${client.describe('GET', '/domains')}: domains whose owner is neither a client nor an administrator: ${shown}`,
+    {
+      hint: 'the panel answered domains of users it does not list; report the panel version and this message',
+    },
+  );
 }
 
 /**
@@ -121,7 +155,10 @@ function unique<T>(records: readonly T[], key: (record: T) => string | number, w
   });
 }
 
-async function readDomains(client: PanelClient, options: ReadLiveOptions): Promise<{ records: LiveDomain[]; complete: boolean }> {
+async function readDomains(
+  client: PanelClient,
+  options: ReadLiveOptions,
+): Promise<{ records: LiveDomain[]; complete: boolean }> {
   try {
     return { records: await readRecords(client, '/domains', parseDomainRecord), complete: true };
   } catch (err) {
@@ -146,115 +183,6 @@ async function readDomains(client: PanelClient, options: ReadLiveOptions): Promi
   return { records: [...byId.values()], complete: false };
 }
 
-/** Keys of a list wrapper that mean "there is more": a missed page would become a duplicate POST. */
-const PAGING_KEYS = ['next', 'links', 'next_page_url', 'next_cursor', 'has_more', 'last_page', 'page', 'current_page', 'per_page', 'page_size', 'cursor'];
-const COUNT_KEYS = ['total', 'count', 'total_count'];
-
-/**
- * A list endpoint's records. Accepted: a bare array, or an object wrapping exactly one array
- * (`{"data": [...]}`) with no sign of paging: none of PAGING_KEYS (at the top or in `meta`/
- * `pagination`), and no `total`/`count`/
- * `total_count` (at the top or in `meta`/`pagination`) larger than the array.
- */
-export function readList(client: PanelClient, path: string): Promise<unknown[]> {
-  return readRecords(client, path, (record) => record);
-}
-
-/**
- * readList, each record made by `parse` ('GET /api/v2/domains[3]' names it in errors). A bare
- * array is parsed one element at a time as it streams in (PanelClient.getList): the answer is
- * never held whole, as text or as parsed JSON, beside the records. The checks of the list come
- * first, as when it was read whole: a paged list is refused before a bad record is reported.
- */
-export async function readRecords<T>(client: PanelClient, path: string, parse: (record: unknown, where: string) => T): Promise<T[]> {
-  const answer = await client.getList(path, parse);
-  const where = client.describe('GET', path);
-  const { headers } = answer;
-  const refuse = (what: string): never => {
-    throw new ProvisionError('panel_contract', `${where}: ${what}`, {
-      hint: 'panel-provision reads complete lists only (a missed record would be created twice); report the panel version and this answer',
-    });
-  };
-  const checkPaging = (length: number | undefined): void => {
-    const paged = pagingHeader(headers, length);
-    if (paged !== undefined) refuse(`the list looks paged (${paged}); only complete lists can be planned on`);
-  };
-  if ('items' in answer) {
-    checkPaging(answer.count);
-    if (answer.failed !== undefined) throw answer.failed.thrown;
-    return answer.items;
-  }
-  const body = answer.value;
-  const each = (records: unknown[]): T[] => records.map((record, i) => parse(record, `${where}[${i}]`));
-  checkPaging(Array.isArray(body) ? body.length : undefined);
-  if (Array.isArray(body)) return each(body as unknown[]);
-  if (!isRecord(body)) return refuse(`expected a JSON array (or an object wrapping one), got ${shape(body)}`);
-  const arrays = Object.keys(body).filter((key) => Array.isArray(body[key]));
-  if (arrays.length !== 1) {
-    return refuse(`expected a JSON array or an object wrapping exactly one array, got an object with ${arrays.length} arrays${arrays.length > 0 ? ` (${arrays.join(', ')})` : ''}`);
-  }
-  const records = body[arrays[0] ?? ''] as unknown[];
-  checkPaging(records.length);
-  // Paging hints may stand beside the array or inside `meta` / `pagination` (Laravel- and
-  // JSON:API-style wrappers): any of them means a partial read.
-  for (const [container, where] of [[body, ''], [body.meta, 'meta.'], [body.pagination, 'pagination.']] as const) {
-    if (!isRecord(container)) continue;
-    const paging = PAGING_KEYS.find((key) => key in container);
-    if (paging !== undefined) return refuse(`the list looks paged (it has "${where}${paging}"); only complete lists can be planned on`);
-  }
-  for (const container of [body, body.meta, body.pagination]) {
-    if (!isRecord(container)) continue;
-    for (const key of COUNT_KEYS) {
-      const count = container[key];
-      if (typeof count === 'number' && count > records.length) {
-        return refuse(`the list looks paged ("${key}" is ${count}, the answer has ${records.length} records)`);
-      }
-    }
-  }
-  return each(records);
-}
-
-/**
- * A paging hint in a list's headers, or undefined: a `Link` with a paging relation (next, prev,
- * previous, first or last; rel may list several, `rel="prev next"`, RFC 8288), an
- * `X-Total-Count` (or `X-Total`) above the records in the answer, any `X-Pagination-*`, or
- * `X-Next-Page` / `X-Page` style headers. `length` is the answer's record count when it is a
- * bare array (a wrapped list's count is compared again with the wrapper's).
- */
-function pagingHeader(headers: Readonly<Record<string, string | string[] | undefined>>, length: number | undefined): string | undefined {
-  for (const [name, raw] of Object.entries(headers)) {
-    const key = name.toLowerCase();
-    const value = Array.isArray(raw) ? raw.join(', ') : (raw ?? '');
-    const rel = key === 'link' ? linkRelations(value).find((r) => PAGING_RELATIONS.has(r)) : undefined;
-    if (rel !== undefined) return `its Link header has rel="${rel}"`;
-    if (key.startsWith('x-pagination')) return `it has the header ${name}`;
-    if (key === 'x-next-page' || key === 'x-total-pages' || key === 'x-per-page' || key === 'x-page') return `it has the header ${name}`;
-    if ((key === 'x-total-count' || key === 'x-total') && length !== undefined && /^\d+$/.test(value.trim()) && Number(value) > length) {
-      return `${name} is ${value.trim()}, the answer has ${length} records`;
-    }
-  }
-  return undefined;
-}
-
-/** Link relations that mean the answer is one page of several. */
-const PAGING_RELATIONS = new Set(['next', 'prev', 'previous', 'first', 'last']);
-
-/**
- * The relation types of every link in a `Link` header (RFC 8288): each `<uri>` with its
- * parameters, `rel` quoted or not, a quoted one a space-separated list; lowercased. Commas and
- * semicolons inside a URI or a quoted value do not split it.
- */
-function linkRelations(header: string): string[] {
-  const relations: string[] = [];
-  for (const link of header.matchAll(/<[^>]*>((?:\s*;\s*[^;,=\s]+\s*(?:=\s*(?:"(?:[^"\\]|\\.)*"|[^;,\s]*))?)*)/g)) {
-    for (const param of (link[1] ?? '').matchAll(/;\s*([^;,=\s]+)\s*(?:=\s*(?:"((?:[^"\\]|\\.)*)"|([^;,\s]*)))?/g)) {
-      if (param[1]?.toLowerCase() !== 'rel') continue;
-      relations.push(...(param[2] ?? param[3] ?? '').toLowerCase().split(/\s+/).filter((r) => r !== ''));
-    }
-  }
-  return relations;
-}
-
 /**
  * GET /clients/name/<username>, parsed; undefined when the panel has none. A record for another
  * name is a contract error, never taken for the one asked about (its domains would land in
@@ -265,7 +193,8 @@ export async function findClient(client: PanelClient, username: string): Promise
   const found = await client.findByName('clients', username);
   if (found === undefined) return undefined;
   const record = parseClientRecord(found, where);
-  if (record.username !== username.toLowerCase()) throw notAsked(where, `client ${quote(record.username)} (id ${record.id})`);
+  if (record.username !== username.toLowerCase())
+    throw notAsked(where, `client ${quote(record.username)} (id ${record.id})`);
   return record;
 }
 
@@ -276,7 +205,8 @@ export async function findDomain(client: PanelClient, name: string): Promise<Liv
   if (found === undefined) return undefined;
   const record = parseDomainRecord(found, where);
   const asked = normalizeDomain(name);
-  if (record.name !== ('name' in asked ? asked.name : name.toLowerCase())) throw notAsked(where, `domain ${quote(record.name)} (id ${record.id})`);
+  if (record.name !== ('name' in asked ? asked.name : name.toLowerCase()))
+    throw notAsked(where, `domain ${quote(record.name)} (id ${record.id})`);
   return record;
 }
 
@@ -325,7 +255,8 @@ export async function readClientDetails(
 ): Promise<LiveClient[]> {
   const wanted = wantedClients(details.usernames);
   const fields = FIELDS.filter(([field]) => details.fields.has(field));
-  const lacking = (c: LiveClient): (typeof fields)[number][] => (wanted(c.username) ? fields.filter(([, key]) => c[key] === undefined) : []);
+  const lacking = (c: LiveClient): (typeof fields)[number][] =>
+    wanted(c.username) ? fields.filter(([, key]) => c[key] === undefined) : [];
   const needed = clients.filter((c) => lacking(c).length > 0);
   if (needed.length === 0) return [...clients];
   const missing = fields.filter((f) => needed.some((c) => lacking(c).includes(f))).map(([, , name]) => `"${name}"`);
@@ -340,7 +271,11 @@ export async function readClientDetails(
         const record = await findClientById(client, listed.id);
         if (record === undefined) return;
         if (record.username !== listed.username) {
-          throw notAsked(client.describe('GET', `/clients/${listed.id}`), `client ${quote(record.username)} (id ${record.id})`, ID_HINT);
+          throw notAsked(
+            client.describe('GET', `/clients/${listed.id}`),
+            `client ${quote(record.username)} (id ${record.id})`,
+            ID_HINT,
+          );
         }
         read.set(listed.id, record);
       }),
@@ -365,9 +300,13 @@ function wantedClients(usernames: ClientDetails['usernames']): (username: string
   return (username) => lower.has(username);
 }
 
-const NAME_HINT = 'the panel (or a proxy in front of it) answers name look-ups wrongly: nothing was adopted; check it before running apply again';
-const ID_HINT = 'the panel (or a proxy in front of it) answers look-ups by id wrongly; check it before running plan or apply again';
+const NAME_HINT =
+  'the panel (or a proxy in front of it) answers name look-ups wrongly: nothing was adopted; check it before running apply again';
+const ID_HINT =
+  'the panel (or a proxy in front of it) answers look-ups by id wrongly; check it before running plan or apply again';
 
 function notAsked(where: string, what: string, hint = NAME_HINT): ProvisionError {
-  return new ProvisionError('panel_contract', `${where} answered the record of ${what}, not the one asked for`, { hint });
+  return new ProvisionError('panel_contract', `${where} answered the record of ${what}, not the one asked for`, {
+    hint,
+  });
 }

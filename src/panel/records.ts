@@ -62,14 +62,23 @@ type FieldReader<T> = (value: unknown) => { readonly value: T } | { readonly pro
  * A field that panels spell in several ways: read from each spelling the record carries
  * (undefined when it carries none); spellings that disagree are a contract error.
  */
-function spelled<T>(record: Record<string, unknown>, keys: readonly string[], where: string, read: FieldReader<T>): T | undefined {
+function spelled<T>(
+  record: Record<string, unknown>,
+  keys: readonly string[],
+  where: string,
+  read: FieldReader<T>,
+): T | undefined {
   let found: { key: string; value: T } | undefined;
   for (const key of keys) {
     if (record[key] === undefined) continue;
     const result = read(record[key]);
     if ('problem' in result) throw contract(where, `"${key}" must be ${result.problem}, got ${shape(record[key])}`);
     if (found === undefined) found = { key, value: result.value };
-    else if (found.value !== result.value) throw contract(where, `"${found.key}" and "${key}" disagree (${shape(record[found.key])} and ${shape(record[key])})`);
+    else if (found.value !== result.value)
+      throw contract(
+        where,
+        `"${found.key}" and "${key}" disagree (${shape(record[found.key])} and ${shape(record[key])})`,
+      );
   }
   return found?.value;
 }
@@ -82,10 +91,18 @@ const planId: FieldReader<number | null> = (value) =>
       : { problem: 'an integer (a plan id; 0 or null: none)' };
 
 const email: FieldReader<string | null> = (value) =>
-  value === null || value === '' ? { value: null } : typeof value === 'string' ? { value } : { problem: 'a string (an address; "" or null: none)' };
+  value === null || value === ''
+    ? { value: null }
+    : typeof value === 'string'
+      ? { value }
+      : { problem: 'a string (an address; "" or null: none)' };
 
 const flag: FieldReader<boolean> = (value) =>
-  typeof value === 'boolean' ? { value } : value === 0 || value === 1 ? { value: value === 1 } : { problem: 'a boolean (or 0 or 1)' };
+  typeof value === 'boolean'
+    ? { value }
+    : value === 0 || value === 1
+      ? { value: value === 1 }
+      : { problem: 'a boolean (or 0 or 1)' };
 
 /** The record as an object, else a contract error. */
 export function asRecord(value: unknown, where: string): Record<string, unknown> {
@@ -96,13 +113,15 @@ export function asRecord(value: unknown, where: string): Record<string, unknown>
 /** An id: a positive integer (the panel counts from 1; 0 or less would be no record at all). */
 export function integer(record: Record<string, unknown>, key: string, where: string): number {
   const value = record[key];
-  if (!Number.isSafeInteger(value) || (value as number) <= 0) throw contract(where, `"${key}" must be a positive integer, got ${shape(value)}`);
+  if (!Number.isSafeInteger(value) || (value as number) <= 0)
+    throw contract(where, `"${key}" must be a positive integer, got ${shape(value)}`);
   return value as number;
 }
 
 function string(record: Record<string, unknown>, key: string, where: string): string {
   const value = record[key];
-  if (typeof value !== 'string' || value === '') throw contract(where, `"${key}" must be a non-empty string, got ${shape(value)}`);
+  if (typeof value !== 'string' || value === '')
+    throw contract(where, `"${key}" must be a non-empty string, got ${shape(value)}`);
   return value;
 }
 
@@ -118,6 +137,11 @@ export function shape(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return 'a string';
-  if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : Number.isInteger(value) ? 'an integer out of range' : 'a number';
+  if (typeof value === 'number')
+    return Number.isSafeInteger(value)
+      ? String(value)
+      : Number.isInteger(value)
+        ? 'an integer out of range'
+        : 'a number';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

@@ -30,7 +30,11 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** The result of one attempt, as a retry policy sees it. */
 export type AttemptResult =
-  | { readonly ok: true; readonly value: unknown; readonly headers?: Readonly<Record<string, string | string[] | undefined>> }
+  | {
+      readonly ok: true;
+      readonly value: unknown;
+      readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
+    }
   | { readonly ok: false; readonly error: ProvisionError };
 
 export interface RetryTiming {
@@ -45,7 +49,12 @@ export interface RetryTiming {
 }
 
 /** 0.5 s, doubling, capped at 8 s; 60 s and 8 attempts per request. */
-export const DEFAULT_RETRY_TIMING: RetryTiming = { baseMs: 500, capMs: 8_000, budgetMs: 60_000, maxAttempts: 8 };
+export const DEFAULT_RETRY_TIMING: RetryTiming = {
+  baseMs: 500,
+  capMs: 8_000,
+  budgetMs: 60_000,
+  maxAttempts: 8,
+};
 
 /** Statuses an idempotent request (GET, PUT, DELETE) is retried on; a POST only on 429 and 503 (not processed). */
 const RETRY_IDEMPOTENT_STATUSES = new Set([429, 502, 503, 504]);
@@ -69,7 +78,8 @@ export type RetryPolicy = (method: Method, outcome: AttemptResult, context: Retr
 export const retryDelayMs: RetryPolicy = (method, outcome, context) => {
   if (outcome.ok || !isRetryable(method, outcome.error)) return undefined;
   if (context.attempt >= context.timing.maxAttempts) return undefined;
-  const after = outcome.error instanceof PanelHttpError ? parseRetryAfterMs(outcome.error.retryAfter, context.nowMs) : undefined;
+  const after =
+    outcome.error instanceof PanelHttpError ? parseRetryAfterMs(outcome.error.retryAfter, context.nowMs) : undefined;
   const delay = after ?? backoffMs(context.attempt, context.timing, context.random);
   return context.elapsedMs + delay > context.timing.budgetMs ? undefined : delay;
 };
@@ -80,12 +90,17 @@ export const retryDelayMs: RetryPolicy = (method, outcome, context) => {
  */
 export function isRetryable(method: Method, error: ProvisionError): boolean {
   const idempotent = method !== 'POST';
-  if (error instanceof PanelHttpError) return (idempotent ? RETRY_IDEMPOTENT_STATUSES : RETRY_POST_STATUSES).has(error.status);
+  if (error instanceof PanelHttpError)
+    return (idempotent ? RETRY_IDEMPOTENT_STATUSES : RETRY_POST_STATUSES).has(error.status);
   return idempotent && error instanceof PanelNetworkError && error.transient;
 }
 
 /** Full jitter: uniform in [0, min(capMs, baseMs * 2^(attempt-1))), whole milliseconds. */
-export function backoffMs(attempt: number, timing: Pick<RetryTiming, 'baseMs' | 'capMs'>, random: () => number): number {
+export function backoffMs(
+  attempt: number,
+  timing: Pick<RetryTiming, 'baseMs' | 'capMs'>,
+  random: () => number,
+): number {
   const ceiling = Math.min(timing.capMs, timing.baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.floor(random() * ceiling);
 }
@@ -115,8 +130,10 @@ const MIN_CREATE_WAIT_MS = 100;
  * surely refused: sent without an answer (a reset, a timeout), or a gateway's 502 or 504.
  */
 export function ambiguity(error: unknown): string | undefined {
-  if (error instanceof PanelNetworkError) return error.sent ? `got no answer (${error.what}, ${error.networkCode})` : undefined;
-  if (error instanceof PanelHttpError && (error.status === 502 || error.status === 504)) return `answered ${error.status}`;
+  if (error instanceof PanelNetworkError)
+    return error.sent ? `got no answer (${error.what}, ${error.networkCode})` : undefined;
+  if (error instanceof PanelHttpError && (error.status === 502 || error.status === 504))
+    return `answered ${error.status}`;
   return undefined;
 }
 
@@ -151,7 +168,12 @@ export function mayBeSettling(error: unknown, clientIsNew: boolean): error is Pa
  * While a new account settles: the wait before attempt `attempt + 1`, or undefined when it
  * would end past `timeoutMs` after the first attempt (then the refusal stands).
  */
-export function settleDelayMs(attempt: number, elapsedMs: number, timeoutMs: number, random: () => number): number | undefined {
+export function settleDelayMs(
+  attempt: number,
+  elapsedMs: number,
+  timeoutMs: number,
+  random: () => number,
+): number | undefined {
   const delay = Math.max(MIN_CREATE_WAIT_MS, backoffMs(attempt, CREATE_BACKOFF, random));
   return elapsedMs + delay > timeoutMs ? undefined : delay;
 }

@@ -91,7 +91,12 @@ export function createDispatcher(options: {
     requestTls: { timeout: timeouts.connectMs, ...tls },
     // The proxy's answer to CONNECT is part of connecting: it gets the connect timeout, not
     // undici's default of 300 s for headers (a proxy that accepts and never answers).
-    clientFactory: (origin, options) => new Pool(origin, { ...options, headersTimeout: timeouts.connectMs, bodyTimeout: timeouts.connectMs }),
+    clientFactory: (origin, options) =>
+      new Pool(origin, {
+        ...options,
+        headersTimeout: timeouts.connectMs,
+        bodyTimeout: timeouts.connectMs,
+      }),
   });
 }
 

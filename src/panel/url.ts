@@ -17,7 +17,9 @@ export function normalizeBaseUrl(raw: string, options: { allowHttp: boolean }): 
   const trimmed = raw.trim();
   if (trimmed === '') throw new ProvisionError('usage', 'the panel URL is empty', { hint: URL_HINT });
   if (/[?#]/.test(trimmed)) {
-    throw new ProvisionError('usage', 'the panel URL must not contain a query (?) or a fragment (#)', { hint: URL_HINT });
+    throw new ProvisionError('usage', 'the panel URL must not contain a query (?) or a fragment (#)', {
+      hint: URL_HINT,
+    });
   }
   let url: URL;
   try {
@@ -38,9 +40,13 @@ export function normalizeBaseUrl(raw: string, options: { allowHttp: boolean }): 
     });
   }
   if (url.protocol === 'http:' && !options.allowHttp && !isLoopback(url.hostname)) {
-    throw new ProvisionError('usage', `the panel URL uses plain http:// for ${url.hostname}, which would send the API key unencrypted`, {
-      hint: 'use https:// (with --ca-file for a private certificate authority); plain http:// is accepted for localhost only, or with --allow-http on a network you trust',
-    });
+    throw new ProvisionError(
+      'usage',
+      `the panel URL uses plain http:// for ${url.hostname}, which would send the API key unencrypted`,
+      {
+        hint: 'use https:// (with --ca-file for a private certificate authority); plain http:// is accepted for localhost only, or with --allow-http on a network you trust',
+      },
+    );
   }
   let path = url.pathname.replace(/\/+$/, '');
   const version = /\/api\/(v[^/]*)$/.exec(path)?.[1];

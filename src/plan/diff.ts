@@ -4,8 +4,21 @@ import type { Desired, DesiredClient, Location } from '../manifest/types.js';
 import { closest, globMatcher } from '../names.js';
 import type { Live, LiveClient, LiveDomain, LiveHostingPlan } from '../panel/types.js';
 import { orderChanges } from './order.js';
-import type { Change, Conflict, CreateDomain, DeleteClient, DeleteDomain, FieldChange, HostingPlanRef, Plan, Unknown, UpdateClient } from './types.js';
+import type {
+  Change,
+  Conflict,
+  CreateDomain,
+  DeleteClient,
+  DeleteDomain,
+  FieldChange,
+  HostingPlanRef,
+  Plan,
+  Unknown,
+  UpdateClient,
+} from './types.js';
 import { changeId } from './types.js';
+import { deleteDomain, nearestParent, subdomainsFirst, withoutBlocked } from './domain-deletes.js';
+import { compare } from '../util.js';
 
 /**
  * Diffs the manifest against the live panel. Pure and deterministic: no I/O, no clock; the
@@ -41,7 +54,11 @@ export function diff(desired: Desired, live: Live): Plan {
   const conflicts: Conflict[] = [];
   const unknowns: Unknown[] = [];
   const clientChanges: Change[] = [];
-  const domainCreates: { client: DesiredClient; name: string; liveClient: LiveClient | undefined }[] = [];
+  const domainCreates: {
+    client: DesiredClient;
+    name: string;
+    liveClient: LiveClient | undefined;
+  }[] = [];
   const domainDeletes: DeleteDomain[] = [];
   const deletedClients = new Set<number>();
 
@@ -77,7 +94,11 @@ export function diff(desired: Desired, live: Live): Plan {
       if (liveDomain === undefined) {
         if (domain.state === 'present') domainCreates.push({ client, name: domain.name, liveClient });
       } else if (liveClient === undefined || liveDomain.idUser !== liveClient.id) {
-        conflicts.push({ domain: domain.name, client: client.username, owner: index.ownerName(liveDomain.idUser) });
+        conflicts.push({
+          domain: domain.name,
+          client: client.username,
+          owner: index.ownerName(liveDomain.idUser),
+        });
       } else if (domain.state === 'absent' && !liveDomain.isSystem) {
         // A system domain is the panel's own: never deleted.
         domainDeletes.push(deleteDomain(liveDomain, liveClient, 'state: absent in the manifest'));
@@ -180,13 +201,23 @@ class LiveIndex {
 }
 
 /** The update for `client`'s managed fields that differ, or undefined; fields the record lacks go to `unknowns`. */
-function updateClient(client: DesiredClient, live: LiveClient, hostingPlan: LiveHostingPlan | undefined, index: LiveIndex, unknowns: Unknown[]): UpdateClient | undefined {
+function updateClient(
+  client: DesiredClient,
+  live: LiveClient,
+  hostingPlan: LiveHostingPlan | undefined,
+  index: LiveIndex,
+  unknowns: Unknown[],
+): UpdateClient | undefined {
   const fields: FieldChange[] = [];
   let planRef: HostingPlanRef | undefined;
   if (hostingPlan !== undefined) {
     if (live.idHostingPlan === undefined) unknowns.push({ client: client.username, field: 'plan' });
     else if (live.idHostingPlan !== hostingPlan.id) {
-      fields.push({ field: 'plan', before: index.planName(live.idHostingPlan), after: hostingPlan.name });
+      fields.push({
+        field: 'plan',
+        before: index.planName(live.idHostingPlan),
+        after: hostingPlan.name,
+      });
       planRef = { name: hostingPlan.name, id: hostingPlan.id };
     }
   }
@@ -196,7 +227,8 @@ function updateClient(client: DesiredClient, live: LiveClient, hostingPlan: Live
   }
   if (client.suspended !== undefined) {
     if (live.suspended === undefined) unknowns.push({ client: client.username, field: 'suspended' });
-    else if (live.suspended !== client.suspended) fields.push({ field: 'suspended', before: live.suspended, after: client.suspended });
+    else if (live.suspended !== client.suspended)
+      fields.push({ field: 'suspended', before: live.suspended, after: client.suspended });
   }
   if (fields.length === 0) return undefined;
   return {
@@ -219,93 +251,15 @@ function deleteClient(live: LiveClient, index: LiveIndex, reason: string): Delet
     type: 'client',
     name: live.username,
     clientId: live.id,
-    domainNames: index.complete ? index.domainsOf(live.id).filter((d) => !d.isSystem).map((d) => d.name) : null,
+    domainNames: index.complete
+      ? index
+          .domainsOf(live.id)
+          .filter((d) => !d.isSystem)
+          .map((d) => d.name)
+      : null,
     reason,
     dependsOn: [],
   };
-}
-
-function deleteDomain(live: LiveDomain, owner: LiveClient, reason: string): DeleteDomain {
-  return {
-    id: changeId('domain', live.name),
-    action: 'delete',
-    type: 'domain',
-    name: live.name,
-    domainId: live.id,
-    client: owner.username,
-    clientId: owner.id,
-    reason,
-    dependsOn: [],
-    subdomains: [],
-  };
-}
-
-/**
- * The deletes that can be carried out; each domain whose subdomains (same owner, not system
- * domains) stay on the panel or are created by the plan is a conflict instead: the panel may
- * refuse it, or take them with it. Linear: each standing domain looks up its own suffixes.
- */
-function withoutBlocked(
-  deletes: readonly DeleteDomain[],
-  live: readonly LiveDomain[],
-  creates: readonly { name: string; liveClient: LiveClient | undefined }[],
-  conflicts: Conflict[],
-): DeleteDomain[] {
-  if (deletes.length === 0) return [];
-  const byName = new Map(deletes.map((d) => [d.name, d]));
-  const kept = new Map<string, string[]>();
-  const stand = (name: string, idUser: number): void => {
-    if (byName.has(name)) return;
-    for (let dot = name.indexOf('.'); dot !== -1; dot = name.indexOf('.', dot + 1)) {
-      const parent = byName.get(name.slice(dot + 1));
-      if (parent === undefined || parent.clientId !== idUser) continue;
-      const list = kept.get(parent.name);
-      if (list === undefined) kept.set(parent.name, [name]);
-      else list.push(name);
-    }
-  };
-  for (const domain of live) if (!domain.isSystem) stand(domain.name, domain.idUser);
-  // New domains of existing clients stand after the plan too.
-  for (const { name, liveClient } of creates) if (liveClient !== undefined) stand(name, liveClient.id);
-  return deletes.filter((d) => {
-    const subdomains = kept.get(d.name);
-    if (subdomains === undefined) return true;
-    conflicts.push({ domain: d.name, client: d.client, owner: d.client, subdomains: [...subdomains].sort(compare) });
-    return false;
-  });
-}
-
-/**
- * Each deleted domain waits for the deletes of its nearest subdomains (a panel may refuse a
- * parent that has children), and names all its subdomains of the same owner that the plan
- * deletes (withoutBlocked has made sure no other stays): the fingerprint holds a saved plan to them.
- */
-function subdomainsFirst(deletes: readonly DeleteDomain[]): DeleteDomain[] {
-  const byName = new Map(deletes.map((d) => [d.name, d]));
-  const names = new Set(byName.keys());
-  const children = new Map<string, string[]>();
-  const below = new Map<string, string[]>();
-  const push = (map: Map<string, string[]>, key: string, value: string): void => {
-    const list = map.get(key);
-    if (list === undefined) map.set(key, [value]);
-    else list.push(value);
-  };
-  for (const d of deletes) {
-    const parent = nearestParent(d.name, names);
-    if (parent !== undefined) push(children, parent, d.name);
-    for (let dot = d.name.indexOf('.'); dot !== -1; dot = d.name.indexOf('.', dot + 1)) {
-      const above = byName.get(d.name.slice(dot + 1));
-      if (above !== undefined && above.clientId === d.clientId) push(below, above.name, d.name);
-    }
-  }
-  return deletes.map((d) => {
-    const first = children.get(d.name);
-    return {
-      ...d,
-      ...(first === undefined ? {} : { dependsOn: first.map((name) => changeId('domain', name)) }),
-      subdomains: [...(below.get(d.name) ?? [])].sort(compare),
-    };
-  });
 }
 
 function resolveHostingPlans(desired: Desired, onPanel: readonly LiveHostingPlan[]): Map<string, LiveHostingPlan> {
@@ -328,27 +282,20 @@ function resolveHostingPlans(desired: Desired, onPanel: readonly LiveHostingPlan
     }
     throw new ProvisionError(
       'unknown_hosting_plan',
-      unknown.size === 1 ? 'the manifest names a hosting plan the panel does not have' : `the manifest names ${unknown.size} hosting plans the panel does not have`,
+      unknown.size === 1
+        ? 'the manifest names a hosting plan the panel does not have'
+        : `the manifest names ${unknown.size} hosting plans the panel does not have`,
       {
         details,
         located,
-        hint: available.length === 0 ? 'the panel has no hosting plans: create one, or leave "plan" out' : `the panel has: ${available.map((n) => quote(n)).join(', ')} (names are case-sensitive)`,
+        hint:
+          available.length === 0
+            ? 'the panel has no hosting plans: create one, or leave "plan" out'
+            : `the panel has: ${available.map((n) => quote(n)).join(', ')} (names are case-sensitive)`,
       },
     );
   }
   return byName;
-}
-
-/** The longest proper suffix of `name` (two labels at least) that is in `names`. */
-function nearestParent(name: string, names: ReadonlySet<string>): string | undefined {
-  let dot = name.indexOf('.');
-  while (dot !== -1) {
-    const suffix = name.slice(dot + 1);
-    if (!suffix.includes('.')) return undefined;
-    if (names.has(suffix)) return suffix;
-    dot = name.indexOf('.', dot + 1);
-  }
-  return undefined;
 }
 
 /** On the panel, not listed, and touched by no change: counted (names on request), system domains never. */
@@ -360,17 +307,18 @@ function unmanaged(
   deletedDomains: ReadonlySet<string>,
 ): Plan['unmanaged'] {
   return {
-    clients: live.clients.filter((c) => !usernames.has(c.username) && !deletedClients.has(c.id)).map((c) => c.username).sort(compare),
+    clients: live.clients
+      .filter((c) => !usernames.has(c.username) && !deletedClients.has(c.id))
+      .map((c) => c.username)
+      .sort(compare),
     domains: live.domainsComplete
       ? live.domains
-          .filter((d) => !d.isSystem && !domainNames.has(d.name) && !deletedDomains.has(d.name) && !deletedClients.has(d.idUser))
+          .filter(
+            (d) =>
+              !d.isSystem && !domainNames.has(d.name) && !deletedDomains.has(d.name) && !deletedClients.has(d.idUser),
+          )
           .map((d) => d.name)
           .sort(compare)
       : undefined,
   };
-}
-
-/** Code-unit order: the same on every machine, whatever its locale. */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 import type { Live, LiveClient, LiveDomain, ManagedField } from '../panel/types.js';
-import { assertNever, sha256Hex } from '../util.js';
+import { assertNever, compare, sha256Hex } from '../util.js';
 import type { Change, HostingPlanRef, Plan } from './types.js';
 import { quote } from '../escape.js';
 
@@ -53,7 +53,10 @@ function factsOf(change: Change): Fact[] {
     case 'create':
       switch (change.type) {
         case 'client':
-          return [absentClient(change.name), ...(change.hostingPlan === undefined ? [] : [hostingPlanFact(change.hostingPlan)])];
+          return [
+            absentClient(change.name),
+            ...(change.hostingPlan === undefined ? [] : [hostingPlanFact(change.hostingPlan)]),
+          ];
         case 'domain': {
           const { name, client, clientId } = change;
           const facts: Fact[] = [
@@ -64,10 +67,12 @@ function factsOf(change: Change): Fact[] {
                 const domain = live.domains.get(name);
                 return domain === undefined ? 'absent' : `owner:${domain.idUser}`;
               },
-              reason: (actual, live) => `domain ${quote(name)} now exists on the panel (${ownerText(Number(valueOf(actual)), live)}); the plan would create it`,
+              reason: (actual, live) =>
+                `domain ${quote(name)} now exists on the panel (${ownerText(Number(valueOf(actual)), live)}); the plan would create it`,
             },
           ];
-          if (clientId !== null) facts.push(existingClient(client, clientId, 'owner', 'which the plan adds domains to'));
+          if (clientId !== null)
+            facts.push(existingClient(client, clientId, 'owner', 'which the plan adds domains to'));
           return facts;
         }
         default:
@@ -85,7 +90,8 @@ function factsOf(change: Change): Fact[] {
             const client = live.clients.get(name);
             return client === undefined ? 'absent' : fieldValue(client, field.field, live);
           },
-          reason: (actual) => `client ${quote(name)}'s ${field.field} is now ${actual === 'absent' ? 'gone' : actual}; the plan was made when it was ${expected}`,
+          reason: (actual) =>
+            `client ${quote(name)}'s ${field.field} is now ${actual === 'absent' ? 'gone' : actual}; the plan was made when it was ${expected}`,
         });
       }
       if (change.hostingPlan !== undefined) facts.push(hostingPlanFact(change.hostingPlan));
@@ -101,8 +107,10 @@ function factsOf(change: Change): Fact[] {
             {
               key: `client-domains:${name}`,
               expected,
-              actual: (live) => namesFact(live.complete ? (live.domainNames.get(live.clients.get(name)?.id ?? -1) ?? []) : null),
-              reason: (actual) => `the domains that go with client ${quote(name)} changed: ${namesDifference(expected, actual)}`,
+              actual: (live) =>
+                namesFact(live.complete ? (live.domainNames.get(live.clients.get(name)?.id ?? -1) ?? []) : null),
+              reason: (actual) =>
+                `the domains that go with client ${quote(name)} changed: ${namesDifference(expected, actual)}`,
             },
           ];
         }
@@ -115,7 +123,8 @@ function factsOf(change: Change): Fact[] {
               key: `subdomains:${name}`,
               expected: below,
               actual: (live) => namesFact(live.subdomains(name, clientId)),
-              reason: (actual) => `the subdomains of ${quote(name)}, which the plan deletes, changed: ${namesDifference(below, actual)}`,
+              reason: (actual) =>
+                `the subdomains of ${quote(name)}, which the plan deletes, changed: ${namesDifference(below, actual)}`,
             },
             {
               key: `domain-record:${name}`,
@@ -125,7 +134,8 @@ function factsOf(change: Change): Fact[] {
                 return domain === undefined ? 'absent' : `id:${domain.id},owner:${domain.idUser}`;
               },
               reason: (actual, live) => {
-                if (actual === 'absent') return `domain ${quote(name)}, which the plan deletes, is no longer on the panel`;
+                if (actual === 'absent')
+                  return `domain ${quote(name)}, which the plan deletes, is no longer on the panel`;
                 const domain = live.domains.get(name);
                 return domain === undefined || domain.id !== domainId
                   ? `domain ${quote(name)} was made again on the panel (id ${domain?.id ?? '?'}; the plan deletes id ${domainId})`
@@ -147,7 +157,8 @@ function absentClient(name: string): Fact {
     key: `client:${name}`,
     expected: 'absent',
     actual: (live) => idFact(live.clients.get(name)?.id),
-    reason: (actual) => `client ${quote(name)} now exists on the panel (id ${valueOf(actual)}); the plan would create it`,
+    reason: (actual) =>
+      `client ${quote(name)} now exists on the panel (id ${valueOf(actual)}); the plan would create it`,
   };
 }
 
@@ -158,7 +169,9 @@ function existingClient(name: string, clientId: number, prefix: 'client' | 'owne
     expected: idFact(clientId),
     actual: (live) => idFact(live.clients.get(name)?.id),
     reason: (actual) =>
-      actual === 'absent' ? `client ${quote(name)} (id ${clientId}), ${role}, is no longer on the panel` : `client ${quote(name)} now has id ${valueOf(actual)}; the plan says ${clientId}`,
+      actual === 'absent'
+        ? `client ${quote(name)} (id ${clientId}), ${role}, is no longer on the panel`
+        : `client ${quote(name)} now has id ${valueOf(actual)}; the plan says ${clientId}`,
   };
 }
 
@@ -167,7 +180,10 @@ function hostingPlanFact(plan: HostingPlanRef): Fact {
     key: `hosting-plan:${plan.name}`,
     expected: idFact(plan.id),
     actual: (live) => idFact(live.hostingPlans.get(plan.name)),
-    reason: (actual) => (actual === 'absent' ? `hosting plan ${quote(plan.name)} is no longer on the panel` : `hosting plan ${quote(plan.name)} now has id ${valueOf(actual)}; the plan says ${plan.id}`),
+    reason: (actual) =>
+      actual === 'absent'
+        ? `hosting plan ${quote(plan.name)} is no longer on the panel`
+        : `hosting plan ${quote(plan.name)} now has id ${valueOf(actual)}; the plan says ${plan.id}`,
   };
 }
 
@@ -175,7 +191,13 @@ function hostingPlanFact(plan: HostingPlanRef): Fact {
 function fieldValue(client: LiveClient, field: ManagedField, live: LiveIndex): string {
   switch (field) {
     case 'plan':
-      return client.idHostingPlan === undefined ? 'unknown' : JSON.stringify(client.idHostingPlan === null ? null : (live.planNames.get(client.idHostingPlan) ?? `#${client.idHostingPlan}`));
+      return client.idHostingPlan === undefined
+        ? 'unknown'
+        : JSON.stringify(
+            client.idHostingPlan === null
+              ? null
+              : (live.planNames.get(client.idHostingPlan) ?? `#${client.idHostingPlan}`),
+          );
     case 'email':
       return client.email === undefined ? 'unknown' : JSON.stringify(client.email);
     case 'suspended':
@@ -282,18 +304,22 @@ function namesFact(names: readonly string[] | null): string {
 
 /** What changed between two names facts, for people: `now also "x.example"; no longer "y.example"`. */
 function namesDifference(expected: string, actual: string): string {
-  if (expected === 'unknown' || actual === 'unknown') return actual === 'unknown' ? 'the panel cannot list them now' : 'the panel lists them now, and could not when the plan was made';
+  if (expected === 'unknown' || actual === 'unknown')
+    return actual === 'unknown'
+      ? 'the panel cannot list them now'
+      : 'the panel lists them now, and could not when the plan was made';
   const before = new Set(JSON.parse(expected) as string[]);
   const after = new Set(JSON.parse(actual) as string[]);
   const added = [...after].filter((n) => !before.has(n));
   const removed = [...before].filter((n) => !after.has(n));
-  const list = (names: string[]): string => names.slice(0, 5).map((n) => quote(n)).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
-  return [added.length > 0 ? `now also ${list(added)}` : '', removed.length > 0 ? `no longer ${list(removed)}` : ''].filter(Boolean).join('; ');
-}
-
-/** Code-unit order: the same on every machine. */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  const list = (names: string[]): string =>
+    names
+      .slice(0, 5)
+      .map((n) => quote(n))
+      .join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
+  return [added.length > 0 ? `now also ${list(added)}` : '', removed.length > 0 ? `no longer ${list(removed)}` : '']
+    .filter(Boolean)
+    .join('; ');
 }
 
 /** The panel facts the plan depends on, as `key -> value`, read from `live`. */

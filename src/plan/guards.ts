@@ -17,7 +17,11 @@ export const DEFAULT_MAX_DELETES = 10;
  * How much a change creates and destroys: a deleted client counts once plus once per domain
  * that goes with it; a client whose domains the panel cannot list is marked `unknown`.
  */
-export function weight(change: Change): { readonly creates: number; readonly deletes: number; readonly unknown?: true } {
+export function weight(change: Change): {
+  readonly creates: number;
+  readonly deletes: number;
+  readonly unknown?: true;
+} {
   switch (change.action) {
     case 'create':
       return { creates: 1, deletes: 0 };
@@ -26,7 +30,9 @@ export function weight(change: Change): { readonly creates: number; readonly del
     case 'delete':
       switch (change.type) {
         case 'client':
-          return change.domainNames === null ? { creates: 0, deletes: 1, unknown: true } : { creates: 0, deletes: 1 + change.domainNames.length };
+          return change.domainNames === null
+            ? { creates: 0, deletes: 1, unknown: true }
+            : { creates: 0, deletes: 1 + change.domainNames.length };
         case 'domain':
           return { creates: 0, deletes: 1 };
         default:
@@ -63,7 +69,9 @@ export function massChanges(plan: Plan, limits: Limits): string[] {
   const { creates, deletes, uncounted } = totals(plan);
   const found: string[] = [];
   if (creates > limits.maxCreates && !limits.allowMassCreate) {
-    found.push(`this plan creates ${creates} resources, more than the limit of ${limits.maxCreates} (--max-creates): apply refuses it without --allow-mass-create`);
+    found.push(
+      `this plan creates ${creates} resources, more than the limit of ${limits.maxCreates} (--max-creates): apply refuses it without --allow-mass-create`,
+    );
   }
   if (uncounted > 0 && !limits.allowMassDelete) {
     found.push(
@@ -100,7 +108,11 @@ export function renameWarning(plan: Plan): string | undefined {
     }
   }
   if (deleted.length === 0 || created.length === 0) return undefined;
-  const names = (list: string[]): string => list.slice(0, 3).map((n) => quote(n)).join(', ') + (list.length > 3 ? ` and ${list.length - 3} more` : '');
+  const names = (list: string[]): string =>
+    list
+      .slice(0, 3)
+      .map((n) => quote(n))
+      .join(', ') + (list.length > 3 ? ` and ${list.length - 3} more` : '');
   return (
     `this plan deletes ${plural(deleted.length, 'client')} (${names(deleted)}) and creates ${plural(created.length, 'client')} (${names(created)}): ` +
     'if this is meant as a rename, the panel cannot rename (usernames are identities): the new account starts empty and the deleted one loses its mail, databases and files'
@@ -108,7 +120,12 @@ export function renameWarning(plan: Plan): string | undefined {
 }
 
 /** The limits when none are given (--max-creates, --max-deletes at their defaults; no --allow-mass-*). */
-export const DEFAULT_LIMITS: Limits = { maxCreates: DEFAULT_MAX_CREATES, allowMassCreate: false, maxDeletes: DEFAULT_MAX_DELETES, allowMassDelete: false };
+export const DEFAULT_LIMITS: Limits = {
+  maxCreates: DEFAULT_MAX_CREATES,
+  allowMassCreate: false,
+  maxDeletes: DEFAULT_MAX_DELETES,
+  allowMassDelete: false,
+};
 
 /** The warnings a plan gets beside its changes: a mass create or delete, what looks like a rename. */
 export function planWarnings(plan: Plan, limits: Limits): string[] {

@@ -14,12 +14,21 @@ export function readsForManifest(desired: Desired): PlanReads {
   const usernames = new Set<string>();
   const fields = new Set<ManagedField>();
   for (const client of desired.clients) {
-    const managed = ([['plan', client.plan], ['email', client.email], ['suspended', client.suspended]] as const).filter(([, value]) => value !== undefined);
+    const managed = (
+      [
+        ['plan', client.plan],
+        ['email', client.email],
+        ['suspended', client.suspended],
+      ] as const
+    ).filter(([, value]) => value !== undefined);
     if (managed.length === 0) continue;
     usernames.add(client.username);
     for (const [field] of managed) fields.add(field);
   }
-  return { domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)), details: { usernames, fields } };
+  return {
+    domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)),
+    details: { usernames, fields },
+  };
 }
 
 /** For checking a saved plan against the panel: its domains, and the fields its updates compare. */
@@ -31,5 +40,8 @@ export function readsForSavedPlan(plan: Plan): PlanReads {
     usernames.add(change.name);
     for (const f of change.fields) fields.add(f.field);
   }
-  return { domainNames: plan.changes.filter((c) => c.type === 'domain').map((c) => c.name), details: { usernames, fields } };
+  return {
+    domainNames: plan.changes.filter((c) => c.type === 'domain').map((c) => c.name),
+    details: { usernames, fields },
+  };
 }

@@ -34,7 +34,10 @@ export function requestFor(change: Change, newClientIds?: ReadonlyMap<string, nu
           return {
             method: 'POST',
             path: '/domains',
-            body: { domain: change.name, id_user: change.clientId ?? newClientIds?.get(change.client) ?? null },
+            body: {
+              domain: change.name,
+              id_user: change.clientId ?? newClientIds?.get(change.client) ?? null,
+            },
           };
         default:
           return assertNever(change);
@@ -45,7 +48,8 @@ export function requestFor(change: Change, newClientIds?: ReadonlyMap<string, nu
         switch (field.field) {
           case 'plan':
             // diff sets hostingPlan with every plan field; the plan file's reader checks it.
-            if (change.hostingPlan === undefined) throw new Error(`the update of ${change.id} changes the plan but names no hosting plan`);
+            if (change.hostingPlan === undefined)
+              throw new Error(`the update of ${change.id} changes the plan but names no hosting plan`);
             body.id_hosting_plan = change.hostingPlan.id;
             break;
           case 'email':

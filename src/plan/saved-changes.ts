@@ -28,18 +28,43 @@ export function changeToJson(change: Change): Record<string, unknown> {
             ...tail,
           };
         case 'domain':
-          return { ...common, client: change.client, client_id: change.clientId, ...(change.parent === undefined ? {} : { parent: change.parent }), ...tail };
+          return {
+            ...common,
+            client: change.client,
+            client_id: change.clientId,
+            ...(change.parent === undefined ? {} : { parent: change.parent }),
+            ...tail,
+          };
         default:
           return assertNever(change);
       }
     case 'update':
-      return { ...common, client_id: change.clientId, fields: change.fields, ...plan(change.hostingPlan), ...tail };
+      return {
+        ...common,
+        client_id: change.clientId,
+        fields: change.fields,
+        ...plan(change.hostingPlan),
+        ...tail,
+      };
     case 'delete':
       switch (change.type) {
         case 'client':
-          return { ...common, client_id: change.clientId, domains: change.domainNames?.length ?? null, domain_names: change.domainNames, ...tail };
+          return {
+            ...common,
+            client_id: change.clientId,
+            domains: change.domainNames?.length ?? null,
+            domain_names: change.domainNames,
+            ...tail,
+          };
         case 'domain':
-          return { ...common, domain_id: change.domainId, client: change.client, client_id: change.clientId, subdomains: change.subdomains, ...tail };
+          return {
+            ...common,
+            domain_id: change.domainId,
+            client: change.client,
+            client_id: change.clientId,
+            subdomains: change.subdomains,
+            ...tail,
+          };
         default:
           return assertNever(change);
       }
@@ -91,11 +116,14 @@ export function readChanges(list: readonly ChangeJson[], problems: string[]): Ch
     else if (seen.has(change.id)) problems.push(`${path}.id: ${quote(change.id)} appears twice`);
     for (const dep of change.dependsOn) {
       const first = seen.get(dep);
-      if (first === undefined) problems.push(`${path}.depends_on: ${quote(dep)} is not a change listed before this one`);
-      else if (phaseOf(first) !== phaseOf(change)) problems.push(`${path}.depends_on: ${quote(dep)} is a ${first.action}; a ${change.action} cannot wait for it`);
+      if (first === undefined)
+        problems.push(`${path}.depends_on: ${quote(dep)} is not a change listed before this one`);
+      else if (phaseOf(first) !== phaseOf(change))
+        problems.push(`${path}.depends_on: ${quote(dep)} is a ${first.action}; a ${change.action} cannot wait for it`);
     }
     problems.push(...kindProblems(change, path), ...countProblems(item, path));
-    if (problems.length === before && canonical(item.request) !== canonical(requestFor(change))) problems.push(`${path}.request: does not match the change: the file was edited`);
+    if (problems.length === before && canonical(item.request) !== canonical(requestFor(change)))
+      problems.push(`${path}.request: does not match the change: the file was edited`);
     // Listed, even when wrong in itself: its dependents are not blamed for its mistakes.
     seen.set(change.id, change);
     if (problems.length === before) changes.push(change);
@@ -113,10 +141,14 @@ function kindProblems(change: Change, path: string): string[] {
           break;
         case 'domain':
           if (change.clientId === null && !change.dependsOn.includes(`client:${change.client}`)) {
-            problems.push(`${path}.client_id: null, yet the change does not depend on ${quote(`client:${change.client}`)}`);
+            problems.push(
+              `${path}.client_id: null, yet the change does not depend on ${quote(`client:${change.client}`)}`,
+            );
           }
           if (change.parent !== undefined && !change.dependsOn.includes(`domain:${change.parent}`)) {
-            problems.push(`${path}.parent: ${quote(change.parent)}, yet the change does not depend on ${quote(`domain:${change.parent}`)}`);
+            problems.push(
+              `${path}.parent: ${quote(change.parent)}, yet the change does not depend on ${quote(`domain:${change.parent}`)}`,
+            );
           }
           break;
         default:
@@ -127,10 +159,15 @@ function kindProblems(change: Change, path: string): string[] {
       const names = change.fields.map((f) => f.field);
       if (new Set(names).size !== names.length) problems.push(`${path}.fields: a field is listed twice`);
       const plan = change.fields.find((f) => f.field === 'plan');
-      if (plan === undefined && change.hostingPlan !== undefined) problems.push(`${path}.hosting_plan: given, yet "plan" is not among the fields`);
-      if (plan !== undefined && change.hostingPlan?.name !== plan.after) problems.push(`${path}.hosting_plan: must name the plan the "plan" field moves to`);
+      if (plan === undefined && change.hostingPlan !== undefined)
+        problems.push(`${path}.hosting_plan: given, yet "plan" is not among the fields`);
+      if (plan !== undefined && change.hostingPlan?.name !== plan.after)
+        problems.push(`${path}.hosting_plan: must name the plan the "plan" field moves to`);
       for (const f of change.fields) {
-        const ok = f.field === 'suspended' ? typeof f.before === 'boolean' && typeof f.after === 'boolean' : typeof f.after === 'string' && (f.before === null || typeof f.before === 'string');
+        const ok =
+          f.field === 'suspended'
+            ? typeof f.before === 'boolean' && typeof f.after === 'boolean'
+            : typeof f.after === 'string' && (f.before === null || typeof f.before === 'string');
         if (!ok) problems.push(`${path}.fields: ${quote(f.field)} has values of the wrong type`);
       }
       break;
@@ -147,12 +184,15 @@ function kindProblems(change: Change, path: string): string[] {
 function countProblems(item: ChangeJson, path: string): string[] {
   if (item.action !== 'delete' || item.type !== 'client') return [];
   const count = item.domain_names === null || item.domain_names === undefined ? null : item.domain_names.length;
-  return (item.domains ?? null) === count ? [] : [`${path}.domains: must be the number of domain_names (${String(count)})`];
+  return (item.domains ?? null) === count
+    ? []
+    : [`${path}.domains: must be the number of domain_names (${String(count)})`];
 }
 
 function changeFromJson(item: ChangeJson): Change {
   const base = { name: item.name, reason: item.reason, dependsOn: item.depends_on };
-  const hostingPlan = item.hosting_plan === undefined ? {} : { hostingPlan: { name: item.hosting_plan.name, id: item.hosting_plan.id } };
+  const hostingPlan =
+    item.hosting_plan === undefined ? {} : { hostingPlan: { name: item.hosting_plan.name, id: item.hosting_plan.id } };
   // The schema requires each kind's fields; the fallbacks are never used.
   const clientId = item.client_id ?? 0;
   switch (item.action) {
@@ -182,13 +222,37 @@ function changeFromJson(item: ChangeJson): Change {
           return assertNever(item.type);
       }
     case 'update':
-      return { ...base, id: changeId('client', item.name), action: 'update', type: 'client', clientId, fields: item.fields ?? [], ...hostingPlan };
+      return {
+        ...base,
+        id: changeId('client', item.name),
+        action: 'update',
+        type: 'client',
+        clientId,
+        fields: item.fields ?? [],
+        ...hostingPlan,
+      };
     case 'delete':
       switch (item.type) {
         case 'client':
-          return { ...base, id: changeId('client', item.name), action: 'delete', type: 'client', clientId, domainNames: item.domain_names ?? null };
+          return {
+            ...base,
+            id: changeId('client', item.name),
+            action: 'delete',
+            type: 'client',
+            clientId,
+            domainNames: item.domain_names ?? null,
+          };
         case 'domain':
-          return { ...base, id: changeId('domain', item.name), action: 'delete', type: 'domain', domainId: item.domain_id ?? 0, client: item.client ?? '', clientId, subdomains: item.subdomains ?? [] };
+          return {
+            ...base,
+            id: changeId('domain', item.name),
+            action: 'delete',
+            type: 'domain',
+            domainId: item.domain_id ?? 0,
+            client: item.client ?? '',
+            clientId,
+            subdomains: item.subdomains ?? [],
+          };
         default:
           return assertNever(item.type);
       }

@@ -71,7 +71,9 @@ export function planDocument(source: PlanSource): Record<string, unknown> {
     unmanaged: {
       clients: plan.unmanaged.clients.length,
       domains: plan.unmanaged.domains?.length ?? null,
-      ...(source.showUnmanaged ? { client_names: plan.unmanaged.clients, domain_names: plan.unmanaged.domains ?? null } : {}),
+      ...(source.showUnmanaged
+        ? { client_names: plan.unmanaged.clients, domain_names: plan.unmanaged.domains ?? null }
+        : {}),
     },
     notes: source.notes,
     ...(source.warnings === undefined || source.warnings.length === 0 ? {} : { warnings: source.warnings }),
@@ -110,7 +112,12 @@ interface DocumentJson {
   readonly changes: readonly ChangeJson[];
   readonly conflicts: readonly Conflict[];
   readonly unknowns: readonly Unknown[];
-  readonly unmanaged: { readonly clients: number; readonly domains: number | null; readonly client_names?: string[]; readonly domain_names?: string[] | null };
+  readonly unmanaged: {
+    readonly clients: number;
+    readonly domains: number | null;
+    readonly client_names?: string[];
+    readonly domain_names?: string[] | null;
+  };
   readonly notes: readonly string[];
   readonly warnings?: readonly string[];
 }
@@ -128,17 +135,26 @@ export function parsePlanFile(text: string, source: string): SavedPlan {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new ProvisionError('plan_file', `${source} is not valid JSON (${(error as Error).message}): a truncated or damaged plan file`, {
-      hint: 'make the plan again with provision plan <manifest> --out FILE',
-    });
+    throw new ProvisionError(
+      'plan_file',
+      `${source} is not valid JSON (${(error as Error).message}): a truncated or damaged plan file`,
+      {
+        hint: 'make the plan again with provision plan <manifest> --out FILE',
+      },
+    );
   }
   if (isRecord(data)) checkVersion(data.format_version, source);
-  if (!validate(data)) throw planFileError(source, (validate.errors ?? []).flatMap((error) => describeError(error as SchemaError)));
+  if (!validate(data))
+    throw planFileError(
+      source,
+      (validate.errors ?? []).flatMap((error) => describeError(error as SchemaError)),
+    );
   const document = data as DocumentJson;
   const problems: string[] = [];
   const changes = readChanges(document.changes, problems);
   if (problems.length > 0) throw planFileError(source, problems);
-  if (planDigest(data as Record<string, unknown>) !== document.plan_sha256) throw edited(source, 'digest (plan_sha256)');
+  if (planDigest(data as Record<string, unknown>) !== document.plan_sha256)
+    throw edited(source, 'digest (plan_sha256)');
   const { unmanaged } = document;
   const named = unmanaged.client_names !== undefined;
   const unnamed = (count: number): string[] => Array.from({ length: count }, () => '');
@@ -170,21 +186,33 @@ function checkVersion(version: unknown, source: string): void {
   if (typeof version !== 'string' || !/^\d+\.\d+$/.test(version)) return; // the schema words it
   const [major, minor] = version.split('.').map(Number) as [number, number];
   if (major > SUPPORTED_MAJOR) {
-    throw new ProvisionError('plan_file', `${source} has plan format ${version}, newer than this version of provision reads (${SUPPORTED_MAJOR}.x)`, {
-      hint: 'apply it with the version of provision that made it, or make the plan again with this one',
-    });
+    throw new ProvisionError(
+      'plan_file',
+      `${source} has plan format ${version}, newer than this version of provision reads (${SUPPORTED_MAJOR}.x)`,
+      {
+        hint: 'apply it with the version of provision that made it, or make the plan again with this one',
+      },
+    );
   }
   if (major < SUPPORTED_MAJOR || minor < OLDEST_MINOR) {
-    throw new ProvisionError('plan_file', `${source} has plan format ${version}, made by an older version of provision: this one reads ${SUPPORTED_MAJOR}.x only`, {
-      hint: 'make the plan again with this version: provision plan <manifest> --out FILE',
-    });
+    throw new ProvisionError(
+      'plan_file',
+      `${source} has plan format ${version}, made by an older version of provision: this one reads ${SUPPORTED_MAJOR}.x only`,
+      {
+        hint: 'make the plan again with this version: provision plan <manifest> --out FILE',
+      },
+    );
   }
 }
 
 function edited(source: string, what: string): ProvisionError {
-  return new ProvisionError('plan_file', `${source}: the ${what} does not match the plan: the file was edited after it was made`, {
-    hint: 'make the plan again: provision plan <manifest> --out FILE',
-  });
+  return new ProvisionError(
+    'plan_file',
+    `${source}: the ${what} does not match the plan: the file was edited after it was made`,
+    {
+      hint: 'make the plan again: provision plan <manifest> --out FILE',
+    },
+  );
 }
 
 function planFileError(source: string, problems: readonly string[]): ProvisionError {
@@ -205,11 +233,25 @@ interface SchemaError {
   readonly parentSchema?: { readonly title?: string };
 }
 
-const TYPE_NAMES: Record<string, string> = { string: 'a string', array: 'a list', object: 'an object', integer: 'a whole number', null: 'null', boolean: 'true or false' };
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  array: 'a list',
+  object: 'an object',
+  integer: 'a whole number',
+  null: 'null',
+  boolean: 'true or false',
+};
 
 /** `changes[0].client_id: must be a whole number or null`; nothing for the errors another one words better. */
 function describeError(error: SchemaError): string[] {
-  const path = error.instancePath === '' ? '$' : error.instancePath.slice(1).split('/').map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
+  const path =
+    error.instancePath === ''
+      ? '$'
+      : error.instancePath
+          .slice(1)
+          .split('/')
+          .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`))
+          .join('');
   const at = (field: unknown): string => (path === '$' ? String(field) : `${path}.${String(field)}`);
   switch (error.keyword) {
     case 'required':

@@ -50,7 +50,8 @@ export function clientOf(change: Change): string {
  * plan named `Basic -> Pro, suspended: true` cannot pass for two fields), none as `(none)`.
  */
 export function fieldsText(fields: readonly FieldChange[]): string {
-  const value = (v: string | boolean | null): string => (v === null ? '(none)' : typeof v === 'boolean' ? String(v) : quote(v));
+  const value = (v: string | boolean | null): string =>
+    v === null ? '(none)' : typeof v === 'boolean' ? String(v) : quote(v);
   return fields.map((f) => `${f.field}: ${value(f.before)} -> ${value(f.after)}`).join(', ');
 }
 
@@ -114,7 +115,9 @@ export function changeSummary(changes: readonly Change[]): string {
   for (const action of ['create', 'update', 'delete'] as const) {
     const { clients, domains } = counts[action];
     if (clients + domains === 0) continue;
-    const what = [clients > 0 ? plural(clients, 'client') : '', domains > 0 ? plural(domains, 'domain') : ''].filter(Boolean).join(', ');
+    const what = [clients > 0 ? plural(clients, 'client') : '', domains > 0 ? plural(domains, 'domain') : '']
+      .filter(Boolean)
+      .join(', ');
     parts.push(`${clients + domains} to ${action} (${what})`);
   }
   return parts.join(', ');
@@ -126,10 +129,18 @@ export function changeSummary(changes: readonly Change[]): string {
  */
 export function conflictLine(c: Plan['conflicts'][number], nameOwner = true): string {
   if (c.subdomains !== undefined) {
-    const shown = c.subdomains.slice(0, 3).map((s) => quote(s)).join(', ') + (c.subdomains.length > 3 ? ` and ${c.subdomains.length - 3} more` : '');
+    const shown =
+      c.subdomains
+        .slice(0, 3)
+        .map((s) => quote(s))
+        .join(', ') + (c.subdomains.length > 3 ? ` and ${c.subdomains.length - 3} more` : '');
     return `domain ${quote(c.domain)}${unicodeForm(c.domain)} of client ${quote(c.client)} is to be deleted, but its subdomains ${shown} stay on the panel: mark them absent too, or keep the domain`;
   }
-  const owner = !nameOwner ? 'another client' : c.owner.startsWith('#') ? `client id ${c.owner.slice(1)}` : `client ${quote(c.owner)}`;
+  const owner = !nameOwner
+    ? 'another client'
+    : c.owner.startsWith('#')
+      ? `client id ${c.owner.slice(1)}`
+      : `client ${quote(c.owner)}`;
   return `domain ${quote(c.domain)}${unicodeForm(c.domain)} is listed under client ${quote(c.client)} but belongs to ${owner} on the panel`;
 }
 
@@ -140,7 +151,8 @@ export function unknownLine(u: Plan['unknowns'][number]): string {
 
 /** `2 clients, 5 domains` (domains "not counted" when the panel could not list them). */
 export function unmanagedCounts(u: Plan['unmanaged']): string {
-  const domains = u.domains === undefined ? 'domains not counted (the panel cannot list them)' : plural(u.domains.length, 'domain');
+  const domains =
+    u.domains === undefined ? 'domains not counted (the panel cannot list them)' : plural(u.domains.length, 'domain');
   return `${plural(u.clients.length, 'client')}, ${domains}`;
 }
 
@@ -149,7 +161,13 @@ export function hasUnmanaged(u: Plan['unmanaged']): boolean {
 }
 
 export type Style = 'green' | 'red' | 'yellow' | 'bold' | 'dim';
-const ANSI: Readonly<Record<Style, readonly [number, number]>> = { green: [32, 39], red: [31, 39], yellow: [33, 39], bold: [1, 22], dim: [2, 22] };
+const ANSI: Readonly<Record<Style, readonly [number, number]>> = {
+  green: [32, 39],
+  red: [31, 39],
+  yellow: [33, 39],
+  bold: [1, 22],
+  dim: [2, 22],
+};
 
 /**
  * `text` in a terminal style when `color` (the CLI decides: a terminal, no NO_COLOR). Plain

@@ -69,7 +69,13 @@ export function renderValidateJson(files: readonly ValidatedFile[]): string {
     error_count: f.errors,
     warning_count: f.diagnostics.filter((d) => d.severity === 'warning').length,
     ...(f.counts === undefined ? {} : { clients: f.counts.clients, domains: f.counts.domains }),
-    diagnostics: f.diagnostics.map((d) => ({ severity: d.severity, file: d.file, line: d.line, column: d.column, message: d.message })),
+    diagnostics: f.diagnostics.map((d) => ({
+      severity: d.severity,
+      file: d.file,
+      line: d.line,
+      column: d.column,
+      message: d.message,
+    })),
   }));
   return `${jsonText({ format_version: VALIDATE_FORMAT_VERSION, valid: entries.every((e) => e.valid), files: entries }, 2)}\n`;
 }

@@ -2,7 +2,20 @@ import { markdownText } from '../escape.js';
 import { plural } from '../util.js';
 import type { Change } from '../plan/types.js';
 import type { PlanView } from './common.js';
-import { changeSummary, clientOf, conflictLine, fieldsText, goesWith, hasUnmanaged, requestLine, sign, subject, unicodeForm, unknownLine, unmanagedCounts } from './common.js';
+import {
+  changeSummary,
+  clientOf,
+  conflictLine,
+  fieldsText,
+  goesWith,
+  hasUnmanaged,
+  requestLine,
+  sign,
+  subject,
+  unicodeForm,
+  unknownLine,
+  unmanagedCounts,
+} from './common.js';
 import { weight } from '../plan/guards.js';
 import { assertNever } from '../util.js';
 
@@ -45,22 +58,41 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
   if (plan.conflicts.length > 0) {
     head.push('**Conflicts**: apply will send nothing until they are resolved.', '');
     // The owner is another customer: named only when unmanaged names are asked for.
-    head.push(...bounded(plan.conflicts.map((c) => `- :x: ${markdownText(conflictLine(c, view.showUnmanaged))}`), 'conflict'));
+    head.push(
+      ...bounded(
+        plan.conflicts.map((c) => `- :x: ${markdownText(conflictLine(c, view.showUnmanaged))}`),
+        'conflict',
+      ),
+    );
     head.push('');
   }
   const deletes = plan.changes.filter((c) => sign(c) === '-');
   if (deletes.length > 0) {
-    head.push(`**Deletes**: ${plural(counts.deletes, 'resource')} ${counts.deletes === 1 ? 'is' : 'are'} deleted for good (a client with its domains, mail, databases and files).`, '');
-    head.push(...bounded(deletes.map((c) => `- :x: ${markdownText(`${subject(c)}${goesWith(c)}: ${c.reason}`)}`), 'delete'));
+    head.push(
+      `**Deletes**: ${plural(counts.deletes, 'resource')} ${counts.deletes === 1 ? 'is' : 'are'} deleted for good (a client with its domains, mail, databases and files).`,
+      '',
+    );
+    head.push(
+      ...bounded(
+        deletes.map((c) => `- :x: ${markdownText(`${subject(c)}${goesWith(c)}: ${c.reason}`)}`),
+        'delete',
+      ),
+    );
     head.push('');
   }
   const warnings = [...(view.warnings ?? []), ...plan.unknowns.map(unknownLine)];
   if (warnings.length > 0) {
     head.push('**Warnings**', '');
-    head.push(...bounded(warnings.map((w) => `- :warning: ${markdownText(w)}`), 'warning'));
+    head.push(
+      ...bounded(
+        warnings.map((w) => `- :warning: ${markdownText(w)}`),
+        'warning',
+      ),
+    );
     head.push('');
   }
-  if (hasUnmanaged(plan.unmanaged)) head.push(`Not in the manifest, left alone: ${unmanagedCounts(plan.unmanaged)}.`, '');
+  if (hasUnmanaged(plan.unmanaged))
+    head.push(`Not in the manifest, left alone: ${unmanagedCounts(plan.unmanaged)}.`, '');
 
   const sections = byRank(groupByClient(plan.changes)).map(([client, changes]) => {
     // Inside the fence nothing is markup; requestLine leaves no line break or control character raw.
@@ -97,7 +129,12 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
 }
 
 /** The summary table's counts: creates by kind, client updates, and resources deleted (a client with its domains). */
-function countRows(changes: readonly Change[]): { clients: number; domains: number; updates: number; deletes: number } {
+function countRows(changes: readonly Change[]): {
+  clients: number;
+  domains: number;
+  updates: number;
+  deletes: number;
+} {
   const counts = { clients: 0, domains: 0, updates: 0, deletes: 0 };
   for (const change of changes) {
     switch (change.action) {
@@ -121,7 +158,10 @@ function countRows(changes: readonly Change[]): { clients: number; domains: numb
 const LIST_LIMIT = 50;
 function bounded(lines: readonly string[], word: string): string[] {
   if (lines.length <= LIST_LIMIT) return [...lines];
-  return [...lines.slice(0, LIST_LIMIT), `- _… and ${plural(lines.length - LIST_LIMIT, `more ${word}`)} (run \`provision plan\` for all of them)_`];
+  return [
+    ...lines.slice(0, LIST_LIMIT),
+    `- _… and ${plural(lines.length - LIST_LIMIT, `more ${word}`)} (run \`provision plan\` for all of them)_`,
+  ];
 }
 
 /**
@@ -150,7 +190,10 @@ function rank(changes: readonly Change[]): number {
 
 /** Client sections by rank (deletes, updates, creates), plan order within a rank (the sort is stable). */
 function byRank(groups: [string, Change[]][]): [string, Change[]][] {
-  return groups.map((group) => ({ group, rank: rank(group[1]) })).sort((a, b) => a.rank - b.rank).map(({ group }) => group);
+  return groups
+    .map((group) => ({ group, rank: rank(group[1]) }))
+    .sort((a, b) => a.rank - b.rank)
+    .map(({ group }) => group);
 }
 
 /** Clients in plan order, each with its own changes (a client's create and its domains). */

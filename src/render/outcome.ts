@@ -62,7 +62,11 @@ export function renderApplyJson(outcomes: readonly Outcome[], order: readonly st
         type: o.change.type,
         name: o.change.name,
         status: o.status,
-        ...(o.status === 'succeeded' ? { panel_id: o.id, ...(o.note === undefined ? {} : { note: o.note }) } : o.status === 'failed' ? { error: o.error } : { because: o.because }),
+        ...(o.status === 'succeeded'
+          ? { panel_id: o.id, ...(o.note === undefined ? {} : { note: o.note }) }
+          : o.status === 'failed'
+            ? { error: o.error }
+            : { because: o.because }),
       })),
       summary: tally(outcomes),
     },
@@ -76,7 +80,11 @@ export function renderApplyJson(outcomes: readonly Outcome[], order: readonly st
  */
 export function renderProgressLine(counts: Record<Outcome['status'], number>, total: number, columns: number): string {
   const done = counts.succeeded + counts.failed + counts.skipped;
-  const parts = [`${counts.succeeded} succeeded`, counts.failed > 0 ? `${counts.failed} failed` : '', counts.skipped > 0 ? `${counts.skipped} skipped` : ''];
+  const parts = [
+    `${counts.succeeded} succeeded`,
+    counts.failed > 0 ? `${counts.failed} failed` : '',
+    counts.skipped > 0 ? `${counts.skipped} skipped` : '',
+  ];
   const line = `Applying: ${done}/${total} done (${parts.filter(Boolean).join(', ')})`;
   return line.length < columns ? line : line.slice(0, Math.max(0, columns - 2)) + '…';
 }

@@ -1,7 +1,21 @@
 import type { Change } from '../plan/types.js';
 import { assertNever, plural } from '../util.js';
 import type { PlanView } from './common.js';
-import { type Style, paint as paintIf, changeSummary, conflictLine, fieldsText, goesWith, hasUnmanaged, requestLine, sign, subject, unknownLine, unmanagedCounts, verb } from './common.js';
+import {
+  type Style,
+  paint as paintIf,
+  changeSummary,
+  conflictLine,
+  fieldsText,
+  goesWith,
+  hasUnmanaged,
+  requestLine,
+  sign,
+  subject,
+  unknownLine,
+  unmanagedCounts,
+  verb,
+} from './common.js';
 import { quote, safeText } from '../escape.js';
 
 /** The plan for people, Terraform-like. `color` only when writing to a terminal without NO_COLOR. */
@@ -17,10 +31,13 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
     out.push(`Changes to ${view.panelUrl}:`, '');
     for (const change of plan.changes) {
       const { what, after } = details(change);
-      out.push(paint('dim', `  # ${subject(change)}${what} ${verb(change)}${goesWith(change)}: ${change.reason}${after}`));
+      out.push(
+        paint('dim', `  # ${subject(change)}${what} ${verb(change)}${goesWith(change)}: ${change.reason}${after}`),
+      );
       const mark = sign(change);
       const style = SIGN_STYLE[mark];
-      if (change.action === 'update') out.push(`  ${paint(style, mark)} ${subject(change)}: ${fieldsText(change.fields)}`);
+      if (change.action === 'update')
+        out.push(`  ${paint(style, mark)} ${subject(change)}: ${fieldsText(change.fields)}`);
       out.push(`  ${paint(style, mark)} ${requestLine(change)}`);
     }
     out.push('');
@@ -52,12 +69,17 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
     plan.conflicts.length > 0 ? paint('red', plural(plan.conflicts.length, 'conflict')) : '',
     warnings.length > 0 ? paint('yellow', plural(warnings.length, 'warning')) : '',
   ].filter(Boolean);
-  const summary = plan.changes.length === 0 ? 'No changes: the panel matches the manifest' : `Plan: ${changeSummary(plan.changes)}`;
+  const summary =
+    plan.changes.length === 0 ? 'No changes: the panel matches the manifest' : `Plan: ${changeSummary(plan.changes)}`;
   out.push(paint('bold', `${summary}${findings.length > 0 ? `; ${findings.join(', ')}` : ''}.`));
   return `${out.join('\n')}\n`;
 }
 
-const SIGN_STYLE: Readonly<Record<'+' | '~' | '-', Style>> = { '+': 'green', '~': 'yellow', '-': 'red' };
+const SIGN_STYLE: Readonly<Record<'+' | '~' | '-', Style>> = {
+  '+': 'green',
+  '~': 'yellow',
+  '-': 'red',
+};
 
 /** What a change's comment line says beside its subject and reason. */
 function details(change: Change): { what: string; after: string } {
@@ -65,7 +87,10 @@ function details(change: Change): { what: string; after: string } {
     case 'create':
       switch (change.type) {
         case 'client':
-          return { what: change.hostingPlan === undefined ? '' : ` on hosting plan ${quote(change.hostingPlan.name)}`, after: '' };
+          return {
+            what: change.hostingPlan === undefined ? '' : ` on hosting plan ${quote(change.hostingPlan.name)}`,
+            after: '',
+          };
         case 'domain':
           return { what: '', after: change.parent === undefined ? '' : `, after ${change.parent}` };
         default:
@@ -74,7 +99,10 @@ function details(change: Change): { what: string; after: string } {
     case 'update':
       return { what: '', after: '' };
     case 'delete':
-      return { what: '', after: change.dependsOn.length === 0 ? '' : `, after ${plural(change.dependsOn.length, 'subdomain')}` };
+      return {
+        what: '',
+        after: change.dependsOn.length === 0 ? '' : `, after ${plural(change.dependsOn.length, 'subdomain')}`,
+      };
     default:
       return assertNever(change);
   }

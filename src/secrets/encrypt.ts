@@ -1,7 +1,14 @@
 import { armor, Decrypter, Encrypter } from 'age-encryption';
 import { ProvisionError } from '../errors.js';
 import type { SecretsFile } from './file.js';
-import type { EncryptedIntentRecord, EncryptedSecretRecord, IntentRecord, RefusedRecord, SecretRecord, SecretsSink } from './journal.js';
+import type {
+  EncryptedIntentRecord,
+  EncryptedSecretRecord,
+  IntentRecord,
+  RefusedRecord,
+  SecretRecord,
+  SecretsSink,
+} from './journal.js';
 
 /*
  * Encrypted records (EncryptedSecretRecord and EncryptedIntentRecord, in journal.ts) keep
@@ -16,9 +23,13 @@ export function checkRecipient(recipient: string): string {
   try {
     new Encrypter().addRecipient(trimmed);
   } catch (error) {
-    throw new ProvisionError('secrets', `the secrets recipient is not an age public key (${(error as Error).message})`, {
-      hint: 'give the "age1…" line that age-keygen prints as "Public key", with --secrets-recipient or PROVISION_SECRETS_RECIPIENT',
-    });
+    throw new ProvisionError(
+      'secrets',
+      `the secrets recipient is not an age public key (${(error as Error).message})`,
+      {
+        hint: 'give the "age1…" line that age-keygen prints as "Public key", with --secrets-recipient or PROVISION_SECRETS_RECIPIENT',
+      },
+    );
   }
   return trimmed;
 }
@@ -44,7 +55,10 @@ export class EncryptingSink implements SecretsSink {
   async intend(entry: IntentRecord): Promise<void> {
     if (entry.pending_password === undefined) return this.inner.intend(entry);
     const { pending_password: password, ...rest } = entry;
-    const encrypted: EncryptedIntentRecord = { ...rest, pending_password_age: await encryptPassword(password, this.recipient) };
+    const encrypted: EncryptedIntentRecord = {
+      ...rest,
+      pending_password_age: await encryptPassword(password, this.recipient),
+    };
     return this.inner.intend(encrypted);
   }
 
@@ -55,7 +69,10 @@ export class EncryptingSink implements SecretsSink {
   async record(entry: SecretRecord): Promise<void> {
     if (entry.password === null) return this.inner.record(entry);
     const { password, ...rest } = entry;
-    const encrypted: EncryptedSecretRecord = { ...rest, password_age: await encryptPassword(password, this.recipient) };
+    const encrypted: EncryptedSecretRecord = {
+      ...rest,
+      password_age: await encryptPassword(password, this.recipient),
+    };
     return this.inner.record(encrypted);
   }
 }
@@ -70,7 +87,9 @@ export function parseIdentities(text: string, source: string): string[] {
     .map((l) => l.trim())
     .filter((l) => l !== '' && !l.startsWith('#'));
   if (identities.length === 0) {
-    throw new ProvisionError('secrets', `${source} holds no age identity`, { hint: 'give the file age-keygen wrote (a line starting AGE-SECRET-KEY-1)' });
+    throw new ProvisionError('secrets', `${source} holds no age identity`, {
+      hint: 'give the file age-keygen wrote (a line starting AGE-SECRET-KEY-1)',
+    });
   }
   for (const [i, identity] of identities.entries()) {
     try {

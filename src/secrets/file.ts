@@ -6,7 +6,15 @@ import { constants } from 'node:fs';
 import { type FileHandle, lstat, open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
-import type { EncryptedIntentRecord, EncryptedSecretRecord, Entry, IntentRecord, RefusedRecord, SecretRecord, SecretsSink } from './journal.js';
+import type {
+  EncryptedIntentRecord,
+  EncryptedSecretRecord,
+  Entry,
+  IntentRecord,
+  RefusedRecord,
+  SecretRecord,
+  SecretsSink,
+} from './journal.js';
 
 interface Queued {
   readonly line: string;
@@ -40,7 +48,11 @@ export class SecretsFile implements SecretsSink {
     let handle: FileHandle;
     try {
       // O_NOFOLLOW: a link planted after the check above is refused by the kernel (ELOOP).
-      handle = await open(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+      handle = await open(
+        path,
+        constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+        0o600,
+      );
     } catch (error) {
       throw errnoCode(error) === 'ELOOP'
         ? notOurs(path, 'is a symbolic link')
@@ -55,9 +67,13 @@ export class SecretsFile implements SecretsSink {
       const uid = process.getuid?.();
       if (uid !== undefined && info.uid !== uid) throw notOurs(path, `belongs to another user (uid ${info.uid})`);
       if ((info.mode & 0o077) !== 0) {
-        throw new ProvisionError('secrets', `the secrets file ${path} can be read by others (mode ${(info.mode & 0o777).toString(8)})`, {
-          hint: `restrict it first: chmod 600 ${path}`,
-        });
+        throw new ProvisionError(
+          'secrets',
+          `the secrets file ${path} can be read by others (mode ${(info.mode & 0o777).toString(8)})`,
+          {
+            hint: `restrict it first: chmod 600 ${path}`,
+          },
+        );
       }
       // A run killed mid-write can leave a last line without its newline: end it, so the next
       // record starts a line of its own instead of being glued to (and lost with) the torn one.
@@ -151,7 +167,10 @@ export async function readJournal(path: string, options: { readonly required?: b
     if (code === 'ENOENT' && options.required !== true) return '';
     if (code === 'ELOOP') throw notOurs(path, 'is a symbolic link');
     throw new ProvisionError('secrets', `cannot read the secrets file ${path}: ${code}`, {
-      hint: code === 'ENOENT' ? 'check the path: a relative path starts from the current directory' : 'check that the file exists and can be read',
+      hint:
+        code === 'ENOENT'
+          ? 'check the path: a relative path starts from the current directory'
+          : 'check that the file exists and can be read',
     });
   }
   try {

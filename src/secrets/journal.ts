@@ -99,7 +99,11 @@ export type Entry = Readonly<Record<string, unknown>>;
  * are checked by whoever uses them.
  */
 export type JournalLine =
-  | { readonly line: number; readonly kind: 'intent' | 'password' | 'refused' | 'other'; readonly entry: Entry }
+  | {
+      readonly line: number;
+      readonly kind: 'intent' | 'password' | 'refused' | 'other';
+      readonly entry: Entry;
+    }
   | { readonly line: number; readonly kind: 'unreadable'; readonly why: string };
 
 /** A line parseJournal could not read. */
@@ -124,7 +128,8 @@ export function parseJournal(text: string): JournalLine[] {
       continue;
     }
     if (!isRecord(entry)) lines.push({ line, kind: 'unreadable', why: 'not a JSON object' });
-    else if (typeof entry.intent === 'string') lines.push({ line, kind: INTENTS.includes(entry.intent) ? 'intent' : 'other', entry });
+    else if (typeof entry.intent === 'string')
+      lines.push({ line, kind: INTENTS.includes(entry.intent) ? 'intent' : 'other', entry });
     else if ('password' in entry || 'password_age' in entry) lines.push({ line, kind: 'password', entry });
     else if (typeof entry.refused === 'string') lines.push({ line, kind: 'refused', entry });
     else lines.push({ line, kind: 'other', entry });
@@ -174,7 +179,13 @@ export function passwordStates(lines: readonly JournalLine[]): Map<string, Passw
     const key = clientKey(entry.panel_url, entry.username);
     let state = states.get(key);
     if (state === undefined) {
-      state = { panelUrl: entry.panel_url, username: entry.username, current: undefined, pending: undefined, unansweredCreate: undefined };
+      state = {
+        panelUrl: entry.panel_url,
+        username: entry.username,
+        current: undefined,
+        pending: undefined,
+        unansweredCreate: undefined,
+      };
       states.set(key, state);
     }
     const at = { line: line.line, entry };

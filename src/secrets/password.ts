@@ -19,7 +19,8 @@ export const PASSWORD_ALPHABET = UPPER + LOWER + DIGITS;
  * below its bound) is for tests; the default is the CSPRNG.
  */
 export function generatePassword(length = PASSWORD_LENGTH, draw: (bound: number) => number = randomInt): string {
-  if (!Number.isSafeInteger(length) || length < PASSWORD_LENGTH) throw new RangeError(`a password is at least ${PASSWORD_LENGTH} characters`);
+  if (!Number.isSafeInteger(length) || length < PASSWORD_LENGTH)
+    throw new RangeError(`a password is at least ${PASSWORD_LENGTH} characters`);
   for (;;) {
     let password = '';
     for (let i = 0; i < length; i++) password += PASSWORD_ALPHABET.charAt(draw(PASSWORD_ALPHABET.length));

@@ -4,7 +4,15 @@
  * exists now; a password saved before its client's id was known.
  */
 import { readJournal, SecretsFile } from './file.js';
-import { type Entry, type EntryLine, hasPending, type JournalLine, parseJournal, passwordStates, type UnreadableLine } from './journal.js';
+import {
+  type Entry,
+  type EntryLine,
+  hasPending,
+  type JournalLine,
+  parseJournal,
+  passwordStates,
+  type UnreadableLine,
+} from './journal.js';
 
 /**
  * Usernames whose POST /clients was announced in the secrets file (write-ahead) for this panel
@@ -19,7 +27,8 @@ export async function unansweredIntents(path: string, panelUrl: string): Promise
 function unanswered(lines: readonly JournalLine[], panelUrl: string): Map<string, EntryLine> {
   const open = new Map<string, EntryLine>();
   for (const state of passwordStates(lines).values()) {
-    if (state.panelUrl === panelUrl && state.unansweredCreate !== undefined) open.set(state.username, state.unansweredCreate);
+    if (state.panelUrl === panelUrl && state.unansweredCreate !== undefined)
+      open.set(state.username, state.unansweredCreate);
   }
   return open;
 }
@@ -68,14 +77,19 @@ export interface JournalRepairs {
  * plan that sent it saw no such client); when the intent carries a pending password, the panel
  * holds it.
  */
-export async function findLostIntents(path: string, panelUrl: string, clients: readonly ExistingClient[]): Promise<JournalRepairs> {
+export async function findLostIntents(
+  path: string,
+  panelUrl: string,
+  clients: readonly ExistingClient[],
+): Promise<JournalRepairs> {
   const lines = parseJournal(await readJournal(path));
   const open = unanswered(lines, panelUrl);
   const ids = new Map(clients.map((c) => [c.username, c.id]));
   // The last record without an id per username, unless a later one has the id.
   const waiting = new Map<string, EntryLine>();
   for (const line of lines) {
-    if (line.kind !== 'password' || line.entry.panel_url !== panelUrl || typeof line.entry.username !== 'string') continue;
+    if (line.kind !== 'password' || line.entry.panel_url !== panelUrl || typeof line.entry.username !== 'string')
+      continue;
     const hasPassword = typeof line.entry.password === 'string' || typeof line.entry.password_age === 'string';
     if (line.entry.id === null && hasPassword) waiting.set(line.entry.username, { line: line.line, entry: line.entry });
     else if (Number.isSafeInteger(line.entry.id)) waiting.delete(line.entry.username);
@@ -105,7 +119,9 @@ export async function findLostIntents(path: string, panelUrl: string, clients: r
 /** An intent's pending password as written (encrypted ones stay encrypted), or undefined when it has none. */
 function pendingOf(entry: Entry): RecoveredPassword['pending'] | undefined {
   if (!hasPending(entry)) return undefined;
-  return typeof entry.pending_password === 'string' ? { password: entry.pending_password } : { password_age: String(entry.pending_password_age) };
+  return typeof entry.pending_password === 'string'
+    ? { password: entry.pending_password }
+    : { password_age: String(entry.pending_password_age) };
 }
 
 /**
@@ -114,15 +130,32 @@ function pendingOf(entry: Entry): RecoveredPassword['pending'] | undefined {
  * encrypted one stays encrypted), each incomplete record a copy with its id (the last record
  * for a username is the one that counts).
  */
-export async function closeLostIntents(path: string, panelUrl: string, found: Omit<JournalRepairs, 'skipped'>, now: () => Date = () => new Date()): Promise<void> {
+export async function closeLostIntents(
+  path: string,
+  panelUrl: string,
+  found: Omit<JournalRepairs, 'skipped'>,
+  now: () => Date = () => new Date(),
+): Promise<void> {
   if (found.lost.length === 0 && found.recovered.length === 0 && found.incomplete.length === 0) return;
   const file = await SecretsFile.open(path);
   try {
     for (const client of found.lost) {
-      await file.record({ created_at: now().toISOString(), panel_url: panelUrl, username: client.username, id: client.id, password: null });
+      await file.record({
+        created_at: now().toISOString(),
+        panel_url: panelUrl,
+        username: client.username,
+        id: client.id,
+        password: null,
+      });
     }
     for (const client of found.recovered) {
-      await file.record({ created_at: now().toISOString(), panel_url: panelUrl, username: client.username, id: client.id, ...client.pending });
+      await file.record({
+        created_at: now().toISOString(),
+        panel_url: panelUrl,
+        username: client.username,
+        id: client.id,
+        ...client.pending,
+      });
     }
     for (const record of found.incomplete) await file.completed(record.entry, record.id);
   } finally {

@@ -35,11 +35,20 @@ export async function loadEncryption(recipient: string | undefined): Promise<Enc
  * clear (no recipient) unless `--allow-plaintext-secrets` says so: a pipeline's secrets file
  * tends to end up as an artifact. `command` names the command for the message.
  */
-export function refusePlaintextInCi(options: { readonly encryption: Encryption | undefined; readonly env: Readonly<Record<string, string | undefined>>; readonly allowPlaintext: boolean; readonly command: string }): void {
+export function refusePlaintextInCi(options: {
+  readonly encryption: Encryption | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly allowPlaintext: boolean;
+  readonly command: string;
+}): void {
   if (options.encryption !== undefined || options.allowPlaintext || options.env.CI !== 'true') return;
-  throw new ProvisionError('secrets', `${options.command} would write passwords in clear under CI (CI=true): nothing was sent`, {
-    hint: 'give an age public key with --secrets-recipient or PROVISION_SECRETS_RECIPIENT, or say --allow-plaintext-secrets',
-  });
+  throw new ProvisionError(
+    'secrets',
+    `${options.command} would write passwords in clear under CI (CI=true): nothing was sent`,
+    {
+      hint: 'give an age public key with --secrets-recipient or PROVISION_SECRETS_RECIPIENT, or say --allow-plaintext-secrets',
+    },
+  );
 }
 
 /**
@@ -47,7 +56,10 @@ export function refusePlaintextInCi(options: { readonly encryption: Encryption |
  * clients, secrets reset) without a secrets file: they would have nowhere to go. `what` says
  * why the run writes any.
  */
-export function requireSecretsPath(path: string | undefined, what = 'this apply creates clients, and their passwords need'): string {
+export function requireSecretsPath(
+  path: string | undefined,
+  what = 'this apply creates clients, and their passwords need',
+): string {
   if (path === undefined || path === '') {
     throw new ProvisionError('secrets', `${what} a secrets file: nothing was sent`, {
       hint: 'give --secrets-file PATH or set PROVISION_SECRETS_FILE (a JSON Lines file, created with mode 0600, outside git)',
@@ -72,7 +84,11 @@ export interface OpenSink {
  * password joins the run's redaction set as it is recorded, so nothing can print it after.
  * Called before any request is sent, so a bad path fails early.
  */
-export async function openSecretsSink(options: { readonly path: string; readonly encryption: Encryption | undefined; readonly redactions: Redactions }): Promise<OpenSink> {
+export async function openSecretsSink(options: {
+  readonly path: string;
+  readonly encryption: Encryption | undefined;
+  readonly redactions: Redactions;
+}): Promise<OpenSink> {
   const file = await SecretsFile.open(options.path);
   const warning = await secretsGitWarning(options.path);
   const inner = options.encryption === undefined ? file : options.encryption.wrap(file);

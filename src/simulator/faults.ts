@@ -165,8 +165,10 @@ export class Faults {
   afterRoute(method: string, path: string, answer: Answer): boolean {
     if (method !== 'POST' || answer.status !== 201) return false;
     const { notReadyMs = 0, ambiguousPostRate = 0 } = this.options;
-    const id = typeof answer.json === 'object' && answer.json !== null ? (answer.json as Record<string, unknown>).id : undefined;
-    if (notReadyMs > 0 && path.replace(/\/+$/, '') === '/clients' && typeof id === 'number') this.readyAt.set(id, this.now() + notReadyMs);
+    const id =
+      typeof answer.json === 'object' && answer.json !== null ? (answer.json as Record<string, unknown>).id : undefined;
+    if (notReadyMs > 0 && path.replace(/\/+$/, '') === '/clients' && typeof id === 'number')
+      this.readyAt.set(id, this.now() + notReadyMs);
     return ambiguousPostRate > 0 && this.applies(method, path) && this.random() < ambiguousPostRate;
   }
 

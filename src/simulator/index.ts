@@ -49,7 +49,17 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { errnoCode, ProvisionError } from '../errors.js';
 import { Faults, plainAddress, type SimulatorFaults } from './faults.js';
-import { API_DISABLED_PAGE, BASE_PATH, keyMatches, MAX_BODY_BYTES, parseBody, readBody, relativePath, send, sha256 } from './http.js';
+import {
+  API_DISABLED_PAGE,
+  BASE_PATH,
+  keyMatches,
+  MAX_BODY_BYTES,
+  parseBody,
+  readBody,
+  relativePath,
+  send,
+  sha256,
+} from './http.js';
 import { error, notFound, route, type Answer } from './routes.js';
 import { loadStore, StateSaver } from './state-file.js';
 import type { SimulatorSeed, SimulatorState } from './store.js';
@@ -116,7 +126,9 @@ export interface SimulatorOptions extends SimulatorFaults {
   /** Default true; false: every request gets 200 text/html, like a panel whose API is off. */
   readonly apiEnabled?: boolean;
   /** Fault injection: return an answer to send it instead of the simulator's own. */
-  readonly intercept?: (request: InterceptRequest) => InterceptResult | undefined | Promise<InterceptResult | undefined>;
+  readonly intercept?: (
+    request: InterceptRequest,
+  ) => InterceptResult | undefined | Promise<InterceptResult | undefined>;
   /** Added latency: each request waits this long (ms) before it is handled, like a distant panel. Default 0. */
   readonly latencyMs?: number;
   /** Serve HTTPS with this PEM key and certificate (e.g. made in a test with openssl); `url` then starts with https://. */
@@ -151,7 +163,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     now: () => new Date(),
   };
   const store = await loadStore(options, routeOptions.systemDomains);
-  const saver = options.statePath === undefined ? undefined : new StateSaver(options.statePath, () => JSON.stringify(store));
+  const saver =
+    options.statePath === undefined ? undefined : new StateSaver(options.statePath, () => JSON.stringify(store));
   await saver?.save(); // fail now, not at the first POST, when the path cannot be written
   const requests: SimulatorRequest[] = [];
   const faults = new Faults(options);
@@ -172,7 +185,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const fault = faults.transient(method, relative);
     if (fault !== undefined) return fault;
     if (options.apiEnabled === false) {
-      return { status: 200, text: API_DISABLED_PAGE, headers: { 'content-type': 'text/html; charset=UTF-8' } };
+      return {
+        status: 200,
+        text: API_DISABLED_PAGE,
+        headers: { 'content-type': 'text/html; charset=UTF-8' },
+      };
     }
     const address = plainAddress(req.socket.remoteAddress ?? '');
     const locked = faults.locked(address);
@@ -180,7 +197,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const keyOk = keyMatches(req.headers['x-api-key'], expectedKey);
     faults.authenticated(address, keyOk);
     if (!keyOk) return error(401, 'API key is missing or invalid.');
-    const refused = faults.ipRefused(address) ?? faults.notReady(method, relative, body.kind === 'json' ? body.value : undefined);
+    const refused =
+      faults.ipRefused(address) ?? faults.notReady(method, relative, body.kind === 'json' ? body.value : undefined);
     if (refused !== undefined) return refused;
     const trimmed = path.replace(/\/+$/, '');
     if (!trimmed.startsWith(`${BASE_PATH}/`)) return notFound(path);
@@ -199,17 +217,27 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const latencyMs = options.latencyMs ?? 0;
-    (latencyMs > 0 ? new Promise((resolve) => setTimeout(resolve, latencyMs)).then(() => answer(req, path)) : answer(req, path))
+    (latencyMs > 0
+      ? new Promise((resolve) => setTimeout(resolve, latencyMs)).then(() => answer(req, path))
+      : answer(req, path)
+    )
       .catch(() => error(500, 'The simulator failed to handle this request.'))
       .then((result) => {
         const method = req.method ?? 'GET';
-        requests.push({ method, path: relativePath(path), status: result === 'drop' ? 0 : result.status });
+        requests.push({
+          method,
+          path: relativePath(path),
+          status: result === 'drop' ? 0 : result.status,
+        });
         if (result === 'drop') res.socket?.destroy();
         else send(res, result, faults.slowBodyMs(method, relativePath(path)));
       })
       .catch(() => res.destroy());
   };
-  const server = options.tls === undefined ? createServer(handler) : createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler);
+  const server =
+    options.tls === undefined
+      ? createServer(handler)
+      : createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler);
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
   await new Promise<void>((resolve, reject) => {
@@ -230,7 +258,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     state: store,
     requests,
     close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => { resolve(); }));
+      const closed = new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
       server.closeAllConnections();
       await closed;
       await saver?.idle();
@@ -244,9 +276,15 @@ function listenError(err: Error, host: string, port: number): ProvisionError {
   const why: Record<string, [string, string]> = {
     EADDRINUSE: [`port ${port} is in use`, 'choose another --port, or 0 for a free one'],
     EACCES: [`port ${port} needs privileges`, 'choose a port above 1023, or 0 for a free one'],
-    EADDRNOTAVAIL: [`${host} is not an address of this machine`, 'give --host 127.0.0.1 (the default) or an address of this machine'],
+    EADDRNOTAVAIL: [
+      `${host} is not an address of this machine`,
+      'give --host 127.0.0.1 (the default) or an address of this machine',
+    ],
     ENOTFOUND: [`the host ${host} cannot be resolved`, 'give --host as an IP address of this machine, like 127.0.0.1'],
   };
   const [what, hint] = why[code] ?? [code, 'check --host and --port'];
-  return new ProvisionError('usage', `the simulator cannot listen on ${host}:${port}: ${what}`, { hint, cause: err });
+  return new ProvisionError('usage', `the simulator cannot listen on ${host}:${port}: ${what}`, {
+    hint,
+    cause: err,
+  });
 }

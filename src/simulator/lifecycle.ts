@@ -36,7 +36,8 @@ export const MIN_PASSWORD_LENGTH = 8;
 /** Why a `password` field is refused (400), or undefined when it is accepted. */
 export function passwordProblem(password: unknown): string | undefined {
   if (typeof password !== 'string') return "The field 'password' must be a string.";
-  if (Array.from(password).length < MIN_PASSWORD_LENGTH) return `The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`;
+  if (Array.from(password).length < MIN_PASSWORD_LENGTH)
+    return `The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`;
   return undefined;
 }
 
@@ -45,18 +46,27 @@ export function updateClient(store: SimStore, id: number, body: unknown, refuse:
   if (client === undefined) return refuse(404, 'The requested client was not found.');
   if (!isRecord(body)) return refuse(400, 'The request body must be a JSON object.');
   const { username, email, id_hosting_plan: plan, is_suspended: suspended, language } = body;
-  if (username !== undefined && username !== client.username) return refuse(400, 'The username of a client cannot be changed.');
+  if (username !== undefined && username !== client.username)
+    return refuse(400, 'The username of a client cannot be changed.');
   if (email !== undefined && (typeof email !== 'string' || (email !== '' && !/^[^@\s]+@[^@\s]+$/.test(email)))) {
     return refuse(400, "The field 'email' must be a valid email address.");
   }
-  if (plan !== undefined && plan !== null && plan !== 0 && !(Number.isSafeInteger(plan) && store.plans.has(plan as number))) {
+  if (
+    plan !== undefined &&
+    plan !== null &&
+    plan !== 0 &&
+    !(Number.isSafeInteger(plan) && store.plans.has(plan as number))
+  ) {
     return refuse(400, `The hosting plan with id ${JSON.stringify(plan)} does not exist.`);
   }
-  if (suspended !== undefined && typeof suspended !== 'boolean') return refuse(400, "The field 'is_suspended' must be a boolean.");
-  if (language !== undefined && typeof language !== 'string') return refuse(400, "The field 'language' must be a string.");
+  if (suspended !== undefined && typeof suspended !== 'boolean')
+    return refuse(400, "The field 'is_suspended' must be a boolean.");
+  if (language !== undefined && typeof language !== 'string')
+    return refuse(400, "The field 'language' must be a string.");
   const badPassword = body.password === undefined ? undefined : passwordProblem(body.password);
   if (badPassword !== undefined) return refuse(400, badPassword);
-  const nextPlan = plan === undefined ? client.id_hosting_plan : plan === null || plan === 0 ? undefined : (plan as number);
+  const nextPlan =
+    plan === undefined ? client.id_hosting_plan : plan === null || plan === 0 ? undefined : (plan as number);
   const next: SimClient = {
     id: client.id,
     username: client.username,
@@ -82,8 +92,10 @@ export function updateDomain(store: SimStore, id: number, body: unknown, refuse:
   if (domain === undefined) return refuse(404, 'The requested domain was not found.');
   if (!isRecord(body)) return refuse(400, 'The request body must be a JSON object.');
   const { domain: name, is_disabled: disabled } = body;
-  if (name !== undefined && name !== domain.domain && name !== domain.domain_utf8) return refuse(400, 'The name of a domain cannot be changed.');
-  if (disabled !== undefined && typeof disabled !== 'boolean') return refuse(400, "The field 'is_disabled' must be a boolean.");
+  if (name !== undefined && name !== domain.domain && name !== domain.domain_utf8)
+    return refuse(400, 'The name of a domain cannot be changed.');
+  if (disabled !== undefined && typeof disabled !== 'boolean')
+    return refuse(400, "The field 'is_disabled' must be a boolean.");
   store.replaceDomain({ ...domain, ...(disabled === undefined ? {} : { is_disabled: disabled }) });
   return { status: 200, json: { id }, mutated: true };
 }
@@ -93,7 +105,8 @@ export function deleteDomain(store: SimStore, id: number, options: LifecycleOpti
   if (domain === undefined) return refuse(404, 'The requested domain was not found.');
   if (domain.is_system_domain) return refuse(400, 'A system domain cannot be deleted.');
   for (const other of store.domains.values()) {
-    if (other.id_parent_domain === id) return refuse(400, `The domain '${domain.domain}' has subdomains: delete them first.`);
+    if (other.id_parent_domain === id)
+      return refuse(400, `The domain '${domain.domain}' has subdomains: delete them first.`);
   }
   store.removeDomain(id);
   return deleted(id, options);

@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { isRecord } from '../util.js';
-import { deleteClient, deleteDomain, type LifecycleOptions, passwordProblem, updateClient, updateDomain } from './lifecycle.js';
+import {
+  deleteClient,
+  deleteDomain,
+  type LifecycleOptions,
+  passwordProblem,
+  updateClient,
+  updateDomain,
+} from './lifecycle.js';
 import type { SimClient, SimStore } from './store.js';
 
 /** What the simulator sends back: JSON unless `text` is given. */
@@ -25,7 +32,8 @@ export interface RouteOptions extends LifecycleOptions {
 }
 
 /** The parsed request body: undefined when empty, `invalid` when it is not JSON. */
-export type Body = { readonly kind: 'none' } | { readonly kind: 'invalid' } | { readonly kind: 'json'; readonly value: unknown };
+export type Body =
+  { readonly kind: 'none' } | { readonly kind: 'invalid' } | { readonly kind: 'json'; readonly value: unknown };
 
 const COLLECTIONS = {
   'hosting-plans': { one: 'hosting plan', post: false },
@@ -37,14 +45,22 @@ const COLLECTIONS = {
  * Routes one authenticated request. `segments` is the path after /api/v2, split on '/',
  * trailing slashes already removed, each segment still percent-encoded.
  */
-export function route(store: SimStore, method: string, segments: readonly string[], body: Body, options: RouteOptions): Answer {
+export function route(
+  store: SimStore,
+  method: string,
+  segments: readonly string[],
+  body: Body,
+  options: RouteOptions,
+): Answer {
   const [first, second, third] = segments;
   const path = `/${segments.join('/')}`;
   if (first === 'ping' && segments.length === 1) {
     return method === 'GET' ? ok({ response: 'pong' }) : notAllowed(method, path, ['GET']);
   }
   if (first === 'admins' && segments.length === 1) {
-    return method === 'GET' ? ok([...store.admins].map(([username, id]) => ({ id, username }))) : notAllowed(method, path, ['GET']);
+    return method === 'GET'
+      ? ok([...store.admins].map(([username, id]) => ({ id, username })))
+      : notAllowed(method, path, ['GET']);
   }
   if (first !== 'hosting-plans' && first !== 'clients' && first !== 'domains') return notFound(path);
   const collection = first;
@@ -58,7 +74,14 @@ export function route(store: SimStore, method: string, segments: readonly string
       const records = [...recordsOf(store, collection).values()];
       // Like panels whose list leaves managed fields out: GET /clients/{id} has them.
       if (collection === 'clients' && !options.clientListFields) {
-        return ok((records as SimClient[]).map((c) => ({ id: c.id, username: c.username, language: c.language, created_at: c.created_at })));
+        return ok(
+          (records as SimClient[]).map((c) => ({
+            id: c.id,
+            username: c.username,
+            language: c.language,
+            created_at: c.created_at,
+          })),
+        );
       }
       return ok(records);
     }
@@ -79,10 +102,12 @@ export function route(store: SimStore, method: string, segments: readonly string
     const id = Number(second);
     const value = body.kind === 'json' ? body.value : body.kind === 'invalid' ? undefined : {};
     if (body.kind === 'invalid') return error(400, 'The request body is not valid JSON.');
-    if (collection === 'clients') return method === 'PUT' ? updateClient(store, id, value, error) : deleteClient(store, id, options, error);
+    if (collection === 'clients')
+      return method === 'PUT' ? updateClient(store, id, value, error) : deleteClient(store, id, options, error);
     return method === 'PUT' ? updateDomain(store, id, value, error) : deleteDomain(store, id, options, error);
   }
-  if (method !== 'GET') return notAllowed(method, path, byId && collection !== 'hosting-plans' ? ['GET', 'PUT', 'DELETE'] : ['GET']);
+  if (method !== 'GET')
+    return notAllowed(method, path, byId && collection !== 'hosting-plans' ? ['GET', 'PUT', 'DELETE'] : ['GET']);
   let record: unknown;
   if (byName) {
     let name: string;
@@ -111,12 +136,15 @@ function recordsOf(store: SimStore, collection: keyof typeof COLLECTIONS): Reado
 function createClient(store: SimStore, body: Record<string, unknown>, options: RouteOptions): Answer {
   const { username, email, language, is_suspended: suspended, password } = body;
   const idHostingPlan = body.id_hosting_plan ?? undefined;
-  if (typeof username !== 'string' || username === '') return error(400, "The field 'username' is required and must be a string.");
+  if (typeof username !== 'string' || username === '')
+    return error(400, "The field 'username' is required and must be a string.");
   if (email !== undefined && (typeof email !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(email))) {
     return error(400, "The field 'email' must be a valid email address.");
   }
-  if (language !== undefined && typeof language !== 'string') return error(400, "The field 'language' must be a string.");
-  if (suspended !== undefined && typeof suspended !== 'boolean') return error(400, "The field 'is_suspended' must be a boolean.");
+  if (language !== undefined && typeof language !== 'string')
+    return error(400, "The field 'language' must be a string.");
+  if (suspended !== undefined && typeof suspended !== 'boolean')
+    return error(400, "The field 'is_suspended' must be a boolean.");
   const given = options.acceptsPassword === false ? undefined : password;
   const badPassword = given === undefined ? undefined : passwordProblem(given);
   if (badPassword !== undefined) return error(400, badPassword);
@@ -151,7 +179,8 @@ function createClient(store: SimStore, body: Record<string, unknown>, options: R
 
 function createDomain(store: SimStore, body: Record<string, unknown>, options: RouteOptions): Answer {
   const { domain, id_user: idUser } = body;
-  if (typeof domain !== 'string' || domain === '') return error(400, "The field 'domain' is required and must be a string.");
+  if (typeof domain !== 'string' || domain === '')
+    return error(400, "The field 'domain' is required and must be a string.");
   if (!Number.isSafeInteger(idUser)) return error(400, "The field 'id_user' is required and must be an integer.");
   const check = store.checkNewDomain(domain, idUser as number);
   if ('status' in check) return error(check.status, check.message);
@@ -165,7 +194,11 @@ function ok(json: unknown): Answer {
 
 /** The panel's error shape: `code` is the status and reason phrase, as a string. */
 export function error(status: number, message: string, headers?: Record<string, string>): Answer {
-  return { status, json: { code: `${status} ${STATUS_CODES[status] ?? 'Error'}`, message }, ...(headers ? { headers } : {}) };
+  return {
+    status,
+    json: { code: `${status} ${STATUS_CODES[status] ?? 'Error'}`, message },
+    ...(headers ? { headers } : {}),
+  };
 }
 
 export function notFound(path: string): Answer {
@@ -173,5 +206,7 @@ export function notFound(path: string): Answer {
 }
 
 function notAllowed(method: string, path: string, allowed: readonly string[]): Answer {
-  return error(405, `The method ${method} is not allowed for ${path}.`, { allow: allowed.join(', ') });
+  return error(405, `The method ${method} is not allowed for ${path}.`, {
+    allow: allowed.join(', '),
+  });
 }

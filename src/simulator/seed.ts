@@ -41,7 +41,8 @@ export function parseSeed(json: unknown, source: string): SimulatorSeed {
     if (typeof username !== 'string') problems.push(`${where}.username must be a string`);
     if (plan !== undefined && typeof plan !== 'string') problems.push(`${where}.plan must be a string`);
     if (email !== undefined && typeof email !== 'string') problems.push(`${where}.email must be a string`);
-    if (suspended !== undefined && typeof suspended !== 'boolean') problems.push(`${where}.suspended must be true or false`);
+    if (suspended !== undefined && typeof suspended !== 'boolean')
+      problems.push(`${where}.suspended must be true or false`);
     const domains = strings(value.domains, `${where}.domains`);
     if (typeof username === 'string') {
       clients.push({
@@ -66,7 +67,10 @@ export function parseSeed(json: unknown, source: string): SimulatorSeed {
 }
 
 /** Builds the state a seed describes; refusals become ProvisionError('usage') naming `source`. */
-export function storeFromSeed(seed: SimulatorSeed, options: { systemDomains: boolean; source: string; now: Date }): SimStore {
+export function storeFromSeed(
+  seed: SimulatorSeed,
+  options: { systemDomains: boolean; source: string; now: Date },
+): SimStore {
   const store = new SimStore();
   const fail = (message: string): never => {
     throw new ProvisionError('usage', `${options.source}: ${message}`, {

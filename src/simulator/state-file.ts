@@ -18,10 +18,14 @@ export async function loadStore(options: SimulatorOptions, systemDomains: boolea
       text = await readFile(options.statePath, 'utf8');
     } catch (err) {
       if (errnoCode(err) !== 'ENOENT') {
-        throw new ProvisionError('io', `cannot read the simulator state file ${options.statePath} (${errnoCode(err)})`, {
-          hint: 'check its permissions, or give another --state path',
-          cause: err,
-        });
+        throw new ProvisionError(
+          'io',
+          `cannot read the simulator state file ${options.statePath} (${errnoCode(err)})`,
+          {
+            hint: 'check its permissions, or give another --state path',
+            cause: err,
+          },
+        );
       }
     }
     if (text !== undefined) {
@@ -29,12 +33,18 @@ export async function loadStore(options: SimulatorOptions, systemDomains: boolea
       try {
         data = JSON.parse(text);
       } catch (err) {
-        throw new ProvisionError('usage', `${options.statePath}: the simulator state file is not valid JSON`, { cause: err });
+        throw new ProvisionError('usage', `${options.statePath}: the simulator state file is not valid JSON`, {
+          cause: err,
+        });
       }
       return SimStore.fromFile(data, options.statePath);
     }
   }
-  return storeFromSeed(options.seed ?? {}, { systemDomains, source: 'simulator seed', now: new Date() });
+  return storeFromSeed(options.seed ?? {}, {
+    systemDomains,
+    source: 'simulator seed',
+    now: new Date(),
+  });
 }
 
 /**
@@ -88,4 +98,3 @@ export class StateSaver {
     }
   }
 }
-

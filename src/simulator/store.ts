@@ -190,7 +190,16 @@ export class SimStore implements SimulatorState {
   }
 
   /** Creates a client that checkNewClient accepted. */
-  addClient(input: { username: string; email?: string; idHostingPlan?: number; language?: string; suspended?: boolean }, now: Date): SimClient {
+  addClient(
+    input: {
+      username: string;
+      email?: string;
+      idHostingPlan?: number;
+      language?: string;
+      suspended?: boolean;
+    },
+    now: Date,
+  ): SimClient {
     const idHostingPlan = input.idHostingPlan ?? this.defaultPlan()?.id;
     const client: SimClient = {
       id: this.nextUserId++,
@@ -211,7 +220,8 @@ export class SimStore implements SimulatorState {
    */
   checkNewDomain(domain: string, idUser: number): Refusal | { name: string } {
     const normal = normalizeDomain(domain);
-    if ('problem' in normal) return { status: 400, message: `The domain '${domain}' is invalid: it ${normal.problem}.` };
+    if ('problem' in normal)
+      return { status: 400, message: `The domain '${domain}' is invalid: it ${normal.problem}.` };
     if (!this.clients.has(idUser)) return { status: 404, message: `The client with id_user ${idUser} was not found.` };
     if (this.domainsByName.has(normal.name)) return { status: 400, message: `The domain '${domain}' already exists.` };
     return normal;
@@ -288,7 +298,9 @@ export class SimStore implements SimulatorState {
       for (const [index, record] of (list as unknown[]).entries()) {
         const valid =
           isRecord(record) &&
-          check.every((field) => (field.startsWith('id') ? Number.isInteger(record[field]) : typeof record[field] === 'string'));
+          check.every((field) =>
+            field.startsWith('id') ? Number.isInteger(record[field]) : typeof record[field] === 'string',
+          );
         if (!valid) fail(`${key}[${index}] needs ${check.join(', ')}`);
       }
     }
@@ -300,7 +312,8 @@ export class SimStore implements SimulatorState {
     // Optional: files written before passwords were kept have none.
     if (Array.isArray(data.passwords)) {
       for (const entry of data.passwords as unknown[]) {
-        if (isRecord(entry) && Number.isInteger(entry.id) && typeof entry.password === 'string') store.passwords.set(entry.id as number, entry.password);
+        if (isRecord(entry) && Number.isInteger(entry.id) && typeof entry.password === 'string')
+          store.passwords.set(entry.id as number, entry.password);
       }
     }
     // A loop, not Math.max(...ids): spreading tens of thousands of arguments can overflow the stack.

@@ -17,17 +17,37 @@ import { fakeGitHub, type FakeGitHub } from './fake-github.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as ActionFile;
-const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; bin: Record<string, string> };
+const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  bin: Record<string, string>;
+};
 const TOKEN = 'ghs_FAKEtoken0123456789abcdefTOKEN';
 
-async function setup(manifest: string, fake: FakeGitHub, pullRequest: string): Promise<{ temp: string; workspace: string; npmLog: string; env: Record<string, string>; github: Record<string, string> }> {
+async function setup(
+  manifest: string,
+  fake: FakeGitHub,
+  pullRequest: string,
+): Promise<{
+  temp: string;
+  workspace: string;
+  npmLog: string;
+  env: Record<string, string>;
+  github: Record<string, string>;
+}> {
   const temp = await tempDir();
   const workspace = join(temp, 'workspace');
   await mkdir(join(workspace, 'panel'), { recursive: true });
   await writeFile(join(workspace, 'panel', 'manifest.yaml'), manifest);
   const { env: npmEnv, npmLog } = await fakeNpm(temp);
   const env = { ...npmEnv, GITHUB_API_URL: fake.url, GITHUB_REPOSITORY: 'acme/panel' };
-  return { temp, workspace, npmLog, env, github: { token: TOKEN, 'event.pull_request.number': pullRequest } };
+  return {
+    temp,
+    workspace,
+    npmLog,
+    env,
+    github: { token: TOKEN, 'event.pull_request.number': pullRequest },
+  };
 }
 
 const CHANGES = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n';
@@ -38,10 +58,23 @@ describe('the action, run', () => {
     const simulator = await sim();
     const fake = await fakeGitHub();
     const s = await setup(CHANGES, fake, '7');
-    const r = await runComposite(action, { manifest: 'panel/manifest.yaml', url: simulator.url, 'api-key': API_KEY }, { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env });
+    const r = await runComposite(
+      action,
+      { manifest: 'panel/manifest.yaml', url: simulator.url, 'api-key': API_KEY },
+      { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
+    );
     const [cwd, ...npmArgs] = (await readFile(s.npmLog, 'utf8')).trimEnd().split('\n');
     expect(cwd).toBe(s.temp);
-    expect(npmArgs).toEqual(['install', '--global', '--prefix', join(s.temp, 'panel-provision'), '--ignore-scripts', '--no-audit', '--no-fund', `@panel-provision/cli@${pkg.version}`]);
+    expect(npmArgs).toEqual([
+      'install',
+      '--global',
+      '--prefix',
+      join(s.temp, 'panel-provision'),
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      `@panel-provision/cli@${pkg.version}`,
+    ]);
     expect(r.steps.map((step) => `${step.name}: ${step.outcome}`)).toEqual([
       'actions/setup-node@v6: success',
       'Install panel-provision: success',
@@ -52,28 +85,42 @@ describe('the action, run', () => {
     ]);
     expect(r.steps[0]!.with).toEqual({ 'node-version': '24', 'package-manager-cache': 'false' });
     // The whole plan in the log (the comment may be cut for length), from the saved plan.json.
-    expect(r.steps[2]!.stdout).toMatch(/::group::The whole plan \(provision show\)\n[\s\S]*\+ POST \/clients \{"username":"alice"[\s\S]*\nPlan: 2 to create[^\n]*\n::endgroup::/);
+    expect(r.steps[2]!.stdout).toMatch(
+      /::group::The whole plan \(provision show\)\n[\s\S]*\+ POST \/clients \{"username":"alice"[\s\S]*\nPlan: 2 to create[^\n]*\n::endgroup::/,
+    );
     expect(await readdir(join(r.outputs['plan-file']!, '..'))).toContain('plan.json');
     expect(r.failed).toBe(false);
     expect(r.outputs['exit-code']).toBe('2');
     expect(await readFile(r.outputs['plan-file']!, 'utf8')).toMatch(/^### panel-provision plan: 2 to create/);
     expect(fake.comments).toHaveLength(1);
-    expect(fake.comments[0]!.body).toMatch(/^<!-- panel-provision: panel\/manifest\.yaml -->\n\*\*Plan of <code>panel\/manifest\.yaml<\/code>\*\*: :memo: changes to review \(exit 2\)/);
+    expect(fake.comments[0]!.body).toMatch(
+      /^<!-- panel-provision: panel\/manifest\.yaml -->\n\*\*Plan of <code>panel\/manifest\.yaml<\/code>\*\*: :memo: changes to review \(exit 2\)/,
+    );
     for (const step of r.steps) {
       expect(step.stdout + step.stderr).not.toContain(API_KEY);
       expect(step.stdout + step.stderr).not.toContain(TOKEN);
     }
     // A second run updates the same comment.
-    await runComposite(action, { manifest: 'panel/manifest.yaml', url: simulator.url, 'api-key': API_KEY }, { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env });
+    await runComposite(
+      action,
+      { manifest: 'panel/manifest.yaml', url: simulator.url, 'api-key': API_KEY },
+      { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
+    );
     expect(fake.comments).toHaveLength(1);
     expect(simulator.requests.filter((q) => q.method !== 'GET')).toEqual([]);
   });
 
   it('plan with a conflict (exit 1): the comment is posted first, then the step fails', async () => {
-    const simulator = await sim({ seed: { clients: [{ username: 'carol', domains: ['shop.alice.example'] }] } });
+    const simulator = await sim({
+      seed: { clients: [{ username: 'carol', domains: ['shop.alice.example'] }] },
+    });
     const fake = await fakeGitHub();
     const s = await setup(CONFLICT, fake, '7');
-    const r = await runComposite(action, { manifest: 'panel/manifest.yaml', url: simulator.url, 'api-key': API_KEY }, { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env });
+    const r = await runComposite(
+      action,
+      { manifest: 'panel/manifest.yaml', url: simulator.url, 'api-key': API_KEY },
+      { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
+    );
     expect(r.outputs['exit-code']).toBe('1');
     expect(r.steps.slice(2).map((step) => `${step.name}: ${step.outcome}`)).toEqual([
       'provision ${{ inputs.command }}: success',
@@ -83,7 +130,9 @@ describe('the action, run', () => {
     ]);
     expect(r.failed).toBe(true);
     // The annotation on the manifest's line reaches the log (the runner reads it from there).
-    expect(r.steps[2]!.stderr).toMatch(/::error file=panel\/manifest\.yaml,line=4,col=30::domain "shop\.alice\.example"/);
+    expect(r.steps[2]!.stderr).toMatch(
+      /::error file=panel\/manifest\.yaml,line=4,col=30::domain "shop\.alice\.example"/,
+    );
     expect(fake.comments[0]!.body).toContain(':x: failed');
     expect(fake.comments[0]!.body).toContain('**Conflicts**');
     expect(r.steps[5]!.stdout).toContain('::error title=panel-provision::provision ended with exit code 1');
@@ -96,7 +145,15 @@ describe('the action, run', () => {
     const recipient = await identityToRecipient(await generateIdentity());
     const r = await runComposite(
       action,
-      { command: 'apply', manifest: 'panel/manifest.yaml', url: simulator.url, 'api-key': API_KEY, 'secrets-recipient': recipient, 'artifact-name': 'panel-secrets-a', 'apply-args': '--concurrency 2' },
+      {
+        command: 'apply',
+        manifest: 'panel/manifest.yaml',
+        url: simulator.url,
+        'api-key': API_KEY,
+        'secrets-recipient': recipient,
+        'artifact-name': 'panel-secrets-a',
+        'apply-args': '--concurrency 2',
+      },
       { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
     );
     expect(r.steps.map((step) => `${step.name}: ${step.outcome}`).slice(2)).toEqual([
@@ -111,7 +168,11 @@ describe('the action, run', () => {
     expect(fake.requests).toEqual([]);
     const upload = r.steps[4]!;
     expect(upload.uses).toBe('actions/upload-artifact@v7');
-    expect(upload.with).toMatchObject({ name: 'panel-secrets-a', path: r.outputs['secrets-file'], 'if-no-files-found': 'ignore' });
+    expect(upload.with).toMatchObject({
+      name: 'panel-secrets-a',
+      path: r.outputs['secrets-file'],
+      'if-no-files-found': 'ignore',
+    });
     const secrets = await readFile(r.outputs['secrets-file']!, 'utf8');
     expect(secrets).toContain('"password_age"');
     expect(secrets).not.toMatch(/"password":/);
@@ -121,7 +182,11 @@ describe('the action, run', () => {
     const simulator = await sim();
     const fake = await fakeGitHub();
     const s = await setup(CHANGES, fake, '');
-    const r = await runComposite(action, { command: 'apply', manifest: 'panel/manifest.yaml', url: simulator.url, 'api-key': API_KEY }, { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env });
+    const r = await runComposite(
+      action,
+      { command: 'apply', manifest: 'panel/manifest.yaml', url: simulator.url, 'api-key': API_KEY },
+      { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
+    );
     expect(r.outputs['exit-code']).toBe('1');
     expect(r.failed).toBe(true);
     expect(r.steps[2]!.stderr).toMatch(/error: [^\n]*recipient/i);
@@ -136,16 +201,28 @@ describe('the action, run', () => {
     const s = await setup(CHANGES, fake, '7');
     await symlink('manifest.yaml', join(s.workspace, 'panel', 'link.yaml'));
     for (const manifest of ['panel/link.yaml', '/dev/zero', 'panel']) {
-      const r = await runComposite(action, { manifest, url: simulator.url, 'api-key': API_KEY }, { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env });
+      const r = await runComposite(
+        action,
+        { manifest, url: simulator.url, 'api-key': API_KEY },
+        { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
+      );
       expect(r.outputs['exit-code'], manifest).toBe('1');
       expect(r.failed).toBe(true);
-      expect(r.steps[2]!.stdout).toContain('::error title=panel-provision::the manifest input must name a regular file');
-      expect(fake.comments.at(-1)!.body).toContain('error: the manifest must be a regular file of the checked-out repository, not a symlink');
+      expect(r.steps[2]!.stdout).toContain(
+        '::error title=panel-provision::the manifest input must name a regular file',
+      );
+      expect(fake.comments.at(-1)!.body).toContain(
+        'error: the manifest must be a regular file of the checked-out repository, not a symlink',
+      );
     }
     expect(simulator.requests).toEqual([]);
     // Given after `--`: a file named like a flag is read as the manifest.
     await writeFile(join(s.workspace, '--show-url'), CHANGES);
-    const r = await runComposite(action, { manifest: '--show-url', url: simulator.url, 'api-key': API_KEY }, { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env });
+    const r = await runComposite(
+      action,
+      { manifest: '--show-url', url: simulator.url, 'api-key': API_KEY },
+      { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
+    );
     expect(r.outputs['exit-code']).toBe('2');
     expect(await readFile(r.outputs['plan-file']!, 'utf8')).not.toContain(simulator.url);
   });
@@ -155,14 +232,27 @@ describe('the action, run', () => {
     for (const [version, expected] of [
       ['1.2.3', '@panel-provision/cli@1.2.3'],
       ['1.2.3-rc.1', '@panel-provision/cli@1.2.3-rc.1'],
-      ['https://github.com/panel-provision/panel-provision/releases/download/v1.2.3/panel-provision-cli-1.2.3.tgz', 'https://github.com/panel-provision/panel-provision/releases/download/v1.2.3/panel-provision-cli-1.2.3.tgz'],
+      [
+        'https://github.com/panel-provision/panel-provision/releases/download/v1.2.3/panel-provision-cli-1.2.3.tgz',
+        'https://github.com/panel-provision/panel-provision/releases/download/v1.2.3/panel-provision-cli-1.2.3.tgz',
+      ],
       ['latest', undefined],
       ['^1.2.0', undefined],
       ['1.2.3 evil-package', undefined],
       ['http://example.com/x.tgz', undefined],
     ] as const) {
       const s = await setup(CHANGES, fake, '');
-      const r = await runComposite(action, { command: 'plan', manifest: 'panel/manifest.yaml', url: 'http://127.0.0.1:9', 'api-key': API_KEY, version }, { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env });
+      const r = await runComposite(
+        action,
+        {
+          command: 'plan',
+          manifest: 'panel/manifest.yaml',
+          url: 'http://127.0.0.1:9',
+          'api-key': API_KEY,
+          version,
+        },
+        { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
+      );
       const install = r.steps[1]!;
       if (expected === undefined) {
         expect(install.outcome, version).toBe('failure');
@@ -178,7 +268,8 @@ describe('the action, run', () => {
 
 describe('action.yml', () => {
   const steps = action.runs.steps;
-  const byName = (name: string): (typeof steps)[number] => steps.find((step) => step.name === name) ?? expect.fail(`no step ${name}`);
+  const byName = (name: string): (typeof steps)[number] =>
+    steps.find((step) => step.name === name) ?? expect.fail(`no step ${name}`);
 
   it('is a composite action whose default version is this package, installed under its name', () => {
     expect(action.runs.using).toBe('composite');
@@ -189,12 +280,20 @@ describe('action.yml', () => {
   });
 
   it('every input and output says what it is; the required ones have no default', () => {
-    for (const [name, input] of Object.entries(action.inputs as Record<string, { description?: string; required?: boolean; default?: string }>)) {
+    for (const [name, input] of Object.entries(
+      action.inputs as Record<string, { description?: string; required?: boolean; default?: string }>,
+    )) {
       expect(input.description, name).toMatch(/\w{3}/);
       if (input.required === true) expect(input.default, name).toBeUndefined();
     }
-    for (const [name, output] of Object.entries(action.outputs as Record<string, { description?: string }>)) expect(output.description, name).toMatch(/\w{3}/);
-    expect(Object.entries(action.inputs).filter(([, input]) => input.required === true).map(([name]) => name).sort()).toEqual(['api-key', 'manifest', 'url']);
+    for (const [name, output] of Object.entries(action.outputs as Record<string, { description?: string }>))
+      expect(output.description, name).toMatch(/\w{3}/);
+    expect(
+      Object.entries(action.inputs)
+        .filter(([, input]) => input.required === true)
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual(['api-key', 'manifest', 'url']);
   });
 
   it('the panel key reaches the provision step only, the GitHub token the comment step only; no expression is pasted into a script', () => {
@@ -217,6 +316,9 @@ describe('action.yml', () => {
     expect(scripts).not.toMatch(/\bnpx\b/);
     expect(scripts).toContain('provision="$RUNNER_TEMP/panel-provision/bin/provision"');
     expect(scripts).toContain('"$RUNNER_TEMP/panel-provision/bin/provision-pr-comment" --command');
-    expect(steps.flatMap((step) => (step.uses === undefined ? [] : [step.uses]))).toEqual(['actions/setup-node@v6', 'actions/upload-artifact@v7']);
+    expect(steps.flatMap((step) => (step.uses === undefined ? [] : [step.uses]))).toEqual([
+      'actions/setup-node@v6',
+      'actions/upload-artifact@v7',
+    ]);
   });
 });

@@ -49,7 +49,11 @@ export interface RunnerContext {
   readonly env: Record<string, string>;
 }
 
-export async function runComposite(action: ActionFile, given: Record<string, string>, context: RunnerContext): Promise<{ steps: StepResult[]; outputs: Record<string, string>; failed: boolean }> {
+export async function runComposite(
+  action: ActionFile,
+  given: Record<string, string>,
+  context: RunnerContext,
+): Promise<{ steps: StepResult[]; outputs: Record<string, string>; failed: boolean }> {
   const outputs = new Map<string, Record<string, string>>();
   const inputs: Record<string, string> = {};
   const results: StepResult[] = [];
@@ -67,18 +71,22 @@ export async function runComposite(action: ActionFile, given: Record<string, str
     throw new Error(`the test runner cannot evaluate ${path}`);
   };
   const expand = (text: string): string =>
-    text.replace(/\$\{\{\s*([\w.-]+)\s*\}\}/g, (_, path: string) => value(path)).replace(/\$\{\{[^}]*\}\}/g, (e) => {
-      throw new Error(`the test runner cannot evaluate ${e}`);
-    });
+    text
+      .replace(/\$\{\{\s*([\w.-]+)\s*\}\}/g, (_, path: string) => value(path))
+      .replace(/\$\{\{[^}]*\}\}/g, (e) => {
+        throw new Error(`the test runner cannot evaluate ${e}`);
+      });
   const condition = (text: string | undefined): boolean => {
     if (text === undefined) return !failed;
     const terms = text.split('&&').map((term) => term.trim());
     const always = terms.includes('always()');
-    const holds = terms.filter((term) => term !== 'always()').every((term) => {
-      const match = /^([\w.-]+)\s*(==|!=)\s*'([^']*)'$/.exec(term);
-      if (match === null) throw new Error(`the test runner cannot evaluate if: ${text}`);
-      return (value(match[1]!) === match[3]) === (match[2] === '==');
-    });
+    const holds = terms
+      .filter((term) => term !== 'always()')
+      .every((term) => {
+        const match = /^([\w.-]+)\s*(==|!=)\s*'([^']*)'$/.exec(term);
+        if (match === null) throw new Error(`the test runner cannot evaluate if: ${text}`);
+        return (value(match[1]!) === match[3]) === (match[2] === '==');
+      });
     return holds && (always || !failed);
   };
   for (const [name, spec] of Object.entries(action.inputs)) {
@@ -86,7 +94,8 @@ export async function runComposite(action: ActionFile, given: Record<string, str
     if (spec.required === true && input === '') throw new Error(`input ${name} is required`);
     inputs[name] = input;
   }
-  for (const unknown of Object.keys(given).filter((name) => !(name in action.inputs))) throw new Error(`action.yml has no input ${unknown}`);
+  for (const unknown of Object.keys(given).filter((name) => !(name in action.inputs)))
+    throw new Error(`action.yml has no input ${unknown}`);
 
   for (const step of action.runs.steps) {
     const name = step.name ?? step.uses ?? step.id ?? '?';
@@ -95,30 +104,68 @@ export async function runComposite(action: ActionFile, given: Record<string, str
       continue;
     }
     if (step.uses !== undefined) {
-      results.push({ name, outcome: 'success', stdout: '', stderr: '', uses: step.uses, with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, expand(String(v))])) });
+      results.push({
+        name,
+        outcome: 'success',
+        stdout: '',
+        stderr: '',
+        uses: step.uses,
+        with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, expand(String(v))])),
+      });
       continue;
     }
-    if (step.shell !== 'bash' || step.run === undefined) throw new Error(`step ${name}: the test runner runs bash steps only`);
+    if (step.shell !== 'bash' || step.run === undefined)
+      throw new Error(`step ${name}: the test runner runs bash steps only`);
     const outputFile = join(context.temp, `output-${results.length}`);
     await writeFile(outputFile, '');
     const script = join(context.temp, `step-${results.length}.sh`);
     await writeFile(script, step.run);
-    const env = { ...context.env, RUNNER_TEMP: context.temp, GITHUB_WORKSPACE: context.workspace, GITHUB_OUTPUT: outputFile, GITHUB_ACTIONS: 'true', CI: 'true' };
+    const env = {
+      ...context.env,
+      RUNNER_TEMP: context.temp,
+      GITHUB_WORKSPACE: context.workspace,
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_ACTIONS: 'true',
+      CI: 'true',
+    };
     for (const [key, raw] of Object.entries(step.env ?? {})) env[key as 'CI'] = expand(raw);
     const cwd = step['working-directory'] === undefined ? context.workspace : expand(step['working-directory']);
     const r = await bash(script, env, cwd);
     const text = await readFile(outputFile, 'utf8');
-    if (step.id !== undefined) outputs.set(step.id, Object.fromEntries(text.split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])));
-    results.push({ name, outcome: r.code === 0 ? 'success' : 'failure', code: r.code, stdout: r.stdout, stderr: r.stderr });
+    if (step.id !== undefined)
+      outputs.set(
+        step.id,
+        Object.fromEntries(
+          text
+            .split('\n')
+            .filter((l) => l.includes('='))
+            .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+        ),
+      );
+    results.push({
+      name,
+      outcome: r.code === 0 ? 'success' : 'failure',
+      code: r.code,
+      stdout: r.stdout,
+      stderr: r.stderr,
+    });
     if (r.code !== 0) failed = true;
   }
   const out = Object.fromEntries(Object.entries(action.outputs).map(([k, v]) => [k, expand(v.value)]));
   return { steps: results, outputs: out, failed };
 }
 
-function bash(script: string, env: Record<string, string>, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function bash(
+  script: string,
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+      env,
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -153,7 +200,15 @@ export async function fakeNpm(temp: string): Promise<{ env: Record<string, strin
   await chmod(join(fakeBin, 'npm'), 0o755);
   const npmLog = join(temp, 'npm.log');
   const root = join(import.meta.dirname, '..', '..');
-  const { bin } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { bin: Record<'provision' | 'provision-pr-comment', string> };
-  const env = { PATH: `${fakeBin}:${process.env.PATH ?? ''}`, NPM_LOG: npmLog, NODE_BIN: process.execPath, PROVISION_BIN: join(root, bin.provision), COMMENT_BIN: join(root, bin['provision-pr-comment']) };
+  const { bin } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+    bin: Record<'provision' | 'provision-pr-comment', string>;
+  };
+  const env = {
+    PATH: `${fakeBin}:${process.env.PATH ?? ''}`,
+    NPM_LOG: npmLog,
+    NODE_BIN: process.execPath,
+    PROVISION_BIN: join(root, bin.provision),
+    COMMENT_BIN: join(root, bin['provision-pr-comment']),
+  };
   return { env, npmLog };
 }

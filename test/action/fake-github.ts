@@ -51,7 +51,12 @@ export async function fakeGitHub(): Promise<FakeGitHub> {
     nextOrigin: undefined,
     add(body, login = 'github-actions[bot]') {
       const id = nextId++;
-      const comment = { id, body, user: { login, type: login.endsWith('[bot]') ? 'Bot' : 'User' }, html_url: `https://github.example/${REPO}/pull/7#issuecomment-${id}` };
+      const comment = {
+        id,
+        body,
+        user: { login, type: login.endsWith('[bot]') ? 'Bot' : 'User' },
+        html_url: `https://github.example/${REPO}/pull/7#issuecomment-${id}`,
+      };
       fake.comments.push(comment);
       return comment;
     },
@@ -60,13 +65,20 @@ export async function fakeGitHub(): Promise<FakeGitHub> {
     void (async () => {
       const body = await readBody(req);
       const url = new URL(req.url ?? '/', 'http://fake');
-      fake.requests.push({ method: req.method ?? '', path: url.pathname + url.search, authorization: req.headers.authorization });
+      fake.requests.push({
+        method: req.method ?? '',
+        path: url.pathname + url.search,
+        authorization: req.headers.authorization,
+      });
       const send = (status: number, json: unknown, headers: Record<string, string> = {}): void => {
         res.writeHead(status, { 'content-type': 'application/json', ...headers });
         res.end(JSON.stringify(json));
       };
       if (fake.fail !== undefined && fake.fail.method === req.method) {
-        send(fake.fail.status, { message: fake.fail.message, documentation_url: 'https://docs.github.example/rest' });
+        send(fake.fail.status, {
+          message: fake.fail.message,
+          documentation_url: 'https://docs.github.example/rest',
+        });
         return;
       }
       const list = /^\/api\/(?:repos\/acme\/panel|repositories\/4242)\/issues\/7\/comments$/.exec(url.pathname);
@@ -97,7 +109,14 @@ export async function fakeGitHub(): Promise<FakeGitHub> {
   const { port } = server.address() as AddressInfo;
   // Served under /api, as GitHub Enterprise Server serves /api/v3: the base keeps its path.
   (fake as { url: string }).url = `http://127.0.0.1:${port}/api`;
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => { resolve(); })));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      ),
+  );
   return fake;
 }
 

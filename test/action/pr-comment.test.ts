@@ -31,10 +31,16 @@ function githubEnv(fake: FakeGitHub, extra: Record<string, string> = {}): Record
 }
 
 /** Runs the script in-process; its outputs and exit code. */
-async function comment(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+async function comment(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await runPrComment(args, env, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } });
+  const code = await runPrComment(args, env, {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+  });
   return { code, stdout, stderr };
 }
 
@@ -43,15 +49,33 @@ async function comment(args: string[], env: Record<string, string>): Promise<{ c
  * (seeded with `seed`) as the action does, under GitHub Actions, and saves stdout and stderr as
  * the action's files. Returns the flags for the comment script.
  */
-async function planRun(manifest: string, seed: Parameters<typeof sim>[0] = {}): Promise<{ args: string[]; code: number; stdout: string; stderr: string }> {
+async function planRun(
+  manifest: string,
+  seed: Parameters<typeof sim>[0] = {},
+): Promise<{ args: string[]; code: number; stdout: string; stderr: string }> {
   const simulator = await sim(seed);
   const dir = await tempDir();
   const file = join(dir, 'manifest.yaml');
   await writeFile(file, manifest);
-  const r = await run(['plan', file, '--format', 'markdown', '--detailed-exitcode'], { ...cliEnv(simulator), GITHUB_ACTIONS: 'true' });
+  const r = await run(['plan', file, '--format', 'markdown', '--detailed-exitcode'], {
+    ...cliEnv(simulator),
+    GITHUB_ACTIONS: 'true',
+  });
   await writeFile(join(dir, 'plan.md'), r.stdout);
   await writeFile(join(dir, 'stderr.txt'), r.stderr);
-  return { ...r, args: ['--manifest', MANIFEST, '--exit-code', String(r.code), '--plan-file', join(dir, 'plan.md'), '--stderr-file', join(dir, 'stderr.txt')] };
+  return {
+    ...r,
+    args: [
+      '--manifest',
+      MANIFEST,
+      '--exit-code',
+      String(r.code),
+      '--plan-file',
+      join(dir, 'plan.md'),
+      '--stderr-file',
+      join(dir, 'stderr.txt'),
+    ],
+  };
 }
 
 const CHANGES = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n';
@@ -71,7 +95,9 @@ describe('the sticky plan comment', () => {
 
     const first = await comment(changes.args, githubEnv(fake));
     expect(first).toMatchObject({ code: 0, stderr: '' });
-    expect(first.stdout).toMatch(/^Created the plan comment for "panel\/manifest\.yaml" on pull request #7: https:\/\/github\.example\//);
+    expect(first.stdout).toMatch(
+      /^Created the plan comment for "panel\/manifest\.yaml" on pull request #7: https:\/\/github\.example\//,
+    );
     expect(fake.comments).toHaveLength(4);
     const ours = fake.comments[3]!;
     expect(ours.body.split('\n')[0]).toBe('<!-- panel-provision: panel/manifest.yaml -->');
@@ -102,14 +128,19 @@ describe('the sticky plan comment', () => {
     expect(fake.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
     expect(fake.requests.filter((r) => r.method === 'PATCH')).toHaveLength(4);
     // The later pages were asked for on GitHub's /repositories/{id} form, as its Link header says.
-    expect(fake.requests.some((r) => r.path.includes('/repositories/4242/issues/7/comments?per_page=100&page=3'))).toBe(true);
+    expect(fake.requests.some((r) => r.path.includes('/repositories/4242/issues/7/comments?per_page=100&page=3'))).toBe(
+      true,
+    );
   });
 
-  it('with an app\'s token, updates that app\'s comment (PROVISION_COMMENT_AUTHOR), not the workflow bot\'s', async () => {
+  it("with an app's token, updates that app's comment (PROVISION_COMMENT_AUTHOR), not the workflow bot's", async () => {
     const fake = await fakeGitHub();
     fake.add(`${commentMarker(MANIFEST)}\nold, by the workflow token`);
     const app = fake.add(`${commentMarker(MANIFEST)}\nold, by the app`, 'panel-app[bot]');
-    const r = await comment(['--manifest', MANIFEST, '--exit-code', '0'], githubEnv(fake, { PROVISION_COMMENT_AUTHOR: 'panel-app[bot]' }));
+    const r = await comment(
+      ['--manifest', MANIFEST, '--exit-code', '0'],
+      githubEnv(fake, { PROVISION_COMMENT_AUTHOR: 'panel-app[bot]' }),
+    );
     expect(r.stdout).toMatch(/^Updated/);
     expect(app.body).toContain(':white_check_mark: no changes');
     expect(fake.comments[0]!.body).toContain('old, by the workflow token');
@@ -122,19 +153,28 @@ describe('the sticky plan comment', () => {
     const second = planned.args.map((a) => (a === MANIFEST ? 'panels/b/manifest.yaml' : a));
     await comment(second, githubEnv(fake));
     await comment(second, githubEnv(fake));
-    expect(fake.comments.map((c) => c.body.split('\n')[0])).toEqual(['<!-- panel-provision: panel/manifest.yaml -->', '<!-- panel-provision: panels/b/manifest.yaml -->']);
+    expect(fake.comments.map((c) => c.body.split('\n')[0])).toEqual([
+      '<!-- panel-provision: panel/manifest.yaml -->',
+      '<!-- panel-provision: panels/b/manifest.yaml -->',
+    ]);
   });
 
   it('a conflict (exit 1) reaches the pull request: the plan with its conflicts, and the problems, without the annotations the runner already shows', async () => {
     const fake = await fakeGitHub();
-    const planned = await planRun(CONFLICT, { seed: { clients: [{ username: 'carol', domains: ['shop.alice.example'] }] } });
+    const planned = await planRun(CONFLICT, {
+      seed: { clients: [{ username: 'carol', domains: ['shop.alice.example'] }] },
+    });
     expect(planned.code).toBe(1);
     expect(planned.stderr).toContain('::error file=');
     expect((await comment(planned.args, githubEnv(fake))).code).toBe(0);
     const body = fake.comments[0]!.body;
-    expect(body).toContain('**Plan of <code>panel/manifest.yaml</code>**: :x: failed: nothing can be applied until the problems below are fixed (exit 1)');
+    expect(body).toContain(
+      '**Plan of <code>panel/manifest.yaml</code>**: :x: failed: nothing can be applied until the problems below are fixed (exit 1)',
+    );
     expect(body).toContain('**Conflicts**: apply will send nothing until they are resolved.');
-    expect(body).toMatch(/```text\nerror: 1 domain of the manifest belongs to another client on the panel[^\n]*\n {2}\S+manifest\.yaml:4:30: error: domain "shop\.alice\.example"[^\n]*\nhint: [^\n]+\n```/);
+    expect(body).toMatch(
+      /```text\nerror: 1 domain of the manifest belongs to another client on the panel[^\n]*\n {2}\S+manifest\.yaml:4:30: error: domain "shop\.alice\.example"[^\n]*\nhint: [^\n]+\n```/,
+    );
     expect(body).not.toContain('::error');
     // The other customer is not named in the comment (the renderer's rule holds through it).
     expect(body).not.toContain('carol');
@@ -158,7 +198,14 @@ describe('the sticky plan comment', () => {
     const refused = await comment(planned.args, githubEnv(fake));
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('[redacted]');
-    for (const output of [ok.stdout, ok.stderr, refused.stdout, refused.stderr, ...fake.comments.map((c) => c.body), ...fake.requests.map((r) => r.path)]) {
+    for (const output of [
+      ok.stdout,
+      ok.stderr,
+      refused.stdout,
+      refused.stderr,
+      ...fake.comments.map((c) => c.body),
+      ...fake.requests.map((r) => r.path),
+    ]) {
       expect(output).not.toContain(TOKEN);
     }
     expect(new Set(fake.requests.map((r) => r.authorization))).toEqual(new Set([`Bearer ${TOKEN}`]));
@@ -167,19 +214,37 @@ describe('the sticky plan comment', () => {
   });
 
   it.each([
-    [403, 'GET', 'Resource not accessible by integration', /^error: GitHub API: GET \/api\/repos\/acme\/panel\/issues\/7\/comments\?per_page=100 answered 403: "Resource not accessible by integration"\nhint: the token may not write comments: give the job "permissions: pull-requests: write"/],
-    [404, 'POST', 'Not Found', /^error: GitHub API: POST \/api\/repos\/acme\/panel\/issues\/7\/comments answered 404: "Not Found"\nhint: no such repository or pull request/],
-    [403, 'PATCH', 'Must have admin rights to Repository.', /^error: GitHub API: PATCH \/api\/repos\/acme\/panel\/issues\/comments\/\d+ answered 403: "Must have admin rights to Repository\."\nhint: /],
-  ])('an API error (%i on %s) is one clear error naming the method, path and status; exit 1', async (status, method, message, expected) => {
-    const fake = await fakeGitHub();
-    const planned = await planRun(CHANGES);
-    if (method === 'PATCH') await comment(planned.args, githubEnv(fake));
-    fake.fail = { method, status, message };
-    const r = await comment(planned.args, githubEnv(fake));
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(expected);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  });
+    [
+      403,
+      'GET',
+      'Resource not accessible by integration',
+      /^error: GitHub API: GET \/api\/repos\/acme\/panel\/issues\/7\/comments\?per_page=100 answered 403: "Resource not accessible by integration"\nhint: the token may not write comments: give the job "permissions: pull-requests: write"/,
+    ],
+    [
+      404,
+      'POST',
+      'Not Found',
+      /^error: GitHub API: POST \/api\/repos\/acme\/panel\/issues\/7\/comments answered 404: "Not Found"\nhint: no such repository or pull request/,
+    ],
+    [
+      403,
+      'PATCH',
+      'Must have admin rights to Repository.',
+      /^error: GitHub API: PATCH \/api\/repos\/acme\/panel\/issues\/comments\/\d+ answered 403: "Must have admin rights to Repository\."\nhint: /,
+    ],
+  ])(
+    'an API error (%i on %s) is one clear error naming the method, path and status; exit 1',
+    async (status, method, message, expected) => {
+      const fake = await fakeGitHub();
+      const planned = await planRun(CHANGES);
+      if (method === 'PATCH') await comment(planned.args, githubEnv(fake));
+      fake.fail = { method, status, message };
+      const r = await comment(planned.args, githubEnv(fake));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(expected);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
 
   it('refuses a next page on another host: the token is not sent there', async () => {
     const fake = await fakeGitHub();
@@ -190,7 +255,9 @@ describe('the sticky plan comment', () => {
     fake.nextOrigin = elsewhere.url.replace(/\/api$/, '').replace('127.0.0.1', 'localhost');
     const r = await comment(['--manifest', MANIFEST, '--exit-code', '0'], githubEnv(fake));
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: GitHub API: GET \S+ answered a next page on another host \("http:\/\/localhost:\d+"\): the token is not sent there\n/);
+    expect(r.stderr).toMatch(
+      /^error: GitHub API: GET \S+ answered a next page on another host \("http:\/\/localhost:\d+"\): the token is not sent there\n/,
+    );
     expect(elsewhere.requests).toEqual([]);
   });
 
@@ -198,16 +265,43 @@ describe('the sticky plan comment', () => {
     const fake = await fakeGitHub();
     const env = githubEnv(fake);
     delete env.PROVISION_PR_NUMBER;
-    expect(await comment(['--manifest', MANIFEST, '--exit-code', '0'], env)).toMatchObject({ code: 0, stdout: expect.stringContaining('No pull request') as unknown });
+    expect(await comment(['--manifest', MANIFEST, '--exit-code', '0'], env)).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('No pull request') as unknown,
+    });
     expect(fake.requests).toEqual([]);
     const cases: [string[], Record<string, string>, RegExp][] = [
       [['--exit-code', '0'], githubEnv(fake), /^error: --manifest is required/],
-      [['--manifest', MANIFEST, '--exit-code', 'two'], githubEnv(fake), /^error: --exit-code must be a whole number from 0 to 255, not "two"/],
-      [['--manifest', MANIFEST, '--exit-code', '0', '--command', 'destroy'], githubEnv(fake), /^error: --command must be plan or apply, not "destroy"/],
-      [['--manifest', MANIFEST, '--exit-code', '0', '--bogus'], githubEnv(fake), /^error: Unknown option '--bogus'[^\n]*\nhint: provision-pr-comment --help/],
-      [['--manifest', MANIFEST, '--exit-code', '0'], { ...githubEnv(fake), GITHUB_TOKEN: '' }, /^error: GITHUB_TOKEN is not set/],
-      [['--manifest', MANIFEST, '--exit-code', '0'], { ...githubEnv(fake), GITHUB_API_URL: 'http://api.github.example' }, /^error: GITHUB_API_URL must be https/],
-      [['--manifest', MANIFEST, '--exit-code', '0'], { ...githubEnv(fake), GITHUB_REPOSITORY: 'just-a-name' }, /^error: GITHUB_REPOSITORY must be owner\/repo/],
+      [
+        ['--manifest', MANIFEST, '--exit-code', 'two'],
+        githubEnv(fake),
+        /^error: --exit-code must be a whole number from 0 to 255, not "two"/,
+      ],
+      [
+        ['--manifest', MANIFEST, '--exit-code', '0', '--command', 'destroy'],
+        githubEnv(fake),
+        /^error: --command must be plan or apply, not "destroy"/,
+      ],
+      [
+        ['--manifest', MANIFEST, '--exit-code', '0', '--bogus'],
+        githubEnv(fake),
+        /^error: Unknown option '--bogus'[^\n]*\nhint: provision-pr-comment --help/,
+      ],
+      [
+        ['--manifest', MANIFEST, '--exit-code', '0'],
+        { ...githubEnv(fake), GITHUB_TOKEN: '' },
+        /^error: GITHUB_TOKEN is not set/,
+      ],
+      [
+        ['--manifest', MANIFEST, '--exit-code', '0'],
+        { ...githubEnv(fake), GITHUB_API_URL: 'http://api.github.example' },
+        /^error: GITHUB_API_URL must be https/,
+      ],
+      [
+        ['--manifest', MANIFEST, '--exit-code', '0'],
+        { ...githubEnv(fake), GITHUB_REPOSITORY: 'just-a-name' },
+        /^error: GITHUB_REPOSITORY must be owner\/repo/,
+      ],
     ];
     for (const [args, caseEnv, expected] of cases) {
       const r = await comment(args, caseEnv);
@@ -232,41 +326,71 @@ describe('the sticky plan comment', () => {
     expect(fake.comments).toHaveLength(3);
   });
 
-  it('names the planned commit in the status line: the pull request\'s head from the event, else GITHUB_SHA', async () => {
+  it("names the planned commit in the status line: the pull request's head from the event, else GITHUB_SHA", async () => {
     const fake = await fakeGitHub();
     const dir = await tempDir();
     const head = '0123456789abcdef0123456789abcdef01234567';
     await writeFile(join(dir, 'event.json'), JSON.stringify({ pull_request: { number: 7, head: { sha: head } } }));
     const merge = 'fedcba9876543210fedcba9876543210fedcba98';
-    await comment(['--manifest', MANIFEST, '--exit-code', '2'], { ...githubEnv(fake), GITHUB_EVENT_PATH: join(dir, 'event.json'), GITHUB_SHA: merge });
-    expect(fake.comments[0]!.body.split('\n')[1]).toBe('**Plan of <code>panel/manifest.yaml</code>** at `0123456`: :memo: changes to review (exit 2)');
-    await comment(['--manifest', MANIFEST, '--exit-code', '0'], { ...githubEnv(fake), GITHUB_SHA: merge });
-    expect(fake.comments[0]!.body.split('\n')[1]).toBe('**Plan of <code>panel/manifest.yaml</code>** at `fedcba9`: :white_check_mark: no changes (exit 0)');
+    await comment(['--manifest', MANIFEST, '--exit-code', '2'], {
+      ...githubEnv(fake),
+      GITHUB_EVENT_PATH: join(dir, 'event.json'),
+      GITHUB_SHA: merge,
+    });
+    expect(fake.comments[0]!.body.split('\n')[1]).toBe(
+      '**Plan of <code>panel/manifest.yaml</code>** at `0123456`: :memo: changes to review (exit 2)',
+    );
+    await comment(['--manifest', MANIFEST, '--exit-code', '0'], {
+      ...githubEnv(fake),
+      GITHUB_SHA: merge,
+    });
+    expect(fake.comments[0]!.body.split('\n')[1]).toBe(
+      '**Plan of <code>panel/manifest.yaml</code>** at `fedcba9`: :white_check_mark: no changes (exit 0)',
+    );
     // Anything but a commit id is not shown.
-    await comment(['--manifest', MANIFEST, '--exit-code', '0'], { ...githubEnv(fake), GITHUB_SHA: '`<b>x</b>`' });
-    expect(fake.comments[0]!.body.split('\n')[1]).toBe('**Plan of <code>panel/manifest.yaml</code>**: :white_check_mark: no changes (exit 0)');
+    await comment(['--manifest', MANIFEST, '--exit-code', '0'], {
+      ...githubEnv(fake),
+      GITHUB_SHA: '`<b>x</b>`',
+    });
+    expect(fake.comments[0]!.body.split('\n')[1]).toBe(
+      '**Plan of <code>panel/manifest.yaml</code>**: :white_check_mark: no changes (exit 0)',
+    );
   });
 
-  it('blanks the panel\'s address wherever the run\'s problems name it (PROVISION_URL)', async () => {
+  it("blanks the panel's address wherever the run's problems name it (PROVISION_URL)", async () => {
     const fake = await fakeGitHub();
     const dir = await tempDir();
     const file = join(dir, 'manifest.yaml');
     await writeFile(file, CHANGES);
     // A real run against a panel that does not answer: its error names the URL.
     const url = 'http://127.0.0.1:9';
-    const failed = await run(['plan', file, '--format', 'markdown', '--detailed-exitcode'], { PROVISION_URL: url, PROVISION_API_KEY: API_KEY });
+    const failed = await run(['plan', file, '--format', 'markdown', '--detailed-exitcode'], {
+      PROVISION_URL: url,
+      PROVISION_API_KEY: API_KEY,
+    });
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('127.0.0.1:9');
     await writeFile(join(dir, 'stderr.txt'), failed.stderr);
-    const r = await comment(['--manifest', MANIFEST, '--exit-code', '1', '--stderr-file', join(dir, 'stderr.txt')], githubEnv(fake, { PROVISION_URL: url }));
+    const r = await comment(
+      ['--manifest', MANIFEST, '--exit-code', '1', '--stderr-file', join(dir, 'stderr.txt')],
+      githubEnv(fake, { PROVISION_URL: url }),
+    );
     expect(r.code).toBe(0);
     const body = fake.comments[0]!.body;
     expect(body).toContain('<panel>');
     expect(body).not.toContain('127.0.0.1');
     // Every form of the address, in any case; other names stay.
-    await writeFile(join(dir, 'stderr.txt'), 'error: GET https://Panel-Secret.internal:8443/api/v2/ping: cannot connect\nhint: is panel-secret.internal:8443 reachable? (getaddrinfo ENOTFOUND PANEL-SECRET.internal; shop.example)\n');
-    await comment(['--manifest', MANIFEST, '--exit-code', '1', '--stderr-file', join(dir, 'stderr.txt')], githubEnv(fake, { PROVISION_URL: 'https://panel-secret.internal:8443/api/v2' }));
-    expect(fake.comments[0]!.body).toContain('error: GET <panel>/api/v2/ping: cannot connect\nhint: is <panel> reachable? (getaddrinfo ENOTFOUND <panel>; shop.example)');
+    await writeFile(
+      join(dir, 'stderr.txt'),
+      'error: GET https://Panel-Secret.internal:8443/api/v2/ping: cannot connect\nhint: is panel-secret.internal:8443 reachable? (getaddrinfo ENOTFOUND PANEL-SECRET.internal; shop.example)\n',
+    );
+    await comment(
+      ['--manifest', MANIFEST, '--exit-code', '1', '--stderr-file', join(dir, 'stderr.txt')],
+      githubEnv(fake, { PROVISION_URL: 'https://panel-secret.internal:8443/api/v2' }),
+    );
+    expect(fake.comments[0]!.body).toContain(
+      'error: GET <panel>/api/v2/ping: cannot connect\nhint: is <panel> reachable? (getaddrinfo ENOTFOUND <panel>; shop.example)',
+    );
     expect(fake.comments[0]!.body.toLowerCase()).not.toContain('panel-secret');
   });
 
@@ -285,12 +409,17 @@ describe('the sticky plan comment', () => {
     const planned = await planRun(CHANGES);
     const bin = join(import.meta.dirname, '..', '..', 'dist', 'action', 'pr-comment.js');
     const r = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [bin, ...planned.args], { env: { PATH: process.env.PATH ?? '', ...githubEnv(fake) }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [bin, ...planned.args], {
+        env: { PATH: process.env.PATH ?? '', ...githubEnv(fake) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));
       child.stderr.on('data', (c: Buffer) => (out += c.toString()));
       child.on('error', reject);
-      child.on('close', (code) => { resolve({ code, out }); });
+      child.on('close', (code) => {
+        resolve({ code, out });
+      });
     });
     expect(r.out).toMatch(/^Created the plan comment for "panel\/manifest\.yaml" on pull request #7/);
     expect(r.code).toBe(0);
@@ -304,24 +433,54 @@ describe('the comment body', () => {
     const section = `<details><summary><code>c</code></summary>\n\n\`\`\`diff\n${'+ POST /domains {"domain":"x.example"}\n'.repeat(50)}\`\`\`\n</details>\n`;
     const plan = `### panel-provision plan\n\n${section.repeat(60)}`;
     expect(plan.length).toBeGreaterThan(COMMENT_LIMIT);
-    const body = commentBody({ command: 'plan', manifest: MANIFEST, exitCode: 2, plan, stderr: 'warning: something\n' });
+    const body = commentBody({
+      command: 'plan',
+      manifest: MANIFEST,
+      exitCode: 2,
+      plan,
+      stderr: 'warning: something\n',
+    });
     expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT);
-    expect(body).toMatch(/\*\*The plan is cut here\*\*: \d+ more characters than a comment can hold \(creates are listed last, so they are what is left out\); run `provision plan` on the branch for the whole plan\.\n/);
+    expect(body).toMatch(
+      /\*\*The plan is cut here\*\*: \d+ more characters than a comment can hold \(creates are listed last, so they are what is left out\); run `provision plan` on the branch for the whole plan\.\n/,
+    );
     // Where the whole plan is, when the run printed it (the action: provision show plan.json): the run's log, linked.
-    const logged = commentBody({ command: 'plan', manifest: MANIFEST, exitCode: 2, plan, stderr: '', planInLog: true, runUrl: 'https://github.example/acme/panel/actions/runs/99' });
+    const logged = commentBody({
+      command: 'plan',
+      manifest: MANIFEST,
+      exitCode: 2,
+      plan,
+      stderr: '',
+      planInLog: true,
+      runUrl: 'https://github.example/acme/panel/actions/runs/99',
+    });
     expect(logged.length).toBeLessThanOrEqual(COMMENT_LIMIT);
-    expect(logged).toContain('; the whole plan is in the log of [the run](https://github.example/acme/panel/actions/runs/99), step "provision plan" (printed by `provision show` from the saved plan.json).');
+    expect(logged).toContain(
+      '; the whole plan is in the log of [the run](https://github.example/acme/panel/actions/runs/99), step "provision plan" (printed by `provision show` from the saved plan.json).',
+    );
     for (const text of [body, logged]) expect(text).not.toContain('job summary');
     expect((body.match(/^```/gm) ?? []).length % 2).toBe(0);
     expect((body.match(/<details>/g) ?? []).length).toBe((body.match(/<\/details>/g) ?? []).length);
     // The error output is long too: quoted up to its limit, the rest named.
-    const noisy = commentBody({ command: 'plan', manifest: MANIFEST, exitCode: 1, plan: '', stderr: 'error: x\n'.repeat(5000) });
+    const noisy = commentBody({
+      command: 'plan',
+      manifest: MANIFEST,
+      exitCode: 1,
+      plan: '',
+      stderr: 'error: x\n'.repeat(5000),
+    });
     expect(noisy.length).toBeLessThan(20_000);
     expect(noisy).toMatch(/… \d+ more lines in the job's log/);
   });
 
   it('keeps what the run printed as data: a fence it cannot close, no raw control characters, a marker no path can end early', () => {
-    const body = commentBody({ command: 'plan', manifest: 'a-->b/<m>.yaml', exitCode: 1, plan: '', stderr: 'error: name "````\n<script>" \u001b[31mred\u202e\n' });
+    const body = commentBody({
+      command: 'plan',
+      manifest: 'a-->b/<m>.yaml',
+      exitCode: 1,
+      plan: '',
+      stderr: 'error: name "````\n<script>" \u001b[31mred\u202e\n',
+    });
     expect(body).toContain('`````text\nerror: name "````\n<script>" \\u001b[31mred\\u202e\n`````');
     expect(body.includes('\u001b') || body.includes('\u202e')).toBe(false);
     const marker = commentMarker('a-->b/<m>.yaml');
@@ -332,7 +491,8 @@ describe('the comment body', () => {
   });
 
   it('says what each exit code means, for plan and for apply', () => {
-    const status = (command: 'plan' | 'apply', exitCode: number): string => commentBody({ command, manifest: 'm.yaml', exitCode, plan: '', stderr: '' }).split('\n')[1] ?? '';
+    const status = (command: 'plan' | 'apply', exitCode: number): string =>
+      commentBody({ command, manifest: 'm.yaml', exitCode, plan: '', stderr: '' }).split('\n')[1] ?? '';
     expect([0, 1, 2, 7].map((code) => status('plan', code))).toEqual([
       '**Plan of <code>m.yaml</code>**: :white_check_mark: no changes (exit 0)',
       '**Plan of <code>m.yaml</code>**: :x: failed: nothing can be applied until the problems below are fixed (exit 1)',
@@ -348,7 +508,11 @@ describe('the comment body', () => {
   });
 
   it('reads the next page from a Link header', () => {
-    expect(nextLink('<https://api.github.com/repositories/1/issues/7/comments?page=2>; rel="next", <https://api.github.com/repositories/1/issues/7/comments?page=5>; rel="last"')).toBe('https://api.github.com/repositories/1/issues/7/comments?page=2');
+    expect(
+      nextLink(
+        '<https://api.github.com/repositories/1/issues/7/comments?page=2>; rel="next", <https://api.github.com/repositories/1/issues/7/comments?page=5>; rel="last"',
+      ),
+    ).toBe('https://api.github.com/repositories/1/issues/7/comments?page=2');
     expect(nextLink('<https://x/?page=1>; rel="prev", <https://x/?page=3>; rel="last"')).toBeUndefined();
     expect(nextLink(null)).toBeUndefined();
   });

@@ -12,7 +12,20 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as api from '../../src/api/index.js';
-import { connectPanel, diff, executePlan, loadManifest, planView, ProvisionError, readLive, renderApplyJson, renderApplyText, renderPlanJson, renderPlanMarkdown, renderPlanText } from '../../src/api/index.js';
+import {
+  connectPanel,
+  diff,
+  executePlan,
+  loadManifest,
+  planView,
+  ProvisionError,
+  readLive,
+  renderApplyJson,
+  renderApplyText,
+  renderPlanJson,
+  renderPlanMarkdown,
+  renderPlanText,
+} from '../../src/api/index.js';
 import { API_KEY } from '../helpers/key.js';
 import { sim } from '../helpers/sim.js';
 import { tempDir } from '../helpers/sim-http.js';
@@ -54,30 +67,57 @@ describe('the library API', () => {
   });
 
   it('plans and applies as the CLI does, and renders the plan and the outcomes', async () => {
-    const simulator = await sim({ seed: { clients: [{ username: 'bob', domains: ['bob.example'] }] } });
+    const simulator = await sim({
+      seed: { clients: [{ username: 'bob', domains: ['bob.example'] }] },
+    });
     const dir = await tempDir();
     const panel = connectPanel({ url: simulator.url, apiKey: API_KEY });
     try {
       const manifest = loadManifest(MANIFEST, 'm.yaml');
       const live = await readLive(panel, manifest.desired);
       const plan = diff(manifest.desired, live);
-      expect(plan.changes.map((c) => `${c.action} ${c.id}`)).toEqual(['create client:alice', 'create domain:alice.example', 'create domain:shop.alice.example', 'delete client:bob']);
+      expect(plan.changes.map((c) => `${c.action} ${c.id}`)).toEqual([
+        'create client:alice',
+        'create domain:alice.example',
+        'create domain:shop.alice.example',
+        'delete client:bob',
+      ]);
       const view = planView(plan, { panelUrl: panel.baseUrl, manifest, live });
       expect(renderPlanText(view)).toContain('Plan: 3 to create (1 client, 2 domains), 1 to delete');
       expect(renderPlanMarkdown(view)).toMatch(/<details>[^]*- DELETE \/clients\/\d+/);
       expect(view.warnings).toEqual([expect.stringContaining('if this is meant as a rename')]);
-      expect(JSON.parse(renderPlanJson(view))).toMatchObject({ manifest: 'm.yaml', manifest_sha256: createHash('sha256').update(MANIFEST).digest('hex'), summary: { create: 3, delete: 1 } });
+      expect(JSON.parse(renderPlanJson(view))).toMatchObject({
+        manifest: 'm.yaml',
+        manifest_sha256: createHash('sha256').update(MANIFEST).digest('hex'),
+        summary: { create: 3, delete: 1 },
+      });
 
       const secretsFile = join(dir, 'secrets.jsonl');
       const seen: string[] = [];
-      const outcomes = await executePlan(plan, panel, { secretsFile, onOutcome: (o) => seen.push(o.change.id) });
+      const outcomes = await executePlan(plan, panel, {
+        secretsFile,
+        onOutcome: (o) => seen.push(o.change.id),
+      });
       expect(outcomes.map((o) => o.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
       expect(seen).toHaveLength(4);
-      expect(renderApplyText(outcomes)).toMatch(/✓ created client "alice" \(id \d+\)\n[^]*Apply: 4 succeeded, 0 failed, 0 skipped\.\n$/);
-      expect(JSON.parse(renderApplyJson(outcomes, view))).toMatchObject({ panel_url: panel.baseUrl, summary: { succeeded: 4, failed: 0, skipped: 0 } });
+      expect(renderApplyText(outcomes)).toMatch(
+        /✓ created client "alice" \(id \d+\)\n[^]*Apply: 4 succeeded, 0 failed, 0 skipped\.\n$/,
+      );
+      expect(JSON.parse(renderApplyJson(outcomes, view))).toMatchObject({
+        panel_url: panel.baseUrl,
+        summary: { succeeded: 4, failed: 0, skipped: 0 },
+      });
       // The password is in the secrets file, and the panel holds it.
-      const record = (await readFile(secretsFile, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => 'password' in r);
-      expect(record).toMatchObject({ username: 'alice', panel_url: panel.baseUrl, password: simulator.state.passwordOf('alice') });
+      const record = (await readFile(secretsFile, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((r) => 'password' in r);
+      expect(record).toMatchObject({
+        username: 'alice',
+        panel_url: panel.baseUrl,
+        password: simulator.state.passwordOf('alice'),
+      });
       expect([...simulator.state.clients.values()].map((c) => c.username)).toEqual(['alice']);
 
       // Planned again: nothing left to do.
@@ -106,20 +146,37 @@ describe('the library API', () => {
   });
 
   it('refuses before sending: a bad URL, a plan that creates clients without a secrets file; a failed change is an outcome, not a throw', async () => {
-    expect(() => connectPanel({ url: 'http://panel.example', apiKey: API_KEY })).toThrow(expect.objectContaining({ code: 'usage' }));
-    expect(() => connectPanel({ url: 'https://panel.example', apiKey: 'two words' })).toThrow(expect.objectContaining({ code: 'usage' }));
+    expect(() => connectPanel({ url: 'http://panel.example', apiKey: API_KEY })).toThrow(
+      expect.objectContaining({ code: 'usage' }),
+    );
+    expect(() => connectPanel({ url: 'https://panel.example', apiKey: 'two words' })).toThrow(
+      expect.objectContaining({ code: 'usage' }),
+    );
     const simulator = await sim({
-      intercept: (req) => (req.method === 'POST' && req.path === '/domains' ? { status: 400, json: { code: '400 Bad Request', message: 'Quota reached.' } } : undefined),
+      intercept: (req) =>
+        req.method === 'POST' && req.path === '/domains'
+          ? { status: 400, json: { code: '400 Bad Request', message: 'Quota reached.' } }
+          : undefined,
     });
     const panel = connectPanel({ url: simulator.url, apiKey: API_KEY });
     try {
       const { desired } = loadManifest(MANIFEST);
       const plan = diff(desired, await readLive(panel, desired));
       await expect(executePlan(plan, panel)).rejects.toMatchObject({ code: 'secrets' });
-      await expect(executePlan(plan, panel, { secretsFile: join(await tempDir(), 's.jsonl'), secretsRecipient: '' })).rejects.toMatchObject({ code: 'secrets' });
-      await expect(executePlan(plan, panel, { secretsFile: 'x', concurrency: 0 })).rejects.toMatchObject({ code: 'usage' });
+      await expect(
+        executePlan(plan, panel, {
+          secretsFile: join(await tempDir(), 's.jsonl'),
+          secretsRecipient: '',
+        }),
+      ).rejects.toMatchObject({ code: 'secrets' });
+      await expect(executePlan(plan, panel, { secretsFile: 'x', concurrency: 0 })).rejects.toMatchObject({
+        code: 'usage',
+      });
       expect(simulator.requests.filter((r) => r.method === 'POST')).toEqual([]);
-      const outcomes = await executePlan(plan, panel, { secretsFile: join(await tempDir(), 's.jsonl'), settleTimeoutMs: 0 });
+      const outcomes = await executePlan(plan, panel, {
+        secretsFile: join(await tempDir(), 's.jsonl'),
+        settleTimeoutMs: 0,
+      });
       expect(outcomes.map((o) => o.status)).toEqual(['succeeded', 'failed', 'skipped']);
     } finally {
       await panel.close();
@@ -150,7 +207,10 @@ describe('the surface', () => {
 
 describe('examples/use-from-code.mjs', () => {
   it('runs against the build, importing the package by its name', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'examples', 'use-from-code.mjs')], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' } });
+    const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'examples', 'use-from-code.mjs')], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '' },
+    });
     expect(stdout).toContain('Plan: 5 to create (2 clients, 3 domains).');
     expect(stdout).toContain('Apply: 5 succeeded, 0 failed, 0 skipped.');
   });

@@ -9,7 +9,14 @@ import { executePlan, type ChangeAdapter, type Outcome } from '../../src/apply/e
 import { Interrupted, walk } from '../../src/apply/walk.js';
 import type { Change, ChangeId, CreateClient, CreateDomain, Plan } from '../../src/plan/types.js';
 
-const newClient = (name: string): CreateClient => ({ id: `client:${name}`, action: 'create', type: 'client', name, reason: 'test', dependsOn: [] });
+const newClient = (name: string): CreateClient => ({
+  id: `client:${name}`,
+  action: 'create',
+  type: 'client',
+  name,
+  reason: 'test',
+  dependsOn: [],
+});
 const newDomain = (name: string, owner: string, dependsOn: ChangeId[] = [`client:${owner}`]): CreateDomain => ({
   id: `domain:${name}`,
   action: 'create',
@@ -20,7 +27,12 @@ const newDomain = (name: string, owner: string, dependsOn: ChangeId[] = [`client
   reason: 'test',
   dependsOn,
 });
-const plan = (changes: Change[]): Plan => ({ changes, conflicts: [], unknowns: [], unmanaged: { clients: [], domains: [] } });
+const plan = (changes: Change[]): Plan => ({
+  changes,
+  conflicts: [],
+  unknowns: [],
+  unmanaged: { clients: [], domains: [] },
+});
 
 /**
  * An adapter that records what it was asked, when, and how many changes were in flight; each
@@ -62,7 +74,12 @@ describe('executePlan', () => {
   });
 
   test('a change starts only after everything it depends on has succeeded', async () => {
-    const changes: Change[] = [newClient('alice'), newDomain('alice.example', 'alice'), newDomain('www.alice.example', 'alice', ['client:alice', 'domain:alice.example']), newClient('bob')];
+    const changes: Change[] = [
+      newClient('alice'),
+      newDomain('alice.example', 'alice'),
+      newDomain('www.alice.example', 'alice', ['client:alice', 'domain:alice.example']),
+      newClient('bob'),
+    ];
     const succeeded = new Set<string>();
     const inner = recorder();
     const early: string[] = [];
@@ -72,7 +89,10 @@ describe('executePlan', () => {
         return inner.apply(change);
       },
     };
-    await executePlan(plan(changes), adapter, { concurrency: 8, onOutcome: (o) => o.status === 'succeeded' && succeeded.add(o.change.id) });
+    await executePlan(plan(changes), adapter, {
+      concurrency: 8,
+      onOutcome: (o) => o.status === 'succeeded' && succeeded.add(o.change.id),
+    });
     expect(early).toEqual([]);
     expect(succeeded.size).toBe(4);
     // bob depends on nothing: he went out with alice, not after her domains.
@@ -107,7 +127,9 @@ describe('executePlan', () => {
     const outcomes = await executePlan(plan(changes), adapter, {
       concurrency: 4,
       signal: controller.signal,
-      onOutcome: () => { controller.abort(); },
+      onOutcome: () => {
+        controller.abort();
+      },
     });
     // The first to finish aborts: only the 4 already in flight were ever sent.
     expect(adapter.seen.started).toHaveLength(4);
@@ -118,10 +140,22 @@ describe('executePlan', () => {
 
   test('a plan with conflicts, or one the adapter refuses, sends nothing', async () => {
     const adapter = recorder();
-    const conflicted: Plan = { ...plan([newClient('alice')]), conflicts: [{ domain: 'x.example', client: 'alice', owner: 'bob' }] };
-    await expect(executePlan(conflicted, adapter, { concurrency: 1 })).rejects.toMatchObject({ code: 'plan_conflict' });
-    const refusing: ChangeAdapter = { ...adapter, check: () => { throw new Error('no secrets file'); } };
-    await expect(executePlan(plan([newClient('alice')]), refusing, { concurrency: 1 })).rejects.toThrow('no secrets file');
+    const conflicted: Plan = {
+      ...plan([newClient('alice')]),
+      conflicts: [{ domain: 'x.example', client: 'alice', owner: 'bob' }],
+    };
+    await expect(executePlan(conflicted, adapter, { concurrency: 1 })).rejects.toMatchObject({
+      code: 'plan_conflict',
+    });
+    const refusing: ChangeAdapter = {
+      ...adapter,
+      check: () => {
+        throw new Error('no secrets file');
+      },
+    };
+    await expect(executePlan(plan([newClient('alice')]), refusing, { concurrency: 1 })).rejects.toThrow(
+      'no secrets file',
+    );
     expect(adapter.seen.started).toEqual([]);
   });
 });
@@ -196,8 +230,17 @@ describe('executePlan, an adapter that takes a slot per request', () => {
     const changes = Array.from({ length: 20 }, (_, i) => newClient(`c${i}`));
     const controller = new AbortController();
     // Aborted as the first request is answered, before its slot is given to another.
-    const adapter = slotted({ flushMs: 5, requestMs: 20, onRequestDone: () => { controller.abort(); } });
-    const outcomes = await executePlan(plan(changes), adapter, { concurrency: 4, signal: controller.signal });
+    const adapter = slotted({
+      flushMs: 5,
+      requestMs: 20,
+      onRequestDone: () => {
+        controller.abort();
+      },
+    });
+    const outcomes = await executePlan(plan(changes), adapter, {
+      concurrency: 4,
+      signal: controller.signal,
+    });
     expect(adapter.seen.sent).toHaveLength(4);
     expect(outcomes).toHaveLength(20);
     expect(outcomes.filter((o) => o.status === 'succeeded')).toHaveLength(4);
@@ -209,15 +252,17 @@ describe('walk', () => {
   test('a visit interrupted at its first request is skipped; one interrupted at a later request failed (something was sent)', async () => {
     const controller = new AbortController();
     const results = await walk(
-      [{ id: 'once', dependsOn: [] }, { id: 'twice', dependsOn: [] }],
+      [
+        { id: 'once', dependsOn: [] },
+        { id: 'twice', dependsOn: [] },
+      ],
       async (n, slot) => {
         if (n.id === 'twice') {
           await slot.run(() => {
             controller.abort();
             return Promise.resolve();
           });
-        }
-        else await sleep(5);
+        } else await sleep(5);
         await slot.run(() => Promise.resolve());
         return n.id;
       },
@@ -234,8 +279,12 @@ describe('walk', () => {
     const visited: string[] = [];
     const visit = (n: { id: string }) => Promise.resolve(void visited.push(n.id));
     await expect(walk([node('a'), node('a')], visit, { concurrency: 1 })).rejects.toThrow('"a" appears twice');
-    await expect(walk([node('a', 'b')], visit, { concurrency: 1 })).rejects.toThrow('"a" depends on "b", which is not in the graph');
-    await expect(walk([node('a', 'c'), node('b', 'a'), node('c', 'b')], visit, { concurrency: 1 })).rejects.toThrow(/cycle/);
+    await expect(walk([node('a', 'b')], visit, { concurrency: 1 })).rejects.toThrow(
+      '"a" depends on "b", which is not in the graph',
+    );
+    await expect(walk([node('a', 'c'), node('b', 'a'), node('c', 'b')], visit, { concurrency: 1 })).rejects.toThrow(
+      /cycle/,
+    );
     expect(visited).toEqual([]);
   });
 
@@ -244,13 +293,15 @@ describe('walk', () => {
     // c0 <- c1 <- ... <- c(n-1), given last first.
     const nodes = Array.from({ length: n }, (_, i) => node(`c${i}`, ...(i === 0 ? [] : [`c${i - 1}`]))).reverse();
     const visited: string[] = [];
-    const results = await walk(nodes, (x) => Promise.resolve(void visited.push(x.id)), { concurrency: 8 });
+    const results = await walk(nodes, (x) => Promise.resolve(void visited.push(x.id)), {
+      concurrency: 8,
+    });
     expect(results).toHaveLength(n);
     expect(visited[0]).toBe('c0');
     expect(visited.at(-1)).toBe(`c${n - 1}`);
   });
 
-  test('the first visits begin while the later nodes are still being started (a large plan\'s first request leaves at once)', async () => {
+  test("the first visits begin while the later nodes are still being started (a large plan's first request leaves at once)", async () => {
     let visiting = false;
     let readAfterFirstVisit = 0;
     // Starting a node reads its dependsOn: count the reads made once a visit has begun.
@@ -282,10 +333,10 @@ describe('walk', () => {
       concurrency: 8,
       perRequest: true,
       onVisited: (v) => {
-        if (v.node.id === 'n3') throw new Error('the caller\'s callback broke');
+        if (v.node.id === 'n3') throw new Error("the caller's callback broke");
       },
     });
-    await expect(walking).rejects.toThrow('the caller\'s callback broke');
+    await expect(walking).rejects.toThrow("the caller's callback broke");
     // The slice that was started when it threw, at most: not the 3,000.
     expect(visited.length).toBeLessThan(600);
   });

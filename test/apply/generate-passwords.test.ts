@@ -49,8 +49,13 @@ function passwords(...list: string[]): () => string {
 
 /** The current password of `username` in the secrets file, and its pending one (by passwordStates). */
 async function standing(username: string): Promise<{ current: unknown; pending: unknown }> {
-  const state = [...passwordStates(parseJournal(await readFile(path, 'utf8'))).values()].find((s) => s.username === username);
-  return { current: state?.current?.entry.password, pending: state?.pending?.entry.pending_password };
+  const state = [...passwordStates(parseJournal(await readFile(path, 'utf8'))).values()].find(
+    (s) => s.username === username,
+  );
+  return {
+    current: state?.current?.entry.password,
+    pending: state?.pending?.entry.pending_password,
+  };
 }
 
 describe('apply --generate-passwords: the adapter', () => {
@@ -58,13 +63,19 @@ describe('apply --generate-passwords: the adapter', () => {
     const atPost: { body: unknown; file: string }[] = [];
     const simulator = await sim({
       intercept: async (req: InterceptRequest) => {
-        if (req.method === 'POST' && req.path === '/clients') atPost.push({ body: req.body, file: await readFile(path, 'utf8') });
+        if (req.method === 'POST' && req.path === '/clients')
+          atPost.push({ body: req.body, file: await readFile(path, 'utf8') });
         return undefined;
       },
     });
     const panel = client(simulator);
     const file = await SecretsFile.open(path);
-    const adapter = panelAdapter(panel, { settleTimeoutMs: 0, secrets: file, panelUrl: panel.baseUrl, newPassword: passwords('Generated-Password-0001') });
+    const adapter = panelAdapter(panel, {
+      settleTimeoutMs: 0,
+      secrets: file,
+      panelUrl: panel.baseUrl,
+      newPassword: passwords('Generated-Password-0001'),
+    });
     const change = newClient('alice', 'alice@example.com');
     expect(await adapter.apply(change)).toEqual({ id: 2 });
     await file.close();
@@ -72,14 +83,29 @@ describe('apply --generate-passwords: the adapter', () => {
     // Exactly the planned request, plus the password, added at send time (the plan has none).
     expect(requestFor(change).body).not.toHaveProperty('password');
     expect(atPost).toHaveLength(1);
-    expect(atPost[0]?.body).toEqual({ ...requestFor(change).body, password: 'Generated-Password-0001' });
+    expect(atPost[0]?.body).toEqual({
+      ...requestFor(change).body,
+      password: 'Generated-Password-0001',
+    });
     const ahead = parseJournal(atPost[0]?.file ?? '');
-    expect(ahead).toMatchObject([{ kind: 'intent', entry: { intent: 'create_client', username: 'alice', pending_password: 'Generated-Password-0001' } }]);
+    expect(ahead).toMatchObject([
+      {
+        kind: 'intent',
+        entry: {
+          intent: 'create_client',
+          username: 'alice',
+          pending_password: 'Generated-Password-0001',
+        },
+      },
+    ]);
     expect(ahead[0]).not.toHaveProperty('entry.password');
 
     expect(simulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /clients 201']);
     expect(simulator.state.passwordOf('alice')).toBe('Generated-Password-0001');
-    expect(await standing('alice')).toEqual({ current: 'Generated-Password-0001', pending: undefined });
+    expect(await standing('alice')).toEqual({
+      current: 'Generated-Password-0001',
+      pending: undefined,
+    });
   });
 
   test('a slow secrets file holds the POST back: the pending line is written (the call resolved) before the request leaves', async () => {
@@ -102,7 +128,12 @@ describe('apply --generate-passwords: the adapter', () => {
       },
     });
     const panel = client(simulator);
-    await panelAdapter(panel, { settleTimeoutMs: 0, secrets: slow, panelUrl: panel.baseUrl, newPassword: passwords('Generated-Password-0007') }).apply(newClient('alice'));
+    await panelAdapter(panel, {
+      settleTimeoutMs: 0,
+      secrets: slow,
+      panelUrl: panel.baseUrl,
+      newPassword: passwords('Generated-Password-0007'),
+    }).apply(newClient('alice'));
     expect(order).toEqual(['intent Generated-Password-0007', 'POST /clients', 'record Generated-Password-0007']);
   });
 
@@ -110,7 +141,12 @@ describe('apply --generate-passwords: the adapter', () => {
     const simulator = await sim({ acceptsPassword: false });
     const panel = client(simulator);
     const file = await SecretsFile.open(path);
-    await panelAdapter(panel, { settleTimeoutMs: 0, secrets: file, panelUrl: panel.baseUrl, newPassword: passwords('Generated-Password-0002') }).apply(newClient('alice'));
+    await panelAdapter(panel, {
+      settleTimeoutMs: 0,
+      secrets: file,
+      panelUrl: panel.baseUrl,
+      newPassword: passwords('Generated-Password-0002'),
+    }).apply(newClient('alice'));
     await file.close();
     const held = simulator.state.passwordOf('alice');
     expect(held).not.toBe('Generated-Password-0002');
@@ -121,7 +157,12 @@ describe('apply --generate-passwords: the adapter', () => {
     const simulator = await sim({ seed: { admins: ['admin', 'alice'] } });
     const panel = client(simulator);
     const file = await SecretsFile.open(path);
-    const adapter = panelAdapter(panel, { settleTimeoutMs: 0, secrets: file, panelUrl: panel.baseUrl, newPassword: passwords('Generated-Password-0003') });
+    const adapter = panelAdapter(panel, {
+      settleTimeoutMs: 0,
+      secrets: file,
+      panelUrl: panel.baseUrl,
+      newPassword: passwords('Generated-Password-0003'),
+    });
     await expect(adapter.apply(newClient('alice'))).rejects.toMatchObject({ status: 400 });
     await file.close();
     expect(parseJournal(await readFile(path, 'utf8')).map((l) => l.kind)).toEqual(['intent', 'refused']);
@@ -132,7 +173,12 @@ describe('apply --generate-passwords: the adapter', () => {
     const simulator = await sim();
     const panel = client(simulator);
     const file = await SecretsFile.open(path);
-    const creates = creator(panel, { settleTimeoutMs: 0, secrets: file, panelUrl: panel.baseUrl, newPassword: passwords('Generated-Password-0008') });
+    const creates = creator(panel, {
+      settleTimeoutMs: 0,
+      secrets: file,
+      panelUrl: panel.baseUrl,
+      newPassword: passwords('Generated-Password-0008'),
+    });
     const interrupted = { run: () => Promise.reject(new Interrupted()) };
     await expect(creates.createClient(newClient('alice'), file, interrupted)).rejects.toBeInstanceOf(Interrupted);
     await file.close();
@@ -148,8 +194,16 @@ describe('apply --generate-passwords: the adapter', () => {
     const simulator = await sim();
     const panel = client(simulator);
     const file = await SecretsFile.open(path);
-    const adapter = panelAdapter(panel, { settleTimeoutMs: 0, secrets: file, panelUrl: panel.baseUrl, newPassword: passwords('short') });
-    await expect(adapter.apply(newClient('alice'))).rejects.toMatchObject({ status: 400, panelMessage: 'The password must be at least 8 characters long.' });
+    const adapter = panelAdapter(panel, {
+      settleTimeoutMs: 0,
+      secrets: file,
+      panelUrl: panel.baseUrl,
+      newPassword: passwords('short'),
+    });
+    await expect(adapter.apply(newClient('alice'))).rejects.toMatchObject({
+      status: 400,
+      panelMessage: 'The password must be at least 8 characters long.',
+    });
     await file.close();
     expect(simulator.state.clientNamed('alice')).toBeUndefined();
     expect(await standing('alice')).toEqual({ current: undefined, pending: undefined });
@@ -160,13 +214,25 @@ describe('apply --generate-passwords: the adapter', () => {
     const panel = client(simulator, { clock: fakeClock() });
     const file = await SecretsFile.open(path);
     const waits: string[] = [];
-    const adapter = panelAdapter(panel, { settleTimeoutMs: 0, secrets: file, panelUrl: panel.baseUrl, newPassword: passwords('Generated-Password-0004'), onWait: (m) => waits.push(m) });
+    const adapter = panelAdapter(panel, {
+      settleTimeoutMs: 0,
+      secrets: file,
+      panelUrl: panel.baseUrl,
+      newPassword: passwords('Generated-Password-0004'),
+      onWait: (m) => waits.push(m),
+    });
     expect(await adapter.apply(newClient('alice'))).toEqual({ id: 2 });
     await file.close();
-    expect(simulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /clients 0', 'GET /clients/name/alice 200']);
+    expect(simulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      'POST /clients 0',
+      'GET /clients/name/alice 200',
+    ]);
     expect(waits.at(-1)).toBe('client "alice" exists (id 2): adopted; the password it was created with is recorded');
     expect(simulator.state.passwordOf('alice')).toBe('Generated-Password-0004');
-    expect(await standing('alice')).toEqual({ current: 'Generated-Password-0004', pending: undefined });
+    expect(await standing('alice')).toEqual({
+      current: 'Generated-Password-0004',
+      pending: undefined,
+    });
   });
 
   test('a POST sent again after a 502 that created nothing carries the same password: one pending line, one current', async () => {
@@ -181,7 +247,12 @@ describe('apply --generate-passwords: the adapter', () => {
     });
     const panel = client(simulator, { clock: fakeClock() });
     const file = await SecretsFile.open(path);
-    await panelAdapter(panel, { settleTimeoutMs: 0, secrets: file, panelUrl: panel.baseUrl, newPassword: passwords('Generated-Password-0005') }).apply(newClient('alice'));
+    await panelAdapter(panel, {
+      settleTimeoutMs: 0,
+      secrets: file,
+      panelUrl: panel.baseUrl,
+      newPassword: passwords('Generated-Password-0005'),
+    }).apply(newClient('alice'));
     await file.close();
     expect(bodies).toEqual([
       { username: 'alice', password: 'Generated-Password-0005' },
@@ -191,12 +262,16 @@ describe('apply --generate-passwords: the adapter', () => {
     expect(simulator.state.passwordOf('alice')).toBe('Generated-Password-0005');
   });
 
-  test('through the run\'s sink: the pending password joins the redaction set before the POST, and is encrypted with a recipient', async () => {
+  test("through the run's sink: the pending password joins the redaction set before the POST, and is encrypted with a recipient", async () => {
     const { generateIdentity, identityToRecipient } = await import('age-encryption');
     const identity = await generateIdentity();
     const recipient = await identityToRecipient(identity);
     const redactions = new Redactions();
-    const sink = await openSecretsSink({ path, encryption: await loadEncryption(recipient), redactions });
+    const sink = await openSecretsSink({
+      path,
+      encryption: await loadEncryption(recipient),
+      redactions,
+    });
     let redactedAtPost = '';
     const simulator = await sim({
       intercept: (req) => {
@@ -206,14 +281,27 @@ describe('apply --generate-passwords: the adapter', () => {
     });
     const panel = client(simulator);
     const secrets: SecretsSink = sink.sink;
-    await panelAdapter(panel, { settleTimeoutMs: 0, secrets, panelUrl: panel.baseUrl, newPassword: passwords('Generated-Password-0006') }).apply(newClient('alice'));
+    await panelAdapter(panel, {
+      settleTimeoutMs: 0,
+      secrets,
+      panelUrl: panel.baseUrl,
+      newPassword: passwords('Generated-Password-0006'),
+    }).apply(newClient('alice'));
     await sink.close();
     expect(redactedAtPost).toBe('password: [redacted]');
     const text = await readFile(path, 'utf8');
     expect(text).not.toContain('Generated-Password-0006');
     const [intent, current] = parseJournal(text);
-    expect(intent).toMatchObject({ kind: 'intent', entry: { pending_password_age: expect.stringContaining('BEGIN AGE ENCRYPTED FILE') as unknown } });
-    expect(current).toMatchObject({ kind: 'password', entry: { id: 2, password_age: expect.any(String) as unknown } });
+    expect(intent).toMatchObject({
+      kind: 'intent',
+      entry: {
+        pending_password_age: expect.stringContaining('BEGIN AGE ENCRYPTED FILE') as unknown,
+      },
+    });
+    expect(current).toMatchObject({
+      kind: 'password',
+      entry: { id: 2, password_age: expect.any(String) as unknown },
+    });
     for (const line of [intent, current]) {
       if (line === undefined || line.kind === 'unreadable') throw new Error('unreadable');
       const armored = String(line.entry.pending_password_age ?? line.entry.password_age);

@@ -12,8 +12,20 @@ import type { CreateClient, Plan } from '../../src/plan/types.js';
 import { client } from '../helpers/panel.js';
 import { inFlight, sim } from '../helpers/sim.js';
 
-const newClient = (name: string): CreateClient => ({ id: `client:${name}`, action: 'create', type: 'client', name, reason: 'test', dependsOn: [] });
-const plan = (changes: CreateClient[]): Plan => ({ changes, conflicts: [], unknowns: [], unmanaged: { clients: [], domains: [] } });
+const newClient = (name: string): CreateClient => ({
+  id: `client:${name}`,
+  action: 'create',
+  type: 'client',
+  name,
+  reason: 'test',
+  dependsOn: [],
+});
+const plan = (changes: CreateClient[]): Plan => ({
+  changes,
+  conflicts: [],
+  unknowns: [],
+  unmanaged: { clients: [], domains: [] },
+});
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('apply: the slot covers the request only', () => {
@@ -52,7 +64,11 @@ describe('apply: the slot covers the request only', () => {
       record: (entry) => write('record', entry.username),
       refused: () => Promise.resolve(),
     };
-    const adapter = panelAdapter(panel, { settleTimeoutMs: 0, secrets: slow, panelUrl: panel.baseUrl });
+    const adapter = panelAdapter(panel, {
+      settleTimeoutMs: 0,
+      secrets: slow,
+      panelUrl: panel.baseUrl,
+    });
     const names = Array.from({ length: 24 }, (_, i) => `c${i}`);
     const outcomes = await executePlan(plan(names.map(newClient)), adapter, {
       concurrency: 4,

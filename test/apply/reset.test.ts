@@ -31,7 +31,12 @@ function passwords(...list: string[]): () => string {
 /** Each client's current and pending password in the file. */
 async function standing(): Promise<Record<string, { current: unknown; pending: unknown }>> {
   const states = passwordStates(parseJournal(await readFile(path, 'utf8')));
-  return Object.fromEntries([...states.values()].map((s) => [s.username, { current: s.current?.entry.password, pending: s.pending?.entry.pending_password }]));
+  return Object.fromEntries(
+    [...states.values()].map((s) => [
+      s.username,
+      { current: s.current?.entry.password, pending: s.pending?.entry.pending_password },
+    ]),
+  );
 }
 
 describe('resetPasswords', () => {
@@ -54,26 +59,57 @@ describe('resetPasswords', () => {
         { username: 'alice', id: 2 },
         { username: 'bob', id: 3 },
       ],
-      { panelUrl: panel.baseUrl, newPassword: passwords('New-Password-For-Alice-01', 'New-Password-For-Bob-0002'), onOutcome: (o) => told.push(`${o.username} ${o.status}`) },
+      {
+        panelUrl: panel.baseUrl,
+        newPassword: passwords('New-Password-For-Alice-01', 'New-Password-For-Bob-0002'),
+        onOutcome: (o) => told.push(`${o.username} ${o.status}`),
+      },
     );
     await file.close();
     expect(outcomes.map((o) => o.status)).toEqual(['reset', 'reset']);
     expect(told).toEqual(['alice reset', 'bob reset']);
-    expect(seen.map((s) => s.body)).toEqual([{ password: 'New-Password-For-Alice-01' }, { password: 'New-Password-For-Bob-0002' }]);
+    expect(seen.map((s) => s.body)).toEqual([
+      { password: 'New-Password-For-Alice-01' },
+      { password: 'New-Password-For-Bob-0002' },
+    ]);
     // At alice's PUT, her new password was pending on disk.
-    expect(parseJournal(seen[0]?.file ?? '').at(-1)).toMatchObject({ kind: 'intent', entry: { intent: 'reset_password', username: 'alice', pending_password: 'New-Password-For-Alice-01' } });
-    expect(simulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['PUT /clients/2 200', 'PUT /clients/3 200']);
+    expect(parseJournal(seen[0]?.file ?? '').at(-1)).toMatchObject({
+      kind: 'intent',
+      entry: {
+        intent: 'reset_password',
+        username: 'alice',
+        pending_password: 'New-Password-For-Alice-01',
+      },
+    });
+    expect(simulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      'PUT /clients/2 200',
+      'PUT /clients/3 200',
+    ]);
     expect(simulator.state.passwordOf('alice')).toBe('New-Password-For-Alice-01');
     expect(simulator.state.passwordOf('bob')).toBe('New-Password-For-Bob-0002');
-    expect(await standing()).toEqual({ alice: { current: 'New-Password-For-Alice-01', pending: undefined }, bob: { current: 'New-Password-For-Bob-0002', pending: undefined } });
-    expect(parseJournal(await readFile(path, 'utf8')).at(-1)).toMatchObject({ kind: 'password', entry: { reset_at: expect.any(String) as unknown, id: 3 } });
+    expect(await standing()).toEqual({
+      alice: { current: 'New-Password-For-Alice-01', pending: undefined },
+      bob: { current: 'New-Password-For-Bob-0002', pending: undefined },
+    });
+    expect(parseJournal(await readFile(path, 'utf8')).at(-1)).toMatchObject({
+      kind: 'password',
+      entry: { reset_at: expect.any(String) as unknown, id: 3 },
+    });
   });
 
   test('refused by the panel: recorded as refused, the old password stays current; the next client is still done', async () => {
-    const simulator = await sim({ seed: { clients: [{ username: 'alice' }, { username: 'bob' }] } });
+    const simulator = await sim({
+      seed: { clients: [{ username: 'alice' }, { username: 'bob' }] },
+    });
     const panel = client(simulator);
     const file = await SecretsFile.open(path);
-    await file.record({ created_at: 't', panel_url: panel.baseUrl, username: 'alice', id: 2, password: 'Old-Password-Of-Alice-01' });
+    await file.record({
+      created_at: 't',
+      panel_url: panel.baseUrl,
+      username: 'alice',
+      id: 2,
+      password: 'Old-Password-Of-Alice-01',
+    });
     const outcomes = await resetPasswords(
       panel,
       file,
@@ -86,31 +122,63 @@ describe('resetPasswords', () => {
     );
     await file.close();
     expect(outcomes).toMatchObject([
-      { username: 'alice', status: 'refused', why: expect.stringContaining('400 Bad Request: The password must be at least 8 characters long.') as unknown },
+      {
+        username: 'alice',
+        status: 'refused',
+        why: expect.stringContaining('400 Bad Request: The password must be at least 8 characters long.') as unknown,
+      },
       { username: 'bob', status: 'reset' },
     ]);
-    expect(parseJournal(await readFile(path, 'utf8')).map((l) => l.kind)).toEqual(['password', 'intent', 'refused', 'intent', 'password']);
-    expect((await standing()).alice).toEqual({ current: 'Old-Password-Of-Alice-01', pending: undefined });
+    expect(parseJournal(await readFile(path, 'utf8')).map((l) => l.kind)).toEqual([
+      'password',
+      'intent',
+      'refused',
+      'intent',
+      'password',
+    ]);
+    expect((await standing()).alice).toEqual({
+      current: 'Old-Password-Of-Alice-01',
+      pending: undefined,
+    });
   });
 
   test('no answer: the new password stays pending (the panel may hold it), and the next reset settles the client', async () => {
     let drop = true;
-    const simulator = await sim({ seed: { clients: [{ username: 'alice' }] }, errorRate: 1, errorStatuses: [502], faultFilter: (r) => drop && r.method === 'PUT' });
+    const simulator = await sim({
+      seed: { clients: [{ username: 'alice' }] },
+      errorRate: 1,
+      errorStatuses: [502],
+      faultFilter: (r) => drop && r.method === 'PUT',
+    });
     const panel = client(simulator, { clock: fakeClock(), retryBudgetMs: 0 });
     const file = await SecretsFile.open(path);
-    const first = await resetPasswords(panel, file, [{ username: 'alice', id: 2 }], { panelUrl: panel.baseUrl, newPassword: passwords('Lost-In-Transit-Password1') });
+    const first = await resetPasswords(panel, file, [{ username: 'alice', id: 2 }], {
+      panelUrl: panel.baseUrl,
+      newPassword: passwords('Lost-In-Transit-Password1'),
+    });
     expect(first).toMatchObject([{ status: 'unknown' }]);
-    expect((await standing()).alice).toEqual({ current: undefined, pending: 'Lost-In-Transit-Password1' });
+    expect((await standing()).alice).toEqual({
+      current: undefined,
+      pending: 'Lost-In-Transit-Password1',
+    });
     drop = false;
-    const second = await resetPasswords(panel, file, [{ username: 'alice', id: 2 }], { panelUrl: panel.baseUrl, newPassword: passwords('Second-Try-Password-0001') });
+    const second = await resetPasswords(panel, file, [{ username: 'alice', id: 2 }], {
+      panelUrl: panel.baseUrl,
+      newPassword: passwords('Second-Try-Password-0001'),
+    });
     await file.close();
     expect(second).toMatchObject([{ status: 'reset' }]);
-    expect((await standing()).alice).toEqual({ current: 'Second-Try-Password-0001', pending: undefined });
+    expect((await standing()).alice).toEqual({
+      current: 'Second-Try-Password-0001',
+      pending: undefined,
+    });
     expect(simulator.state.passwordOf('alice')).toBe('Second-Try-Password-0001');
   });
 
   test('after an interrupt nothing more is sent', async () => {
-    const simulator = await sim({ seed: { clients: [{ username: 'alice' }, { username: 'bob' }] } });
+    const simulator = await sim({
+      seed: { clients: [{ username: 'alice' }, { username: 'bob' }] },
+    });
     const panel = client(simulator);
     const file = await SecretsFile.open(path);
     const controller = new AbortController();

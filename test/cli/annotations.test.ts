@@ -18,7 +18,10 @@ clients:
 const SEED = {
   seed: {
     clients: [
-      { username: 'alice', domains: ['alice.example', 'old.alice.example', 'www.old.alice.example'] },
+      {
+        username: 'alice',
+        domains: ['alice.example', 'old.alice.example', 'www.old.alice.example'],
+      },
       { username: 'zed', domains: ['taken.example'] },
     ],
   },
@@ -36,7 +39,9 @@ describe('conflicts on the manifest lines', () => {
       `::error file=${file},line=6,col=9::domain "taken.example" is listed under client "alice" but belongs to another client on the panel`,
       `::error file=${file},line=7,col=15::domain "old.alice.example" of client "alice" is to be deleted, but its subdomains "www.old.alice.example" stay on the panel: mark them absent too, or keep the domain`,
     ]);
-    expect(r.stderr).toContain(`  ${w.file}:6:9: error: domain "taken.example" is listed under client "alice" but belongs to another client`);
+    expect(r.stderr).toContain(
+      `  ${w.file}:6:9: error: domain "taken.example" is listed under client "alice" but belongs to another client`,
+    );
     expect(annotations.join('\n')).not.toContain('zed');
   });
 

@@ -20,9 +20,14 @@ function refusal(parse: () => unknown): ProvisionError {
 }
 
 describe('numbers in flags', () => {
-  it.each(['1e3', '0x10', '2.0', ' 4', '4 ', '+4', '-1', '', '1_000', 'Infinity', 'NaN', '９'])('a count refuses %j', (value) => {
-    expect(refusal(() => count(value, '--concurrency', CONCURRENCY, 4)).message).toBe(`--concurrency takes a whole number from 1 to 64 in plain digits, not ${JSON.stringify(value)}`);
-  });
+  it.each(['1e3', '0x10', '2.0', ' 4', '4 ', '+4', '-1', '', '1_000', 'Infinity', 'NaN', '９'])(
+    'a count refuses %j',
+    (value) => {
+      expect(refusal(() => count(value, '--concurrency', CONCURRENCY, 4)).message).toBe(
+        `--concurrency takes a whole number from 1 to 64 in plain digits, not ${JSON.stringify(value)}`,
+      );
+    },
+  );
 
   it('a count takes plain digits within its range', () => {
     expect(count('12', '--concurrency', CONCURRENCY, 4)).toBe(12);
@@ -37,14 +42,17 @@ describe('numbers in flags', () => {
     expect(seconds('2.5', '--settle-timeout', 30_000)).toBe(2_500);
     expect(seconds('0', '--settle-timeout', 30_000)).toBe(0);
     for (const value of ['1e308', '1e3', '.5', '5.', '-1', '3601', ' 1', '0x1']) {
-      expect(refusal(() => seconds(value, '--settle-timeout', 30_000)).message, value).toMatch(/^--settle-timeout takes a number of seconds from 0 to 3600 in plain digits/);
+      expect(refusal(() => seconds(value, '--settle-timeout', 30_000)).message, value).toMatch(
+        /^--settle-timeout takes a number of seconds from 0 to 3600 in plain digits/,
+      );
     }
   });
 
   it('a rate is a share between 0 and 1 in plain digits', () => {
     expect(rate('0.25', '--error-rate')).toBe(0.25);
     expect(rate('1', '--error-rate')).toBe(1);
-    for (const value of ['1.5', '2', '1e-1', '-0.1', ' 0.1']) expect(() => rate(value, '--error-rate'), value).toThrow(ProvisionError);
+    for (const value of ['1.5', '2', '1e-1', '-0.1', ' 0.1'])
+      expect(() => rate(value, '--error-rate'), value).toThrow(ProvisionError);
   });
 });
 
@@ -52,17 +60,25 @@ describe('flags and commands', () => {
   const options = { concurrency: { type: 'string' }, 'auto-approve': { type: 'boolean' } } as const;
 
   it('a flag given twice is an error, not "the last one wins"', () => {
-    expect(refusal(() => parseCommandLine(['--concurrency', '2', '--concurrency', '8'], options, 0, 'u')).message).toBe('--concurrency is given twice');
-    expect(refusal(() => parseCommandLine(['--auto-approve', '--auto-approve'], options, 0, 'u')).message).toBe('--auto-approve is given twice');
+    expect(refusal(() => parseCommandLine(['--concurrency', '2', '--concurrency', '8'], options, 0, 'u')).message).toBe(
+      '--concurrency is given twice',
+    );
+    expect(refusal(() => parseCommandLine(['--auto-approve', '--auto-approve'], options, 0, 'u')).message).toBe(
+      '--auto-approve is given twice',
+    );
   });
 
   it('a mistyped flag gets the nearest one suggested', () => {
-    expect(refusal(() => parseCommandLine(['--concurency', '2'], options, 0, 'u')).hint).toBe('did you mean --concurrency? usage: u');
+    expect(refusal(() => parseCommandLine(['--concurency', '2'], options, 0, 'u')).hint).toBe(
+      'did you mean --concurrency? usage: u',
+    );
   });
 
   it('a mistyped command gets the nearest one suggested', async () => {
     const r = await run(['palm', 'm.yaml']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('error: unknown command "palm"\nhint: did you mean plan? run provision --help for the list of commands\n');
+    expect(r.stderr).toBe(
+      'error: unknown command "palm"\nhint: did you mean plan? run provision --help for the list of commands\n',
+    );
   });
 });

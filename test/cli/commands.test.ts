@@ -40,7 +40,10 @@ describe('validate', () => {
   });
 
   it('reports every problem with its location and exits 1', async () => {
-    const { file } = await setup({}, 'version: 1\nclients:\n  - username: Alice\n    domian: [a.example]\n  - username: bob\n    domains: [bad_domain, b.example, b.example]\n');
+    const { file } = await setup(
+      {},
+      'version: 1\nclients:\n  - username: Alice\n    domian: [a.example]\n  - username: bob\n    domains: [bad_domain, b.example, b.example]\n',
+    );
     const r = await run(['validate', file]);
     expect(r.code).toBe(1);
     const lines = r.stderr.trim().split('\n');
@@ -86,7 +89,12 @@ describe('plan', () => {
       Plan: 6 to create (2 clients, 4 domains).
       "
     `);
-    expect(sim.requests.map((q) => `${q.method} ${q.path}`).sort()).toEqual(['GET /clients', 'GET /domains', 'GET /hosting-plans', 'GET /ping']);
+    expect(sim.requests.map((q) => `${q.method} ${q.path}`).sort()).toEqual([
+      'GET /clients',
+      'GET /domains',
+      'GET /hosting-plans',
+      'GET /ping',
+    ]);
   });
 
   it('--detailed-exitcode: 2 with changes', async () => {
@@ -102,9 +110,16 @@ describe('plan', () => {
     const r = await run(['plan', file, '--format', 'json', '--out', out], env);
     expect(r.code).toBe(0);
     const plan = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(plan).toMatchObject({ format_version: '2.0', summary: { create: 6, update: 0, delete: 0, conflicts: 0, unknowns: 0 } });
+    expect(plan).toMatchObject({
+      format_version: '2.0',
+      summary: { create: 6, update: 0, delete: 0, conflicts: 0, unknowns: 0 },
+    });
     // The hash of the very bytes read, the byte order mark included.
-    expect(plan.manifest_sha256).toBe(createHash('sha256').update(await readFile(file)).digest('hex'));
+    expect(plan.manifest_sha256).toBe(
+      createHash('sha256')
+        .update(await readFile(file))
+        .digest('hex'),
+    );
     expect(plan.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
     const changes = plan.changes as Record<string, unknown>[];
     expect(changes.map((c) => [c.action, c.type, c.name, c.client])).toEqual([
@@ -115,7 +130,14 @@ describe('plan', () => {
       ['create', 'client', 'bob', undefined],
       ['create', 'domain', 'bob.example', 'bob'],
     ]);
-    expect(changes[2]).toMatchObject({ depends_on: ['client:alice', 'domain:alice.example'], request: { method: 'POST', path: '/domains', body: { domain: 'shop.alice.example', id_user: null } } });
+    expect(changes[2]).toMatchObject({
+      depends_on: ['client:alice', 'domain:alice.example'],
+      request: {
+        method: 'POST',
+        path: '/domains',
+        body: { domain: 'shop.alice.example', id_user: null },
+      },
+    });
     expect(JSON.parse(await readFile(out, 'utf8'))).toEqual(plan);
   });
 
@@ -130,10 +152,14 @@ describe('plan', () => {
   });
 
   it('fails on a domain owned by another client, naming both, and apply sends nothing', async () => {
-    const { file, envWithSecrets, posts } = await setup({ seed: { clients: [{ username: 'carol', domains: ['shop.alice.example'] }] } });
+    const { file, envWithSecrets, posts } = await setup({
+      seed: { clients: [{ username: 'carol', domains: ['shop.alice.example'] }] },
+    });
     const planned = await run(['plan', file], envWithSecrets);
     expect(planned.code).toBe(1);
-    expect(planned.stdout).toContain('domain "shop.alice.example" is listed under client "alice" but belongs to client "carol" on the panel');
+    expect(planned.stdout).toContain(
+      'domain "shop.alice.example" is listed under client "alice" but belongs to client "carol" on the panel',
+    );
     expect(planned.stderr).toMatch(/^error: 1 domain of the manifest belongs to another client on the panel/);
     const applied = await run(['apply', file, '--auto-approve'], envWithSecrets);
     expect(applied.code).toBe(1);
@@ -142,10 +168,17 @@ describe('plan', () => {
 
   it('updates a client on another plan, and counts unmanaged accounts, naming them only on request', async () => {
     const { file, env } = await setup({
-      seed: { clients: [{ username: 'alice', plan: 'Standard', domains: ['alice.example'] }, { username: 'zed', domains: ['zed.example'] }] },
+      seed: {
+        clients: [
+          { username: 'alice', plan: 'Standard', domains: ['alice.example'] },
+          { username: 'zed', domains: ['zed.example'] },
+        ],
+      },
     });
     const r = await run(['plan', file], env);
-    expect(r.stdout).toContain('  ~ client "alice": plan: "Standard" -> "Basic", email: (none) -> "alice@example.com"\n');
+    expect(r.stdout).toContain(
+      '  ~ client "alice": plan: "Standard" -> "Basic", email: (none) -> "alice@example.com"\n',
+    );
     expect(r.stdout).toMatch(/ {2}~ PUT \/clients\/\d+ \{"id_hosting_plan":1,"email":"alice@example.com"\}\n/);
     expect(r.stdout).toContain('Not in the manifest, left alone: 1 client, 1 domain.');
     expect(r.stdout).not.toContain('zed');
@@ -163,11 +196,16 @@ describe('plan', () => {
     // Under GitHub Actions it is also an annotation on the manifest's line.
     const annotated = await run(['plan', file], { ...env, GITHUB_ACTIONS: 'true' });
     expect(annotated.code).toBe(1);
-    expect(annotated.stderr).toContain(`\n::error file=${file.replaceAll(':', '%3A').replaceAll(',', '%2C')},line=4,col=11::hosting plan "basic" is not on the panel: did you mean "Basic"?\n`);
+    expect(annotated.stderr).toContain(
+      `\n::error file=${file.replaceAll(':', '%3A').replaceAll(',', '%2C')},line=4,col=11::hosting plan "basic" is not on the panel: did you mean "Basic"?\n`,
+    );
   });
 
   it('falls back to look-ups by name when the panel cannot list domains, and says so', async () => {
-    const { file, env, sim } = await setup({ listDomains: false, seed: { clients: [{ username: 'bob', domains: ['bob.example'] }] } });
+    const { file, env, sim } = await setup({
+      listDomains: false,
+      seed: { clients: [{ username: 'bob', domains: ['bob.example'] }] },
+    });
     const r = await run(['plan', file], env);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/note: The panel has no domain list \(GET \/api\/v2\/domains answered 404 or 405\)/);
@@ -181,7 +219,9 @@ describe('apply', () => {
     const { file, envWithSecrets, posts } = await setup();
     const r = await run(['apply', file], envWithSecrets);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: apply needs --auto-approve without a terminal to confirm on: 6 changes planned, nothing was sent/m);
+    expect(r.stderr).toMatch(
+      /^error: apply needs --auto-approve without a terminal to confirm on: 6 changes planned, nothing was sent/m,
+    );
     expect(posts()).toEqual([]);
   });
 
@@ -189,7 +229,9 @@ describe('apply', () => {
     const { file, env, posts } = await setup();
     const r = await run(['apply', file, '--auto-approve'], env);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: this apply creates clients, and their passwords need a secrets file: nothing was sent\nhint: give --secrets-file/m);
+    expect(r.stderr).toMatch(
+      /^error: this apply creates clients, and their passwords need a secrets file: nothing was sent\nhint: give --secrets-file/m,
+    );
     expect(posts()).toEqual([]);
   });
 
@@ -213,7 +255,10 @@ describe('apply', () => {
     const alice = sim.state.clientNamed('alice');
     const bob = sim.state.clientNamed('bob');
     expect(alice?.id_hosting_plan).toBe(sim.state.planNamed('Basic')?.id);
-    expect(sim.state.domainNamed('shop.alice.example')).toMatchObject({ id_user: alice?.id, id_parent_domain: sim.state.domainNamed('alice.example')?.id });
+    expect(sim.state.domainNamed('shop.alice.example')).toMatchObject({
+      id_user: alice?.id,
+      id_parent_domain: sim.state.domainNamed('alice.example')?.id,
+    });
     expect(sim.state.domainNamed('xn--bcher-kva.example')?.id_user).toBe(alice?.id);
     expect(sim.state.domainNamed('bob.example')?.id_user).toBe(bob?.id);
 
@@ -241,7 +286,13 @@ describe('apply', () => {
     const { sim, file, envWithSecrets, secrets, posts } = await setup({
       intercept: ({ method, path, body }) =>
         failing && method === 'POST' && path === '/clients' && (body as { username?: string }).username === 'alice'
-          ? { status: 500, json: { code: '500 Internal Server Error', message: 'Disk quota backend unavailable.' } }
+          ? {
+              status: 500,
+              json: {
+                code: '500 Internal Server Error',
+                message: 'Disk quota backend unavailable.',
+              },
+            }
           : undefined,
     });
     const first = await run(['apply', file, '--auto-approve', '--concurrency', '2'], envWithSecrets);
@@ -263,8 +314,11 @@ describe('apply', () => {
     await expectNoSecrets([first, second], secrets);
   });
 
-  it('reports a 400 with the panel\'s message, e.g. a username taken by an administrator', async () => {
-    const { file, envWithSecrets } = await setup({}, 'version: 1\nclients:\n  - username: admin\n    domains: [admin.example]\n');
+  it("reports a 400 with the panel's message, e.g. a username taken by an administrator", async () => {
+    const { file, envWithSecrets } = await setup(
+      {},
+      'version: 1\nclients:\n  - username: admin\n    domains: [admin.example]\n',
+    );
     const r = await run(['apply', file, '--auto-approve'], envWithSecrets);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ failed to create client "admin": POST \/api\/v2\/clients: 400 Bad Request: .+/);
@@ -275,9 +329,19 @@ describe('apply', () => {
     const { file, envWithSecrets } = await setup();
     const r = await run(['apply', file, '--auto-approve', '--format', 'json'], envWithSecrets);
     expect(r.code).toBe(0);
-    const result = JSON.parse(r.stdout) as { outcomes: { id: string; status: string }[]; summary: unknown };
+    const result = JSON.parse(r.stdout) as {
+      outcomes: { id: string; status: string }[];
+      summary: unknown;
+    };
     expect(result.summary).toEqual({ succeeded: 6, failed: 0, skipped: 0 });
-    expect(result.outcomes.map((o) => o.id)).toEqual(['client:alice', 'domain:alice.example', 'domain:shop.alice.example', 'domain:xn--bcher-kva.example', 'client:bob', 'domain:bob.example']);
+    expect(result.outcomes.map((o) => o.id)).toEqual([
+      'client:alice',
+      'domain:alice.example',
+      'domain:shop.alice.example',
+      'domain:xn--bcher-kva.example',
+      'client:bob',
+      'domain:bob.example',
+    ]);
     expect(r.stderr).toContain('✓ created client "alice"');
   });
 
@@ -298,7 +362,9 @@ describe('connection errors: one clear line each, never the key', () => {
     const { file, env } = await setup();
     const r = await run(['plan', file], { ...env, PROVISION_API_KEY: 'wrong-key-123456' });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: GET \/api\/v2\/ping: 401 Unauthorized: API key is missing or invalid\.\nhint: .*PROVISION_API_KEY/);
+    expect(r.stderr).toMatch(
+      /^error: GET \/api\/v2\/ping: 401 Unauthorized: API key is missing or invalid\.\nhint: .*PROVISION_API_KEY/,
+    );
     expect(r.stderr).not.toContain('wrong-key-123456');
   });
 
@@ -320,7 +386,10 @@ describe('connection errors: one clear line each, never the key', () => {
 
   it('a URL that is not the panel API (404)', async () => {
     const { file, env, sim } = await setup();
-    const r = await run(['plan', file], { ...env, PROVISION_URL: sim.url.replace('/api/v2', '/panel') });
+    const r = await run(['plan', file], {
+      ...env,
+      PROVISION_URL: sim.url.replace('/api/v2', '/panel'),
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: GET \/panel\/api\/v2\/ping: 404/);
   });
@@ -341,7 +410,9 @@ describe('connection errors: one clear line each, never the key', () => {
     const { file, env, dir } = await setup();
     const keyFile = join(dir, 'key');
     await writeFile(keyFile, `${API_KEY}\n`);
-    const r = await run(['plan', file, '--api-key-file', keyFile], { PROVISION_URL: env.PROVISION_URL });
+    const r = await run(['plan', file, '--api-key-file', keyFile], {
+      PROVISION_URL: env.PROVISION_URL,
+    });
     expect(r.code).toBe(0);
   });
 });
@@ -379,11 +450,19 @@ describe('review findings', () => {
     const file = join(dir, 'empty.yaml');
     await writeFile(file, 'version: 1\nclients: []\n');
     const r = await run(['plan', file, '--format', 'json'], env);
-    expect((JSON.parse(r.stdout) as { summary: unknown }).summary).toEqual({ create: 0, update: 0, delete: 0, conflicts: 0, unknowns: 0 });
+    expect((JSON.parse(r.stdout) as { summary: unknown }).summary).toEqual({
+      create: 0,
+      update: 0,
+      delete: 0,
+      conflicts: 0,
+      unknowns: 0,
+    });
   });
 
-  it('keeps a conflict owner\'s name out of the pull-request comment unless asked', async () => {
-    const { file, env } = await setup({ seed: { clients: [{ username: 'carol', domains: ['shop.alice.example'] }] } });
+  it("keeps a conflict owner's name out of the pull-request comment unless asked", async () => {
+    const { file, env } = await setup({
+      seed: { clients: [{ username: 'carol', domains: ['shop.alice.example'] }] },
+    });
     const r = await run(['plan', file, '--format', 'markdown'], env);
     expect(r.stdout).toContain('belongs to another client on the panel');
     expect(r.stdout).not.toContain('carol');

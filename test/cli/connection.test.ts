@@ -18,7 +18,12 @@ async function tempDir(): Promise<string> {
 }
 
 function io(env: Record<string, string> = {}): Io {
-  return { stdout: { write: () => undefined, isTTY: false }, stderr: { write: () => undefined, isTTY: false }, env, untilStopped: () => new Promise(() => undefined) };
+  return {
+    stdout: { write: () => undefined, isTTY: false },
+    stderr: { write: () => undefined, isTTY: false },
+    env,
+    untilStopped: () => new Promise(() => undefined),
+  };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<ProvisionError> {
@@ -35,8 +40,13 @@ describe('readApiKey', () => {
     const dir = await tempDir();
     const file = join(dir, 'big');
     await writeFile(file, 'k'.repeat(5000));
-    expect(await rejection(readApiKey(file, io()))).toMatchObject({ code: 'usage', message: `the API key file ${file} holds more than 4096 bytes: too much for one` });
-    expect((await rejection(readApiKey('/dev/zero', io()))).message).toBe('the API key file /dev/zero holds more than 4096 bytes: too much for one');
+    expect(await rejection(readApiKey(file, io()))).toMatchObject({
+      code: 'usage',
+      message: `the API key file ${file} holds more than 4096 bytes: too much for one`,
+    });
+    expect((await rejection(readApiKey('/dev/zero', io()))).message).toBe(
+      'the API key file /dev/zero holds more than 4096 bytes: too much for one',
+    );
   });
 
   test('from the environment, trimmed', async () => {
@@ -79,10 +89,26 @@ describe('--ca-file', () => {
   test('an unreadable or non-PEM CA file is refused before anything is sent, naming the file', async () => {
     const dir = await tempDir();
     const env = { PROVISION_API_KEY: 'k-123456' };
-    const missing = await rejection(connect({ url: 'https://panel.example', 'ca-file': join(dir, 'none.pem') }, io(env), { redactions: new Redactions(), apiKey: undefined }));
-    expect(missing).toMatchObject({ code: 'io', message: expect.stringMatching(/^cannot read the CA file .*none\.pem: ENOENT/) as unknown });
+    const missing = await rejection(
+      connect({ url: 'https://panel.example', 'ca-file': join(dir, 'none.pem') }, io(env), {
+        redactions: new Redactions(),
+        apiKey: undefined,
+      }),
+    );
+    expect(missing).toMatchObject({
+      code: 'io',
+      message: expect.stringMatching(/^cannot read the CA file .*none\.pem: ENOENT/) as unknown,
+    });
     await writeFile(join(dir, 'bad.pem'), 'hello');
-    const bad = await rejection(connect({ url: 'https://panel.example', 'ca-file': join(dir, 'bad.pem') }, io(env), { redactions: new Redactions(), apiKey: undefined }));
-    expect(bad).toMatchObject({ code: 'usage', message: expect.stringMatching(/^the CA file .*bad\.pem holds no PEM certificate$/) as unknown });
+    const bad = await rejection(
+      connect({ url: 'https://panel.example', 'ca-file': join(dir, 'bad.pem') }, io(env), {
+        redactions: new Redactions(),
+        apiKey: undefined,
+      }),
+    );
+    expect(bad).toMatchObject({
+      code: 'usage',
+      message: expect.stringMatching(/^the CA file .*bad\.pem holds no PEM certificate$/) as unknown,
+    });
   });
 });

@@ -16,7 +16,13 @@ const SEED: SimulatorSeed = {
   hostingPlans: ['Basic', 'Premium Plus', 'true'],
   clients: [
     { username: 'carol', plan: 'true', domains: ['carol.example'] },
-    { username: 'bob', plan: 'Premium Plus', email: 'bob@example.com', suspended: true, domains: ['shop.bob.example', 'bücher.example', 'bob.example', 'a.shop.bob.example'] },
+    {
+      username: 'bob',
+      plan: 'Premium Plus',
+      email: 'bob@example.com',
+      suspended: true,
+      domains: ['shop.bob.example', 'bücher.example', 'bob.example', 'a.shop.bob.example'],
+    },
     { username: 'alice', plan: 'Basic', domains: ['alice.example'] },
     { username: 'team-b-1', domains: ['b1.example'] },
   ],
@@ -92,7 +98,9 @@ describe('provision export', () => {
     const w = await workspace('', { seed: SEED, clientListFields: false });
     const r = await run(['export', '--clients', 'b*'], w.env);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('note: GET /api/v2/clients does not carry "id_hosting_plan", "email", "is_suspended": read 1 client one by one (GET /api/v2/clients/{id}).');
+    expect(r.stderr).toContain(
+      'note: GET /api/v2/clients does not carry "id_hosting_plan", "email", "is_suspended": read 1 client one by one (GET /api/v2/clients/{id}).',
+    );
     expect(gets(w).filter((p) => /^\/clients\/\d+$/.test(p))).toHaveLength(1);
     expect(r.stdout).toContain('suspended: true');
   });
@@ -103,8 +111,29 @@ describe('provision export', () => {
       seed: SEED,
       intercept: ({ method, path }) => {
         if (method !== 'GET') return undefined;
-        if (path === '/clients') return { status: 200, json: [{ id: 50, username: evil, id_hosting_plan: 1, email: 'x\u202e@example.com', is_suspended: false }, { id: 51, username: 'dora', id_hosting_plan: 1, email: null, is_suspended: false }] };
-        if (path === '/domains') return { status: 200, json: [{ id: 60, id_user: 51, domain: 'dora.example', is_system_domain: false }, { id: 61, id_user: 51, domain: 'bad\u001b]8;;name.example', is_system_domain: false }, { id: 62, id_user: 50, domain: 'evil.example', is_system_domain: false }] };
+        if (path === '/clients')
+          return {
+            status: 200,
+            json: [
+              {
+                id: 50,
+                username: evil,
+                id_hosting_plan: 1,
+                email: 'x\u202e@example.com',
+                is_suspended: false,
+              },
+              { id: 51, username: 'dora', id_hosting_plan: 1, email: null, is_suspended: false },
+            ],
+          };
+        if (path === '/domains')
+          return {
+            status: 200,
+            json: [
+              { id: 60, id_user: 51, domain: 'dora.example', is_system_domain: false },
+              { id: 61, id_user: 51, domain: 'bad\u001b]8;;name.example', is_system_domain: false },
+              { id: 62, id_user: 50, domain: 'evil.example', is_system_domain: false },
+            ],
+          };
         return undefined;
       },
     });
@@ -131,7 +160,15 @@ describe('provision export', () => {
   });
 
   it('a plan name or email that needs quoting is quoted by yaml, and reads back the same', async () => {
-    const w = await workspace('', { seed: { hostingPlans: ["O'Neil: #1, [gold]", 'x\u202ey'], clients: [{ username: 'alice', plan: "O'Neil: #1, [gold]", email: 'a\u202e@x.example' }, { username: 'bob', plan: 'x\u202ey' }] } });
+    const w = await workspace('', {
+      seed: {
+        hostingPlans: ["O'Neil: #1, [gold]", 'x\u202ey'],
+        clients: [
+          { username: 'alice', plan: "O'Neil: #1, [gold]", email: 'a\u202e@x.example' },
+          { username: 'bob', plan: 'x\u202ey' },
+        ],
+      },
+    });
     const r = await run(['export'], w.env);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`plan: "O'Neil: #1, [gold]"`);
@@ -145,9 +182,15 @@ describe('provision export', () => {
   it('refuses flags that do not go together, and a panel without a domain list', async () => {
     const w = await workspace('version: 1\nclients: []\n', { seed: SEED });
     expect((await run(['export', '--check'], w.env)).stderr).toContain('error: --check works with --into only');
-    expect((await run(['export', '--drop-missing'], w.env)).stderr).toContain('error: --drop-missing works with --into only');
-    expect((await run(['export', '--into', w.file, '--out', 'x.yaml'], w.env)).stderr).toContain('error: --out and --into do not go together');
-    expect((await run(['export', '--into', '-'], w.env)).stderr).toContain('error: --into needs the path of the manifest to rewrite');
+    expect((await run(['export', '--drop-missing'], w.env)).stderr).toContain(
+      'error: --drop-missing works with --into only',
+    );
+    expect((await run(['export', '--into', w.file, '--out', 'x.yaml'], w.env)).stderr).toContain(
+      'error: --out and --into do not go together',
+    );
+    expect((await run(['export', '--into', '-'], w.env)).stderr).toContain(
+      'error: --into needs the path of the manifest to rewrite',
+    );
     expect((await run(['export', 'manifest.yaml'], w.env)).stderr).toContain('error: this command takes no arguments');
     const noList = await workspace('', { seed: SEED, listDomains: false });
     const r = await run(['export'], noList.env);
@@ -225,7 +268,11 @@ describe('provision export --into', () => {
     expect(write.code).toBe(0);
     expect(write.stdout).toBe(check.stdout);
     const after = await readFile(w.file, 'utf8');
-    const changed = [linesOf(MANIFEST, 'username: alice', 'alice.example'), linesOf(MANIFEST, 'username: bob', 'bob.example'), linesOf(MANIFEST, 'username: carol', '"true"')];
+    const changed = [
+      linesOf(MANIFEST, 'username: alice', 'alice.example'),
+      linesOf(MANIFEST, 'username: bob', 'bob.example'),
+      linesOf(MANIFEST, 'username: carol', '"true"'),
+    ];
     expect(outside(MANIFEST, after, changed)).toEqual([]);
 
     const again = await run(['export', '--into', w.file, '--check'], w.env);
@@ -236,17 +283,29 @@ describe('provision export --into', () => {
     const plan = await run(['plan', w.file, '--format', 'json'], w.env);
     expect(plan.code).toBe(0);
     const changes = (JSON.parse(plan.stdout) as { changes: { action: string; name: string }[] }).changes;
-    expect(changes.map((c) => `${c.action} ${c.name}`)).toEqual(['create new.alice.example', 'create zed', 'create zed.example']);
+    expect(changes.map((c) => `${c.action} ${c.name}`)).toEqual([
+      'create new.alice.example',
+      'create zed',
+      'create zed.example',
+    ]);
   });
 
   it('a shared panel: adds nobody else unless claimed by --clients, never a keep match; --drop-missing removes what the panel lacks', async () => {
-    const w = await workspace(MANIFEST, { seed: { ...SEED, clients: [...(SEED.clients ?? []), { username: 'legacy-1', domains: ['legacy.example'] }] } });
+    const w = await workspace(MANIFEST, {
+      seed: {
+        ...SEED,
+        clients: [...(SEED.clients ?? []), { username: 'legacy-1', domains: ['legacy.example'] }],
+      },
+    });
     await run(['export', '--into', w.file], w.env);
     const text = await readFile(w.file, 'utf8');
     expect(text).not.toContain('team-b-1');
     expect(text).not.toContain('legacy-1');
     expect(text).not.toContain('legacy.example');
-    const claimed = await run(['export', '--into', w.file, '--clients', 'team-*', '--clients', 'legacy-*', '--drop-missing'], w.env);
+    const claimed = await run(
+      ['export', '--into', w.file, '--clients', 'team-*', '--clients', 'legacy-*', '--drop-missing'],
+      w.env,
+    );
     expect(claimed.code).toBe(0);
     const after = await readFile(w.file, 'utf8');
     expect(after).toContain('  - username: team-b-1\n    plan: Basic\n    domains:\n      - b1.example\n');

@@ -16,7 +16,10 @@ const io: Io = {
   env: {},
   untilStopped: () => new Promise(() => undefined),
 };
-const withStdin: Io = { ...io, readStdin: () => Promise.resolve(new TextEncoder().encode('from stdin')) };
+const withStdin: Io = {
+  ...io,
+  readStdin: () => Promise.resolve(new TextEncoder().encode('from stdin')),
+};
 
 describe('the CLI reads and writes files in one place', () => {
   let dir: string;
@@ -47,13 +50,19 @@ describe('the CLI reads and writes files in one place', () => {
 
   it('reads - from standard input, and refuses it when there is none', async () => {
     expect(new TextDecoder().decode(await readBytes('-', withStdin))).toBe('from stdin');
-    await expect(readBytes('-', io, 'manifest')).rejects.toMatchObject({ code: 'usage', message: 'no standard input to read the manifest from' });
+    await expect(readBytes('-', io, 'manifest')).rejects.toMatchObject({
+      code: 'usage',
+      message: 'no standard input to read the manifest from',
+    });
   });
 
   it('names a JSON file that does not parse', async () => {
     const file = join(dir, 'seed.json');
     await writeFile(file, '{"clients": [');
-    await expect(readJson(file, io, 'seed file')).rejects.toMatchObject({ code: 'io', message: expect.stringContaining(`the seed file ${file} is not valid JSON`) as unknown });
+    await expect(readJson(file, io, 'seed file')).rejects.toMatchObject({
+      code: 'io',
+      message: expect.stringContaining(`the seed file ${file} is not valid JSON`) as unknown,
+    });
   });
 
   it('writes through a temporary file and leaves nothing else behind, also when the write fails', async () => {
@@ -62,11 +71,14 @@ describe('the CLI reads and writes files in one place', () => {
     await writeAtomically(file, 'two', none);
     expect(await readFile(file, 'utf8')).toBe('two');
     expect(await readdir(dir)).toEqual(['plan.json']);
-    await expect(writeAtomically(join(dir, 'no-such-dir', 'plan.json'), 'x', none)).rejects.toMatchObject({ code: 'io', message: expect.stringContaining('ENOENT') as unknown });
+    await expect(writeAtomically(join(dir, 'no-such-dir', 'plan.json'), 'x', none)).rejects.toMatchObject({
+      code: 'io',
+      message: expect.stringContaining('ENOENT') as unknown,
+    });
     expect(await readdir(dir)).toEqual(['plan.json']);
   });
 
-  it('passes what it writes through the run\'s redaction filter, as stdout does', async () => {
+  it("passes what it writes through the run's redaction filter, as stdout does", async () => {
     const file = join(dir, 'plan.json');
     await writeAtomically(file, '{"note": "key sk-file-secret-1 echoed"}', new Redactions().add('sk-file-secret-1'));
     expect(await readFile(file, 'utf8')).toBe(`{"note": "key ${REDACTED} echoed"}`);
@@ -80,8 +92,16 @@ describe('the CLI reads and writes files in one place', () => {
     const link = join(dir, 'link.json');
     await symlink(target, link);
     await mkdir(join(dir, 'sub'));
-    for (const [path, kind] of [[fifo, 'a pipe (FIFO)'], ['/dev/null', 'a device'], [join(dir, 'sub'), 'a directory'], [link, 'a symbolic link']] as const) {
-      await expect(writeAtomically(path, 'plan', none), path).rejects.toMatchObject({ code: 'io', message: `${path} is ${kind}, not a regular file: nothing was written` });
+    for (const [path, kind] of [
+      [fifo, 'a pipe (FIFO)'],
+      ['/dev/null', 'a device'],
+      [join(dir, 'sub'), 'a directory'],
+      [link, 'a symbolic link'],
+    ] as const) {
+      await expect(writeAtomically(path, 'plan', none), path).rejects.toMatchObject({
+        code: 'io',
+        message: `${path} is ${kind}, not a regular file: nothing was written`,
+      });
     }
     expect(await readFile(target, 'utf8')).toBe('keep');
     expect((await readdir(dir)).sort()).toEqual(['elsewhere.txt', 'fifo', 'link.json', 'sub']);

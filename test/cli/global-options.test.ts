@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { run, workspace } from '../helpers/cli.js';
 
 describe('help <command>', () => {
-  it('prints the command\'s own help, and suggests the nearest command for a typo', async () => {
+  it("prints the command's own help, and suggests the nearest command for a typo", async () => {
     const viaHelp = await run(['help', 'plan']);
     expect(viaHelp.code).toBe(0);
     expect(viaHelp.stdout).toBe((await run(['plan', '--help'])).stdout);
@@ -23,7 +23,10 @@ describe('--no-color', () => {
     const w = await workspace('version: 1\nclients:\n  - username: alice\n');
     const coloured = await run(['plan', w.file], w.env, { tty: true });
     expect(coloured.stdout).toContain('\u001b[');
-    for (const argv of [['plan', w.file, '--no-color'], ['--no-color', 'plan', w.file]]) {
+    for (const argv of [
+      ['plan', w.file, '--no-color'],
+      ['--no-color', 'plan', w.file],
+    ]) {
       const plain = await run(argv, w.env, { tty: true });
       expect(plain.code, plain.stderr).toBe(0);
       expect(plain.stdout).not.toContain('\u001b[');

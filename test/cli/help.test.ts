@@ -18,9 +18,13 @@ describe('exit codes in help texts', () => {
   it.each(COMMAND_NAMES)('%s: every "exit N" is a code of EXIT, and the help ends with exitCodesHelp', async (name) => {
     const command = await loadCommand(name);
     const text = `${command.usage}\n${command.summary}\n${command.help}`;
-    for (const match of text.matchAll(/\bexit(?:\s+codes?:)?\s+(\d+)|\$\? -eq (\d+)/gi)) expect(CODES.has(Number(match[1] ?? match[2])), match[0]).toBe(true);
+    for (const match of text.matchAll(/\bexit(?:\s+codes?:)?\s+(\d+)|\$\? -eq (\d+)/gi))
+      expect(CODES.has(Number(match[1] ?? match[2])), match[0]).toBe(true);
     const last = command.help.trimEnd().split('\n').at(-1) ?? '';
-    const listed = last.replace(/^Exit codes: /, '').split('; ').map((part) => CODES.get(Number(/^\d+/.exec(part)?.[0])));
+    const listed = last
+      .replace(/^Exit codes: /, '')
+      .split('; ')
+      .map((part) => CODES.get(Number(/^\d+/.exec(part)?.[0])));
     expect(listed.every((code) => code !== undefined)).toBe(true);
     expect(last).toBe(exitCodesHelp(listed.filter((code) => code !== undefined)));
   });
@@ -53,7 +57,14 @@ describe('numeric flags', () => {
       if (option.type !== 'string' || flag === 'api-key') continue;
       // Not a number, and harmless as a path (--out, --state, --secrets-file write in the workspace).
       const value = join(w.dir, 'not-a-number');
-      const argv = name === 'simulator' ? ['simulator', '--api-key', 'sim-key-1', `--${flag}`, value] : name === 'secrets' ? ['secrets', 'decrypt', w.secrets, `--${flag}`, value] : name === 'export' ? ['export', '--into', w.file, `--${flag}`, value] : [name, w.file, `--${flag}`, value];
+      const argv =
+        name === 'simulator'
+          ? ['simulator', '--api-key', 'sim-key-1', `--${flag}`, value]
+          : name === 'secrets'
+            ? ['secrets', 'decrypt', w.secrets, `--${flag}`, value]
+            : name === 'export'
+              ? ['export', '--into', w.file, `--${flag}`, value]
+              : [name, w.file, `--${flag}`, value];
       const r = await run(argv, w.envWithSecrets, { stop: Promise.resolve() });
       const match = new RegExp(`--${flag} takes [^\\n]*? (?:from (\\d+) to|between (\\d+) and) (\\d+)`).exec(r.stderr);
       if (match === null) continue;
@@ -78,27 +89,42 @@ const NAMES = COMMAND_NAMES.join('|');
 const NAMED_COMMAND = new RegExp(`(?:provision |')(${NAMES})(?= )|(?:^|[\\s(])(${NAMES})(?= --)`, 'g');
 
 describe('every flag in the help, every flag of the help', () => {
-  it.each(COMMAND_NAMES)('%s: each option has its line in the options table (with its short alias), and each --flag the help names exists', async (name) => {
-    const command = await loadCommand(name);
-    const options = command.options ?? {};
-    const { stdout } = await run([name, '--help']);
-    for (const [flag, option] of Object.entries(options)) {
-      const line = new RegExp(`^ +--${flag}(?=[ ,=]|$)${option.short === undefined ? '' : `|^ +-${option.short}, --${flag}(?=[ ,=]|$)`}`, 'm');
-      expect(stdout, `--${flag} has no line of its own in provision ${name} --help`).toMatch(line);
-      if (option.short !== undefined) expect(stdout, `-${option.short}`).toContain(`-${option.short}, --${flag}`);
-    }
-    const owners = new Map(await Promise.all(COMMAND_NAMES.map(async (other) => [other, new Set(Object.keys((await loadCommand(other)).options ?? {}))] as const)));
-    for (const line of stdout.split('\n')) {
-      for (const match of line.matchAll(/(?<![\w-])--([a-z][a-z0-9-]*)/g)) {
-        const flag = match[1] ?? '';
-        // The flag belongs to the command named last before it on the line, else to this one.
-        const last = [...line.slice(0, match.index + 2).matchAll(NAMED_COMMAND)].at(-1);
-        const named = (last?.[1] ?? last?.[2]) as typeof name | undefined;
-        const owner = named ?? name;
-        expect(GLOBAL_FLAGS.has(flag) || owners.get(owner)?.has(flag), `provision ${name} --help names --${flag} (of ${owner}), which ${owner} does not take: ${line.trim()}`).toBe(true);
+  it.each(COMMAND_NAMES)(
+    '%s: each option has its line in the options table (with its short alias), and each --flag the help names exists',
+    async (name) => {
+      const command = await loadCommand(name);
+      const options = command.options ?? {};
+      const { stdout } = await run([name, '--help']);
+      for (const [flag, option] of Object.entries(options)) {
+        const line = new RegExp(
+          `^ +--${flag}(?=[ ,=]|$)${option.short === undefined ? '' : `|^ +-${option.short}, --${flag}(?=[ ,=]|$)`}`,
+          'm',
+        );
+        expect(stdout, `--${flag} has no line of its own in provision ${name} --help`).toMatch(line);
+        if (option.short !== undefined) expect(stdout, `-${option.short}`).toContain(`-${option.short}, --${flag}`);
       }
-    }
-  });
+      const owners = new Map(
+        await Promise.all(
+          COMMAND_NAMES.map(
+            async (other) => [other, new Set(Object.keys((await loadCommand(other)).options ?? {}))] as const,
+          ),
+        ),
+      );
+      for (const line of stdout.split('\n')) {
+        for (const match of line.matchAll(/(?<![\w-])--([a-z][a-z0-9-]*)/g)) {
+          const flag = match[1] ?? '';
+          // The flag belongs to the command named last before it on the line, else to this one.
+          const last = [...line.slice(0, match.index + 2).matchAll(NAMED_COMMAND)].at(-1);
+          const named = (last?.[1] ?? last?.[2]) as typeof name | undefined;
+          const owner = named ?? name;
+          expect(
+            GLOBAL_FLAGS.has(flag) || owners.get(owner)?.has(flag),
+            `provision ${name} --help names --${flag} (of ${owner}), which ${owner} does not take: ${line.trim()}`,
+          ).toBe(true);
+        }
+      }
+    },
+  );
 
   it('help <command> prints the same as <command> --help, for every command; the global help lists them all', async () => {
     const global = await run(['--help']);

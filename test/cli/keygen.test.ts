@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { createdRecords, run, workspace } from '../helpers/cli.js';
 
 const MANIFEST = 'version: 1\nclients:\n  - username: alice\n';
-const IDENTITY_FILE = /^# created: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n# public key: (age1[0-9a-z]+)\n(AGE-SECRET-KEY-1[0-9A-Z]+)\n$/;
+const IDENTITY_FILE =
+  /^# created: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n# public key: (age1[0-9a-z]+)\n(AGE-SECRET-KEY-1[0-9A-Z]+)\n$/;
 
 describe('secrets keygen', () => {
   it('makes a pair that works: apply under CI encrypts to the public key, decrypt reads it back with the identity', async () => {
@@ -26,7 +27,11 @@ describe('secrets keygen', () => {
     expect(made.stderr).toContain(`Public key: ${recipient}\n`);
     expect(made.stderr).not.toContain(identity);
 
-    const applied = await run(['apply', w.file, '--auto-approve'], { ...w.envWithSecrets, CI: 'true', PROVISION_SECRETS_RECIPIENT: recipient });
+    const applied = await run(['apply', w.file, '--auto-approve'], {
+      ...w.envWithSecrets,
+      CI: 'true',
+      PROVISION_SECRETS_RECIPIENT: recipient,
+    });
     expect(applied.code, applied.stderr).toBe(0);
     const [record] = await createdRecords(w.secrets);
     expect(record).toHaveProperty('password_age');
@@ -55,7 +60,7 @@ describe('secrets keygen', () => {
     await expect(stat(target)).rejects.toThrow();
   });
 
-  it('to stdout only when it is not a terminal; refuses the other subcommands\' flags and arguments', async () => {
+  it("to stdout only when it is not a terminal; refuses the other subcommands' flags and arguments", async () => {
     const piped = await run(['secrets', 'keygen']);
     expect(piped.code, piped.stderr).toBe(0);
     const [, recipient] = IDENTITY_FILE.exec(piped.stdout) ?? [];
@@ -66,9 +71,15 @@ describe('secrets keygen', () => {
     expect(tty.stdout).toBe('');
     expect(tty.stderr).toContain('error: secrets keygen would print a private key on the terminal: nothing was made');
 
-    expect((await run(['secrets', 'keygen', '--identity', 'x'])).stderr).toContain('--identity is an option of secrets decrypt');
-    expect((await run(['secrets', 'keygen', '--secrets-file', 'x'])).stderr).toContain('--secrets-file is an option of secrets reset');
-    expect((await run(['secrets', 'decrypt', 'x', '--out', 'y'])).stderr).toContain('--out is an option of secrets keygen');
+    expect((await run(['secrets', 'keygen', '--identity', 'x'])).stderr).toContain(
+      '--identity is an option of secrets decrypt',
+    );
+    expect((await run(['secrets', 'keygen', '--secrets-file', 'x'])).stderr).toContain(
+      '--secrets-file is an option of secrets reset',
+    );
+    expect((await run(['secrets', 'decrypt', 'x', '--out', 'y'])).stderr).toContain(
+      '--out is an option of secrets keygen',
+    );
     expect((await run(['secrets', 'keygen', 'extra'])).stderr).toContain('expected 1 argument, got 2');
   });
 });

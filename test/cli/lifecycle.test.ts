@@ -11,8 +11,17 @@ import { API_KEY, run, workspace } from '../helpers/cli.js';
 
 const SEED = {
   clients: [
-    { username: 'alice', plan: 'Basic', email: 'old@example.com', domains: ['alice.example', 'shop.alice.example', 'old.alice.example'] },
-    { username: 'bob', plan: 'Basic', domains: ['bob.example', 'a.bob.example', 'b.a.bob.example'] },
+    {
+      username: 'alice',
+      plan: 'Basic',
+      email: 'old@example.com',
+      domains: ['alice.example', 'shop.alice.example', 'old.alice.example'],
+    },
+    {
+      username: 'bob',
+      plan: 'Basic',
+      domains: ['bob.example', 'a.bob.example', 'b.a.bob.example'],
+    },
     { username: 'legacy-1', domains: ['legacy.example'] },
     { username: 'carol', suspended: true, domains: ['carol.example'] },
   ],
@@ -61,10 +70,16 @@ describe('updates and deletes', () => {
 
     const planned = await run(['plan', file, '--detailed-exitcode'], env);
     expect(planned.code).toBe(2);
-    expect(planned.stdout).toContain('  ~ client "alice": plan: "Basic" -> "Standard", email: "old@example.com" -> "alice@example.com", suspended: false -> true\n');
-    expect(planned.stdout).toContain(`  ~ PUT /clients/${alice?.id} {"id_hosting_plan":2,"email":"alice@example.com","is_suspended":true}\n`);
+    expect(planned.stdout).toContain(
+      '  ~ client "alice": plan: "Basic" -> "Standard", email: "old@example.com" -> "alice@example.com", suspended: false -> true\n',
+    );
+    expect(planned.stdout).toContain(
+      `  ~ PUT /clients/${alice?.id} {"id_hosting_plan":2,"email":"alice@example.com","is_suspended":true}\n`,
+    );
     expect(planned.stdout).toContain('  ~ client "carol": suspended: true -> false\n');
-    expect(planned.stdout).toContain('# client "bob" will be deleted with its 3 domains, mail, databases and files: state: absent in the manifest');
+    expect(planned.stdout).toContain(
+      '# client "bob" will be deleted with its 3 domains, mail, databases and files: state: absent in the manifest',
+    );
     expect(planned.stdout).toContain(`  - DELETE /clients/${bob?.id}\n`);
     expect(planned.stdout).toContain('Plan: 2 to update (2 clients), 2 to delete (1 client, 1 domain).');
     expect(writes(sim)).toEqual([]);
@@ -75,12 +90,18 @@ describe('updates and deletes', () => {
     expect(applied.stdout).toContain('Apply: 4 succeeded, 0 failed, 0 skipped.');
     // Creates and updates first, deletes last; bob's domains go with bob, without DELETEs of their own.
     const sent = writes(sim);
-    expect(sent.slice(0, 2).sort()).toEqual([`PUT /clients/${alice?.id} 200`, `PUT /clients/${sim.state.clientNamed('carol')?.id} 200`].sort());
+    expect(sent.slice(0, 2).sort()).toEqual(
+      [`PUT /clients/${alice?.id} 200`, `PUT /clients/${sim.state.clientNamed('carol')?.id} 200`].sort(),
+    );
     expect(sent.slice(2).sort()).toEqual([`DELETE /clients/${bob?.id} 200`, `DELETE /domains/${oldDomain} 200`]);
     expect(sim.state.clientNamed('bob')).toBeUndefined();
     expect(sim.state.domainNamed('b.a.bob.example')).toBeUndefined();
     expect(sim.state.domainNamed('old.alice.example')).toBeUndefined();
-    expect(sim.state.clientNamed('alice')).toMatchObject({ id_hosting_plan: 2, email: 'alice@example.com', is_suspended: true });
+    expect(sim.state.clientNamed('alice')).toMatchObject({
+      id_hosting_plan: 2,
+      email: 'alice@example.com',
+      is_suspended: true,
+    });
     expect(sim.state.clientNamed('carol')).toMatchObject({ is_suspended: false });
 
     const again = await run(['plan', file, '--detailed-exitcode'], env);
@@ -88,7 +109,7 @@ describe('updates and deletes', () => {
     expect(again.stdout).toContain('No changes: the panel matches the manifest.');
   });
 
-  it('describes updates and deletes in the plan JSON, with the manifest\'s field names', async () => {
+  it("describes updates and deletes in the plan JSON, with the manifest's field names", async () => {
     const { file, env, sim } = await workspace(MANIFEST, { seed: SEED });
     const r = await run(['plan', file, '--format', 'json'], env);
     expect(r.code).toBe(0);
@@ -109,10 +130,19 @@ describe('updates and deletes', () => {
       hosting_plan: { name: 'Standard', id: 2 },
       reason: 'differs from the manifest',
       depends_on: [],
-      request: { method: 'PUT', path: `/clients/${alice}`, body: { id_hosting_plan: 2, email: 'alice@example.com', is_suspended: true } },
+      request: {
+        method: 'PUT',
+        path: `/clients/${alice}`,
+        body: { id_hosting_plan: 2, email: 'alice@example.com', is_suspended: true },
+      },
     });
     const bobDelete = plan.changes.find((c) => c.id === 'client:bob');
-    expect(bobDelete).toMatchObject({ action: 'delete', type: 'client', domains: 3, request: { method: 'DELETE', body: null } });
+    expect(bobDelete).toMatchObject({
+      action: 'delete',
+      type: 'client',
+      domains: 3,
+      request: { method: 'DELETE', body: null },
+    });
     expect(plan.changes.at(-1)).toBe(bobDelete);
   });
 
@@ -123,7 +153,9 @@ describe('updates and deletes', () => {
     const table = r.stdout.indexOf('| :warning: **resources to delete** | **5** |');
     expect(table).toBeGreaterThan(0);
     expect(table).toBeLessThan(r.stdout.indexOf('| clients to create |'));
-    expect(r.stdout).toContain('- :x: client "bob" with its 3 domains, mail, databases and files: state: absent in the manifest\n');
+    expect(r.stdout).toContain(
+      '- :x: client "bob" with its 3 domains, mail, databases and files: state: absent in the manifest\n',
+    );
     expect(r.stdout).toContain('~ client "alice": plan: "Basic" -> "Standard"');
   });
 });
@@ -143,7 +175,10 @@ clients:
     const { file, env, sim } = await workspace(PRUNE, {
       seed: {
         clients: [
-          { username: 'alice', domains: ['alice.example', 'x.example', 'a.x.example', 'b.a.x.example', 'keep.me.example'] },
+          {
+            username: 'alice',
+            domains: ['alice.example', 'x.example', 'a.x.example', 'b.a.x.example', 'keep.me.example'],
+          },
           { username: 'dave', domains: ['dave.example'] },
           { username: 'legacy-1', domains: ['legacy.example'] },
         ],
@@ -151,30 +186,50 @@ clients:
     });
     const r = await run(['plan', file, '--format', 'json', '--allow-mass-delete'], env);
     expect(r.code).toBe(0);
-    const ids = (JSON.parse(r.stdout) as { changes: { id: string; depends_on: string[] }[] }).changes.map((c) => `${c.id} <- ${c.depends_on.join(',')}`);
-    expect(ids).toEqual(['domain:b.a.x.example <- ', 'domain:a.x.example <- domain:b.a.x.example', 'domain:x.example <- domain:a.x.example', 'client:dave <- ']);
+    const ids = (JSON.parse(r.stdout) as { changes: { id: string; depends_on: string[] }[] }).changes.map(
+      (c) => `${c.id} <- ${c.depends_on.join(',')}`,
+    );
+    expect(ids).toEqual([
+      'domain:b.a.x.example <- ',
+      'domain:a.x.example <- domain:b.a.x.example',
+      'domain:x.example <- domain:a.x.example',
+      'client:dave <- ',
+    ]);
 
     const guarded = await run(['apply', file, '--auto-approve', '--max-deletes', '3'], env);
     expect(guarded.code).toBe(4);
-    expect(guarded.stderr).toContain('this plan deletes 5 resources (a client counts with each of its domains), more than the limit of 3 (--max-deletes)');
+    expect(guarded.stderr).toContain(
+      'this plan deletes 5 resources (a client counts with each of its domains), more than the limit of 3 (--max-deletes)',
+    );
     expect(writes(sim)).toEqual([]);
 
-    const panelIds = new Map([...['b.a.x.example', 'a.x.example', 'x.example'].map((n) => [n, sim.state.domainNamed(n)?.id] as const), ['dave', sim.state.clientNamed('dave')?.id] as const]);
+    const panelIds = new Map([
+      ...['b.a.x.example', 'a.x.example', 'x.example'].map((n) => [n, sim.state.domainNamed(n)?.id] as const),
+      ['dave', sim.state.clientNamed('dave')?.id] as const,
+    ]);
     const applied = await run(['apply', file, '--auto-approve', '--max-deletes', '5'], env);
     expect(applied.code).toBe(0);
     // Deletes share a phase; a parent's waits for its subdomain's.
     const deleted = (name: string): string => `DELETE /domains/${panelIds.get(name)} 200`;
-    expect(writes(sim).filter((w) => w.startsWith('DELETE /domains/'))).toEqual([deleted('b.a.x.example'), deleted('a.x.example'), deleted('x.example')]);
+    expect(writes(sim).filter((w) => w.startsWith('DELETE /domains/'))).toEqual([
+      deleted('b.a.x.example'),
+      deleted('a.x.example'),
+      deleted('x.example'),
+    ]);
     expect(writes(sim)).toContain(`DELETE /clients/${panelIds.get('dave')} 200`);
     expect(sim.state.domainNamed('keep.me.example')).toBeDefined();
-    expect(sim.state.domainNamed('alice.sim.keyhelp.test')).toMatchObject({ is_system_domain: true });
+    expect(sim.state.domainNamed('alice.sim.keyhelp.test')).toMatchObject({
+      is_system_domain: true,
+    });
     expect(sim.state.clientNamed('legacy-1')).toMatchObject({ username: 'legacy-1' });
     expect((await run(['plan', file, '--detailed-exitcode'], env)).code).toBe(0);
   });
 
   it('deletes nothing for being unlisted without prune', async () => {
     const { file, env } = await workspace('version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n', {
-      seed: { clients: [{ username: 'alice', domains: ['alice.example', 'x.example'] }, { username: 'dave' }] },
+      seed: {
+        clients: [{ username: 'alice', domains: ['alice.example', 'x.example'] }, { username: 'dave' }],
+      },
     });
     const r = await run(['plan', file, '--detailed-exitcode'], env);
     expect(r.code).toBe(0);
@@ -182,10 +237,15 @@ clients:
   });
 
   it('warns that a delete plus a create looks like a rename', async () => {
-    const { file, env } = await workspace('version: 1\nclients:\n  - username: bob\n    state: absent\n  - username: robert\n', { seed: { clients: [{ username: 'bob' }] } });
+    const { file, env } = await workspace(
+      'version: 1\nclients:\n  - username: bob\n    state: absent\n  - username: robert\n',
+      { seed: { clients: [{ username: 'bob' }] } },
+    );
     const r = await run(['plan', file], env);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('this plan deletes 1 client ("bob") and creates 1 client ("robert"): if this is meant as a rename, the panel cannot rename');
+    expect(r.stdout).toContain(
+      'this plan deletes 1 client ("bob") and creates 1 client ("robert"): if this is meant as a rename, the panel cannot rename',
+    );
   });
 });
 
@@ -199,7 +259,9 @@ describe('saved plans with updates and deletes', () => {
     expect(await send(sim.url, 'DELETE', `/domains/${sim.state.domainNamed('b.a.bob.example')?.id}`)).toBe(200);
     const stale = await run(['apply', planFile], env);
     expect(stale.code).toBe(3);
-    expect(stale.stderr).toContain('client "alice"\'s email is now "other@example.com"; the plan was made when it was "old@example.com"');
+    expect(stale.stderr).toContain(
+      'client "alice"\'s email is now "other@example.com"; the plan was made when it was "old@example.com"',
+    );
     expect(stale.stderr).toContain('the domains that go with client "bob" changed: no longer "b.a.bob.example"');
     expect(bobDomain).toBeGreaterThan(0);
     expect(writes(sim)).toHaveLength(2);
@@ -208,7 +270,9 @@ describe('saved plans with updates and deletes', () => {
   it('applies a fresh saved plan with updates and deletes, then refuses it as stale', async () => {
     const { file, env, sim, planFile } = await workspace(MANIFEST, { seed: SEED });
     expect((await run(['plan', file, '--out', planFile], env)).code).toBe(0);
-    expect(JSON.parse(await readFile(planFile, 'utf8'))).toMatchObject({ summary: { update: 2, delete: 2 } });
+    expect(JSON.parse(await readFile(planFile, 'utf8'))).toMatchObject({
+      summary: { update: 2, delete: 2 },
+    });
     const applied = await run(['apply', planFile], env);
     expect(applied.code).toBe(0);
     expect(writes(sim)).toHaveLength(4);
@@ -231,10 +295,17 @@ describe('what a reviewer did not see is never deleted (review findings)', () =>
   it('a panel that cannot list domains: deleting a client needs --allow-mass-delete, however few', async () => {
     const { file, env, sim } = await workspace('version: 1\nprune: {clients: true}\nclients:\n  - username: alice\n', {
       listDomains: false,
-      seed: { clients: [{ username: 'alice' }, { username: 'big', domains: Array.from({ length: 20 }, (_, i) => `d${i}.example`) }] },
+      seed: {
+        clients: [
+          { username: 'alice' },
+          { username: 'big', domains: Array.from({ length: 20 }, (_, i) => `d${i}.example`) },
+        ],
+      },
     });
     const planned = await run(['plan', file], env);
-    expect(planned.stdout).toContain('# client "big" will be deleted with all its domains (how many, the panel cannot list), mail, databases and files');
+    expect(planned.stdout).toContain(
+      '# client "big" will be deleted with all its domains (how many, the panel cannot list), mail, databases and files',
+    );
     expect(planned.stdout).toContain('this plan deletes 1 client whose domains the panel cannot list');
     const refused = await run(['apply', file, '--auto-approve'], env);
     expect(refused.code).toBe(4);
@@ -244,34 +315,51 @@ describe('what a reviewer did not see is never deleted (review findings)', () =>
   });
 
   it('a saved plan deleting a client is stale once its domains differ, even in the same number', async () => {
-    const { file, env, sim, planFile } = await workspace('version: 1\nclients:\n  - username: bob\n    state: absent\n', { seed: { clients: [{ username: 'bob', domains: ['b1.example', 'b2.example'] }] } });
+    const { file, env, sim, planFile } = await workspace(
+      'version: 1\nclients:\n  - username: bob\n    state: absent\n',
+      { seed: { clients: [{ username: 'bob', domains: ['b1.example', 'b2.example'] }] } },
+    );
     expect((await run(['plan', file, '--out', planFile], env)).code).toBe(0);
     const bob = sim.state.clientNamed('bob')?.id ?? 0;
     expect(await send(sim.url, 'DELETE', `/domains/${sim.state.domainNamed('b2.example')?.id}`)).toBe(200);
-    const created = await request(`${sim.url}/domains`, { method: 'POST', headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ domain: 'precious.example', id_user: bob }) });
+    const created = await request(`${sim.url}/domains`, {
+      method: 'POST',
+      headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ domain: 'precious.example', id_user: bob }),
+    });
     await created.body.dump();
     expect(created.statusCode).toBe(201);
     const stale = await run(['apply', planFile], env);
     expect(stale.code).toBe(3);
-    expect(stale.stderr).toContain('the domains that go with client "bob" changed: now also "precious.example"; no longer "b2.example"');
+    expect(stale.stderr).toContain(
+      'the domains that go with client "bob" changed: now also "precious.example"; no longer "b2.example"',
+    );
     expect(sim.state.clientNamed('bob')).toMatchObject({ id: bob });
   });
 
   it('a saved plan deleting a domain is stale once a subdomain stands under it', async () => {
-    const { file, env, sim, planFile } = await workspace('version: 1\nclients:\n  - username: bob\n    domains: [b1.example, {name: b2.example, state: absent}]\n', {
-      seed: { clients: [{ username: 'bob', domains: ['b1.example', 'b2.example'] }] },
-    });
+    const { file, env, sim, planFile } = await workspace(
+      'version: 1\nclients:\n  - username: bob\n    domains: [b1.example, {name: b2.example, state: absent}]\n',
+      {
+        seed: { clients: [{ username: 'bob', domains: ['b1.example', 'b2.example'] }] },
+      },
+    );
     expect((await run(['plan', file, '--out', planFile], env)).code).toBe(0);
     const created = await request(`${sim.url}/domains`, {
       method: 'POST',
       headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
-      body: JSON.stringify({ domain: 'shop.b2.example', id_user: sim.state.clientNamed('bob')?.id }),
+      body: JSON.stringify({
+        domain: 'shop.b2.example',
+        id_user: sim.state.clientNamed('bob')?.id,
+      }),
     });
     await created.body.dump();
     expect(created.statusCode).toBe(201);
     const stale = await run(['apply', planFile], env);
     expect(stale.code).toBe(3);
-    expect(stale.stderr).toContain('the subdomains of "b2.example", which the plan deletes, changed: now also "shop.b2.example"');
+    expect(stale.stderr).toContain(
+      'the subdomains of "b2.example", which the plan deletes, changed: now also "shop.b2.example"',
+    );
     expect(writes(sim).filter((w) => w.startsWith('DELETE'))).toEqual([]);
   });
 });

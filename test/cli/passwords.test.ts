@@ -12,13 +12,16 @@ import { parseJournal, passwordStates } from '../../src/secrets/journal.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { run, type RunResult, workspace } from '../helpers/cli.js';
 
-const MANIFEST = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n  - username: bob\n  - username: carol\n';
+const MANIFEST =
+  'version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n  - username: bob\n  - username: carol\n';
 const USERS = ['alice', 'bob', 'carol'];
 
 /** Each client's current password in the file (null: unknown; undefined: none), by the contract's one reader. */
 async function currentPasswords(path: string): Promise<Record<string, unknown>> {
   const states = passwordStates(parseJournal(await readFile(path, 'utf8')));
-  return Object.fromEntries([...states.values()].map((s) => [s.username, s.current === undefined ? undefined : s.current.entry.password]));
+  return Object.fromEntries(
+    [...states.values()].map((s) => [s.username, s.current === undefined ? undefined : s.current.entry.password]),
+  );
 }
 
 /** What the simulator holds for each of `users`. */
@@ -44,15 +47,23 @@ describe('apply --generate-passwords', () => {
     for (const user of USERS) expect(w.sim.state.passwordOf(user)).toMatch(/^[A-Za-z0-9]{24}$/);
     expect(await currentPasswords(w.secrets)).toEqual(held(w.sim, USERS));
     expectNoPasswords(w.sim, USERS, r);
-    const kinds = parseJournal(await readFile(w.secrets, 'utf8')).map((l) => (l.kind === 'unreadable' ? l.why : `${l.kind}:${String(l.entry.username)}`));
+    const kinds = parseJournal(await readFile(w.secrets, 'utf8')).map((l) =>
+      l.kind === 'unreadable' ? l.why : `${l.kind}:${String(l.entry.username)}`,
+    );
     // Each client's pending line comes before its password line.
     for (const user of USERS) expect(kinds.indexOf(`intent:${user}`)).toBeLessThan(kinds.indexOf(`password:${user}`));
   });
 
   it('with answers lost on the wire (--ambiguous-post-rate), no password is lost: every current one is what the panel holds', async () => {
     const clients = Array.from({ length: 12 }, (_, i) => `user${i}`);
-    const w = await workspace(`version: 1\nclients:\n${clients.map((c) => `  - username: ${c}\n`).join('')}`, { ambiguousPostRate: 0.5, faultSeed: 7 });
-    const r = await run(['apply', w.file, '--auto-approve', '--generate-passwords', '--concurrency', '3'], w.envWithSecrets);
+    const w = await workspace(`version: 1\nclients:\n${clients.map((c) => `  - username: ${c}\n`).join('')}`, {
+      ambiguousPostRate: 0.5,
+      faultSeed: 7,
+    });
+    const r = await run(
+      ['apply', w.file, '--auto-approve', '--generate-passwords', '--concurrency', '3'],
+      w.envWithSecrets,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(w.sim.requests.filter((q) => q.method === 'POST' && q.status === 0).length).toBeGreaterThan(0);
     expect(r.stderr).toContain('adopted; the password it was created with is recorded');
@@ -63,10 +74,14 @@ describe('apply --generate-passwords', () => {
   });
 
   it('without the flag, an answer lost on the wire loses the password, and the message names secrets reset, which repairs it', async () => {
-    const w = await workspace('version: 1\nclients:\n  - username: alice\n', { ambiguousPostRate: 1 });
+    const w = await workspace('version: 1\nclients:\n  - username: alice\n', {
+      ambiguousPostRate: 1,
+    });
     const r = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('its password was lost with the interrupted answer: give it a new one with provision secrets reset alice');
+    expect(r.stdout).toContain(
+      'its password was lost with the interrupted answer: give it a new one with provision secrets reset alice',
+    );
     expect(await currentPasswords(w.secrets)).toEqual({ alice: null });
     const reset = await run(['secrets', 'reset', 'alice'], w.envWithSecrets);
     expect(reset.code, reset.stderr).toBe(0);
@@ -82,9 +97,14 @@ describe('secrets reset', () => {
     const before = held(w.sim, ['alice', 'bob']);
     const r = await run(['secrets', 'reset', 'bob', 'alice'], w.envWithSecrets);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe('✓ client "bob" (id 3): new password set and recorded\n✓ client "alice" (id 2): new password set and recorded\n');
+    expect(r.stdout).toBe(
+      '✓ client "bob" (id 3): new password set and recorded\n✓ client "alice" (id 2): new password set and recorded\n',
+    );
     expect(r.stderr).toContain(`2 passwords of 2 reset; the new ones are in ${w.secrets}.`);
-    expect(w.sim.requests.filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual(['PUT /clients/3 200', 'PUT /clients/2 200']);
+    expect(w.sim.requests.filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([
+      'PUT /clients/3 200',
+      'PUT /clients/2 200',
+    ]);
     const after = held(w.sim, ['alice', 'bob']);
     expect(after.alice).not.toBe(before.alice);
     expect(await currentPasswords(w.secrets)).toEqual(after);
@@ -103,30 +123,59 @@ describe('secrets reset', () => {
     const none = await run(['secrets', 'reset'], w.envWithSecrets);
     expect(none.stderr).toContain('error: secrets reset needs at least one username');
     const noFile = await run(['secrets', 'reset', 'alice'], w.env);
-    expect(noFile.stderr).toContain('error: secrets reset writes the new passwords to a secrets file: nothing was sent');
+    expect(noFile.stderr).toContain(
+      'error: secrets reset writes the new passwords to a secrets file: nothing was sent',
+    );
     expect(w.sim.requests.filter((q) => q.method !== 'GET')).toEqual([]);
   });
 
   it('refused by the panel: exit 1, recorded as refused, the old password stays current', async () => {
     const w = await workspace(MANIFEST, {
       ...SEEDED,
-      intercept: (req) => (req.method === 'PUT' ? { status: 400, json: { code: '400 Bad Request', message: 'The password does not meet the password policy.' } } : undefined),
+      intercept: (req) =>
+        req.method === 'PUT'
+          ? {
+              status: 400,
+              json: {
+                code: '400 Bad Request',
+                message: 'The password does not meet the password policy.',
+              },
+            }
+          : undefined,
     });
-    await writeFile(w.secrets, `${JSON.stringify({ created_at: 't', panel_url: w.sim.url, username: 'alice', id: 2, password: 'Old-Password-Of-Alice-01' })}\n`, { mode: 0o600 });
+    await writeFile(
+      w.secrets,
+      `${JSON.stringify({ created_at: 't', panel_url: w.sim.url, username: 'alice', id: 2, password: 'Old-Password-Of-Alice-01' })}\n`,
+      { mode: 0o600 },
+    );
     const r = await run(['secrets', 'reset', 'alice'], w.envWithSecrets);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^✗ client "alice" \(id 2\): refused \(PUT \/api\/v2\/clients\/2: 400 Bad Request: The password does not meet the password policy\.\): its password stays as it was\n$/);
-    expect(parseJournal(await readFile(w.secrets, 'utf8')).map((l) => l.kind)).toEqual(['password', 'intent', 'refused']);
+    expect(r.stdout).toMatch(
+      /^✗ client "alice" \(id 2\): refused \(PUT \/api\/v2\/clients\/2: 400 Bad Request: The password does not meet the password policy\.\): its password stays as it was\n$/,
+    );
+    expect(parseJournal(await readFile(w.secrets, 'utf8')).map((l) => l.kind)).toEqual([
+      'password',
+      'intent',
+      'refused',
+    ]);
     expect(await currentPasswords(w.secrets)).toEqual({ alice: 'Old-Password-Of-Alice-01' });
   });
 
   it('first records a password an interrupted apply wrote ahead for the client, then replaces it', async () => {
     const w = await workspace(MANIFEST, SEEDED);
-    await writeFile(w.secrets, `${JSON.stringify({ intent: 'create_client', at: 't', panel_url: w.sim.url, username: 'alice', pending_password: 'Written-Ahead-Password-01' })}\n`, { mode: 0o600 });
+    await writeFile(
+      w.secrets,
+      `${JSON.stringify({ intent: 'create_client', at: 't', panel_url: w.sim.url, username: 'alice', pending_password: 'Written-Ahead-Password-01' })}\n`,
+      { mode: 0o600 },
+    );
     const r = await run(['secrets', 'reset', 'alice'], w.envWithSecrets);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('client "alice" (id 2) was created by an earlier apply that was stopped before the panel\'s answer arrived; the password written ahead for it is its password: recorded');
-    const entries = parseJournal(await readFile(w.secrets, 'utf8')).map((l) => (l.kind === 'unreadable' ? {} : l.entry));
+    expect(r.stderr).toContain(
+      'client "alice" (id 2) was created by an earlier apply that was stopped before the panel\'s answer arrived; the password written ahead for it is its password: recorded',
+    );
+    const entries = parseJournal(await readFile(w.secrets, 'utf8')).map((l) =>
+      l.kind === 'unreadable' ? {} : l.entry,
+    );
     expect(entries.map((e) => [e.intent, e.password ?? e.pending_password])).toEqual([
       ['create_client', 'Written-Ahead-Password-01'],
       [undefined, 'Written-Ahead-Password-01'],
@@ -145,7 +194,10 @@ describe('secrets decrypt: the current password per client, or the history', () 
       let failing = '';
       const w = await workspace(MANIFEST, {
         seed: { clients: [{ username: 'alice' }] },
-        intercept: (req) => (req.method === 'PUT' && req.path === failing ? { status: 500, json: { code: '500 Internal Server Error', message: 'x' } } : undefined),
+        intercept: (req) =>
+          req.method === 'PUT' && req.path === failing
+            ? { status: 500, json: { code: '500 Internal Server Error', message: 'x' } }
+            : undefined,
       });
       const identityFile = join(w.dir, 'key.txt');
       await writeFile(identityFile, `${identity}\n`);
@@ -162,19 +214,30 @@ describe('secrets decrypt: the current password per client, or the history', () 
       const identityArgs = encrypted ? ['--identity', identityFile] : [];
       const current = await run(['secrets', 'decrypt', w.secrets, ...identityArgs]);
       expect(current.code, current.stderr).toBe(0);
-      const lines = current.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = current.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       // bob and carol were created by apply, alice (seeded) got hers from reset, carol a second one; bob's reset is pending.
-      expect(Object.fromEntries(lines.map((l) => [l.username, l.password]))).toEqual(held(w.sim, ['alice', 'bob', 'carol']));
+      expect(Object.fromEntries(lines.map((l) => [l.username, l.password]))).toEqual(
+        held(w.sim, ['alice', 'bob', 'carol']),
+      );
       expect(lines).toHaveLength(3);
       expect(lines.find((l) => l.username === 'alice')).toHaveProperty('reset_at');
       expect(lines.every((l) => !('password_age' in l))).toBe(true);
-      expect(current.stderr).toMatch(/secrets\.jsonl:\d+: client "bob" has a newer password pending \(its request got no answer\)/);
+      expect(current.stderr).toMatch(
+        /secrets\.jsonl:\d+: client "bob" has a newer password pending \(its request got no answer\)/,
+      );
       expect(current.stderr).toContain('3 records');
 
       const all = await run(['secrets', 'decrypt', w.secrets, '--all', ...identityArgs]);
       expect(all.code, all.stderr).toBe(0);
-      const history = all.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-      const kind = (h: Record<string, unknown>): string => `${String(h.username)} ${typeof h.intent === 'string' ? h.intent : 'password'} ${typeof (h.password ?? h.pending_password)}`;
+      const history = all.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const kind = (h: Record<string, unknown>): string =>
+        `${String(h.username)} ${typeof h.intent === 'string' ? h.intent : 'password'} ${typeof (h.password ?? h.pending_password)}`;
       expect(history.map(kind).sort()).toEqual(
         [
           'alice password string',
@@ -201,16 +264,25 @@ describe('clear text only on purpose', () => {
     const w = await workspace(MANIFEST, { seed: { clients: [{ username: 'alice' }] } });
     const empty = await run(['apply', w.file, '--auto-approve', '--secrets-recipient', ''], w.envWithSecrets);
     expect(empty.stderr).toContain('error: the secrets recipient is empty: nothing was sent');
-    const emptyEnv = await run(['secrets', 'reset', 'alice'], { ...w.envWithSecrets, PROVISION_SECRETS_RECIPIENT: '' });
+    const emptyEnv = await run(['secrets', 'reset', 'alice'], {
+      ...w.envWithSecrets,
+      PROVISION_SECRETS_RECIPIENT: '',
+    });
     expect(emptyEnv.stderr).toContain('error: the secrets recipient is empty: nothing was sent');
     const ci = { ...w.envWithSecrets, CI: 'true' };
     const apply = await run(['apply', w.file, '--auto-approve'], ci);
-    expect(apply.stderr).toContain('error: this apply would write passwords in clear under CI (CI=true): nothing was sent');
+    expect(apply.stderr).toContain(
+      'error: this apply would write passwords in clear under CI (CI=true): nothing was sent',
+    );
     const reset = await run(['secrets', 'reset', 'alice'], ci);
-    expect(reset.stderr).toContain('error: secrets reset would write passwords in clear under CI (CI=true): nothing was sent');
+    expect(reset.stderr).toContain(
+      'error: secrets reset would write passwords in clear under CI (CI=true): nothing was sent',
+    );
     expect(w.sim.requests.filter((q) => q.method !== 'GET')).toEqual([]);
     expect((await run(['secrets', 'reset', 'alice', '--allow-plaintext-secrets'], ci)).code).toBe(0);
-    expect((await run(['apply', w.file, '--auto-approve', '--allow-plaintext-secrets', '--generate-passwords'], ci)).code).toBe(0);
+    expect(
+      (await run(['apply', w.file, '--auto-approve', '--allow-plaintext-secrets', '--generate-passwords'], ci)).code,
+    ).toBe(0);
     expect(await currentPasswords(w.secrets)).toEqual(held(w.sim, USERS));
   });
 });

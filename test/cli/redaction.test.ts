@@ -25,19 +25,28 @@ const FORMS = [
 ];
 
 describe('a panel that echoes the key back', () => {
-  it.each(FORMS.map((form, i) => [i, form]))('form %i of the key, in the JSON message of an error: never in the output', async (_, form) => {
-    const w = await workspace(MANIFEST, { apiKey: KEY, intercept: ({ path }) => (path === '/ping' ? { status: 500, json: { message: `bad key <${form}>` } } : undefined) });
-    const r = await run(['plan', w.file], { ...w.env, PROVISION_API_KEY: KEY });
-    expect(r.code).toBe(1);
-    for (const f of FORMS) expect(r.stdout + r.stderr).not.toContain(f);
-    expect(r.stderr).toContain('GET /api/v2/ping: 500');
-  });
+  it.each(FORMS.map((form, i) => [i, form]))(
+    'form %i of the key, in the JSON message of an error: never in the output',
+    async (_, form) => {
+      const w = await workspace(MANIFEST, {
+        apiKey: KEY,
+        intercept: ({ path }) =>
+          path === '/ping' ? { status: 500, json: { message: `bad key <${form}>` } } : undefined,
+      });
+      const r = await run(['plan', w.file], { ...w.env, PROVISION_API_KEY: KEY });
+      expect(r.code).toBe(1);
+      for (const f of FORMS) expect(r.stdout + r.stderr).not.toContain(f);
+      expect(r.stderr).toContain('GET /api/v2/ping: 500');
+    },
+  );
 });
 
 describe('the key given by mistake where a path belongs', () => {
   it('is blanked in the error that names the "file", before it is known as the key', async () => {
     const w = await workspace(MANIFEST);
-    const r = await run(['plan', w.file, '--api-key-file', API_KEY], { PROVISION_URL: w.env.PROVISION_URL });
+    const r = await run(['plan', w.file, '--api-key-file', API_KEY], {
+      PROVISION_URL: w.env.PROVISION_URL,
+    });
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).not.toContain(API_KEY);
     expect(r.stderr).toContain('cannot read the API key file [redacted]: ENOENT');
@@ -45,7 +54,9 @@ describe('the key given by mistake where a path belongs', () => {
 
   it('also as --api-key-file=VALUE', async () => {
     const w = await workspace(MANIFEST);
-    const r = await run(['plan', w.file, `--api-key-file=${API_KEY}`], { PROVISION_URL: w.env.PROVISION_URL });
+    const r = await run(['plan', w.file, `--api-key-file=${API_KEY}`], {
+      PROVISION_URL: w.env.PROVISION_URL,
+    });
     expect(r.stderr).toContain('cannot read the API key file [redacted]: ENOENT');
     expect(r.stdout + r.stderr).not.toContain(API_KEY);
   });
@@ -64,7 +75,10 @@ describe('the key of --api-key-file is known before any other input is read', ()
     ['plan', ['plan', API_KEY, '--api-key-file', 'KEYFILE']],
     ['apply', ['apply', API_KEY, '--api-key-file', 'KEYFILE']],
     ['apply, --api-key-file=FILE first', ['apply', '--api-key-file=KEYFILE', `./${API_KEY}.yaml`]],
-    ['apply, inside a URL', ['apply', 'MANIFEST', '--api-key-file', 'KEYFILE', '--url', `https://panel.example/?k=${API_KEY}`]],
+    [
+      'apply, inside a URL',
+      ['apply', 'MANIFEST', '--api-key-file', 'KEYFILE', '--url', `https://panel.example/?k=${API_KEY}`],
+    ],
     ['validate', ['validate', API_KEY, '--api-key-file', 'KEYFILE']],
   ])('%s: the key given as an argument is never printed, not even blanked', async (_, argv) => {
     const w = await workspace(MANIFEST);
@@ -88,7 +102,11 @@ describe('every other channel takes the filter', () => {
   it('the step summary and the --out plan file: a key in the manifest is blanked there as on stdout', async () => {
     const w = await workspace(`version: 1\nclients:\n  - username: alice\n    email: ${API_KEY}@example.com\n`);
     const summary = join(w.dir, 'summary.md');
-    const r = await run(['plan', w.file, '--out', w.planFile], { ...w.env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
+    const r = await run(['plan', w.file, '--out', w.planFile], {
+      ...w.env,
+      GITHUB_ACTIONS: 'true',
+      GITHUB_STEP_SUMMARY: summary,
+    });
     expect(r.code).toBe(0);
     for (const text of [r.stdout, await readFile(summary, 'utf8'), await readFile(w.planFile, 'utf8')]) {
       expect(text).not.toContain(API_KEY);
@@ -100,7 +118,13 @@ describe('every other channel takes the filter', () => {
     const asked: string[] = [];
     const out = { write: () => undefined, isTTY: true };
     const io = redactingIo(
-      { stdout: out, stderr: out, env: {}, untilStopped: () => new Promise(() => undefined), prompt: (q) => (asked.push(q), Promise.resolve('no')) },
+      {
+        stdout: out,
+        stderr: out,
+        env: {},
+        untilStopped: () => new Promise(() => undefined),
+        prompt: (q) => (asked.push(q), Promise.resolve('no')),
+      },
       new Redactions().add(API_KEY),
     );
     await io.prompt?.(`Apply 2 changes to https://panel.example/${API_KEY}? \u001b]0;x\u0007`);

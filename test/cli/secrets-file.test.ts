@@ -11,7 +11,14 @@ import { run, workspace } from '../helpers/cli.js';
 
 const MANIFEST = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n';
 const URL = 'http://panel.example/api/v2';
-const record = (username: string, id: number) => JSON.stringify({ created_at: '2030-01-01T00:00:00.000Z', panel_url: URL, username, id, password: `pw-${username}-42` });
+const record = (username: string, id: number) =>
+  JSON.stringify({
+    created_at: '2030-01-01T00:00:00.000Z',
+    panel_url: URL,
+    username,
+    id,
+    password: `pw-${username}-42`,
+  });
 
 describe('apply with a secrets file that is a symbolic link', () => {
   it.each([
@@ -43,7 +50,11 @@ describe('secrets decrypt reads through the journal', () => {
     await mkdir(directory);
     const fifo = join(w.dir, 'fifo');
     execFileSync('mkfifo', [fifo]);
-    for (const [path, what] of [[link, 'is a symbolic link'], [directory, 'is not a regular file'], [fifo, 'is not a regular file']] as const) {
+    for (const [path, what] of [
+      [link, 'is a symbolic link'],
+      [directory, 'is not a regular file'],
+      [fifo, 'is not a regular file'],
+    ] as const) {
       const r = await run(['secrets', 'decrypt', path]);
       expect(r.code, path).toBe(1);
       expect(r.stdout, path).toBe('');
@@ -56,10 +67,17 @@ describe('secrets decrypt reads through the journal', () => {
 
   it('a null line, or one that is not an object, is warned about and skipped; the records around it are printed', async () => {
     const w = await workspace(MANIFEST);
-    await writeFile(w.secrets, `${record('alice', 2)}\nnull\n[1]\n${record('bob', 3)}\n`, { mode: 0o600 });
+    await writeFile(w.secrets, `${record('alice', 2)}\nnull\n[1]\n${record('bob', 3)}\n`, {
+      mode: 0o600,
+    });
     const r = await run(['secrets', 'decrypt', w.secrets]);
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { username: string }).username)).toEqual(['alice', 'bob']);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { username: string }).username),
+    ).toEqual(['alice', 'bob']);
     expect(r.stderr).toContain(`warning: ${w.secrets}:2: not a JSON object: skipped`);
     expect(r.stderr).toContain(`warning: ${w.secrets}:3: not a JSON object: skipped`);
     expect(r.stderr).toContain('2 records');

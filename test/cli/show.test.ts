@@ -15,7 +15,14 @@ clients:
   - username: bob
     state: absent
 `;
-const SEED = { seed: { clients: [{ username: 'bob', domains: ['bob.example'] }, { username: 'zed', domains: ['zed.example'] }] } };
+const SEED = {
+  seed: {
+    clients: [
+      { username: 'bob', domains: ['bob.example'] },
+      { username: 'zed', domains: ['zed.example'] },
+    ],
+  },
+};
 
 /** `provision <argv>` with `stdin` as standard input and nothing in the environment. */
 async function runWithStdin(argv: string[], stdin: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -49,8 +56,12 @@ describe('provision show', () => {
     expect((await run(['show', w.planFile])).stdout).toContain('Not in the manifest, left alone: 1 client, 1 domain.');
     const markdown = (await run(['show', w.planFile, '--format', 'markdown'])).stdout;
     expect(markdown).not.toContain(w.sim.url);
-    expect(markdown).toContain('# domain "xn--bcher-kva.example" (bücher.example) of client "alice"\n+ POST /domains {"domain":"xn--bcher-kva.example"');
-    expect((await run(['show', w.planFile, '--format', 'markdown', '--show-url'])).stdout).toContain(`against <code>${w.sim.url}</code>`);
+    expect(markdown).toContain(
+      '# domain "xn--bcher-kva.example" (bücher.example) of client "alice"\n+ POST /domains {"domain":"xn--bcher-kva.example"',
+    );
+    expect((await run(['show', w.planFile, '--format', 'markdown', '--show-url'])).stdout).toContain(
+      `against <code>${w.sim.url}</code>`,
+    );
   });
 
   it('apply of a plan saved without names still counts the unmanaged accounts, as plan did', async () => {

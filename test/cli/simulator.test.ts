@@ -50,21 +50,37 @@ async function withSimulator(args: string[], use: (url: string) => Promise<void>
 
 const get = async (url: string, path: string) => {
   const answer = await fetch(`${url}${path}`, { headers: { 'X-API-Key': API_KEY } });
-  return { status: answer.status, type: answer.headers.get('content-type') ?? '', body: await answer.text() };
+  return {
+    status: answer.status,
+    type: answer.headers.get('content-type') ?? '',
+    body: await answer.text(),
+  };
 };
 
 describe('provision simulator', () => {
   it('serves the API with a seed, keeps its state in a file across restarts, never prints the key', async () => {
     const seed = join(dir, 'seed.json');
     const state = join(dir, 'state.json');
-    await writeFile(seed, JSON.stringify({ hostingPlans: ['Gold'], clients: [{ username: 'alice', plan: 'Gold', domains: ['alice.example'] }] }));
+    await writeFile(
+      seed,
+      JSON.stringify({
+        hostingPlans: ['Gold'],
+        clients: [{ username: 'alice', plan: 'Gold', domains: ['alice.example'] }],
+      }),
+    );
     const first = await withSimulator(['--seed', seed, '--state', state], async (url) => {
       expect(JSON.parse((await get(url, '/hosting-plans')).body)).toEqual([expect.objectContaining({ name: 'Gold' })]);
-      const created = await fetch(`${url}/clients`, { method: 'POST', headers: { 'X-API-Key': API_KEY, 'Content-Type': 'application/json' }, body: '{"username":"bob"}' });
+      const created = await fetch(`${url}/clients`, {
+        method: 'POST',
+        headers: { 'X-API-Key': API_KEY, 'Content-Type': 'application/json' },
+        body: '{"username":"bob"}',
+      });
       expect(created.status).toBe(201);
     });
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^simulator listening on http:\/\/127\.0\.0\.1:\d+\/api\/v2 \(Ctrl-C stops it\)\nsimulator stopped\n$/);
+    expect(first.stdout).toMatch(
+      /^simulator listening on http:\/\/127\.0\.0\.1:\d+\/api\/v2 \(Ctrl-C stops it\)\nsimulator stopped\n$/,
+    );
     expect(first.stdout + first.stderr).not.toContain(API_KEY);
 
     await withSimulator(['--state', state], async (url) => {
@@ -96,18 +112,28 @@ describe('provision simulator', () => {
     } finally {
       busy.close();
     }
-    expect((await run(['simulator', '--api-key', API_KEY, '--port', '70000'])).stderr).toBe('error: --port takes a whole number from 0 to 65535 in plain digits, not "70000"\n');
+    expect((await run(['simulator', '--api-key', API_KEY, '--port', '70000'])).stderr).toBe(
+      'error: --port takes a whole number from 0 to 65535 in plain digits, not "70000"\n',
+    );
     const elsewhere = await run(['simulator', '--api-key', API_KEY, '--host', '192.0.2.1']);
     expect(elsewhere.code).toBe(1);
-    expect(elsewhere.stderr).toMatch(/^error: the simulator cannot listen on 192\.0\.2\.1:0: 192\.0\.2\.1 is not an address of this machine\nhint: /);
+    expect(elsewhere.stderr).toMatch(
+      /^error: the simulator cannot listen on 192\.0\.2\.1:0: 192\.0\.2\.1 is not an address of this machine\nhint: /,
+    );
     const unresolvable = await run(['simulator', '--api-key', API_KEY, '--host', 'no-such-host.invalid']);
     expect(unresolvable.stderr).toMatch(/^error: the simulator cannot listen on no-such-host\.invalid:0: /);
     expect(unresolvable.stderr).not.toContain('internal error');
   });
 
   it('explains bad flags', async () => {
-    expect((await run(['simulator', '--api-key', API_KEY, '--error-rate', '2'])).stderr).toBe('error: --error-rate takes a share between 0 and 1, like 0.1, not "2"\n');
-    expect((await run(['simulator', '--api-key', API_KEY, '--latency', '1.5'])).stderr).toBe('error: --latency takes a whole number from 0 to 60000 in plain digits, not "1.5"\n');
-    expect((await run(['simulator'])).stderr).toBe('error: the simulator needs an API key\nhint: give --api-key KEY or set PROVISION_API_KEY\n');
+    expect((await run(['simulator', '--api-key', API_KEY, '--error-rate', '2'])).stderr).toBe(
+      'error: --error-rate takes a share between 0 and 1, like 0.1, not "2"\n',
+    );
+    expect((await run(['simulator', '--api-key', API_KEY, '--latency', '1.5'])).stderr).toBe(
+      'error: --latency takes a whole number from 0 to 60000 in plain digits, not "1.5"\n',
+    );
+    expect((await run(['simulator'])).stderr).toBe(
+      'error: the simulator needs an API key\nhint: give --api-key KEY or set PROVISION_API_KEY\n',
+    );
   });
 });

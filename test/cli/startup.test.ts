@@ -10,21 +10,31 @@ import { startSim } from '../helpers/sim.js';
 describe('start-up: what plan of a manifest loads', () => {
   let panel: Simulator;
   beforeAll(async () => {
-    panel = await startSim({ seed: { clients: [{ username: 'alice', domains: ['alice.example'] }] } });
+    panel = await startSim({
+      seed: { clients: [{ username: 'alice', domains: ['alice.example'] }] },
+    });
   });
   afterAll(() => panel.close());
 
   it('plan --format text loads the planner and the text renderer, and nothing of apply, saved plans, the secrets journal or the other formats', async () => {
     const dir = await tempDir();
     const file = join(dir, 'm.yaml');
-    await writeFile(file, 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example, shop.alice.example]\n');
-    const { src, packages, stdout, stderr } = await modulesLoaded(['plan', file, '--format', 'text'], { PROVISION_URL: panel.url, PROVISION_API_KEY: API_KEY });
+    await writeFile(
+      file,
+      'version: 1\nclients:\n  - username: alice\n    domains: [alice.example, shop.alice.example]\n',
+    );
+    const { src, packages, stdout, stderr } = await modulesLoaded(['plan', file, '--format', 'text'], {
+      PROVISION_URL: panel.url,
+      PROVISION_API_KEY: API_KEY,
+    });
     expect(stderr).toBe('');
     // The run planned for real: one domain to create, shown as text.
     expect(stdout).toContain('shop.alice.example');
     expect(stdout).toMatch(/1 to create/);
     // The hook saw the run: the planner, the panel client and the text renderer are there.
-    expect(src).toEqual(expect.arrayContaining(['cli/plan.ts', 'cli/prepare.ts', 'plan/diff.ts', 'panel/index.ts', 'render/text.ts']));
+    expect(src).toEqual(
+      expect.arrayContaining(['cli/plan.ts', 'cli/prepare.ts', 'plan/diff.ts', 'panel/index.ts', 'render/text.ts']),
+    );
     const unused = src.filter(
       (p) =>
         /^(apply|export|simulator|api|action)\//.test(p) ||

@@ -21,10 +21,16 @@ async function files(contents: Record<string, string>): Promise<Record<string, s
 
 describe('validate, several manifests', () => {
   it('checks each one whatever the others hold, and fails when one is invalid', async () => {
-    const p = await files({ 'a.yaml': 'version: 1\nclients:\n  - username: alice\n', 'b.yaml': 'version: 1\nclients:\n  - username: Bob\n', 'c.yaml': 'version: 1\nclients: []\n' });
+    const p = await files({
+      'a.yaml': 'version: 1\nclients:\n  - username: alice\n',
+      'b.yaml': 'version: 1\nclients:\n  - username: Bob\n',
+      'c.yaml': 'version: 1\nclients: []\n',
+    });
     const r = await run(['validate', p['a.yaml'] ?? '', p['b.yaml'] ?? '', p['c.yaml'] ?? '']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toBe(`${p['a.yaml']}: valid (1 client, 0 domains)\n${p['c.yaml']}: valid (0 clients, 0 domains)\n`);
+    expect(r.stdout).toBe(
+      `${p['a.yaml']}: valid (1 client, 0 domains)\n${p['c.yaml']}: valid (0 clients, 0 domains)\n`,
+    );
     expect(r.stderr).toContain(`${p['b.yaml']}:3:15: error: username "Bob"`);
     expect(r.stderr).toContain(`error: 1 manifest of 3 is invalid: "${p['b.yaml']}"`);
     const ok = await run(['validate', p['a.yaml'] ?? '', p['c.yaml'] ?? '']);
@@ -42,7 +48,9 @@ describe('validate, several manifests', () => {
 });
 
 describe('validate --format json', () => {
-  const schema = JSON.parse(readFileSync(new URL('../../schemas/validate-result.schema.json', import.meta.url), 'utf8')) as object;
+  const schema = JSON.parse(
+    readFileSync(new URL('../../schemas/validate-result.schema.json', import.meta.url), 'utf8'),
+  ) as object;
   // The options the plan schema is compiled with (scripts/generate-validator.ts, test/e2e/schemas.test.ts).
   const valid = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(schema);
 
@@ -59,8 +67,22 @@ describe('validate --format json', () => {
       format_version: '1.0',
       valid: false,
       files: [
-        { path: p['a.yaml'], valid: true, error_count: 0, warning_count: 1, clients: 2, domains: 1, diagnostics: [{ severity: 'warning', file: p['a.yaml'], line: 5, column: 15 }] },
-        { path: p['b.yaml'], valid: false, error_count: 1, warning_count: 0, diagnostics: [{ severity: 'error', file: p['b.yaml'], line: 3, column: 15 }] },
+        {
+          path: p['a.yaml'],
+          valid: true,
+          error_count: 0,
+          warning_count: 1,
+          clients: 2,
+          domains: 1,
+          diagnostics: [{ severity: 'warning', file: p['a.yaml'], line: 5, column: 15 }],
+        },
+        {
+          path: p['b.yaml'],
+          valid: false,
+          error_count: 1,
+          warning_count: 0,
+          diagnostics: [{ severity: 'error', file: p['b.yaml'], line: 3, column: 15 }],
+        },
       ],
     });
     expect(result.files[1]?.diagnostics[0]?.message).toContain('username "Bob"');
@@ -76,7 +98,9 @@ describe('validate --format json', () => {
 
   it('annotates under GitHub Actions beside the document; refuses another format', async () => {
     const p = await files({ 'b.yaml': 'version: 1\nclients:\n  - username: Bob\n' });
-    const r = await run(['validate', p['b.yaml'] ?? '', '--format', 'json'], { GITHUB_ACTIONS: 'true' });
+    const r = await run(['validate', p['b.yaml'] ?? '', '--format', 'json'], {
+      GITHUB_ACTIONS: 'true',
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^::error file=.*b\.yaml,line=3,col=15::username "Bob"/m);
     expect(JSON.parse(r.stdout)).toMatchObject({ valid: false });
@@ -87,16 +111,30 @@ describe('validate --format json', () => {
   });
 
   it('the schema refuses what the output never holds', () => {
-    const file = { path: 'm.yaml', valid: true, error_count: 0, warning_count: 0, clients: 1, domains: 0, diagnostics: [] };
+    const file = {
+      path: 'm.yaml',
+      valid: true,
+      error_count: 0,
+      warning_count: 0,
+      clients: 1,
+      domains: 0,
+      diagnostics: [],
+    };
     expect(valid({ format_version: '1.0', valid: true, files: [file] })).toBe(true);
     expect(valid({ format_version: '1.0', valid: true, files: [{ ...file, error_count: 1 }] })).toBe(false);
-    expect(valid({ format_version: '1.0', valid: false, files: [{ ...file, valid: false, error_count: 1 }] })).toBe(false);
+    expect(
+      valid({
+        format_version: '1.0',
+        valid: false,
+        files: [{ ...file, valid: false, error_count: 1 }],
+      }),
+    ).toBe(false);
     expect(valid({ format_version: '2.0', valid: true, files: [] })).toBe(false);
   });
 });
 
 describe('validate as a process: nothing bypasses the output filter', () => {
-  it('yaml\'s own warnings (a key that is a collection) are not printed raw: the located problem says it', async () => {
+  it("yaml's own warnings (a key that is a collection) are not printed raw: the located problem says it", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'provision-validate-'));
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const file = join(dir, 'm.yaml');

@@ -25,7 +25,11 @@ const setup = (options: Parameters<typeof workspace>[1] = {}, manifest = MANIFES
 
 /** A change made on the panel behind the plan's back, through the API like any other client. */
 async function postBehind(url: string, path: string, body: object): Promise<number> {
-  const answer = await request(`${url}${path}`, { method: 'POST', headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const answer = await request(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json = (await answer.body.json()) as { id: number };
   expect(answer.statusCode).toBe(201);
   return json.id;
@@ -50,14 +54,18 @@ describe('saved plans', () => {
     expect(saved).toMatchObject({ format_version: '2.0', panel_url: sim.url, manifest: file });
 
     const applied = await run(['apply', planFile], envWithSecrets);
-    expect(applied.stderr).toContain(`${planFile}: a saved plan (format 2.0, made from ${file}): applying exactly it, without asking`);
+    expect(applied.stderr).toContain(
+      `${planFile}: a saved plan (format 2.0, made from ${file}): applying exactly it, without asking`,
+    );
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain('Apply: 5 succeeded, 0 failed, 0 skipped.');
     expect(posts()).toHaveLength(5);
 
     const again = await run(['apply', planFile], envWithSecrets);
     expect(again.code).toBe(3);
-    expect(again.stderr).toMatch(/^error: stale plan: the panel changed since .*plan\.json was made \(5 differences\): nothing was sent$/m);
+    expect(again.stderr).toMatch(
+      /^error: stale plan: the panel changed since .*plan\.json was made \(5 differences\): nothing was sent$/m,
+    );
     expect(again.stderr).toContain('  client "alice" now exists on the panel');
     expect(again.stderr).toContain('hint: make a new plan');
     expect(posts()).toHaveLength(5);
@@ -66,7 +74,9 @@ describe('saved plans', () => {
   });
 
   it('refuses a plan made stale behind its back and sends nothing; unrelated accounts do not matter', async () => {
-    const { file, planFile, envWithSecrets, posts, sim } = await setup({ seed: { clients: [{ username: 'carol', domains: ['carol.example'] }] } });
+    const { file, planFile, envWithSecrets, posts, sim } = await setup({
+      seed: { clients: [{ username: 'carol', domains: ['carol.example'] }] },
+    });
     const manifest = `${MANIFEST}  - username: carol\n    domains: [carol.example, blog.carol.example]\n`;
     await writeFile(file, manifest);
     expect((await run(['plan', file, '--out', planFile], envWithSecrets)).code).toBe(0);
@@ -100,26 +110,37 @@ describe('saved plans', () => {
     const text = await readFile(planFile, 'utf8');
 
     const other = await workspace(MANIFEST);
-    const wrongPanel = await run(['apply', planFile], { ...envWithSecrets, PROVISION_URL: other.sim.url });
+    const wrongPanel = await run(['apply', planFile], {
+      ...envWithSecrets,
+      PROVISION_URL: other.sim.url,
+    });
     expect(wrongPanel.code).toBe(1);
-    expect(wrongPanel.stderr).toMatch(/^error: .*plan\.json was made for the panel http:\/\/127\.0\.0\.1:\d+\/api\/v2, not http:\/\/127\.0\.0\.1:\d+\/api\/v2: nothing was sent$/m);
+    expect(wrongPanel.stderr).toMatch(
+      /^error: .*plan\.json was made for the panel http:\/\/127\.0\.0\.1:\d+\/api\/v2, not http:\/\/127\.0\.0\.1:\d+\/api\/v2: nothing was sent$/m,
+    );
     expect(other.posts()).toEqual([]);
 
     const newer = join(dir, 'newer.json');
     await writeFile(newer, text.replace('"format_version": "2.0"', '"format_version": "3.0"'));
     const tooNew = await run(['apply', newer], envWithSecrets);
     expect(tooNew.code).toBe(1);
-    expect(tooNew.stderr).toMatch(/^error: .*newer\.json has plan format 3\.0, newer than this version of provision reads \(2\.x\)$/m);
+    expect(tooNew.stderr).toMatch(
+      /^error: .*newer\.json has plan format 3\.0, newer than this version of provision reads \(2\.x\)$/m,
+    );
 
     const truncated = join(dir, 'truncated.json');
     await writeFile(truncated, text.slice(0, Math.floor(text.length / 2)));
     const cut = await run(['apply', truncated], envWithSecrets);
     expect(cut.code).toBe(1);
-    expect(cut.stderr).toMatch(/^error: .*truncated\.json is not valid JSON \(.*\): a truncated or damaged plan file$/m);
+    expect(cut.stderr).toMatch(
+      /^error: .*truncated\.json is not valid JSON \(.*\): a truncated or damaged plan file$/m,
+    );
     expect(cut.stderr).not.toMatch(/\n\s+at /);
 
     const edited = join(dir, 'edited.json');
-    const data = JSON.parse(text) as { changes: { name: string; client_id?: number | null; depends_on: string[] }[] };
+    const data = JSON.parse(text) as {
+      changes: { name: string; client_id?: number | null; depends_on: string[] }[];
+    };
     data.changes[1]!.name = 'evil.example';
     data.changes[2]!.depends_on = ['client:nobody'];
     await writeFile(edited, JSON.stringify(data));
@@ -130,7 +151,9 @@ describe('saved plans', () => {
     expect(hand.stderr).toContain('changes[2].depends_on: "client:nobody" is not a change listed before this one');
 
     const consistent = join(dir, 'consistent.json');
-    const swapped = text.replaceAll('"id": 1\n', '"id": 2\n').replaceAll('"id_hosting_plan": 1', '"id_hosting_plan": 2');
+    const swapped = text
+      .replaceAll('"id": 1\n', '"id": 2\n')
+      .replaceAll('"id_hosting_plan": 1', '"id_hosting_plan": 2');
     expect(swapped).not.toBe(text);
     await writeFile(consistent, swapped);
     const refused = await run(['apply', consistent], envWithSecrets);
@@ -151,7 +174,10 @@ describe('approval', () => {
   it('asks on a terminal and applies on "yes"; anything else cancels and sends nothing', async () => {
     const { file, envWithSecrets, posts } = await setup();
     const questions: string[] = [];
-    const no = await run(['apply', file], envWithSecrets, { tty: true, answer: (q) => (questions.push(q), 'y') });
+    const no = await run(['apply', file], envWithSecrets, {
+      tty: true,
+      answer: (q) => (questions.push(q), 'y'),
+    });
     expect(no.code).toBe(1);
     expect(questions[0]).toMatch(/Apply 5 changes to http:\/\/127\.0\.0\.1:\d+\/api\/v2\? Only "yes" goes on: $/);
     expect(no.stderr).toContain('error: apply cancelled: 5 changes planned, nothing was sent');
@@ -167,7 +193,9 @@ describe('approval', () => {
     // A terminal for output but no interactive input is still "no terminal to confirm on".
     const r = await run(['apply', file], envWithSecrets, { tty: true });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('error: apply needs --auto-approve without a terminal to confirm on: 5 changes planned, nothing was sent');
+    expect(r.stderr).toContain(
+      'error: apply needs --auto-approve without a terminal to confirm on: 5 changes planned, nothing was sent',
+    );
     expect(posts()).toEqual([]);
   });
 });
@@ -186,14 +214,21 @@ describe('output', () => {
 
   it('a live progress line on a terminal; timestamped lines otherwise', async () => {
     const { file, envWithSecrets } = await setup();
-    const tty = await run(['apply', file, '--auto-approve'], { ...envWithSecrets, NO_COLOR: '1' }, { tty: true, columns: 80 });
+    const tty = await run(
+      ['apply', file, '--auto-approve'],
+      { ...envWithSecrets, NO_COLOR: '1' },
+      { tty: true, columns: 80 },
+    );
     expect(tty.code).toBe(0);
     expect(tty.stderr).toContain('\r\u001b[2K');
     expect(tty.stderr).toContain('Applying: 5/5 done (5 succeeded)');
     expect(tty.stdout).toMatch(/^✓ created client "alice" \(id \d+\)$/m);
     expect(tty.stderr.endsWith('\r\u001b[2K') || !tty.stderr.includes('Applying: 5/5 done (5 created)\n')).toBe(true);
 
-    const zeroColumns = await run(['apply', file, '--auto-approve'], envWithSecrets, { tty: true, columns: 0 });
+    const zeroColumns = await run(['apply', file, '--auto-approve'], envWithSecrets, {
+      tty: true,
+      columns: 0,
+    });
     expect(zeroColumns.stderr).not.toContain('Applying:');
   });
 
@@ -206,11 +241,21 @@ describe('output', () => {
     });
     const r = await run(['apply', file, '--auto-approve', '--format', 'json'], envWithSecrets);
     expect(r.code).toBe(1);
-    const result = JSON.parse(r.stdout) as { outcomes: Record<string, unknown>[]; summary: unknown };
+    const result = JSON.parse(r.stdout) as {
+      outcomes: Record<string, unknown>[];
+      summary: unknown;
+    };
     expect(result.summary).toEqual({ succeeded: 2, failed: 1, skipped: 2 });
     expect(result.outcomes[0]).toMatchObject({ id: 'client:alice', status: 'failed' });
     expect(String(result.outcomes[0]!.error)).toContain('Quota backend down.');
-    expect(result.outcomes[1]).toEqual({ id: 'domain:alice.example', action: 'create', type: 'domain', name: 'alice.example', status: 'skipped', because: 'client:alice' });
+    expect(result.outcomes[1]).toEqual({
+      id: 'domain:alice.example',
+      action: 'create',
+      type: 'domain',
+      name: 'alice.example',
+      status: 'skipped',
+      because: 'client:alice',
+    });
     expect(r.stderr).toMatch(/Z ✗ failed to create client "alice"/);
   });
 });
@@ -218,14 +263,20 @@ describe('output', () => {
 describe('pull-request comment and GitHub Actions', () => {
   it('Markdown stays under 65,000 characters on a plan with thousands of changes and says what it left out', async () => {
     const lines = ['version: 1', 'clients:'];
-    for (let i = 0; i < 1500; i++) lines.push(`  - username: user${i}`, `    domains: [user${i}.example, www.user${i}.example]`);
-    const { file, env } = await setup({ seed: { clients: [{ username: 'other1', domains: ['other1.example'] }] } }, `${lines.join('\n')}\n`);
+    for (let i = 0; i < 1500; i++)
+      lines.push(`  - username: user${i}`, `    domains: [user${i}.example, www.user${i}.example]`);
+    const { file, env } = await setup(
+      { seed: { clients: [{ username: 'other1', domains: ['other1.example'] }] } },
+      `${lines.join('\n')}\n`,
+    );
     const r = await run(['plan', file, '--format', 'markdown'], env);
     expect(r.code).toBe(0);
     expect(r.stdout.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
     expect(r.stdout).toContain('| clients to create | 1500 |');
     expect(r.stdout).toContain('| domains to create | 3000 |');
-    expect(r.stdout).toMatch(/_\d+ more client sections left out to keep this comment under 65,000 characters: run `provision plan` for the whole plan\._/);
+    expect(r.stdout).toMatch(
+      /_\d+ more client sections left out to keep this comment under 65,000 characters: run `provision plan` for the whole plan\._/,
+    );
     expect(r.stdout).toContain('this plan creates 4500 resources, more than the limit of 100');
     // Unmanaged accounts as counts only.
     expect(r.stdout).toContain('Not in the manifest, left alone: 1 client, 1 domain.');
@@ -234,7 +285,10 @@ describe('pull-request comment and GitHub Actions', () => {
   });
 
   it('prints manifest problems as annotations on stderr, never in the JSON on stdout, and fills the step summary', async () => {
-    const { file, env, dir } = await setup({}, 'version: 1\nclients:\n  - username: Alice\n    domains: ["a,b.example"]\n');
+    const { file, env, dir } = await setup(
+      {},
+      'version: 1\nclients:\n  - username: Alice\n    domains: ["a,b.example"]\n',
+    );
     const gh = { ...env, GITHUB_ACTIONS: 'true' };
     const bad = await run(['plan', file, '--format', 'json'], gh);
     expect(bad.code).toBe(1);
@@ -246,11 +300,18 @@ describe('pull-request comment and GitHub Actions', () => {
     await writeFile(file, 'version: 1\nclients:\n  - username: alice\n    domains: [paypal.example, pаypal.example]\n');
     const summary = join(dir, 'summary.md');
     await writeFile(summary, '# before\n');
-    const r = await run(['plan', file, '--format', 'json'], { ...gh, GITHUB_STEP_SUMMARY: summary });
+    const r = await run(['plan', file, '--format', 'json'], {
+      ...gh,
+      GITHUB_STEP_SUMMARY: summary,
+    });
     expect(r.code).toBe(0);
     // stdout is the plan document alone: the look-alike warnings are annotations on stderr, not in it.
     const plan = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(plan).toMatchObject({ format_version: '2.0', manifest: file, summary: { create: 3, update: 0, delete: 0, conflicts: 0, unknowns: 0 } });
+    expect(plan).toMatchObject({
+      format_version: '2.0',
+      manifest: file,
+      summary: { create: 3, update: 0, delete: 0, conflicts: 0, unknowns: 0 },
+    });
     expect(plan).not.toHaveProperty('warnings');
     expect((plan.changes as Record<string, unknown>[]).map((c) => [c.action, c.type, c.name])).toEqual([
       ['create', 'client', 'alice'],
@@ -258,7 +319,9 @@ describe('pull-request comment and GitHub Actions', () => {
       ['create', 'domain', 'xn--pypal-4ve.example'],
     ]);
     expect(r.stdout).not.toContain('::');
-    expect(r.stderr).toMatch(/^::warning file=.*manifest\.yaml,line=4,col=\d+::domain "pаypal\.example" looks like domain "paypal\.example" \(line 4\)/m);
+    expect(r.stderr).toMatch(
+      /^::warning file=.*manifest\.yaml,line=4,col=\d+::domain "pаypal\.example" looks like domain "paypal\.example" \(line 4\)/m,
+    );
     const written = await readFile(summary, 'utf8');
     expect(written.startsWith('# before\n### panel-provision plan: 3 to create')).toBe(true);
 
@@ -274,11 +337,15 @@ describe('mass-create safety rail', () => {
     const { file, envWithSecrets, posts, planFile } = await setup();
     const planned = await run(['plan', file, '--max-creates', '4', '--out', planFile], envWithSecrets);
     expect(planned.code).toBe(0);
-    expect(planned.stdout).toContain('! this plan creates 5 resources, more than the limit of 4 (--max-creates): apply refuses it without --allow-mass-create');
+    expect(planned.stdout).toContain(
+      '! this plan creates 5 resources, more than the limit of 4 (--max-creates): apply refuses it without --allow-mass-create',
+    );
 
     const refused = await run(['apply', file, '--auto-approve', '--max-creates', '4'], envWithSecrets);
     expect(refused.code).toBe(4);
-    expect(refused.stderr).toContain('error: this plan creates 5 resources, more than the limit of 4 (--max-creates): apply refuses it without --allow-mass-create: nothing was sent');
+    expect(refused.stderr).toContain(
+      'error: this plan creates 5 resources, more than the limit of 4 (--max-creates): apply refuses it without --allow-mass-create: nothing was sent',
+    );
     const savedRefused = await run(['apply', planFile, '--max-creates', '4'], envWithSecrets);
     expect(savedRefused.code).toBe(4);
     expect(posts()).toEqual([]);
@@ -310,7 +377,9 @@ describe('interruption', () => {
         return undefined;
       },
     });
-    const r = await run(['apply', file, '--auto-approve', '--concurrency', '1'], envWithSecrets, { stop: stopped });
+    const r = await run(['apply', file, '--auto-approve', '--concurrency', '1'], envWithSecrets, {
+      stop: stopped,
+    });
     expect(r.code).toBe(130);
     expect(r.stderr).toContain('interrupted: requests in flight finish; nothing new is sent');
     expect(r.stdout).toContain('✓ created client "alice"');
@@ -332,24 +401,37 @@ describe('encrypted secrets', () => {
     const identityFile = join(dir, 'key.txt');
     await writeFile(identityFile, `# created: test\n# public key: ${recipient}\n${identity}\n`);
 
-    const applied = await run(['apply', file, '--auto-approve', '--secrets-file', secrets], { ...env, PROVISION_SECRETS_RECIPIENT: recipient });
+    const applied = await run(['apply', file, '--auto-approve', '--secrets-file', secrets], {
+      ...env,
+      PROVISION_SECRETS_RECIPIENT: recipient,
+    });
     expect(applied.code).toBe(0);
     expect(applied.stderr).toContain('encrypted to the age recipient');
     const records = await createdRecords(secrets);
     expect(records.map((r) => r.username).sort()).toEqual(['alice', 'bob']);
     for (const record of records) {
       expect(record).not.toHaveProperty('password');
-      expect(String(record.password_age)).toMatch(/^-----BEGIN AGE ENCRYPTED FILE-----\n[\s\S]+-----END AGE ENCRYPTED FILE-----\n?$/);
+      expect(String(record.password_age)).toMatch(
+        /^-----BEGIN AGE ENCRYPTED FILE-----\n[\s\S]+-----END AGE ENCRYPTED FILE-----\n?$/,
+      );
       expect(record.id).toBe(sim.state.clientNamed(String(record.username))?.id);
     }
 
     const decrypted = await run(['secrets', 'decrypt', secrets, '--identity', identityFile]);
     expect(decrypted.code).toBe(0);
-    const lines = decrypted.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = decrypted.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => l.username).sort()).toEqual(['alice', 'bob']);
-    expect(lines.every((l) => typeof l.password === 'string' && l.password.length >= 12 && !('password_age' in l))).toBe(true);
+    expect(
+      lines.every((l) => typeof l.password === 'string' && l.password.length >= 12 && !('password_age' in l)),
+    ).toBe(true);
     expect(decrypted.stderr).toBe('2 records\n');
-    await expectNoSecrets([applied], lines.map((l) => String(l.password)));
+    await expectNoSecrets(
+      [applied],
+      lines.map((l) => String(l.password)),
+    );
 
     const wrong = join(dir, 'wrong.txt');
     await writeFile(wrong, `${await generateIdentity()}\n`);
@@ -382,7 +464,9 @@ describe('help and version', () => {
     expect(global.stdout).toContain('Examples:');
     expect(global.stdout).toContain('3 stale saved');
     const version = await run(['--version']);
-    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     expect(version.stdout).toBe(`${pkg.version}\n`);
   });
 });

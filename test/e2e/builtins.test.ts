@@ -36,7 +36,9 @@ process.on('exit', () => {
 describe('built-in modules loaded at start-up', () => {
   let panel: Simulator;
   beforeAll(async () => {
-    panel = await startSim({ seed: { clients: [{ username: 'alice', domains: ['alice.example'] }] } });
+    panel = await startSim({
+      seed: { clients: [{ username: 'alice', domains: ['alice.example'] }] },
+    });
   });
   afterAll(() => panel.close());
 
@@ -44,9 +46,15 @@ describe('built-in modules loaded at start-up', () => {
   async function builtins(command: string, rest: string[], env: Record<string, string> = {}): Promise<string[]> {
     const dir = await tempDir();
     const manifest = join(dir, 'm.yaml');
-    await writeFile(manifest, 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example, shop.alice.example]\n');
+    await writeFile(
+      manifest,
+      'version: 1\nclients:\n  - username: alice\n    domains: [alice.example, shop.alice.example]\n',
+    );
     const { preload, log } = await recorder(dir);
-    const run = await runBin([command, manifest, ...rest], { NODE_OPTIONS: `--require=${preload}`, ...env });
+    const run = await runBin([command, manifest, ...rest], {
+      NODE_OPTIONS: `--require=${preload}`,
+      ...env,
+    });
     expect(run.code, run.stderr).toBe(env.PROVISION_URL === undefined ? 0 : 2);
     return (await readFile(log, 'utf8')).split('\n');
   }
@@ -57,8 +65,11 @@ describe('built-in modules loaded at start-up', () => {
     expect(loaded.filter((m) => /^(crypto|readline|readline\/promises|v8|http|http2|tls)$/.test(m))).toEqual([]);
   });
 
-  it('plan: HTTP/1.1 only (no node:http2), with the process\'s V8 flag set through node:v8', async () => {
-    const loaded = await builtins('plan', ['--detailed-exitcode'], { PROVISION_URL: panel.url, PROVISION_API_KEY: API_KEY });
+  it("plan: HTTP/1.1 only (no node:http2), with the process's V8 flag set through node:v8", async () => {
+    const loaded = await builtins('plan', ['--detailed-exitcode'], {
+      PROVISION_URL: panel.url,
+      PROVISION_API_KEY: API_KEY,
+    });
     expect(loaded).toEqual(expect.arrayContaining(['http', 'v8']));
     expect(loaded).not.toContain('http2');
   });
@@ -70,7 +81,9 @@ describe('built-in modules loaded at start-up', () => {
       await api.readLive(panel, api.loadManifest('version: 1\\nclients: []\\n').desired);
       await panel.close();
       process.stdout.write(String(process.moduleLoadList.includes('NativeModule http2')));`;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH ?? '', URL: panel.url, KEY: API_KEY } });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+      env: { PATH: process.env.PATH ?? '', URL: panel.url, KEY: API_KEY },
+    });
     expect(stdout).toBe('true');
   });
 });

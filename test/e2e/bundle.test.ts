@@ -30,11 +30,17 @@ async function probeStack(env: Record<string, string>): Promise<{ frames: string
   const dir = await tempDir();
   const probe = join(dir, 'probe.mjs');
   await writeFile(probe, PROBE);
-  const run = await runBin(['validate', MANIFEST], { ...env, NODE_OPTIONS: `--import=${pathToFileURL(probe).href}` });
+  const run = await runBin(['validate', MANIFEST], {
+    ...env,
+    NODE_OPTIONS: `--import=${pathToFileURL(probe).href}`,
+  });
   expect(run.code, run.stderr).toBe(1);
   expect(run.stderr).toContain('error: internal error: probe');
   const stack = /PROBE-STACK\n([\s\S]*)\nPROBE-END/.exec(run.stderr)?.[1] ?? '';
-  return { frames: stack.split('\n').filter((line) => line.trim().startsWith('at ')), stderr: run.stderr };
+  return {
+    frames: stack.split('\n').filter((line) => line.trim().startsWith('at ')),
+    stderr: run.stderr,
+  };
 }
 
 /** `src/...ts:line:column` positions in the frames, as [file under the root, line, column]. */
@@ -46,14 +52,20 @@ function sourcePositions(frames: readonly string[]): [string, number, number][] 
   });
 }
 
-describe('the bundle\'s stack traces', () => {
+describe("the bundle's stack traces", () => {
   it('with PROVISION_DEBUG=1, name src/*.ts positions, each on the line that made the call', async () => {
     const { frames, stderr } = await probeStack({ PROVISION_DEBUG: '1' });
     const positions = sourcePositions(frames);
     // process-io.ts (the write), io.ts, validate.ts, main.ts at least: the whole chain, mapped.
-    expect(positions.map(([file]) => file), stderr).toEqual(expect.arrayContaining(['src/cli/process-io.ts', 'src/cli/validate.ts', 'src/cli/main.ts']));
+    expect(
+      positions.map(([file]) => file),
+      stderr,
+    ).toEqual(expect.arrayContaining(['src/cli/process-io.ts', 'src/cli/validate.ts', 'src/cli/main.ts']));
     // Only bin.js (loaded before the maps were turned on) is left as bundle output.
-    expect(frames.filter((frame) => /bundle\/chunk-/.test(frame)), stderr).toEqual([]);
+    expect(
+      frames.filter((frame) => /bundle\/chunk-/.test(frame)),
+      stderr,
+    ).toEqual([]);
     for (const [file, line, column] of positions) {
       const text = (await readFile(join(ROOT, file), 'utf8')).split('\n')[line - 1] ?? '';
       // The column points at a call on that line (a name and an opening bracket; an async frame, at its await).
@@ -65,13 +77,18 @@ describe('the bundle\'s stack traces', () => {
     // The CLI's own report (before the probe's) carries the mapped stack, and says what to send.
     const own = stderr.slice(0, stderr.indexOf('PROBE-STACK'));
     expect(own).toMatch(/\n\s+at .*src\/cli\/main\.ts:\d+:\d+/);
-    expect(own).toContain('hint: this is a bug in panel-provision: please report it with the command you ran and this output');
+    expect(own).toContain(
+      'hint: this is a bug in panel-provision: please report it with the command you ran and this output',
+    );
   });
 
-  it('without it, name the bundle\'s own files (the maps are not read)', async () => {
+  it("without it, name the bundle's own files (the maps are not read)", async () => {
     const { frames, stderr } = await probeStack({});
     expect(sourcePositions(frames), stderr).toEqual([]);
-    expect(frames.some((frame) => /\/bundle\/chunk-[\w]+\.js:\d+:\d+/.test(frame)), stderr).toBe(true);
+    expect(
+      frames.some((frame) => /\/bundle\/chunk-[\w]+\.js:\d+:\d+/.test(frame)),
+      stderr,
+    ).toBe(true);
     // No stack in the CLI's own report: it says how to get one.
     const own = stderr.slice(0, stderr.indexOf('PROBE-STACK'));
     expect(own).not.toMatch(/\n\s+at /);

@@ -50,7 +50,8 @@ async function currentPasswords(path: string, identity?: string): Promise<Map<st
     const entry = state.current?.entry;
     let password: string | null | undefined;
     if (entry === undefined) password = undefined;
-    else if (typeof entry.password_age === 'string' && identity !== undefined) password = await decryptPassword(entry.password_age, [identity]);
+    else if (typeof entry.password_age === 'string' && identity !== undefined)
+      password = await decryptPassword(entry.password_age, [identity]);
     else password = typeof entry.password === 'string' ? entry.password : null;
     passwords.set(state.username, password);
   }
@@ -101,7 +102,11 @@ describe('apply --generate-passwords killed with SIGKILL, then run again', () =>
     p = await slowPanel({ ambiguousPostRate: 0.3, faultSeed: 3 });
     const identity = await generateIdentity();
     const args = ['apply', await manifest(p), '--auto-approve', '--generate-passwords', '--concurrency', '4'];
-    const env = { ...p.env, PROVISION_SECRETS_FILE: join(p.dir, 'secrets.jsonl'), PROVISION_SECRETS_RECIPIENT: await identityToRecipient(identity) };
+    const env = {
+      ...p.env,
+      PROVISION_SECRETS_FILE: join(p.dir, 'secrets.jsonl'),
+      PROVISION_SECRETS_RECIPIENT: await identityToRecipient(identity),
+    };
     const { runs, kills } = await killRounds(args, env, 13);
     expect(kills).toBeGreaterThan(0);
     expect(p.sim.requests.some((r) => r.method === 'POST' && r.status === 0)).toBe(true);

@@ -38,7 +38,8 @@ describe('apply killed with SIGKILL, then run again', () => {
     if (p === undefined) throw new Error('the simulator did not start');
     const manifest = join(p.dir, 'manifest.yaml');
     const lines = ['version: 1', 'clients:'];
-    for (let i = 0; i < CLIENTS; i++) lines.push(`  - username: user${i}`, `    domains: [site${i}.example, www.site${i}.example]`);
+    for (let i = 0; i < CLIENTS; i++)
+      lines.push(`  - username: user${i}`, `    domains: [site${i}.example, www.site${i}.example]`);
     await writeFile(manifest, `${lines.join('\n')}\n`);
     const secrets = join(p.dir, 'secrets.jsonl');
     const env = { ...p.env, PROVISION_SECRETS_FILE: secrets };
@@ -70,7 +71,9 @@ describe('apply killed with SIGKILL, then run again', () => {
       expect(mine[0]?.id).toBe(sim.state.clientNamed(`user${i}`)?.id);
       if (mine[0]?.password === null) {
         lost++;
-        expect(warnings).toContain(`client "user${i}" (id ${String(mine[0].id)}) was created by an earlier apply that was stopped before the panel's answer arrived`);
+        expect(warnings).toContain(
+          `client "user${i}" (id ${String(mine[0].id)}) was created by an earlier apply that was stopped before the panel's answer arrived`,
+        );
       } else {
         expect(typeof mine[0]?.password).toBe('string');
       }
@@ -83,8 +86,15 @@ describe('a plan that mixes creates, updates and deletes, killed with SIGKILL', 
   let p: Workspace | undefined;
   beforeAll(async () => {
     let tick = 0;
-    const old = Array.from({ length: 12 }, (_, i) => ({ username: `old${i}`, domains: [`old${i}.example`, `www.old${i}.example`] }));
-    const kept = Array.from({ length: 8 }, (_, i) => ({ username: `kept${i}`, plan: 'Basic', domains: [`kept${i}.example`, `gone${i}.example`] }));
+    const old = Array.from({ length: 12 }, (_, i) => ({
+      username: `old${i}`,
+      domains: [`old${i}.example`, `www.old${i}.example`],
+    }));
+    const kept = Array.from({ length: 8 }, (_, i) => ({
+      username: `kept${i}`,
+      plan: 'Basic',
+      domains: [`kept${i}.example`, `gone${i}.example`],
+    }));
     p = await startWorkspace(undefined, {
       seed: { clients: [...old, ...kept] },
       // Every change takes 10-25 ms, so kills land while requests are in flight.
@@ -103,7 +113,13 @@ describe('a plan that mixes creates, updates and deletes, killed with SIGKILL', 
     const { sim } = p;
     const lines = ['version: 1', 'clients:'];
     for (let i = 0; i < 10; i++) lines.push(`  - username: new${i}`, `    domains: [new${i}.example]`);
-    for (let i = 0; i < 8; i++) lines.push(`  - username: kept${i}`, '    plan: Standard', '    suspended: true', `    domains: [kept${i}.example, {name: gone${i}.example, state: absent}]`);
+    for (let i = 0; i < 8; i++)
+      lines.push(
+        `  - username: kept${i}`,
+        '    plan: Standard',
+        '    suspended: true',
+        `    domains: [kept${i}.example, {name: gone${i}.example, state: absent}]`,
+      );
     for (let i = 0; i < 6; i++) lines.push(`  - username: old${i}`, '    state: absent');
     const manifest = join(p.dir, 'manifest.yaml');
     await writeFile(manifest, `${lines.join('\n')}\n`);
@@ -115,9 +131,13 @@ describe('a plan that mixes creates, updates and deletes, killed with SIGKILL', 
     const settled = await runBin(['plan', manifest, '--detailed-exitcode'], env);
     expect(settled.code, settled.stdout).toBe(0);
 
-    for (let i = 0; i < 10; i++) expect(sim.state.domainNamed(`new${i}.example`)?.id_user).toBe(sim.state.clientNamed(`new${i}`)?.id);
+    for (let i = 0; i < 10; i++)
+      expect(sim.state.domainNamed(`new${i}.example`)?.id_user).toBe(sim.state.clientNamed(`new${i}`)?.id);
     for (let i = 0; i < 8; i++) {
-      expect(sim.state.clientNamed(`kept${i}`)).toMatchObject({ id_hosting_plan: 2, is_suspended: true });
+      expect(sim.state.clientNamed(`kept${i}`)).toMatchObject({
+        id_hosting_plan: 2,
+        is_suspended: true,
+      });
       expect(sim.state.domainNamed(`kept${i}.example`)?.id_user).toBe(sim.state.clientNamed(`kept${i}`)?.id);
       expect(sim.state.domainNamed(`gone${i}.example`)).toBeUndefined();
     }
@@ -135,7 +155,8 @@ describe('a plan that mixes creates, updates and deletes, killed with SIGKILL', 
     for (let i = 0; i < 10; i++) {
       const mine = records.filter((r) => r.username === `new${i}`);
       expect(mine, `new${i}`).toHaveLength(1);
-      if (mine[0]?.password === null) expect(warnings).toContain(`client "new${i}" (id ${String(mine[0].id)}) was created by an earlier apply`);
+      if (mine[0]?.password === null)
+        expect(warnings).toContain(`client "new${i}" (id ${String(mine[0].id)}) was created by an earlier apply`);
       else expect(typeof mine[0]?.password).toBe('string');
     }
   }, 60_000);
@@ -165,7 +186,9 @@ describe('apply stopped with SIGTERM', () => {
     const args = ['apply', manifest, '--auto-approve', '--concurrency', '2'];
 
     // Stop once the first creates have finished, while others are in flight.
-    const stopped = await runBin(args, env, { signalWhen: { signal: 'SIGTERM', stdout: (text) => (text.match(/✓/g) ?? []).length >= 3 } });
+    const stopped = await runBin(args, env, {
+      signalWhen: { signal: 'SIGTERM', stdout: (text) => (text.match(/✓/g) ?? []).length >= 3 },
+    });
     expect(stopped.code, stopped.stderr).toBe(130);
     expect(stopped.stdout).toMatch(/Apply: \d+ succeeded, 0 failed, \d+ skipped/);
     expect(stopped.stdout).toContain('interrupted before it was sent');
@@ -211,7 +234,11 @@ describe('apply interrupted twice', () => {
     const env = { ...p.env, PROVISION_SECRETS_FILE: join(p.dir, 'secrets.jsonl') };
     const started = Date.now();
     const run = await runBin(['apply', manifest, '--auto-approve', '--concurrency', '2'], env, {
-      signalWhen: { signal: 'SIGINT', stdout: (text) => text.includes('✓'), again: (stderr) => stderr.includes('nothing new is sent') },
+      signalWhen: {
+        signal: 'SIGINT',
+        stdout: (text) => text.includes('✓'),
+        again: (stderr) => stderr.includes('nothing new is sent'),
+      },
     });
     expect({ code: run.code, signal: run.signal }, run.stderr).toEqual({ code: 130, signal: null });
     expect(run.stderr).toContain('Ctrl-C again stops at once');

@@ -26,7 +26,8 @@ function shellOf(node: unknown): string[] {
   if (typeof node !== 'object' || node === null) return [];
   return Object.entries(node).flatMap(([key, value]) => {
     if ((key === 'run' || key === 'script' || key === 'before_script') && typeof value === 'string') return [value];
-    if ((key === 'script' || key === 'before_script') && Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
+    if ((key === 'script' || key === 'before_script') && Array.isArray(value))
+      return value.filter((v): v is string => typeof v === 'string');
     return shellOf(value);
   });
 }
@@ -63,7 +64,8 @@ function actionUses(node: unknown): Record<string, string>[] {
   if (Array.isArray(node)) return node.flatMap(actionUses);
   if (typeof node !== 'object' || node === null) return [];
   const step = node as { uses?: unknown; with?: Record<string, string> };
-  if (typeof step.uses === 'string' && step.uses.startsWith('panel-provision/panel-provision@')) return [step.with ?? {}];
+  if (typeof step.uses === 'string' && step.uses.startsWith('panel-provision/panel-provision@'))
+    return [step.with ?? {}];
   return Object.values(node).flatMap(actionUses);
 }
 
@@ -124,20 +126,39 @@ describe('example CI workflows', () => {
       await expectKnown(name, command, args);
     }
     // Through the action: its inputs exist, and the flags it passes on exist for plan and apply.
-    const inputs = (parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown> }).inputs;
+    const inputs = (
+      parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as {
+        inputs: Record<string, unknown>;
+      }
+    ).inputs;
     for (const given of actionUses(parse(text))) {
       for (const input of Object.keys(given)) expect(Object.keys(inputs), `${name}: input ${input}`).toContain(input);
       await expectKnown(`${name} plan-args`, 'plan', (given['plan-args'] ?? '').split(/\s+/));
       await expectKnown(`${name} apply-args`, 'apply', (given['apply-args'] ?? '').split(/\s+/));
     }
     const commands = [...invocations(shell).map((c) => c[0]), ...actionUses(parse(text)).map((w) => w.command)];
-    if (name === 'action.yml') expect(invocations(shell).map((c) => c[0])).toEqual(['--version', 'plan', 'show', 'plan', 'apply']);
-    else expect(commands).toEqual(expect.arrayContaining(name.endsWith('github-drift.yml') ? ['export'] : ['plan', 'apply']));
+    if (name === 'action.yml')
+      expect(invocations(shell).map((c) => c[0])).toEqual(['--version', 'plan', 'show', 'plan', 'apply']);
+    else
+      expect(commands).toEqual(
+        expect.arrayContaining(name.endsWith('github-drift.yml') ? ['export'] : ['plan', 'apply']),
+      );
   });
 
   it('GitHub drift: nightly and on demand, export --into with the read key, one pull request on a fixed branch, opened or updated', async () => {
     const text = await readFile(join(DIR, 'github-drift.yml'), 'utf8');
-    const wf = parse(text) as { on: Record<string, unknown>; concurrency: unknown; jobs: Record<string, { env: Record<string, string>; environment: string; steps: { env?: Record<string, string> }[] }> };
+    const wf = parse(text) as {
+      on: Record<string, unknown>;
+      concurrency: unknown;
+      jobs: Record<
+        string,
+        {
+          env: Record<string, string>;
+          environment: string;
+          steps: { env?: Record<string, string> }[];
+        }
+      >;
+    };
     expect(Object.keys(wf.on)).toEqual(['schedule', 'workflow_dispatch']);
     expect(wf.concurrency).toEqual({ group: 'panel-drift', 'cancel-in-progress': false });
     const shell = shellOf(wf.jobs).join('\n');

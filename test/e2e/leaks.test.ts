@@ -12,7 +12,8 @@ import { REDACTED } from '../../src/redact.js';
 import { parseJournal } from '../../src/secrets/journal.js';
 import { API_KEY, createdRecords, run, type RunResult, startWorkspace, type Workspace } from '../helpers/cli.js';
 
-const MANIFEST = 'version: 1\nclients:\n  - username: alice\n    plan: Basic\n    domains: [alice.example, www.alice.example]\n  - username: bob\n    domains: [bob.example]\n';
+const MANIFEST =
+  'version: 1\nclients:\n  - username: alice\n    plan: Basic\n    domains: [alice.example, www.alice.example]\n  - username: bob\n    domains: [bob.example]\n';
 
 describe('no secret in any output', () => {
   let p: Workspace;
@@ -22,9 +23,17 @@ describe('no secret in any output', () => {
     p = await startWorkspace(undefined, {
       // A careless panel that echoes the key, or the password it refuses, in an error message.
       intercept: ({ method, path, body }) => {
-        if (echoKey && method === 'GET' && path === '/clients') return { status: 400, json: { code: '400 Bad Request', message: `bad key ${API_KEY} for this resource` } };
+        if (echoKey && method === 'GET' && path === '/clients')
+          return {
+            status: 400,
+            json: { code: '400 Bad Request', message: `bad key ${API_KEY} for this resource` },
+          };
         const password = (body as { password?: unknown } | undefined)?.password;
-        if (echoPassword && method === 'PUT' && typeof password === 'string') return { status: 400, json: { code: '400 Bad Request', message: `password ${password} is too weak` } };
+        if (echoPassword && method === 'PUT' && typeof password === 'string')
+          return {
+            status: 400,
+            json: { code: '400 Bad Request', message: `password ${password} is too weak` },
+          };
         return undefined;
       },
     });
@@ -53,7 +62,8 @@ describe('no secret in any output', () => {
     await go(['validate', manifest]);
     await go(['validate', bad]);
     await go(['plan', bad]);
-    for (const format of ['text', 'json', 'markdown']) await go(['plan', manifest, '--format', format, '--out', planFile, '--show-unmanaged']);
+    for (const format of ['text', 'json', 'markdown'])
+      await go(['plan', manifest, '--format', format, '--out', planFile, '--show-unmanaged']);
     await go(['apply', manifest]);
     expect((await go(['apply', manifest, '--auto-approve', '--verbose'])).code).toBe(0);
     await go(['apply', manifest, '--auto-approve', '--format', 'json']);
@@ -73,7 +83,8 @@ describe('no secret in any output', () => {
     await go(['simulator', '--api-key', API_KEY, '--port', 'x']);
     // The key pasted where the manifest belongs, the key file named too: known before the manifest is read.
     const keyFileOnly = { PROVISION_URL: p.env.PROVISION_URL };
-    for (const command of ['plan', 'apply', 'validate']) await go([command, API_KEY, '--api-key-file', keyFile], keyFileOnly);
+    for (const command of ['plan', 'apply', 'validate'])
+      await go([command, API_KEY, '--api-key-file', keyFile], keyFileOnly);
     await go(['apply', `--api-key-file=${keyFile}`, join(p.dir, `${API_KEY}.yaml`)], keyFileOnly);
     // The step summary is output too.
     const summary = join(p.dir, 'summary.md');
@@ -102,7 +113,9 @@ describe('no secret in any output', () => {
     // Every password the file holds, current and pending: two from the panel, two made by
     // apply, three by secrets reset (one refused).
     const passwords = parseJournal(await readFile(secrets, 'utf8')).flatMap((line) =>
-      line.kind === 'unreadable' ? [] : [line.entry.password, line.entry.pending_password].filter((v): v is string => typeof v === 'string'),
+      line.kind === 'unreadable'
+        ? []
+        : [line.entry.password, line.entry.pending_password].filter((v): v is string => typeof v === 'string'),
     );
     expect(new Set(passwords).size).toBe(7);
     expect((await createdRecords(secrets)).filter((r) => typeof r.password === 'string')).toHaveLength(6);

@@ -20,9 +20,24 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PACKAGE = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; bin: Record<string, string> };
+const PACKAGE = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  bin: Record<string, string>;
+};
 /** What the build and the tarball need from the tree. */
-const COPIED = ['package.json', 'package-lock.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.types.json', 'src', 'schemas', 'scripts'];
+const COPIED = [
+  'package.json',
+  'package-lock.json',
+  'README.md',
+  'LICENSE',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'tsconfig.types.json',
+  'src',
+  'schemas',
+  'scripts',
+];
 
 interface Ran {
   readonly code: number;
@@ -33,16 +48,28 @@ interface Ran {
 /** The environment of a fresh CI machine: this one's, without what an outer `npm test` set (npm_*). */
 function cleanEnv(): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
-  return { ...env, CI: 'true', NO_UPDATE_NOTIFIER: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
+  return {
+    ...env,
+    CI: 'true',
+    NO_UPDATE_NOTIFIER: '1',
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+  };
 }
 
 /** Runs a program (no shell, no terminal) and says how it ended. */
 function exec(file: string, args: readonly string[], cwd: string): Promise<Ran> {
   return new Promise((resolve) => {
-    execFile(file, [...args], { cwd, env: cleanEnv(), maxBuffer: 64 * 1024 * 1024, timeout: 180_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      file,
+      [...args],
+      { cwd, env: cleanEnv(), maxBuffer: 64 * 1024 * 1024, timeout: 180_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -71,7 +98,10 @@ beforeAll(async () => {
   await mkdir(join(tree, 'bundle'), { recursive: true });
   await writeFile(join(tree, 'bundle', 'chunk-STALE000.js'), 'throw new Error("stale");\n');
 
-  const pack = JSON.parse(await ok('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], tree)) as { filename: string; files: { path: string }[] }[];
+  const pack = JSON.parse(await ok('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], tree)) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
   tarball = join(dir, pack[0]?.filename ?? '');
   packed = (pack[0]?.files ?? []).map((f) => f.path).sort();
 
@@ -81,7 +111,10 @@ beforeAll(async () => {
 
   project = join(dir, 'project');
   await mkdir(project);
-  await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: 'uses-provision', private: true, type: 'module' })}\n`);
+  await writeFile(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'uses-provision', private: true, type: 'module' })}\n`,
+  );
   await ok('npm', ['install', tarball, ...NPM_FLAGS], project);
   await cp(join(ROOT, 'examples', 'use-from-code.mjs'), join(project, 'use-from-code.mjs'));
 }, 300_000);
@@ -98,8 +131,22 @@ describe(`the package ${PACKAGE.name}, packed and installed`, { timeout: 90_000 
     expect(packed).toContain('dist/api/index.js');
     expect(packed).toContain('dist/api/index.d.ts');
     expect(packed).toContain('dist/action/pr-comment.js');
-    expect(packed).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'schemas/manifest.schema.json', 'schemas/plan.schema.json', 'schemas/apply-result.schema.json']));
-    const outside = packed.filter((path) => !/^(dist\/.+\.(js|d\.ts)|bundle\/(bin|chunk-\w+)\.js(\.map)?|schemas\/[^/]+\.schema\.json|LICENSE|README\.md|package\.json|npm-shrinkwrap\.json)$/.test(path));
+    expect(packed).toEqual(
+      expect.arrayContaining([
+        'LICENSE',
+        'README.md',
+        'package.json',
+        'schemas/manifest.schema.json',
+        'schemas/plan.schema.json',
+        'schemas/apply-result.schema.json',
+      ]),
+    );
+    const outside = packed.filter(
+      (path) =>
+        !/^(dist\/.+\.(js|d\.ts)|bundle\/(bin|chunk-\w+)\.js(\.map)?|schemas\/[^/]+\.schema\.json|LICENSE|README\.md|package\.json|npm-shrinkwrap\.json)$/.test(
+          path,
+        ),
+    );
     expect(outside).toEqual([]);
     expect(packed).not.toContain('dist/stale-leftover.js');
     expect(packed).not.toContain('bundle/chunk-STALE000.js');
@@ -117,26 +164,37 @@ describe(`the package ${PACKAGE.name}, packed and installed`, { timeout: 90_000 
       expect(text.trimEnd().endsWith(`//# sourceMappingURL=${name}.map`), script).toBe(true);
       expect(packed).toContain(`${script}.map`);
       // Every chunk a shipped file imports is shipped.
-      for (const [, imported] of text.matchAll(/"\.\/(chunk-\w+\.js)"/g)) expect(packed, `${script} imports ${imported ?? ''}`).toContain(`bundle/${imported ?? ''}`);
+      for (const [, imported] of text.matchAll(/"\.\/(chunk-\w+\.js)"/g))
+        expect(packed, `${script} imports ${imported ?? ''}`).toContain(`bundle/${imported ?? ''}`);
     }
     expect(packed.filter((path) => path.endsWith('.map')).length).toBe(scripts.length);
   });
 
   it('pins the whole dependency tree: npm-shrinkwrap.json (the lockfile) ships, and the install holds exactly its versions', async () => {
     expect(packed).toContain('npm-shrinkwrap.json');
-    const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; dev?: boolean }> };
+    const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version?: string; dev?: boolean }>;
+    };
     const installed = join(dir, 'prefix', 'lib', 'node_modules', PACKAGE.name);
-    const runtime = Object.entries(lock.packages).filter(([path, entry]) => path.startsWith('node_modules/') && entry.dev !== true);
+    const runtime = Object.entries(lock.packages).filter(
+      ([path, entry]) => path.startsWith('node_modules/') && entry.dev !== true,
+    );
     expect(runtime.length).toBeGreaterThan(6);
     for (const [path, entry] of runtime) {
-      const version = (JSON.parse(await readFile(join(installed, path, 'package.json'), 'utf8')) as { version: string }).version;
+      const version = (
+        JSON.parse(await readFile(join(installed, path, 'package.json'), 'utf8')) as {
+          version: string;
+        }
+      ).version;
       expect(version, path).toBe(entry.version);
     }
   });
 
   it('the installed provision bin is the bundle', async () => {
     expect(PACKAGE.bin.provision).toBe('bundle/bin.js');
-    expect(await realpath(bin)).toBe(await realpath(join(dir, 'prefix', 'lib', 'node_modules', PACKAGE.name, 'bundle', 'bin.js')));
+    expect(await realpath(bin)).toBe(
+      await realpath(join(dir, 'prefix', 'lib', 'node_modules', PACKAGE.name, 'bundle', 'bin.js')),
+    );
   });
 
   it('provision --version, from the global install, is the package version', async () => {
@@ -145,7 +203,7 @@ describe(`the package ${PACKAGE.name}, packed and installed`, { timeout: 90_000 
     expect(ran.stdout.trim()).toBe(PACKAGE.version);
   });
 
-  it('provision-pr-comment, the action\'s script, is installed too', async () => {
+  it("provision-pr-comment, the action's script, is installed too", async () => {
     const ran = await exec(join(dir, 'prefix', 'bin', 'provision-pr-comment'), ['--help'], dir);
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout).toContain('provision-pr-comment');
@@ -164,7 +222,11 @@ describe(`the package ${PACKAGE.name}, packed and installed`, { timeout: 90_000 
   });
 
   it('exports only the API, the schemas and package.json: a deep import of dist/ is refused', async () => {
-    const deep = await exec(process.execPath, ['--input-type=module', '-e', `await import('${PACKAGE.name}/dist/plan/diff.js')`], project);
+    const deep = await exec(
+      process.execPath,
+      ['--input-type=module', '-e', `await import('${PACKAGE.name}/dist/plan/diff.js')`],
+      project,
+    );
     expect(deep.code).not.toBe(0);
     expect(deep.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
     const script = `
@@ -187,7 +249,16 @@ describe(`the package ${PACKAGE.name}, packed and installed`, { timeout: 90_000 
     await writeFile(
       join(project, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'ES2023', strict: true, noEmit: true, skipLibCheck: true, typeRoots: [join(ROOT, 'node_modules', '@types')], types: ['node'] },
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'ES2023',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          typeRoots: [join(ROOT, 'node_modules', '@types')],
+          types: ['node'],
+        },
         files: ['consumer.ts'],
       }),
     );
@@ -203,7 +274,10 @@ export const counted: number = plan.changes.length + code.length;
     );
     const typed = await exec(process.execPath, tsc, project);
     expect(typed.code, typed.stdout).toBe(0);
-    await writeFile(join(project, 'consumer.ts'), `import { diff } from '${PACKAGE.name}/dist/plan/diff.js';\nexport const d = diff;\n`);
+    await writeFile(
+      join(project, 'consumer.ts'),
+      `import { diff } from '${PACKAGE.name}/dist/plan/diff.js';\nexport const d = diff;\n`,
+    );
     const deep = await exec(process.execPath, tsc, project);
     expect(deep.code).not.toBe(0);
     expect(deep.stdout).toContain('TS2307');

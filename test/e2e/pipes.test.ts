@@ -7,11 +7,22 @@ import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/dist.js';
 import { workspace } from '../helpers/cli.js';
 
-function runWithStdin(args: string[], env: Record<string, string>, input: string, shell = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runWithStdin(
+  args: string[],
+  env: Record<string, string>,
+  input: string,
+  shell = false,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = shell
-      ? spawn('bash', ['-c', `"${process.execPath}" "${BIN}" ${args.join(' ')}`], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
-      : spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+      ? spawn('bash', ['-c', `"${process.execPath}" "${BIN}" ${args.join(' ')}`], {
+          env: { PATH: process.env.PATH ?? '', ...env },
+          stdio: ['pipe', 'pipe', 'pipe'],
+        })
+      : spawn(process.execPath, [BIN, ...args], {
+          env: { PATH: process.env.PATH ?? '', ...env },
+          stdio: ['pipe', 'pipe', 'pipe'],
+        });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -31,7 +42,11 @@ describe('inputs from pipes', () => {
     for (const [args, name, shell] of [
       [['apply', '/dev/stdin', '--auto-approve'], 'piped', false],
       [['apply', '-', '--auto-approve'], 'dashed', false],
-      [['apply', `<(printf 'version: 1\\nclients:\\n  - username: substituted\\n')`, '--auto-approve'], 'substituted', true],
+      [
+        ['apply', `<(printf 'version: 1\\nclients:\\n  - username: substituted\\n')`, '--auto-approve'],
+        'substituted',
+        true,
+      ],
     ] as const) {
       const r = await runWithStdin([...args], w.envWithSecrets, manifest(name), shell);
       expect(r.code, r.stderr).toBe(0);

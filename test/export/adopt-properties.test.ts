@@ -16,9 +16,17 @@ import { live } from '../helpers/builders.js';
 
 const username = fc.constantFrom('alice', 'bob', 'carol', 'dave', 'legacy-1', 'team-x');
 const domainName = fc
-  .tuple(fc.constantFrom('', 'www.', 'shop.'), fc.constantFrom('one', 'two', 'three', 'bücher'), fc.constantFrom('.example', '.test'))
+  .tuple(
+    fc.constantFrom('', 'www.', 'shop.'),
+    fc.constantFrom('one', 'two', 'three', 'bücher'),
+    fc.constantFrom('.example', '.test'),
+  )
   .map(([sub, name, tld]) => `${sub}${name}${tld}`);
-const quoting = fc.constantFrom((s: string) => s, (s: string) => `'${s}'`, (s: string) => JSON.stringify(s));
+const quoting = fc.constantFrom(
+  (s: string) => s,
+  (s: string) => `'${s}'`,
+  (s: string) => JSON.stringify(s),
+);
 
 interface Entry {
   username: string;
@@ -38,7 +46,10 @@ const entry = fc.record({
   plan: fc.constantFrom(undefined, 'Basic', 'Standard', 'Premium Plus'),
   email: fc.constantFrom(undefined, 'a@x.example', 'b@x.example'),
   suspended: fc.constantFrom(undefined, true, false),
-  domains: fc.uniqueArray(fc.record({ name: domainName, absent: fc.boolean() }), { selector: (d) => d.name, maxLength: 4 }),
+  domains: fc.uniqueArray(fc.record({ name: domainName, absent: fc.boolean() }), {
+    selector: (d) => d.name,
+    maxLength: 4,
+  }),
   flow: fc.boolean(),
   flowDomains: fc.boolean(),
   comment: fc.boolean(),
@@ -51,7 +62,9 @@ function manifest(entries: Entry[], q: (s: string) => string, prune: string, ind
   const lines = ['# generated', 'version: 1', ...(prune === '' ? [] : [prune]), 'clients:'];
   if (entries.length === 0) return `${lines.join('\n')} []\n`;
   for (const e of entries) {
-    const domains = e.domains.filter((d) => !seen.has(d.name) && seen.add(d.name)).map((d) => (d.absent ? `{name: ${q(d.name)}, state: absent}` : q(d.name)));
+    const domains = e.domains
+      .filter((d) => !seen.has(d.name) && seen.add(d.name))
+      .map((d) => (d.absent ? `{name: ${q(d.name)}, state: absent}` : q(d.name)));
     const fields: [string, string][] = e.absent
       ? [['state', 'absent']]
       : [
@@ -61,7 +74,11 @@ function manifest(entries: Entry[], q: (s: string) => string, prune: string, ind
         ];
     const withDomains = !e.absent && domains.length > 0;
     if (e.flow) {
-      const parts = [`username: ${q(e.username)}`, ...fields.map(([k, v]) => `${k}: ${v}`), ...(withDomains ? [`domains: [${domains.join(', ')}]`] : [])];
+      const parts = [
+        `username: ${q(e.username)}`,
+        ...fields.map(([k, v]) => `${k}: ${v}`),
+        ...(withDomains ? [`domains: [${domains.join(', ')}]`] : []),
+      ];
       lines.push(`${pad}- {${parts.join(', ')}}${e.comment ? '   # flow entry' : ''}`);
       continue;
     }
@@ -77,15 +94,38 @@ function manifest(entries: Entry[], q: (s: string) => string, prune: string, ind
 
 const panel = fc
   .tuple(
-    fc.uniqueArray(fc.tuple(username, fc.constantFrom(undefined, null, 1, 2, 3), fc.constantFrom(undefined, null, 'a@x.example', 'c@x.example'), fc.constantFrom(undefined, true, false)), {
-      selector: ([u]) => u,
-      maxLength: 5,
-    }),
-    fc.uniqueArray(fc.tuple(domainName.map((d) => new URL(`http://${d}`).hostname), fc.nat(6), fc.boolean()), { selector: ([d]) => d, maxLength: 10 }),
+    fc.uniqueArray(
+      fc.tuple(
+        username,
+        fc.constantFrom(undefined, null, 1, 2, 3),
+        fc.constantFrom(undefined, null, 'a@x.example', 'c@x.example'),
+        fc.constantFrom(undefined, true, false),
+      ),
+      {
+        selector: ([u]) => u,
+        maxLength: 5,
+      },
+    ),
+    fc.uniqueArray(
+      fc.tuple(
+        domainName.map((d) => new URL(`http://${d}`).hostname),
+        fc.nat(6),
+        fc.boolean(),
+      ),
+      { selector: ([d]) => d, maxLength: 10 },
+    ),
   )
   .map(([clients, domains]) =>
     live(
-      clients.map(([u, plan, mail, susp], i) => [i + 1, u, plan, { ...(mail === undefined ? {} : { email: mail }), ...(susp === undefined ? {} : { suspended: susp }) }]),
+      clients.map(([u, plan, mail, susp], i) => [
+        i + 1,
+        u,
+        plan,
+        {
+          ...(mail === undefined ? {} : { email: mail }),
+          ...(susp === undefined ? {} : { suspended: susp }),
+        },
+      ]),
       domains.map(([d, owner, system], i) => [100 + i, d, owner, system]),
     ),
   );
@@ -96,7 +136,12 @@ describe('export --into properties', () => {
       fc.property(
         fc.uniqueArray(entry, { selector: (e) => e.username, maxLength: 5 }),
         quoting,
-        fc.constantFrom('', 'prune: {clients: true}', 'prune:\n  clients: true\n  keep: [legacy-*, shop.*]', 'prune: {domains: true}'),
+        fc.constantFrom(
+          '',
+          'prune: {clients: true}',
+          'prune:\n  clients: true\n  keep: [legacy-*, shop.*]',
+          'prune: {domains: true}',
+        ),
         fc.constantFrom(0, 2, 4),
         panel,
         fc.boolean(),
@@ -106,7 +151,10 @@ describe('export --into properties', () => {
           const before = validateManifest(text, 'm.yaml').desired;
           expect(before, text).toBeDefined();
           if (before === undefined) return;
-          const options = { dropMissing, ...(pattern === undefined ? {} : { claim: globMatcher([pattern]) }) };
+          const options = {
+            dropMissing,
+            ...(pattern === undefined ? {} : { claim: globMatcher([pattern]) }),
+          };
           const { edits } = adopt(before, new LiveModel(l), options);
           const out = rewrite(text, edits, 'm.yaml');
           const after = validateManifest(out, 'm.yaml').desired;
@@ -122,11 +170,16 @@ describe('export --into properties', () => {
             if (client.state === 'absent') continue;
             if (dropMissing) expect(liveClient, client.username).toBeDefined();
             if (liveClient === undefined) continue;
-            for (const d of l.domains) if (d.idUser === liveClient.id && !d.isSystem && !keep(d.name)) expect(domains.has(d.name), d.name).toBe(true);
+            for (const d of l.domains)
+              if (d.idUser === liveClient.id && !d.isSystem && !keep(d.name))
+                expect(domains.has(d.name), d.name).toBe(true);
           }
           for (const c of l.clients) {
-            const claimed = (before.prune.clients || (pattern !== undefined && globMatcher([pattern])(c.username))) && !keep(c.username);
-            if (!before.clients.some((b) => b.username === c.username)) expect(listed.has(c.username), c.username).toBe(claimed);
+            const claimed =
+              (before.prune.clients || (pattern !== undefined && globMatcher([pattern])(c.username))) &&
+              !keep(c.username);
+            if (!before.clients.some((b) => b.username === c.username))
+              expect(listed.has(c.username), c.username).toBe(claimed);
           }
           // A second run finds nothing to change.
           expect(adopt(after, new LiveModel(l), options).edits).toEqual([]);

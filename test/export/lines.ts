@@ -6,7 +6,9 @@ import { structuredPatch } from 'diff';
  */
 export function touched(before: string, after: string): [number, number][] {
   // jsdiff gives an insertion's oldStart as the line it goes before.
-  return structuredPatch('a', 'b', before, after, undefined, undefined, { context: 0 }).hunks.map((h) => (h.oldLines === 0 ? [h.oldStart - 1, h.oldStart - 1] : [h.oldStart, h.oldStart + h.oldLines - 1]));
+  return structuredPatch('a', 'b', before, after, undefined, undefined, { context: 0 }).hunks.map((h) =>
+    h.oldLines === 0 ? [h.oldStart - 1, h.oldStart - 1] : [h.oldStart, h.oldStart + h.oldLines - 1],
+  );
 }
 
 /** The 1-based line range of `text` from the line holding `first` to the next line holding `last` (both included). */

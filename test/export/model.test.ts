@@ -10,7 +10,10 @@ import { entryText, manifestText, scalarText } from '../../src/export/write.js';
 import { validateManifest } from '../../src/manifest/load.js';
 import { live } from '../helpers/builders.js';
 
-function entries(panel: ReturnType<typeof live>, include?: (username: string) => boolean): { clients: ReturnType<LiveModel['entries']>; warnings: string[] } {
+function entries(
+  panel: ReturnType<typeof live>,
+  include?: (username: string) => boolean,
+): { clients: ReturnType<LiveModel['entries']>; warnings: string[] } {
   const warnings: string[] = [];
   const clients = new LiveModel(panel).entries((w) => warnings.push(w), include);
   return { clients, warnings };
@@ -34,7 +37,13 @@ describe('LiveModel.entries', () => {
     const { clients, warnings } = entries(panel);
     expect(warnings).toEqual([]);
     expect(clients).toEqual([
-      { username: 'alice', plan: 'Premium Plus', email: 'alice@example.com', suspended: true, domains: ['alice.example', 'shop.alice.example'] },
+      {
+        username: 'alice',
+        plan: 'Premium Plus',
+        email: 'alice@example.com',
+        suspended: true,
+        domains: ['alice.example', 'shop.alice.example'],
+      },
       { username: 'bob', plan: 'Basic', domains: ['bücher.example'] },
       { username: 'carol', domains: [] },
     ]);
@@ -52,7 +61,12 @@ describe('LiveModel.entries', () => {
         [2, 'under_score.example', 3],
         [3, 'bob.example', 4],
       ],
-      { plans: [{ id: 1, name: 'Basic' }, { id: 5, name: '  ' }] },
+      {
+        plans: [
+          { id: 1, name: 'Basic' },
+          { id: 5, name: '  ' },
+        ],
+      },
     );
     const { clients, warnings } = entries(panel);
     expect(clients).toEqual([
@@ -72,14 +86,20 @@ describe('LiveModel.entries', () => {
   });
 
   it('narrows to the usernames `include` accepts', () => {
-    const panel = live([[2, 'team-a-1', null, {}], [3, 'team-b-1', null, {}]]);
+    const panel = live([
+      [2, 'team-a-1', null, {}],
+      [3, 'team-b-1', null, {}],
+    ]);
     expect(entries(panel, (u) => u.startsWith('team-a')).clients.map((c) => c.username)).toEqual(['team-a-1']);
   });
 });
 
 describe('domains', () => {
   it('an IDN is written in Unicode (as domain_utf8 holds it); a name the manifest refuses has no form', () => {
-    expect(domainForm('xn--bcher-kva.example')).toEqual({ name: 'xn--bcher-kva.example', text: 'bücher.example' });
+    expect(domainForm('xn--bcher-kva.example')).toEqual({
+      name: 'xn--bcher-kva.example',
+      text: 'bücher.example',
+    });
     expect(domainForm('xn--zca.example')).toEqual({ name: 'xn--zca.example', text: 'ß.example' });
     expect(domainForm('plain.example')).toEqual({ name: 'plain.example', text: 'plain.example' });
     expect(domainForm('xn--abc.example')).toBeUndefined();
@@ -89,19 +109,28 @@ describe('domains', () => {
   it('a parent always comes before its subdomains, whatever the names (property)', () => {
     const label = fc.constantFrom('a', 'b', 'xn--bcher-kva', 'b0');
     fc.assert(
-      fc.property(fc.uniqueArray(fc.array(label, { minLength: 2, maxLength: 4 }).map((l) => l.join('.')), { maxLength: 12 }), (names) => {
-        const sorted = [...names].sort(domainOrder);
-        for (const [i, name] of sorted.entries()) {
-          for (const later of sorted.slice(i + 1)) expect(name.endsWith(`.${later}`)).toBe(false);
-        }
-      }),
+      fc.property(
+        fc.uniqueArray(
+          fc.array(label, { minLength: 2, maxLength: 4 }).map((l) => l.join('.')),
+          { maxLength: 12 },
+        ),
+        (names) => {
+          const sorted = [...names].sort(domainOrder);
+          for (const [i, name] of sorted.entries()) {
+            for (const later of sorted.slice(i + 1)) expect(name.endsWith(`.${later}`)).toBe(false);
+          }
+        },
+      ),
     );
   });
 });
 
 describe('refusedEmails', () => {
   it('asks the manifest itself, once for all', () => {
-    expect([...refusedEmails(['a@x.example', 'nope', 'b@x.example', 'two words@x.example', 'a@x.example'])]).toEqual(['nope', 'two words@x.example']);
+    expect([...refusedEmails(['a@x.example', 'nope', 'b@x.example', 'two words@x.example', 'a@x.example'])]).toEqual([
+      'nope',
+      'two words@x.example',
+    ]);
     expect(refusedEmails([]).size).toBe(0);
   });
 });
@@ -115,7 +144,18 @@ describe('the text', () => {
       clients: []
       "
     `);
-    const text = manifestText([{ username: 'alice', plan: 'true', email: 'a@x.example', suspended: true, domains: ['alice.example'] }], ['line\nbreak']);
+    const text = manifestText(
+      [
+        {
+          username: 'alice',
+          plan: 'true',
+          email: 'a@x.example',
+          suspended: true,
+          domains: ['alice.example'],
+        },
+      ],
+      ['line\nbreak'],
+    );
     expect(text).toMatchInlineSnapshot(`
       "# yaml-language-server: $schema=https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json
       # line\\nbreak
@@ -129,27 +169,66 @@ describe('the text', () => {
             - alice.example
       "
     `);
-    expect(validateManifest(text, 'm.yaml').desired?.clients[0]).toMatchObject({ username: 'alice', plan: 'true', suspended: true });
+    expect(validateManifest(text, 'm.yaml').desired?.clients[0]).toMatchObject({
+      username: 'alice',
+      plan: 'true',
+      suspended: true,
+    });
   });
 
   it('names as data: any string reads back the same, and no control, bidirectional or line-separator character is written raw (property)', () => {
-    // eslint-disable-next-line no-control-regex -- finding control characters is the point
-    const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
-    const weird = fc.string({ unit: fc.constantFrom('a', ' ', ':', '#', ',', '[', '}', '"', "'", '\\', '\n', '\t', '\u001b', '\u007f', '\u0085', '\u202e', '\u2028', 'é', '-', '?', '&', '*', '!', '|', '>', '%', '@', '`') });
+    const raw =
+      // eslint-disable-next-line no-control-regex -- finding control characters is the point
+      /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+    const weird = fc.string({
+      unit: fc.constantFrom(
+        'a',
+        ' ',
+        ':',
+        '#',
+        ',',
+        '[',
+        '}',
+        '"',
+        "'",
+        '\\',
+        '\n',
+        '\t',
+        '\u001b',
+        '\u007f',
+        '\u0085',
+        '\u202e',
+        '\u2028',
+        'é',
+        '-',
+        '?',
+        '&',
+        '*',
+        '!',
+        '|',
+        '>',
+        '%',
+        '@',
+        '`',
+      ),
+    });
     fc.assert(
       fc.property(weird, (value) => {
         for (const context of ['block', 'flow'] as const) {
           const text = scalarText(value, context);
           expect(text).not.toMatch(raw);
           expect(text).not.toContain('\n');
-          const back: unknown = context === 'flow' ? (parse(`[${text}]`) as unknown[])[0] : (parse(`k: ${text}`) as { k: unknown }).k;
+          const back: unknown =
+            context === 'flow' ? (parse(`[${text}]`) as unknown[])[0] : (parse(`k: ${text}`) as { k: unknown }).k;
           expect(back).toBe(value);
         }
         const entry = { username: 'alice', plan: value, email: value, domains: [] };
         for (const style of ['block', 'flow'] as const) {
           const text = entryText(entry, style);
           expect(text).not.toMatch(raw);
-          expect(parse(style === 'block' ? text : `[${text}]`)).toEqual([{ username: 'alice', plan: value, email: value }]);
+          expect(parse(style === 'block' ? text : `[${text}]`)).toEqual([
+            { username: 'alice', plan: value, email: value },
+          ]);
         }
       }),
       { numRuns: 300 },

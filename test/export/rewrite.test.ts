@@ -16,13 +16,15 @@ import { linesOf, outside } from './lines.js';
 /** The manifest `text` rewritten to describe `panel`; it must still validate. */
 function into(text: string, panel: Live, options: AdoptOptions = {}): { text: string; warnings: readonly string[] } {
   const desired = validateManifest(text, 'm.yaml').desired;
-  if (desired === undefined) throw new Error(`test manifest invalid: ${JSON.stringify(validateManifest(text, 'm.yaml').diagnostics)}`);
+  if (desired === undefined)
+    throw new Error(`test manifest invalid: ${JSON.stringify(validateManifest(text, 'm.yaml').diagnostics)}`);
   const { edits, warnings } = adopt(desired, new LiveModel(panel), options);
   const out = rewrite(text, edits, 'm.yaml');
   const after = validateManifest(out, 'm.yaml');
   expect(after.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   // What it lists now plans to no update.
-  if (after.desired !== undefined) expect(diff(after.desired, panel).changes.filter((c) => c.action === 'update')).toEqual([]);
+  if (after.desired !== undefined)
+    expect(diff(after.desired, panel).changes.filter((c) => c.action === 'update')).toEqual([]);
   return { text: out, warnings };
 }
 
@@ -115,7 +117,11 @@ describe('export --into, in the text', () => {
             - erin.example
       "
     `);
-    const changed = [linesOf(ODD, 'username: alice', 'shop.alice.example'), linesOf(ODD, 'username: bob'), linesOf(ODD, 'username: carol', 'carol.example')];
+    const changed = [
+      linesOf(ODD, 'username: alice', 'shop.alice.example'),
+      linesOf(ODD, 'username: bob'),
+      linesOf(ODD, 'username: carol', 'carol.example'),
+    ];
     expect(outside(ODD, text, changed)).toEqual([]);
   });
 
@@ -171,8 +177,17 @@ clients:
     domains: []
 `;
     const panel = live(
-      [[2, 'alice', 1, {}], [3, 'bob', null, {}], [4, 'carol', null, {}]],
-      [[10, 'alice.example', 2], [11, 'shop.alice.example', 2], [12, 'bob.example', 3], [13, 'carol.example', 4]],
+      [
+        [2, 'alice', 1, {}],
+        [3, 'bob', null, {}],
+        [4, 'carol', null, {}],
+      ],
+      [
+        [10, 'alice.example', 2],
+        [11, 'shop.alice.example', 2],
+        [12, 'bob.example', 3],
+        [13, 'carol.example', 4],
+      ],
     );
     expect(into(text, panel).text).toMatchInlineSnapshot(`
       "version: 1
@@ -192,17 +207,30 @@ clients:
 
 describe('other clients: only where the manifest claims them', () => {
   const panel = live(
-    [[2, 'alice', 1, { email: null, suspended: false }], [3, 'bob', 2, { email: 'bob@x.example', suspended: true }], [4, 'legacy-1', null, {}], [5, 'team-b-1', null, {}]],
-    [[10, 'alice.example', 2], [11, 'bob.example', 3], [12, 'legacy.example', 4], [13, 'b1.example', 5]],
+    [
+      [2, 'alice', 1, { email: null, suspended: false }],
+      [3, 'bob', 2, { email: 'bob@x.example', suspended: true }],
+      [4, 'legacy-1', null, {}],
+      [5, 'team-b-1', null, {}],
+    ],
+    [
+      [10, 'alice.example', 2],
+      [11, 'bob.example', 3],
+      [12, 'legacy.example', 4],
+      [13, 'b1.example', 5],
+    ],
   );
 
   it('without prune.clients or --clients, a shared panel adds nobody else', () => {
     const text = 'version: 1\nclients:\n  - username: alice\n';
-    expect(into(text, panel).text).toBe('version: 1\nclients:\n  - username: alice\n    domains:\n      - alice.example\n');
+    expect(into(text, panel).text).toBe(
+      'version: 1\nclients:\n  - username: alice\n    domains:\n      - alice.example\n',
+    );
   });
 
   it('prune.clients adds every unlisted client but a keep match, sorted, as export writes them', () => {
-    const text = 'version: 1\nprune: {clients: true, keep: [legacy-*]}\nclients:\n  - username: alice\n    domains: [alice.example]\n';
+    const text =
+      'version: 1\nprune: {clients: true, keep: [legacy-*]}\nclients:\n  - username: alice\n    domains: [alice.example]\n';
     expect(into(text, panel).text).toMatchInlineSnapshot(`
       "version: 1
       prune: {clients: true, keep: [legacy-*]}
@@ -224,8 +252,12 @@ describe('other clients: only where the manifest claims them', () => {
 
   it('--clients adds the matching ones; under an empty flow clients: [] they become a block list; in a flow list, flow entries', () => {
     const claim = (u: string): boolean => u.startsWith('team-');
-    expect(into('version: 1\nclients: []   # none yet\n', panel, { claim }).text).toBe('version: 1\nclients:   # none yet\n  - username: team-b-1\n    domains:\n      - b1.example\n');
-    expect(into('{"version": 1, "clients": [{"username": "alice", "domains": ["alice.example"]}]}', panel, { claim }).text).toBe(
+    expect(into('version: 1\nclients: []   # none yet\n', panel, { claim }).text).toBe(
+      'version: 1\nclients:   # none yet\n  - username: team-b-1\n    domains:\n      - b1.example\n',
+    );
+    expect(
+      into('{"version": 1, "clients": [{"username": "alice", "domains": ["alice.example"]}]}', panel, { claim }).text,
+    ).toBe(
       '{"version": 1, "clients": [{"username": "alice", "domains": ["alice.example"]}, {username: team-b-1, domains: [b1.example]}]}',
     );
   });
@@ -270,28 +302,58 @@ clients:
     domains:
       - bob.example
 `;
-    expect(into(text, panel, { dropMissing: true }).text).toBe('version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n');
+    expect(into(text, panel, { dropMissing: true }).text).toBe(
+      'version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n',
+    );
     const empty = live([[2, 'alice', null, {}]], []);
-    expect(into('version: 1\nclients:\n  - username: alice\n    domains:\n      - alice.example\n', empty, { dropMissing: true }).text).toBe('version: 1\nclients:\n  - username: alice\n    domains: []\n');
-    expect(into('version: 1\nclients:\n  - username: bob\n', empty, { dropMissing: true }).text).toBe('version: 1\nclients: []\n');
-    expect(into('version: 1\nclients: [{username: x}, {username: alice}, {username: y}, {username: z}]\n', empty, { dropMissing: true }).text).toBe('version: 1\nclients: [{username: alice}]\n');
+    expect(
+      into('version: 1\nclients:\n  - username: alice\n    domains:\n      - alice.example\n', empty, {
+        dropMissing: true,
+      }).text,
+    ).toBe('version: 1\nclients:\n  - username: alice\n    domains: []\n');
+    expect(into('version: 1\nclients:\n  - username: bob\n', empty, { dropMissing: true }).text).toBe(
+      'version: 1\nclients: []\n',
+    );
+    expect(
+      into('version: 1\nclients: [{username: x}, {username: alice}, {username: y}, {username: z}]\n', empty, {
+        dropMissing: true,
+      }).text,
+    ).toBe('version: 1\nclients: [{username: alice}]\n');
   });
 });
 
 describe('what --into leaves as written, and says', () => {
   it('a domain listed under one client that the panel has under another: left as is, with a warning', () => {
-    const panel = live([[2, 'alice', null, {}], [3, 'bob', null, {}]], [[10, 'bob.example', 3]]);
+    const panel = live(
+      [
+        [2, 'alice', null, {}],
+        [3, 'bob', null, {}],
+      ],
+      [[10, 'bob.example', 3]],
+    );
     const text = 'version: 1\nclients:\n  - username: alice\n    domains: [bob.example]\n  - username: bob\n';
     const result = into(text, panel);
     expect(result.text).toBe(text);
-    expect(result.warnings).toEqual(['domain "bob.example" is listed under client "alice" but the panel has it under client "bob": left as is (plan reports the conflict)']);
+    expect(result.warnings).toEqual([
+      'domain "bob.example" is listed under client "alice" but the panel has it under client "bob": left as is (plan reports the conflict)',
+    ]);
   });
 
   it('a manifest with aliases is refused: an edit through one would change every place that uses it', () => {
     const text = 'version: 1\nclients:\n  - username: alice\n    plan: &p Basic\n  - username: bob\n    plan: *p\n';
     const desired = validateManifest(text, 'm.yaml').desired;
     expect(desired).toBeDefined();
-    const { edits } = adopt(desired!, new LiveModel(live([[2, 'alice', 2, {}], [3, 'bob', 1, {}]])));
-    expect(() => rewrite(text, edits, 'm.yaml')).toThrowErrorMatchingInlineSnapshot(`[ProvisionError: m.yaml:6: export --into cannot rewrite a manifest that uses YAML aliases (*name): nothing was written]`);
+    const { edits } = adopt(
+      desired!,
+      new LiveModel(
+        live([
+          [2, 'alice', 2, {}],
+          [3, 'bob', 1, {}],
+        ]),
+      ),
+    );
+    expect(() => rewrite(text, edits, 'm.yaml')).toThrowErrorMatchingInlineSnapshot(
+      `[ProvisionError: m.yaml:6: export --into cannot rewrite a manifest that uses YAML aliases (*name): nothing was written]`,
+    );
   });
 });

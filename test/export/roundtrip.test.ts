@@ -13,7 +13,16 @@ import type { SimulatorSeed } from '../../src/simulator/index.js';
 import { run, startWorkspace } from '../helpers/cli.js';
 
 const PLANS = ['Basic', 'Premium Plus', 'true', "O'Neil: #1, [gold]"] as const;
-const DOMAINS = ['one.example', 'www.one.example', 'a.www.one.example', 'bücher.example', 'shop.bücher.example', 'münchen.de', 'two.test', 'x.two.test'] as const;
+const DOMAINS = [
+  'one.example',
+  'www.one.example',
+  'a.www.one.example',
+  'bücher.example',
+  'shop.bücher.example',
+  'münchen.de',
+  'two.test',
+  'x.two.test',
+] as const;
 
 const seed = fc
   .record({

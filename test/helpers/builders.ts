@@ -16,7 +16,10 @@ export interface ClientSpec {
  * domains are `present` unless given `state`; `prune` is NO_PRUNE unless given (what is left
  * out of it is false, `keep` []).
  */
-export function desired(clients: Record<string, ClientSpec>, options: { prune?: Partial<Omit<Prune, 'loc'>> } = {}): Desired {
+export function desired(
+  clients: Record<string, ClientSpec>,
+  options: { prune?: Partial<Omit<Prune, 'loc'>> } = {},
+): Desired {
   return {
     file: 'manifest.yaml',
     clients: Object.entries(clients).map(([username, c]): DesiredClient => ({
@@ -26,7 +29,9 @@ export function desired(clients: Record<string, ClientSpec>, options: { prune?: 
       ...(c.email === undefined ? {} : { email: c.email }),
       ...(c.suspended === undefined ? {} : { suspended: c.suspended }),
       domains: (c.domains ?? []).map((d): DesiredDomain =>
-        typeof d === 'string' ? { name: d, input: d, state: 'present' } : { name: d.name, input: d.name, state: d.state ?? 'present' },
+        typeof d === 'string'
+          ? { name: d, input: d, state: 'present' }
+          : { name: d.name, input: d.name, state: d.state ?? 'present' },
       ),
     })),
     prune: options.prune === undefined ? NO_PRUNE : { ...NO_PRUNE, ...options.prune },
@@ -50,8 +55,19 @@ export function live(
 ): Live {
   return {
     hostingPlans: options.plans ?? PLANS,
-    clients: clients.map(([id, username, idHostingPlan, fields]): LiveClient => ({ id, username, idHostingPlan, email: fields?.email, suspended: fields?.suspended })),
-    domains: domains.map(([id, name, idUser, isSystem]): LiveDomain => ({ id, name, idUser, isSystem: isSystem ?? false })),
+    clients: clients.map(([id, username, idHostingPlan, fields]): LiveClient => ({
+      id,
+      username,
+      idHostingPlan,
+      email: fields?.email,
+      suspended: fields?.suspended,
+    })),
+    domains: domains.map(([id, name, idUser, isSystem]): LiveDomain => ({
+      id,
+      name,
+      idUser,
+      isSystem: isSystem ?? false,
+    })),
     domainsComplete: options.domainsComplete ?? true,
   };
 }

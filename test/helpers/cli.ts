@@ -28,13 +28,25 @@ export interface RunOptions {
 }
 
 /** Runs the CLI in-process, as `provision <argv>`, with captured output and the given env only. */
-export async function run(argv: string[], env: Record<string, string | undefined> = {}, options: RunOptions = {}): Promise<RunResult> {
+export async function run(
+  argv: string[],
+  env: Record<string, string | undefined> = {},
+  options: RunOptions = {},
+): Promise<RunResult> {
   let stdout = '';
   let stderr = '';
   const { answer } = options;
   const code = await main(argv, {
-    stdout: { write: (t) => (stdout += t), isTTY: options.tty ?? false, columns: options.columns ?? 0 },
-    stderr: { write: (t) => (stderr += t), isTTY: options.tty ?? false, columns: options.columns ?? 0 },
+    stdout: {
+      write: (t) => (stdout += t),
+      isTTY: options.tty ?? false,
+      columns: options.columns ?? 0,
+    },
+    stderr: {
+      write: (t) => (stderr += t),
+      isTTY: options.tty ?? false,
+      columns: options.columns ?? 0,
+    },
     env,
     untilStopped: () => options.stop ?? new Promise<void>(() => undefined),
     ...(answer === undefined

@@ -39,7 +39,12 @@ export function fakeClock(random = 0.5): PanelClock & { waits: number[] } {
 
 /** A PanelClient for `simulator` with the test key, closed after the test; its wait sentences are checked. */
 export function client(panel: { url: string } | string, options: Partial<PanelClientOptions> = {}): PanelClient {
-  const created = new PanelClient({ baseUrl: typeof panel === 'string' ? panel : panel.url, apiKey: API_KEY, onWait: (m) => seen.push(m), ...options });
+  const created = new PanelClient({
+    baseUrl: typeof panel === 'string' ? panel : panel.url,
+    apiKey: API_KEY,
+    onWait: (m) => seen.push(m),
+    ...options,
+  });
   cleanups.push(() => created.close());
   return created;
 }

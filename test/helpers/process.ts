@@ -20,10 +20,20 @@ export interface Run {
 export function runBin(
   args: string[],
   env: Record<string, string>,
-  options: { killAfterMs?: number; signalWhen?: { signal: NodeJS.Signals; stdout: (text: string) => boolean; again?: (stderr: string) => boolean } } = {},
+  options: {
+    killAfterMs?: number;
+    signalWhen?: {
+      signal: NodeJS.Signals;
+      stdout: (text: string) => boolean;
+      again?: (stderr: string) => boolean;
+    };
+  } = {},
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let signalled = false;
@@ -59,7 +69,11 @@ export function runBin(
  * round, then once to the end, which must succeed. Bounded: at most 15 rounds or about 20
  * seconds of killing, whichever comes first; it stops early once a run finds nothing to do.
  */
-export async function killRounds(args: string[], env: Record<string, string>, seed: number): Promise<{ runs: Run[]; kills: number }> {
+export async function killRounds(
+  args: string[],
+  env: Record<string, string>,
+  seed: number,
+): Promise<{ runs: Run[]; kills: number }> {
   const runs: Run[] = [];
   let kills = 0;
   let state = seed;

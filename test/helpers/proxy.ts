@@ -32,10 +32,19 @@ export async function startTestProxy(): Promise<TestProxy> {
   const server: Server = createServer((req, res) => {
     used.push(`${req.method ?? ''} ${req.url ?? ''}`);
     const target = new URL(req.url ?? '');
-    const upstream = httpRequest({ host: route(target.hostname), port: target.port, path: target.pathname + target.search, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = httpRequest(
+      {
+        host: route(target.hostname),
+        port: target.port,
+        path: target.pathname + target.search,
+        method: req.method,
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     req.pipe(upstream);
   });
   server.on('connect', (req, client: Socket, head: Buffer) => {

@@ -6,7 +6,6 @@ import { onTestFinished } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.js';
 import { API_KEY } from './key.js';
 
-
 export interface RawAnswer {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
@@ -23,17 +22,27 @@ export async function call(
   sim: Simulator,
   method: string,
   path: string,
-  options: { body?: unknown; raw?: string; key?: string | null; headers?: Record<string, string> } = {},
+  options: {
+    body?: unknown;
+    raw?: string;
+    key?: string | null;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<RawAnswer> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   const key = options.key === undefined ? API_KEY : options.key;
-  if (key !== null && !Object.keys(headers).some((name) => name.toLowerCase() === 'x-api-key')) headers['x-api-key'] = key;
+  if (key !== null && !Object.keys(headers).some((name) => name.toLowerCase() === 'x-api-key'))
+    headers['x-api-key'] = key;
   let body: string | undefined = options.raw;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers['content-type'] = 'application/json';
   }
-  const response = await request(sim.url + path, { method: method as 'GET', headers, ...(body === undefined ? {} : { body }) });
+  const response = await request(sim.url + path, {
+    method: method as 'GET',
+    headers,
+    ...(body === undefined ? {} : { body }),
+  });
   const text = await response.body.text();
   let json: unknown;
   try {

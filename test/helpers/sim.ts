@@ -23,7 +23,10 @@ export async function sim(options: Partial<SimulatorOptions> = {}): Promise<Simu
  * An `intercept` that holds each request `match` accepts for `holdMs` and counts how many are
  * held at once: `max()` is the most in flight, for tests of a client's concurrency bound.
  */
-export function inFlight(match: (path: string) => boolean, holdMs = 15): { intercept: (req: { path: string }) => Promise<undefined>; max: () => number } {
+export function inFlight(
+  match: (path: string) => boolean,
+  holdMs = 15,
+): { intercept: (req: { path: string }) => Promise<undefined>; max: () => number } {
   let now = 0;
   let most = 0;
   return {

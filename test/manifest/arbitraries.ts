@@ -65,17 +65,22 @@ export function manifestText(shape: Shape, clients: readonly ClientSpec[]): stri
   for (const c of clients) {
     const fields: string[] = [];
     fields.push(`username: ${scalar(c.username, shape.quote)}`);
-    if (c.plan !== undefined) fields.push(`plan: ${typeof c.plan === 'number' ? String(c.plan) : scalar(c.plan, shape.quote)}`);
-    if (c.email !== undefined) fields.push(`email: ${scalar(c.email, shape.quote)}${c.comment === undefined ? '' : ` # ${c.comment}`}`);
+    if (c.plan !== undefined)
+      fields.push(`plan: ${typeof c.plan === 'number' ? String(c.plan) : scalar(c.plan, shape.quote)}`);
+    if (c.email !== undefined)
+      fields.push(`email: ${scalar(c.email, shape.quote)}${c.comment === undefined ? '' : ` # ${c.comment}`}`);
     if (c.suspended !== undefined) fields.push(`suspended: ${c.suspended}`);
     if (c.state !== undefined) fields.push(`state: ${scalar(c.state, shape.quote)}`);
     if (c.extraKey !== undefined) fields.push(`${c.extraKey}: x`);
     if (c.domains !== undefined) {
       if (typeof c.domains === 'string') fields.push(`domains: ${c.domains}`);
-      else if (c.flowDomains || c.domains.length === 0) fields.push(`domains: [${c.domains.map((d) => domainText(d, shape.quote, true, '')).join(', ')}]`);
+      else if (c.flowDomains || c.domains.length === 0)
+        fields.push(`domains: [${c.domains.map((d) => domainText(d, shape.quote, true, '')).join(', ')}]`);
       else {
         const dpad = ' '.repeat(shape.seqIndent + 2 + shape.domainIndent);
-        fields.push(['domains:', ...c.domains.map((d) => `${dpad}- ${domainText(d, shape.quote, false, dpad)}`)].join('\n'));
+        fields.push(
+          ['domains:', ...c.domains.map((d) => `${dpad}- ${domainText(d, shape.quote, false, dpad)}`)].join('\n'),
+        );
       }
     }
     // Rotate the key order: username need not come first.
@@ -92,9 +97,17 @@ export function manifestText(shape: Shape, clients: readonly ClientSpec[]): stri
 }
 
 /** `prune:` as a block (`indent` spaces per level, comments between) or on one line in flow style. */
-function pruneLines(entries: readonly (readonly [string, string])[], keep: readonly string[] | undefined, style: 'block' | 'flow', indent: number): string[] {
+function pruneLines(
+  entries: readonly (readonly [string, string])[],
+  keep: readonly string[] | undefined,
+  style: 'block' | 'flow',
+  indent: number,
+): string[] {
   if (style === 'flow' || (entries.length === 0 && keep === undefined)) {
-    const all = [...entries.map(([k, v]) => `${k}: ${v}`), ...(keep === undefined ? [] : [`keep: [${keep.join(', ')}]`])];
+    const all = [
+      ...entries.map(([k, v]) => `${k}: ${v}`),
+      ...(keep === undefined ? [] : [`keep: [${keep.join(', ')}]`]),
+    ];
     return [`prune: {${all.join(', ')}}`];
   }
   const pad = ' '.repeat(indent);
@@ -109,13 +122,26 @@ const validPrune: fc.Arbitrary<Shape['prune']> = fc.option(
     .record({
       domains: fc.constantFrom(undefined, 'true', 'false'),
       clients: fc.constantFrom(undefined, 'true', 'false'),
-      keep: fc.option(fc.array(fc.constantFrom('legacy-*', '"*.example.org"', "'u?'", 'bücher.example', '"*.bücher.*"'), { maxLength: 3 }), { nil: undefined }),
+      keep: fc.option(
+        fc.array(fc.constantFrom('legacy-*', '"*.example.org"', "'u?'", 'bücher.example', '"*.bücher.*"'), {
+          maxLength: 3,
+        }),
+        { nil: undefined },
+      ),
       style: fc.constantFrom('block' as const, 'flow' as const),
       indent: fc.constantFrom(1, 2, 4),
       first: fc.boolean(),
     })
     .map(({ domains, clients, keep, style, indent, first }) => ({
-      lines: pruneLines([...(domains === undefined ? [] : [['domains', domains] as const]), ...(clients === undefined ? [] : [['clients', clients] as const])], keep, style, indent),
+      lines: pruneLines(
+        [
+          ...(domains === undefined ? [] : [['domains', domains] as const]),
+          ...(clients === undefined ? [] : [['clients', clients] as const]),
+        ],
+        keep,
+        style,
+        indent,
+      ),
       first,
     })),
   { nil: undefined },
@@ -171,7 +197,13 @@ export const validClients: fc.Arbitrary<ClientSpec[]> = fc
       state: fc.constantFrom<string | undefined>(undefined, undefined, 'present', 'absent'),
       domains: fc.constantFrom<string[] | string | undefined>(undefined, [], ['x']),
       domainLabels: fc.array(
-        fc.tuple(fc.constantFrom('', 'www.', 'shop.'), label, tld, fc.boolean(), fc.constantFrom<string | null | undefined>(null, null, undefined, 'present', 'absent')),
+        fc.tuple(
+          fc.constantFrom('', 'www.', 'shop.'),
+          label,
+          tld,
+          fc.boolean(),
+          fc.constantFrom<string | null | undefined>(null, null, undefined, 'present', 'absent'),
+        ),
         { maxLength: 4 },
       ),
       flowDomains: fc.boolean(),
@@ -185,7 +217,14 @@ export const validClients: fc.Arbitrary<ClientSpec[]> = fc
   .map((clients) =>
     clients.map(({ domainLabels, ...c }, i): ClientSpec => {
       // A client marked absent has no other keys.
-      if (c.state === 'absent') return { ...c, plan: undefined, email: undefined, suspended: undefined, domains: undefined };
+      if (c.state === 'absent')
+        return {
+          ...c,
+          plan: undefined,
+          email: undefined,
+          suspended: undefined,
+          domains: undefined,
+        };
       return {
         ...c,
         // Unique by construction: the client's index is in every name. A domain is a name
@@ -211,12 +250,35 @@ export const anyClients: fc.Arbitrary<ClientSpec[]> = fc.array(
     suspended: fc.constantFrom<string | undefined>(undefined, undefined, 'true', 'yes', '"false"', '1'),
     state: fc.constantFrom<string | undefined>(undefined, undefined, 'present', 'absent', 'absent', 'gone', 'Absent'),
     domains: fc.oneof(
-      fc.constantFrom<DomainSpec[] | string | undefined>(undefined, 'alice.example', '[]', '~', '[7, alice.example]', '[{state: absent}]'),
+      fc.constantFrom<DomainSpec[] | string | undefined>(
+        undefined,
+        'alice.example',
+        '[]',
+        '~',
+        '[7, alice.example]',
+        '[{state: absent}]',
+      ),
       fc.array(
         fc.oneof(
-          fc.constantFrom('alice.example', 'Alice.Example', 'bob.example', 'localhost', 'https://x.example/', 'bücher.example', 'xn--bcher-kva.example', '-bad.example'),
+          fc.constantFrom(
+            'alice.example',
+            'Alice.Example',
+            'bob.example',
+            'localhost',
+            'https://x.example/',
+            'bücher.example',
+            'xn--bcher-kva.example',
+            '-bad.example',
+          ),
           fc.record({
-            name: fc.constantFrom<string | number | undefined>('alice.example', 'old.alice.example', 'Bob.Example', 'localhost', undefined, 7),
+            name: fc.constantFrom<string | number | undefined>(
+              'alice.example',
+              'old.alice.example',
+              'Bob.Example',
+              'localhost',
+              undefined,
+              7,
+            ),
             state: fc.constantFrom<string | undefined>(undefined, 'present', 'absent', 'deleted', 'abzent'),
           }),
         ),
@@ -239,7 +301,14 @@ export const anyShape: fc.Arbitrary<Shape> = fc.record({
   headerComment: fc.boolean(),
   version: fc.constantFrom<string | undefined>('1', '1', '2', '"1"', undefined),
   versionLast: fc.boolean(),
-  trailer: fc.constantFrom<string | undefined>(undefined, 'owner: me', 'version: 1', 'clients: []', '---', '  stray: x'),
+  trailer: fc.constantFrom<string | undefined>(
+    undefined,
+    'owner: me',
+    'version: 1',
+    'clients: []',
+    '---',
+    '  stray: x',
+  ),
   quote: fc.constantFrom('plain' as const, 'double' as const, 'single' as const),
   commentColumn: fc.constantFrom(0, 2, 6),
   prune: fc.oneof(validPrune, anyPrune),

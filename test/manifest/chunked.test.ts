@@ -51,9 +51,15 @@ describe('the chunked read equals the whole-document read', () => {
 
   it('valid and broken manifests with YAML features the chunked read leaves to the whole read', () => {
     fc.assert(
-      fc.property(fc.oneof(shape, anyShape), fc.oneof(validClients, anyClients), edit, fc.integer({ min: 1, max: 400 }), (s, clients, change, batchChars) => {
-        agree(change(manifestText(s, clients)), batchChars);
-      }),
+      fc.property(
+        fc.oneof(shape, anyShape),
+        fc.oneof(validClients, anyClients),
+        edit,
+        fc.integer({ min: 1, max: 400 }),
+        (s, clients, change, batchChars) => {
+          agree(change(manifestText(s, clients)), batchChars);
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -67,7 +73,10 @@ describe('the chunked read', () => {
   });
 
   it('locates clients in later batches at their lines in the file', () => {
-    const clients = Array.from({ length: 300 }, (_, i) => `  - username: u${i}\n    plan: Basic\n    domains:\n      - d${i}.example\n`);
+    const clients = Array.from(
+      { length: 300 },
+      (_, i) => `  - username: u${i}\n    plan: Basic\n    domains:\n      - d${i}.example\n`,
+    );
     const text = `# many\nversion: 1\nclients:\n${clients.join('')}`;
     const result = parseManifestChunked(text, FILE, 100);
     expect(result).toEqual(parseManifestWhole(text, FILE));
@@ -77,7 +86,14 @@ describe('the chunked read', () => {
       plan: 'Basic',
       planLoc: { file: FILE, line: 4 + 299 * 4 + 1, column: 11 },
       loc: { file: FILE, line: 4 + 299 * 4, column: 15 },
-      domains: [{ name: 'd299.example', input: 'd299.example', state: 'present', loc: { file: FILE, line: 4 + 299 * 4 + 3, column: 9 } }],
+      domains: [
+        {
+          name: 'd299.example',
+          input: 'd299.example',
+          state: 'present',
+          loc: { file: FILE, line: 4 + 299 * 4 + 3, column: 9 },
+        },
+      ],
     });
   });
 
@@ -127,7 +143,11 @@ describe('the chunked read', () => {
   ])('reads a manifest with %s as the whole read does', (_, text) => {
     const result = parseManifestChunked(text, FILE);
     expect(result).toEqual(parseManifestWhole(text, FILE));
-    expect(result?.desired?.clients[1]?.loc).toEqual({ file: FILE, line: text.startsWith('\uFEFF#') ? 6 : 5, column: 15 });
+    expect(result?.desired?.clients[1]?.loc).toEqual({
+      file: FILE,
+      line: text.startsWith('\uFEFF#') ? 6 : 5,
+      column: 15,
+    });
   });
 
   it('reads an explicit scalar key (`? key`) as the whole read does: it is inside the item', () => {

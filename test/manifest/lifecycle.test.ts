@@ -6,7 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseManifest } from '../../src/manifest/index.js';
-import { CHUNKED_DIAGNOSTICS_ABOVE, parseManifestChunked, parseManifestWhole, validateManifest } from '../../src/manifest/load.js';
+import {
+  CHUNKED_DIAGNOSTICS_ABOVE,
+  parseManifestChunked,
+  parseManifestWhole,
+  validateManifest,
+} from '../../src/manifest/load.js';
 import { NO_PRUNE, type Desired } from '../../src/manifest/types.js';
 import { formatDiagnostic } from '../../src/render/diagnostics.js';
 
@@ -54,7 +59,12 @@ describe('the lifecycle keys, valid', () => {
             loc: at(7, 15),
             domains: [
               { name: 'alice.example', input: 'alice.example', state: 'present', loc: at(13, 9) },
-              { name: 'old.alice.example', input: 'old.alice.example', state: 'absent', loc: at(14, 15) },
+              {
+                name: 'old.alice.example',
+                input: 'old.alice.example',
+                state: 'absent',
+                loc: at(14, 15),
+              },
             ],
           },
           { username: 'bob', state: 'absent', loc: at(16, 15), domains: [] },
@@ -65,26 +75,52 @@ describe('the lifecycle keys, valid', () => {
   });
 
   it('default: no prune is NO_PRUNE; a prune without keys prunes nothing; state present by default', () => {
-    const none = parseManifest('version: 1\nclients:\n  - username: alice\n    suspended: false\n    domains: [{name: a.example}]\n', FILE);
+    const none = parseManifest(
+      'version: 1\nclients:\n  - username: alice\n    suspended: false\n    domains: [{name: a.example}]\n',
+      FILE,
+    );
     expect(none.desired?.prune).toBe(NO_PRUNE);
     expect(none.desired?.clients).toEqual([
-      { username: 'alice', state: 'present', suspended: false, loc: at(3, 15), domains: [{ name: 'a.example', input: 'a.example', state: 'present', loc: at(5, 22) }] },
+      {
+        username: 'alice',
+        state: 'present',
+        suspended: false,
+        loc: at(3, 15),
+        domains: [{ name: 'a.example', input: 'a.example', state: 'present', loc: at(5, 22) }],
+      },
     ]);
-    expect(parseManifest('version: 1\nclients: []\nprune: {}\n', FILE).desired?.prune).toEqual({ domains: false, clients: false, keep: [], loc: at(3, 1) });
+    expect(parseManifest('version: 1\nclients: []\nprune: {}\n', FILE).desired?.prune).toEqual({
+      domains: false,
+      clients: false,
+      keep: [],
+      loc: at(3, 1),
+    });
   });
 
-  it('normalizes a domain entry\'s name like a string item, and keeps keep patterns in ASCII form', () => {
-    const text = 'version: 1\nprune:\n  clients: true\n  keep: ["*.Bücher.example", "LEGACY-?"]\nclients:\n  - username: alice\n    domains: [{name: Shop.Bücher.Example, state: absent}]\n';
+  it("normalizes a domain entry's name like a string item, and keeps keep patterns in ASCII form", () => {
+    const text =
+      'version: 1\nprune:\n  clients: true\n  keep: ["*.Bücher.example", "LEGACY-?"]\nclients:\n  - username: alice\n    domains: [{name: Shop.Bücher.Example, state: absent}]\n';
     const { desired, diagnostics } = parseManifest(text, FILE);
     expect(diagnostics).toEqual([]);
-    expect(desired?.prune).toEqual({ domains: false, clients: true, keep: ['*.xn--bcher-kva.example', 'LEGACY-?'], loc: at(2, 1) });
+    expect(desired?.prune).toEqual({
+      domains: false,
+      clients: true,
+      keep: ['*.xn--bcher-kva.example', 'LEGACY-?'],
+      loc: at(2, 1),
+    });
     expect(desired?.clients[0]?.domains).toEqual([
-      { name: 'shop.xn--bcher-kva.example', input: 'Shop.Bücher.Example', state: 'absent', loc: at(7, 22) },
+      {
+        name: 'shop.xn--bcher-kva.example',
+        input: 'Shop.Bücher.Example',
+        state: 'absent',
+        loc: at(7, 22),
+      },
     ]);
   });
 
   it('an absent domain still counts for look-alike names', () => {
-    const text = 'version: 1\nclients:\n  - username: alice\n    domains:\n      - paypal.example\n      - {name: pаypal.example, state: absent}\n';
+    const text =
+      'version: 1\nclients:\n  - username: alice\n    domains:\n      - paypal.example\n      - {name: pаypal.example, state: absent}\n';
     expect(report(text)).toEqual([
       'm.yaml:6:16: warning: domain "pаypal.example" looks like domain "paypal.example" (line 5): they differ only by case, spacing or look-alike characters ("а" is U+0430)',
     ]);
@@ -141,7 +177,7 @@ describe('the lifecycle keys, refused', () => {
     `);
   });
 
-  it('a domain entry\'s name goes through the same checks: invalid, listed twice whatever its state', () => {
+  it("a domain entry's name goes through the same checks: invalid, listed twice whatever its state", () => {
     const text = [
       'version: 1',
       'clients:',
@@ -163,7 +199,8 @@ describe('the lifecycle keys, refused', () => {
   });
 
   it('a client marked absent with other keys: one error at the first, naming them all and what to do', () => {
-    const text = 'version: 1\nclients:\n  - username: bob\n    state: absent\n    plan: ""\n    domains: [bob.example]\n    email: nope\n  - username: bob\n    state: absent\n';
+    const text =
+      'version: 1\nclients:\n  - username: bob\n    state: absent\n    plan: ""\n    domains: [bob.example]\n    email: nope\n  - username: bob\n    state: absent\n';
     expect(report(text)).toMatchInlineSnapshot(`
       [
         "m.yaml:5:5: error: client "bob" has state: absent: remove "plan", "domains" and "email" (a client that is deleted has no other keys than "username" and "state"), or remove "state: absent" to keep the client",
@@ -173,7 +210,8 @@ describe('the lifecycle keys, refused', () => {
   });
 
   it('prune: wrong types, unknown keys, null', () => {
-    expect(report('version: 1\nprune:\n  domains: yes\n  clients: 1\n  keep: legacy-*\n  keeep: []\nclients: []\n')).toMatchInlineSnapshot(`
+    expect(report('version: 1\nprune:\n  domains: yes\n  clients: 1\n  keep: legacy-*\n  keeep: []\nclients: []\n'))
+      .toMatchInlineSnapshot(`
       [
         "m.yaml:3:12: error: "prune.domains" must be true or false, not "yes"",
         "m.yaml:4:12: error: "prune.clients" must be true or false, not 1",
@@ -191,7 +229,8 @@ describe('the lifecycle keys, refused', () => {
   });
 
   it('keep patterns that would keep nothing: empty, spaces around, a wildcard beside international letters', () => {
-    expect(report('version: 1\nprune: {keep: ["", "  ", " legacy-*", "bü*.example"]}\nclients: []\n')).toMatchInlineSnapshot(`
+    expect(report('version: 1\nprune: {keep: ["", "  ", " legacy-*", "bü*.example"]}\nclients: []\n'))
+      .toMatchInlineSnapshot(`
       [
         "m.yaml:2:16: error: pattern "" in "prune.keep" is empty: write a username or domain name, with * or ? as wildcards (like "legacy-*"), or remove it",
         "m.yaml:2:20: error: pattern "  " in "prune.keep" is empty: write a username or domain name, with * or ? as wildcards (like "legacy-*"), or remove it",
@@ -204,21 +243,39 @@ describe('the lifecycle keys, refused', () => {
 
 describe('the lifecycle keys in a large manifest (the chunked read)', () => {
   const clients = Array.from({ length: 12_000 }, (_, i) =>
-    [`  - username: u${i}`, i % 3 === 0 ? '    state: absent' : `    suspended: ${i % 2 === 0}\n    domains:\n      - d${i}.example\n      - name: old${i}.example\n        state: absent`].join('\n'),
+    [
+      `  - username: u${i}`,
+      i % 3 === 0
+        ? '    state: absent'
+        : `    suspended: ${i % 2 === 0}\n    domains:\n      - d${i}.example\n      - name: old${i}.example\n        state: absent`,
+    ].join('\n'),
   ).join('\n');
 
   it.each([
-    ['a prune block before the clients', `version: 1\nprune:\n  domains: true\n  # kept\n  keep:\n    - legacy-*\nclients:\n${clients}\n`],
-    ['a prune block after the clients', `version: 1\nclients:\n${clients}\nprune:\n  clients: true\n  keep: [legacy-*, "*.example.org"]\n`],
+    [
+      'a prune block before the clients',
+      `version: 1\nprune:\n  domains: true\n  # kept\n  keep:\n    - legacy-*\nclients:\n${clients}\n`,
+    ],
+    [
+      'a prune block after the clients',
+      `version: 1\nclients:\n${clients}\nprune:\n  clients: true\n  keep: [legacy-*, "*.example.org"]\n`,
+    ],
     ['a flow prune over two lines', `version: 1\nprune: {domains: true,\n  keep: [legacy-*]}\nclients:\n${clients}\n`],
-  ])('reads %s in chunks, with the whole read\'s answer', (_, text) => {
+  ])("reads %s in chunks, with the whole read's answer", (_, text) => {
     expect(text.length).toBeGreaterThan(CHUNKED_DIAGNOSTICS_ABOVE);
     const chunked = parseManifestChunked(text, FILE);
     expect(chunked).toBeDefined();
     expect(chunked).toEqual(parseManifestWhole(text, FILE));
     expect(chunked?.desired?.prune.loc).toEqual(at(text.split('\n').findIndex((l) => l.startsWith('prune:')) + 1, 1));
-    expect(chunked?.desired?.clients[5]?.domains[1]).toMatchObject({ name: 'old5.example', state: 'absent' });
-    expect(chunked?.desired?.clients[6]).toMatchObject({ username: 'u6', state: 'absent', domains: [] });
+    expect(chunked?.desired?.clients[5]?.domains[1]).toMatchObject({
+      name: 'old5.example',
+      state: 'absent',
+    });
+    expect(chunked?.desired?.clients[6]).toMatchObject({
+      username: 'u6',
+      state: 'absent',
+      domains: [],
+    });
   });
 
   it('reports a bad keep pattern of a large manifest as the whole read does', () => {
@@ -235,10 +292,15 @@ describe('the lifecycle keys in a large manifest (the chunked read)', () => {
 
 describe('editor support', () => {
   it('accepts a "$schema" key (a JSON manifest names its schema so), and never suggests it', () => {
-    const json = parseManifest('{"$schema": "https://example.invalid/manifest.schema.json", "version": 1, "clients": [{"username": "alice"}]}', 'm.json');
+    const json = parseManifest(
+      '{"$schema": "https://example.invalid/manifest.schema.json", "version": 1, "clients": [{"username": "alice"}]}',
+      'm.json',
+    );
     expect(json.diagnostics).toEqual([]);
     expect(json.desired?.clients.map((c) => c.username)).toEqual(['alice']);
     const typo = parseManifest('version: 1\nclients: []\nschema: x\n', 'm.yaml');
-    expect(typo.diagnostics.map((d) => d.message)).toEqual(['unknown key "schema" at the top level: allowed keys are "version", "clients" and "prune"']);
+    expect(typo.diagnostics.map((d) => d.message)).toEqual([
+      'unknown key "schema" at the top level: allowed keys are "version", "clients" and "prune"',
+    ]);
   });
 });

@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseManifest } from '../../src/manifest/index.js';
-import { CHUNKED_DIAGNOSTICS_ABOVE, parseManifestChunked, parseManifestWhole, validateManifest } from '../../src/manifest/load.js';
+import {
+  CHUNKED_DIAGNOSTICS_ABOVE,
+  parseManifestChunked,
+  parseManifestWhole,
+  validateManifest,
+} from '../../src/manifest/load.js';
 import { formatDiagnostic } from '../../src/render/diagnostics.js';
 import { loadManifestFile as loadManifest } from '../helpers/manifest.js';
 import type { Desired } from '../../src/manifest/index.js';
@@ -24,7 +29,8 @@ async function reportFile(name: string): Promise<string[]> {
   return result.diagnostics.map((d) => formatDiagnostic({ ...d, file: name }));
 }
 
-const USERNAME_RULE = 'must be lowercase letters, digits, "-" or "_", starting with a letter (at most 32): usernames are not rewritten';
+const USERNAME_RULE =
+  'must be lowercase letters, digits, "-" or "_", starting with a letter (at most 32): usernames are not rewritten';
 
 describe('a valid manifest', () => {
   it('loads into Desired with normalised domains and locations', async () => {
@@ -44,8 +50,18 @@ describe('a valid manifest', () => {
           loc: at(4, 15),
           domains: [
             { name: 'alice.example', input: 'alice.example', state: 'present', loc: at(8, 9) },
-            { name: 'shop.alice.example', input: 'Shop.Alice.Example', state: 'present', loc: at(9, 9) },
-            { name: 'xn--bcher-kva.example', input: 'bücher.example', state: 'present', loc: at(10, 9) },
+            {
+              name: 'shop.alice.example',
+              input: 'Shop.Alice.Example',
+              state: 'present',
+              loc: at(9, 9),
+            },
+            {
+              name: 'xn--bcher-kva.example',
+              input: 'bücher.example',
+              state: 'present',
+              loc: at(10, 9),
+            },
           ],
         },
         {
@@ -117,7 +133,9 @@ describe('YAML problems', () => {
   });
 
   it('reports an empty file once', () => {
-    expect(report('')).toEqual(['m.yaml:1:1: error: the manifest is empty: start it with "version: 1" and a "clients" list']);
+    expect(report('')).toEqual([
+      'm.yaml:1:1: error: the manifest is empty: start it with "version: 1" and a "clients" list',
+    ]);
     expect(report('# nothing yet\n')).toEqual([
       'm.yaml:1:1: error: the manifest is empty: start it with "version: 1" and a "clients" list',
     ]);
@@ -126,7 +144,11 @@ describe('YAML problems', () => {
   it('survives absurdly deep nesting', () => {
     const diagnostics = report(`version: 1\nclients: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`);
     expect(diagnostics.length).toBeGreaterThan(0);
-    expect(diagnostics.every((d) => d.endsWith('error: the manifest nests too deeply to be read: a manifest needs only a few levels'))).toBe(true);
+    expect(
+      diagnostics.every((d) =>
+        d.endsWith('error: the manifest nests too deeply to be read: a manifest needs only a few levels'),
+      ),
+    ).toBe(true);
   });
 
   it('locates an unknown alias', () => {
@@ -194,13 +216,17 @@ describe('shape problems (JSON Schema)', () => {
   it('wants version 1', () => {
     expect(report('version: 2\nclients: []\n')).toEqual(['m.yaml:1:10: error: "version" must be 1']);
     expect(report('version: "1"\nclients: []\n')).toEqual(['m.yaml:1:10: error: "version" must be 1']);
-    expect(report('clients: []\n')).toEqual(['m.yaml:1:1: error: the manifest has no "version": add "version: 1" at the top']);
+    expect(report('clients: []\n')).toEqual([
+      'm.yaml:1:1: error: the manifest has no "version": add "version: 1" at the top',
+    ]);
   });
 });
 
 describe('semantic problems', () => {
   it('refuses an uppercase username instead of rewriting it', () => {
-    expect(report('version: 1\nclients:\n  - username: Alice\n')).toEqual([`m.yaml:3:15: error: username "Alice" ${USERNAME_RULE}`]);
+    expect(report('version: 1\nclients:\n  - username: Alice\n')).toEqual([
+      `m.yaml:3:15: error: username "Alice" ${USERNAME_RULE}`,
+    ]);
     expect(report(`version: 1\nclients:\n  - username: ${'a'.repeat(33)}\n`)).toEqual([
       `m.yaml:3:15: error: username "${'a'.repeat(33)}" ${USERNAME_RULE}`,
     ]);
@@ -236,7 +262,8 @@ describe('semantic problems', () => {
   });
 
   it('refuses invalid domains with the reason', () => {
-    const text = 'version: 1\nclients:\n  - username: alice\n    domains:\n      - localhost\n      - https://alice.example/\n      - alice.example.\n      - -bad.example\n';
+    const text =
+      'version: 1\nclients:\n  - username: alice\n    domains:\n      - localhost\n      - https://alice.example/\n      - alice.example.\n      - -bad.example\n';
     expect(report(text)).toEqual([
       'm.yaml:5:9: error: domain "localhost" in client "alice" needs at least two labels, like example.com',
       'm.yaml:6:9: error: domain "https://alice.example/" in client "alice" contains a space, "/", ":", "@", "*" or a bracket: write a bare domain name',
@@ -246,7 +273,9 @@ describe('semantic problems', () => {
   });
 
   it('checks the email shape and refuses an empty plan', () => {
-    expect(report('version: 1\nclients:\n  - username: alice\n    plan: ""\n    email: alice at example.com\n')).toEqual([
+    expect(
+      report('version: 1\nclients:\n  - username: alice\n    plan: ""\n    email: alice at example.com\n'),
+    ).toEqual([
       'm.yaml:4:11: error: "plan" in client "alice" is empty: give a hosting plan\'s name, or remove "plan" for the panel\'s default resources',
       'm.yaml:5:12: error: email "alice at example.com" in client "alice" is not an email address like name@example.com',
     ]);
@@ -277,7 +306,7 @@ describe('several problems in one file', () => {
 });
 
 describe('a manifest full of problems', () => {
-  it('a large one is read in chunks all the same, with exactly the whole read\'s first thousand and count', () => {
+  it("a large one is read in chunks all the same, with exactly the whole read's first thousand and count", () => {
     const clients = Array.from({ length: 25_000 }, (_, i) => `  - username: Bad${i}\n    email: nope${i}\n`).join('');
     const text = `version: 1\nclients:\n${clients}`;
     expect(text.length).toBeGreaterThan(CHUNKED_DIAGNOSTICS_ABOVE);
@@ -294,7 +323,11 @@ describe('a manifest full of problems', () => {
     expect(desired).toBeUndefined();
     expect(diagnostics).toHaveLength(1001);
     expect(diagnostics[999]?.line).toBe(1002);
-    expect(diagnostics[1000]).toMatchObject({ line: 1003, severity: 'error', message: '… and 500 more problems from here on, not shown: fix the ones above first' });
+    expect(diagnostics[1000]).toMatchObject({
+      line: 1003,
+      severity: 'error',
+      message: '… and 500 more problems from here on, not shown: fix the ones above first',
+    });
     expect(parseManifest(`version: 1\nclients:\n${clients}`, 'm.yaml').errorCount).toBe(1500);
   });
 });
@@ -322,20 +355,31 @@ describe('loadManifest and files', () => {
   it('reads a UTF-8 file with a byte order mark', async () => {
     const file = join(dir, 'bom.yaml');
     await writeFile(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('version: 1\nclients: []\n')]));
-    expect(await loadManifest(file)).toEqual({ desired: { file, clients: [], prune: NO_PRUNE }, diagnostics: [] });
+    expect(await loadManifest(file)).toEqual({
+      desired: { file, clients: [], prune: NO_PRUNE },
+      diagnostics: [],
+    });
   });
 });
 
 describe('formatDiagnostic', () => {
   it('writes file:line:column: severity: message', () => {
-    expect(formatDiagnostic({ file: 'a.yaml', line: 3, column: 7, severity: 'warning', message: 'careful' })).toBe(
-      'a.yaml:3:7: warning: careful',
-    );
+    expect(
+      formatDiagnostic({
+        file: 'a.yaml',
+        line: 3,
+        column: 7,
+        severity: 'warning',
+        message: 'careful',
+      }),
+    ).toBe('a.yaml:3:7: warning: careful');
   });
 });
 
 describe('the schema file', () => {
-  const schema: unknown = JSON.parse(readFileSync(new URL('../../schemas/manifest.schema.json', import.meta.url), 'utf8'));
+  const schema: unknown = JSON.parse(
+    readFileSync(new URL('../../schemas/manifest.schema.json', import.meta.url), 'utf8'),
+  );
 
   it('closes every object with additionalProperties: false, so typos are caught', () => {
     const open: string[] = [];
@@ -347,6 +391,9 @@ describe('the schema file', () => {
     };
     walk(schema, '#');
     expect(open).toEqual([]);
-    expect(schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: expect.any(String) as string });
+    expect(schema).toMatchObject({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: expect.any(String) as string,
+    });
   });
 });

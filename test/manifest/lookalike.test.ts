@@ -9,11 +9,21 @@ describe('skeleton', () => {
   it('of an ASCII name, folded a character at a time, is what the whole-name folding gives', () => {
     // A zero-width space (invisible: dropped) makes the name non-ASCII, so it takes the whole-name path.
     const slow = (name: string): string => skeleton(`${name}\u200b`);
-    for (let code = 0; code < 0x80; code++) expect(skeleton(String.fromCharCode(code)), `U+${code.toString(16)}`).toBe(slow(String.fromCharCode(code)));
+    for (let code = 0; code < 0x80; code++)
+      expect(skeleton(String.fromCharCode(code)), `U+${code.toString(16)}`).toBe(slow(String.fromCharCode(code)));
     fc.assert(
-      fc.property(fc.string({ unit: fc.oneof(fc.constantFrom('r', 'n', 'v', 'w', 'm', '0', '1', 'I', 'l', '|', '_', ' ', 'A', 'Z'), fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c))), maxLength: 12 }), (name) => {
-        expect(skeleton(name)).toBe(slow(name));
-      }),
+      fc.property(
+        fc.string({
+          unit: fc.oneof(
+            fc.constantFrom('r', 'n', 'v', 'w', 'm', '0', '1', 'I', 'l', '|', '_', ' ', 'A', 'Z'),
+            fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)),
+          ),
+          maxLength: 12,
+        }),
+        (name) => {
+          expect(skeleton(name)).toBe(slow(name));
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -41,18 +51,26 @@ describe('skeleton', () => {
     expect(readFileSync(GENERATED, 'utf8')).toBe(generateConfusablesSource(loadData()));
   });
 
-  it("the table gives each character of the data its prototype, and nothing for other characters", () => {
+  it('the table gives each character of the data its prototype, and nothing for other characters', () => {
     const data = loadData();
     const wrong = Object.entries(data).filter(([char, prototype]) => confusablePrototype(char) !== prototype);
     expect(wrong).toEqual([]);
     // Characters outside the data: every 61st code point, the table's markers, lone surrogates, and pieces of entries.
-    const others = Array.from({ length: 0x30000 / 61 }, (_, i) => String.fromCodePoint(i * 61)).filter((c) => !Object.hasOwn(data, c));
+    const others = Array.from({ length: 0x30000 / 61 }, (_, i) => String.fromCodePoint(i * 61)).filter(
+      (c) => !Object.hasOwn(data, c),
+    );
     others.push('\u0001', '\u0002', '\ud835', '\udc00', 'rn', '');
     expect(others.filter((c) => confusablePrototype(c) !== undefined)).toEqual([]);
   });
 
   it('groups different names that share a skeleton, once each', () => {
-    const groups = lookalikeGroups([{ name: 'alice' }, { name: 'bob' }, { name: 'a1ice' }, { name: 'alice' }, { name: 'rob' }]);
+    const groups = lookalikeGroups([
+      { name: 'alice' },
+      { name: 'bob' },
+      { name: 'a1ice' },
+      { name: 'alice' },
+      { name: 'rob' },
+    ]);
     expect(groups.map((g) => g.map((n) => n.name))).toEqual([['alice', 'a1ice']]);
   });
 });
@@ -72,14 +90,20 @@ describe('look-alike names in a manifest', () => {
   });
 
   it('warns for a domain whose look-alike only the data knows', () => {
-    const { desired } = parseManifest('version: 1\nclients:\n  - username: alice\n    domains: [google.example, ցoogle.example]\n', 'm.yaml');
+    const { desired } = parseManifest(
+      'version: 1\nclients:\n  - username: alice\n    domains: [google.example, ցoogle.example]\n',
+      'm.yaml',
+    );
     expect(lookalikeDiagnostics(desired!).map((d) => d.message)).toEqual([
       'domain "ցoogle.example" looks like domain "google.example" (line 4): they differ only by case, spacing or look-alike characters ("ց" is U+0581)',
     ]);
   });
 
   it('finds nothing in distinct names', () => {
-    const { desired } = parseManifest('version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n  - username: bob\n', 'm.yaml');
+    const { desired } = parseManifest(
+      'version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n  - username: bob\n',
+      'm.yaml',
+    );
     expect(lookalikeDiagnostics(desired!)).toEqual([]);
   });
 });

@@ -13,7 +13,11 @@ import { readSimpleItems } from '../../src/manifest/simple-items.js';
 import { anyClients, anyShape, edit, manifestText, shape, validClients } from './arbitraries.js';
 
 /** The chunked tests' valid layouts, written in plain style with indented domain lists: what the fast read takes. */
-const plainShape = shape.map((s) => ({ ...s, quote: 'plain' as const, domainIndent: s.domainIndent === 0 ? 2 : s.domainIndent }));
+const plainShape = shape.map((s) => ({
+  ...s,
+  quote: 'plain' as const,
+  domainIndent: s.domainIndent === 0 ? 2 : s.domainIndent,
+}));
 
 /** Both reads of the items from `start` to `end`; the fast one's answer, if any, must be yaml's. */
 function agree(text: string, start = 0, end = text.length): boolean {
@@ -34,21 +38,125 @@ function clientsSection(text: string): [number, number] | undefined {
 
 /** Scalars that YAML may read as something else than the string they spell, and ones it may not. */
 const TRICKY = [
-  'true', 'false', 'True', 'FALSE', 'yes', 'no', 'on', 'off', 'y', 'n', '~', 'null', 'Null', 'NULL', '', '0', '-1', '+1', '1.5', '.5', '1e3', '1E-3',
-  '0x1F', '0o17', '0b101', '1_000', '.inf', '-.Inf', '.NaN', '2001-12-14', '12:30', '1und1.de', '123.example', 'deaf', 'face.example', 'Basic',
-  'Premium Plus', 'a  b', 'a #b', 'a# b', 'x: y', 'x:y', 'a,b', '[x]', '{x}', 'O\'Brien', 'say "hi"', 'back\\slash', '`tick`', '*alias', '&anchor',
-  '!tag', '%pct', '@at', '-dash', '?q', '|pipe', '>fold', 'ops@example.com', 'bücher.example', 'xn--bcher-kva.example', '\u00a0nbsp', 'zero\u200bwidth',
-  'bom\ufeff', 'sep\u2028line', 'ctl\u0085', 'emoji😀', 'trailing ', 'tab\there',
+  'true',
+  'false',
+  'True',
+  'FALSE',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'y',
+  'n',
+  '~',
+  'null',
+  'Null',
+  'NULL',
+  '',
+  '0',
+  '-1',
+  '+1',
+  '1.5',
+  '.5',
+  '1e3',
+  '1E-3',
+  '0x1F',
+  '0o17',
+  '0b101',
+  '1_000',
+  '.inf',
+  '-.Inf',
+  '.NaN',
+  '2001-12-14',
+  '12:30',
+  '1und1.de',
+  '123.example',
+  'deaf',
+  'face.example',
+  'Basic',
+  'Premium Plus',
+  'a  b',
+  'a #b',
+  'a# b',
+  'x: y',
+  'x:y',
+  'a,b',
+  '[x]',
+  '{x}',
+  "O'Brien",
+  'say "hi"',
+  'back\\slash',
+  '`tick`',
+  '*alias',
+  '&anchor',
+  '!tag',
+  '%pct',
+  '@at',
+  '-dash',
+  '?q',
+  '|pipe',
+  '>fold',
+  'ops@example.com',
+  'bücher.example',
+  'xn--bcher-kva.example',
+  '\u00a0nbsp',
+  'zero\u200bwidth',
+  'bom\ufeff',
+  'sep\u2028line',
+  'ctl\u0085',
+  'emoji😀',
+  'trailing ',
+  'tab\there',
 ];
 
 const scalar = fc.oneof(
-  { arbitrary: fc.constantFrom('alice', 'shop.example', 'Premium Plus', 'ops@example.com', 'bücher.example', 'c0', 'true', 'false', 'a-b_c'), weight: 3 },
+  {
+    arbitrary: fc.constantFrom(
+      'alice',
+      'shop.example',
+      'Premium Plus',
+      'ops@example.com',
+      'bücher.example',
+      'c0',
+      'true',
+      'false',
+      'a-b_c',
+    ),
+    weight: 3,
+  },
   { arbitrary: fc.constantFrom(...TRICKY), weight: 1 },
-  { arbitrary: fc.string({ unit: fc.constantFrom('a', 'B', '0', '1', '.', '-', '+', ' ', '#', ':', 'e', 'x', 'ü', '"', "'"), maxLength: 8 }), weight: 1 },
+  {
+    arbitrary: fc.string({
+      unit: fc.constantFrom('a', 'B', '0', '1', '.', '-', '+', ' ', '#', ':', 'e', 'x', 'ü', '"', "'"),
+      maxLength: 8,
+    }),
+    weight: 1,
+  },
 );
 const key = fc.oneof(
-  { arbitrary: fc.constantFrom('username', 'plan', 'email', 'suspended', 'domains', 'name', 'state', 'Plan', 'a-b'), weight: 5 },
-  { arbitrary: fc.constantFrom('_x', '__proto__', '1x', 'x y', '', 'null', 'Null', 'NULL', 'True', 'TRUE', 'true', 'False', 'false', 'k'.repeat(1025)), weight: 1 },
+  {
+    arbitrary: fc.constantFrom('username', 'plan', 'email', 'suspended', 'domains', 'name', 'state', 'Plan', 'a-b'),
+    weight: 5,
+  },
+  {
+    arbitrary: fc.constantFrom(
+      '_x',
+      '__proto__',
+      '1x',
+      'x y',
+      '',
+      'null',
+      'Null',
+      'NULL',
+      'True',
+      'TRUE',
+      'true',
+      'False',
+      'false',
+      'k'.repeat(1025),
+    ),
+    weight: 1,
+  },
 );
 const indent = fc.constantFrom(0, 1, 2, 3, 4, 6);
 
@@ -60,7 +168,9 @@ const itemLines = fc.array(
     fc.tuple(indent, key).map(([i, k]) => `${' '.repeat(i)}${k}:`),
     fc.tuple(indent, scalar).map(([i, v]) => `${' '.repeat(i)}- ${v}`),
     fc.tuple(indent, key, fc.constantFrom(' # note', '  #x', '#y')).map(([i, k, c]) => `${' '.repeat(i)}${k}:${c}`),
-    fc.tuple(indent, fc.constantFrom('# comment', '', '-', '- ', '--', '-  x', '- - x', '- key:value')).map(([i, l]) => `${' '.repeat(i)}${l}`),
+    fc
+      .tuple(indent, fc.constantFrom('# comment', '', '-', '- ', '--', '-  x', '- - x', '- key:value'))
+      .map(([i, l]) => `${' '.repeat(i)}${l}`),
   ),
   { minLength: 1, maxLength: 12 },
 );
@@ -83,7 +193,13 @@ const structuredItems = fc
               scalar.map((v) => ({ kind: 'scalar' as const, v })),
               fc.array(scalar, { maxLength: 3 }).map((v) => ({ kind: 'block' as const, v })),
               fc.array(scalar, { maxLength: 3 }).map((v) => ({ kind: 'flow' as const, v })),
-              fc.uniqueArray(fc.tuple(key, scalar), { minLength: 1, maxLength: 2, selector: ([k]) => k }).map((v) => ({ kind: 'map' as const, v })),
+              fc
+                .uniqueArray(fc.tuple(key, scalar), {
+                  minLength: 1,
+                  maxLength: 2,
+                  selector: ([k]) => k,
+                })
+                .map((v) => ({ kind: 'map' as const, v })),
             ),
             fc.constantFrom('', '', ' # c', '   #c'),
           ),
@@ -143,23 +259,29 @@ describe('the fast read of client items', () => {
   it('answers as yaml does, or not at all, on every manifest the chunked tests generate, cut anywhere between items', () => {
     let answered = 0;
     fc.assert(
-      fc.property(fc.oneof(shape, anyShape, plainShape), fc.oneof(validClients, anyClients), edit, fc.nat(), (s, clients, change, cut) => {
-        const text = change(manifestText(s, clients));
-        const section = clientsSection(text);
-        if (section === undefined) return;
-        const [start, end] = section;
-        if (agree(text, start, end)) answered++;
-        // A batch that starts at a later item's line, as chunked.ts cuts them.
-        const items = [...text.slice(start, end).matchAll(/^ *- /gm)].map((m) => start + m.index);
-        const from = items[cut % Math.max(items.length, 1)];
-        if (from !== undefined) agree(text, from, end);
-      }),
+      fc.property(
+        fc.oneof(shape, anyShape, plainShape),
+        fc.oneof(validClients, anyClients),
+        edit,
+        fc.nat(),
+        (s, clients, change, cut) => {
+          const text = change(manifestText(s, clients));
+          const section = clientsSection(text);
+          if (section === undefined) return;
+          const [start, end] = section;
+          if (agree(text, start, end)) answered++;
+          // A batch that starts at a later item's line, as chunked.ts cuts them.
+          const items = [...text.slice(start, end).matchAll(/^ *- /gm)].map((m) => start + m.index);
+          const from = items[cut % Math.max(items.length, 1)];
+          if (from !== undefined) agree(text, from, end);
+        },
+      ),
       { numRuns: 1500 },
     );
     expect(answered).toBeGreaterThan(35);
   });
 
-  it('keys YAML reads as booleans or nulls, keys over yaml\'s length, nesting deeper than a manifest\'s, a lone carriage return: left to yaml', () => {
+  it("keys YAML reads as booleans or nulls, keys over yaml's length, nesting deeper than a manifest's, a lone carriage return: left to yaml", () => {
     for (const key of ['null', 'Null', 'NULL', 'True', 'TRUE', 'False', 'FALSE', 'true', 'false', 'k'.repeat(1025)]) {
       expect(readSimpleItems(`- ${key}: x\n`, 0, `- ${key}: x\n`.length, 0), key.slice(0, 10)).toBeUndefined();
     }
@@ -175,12 +297,21 @@ describe('the fast read of client items', () => {
 
   it('each tricky scalar, as a value and as a sequence item: as yaml reads it, or left to yaml', () => {
     for (const value of TRICKY) {
-      for (const text of [`- username: u\n  plan: ${value}\n`, `- username: u\n  domains:\n    - ${value}\n`, `- ${value}\n`]) agree(text);
+      for (const text of [
+        `- username: u\n  plan: ${value}\n`,
+        `- username: u\n  domains:\n    - ${value}\n`,
+        `- ${value}\n`,
+      ])
+        agree(text);
     }
   });
 
-  it('reads the manifests people write (the examples, the benchmark\'s shape), so the fast path is taken', () => {
-    const bench = Array.from({ length: 50 }, (_, i) => `  - username: c${i}\n    plan: Basic\n    email: c${i}@example.com\n    domains:\n      - c${i}.example\n      - s1.c${i}.example\n`).join('');
+  it("reads the manifests people write (the examples, the benchmark's shape), so the fast path is taken", () => {
+    const bench = Array.from(
+      { length: 50 },
+      (_, i) =>
+        `  - username: c${i}\n    plan: Basic\n    email: c${i}@example.com\n    domains:\n      - c${i}.example\n      - s1.c${i}.example\n`,
+    ).join('');
     expect(agree(bench)).toBe(true);
     for (const example of ['agency.yaml', 'quickstart.yaml']) {
       const text = readFileSync(join(import.meta.dirname, '..', '..', 'examples', example), 'utf8');

@@ -12,8 +12,20 @@ describe('start-up: what validate loads', () => {
     const { src, packages, stdout } = await modulesLoaded(['validate', file]);
     expect(stdout).toBe(`${file}: valid (1 client, 1 domain)\n`);
     // The hook saw the run: the loader and its look-alike table are there.
-    expect(src).toEqual(expect.arrayContaining(['cli/validate.ts', 'manifest/load.ts', 'manifest/lookalike.ts', 'manifest/confusables.generated.ts']));
-    const unused = src.filter((p) => /^(panel|plan|apply|secrets|export|simulator|api|action)\//.test(p) || /^render\/(?!diagnostics\.ts$)/.test(p) || p === 'version.ts');
+    expect(src).toEqual(
+      expect.arrayContaining([
+        'cli/validate.ts',
+        'manifest/load.ts',
+        'manifest/lookalike.ts',
+        'manifest/confusables.generated.ts',
+      ]),
+    );
+    const unused = src.filter(
+      (p) =>
+        /^(panel|plan|apply|secrets|export|simulator|api|action)\//.test(p) ||
+        /^render\/(?!diagnostics\.ts$)/.test(p) ||
+        p === 'version.ts',
+    );
     expect(unused).toEqual([]);
     expect(packages).toEqual(['yaml']);
   });

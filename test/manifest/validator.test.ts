@@ -16,8 +16,10 @@ describe('the build-time (standalone) manifest validator', () => {
     expect(schema).toEqual(JSON.parse(readFileSync(TARGETS[0]?.schema ?? '', 'utf8')));
   });
 
-  it('reports every error (allErrors), with ajv\'s error objects', () => {
-    const check = validate as unknown as ((data: unknown) => boolean) & { errors?: { keyword: string; instancePath: string }[] | null };
+  it("reports every error (allErrors), with ajv's error objects", () => {
+    const check = validate as unknown as ((data: unknown) => boolean) & {
+      errors?: { keyword: string; instancePath: string }[] | null;
+    };
     expect(check({ version: 1, clients: [{ username: 'alice', domains: ['a.example'] }] })).toBe(true);
     expect(check({ version: 2, clients: [{ usernme: 'x' }, { username: 'Bob' }] })).toBe(false);
     expect(check.errors?.map((e) => `${e.instancePath} ${e.keyword}`)).toEqual([

@@ -10,20 +10,37 @@ import { MIN_ATTEMPT_MS, type PanelClock } from '../../src/panel/client.js';
 import { client, fakeClock, rejection } from '../helpers/panel.js';
 
 /** A panel whose nth request (from 1) gets `answer(n, res)`; a request left unanswered stalls. */
-async function scriptedPanel(answer: (n: number, res: ServerResponse) => void): Promise<{ url: string; requests: () => number }> {
+async function scriptedPanel(
+  answer: (n: number, res: ServerResponse) => void,
+): Promise<{ url: string; requests: () => number }> {
   let count = 0;
   const server: Server = createServer((_req: IncomingMessage, res) => {
     answer(++count, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => { resolve(); }); }));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`, requests: () => count };
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          resolve();
+        });
+      }),
+  );
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`,
+    requests: () => count,
+  };
 }
 
 /** Real time, except that waits for a retry are skipped (and counted as time passed). */
 function skippingClock(): PanelClock {
   let skipped = 0;
-  return { now: () => Date.now() + skipped, sleep: (ms) => ((skipped += ms), Promise.resolve()), random: () => 0.5 };
+  return {
+    now: () => Date.now() + skipped,
+    sleep: (ms) => ((skipped += ms), Promise.resolve()),
+    random: () => 0.5,
+  };
 }
 
 const busy = (res: ServerResponse): void => {
@@ -39,7 +56,13 @@ describe('the request budget bounds every attempt', () => {
     });
     const clock = skippingClock();
     const started = clock.now();
-    const error = await rejection(client(panel.url, { clock, retryBudgetMs: 2500, timeouts: { connectMs: 8000, headersMs: 60_000 } }).get('/clients'));
+    const error = await rejection(
+      client(panel.url, {
+        clock,
+        retryBudgetMs: 2500,
+        timeouts: { connectMs: 8000, headersMs: 60_000 },
+      }).get('/clients'),
+    );
     expect(panel.requests()).toBe(2);
     expect(error).toMatchObject({ code: 'panel_unreachable', networkCode: 'PROVISION_DEADLINE' });
     expect(error.message).toMatch(/: no complete answer within 2\.5 s \(the request's time budget\)/);
@@ -52,7 +75,9 @@ describe('the request budget bounds every attempt', () => {
       busy(res);
     });
     const clock = fakeClock();
-    const error = await rejection(client(panel.url, { clock, retryBudgetMs: 1000 + 2 * MIN_ATTEMPT_MS - 1 }).get('/clients'));
+    const error = await rejection(
+      client(panel.url, { clock, retryBudgetMs: 1000 + 2 * MIN_ATTEMPT_MS - 1 }).get('/clients'),
+    );
     expect(error).toMatchObject({ status: 503 });
     // At 0 and after 1 s; at 2 s less than MIN_ATTEMPT_MS would be left (before, it was sent).
     expect(clock.waits).toEqual([1000]);
@@ -64,7 +89,9 @@ describe('the request budget bounds every attempt', () => {
       busy(res);
     });
     const clock = fakeClock();
-    expect(await rejection(client(panel.url, { clock, retryBudgetMs: 0 }).get('/clients'))).toMatchObject({ status: 503 });
+    expect(await rejection(client(panel.url, { clock, retryBudgetMs: 0 }).get('/clients'))).toMatchObject({
+      status: 503,
+    });
     expect(clock.waits).toEqual([]);
     expect(panel.requests()).toBe(1);
   });

@@ -93,7 +93,11 @@ describe('PanelClient requests', () => {
     const created = await panel.post('/clients', { username: 'alice' });
     expect(created).toMatchObject({ id: 2, password: expect.any(String) as unknown });
     expect(USER_AGENT).toMatch(/^panel-provision\/\d+\.\d+\.\d+/);
-    expect(seen[0]?.headers).toMatchObject({ 'x-api-key': API_KEY, accept: 'application/json', 'user-agent': USER_AGENT });
+    expect(seen[0]?.headers).toMatchObject({
+      'x-api-key': API_KEY,
+      accept: 'application/json',
+      'user-agent': USER_AGENT,
+    });
     expect(seen[0]?.headers).not.toHaveProperty('content-type');
     expect(seen[1]?.headers).toMatchObject({ 'content-type': 'application/json' });
     expect(events.map(({ method, path, status }) => ({ method, path, status }))).toEqual([
@@ -106,9 +110,14 @@ describe('PanelClient requests', () => {
   test('findByName: the record, undefined on 404, names percent-encoded', async () => {
     const simulator = await sim({ seed: SEED });
     const panel = client(simulator);
-    expect(await panel.findByName('hosting-plans', 'Premium Plus')).toMatchObject({ id: 2, name: 'Premium Plus' });
+    expect(await panel.findByName('hosting-plans', 'Premium Plus')).toMatchObject({
+      id: 2,
+      name: 'Premium Plus',
+    });
     expect(await panel.findByName('clients', 'carol')).toBeUndefined();
-    expect(await panel.findByName('domains', 'bücher.example')).toMatchObject({ domain: 'xn--bcher-kva.example' });
+    expect(await panel.findByName('domains', 'bücher.example')).toMatchObject({
+      domain: 'xn--bcher-kva.example',
+    });
     expect(simulator.requests.map((r) => r.path)).toContain('/hosting-plans/name/Premium%20Plus');
   });
 
@@ -120,10 +129,18 @@ describe('PanelClient requests', () => {
     expect(error).toBeInstanceOf(PanelHttpError);
     expect(error.code).toBe('panel_http');
     expect(error.message).toBe("POST /api/v2/clients: 400 Bad Request: The username 'alice' is already in use.");
-    expect(error).toMatchObject({ method: 'POST', path: '/api/v2/clients', status: 400, panelMessage: "The username 'alice' is already in use." });
+    expect(error).toMatchObject({
+      method: 'POST',
+      path: '/api/v2/clients',
+      status: 400,
+      panelMessage: "The username 'alice' is already in use.",
+    });
     // A 404 that is not a name look-up is an error too.
     const missing = await rejection(panel.get('/clients/999'));
-    expect(missing).toMatchObject({ status: 404, message: 'GET /api/v2/clients/999: 404 Not Found: The requested client was not found.' });
+    expect(missing).toMatchObject({
+      status: 404,
+      message: 'GET /api/v2/clients/999: 404 Not Found: The requested client was not found.',
+    });
     expect(missing.hint).toMatch(/--url/);
   });
 
@@ -140,18 +157,39 @@ describe('PanelClient requests', () => {
 
   test('429 and 503 hints carry Retry-After; a Retry-After beyond the budget is not waited for', async () => {
     const simulator = await sim({
-      intercept: (req) => (req.path === '/clients' ? { status: 429, json: { code: '429 Too Many Requests', message: 'slow down' }, headers: { 'retry-after': '7' } } : undefined),
+      intercept: (req) =>
+        req.path === '/clients'
+          ? {
+              status: 429,
+              json: { code: '429 Too Many Requests', message: 'slow down' },
+              headers: { 'retry-after': '7' },
+            }
+          : undefined,
     });
     const error = await rejection(client(simulator, { retryBudgetMs: 5_000 }).get('/clients'));
-    expect(error).toMatchObject({ status: 429, retryAfter: '7', message: 'GET /api/v2/clients: 429 Too Many Requests: slow down' });
+    expect(error).toMatchObject({
+      status: 429,
+      retryAfter: '7',
+      message: 'GET /api/v2/clients: 429 Too Many Requests: slow down',
+    });
     expect(error.hint).toMatch(/Retry-After 7/);
     expect(simulator.requests).toHaveLength(1);
   });
 
   test('an error body that is HTML: PanelHttpError without a panel message', async () => {
-    const simulator = await sim({ intercept: () => ({ status: 502, text: '<html>Bad Gateway</html>', headers: { 'content-type': 'text/html' } }) });
+    const simulator = await sim({
+      intercept: () => ({
+        status: 502,
+        text: '<html>Bad Gateway</html>',
+        headers: { 'content-type': 'text/html' },
+      }),
+    });
     const error = await rejection(client(simulator, { retryBudgetMs: 0 }).get('/ping'));
-    expect(error).toMatchObject({ status: 502, panelMessage: undefined, message: 'GET /api/v2/ping: 502 Bad Gateway' });
+    expect(error).toMatchObject({
+      status: 502,
+      panelMessage: undefined,
+      message: 'GET /api/v2/ping: 502 Bad Gateway',
+    });
   });
 
   test('a success that is not JSON: panel_contract', async () => {
@@ -168,7 +206,27 @@ describe('TLS', () => {
     const key = join(dir, 'key.pem');
     const cert = join(dir, 'cert.pem');
     try {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          key,
+          '-out',
+          cert,
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1',
+        ],
+        { stdio: 'ignore' },
+      );
     } catch {
       context.skip('openssl is not available to make a certificate');
     }
@@ -177,15 +235,27 @@ describe('TLS', () => {
       res.end('{"response":"pong"}');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    onTestFinished(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => { resolve(); }); }));
+    onTestFinished(
+      () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => {
+            resolve();
+          });
+        }),
+    );
     const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
 
     const error = await rejection(client({ url }).get('/ping'));
     expect(error.code).toBe('panel_unreachable');
-    expect(error.message).toMatch(new RegExp(`^GET ${url}/ping: the panel's TLS certificate is not accepted \\(\\w+\\)$`));
+    expect(error.message).toMatch(
+      new RegExp(`^GET ${url}/ping: the panel's TLS certificate is not accepted \\(\\w+\\)$`),
+    );
     expect(error.hint).toMatch(/--ca-file/);
 
-    expect(await client({ url }, { ca: await readFile(cert, 'utf8') }).get('/ping')).toEqual({ response: 'pong' });
+    expect(await client({ url }, { ca: await readFile(cert, 'utf8') }).get('/ping')).toEqual({
+      response: 'pong',
+    });
     expect(await client({ url }, { insecure: true }).get('/ping')).toEqual({ response: 'pong' });
   });
 
@@ -196,16 +266,37 @@ describe('TLS', () => {
 
 describe('the API key never appears in errors', () => {
   function expectNoKey(error: ProvisionError): void {
-    for (const text of [error.message, error.hint ?? '', String(error), JSON.stringify(error), error.stack ?? '', inspect(error, { depth: 5 })]) {
+    for (const text of [
+      error.message,
+      error.hint ?? '',
+      String(error),
+      JSON.stringify(error),
+      error.stack ?? '',
+      inspect(error, { depth: 5 }),
+    ]) {
       expect(text).not.toContain(API_KEY);
     }
   }
 
   test.each([
     ['a wrong key (401)', { apiKey: 'another-key' }],
-    ['a panel message that echoes the key', { intercept: () => ({ status: 400, json: { code: '400 Bad Request', message: `bad key ${API_KEY}` } }) }],
+    [
+      'a panel message that echoes the key',
+      {
+        intercept: () => ({
+          status: 400,
+          json: { code: '400 Bad Request', message: `bad key ${API_KEY}` },
+        }),
+      },
+    ],
     ['HTML', { apiEnabled: false }],
-    ['a paged list', { intercept: (req: { path: string }) => (req.path === '/clients' ? { status: 200, json: { data: [], next: API_KEY } } : undefined) }],
+    [
+      'a paged list',
+      {
+        intercept: (req: { path: string }) =>
+          req.path === '/clients' ? { status: 200, json: { data: [], next: API_KEY } } : undefined,
+      },
+    ],
   ] as const)('%s', async (_label, options) => {
     const simulator = await sim(options);
     const error = await rejection(readLive(client(simulator), { domainNames: [] }));

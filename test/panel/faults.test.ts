@@ -5,7 +5,10 @@ import { sim } from '../helpers/sim.js';
 
 describe('PanelClient retries against the simulator', () => {
   test('GET: 429 with Retry-After is waited out, said in a sentence, then succeeds', async () => {
-    const simulator = await sim({ retryAfter: { seconds: 2, first: 2 }, faultFilter: (r) => r.path === '/clients' });
+    const simulator = await sim({
+      retryAfter: { seconds: 2, first: 2 },
+      faultFilter: (r) => r.path === '/clients',
+    });
     const clock = fakeClock();
     const waits: string[] = [];
     const panel = client(simulator, { clock, onWait: (m) => waits.push(m) });
@@ -23,7 +26,10 @@ describe('PanelClient retries against the simulator', () => {
     const simulator = await sim({ errorRate: 1, errorStatuses: [502] });
     const clock = fakeClock(0.5);
     const error = await rejection(client(simulator, { clock }).get('/hosting-plans'));
-    expect(error).toMatchObject({ status: 502, message: 'GET /api/v2/hosting-plans: 502 Bad Gateway: Injected failure.' });
+    expect(error).toMatchObject({
+      status: 502,
+      message: 'GET /api/v2/hosting-plans: 502 Bad Gateway: Injected failure.',
+    });
     expect(clock.waits).toEqual([250, 500, 1000, 2000, 4000, 4000, 4000]);
     expect(simulator.requests).toHaveLength(DEFAULT_RETRY_TIMING.maxAttempts);
   });
@@ -40,11 +46,17 @@ describe('PanelClient retries against the simulator', () => {
   test('GET: 500, 401 and 403 are never retried', async () => {
     const broken = await sim({ errorRate: 1, errorStatuses: [500] });
     const clock = fakeClock();
-    expect(await rejection(client(broken, { clock }).get('/clients'))).toMatchObject({ status: 500 });
+    expect(await rejection(client(broken, { clock }).get('/clients'))).toMatchObject({
+      status: 500,
+    });
     expect(broken.requests).toHaveLength(1);
     const locked = await sim({ allowedIps: ['192.0.2.7'] });
-    expect(await rejection(client(locked, { clock }).get('/clients'))).toMatchObject({ status: 403 });
-    expect(await rejection(client(locked, { clock, apiKey: 'wrong-key' }).get('/clients'))).toMatchObject({ status: 401 });
+    expect(await rejection(client(locked, { clock }).get('/clients'))).toMatchObject({
+      status: 403,
+    });
+    expect(await rejection(client(locked, { clock, apiKey: 'wrong-key' }).get('/clients'))).toMatchObject({
+      status: 401,
+    });
     expect(locked.requests).toHaveLength(2);
     expect(clock.waits).toEqual([]);
   });
@@ -79,7 +91,10 @@ describe('PanelClient retries against the simulator', () => {
   });
 
   test('a slow body within the timeouts arrives whole', async () => {
-    const simulator = await sim({ slowBodyMs: 10, seed: { clients: [{ username: 'alice', domains: ['alice.example'] }] } });
+    const simulator = await sim({
+      slowBodyMs: 10,
+      seed: { clients: [{ username: 'alice', domains: ['alice.example'] }] },
+    });
     const started = performance.now();
     const domains = await client(simulator).get('/domains');
     expect(domains).toHaveLength(2);
@@ -87,15 +102,22 @@ describe('PanelClient retries against the simulator', () => {
   });
 
   test('POST: 503 with Retry-After was not processed and is sent again; 502 is not', async () => {
-    const busy = await sim({ retryAfter: { seconds: 1, status: 503, first: 1 }, faultFilter: (r) => r.method === 'POST' });
+    const busy = await sim({
+      retryAfter: { seconds: 1, status: 503, first: 1 },
+      faultFilter: (r) => r.method === 'POST',
+    });
     const clock = fakeClock();
-    expect(await client(busy, { clock }).post('/clients', { username: 'alice' })).toMatchObject({ id: 2 });
+    expect(await client(busy, { clock }).post('/clients', { username: 'alice' })).toMatchObject({
+      id: 2,
+    });
     expect(statuses(busy)).toEqual([503, 201]);
     expect(clock.waits).toEqual([1000]);
     expect(busy.state.clients.size).toBe(1);
 
     const gateway = await sim({ errorRate: 1, errorStatuses: [502] });
-    expect(await rejection(client(gateway, { clock }).post('/clients', { username: 'alice' }))).toMatchObject({ status: 502 });
+    expect(await rejection(client(gateway, { clock }).post('/clients', { username: 'alice' }))).toMatchObject({
+      status: 502,
+    });
     expect(gateway.requests).toHaveLength(1);
   });
 
@@ -105,6 +127,9 @@ describe('PanelClient retries against the simulator', () => {
     expect(error).toBeInstanceOf(PanelNetworkError);
     expect(error).toMatchObject({ sent: true });
     expect(statuses(simulator)).toEqual([0]);
-    expect(simulator.state.clientNamed('alice')).toMatchObject({ username: 'alice', id: expect.any(Number) as unknown });
+    expect(simulator.state.clientNamed('alice')).toMatchObject({
+      username: 'alice',
+      id: expect.any(Number) as unknown,
+    });
   });
 });

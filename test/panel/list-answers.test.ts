@@ -10,14 +10,22 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseDomainRecord, readList } from '../../src/panel/index.js';
-import { readRecords } from '../../src/panel/read.js';
+import { readRecords } from '../../src/panel/list-read.js';
 import { client, rejection } from '../helpers/panel.js';
 
 /** A raw HTTP server; `answer` writes each response. */
 async function rawPanel(answer: (res: ServerResponse) => void | Promise<void>): Promise<string> {
   const server: Server = createServer((_req, res) => void answer(res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => { resolve(); }); }));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          resolve();
+        });
+      }),
+  );
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
 }
 
@@ -30,7 +38,13 @@ async function trickle(res: ServerResponse, body: Buffer, size: number): Promise
   res.end();
 }
 
-const DOMAINS = Array.from({ length: 300 }, (_, i) => ({ id: i + 1, id_user: 7, domain: `d${i}.Example.COM`, is_system_domain: false, note: 'caf\u00e9 \u2713 "quoted" \\ [x] {y}' }));
+const DOMAINS = Array.from({ length: 300 }, (_, i) => ({
+  id: i + 1,
+  id_user: 7,
+  domain: `d${i}.Example.COM`,
+  is_system_domain: false,
+  note: 'caf\u00e9 \u2713 "quoted" \\ [x] {y}',
+}));
 const BODY = Buffer.from(JSON.stringify(DOMAINS));
 
 describe('list answers read as they stream in', () => {
@@ -51,7 +65,14 @@ describe('list answers read as they stream in', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write(BODY.subarray(0, 1000));
       // The rest once record [0] is made, or after 2 s (a read that waits for the whole body).
-      before = await Promise.race([madeFirst.then(() => true), new Promise<false>((resolve) => setTimeout(() => { resolve(false); }, 2000))]);
+      before = await Promise.race([
+        madeFirst.then(() => true),
+        new Promise<false>((resolve) =>
+          setTimeout(() => {
+            resolve(false);
+          }, 2000),
+        ),
+      ]);
       res.end(BODY.subarray(1000));
     });
     const records = await readRecords(client(url), '/domains', (value, where) => {
@@ -69,7 +90,10 @@ describe('list answers read as they stream in', () => {
         await trickle(res, body, 5000);
       });
       const error = await rejection(readRecords(client(url), '/domains', parseDomainRecord));
-      expect(error).toMatchObject({ code: 'panel_contract', message: 'GET /api/v2/domains: 200 answered a body that is not JSON (application/json), not JSON' });
+      expect(error).toMatchObject({
+        code: 'panel_contract',
+        message: 'GET /api/v2/domains: 200 answered a body that is not JSON (application/json), not JSON',
+      });
     }
   });
 
@@ -91,13 +115,23 @@ describe('list answers read as they stream in', () => {
   });
 
   it('stops past --max-answer-mb while streaming, and reads a compressed list', async () => {
-    const big = Buffer.from(JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ id: i + 1, username: `user-with-a-long-name-${i}` }))));
+    const big = Buffer.from(
+      JSON.stringify(
+        Array.from({ length: 20_000 }, (_, i) => ({
+          id: i + 1,
+          username: `user-with-a-long-name-${i}`,
+        })),
+      ),
+    );
     const url = await rawPanel(async (res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       await trickle(res, big, 64 * 1024);
     });
     const error = await rejection(readList(client(url, { maxAnswerMb: 1 }), '/clients'));
-    expect(error).toMatchObject({ code: 'panel_contract', message: 'GET /api/v2/clients: the answer is larger than 1 MB; it was not read to its end' });
+    expect(error).toMatchObject({
+      code: 'panel_contract',
+      message: 'GET /api/v2/clients: the answer is larger than 1 MB; it was not read to its end',
+    });
     const gzipped = await rawPanel((res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       res.end(gzipSync(BODY));
@@ -115,7 +149,9 @@ describe('list answers read as they stream in', () => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('[not a list]');
     });
-    expect((await rejection(readList(client(html), '/domains'))).message).toBe('GET /api/v2/domains: 200 answered HTML, not JSON');
+    expect((await rejection(readList(client(html), '/domains'))).message).toBe(
+      'GET /api/v2/domains: 200 answered HTML, not JSON',
+    );
     const refused = await rawPanel((res) => {
       res.writeHead(403, { 'content-type': 'application/json' });
       res.end('[{"message": "no"}]');

@@ -9,7 +9,11 @@ import { describe, expect, test } from 'vitest';
 import { ListScanner, type ListRead } from '../../src/panel/list-stream.js';
 
 /** The scanner's reading of `bytes` cut at `cuts` (offsets), each element through `item`. */
-function scan(bytes: Uint8Array, cuts: readonly number[] = [], item: (value: unknown, index: number) => unknown = (value) => value): ListRead<unknown> {
+function scan(
+  bytes: Uint8Array,
+  cuts: readonly number[] = [],
+  item: (value: unknown, index: number) => unknown = (value) => value,
+): ListRead<unknown> {
   const scanner = new ListScanner(item);
   let from = 0;
   for (const cut of [...new Set(cuts)].filter((c) => c > 0 && c < bytes.length).sort((a, b) => a - b)) {
@@ -29,18 +33,30 @@ function whole(bytes: Uint8Array): ListRead<unknown> {
   } catch {
     return /^[ \t\n\r]*\[/.test(text) ? { kind: 'not-json' } : { kind: 'text', text };
   }
-  return Array.isArray(value) ? { kind: 'items', items: value, count: value.length, error: undefined } : { kind: 'text', text };
+  return Array.isArray(value)
+    ? { kind: 'items', items: value, count: value.length, error: undefined }
+    : { kind: 'text', text };
 }
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
-const cuts = (length: number): fc.Arbitrary<number[]> => fc.array(fc.nat({ max: Math.max(0, length) }), { maxLength: 12 });
+const cuts = (length: number): fc.Arbitrary<number[]> =>
+  fc.array(fc.nat({ max: Math.max(0, length) }), { maxLength: 12 });
 
 /** JSON texts of arrays, with whitespace, unicode and escapes, and edits of them (most of which are not JSON). */
 const arrays = fc
-  .tuple(fc.array(fc.jsonValue(), { maxLength: 6 }), fc.constantFrom(0, 1, 2), fc.constantFrom('', ' ', '\n', '\t', '\r\n'))
+  .tuple(
+    fc.array(fc.jsonValue(), { maxLength: 6 }),
+    fc.constantFrom(0, 1, 2),
+    fc.constantFrom('', ' ', '\n', '\t', '\r\n'),
+  )
   .map(([items, indent, pad]) => pad + JSON.stringify(items, null, indent) + pad);
 const edited = fc
-  .tuple(arrays, fc.nat(), fc.constantFrom('', '"', '\\', ',', '[', ']', '{', '}', ' ', ':', 'x', '\uFEFF', '\u00e9', '1'), fc.nat({ max: 2 }))
+  .tuple(
+    arrays,
+    fc.nat(),
+    fc.constantFrom('', '"', '\\', ',', '[', ']', '{', '}', ' ', ':', 'x', '\uFEFF', '\u00e9', '1'),
+    fc.nat({ max: 2 }),
+  )
   .map(([text, at, insert, remove]) => {
     const i = at % (text.length + 1);
     return text.slice(0, i) + insert + text.slice(i + remove);
@@ -49,18 +65,26 @@ const edited = fc
 describe('the list scanner agrees with JSON.parse of the whole body', () => {
   test('on arrays of any JSON, cut anywhere', () => {
     fc.assert(
-      fc.property(arrays.chain((text) => fc.tuple(fc.constant(utf8(text)), cuts(utf8(text).length))), ([bytes, at]) => {
-        expect(scan(bytes, at)).toEqual(whole(bytes));
-      }),
+      fc.property(
+        arrays.chain((text) => fc.tuple(fc.constant(utf8(text)), cuts(utf8(text).length))),
+        ([bytes, at]) => {
+          expect(scan(bytes, at)).toEqual(whole(bytes));
+        },
+      ),
       { numRuns: 400 },
     );
   });
 
   test('on edited arrays (mostly not JSON) and any text, cut anywhere', () => {
     fc.assert(
-      fc.property(fc.oneof(edited, fc.string({ unit: 'binary' }), fc.json()).chain((text) => fc.tuple(fc.constant(utf8(text)), cuts(utf8(text).length))), ([bytes, at]) => {
-        expect(scan(bytes, at)).toEqual(whole(bytes));
-      }),
+      fc.property(
+        fc
+          .oneof(edited, fc.string({ unit: 'binary' }), fc.json())
+          .chain((text) => fc.tuple(fc.constant(utf8(text)), cuts(utf8(text).length))),
+        ([bytes, at]) => {
+          expect(scan(bytes, at)).toEqual(whole(bytes));
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -68,12 +92,19 @@ describe('the list scanner agrees with JSON.parse of the whole body', () => {
   test('on raw bytes: invalid UTF-8 and byte order marks, whole and cut short', () => {
     const bytes = fc.uint8Array({ maxLength: 24 }).map((tail) => Uint8Array.from([...tail]));
     const listy = fc
-      .tuple(fc.constantFrom([], [0xef, 0xbb, 0xbf], [0xef, 0xbb], [0xef], [0x20, 0xef, 0xbb, 0xbf]), fc.constantFrom('[1,"a\u00e9"]', '[ ]', '[{"a":[1,{}]}]', '{"data":[]}', '[1,]'), fc.uint8Array({ maxLength: 3 }))
+      .tuple(
+        fc.constantFrom([], [0xef, 0xbb, 0xbf], [0xef, 0xbb], [0xef], [0x20, 0xef, 0xbb, 0xbf]),
+        fc.constantFrom('[1,"a\u00e9"]', '[ ]', '[{"a":[1,{}]}]', '{"data":[]}', '[1,]'),
+        fc.uint8Array({ maxLength: 3 }),
+      )
       .map(([head, text, junk]) => Uint8Array.from([...head, ...utf8(text), ...junk]));
     fc.assert(
-      fc.property(fc.oneof(bytes, listy).chain((b) => fc.tuple(fc.constant(b), cuts(b.length))), ([b, at]) => {
-        expect(scan(b, at)).toEqual(whole(b));
-      }),
+      fc.property(
+        fc.oneof(bytes, listy).chain((b) => fc.tuple(fc.constant(b), cuts(b.length))),
+        ([b, at]) => {
+          expect(scan(b, at)).toEqual(whole(b));
+        },
+      ),
       { numRuns: 1500 },
     );
   });

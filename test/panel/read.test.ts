@@ -14,10 +14,14 @@ const SEED = {
 describe('readLive', () => {
   test('four requests whatever the manifest size; normalised Live', async () => {
     const simulator = await sim({ seed: SEED });
-    const live = await readLive(client(simulator), { domainNames: Array.from({ length: 500 }, (_, i) => `d${i}.example`) });
+    const live = await readLive(client(simulator), {
+      domainNames: Array.from({ length: 500 }, (_, i) => `d${i}.example`),
+    });
     expect(simulator.requests).toEqual([
       { method: 'GET', path: '/ping', status: 200 },
-      ...['/hosting-plans', '/clients', '/domains'].map((path) => expect.objectContaining({ method: 'GET', path, status: 200 }) as unknown),
+      ...['/hosting-plans', '/clients', '/domains'].map(
+        (path) => expect.objectContaining({ method: 'GET', path, status: 200 }) as unknown,
+      ),
     ]);
     expect(simulator.requests).toHaveLength(4);
     expect(live.hostingPlans).toEqual([
@@ -29,15 +33,29 @@ describe('readLive', () => {
       { id: 3, username: 'bob', idHostingPlan: 1, email: null, suspended: false },
     ]);
     expect(live.domainsComplete).toBe(true);
-    expect(live.domains).toContainEqual({ id: expect.any(Number) as unknown, name: 'xn--bcher-kva.example', idUser: 2, isSystem: false });
-    expect(live.domains).toContainEqual(expect.objectContaining({ name: 'alice.sim.keyhelp.test', isSystem: true }) as unknown);
+    expect(live.domains).toContainEqual({
+      id: expect.any(Number) as unknown,
+      name: 'xn--bcher-kva.example',
+      idUser: 2,
+      isSystem: false,
+    });
+    expect(live.domains).toContainEqual(
+      expect.objectContaining({ name: 'alice.sim.keyhelp.test', isSystem: true }) as unknown,
+    );
     expect(live.domains).toHaveLength(5);
   });
 
   test('normalises records: uppercase usernames and domains, absent and null fields, unusual live names kept', async () => {
     const simulator = await sim({
       intercept: (req) => {
-        if (req.path === '/clients') return { status: 200, json: [{ id: 5, username: 'Carol' }, { id: 6, username: 'dave', id_hosting_plan: null }] };
+        if (req.path === '/clients')
+          return {
+            status: 200,
+            json: [
+              { id: 5, username: 'Carol' },
+              { id: 6, username: 'dave', id_hosting_plan: null },
+            ],
+          };
         if (req.path === '/domains') {
           return {
             status: 200,
@@ -52,7 +70,13 @@ describe('readLive', () => {
     });
     const live = await readLive(client(simulator), { domainNames: [] });
     expect(live.clients).toEqual([
-      { id: 5, username: 'carol', idHostingPlan: undefined, email: undefined, suspended: undefined },
+      {
+        id: 5,
+        username: 'carol',
+        idHostingPlan: undefined,
+        email: undefined,
+        suspended: undefined,
+      },
       { id: 6, username: 'dave', idHostingPlan: null, email: undefined, suspended: undefined },
     ]);
     expect(live.domains).toEqual([
@@ -72,27 +96,49 @@ describe('readLive', () => {
             : undefined,
     });
     const live = await readLive(client(simulator), { domainNames: [] });
-    expect(live.clients).toEqual([{ id: 9, username: 'zed', idHostingPlan: undefined, email: undefined, suspended: undefined }]);
+    expect(live.clients).toEqual([
+      { id: 9, username: 'zed', idHostingPlan: undefined, email: undefined, suspended: undefined },
+    ]);
   });
 
   test("a domain's owner must be a client or an administrator; /admins is read only when one is not a client", async () => {
-    const domains = (owner: number) => [{ id: 4, domain: 'alice.example', id_user: 2 }, { id: 5, domain: 'panel.example', id_user: owner }];
+    const domains = (owner: number) => [
+      { id: 4, domain: 'alice.example', id_user: 2 },
+      { id: 5, domain: 'panel.example', id_user: owner },
+    ];
     // Owner 1 is the default administrator: accepted, after one GET /admins.
-    const admin = await sim({ seed: SEED, intercept: (req) => (req.path === '/domains' ? { status: 200, json: domains(1) } : undefined) });
+    const admin = await sim({
+      seed: SEED,
+      intercept: (req) => (req.path === '/domains' ? { status: 200, json: domains(1) } : undefined),
+    });
     expect((await readLive(client(admin), { domainNames: [] })).domains).toHaveLength(2);
     expect(admin.requests.filter((r) => r.path === '/admins')).toHaveLength(1);
     // Owner 77 is nobody.
-    const nobody = await sim({ seed: SEED, intercept: (req) => (req.path === '/domains' ? { status: 200, json: domains(77) } : undefined) });
+    const nobody = await sim({
+      seed: SEED,
+      intercept: (req) => (req.path === '/domains' ? { status: 200, json: domains(77) } : undefined),
+    });
     const error = await rejection(readLive(client(nobody), { domainNames: [] }));
-    expect(error).toMatchObject({ code: 'panel_contract', message: 'GET /api/v2/domains: domains whose owner is neither a client nor an administrator: "panel.example" (id 5, id_user 77)' });
+    expect(error).toMatchObject({
+      code: 'panel_contract',
+      message:
+        'GET /api/v2/domains: domains whose owner is neither a client nor an administrator: "panel.example" (id 5, id_user 77)',
+    });
     // A key that may not list administrators: a note, not a refusal.
     const notes: string[] = [];
     const hidden = await sim({
       seed: SEED,
-      intercept: (req) => (req.path === '/domains' ? { status: 200, json: domains(77) } : req.path === '/admins' ? { status: 403, json: { code: 403, message: 'no' } } : undefined),
+      intercept: (req) =>
+        req.path === '/domains'
+          ? { status: 200, json: domains(77) }
+          : req.path === '/admins'
+            ? { status: 403, json: { code: 403, message: 'no' } }
+            : undefined,
     });
     await readLive(client(hidden), { domainNames: [], onNote: (n) => notes.push(n) });
-    expect(notes).toEqual(['The owners of 1 domain are not clients, and GET /api/v2/admins answered 403: those owners are not checked.']);
+    expect(notes).toEqual([
+      'The owners of 1 domain are not clients, and GET /api/v2/admins answered 403: those owners are not checked.',
+    ]);
     // The usual case costs no request.
     const usual = await sim({ seed: SEED });
     await readLive(client(usual), { domainNames: [] });
@@ -104,8 +150,14 @@ describe('readLive', () => {
     [{ data: [], links: { next: null } }, /looks paged \(it has "links"\)/],
     [{ data: [{ id: 1, username: 'a' }], total: 2 }, /"total" is 2, the answer has 1 records/],
     [{ data: [], meta: { count: 50 } }, /"count" is 50/],
-    [{ data: [{ id: 1, username: 'a' }], meta: { current_page: 1, last_page: 3 } }, /looks paged \(it has "meta\.last_page"\)/],
-    [{ data: [{ id: 1, username: 'a' }], pagination: { next: '?page=2' } }, /looks paged \(it has "pagination\.next"\)/],
+    [
+      { data: [{ id: 1, username: 'a' }], meta: { current_page: 1, last_page: 3 } },
+      /looks paged \(it has "meta\.last_page"\)/,
+    ],
+    [
+      { data: [{ id: 1, username: 'a' }], pagination: { next: '?page=2' } },
+      /looks paged \(it has "pagination\.next"\)/,
+    ],
     [{ data: [{ id: 1, username: 'a' }], meta: { next_cursor: 'abc' } }, /looks paged \(it has "meta\.next_cursor"\)/],
     [{ data: [{ id: 1, username: 'a' }], page: 1, per_page: 1 }, /looks paged \(it has "page"\)/],
     [{ data: [], more: [] }, /exactly one array, got an object with 2 arrays \(data, more\)/],
@@ -113,7 +165,9 @@ describe('readLive', () => {
     ['clients', /expected a JSON array \(or an object wrapping one\), got a string/],
     [null, /got null/],
   ])('refuses the list %j', async (json, message) => {
-    const simulator = await sim({ intercept: (req) => (req.path === '/clients' ? { status: 200, json } : undefined) });
+    const simulator = await sim({
+      intercept: (req) => (req.path === '/clients' ? { status: 200, json } : undefined),
+    });
     const error = await rejection(readLive(client(simulator), { domainNames: [] }));
     expect(error.code).toBe('panel_contract');
     expect(error.message).toMatch(/^GET \/api\/v2\/clients: /);
@@ -121,30 +175,85 @@ describe('readLive', () => {
   });
 
   test.each([
-    ['/clients', [{ id: 1, username: 'a' }, { id: '2', username: 'b' }], /^GET \/api\/v2\/clients\[1\]: "id" must be a positive integer, got a string/],
+    [
+      '/clients',
+      [
+        { id: 1, username: 'a' },
+        { id: '2', username: 'b' },
+      ],
+      /^GET \/api\/v2\/clients\[1\]: "id" must be a positive integer, got a string/,
+    ],
     ['/clients', [{ id: 1.5, username: 'a' }], /clients\[0\]: "id" must be a positive integer, got a number/],
     ['/clients', [{ id: 1 }], /clients\[0\]: "username" must be a non-empty string, got nothing/],
-    ['/clients', [{ id: 1, username: 'a', id_hosting_plan: '3' }], /clients\[0\]: "id_hosting_plan" must be an integer/],
+    [
+      '/clients',
+      [{ id: 1, username: 'a', id_hosting_plan: '3' }],
+      /clients\[0\]: "id_hosting_plan" must be an integer/,
+    ],
     ['/hosting-plans', [{ id: 1, name: 7 }], /^GET \/api\/v2\/hosting-plans\[0\]: "name"/],
-    ['/domains', [{ id: 1, domain: 'a.example' }], /^GET \/api\/v2\/domains\[0\]: "id_user" must be a positive integer/],
+    [
+      '/domains',
+      [{ id: 1, domain: 'a.example' }],
+      /^GET \/api\/v2\/domains\[0\]: "id_user" must be a positive integer/,
+    ],
     // Ids count from 1; names and ids are what a plan resolves by, so each must be unique.
     ['/clients', [{ id: 0, username: 'a' }], /clients\[0\]: "id" must be a positive integer, got 0$/],
-    ['/domains', [{ id: 4, id_user: -1, domain: 'a.example' }], /domains\[0\]: "id_user" must be a positive integer, got -1$/],
-    ['/clients', [{ id: 3, username: 'a' }, { id: 3, username: 'b' }], /^GET \/api\/v2\/clients: records share one "id": \[0\] and \[1\] \(3\)$/],
-    ['/clients', [{ id: 3, username: 'a' }, { id: 4, username: 'A' }], /^GET \/api\/v2\/clients: records share one "username": \[0\] and \[1\] \("a"\)$/],
-    ['/hosting-plans', [{ id: 1, name: 'Basic' }, { id: 2, name: 'Basic' }], /hosting-plans: records share one "name": \[0\] and \[1\] \("Basic"\)/],
-    ['/domains', [{ id: 5, id_user: 1, domain: 'a.example' }, { id: 6, id_user: 1, domain: 'A.example' }], /domains: records share one "domain": \[0\] and \[1\] \("a\.example"\)/],
-    ['/domains', [{ id: 1, id_user: 2, domain: 'a.example', is_system_domain: 'yes' }], /domains\[0\]: "is_system_domain" must be a boolean/],
+    [
+      '/domains',
+      [{ id: 4, id_user: -1, domain: 'a.example' }],
+      /domains\[0\]: "id_user" must be a positive integer, got -1$/,
+    ],
+    [
+      '/clients',
+      [
+        { id: 3, username: 'a' },
+        { id: 3, username: 'b' },
+      ],
+      /^GET \/api\/v2\/clients: records share one "id": \[0\] and \[1\] \(3\)$/,
+    ],
+    [
+      '/clients',
+      [
+        { id: 3, username: 'a' },
+        { id: 4, username: 'A' },
+      ],
+      /^GET \/api\/v2\/clients: records share one "username": \[0\] and \[1\] \("a"\)$/,
+    ],
+    [
+      '/hosting-plans',
+      [
+        { id: 1, name: 'Basic' },
+        { id: 2, name: 'Basic' },
+      ],
+      /hosting-plans: records share one "name": \[0\] and \[1\] \("Basic"\)/,
+    ],
+    [
+      '/domains',
+      [
+        { id: 5, id_user: 1, domain: 'a.example' },
+        { id: 6, id_user: 1, domain: 'A.example' },
+      ],
+      /domains: records share one "domain": \[0\] and \[1\] \("a\.example"\)/,
+    ],
+    [
+      '/domains',
+      [{ id: 1, id_user: 2, domain: 'a.example', is_system_domain: 'yes' }],
+      /domains\[0\]: "is_system_domain" must be a boolean/,
+    ],
     ['/domains', ['a.example'], /domains\[0\]: expected an object, got a string/],
   ])('refuses a bad record in %s', async (path, json, message) => {
-    const simulator = await sim({ intercept: (req) => (req.path === path ? { status: 200, json } : undefined) });
+    const simulator = await sim({
+      intercept: (req) => (req.path === path ? { status: 200, json } : undefined),
+    });
     const error = await rejection(readLive(client(simulator), { domainNames: [] }));
     expect(error.code).toBe('panel_contract');
     expect(error.message).toMatch(message);
   });
 
   test('ping must answer pong', async () => {
-    const simulator = await sim({ intercept: (req) => (req.path === '/ping' ? { status: 200, json: { response: 'ok' } } : undefined) });
+    const simulator = await sim({
+      intercept: (req) => (req.path === '/ping' ? { status: 200, json: { response: 'ok' } } : undefined),
+    });
     const error = await rejection(readLive(client(simulator), { domainNames: [] }));
     expect(error.code).toBe('panel_contract');
     expect(error.message).toBe('GET /api/v2/ping: expected {"response":"pong"}, got an object');
@@ -178,8 +287,19 @@ describe('readLive', () => {
       intercept: held.intercept,
     });
     const notes: string[] = [];
-    const domainNames = ['alice.example', 'xn--bcher-kva.example', 'bob.example', 'missing.example', ...Array.from({ length: 8 }, (_, i) => `n${i}.example`), 'bob.example'];
-    const live = await readLive(client(simulator), { domainNames, concurrency: 3, onNote: (note) => notes.push(note) });
+    const domainNames = [
+      'alice.example',
+      'xn--bcher-kva.example',
+      'bob.example',
+      'missing.example',
+      ...Array.from({ length: 8 }, (_, i) => `n${i}.example`),
+      'bob.example',
+    ];
+    const live = await readLive(client(simulator), {
+      domainNames,
+      concurrency: 3,
+      onNote: (note) => notes.push(note),
+    });
     expect(live.domainsComplete).toBe(false);
     expect(live.domains.map((d) => d.name).sort()).toEqual(['alice.example', 'bob.example', 'xn--bcher-kva.example']);
     expect(live.clients).toHaveLength(2);
@@ -193,10 +313,14 @@ describe('readLive', () => {
   });
 
   test('GET /domains with another error is not a fallback', async () => {
-    const simulator = await sim({ intercept: (req) => (req.path === '/domains' ? { status: 500, json: { code: '500 Internal Server Error', message: 'boom' } } : undefined) });
+    const simulator = await sim({
+      intercept: (req) =>
+        req.path === '/domains'
+          ? { status: 500, json: { code: '500 Internal Server Error', message: 'boom' } }
+          : undefined,
+    });
     const error = await rejection(readLive(client(simulator), { domainNames: ['a.example'] }));
     expect(error).toMatchObject({ code: 'panel_http', status: 500 });
     expect(simulator.requests.some((r) => r.path.startsWith('/domains/name/'))).toBe(false);
   });
 });
-

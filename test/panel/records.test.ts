@@ -17,7 +17,13 @@ function refusal(fields: Record<string, unknown>): ProvisionError {
 
 describe('parseClientRecord: the managed fields', () => {
   test('a record without them: every field undefined (unknown)', () => {
-    expect(parse({})).toStrictEqual({ id: 7, username: 'alice', idHostingPlan: undefined, email: undefined, suspended: undefined });
+    expect(parse({})).toStrictEqual({
+      id: 7,
+      username: 'alice',
+      idHostingPlan: undefined,
+      email: undefined,
+      suspended: undefined,
+    });
   });
 
   test.each([
@@ -73,7 +79,11 @@ describe('parseClientRecord: the managed fields', () => {
   });
 
   test('the identity rules stand: id and username checked first', () => {
-    expect(() => parseClientRecord({ id: 0, username: 'a', email: 5 }, WHERE)).toThrow(/"id" must be a positive integer, got 0$/);
-    expect(() => parseClientRecord({ id: 1, email: 'a@b.example' }, WHERE)).toThrow(/"username" must be a non-empty string, got nothing$/);
+    expect(() => parseClientRecord({ id: 0, username: 'a', email: 5 }, WHERE)).toThrow(
+      /"id" must be a positive integer, got 0$/,
+    );
+    expect(() => parseClientRecord({ id: 1, email: 'a@b.example' }, WHERE)).toThrow(
+      /"username" must be a non-empty string, got nothing$/,
+    );
   });
 });

@@ -39,7 +39,9 @@ describe('retry timing (pure)', () => {
 
   test('capped exponential backoff with full jitter', () => {
     const almostOne = () => 0.999999;
-    expect([1, 2, 3, 4, 5, 6, 10].map((a) => backoffMs(a, DEFAULT_RETRY_TIMING, almostOne))).toEqual([499, 999, 1999, 3999, 7999, 7999, 7999]);
+    expect([1, 2, 3, 4, 5, 6, 10].map((a) => backoffMs(a, DEFAULT_RETRY_TIMING, almostOne))).toEqual([
+      499, 999, 1999, 3999, 7999, 7999, 7999,
+    ]);
     expect(backoffMs(5, DEFAULT_RETRY_TIMING, () => 0)).toBe(0);
     expect(backoffMs(3, { baseMs: 100, capMs: 250 }, () => 0.5)).toBe(125);
   });
@@ -116,13 +118,32 @@ describe('retry timing (pure)', () => {
   });
 
   test('network failures: what was possibly sent, what is transient', () => {
-    const reset = unreachableError('POST', 'http://h/api/v2/clients', Object.assign(new Error('x'), { code: 'ECONNRESET' }));
+    const reset = unreachableError(
+      'POST',
+      'http://h/api/v2/clients',
+      Object.assign(new Error('x'), { code: 'ECONNRESET' }),
+    );
     expect(reset).toBeInstanceOf(PanelNetworkError);
-    expect(reset).toMatchObject({ code: 'panel_unreachable', sent: true, transient: true, networkCode: 'ECONNRESET' });
+    expect(reset).toMatchObject({
+      code: 'panel_unreachable',
+      sent: true,
+      transient: true,
+      networkCode: 'ECONNRESET',
+    });
     expect(reset.message).toBe('POST http://h/api/v2/clients: the connection was closed before an answer (ECONNRESET)');
-    expect(unreachableError('GET', 'u', Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))).toMatchObject({ sent: false, transient: false });
-    expect(unreachableError('GET', 'u', Object.assign(new Error('x'), { code: 'UND_ERR_CONNECT_TIMEOUT' }))).toMatchObject({ sent: false, transient: true });
-    expect(unreachableError('GET', 'u', Object.assign(new Error('x'), { code: 'UND_ERR_BODY_TIMEOUT' }), { headersMs: 1, bodyMs: 250 }).message).toBe('GET u: no answer within 0.25 s (UND_ERR_BODY_TIMEOUT)');
+    expect(unreachableError('GET', 'u', Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))).toMatchObject({
+      sent: false,
+      transient: false,
+    });
+    expect(
+      unreachableError('GET', 'u', Object.assign(new Error('x'), { code: 'UND_ERR_CONNECT_TIMEOUT' })),
+    ).toMatchObject({ sent: false, transient: true });
+    expect(
+      unreachableError('GET', 'u', Object.assign(new Error('x'), { code: 'UND_ERR_BODY_TIMEOUT' }), {
+        headersMs: 1,
+        bodyMs: 250,
+      }).message,
+    ).toBe('GET u: no answer within 0.25 s (UND_ERR_BODY_TIMEOUT)');
   });
 
   test('the wait sentence', () => {
@@ -130,17 +151,33 @@ describe('retry timing (pure)', () => {
     expect(waitMessage('GET /api/v2/clients', busy, 2000, 2)).toBe(
       'GET /api/v2/clients answered 503: retrying in 2.0 s (attempt 2)',
     );
-    const limited = new PanelHttpError({ method: 'GET', path: '/api/v2/domains', status: 429, retryAfter: '3' });
-    expect(waitMessage('GET /api/v2/domains', limited, 3000, 3)).toBe('GET /api/v2/domains answered 429 (Retry-After: 3): retrying in 3.0 s (attempt 3)');
-    const odd = new PanelHttpError({ method: 'GET', path: '/p', status: 429, retryAfter: 'x\u0000'.repeat(30) });
+    const limited = new PanelHttpError({
+      method: 'GET',
+      path: '/api/v2/domains',
+      status: 429,
+      retryAfter: '3',
+    });
+    expect(waitMessage('GET /api/v2/domains', limited, 3000, 3)).toBe(
+      'GET /api/v2/domains answered 429 (Retry-After: 3): retrying in 3.0 s (attempt 3)',
+    );
+    const odd = new PanelHttpError({
+      method: 'GET',
+      path: '/p',
+      status: 429,
+      retryAfter: 'x\u0000'.repeat(30),
+    });
     expect(waitMessage('GET /p', odd, 100, 2)).toBe('GET /p answered 429: retrying in 0.1 s (attempt 2)');
   });
 });
 
 describe('create policy (pure)', () => {
-  const http = (status: number): PanelHttpError => new PanelHttpError({ method: 'POST', path: '/api/v2/clients', status });
+  const http = (status: number): PanelHttpError =>
+    new PanelHttpError({ method: 'POST', path: '/api/v2/clients', status });
   const network = (code: string, sent: boolean): PanelNetworkError =>
-    Object.assign(unreachableError('POST', 'http://127.0.0.1:1/api/v2/clients', Object.assign(new Error('x'), { code })), { sent });
+    Object.assign(
+      unreachableError('POST', 'http://127.0.0.1:1/api/v2/clients', Object.assign(new Error('x'), { code })),
+      { sent },
+    );
 
   test('ambiguous: sent without an answer, or a gateway 502/504; refused: a 4xx, or never sent', () => {
     expect(ambiguity(http(502))).toBe('answered 502');

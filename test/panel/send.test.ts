@@ -13,7 +13,12 @@ import { sim } from '../helpers/sim.js';
 const SEED = {
   hostingPlans: ['Basic', 'Premium Plus'],
   clients: [
-    { username: 'alice', plan: 'Premium Plus', email: 'alice@example.com', domains: ['alice.example'] },
+    {
+      username: 'alice',
+      plan: 'Premium Plus',
+      email: 'alice@example.com',
+      domains: ['alice.example'],
+    },
     { username: 'bob', domains: ['bob.example'] },
   ],
 } as const;
@@ -30,9 +35,23 @@ describe('PUT', () => {
     });
     const panel = client(simulator);
     expect(await panel.send('PUT', '/clients/2', { is_suspended: true })).toEqual({ id: 2 });
-    expect(await findClientById(panel, 2)).toStrictEqual({ id: 2, username: 'alice', idHostingPlan: 2, email: 'alice@example.com', suspended: true });
-    expect(await panel.send('PUT', '/clients/2', { id_hosting_plan: 1, email: '' })).toEqual({ id: 2 });
-    expect(await findClientById(panel, 2)).toStrictEqual({ id: 2, username: 'alice', idHostingPlan: 1, email: null, suspended: true });
+    expect(await findClientById(panel, 2)).toStrictEqual({
+      id: 2,
+      username: 'alice',
+      idHostingPlan: 2,
+      email: 'alice@example.com',
+      suspended: true,
+    });
+    expect(await panel.send('PUT', '/clients/2', { id_hosting_plan: 1, email: '' })).toEqual({
+      id: 2,
+    });
+    expect(await findClientById(panel, 2)).toStrictEqual({
+      id: 2,
+      username: 'alice',
+      idHostingPlan: 1,
+      email: null,
+      suspended: true,
+    });
     expect(bodies).toEqual([
       { body: { is_suspended: true }, type: 'application/json' },
       { body: { id_hosting_plan: 1, email: '' }, type: 'application/json' },
@@ -45,7 +64,9 @@ describe('PUT', () => {
 
   test('a 400 is not retried and names the request', async () => {
     const simulator = await sim({ seed: SEED });
-    const error = await rejection(client(simulator, { clock: fakeClock() }).send('PUT', '/clients/2', { username: 'mallory' }));
+    const error = await rejection(
+      client(simulator, { clock: fakeClock() }).send('PUT', '/clients/2', { username: 'mallory' }),
+    );
     expect(error).toBeInstanceOf(PanelHttpError);
     expect(error.message).toBe('PUT /api/v2/clients/2: 400 Bad Request: The username of a client cannot be changed.');
     expect(statuses(simulator)).toEqual([400]);
@@ -53,7 +74,17 @@ describe('PUT', () => {
 
   test('a 502 is retried (a PUT is idempotent, unlike a POST)', async () => {
     let puts = 0;
-    const simulator = await sim({ seed: SEED, intercept: (req) => (req.method === 'PUT' && ++puts === 1 ? { status: 502, text: '<html>Bad Gateway</html>', headers: { 'content-type': 'text/html' } } : undefined) });
+    const simulator = await sim({
+      seed: SEED,
+      intercept: (req) =>
+        req.method === 'PUT' && ++puts === 1
+          ? {
+              status: 502,
+              text: '<html>Bad Gateway</html>',
+              headers: { 'content-type': 'text/html' },
+            }
+          : undefined,
+    });
     const clock = fakeClock();
     expect(await client(simulator, { clock }).send('PUT', '/clients/3', { is_suspended: true })).toEqual({ id: 3 });
     expect(statuses(simulator)).toEqual([502, 200]);
@@ -61,10 +92,21 @@ describe('PUT', () => {
   });
 
   test('not sent again after an interrupt: the wait ends, the last failure is thrown', async () => {
-    const simulator = await sim({ seed: SEED, intercept: (req) => (req.method === 'PUT' ? { status: 503, json: { code: '503 Service Unavailable', message: 'busy' } } : undefined) });
+    const simulator = await sim({
+      seed: SEED,
+      intercept: (req) =>
+        req.method === 'PUT' ? { status: 503, json: { code: '503 Service Unavailable', message: 'busy' } } : undefined,
+    });
     const controller = new AbortController();
-    const panel = client(simulator, { clock: fakeClock(), onWait: () => { controller.abort(); } });
-    const error = await rejection(panel.send('PUT', '/clients/2', { is_suspended: true }, { signal: controller.signal }));
+    const panel = client(simulator, {
+      clock: fakeClock(),
+      onWait: () => {
+        controller.abort();
+      },
+    });
+    const error = await rejection(
+      panel.send('PUT', '/clients/2', { is_suspended: true }, { signal: controller.signal }),
+    );
     expect(error.message).toBe('PUT /api/v2/clients/2: 503 Service Unavailable: busy (not sent again: interrupted)');
     expect(statuses(simulator)).toEqual([503]);
   });
@@ -78,7 +120,9 @@ describe('DELETE', () => {
     expect(await findClientById(panel, 2)).toBeUndefined();
     expect(simulator.state.clientNamed('alice')).toBeUndefined();
     // Already gone: the 404 is the caller's to read as done.
-    expect(await rejection(panel.send('DELETE', '/clients/2', undefined))).toMatchObject({ status: 404 });
+    expect(await rejection(panel.send('DELETE', '/clients/2', undefined))).toMatchObject({
+      status: 404,
+    });
   });
 
   test('204 without a body is success', async () => {
@@ -93,10 +137,16 @@ describe('DELETE', () => {
   });
 
   test('retried after a 503 with Retry-After', async () => {
-    const simulator = await sim({ seed: SEED, retryAfter: { seconds: 1, status: 503, first: 1 }, faultFilter: (r) => r.method === 'DELETE' });
+    const simulator = await sim({
+      seed: SEED,
+      retryAfter: { seconds: 1, status: 503, first: 1 },
+      faultFilter: (r) => r.method === 'DELETE',
+    });
     const clock = fakeClock();
     const waits: string[] = [];
-    expect(await client(simulator, { clock, onWait: (m) => waits.push(m) }).send('DELETE', '/clients/2', undefined)).toEqual({ id: 2 });
+    expect(
+      await client(simulator, { clock, onWait: (m) => waits.push(m) }).send('DELETE', '/clients/2', undefined),
+    ).toEqual({ id: 2 });
     expect(statuses(simulator)).toEqual([503, 200]);
     expect(clock.waits).toEqual([1000]);
     expect(waits).toEqual(['DELETE /api/v2/clients/2 answered 503 (Retry-After: 1): retrying in 1.0 s (attempt 2)']);
@@ -114,7 +164,15 @@ describe('DELETE', () => {
       res.end();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    onTestFinished(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => { resolve(); }); }));
+    onTestFinished(
+      () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => {
+            resolve();
+          });
+        }),
+    );
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
     const clock = fakeClock();
     expect(await client(url, { clock }).send('DELETE', '/domains/7', undefined)).toBeUndefined();
@@ -130,7 +188,10 @@ describe('success answers', () => {
     ['202 empty', { status: 202, text: '' }],
     ['204', { status: 204 }],
   ])('PUT and DELETE: %s is done, with no value', async (_label, answer) => {
-    const simulator = await sim({ seed: SEED, intercept: (req) => (req.method === 'GET' ? undefined : answer) });
+    const simulator = await sim({
+      seed: SEED,
+      intercept: (req) => (req.method === 'GET' ? undefined : answer),
+    });
     const panel = client(simulator);
     expect(await panel.send('PUT', '/clients/2', { email: '' })).toBeUndefined();
     expect(await panel.send('DELETE', '/clients/2', undefined)).toBeUndefined();
@@ -138,24 +199,35 @@ describe('success answers', () => {
     if (answer.status !== 204) {
       const posted = await rejection(panel.post('/clients', { username: 'carol' }));
       expect(posted).toMatchObject({ code: 'panel_contract' });
-      expect(posted.message).toMatch(/^POST \/api\/v2\/clients: 20[02] answered (an empty body|a body that is not JSON)/);
+      expect(posted.message).toMatch(
+        /^POST \/api\/v2\/clients: 20[02] answered (an empty body|a body that is not JSON)/,
+      );
     }
   });
 
   test('GET with an empty 200 is still a contract error', async () => {
     const simulator = await sim({ intercept: () => ({ status: 200, text: '' }) });
     const error = await rejection(client(simulator).get('/clients'));
-    expect(error).toMatchObject({ code: 'panel_contract', message: 'GET /api/v2/clients: 200 answered an empty body, not JSON' });
+    expect(error).toMatchObject({
+      code: 'panel_contract',
+      message: 'GET /api/v2/clients: 200 answered an empty body, not JSON',
+    });
   });
 
   test('an HTML page (the API switched off) is a contract error for PUT and DELETE too', async () => {
     const simulator = await sim({ seed: SEED, apiEnabled: false });
     const panel = client(simulator);
     const put = await rejection(panel.send('PUT', '/clients/2', { is_suspended: true }));
-    expect(put).toMatchObject({ code: 'panel_contract', message: 'PUT /api/v2/clients/2: 200 answered HTML, not JSON' });
+    expect(put).toMatchObject({
+      code: 'panel_contract',
+      message: 'PUT /api/v2/clients/2: 200 answered HTML, not JSON',
+    });
     expect(put.hint).toMatch(/REST API enabled/);
     const del = await rejection(panel.send('DELETE', '/clients/2', undefined));
-    expect(del).toMatchObject({ code: 'panel_contract', message: 'DELETE /api/v2/clients/2: 200 answered HTML, not JSON' });
+    expect(del).toMatchObject({
+      code: 'panel_contract',
+      message: 'DELETE /api/v2/clients/2: 200 answered HTML, not JSON',
+    });
     expect(simulator.requests).toHaveLength(2);
   });
 });

@@ -10,8 +10,12 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { DIST } from '../helpers/dist.js';
 
-
-function loadedAfterRequest(): { answered: boolean; index: boolean; parts: boolean; headersStillLazy: boolean } {
+function loadedAfterRequest(): {
+  answered: boolean;
+  index: boolean;
+  parts: boolean;
+  headersStillLazy: boolean;
+} {
   const script = `
     import { createRequire } from 'node:module';
     const { PanelClient } = await import(${JSON.stringify(join(DIST, 'panel/index.js'))});
@@ -29,11 +33,18 @@ function loadedAfterRequest(): { answered: boolean; index: boolean; parts: boole
       parts: loaded.some((k) => k.endsWith('/undici/lib/dispatcher/agent.js')),
       headersStillLazy: typeof Object.getOwnPropertyDescriptor(globalThis, 'Headers')?.get === 'function',
     }));`;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as ReturnType<typeof loadedAfterRequest>;
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }),
+  ) as ReturnType<typeof loadedAfterRequest>;
 }
 
 describe('undici at start-up', () => {
   test('a request loads the parts it uses, when it is made, and never the index nor globalThis.Headers', () => {
-    expect(loadedAfterRequest()).toEqual({ answered: true, index: false, parts: true, headersStillLazy: true });
+    expect(loadedAfterRequest()).toEqual({
+      answered: true,
+      index: false,
+      parts: true,
+      headersStillLazy: true,
+    });
   });
 });

@@ -10,7 +10,13 @@ const summary = (changes: readonly { id: string; dependsOn: readonly string[] }[
 describe('diff', () => {
   it('creates a missing client and its domains, subdomain after its parent', () => {
     const plan = diff(
-      desired({ alice: { plan: 'Basic', email: 'a@example.com', domains: ['shop.alice.example', 'alice.example'] } }),
+      desired({
+        alice: {
+          plan: 'Basic',
+          email: 'a@example.com',
+          domains: ['shop.alice.example', 'alice.example'],
+        },
+      }),
       live(),
     );
     expect(summary(plan.changes)).toEqual([
@@ -28,24 +34,41 @@ describe('diff', () => {
       hostingPlan: { name: 'Basic', id: 1 },
       email: 'a@example.com',
     });
-    expect(plan.changes[2]).toMatchObject({ client: 'alice', clientId: null, parent: 'alice.example' });
+    expect(plan.changes[2]).toMatchObject({
+      client: 'alice',
+      clientId: null,
+      parent: 'alice.example',
+    });
     expect(plan.conflicts).toEqual([]);
     expect(plan.unknowns).toEqual([]);
   });
 
   it('adds only the missing domain of an existing client, with its id', () => {
-    const plan = diff(desired({ bob: { domains: ['bob.example', 'new.example'] } }), live([[7, 'bob']], [[70, 'bob.example', 7]]));
+    const plan = diff(
+      desired({ bob: { domains: ['bob.example', 'new.example'] } }),
+      live([[7, 'bob']], [[70, 'bob.example', 7]]),
+    );
     expect(summary(plan.changes)).toEqual(['domain:new.example']);
-    expect(requestFor(plan.changes[0]!)).toEqual({ method: 'POST', path: '/domains', body: { domain: 'new.example', id_user: 7 } });
+    expect(requestFor(plan.changes[0]!)).toEqual({
+      method: 'POST',
+      path: '/domains',
+      body: { domain: 'new.example', id_user: 7 },
+    });
   });
 
   it('does not wait for a parent domain that already exists', () => {
-    const plan = diff(desired({ bob: { domains: ['bob.example', 'www.bob.example'] } }), live([[7, 'bob']], [[70, 'bob.example', 7]]));
+    const plan = diff(
+      desired({ bob: { domains: ['bob.example', 'www.bob.example'] } }),
+      live([[7, 'bob']], [[70, 'bob.example', 7]]),
+    );
     expect(summary(plan.changes)).toEqual(['domain:www.bob.example']);
   });
 
   it('pulls a parent domain of a later client ahead of the subdomain that needs it', () => {
-    const plan = diff(desired({ alice: { domains: ['shop.corp.example'] }, corp: { domains: ['corp.example'] } }), live());
+    const plan = diff(
+      desired({ alice: { domains: ['shop.corp.example'] }, corp: { domains: ['corp.example'] } }),
+      live(),
+    );
     expect(summary(plan.changes)).toEqual([
       'client:alice',
       'client:corp',
@@ -66,15 +89,42 @@ describe('diff', () => {
   it('changes nothing on a converged panel, whatever else the panel has', () => {
     const plan = diff(
       desired({ alice: { plan: 'Standard', domains: ['alice.example'] } }),
-      live([[1, 'alice', 2], [2, 'zed']], [[10, 'alice.example', 1], [11, 'zed.example', 2], [12, 'alice.sys.example', 1, true]]),
+      live(
+        [
+          [1, 'alice', 2],
+          [2, 'zed'],
+        ],
+        [
+          [10, 'alice.example', 1],
+          [11, 'zed.example', 2],
+          [12, 'alice.sys.example', 1, true],
+        ],
+      ),
     );
-    expect(plan).toEqual({ changes: [], conflicts: [], unknowns: [], unmanaged: { clients: ['zed'], domains: ['zed.example'] } });
+    expect(plan).toEqual({
+      changes: [],
+      conflicts: [],
+      unknowns: [],
+      unmanaged: { clients: ['zed'], domains: ['zed.example'] },
+    });
   });
 
   it('reports a domain owned by another client as a conflict, not a change', () => {
     const plan = diff(
-      desired({ alice: { domains: ['taken.example', 'free.example'] }, carol: { domains: ['orphan.example'] } }),
-      live([[1, 'alice'], [2, 'bob']], [[10, 'taken.example', 2], [11, 'orphan.example', 99]]),
+      desired({
+        alice: { domains: ['taken.example', 'free.example'] },
+        carol: { domains: ['orphan.example'] },
+      }),
+      live(
+        [
+          [1, 'alice'],
+          [2, 'bob'],
+        ],
+        [
+          [10, 'taken.example', 2],
+          [11, 'orphan.example', 99],
+        ],
+      ),
     );
     expect(plan.conflicts).toEqual([
       { domain: 'taken.example', client: 'alice', owner: 'bob' },
@@ -86,7 +136,12 @@ describe('diff', () => {
   it('updates a client on another plan, and notes a plan the record does not show', () => {
     const plan = diff(
       desired({ a: { plan: 'Basic' }, b: { plan: 'Basic' }, c: { plan: 'Basic' }, d: {} }),
-      live([[1, 'a', 2], [2, 'b'], [3, 'c', 1], [4, 'd', 3]]),
+      live([
+        [1, 'a', 2],
+        [2, 'b'],
+        [3, 'c', 1],
+        [4, 'd', 3],
+      ]),
     );
     expect(plan.changes).toEqual([
       {
@@ -110,7 +165,12 @@ describe('diff', () => {
   });
 
   it('refuses unknown hosting plans all at once, with the closest name', () => {
-    const d = desired({ a: { plan: 'basic' }, b: { plan: 'Premium' }, c: { plan: 'basic' }, e: { plan: 'Zzzzzzzz' } });
+    const d = desired({
+      a: { plan: 'basic' },
+      b: { plan: 'Premium' },
+      c: { plan: 'basic' },
+      e: { plan: 'Zzzzzzzz' },
+    });
     let error: unknown;
     try {
       diff(d, live());
@@ -131,7 +191,10 @@ describe('diff', () => {
   });
 
   it('is deterministic', () => {
-    const d = desired({ b: { domains: ['b.example', 'x.b.example'] }, a: { plan: 'Basic', domains: ['a.example'] } });
+    const d = desired({
+      b: { domains: ['b.example', 'x.b.example'] },
+      a: { plan: 'Basic', domains: ['a.example'] },
+    });
     const l = live([[5, 'zz']], [[1, 'q.example', 5]]);
     expect(JSON.stringify(diff(d, l))).toBe(JSON.stringify(diff(d, l)));
   });
@@ -141,8 +204,15 @@ describe('requestFor', () => {
   it('builds the POST bodies; id_user comes from the run when the client is new', () => {
     const plan = diff(desired({ alice: { plan: 'Premium Plus', domains: ['alice.example'] } }), live());
     const [client, domain] = plan.changes;
-    expect(requestFor(client!)).toEqual({ method: 'POST', path: '/clients', body: { username: 'alice', id_hosting_plan: 3 } });
+    expect(requestFor(client!)).toEqual({
+      method: 'POST',
+      path: '/clients',
+      body: { username: 'alice', id_hosting_plan: 3 },
+    });
     expect(requestFor(domain!).body).toEqual({ domain: 'alice.example', id_user: null });
-    expect(requestFor(domain!, new Map([['alice', 42]])).body).toEqual({ domain: 'alice.example', id_user: 42 });
+    expect(requestFor(domain!, new Map([['alice', 42]])).body).toEqual({
+      domain: 'alice.example',
+      id_user: 42,
+    });
   });
 });

@@ -4,11 +4,21 @@ import { dependencyFacts, planFingerprint, staleReasons } from '../../src/plan/f
 import { desired, live, PLANS } from '../helpers/builders.js';
 
 const DESIRED = desired({
-  alice: { plan: 'Basic', email: 'a@example.com', domains: ['alice.example', 'shop.alice.example'] },
+  alice: {
+    plan: 'Basic',
+    email: 'a@example.com',
+    domains: ['alice.example', 'shop.alice.example'],
+  },
   carol: { domains: ['carol.example'] },
 });
 // carol exists (id 7); alice does not.
-const LIVE = live([[7, 'carol', 1], [8, 'zed']], [[70, 'other.example', 8]]);
+const LIVE = live(
+  [
+    [7, 'carol', 1],
+    [8, 'zed'],
+  ],
+  [[70, 'other.example', 8]],
+);
 
 describe('fingerprint: exactly what the plan depends on', () => {
   const plan = diff(DESIRED, LIVE);
@@ -27,13 +37,27 @@ describe('fingerprint: exactly what the plan depends on', () => {
   });
 
   it('ignores accounts the plan neither creates nor references', () => {
-    const more = live([[7, 'carol', 1], [8, 'zed'], [9, 'yves']], [[70, 'other.example', 8], [71, 'new.example', 9]]);
+    const more = live(
+      [
+        [7, 'carol', 1],
+        [8, 'zed'],
+        [9, 'yves'],
+      ],
+      [
+        [70, 'other.example', 8],
+        [71, 'new.example', 9],
+      ],
+    );
     expect(planFingerprint(plan, more)).toBe(base);
   });
 
   it('changes, with a reason each, when what it creates appears, a referenced client or plan changes', () => {
     const changed = live(
-      [[7, 'bob'], [9, 'carol'], [10, 'alice']],
+      [
+        [7, 'bob'],
+        [9, 'carol'],
+        [10, 'alice'],
+      ],
       [[80, 'shop.alice.example', 10]],
       { plans: PLANS.map((p) => (p.name === 'Basic' ? { ...p, id: 11 } : p)) },
     );
@@ -45,7 +69,9 @@ describe('fingerprint: exactly what the plan depends on', () => {
       'client "carol" now has id 9; the plan says 7',
     ]);
     const gone = live([], [], { plans: [] });
-    expect(staleReasons(plan, gone)).toEqual(['hosting plan "Basic" is no longer on the panel', 'client "carol" (id 7), which the plan adds domains to, is no longer on the panel']);
+    expect(staleReasons(plan, gone)).toEqual([
+      'hosting plan "Basic" is no longer on the panel',
+      'client "carol" (id 7), which the plan adds domains to, is no longer on the panel',
+    ]);
   });
 });
-

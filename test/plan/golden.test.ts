@@ -12,8 +12,17 @@ import { desired, live } from '../helpers/builders.js';
 
 const DESIRED = desired(
   {
-    alice: { plan: 'Basic', email: 'a@example.com', domains: ['alice.example', 'shop.alice.example', 'a.b.alice.example'] },
-    carol: { plan: 'Standard', email: 'new@example.com', suspended: true, domains: ['carol.example', { name: 'old.carol.example', state: 'absent' }, 'taken.example'] },
+    alice: {
+      plan: 'Basic',
+      email: 'a@example.com',
+      domains: ['alice.example', 'shop.alice.example', 'a.b.alice.example'],
+    },
+    carol: {
+      plan: 'Standard',
+      email: 'new@example.com',
+      suspended: true,
+      domains: ['carol.example', { name: 'old.carol.example', state: 'absent' }, 'taken.example'],
+    },
     dave: { state: 'absent' },
     erin: { plan: 'Premium Plus', domains: ['erin.example', 'www.erin.example'] },
     gina: { email: 'g@example.com', domains: ['gina.example'] },
@@ -61,7 +70,9 @@ describe('plan and fingerprint stay byte-identical', () => {
 
   it('gives the same facts and fingerprint', () => {
     expect(fingerprintOf(expectedFacts(plan))).toBe(planFingerprint(plan, LIVE));
-    expect(sha256Hex(JSON.stringify([...dependencyFacts(plan, LIVE)]))).toBe('0731182cfebff28e1bc5cbea318155448ab6f421d7b226c8f6247d34e7e4450d');
+    expect(sha256Hex(JSON.stringify([...dependencyFacts(plan, LIVE)]))).toBe(
+      '0731182cfebff28e1bc5cbea318155448ab6f421d7b226c8f6247d34e7e4450d',
+    );
     expect(planFingerprint(plan, LIVE)).toBe('sha256:a24eab0ed8436c89a4d49bdf94a4f8fb9f09c877b8e46469e37946e084a18a5e');
   });
 });

@@ -19,7 +19,11 @@ import { type ClientSpec, desired, live, PLANS } from '../helpers/builders.js';
 // Small name pools, so that random manifests and panels overlap often.
 const username = fc.constantFrom('alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'gina');
 const domainName = fc
-  .tuple(fc.constantFrom('', 'www.', 'shop.', 'a.b.'), fc.constantFrom('one', 'two', 'three', 'four'), fc.constantFrom('.example', '.test'))
+  .tuple(
+    fc.constantFrom('', 'www.', 'shop.', 'a.b.'),
+    fc.constantFrom('one', 'two', 'three', 'four'),
+    fc.constantFrom('.example', '.test'),
+  )
   .map(([sub, name, tld]) => `${sub}${name}${tld}`);
 const planName = fc.constantFrom(undefined, 'Basic', 'Standard', 'Premium Plus');
 const email = fc.constantFrom(undefined, 'a@x.example', 'b@x.example');
@@ -30,10 +34,24 @@ const state = fc.constantFrom<'present' | 'absent'>('present', 'present', 'prese
 const manifest = fc
   .record({
     clients: fc.uniqueArray(
-      fc.record({ username, state, plan: planName, email, suspended, domains: fc.uniqueArray(fc.record({ name: domainName, state }), { selector: (d) => d.name, maxLength: 5 }) }),
+      fc.record({
+        username,
+        state,
+        plan: planName,
+        email,
+        suspended,
+        domains: fc.uniqueArray(fc.record({ name: domainName, state }), {
+          selector: (d) => d.name,
+          maxLength: 5,
+        }),
+      }),
       { selector: (c) => c.username, maxLength: 6 },
     ),
-    prune: fc.record({ domains: fc.boolean(), clients: fc.boolean(), keep: fc.subarray(['a*', '*.test', 'shop.*', 'gina']) }),
+    prune: fc.record({
+      domains: fc.boolean(),
+      clients: fc.boolean(),
+      keep: fc.subarray(['a*', '*.test', 'shop.*', 'gina']),
+    }),
     pruneOn: fc.boolean(),
   })
   .map(({ clients, prune, pruneOn }): Desired => {
@@ -56,15 +74,34 @@ const manifest = fc
 /** A live panel: clients with ids and any field carried or not; domains owned by any of them or by an unknown id (an administrator). */
 const panel = fc
   .tuple(
-    fc.uniqueArray(fc.tuple(username, fc.constantFrom(undefined, null, 1, 2, 3), fc.constantFrom(undefined, null, 'a@x.example'), fc.constantFrom(undefined, true, false)), {
-      selector: ([u]) => u,
-      maxLength: 6,
+    fc.uniqueArray(
+      fc.tuple(
+        username,
+        fc.constantFrom(undefined, null, 1, 2, 3),
+        fc.constantFrom(undefined, null, 'a@x.example'),
+        fc.constantFrom(undefined, true, false),
+      ),
+      {
+        selector: ([u]) => u,
+        maxLength: 6,
+      },
+    ),
+    fc.uniqueArray(fc.tuple(domainName, fc.nat(7), fc.boolean()), {
+      selector: ([d]) => d,
+      maxLength: 12,
     }),
-    fc.uniqueArray(fc.tuple(domainName, fc.nat(7), fc.boolean()), { selector: ([d]) => d, maxLength: 12 }),
   )
   .map(([clients, domains]) =>
     live(
-      clients.map(([u, plan, mail, susp], i) => [i + 1, u, plan, { ...(mail === undefined ? {} : { email: mail }), ...(susp === undefined ? {} : { suspended: susp }) }]),
+      clients.map(([u, plan, mail, susp], i) => [
+        i + 1,
+        u,
+        plan,
+        {
+          ...(mail === undefined ? {} : { email: mail }),
+          ...(susp === undefined ? {} : { suspended: susp }),
+        },
+      ]),
       domains.map(([d, owner, system], i) => [100 + i, d, owner, system]),
     ),
   );
@@ -82,11 +119,22 @@ function simulateApply(plan: Plan, before: Live): Live {
           case 'client': {
             const id = nextId++;
             idOf.set(change.name, id);
-            clients.push({ id, username: change.name, idHostingPlan: change.hostingPlan?.id ?? PLANS[0]?.id, email: change.email ?? null, suspended: change.suspended ?? false });
+            clients.push({
+              id,
+              username: change.name,
+              idHostingPlan: change.hostingPlan?.id ?? PLANS[0]?.id,
+              email: change.email ?? null,
+              suspended: change.suspended ?? false,
+            });
             break;
           }
           case 'domain':
-            domains.push({ id: nextId++, name: change.name, idUser: change.clientId ?? idOf.get(change.client) ?? -1, isSystem: false });
+            domains.push({
+              id: nextId++,
+              name: change.name,
+              idUser: change.clientId ?? idOf.get(change.client) ?? -1,
+              isSystem: false,
+            });
             break;
           default:
             assertNever(change);
@@ -112,8 +160,11 @@ function simulateApply(plan: Plan, before: Live): Live {
             break;
           case 'domain': {
             // As the simulator does: a domain with a subdomain of its owner (system ones aside) is refused.
-            const child = domains.find((d) => d.idUser === change.clientId && !d.isSystem && d.name.endsWith(`.${change.name}`));
-            if (child !== undefined) throw new Error(`the panel refuses to delete ${change.name}: ${child.name} is under it`);
+            const child = domains.find(
+              (d) => d.idUser === change.clientId && !d.isSystem && d.name.endsWith(`.${change.name}`),
+            );
+            if (child !== undefined)
+              throw new Error(`the panel refuses to delete ${change.name}: ${child.name} is under it`);
             domains = domains.filter((d) => d.id !== change.domainId);
             break;
           }
@@ -160,7 +211,12 @@ describe('planner properties', () => {
           }
           return out;
         };
-        const shuffled = { ...l, clients: shuffle(l.clients), domains: shuffle(l.domains), hostingPlans: shuffle(l.hostingPlans) };
+        const shuffled = {
+          ...l,
+          clients: shuffle(l.clients),
+          domains: shuffle(l.domains),
+          hostingPlans: shuffle(l.hostingPlans),
+        };
         expect(JSON.stringify(diff(d, shuffled))).toBe(JSON.stringify(diff(d, l)));
       }),
       { numRuns: 300 },
@@ -180,7 +236,7 @@ describe('planner properties', () => {
     );
   });
 
-  it('never deletes a system domain, a keep match or another client\'s domain; nothing at all without prune or state: absent', () => {
+  it("never deletes a system domain, a keep match or another client's domain; nothing at all without prune or state: absent", () => {
     fc.assert(
       fc.property(manifest, panel, (d, l) => {
         const plan = diff(d, l);
@@ -188,7 +244,9 @@ describe('planner properties', () => {
         const domains = new Map(l.domains.map((x) => [x.id, x]));
         const clients = new Map(l.clients.map((x) => [x.id, x]));
         const absentClients = new Set(d.clients.filter((c) => c.state === 'absent').map((c) => c.username));
-        const absentDomains = new Set(d.clients.flatMap((c) => c.domains.filter((x) => x.state === 'absent').map((x) => x.name)));
+        const absentDomains = new Set(
+          d.clients.flatMap((c) => c.domains.filter((x) => x.state === 'absent').map((x) => x.name)),
+        );
         const pruning = d.prune.domains || d.prune.clients;
         for (const change of plan.changes) {
           if (change.action !== 'delete') continue;

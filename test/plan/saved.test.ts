@@ -9,14 +9,32 @@ import { renderPlanJson } from '../../src/render/json.js';
 import { desired, live } from '../helpers/builders.js';
 
 const DESIRED = desired({
-  alice: { plan: 'Basic', email: 'a@example.com', domains: ['alice.example', 'shop.alice.example'] },
+  alice: {
+    plan: 'Basic',
+    email: 'a@example.com',
+    domains: ['alice.example', 'shop.alice.example'],
+  },
   carol: { domains: ['carol.example'] },
 });
 // carol exists (id 7); alice does not.
-const LIVE = live([[7, 'carol', 1], [8, 'zed']], [[70, 'other.example', 8]]);
+const LIVE = live(
+  [
+    [7, 'carol', 1],
+    [8, 'zed'],
+  ],
+  [[70, 'other.example', 8]],
+);
 
 function saved(plan: Plan, fingerprint = planFingerprint(plan, LIVE)): string {
-  return renderPlanJson({ plan, panelUrl: 'https://panel.example/api/v2', manifest: 'm.yaml', showUnmanaged: false, notes: [], manifestSha256: 'a'.repeat(64), fingerprint });
+  return renderPlanJson({
+    plan,
+    panelUrl: 'https://panel.example/api/v2',
+    manifest: 'm.yaml',
+    showUnmanaged: false,
+    notes: [],
+    manifestSha256: 'a'.repeat(64),
+    fingerprint,
+  });
 }
 
 function parseError(text: string): ProvisionError {
@@ -34,11 +52,29 @@ describe('plan file round trip', () => {
     const plan = diff(DESIRED, LIVE);
     const back = parsePlanFile(saved(plan), 'plan.json');
     expect(back.plan.changes).toEqual(plan.changes);
-    expect(back).toMatchObject({ formatVersion: '2.0', panelUrl: 'https://panel.example/api/v2', manifest: 'm.yaml', manifestSha256: 'a'.repeat(64), fingerprint: planFingerprint(plan, LIVE) });
+    expect(back).toMatchObject({
+      formatVersion: '2.0',
+      panelUrl: 'https://panel.example/api/v2',
+      manifest: 'm.yaml',
+      manifestSha256: 'a'.repeat(64),
+      fingerprint: planFingerprint(plan, LIVE),
+    });
     // Saved without --show-unmanaged: the counts come back (as unnamed entries), not the names.
     expect(back.plan.unmanaged).toEqual({ clients: [''], domains: [''] });
     expect(back).toMatchObject({ showUnmanaged: false, notes: [] });
-    const named = parsePlanFile(renderPlanJson({ plan, panelUrl: 'https://panel.example/api/v2', manifest: 'm.yaml', showUnmanaged: true, notes: ['read'], warnings: ['w'], manifestSha256: 'a'.repeat(64), fingerprint: planFingerprint(plan, LIVE) }), 'plan.json');
+    const named = parsePlanFile(
+      renderPlanJson({
+        plan,
+        panelUrl: 'https://panel.example/api/v2',
+        manifest: 'm.yaml',
+        showUnmanaged: true,
+        notes: ['read'],
+        warnings: ['w'],
+        manifestSha256: 'a'.repeat(64),
+        fingerprint: planFingerprint(plan, LIVE),
+      }),
+      'plan.json',
+    );
     expect(named).toMatchObject({ showUnmanaged: true, notes: ['read'], warnings: ['w'] });
     expect(named.plan.unmanaged).toEqual({ clients: ['zed'], domains: ['other.example'] });
   });
@@ -71,7 +107,12 @@ describe('plan file validation', () => {
   });
 
   it('lists every problem of the schema with its JSON path, in words', () => {
-    const data = JSON.parse(good) as { changes: Record<string, unknown>[]; panel_url?: unknown; manifest_sha256: string; unmanaged: Record<string, unknown> };
+    const data = JSON.parse(good) as {
+      changes: Record<string, unknown>[];
+      panel_url?: unknown;
+      manifest_sha256: string;
+      unmanaged: Record<string, unknown>;
+    };
     delete data.panel_url;
     data.manifest_sha256 = 'xyz';
     data.changes[0]!.action = 'rename';
@@ -95,7 +136,9 @@ describe('plan file validation', () => {
   it('then what the schema cannot say: ids, order, dependencies, requests', () => {
     const data = JSON.parse(good) as { changes: Record<string, unknown>[] };
     data.changes[0]!.email = 'attacker@example.com';
-    expect(parseError(JSON.stringify(data)).details).toEqual(['changes[0].request: does not match the change: the file was edited']);
+    expect(parseError(JSON.stringify(data)).details).toEqual([
+      'changes[0].request: does not match the change: the file was edited',
+    ]);
     const reordered = JSON.parse(good) as { changes: Record<string, unknown>[] };
     reordered.changes.reverse();
     expect(parseError(JSON.stringify(reordered)).details).toEqual([
@@ -106,11 +149,19 @@ describe('plan file validation', () => {
     const renamed = JSON.parse(good) as { changes: Record<string, unknown>[] };
     renamed.changes[0]!.id = 'client:mallory';
     expect(parseError(JSON.stringify(renamed)).details).toEqual(['changes[0].id: must be "client:alice"']);
-    expect(parseError(saved(plan, `sha256:${'0'.repeat(64)}`)).message).toBe('plan.json: the fingerprint does not match the plan: the file was edited after it was made');
+    expect(parseError(saved(plan, `sha256:${'0'.repeat(64)}`)).message).toBe(
+      'plan.json: the fingerprint does not match the plan: the file was edited after it was made',
+    );
   });
 
   it('refuses an edit to any field the plan holds, once the file is consistent again: the digest covers the whole document', () => {
-    type Editable = Record<string, unknown> & { changes: Record<string, unknown>[]; conflicts: unknown[]; unknowns: unknown[]; notes: string[]; unmanaged: Record<string, unknown> };
+    type Editable = Record<string, unknown> & {
+      changes: Record<string, unknown>[];
+      conflicts: unknown[];
+      unknowns: unknown[];
+      notes: string[];
+      unmanaged: Record<string, unknown>;
+    };
     const edits: Record<string, (data: Editable) => void> = {
       'an email, in the change and its request': (data) => {
         const change = data.changes[0]!;
@@ -129,16 +180,33 @@ describe('plan file validation', () => {
     for (const [name, edit] of Object.entries(edits)) {
       const data = JSON.parse(good) as Editable;
       edit(data);
-      expect(parseError(JSON.stringify(data)).message, name).toBe('plan.json: the digest (plan_sha256) does not match the plan: the file was edited after it was made');
+      expect(parseError(JSON.stringify(data)).message, name).toBe(
+        'plan.json: the digest (plan_sha256) does not match the plan: the file was edited after it was made',
+      );
     }
   });
 
   it('writes names as data: control characters never raw, and the text reads back to the same plan', () => {
-    const odd = diff(desired({ alice: { domains: ['alice.example'] } }), live([], [], { plans: [{ id: 1, name: 'x\u0085\u007f\u2028\u001b[2J' }] }));
-    const view = { plan: odd, panelUrl: 'https://panel.example/api/v2', manifest: 'm\u009b.yaml', showUnmanaged: false, notes: ['a\u0007b'], manifestSha256: 'a'.repeat(64), fingerprint: planFingerprint(odd, LIVE) };
+    const odd = diff(
+      desired({ alice: { domains: ['alice.example'] } }),
+      live([], [], { plans: [{ id: 1, name: 'x\u0085\u007f\u2028\u001b[2J' }] }),
+    );
+    const view = {
+      plan: odd,
+      panelUrl: 'https://panel.example/api/v2',
+      manifest: 'm\u009b.yaml',
+      showUnmanaged: false,
+      notes: ['a\u0007b'],
+      manifestSha256: 'a'.repeat(64),
+      fingerprint: planFingerprint(odd, LIVE),
+    };
     const text = renderPlanJson(view);
     // Newlines are the document's own; nothing else below U+0020, nor DEL, C1, U+2028/9.
-    expect(Array.from(text).filter((c) => c !== '\n' && (c < ' ' || (c >= '\u007f' && c <= '\u009f') || c === '\u2028' || c === '\u2029'))).toEqual([]);
+    expect(
+      Array.from(text).filter(
+        (c) => c !== '\n' && (c < ' ' || (c >= '\u007f' && c <= '\u009f') || c === '\u2028' || c === '\u2029'),
+      ),
+    ).toEqual([]);
     expect(text).toContain('m\\u009b.yaml');
     expect(parsePlanFile(text, 'p.json').manifest).toBe('m\u009b.yaml');
   });
@@ -146,15 +214,24 @@ describe('plan file validation', () => {
   it('never throws anything but a ProvisionError, whatever the text', () => {
     const data = JSON.parse(good) as unknown;
     fc.assert(
-      fc.property(fc.oneof(fc.json(), fc.string(), fc.constant(good.slice(0, 200))), fc.jsonValue(), fc.nat(), (text, noise, cut) => {
-        for (const candidate of [text, JSON.stringify({ ...(data as object), changes: noise }), good.slice(0, cut % good.length)]) {
-          try {
-            parsePlanFile(candidate, 'p.json');
-          } catch (error) {
-            if (!(error instanceof ProvisionError)) throw error;
+      fc.property(
+        fc.oneof(fc.json(), fc.string(), fc.constant(good.slice(0, 200))),
+        fc.jsonValue(),
+        fc.nat(),
+        (text, noise, cut) => {
+          for (const candidate of [
+            text,
+            JSON.stringify({ ...(data as object), changes: noise }),
+            good.slice(0, cut % good.length),
+          ]) {
+            try {
+              parsePlanFile(candidate, 'p.json');
+            } catch (error) {
+              if (!(error instanceof ProvisionError)) throw error;
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
   });

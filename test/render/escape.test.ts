@@ -7,7 +7,15 @@
 import { writeFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { guardOutput, jsonText, markdownText, quote, safeText, workflowData, workflowProperty } from '../../src/escape.js';
+import {
+  guardOutput,
+  jsonText,
+  markdownText,
+  quote,
+  safeText,
+  workflowData,
+  workflowProperty,
+} from '../../src/escape.js';
 import { diff } from '../../src/plan/diff.js';
 import type { Plan } from '../../src/plan/types.js';
 import { fieldsText, type PlanView } from '../../src/render/common.js';
@@ -37,7 +45,10 @@ const ATTACKS = [
 ];
 
 function viewWith(name: string, message = name): { view: PlanView; plan: Plan } {
-  const base = diff(desired({ alice: { plan: 'Basic', domains: ['alice.example'] } }), live([], [], { plans: [{ id: 1, name: 'Basic' }] }));
+  const base = diff(
+    desired({ alice: { plan: 'Basic', domains: ['alice.example'] } }),
+    live([], [], { plans: [{ id: 1, name: 'Basic' }] }),
+  );
   const plan: Plan = {
     ...base,
     conflicts: [{ domain: 'taken.example', client: 'alice', owner: name }],
@@ -46,7 +57,16 @@ function viewWith(name: string, message = name): { view: PlanView; plan: Plan } 
   };
   return {
     plan,
-    view: { plan, panelUrl: 'https://panel.example/api/v2', manifest: name, showUnmanaged: true, notes: [message], manifestSha256: 'a'.repeat(64), fingerprint: `sha256:${'b'.repeat(64)}`, warnings: [message] },
+    view: {
+      plan,
+      panelUrl: 'https://panel.example/api/v2',
+      manifest: name,
+      showUnmanaged: true,
+      notes: [message],
+      manifestSha256: 'a'.repeat(64),
+      fingerprint: `sha256:${'b'.repeat(64)}`,
+      warnings: [message],
+    },
   };
 }
 
@@ -63,7 +83,9 @@ function checkAll(name: string): void {
   const markdown = renderPlanMarkdown(view);
   checkText(markdown);
   // Only the renderer's own tags; a name never opens one.
-  expect(new Set(markdown.match(/<\/?[a-z][^>]*>/gi) ?? [])).toEqual(new Set(['<details>', '<summary>', '<code>', '</code>', '</summary>', '</details>']));
+  expect(new Set(markdown.match(/<\/?[a-z][^>]*>/gi) ?? [])).toEqual(
+    new Set(['<details>', '<summary>', '<code>', '</code>', '</summary>', '</details>']),
+  );
   for (const line of markdown.split('\n').filter((l) => l.startsWith('|'))) expect(line.split('|')).toHaveLength(4);
   const json = renderPlanJson(view);
   checkText(json);
@@ -77,7 +99,13 @@ function checkAll(name: string): void {
     checkText(renderOutcomeLine(outcome, { color: false }));
     checkText(renderApplyJson([outcome], [change.id], 'https://panel.example/api/v2'));
   }
-  const annotation = githubAnnotation({ file: name, line: 3, column: 5, severity: 'error', message: `hosting plan ${name} is unknown` });
+  const annotation = githubAnnotation({
+    file: name,
+    line: 3,
+    column: 5,
+    severity: 'error',
+    message: `hosting plan ${name} is unknown`,
+  });
   expect(annotation.split('\n')).toHaveLength(1);
   expect(annotation).not.toMatch(RAW);
   expect(annotation).toMatch(/^::error file=[^:,]*,line=3,col=5::/);
@@ -93,7 +121,9 @@ describe('one escaping function per format', () => {
   });
 
   it('Markdown: markup and HTML characters as entities, controls as escapes', () => {
-    expect(markdownText('a|b `c` <i>*d*_e_ [f]')).toBe('a&#124;b &#96;c&#96; &#60;i&#62;&#42;d&#42;&#95;e&#95; &#91;f&#93;');
+    expect(markdownText('a|b `c` <i>*d*_e_ [f]')).toBe(
+      'a&#124;b &#96;c&#96; &#60;i&#62;&#42;d&#42;&#95;e&#95; &#91;f&#93;',
+    );
     expect(markdownText('x\ny')).toBe('x&#92;ny');
   });
 
@@ -109,7 +139,9 @@ describe('one escaping function per format', () => {
   });
 
   it("the last guard lets only the program's own colours and redraw through", () => {
-    expect(guardOutput('\u001b[32m✓\u001b[39m ok\n\tnext\r\u001b[2Kline')).toBe('\u001b[32m✓\u001b[39m ok\n\tnext\r\u001b[2Kline');
+    expect(guardOutput('\u001b[32m✓\u001b[39m ok\n\tnext\r\u001b[2Kline')).toBe(
+      '\u001b[32m✓\u001b[39m ok\n\tnext\r\u001b[2Kline',
+    );
     expect(guardOutput('a\u001b]8;;x\u0007b\rc\u0085d\u001b[2Je')).toBe('a\\u001b]8;;x\\u0007b\\rc\\u0085d\\u001b[2Je');
   });
 
@@ -133,8 +165,22 @@ describe('the CLI against a panel holding hostile names', () => {
     const w = await workspace('version: 1\nclients:\n  - username: carol\n    plan: Basic\n', {
       intercept: ({ method, path }) => {
         if (method !== 'GET') return undefined;
-        if (path === '/hosting-plans') return { status: 200, json: [{ id: 1, name: 'Basic' }, { id: 2, name: `Gold${evil}` }] };
-        if (path === '/clients') return { status: 200, json: [{ id: 5, username: 'carol', id_hosting_plan: 2 }, { id: 6, username: `mallory${evil}` }] };
+        if (path === '/hosting-plans')
+          return {
+            status: 200,
+            json: [
+              { id: 1, name: 'Basic' },
+              { id: 2, name: `Gold${evil}` },
+            ],
+          };
+        if (path === '/clients')
+          return {
+            status: 200,
+            json: [
+              { id: 5, username: 'carol', id_hosting_plan: 2 },
+              { id: 6, username: `mallory${evil}` },
+            ],
+          };
         if (path === '/domains') return { status: 200, json: [{ id: 9, domain: `shop${evil}.example`, id_user: 6 }] };
         return undefined;
       },
@@ -143,7 +189,10 @@ describe('the CLI against a panel holding hostile names', () => {
       const r = await run(['plan', w.file, '--format', format, '--show-unmanaged'], w.env);
       expect(r.code, r.stderr).toBe(0);
       for (const out of [r.stdout, r.stderr]) checkText(out);
-      if (format === 'text') expect(r.stdout).toContain('~ client "carol": plan: "Gold\\n::error file=x::pwn\\u001b]8;;http://evil.example\\u0007|`x`" -> "Basic"\n');
+      if (format === 'text')
+        expect(r.stdout).toContain(
+          '~ client "carol": plan: "Gold\\n::error file=x::pwn\\u001b]8;;http://evil.example\\u0007|`x`" -> "Basic"\n',
+        );
     }
     // A name in an error: the hosting plan the manifest asks for is not there; the hint lists the panel's.
     await writeFile(w.file, 'version: 1\nclients:\n  - username: carol\n    plan: Gold\n');
@@ -156,11 +205,20 @@ describe('the CLI against a panel holding hostile names', () => {
 
 describe('update lines', () => {
   it('quote each value, so a name cannot pass for another field, and say none plainly', () => {
-    expect(fieldsText([{ field: 'plan', before: 'Basic -> Pro, suspended: true', after: 'Pro' }])).toBe('plan: "Basic -> Pro, suspended: true" -> "Pro"');
-    expect(fieldsText([{ field: 'plan', before: '(none)', after: 'Pro' }, { field: 'email', before: null, after: 'a@b.example' }])).toBe('plan: "(none)" -> "Pro", email: (none) -> "a@b.example"');
+    expect(fieldsText([{ field: 'plan', before: 'Basic -> Pro, suspended: true', after: 'Pro' }])).toBe(
+      'plan: "Basic -> Pro, suspended: true" -> "Pro"',
+    );
+    expect(
+      fieldsText([
+        { field: 'plan', before: '(none)', after: 'Pro' },
+        { field: 'email', before: null, after: 'a@b.example' },
+      ]),
+    ).toBe('plan: "(none)" -> "Pro", email: (none) -> "a@b.example"');
   });
 
   it('show invisible characters in a name as escapes', () => {
-    expect(fieldsText([{ field: 'plan', before: 'B\u200bX', after: 'BX\ufeff' }])).toBe('plan: "B\\u200bX" -> "BX\\ufeff"');
+    expect(fieldsText([{ field: 'plan', before: 'B\u200bX', after: 'BX\ufeff' }])).toBe(
+      'plan: "B\\u200bX" -> "BX\\ufeff"',
+    );
   });
 });

@@ -11,7 +11,13 @@ import { type ClientSpec, desired, live } from '../helpers/builders.js';
 
 function view(plan: Partial<Plan>, extra: Partial<PlanView> = {}): PlanView {
   return {
-    plan: { changes: [], conflicts: [], unknowns: [], unmanaged: { clients: [], domains: [] }, ...plan },
+    plan: {
+      changes: [],
+      conflicts: [],
+      unknowns: [],
+      unmanaged: { clients: [], domains: [] },
+      ...plan,
+    },
     panelUrl: 'https://panel.example/api/v2',
     manifest: 'manifest.yaml',
     showUnmanaged: false,
@@ -24,18 +30,42 @@ function view(plan: Partial<Plan>, extra: Partial<PlanView> = {}): PlanView {
 
 describe('GitHub annotations', () => {
   it('escapes the message and the properties as the runner expects', () => {
-    expect(githubAnnotation({ file: 'dir,a:b/m%.yaml', line: 3, column: 15, severity: 'error', message: 'bad: 100%\r\nnext, line' })).toBe(
-      '::error file=dir%2Ca%3Ab/m%25.yaml,line=3,col=15::bad: 100%25%0D%0Anext, line',
+    expect(
+      githubAnnotation({
+        file: 'dir,a:b/m%.yaml',
+        line: 3,
+        column: 15,
+        severity: 'error',
+        message: 'bad: 100%\r\nnext, line',
+      }),
+    ).toBe('::error file=dir%2Ca%3Ab/m%25.yaml,line=3,col=15::bad: 100%25%0D%0Anext, line');
+    expect(githubAnnotation({ file: 'm.yaml', line: 1, column: 1, severity: 'warning', message: 'w' })).toBe(
+      '::warning file=m.yaml,line=1,col=1::w',
     );
-    expect(githubAnnotation({ file: 'm.yaml', line: 1, column: 1, severity: 'warning', message: 'w' })).toBe('::warning file=m.yaml,line=1,col=1::w');
   });
 });
 
 describe('Markdown bounds', () => {
   it('keeps thousands of conflicts, unknown fields and warnings under the limit, saying how many it left out', () => {
-    const conflicts = Array.from({ length: 5000 }, (_, i) => ({ domain: `d${i}.example`, client: `c${i}`, owner: `o${i}` }));
-    const unknowns = Array.from({ length: 5000 }, (_, i) => ({ client: `c${i}`, field: 'email' as const }));
-    const text = renderPlanMarkdown(view({ conflicts, unknowns, unmanaged: { clients: ['secret-customer'], domains: ['secret.example'] } }, { showUnmanaged: true }));
+    const conflicts = Array.from({ length: 5000 }, (_, i) => ({
+      domain: `d${i}.example`,
+      client: `c${i}`,
+      owner: `o${i}`,
+    }));
+    const unknowns = Array.from({ length: 5000 }, (_, i) => ({
+      client: `c${i}`,
+      field: 'email' as const,
+    }));
+    const text = renderPlanMarkdown(
+      view(
+        {
+          conflicts,
+          unknowns,
+          unmanaged: { clients: ['secret-customer'], domains: ['secret.example'] },
+        },
+        { showUnmanaged: true },
+      ),
+    );
     expect(text.length).toBeLessThan(MARKDOWN_LIMIT);
     expect(text).toContain('| conflicts | 5000 |');
     expect(text).toContain('- _… and 4950 more conflicts (run `provision plan` for all of them)_');
@@ -46,15 +76,31 @@ describe('Markdown bounds', () => {
   });
 
   it('names the panel URL only when asked, and shows international names in Unicode beside their ASCII form, as data', () => {
-    const change = { id: 'domain:xn--bcher-kva.example', action: 'create', type: 'domain', name: 'xn--bcher-kva.example', client: 'alice', clientId: 3, reason: 'not on the panel', dependsOn: [] } as const;
+    const change = {
+      id: 'domain:xn--bcher-kva.example',
+      action: 'create',
+      type: 'domain',
+      name: 'xn--bcher-kva.example',
+      client: 'alice',
+      clientId: 3,
+      reason: 'not on the panel',
+      dependsOn: [],
+    } as const;
     // xn--ngbc5azd is an Arabic label; xn--0ug a lone zero-width joiner, which IDNA refuses: no Unicode form.
-    const conflicts = [{ domain: 'xn--ngbc5azd.example', client: 'alice', owner: 'zed' }, { domain: 'xn--0ug.example', client: 'alice', owner: 'zed' }];
+    const conflicts = [
+      { domain: 'xn--ngbc5azd.example', client: 'alice', owner: 'zed' },
+      { domain: 'xn--0ug.example', client: 'alice', owner: 'zed' },
+    ];
     const hidden = renderPlanMarkdown(view({ changes: [change], conflicts }));
     expect(hidden).not.toContain('panel.example');
     expect(hidden).toContain('Manifest <code>manifest.yaml</code>.\n');
-    expect(renderPlanMarkdown(view({ changes: [change] }), { showUrl: true })).toContain('Manifest <code>manifest.yaml</code> against <code>https://panel.example/api/v2</code>.\n');
+    expect(renderPlanMarkdown(view({ changes: [change] }), { showUrl: true })).toContain(
+      'Manifest <code>manifest.yaml</code> against <code>https://panel.example/api/v2</code>.\n',
+    );
     expect(hidden).toContain('# domain "xn--bcher-kva.example" (bücher.example) of client "alice"\n+ POST /domains');
-    expect(hidden).toContain('- :x: domain "xn--ngbc5azd.example" (شبكة.example) is listed under client "alice" but belongs to another client on the panel');
+    expect(hidden).toContain(
+      '- :x: domain "xn--ngbc5azd.example" (شبكة.example) is listed under client "alice" but belongs to another client on the panel',
+    );
     expect(hidden).toContain('- :x: domain "xn--0ug.example" is listed');
     expect(hidden).not.toContain('\u200d');
   });
@@ -64,7 +110,13 @@ describe('Markdown bounds', () => {
     const clients: Record<string, ClientSpec> = {};
     for (let i = 0; i < 1500; i++) clients[`new${i}`] = { plan: 'Basic', domains: [`new${i}.example`] };
     clients.zed = { plan: 'Basic', email: 'zed@new.example' };
-    const plan = diff(desired(clients, { prune: { clients: true } }), live([[7, 'zed', 1, { email: 'zed@old.example' }], [8, 'gone', 1]]));
+    const plan = diff(
+      desired(clients, { prune: { clients: true } }),
+      live([
+        [7, 'zed', 1, { email: 'zed@old.example' }],
+        [8, 'gone', 1],
+      ]),
+    );
     const text = renderPlanMarkdown(view(plan));
     expect(text.length).toBeLessThan(MARKDOWN_LIMIT);
     expect(text).toMatch(/more client sections left out/);
@@ -74,7 +126,12 @@ describe('Markdown bounds', () => {
     expect(text).not.toContain('<code>new1499</code>');
     // The table says it in the same order.
     const rows = text.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| |'));
-    expect(rows.slice(0, 4).map((row) => row.split('|')[1]?.trim())).toEqual([':warning: **resources to delete**', 'clients to update', 'clients to create', 'domains to create']);
+    expect(rows.slice(0, 4).map((row) => row.split('|')[1]?.trim())).toEqual([
+      ':warning: **resources to delete**',
+      'clients to update',
+      'clients to create',
+      'domains to create',
+    ]);
   });
 
   it('keeps manifest names from becoming markup', () => {
@@ -93,7 +150,9 @@ describe('terminal output', () => {
   });
 
   it('the progress line fits the terminal', () => {
-    expect(renderProgressLine({ succeeded: 3, failed: 1, skipped: 2 }, 10, 80)).toBe('Applying: 6/10 done (3 succeeded, 1 failed, 2 skipped)');
+    expect(renderProgressLine({ succeeded: 3, failed: 1, skipped: 2 }, 10, 80)).toBe(
+      'Applying: 6/10 done (3 succeeded, 1 failed, 2 skipped)',
+    );
     const narrow = renderProgressLine({ succeeded: 3, failed: 1, skipped: 2 }, 10, 20);
     expect(narrow).toBe('Applying: 6/10 don…');
     expect(narrow.length).toBeLessThan(20);

@@ -11,17 +11,30 @@ import { desired, live } from '../helpers/builders.js';
 
 const plan = diff(
   desired({
-    alice: { plan: 'Basic', email: 'alice@example.com', domains: ['alice.example', 'shop.alice.example', 'xn--bcher-kva.example'] },
+    alice: {
+      plan: 'Basic',
+      email: 'alice@example.com',
+      domains: ['alice.example', 'shop.alice.example', 'xn--bcher-kva.example'],
+    },
     carol: { plan: 'Basic', domains: ['carol.example', 'taken.example'] },
   }),
-  live([[7, 'carol', 2], [8, 'zed']], [[70, 'taken.example', 8], [71, 'zed.example', 8]]),
+  live(
+    [
+      [7, 'carol', 2],
+      [8, 'zed'],
+    ],
+    [
+      [70, 'taken.example', 8],
+      [71, 'zed.example', 8],
+    ],
+  ),
 );
 const view: PlanView = {
   plan,
   panelUrl: 'https://panel.example.com/api/v2',
   manifest: 'manifest.yaml',
   showUnmanaged: false,
-  notes: ['The panel has no domain list: looked up the manifest\'s 5 domains one by one.'],
+  notes: ["The panel has no domain list: looked up the manifest's 5 domains one by one."],
   manifestSha256: 'a'.repeat(64),
   fingerprint: `sha256:${'b'.repeat(64)}`,
   warnings: ['manifest.yaml:3:15: username "a1ice" looks like username "alice"'],

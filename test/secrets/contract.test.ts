@@ -21,9 +21,27 @@ afterEach(async () => {
 
 const URL = 'https://panel.example/api/v2';
 const at = '2030-01-01T00:00:00.000Z';
-const intent = (username: string, extra: object = {}, kind = 'create_client') => ({ intent: kind, at, panel_url: URL, username, ...extra });
-const created = (username: string, id: number, password: string | null) => ({ created_at: at, panel_url: URL, username, id, password });
-const reset = (username: string, id: number, password: string) => ({ reset_at: at, panel_url: URL, username, id, password });
+const intent = (username: string, extra: object = {}, kind = 'create_client') => ({
+  intent: kind,
+  at,
+  panel_url: URL,
+  username,
+  ...extra,
+});
+const created = (username: string, id: number, password: string | null) => ({
+  created_at: at,
+  panel_url: URL,
+  username,
+  id,
+  password,
+});
+const reset = (username: string, id: number, password: string) => ({
+  reset_at: at,
+  panel_url: URL,
+  username,
+  id,
+  password,
+});
 const refused = (username: string) => ({ at, panel_url: URL, username, refused: 'answered 400' });
 const jsonl = (...records: object[]) => `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
 
@@ -33,7 +51,12 @@ function standing(text: string) {
     [...passwordStates(parseJournal(text)).values()].map((s) => [
       s.username,
       {
-        current: s.current === undefined ? undefined : 'password' in s.current.entry ? s.current.entry.password : s.current.entry.password_age,
+        current:
+          s.current === undefined
+            ? undefined
+            : 'password' in s.current.entry
+              ? s.current.entry.password
+              : s.current.entry.password_age,
         pending: s.pending?.entry.pending_password ?? s.pending?.entry.pending_password_age,
         unanswered: s.unansweredCreate?.line,
       },
@@ -79,16 +102,39 @@ describe('passwordStates', () => {
   });
 
   it('keeps clients of different panels apart, and skips lines without a username or panel', () => {
-    const text = jsonl(created('alice', 2, 'here'), { ...created('alice', 9, 'there'), panel_url: 'https://other.example/api/v2' }, { password: 'orphan' });
-    expect([...passwordStates(parseJournal(text)).values()].map((s) => [s.panelUrl, s.current?.entry.password])).toEqual([
+    const text = jsonl(
+      created('alice', 2, 'here'),
+      { ...created('alice', 9, 'there'), panel_url: 'https://other.example/api/v2' },
+      { password: 'orphan' },
+    );
+    expect(
+      [...passwordStates(parseJournal(text)).values()].map((s) => [s.panelUrl, s.current?.entry.password]),
+    ).toEqual([
       [URL, 'here'],
       ['https://other.example/api/v2', 'there'],
     ]);
   });
 
   it('parses each kind of line', () => {
-    const text = jsonl(intent('a'), intent('a', {}, 'reset_password'), intent('a', {}, 'something_newer'), created('a', 1, null), { ...created('a', 1, 'x'), password: undefined, password_age: 'AGE' }, refused('a'), { note: 1 });
-    expect(parseJournal(`${text}{"torn`).map((l) => l.kind)).toEqual(['intent', 'intent', 'other', 'password', 'password', 'refused', 'other', 'unreadable']);
+    const text = jsonl(
+      intent('a'),
+      intent('a', {}, 'reset_password'),
+      intent('a', {}, 'something_newer'),
+      created('a', 1, null),
+      { ...created('a', 1, 'x'), password: undefined, password_age: 'AGE' },
+      refused('a'),
+      { note: 1 },
+    );
+    expect(parseJournal(`${text}{"torn`).map((l) => l.kind)).toEqual([
+      'intent',
+      'intent',
+      'other',
+      'password',
+      'password',
+      'refused',
+      'other',
+      'unreadable',
+    ]);
   });
 });
 
@@ -97,7 +143,12 @@ describe('recovery after an interrupted apply', () => {
     const path = join(dir, 's.jsonl');
     await writeFile(
       path,
-      jsonl(intent('alice', { pending_password: 'sent-with-the-post' }), intent('bob', { pending_password_age: 'AGE-ARMORED' }), intent('carol'), intent('dave', { pending_password: 'not-created' })),
+      jsonl(
+        intent('alice', { pending_password: 'sent-with-the-post' }),
+        intent('bob', { pending_password_age: 'AGE-ARMORED' }),
+        intent('carol'),
+        intent('dave', { pending_password: 'not-created' }),
+      ),
       { mode: 0o600 },
     );
     const live = [
@@ -112,17 +163,31 @@ describe('recovery after an interrupted apply', () => {
       { username: 'bob', id: 3, line: 2, pending: { password_age: 'AGE-ARMORED' } },
     ]);
     await closeLostIntents(path, URL, found, () => new Date(at));
-    const records = parseJournal(await readFile(path, 'utf8')).slice(4).map((l) => (l.kind === 'unreadable' ? l.why : l.entry));
-    expect(records).toEqual([created('carol', 4, null), created('alice', 2, 'sent-with-the-post'), { created_at: at, panel_url: URL, username: 'bob', id: 3, password_age: 'AGE-ARMORED' }]);
+    const records = parseJournal(await readFile(path, 'utf8'))
+      .slice(4)
+      .map((l) => (l.kind === 'unreadable' ? l.why : l.entry));
+    expect(records).toEqual([
+      created('carol', 4, null),
+      created('alice', 2, 'sent-with-the-post'),
+      { created_at: at, panel_url: URL, username: 'bob', id: 3, password_age: 'AGE-ARMORED' },
+    ]);
     // Settled: nothing to do the second time; dave (not on the panel) stays pending.
     const again = await findLostIntents(path, URL, live);
     expect([again.lost, again.recovered]).toEqual([[], []]);
-    expect(standing(await readFile(path, 'utf8')).dave).toEqual({ current: undefined, pending: 'not-created', unanswered: 4 });
+    expect(standing(await readFile(path, 'utf8')).dave).toEqual({
+      current: undefined,
+      pending: 'not-created',
+      unanswered: 4,
+    });
   });
 
   it('a reset intent is not a create: an apply never records its pending password', async () => {
     const path = join(dir, 's.jsonl');
-    await writeFile(path, jsonl(created('alice', 2, 'old'), intent('alice', { pending_password: 'maybe' }, 'reset_password')), { mode: 0o600 });
+    await writeFile(
+      path,
+      jsonl(created('alice', 2, 'old'), intent('alice', { pending_password: 'maybe' }, 'reset_password')),
+      { mode: 0o600 },
+    );
     const found = await findLostIntents(path, URL, [{ username: 'alice', id: 2 }]);
     expect([found.lost, found.recovered]).toEqual([[], []]);
   });

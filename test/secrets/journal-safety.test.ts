@@ -21,7 +21,13 @@ afterEach(async () => {
 });
 
 const URL = 'https://panel.example/api/v2';
-const record = (username: string, id: number, password = `pw-${username}`) => ({ created_at: '2026-01-01T00:00:00.000Z', panel_url: URL, username, id, password });
+const record = (username: string, id: number, password = `pw-${username}`) => ({
+  created_at: '2026-01-01T00:00:00.000Z',
+  panel_url: URL,
+  username,
+  id,
+  password,
+});
 
 describe('the secrets file is ours alone', () => {
   it('refuses a symbolic link, to a file or dangling, and writes nothing through it', async () => {
@@ -29,13 +35,19 @@ describe('the secrets file is ours alone', () => {
     await writeFile(target, '', { mode: 0o600 });
     const link = join(dir, 'secrets.jsonl');
     await symlink(target, link);
-    await expect(SecretsFile.open(link)).rejects.toMatchObject({ code: 'secrets', message: `the secrets file ${link} is a symbolic link` });
+    await expect(SecretsFile.open(link)).rejects.toMatchObject({
+      code: 'secrets',
+      message: `the secrets file ${link} is a symbolic link`,
+    });
     expect(await readFile(target, 'utf8')).toBe('');
 
     const dangling = join(dir, 'dangling.jsonl');
     const missing = join(dir, 'created-through-the-link.jsonl');
     await symlink(missing, dangling);
-    await expect(SecretsFile.open(dangling)).rejects.toMatchObject({ code: 'secrets', message: `the secrets file ${dangling} is a symbolic link` });
+    await expect(SecretsFile.open(dangling)).rejects.toMatchObject({
+      code: 'secrets',
+      message: `the secrets file ${dangling} is a symbolic link`,
+    });
     await expect(stat(missing)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
@@ -43,7 +55,10 @@ describe('the secrets file is ours alone', () => {
     const path = join(dir, 'secrets.jsonl');
     await writeFile(path, '', { mode: 0o600 });
     await chown(path, 65_534, 65_534);
-    await expect(SecretsFile.open(path)).rejects.toMatchObject({ code: 'secrets', message: `the secrets file ${path} belongs to another user (uid 65534)` });
+    await expect(SecretsFile.open(path)).rejects.toMatchObject({
+      code: 'secrets',
+      message: `the secrets file ${path} belongs to another user (uid 65534)`,
+    });
     expect(await readFile(path, 'utf8')).toBe('');
   });
 });
@@ -72,19 +87,32 @@ describe('a write that fails halfway', () => {
 
   it('a torn last line left by a killed run is ended when the file is opened again', async () => {
     const path = join(dir, 'secrets.jsonl');
-    await writeFile(path, `${JSON.stringify(record('alice', 1))}\n{"created_at":"2026`, { mode: 0o600 });
+    await writeFile(path, `${JSON.stringify(record('alice', 1))}\n{"created_at":"2026`, {
+      mode: 0o600,
+    });
     const file = await SecretsFile.open(path);
     await file.record(record('bob', 2));
     await file.close();
-    expect(parseJournal(await readFile(path, 'utf8')).map((l) => l.kind)).toEqual(['password', 'unreadable', 'password']);
+    expect(parseJournal(await readFile(path, 'utf8')).map((l) => l.kind)).toEqual([
+      'password',
+      'unreadable',
+      'password',
+    ]);
   });
 });
 
 describe('lines nobody can read, and intents the panel refused', () => {
   it('skips null, arrays, strings and torn lines, and names them, without failing', async () => {
     const path = join(dir, 'secrets.jsonl');
-    const intent = JSON.stringify({ intent: 'create_client', at: 't', panel_url: URL, username: 'alice' });
-    await writeFile(path, ['null', '[1]', '"text"', '{"torn', intent, ''].join('\n'), { mode: 0o600 });
+    const intent = JSON.stringify({
+      intent: 'create_client',
+      at: 't',
+      panel_url: URL,
+      username: 'alice',
+    });
+    await writeFile(path, ['null', '[1]', '"text"', '{"torn', intent, ''].join('\n'), {
+      mode: 0o600,
+    });
     const { lost, skipped } = await findLostIntents(path, URL, [{ username: 'alice', id: 7 }]);
     expect(lost).toEqual([{ username: 'alice', id: 7 }]);
     expect(skipped.map((l) => [l.line, l.why])).toEqual([
@@ -99,7 +127,12 @@ describe('lines nobody can read, and intents the panel refused', () => {
     const path = join(dir, 'secrets.jsonl');
     const file = await SecretsFile.open(path);
     await file.intend({ intent: 'create_client', at: 't', panel_url: URL, username: 'alice' });
-    await file.refused({ at: 't', panel_url: URL, username: 'alice', refused: 'POST /api/v2/clients answered 422' });
+    await file.refused({
+      at: 't',
+      panel_url: URL,
+      username: 'alice',
+      refused: 'POST /api/v2/clients answered 422',
+    });
     await file.intend({ intent: 'create_client', at: 't', panel_url: URL, username: 'bob' });
     await file.close();
     expect([...(await unansweredIntents(path, URL))]).toEqual(['bob']);

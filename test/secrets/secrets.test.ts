@@ -14,13 +14,23 @@ afterEach(async () => {
 });
 
 const URL = 'https://panel.example/api/v2';
-const record = (username: string, id: number) => ({ created_at: '2026-01-01T00:00:00.000Z', panel_url: URL, username, id, password: `pw-${username}` });
+const record = (username: string, id: number) => ({
+  created_at: '2026-01-01T00:00:00.000Z',
+  panel_url: URL,
+  username,
+  id,
+  password: `pw-${username}`,
+});
 
 describe('SecretsFile', () => {
   it('creates the file 0600 and writes one JSON line per call, in order, even when calls overlap', async () => {
     const path = join(dir, 's.jsonl');
     const file = await SecretsFile.open(path);
-    await Promise.all([file.intend({ intent: 'create_client', at: 't', panel_url: URL, username: 'a' }), file.record(record('a', 1)), file.record(record('b', 2))]);
+    await Promise.all([
+      file.intend({ intent: 'create_client', at: 't', panel_url: URL, username: 'a' }),
+      file.record(record('a', 1)),
+      file.record(record('b', 2)),
+    ]);
     await file.close();
     expect(((await stat(path)).mode & 0o777).toString(8)).toBe('600');
     expect((await readFile(path, 'utf8')).split('\n')).toEqual([
@@ -33,7 +43,9 @@ describe('SecretsFile', () => {
 
   it('ends a line torn by a crash before appending, so no record is glued to it', async () => {
     const path = join(dir, 's.jsonl');
-    await writeFile(path, `${JSON.stringify(record('a', 1))}\n{"intent":"create_cl`, { mode: 0o600 });
+    await writeFile(path, `${JSON.stringify(record('a', 1))}\n{"intent":"create_cl`, {
+      mode: 0o600,
+    });
     const file = await SecretsFile.open(path);
     await file.record(record('b', 2));
     await file.close();
@@ -44,15 +56,30 @@ describe('SecretsFile', () => {
   it('refuses a file that others can read', async () => {
     const path = join(dir, 's.jsonl');
     await writeFile(path, '', { mode: 0o640 });
-    await expect(SecretsFile.open(path)).rejects.toMatchObject({ code: 'secrets', message: expect.stringContaining('can be read by others (mode 640)') as unknown });
+    await expect(SecretsFile.open(path)).rejects.toMatchObject({
+      code: 'secrets',
+      message: expect.stringContaining('can be read by others (mode 640)') as unknown,
+    });
   });
 });
 
 describe('unansweredIntents', () => {
   it('names intents of this panel with no created record after them', async () => {
     const path = join(dir, 's.jsonl');
-    const intent = (username: string, panel_url = URL) => JSON.stringify({ intent: 'create_client', at: 't', panel_url, username });
-    await writeFile(path, [intent('a'), JSON.stringify(record('a', 1)), intent('b'), intent('c', 'https://other/api/v2'), '{"torn', intent('d'), ''].join('\n'));
+    const intent = (username: string, panel_url = URL) =>
+      JSON.stringify({ intent: 'create_client', at: 't', panel_url, username });
+    await writeFile(
+      path,
+      [
+        intent('a'),
+        JSON.stringify(record('a', 1)),
+        intent('b'),
+        intent('c', 'https://other/api/v2'),
+        '{"torn',
+        intent('d'),
+        '',
+      ].join('\n'),
+    );
     expect([...(await unansweredIntents(path, URL))].sort()).toEqual(['b', 'd']);
     expect(await unansweredIntents(join(dir, 'missing.jsonl'), URL)).toEqual(new Set());
   });
@@ -60,8 +87,14 @@ describe('unansweredIntents', () => {
 
 describe('not a regular file', () => {
   it('refuses a directory or a device as the secrets file, before anything is written', async () => {
-    await expect(SecretsFile.open(dir)).rejects.toMatchObject({ code: 'secrets', message: `the secrets file ${dir} is not a regular file` });
-    await expect(SecretsFile.open('/dev/null')).rejects.toMatchObject({ code: 'secrets', message: 'the secrets file /dev/null is not a regular file' });
+    await expect(SecretsFile.open(dir)).rejects.toMatchObject({
+      code: 'secrets',
+      message: `the secrets file ${dir} is not a regular file`,
+    });
+    await expect(SecretsFile.open('/dev/null')).rejects.toMatchObject({
+      code: 'secrets',
+      message: 'the secrets file /dev/null is not a regular file',
+    });
     await expect(unansweredIntents('/dev/null', URL)).rejects.toMatchObject({ code: 'secrets' });
   });
 });

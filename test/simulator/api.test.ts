@@ -22,7 +22,13 @@ describe('basics', () => {
     const list = plans.json as { id: number; name: string; resources: Record<string, number> }[];
     expect(list.map((p) => p.name)).toEqual([...DEFAULT_HOSTING_PLANS]);
     expect(DEFAULT_HOSTING_PLANS).toContain('Premium Plus');
-    expect(list[0]).toMatchObject({ id: 1, name: 'Basic', permissions: expect.any(Object) as unknown, php: expect.any(Object) as unknown, php_fpm: expect.any(Object) as unknown });
+    expect(list[0]).toMatchObject({
+      id: 1,
+      name: 'Basic',
+      permissions: expect.any(Object) as unknown,
+      php: expect.any(Object) as unknown,
+      php_fpm: expect.any(Object) as unknown,
+    });
     expect(list[2]?.resources.disk_space).toBe(-1);
     expect((await call(sim, 'GET', '/clients')).json).toEqual([]);
     expect((await call(sim, 'GET', '/domains')).json).toEqual([]);
@@ -41,7 +47,10 @@ describe('basics', () => {
     const sim = await start();
     const unknown = await call(sim, 'GET', '/nothing-here');
     expect(unknown.status).toBe(404);
-    expect(unknown.json).toMatchObject({ code: '404 Not Found', message: expect.any(String) as unknown });
+    expect(unknown.json).toMatchObject({
+      code: '404 Not Found',
+      message: expect.any(String) as unknown,
+    });
     expect((await call(sim, 'GET', '/clients/name/a/b')).status).toBe(404);
     expect((await call(sim, 'GET', '/clients/abc')).status).toBe(404);
     const outside = await request404(sim);
@@ -56,7 +65,10 @@ describe('basics', () => {
 
   test('bad JSON and missing bodies are 400', async () => {
     const sim = await start();
-    const bad = await call(sim, 'POST', '/clients', { raw: '{"username": ', headers: { 'content-type': 'application/json' } });
+    const bad = await call(sim, 'POST', '/clients', {
+      raw: '{"username": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.json).toMatchObject({ code: '400 Bad Request' });
     expect((await call(sim, 'POST', '/clients')).status).toBe(400);
@@ -68,7 +80,9 @@ describe('basics', () => {
 /** A path outside /api/v2, with a valid key. */
 async function request404(sim: Simulator): Promise<number> {
   const { request } = await import('undici');
-  const response = await request(sim.url.replace('/api/v2', '/other'), { headers: { 'x-api-key': API_KEY } });
+  const response = await request(sim.url.replace('/api/v2', '/other'), {
+    headers: { 'x-api-key': API_KEY },
+  });
   await response.body.text();
   return response.statusCode;
 }
@@ -102,7 +116,9 @@ describe('authentication', () => {
 describe('POST /clients', () => {
   test('creates a client: 201 with id and a random password; record and system domain', async () => {
     const sim = await start();
-    const first = await call(sim, 'POST', '/clients', { body: { username: 'alice', email: 'alice@example.com', id_hosting_plan: 3 } });
+    const first = await call(sim, 'POST', '/clients', {
+      body: { username: 'alice', email: 'alice@example.com', id_hosting_plan: 3 },
+    });
     const second = await call(sim, 'POST', '/clients', { body: { username: 'bob' } });
     expect(first.status).toBe(201);
     const { id, password } = first.json as { id: number; password: string };
@@ -141,7 +157,10 @@ describe('POST /clients', () => {
     const sim = await start();
     const answer = await call(sim, 'POST', '/clients', { body });
     expect(answer.status).toBe(400);
-    expect(answer.json).toMatchObject({ code: '400 Bad Request', message: expect.any(String) as unknown });
+    expect(answer.json).toMatchObject({
+      code: '400 Bad Request',
+      message: expect.any(String) as unknown,
+    });
     expect(sim.state.clients.size).toBe(0);
   });
 
@@ -180,10 +199,14 @@ describe('POST /domains', () => {
   test('creates domains; IDN stored as ASCII and UTF-8; subdomain gets its parent', async () => {
     const sim = await start({ systemDomains: false });
     const alice = await createClient(sim, { username: 'alice' });
-    const parent = await call(sim, 'POST', '/domains', { body: { domain: 'Bücher.Example', id_user: alice } });
+    const parent = await call(sim, 'POST', '/domains', {
+      body: { domain: 'Bücher.Example', id_user: alice },
+    });
     expect(parent.status).toBe(201);
     const parentId = (parent.json as { id: number }).id;
-    const child = await call(sim, 'POST', '/domains', { body: { domain: 'shop.xn--bcher-kva.example', id_user: alice } });
+    const child = await call(sim, 'POST', '/domains', {
+      body: { domain: 'shop.xn--bcher-kva.example', id_user: alice },
+    });
     expect(child.status).toBe(201);
     const records = (await call(sim, 'GET', '/domains')).json as Record<string, unknown>[];
     expect(records).toEqual([
@@ -198,7 +221,11 @@ describe('POST /domains', () => {
         is_disabled: false,
         created_at: expect.stringMatching(/\+00:00$/) as unknown,
       },
-      expect.objectContaining({ domain: 'shop.xn--bcher-kva.example', id_parent_domain: parentId, is_subdomain: true }) as unknown,
+      expect.objectContaining({
+        domain: 'shop.xn--bcher-kva.example',
+        id_parent_domain: parentId,
+        is_subdomain: true,
+      }) as unknown,
     ]);
   });
 
@@ -208,7 +235,10 @@ describe('POST /domains', () => {
     const bob = await createClient(sim, { username: 'bob' });
     await call(sim, 'POST', '/domains', { body: { domain: 'alice.example', id_user: alice } });
     await call(sim, 'POST', '/domains', { body: { domain: 'x.alice.example', id_user: bob } });
-    expect(sim.state.domainNamed('x.alice.example')).toMatchObject({ id_parent_domain: 0, is_subdomain: false });
+    expect(sim.state.domainNamed('x.alice.example')).toMatchObject({
+      id_parent_domain: 0,
+      is_subdomain: false,
+    });
   });
 
   test.each([
@@ -229,9 +259,13 @@ describe('POST /domains', () => {
   test('400 on a duplicate, case-insensitive and IDN-aware', async () => {
     const sim = await start({ systemDomains: false });
     const alice = await createClient(sim, { username: 'alice' });
-    expect((await call(sim, 'POST', '/domains', { body: { domain: 'bücher.example', id_user: alice } })).status).toBe(201);
+    expect((await call(sim, 'POST', '/domains', { body: { domain: 'bücher.example', id_user: alice } })).status).toBe(
+      201,
+    );
     for (const spelling of ['bücher.example', 'BÜCHER.example', 'xn--bcher-kva.example', 'XN--BCHER-KVA.EXAMPLE']) {
-      const answer = await call(sim, 'POST', '/domains', { body: { domain: spelling, id_user: alice } });
+      const answer = await call(sim, 'POST', '/domains', {
+        body: { domain: spelling, id_user: alice },
+      });
       expect(answer.status, spelling).toBe(400);
     }
     expect(sim.state.domains.size).toBe(1);
@@ -239,9 +273,14 @@ describe('POST /domains', () => {
 
   test('404 on an unknown id_user, saying so', async () => {
     const sim = await start();
-    const answer = await call(sim, 'POST', '/domains', { body: { domain: 'a.example', id_user: 77 } });
+    const answer = await call(sim, 'POST', '/domains', {
+      body: { domain: 'a.example', id_user: 77 },
+    });
     expect(answer.status).toBe(404);
-    expect(answer.json).toMatchObject({ code: '404 Not Found', message: expect.stringContaining('id_user 77') as unknown });
+    expect(answer.json).toMatchObject({
+      code: '404 Not Found',
+      message: expect.stringContaining('id_user 77') as unknown,
+    });
     // The admin's id is not a client's either.
     expect((await call(sim, 'POST', '/domains', { body: { domain: 'a.example', id_user: 1 } })).status).toBe(404);
   });
@@ -255,14 +294,19 @@ describe('look-ups by name and id', () => {
     expect(found.json).toMatchObject({ id: 3, name: 'Premium Plus' });
     expect((await call(sim, 'GET', '/hosting-plans/name/Premium+Plus')).status).toBe(404);
     expect((await call(sim, 'GET', '/hosting-plans/name/premium%20plus')).status).toBe(404);
-    expect((await call(sim, 'GET', '/hosting-plans/3')).json).toMatchObject({ name: 'Premium Plus' });
+    expect((await call(sim, 'GET', '/hosting-plans/3')).json).toMatchObject({
+      name: 'Premium Plus',
+    });
     expect((await call(sim, 'GET', '/hosting-plans/99')).status).toBe(404);
   });
 
   test('clients by name (case-insensitive) and id; 404 with the panel shape', async () => {
     const sim = await start();
     const id = await createClient(sim, { username: 'alice' });
-    expect((await call(sim, 'GET', '/clients/name/alice')).json).toMatchObject({ id, username: 'alice' });
+    expect((await call(sim, 'GET', '/clients/name/alice')).json).toMatchObject({
+      id,
+      username: 'alice',
+    });
     expect((await call(sim, 'GET', '/clients/name/ALICE')).status).toBe(200);
     const missing = await call(sim, 'GET', '/clients/name/carol');
     expect(missing.status).toBe(404);
@@ -274,7 +318,12 @@ describe('look-ups by name and id', () => {
     const sim = await start({ systemDomains: false });
     const alice = await createClient(sim, { username: 'alice' });
     await call(sim, 'POST', '/domains', { body: { domain: 'bücher.example', id_user: alice } });
-    for (const spelling of [encodeURIComponent('bücher.example'), encodeURIComponent('BÜCHER.Example'), 'xn--bcher-kva.example', 'XN--BCHER-KVA.example']) {
+    for (const spelling of [
+      encodeURIComponent('bücher.example'),
+      encodeURIComponent('BÜCHER.Example'),
+      'xn--bcher-kva.example',
+      'XN--BCHER-KVA.example',
+    ]) {
       const answer = await call(sim, 'GET', `/domains/name/${spelling}`);
       expect(answer.status, spelling).toBe(200);
       expect(answer.json).toMatchObject({ domain: 'xn--bcher-kva.example' });
@@ -283,4 +332,3 @@ describe('look-ups by name and id', () => {
     expect((await call(sim, 'GET', '/domains/name/%E0%A4%A')).status).toBe(400);
   });
 });
-

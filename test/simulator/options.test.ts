@@ -20,7 +20,11 @@ describe('options', () => {
 
   test('apiEnabled false: every request, even without a key, gets 200 HTML', async () => {
     const sim = await start({ apiEnabled: false });
-    for (const [method, path, key] of [['GET', '/ping', API_KEY], ['GET', '/clients', null], ['POST', '/clients', API_KEY]] as const) {
+    for (const [method, path, key] of [
+      ['GET', '/ping', API_KEY],
+      ['GET', '/clients', null],
+      ['POST', '/clients', API_KEY],
+    ] as const) {
       const answer = await call(sim, method, path, { key, body: { username: 'alice' } });
       expect(answer.status).toBe(200);
       expect(answer.headers['content-type']).toMatch(/^text\/html/);
@@ -35,7 +39,11 @@ describe('options', () => {
       intercept: (req) => {
         seen.push(req);
         if (req.path === '/clients' && req.method === 'POST') {
-          return { status: 503, json: { code: '503 Service Unavailable', message: 'busy' }, headers: { 'retry-after': '2' } };
+          return {
+            status: 503,
+            json: { code: '503 Service Unavailable', message: 'busy' },
+            headers: { 'retry-after': '2' },
+          };
         }
         if (req.path === '/ping') return { status: 502, text: 'Bad gateway' };
         return undefined;
@@ -50,7 +58,12 @@ describe('options', () => {
     expect(gateway.text).toBe('Bad gateway');
     expect(gateway.headers['content-type']).toMatch(/^text\/plain/);
     expect((await call(sim, 'GET', '/clients')).status).toBe(200);
-    expect(seen[0]).toMatchObject({ method: 'POST', path: '/clients', body: { username: 'alice' }, headers: { 'x-api-key': API_KEY } });
+    expect(seen[0]).toMatchObject({
+      method: 'POST',
+      path: '/clients',
+      body: { username: 'alice' },
+      headers: { 'x-api-key': API_KEY },
+    });
     expect(sim.state.clients.size).toBe(0);
     expect(sim.requests.map((r) => r.status)).toEqual([503, 502, 200]);
   });
@@ -60,13 +73,22 @@ describe('options', () => {
       seed: {
         hostingPlans: ['Small', 'Big Plan'],
         admins: ['root'],
-        clients: [{ username: 'alice', plan: 'Big Plan', email: 'a@example.com', domains: ['alice.example', 'www.alice.example'] }],
+        clients: [
+          {
+            username: 'alice',
+            plan: 'Big Plan',
+            email: 'a@example.com',
+            domains: ['alice.example', 'www.alice.example'],
+          },
+        ],
       },
     });
     expect([...sim.state.plans.values()].map((p) => p.name)).toEqual(['Small', 'Big Plan']);
     expect(sim.state.clientNamed('alice')).toMatchObject({ id: 2, id_hosting_plan: 2 });
     expect(sim.state.domainNamed('www.alice.example')).toMatchObject({ is_subdomain: true });
-    expect(sim.state.domainNamed('alice.sim.keyhelp.test')).toMatchObject({ is_system_domain: true });
+    expect(sim.state.domainNamed('alice.sim.keyhelp.test')).toMatchObject({
+      is_system_domain: true,
+    });
     expect((await call(sim, 'POST', '/clients', { body: { username: 'root' } })).status).toBe(400);
     expect((await call(sim, 'POST', '/clients', { body: { username: 'admin' } })).status).toBe(201);
   });
@@ -74,7 +96,13 @@ describe('options', () => {
 
 describe('parseSeed', () => {
   test('accepts a valid seed', () => {
-    const seed = parseSeed({ hostingPlans: ['Basic'], clients: [{ username: 'alice', plan: 'Basic', domains: ['a.example'] }] }, 'seed.json');
+    const seed = parseSeed(
+      {
+        hostingPlans: ['Basic'],
+        clients: [{ username: 'alice', plan: 'Basic', domains: ['a.example'] }],
+      },
+      'seed.json',
+    );
     expect(seed.clients).toEqual([{ username: 'alice', plan: 'Basic', domains: ['a.example'] }]);
   });
 
@@ -85,7 +113,15 @@ describe('parseSeed', () => {
     [{ clients: [{ username: 'alice', plan: 'Nope' }] }, /clients\[0\]: hosting plan 'Nope' is not in hostingPlans/],
     [{ clients: [{ username: 'Alice' }] }, /clients\[0\]: The username 'Alice' is invalid/],
     [{ clients: [{ username: 'a' }, { username: 'a' }] }, /clients\[1\]: .*already in use/],
-    [{ clients: [{ username: 'a', domains: ['x.example'] }, { username: 'b', domains: ['X.example'] }] }, /clients\[1\]: .*already exists/],
+    [
+      {
+        clients: [
+          { username: 'a', domains: ['x.example'] },
+          { username: 'b', domains: ['X.example'] },
+        ],
+      },
+      /clients\[1\]: .*already exists/,
+    ],
     [{ hostingPlans: ['A', 'A'] }, /hosting plan 'A' is listed twice/],
   ])('refuses %j', (json, message) => {
     let caught: unknown;
@@ -163,7 +199,10 @@ describe('state file errors', () => {
 describe('scale', () => {
   // How fast is for the benchmarks; here, that thousands of records are served right.
   test('look-ups and creates work with thousands of records', async () => {
-    const clients = Array.from({ length: 3000 }, (_, i) => ({ username: `user${i}`, domains: [`d${i}.example`] }));
+    const clients = Array.from({ length: 3000 }, (_, i) => ({
+      username: `user${i}`,
+      domains: [`d${i}.example`],
+    }));
     const sim = await start({ seed: { clients }, systemDomains: false });
     for (let i = 0; i < 200; i++) {
       expect((await call(sim, 'GET', `/domains/name/d${i * 7}.example`)).status).toBe(200);
