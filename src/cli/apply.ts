@@ -61,7 +61,7 @@ export const apply: Command = {
   --secrets-file PATH        JSON Lines file for new clients' passwords, mode 0600 (or PROVISION_SECRETS_FILE)
   --secrets-recipient KEY    encrypt each password to this age public key, "age1..." (or
                              PROVISION_SECRETS_RECIPIENT); read them back with 'provision secrets decrypt'
-  --allow-plaintext-secrets  under CI (CI=true), allow writing passwords in clear (no recipient)
+  --allow-plaintext-secrets  under CI (CI set, not false or 0), allow writing passwords in clear
   --generate-passwords       make each new client's password here (24 random letters and digits), write it
                              to the secrets file before the POST that sends it: no kill or lost answer loses one
   --settle-timeout SECONDS   how long a new client's domains are retried while the panel still sets

@@ -40,7 +40,7 @@ reset it); a client whose newest password is still pending is named on stderr.
 reset options:
   --secrets-file PATH        the secrets file to record the new passwords in (or PROVISION_SECRETS_FILE)
   --secrets-recipient KEY    encrypt each password to this age public key (or PROVISION_SECRETS_RECIPIENT)
-  --allow-plaintext-secrets  under CI (CI=true), allow writing passwords in clear (no recipient)
+  --allow-plaintext-secrets  under CI (CI set, not false or 0), allow writing passwords in clear
 
 A username the panel does not have is refused before anything is sent. Each client is named as
 it is done. Refused by the panel: recorded as refused, the old password stays current. No

@@ -1,4 +1,6 @@
+import { isCi } from '../ci.js';
 import { ProvisionError } from '../errors.js';
+import { safeText } from '../escape.js';
 import type { Redactions } from '../redact.js';
 import { secretsGitWarning } from './git.js';
 import { SecretsFile } from './file.js';
@@ -31,9 +33,10 @@ export async function loadEncryption(recipient: string | undefined): Promise<Enc
 }
 
 /**
- * Under CI (`CI=true`), refuses before anything is sent a run that would write passwords in
- * clear (no recipient) unless `--allow-plaintext-secrets` says so: a pipeline's secrets file
- * tends to end up as an artifact. `command` names the command for the message.
+ * Under CI (`CI` set to anything but `false` or `0`: src/ci.ts), refuses before anything is
+ * sent a run that would write passwords in clear (no recipient) unless
+ * `--allow-plaintext-secrets` says so: a pipeline's secrets file tends to end up as an
+ * artifact. `command` names the command for the message.
  */
 export function refusePlaintextInCi(options: {
   readonly encryption: Encryption | undefined;
@@ -41,10 +44,10 @@ export function refusePlaintextInCi(options: {
   readonly allowPlaintext: boolean;
   readonly command: string;
 }): void {
-  if (options.encryption !== undefined || options.allowPlaintext || options.env.CI !== 'true') return;
+  if (options.encryption !== undefined || options.allowPlaintext || !isCi(options.env)) return;
   throw new ProvisionError(
     'secrets',
-    `${options.command} would write passwords in clear under CI (CI=true): nothing was sent`,
+    `${options.command} would write passwords in clear under CI (CI=${safeText(options.env.CI ?? '')}): nothing was sent`,
     {
       hint: 'give an age public key with --secrets-recipient or PROVISION_SECRETS_RECIPIENT, or say --allow-plaintext-secrets',
     },

@@ -285,4 +285,22 @@ describe('clear text only on purpose', () => {
     ).toBe(0);
     expect(await currentPasswords(w.secrets)).toEqual(held(w.sim, USERS));
   });
+
+  it('CI=1 (or any value but false and 0) is CI too: clear text needs --allow-plaintext-secrets; CI=0 and CI=false are not', async () => {
+    const w = await workspace(MANIFEST, { seed: { clients: [{ username: 'alice' }] } });
+    for (const value of ['1', 'yes']) {
+      const ci = { ...w.envWithSecrets, CI: value };
+      const apply = await run(['apply', w.file, '--auto-approve'], ci);
+      expect(apply.code).toBe(1);
+      expect(apply.stderr).toContain(
+        `error: this apply would write passwords in clear under CI (CI=${value}): nothing was sent`,
+      );
+      const reset = await run(['secrets', 'reset', 'alice'], ci);
+      expect(reset.code).toBe(1);
+      expect(reset.stderr).toContain(`error: secrets reset would write passwords in clear under CI (CI=${value})`);
+    }
+    expect(w.sim.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+    expect((await run(['secrets', 'reset', 'alice'], { ...w.envWithSecrets, CI: '0' })).code).toBe(0);
+    expect((await run(['apply', w.file, '--auto-approve'], { ...w.envWithSecrets, CI: 'false' })).code).toBe(0);
+  });
 });
