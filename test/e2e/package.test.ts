@@ -3,7 +3,8 @@
  * temporary prefix and `npm install` of it into a temporary project, as on a fresh machine
  * (CI=true, no terminal). Then the bin (`provision --version`, `provision validate`), the
  * library example (examples/use-from-code.mjs) against the installed package, its types, and
- * the `exports` map: the schemas resolve, internal modules are refused.
+ * the `exports` map: the schemas resolve, internal modules are refused, and a CommonJS project
+ * can `require` the API (Node 20.19+ loads ESM with require) and type-check against it.
  *
  * It packs a copy of the working tree (its node_modules linked), never the tree itself:
  * prepack empties dist/ and bundle/, which the other test files of the run are using. Stale
@@ -243,6 +244,98 @@ describe(`the package ${PACKAGE.name}, packed and installed`, { timeout: 90_000 
       version: PACKAGE.version,
       pkg: PACKAGE.version,
     });
+  });
+
+  it('a CommonJS consumer can require the API and use it: plan against the simulator; deep requires are refused', async () => {
+    await writeFile(
+      join(project, 'consumer.cjs'),
+      `'use strict';
+const { connectPanel, diff, loadManifest, planView, ProvisionError, readLive, renderPlanText, startSimulator, VERSION } = require('${PACKAGE.name}');
+const pkg = require('${PACKAGE.name}/package.json');
+let refused = '';
+try {
+  require('${PACKAGE.name}/dist/plan/diff.js');
+} catch (err) {
+  refused = err.code;
+}
+let invalid = '';
+try {
+  loadManifest('version: 2\\n', 'bad.yaml');
+} catch (err) {
+  invalid = err instanceof ProvisionError ? err.code : 'not a ProvisionError';
+}
+(async () => {
+  const apiKey = 'cjs-consumer-key';
+  const simulator = await startSimulator({ apiKey });
+  const panel = connectPanel({ url: simulator.url, apiKey });
+  try {
+    const manifest = loadManifest('version: 1\\nclients:\\n  - username: alice\\n    domains: [alice.example]\\n', 'm.yaml');
+    const live = await readLive(panel, manifest.desired);
+    const plan = diff(manifest.desired, live);
+    const text = renderPlanText(planView(plan, { panelUrl: panel.baseUrl, manifest, live }));
+    console.log(JSON.stringify({ version: VERSION, pkg: pkg.version, refused, invalid, summary: text.split('\\n').find((l) => l.startsWith('Plan:')) }));
+  } finally {
+    await panel.close();
+    await simulator.close();
+  }
+})().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
+`,
+    );
+    const ran = await exec(process.execPath, ['consumer.cjs'], project);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stderr).toBe('');
+    expect(JSON.parse(ran.stdout)).toEqual({
+      version: PACKAGE.version,
+      pkg: PACKAGE.version,
+      refused: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
+      invalid: 'manifest_invalid',
+      summary: 'Plan: 2 to create (1 client, 1 domain).',
+    });
+  });
+
+  // TypeScript reads the same ESM types from CommonJS under module node20 or nodenext (TS 5.8+);
+  // node16 and node18 refuse any ESM package from CommonJS (TS1479), whatever `exports` says.
+  it('a CommonJS TypeScript consumer (a .cts file, module nodenext) type-checks against the API, and its output runs', async () => {
+    await writeFile(
+      join(project, 'tsconfig.cjs.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'ES2023',
+          strict: true,
+          outDir: 'out-cjs',
+          skipLibCheck: true,
+          typeRoots: [join(ROOT, 'node_modules', '@types')],
+          types: ['node'],
+        },
+        files: ['consumer-cjs.cts'],
+      }),
+    );
+    await writeFile(
+      join(project, 'consumer-cjs.cts'),
+      `import { diff, loadManifest, ProvisionError, type Live, type Plan } from '${PACKAGE.name}';
+import pkg = require('${PACKAGE.name}');
+const live: Live = { hostingPlans: [], clients: [], domains: [], domainsComplete: true };
+const plan: Plan = diff(loadManifest('version: 1\\nclients:\\n  - username: alice\\n').desired, live);
+const code: ProvisionError['code'] = 'usage';
+console.log(JSON.stringify({ changes: plan.changes.length, code, version: pkg.VERSION }));
+`,
+    );
+    const typed = await exec(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.cjs.json'],
+      project,
+    );
+    expect(typed.code, typed.stdout).toBe(0);
+    const compiled = await readFile(join(project, 'out-cjs', 'consumer-cjs.cjs'), 'utf8');
+    expect(compiled).toContain(`require("${PACKAGE.name}")`);
+    const ran = await exec(process.execPath, [join('out-cjs', 'consumer-cjs.cjs')], project);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(JSON.parse(ran.stdout)).toEqual({ changes: 1, code: 'usage', version: PACKAGE.version });
   });
 
   it('has types: a TypeScript consumer type-checks against the API, and a deep import has none', async () => {
