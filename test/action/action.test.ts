@@ -227,6 +227,54 @@ describe('the action, run', () => {
     expect(await readFile(r.outputs['plan-file']!, 'utf8')).not.toContain(simulator.url);
   });
 
+  it('refuses a manifest whose whole path, resolved, leaves the workspace: a symlinked folder, .. or an absolute path; a symlinked folder inside it is fine', async () => {
+    const simulator = await sim();
+    const fake = await fakeGitHub();
+    const s = await setup(CHANGES, fake, '7');
+    // A regular file outside the workspace, reached through a symlinked folder, `..` and its absolute path.
+    const outside = join(s.temp, 'outside');
+    await mkdir(outside);
+    await writeFile(join(outside, 'manifest.yaml'), CHANGES);
+    await symlink(outside, join(s.workspace, 'escape'));
+    await symlink(join(outside, '..'), join(s.workspace, 'panel', 'up'));
+    for (const manifest of [
+      'escape/manifest.yaml',
+      'panel/up/outside/manifest.yaml',
+      '../outside/manifest.yaml',
+      'panel/../../outside/manifest.yaml',
+      join(outside, 'manifest.yaml'),
+    ]) {
+      const r = await runComposite(
+        action,
+        { manifest, url: simulator.url, 'api-key': API_KEY },
+        { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
+      );
+      expect(r.outputs['exit-code'], manifest).toBe('1');
+      expect(r.failed).toBe(true);
+      expect(r.steps[2]!.stdout).toContain(
+        '::error title=panel-provision::the manifest input must name a file inside the checked-out repository',
+      );
+      expect(fake.comments.at(-1)!.body).toContain(
+        'error: the manifest must be a file inside the checked-out repository; its path, symlinked folders resolved, leads out of it',
+      );
+    }
+    expect(simulator.requests).toEqual([]);
+    // Inside the workspace, whichever way: a symlinked folder that stays in it, its absolute path.
+    await symlink('panel', join(s.workspace, 'also-panel'));
+    for (const manifest of [
+      'also-panel/manifest.yaml',
+      'panel/../panel/manifest.yaml',
+      join(s.workspace, 'panel', 'manifest.yaml'),
+    ]) {
+      const r = await runComposite(
+        action,
+        { manifest, url: simulator.url, 'api-key': API_KEY },
+        { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
+      );
+      expect(r.outputs['exit-code'], manifest).toBe('2');
+    }
+  });
+
   it('installs an exact version or a release tarball, nothing else', async () => {
     const fake = await fakeGitHub();
     for (const [version, expected] of [
