@@ -2,33 +2,18 @@ import { ProvisionError } from '../errors.js';
 import type { PanelClient } from './client.js';
 import { shape } from './records.js';
 import { isRecord } from '../util.js';
+import { headerPaging, wrapperPaging } from './paging.js';
 
 /**
  * Reading a list endpoint whole: its records, and the refusal of any answer that looks like one
  * page of several (a missed page would become a duplicate POST).
  */
 
-/** Keys of a list wrapper that mean "there is more": a missed page would become a duplicate POST. */
-const PAGING_KEYS = [
-  'next',
-  'links',
-  'next_page_url',
-  'next_cursor',
-  'has_more',
-  'last_page',
-  'page',
-  'current_page',
-  'per_page',
-  'page_size',
-  'cursor',
-];
-const COUNT_KEYS = ['total', 'count', 'total_count'];
-
 /**
  * A list endpoint's records. Accepted: a bare array, or an object wrapping exactly one array
- * (`{"data": [...]}`) with no sign of paging: none of PAGING_KEYS (at the top or in `meta`/
- * `pagination`), and no `total`/`count`/
- * `total_count` (at the top or in `meta`/`pagination`) larger than the array.
+ * (`{"data": [...]}`), with no sign of paging in the headers or the wrapper (paging.ts: a
+ * paging key such as `next`, `page` or `limit` at any depth, a total such as `total`,
+ * `"totalCount": "250"` or `X-Total-Count` that differs from the records in the answer).
  */
 export function readList(client: PanelClient, path: string): Promise<unknown[]> {
   return readRecords(client, path, (record) => record);
@@ -54,7 +39,7 @@ export async function readRecords<T>(
     });
   };
   const checkPaging = (length: number | undefined): void => {
-    const paged = pagingHeader(headers, length);
+    const paged = headerPaging(headers, length);
     if (paged !== undefined) refuse(`the list looks paged (${paged}); only complete lists can be planned on`);
   };
   if ('items' in answer) {
@@ -75,81 +60,7 @@ export async function readRecords<T>(
   }
   const records = body[arrays[0] ?? ''] as unknown[];
   checkPaging(records.length);
-  // Paging hints may stand beside the array or inside `meta` / `pagination` (Laravel- and
-  // JSON:API-style wrappers): any of them means a partial read.
-  for (const [container, where] of [
-    [body, ''],
-    [body.meta, 'meta.'],
-    [body.pagination, 'pagination.'],
-  ] as const) {
-    if (!isRecord(container)) continue;
-    const paging = PAGING_KEYS.find((key) => key in container);
-    if (paging !== undefined)
-      return refuse(`the list looks paged (it has "${where}${paging}"); only complete lists can be planned on`);
-  }
-  for (const container of [body, body.meta, body.pagination]) {
-    if (!isRecord(container)) continue;
-    for (const key of COUNT_KEYS) {
-      const count = container[key];
-      if (typeof count === 'number' && count > records.length) {
-        return refuse(`the list looks paged ("${key}" is ${count}, the answer has ${records.length} records)`);
-      }
-    }
-  }
+  const paged = wrapperPaging(body, arrays[0] ?? '', records.length);
+  if (paged !== undefined) return refuse(`the list looks paged (${paged}); only complete lists can be planned on`);
   return each(records);
-}
-
-/**
- * A paging hint in a list's headers, or undefined: a `Link` with a paging relation (next, prev,
- * previous, first or last; rel may list several, `rel="prev next"`, RFC 8288), an
- * `X-Total-Count` (or `X-Total`) above the records in the answer, any `X-Pagination-*`, or
- * `X-Next-Page` / `X-Page` style headers. `length` is the answer's record count when it is a
- * bare array (a wrapped list's count is compared again with the wrapper's).
- */
-function pagingHeader(
-  headers: Readonly<Record<string, string | string[] | undefined>>,
-  length: number | undefined,
-): string | undefined {
-  for (const [name, raw] of Object.entries(headers)) {
-    const key = name.toLowerCase();
-    const value = Array.isArray(raw) ? raw.join(', ') : (raw ?? '');
-    const rel = key === 'link' ? linkRelations(value).find((r) => PAGING_RELATIONS.has(r)) : undefined;
-    if (rel !== undefined) return `its Link header has rel="${rel}"`;
-    if (key.startsWith('x-pagination')) return `it has the header ${name}`;
-    if (key === 'x-next-page' || key === 'x-total-pages' || key === 'x-per-page' || key === 'x-page')
-      return `it has the header ${name}`;
-    if (
-      (key === 'x-total-count' || key === 'x-total') &&
-      length !== undefined &&
-      /^\d+$/.test(value.trim()) &&
-      Number(value) > length
-    ) {
-      return `${name} is ${value.trim()}, the answer has ${length} records`;
-    }
-  }
-  return undefined;
-}
-
-/** Link relations that mean the answer is one page of several. */
-const PAGING_RELATIONS = new Set(['next', 'prev', 'previous', 'first', 'last']);
-
-/**
- * The relation types of every link in a `Link` header (RFC 8288): each `<uri>` with its
- * parameters, `rel` quoted or not, a quoted one a space-separated list; lowercased. Commas and
- * semicolons inside a URI or a quoted value do not split it.
- */
-function linkRelations(header: string): string[] {
-  const relations: string[] = [];
-  for (const link of header.matchAll(/<[^>]*>((?:\s*;\s*[^;,=\s]+\s*(?:=\s*(?:"(?:[^"\\]|\\.)*"|[^;,\s]*))?)*)/g)) {
-    for (const param of (link[1] ?? '').matchAll(/;\s*([^;,=\s]+)\s*(?:=\s*(?:"((?:[^"\\]|\\.)*)"|([^;,\s]*)))?/g)) {
-      if (param[1]?.toLowerCase() !== 'rel') continue;
-      relations.push(
-        ...(param[2] ?? param[3] ?? '')
-          .toLowerCase()
-          .split(/\s+/)
-          .filter((r) => r !== ''),
-      );
-    }
-  }
-  return relations;
 }

@@ -1,0 +1,174 @@
+/**
+ * A list answer that is one page of several is refused however the page says so (issue 20
+ * item 4): totals sent as strings (PHP panels), totals in any spelling (totalCount,
+ * TotalCount, total_count) at the top of the wrapper or inside meta/pagination/any object,
+ * limit/offset/page/per_page windows, and headers in any case. Over real HTTP on loopback;
+ * then through the CLI, where such a page once let apply delete a client whose domains it
+ * had not seen, past --max-deletes.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { readList } from '../../src/panel/index.js';
+import { API_KEY, run, workspace } from '../helpers/cli.js';
+import { client, rejection } from '../helpers/panel.js';
+
+/** A raw HTTP server answering every request with `json` and `headers`. */
+async function rawPanel(json: unknown, headers: Record<string, string> = {}): Promise<string> {
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(json));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          resolve();
+        });
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
+}
+
+const ONE = [{ id: 1, username: 'a' }];
+const THREE = [
+  { id: 1, username: 'a' },
+  { id: 2, username: 'b' },
+  { id: 3, username: 'c' },
+];
+
+async function refusal(json: unknown, headers: Record<string, string> = {}): Promise<string> {
+  const error = await rejection(readList(client(await rawPanel(json, headers)), '/clients'));
+  expect(error.code).toBe('panel_contract');
+  return error.message;
+}
+
+describe('a wrapped page is refused', () => {
+  it.each([
+    // The issue's two answers.
+    [{ domains: ONE, total: '250' }, '"total" is 250, the answer has 1 records'],
+    [{ data: ONE, limit: 1, offset: 0, totalCount: 250 }, 'it has "limit"'],
+    // Totals as strings, in every spelling, anywhere in the wrapper.
+    [{ data: ONE, totalCount: 250 }, '"totalCount" is 250, the answer has 1 records'],
+    [{ data: ONE, TotalCount: '250' }, '"TotalCount" is 250, the answer has 1 records'],
+    [{ data: ONE, total_count: ' 250 ' }, '"total_count" is 250, the answer has 1 records'],
+    [{ data: ONE, 'X-Total-Count': '250' }, '"X-Total-Count" is 250, the answer has 1 records'],
+    [{ data: ONE, count: '2' }, '"count" is 2, the answer has 1 records'],
+    [{ data: ONE, Total: 250.0 }, '"Total" is 250, the answer has 1 records'],
+    [{ data: ONE, clients_count: 9 }, '"clients_count" is 9, the answer has 1 records'],
+    [{ data: ONE, meta: { total: '250' } }, '"meta.total" is 250, the answer has 1 records'],
+    [{ data: ONE, Meta: { TotalCount: 250 } }, '"Meta.TotalCount" is 250, the answer has 1 records'],
+    [{ data: ONE, pagination: { totalCount: '250' } }, '"pagination.totalCount" is 250, the answer has 1 records'],
+    [{ data: ONE, result_info: { total_count: 250 } }, '"result_info.total_count" is 250, the answer has 1 records'],
+    [{ data: ONE, meta: { page: { total: 250 } } }, 'it has "meta.page"'],
+    // A total below the answer's records disagrees too; one that is no count cannot be checked.
+    [{ data: THREE, total: 1 }, '"total" is 1, the answer has 3 records'],
+    [{ data: ONE, total: 'many' }, '"total" is a string, not a count: whether the list is complete cannot be told'],
+    [{ data: ONE, total: true }, '"total" is a boolean, not a count: whether the list is complete cannot be told'],
+    [{ data: ONE, total: -1 }, '"total" is -1, not a count: whether the list is complete cannot be told'],
+    // Windows and cursors in any spelling.
+    [{ data: ONE, Limit: '1' }, 'it has "Limit"'],
+    [{ data: ONE, offset: '0' }, 'it has "offset"'],
+    [{ data: ONE, perPage: 1 }, 'it has "perPage"'],
+    [{ data: ONE, PageSize: 1 }, 'it has "PageSize"'],
+    [{ data: ONE, meta: { per_page: 1 } }, 'it has "meta.per_page"'],
+    [{ data: ONE, paging: { cursors: { after: 'x' } } }, 'it has "paging.cursors"'],
+    [{ data: ONE, nextPageToken: 'x' }, 'it has "nextPageToken"'],
+    [{ data: ONE, hasMore: false }, 'it has "hasMore"'],
+    [{ data: ONE, pagination: 'yes' }, 'it has "pagination"'],
+  ])('%j', async (json, why) => {
+    expect(await refusal(json)).toBe(
+      `GET /api/v2/clients: the list looks paged (${why}); only complete lists can be planned on`,
+    );
+  });
+});
+
+describe('a page announced in headers is refused', () => {
+  it.each([
+    [THREE, { 'x-total-count': '250' }, 'x-total-count is 250, the answer has 3 records'],
+    [THREE, { 'X-Total-Count': ' 250 ' }, 'x-total-count is 250, the answer has 3 records'],
+    [THREE, { 'x-total-count': '1' }, 'x-total-count is 1, the answer has 3 records'],
+    [THREE, { 'x-total': 'lots' }, 'x-total is "lots", not a count: whether the list is complete cannot be told'],
+    [THREE, { 'x-totalcount': '250' }, 'x-totalcount is 250, the answer has 3 records'],
+    [THREE, { 'x-total_count': '250' }, 'x-total_count is 250, the answer has 3 records'],
+    [THREE, { 'x-limit': '3' }, 'it has the header x-limit'],
+    [THREE, { 'x-offset': '0' }, 'it has the header x-offset'],
+    [THREE, { 'x-per-page': '3' }, 'it has the header x-per-page'],
+    [THREE, { 'x-page': '1' }, 'it has the header x-page'],
+    [THREE, { 'content-range': 'items 0-2/250' }, 'its Content-Range is "items 0-2/250", the answer has 3 records'],
+    // A wrapped list's headers are compared with its records.
+    [{ data: THREE }, { 'x-total-count': '250' }, 'x-total-count is 250, the answer has 3 records'],
+  ])('%j with %j', async (json, headers, why) => {
+    expect(await refusal(json, headers)).toBe(
+      `GET /api/v2/clients: the list looks paged (${why}); only complete lists can be planned on`,
+    );
+  });
+});
+
+describe('a complete list is read', () => {
+  it.each([
+    [THREE, {}],
+    [THREE, { 'x-total-count': '3' }],
+    [THREE, { 'content-range': 'items 0-2/3' }],
+    [{ data: THREE }, {}],
+    [{ data: THREE, total: '3' }, {}],
+    [{ data: THREE, totalCount: 3, meta: { count: '3', generated_at: 'today' } }, {}],
+    [{ clients: THREE, total: null, status: 'ok', version: { api: 2 } }, { 'x-total-count': '3' }],
+  ])('%j with %j', async (json, headers) => {
+    expect(await readList(client(await rawPanel(json, headers)), '/clients')).toHaveLength(3);
+  });
+});
+
+describe('through the CLI', () => {
+  // bob has 12 domains: deleting him is 13 deletes, past --max-deletes 10.
+  const SEED = {
+    clients: [
+      { username: 'alice', domains: ['alice.example'] },
+      { username: 'bob', domains: Array.from({ length: 12 }, (_, i) => `b${i}.bob.example`) },
+    ],
+  };
+  const MANIFEST = 'version: 1\nprune:\n  clients: true\nclients:\n  - username: alice\n    domains: [alice.example]\n';
+
+  /** The simulator's own answer to GET `path`, asked past the intercept. */
+  async function own(url: string, path: string): Promise<unknown[]> {
+    const answer = await fetch(`${url}${path}`, { headers: { 'x-api-key': API_KEY, 'x-inner': '1' } });
+    return (await answer.json()) as unknown[];
+  }
+
+  /** The domain list with bob's domains but the first left out (a first page), and how many there are in all. */
+  async function page(url: string): Promise<{ records: unknown[]; total: number }> {
+    const all = await own(url, '/domains');
+    const bobs = all.filter((d) => JSON.stringify(d).includes('bob.example'));
+    return { records: all.filter((d) => !bobs.slice(1).includes(d)), total: all.length };
+  }
+
+  it.each([
+    ['a string total', (p: { records: unknown[]; total: number }) => ({ domains: p.records, total: String(p.total) })],
+    [
+      'a limit/offset wrapper',
+      (p: { records: unknown[]; total: number }) => ({
+        data: p.records,
+        limit: p.records.length,
+        offset: 0,
+        totalCount: p.total,
+      }),
+    ],
+  ])('%s on GET /domains: apply refuses and deletes nothing', async (_name, wrap) => {
+    let url = '';
+    const w = await workspace(MANIFEST, {
+      seed: SEED,
+      intercept: async (req) =>
+        req.method === 'GET' && req.path === '/domains' && req.headers['x-inner'] === undefined
+          ? { status: 200, json: wrap(await page(url)) }
+          : undefined,
+    });
+    url = w.sim.url;
+    const r = await run(['apply', w.file, '--auto-approve'], w.env);
+    expect(w.sim.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
+    expect(w.sim.state.clientNamed('bob')).toBeDefined();
+    expect(r.stderr).toContain('the list looks paged');
+    expect(r.code).not.toBe(0);
+  });
+});
