@@ -45,6 +45,8 @@ export interface ClientDetails {
  * the manifest. Each list must be complete (see readList) and each record valid, else
  * ProvisionError('panel_contract'): planning on a partial read would create duplicates.
  *
+ * A domain record that does not say whether it is a system domain gets a note: prune leaves it.
+ *
  * When GET /domains answers 404 or 405 (a panel without the list endpoint), the manifest's
  * domains are looked up by name instead and `domainsComplete` is false. With `details`, the
  * managed fields GET /clients leaves out are read one client at a time (readClientDetails):
@@ -73,6 +75,11 @@ export async function readLive(client: PanelClient, options: ReadLiveOptions): P
   unique(clients, (c) => c.username, where('/clients'), 'username');
   unique(domains.records, (d) => d.id, where('/domains'), 'id');
   unique(domains.records, (d) => d.name, where('/domains'), 'domain');
+  const unsaid = domains.records.reduce((n, d) => n + (d.isSystem === undefined ? 1 : 0), 0);
+  if (unsaid > 0)
+    options.onNote?.(
+      `The records of ${plural(unsaid, 'domain')} (${where(domains.complete ? '/domains' : '/domains/name/{domain}')}) do not say whether they are system domains ("is_system_domain"): prune never deletes them (state: absent in the manifest still does).`,
+    );
   await checkOwners(client, clients, domains.records, options);
   const detailed =
     options.details === undefined ? clients : await readClientDetails(client, clients, options.details, options);

@@ -39,13 +39,15 @@ export function parseClientRecord(record: unknown, where: string): LiveClient {
 /**
  * One domain record: integer id and id_user, string domain (normalised to lowercase ASCII; a
  * name normalizeDomain refuses is kept lowercased: the panel has it, it must still be seen),
- * is_system_domain boolean or absent (false).
+ * and whether it is a system domain (`is_system_domain`, see systemFlag): undefined when the
+ * record does not say, which prune treats as "maybe": never deleted for being unlisted.
  */
 export function parseDomainRecord(record: unknown, where: string): LiveDomain {
   const r = asRecord(record, where);
   const raw = string(r, 'domain', where);
-  const system = r.is_system_domain ?? false;
-  if (typeof system !== 'boolean') throw contract(where, `"is_system_domain" must be a boolean, got ${shape(system)}`);
+  const system = systemFlag(r.is_system_domain);
+  if (typeof system === 'object')
+    throw contract(where, `"is_system_domain" must be ${system.problem}, got ${shape(r.is_system_domain)}`);
   const normal = normalizeDomain(raw);
   return {
     id: integer(r, 'id', where),
@@ -53,6 +55,24 @@ export function parseDomainRecord(record: unknown, where: string): LiveDomain {
     idUser: integer(r, 'id_user', where),
     isSystem: system,
   };
+}
+
+/**
+ * `is_system_domain` as read: a boolean, 0 or 1, or those as strings ("0", "1", "true",
+ * "false": PHP panels send numbers and booleans as strings) give true or false; a record
+ * without the field, with null or with "" does not say (undefined). Anything else is a problem.
+ */
+function systemFlag(value: unknown): boolean | undefined | { readonly problem: string } {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'boolean') return value;
+  if (value === 0 || value === 1) return value === 1;
+  if (typeof value === 'string') {
+    const text = value.trim().toLowerCase();
+    if (text === '') return undefined;
+    if (text === '1' || text === 'true') return true;
+    if (text === '0' || text === 'false') return false;
+  }
+  return { problem: 'a boolean (or 0 or 1)' };
 }
 
 /** A field's reader: its value (never undefined), or a description of what it must be. */

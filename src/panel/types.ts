@@ -41,6 +41,11 @@ export interface LiveDomain {
   /** Lowercase ASCII (punycode for IDNs). */
   readonly name: string;
   readonly idUser: number;
-  /** Created by the panel itself; never counted as unmanaged. */
-  readonly isSystem: boolean;
+  /**
+   * Created by the panel itself: never deleted, never counted as unmanaged. undefined when the
+   * record does not say (no `is_system_domain`, or null): then prune never deletes it (it may be
+   * the panel's own), and it is counted like any other domain (unmanaged, going with its
+   * client); `state: absent` in the manifest, which names it, still deletes it.
+   */
+  readonly isSystem: boolean | undefined;
 }

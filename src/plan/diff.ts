@@ -34,7 +34,8 @@ import { compare } from '../util.js';
  *   marked absent alike); `state: absent` deletes it from its client.
  * - `prune.domains`: a listed client's domains the manifest does not list are deleted;
  *   `prune.clients`: clients the manifest does not list are deleted; never a `prune.keep`
- *   match, never a system domain (the panel's own; nor are administrators ever in the lists).
+ *   match, never a system domain (the panel's own; nor are administrators ever in the lists),
+ *   nor a domain whose record does not say whether it is one.
  *
  * Order (order.ts): creates and updates in manifest order, grouped by client, then deletes;
  * every change after those it depends on (a subdomain's create after its parent's, a parent's
@@ -106,7 +107,8 @@ export function diff(desired: Desired, live: Live): Plan {
     }
     if (desired.prune.domains && liveClient !== undefined) {
       for (const liveDomain of index.domainsOf(liveClient.id)) {
-        if (liveDomain.isSystem || listedDomains.has(liveDomain.name) || keep(liveDomain.name)) continue;
+        // A system domain, or one whose record does not say (undefined), is never pruned.
+        if (liveDomain.isSystem !== false || listedDomains.has(liveDomain.name) || keep(liveDomain.name)) continue;
         domainDeletes.push(deleteDomain(liveDomain, liveClient, 'not in the manifest (prune.domains)'));
       }
     }
