@@ -2,6 +2,7 @@ import { domainToASCII } from 'node:url';
 import { quote } from '../escape.js';
 import { isAscii, isRecord } from '../util.js';
 import type { Locator } from './locate.js';
+import { skeleton } from './lookalike.js';
 import { type Diagnostic, NO_PRUNE, type Prune } from './types.js';
 
 /**
@@ -9,10 +10,12 @@ import { type Diagnostic, NO_PRUNE, type Prune } from './types.js';
  * deleted for being unlisted); otherwise `domains` and `clients` as written (false when left
  * out), `keep` as written, and `loc` where the `prune` key stands. The schema has checked the
  * types (this reads only what has the right type); this adds what it cannot say: a `keep`
- * pattern that is empty or has spaces around it matches nothing, and is refused. A pattern
- * with international letters is kept in its ASCII (punycode) form label by label, since names
- * are matched in that form; a label that mixes them with a wildcard cannot be converted and is
- * refused. Problems go to `diagnostics`, located at the pattern.
+ * pattern that can never match a name is refused, since the domain or client it was meant to
+ * protect would be deleted: empty, spaces around it, a trailing dot or an empty label, and any
+ * character outside ASCII (names are compared in their ASCII form; a look-alike letter, a
+ * dotted capital I or an invisible character would make it keep another name, or none). The
+ * message says which form to write. ASCII capitals stay allowed: they match case-insensitively.
+ * Problems go to `diagnostics`, located at the pattern.
  */
 export function buildPrune<N>(data: unknown, source: Locator<N>, diagnostics: Diagnostic[]): Prune {
   const prune = isRecord(data) ? data.prune : undefined;
@@ -46,24 +49,95 @@ export function buildPrune<N>(data: unknown, source: Locator<N>, diagnostics: Di
   };
 }
 
-/** What is wrong with a keep pattern (the end of a sentence), or its ASCII form. */
+/** What is wrong with a keep pattern (the end of a sentence), or its form to match with. */
 function patternProblem(pattern: string): string | { ascii: string } {
   if (pattern.trim() === '')
     return 'is empty: write a username or domain name, with * or ? as wildcards (like "legacy-*"), or remove it';
   if (pattern.trim() !== pattern)
     return 'has spaces around it: remove them (names have no spaces, so it would keep nothing)';
-  if (isAscii(pattern)) return { ascii: pattern };
+  const odd = Array.from(pattern).find((char) => !isAscii(char));
+  if (odd !== undefined) return unicodeProblem(pattern, odd);
+  if (pattern.endsWith('.'))
+    return `ends with a dot, which no name has (names are compared without it), so it would keep nothing: write ${quote(pattern.replace(/\.+$/, ''))}`;
+  if (pattern.startsWith('.') || pattern.includes('..'))
+    return `has an empty label (a dot at the start or two in a row), which no name has, so it would keep nothing: write ${quote(
+      `${pattern.startsWith('.') ? '*.' : ''}${pattern
+        .split('.')
+        .filter((label) => label !== '')
+        .join('.')}`,
+    )}`;
+  return { ascii: pattern };
+}
+
+/**
+ * Why a pattern with a character outside ASCII (`odd`, the first) is refused, and what to write:
+ * names are compared in their ASCII form (usernames are ASCII; domains in punycode), and the
+ * conversion of a pattern could keep another name than the one meant: a look-alike letter
+ * ("і", Cyrillic) turns into a punycode name nobody sees, a dotted capital I ("İ") lowercases
+ * to "i" with a combining dot, an invisible character vanishes or not. So the pattern is never
+ * converted: the message gives the plain name its look-alikes pass for, and the ASCII
+ * (punycode) form of the international name, for the writer to choose.
+ */
+function unicodeProblem(pattern: string, odd: string): string {
+  const code = `U+${(odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+  const twin = plainTwin(odd);
+  const what =
+    twin === ''
+      ? `holds an invisible character (${code})`
+      : twin !== undefined
+        ? `holds ${quote(odd)} (${code}), which looks like ${quote(twin)} but is another character`
+        : `holds ${quote(odd)} (${code}), a character outside ASCII`;
+  const forms: string[] = [];
+  const plain = plainForm(pattern);
+  if (plain !== undefined) forms.push(`${quote(plain)} for the name it looks like`);
+  const ascii = punycodeForm(pattern);
+  if (ascii !== undefined && ascii !== plain?.toLowerCase())
+    forms.push(`${quote(ascii)} for the international name (its ASCII form)`);
+  const write =
+    forms.length > 0
+      ? `write ${forms.join(', or ')}`
+      : 'write each label with international letters in its ASCII (punycode) form, with the wildcards in labels of their own';
+  return `${what}; names are compared in their ASCII form, so it would keep nothing as written: ${write}`;
+}
+
+/**
+ * The plain ASCII character `char` passes for: its look-alike skeleton when that is ASCII, ''
+ * for an invisible character, the letter under the dot of a capital whose lowercase is no one
+ * character ("İ" is "I"); undefined for a letter of its own ("ü", "é").
+ */
+function plainTwin(char: string): string | undefined {
+  const folded = skeleton(char);
+  if (isAscii(folded)) return folded;
+  if (char.toLowerCase().normalize('NFC').length > char.length) {
+    const base = char.normalize('NFD').replace(/\p{M}/gu, '');
+    if (base !== '' && isAscii(base)) return base;
+  }
+  return undefined;
+}
+
+/** The pattern with every character outside ASCII replaced by its plain twin, without a trailing dot; undefined when one has none. */
+function plainForm(pattern: string): string | undefined {
+  let out = '';
+  for (const char of pattern) {
+    const twin = isAscii(char) ? char : plainTwin(char);
+    if (twin === undefined) return undefined;
+    out += twin;
+  }
+  out = out.replace(/\.+$/, '');
+  return out === '' ? undefined : out;
+}
+
+/** The pattern's ASCII (punycode) form label by label, without a trailing dot; undefined when a label cannot be converted (a wildcard beside international letters). */
+function punycodeForm(pattern: string): string | undefined {
   const labels: string[] = [];
-  for (const label of pattern.toLowerCase().split('.')) {
+  for (const label of pattern.replace(/\.+$/, '').split('.')) {
     if (isAscii(label)) {
-      labels.push(label);
+      labels.push(label.toLowerCase());
       continue;
     }
     const ascii = /[*?]/.test(label) ? '' : domainToASCII(label);
-    if (ascii === '' || ascii.includes('.')) {
-      return `has a label ${quote(label)} with international letters that cannot be matched as written: write that label in its ASCII (punycode) form, as names are compared`;
-    }
+    if (ascii === '' || ascii.includes('.')) return undefined;
     labels.push(ascii);
   }
-  return { ascii: labels.join('.') };
+  return labels.join('.');
 }

@@ -123,9 +123,12 @@ const validPrune: fc.Arbitrary<Shape['prune']> = fc.option(
       domains: fc.constantFrom(undefined, 'true', 'false'),
       clients: fc.constantFrom(undefined, 'true', 'false'),
       keep: fc.option(
-        fc.array(fc.constantFrom('legacy-*', '"*.example.org"', "'u?'", 'bücher.example', '"*.bücher.*"'), {
-          maxLength: 3,
-        }),
+        fc.array(
+          fc.constantFrom('legacy-*', '"*.example.org"', "'u?'", 'xn--bcher-kva.example', '"*.XN--BCHER-KVA.*"'),
+          {
+            maxLength: 3,
+          },
+        ),
         { nil: undefined },
       ),
       style: fc.constantFrom('block' as const, 'flow' as const),

@@ -97,9 +97,9 @@ describe('the lifecycle keys, valid', () => {
     });
   });
 
-  it("normalizes a domain entry's name like a string item, and keeps keep patterns in ASCII form", () => {
+  it("normalizes a domain entry's name like a string item; keep patterns stay as written (ASCII, any case)", () => {
     const text =
-      'version: 1\nprune:\n  clients: true\n  keep: ["*.Bücher.example", "LEGACY-?"]\nclients:\n  - username: alice\n    domains: [{name: Shop.Bücher.Example, state: absent}]\n';
+      'version: 1\nprune:\n  clients: true\n  keep: ["*.xn--bcher-kva.example", "LEGACY-?"]\nclients:\n  - username: alice\n    domains: [{name: Shop.Bücher.Example, state: absent}]\n';
     const { desired, diagnostics } = parseManifest(text, FILE);
     expect(diagnostics).toEqual([]);
     expect(desired?.prune).toEqual({
@@ -235,7 +235,7 @@ describe('the lifecycle keys, refused', () => {
         "m.yaml:2:16: error: pattern "" in "prune.keep" is empty: write a username or domain name, with * or ? as wildcards (like "legacy-*"), or remove it",
         "m.yaml:2:20: error: pattern "  " in "prune.keep" is empty: write a username or domain name, with * or ? as wildcards (like "legacy-*"), or remove it",
         "m.yaml:2:26: error: pattern " legacy-*" in "prune.keep" has spaces around it: remove them (names have no spaces, so it would keep nothing)",
-        "m.yaml:2:39: error: pattern "bü*.example" in "prune.keep" has a label "bü*" with international letters that cannot be matched as written: write that label in its ASCII (punycode) form, as names are compared",
+        "m.yaml:2:39: error: pattern "bü*.example" in "prune.keep" holds "ü" (U+00FC), a character outside ASCII; names are compared in their ASCII form, so it would keep nothing as written: write each label with international letters in its ASCII (punycode) form, with the wildcards in labels of their own",
       ]
     `);
   });

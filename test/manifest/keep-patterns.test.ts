@@ -1,0 +1,106 @@
+/**
+ * `prune.keep` patterns that can never match a name are refused at file:line:column, with the
+ * form to write (issue 20 item 3): the domain or client such a pattern was meant to protect
+ * would otherwise be deleted. A trailing dot, an empty label, a look-alike letter (Cyrillic
+ * "і"), a dotted capital I ("İ", which lowercases to "i" and a combining dot), an invisible
+ * character, any letter outside ASCII. Plain ASCII capitals stay allowed: they match
+ * case-insensitively. Through the CLI: apply refuses such a manifest and deletes nothing;
+ * an upper-case ASCII pattern protects its domain.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseManifest } from '../../src/manifest/index.js';
+import { formatDiagnostic } from '../../src/render/diagnostics.js';
+import { run, workspace } from '../helpers/cli.js';
+
+function report(patterns: readonly string[]): string[] {
+  const text = `version: 1\nprune:\n  domains: true\n  keep:\n${patterns.map((p) => `    - ${JSON.stringify(p)}`).join('\n')}\nclients: []\n`;
+  return parseManifest(text, 'm.yaml').diagnostics.map(formatDiagnostic);
+}
+
+const REFUSED = 'names are compared in their ASCII form, so it would keep nothing as written';
+
+describe('keep patterns that can never match', () => {
+  it.each([
+    [
+      'important.example.',
+      'ends with a dot, which no name has (names are compared without it), so it would keep nothing: write "important.example"',
+    ],
+    [
+      '\u0456mportant.example',
+      `holds "\u0456" (U+0456), which looks like "i" but is another character; ${REFUSED}: write "important.example" for the name it looks like, or "xn--mportant-shh.example" for the international name (its ASCII form)`,
+    ],
+    [
+      '\u0130MPORTANT.EXAMPLE',
+      `holds "\u0130" (U+0130), which looks like "I" but is another character; ${REFUSED}: write "IMPORTANT.EXAMPLE" for the name it looks like, or "xn--important-5jf.example" for the international name (its ASCII form)`,
+    ],
+    [
+      'p\u0430ypal-*',
+      `holds "\u0430" (U+0430), which looks like "a" but is another character; ${REFUSED}: write "paypal-*" for the name it looks like`,
+    ],
+    [
+      'a\u200bb.example',
+      `holds an invisible character (U+200B); ${REFUSED}: write "ab.example" for the name it looks like`,
+    ],
+    [
+      '\uff4cegacy-*',
+      `holds "\uff4c" (U+FF4C), which looks like "l" but is another character; ${REFUSED}: write "legacy-*" for the name it looks like`,
+    ],
+    [
+      '*.B\u00fccher.example',
+      `holds "\u00fc" (U+00FC), a character outside ASCII; ${REFUSED}: write "*.xn--bcher-kva.example" for the international name (its ASCII form)`,
+    ],
+    [
+      'stra\u00dfe.example.',
+      `holds "\u00df" (U+00DF), which looks like "ss" but is another character; ${REFUSED}: write "strasse.example" for the name it looks like, or "xn--strae-oqa.example" for the international name (its ASCII form)`,
+    ],
+    [
+      '.example',
+      'has an empty label (a dot at the start or two in a row), which no name has, so it would keep nothing: write "*.example"',
+    ],
+    [
+      'a..example',
+      'has an empty label (a dot at the start or two in a row), which no name has, so it would keep nothing: write "a.example"',
+    ],
+  ])('%j is refused at its line, with the form to write', (pattern, problem) => {
+    expect(report(['legacy-*', pattern])).toEqual([
+      `m.yaml:6:7: error: pattern ${JSON.stringify(pattern).replace('\u200b', '\\u200b')} in "prune.keep" ${problem}`,
+    ]);
+  });
+
+  it('plain ASCII, in any case, with wildcards, is kept as written', () => {
+    const text =
+      'version: 1\nprune:\n  domains: true\n  keep: [IMPORTANT.EXAMPLE, "Legacy-?", "*.xn--bcher-kva.example", "*"]\nclients: []\n';
+    const { desired, diagnostics } = parseManifest(text, 'm.yaml');
+    expect(diagnostics).toEqual([]);
+    expect(desired?.prune.keep).toEqual(['IMPORTANT.EXAMPLE', 'Legacy-?', '*.xn--bcher-kva.example', '*']);
+  });
+});
+
+describe('through the CLI', () => {
+  const SEED = {
+    clients: [{ username: 'alice', domains: ['alice.example', 'important.example', 'old.example'] }],
+  };
+  const manifest = (keep: string): string =>
+    `version: 1\nprune:\n  domains: true\n  keep: [${JSON.stringify(keep)}]\nclients:\n  - username: alice\n    domains: [alice.example]\n`;
+
+  it.each(['important.example.', '\u0456mportant.example', '\u0130MPORTANT.EXAMPLE'])(
+    'apply refuses keep %j at file:line and deletes nothing',
+    async (keep) => {
+      const w = await workspace(manifest(keep), { seed: SEED });
+      const r = await run(['apply', w.file, '--auto-approve'], w.env);
+      expect(w.sim.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`${w.file}:4:10: error: pattern `);
+      expect(r.stderr).toContain('in "prune.keep"');
+      expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);
+    },
+  );
+
+  it('an upper-case ASCII pattern protects its domain: only the other unlisted one is deleted', async () => {
+    const w = await workspace(manifest('IMPORTANT.EXAMPLE'), { seed: SEED });
+    const r = await run(['apply', w.file, '--auto-approve'], w.env);
+    expect(r.code).toBe(0);
+    expect(w.sim.state.domainNamed('important.example')).toBeDefined();
+    expect(w.sim.state.domainNamed('old.example')).toBeUndefined();
+  });
+});
