@@ -1,9 +1,12 @@
 /**
  * The run's redaction set: every credential the run learns (the API key, each new password)
- * is added here as soon as it is in hand, and every output of the run passes through
- * `redact`, so a bug elsewhere cannot print one, nor a panel that echoes one back in another
- * form. Belt and braces: the code never formats a credential into text in the first place, and
- * the leak test checks that without this filter.
+ * is added here as soon as it is in hand, and everything the run prints (stdout, stderr, the
+ * prompt, the step summary) passes through `redact`, so a bug elsewhere cannot print one, nor a
+ * panel that echoes one back in another form. Belt and braces: the code never formats a
+ * credential into text in the first place, and the leak test checks that without this filter.
+ * Only credentials join the set, never a path or a name (blanking a key file's name `prod`
+ * blanked every "production"); and a document the user asked for (a plan, a manifest) is
+ * written as it is, not filtered: it holds no credential in the first place.
  */
 
 /** What a redacted credential is replaced with. */

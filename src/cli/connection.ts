@@ -139,18 +139,20 @@ export async function preloadApiKey(command: Command, args: readonly string[], i
 
 /**
  * The API key: from --api-key-file when given (an explicit flag wins over the environment),
- * else from PROVISION_API_KEY; trimmed. Errors name the source, never the key or the file's content.
+ * else from PROVISION_API_KEY; trimmed. Errors name the source, never the key or the file's
+ * content; one that says the file cannot be read does not repeat its path either: that may be
+ * the key itself, pasted by mistake, and a path is not blanked as a credential (a key file
+ * named `prod` would blank every "production" of the run's output).
  */
 export async function readApiKey(file: string | undefined, io: Io): Promise<string> {
   if (file === undefined) return apiKeyFromEnv(io.env);
   let content: string;
   try {
-    content = await readSmallText(file, io, 'API key file', MAX_KEY_FILE_BYTES);
+    content = await readSmallText(file, io, 'API key file', MAX_KEY_FILE_BYTES, 'the API key file of --api-key-file');
   } catch (error) {
-    // The path is shown blanked (see main.ts): it may be the key itself, given by mistake.
     if (error instanceof ProvisionError)
       throw new ProvisionError(error.code, error.message, {
-        hint: `${API_KEY_HINT} (never the key itself as the path)`,
+        hint: `check the path given to --api-key-file (not repeated here, in case it is the key itself); ${API_KEY_HINT}`,
         cause: error,
       });
     throw error;

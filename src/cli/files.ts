@@ -1,4 +1,5 @@
-import { lstat, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { type FileHandle, lstat, open, readFile, rename, rm } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
 import type { Redactions } from '../redact.js';
@@ -19,8 +20,16 @@ export const STDIN = '-';
  */
 const STDIN_PATHS = new Set([STDIN, '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
 
-/** A file's bytes, read once; `-` (or /dev/stdin) reads standard input to its end. */
-export async function readBytes(path: string, io: Io, what = 'file'): Promise<Uint8Array> {
+/**
+ * A file's bytes, read once; `-` (or /dev/stdin) reads standard input to its end. `named`: the
+ * file as errors name it (`the manifest m.yaml` by default).
+ */
+export async function readBytes(
+  path: string,
+  io: Io,
+  what = 'file',
+  named = `the ${what} ${path}`,
+): Promise<Uint8Array> {
   if (STDIN_PATHS.has(path)) {
     if (io.readStdin === undefined)
       throw new ProvisionError('usage', `no standard input to read the ${what} from`, {
@@ -34,7 +43,7 @@ export async function readBytes(path: string, io: Io, what = 'file'): Promise<Ui
     // Node's message ends with the system call and the path again (", open 'x.yaml'"): keep
     // "ENOENT: no such file or directory" only.
     const reason = error instanceof Error ? error.message.replace(/, \w+( '.*')?$/s, '') : String(error);
-    throw new ProvisionError('io', `cannot read the ${what} ${path}: ${reason}`, {
+    throw new ProvisionError('io', `cannot read ${named}: ${reason}`, {
       hint: readHint(errnoCode(error)),
       cause: error,
     });
@@ -42,21 +51,27 @@ export async function readBytes(path: string, io: Io, what = 'file'): Promise<Ui
 }
 
 /** A file's text (UTF-8). */
-export async function readText(path: string, io: Io, what = 'file'): Promise<string> {
-  return new TextDecoder().decode(await readBytes(path, io, what));
+export async function readText(path: string, io: Io, what = 'file', named = `the ${what} ${path}`): Promise<string> {
+  return new TextDecoder().decode(await readBytes(path, io, what, named));
 }
 
 /**
  * A small file's text, refused past `maxBytes` without reading further (a key file that is a
  * device, a pipe that never ends, a file given by mistake).
  */
-export async function readSmallText(path: string, io: Io, what: string, maxBytes: number): Promise<string> {
-  if (STDIN_PATHS.has(path)) return readText(path, io, what);
+export async function readSmallText(
+  path: string,
+  io: Io,
+  what: string,
+  maxBytes: number,
+  named = `the ${what} ${path}`,
+): Promise<string> {
+  if (STDIN_PATHS.has(path)) return readText(path, io, what, named);
   let handle;
   try {
     handle = await open(path, 'r');
   } catch {
-    return readText(path, io, what); // the same error, worded in one place
+    return readText(path, io, what, named); // the same error, worded in one place
   }
   try {
     const buffer = Buffer.alloc(maxBytes + 1);
@@ -66,14 +81,14 @@ export async function readSmallText(path: string, io: Io, what: string, maxBytes
       if (bytesRead === 0) break;
       size += bytesRead;
       if (size > maxBytes)
-        throw new ProvisionError('usage', `the ${what} ${path} holds more than ${maxBytes} bytes: too much for one`, {
+        throw new ProvisionError('usage', `${named} holds more than ${maxBytes} bytes: too much for one`, {
           hint: 'give the path of the file that holds it, and nothing else',
         });
     }
     return new TextDecoder().decode(buffer.subarray(0, size));
   } catch (error) {
     if (error instanceof ProvisionError) throw error;
-    throw new ProvisionError('io', `cannot read the ${what} ${path}: ${errnoCode(error)}`, {
+    throw new ProvisionError('io', `cannot read ${named}: ${errnoCode(error)}`, {
       hint: readHint(errnoCode(error)),
       cause: error,
     });
@@ -110,23 +125,28 @@ function readHint(code: string): string {
  * Writes to a temporary file beside `path` (an unpredictable name, created exclusively, so a
  * link planted in advance is never followed), then renames it over `path`: a reader never sees
  * half a file. Only a regular file is replaced: a device, a pipe, a directory or a symbolic
- * link at `path` is refused, and nothing is written. `text` passes the run's redaction filter
- * first, as everything the run prints does: a file is output too.
+ * link at `path` is refused, and nothing is written; so is `-`, which means standard output
+ * elsewhere (checkOutPath refuses it where the flag is read; this is the backstop).
+ *
+ * A replaced file keeps its mode and owner (a 0440 or 0755 manifest, a 0600 file of another
+ * user's): the temporary file is made 0600, given the old owner and then the old mode before
+ * the rename; when the owner cannot be kept (not root), nothing is written. A new file is
+ * 0644 less the umask.
+ *
+ * `text` is written as given: the run's redaction filter is for what the run prints, not for
+ * a document the user asked for (a manifest, a plan), which must hold no credential in the
+ * first place (test/e2e/leaks.test.ts) and would no longer parse, or match its hash, with a
+ * word blanked.
  */
-export async function writeAtomically(path: string, text: string, redactions: Redactions): Promise<void> {
-  const kind = await lstat(path).then(
-    (info) =>
-      info.isFile()
-        ? undefined
-        : info.isSymbolicLink()
-          ? 'a symbolic link'
-          : info.isDirectory()
-            ? 'a directory'
-            : info.isFIFO()
-              ? 'a pipe (FIFO)'
-              : info.isSocket()
-                ? 'a socket'
-                : 'a device',
+export async function writeAtomically(
+  path: string,
+  text: string,
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- what callers passed when files were filtered (export.ts still does): ignored, see above
+  ...ignored: readonly Redactions[]
+): Promise<void> {
+  if (path === STDOUT) throw dashRefused();
+  const existing = await lstat(path).then(
+    (info) => info,
     (error: unknown) => {
       if (errnoCode(error) === 'ENOENT') return undefined;
       throw new ProvisionError('io', `cannot write ${path}: ${errnoCode(error)}`, {
@@ -134,6 +154,7 @@ export async function writeAtomically(path: string, text: string, redactions: Re
       });
     },
   );
+  const kind = existing === undefined ? undefined : fileKind(existing);
   if (kind !== undefined) {
     throw new ProvisionError('io', `${path} is ${kind}, not a regular file: nothing was written`, {
       hint: 'give the path of a regular file (it is created when missing)',
@@ -142,13 +163,78 @@ export async function writeAtomically(path: string, text: string, redactions: Re
   // node:crypto at the first write, not at start-up: most runs write no file.
   const { randomBytes } = process.getBuiltinModule('node:crypto');
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  let created = false;
   try {
-    await writeFile(temp, redactions.redact(text), { mode: 0o644, flag: 'wx' });
+    const handle = await open(temp, 'wx', existing === undefined ? 0o644 : 0o600);
+    created = true;
+    try {
+      await handle.writeFile(text);
+      if (existing !== undefined) await keepOwnerAndMode(handle, existing, path);
+    } finally {
+      await handle.close();
+    }
     await rename(temp, path);
   } catch (error) {
-    await rm(temp, { force: true }).catch(() => undefined);
+    if (created) await rm(temp, { force: true }).catch(() => undefined);
+    if (error instanceof ProvisionError) throw error;
     throw new ProvisionError('io', `cannot write ${path}: ${errnoCode(error)}`, {
       hint: 'check that the directory exists and is writable',
     });
   }
+}
+
+/** What a path that is not a regular file is, for the refusal; undefined for a regular file. */
+function fileKind(info: Stats): string | undefined {
+  if (info.isFile()) return undefined;
+  if (info.isSymbolicLink()) return 'a symbolic link';
+  if (info.isDirectory()) return 'a directory';
+  if (info.isFIFO()) return 'a pipe (FIFO)';
+  if (info.isSocket()) return 'a socket';
+  return 'a device';
+}
+
+/**
+ * Gives the open temporary file `old`'s owner, then its mode (in that order: a change of owner
+ * clears the set-user-ID and set-group-ID bits). The owner is changed only where it differs
+ * from the new file's: a user who owns the file rewrites it without privileges.
+ */
+async function keepOwnerAndMode(handle: FileHandle, old: Stats, path: string): Promise<void> {
+  const made = await handle.stat();
+  if (made.uid !== old.uid || made.gid !== old.gid) {
+    try {
+      await handle.chown(old.uid, old.gid);
+    } catch (error) {
+      throw new ProvisionError(
+        'io',
+        `cannot keep the owner of ${path} (user ${old.uid}, group ${old.gid}): ${errnoCode(error)}: nothing was written`,
+        { hint: "run as the file's owner (or root), or give the path of a new file" },
+      );
+    }
+  }
+  await handle.chmod(old.mode & 0o7777);
+}
+
+/** `-` as the path of a file to write. */
+export const STDOUT = '-';
+
+/**
+ * The refusal of `-` as a file to write (`plan --out -` made a file named "-"). `flag` and
+ * `hint`: the flag that took it, and how the command prints its document on stdout instead.
+ */
+function dashRefused(flag?: string, hint?: string): ProvisionError {
+  return new ProvisionError(
+    'usage',
+    `${flag === undefined ? 'a file to write needs' : `${flag} takes`} a file path, not '-' (standard output): nothing was written`,
+    { hint: `${hint === undefined ? '' : `${hint}; `}for a file named -, give ./-` },
+  );
+}
+
+/**
+ * `value` of an output flag (`--out FILE`), refused as `-` before the command reads or sends
+ * anything: `-` is standard output by convention, and a file named `-` is never what was meant.
+ * `stdoutHint` says how the command prints its document on stdout instead.
+ */
+export function checkOutPath<T extends string | undefined>(value: T, flag: string, stdoutHint: string): T {
+  if (value === STDOUT) throw dashRefused(flag, stdoutHint);
+  return value;
 }

@@ -47,8 +47,9 @@ export function redacting(output: Output, redactions: Redactions): Output {
 
 /**
  * `io` with every channel that reaches a person filtered (see `redacting`): stdout, stderr and
- * the terminal prompt's question. Files the run writes take the same filter where they are
- * written (files.ts writeAtomically, github.ts stepSummary).
+ * the terminal prompt's question, and the step summary (github.ts stepSummary). Not a file the
+ * user asked for (a manifest, a plan: files.ts writeAtomically): that is a document, written as
+ * it is, which holds no credential in the first place.
  */
 export function redactingIo(io: Io, redactions: Redactions): Io {
   const { prompt } = io;

@@ -57,12 +57,13 @@ Examples:
 
 /**
  * Runs one command line and returns its exit code. The only place errors become exit codes
- * and messages. Every channel the run writes to (stdout, stderr, the terminal prompt; files
- * take the same filter: files.ts, github.ts) blanks every credential of the run's redaction set
- * (src/redact.ts), which holds the key before the command reads or writes anything.
+ * and messages. Every channel the run prints to (stdout, stderr, the terminal prompt, the step
+ * summary: github.ts) blanks every credential of the run's redaction set (src/redact.ts), which
+ * holds the key before the command reads or writes anything. Files the user asked for (a plan,
+ * a manifest) are documents, written as they are (files.ts writeAtomically).
  */
 export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
-  const redactions = suspectedCredentials(argv, io.env);
+  const redactions = suspectedCredentials(io.env);
   const safeIo = redactingIo(io, redactions);
   try {
     return await dispatch(argv, safeIo, redactions);
@@ -79,16 +80,14 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
 
 /**
  * The redaction set as it stands before the first byte is written: the key from the
- * environment, and whatever was given to --api-key-file (the key itself, pasted there by
- * mistake, would otherwise be echoed by the error that says the "file" cannot be read).
+ * environment. Not the path given to --api-key-file: a path is not a secret, and blanking it
+ * blanked every word it occurs in (a key file named `prod` made "# production panel" read
+ * "# [redacted]uction panel"). A key pasted there by mistake is never printed: the error that
+ * says the file cannot be read does not repeat the path (connection.ts readApiKey).
  */
-function suspectedCredentials(argv: readonly string[], env: Io['env']): Redactions {
+function suspectedCredentials(env: Io['env']): Redactions {
   const redactions = new Redactions();
   if (env.PROVISION_API_KEY !== undefined) redactions.add(env.PROVISION_API_KEY.trim());
-  for (const [i, arg] of argv.entries()) {
-    if (arg === '--api-key-file' && argv[i + 1] !== undefined) redactions.add(argv[i + 1] ?? '');
-    else if (arg.startsWith('--api-key-file=')) redactions.add(arg.slice('--api-key-file='.length));
-  }
   return redactions;
 }
 

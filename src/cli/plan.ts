@@ -6,7 +6,7 @@ import { oneOf, parseCommandLine } from './args.js';
 import { safeText } from '../escape.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
-import { readBytes, writeAtomically } from './files.js';
+import { checkOutPath, readBytes, writeAtomically } from './files.js';
 import { onGitHubActions, stepSummary } from './github.js';
 import { useColor } from './io.js';
 import { MASS_HELP, MASS_OPTIONS, massLimits, planFromManifest, refuseConflicts } from './prepare.js';
@@ -56,6 +56,7 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
     const { values, positionals } = parseCommandLine(args, PLAN_OPTIONS, 1, planUsage);
     const format = oneOf(values.format, '--format', ['text', 'json', 'markdown'], 'text');
     const limits = massLimits(values);
+    const out = checkOutPath(values.out, '--out', '--format json prints the same plan document on stdout');
     const path = positionals[0] ?? '';
     const bytes = await readBytes(path, io, 'manifest');
     const prepared = await planFromManifest(bytes, path, io, credentials, {
@@ -71,7 +72,7 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
       (await import('../render/markdown.js')).renderPlanMarkdown(view, {
         showUrl: values['show-url'],
       });
-    if (values.out !== undefined) await writeAtomically(values.out, await json(), credentials.redactions);
+    if (out !== undefined) await writeAtomically(out, await json());
     io.stdout.write(
       format === 'json'
         ? await json()

@@ -5,6 +5,7 @@ import { quote } from '../escape.js';
 import type { Credentials } from './args.js';
 import { parseCommandLine } from './args.js';
 import { EXIT } from './exit.js';
+import { checkOutPath } from './files.js';
 import type { Io } from './io.js';
 
 /** `secrets keygen`'s flags. */
@@ -25,7 +26,11 @@ export const keygenUsage = 'provision secrets keygen [--out FILE]';
  */
 export async function runKeygen(args: readonly string[], io: Io, credentials: Credentials): Promise<typeof EXIT.ok> {
   const { values } = parseCommandLine(args, KEYGEN_OPTIONS, 1, keygenUsage);
-  const out = values.out;
+  const out = checkOutPath(
+    values.out,
+    '--out',
+    'without --out the identity goes to stdout when that is not a terminal',
+  );
   if (out === undefined && io.stdout.isTTY) {
     throw new ProvisionError('usage', 'secrets keygen would print a private key on the terminal: nothing was made', {
       hint: `give --out FILE (a new file, mode 0600), or redirect stdout to a file; usage: ${keygenUsage}`,
@@ -54,8 +59,8 @@ export async function runKeygen(args: readonly string[], io: Io, credentials: Cr
 /**
  * Creates `path` with `text`, mode 0600, exclusively: an existing file (a key made before), a
  * symbolic link (even a dangling one) or anything else there is refused and left as it is.
- * Not through files.ts writeAtomically: that one replaces files, with mode 0644, and passes the
- * text through the redaction filter, which would blank the key it exists to write.
+ * Not through files.ts writeAtomically: that one replaces files (keeping their mode), and a
+ * key file is never replaced.
  */
 async function writeNewPrivateFile(path: string, text: string): Promise<void> {
   let handle;

@@ -86,6 +86,9 @@ describe('no secret in any output', () => {
     for (const command of ['plan', 'apply', 'validate'])
       await go([command, API_KEY, '--api-key-file', keyFile], keyFileOnly);
     await go(['apply', `--api-key-file=${keyFile}`, join(p.dir, `${API_KEY}.yaml`)], keyFileOnly);
+    // The key pasted where the key file's path belongs: the error does not repeat the path.
+    await go(['plan', manifest, '--api-key-file', API_KEY], keyFileOnly);
+    await go(['apply', manifest, `--api-key-file=${API_KEY}`], keyFileOnly);
     // The step summary is output too.
     const summary = join(p.dir, 'summary.md');
     await go(['plan', manifest], { ...env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
