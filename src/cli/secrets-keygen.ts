@@ -1,5 +1,6 @@
 import { open, rm } from 'node:fs/promises';
 import { generateIdentity, identityToRecipient } from 'age-encryption';
+import { isCi } from '../ci.js';
 import { errnoCode, ProvisionError } from '../errors.js';
 import { quote } from '../escape.js';
 import type { Credentials } from './args.js';
@@ -11,18 +12,20 @@ import type { Io } from './io.js';
 /** `secrets keygen`'s flags. */
 export const KEYGEN_OPTIONS = {
   out: { type: 'string' },
+  stdout: { type: 'boolean', default: false },
 } as const;
 
-export const keygenUsage = 'provision secrets keygen [--out FILE]';
+export const keygenUsage = 'provision secrets keygen [--out FILE | --stdout]';
 
 /**
- * `provision secrets keygen [--out FILE]`: an age key pair, as `age-keygen` makes it (so users
- * need not install age). The identity file (`# created:`, `# public key:`, the
+ * `provision secrets keygen [--out FILE | --stdout]`: an age key pair, as `age-keygen` makes it
+ * (so users need not install age). The identity file (`# created:`, `# public key:`, the
  * AGE-SECRET-KEY-1… line) goes to a new file of mode 0600, never over an existing file or
  * through a link, or to stdout when stdout is not a terminal (a private key is not for the
- * screen or its scrollback). The public key goes to stderr: it is what --secrets-recipient and
- * PROVISION_SECRETS_RECIPIENT take. Once written, the private key joins the run's redaction set,
- * so nothing else the run prints can hold it.
+ * screen or its scrollback), and under CI only with --stdout (a job's output is its log, kept
+ * and shown to everyone who can see the run). The public key goes to stderr: it is what
+ * --secrets-recipient and PROVISION_SECRETS_RECIPIENT take. Once written, the private key joins
+ * the run's redaction set, so nothing else the run prints can hold it.
  */
 export async function runKeygen(args: readonly string[], io: Io, credentials: Credentials): Promise<typeof EXIT.ok> {
   const { values } = parseCommandLine(args, KEYGEN_OPTIONS, 1, keygenUsage);
@@ -31,10 +34,24 @@ export async function runKeygen(args: readonly string[], io: Io, credentials: Cr
     '--out',
     'without --out the identity goes to stdout when that is not a terminal',
   );
+  if (out !== undefined && values.stdout) {
+    throw new ProvisionError('usage', '--out and --stdout both say where the identity goes: nothing was made', {
+      hint: `give one of them; usage: ${keygenUsage}`,
+    });
+  }
   if (out === undefined && io.stdout.isTTY) {
     throw new ProvisionError('usage', 'secrets keygen would print a private key on the terminal: nothing was made', {
       hint: `give --out FILE (a new file, mode 0600), or redirect stdout to a file; usage: ${keygenUsage}`,
     });
+  }
+  if (out === undefined && !values.stdout && isCi(io.env)) {
+    throw new ProvisionError(
+      'usage',
+      "secrets keygen under CI would print a private key into the job's log: nothing was made",
+      {
+        hint: `give --out FILE (a new file, mode 0600); or --stdout when stdout is redirected to a safe place; usage: ${keygenUsage}`,
+      },
+    );
   }
   const identity = await generateIdentity();
   const recipient = await identityToRecipient(identity);

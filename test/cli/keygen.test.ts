@@ -82,4 +82,44 @@ describe('secrets keygen', () => {
     );
     expect((await run(['secrets', 'keygen', 'extra'])).stderr).toContain('expected 1 argument, got 2');
   });
+
+  it.each(['true', '1', 'yes', 'TRUE'])(
+    'under CI (CI=%s) prints no key without --out FILE or --stdout: the job log keeps it',
+    async (ci) => {
+      const r = await run(['secrets', 'keygen'], { CI: ci });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).not.toContain('AGE-SECRET-KEY');
+      expect(r.stderr).toContain(
+        "error: secrets keygen under CI would print a private key into the job's log: nothing was made",
+      );
+      expect(r.stderr).toContain('hint: give --out FILE (a new file, mode 0600); or --stdout');
+    },
+  );
+
+  it('under CI: --out FILE, or an explicit --stdout; CI=false and CI=0 are not CI', async () => {
+    const w = await workspace(MANIFEST);
+    const key = join(w.dir, 'key.txt');
+    const toFile = await run(['secrets', 'keygen', '--out', key], { CI: 'true' });
+    expect(toFile.code, toFile.stderr).toBe(0);
+    expect(toFile.stdout).toBe('');
+    expect(await readFile(key, 'utf8')).toMatch(IDENTITY_FILE);
+    for (const [argv, env] of [
+      [['secrets', 'keygen', '--stdout'], { CI: 'true' }],
+      [['secrets', 'keygen'], { CI: 'false' }],
+      [['secrets', 'keygen'], { CI: '0' }],
+      [['secrets', 'keygen'], { CI: '' }],
+    ] as const) {
+      const r = await run([...argv], env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(IDENTITY_FILE);
+    }
+    const both = await run(['secrets', 'keygen', '--stdout', '--out', join(w.dir, 'other.txt')], { CI: 'true' });
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('error: --out and --stdout both say where the identity goes: nothing was made');
+    // --stdout never overrides the terminal's refusal.
+    const tty = await run(['secrets', 'keygen', '--stdout'], {}, { tty: true });
+    expect(tty.code).toBe(1);
+    expect(tty.stdout).toBe('');
+  });
 });
