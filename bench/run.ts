@@ -2,7 +2,7 @@
  * `npm run bench [-- --quick] [-- --json] [-- <section>...]`: the engine's figures, each a
  * ratio to a yardstick measured in the same run (the machine is shared and noisy: paired runs,
  * medians). Sections (all by default): apply, inprocess, lifecycle, startup, memory, export,
- * scale. Everything runs on loopback; the simulator runs in its own process
+ * scale, state. Everything runs on loopback; the simulator runs in its own process
  * (bench/sim-server.ts). See docs/benchmarks.md for what each figure means and what limits it.
  */
 import { existsSync } from 'node:fs';
@@ -15,8 +15,9 @@ import { count } from './fixtures.js';
 import { BIN, type Figure, log, mb, median, ms } from './lib.js';
 import { measurePlanScale, measureValidateScale, type PlanScale, type ValidateScale } from './scale.js';
 import { measureStartup, type StartupDetail } from './startup.js';
+import { measureState, type StateRun } from './state.js';
 
-const SECTIONS = ['apply', 'inprocess', 'lifecycle', 'startup', 'memory', 'export', 'scale'] as const;
+const SECTIONS = ['apply', 'inprocess', 'lifecycle', 'startup', 'memory', 'export', 'scale', 'state'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const argv = process.argv.slice(2);
@@ -42,6 +43,7 @@ const MODE = QUICK
       startup: 5,
       big: { clients: 10_000, runs: 1 },
       scale: { sizes: [100, 1_000], runs: 2 },
+      state: { sizes: [1_000, 4_000], runs: 1 },
     }
   : {
       apply: [
@@ -54,6 +56,7 @@ const MODE = QUICK
       startup: 10,
       big: { clients: 100_000, runs: 2 },
       scale: { sizes: [100, 1_000, 10_000], runs: 3 },
+      state: { sizes: [1_000, 9_000], runs: 3 },
     };
 
 const x = (n: number): string => (Number.isNaN(n) ? 'n/a' : `${n.toFixed(2)}x`);
@@ -137,6 +140,7 @@ async function runAll(): Promise<void> {
   const plans: PlanScale[] = [];
   const validates: ValidateScale[] = [];
   let startup: StartupDetail | undefined;
+  let states: StateRun[] = [];
   try {
     log(`bench: ${QUICK ? 'quick' : 'full'} run of ${[...chosen].join(', ')}`);
     if (chosen.has('startup')) {
@@ -168,10 +172,16 @@ async function runAll(): Promise<void> {
       for (const clients of MODE.scale.sizes)
         validates.push(await measureValidateScale({ clients, domainsPerClient: 2 }, dir, MODE.scale.runs));
     }
+    if (chosen.has('state')) {
+      log('simulator --state: creates with a state file and without');
+      const measured = await measureState(MODE.state.sizes, dir, MODE.state.runs);
+      figures.push(...measured.figures);
+      states = measured.runs;
+    }
     const totalSeconds = Math.round((performance.now() - started) / 1000);
     if (JSON_OUT) {
       process.stdout.write(
-        `${JSON.stringify({ mode: QUICK ? 'quick' : 'full', node: process.version, totalSeconds, figures, startup, scaling: { plans, validates, applies } }, null, 2)}\n`,
+        `${JSON.stringify({ mode: QUICK ? 'quick' : 'full', node: process.version, totalSeconds, figures, startup, scaling: { plans, validates, applies, states } }, null, 2)}\n`,
       );
       return;
     }

@@ -11,6 +11,8 @@ import { BENCH_KEY, seedFor, type Size } from './fixtures.js';
 
 export interface SimServerConfig extends Size {
   readonly latencyMs: number;
+  /** Keep the state in this file (`--state`); default: none. */
+  readonly statePath?: string;
 }
 
 export interface SimStats {
@@ -44,6 +46,7 @@ const sim = await startSimulator({
   apiKey: BENCH_KEY,
   seed: seedFor(config),
   latencyMs,
+  ...(config.statePath === undefined ? {} : { statePath: config.statePath }),
   intercept: (req) => {
     if (req.method !== 'GET') {
       const now = performance.timeOrigin + performance.now();

@@ -34,8 +34,9 @@
  * - Provisioning is synchronous: a domain can be added right after its client's 201 (the
  *   real panel may refuse it for a moment: trap 2; simulate that with `intercept`).
  * - `statePath`: loaded when the file exists (the seed is then ignored), else created from the
- *   seed at start. Every mutation is saved (temp file + rename) before its answer is sent;
- *   mutations that arrive during a save share the next one, so a burst costs few writes.
+ *   seed at start. Every mutation is appended to it before its answer is sent (mutations that
+ *   arrive during a write share the next one); the file is compacted at start and stop.
+ *   See state-file.ts.
  * - `requests` logs every answered request with `path` relative to /api/v2 (or the full path
  *   when outside it), query removed, as received (percent-encoded, trailing slash kept). A
  *   request whose connection a fault destroyed is logged with status 0.
@@ -61,7 +62,7 @@ import {
   sha256,
 } from './http.js';
 import { error, notFound, route, type Answer } from './routes.js';
-import { loadStore, StateSaver } from './state-file.js';
+import { loadStore, StateFile } from './state-file.js';
 import type { SimulatorSeed, SimulatorState } from './store.js';
 
 export {
@@ -105,7 +106,7 @@ export interface SimulatorOptions extends SimulatorFaults {
   readonly host?: string;
   /** Default 0: a free port. */
   readonly port?: number;
-  /** Load the state from this JSON file if it exists; save it after each mutation. */
+  /** Load the state from this file if it exists; log each mutation to it (state-file.ts). */
   readonly statePath?: string;
   /** Initial state (ignored when `statePath` exists). Default: DEFAULT_HOSTING_PLANS, an `admin`. */
   readonly seed?: SimulatorSeed;
@@ -147,7 +148,7 @@ export interface Simulator {
   readonly state: SimulatorState;
   /** Every answered request, in the order answered. */
   readonly requests: readonly SimulatorRequest[];
-  /** Stops listening, drops keep-alive connections, waits for the last save. */
+  /** Stops listening, drops keep-alive connections, waits for the last save, compacts the state file. */
   close(): Promise<void>;
 }
 
@@ -163,9 +164,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     now: () => new Date(),
   };
   const store = await loadStore(options, routeOptions.systemDomains);
-  const saver =
-    options.statePath === undefined ? undefined : new StateSaver(options.statePath, () => JSON.stringify(store));
-  await saver?.save(); // fail now, not at the first POST, when the path cannot be written
+  // Compacted now: fails at once, not at the first POST, when the path cannot be written.
+  const stateFile = options.statePath === undefined ? undefined : await StateFile.open(options.statePath, store);
   const requests: SimulatorRequest[] = [];
   const faults = new Faults(options);
 
@@ -203,9 +203,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const trimmed = path.replace(/\/+$/, '');
     if (!trimmed.startsWith(`${BASE_PATH}/`)) return notFound(path);
     const result = route(store, method, trimmed.slice(BASE_PATH.length + 1).split('/'), body, routeOptions);
-    if (result.mutated === true && saver !== undefined) {
+    if (result.mutated === true && stateFile !== undefined) {
       try {
-        await saver.save();
+        await stateFile.save();
       } catch {
         return error(500, 'The simulator could not save its state file.');
       }
@@ -265,7 +265,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       );
       server.closeAllConnections();
       await closed;
-      await saver?.idle();
+      await stateFile?.close();
     },
   };
 }

@@ -1,14 +1,154 @@
 /**
- * The simulator's state file (`statePath`): loaded at start when it exists (the seed is then
- * ignored), saved atomically after every change. Every failure is an 'io' error naming the
- * file, what was done and the system's code, with what to do.
+ * The simulator's state file (`statePath`), its format and its writing; this module alone
+ * knows them. JSON Lines: the first line is the whole state (a snapshot), each further line
+ * one change made since, appended before the request that made it is answered. So a burst of
+ * mutations costs what it changes, not the size of the panel. The file is compacted (rewritten
+ * as one snapshot line: temp file in the same folder, then rename) when the simulator starts
+ * and when it stops, so a stopped simulator leaves one line of plain JSON.
+ *
+ * Loading: the snapshot, then each change in order. A last line cut short (the process was
+ * killed while appending) is dropped: its request was never answered. Any other line that is
+ * not a change is refused, naming the file and the line. A file of one JSON document over
+ * several lines (edited by hand) is read as a snapshot.
+ *
+ * Every failure is an error naming the file, what was done and the system's code, with what
+ * to do.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { type FileHandle, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { errnoCode, ProvisionError } from '../errors.js';
+import { isRecord } from '../util.js';
 import type { SimulatorOptions } from './index.js';
 import { storeFromSeed } from './seed.js';
-import { SimStore } from './store.js';
+import { type IdSequences, type SimClient, type SimDomain, type SimPlan, SimStore, type StoreChange } from './store.js';
+
+/** Marks a state file, so that an unrelated JSON file is not silently taken for one. */
+const STATE_FORMAT = 'panel-provision-simulator-state';
+
+/** The first line: the whole state. */
+interface Snapshot extends IdSequences {
+  readonly format: typeof STATE_FORMAT;
+  readonly version: 1;
+  readonly admins: readonly { id: number; username: string }[];
+  readonly plans: readonly SimPlan[];
+  readonly clients: readonly SimClient[];
+  readonly domains: readonly SimDomain[];
+  /** The clients' passwords (a simulator's own, for tests; absent in files of older versions). */
+  readonly passwords?: readonly { id: number; password: string }[];
+}
+
+/**
+ * The lists of a snapshot, and what a change sets: each record's fields that must be there
+ * (an `id...` field an integer, any other a string). The rest is trusted as this module wrote it.
+ */
+const LISTS = {
+  admins: ['id', 'username'],
+  plans: ['id', 'name'],
+  clients: ['id', 'username'],
+  domains: ['id', 'id_user', 'domain'],
+  passwords: ['id', 'password'],
+} as const satisfies Record<string, readonly string[]>;
+type List = keyof typeof LISTS;
+
+const isList = (name: unknown): name is List => typeof name === 'string' && Object.hasOwn(LISTS, name);
+
+function validRecord(list: List, record: unknown): boolean {
+  return (
+    isRecord(record) &&
+    LISTS[list].every((field) =>
+      field.startsWith('id') ? Number.isInteger(record[field]) : typeof record[field] === 'string',
+    )
+  );
+}
+
+/** A change's line: the change itself, which is already plain data (see StoreChange). */
+function lineOf(change: StoreChange): string {
+  return `${JSON.stringify(change)}\n`;
+}
+
+/** A line back into a change, or undefined when it is none. */
+function changeOf(value: unknown): StoreChange | undefined {
+  if (!isRecord(value)) return undefined;
+  if (value.delete === 'clients' || value.delete === 'domains')
+    return Number.isInteger(value.id) ? { delete: value.delete, id: value.id as number } : undefined;
+  return isList(value.set) && validRecord(value.set, value.record) ? (value as StoreChange) : undefined;
+}
+
+function snapshotOf(store: SimStore): Snapshot {
+  const { sequences, passwords } = store.internals();
+  return {
+    format: STATE_FORMAT,
+    version: 1,
+    ...sequences,
+    admins: [...store.admins].map(([username, id]) => ({ id, username })),
+    plans: [...store.plans.values()],
+    clients: [...store.clients.values()],
+    domains: [...store.domains.values()],
+    passwords: [...passwords].map(([id, password]) => ({ id, password })),
+  };
+}
+
+/** Rebuilds a store from the file's text; anything malformed is a usage error naming `source`. */
+function parseState(text: string, source: string): SimStore {
+  const fail = (message: string): never => {
+    throw new ProvisionError('usage', `${source}: ${message}`, {
+      hint: 'the file is not a simulator state file (or it was edited by hand): move it away to start fresh',
+    });
+  };
+  const lines = text.split('\n');
+  let data: unknown;
+  try {
+    data = JSON.parse(lines[0] ?? '');
+  } catch {
+    // One JSON document over several lines (pretty-printed by hand): a snapshot alone.
+    try {
+      data = JSON.parse(text);
+      lines.length = 1;
+    } catch (err) {
+      throw new ProvisionError('usage', `${source}: the simulator state file is not valid JSON`, { cause: err });
+    }
+  }
+  if (!isRecord(data) || data.format !== STATE_FORMAT || data.version !== 1) {
+    return fail(`not a simulator state file (expected "format": "${STATE_FORMAT}", "version": 1)`);
+  }
+  const store = new SimStore();
+  for (const list of ['admins', 'plans', 'clients', 'domains'] as const) {
+    const records = data[list];
+    if (!Array.isArray(records)) return fail(`"${list}" must be an array`);
+    for (const [index, record] of (records as unknown[]).entries())
+      if (!validRecord(list, record)) fail(`${list}[${index}] needs ${LISTS[list].join(', ')}`);
+  }
+  // Shapes were checked above; the remaining fields are trusted as this module wrote them.
+  for (const list of ['admins', 'plans', 'clients', 'domains'] as const)
+    for (const record of data[list] as never[]) store.apply({ set: list, record });
+  // Optional: files written before passwords were kept have none.
+  if (Array.isArray(data.passwords)) {
+    for (const record of data.passwords as unknown[])
+      if (validRecord('passwords', record)) store.apply({ set: 'passwords', record: record as never });
+  }
+  const sequence = (value: unknown): number => (Number.isInteger(value) ? (value as number) : 1);
+  store.continueSequences({
+    nextPlanId: sequence(data.nextPlanId),
+    nextUserId: sequence(data.nextUserId),
+    nextDomainId: sequence(data.nextDomainId),
+  });
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    const last = i === lines.length - 1;
+    if (last && line === '') break;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      if (last) break; // cut short by a kill while it was appended: its request was never answered
+      return fail(`line ${i + 1} is not valid JSON`);
+    }
+    const change = changeOf(value);
+    if (change === undefined) return fail(`line ${i + 1} is not a change the simulator wrote`);
+    store.apply(change);
+  }
+  return store;
+}
 
 /** The store from the state file when there is one, else from the seed. */
 export async function loadStore(options: SimulatorOptions, systemDomains: boolean): Promise<SimStore> {
@@ -28,17 +168,7 @@ export async function loadStore(options: SimulatorOptions, systemDomains: boolea
         );
       }
     }
-    if (text !== undefined) {
-      let data: unknown;
-      try {
-        data = JSON.parse(text);
-      } catch (err) {
-        throw new ProvisionError('usage', `${options.statePath}: the simulator state file is not valid JSON`, {
-          cause: err,
-        });
-      }
-      return SimStore.fromFile(data, options.statePath);
-    }
+    if (text !== undefined) return parseState(text, options.statePath);
   }
   return storeFromSeed(options.seed ?? {}, {
     systemDomains,
@@ -48,18 +178,35 @@ export async function loadStore(options: SimulatorOptions, systemDomains: boolea
 }
 
 /**
- * Saves the state atomically (temp file in the same folder, then rename). A save requested
- * while one runs waits for it and then writes once for everyone who asked meanwhile.
+ * Keeps the state file in step with a store: `open` compacts it (and fails at once when the
+ * path cannot be written), each `save` appends the changes made since the last one, `close`
+ * compacts it again. A save requested while one runs waits for it and then writes once for
+ * everyone who asked meanwhile. After a failed append the next save rewrites the whole file
+ * (the log may end with a torn line, and must not go on after it).
  */
-export class StateSaver {
+export class StateFile {
+  private pending: string[] = [];
+  private handle: FileHandle | undefined;
+  private closed = false;
   private running: Promise<void> | undefined;
   private queued: Promise<void> | undefined;
 
-  constructor(
+  private constructor(
     private readonly path: string,
-    private readonly snapshot: () => string,
-  ) {}
+    private readonly store: SimStore,
+  ) {
+    store.onChange = (change) => {
+      this.pending.push(lineOf(change));
+    };
+  }
 
+  static async open(path: string, store: SimStore): Promise<StateFile> {
+    const file = new StateFile(path, store);
+    await file.compact();
+    return file;
+  }
+
+  /** Resolves once every change made so far is in the file. */
   save(): Promise<void> {
     if (this.queued !== undefined) return this.queued;
     if (this.running === undefined) {
@@ -77,24 +224,57 @@ export class StateSaver {
     return this.queued;
   }
 
-  /** Resolves once no save is running or queued. */
-  async idle(): Promise<void> {
-    while (this.running !== undefined || this.queued !== undefined) {
-      await (this.queued ?? this.running)?.catch(() => undefined);
-    }
+  /**
+   * After the last save, leaves the file as one snapshot line. A change made later still
+   * reaches the file (its save rewrites it whole).
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    // The log holds every change saved: a compaction that fails leaves it to the next start.
+    await this.save().catch(() => undefined);
   }
 
   private async write(): Promise<void> {
+    const handle = this.handle;
+    if (handle === undefined || this.closed) {
+      await this.compact();
+      return;
+    }
+    const text = this.pending.join('');
+    this.pending = [];
+    if (text === '') return;
+    try {
+      await handle.write(text);
+    } catch (err) {
+      this.handle = undefined;
+      await handle.close().catch(() => undefined);
+      throw this.writeError(err);
+    }
+  }
+
+  /** Rewrites the file as one snapshot line (temp file + rename), then appends to the new file. */
+  private async compact(): Promise<void> {
+    const previous = this.handle;
+    this.handle = undefined;
+    await previous?.close().catch(() => undefined);
+    // Taken at once: changes made from here on are appended after it.
+    const text = `${JSON.stringify(snapshotOf(this.store))}\n`;
+    this.pending = [];
     const temp = `${this.path}.${process.pid.toString()}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      await writeFile(temp, this.snapshot());
+      await writeFile(temp, text);
       await rename(temp, this.path);
+      if (!this.closed) this.handle = await open(this.path, 'a');
     } catch (err) {
       await unlink(temp).catch(() => undefined);
-      throw new ProvisionError('io', `cannot write the simulator state file ${this.path} (${errnoCode(err)})`, {
-        hint: 'check that its directory exists and is writable, or give another --state path',
-        cause: err,
-      });
+      throw this.writeError(err);
     }
+  }
+
+  private writeError(err: unknown): ProvisionError {
+    return new ProvisionError('io', `cannot write the simulator state file ${this.path} (${errnoCode(err)})`, {
+      hint: 'check that its directory exists and is writable, or give another --state path',
+      cause: err,
+    });
   }
 }

@@ -1,7 +1,5 @@
 import { domainToUnicode } from 'node:url';
-import { ProvisionError } from '../errors.js';
 import { USERNAME_PATTERN, normalizeDomain } from '../names.js';
-import { isRecord } from '../util.js';
 
 /** A hosting plan as GET /hosting-plans answers it. Sizes in bytes, -1 = unlimited. */
 export interface SimPlan {
@@ -101,6 +99,20 @@ export interface Refusal {
   readonly message: string;
 }
 
+/**
+ * One change to the store, as every mutation makes it: the state file (state-file.ts) logs
+ * each and replays them with `apply`. A record is set whole; removing a client removes its
+ * domains first, each its own change. state-file.ts writes a change as it is, one JSON line:
+ * change this shape only together with that file's format version.
+ */
+export type StoreChange =
+  | { readonly set: 'plans'; readonly record: SimPlan }
+  | { readonly set: 'admins'; readonly record: { readonly id: number; readonly username: string } }
+  | { readonly set: 'clients'; readonly record: SimClient }
+  | { readonly set: 'domains'; readonly record: SimDomain }
+  | { readonly set: 'passwords'; readonly record: { readonly id: number; readonly password: string } }
+  | { readonly delete: 'clients' | 'domains'; readonly id: number };
+
 /** The store behind the simulator: records by id plus name indexes, so every request is O(1). */
 export class SimStore implements SimulatorState {
   readonly plans = new Map<number, SimPlan>();
@@ -115,6 +127,8 @@ export class SimStore implements SimulatorState {
   private nextPlanId = 1;
   private nextUserId = 1;
   private nextDomainId = 1;
+  /** Told of every change once it is made (the state file logs it). */
+  onChange: ((change: StoreChange) => void) | undefined;
 
   planNamed(name: string): SimPlan | undefined {
     return this.plansByName.get(name);
@@ -136,7 +150,7 @@ export class SimStore implements SimulatorState {
 
   /** Sets a client's password (POST /clients, PUT /clients/{id}). */
   setPassword(id: number, password: string): void {
-    this.passwords.set(id, password);
+    this.commit({ set: 'passwords', record: { id, password } });
   }
 
   /** The plan a client gets when POST /clients names none: the first plan. */
@@ -148,7 +162,7 @@ export class SimStore implements SimulatorState {
     const index = this.plans.size;
     const unlimited = index >= 2;
     const plan: SimPlan = {
-      id: this.nextPlanId++,
+      id: this.nextPlanId,
       name,
       resources: {
         disk_space: unlimited ? -1 : 10 * (index + 1) * GIB,
@@ -163,12 +177,12 @@ export class SimStore implements SimulatorState {
       php: { memory_limit: '256M', max_execution_time: 30 },
       php_fpm: { max_children: 5 * (index + 1) },
     };
-    this.insertPlan(plan);
+    this.commit({ set: 'plans', record: plan });
     return plan;
   }
 
   addAdmin(username: string): void {
-    this.admins.set(username.toLowerCase(), this.nextUserId++);
+    this.commit({ set: 'admins', record: { id: this.nextUserId, username: username.toLowerCase() } });
   }
 
   /** Why a client of this name and plan cannot be created, or undefined when it can. */
@@ -202,7 +216,7 @@ export class SimStore implements SimulatorState {
   ): SimClient {
     const idHostingPlan = input.idHostingPlan ?? this.defaultPlan()?.id;
     const client: SimClient = {
-      id: this.nextUserId++,
+      id: this.nextUserId,
       username: input.username,
       email: input.email ?? '',
       ...(idHostingPlan === undefined ? {} : { id_hosting_plan: idHostingPlan }),
@@ -210,7 +224,7 @@ export class SimStore implements SimulatorState {
       language: input.language ?? 'en',
       created_at: timestamp(now),
     };
-    this.insertClient(client);
+    this.commit({ set: 'clients', record: client });
     return client;
   }
 
@@ -239,7 +253,7 @@ export class SimStore implements SimulatorState {
       if (candidate?.id_user === input.idUser) parent = candidate;
     }
     const domain: SimDomain = {
-      id: this.nextDomainId++,
+      id: this.nextDomainId,
       id_user: input.idUser,
       id_parent_domain: parent?.id ?? 0,
       domain: input.name,
@@ -249,7 +263,7 @@ export class SimStore implements SimulatorState {
       is_disabled: false,
       created_at: timestamp(now),
     };
-    this.insertDomain(domain);
+    this.commit({ set: 'domains', record: domain });
     return domain;
   }
 
@@ -260,132 +274,98 @@ export class SimStore implements SimulatorState {
     if ('name' in check) this.addDomain({ name: check.name, idUser: client.id, system: true }, now);
   }
 
-  /** The state file's content (see STATE_FORMAT). */
-  toJSON(): StateFile {
-    return {
-      format: STATE_FORMAT,
-      version: 1,
-      nextPlanId: this.nextPlanId,
-      nextUserId: this.nextUserId,
-      nextDomainId: this.nextDomainId,
-      admins: [...this.admins].map(([username, id]) => ({ id, username })),
-      plans: [...this.plans.values()],
-      clients: [...this.clients.values()],
-      domains: [...this.domains.values()],
-      passwords: [...this.passwords].map(([id, password]) => ({ id, password })),
-    };
-  }
-
-  /** Rebuilds a store from a state file's content; anything malformed is a usage error naming `source`. */
-  static fromFile(data: unknown, source: string): SimStore {
-    const fail = (message: string): never => {
-      throw new ProvisionError('usage', `${source}: ${message}`, {
-        hint: 'the file is not a simulator state file (or it was edited by hand): move it away to start fresh',
-      });
-    };
-    if (!isRecord(data) || data.format !== STATE_FORMAT || data.version !== 1) {
-      return fail(`not a simulator state file (expected "format": "${STATE_FORMAT}", "version": 1)`);
-    }
-    const store = new SimStore();
-    for (const [key, check] of [
-      ['admins', ['id', 'username']],
-      ['plans', ['id', 'name']],
-      ['clients', ['id', 'username']],
-      ['domains', ['id', 'id_user', 'domain']],
-    ] as const) {
-      const list = data[key];
-      if (!Array.isArray(list)) return fail(`"${key}" must be an array`);
-      for (const [index, record] of (list as unknown[]).entries()) {
-        const valid =
-          isRecord(record) &&
-          check.every((field) =>
-            field.startsWith('id') ? Number.isInteger(record[field]) : typeof record[field] === 'string',
-          );
-        if (!valid) fail(`${key}[${index}] needs ${check.join(', ')}`);
-      }
-    }
-    // Shapes were checked above; the remaining fields are trusted as this module wrote them.
-    for (const admin of data.admins as { id: number; username: string }[]) store.admins.set(admin.username, admin.id);
-    for (const plan of data.plans as SimPlan[]) store.insertPlan(plan);
-    for (const client of data.clients as SimClient[]) store.insertClient(client);
-    for (const domain of data.domains as SimDomain[]) store.insertDomain(domain);
-    // Optional: files written before passwords were kept have none.
-    if (Array.isArray(data.passwords)) {
-      for (const entry of data.passwords as unknown[]) {
-        if (isRecord(entry) && Number.isInteger(entry.id) && typeof entry.password === 'string')
-          store.passwords.set(entry.id as number, entry.password);
-      }
-    }
-    // A loop, not Math.max(...ids): spreading tens of thousands of arguments can overflow the stack.
-    const next = (stored: unknown, ids: Iterable<number>): number => {
-      let result = Number.isInteger(stored) ? (stored as number) : 1;
-      for (const id of ids) result = Math.max(result, id + 1);
-      return result;
-    };
-    store.nextPlanId = next(data.nextPlanId, store.plans.keys());
-    store.nextUserId = next(data.nextUserId, [...store.clients.keys(), ...store.admins.values()]);
-    store.nextDomainId = next(data.nextDomainId, store.domains.keys());
-    return store;
-  }
-
   /** Replaces a client's record (same id; its username never changes): a PUT. */
   replaceClient(client: SimClient): void {
-    this.insertClient(client);
+    this.commit({ set: 'clients', record: client });
   }
 
   /** Removes a client and every domain of it, system ones too: a DELETE. */
   removeClient(id: number): void {
-    const client = this.clients.get(id);
-    if (client === undefined) return;
+    if (!this.clients.has(id)) return;
     for (const domain of [...this.domains.values()]) if (domain.id_user === id) this.removeDomain(domain.id);
-    this.clients.delete(id);
-    this.clientsByName.delete(client.username.toLowerCase());
-    this.passwords.delete(id);
+    this.commit({ delete: 'clients', id });
   }
 
   /** Replaces a domain's record (same id and name): a PUT. */
   replaceDomain(domain: SimDomain): void {
-    this.insertDomain(domain);
+    this.commit({ set: 'domains', record: domain });
   }
 
   removeDomain(id: number): void {
-    const domain = this.domains.get(id);
-    if (domain === undefined) return;
-    this.domains.delete(id);
-    this.domainsByName.delete(domain.domain.toLowerCase());
+    if (this.domains.has(id)) this.commit({ delete: 'domains', id });
   }
 
-  private insertPlan(plan: SimPlan): void {
-    this.plans.set(plan.id, plan);
-    this.plansByName.set(plan.name, plan);
+  /**
+   * Makes a change (a mutation's, or one replayed from the state file); the id sequences
+   * move past every id set, so a replayed log continues them.
+   */
+  apply(change: StoreChange): void {
+    if ('delete' in change) {
+      const { id } = change;
+      if (change.delete === 'domains') {
+        const domain = this.domains.get(id);
+        this.domains.delete(id);
+        if (domain !== undefined) this.domainsByName.delete(domain.domain.toLowerCase());
+      } else {
+        const client = this.clients.get(id);
+        this.clients.delete(id);
+        if (client !== undefined) this.clientsByName.delete(client.username.toLowerCase());
+        this.passwords.delete(id);
+      }
+      return;
+    }
+    switch (change.set) {
+      case 'plans':
+        this.plans.set(change.record.id, change.record);
+        this.plansByName.set(change.record.name, change.record);
+        this.nextPlanId = Math.max(this.nextPlanId, change.record.id + 1);
+        return;
+      case 'admins':
+        this.admins.set(change.record.username, change.record.id);
+        this.nextUserId = Math.max(this.nextUserId, change.record.id + 1);
+        return;
+      case 'clients':
+        this.clients.set(change.record.id, change.record);
+        this.clientsByName.set(change.record.username.toLowerCase(), change.record);
+        this.nextUserId = Math.max(this.nextUserId, change.record.id + 1);
+        return;
+      case 'domains':
+        this.domains.set(change.record.id, change.record);
+        this.domainsByName.set(change.record.domain.toLowerCase(), change.record);
+        this.nextDomainId = Math.max(this.nextDomainId, change.record.id + 1);
+        return;
+      case 'passwords':
+        this.passwords.set(change.record.id, change.record.password);
+        return;
+    }
   }
 
-  private insertClient(client: SimClient): void {
-    this.clients.set(client.id, client);
-    this.clientsByName.set(client.username.toLowerCase(), client);
+  /** Everything the state file keeps beyond the public maps: the id sequences and the passwords. */
+  internals(): { sequences: IdSequences; passwords: ReadonlyMap<number, string> } {
+    return {
+      sequences: { nextPlanId: this.nextPlanId, nextUserId: this.nextUserId, nextDomainId: this.nextDomainId },
+      passwords: this.passwords,
+    };
   }
 
-  private insertDomain(domain: SimDomain): void {
-    this.domains.set(domain.id, domain);
-    this.domainsByName.set(domain.domain.toLowerCase(), domain);
+  /** Moves the id sequences on to at least `sequences` (ids of records deleted since are not reused). */
+  continueSequences(sequences: IdSequences): void {
+    this.nextPlanId = Math.max(this.nextPlanId, sequences.nextPlanId);
+    this.nextUserId = Math.max(this.nextUserId, sequences.nextUserId);
+    this.nextDomainId = Math.max(this.nextDomainId, sequences.nextDomainId);
+  }
+
+  private commit(change: StoreChange): void {
+    this.apply(change);
+    this.onChange?.(change);
   }
 }
 
-/** Marks a state file, so that an unrelated JSON file is not silently taken for one. */
-export const STATE_FORMAT = 'panel-provision-simulator-state';
-
-export interface StateFile {
-  readonly format: typeof STATE_FORMAT;
-  readonly version: 1;
+/** The next id of each sequence: plans, users (administrators and clients), domains. */
+export interface IdSequences {
   readonly nextPlanId: number;
   readonly nextUserId: number;
   readonly nextDomainId: number;
-  readonly admins: readonly { id: number; username: string }[];
-  readonly plans: readonly SimPlan[];
-  readonly clients: readonly SimClient[];
-  readonly domains: readonly SimDomain[];
-  /** The clients' passwords (a simulator's own, for tests; absent in files of older versions). */
-  readonly passwords?: readonly { id: number; password: string }[];
 }
 
 /** ISO 8601 with an explicit offset, like the panel's `created_at` ("2019-08-15T11:29:13+02:00"). */

@@ -3,11 +3,11 @@
  * HTTP: partial updates, identities that cannot change, deletes that take what belongs to
  * them or are refused, and the options that model panels answering differently.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { call, tempDir } from '../helpers/sim-http.js';
 import { sim } from '../helpers/sim.js';
+import { onDisk } from './on-disk.js';
 
 const SEED = {
   clients: [
@@ -131,14 +131,11 @@ describe('options and persistence', () => {
     const simulator = await sim({ seed: SEED, statePath });
     const id = simulator.state.clientNamed('bob')?.id ?? 0;
     await call(simulator, 'PUT', `/clients/${id}`, { body: { is_suspended: true } });
-    const saved = JSON.parse(await readFile(statePath, 'utf8')) as {
-      clients: { username: string; is_suspended: boolean }[];
-    };
+    const saved = await onDisk(statePath);
     expect(saved.clients.find((c) => c.username === 'bob')?.is_suspended).toBe(true);
     await call(simulator, 'DELETE', `/clients/${id}`);
-    const after = JSON.parse(await readFile(statePath, 'utf8')) as {
-      clients: { username: string }[];
-    };
+    const after = await onDisk(statePath);
     expect(after.clients.map((c) => c.username)).toEqual(['alice']);
+    expect(after.domains.map((d) => d.domain)).not.toContain('bob.sim.keyhelp.test');
   });
 });

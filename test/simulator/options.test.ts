@@ -6,6 +6,7 @@ import { DEFAULT_HOSTING_PLANS, parseSeed } from '../../src/simulator/index.js';
 import { call, createClient, tempDir } from '../helpers/sim-http.js';
 import { sim as start, startSim } from '../helpers/sim.js';
 import { API_KEY } from '../helpers/key.js';
+import { onDisk } from './on-disk.js';
 
 describe('options', () => {
   test('listDomains false: GET /domains is 404 while name look-ups and POST work', async () => {
@@ -163,8 +164,7 @@ describe('statePath', () => {
     const statePath = join(dir, 'state.json');
     const sim = await start({ statePath, systemDomains: false });
     await Promise.all(Array.from({ length: 20 }, (_, i) => createClient(sim, { username: `user${i}` })));
-    const saved = JSON.parse(await readFile(statePath, 'utf8')) as { clients: unknown[] };
-    expect(saved.clients).toHaveLength(20);
+    expect((await onDisk(statePath)).clients).toHaveLength(20);
   });
 
   test('a file that is not a state file is refused with its path', async () => {
