@@ -5,9 +5,8 @@
  * data, panel-api.md trap 8).
  */
 import { domainToUnicode } from 'node:url';
-import { stringify } from 'yaml';
 import { quote } from '../escape.js';
-import { validateManifest } from '../manifest/load.js';
+import { isManifestEmail } from '../manifest/build.js';
 import { normalizeDomain, USERNAME_PATTERN } from '../names.js';
 import type { Live, LiveClient, LiveDomain } from '../panel/types.js';
 import { compare, plural } from '../util.js';
@@ -47,6 +46,9 @@ export interface ClientView {
   readonly suspended: FieldView<boolean>;
 }
 
+/** Half of a UTF-16 surrogate pair on its own: JSON can carry it, a UTF-8 file cannot (it would read back as U+FFFD). */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
 /** A live domain the manifest can list: `name` its ASCII comparison form, `text` its written form. */
 export interface DomainForm {
   readonly name: string;
@@ -54,14 +56,15 @@ export interface DomainForm {
 }
 
 /**
- * The panel's answers indexed for export: plan names by id, each client's domains, and the
- * emails the manifest refuses (found once for all, see refusedEmails).
+ * The panel's answers indexed for export: plan names by id, and each client's domains. Whether
+ * the manifest can hold a value is decided for each value on its own (isManifestEmail,
+ * USERNAME_PATTERN, normalizeDomain), so any number of refused values is left out, each with
+ * its warning.
  */
 export class LiveModel {
   readonly live: Live;
   private readonly planNames: ReadonlyMap<number, string>;
   private readonly domainsByUser = new Map<number, LiveDomain[]>();
-  private readonly badEmails: ReadonlySet<string>;
 
   constructor(live: Live) {
     this.live = live;
@@ -71,7 +74,6 @@ export class LiveModel {
       list.push(domain);
       this.domainsByUser.set(domain.idUser, list);
     }
-    this.badEmails = refusedEmails(live.clients.flatMap((c) => (typeof c.email === 'string' ? [c.email] : [])));
   }
 
   /** The client's managed fields as the manifest can say them. */
@@ -97,13 +99,18 @@ export class LiveModel {
         kind: 'unwritable',
         reason: `its hosting plan (id ${id}) has an empty name, which the manifest refuses`,
       };
+    if (LONE_SURROGATE.test(name))
+      return {
+        kind: 'unwritable',
+        reason: `its hosting plan (id ${id}) has a name that is not valid Unicode, which a file cannot hold`,
+      };
     return { kind: 'value', value: name };
   }
 
   private emailView(email: string | null | undefined): FieldView<string> {
     if (email === undefined) return { kind: 'unknown' };
     if (email === null) return { kind: 'none' };
-    if (this.badEmails.has(email))
+    if (!isManifestEmail(email) || LONE_SURROGATE.test(email))
       return {
         kind: 'unwritable',
         reason: `its email ${quote(email)} is not an address the manifest accepts`,
@@ -201,26 +208,4 @@ export function domainOrder(a: string, b: string): number {
     if (c !== 0) return c;
   }
   return la.length - lb.length;
-}
-
-/**
- * The emails of `emails` that the manifest refuses, by the manifest's own check: one probe
- * manifest holds them all, one client per line, and the lines of its errors name the refused
- * ones. One validation, whatever the count.
- */
-export function refusedEmails(emails: readonly string[]): Set<string> {
-  const unique = [...new Set(emails)];
-  if (unique.length === 0) return new Set();
-  const lines = unique.map(
-    (email, i) =>
-      `  - {username: p${i}, email: ${stringify(email, { lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE' }).trimEnd()}}`,
-  );
-  const text = `version: 1\nclients:\n${lines.join('\n')}\n`;
-  const { diagnostics } = validateManifest(text, 'probe');
-  const refused = new Set<string>();
-  for (const d of diagnostics) {
-    const email = d.severity === 'error' ? unique[d.line - 3] : undefined;
-    if (email !== undefined) refused.add(email);
-  }
-  return refused;
 }

@@ -9,6 +9,14 @@ import { quote } from '../escape.js';
 // refusing addresses the panel would take.
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
+/**
+ * Whether the manifest accepts `email` as a client's address: the one test the manifest's
+ * check makes (export asks it of each panel value before writing one).
+ */
+export function isManifestEmail(email: string): boolean {
+  return EMAIL.test(email);
+}
+
 /** The keys a client marked `state: absent` may not have (the schema reports unknown keys). */
 const ABSENT_KEYS = ['plan', 'email', 'suspended', 'domains'] as const;
 
@@ -117,7 +125,7 @@ export class ClientsBuilder {
       }
     }
 
-    if (typeof email === 'string' && !EMAIL.test(email)) {
+    if (typeof email === 'string' && !isManifestEmail(email)) {
       error(
         source.at(where('email')),
         `email ${quote(email)} in ${name} is not an email address like name@example.com`,

@@ -179,6 +179,33 @@ describe('provision export', () => {
     expect((await run(['plan', out, '--detailed-exitcode'], w.env)).code).toBe(0);
   });
 
+  it('1,200 clients whose emails the manifest refuses (more than validation reports): exit 0, each named in a warning, the result validates and plans no change', async () => {
+    const count = 1200;
+    const w = await workspace('', {
+      seed: {
+        clients: Array.from({ length: count }, (_, i) => ({
+          username: `legacy${String(i).padStart(4, '0')}`,
+          email: `legacy${i}@localhost`,
+        })),
+      },
+    });
+    const out = join(w.dir, 'exported.yaml');
+    const r = await run(['export', '--out', out], w.env);
+    expect(r.stderr).not.toContain('internal error');
+    expect(r.code).toBe(0);
+    const warnings = r.stderr.split('\n').filter((line) => line.startsWith('warning: '));
+    expect(warnings).toHaveLength(count);
+    expect(warnings[0]).toBe(
+      'warning: client "legacy0000": its email "legacy0@localhost" is not an address the manifest accepts: "email" left out (not managed)',
+    );
+    expect(r.stderr).toContain(`exported ${count} clients and 0 domains of `);
+    expect(r.stderr).toContain(`; ${count} names or values left out (see the warnings above)`);
+    const check = validateManifest(await readFile(out, 'utf8'), out);
+    expect(check.diagnostics).toEqual([]);
+    expect(check.desired?.clients).toHaveLength(count);
+    expect((await run(['plan', out, '--detailed-exitcode'], w.env)).code).toBe(0);
+  });
+
   it('refuses flags that do not go together, and a panel without a domain list', async () => {
     const w = await workspace('version: 1\nclients: []\n', { seed: SEED });
     expect((await run(['export', '--check'], w.env)).stderr).toContain('error: --check works with --into only');

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { domainForm, domainOrder, LiveModel, refusedEmails } from '../../src/export/model.js';
+import { domainForm, domainOrder, LiveModel } from '../../src/export/model.js';
 import { entryText, manifestText, scalarText } from '../../src/export/write.js';
 import { validateManifest } from '../../src/manifest/load.js';
 import { live } from '../helpers/builders.js';
@@ -125,13 +125,36 @@ describe('domains', () => {
   });
 });
 
-describe('refusedEmails', () => {
-  it('asks the manifest itself, once for all', () => {
-    expect([...refusedEmails(['a@x.example', 'nope', 'b@x.example', 'two words@x.example', 'a@x.example'])]).toEqual([
-      'nope',
-      'two words@x.example',
+describe('emails the manifest refuses', () => {
+  it('are decided one by one: 1,200 of them (more than validation reports) are each left out with a warning; the text validates', () => {
+    const bad = Array.from({ length: 1200 }, (_, i): [number, string, null, { email: string; suspended: false }] => [
+      i + 1,
+      `u${String(i).padStart(4, '0')}`,
+      null,
+      { email: i % 2 === 0 ? `legacy${i}@localhost` : `two words${i}@x.example`, suspended: false },
     ]);
-    expect(refusedEmails([]).size).toBe(0);
+    const { clients, warnings } = entries(
+      live([
+        ...bad,
+        [5000, 'zed', null, { email: 'zed@x.example', suspended: false }],
+        [5001, 'odd', null, { email: 'a\ud800@x.example', suspended: false }],
+      ]),
+    );
+    expect(clients).toHaveLength(1202);
+    expect(clients.filter((c) => c.email !== undefined)).toEqual([
+      { username: 'zed', email: 'zed@x.example', domains: [] },
+    ]);
+    expect(warnings.filter((w) => !w.includes('is not an address'))).toEqual([]);
+    expect(warnings).toHaveLength(1201);
+    expect(warnings[0]).toBe(
+      'client "odd": its email "a\ud800@x.example" is not an address the manifest accepts: "email" left out (not managed)',
+    );
+    expect(warnings[1]).toBe(
+      'client "u0000": its email "legacy0@localhost" is not an address the manifest accepts: "email" left out (not managed)',
+    );
+    const check = validateManifest(manifestText(clients, []), 'export');
+    expect(check.diagnostics).toEqual([]);
+    expect(check.desired?.clients).toHaveLength(1202);
   });
 });
 
