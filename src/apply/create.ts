@@ -1,14 +1,25 @@
 import { ProvisionError } from '../errors.js';
 import { quote } from '../escape.js';
 import type { PanelClient, PanelClock } from '../panel/client.js';
-import { PanelHttpError } from '../panel/errors.js';
+import type { PanelHttpError } from '../panel/errors.js';
 import { findClient, findDomain } from '../panel/read.js';
-import type { LiveClient, LiveDomain } from '../panel/types.js';
+import type { LiveClient } from '../panel/types.js';
 import { ambiguity, mayBeSettling, refusal, repostDelayMs, settleDelayMs } from '../panel/retry.js';
 import { requestFor, type PanelRequest } from '../plan/requests.js';
 import type { CreateClient, CreateDomain } from '../plan/types.js';
-import type { SecretsSink } from '../secrets/journal.js';
+import { newIntentId, type SecretsSink } from '../secrets/journal.js';
 import { formatSeconds, isRecord, messageOf, untilAborted } from '../util.js';
+import {
+  adoptDomain,
+  detail,
+  gaveUp,
+  idOf,
+  lookUp,
+  notSent,
+  notSettled,
+  stoppedSettling,
+  unsettled,
+} from './create-failures.js';
 import type { Applied } from './execute.js';
 import type { PanelAdapterOptions } from './panel-adapter.js';
 import { send } from './send.js';
@@ -28,11 +39,17 @@ import { Interrupted, NO_SLOT, type Slot } from './walk.js';
  * - A POST /domains for a client created in this run refused with 400 or 404 is checked by
  *   name the same way, then retried with backoff until `settleTimeoutMs` after its first
  *   attempt; then its error names --settle-timeout.
+ * - A refusal (4xx) that follows an attempt without an answer proves nothing: the first may
+ *   have created it, and a panel can list a new account late (it sets accounts up in the
+ *   background), so "400 username in use" is what that looks like. It is looked up by name
+ *   again, with waits, until `settleTimeoutMs`; found, it is adopted as above; not found, the
+ *   create fails as unsettled and nothing is recorded as refused.
  * - After an interrupt (options.signal) nothing is sent again: a wait before a repeat ends at
  *   once and the last failure stands.
  *
  * Passwords: before a POST /clients leaves, its intent is on disk (write-ahead), so a run killed
- * mid-request leaves a trace a later run can name; a refusal closes it. The password is on disk
+ * mid-request leaves a trace a later run can name; a refusal of a POST sent once closes that
+ * intent (its `intent_id`), and no other: a POST an earlier run left unsettled stays open. The password is on disk
  * as soon as the answer is in hand, before anything else (even before the client's id is known,
  * when the answer lacks one), so no dependent request and no later failure can leave it only
  * in memory. With `newPassword` (apply --generate-passwords) the password is made here and the
@@ -53,7 +70,10 @@ export interface Creator {
 }
 
 /** What a create's POST came to: the panel's answer, or the record found by name after an ambiguous failure. */
-type Created<R> = { readonly answer: unknown } | { readonly found: R };
+type Created<R> =
+  | { readonly answer: unknown }
+  /** `unsure`: this run's POST may have created it (an attempt went without an answer). */
+  | { readonly found: R; readonly unsure: boolean };
 
 export function creator(panel: PanelClient, options: PanelAdapterOptions): Creator {
   const clock: PanelClock = { ...panel.clock, ...options.clock };
@@ -64,17 +84,57 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
   /** Clients created in this run, by username: their domains' id_user. */
   const newClientIds = new Map<string, number>();
 
-  /** POSTs `request`, resolving ambiguous failures and a new account's settling (see above). */
+  /**
+   * After an attempt whose outcome is unknown (`unsure`), a later attempt was refused (`err`,
+   * a 4xx): that proves nothing, the first may have created the resource and the panel may
+   * list it late. Looks it up by name again, waiting between look-ups (as for a new account's
+   * settling, until `settleTimeoutMs` after the refusal); still not found, it stays unsettled
+   * (`left` says what stays open) and nothing is recorded as refused.
+   */
+  const afterUnknown = async <R>(
+    err: unknown,
+    unsure: string,
+    find: () => Promise<R | undefined>,
+    label: string,
+    described: string,
+    left: string,
+    slot: Slot,
+  ): Promise<Created<R>> => {
+    tell(
+      `${described} for ${label} ${unsure}, and a later attempt was refused: the first may have created it; looking it up by name again`,
+    );
+    const started = clock.now();
+    for (let look = 1; ; look++) {
+      const found = await lookUp(() => slot.run(find), label, described, `${unsure}, then was refused`);
+      if (found !== undefined) return { found, unsure: true };
+      const delay = settleDelayMs(look, clock.now() - started, options.settleTimeoutMs, clock.random);
+      if (delay === undefined || interrupted()) break;
+      tell(
+        `${label} is not found by name yet (a panel may list a new account late): looking again in ${formatSeconds(delay)}`,
+      );
+      await untilAborted(clock.sleep(delay), options.signal);
+      if (interrupted()) break;
+    }
+    throw unsettled(err, described, label, unsure, left);
+  };
+
+  /**
+   * POSTs `request`, resolving ambiguous failures and a new account's settling (see above).
+   * `left`: what stays open when a refusal after an unknown attempt cannot be settled.
+   */
   const create = async <R>(
     request: PanelRequest,
     label: string,
     find: () => Promise<R | undefined>,
     clientIsNew: boolean,
+    left: string,
     slot: Slot,
   ): Promise<Created<R>> => {
     const described = panel.describe(request.method, request.path);
     const started = clock.now();
     let posts = 0;
+    /** Why an attempt so far may have been carried out without our knowing: then no later refusal is one. */
+    let unsure: string | undefined;
     for (let attempt = 1; ; attempt++) {
       try {
         posts++;
@@ -84,7 +144,11 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
         if (err instanceof Interrupted)
           throw posts === 1 ? err : new Error(`${described} for ${label} was not sent again: interrupted`);
         const why = ambiguity(err);
+        unsure ??= why;
         const settling = why === undefined && mayBeSettling(err, clientIsNew);
+        // (A new client's domain refused while it settles is looked up and sent again below.)
+        if (why === undefined && !settling && unsure !== undefined && refusal(err) !== undefined)
+          return afterUnknown(err, unsure, find, label, described, left, slot);
         if (why === undefined && !settling) throw err;
         if (why !== undefined)
           tell(
@@ -96,7 +160,7 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
           described,
           why ?? `answered ${(err as PanelHttpError).status}`,
         );
-        if (found !== undefined) return { found };
+        if (found !== undefined) return { found, unsure: unsure !== undefined };
         if (why !== undefined) {
           const delay = repostDelayMs(posts, clock.random);
           if (delay === undefined) throw gaveUp(err, described, label, posts);
@@ -129,10 +193,14 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
     const name = change.name;
     const base = { panel_url: options.panelUrl, username: name };
     const sent = options.newPassword?.();
+    const intentId = newIntentId();
+    /** An earlier run's POST for this client is unsettled: what it left open may be what the panel holds. */
+    const earlier = options.unsettled?.has(name) === true;
     try {
       await sink.intend({
         intent: 'create_client',
         ...base,
+        intent_id: intentId,
         at: now().toISOString(),
         ...(sent === undefined ? {} : { pending_password: sent }),
       });
@@ -140,20 +208,47 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
       throw new Error(`the secrets file cannot be written (${messageOf(error)}): nothing was sent for this client`);
     }
     const request = sent === undefined ? planned : withPassword(planned, sent);
+    const left =
+      sent === undefined
+        ? 'its intent stays open in the secrets file: the next apply names the client if the panel lists it'
+        : 'the password written ahead for it stays pending in the secrets file: the next apply records it as current once the panel lists the client';
     let created: Created<LiveClient>;
     try {
-      created = await create(request, `client ${quote(name)}`, () => findClient(panel, name), false, slot);
+      created = await create(request, `client ${quote(name)}`, () => findClient(panel, name), false, left, slot);
     } catch (error) {
-      // Interrupted before its POST left: nothing was created, as for a refusal.
+      // Interrupted before its POST left: nothing was created, as for a refusal. Only a request
+      // sent once (or never) can be refused: create() settles the rest, or leaves them open.
       const refused = error instanceof Interrupted ? 'not sent: interrupted' : refusal(error);
-      // Closes the intent: no client, so no lost password for a later run to warn about. If
-      // this write fails too, the later run warns of a password that does not exist: harmless.
+      // Closes this intent (and only this one): no client from it, so no lost password for a
+      // later run to warn about. If this write fails too, the later run warns of a password
+      // that does not exist: harmless.
       if (refused !== undefined)
-        await sink.refused({ ...base, at: now().toISOString(), refused: refused }).catch(() => undefined);
+        await sink.refused({ ...base, at: now().toISOString(), intent_id: intentId, refused }).catch(() => undefined);
+      if (refused !== undefined && earlier && !(error instanceof Interrupted))
+        throw new ProvisionError(
+          error instanceof ProvisionError ? error.code : 'panel_http',
+          `${messageOf(error)} (an earlier apply's POST for this client got no answer: it may have created it, ` +
+            'with what that run left pending in the secrets file; the next apply records it once the panel lists the client)',
+          { cause: error },
+        );
       throw error;
     }
     if ('found' in created) {
       const { id } = created.found;
+      // Adopting a found client as ours is sound only under the secrets file's lock
+      // (secrets/lock.ts, held by apply for the whole run): no other run of this program can
+      // have created it meanwhile with a password of its own.
+      if (earlier && created.unsure) {
+        // Created by this run's POST or by the earlier one: which password it holds is unknown.
+        tell(
+          `client ${quote(name)} exists (id ${id}): adopted; it was created by this run's POST or an earlier apply's: its password is unknown`,
+        );
+        await save(sink, { ...base, created_at: now().toISOString(), id, password: null });
+        return {
+          id,
+          note: `its password is one of those written ahead for it (provision secrets decrypt --all lists them), or unknown: give it a new one with ${resetCommand(name)}`,
+        };
+      }
       if (sent !== undefined) {
         // Created by the request that carried it (the plan saw no such client): the panel holds it.
         tell(`client ${quote(name)} exists (id ${id}): adopted; the password it was created with is recorded`);
@@ -170,6 +265,7 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
     const answer = isRecord(created.answer) ? created.answer : {};
     const idField = answer.id;
     const id = Number.isSafeInteger(idField) ? (idField as number) : null;
+    // An empty password is none: the panel's word wins only when it is a password.
     const answered = typeof answer.password === 'string' && answer.password !== '' ? answer.password : undefined;
     // The panel's word wins: a password in the answer is the one it holds.
     const password = answered ?? sent;
@@ -204,6 +300,7 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
       `domain ${quote(change.name)}`,
       () => findDomain(panel, change.name),
       change.clientId === null,
+      'run plan again: it shows whether the domain is still to create',
       slot,
     );
     if ('found' in created) return adoptDomain(created.found, change.name, idUser, tell);
@@ -262,91 +359,4 @@ function incomplete(name: string, described: string, why: string, cause: unknown
       ...(cause === undefined ? {} : { cause }),
     },
   );
-}
-
-/** The look-up by name after an ambiguous failure (the client retries it); a failure says what is left unknown. */
-async function lookUp<R>(
-  find: () => Promise<R | undefined>,
-  label: string,
-  request: string,
-  why: string,
-): Promise<R | undefined> {
-  try {
-    return await find();
-  } catch (err) {
-    const code = err instanceof ProvisionError ? err.code : 'panel_unreachable';
-    throw new ProvisionError(
-      code,
-      `${request} for ${label} ${why}, and looking it up failed too (${messageOf(err)}): it may or may not exist`,
-      {
-        hint: `check the panel for ${label} before running apply again`,
-        cause: err,
-      },
-    );
-  }
-}
-
-function adoptDomain(record: LiveDomain, domain: string, idUser: unknown, tell: (message: string) => void): Applied {
-  if (record.idUser !== idUser) {
-    throw new ProvisionError(
-      'plan_conflict',
-      `domain ${quote(domain)} exists on the panel (id ${record.id}) but belongs to user ${record.idUser}, not ${String(idUser)}`,
-      {
-        hint: 'someone else created it meanwhile: resolve it in the panel, then run plan again',
-      },
-    );
-  }
-  tell(`domain ${quote(domain)} exists (id ${record.id}) for user ${record.idUser}: adopted`);
-  return { id: record.id };
-}
-
-function notSent(err: unknown, request: string, label: string): ProvisionError {
-  return new ProvisionError(
-    err instanceof ProvisionError ? err.code : 'panel_unreachable',
-    `${messageOf(err)} (${label} was not found by name; ${request} not sent again: interrupted)`,
-    {
-      hint: `check the panel for ${label}, then run apply again`,
-      cause: err,
-    },
-  );
-}
-
-function gaveUp(err: unknown, request: string, label: string, posts: number): ProvisionError {
-  return new ProvisionError(
-    err instanceof ProvisionError ? err.code : 'panel_unreachable',
-    `${messageOf(err)} (${posts} attempts for ${label}; none created it)`,
-    {
-      hint: `${request} kept failing; check the panel, then run apply again`,
-      cause: err,
-    },
-  );
-}
-
-/** A settle wait an interrupt cut short: the refusal stands, and the POST is not sent again. */
-function stoppedSettling(err: PanelHttpError): ProvisionError {
-  return new ProvisionError('panel_http', `${err.message} (stopped waiting for the account to settle: interrupted)`, {
-    cause: err,
-  });
-}
-
-function notSettled(err: PanelHttpError, settleTimeoutMs: number, elapsedMs: number): ProvisionError {
-  const hint = `the panel sets new accounts up in the background; if it needs longer, raise --settle-timeout (now ${formatSeconds(settleTimeoutMs)}) and run apply again`;
-  // The executor shows only the message, so the hint is in it too.
-  return new ProvisionError(
-    'panel_http',
-    `${err.message} (still refused ${formatSeconds(elapsedMs)} after the first attempt; ${hint})`,
-    { hint, cause: err },
-  );
-}
-
-function detail(err: PanelHttpError): string {
-  return err.panelMessage === undefined ? '' : ` (${err.panelMessage})`;
-}
-
-function idOf(answer: unknown, request: string): number {
-  const id = isRecord(answer) ? answer.id : undefined;
-  if (Number.isSafeInteger(id)) return id as number;
-  throw new ProvisionError('panel_contract', `${request}: the answer has no integer "id"`, {
-    hint: 'check the panel for the resource before running apply again',
-  });
 }

@@ -41,6 +41,13 @@ export interface PanelAdapterOptions {
    * one and answers with it.
    */
   readonly newPassword?: () => string;
+  /**
+   * Usernames whose POST /clients an earlier run left unsettled (its create intent is open in
+   * the secrets file) and that the panel did not list when this run read it: a refusal of this
+   * run's POST for one says so, and finding one after this run's own POST went unanswered
+   * records its password as unknown (either request may have created it).
+   */
+  readonly unsettled?: ReadonlySet<string>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { PanelClient } from '../panel/client.js';
-import { refusal } from '../panel/retry.js';
-import type { SecretsSink } from '../secrets/journal.js';
+import { PanelHttpError } from '../panel/errors.js';
+import { findClientById } from '../panel/read.js';
+import { newIntentId, type SecretsSink } from '../secrets/journal.js';
 import { messageOf } from '../util.js';
 import { send } from './send.js';
 
@@ -12,9 +13,10 @@ export interface ResetTarget {
 
 /**
  * What came of one client's reset. `reset`: the panel took the new password, now current.
- * `refused`: the panel refused it (4xx); the old password stays current. `unknown`: no answer
- * (after the panel client's retries) or another failure; the new password stays pending: the
- * panel holds it or the old one, and running the reset again settles it. `skipped`:
+ * `refused`: the panel no longer has the client (404); the old password stays as it was.
+ * `unknown`: no answer (after the panel client's retries), a 4xx (which may refuse a repeat of
+ * a PUT that landed: see resetPasswords) or another failure; the new password stays pending:
+ * the panel holds it or the old one, and running the reset again settles it. `skipped`:
  * interrupted before its request was sent, or the secrets file could not be written first.
  */
 export type ResetOutcome =
@@ -42,12 +44,20 @@ export interface ResetOptions {
 /**
  * Gives each client a new password, one after the other, in the order given: made here,
  * written ahead to `sink` as pending (an `intent: reset_password` record), then sent as
- * `PUT /clients/{id} {"password"}` (a PUT: the panel client repeats it where a repeat is safe),
- * then recorded as the client's password. A refusal is recorded as `refused`: the old password
- * stays current. Without an answer the pending one stays pending: the next reset of that
- * client makes and sends another (a pending password encrypted to a recipient cannot be read
- * back here to send again, and a new one is as good), and its record settles the client. A
- * failure for one client does not stop the others; nothing throws for one.
+ * `PUT /clients/{id} {"password"}`, then recorded as the client's password.
+ *
+ * What a failure settles: the PUT is idempotent, so the panel client sends it again after an
+ * attempt without an answer (a reset connection, a 502 or 504) and reports only the last
+ * answer. A 4xx may then be the panel refusing a repeat of a PUT that landed (409 "the same
+ * password", say): it proves nothing, and this module cannot tell it from a refusal of a PUT
+ * sent once. So a 4xx leaves the new password pending (`unknown`), named in the outcome, by
+ * `secrets decrypt` and by the next apply, unless the panel no longer has the client (404,
+ * and a look-up by id finds none): then it is `refused`, which settles that intent only, and
+ * the old password stays current. Without an answer the pending one stays pending too: the
+ * next reset of that client makes and sends another (a pending password encrypted to a
+ * recipient cannot be read back here to send again, and a new one is as good), and its record
+ * settles the client. A failure for one client does not stop the others; nothing throws for
+ * one.
  */
 export async function resetPasswords(
   panel: PanelClient,
@@ -68,10 +78,12 @@ export async function resetPasswords(
       continue;
     }
     const password = options.newPassword();
+    const intentId = newIntentId();
     try {
       await sink.intend({
         intent: 'reset_password',
         ...base,
+        intent_id: intentId,
         at: now().toISOString(),
         pending_password: password,
       });
@@ -87,13 +99,32 @@ export async function resetPasswords(
     try {
       await send(panel, { method: 'PUT', path: `/clients/${id}`, body: { password } }, options.signal);
     } catch (error) {
-      const refused = refusal(error);
-      if (refused !== undefined) {
-        const recorded = await sink.refused({ ...base, at: now().toISOString(), refused }).then(
-          () => '',
-          (e: unknown) => ` (and the refusal could not be recorded: ${messageOf(e)})`,
-        );
-        done({ username, id, status: 'refused', why: `${messageOf(error)}${recorded}` });
+      const gone = await clientGone(panel, id, error);
+      if (gone) {
+        const recorded = await sink
+          .refused({
+            ...base,
+            at: now().toISOString(),
+            intent_id: intentId,
+            refused: 'answered 404: the client is gone',
+          })
+          .then(
+            () => '',
+            (e: unknown) => ` (and the refusal could not be recorded: ${messageOf(e)})`,
+          );
+        done({
+          username,
+          id,
+          status: 'refused',
+          why: `${messageOf(error)}: the panel has no such client any more${recorded}`,
+        });
+      } else if (error instanceof PanelHttpError && error.status >= 400 && error.status < 500) {
+        done({
+          username,
+          id,
+          status: 'unknown',
+          why: `${messageOf(error)}; the panel client sends a PUT again after an attempt without an answer, so this may refuse a repeat of one that landed`,
+        });
       } else {
         // No answer, a 5xx, an answer that breaks the contract: the panel may have taken it.
         done({ username, id, status: 'unknown', why: messageOf(error) });
@@ -113,4 +144,17 @@ export async function resetPasswords(
     }
   }
   return outcomes;
+}
+
+/**
+ * Whether the PUT's 404 means the client is gone: a look-up by id finds none. Any other
+ * failure, or a look-up that fails, is not that.
+ */
+async function clientGone(panel: PanelClient, id: number, error: unknown): Promise<boolean> {
+  if (!(error instanceof PanelHttpError) || error.status !== 404) return false;
+  try {
+    return (await findClientById(panel, id)) === undefined;
+  } catch {
+    return false;
+  }
 }

@@ -12,8 +12,11 @@
  *   repairs it.
  * - A password written ahead of the request that sets it is `pending_password` (or
  *   `pending_password_age`), on an intent record: never current by itself. It is settled by
- *   the next record of its client with a password (it, another, or null) or `refused` (the
- *   request was refused: the current password stays as it was).
+ *   the next record of its client with a password (it, another, or null), or by a `refused`
+ *   record naming its intent (`intent_id`): that request was refused, and the current
+ *   password stays as it was. A refusal settles its own intent only: an older intent whose
+ *   outcome is still unknown stays open (its request may have landed: a later 400 "username
+ *   in use" is what that looks like).
  */
 import { assertNever, isRecord } from '../util.js';
 
@@ -58,6 +61,8 @@ export type IntentKind = 'create_client' | 'reset_password';
  */
 export interface IntentRecord extends ClientRef {
   readonly intent: IntentKind;
+  /** Names this intent for the `refused` record that may settle it (newIntentId). Older files lack it. */
+  readonly intent_id?: string;
   readonly at: string;
   readonly pending_password?: string;
 }
@@ -65,18 +70,28 @@ export interface IntentRecord extends ClientRef {
 /** An intent whose pending password is encrypted: `pending_password_age`, no `pending_password`. */
 export interface EncryptedIntentRecord extends ClientRef {
   readonly intent: IntentKind;
+  readonly intent_id?: string;
   readonly at: string;
   readonly pending_password_age: string;
 }
 
 /**
- * Settles an intent whose request the panel surely refused (4xx): no client created, or no
- * password set, so the current password (if any) stays as it was, and no later run reports a
- * lost one. `refused` says why, in the program's own words.
+ * Settles the intent `intent_id` names, whose request the panel surely refused (a 4xx to a
+ * request that was sent once, or never sent): no client created, or no password set, so the
+ * current password (if any) stays as it was, and no later run reports a lost one. `refused`
+ * says why, in the program's own words. Written only when nothing before the refusal may have
+ * landed: a 4xx after an attempt without an answer proves nothing, and the intent stays open.
  */
 export interface RefusedRecord extends ClientRef {
   readonly at: string;
+  readonly intent_id: string;
   readonly refused: string;
+}
+
+/** A fresh id for an intent record (16 hex digits): what its `refused` record names. */
+export function newIntentId(): string {
+  // node:crypto loads at the first id (as util.ts sha256Hex): readers of the journal never need it.
+  return process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex');
 }
 
 /** Where passwords go; callers await each call before the request or step that depends on it. */
@@ -149,9 +164,9 @@ export interface PasswordState {
   readonly username: string;
   /** The last record with `password` or `password_age` (null included): the current password. */
   readonly current: EntryLine | undefined;
-  /** The last intent with a pending password that nothing settled after it. */
+  /** The last open intent (nothing settled it) with a pending password. */
   readonly pending: EntryLine | undefined;
-  /** The last `create_client` intent that nothing answered after it (with or without a pending password). */
+  /** The last open `create_client` intent (with or without a pending password). */
   readonly unansweredCreate: EntryLine | undefined;
 }
 
@@ -168,10 +183,14 @@ export function hasPending(entry: Entry): boolean {
 /**
  * Every client's standing in the journal, keyed by clientKey, in the order each first appears.
  * Records without a string `panel_url` and `username` are ignored (hand edits). A record with a
- * password, or `refused`, settles the intents before it; a later intent opens again.
+ * password settles every intent before it; a `refused` record settles the one intent its
+ * `intent_id` names (one without it, from an older version, the last open intent); a later
+ * intent opens again.
  */
 export function passwordStates(lines: readonly JournalLine[]): Map<string, PasswordState> {
   const states = new Map<string, { -readonly [K in keyof PasswordState]: PasswordState[K] }>();
+  /** The intents of each client that nothing settled yet, oldest first. */
+  const open = new Map<string, EntryLine[]>();
   for (const line of lines) {
     if (line.kind === 'unreadable' || line.kind === 'other') continue;
     const { entry } = line;
@@ -189,23 +208,27 @@ export function passwordStates(lines: readonly JournalLine[]): Map<string, Passw
       states.set(key, state);
     }
     const at = { line: line.line, entry };
+    const intents = open.get(key) ?? [];
+    open.set(key, intents);
     switch (line.kind) {
       case 'intent':
-        if (hasPending(entry)) state.pending = at;
-        if (entry.intent === 'create_client') state.unansweredCreate = at;
+        intents.push(at);
         break;
       case 'password':
         state.current = at;
-        state.pending = undefined;
-        state.unansweredCreate = undefined;
+        intents.length = 0;
         break;
-      case 'refused':
-        state.pending = undefined;
-        state.unansweredCreate = undefined;
+      case 'refused': {
+        const id = entry.intent_id;
+        const index = typeof id === 'string' ? intents.findIndex((i) => i.entry.intent_id === id) : intents.length - 1;
+        if (index >= 0) intents.splice(index, 1);
         break;
+      }
       default:
         return assertNever(line.kind);
     }
+    state.pending = intents.findLast((i) => hasPending(i.entry));
+    state.unansweredCreate = intents.findLast((i) => i.entry.intent === 'create_client');
   }
   return states;
 }

@@ -11,8 +11,8 @@
  * 4. The key: a wrong key gets 401 and counts towards the lock-out; the right one resets the count.
  * 5. `allowedIps`: the right key from another address gets 403.
  * 6. `notReadyMs`: POST /domains for a client created less than that long ago gets 400.
- * 7. The route; then `ambiguousPostRate`: a POST that succeeded (its change is saved) loses
- *    its connection instead of its answer.
+ * 7. The route; then `ambiguousPostRate` (`ambiguousPutRate`): a POST (a PUT) that succeeded
+ *    (its change is saved) loses its connection instead of its answer.
  * 8. `slowBodyMs`: the answer's body trickles out.
  * Every fault except the lock-out, the key and `allowedIps` applies only to the requests
  * `faultFilter` accepts. Random draws come from one PRNG seeded with `faultSeed`, one draw
@@ -38,6 +38,8 @@ export interface SimulatorFaults {
   readonly slowBodyMs?: number;
   /** Share (0..1) of successful POSTs whose change is committed (and saved) but whose connection is then destroyed: the ambiguous case. Default 0. */
   readonly ambiguousPostRate?: number;
+  /** The same for successful PUTs (an update, a password set): the change is saved, the answer lost. Default 0. */
+  readonly ambiguousPutRate?: number;
   /**
    * The key works only from these addresses (exact IPv4/IPv6 strings; '::ffff:' prefixes are
    * ignored). From another address the right key gets 403 "The API key is not allowed from
@@ -161,8 +163,12 @@ export class Faults {
     return undefined;
   }
 
-  /** Step 7: remember a new client's set-up time; says whether to drop the answer of a committed POST. */
+  /** Step 7: remember a new client's set-up time; says whether to drop the answer of a committed POST or PUT. */
   afterRoute(method: string, path: string, answer: Answer): boolean {
+    if (method === 'PUT' && answer.status >= 200 && answer.status < 300) {
+      const { ambiguousPutRate = 0 } = this.options;
+      return ambiguousPutRate > 0 && this.applies(method, path) && this.random() < ambiguousPutRate;
+    }
     if (method !== 'POST' || answer.status !== 201) return false;
     const { notReadyMs = 0, ambiguousPostRate = 0 } = this.options;
     const id =

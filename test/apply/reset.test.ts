@@ -97,7 +97,7 @@ describe('resetPasswords', () => {
     });
   });
 
-  test('refused by the panel: recorded as refused, the old password stays current; the next client is still done', async () => {
+  test('a 4xx leaves the new password pending (it may refuse a repeat of a PUT that landed); the next client is still done', async () => {
     const simulator = await sim({
       seed: { clients: [{ username: 'alice' }, { username: 'bob' }] },
     });
@@ -124,7 +124,7 @@ describe('resetPasswords', () => {
     expect(outcomes).toMatchObject([
       {
         username: 'alice',
-        status: 'refused',
+        status: 'unknown',
         why: expect.stringContaining('400 Bad Request: The password must be at least 8 characters long.') as unknown,
       },
       { username: 'bob', status: 'reset' },
@@ -132,14 +132,64 @@ describe('resetPasswords', () => {
     expect(parseJournal(await readFile(path, 'utf8')).map((l) => l.kind)).toEqual([
       'password',
       'intent',
-      'refused',
       'intent',
       'password',
     ]);
+    expect((await standing()).alice).toEqual({ current: 'Old-Password-Of-Alice-01', pending: 'short' });
+  });
+
+  test('the PUT landed but its answer was lost, and the repeat was refused (409): the password the panel holds stays pending, not refused', async () => {
+    let puts = 0;
+    const simulator = await sim({
+      seed: { clients: [{ username: 'alice' }] },
+      // The first PUT is carried out and its answer dropped; the panel refuses the repeat.
+      intercept: (req) => {
+        if (req.method !== 'PUT') return undefined;
+        puts++;
+        return puts === 1 ? undefined : { status: 409, json: { code: '409 Conflict', message: 'Nothing to change.' } };
+      },
+      ambiguousPutRate: 1,
+      faultFilter: (r) => r.method === 'PUT' && puts === 1,
+    });
+    const panel = client(simulator, { clock: fakeClock() });
+    const file = await SecretsFile.open(path);
+    await file.record({
+      created_at: 't',
+      panel_url: panel.baseUrl,
+      username: 'alice',
+      id: 2,
+      password: 'Old-Password-Of-Alice-01',
+    });
+    const outcomes = await resetPasswords(panel, file, [{ username: 'alice', id: 2 }], {
+      panelUrl: panel.baseUrl,
+      newPassword: passwords('Landed-But-Unanswered-001'),
+    });
+    await file.close();
+    expect(simulator.requests.map((r) => `${r.method} ${r.status}`)).toEqual(['PUT 0', 'PUT 409']);
+    expect(simulator.state.passwordOf('alice')).toBe('Landed-But-Unanswered-001');
+    expect(outcomes).toMatchObject([{ username: 'alice', status: 'unknown' }]);
     expect((await standing()).alice).toEqual({
       current: 'Old-Password-Of-Alice-01',
-      pending: undefined,
+      pending: 'Landed-But-Unanswered-001',
     });
+  });
+
+  test('a 404 for a client the panel no longer has is a refusal: recorded, the old password stays current', async () => {
+    const simulator = await sim({ seed: { clients: [{ username: 'alice' }] } });
+    const panel = client(simulator);
+    const file = await SecretsFile.open(path);
+    const outcomes = await resetPasswords(panel, file, [{ username: 'gone', id: 77 }], {
+      panelUrl: panel.baseUrl,
+      newPassword: passwords('Never-Set-Password-00001'),
+    });
+    await file.close();
+    expect(outcomes).toMatchObject([{ username: 'gone', status: 'refused' }]);
+    const lines = parseJournal(await readFile(path, 'utf8'));
+    expect(lines.map((l) => l.kind)).toEqual(['intent', 'refused']);
+    const [intent, refusal] = lines.map((l) => (l.kind === 'unreadable' ? undefined : l.entry.intent_id));
+    expect(intent).toMatch(/^[0-9a-f]{16}$/);
+    expect(refusal).toBe(intent);
+    expect((await standing()).gone).toEqual({ current: undefined, pending: undefined });
   });
 
   test('no answer: the new password stays pending (the panel may hold it), and the next reset settles the client', async () => {

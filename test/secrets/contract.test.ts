@@ -101,6 +101,27 @@ describe('passwordStates', () => {
     });
   });
 
+  it('a refusal settles the intent it names and no other: an older one whose outcome is unknown stays open', () => {
+    const text = jsonl(
+      // An earlier run's POST got no answer; this run's POST was refused (400: the first landed).
+      intent('alice', { intent_id: 'first', pending_password: 'maybe-held' }),
+      intent('alice', { intent_id: 'second', pending_password: 'refused-one' }),
+      { ...refused('alice'), intent_id: 'second' },
+      // A refusal naming an intent that is not open settles nothing.
+      intent('bob', { intent_id: 'b1', pending_password: 'open-B' }),
+      { ...refused('bob'), intent_id: 'elsewhere' },
+      // One without intent_id (an older version) settles the last open intent only.
+      intent('carol', { pending_password: 'older-C' }),
+      intent('carol', { pending_password: 'newer-C' }),
+      refused('carol'),
+    );
+    expect(standing(text)).toEqual({
+      alice: { current: undefined, pending: 'maybe-held', unanswered: 1 },
+      bob: { current: undefined, pending: 'open-B', unanswered: 4 },
+      carol: { current: undefined, pending: 'older-C', unanswered: 6 },
+    });
+  });
+
   it('keeps clients of different panels apart, and skips lines without a username or panel', () => {
     const text = jsonl(
       created('alice', 2, 'here'),

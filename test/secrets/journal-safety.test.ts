@@ -126,11 +126,12 @@ describe('lines nobody can read, and intents the panel refused', () => {
   it('an intent closed as refused is not a lost password', async () => {
     const path = join(dir, 'secrets.jsonl');
     const file = await SecretsFile.open(path);
-    await file.intend({ intent: 'create_client', at: 't', panel_url: URL, username: 'alice' });
+    await file.intend({ intent: 'create_client', intent_id: 'i1', at: 't', panel_url: URL, username: 'alice' });
     await file.refused({
       at: 't',
       panel_url: URL,
       username: 'alice',
+      intent_id: 'i1',
       refused: 'POST /api/v2/clients answered 422',
     });
     await file.intend({ intent: 'create_client', at: 't', panel_url: URL, username: 'bob' });
