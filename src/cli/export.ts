@@ -3,7 +3,7 @@ import { ProvisionError } from '../errors.js';
 import { quote, safeText } from '../escape.js';
 import { adopt } from '../export/adopt.js';
 import { LiveModel } from '../export/model.js';
-import { rewrite } from '../export/rewrite.js';
+import { checkRewritableVersion, rewrite } from '../export/rewrite.js';
 import { manifestText } from '../export/write.js';
 import type { Desired } from '../manifest/types.js';
 import { validateManifest } from '../manifest/load.js';
@@ -62,7 +62,8 @@ panel has and the manifest lacks, at the end of their lists; the panel's other c
 only where the manifest claims them (prune.clients, or --clients), never a prune.keep match.
 Entries the panel lacks stay (plan will create them) unless --drop-missing; state: absent
 entries stay. The change is printed as a unified diff on stdout; the file is rewritten (only
-the changed entries) unless --check.
+the changed entries) unless --check. A manifest that uses YAML aliases, or says %YAML 1.1, is
+refused: write it as plain YAML 1.2 first.
 
 Options:
   --out FILE             write the manifest to FILE (replaced atomically) instead of stdout
@@ -154,6 +155,7 @@ async function exportInto(
   const bytes = await readBytes(path, io, 'manifest');
   const desired = loadManifest(bytes, path, io);
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  checkRewritableVersion(text, path);
   const claim = patterns.length === 0 ? () => false : globMatcher(patterns);
   const keep = globMatcher(desired.prune.keep);
   const listed = new Set(desired.clients.filter((c) => c.state === 'present').map((c) => c.username));

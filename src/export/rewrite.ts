@@ -27,6 +27,7 @@ import {
   type YAMLSeq,
 } from 'yaml';
 import { ProvisionError } from '../errors.js';
+import { safeText } from '../escape.js';
 import { assertNever } from '../util.js';
 import type { Edit } from './adopt.js';
 import { entryText, scalarText } from './write.js';
@@ -41,6 +42,31 @@ interface Splice {
 
 /** Items a list gets: their text for a block list (each `- ...`, maybe several lines) or a flow one. */
 type NewItems = (style: 'block' | 'flow') => string[];
+
+/**
+ * Refuses, before anything is read from the panel, a manifest that says it is YAML of another
+ * version than 1.2 (`%YAML 1.1`): it validates (the loader reads it by its own version's rules:
+ * merge keys `<<`, `on`/`yes`/`no` as booleans), but the rewrite writes YAML 1.2 values and
+ * cannot edit a key that came through a merge. `file` names the manifest in the refusal.
+ */
+export function checkRewritableVersion(text: string, file: string): void {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n|\r/);
+  for (const [index, line] of lines.entries()) {
+    const version = /^%YAML[ \t]+(\S+)/.exec(line)?.[1];
+    if (version !== undefined && version !== '1.2') {
+      throw new ProvisionError(
+        'usage',
+        `${safeText(file)}:${index + 1}: export --into rewrites YAML 1.2 manifests only, and this one says %YAML ${version} (merge keys "<<" and values such as on, yes and no read differently there): nothing was read or written`,
+        {
+          hint: `remove the "%YAML ${version}" line, write merged keys ("<<") out in full and quote values such as "on"; check with provision validate, then run export --into again`,
+        },
+      );
+    }
+    // Directives stand before the document's first line of content: stop there.
+    if (!/^(?:%|#|---|[ \t]*$|[ \t]*#)/.test(line)) return;
+    if (line.startsWith('---')) return;
+  }
+}
 
 /**
  * `text` with `edits` applied (see the module comment). `file` names the manifest in a

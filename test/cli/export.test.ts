@@ -351,4 +351,50 @@ describe('provision export --into', () => {
     expect(w.sim.requests).toEqual([]);
     expect(await readFile(w.file, 'utf8')).toBe('version: 1\nclients:\n  - username: Alice\n');
   });
+
+  it.each([
+    [
+      'a merge key',
+      '%YAML 1.1\n---\nversion: 1\nclients:\n  - username: bob\n    <<: {plan: Basic}\n    email: old@example.com\n',
+    ],
+    [
+      'a plan named on',
+      '# a comment first\n%YAML 1.1\n---\nversion: 1\nclients:\n  - username: carol\n    plan: Basic\n',
+    ],
+  ])(
+    'refuses a manifest in YAML 1.1 (%s) up front: says so at its line, reads nothing, writes nothing',
+    async (_name, manifest) => {
+      const w = await workspace(manifest, {
+        seed: {
+          hostingPlans: ['Basic', 'on'],
+          clients: [
+            { username: 'bob', plan: 'on', email: 'bob@example.com' },
+            { username: 'carol', plan: 'on' },
+          ],
+        },
+      });
+      expect((await run(['validate', w.file], w.env)).code).toBe(0);
+      const r = await run(['export', '--into', w.file], w.env);
+      expect(r.stderr).not.toContain('internal error');
+      expect(r.code).toBe(1);
+      const line = manifest.split('\n').indexOf('%YAML 1.1') + 1;
+      expect(r.stderr).toContain(
+        `error: ${w.file}:${line}: export --into rewrites YAML 1.2 manifests only, and this one says %YAML 1.1 (merge keys "<<" and values such as on, yes and no read differently there): nothing was read or written\n`,
+      );
+      expect(r.stderr).toContain('hint: remove the "%YAML 1.1" line');
+      expect(w.sim.requests).toEqual([]);
+      expect(await readFile(w.file, 'utf8')).toBe(manifest);
+    },
+  );
+
+  it('a manifest that says %YAML 1.2 is rewritten as any other', async () => {
+    const manifest = '%YAML 1.2\n---\nversion: 1\nclients:\n  - username: carol\n    plan: Basic\n';
+    const w = await workspace(manifest, {
+      seed: { hostingPlans: ['Basic', 'on'], clients: [{ username: 'carol', plan: 'on' }] },
+    });
+    const r = await run(['export', '--into', w.file], w.env);
+    expect(r.code).toBe(0);
+    expect(await readFile(w.file, 'utf8')).toBe(manifest.replace('plan: Basic', 'plan: on'));
+    expect((await run(['plan', w.file, '--detailed-exitcode'], w.env)).code).toBe(0);
+  });
 });
