@@ -1,5 +1,5 @@
 /**
- * A local stand-in for the panel's REST API v2 (see /work/shared/panel-api.md), over node:http,
+ * A local stand-in for the panel's REST API v2 (docs/panel-api.md describes it), over node:http,
  * for tests and demos. It prints nothing; a CLI wrapper may print `url`.
  *
  * Where the API's description is silent, the simulator chooses (and the engine must not rely
