@@ -73,15 +73,20 @@ const PAGING_KEYS = new Set([
   'itemsperpage',
 ]);
 
-/** A squashed key that states how many records there are in all (compared with the answer's). */
-function isTotalKey(squashed: string): boolean {
+/**
+ * A key that states how many records there are in all (compared with the answer's): `count`,
+ * `total`, `numFound`, anything starting with `total` (totalCount, total_items), and a word
+ * ending in count or total (clients_count, itemCount, grand-total), but not a word that only
+ * ends in those letters (discount, account).
+ */
+function isTotalKey(key: string, squashed: string): boolean {
   return (
     squashed === 'count' ||
     squashed === 'total' ||
     squashed === 'numfound' ||
     squashed.startsWith('total') ||
-    squashed.endsWith('count') ||
-    squashed.endsWith('total')
+    /(?:^|[-_.\s])(?:count|total)$/i.test(key) ||
+    /[a-z0-9](?:Count|Total)$/.test(key)
   );
 }
 
@@ -112,7 +117,7 @@ export function wrapperPaging(body: Record<string, unknown>, arrayKey: string, l
       } else if (PAGING_KEYS.has(squashed)) {
         return `it has ${name}`;
       }
-      if (isTotalKey(squashed) && value !== null && !isRecord(value)) {
+      if (isTotalKey(key, squashed) && value !== null && !isRecord(value)) {
         const count = countOf(value);
         if (count === undefined)
           return `${name} is ${shape(value)}, not a count: whether the list is complete cannot be told`;

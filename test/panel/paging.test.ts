@@ -58,6 +58,8 @@ describe('a wrapped page is refused', () => {
     [{ data: ONE, count: '2' }, '"count" is 2, the answer has 1 records'],
     [{ data: ONE, Total: 250.0 }, '"Total" is 250, the answer has 1 records'],
     [{ data: ONE, clients_count: 9 }, '"clients_count" is 9, the answer has 1 records'],
+    [{ data: ONE, meta: { itemCount: '9' } }, '"meta.itemCount" is 9, the answer has 1 records'],
+    [{ data: ONE, 'grand-total': 9 }, '"grand-total" is 9, the answer has 1 records'],
     [{ data: ONE, meta: { total: '250' } }, '"meta.total" is 250, the answer has 1 records'],
     [{ data: ONE, Meta: { TotalCount: 250 } }, '"Meta.TotalCount" is 250, the answer has 1 records'],
     [{ data: ONE, pagination: { totalCount: '250' } }, '"pagination.totalCount" is 250, the answer has 1 records'],
@@ -116,6 +118,7 @@ describe('a complete list is read', () => {
     [{ data: THREE, total: '3' }, {}],
     [{ data: THREE, totalCount: 3, meta: { count: '3', generated_at: 'today' } }, {}],
     [{ clients: THREE, total: null, status: 'ok', version: { api: 2 } }, { 'x-total-count': '3' }],
+    [{ data: THREE, account: 'admin', discount: 'none', meta: { itemCount: 3, grand_total: '3' } }, {}],
   ])('%j with %j', async (json, headers) => {
     expect(await readList(client(await rawPanel(json, headers)), '/clients')).toHaveLength(3);
   });
