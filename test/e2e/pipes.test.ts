@@ -1,11 +1,18 @@
 /**
  * Every input is read once, whatever it is: a manifest or a saved plan given as a pipe
  * (`/dev/stdin`, `<(cat m.yaml)`, `-`) reaches apply whole; reading it twice would find it empty.
+ * Outputs: a stdout or stderr whose reader has gone (`| head -1`) ends the command as it ends
+ * a Unix tool, by SIGPIPE, without a word (it used to crash with Node's "Unhandled 'error'
+ * event" and a stack trace); a stdout that cannot be written otherwise (a full disk) is said.
  */
-import { spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { closeSync, constants, openSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/dist.js';
-import { workspace } from '../helpers/cli.js';
+import { API_KEY, run, workspace } from '../helpers/cli.js';
 
 function runWithStdin(
   args: string[],
@@ -51,6 +58,128 @@ describe('inputs from pipes', () => {
       const r = await runWithStdin([...args], w.envWithSecrets, manifest(name), shell);
       expect(r.code, r.stderr).toBe(0);
       expect(w.sim.state.clientNamed(name)?.username).toBe(name);
+    }
+  });
+});
+
+/** `provision <args>` with stdout or stderr on a pipe whose reader is gone before the process starts. */
+async function withClosedReader(
+  dir: string,
+  stream: 'stdout' | 'stderr',
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
+  // A FIFO opened for reading (without waiting for a writer), then for writing, then the reader
+  // closed: every write to it fails with EPIPE, from the first byte on.
+  const fifo = join(dir, `${stream}.fifo`);
+  execFileSync('mkfifo', [fifo]);
+  const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  const writer = openSync(fifo, constants.O_WRONLY);
+  closeSync(reader);
+  try {
+    return await new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, ...args], {
+        env: { PATH: process.env.PATH ?? '', ...env },
+        stdio: ['ignore', stream === 'stdout' ? writer : 'pipe', stream === 'stderr' ? writer : 'pipe'],
+      });
+      let output = '';
+      (stream === 'stdout' ? child.stderr : child.stdout)?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code, signal) => {
+        resolve({ code, signal, output });
+      });
+    });
+  } finally {
+    closeSync(writer);
+  }
+}
+
+/** A manifest of `count` new clients with a domain each: its plan is far larger than a pipe holds. */
+function bigManifest(count: number): string {
+  const clients = Array.from(
+    { length: count },
+    (_, i) => `  - username: client-${i}\n    domains: [client-${i}.example]\n`,
+  );
+  return `version: 1\nclients:\n${clients.join('')}`;
+}
+
+describe('outputs whose reader has gone', () => {
+  it('provision plan big.yaml | head -1 and secrets decrypt f --all | head -1: the first line, then a quiet end by SIGPIPE', async () => {
+    const w = await workspace(bigManifest(3000));
+    const secrets = join(w.dir, 'secrets.jsonl');
+    const records = Array.from(
+      { length: 20_000 },
+      (_, i) =>
+        `${JSON.stringify({ created_at: 't', panel_url: w.sim.url, username: `client-${i}`, id: i + 1, password: `Password-Of-Client-${i}` })}\n`,
+    );
+    await writeFile(secrets, records.join(''), { mode: 0o600 });
+    const errors = join(w.dir, 'stderr.txt');
+    for (const [command, first] of [
+      [`plan ${w.file}`, /^Changes to http:\/\/127\.0\.0\.1:\d+\/api\/v2:$/],
+      [`secrets decrypt ${secrets} --all`, /client-0/],
+    ] as const) {
+      const shell = `"${process.execPath}" "${BIN}" ${command} 2>"${errors}" | head -1; echo "status=\${PIPESTATUS[0]}"`;
+      // Not execFileSync: the simulator answers from this process.
+      const { stdout } = await promisify(execFile)('bash', ['-c', shell], {
+        env: { PATH: process.env.PATH ?? '', ...w.env },
+        encoding: 'utf8',
+      });
+      const [line, status] = stdout.split('\n');
+      expect(line, command).toMatch(first);
+      // 128 + SIGPIPE, as for any Unix tool that writes on after its reader has gone.
+      expect(status, command).toBe('status=141');
+      expect(await readFile(errors, 'utf8'), command).toBe('');
+    }
+  });
+
+  it.each([
+    ['--version', 'stdout', ['--version']],
+    ['help', 'stdout', ['--help']],
+    ['plan', 'stdout', ['plan', 'MANIFEST']],
+    ['plan --format json', 'stdout', ['plan', 'MANIFEST', '--format', 'json']],
+    ['validate', 'stdout', ['validate', 'MANIFEST']],
+    ['export', 'stdout', ['export']],
+    ['secrets keygen', 'stdout', ['secrets', 'keygen']],
+    ['an error', 'stderr', ['plan', 'MISSING']],
+    ['a usage error', 'stderr', ['plan', '-no-such-flag']],
+  ] as const)('%s, its %s closed: ends at the failed write by SIGPIPE, saying nothing', async (_, stream, args) => {
+    const w = await workspace('version: 1\nclients:\n  - username: alice\n');
+    const r = await withClosedReader(
+      w.dir,
+      stream,
+      args.map((a) => (a === 'MANIFEST' ? w.file : a === 'MISSING' ? join(w.dir, 'missing.yaml') : a)),
+      w.env,
+    );
+    expect(r.signal, r.output).toBe('SIGPIPE');
+    // It ends at the failed write, as a C program does: nothing said after it on the other stream.
+    expect(r.output).toBe('');
+  });
+
+  it('apply, its stdout closed: stops as at a first Ctrl-C or ends by SIGPIPE, never a stack trace; a second apply finishes', async () => {
+    const w = await workspace(bigManifest(20));
+    const env = { ...w.envWithSecrets };
+    const r = await withClosedReader(w.dir, 'stdout', ['apply', w.file, '--auto-approve'], env);
+    expect(r.signal === 'SIGPIPE' || r.code === 130, `${r.code} ${r.signal} ${r.output}`).toBe(true);
+    expect(r.output).not.toMatch(/EPIPE|Error|\n +at /);
+    const again = await run(['apply', w.file, '--auto-approve'], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(w.sim.state.clientNamed('client-19')).toBeDefined();
+  });
+
+  it('a stdout that cannot be written for another reason (a full disk): said on stderr, exit 1', () => {
+    for (const args of [['--version'], ['--help']]) {
+      let failure: { status: number; stderr: string } | undefined;
+      try {
+        execFileSync('bash', ['-c', `"${process.execPath}" "${BIN}" ${args.join(' ')} >/dev/full`], {
+          env: { PATH: process.env.PATH ?? '', PROVISION_API_KEY: API_KEY },
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+      } catch (error) {
+        failure = error as { status: number; stderr: string };
+      }
+      expect(failure?.status).toBe(1);
+      expect(failure?.stderr).toBe('error: cannot write to standard output: ENOSPC: the output is incomplete\n');
     }
   });
 });
