@@ -59,10 +59,15 @@ export function parseCommandLine<O extends ParseArgsOptionsConfig>(
     } as const);
   } catch (error) {
     const message = (error as Error).message.split('. ')[0] ?? 'invalid arguments';
-    const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(message)?.[1];
-    const suggestion = unknown === undefined ? undefined : closest(unknown.replace(/^-+/, ''), Object.keys(options));
+    const unknown = /^Unknown option '-/.test(message) ? unknownFlag(args, options) : undefined;
+    if (unknown !== undefined) {
+      const suggestion = flagHint(unknown, Object.keys(options));
+      throw new ProvisionError('usage', `unknown option '${safeText(unknown)}'`, {
+        hint: suggestion === undefined ? `usage: ${usage}` : `did you mean ${suggestion}? usage: ${usage}`,
+      });
+    }
     throw new ProvisionError('usage', safeText(message.charAt(0).toLowerCase() + message.slice(1)), {
-      hint: suggestion === undefined ? `usage: ${usage}` : `did you mean --${suggestion}? usage: ${usage}`,
+      hint: `usage: ${usage}`,
     });
   }
   const seen = new Set<string>();
@@ -89,6 +94,49 @@ export function parseCommandLine<O extends ParseArgsOptionsConfig>(
     );
   }
   return parsed;
+}
+
+/**
+ * The first flag of `args` that `options` does not know, as typed up to any `=VALUE` (never
+ * the value: it may be anything). A single-dash long flag (`-no-color`, Terraform's spelling)
+ * is one flag here, where parseArgs reads it as the short flags -n -o …; undefined when none.
+ */
+function unknownFlag(args: readonly string[], options: ParseArgsOptionsConfig): string | undefined {
+  const { tokens } = parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true });
+  for (const token of tokens) {
+    if (token.kind !== 'option' || Object.hasOwn(options, token.name)) continue;
+    const raw = args[token.index] ?? token.rawName;
+    return /^-[^-]./.test(raw) ? (raw.split('=')[0] ?? raw) : token.rawName;
+  }
+  return undefined;
+}
+
+/** Flags every command takes (main takes them out or answers them): not in a command's options. */
+const EVERY_COMMAND_FLAGS = ['no-color', 'help'] as const;
+
+/**
+ * Terraform's flags that are another flag here, said with its value (`-json` is `--format
+ * json`); offered only to a command that has that flag. (`-no-color`, `-out`, `-auto-approve`
+ * and `-detailed-exitcode` are ours with two dashes: the single-dash rule finds them.)
+ */
+const TERRAFORM_FLAGS: Readonly<Record<string, { readonly flag: string; readonly say: string }>> = {
+  json: { flag: 'format', say: '--format json' },
+  parallelism: { flag: 'concurrency', say: '--concurrency N' },
+};
+
+/**
+ * What to suggest for an unknown flag as typed (`-no-color`, `--json`, `--concurency`), or
+ * undefined: the same flag with two dashes when it exists (a Terraform user's single dash),
+ * ours for a Terraform flag, else the nearest of `known` (and the flags every command takes).
+ */
+export function flagHint(typed: string, known: readonly string[]): string | undefined {
+  const name = typed.replace(/^-+/, '').split('=')[0] ?? '';
+  const all = [...known, ...EVERY_COMMAND_FLAGS];
+  if (all.includes(name)) return `--${name}`;
+  const terraform = Object.hasOwn(TERRAFORM_FLAGS, name) ? TERRAFORM_FLAGS[name] : undefined;
+  if (terraform !== undefined && known.includes(terraform.flag)) return terraform.say;
+  const near = closest(name, all);
+  return near === undefined ? undefined : `--${near}`;
 }
 
 /** Plain decimal digits: no sign, space, exponent, hex or fraction. */

@@ -1,9 +1,9 @@
 import { ProvisionError } from '../errors.js';
 import { MIN_REDACTED_LENGTH, Redactions } from '../redact.js';
-import type { Command } from './args.js';
+import { type Command, flagHint } from './args.js';
 import { EXIT, EXIT_FOR_ERROR, exitCodesHelp, type ExitCode } from './exit.js';
 import { type Io, redactingIo } from './io.js';
-import { quote } from '../escape.js';
+import { quote, safeText } from '../escape.js';
 import { closest } from '../names.js';
 import { formatError } from '../render/diagnostics.js';
 import { onGitHubActions } from './github.js';
@@ -112,12 +112,7 @@ async function dispatch(all: readonly string[], given: Io, redactions: Redaction
     io.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
-  if (!Object.hasOwn(COMMANDS, name)) {
-    const suggestion = closest(name, Object.keys(COMMANDS));
-    throw new ProvisionError('usage', `unknown command ${quote(name)}`, {
-      hint: `${suggestion === undefined ? '' : `did you mean ${suggestion}? `}run provision --help for the list of commands`,
-    });
-  }
+  if (!Object.hasOwn(COMMANDS, name)) throw unknownCommand(name);
   const command: Command = await COMMANDS[name as keyof typeof COMMANDS]();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout.write(`Usage: ${command.usage}\n\n${command.summary}\n\n${command.help}\n`);
@@ -131,6 +126,36 @@ async function dispatch(all: readonly string[], given: Io, redactions: Redaction
   if (apiKey !== undefined) redactions.add(apiKey);
   refuseKeyInArguments(name, rest, [apiKey, io.env.PROVISION_API_KEY?.trim()]);
   return command.run(rest, io, { redactions, apiKey });
+}
+
+/** The flags `provision` takes before a command. */
+const GLOBAL_FLAGS = ['help', 'version', 'no-color'];
+
+/**
+ * Terraform's commands that are a flag here (`terraform version`), said as the flag. A command
+ * named `version` would take precedence: COMMANDS is looked up first.
+ */
+const TERRAFORM_COMMANDS: Readonly<Record<string, string>> = { version: '--version' };
+
+/**
+ * The refusal of a first argument that is no command: a mistyped command gets the nearest one,
+ * a flag (`-version`, `-no-color` with Terraform's single dash) the flag it means, a Terraform
+ * command our flag for it.
+ */
+function unknownCommand(name: string): ProvisionError {
+  const list = 'run provision --help for the list of commands';
+  if (name.startsWith('-')) {
+    const flag = flagHint(name, GLOBAL_FLAGS);
+    return new ProvisionError('usage', `unknown option '${safeText(name.split('=')[0] ?? name)}' before the command`, {
+      hint: `${flag === undefined ? '' : `did you mean ${flag}? `}${list}`,
+    });
+  }
+  const suggestion = Object.hasOwn(TERRAFORM_COMMANDS, name)
+    ? TERRAFORM_COMMANDS[name]
+    : closest(name, Object.keys(COMMANDS));
+  return new ProvisionError('usage', `unknown command ${quote(name)}`, {
+    hint: `${suggestion === undefined ? '' : `did you mean ${suggestion}? `}${list}`,
+  });
 }
 
 /**

@@ -82,3 +82,43 @@ describe('flags and commands', () => {
     );
   });
 });
+
+describe("a Terraform user's flags", () => {
+  it.each([
+    // A single-dash long flag: ours with two dashes, said once, whole (parseArgs read it as -n -o …).
+    [['plan', 'M', '-no-color'], "unknown option '-no-color'", 'did you mean --no-color?'],
+    [['plan', 'M', '-out=plan.json'], "unknown option '-out'", 'did you mean --out?'],
+    [['plan', 'M', '-out', 'plan.json'], "unknown option '-out'", 'did you mean --out?'],
+    [['apply', 'M', '-auto-approve'], "unknown option '-auto-approve'", 'did you mean --auto-approve?'],
+    [['plan', 'M', '-detailed-exitcode'], "unknown option '-detailed-exitcode'", 'did you mean --detailed-exitcode?'],
+    [['validate', 'M', '-help'], "unknown option '-help'", 'did you mean --help?'],
+    // Terraform's names for what is another flag here.
+    [['plan', 'M', '--json'], "unknown option '--json'", 'did you mean --format json?'],
+    [['plan', 'M', '-json'], "unknown option '-json'", 'did you mean --format json?'],
+    [['show', 'M', '--json'], "unknown option '--json'", 'did you mean --format json?'],
+    [['apply', 'M', '--parallelism', '4'], "unknown option '--parallelism'", 'did you mean --concurrency N?'],
+    [['apply', 'M', '-parallelism=4'], "unknown option '-parallelism'", 'did you mean --concurrency N?'],
+    // Before the command, and Terraform's `version` command.
+    [['-no-color', 'plan', 'M'], "unknown option '-no-color' before the command", 'did you mean --no-color?'],
+    [['-version'], "unknown option '-version' before the command", 'did you mean --version?'],
+    [['version'], 'unknown command "version"', 'did you mean --version?'],
+  ])('%j: %s, %s', async (argv, message, hint) => {
+    const r = await run(argv.map((a) => (a === 'M' ? 'm.yaml' : a)));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const [error, help] = r.stderr.split('\n');
+    expect(error).toBe(`error: ${message}`);
+    expect(help).toMatch(new RegExp(`^hint: ${hint.replace(/[?.]/g, '\\$&')} `));
+  });
+
+  it('a flag offered only where it exists: --parallelism to plan (no --concurrency) gets no suggestion', async () => {
+    const r = await run(['plan', 'm.yaml', '--parallelism', '4']);
+    expect(r.stderr).toMatch(/^error: unknown option '--parallelism'\nhint: usage: provision plan /);
+  });
+
+  it('never echoes the value of an unknown flag (it may be anything, the key included)', async () => {
+    const r = await run(['plan', 'm.yaml', '-api-key-file=s3cr3t-value']);
+    expect(r.stderr).toContain("error: unknown option '-api-key-file'\nhint: did you mean --api-key-file?");
+    expect(r.stderr).not.toContain('s3cr3t-value');
+  });
+});
