@@ -11,7 +11,7 @@ export function renderOutcomeLine(outcome: Outcome, options: { color: boolean })
   const what = subject(outcome.change);
   switch (outcome.status) {
     case 'succeeded':
-      return `${paint('green', '✓')} ${done(outcome.change)} ${what} (id ${outcome.id})${outcome.note === undefined ? '' : `: ${paint('yellow', outcome.note)}`}`;
+      return `${paint('green', '✓')} ${done(outcome.change)} ${what} (id ${outcome.id})${outcome.note === undefined ? '' : `: ${paint('yellow', safeText(outcome.note))}`}`;
     case 'failed':
       return `${paint('red', '✗')} failed to ${outcome.change.action} ${what}: ${safeText(outcome.error)}`;
     case 'skipped':
@@ -35,10 +35,10 @@ function done(change: Change): string {
   }
 }
 
-/** `client:alice` as people read it: `client "alice"`. */
+/** `client:alice` as people read it: `client "alice"` (data both: a saved plan's ids come from its file). */
 function changeName(id: string): string {
   const colon = id.indexOf(':');
-  return `${id.slice(0, colon)} ${quote(id.slice(colon + 1))}`;
+  return `${safeText(id.slice(0, colon))} ${quote(id.slice(colon + 1))}`;
 }
 
 /** `Apply: 3 succeeded, 1 failed, 2 skipped.` */

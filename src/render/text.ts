@@ -28,11 +28,14 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
   if (view.notes.length > 0) out.push('');
 
   if (plan.changes.length > 0) {
-    out.push(`Changes to ${view.panelUrl}:`, '');
+    out.push(`Changes to ${safeText(view.panelUrl)}:`, '');
     for (const change of plan.changes) {
       const { what, after } = details(change);
       out.push(
-        paint('dim', `  # ${subject(change)}${what} ${verb(change)}${goesWith(change)}: ${change.reason}${after}`),
+        paint(
+          'dim',
+          `  # ${subject(change)}${what} ${verb(change)}${goesWith(change)}: ${safeText(change.reason)}${after}`,
+        ),
       );
       const mark = sign(change);
       const style = SIGN_STYLE[mark];
@@ -92,7 +95,7 @@ function details(change: Change): { what: string; after: string } {
             after: '',
           };
         case 'domain':
-          return { what: '', after: change.parent === undefined ? '' : `, after ${change.parent}` };
+          return { what: '', after: change.parent === undefined ? '' : `, after ${safeText(change.parent)}` };
         default:
           return assertNever(change);
       }
