@@ -50,12 +50,12 @@ export function markdownText(value: string): string {
 
 /**
  * The data of a GitHub workflow command (`::warning ...::DATA`), as the runner reads it: `%`,
- * CR and LF encoded; other unsafe characters as escapes.
+ * CR and LF encoded; other unsafe characters (the hidden ones too) as escapes.
  */
 export function workflowData(value: string): string {
   return value
     .replace(
-      /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+      /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g,
       escapeChar,
     )
     .replaceAll('%', '%25')

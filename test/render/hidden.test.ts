@@ -1,8 +1,9 @@
 /**
  * The characters that hide in a name or reorder a line without showing (issue 20 item 18b):
  * each, in every string a renderer is given, comes out as a visible escape, never raw, through
- * quote, safeText and the Markdown text, and through every renderer of the library API (which
- * has no last guard on its output: the CLI's guardOutput covers only part of the set). A plan
+ * quote, safeText, the Markdown text and workflow annotations, and through every renderer of
+ * the library API (which has no last guard on its output: the CLI's guardOutput covers only
+ * part of the set). A plan
  * loaded from a file (provision show, the library's loadSavedPlan) carries its reasons and
  * names as data, so every string counts, not only the names.
  */
@@ -17,7 +18,8 @@ import {
   type PlanView,
 } from '../../src/api/index.js';
 import type { Outcome } from '../../src/apply/execute.js';
-import { markdownText, quote, safeText } from '../../src/escape.js';
+import { markdownText, quote, safeText, workflowData } from '../../src/escape.js';
+import { githubAnnotation } from '../../src/render/diagnostics.js';
 import { diff } from '../../src/plan/diff.js';
 import type { Plan } from '../../src/plan/types.js';
 import { desired, live } from '../helpers/builders.js';
@@ -128,10 +130,14 @@ describe.each(HIDDEN)('U+%s (%s)', (code) => {
   const char = String.fromCharCode(code);
   const escape = escapeOf(code);
 
-  it('quote, safeText and the Markdown text show it as its escape', () => {
+  it('quote, safeText, the Markdown text and a workflow annotation show it as its escape', () => {
     expect(quote(`a${char}b`)).toBe(`"a${escape}b"`);
     expect(safeText(`a${char}b`)).toBe(`a${escape}b`);
     expect(markdownText(`a${char}b`)).toBe(`a${escape.replace('\\', '&#92;')}b`);
+    expect(workflowData(`a${char}b`)).toBe(`a${escape}b`);
+    expect(
+      githubAnnotation({ file: `m${char}.yaml`, line: 1, column: 2, severity: 'error', message: `x${char}` }),
+    ).toBe(`::error file=m${escape}.yaml,line=1,col=2::x${escape}`);
   });
 
   it('no renderer of the library lets it through, from any string it is given', () => {
