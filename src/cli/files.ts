@@ -22,7 +22,7 @@ const STDIN_PATHS = new Set([STDIN, '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'
 
 /**
  * A file's bytes, read once; `-` (or /dev/stdin) reads standard input to its end. `named`: the
- * file as errors name it (`the manifest m.yaml` by default).
+ * file as the error that it cannot be read names it (`the manifest m.yaml` by default).
  */
 export async function readBytes(
   path: string,
@@ -57,7 +57,8 @@ export async function readText(path: string, io: Io, what = 'file', named = `the
 
 /**
  * A small file's text, refused past `maxBytes` without reading further (a key file that is a
- * device, a pipe that never ends, a file given by mistake).
+ * device, a pipe that never ends, a file given by mistake). `named`: the file as an error that
+ * it cannot be read names it; a file too large, which exists, is named by its path.
  */
 export async function readSmallText(
   path: string,
@@ -81,7 +82,7 @@ export async function readSmallText(
       if (bytesRead === 0) break;
       size += bytesRead;
       if (size > maxBytes)
-        throw new ProvisionError('usage', `${named} holds more than ${maxBytes} bytes: too much for one`, {
+        throw new ProvisionError('usage', `the ${what} ${path} holds more than ${maxBytes} bytes: too much for one`, {
           hint: 'give the path of the file that holds it, and nothing else',
         });
     }

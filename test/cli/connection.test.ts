@@ -63,7 +63,8 @@ describe('readApiKey', () => {
   test.each([
     ['neither', {}, undefined, /no API key: PROVISION_API_KEY is not set/, 'usage'],
     ['an empty variable', { PROVISION_API_KEY: '  ' }, undefined, /from PROVISION_API_KEY is empty/, 'usage'],
-    ['a missing file', {}, 'missing', /cannot read the API key file .*missing: ENOENT/, 'io'],
+    // The path is not repeated: it may be the key itself, pasted by mistake.
+    ['a missing file', {}, 'missing', /^cannot read the API key file of --api-key-file: ENOENT/, 'io'],
   ])('refuses %s', async (_label, env, file, message, code) => {
     const dir = await tempDir();
     const error = await rejection(readApiKey(file === undefined ? undefined : join(dir, file), io(env)));
