@@ -76,11 +76,15 @@ function failed(stream: NodeJS.WriteStream, error: Error): void {
 
 /** Ends the process by SIGPIPE, which Node ignores by default: the default action is restored first. */
 function endBySigpipe(): never {
-  // Removing the last listener of a signal gives it back its default action (libuv).
-  const ignore = (): void => undefined;
-  process.on('SIGPIPE', ignore);
-  process.off('SIGPIPE', ignore);
-  process.kill(process.pid, 'SIGPIPE');
+  try {
+    // Removing the last listener of a signal gives it back its default action (libuv).
+    const ignore = (): void => undefined;
+    process.on('SIGPIPE', ignore);
+    process.off('SIGPIPE', ignore);
+    process.kill(process.pid, 'SIGPIPE');
+  } catch {
+    // A platform without SIGPIPE: the status a shell shows for it, below.
+  }
   // Not reached where the signal is delivered at once (Linux, macOS); the same status otherwise.
   process.exit(128 + process.getBuiltinModule('node:os').constants.signals.SIGPIPE);
 }
