@@ -166,6 +166,50 @@ describe('outputs whose reader has gone', () => {
     expect(w.sim.state.clientNamed('client-19')).toBeDefined();
   });
 
+  it('apply whose reader goes away mid-run stops as at a first Ctrl-C: in-flight requests finish, nothing new is sent, exit 130', async () => {
+    // Every POST waits until the reader has gone: the first outcome line is written after it.
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const w = await workspace(bigManifest(20), {
+      intercept: async ({ method }) => {
+        if (method === 'POST') await gate;
+        return undefined;
+      },
+    });
+    const r = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>(
+      (resolve, reject) => {
+        const child = spawn(process.execPath, [BIN, 'apply', w.file, '--auto-approve', '--concurrency', '2'], {
+          env: { PATH: process.env.PATH ?? '', ...w.envWithSecrets },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        // The plan's text arrives first; then the reader goes, and only then may the requests answer.
+        child.stdout.once('data', () => {
+          child.stdout.destroy();
+        });
+        child.stdout.on('close', () => {
+          open();
+        });
+        child.on('error', reject);
+        child.on('close', (code, signal) => {
+          resolve({ code, signal, stderr });
+        });
+      },
+    );
+    expect(r.stderr).toContain('interrupted: requests in flight finish; nothing new is sent');
+    expect(r.stderr).not.toMatch(/EPIPE|Error|\n +at /);
+    expect(r.code).toBe(130);
+    // The two requests in flight (--concurrency 2) finished, each starting at most one more as
+    // it did before the stop took effect (as a Ctrl-C at that instant); nothing new after.
+    const created = w.posts().filter((post) => post.startsWith('/clients '));
+    expect(created.length).toBeGreaterThan(0);
+    expect(created.length).toBeLessThanOrEqual(4);
+    const again = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
+    expect(again.code, again.stderr).toBe(0);
+    expect(w.sim.state.clientNamed('client-19')).toBeDefined();
+  });
+
   it('a stdout that cannot be written for another reason (a full disk): said on stderr, exit 1', () => {
     for (const args of [['--version'], ['--help']]) {
       let failure: { status: number; stderr: string } | undefined;
