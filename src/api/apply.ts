@@ -1,12 +1,16 @@
 import { DEFAULT_CONCURRENCY, executePlan as walkPlan, MAX_CONCURRENCY, type Outcome } from '../apply/execute.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, panelAdapter } from '../apply/panel-adapter.js';
+import { recoverJournal } from '../apply/recover.js';
 import { ProvisionError } from '../errors.js';
 import type { PanelClient } from '../panel/client.js';
+import { findClient } from '../panel/read.js';
 import { createsClients } from '../plan/guards.js';
 import type { Plan } from '../plan/types.js';
 import { Redactions } from '../redact.js';
 import { generatePassword } from '../secrets/password.js';
-import { loadEncryption, openSecretsSink, requireSecretsPath } from '../secrets/sink.js';
+import { SecretsLock } from '../secrets/lock.js';
+import { type ExistingClient, usernamesToSettle } from '../secrets/recovery.js';
+import { loadEncryption, type OpenSink, openSecretsSink, requireSecretsPath } from '../secrets/sink.js';
 
 /** How executePlan runs; every field is optional. */
 export interface ApplyOptions {
@@ -14,7 +18,9 @@ export interface ApplyOptions {
   readonly concurrency?: number;
   /**
    * The secrets file (JSON Lines, created 0600) that new clients' passwords go to, as
-   * `apply --secrets-file`: a plan that creates clients is refused without one.
+   * `apply --secrets-file`: a plan that creates clients is refused without one. Given, the run
+   * holds its lock (`<file>.lock`) from start to end, and first settles what a killed run left
+   * in it (as apply does), saying so through onWarning.
    */
   readonly secretsFile?: string;
   /** An age public key (`age1…`): every password in the file is encrypted to it. Empty is an error. */
@@ -29,7 +35,11 @@ export interface ApplyOptions {
   readonly onOutcome?: (outcome: Outcome) => void;
   /** Told, in one sentence, before each wait or look-up (never the key or a password). */
   readonly onWait?: (message: string) => void;
-  /** Told what the CLI prints as a warning (the secrets file lies in a git work tree without being ignored). */
+  /**
+   * Told what the CLI prints on stderr about the secrets file: it lies in a git work tree
+   * without being ignored; a killed run's client whose password is lost, or whose password
+   * written ahead is now recorded; a create or reset whose outcome is still unknown.
+   */
   readonly onWarning?: (message: string) => void;
 }
 
@@ -38,7 +48,8 @@ export interface ApplyOptions {
  * is approved: creates and updates first, then deletes, each after what it depends on; a
  * failure skips its dependents and nothing else. Returns one outcome per change; a failed
  * change does not throw. Throws ProvisionError before anything is sent for a plan with
- * conflicts (`plan_conflict`), or one that creates clients without `secretsFile` (`secrets`).
+ * conflicts (`plan_conflict`), one that creates clients without `secretsFile` (`secrets`), or
+ * when another run (this process's or another's) holds the secrets file's lock (`secrets`).
  * Prints nothing. The CLI's mass-change limits (--max-creates, --max-deletes) are not
  * applied here: check `plan.changes` first if you want them.
  */
@@ -51,29 +62,71 @@ export async function executePlan(plan: Plan, panel: PanelClient, options: Apply
   }
   const encryption = await loadEncryption(options.secretsRecipient);
   const what = 'this plan creates clients, and their passwords need';
-  const secrets = createsClients(plan.changes)
-    ? await openSecretsSink({
-        path: requireSecretsPath(options.secretsFile, what),
-        encryption,
-        redactions: new Redactions(),
-      })
-    : undefined;
-  for (const warning of secrets?.warnings ?? []) options.onWarning?.(warning);
+  const path = createsClients(plan.changes)
+    ? requireSecretsPath(options.secretsFile, what)
+    : options.secretsFile === ''
+      ? undefined
+      : options.secretsFile;
+  if (path === undefined) return run(plan, panel, options, concurrency, undefined, new Set());
+  // As the CLI's apply: one run at a time per secrets file, for the whole run (the journal's
+  // repairs included); a second one, in this process or another, is refused before anything is sent.
+  const lock = await SecretsLock.acquire(path, 'executePlan');
   try {
-    const adapter = panelAdapter(panel, {
-      settleTimeoutMs: options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS,
-      secrets: secrets?.sink,
-      panelUrl: panel.baseUrl,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.generatePasswords === true ? { newPassword: () => generatePassword() } : {}),
-      ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
-    });
-    return await walkPlan(plan, adapter, {
-      concurrency,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.onOutcome === undefined ? {} : { onOutcome: options.onOutcome }),
-    });
+    const redactions = new Redactions();
+    const unsettled = await settleJournal(path, panel, redactions, options.onWarning);
+    const secrets = createsClients(plan.changes) ? await openSecretsSink({ path, encryption, redactions }) : undefined;
+    for (const warning of secrets?.warnings ?? []) options.onWarning?.(warning);
+    try {
+      return await run(plan, panel, options, concurrency, secrets, unsettled);
+    } finally {
+      await secrets?.close();
+    }
   } finally {
-    await secrets?.close();
+    await lock.release();
   }
+}
+
+/** The plan, through the panel adapter and the executor. */
+function run(
+  plan: Plan,
+  panel: PanelClient,
+  options: ApplyOptions,
+  concurrency: number,
+  secrets: OpenSink | undefined,
+  unsettled: ReadonlySet<string>,
+): Promise<Outcome[]> {
+  const adapter = panelAdapter(panel, {
+    settleTimeoutMs: options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS,
+    secrets: secrets?.sink,
+    panelUrl: panel.baseUrl,
+    unsettled,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.generatePasswords === true ? { newPassword: () => generatePassword() } : {}),
+    ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
+  });
+  return walkPlan(plan, adapter, {
+    concurrency,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.onOutcome === undefined ? {} : { onOutcome: options.onOutcome }),
+  });
+}
+
+/**
+ * What a killed run left in the journal, settled before anything is sent, as the CLI does
+ * while it plans (apply/recover.ts): the CLI reads every client, so here the clients the
+ * journal needs are looked up by name (a GET each, usually none). Returns the usernames whose
+ * create is still unsettled.
+ */
+async function settleJournal(
+  path: string,
+  panel: PanelClient,
+  redactions: Redactions,
+  onWarning: ((message: string) => void) | undefined,
+): Promise<ReadonlySet<string>> {
+  const clients: ExistingClient[] = [];
+  for (const username of await usernamesToSettle(path, panel.baseUrl)) {
+    const found = await findClient(panel, username);
+    if (found !== undefined) clients.push({ username, id: found.id });
+  }
+  return recoverJournal(path, panel.baseUrl, clients, redactions, (message) => onWarning?.(message.text));
 }

@@ -6,6 +6,7 @@ import type { PlanView } from '../render/common.js';
 import { renderApplyJson, renderApplySummary } from '../render/outcome.js';
 import { renderPlanText } from '../render/text.js';
 import { generatePassword } from '../secrets/password.js';
+import { SecretsLock } from '../secrets/lock.js';
 import { loadEncryption, openSecretsSink, refusePlaintextInCi, requireSecretsPath } from '../secrets/sink.js';
 import { plural } from '../util.js';
 import type { Command } from './args.js';
@@ -73,6 +74,8 @@ ${MASS_HELP}
 Progress: a live line on a terminal; one timestamped line per finished action otherwise.
 Ctrl-C (SIGINT) or SIGTERM: requests in flight finish, the rest is skipped, the summary is
 printed, exit ${EXIT.interrupted}; running apply again finishes the job. A second one stops at once.
+One apply or secrets reset at a time per secrets file (a lock file beside it, <file>.lock): a
+second one exits ${EXIT.failure} at once, naming the first; a lock left by a killed run is taken over.
 
 ${CONNECTION_HELP}
 
@@ -105,114 +108,123 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
       showUnmanaged: values['show-unmanaged'],
       secretsPath,
     };
-    const input = await readInput(path, io);
-    let prepared: Prepared;
-    if (input.kind === 'manifest') {
-      io.stderr.write(`${sourceName(path)}: a manifest: planning against the panel now\n`);
-      prepared = await planFromManifest(input.bytes, path, io, credentials, options);
-    } else {
-      io.stderr.write(
-        `${path}: a saved plan (format ${input.saved.formatVersion}, made from ${input.saved.manifest}): applying exactly it, without asking: the plan was the review\n`,
-      );
-      prepared = await planFromSavedPlan(input.saved, path, io, credentials, options);
-    }
-    const { panel } = prepared;
-    const warnings = planWarnings(prepared.view.plan, limits);
-    const view: PlanView = warnings.length === 0 ? prepared.view : { ...prepared.view, warnings };
+    // One apply (or secrets reset) at a time per secrets file, for the whole run (design.md):
+    // taken before the panel is read, so a second run refuses before it sends anything, and
+    // the repairs of the journal while planning run under it too.
+    const lock =
+      secretsPath === undefined || secretsPath === '' ? undefined : await SecretsLock.acquire(secretsPath, 'apply');
     try {
-      const color = useColor(io.stdout, io.env);
-      if (format === 'text') io.stdout.write(renderPlanText(view, { color }));
-      refuseConflicts(view.plan, prepared.conflictsAt);
-      if (view.plan.changes.length === 0) {
-        if (format === 'json') io.stdout.write(renderApplyJson([], [], view.panelUrl));
-        return EXIT.ok;
+      const input = await readInput(path, io);
+      let prepared: Prepared;
+      if (input.kind === 'manifest') {
+        io.stderr.write(`${sourceName(path)}: a manifest: planning against the panel now\n`);
+        prepared = await planFromManifest(input.bytes, path, io, credentials, options);
+      } else {
+        io.stderr.write(
+          `${path}: a saved plan (format ${input.saved.formatVersion}, made from ${input.saved.manifest}): applying exactly it, without asking: the plan was the review\n`,
+        );
+        prepared = await planFromSavedPlan(input.saved, path, io, credentials, options);
       }
-      refuseMassChanges(view.plan, limits);
-      const checkedSecretsPath = createsClients(view.plan.changes) ? requireSecretsPath(secretsPath) : undefined;
-      if (checkedSecretsPath !== undefined)
-        refusePlaintextInCi({
-          encryption,
-          env: io.env,
-          allowPlaintext: values['allow-plaintext-secrets'],
-          command: 'this apply',
-        });
-      if (input.kind === 'manifest' && !values['auto-approve']) await confirm(view, io, format);
-      const secrets =
-        checkedSecretsPath === undefined
-          ? undefined
-          : await openSecretsSink({
-              path: checkedSecretsPath,
-              encryption,
-              redactions: credentials.redactions,
-            });
-      for (const warning of secrets?.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
-      const progress = new ApplyProgress(io, format, view.plan.changes.length);
-      const controller = new AbortController();
-      let running = true;
-      void io.untilStopped().then(() => {
-        if (!running) return;
-        controller.abort();
-        progress.note('interrupted: requests in flight finish; nothing new is sent (Ctrl-C again stops at once)');
+      const { panel } = prepared;
+      const warnings = planWarnings(prepared.view.plan, limits);
+      const view: PlanView = warnings.length === 0 ? prepared.view : { ...prepared.view, warnings };
+      try {
+        const color = useColor(io.stdout, io.env);
+        if (format === 'text') io.stdout.write(renderPlanText(view, { color }));
+        refuseConflicts(view.plan, prepared.conflictsAt);
+        if (view.plan.changes.length === 0) {
+          if (format === 'json') io.stdout.write(renderApplyJson([], [], view.panelUrl));
+          return EXIT.ok;
+        }
+        refuseMassChanges(view.plan, limits);
+        const checkedSecretsPath = createsClients(view.plan.changes) ? requireSecretsPath(secretsPath) : undefined;
+        if (checkedSecretsPath !== undefined)
+          refusePlaintextInCi({
+            encryption,
+            env: io.env,
+            allowPlaintext: values['allow-plaintext-secrets'],
+            command: 'this apply',
+          });
+        if (input.kind === 'manifest' && !values['auto-approve']) await confirm(view, io, format);
+        const secrets =
+          checkedSecretsPath === undefined
+            ? undefined
+            : await openSecretsSink({
+                path: checkedSecretsPath,
+                encryption,
+                redactions: credentials.redactions,
+              });
+        for (const warning of secrets?.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
+        const progress = new ApplyProgress(io, format, view.plan.changes.length);
+        const controller = new AbortController();
+        let running = true;
         void io.untilStopped().then(() => {
           if (!running) return;
-          progress.note(
-            'stopped at once: the answers of requests in flight are lost; run apply again: it creates what is missing and names any client whose password was never seen',
+          controller.abort();
+          progress.note('interrupted: requests in flight finish; nothing new is sent (Ctrl-C again stops at once)');
+          void io.untilStopped().then(() => {
+            if (!running) return;
+            progress.note(
+              'stopped at once: the answers of requests in flight are lost; run apply again: it creates what is missing and names any client whose password was never seen',
+            );
+            io.exit?.(EXIT.interrupted);
+          });
+        });
+        let outcomes: Outcome[];
+        try {
+          const adapter = panelAdapter(panel, {
+            settleTimeoutMs,
+            secrets: secrets?.sink,
+            panelUrl: view.panelUrl,
+            signal: controller.signal,
+            ...(values['generate-passwords'] ? { newPassword: () => generatePassword() } : {}),
+            onWait: (message) => {
+              progress.note(message);
+            },
+          });
+          outcomes = await executePlan(view.plan, adapter, {
+            concurrency,
+            signal: controller.signal,
+            onOutcome: (outcome) => {
+              progress.outcome(outcome);
+            },
+          });
+        } finally {
+          running = false;
+          progress.end();
+          await secrets?.close();
+        }
+        const interrupted = controller.signal.aborted;
+        if (format === 'json')
+          io.stdout.write(
+            renderApplyJson(
+              outcomes,
+              view.plan.changes.map((c) => c.id),
+              view.panelUrl,
+            ),
           );
-          io.exit?.(EXIT.interrupted);
-        });
-      });
-      let outcomes: Outcome[];
-      try {
-        const adapter = panelAdapter(panel, {
-          settleTimeoutMs,
-          secrets: secrets?.sink,
-          panelUrl: view.panelUrl,
-          signal: controller.signal,
-          ...(values['generate-passwords'] ? { newPassword: () => generatePassword() } : {}),
-          onWait: (message) => {
-            progress.note(message);
-          },
-        });
-        outcomes = await executePlan(view.plan, adapter, {
-          concurrency,
-          signal: controller.signal,
-          onOutcome: (outcome) => {
-            progress.outcome(outcome);
-          },
-        });
+        else io.stdout.write(`\n${renderApplySummary(outcomes)}\n`);
+        if (secrets !== undefined && tally(outcomes).succeeded > 0) {
+          io.stderr.write(
+            `New clients' passwords are in ${secrets.path}${secrets.encrypted ? ', encrypted to the age recipient' : ''}.\n`,
+          );
+        }
+        if (interrupted) io.stderr.write('Interrupted: run apply again to do what is still to do.\n');
+        // The step summary exists only under GitHub Actions (stepSummary checks the rest): the Markdown renderer is loaded for it alone.
+        if (onGitHubActions(io.env)) {
+          const { renderPlanMarkdown } = await import('../render/markdown.js');
+          await stepSummary(
+            io,
+            credentials.redactions,
+            `${renderPlanMarkdown(view)}\n**${renderApplySummary(outcomes)}**\n`,
+          );
+        }
+        return interrupted ? EXIT.interrupted : tally(outcomes).failed > 0 ? EXIT.failure : EXIT.ok;
       } finally {
-        running = false;
-        progress.end();
-        await secrets?.close();
+        await panel.close();
       }
-      const interrupted = controller.signal.aborted;
-      if (format === 'json')
-        io.stdout.write(
-          renderApplyJson(
-            outcomes,
-            view.plan.changes.map((c) => c.id),
-            view.panelUrl,
-          ),
-        );
-      else io.stdout.write(`\n${renderApplySummary(outcomes)}\n`);
-      if (secrets !== undefined && tally(outcomes).succeeded > 0) {
-        io.stderr.write(
-          `New clients' passwords are in ${secrets.path}${secrets.encrypted ? ', encrypted to the age recipient' : ''}.\n`,
-        );
-      }
-      if (interrupted) io.stderr.write('Interrupted: run apply again to do what is still to do.\n');
-      // The step summary exists only under GitHub Actions (stepSummary checks the rest): the Markdown renderer is loaded for it alone.
-      if (onGitHubActions(io.env)) {
-        const { renderPlanMarkdown } = await import('../render/markdown.js');
-        await stepSummary(
-          io,
-          credentials.redactions,
-          `${renderPlanMarkdown(view)}\n**${renderApplySummary(outcomes)}**\n`,
-        );
-      }
-      return interrupted ? EXIT.interrupted : tally(outcomes).failed > 0 ? EXIT.failure : EXIT.ok;
     } finally {
-      await panel.close();
+      await lock?.release();
     }
   },
 };

@@ -19,7 +19,6 @@ import { EXIT } from './exit.js';
 import { readBytes } from './files.js';
 import type { Io } from './io.js';
 import { loadManifest, sourceName } from './manifest-input.js';
-import { quote } from '../escape.js';
 
 /**
  * The stage plan and apply share: read the input once (a manifest or a saved plan, from a
@@ -109,6 +108,8 @@ export interface Prepared {
   readonly panel: PanelClient;
   /** Each conflict at the manifest entry it comes from (none for a saved plan): for refuseConflicts. */
   readonly conflictsAt: readonly LocatedProblem[];
+  /** Usernames whose create an earlier run left unsettled in the secrets file (PanelAdapterOptions.unsettled). */
+  readonly unsettled: ReadonlySet<string>;
 }
 
 /** What preparing needs beside the input. */
@@ -130,6 +131,7 @@ export async function planFromManifest(
   options: PrepareOptions,
 ): Promise<Prepared> {
   const desired = loadManifest(bytes, path, io);
+  let unsettled: ReadonlySet<string> = new Set();
   const prepared = await withPanel(io, credentials, options, async (panel) => {
     const notes: string[] = [];
     const live = await readLive(panel, {
@@ -137,7 +139,7 @@ export async function planFromManifest(
       onNote: (note) => notes.push(note),
     });
     // Before any refusal (an unknown plan, a conflict): a client whose password was lost is named.
-    await reportLostPasswords(options.secretsPath, panel.baseUrl, live, io, credentials.redactions);
+    unsettled = await reportLostPasswords(options.secretsPath, panel.baseUrl, live, io, credentials.redactions);
     if (!live.domainsComplete && desired.prune.domains) {
       notes.push(
         "prune.domains needs the panel's domain list, which it cannot give: no domain is pruned for being unlisted; state: absent entries still are deleted.",
@@ -154,7 +156,7 @@ export async function planFromManifest(
       fingerprint: planFingerprint(plan, live),
     };
   });
-  return { ...prepared, conflictsAt: locateConflicts(prepared.view.plan, desired) };
+  return { ...prepared, conflictsAt: locateConflicts(prepared.view.plan, desired), unsettled };
 }
 
 /**
@@ -192,6 +194,7 @@ export async function planFromSavedPlan(
   credentials: Credentials,
   options: PrepareOptions,
 ): Promise<Prepared> {
+  let unsettled: ReadonlySet<string> = new Set();
   const prepared = await withPanel(io, credentials, options, async (panel) => {
     if (panel.baseUrl !== saved.panelUrl) {
       throw new ProvisionError(
@@ -208,7 +211,7 @@ export async function planFromSavedPlan(
       onNote: (note) => notes.push(note),
     });
     // Before any refusal: a stale plan must not hide a client whose password was lost.
-    await reportLostPasswords(options.secretsPath, panel.baseUrl, live, io, credentials.redactions);
+    unsettled = await reportLostPasswords(options.secretsPath, panel.baseUrl, live, io, credentials.redactions);
     if (planFingerprint(saved.plan, live) !== saved.fingerprint) {
       const reasons = staleReasons(saved.plan, live);
       throw new ProvisionError(
@@ -231,7 +234,7 @@ export async function planFromSavedPlan(
       fingerprint: saved.fingerprint,
     };
   });
-  return { ...prepared, conflictsAt: [] };
+  return { ...prepared, conflictsAt: [], unsettled };
 }
 
 /** Connects, then makes the view; the connection is closed when that fails and handed on when not. */
@@ -240,7 +243,7 @@ async function withPanel(
   credentials: Credentials,
   options: PrepareOptions,
   view: (panel: PanelClient) => Promise<PlanView>,
-): Promise<Omit<Prepared, 'conflictsAt'>> {
+): Promise<Omit<Prepared, 'conflictsAt' | 'unsettled'>> {
   const panel = await connect(options.connection, io, credentials, options.connections);
   try {
     return { view: await view(panel), panel };
@@ -275,11 +278,11 @@ export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] =
 }
 
 /**
- * Names the clients that an earlier, interrupted run created without ever seeing their
- * password, records as current the passwords written ahead of the requests that created
- * clients (apply --generate-passwords: the panel holds them), and completes passwords saved
- * without their client's id; the journal records that once (secrets/recovery.ts). A password
- * recovered in clear joins the run's redaction set first.
+ * What earlier runs left in the secrets journal for this panel, settled and said before the
+ * run sends anything (apply/recover.ts): passwords lost or recovered, records completed, and
+ * creates and resets whose outcome is still unknown. Returns the usernames whose create is
+ * unsettled (for the panel adapter); none without a secrets file. The caller holds the
+ * secrets file's lock: this writes the journal.
  */
 export async function reportLostPasswords(
   path: string | undefined,
@@ -287,31 +290,10 @@ export async function reportLostPasswords(
   live: { readonly clients: readonly ExistingClient[] },
   io: Io,
   redactions: Redactions,
-): Promise<void> {
-  if (path === undefined || path === '') return;
-  const [{ skippedLineWarning }, { closeLostIntents, findLostIntents }, { resetCommand }] = await Promise.all([
-    import('../secrets/journal.js'),
-    import('../secrets/recovery.js'),
-    import('../apply/create.js'),
-  ]);
-  const found = await findLostIntents(path, panelUrl, live.clients);
-  for (const line of found.skipped) io.stderr.write(`${skippedLineWarning(path, line)}\n`);
-  // Named before the journal closes them: a kill in between names them again, never not at all.
-  for (const client of found.lost) {
-    io.stderr.write(
-      `warning: client ${quote(client.username)} (id ${client.id}) was created by an earlier apply that was stopped before the panel's answer arrived: its password is unknown: give it a new one with ${resetCommand(client.username)}\n`,
-    );
-  }
-  for (const client of found.recovered) {
-    if ('password' in client.pending) redactions.add(client.pending.password);
-    io.stderr.write(
-      `${path}:${client.line}: client ${quote(client.username)} (id ${client.id}) was created by an earlier apply that was stopped before the panel's answer arrived; the password written ahead for it is its password: recorded\n`,
-    );
-  }
-  for (const record of found.incomplete) {
-    io.stderr.write(
-      `${path}:${record.line}: the password of client ${quote(record.username)} was saved without its id; the panel lists it as id ${record.id}: record completed\n`,
-    );
-  }
-  await closeLostIntents(path, panelUrl, found);
+): Promise<ReadonlySet<string>> {
+  if (path === undefined || path === '') return new Set();
+  const { recoverJournal } = await import('../apply/recover.js');
+  return recoverJournal(path, panelUrl, live.clients, redactions, (message) => {
+    io.stderr.write(`${message.kind === 'warning' ? 'warning: ' : ''}${message.text}\n`);
+  });
 }

@@ -5,11 +5,18 @@ import { quote } from '../escape.js';
 import { USERNAME_PATTERN } from '../names.js';
 import { findClient } from '../panel/read.js';
 import { generatePassword } from '../secrets/password.js';
-import { loadEncryption, openSecretsSink, refusePlaintextInCi, requireSecretsPath } from '../secrets/sink.js';
+import { SecretsLock } from '../secrets/lock.js';
+import {
+  type Encryption,
+  loadEncryption,
+  openSecretsSink,
+  refusePlaintextInCi,
+  requireSecretsPath,
+} from '../secrets/sink.js';
 import { assertNever, plural } from '../util.js';
 import type { Credentials } from './args.js';
 import { parseCommandLine } from './args.js';
-import { connect, CONNECTION_OPTIONS } from './connection.js';
+import { connect, CONNECTION_OPTIONS, type ConnectionValues } from './connection.js';
 import { EXIT, type ExitCode } from './exit.js';
 import type { Io } from './io.js';
 import { reportLostPasswords } from './prepare.js';
@@ -88,6 +95,25 @@ export async function runReset(args: readonly string[], io: Io, credentials: Cre
     command: 'secrets reset',
   });
 
+  // One apply or secrets reset at a time per secrets file, for the whole run (design.md): a
+  // second one refuses here, before it connects.
+  const lock = await SecretsLock.acquire(path, 'secrets reset');
+  try {
+    return await resetUnderLock(usernames, path, encryption, values, io, credentials);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** The reset itself, once the secrets file is ours: look-ups, repairs, then the resets in order. */
+async function resetUnderLock(
+  usernames: readonly string[],
+  path: string,
+  encryption: Encryption | undefined,
+  values: ConnectionValues,
+  io: Io,
+  credentials: Credentials,
+): Promise<ExitCode> {
   const panel = await connect(values, io, credentials);
   try {
     const targets: ResetTarget[] = [];

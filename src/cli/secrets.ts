@@ -43,14 +43,18 @@ reset options:
   --allow-plaintext-secrets  under CI (CI set, not false or 0), allow writing passwords in clear
 
 A username the panel does not have is refused before anything is sent. Each client is named as
-it is done. Refused by the panel: recorded as refused, the old password stays current. No
-answer: the new password stays pending (the panel holds it or the old one): run the reset of
-that client again; it sends another new password.
+it is done. No answer, or a refusal (the panel client sends a PUT again after a lost answer, so
+a refusal may be of a repeat of one that landed): the new password stays pending (the panel
+holds it or the old one), named by decrypt and by the next apply: run the reset of that client
+again; it sends another new password. A client the panel no longer has: recorded as refused.
+One apply or reset at a time per secrets file: a second one exits 1 at once, naming the first.
 
 keygen options:
   --out FILE             write the identity (private key) to this new file, mode 0600, as age-keygen
                          writes it; an existing file or a link is refused. Without --out it goes to
                          stdout, which must not be a terminal. The public key ("age1...") goes to stderr.
+  --stdout               the identity to stdout (redirected to a safe place): needed under CI without --out,
+                         where stdout is the job's log
 
 ${CONNECTION_HELP}
 
@@ -106,7 +110,8 @@ async function decrypt(args: readonly string[], io: Io): Promise<typeof EXIT.ok>
       ? undefined
       : parseIdentities(await readText(values.identity, io, 'identity file'), values.identity);
   const lines = parseJournal(text);
-  for (const line of lines) if (line.kind === 'unreadable') io.stderr.write(`${skippedLineWarning(file, line)}\n`);
+  for (const line of lines)
+    if (line.kind === 'unreadable') io.stderr.write(`warning: ${skippedLineWarning(file, line)}\n`);
   const reveal = async (at: { readonly line: number; readonly entry: Entry }): Promise<Entry> => {
     let entry = at.entry;
     for (const [armoredKey, clearKey] of [
@@ -157,8 +162,8 @@ async function decrypt(args: readonly string[], io: Io): Promise<typeof EXIT.ok>
       const where = `${file}:${state.pending.line}`;
       io.stderr.write(
         state.current === undefined
-          ? `${where}: client ${quote(state.username)} has no current password, only a pending one (its request got no answer): see --all, and run apply or secrets reset again\n`
-          : `${where}: client ${quote(state.username)} has a newer password pending (its request got no answer): the panel holds it or the current one: see --all, and run secrets reset again\n`,
+          ? `${where}: client ${quote(state.username)} has no current password, only a pending one (its request's outcome is unknown): see --all, and run apply or secrets reset again\n`
+          : `${where}: client ${quote(state.username)} has a newer password pending (its request's outcome is unknown): the panel holds it or the current one: see --all, and run secrets reset again\n`,
       );
     }
   }

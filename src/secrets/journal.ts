@@ -124,9 +124,9 @@ export type JournalLine =
 /** A line parseJournal could not read. */
 export type UnreadableLine = JournalLine & { kind: 'unreadable' };
 
-/** The warning for a line parseJournal could not read: where it is, and that it was skipped. */
+/** The warning (without its `warning: `) for a line parseJournal could not read: where it is, and that it was skipped. */
 export function skippedLineWarning(path: string, line: UnreadableLine): string {
-  return `warning: ${path}:${line.line}: ${line.why}: skipped`;
+  return `${path}:${line.line}: ${line.why}: skipped`;
 }
 
 /** The one parser of the secrets journal (JSON Lines): apply, `secrets decrypt`, `secrets reset` and the tests use it. */

@@ -33,6 +33,22 @@ function unanswered(lines: readonly JournalLine[], panelUrl: string): Map<string
   return open;
 }
 
+/**
+ * The usernames of this panel whose standing on the panel the recovery needs (findLostIntents'
+ * `clients`): those with a create intent open, and those whose password was saved without its
+ * id. For a run that does not read every client (the library's executePlan): it looks these up.
+ */
+export async function usernamesToSettle(path: string, panelUrl: string): Promise<string[]> {
+  const lines = parseJournal(await readJournal(path));
+  const names = new Set(unanswered(lines, panelUrl).keys());
+  for (const line of lines) {
+    if (line.kind !== 'password' || line.entry.panel_url !== panelUrl || typeof line.entry.username !== 'string')
+      continue;
+    if (line.entry.id === null) names.add(line.entry.username);
+  }
+  return [...names];
+}
+
 /** A client as the recovery needs it (the panel's live record fits). */
 export interface ExistingClient {
   readonly username: string;
@@ -57,6 +73,13 @@ export interface IncompleteRecord {
   readonly id: number;
 }
 
+/** An open intent of a client, where it is in the journal; `pending` when it carries a password written ahead. */
+export interface OpenIntent {
+  readonly username: string;
+  readonly line: number;
+  readonly pending: boolean;
+}
+
 /** What a run finds in the journal before it starts: see findLostIntents. */
 export interface JournalRepairs {
   /** Clients that exist and whose create intent a killed run left open without a password written ahead: their passwords were never seen. */
@@ -65,6 +88,15 @@ export interface JournalRepairs {
   readonly recovered: readonly RecoveredPassword[];
   /** Passwords saved without their client's id, whose client the panel lists now. */
   readonly incomplete: readonly IncompleteRecord[];
+  /**
+   * Clients whose create intent is open (an earlier POST's outcome is unknown) and whom the
+   * panel does not list (yet): nothing to repair now, but a refusal of this run's POST for one
+   * proves nothing about the earlier one, and a password pending on it may be what the panel
+   * holds once it lists the client.
+   */
+  readonly unsettled: readonly OpenIntent[];
+  /** Clients with a password pending from a `secrets reset` whose outcome is unknown: the panel holds it or the current one. */
+  readonly pendingResets: readonly OpenIntent[];
   /** Lines that cannot be read (torn by a crash, edited by hand), for a warning; they never stop a run. */
   readonly skipped: readonly UnreadableLine[];
 }
@@ -108,10 +140,22 @@ export async function findLostIntents(
     if (pending === undefined) lost.push({ username: client.username, id: client.id });
     else recovered.push({ username: client.username, id: client.id, line: intent.line, pending });
   }
+  const unsettled: OpenIntent[] = [];
+  for (const [username, intent] of open) {
+    if (!ids.has(username)) unsettled.push({ username, line: intent.line, pending: hasPending(intent.entry) });
+  }
+  const pendingResets: OpenIntent[] = [];
+  for (const state of passwordStates(lines).values()) {
+    const intent = state.pending;
+    if (state.panelUrl === panelUrl && intent !== undefined && intent.entry.intent === 'reset_password')
+      pendingResets.push({ username: state.username, line: intent.line, pending: true });
+  }
   return {
     lost,
     recovered,
     incomplete,
+    unsettled,
+    pendingResets,
     skipped: lines.filter((line): line is UnreadableLine => line.kind === 'unreadable'),
   };
 }
@@ -133,7 +177,7 @@ function pendingOf(entry: Entry): RecoveredPassword['pending'] | undefined {
 export async function closeLostIntents(
   path: string,
   panelUrl: string,
-  found: Omit<JournalRepairs, 'skipped'>,
+  found: Pick<JournalRepairs, 'lost' | 'recovered' | 'incomplete'>,
   now: () => Date = () => new Date(),
 ): Promise<void> {
   if (found.lost.length === 0 && found.recovered.length === 0 && found.incomplete.length === 0) return;

@@ -1,0 +1,73 @@
+/**
+ * What a run settles in the secrets journal before it sends anything, and says as it does, for
+ * the CLI (apply, `secrets reset`) and the library's executePlan alike: clients an earlier,
+ * interrupted run created without ever seeing their password; passwords written ahead of the
+ * requests that created clients (the panel holds them: recorded as current); passwords saved
+ * without their client's id; and, named only, what is still unsettled: a create or a reset
+ * whose outcome is unknown. The journal's own rules are secrets/recovery.ts.
+ */
+import { quote } from '../escape.js';
+import type { Redactions } from '../redact.js';
+import { skippedLineWarning } from '../secrets/journal.js';
+import { closeLostIntents, type ExistingClient, findLostIntents } from '../secrets/recovery.js';
+import { resetCommand } from './create.js';
+
+/** A sentence for the user: a `warning` (something is lost or unsettled) or a `note` (repaired). */
+export interface RecoveryMessage {
+  readonly kind: 'warning' | 'note';
+  readonly text: string;
+}
+
+/**
+ * Names what earlier runs left for this panel in the journal at `path`, given the clients that
+ * exist now (a run passes every live client; `secrets reset` and executePlan the ones they
+ * looked up), then records the repairs once (named first: a kill in between names them again,
+ * never not at all). A password recovered in clear joins `redactions` before anything is said.
+ * Returns the usernames whose create is still unsettled (PanelAdapterOptions.unsettled). Run
+ * it under the secrets file's lock (secrets/lock.ts): it writes the journal.
+ */
+export async function recoverJournal(
+  path: string,
+  panelUrl: string,
+  clients: readonly ExistingClient[],
+  redactions: Redactions,
+  tell: (message: RecoveryMessage) => void,
+): Promise<ReadonlySet<string>> {
+  const found = await findLostIntents(path, panelUrl, clients);
+  const warn = (text: string): void => {
+    tell({ kind: 'warning', text });
+  };
+  const note = (text: string): void => {
+    tell({ kind: 'note', text });
+  };
+  for (const line of found.skipped) warn(skippedLineWarning(path, line));
+  for (const client of found.lost) {
+    warn(
+      `client ${quote(client.username)} (id ${client.id}) was created by an earlier apply that was stopped before the panel's answer arrived: its password is unknown: give it a new one with ${resetCommand(client.username)}`,
+    );
+  }
+  for (const client of found.recovered) {
+    if ('password' in client.pending) redactions.add(client.pending.password);
+    note(
+      `${path}:${client.line}: client ${quote(client.username)} (id ${client.id}) was created by an earlier apply that was stopped before the panel's answer arrived; the password written ahead for it is its password: recorded`,
+    );
+  }
+  for (const record of found.incomplete) {
+    note(
+      `${path}:${record.line}: the password of client ${quote(record.username)} was saved without its id; the panel lists it as id ${record.id}: record completed`,
+    );
+  }
+  for (const intent of found.unsettled) {
+    if (!intent.pending) continue;
+    warn(
+      `${path}:${intent.line}: client ${quote(intent.username)}: an earlier apply's POST carried the password written ahead there and its outcome is unknown; the panel does not list the client (yet): once it does, apply records that password as current (if this run creates the client, the new password counts)`,
+    );
+  }
+  for (const intent of found.pendingResets) {
+    warn(
+      `${path}:${intent.line}: client ${quote(intent.username)} has a newer password pending from a secrets reset whose outcome is unknown: the panel holds it or the current one; ${resetCommand(intent.username)} settles it`,
+    );
+  }
+  await closeLostIntents(path, panelUrl, found);
+  return new Set(found.unsettled.map((intent) => intent.username));
+}
