@@ -14,7 +14,7 @@ import type { Command, Credentials } from './args.js';
 import { parseCommandLine } from './args.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, connect, type ConnectionValues } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
-import { readBytes, STDIN, writeAtomically } from './files.js';
+import { checkOutPath, readBytes, STDIN, writeAtomically } from './files.js';
 import type { Io } from './io.js';
 import { loadManifest } from './manifest-input.js';
 
@@ -84,6 +84,7 @@ Examples:
 ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
   async run(args, io, credentials) {
     const { values } = parseCommandLine(args, EXPORT_OPTIONS, 0, usage);
+    checkOutPath(values.out, '--out', 'without --out the manifest goes to stdout');
     const patterns = values.clients ?? [];
     if (patterns.some((p) => p.trim() === ''))
       throw new ProvisionError('usage', '--clients needs a pattern such as team-*', {
@@ -131,7 +132,7 @@ async function exportPanel(
   if (validateManifest(text, 'export').desired === undefined)
     throw new Error('provision export wrote a manifest that does not validate');
   for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
-  if (values.out !== undefined) await writeAtomically(values.out, text, credentials.redactions);
+  if (values.out !== undefined) await writeAtomically(values.out, text);
   else io.stdout.write(text);
   const domains = clients.reduce((n, c) => n + c.domains.length, 0);
   const left =
@@ -186,7 +187,7 @@ async function exportInto(
     io.stderr.write(`${safeText(path)}: differs from the panel (the diff above); --check: nothing was written\n`);
     return EXIT.changes;
   }
-  await writeAtomically(path, rewritten, credentials.redactions);
+  await writeAtomically(path, rewritten);
   io.stderr.write(`${safeText(path)}: rewritten (the diff above)\n`);
   return EXIT.ok;
 }

@@ -2,7 +2,6 @@ import { type FileHandle, lstat, open, readFile, rename, rm } from 'node:fs/prom
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
-import type { Redactions } from '../redact.js';
 import type { Io } from './io.js';
 
 /**
@@ -139,12 +138,7 @@ function readHint(code: string): string {
  * first place (test/e2e/leaks.test.ts) and would no longer parse, or match its hash, with a
  * word blanked.
  */
-export async function writeAtomically(
-  path: string,
-  text: string,
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- what callers passed when files were filtered (export.ts still does): ignored, see above
-  ...ignored: readonly Redactions[]
-): Promise<void> {
+export async function writeAtomically(path: string, text: string): Promise<void> {
   if (path === STDOUT) throw dashRefused();
   const existing = await lstat(path).then(
     (info) => info,

@@ -6,7 +6,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readBytes, readJson, writeAtomically } from '../../src/cli/files.js';
 import type { Io } from '../../src/cli/io.js';
 import { ProvisionError } from '../../src/errors.js';
-import { Redactions } from '../../src/redact.js';
 
 const io: Io = {
   stdout: { write: () => undefined, isTTY: false },
@@ -74,12 +73,6 @@ describe('the CLI reads and writes files in one place', () => {
       message: expect.stringContaining('ENOENT') as unknown,
     });
     expect(await readdir(dir)).toEqual(['plan.json']);
-  });
-
-  it("writes the document as given: the run's redaction filter is for what it prints", async () => {
-    const file = join(dir, 'plan.json');
-    await writeAtomically(file, '# production panel\n', new Redactions().add('prod'));
-    expect(await readFile(file, 'utf8')).toBe('# production panel\n');
   });
 
   it('replaces only a regular file: a pipe, a device, a directory or a link is refused and left as it was', async () => {
