@@ -5,6 +5,7 @@
  * the secrets file, or, for the few whose answer was in flight at a kill, named by a later
  * run so the user can set a new one.
  */
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -193,6 +194,8 @@ describe('apply stopped with SIGTERM', () => {
     expect(stopped.stdout).toMatch(/Apply: \d+ succeeded, 0 failed, \d+ skipped/);
     expect(stopped.stdout).toContain('interrupted before it was sent');
     expect(stopped.stdout).not.toContain('✗');
+    // The secrets file's lock goes with the run.
+    expect(existsSync(`${env.PROVISION_SECRETS_FILE}.lock`)).toBe(false);
 
     const sim = p.sim;
     const created = [...sim.state.clients.values()].map((c) => c.username);
@@ -243,6 +246,8 @@ describe('apply interrupted twice', () => {
     expect({ code: run.code, signal: run.signal }, run.stderr).toEqual({ code: 130, signal: null });
     expect(run.stderr).toContain('Ctrl-C again stops at once');
     expect(run.stderr).toMatch(/stopped at once: .*run apply again/);
+    // Stopped at once, it still removed the secrets file's lock on its way out.
+    expect(existsSync(`${env.PROVISION_SECRETS_FILE}.lock`)).toBe(false);
     // Not held by the hanging requests.
     expect(Date.now() - started).toBeLessThan(15_000);
   }, 60_000);
