@@ -49,10 +49,10 @@ import { Interrupted, NO_SLOT, type Slot } from './walk.js';
  *
  * Passwords: before a POST /clients leaves, its intent is on disk (write-ahead), so a run killed
  * mid-request leaves a trace a later run can name; a refusal of a POST sent once closes that
- * intent (its `intent_id`), and no other: a POST an earlier run left unsettled stays open. The password is on disk
- * as soon as the answer is in hand, before anything else (even before the client's id is known,
- * when the answer lacks one), so no dependent request and no later failure can leave it only
- * in memory. With `newPassword` (apply --generate-passwords) the password is made here and the
+ * intent (its `intent_id`), and no other: a POST an earlier run left unsettled stays open. The
+ * password is on disk as soon as the answer is in hand, before anything else (even before the
+ * client's id is known, when the answer lacks one), so no dependent request and no later
+ * failure can leave it only in memory. With `newPassword` (apply --generate-passwords) the password is made here and the
  * intent carries it as pending, on disk before the POST that sends it in `password` (added to
  * the request's body at send time: a plan never holds a password); the answer makes it current
  * (a different password in the answer wins), and so does finding the client by name after a

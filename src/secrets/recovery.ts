@@ -107,7 +107,8 @@ export interface JournalRepairs {
  * them first, then closeLostIntents, so a run killed in between names them again rather than
  * never. A client whose create intent is open and who exists was created by that request (the
  * plan that sent it saw no such client); when the intent carries a pending password, the panel
- * holds it.
+ * holds it. That reading is sound only under the secrets file's lock (secrets/lock.ts): without
+ * it, another run's POST could have created the client meanwhile, with its own password.
  */
 export async function findLostIntents(
   path: string,
