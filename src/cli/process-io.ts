@@ -1,9 +1,10 @@
-import { EXIT } from './exit.js';
+import { failed, isClosed, watchOutputs } from '../outputs.js';
 import type { Io, Output } from './io.js';
 
 /** The real process as an Io: its streams, its environment, its signals, its terminal. */
 export function processIo(env: Io['env'] = process.env): Io {
-  watchOutputs();
+  // A closed pipe stops a command that handles a stop as a first Ctrl-C does.
+  watchOutputs(stopWaiters);
   return {
     stdout: output(process.stdout),
     stderr: output(process.stderr),
@@ -16,77 +17,20 @@ export function processIo(env: Io['env'] = process.env): Io {
 
 /**
  * A standard stream as an Output: nothing more is written to it once it has failed (see
- * watchOutputs). A write that fails at once (a pipe's reader gone: the stream is errored when
+ * watchOutputs in src/outputs.ts). A write that fails at once (a pipe's reader gone: the stream is errored when
  * write returns) is handled before the next one, as a C program dies at its failed write, not
  * after the command has run on to its end.
  */
 function output(stream: NodeJS.WriteStream): Output {
   return {
     write: (text) => {
-      if (closed.has(stream)) return;
+      if (isClosed(stream)) return;
       stream.write(text);
       if (stream.errored !== null) failed(stream, stream.errored);
     },
     isTTY: stream.isTTY,
     columns: stream.columns,
   };
-}
-
-/** The standard streams that failed: written to no more. */
-const closed = new Set<NodeJS.WriteStream>();
-let watching = false;
-
-/**
- * Makes a failed write to stdout or stderr end the command the way Unix tools end, never with
- * Node's "Unhandled 'error' event" and a stack trace (`provision plan big.yaml | head -1`). For
- * every write of the process, the bin's own (`--version`) included: bin.ts calls it first.
- *
- * - The reader went away (EPIPE: `| head -1`, a pager quit): quietly. A command that handles
- *   a stop (apply, secrets reset, the simulator: they wait on untilStopped) stops as at a first
- *   Ctrl-C, finishing what is in flight, and its further output to that stream is dropped;
- *   any other command ends at once by SIGPIPE, as a C program does (the shell shows status 141).
- * - Any other failure (ENOSPC on a redirected stdout, EIO): the output is incomplete, so it is
- *   said on the other stream when that one is still open, and the process ends (EXIT.failure).
- */
-export function watchOutputs(): void {
-  if (watching) return;
-  watching = true;
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: Error) => {
-      failed(stream, error);
-    });
-  }
-}
-
-/** What a failed write to `stream` does (see watchOutputs); once per stream. */
-function failed(stream: NodeJS.WriteStream, error: Error): void {
-  if (closed.has(stream)) return;
-  closed.add(stream);
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EPIPE') {
-    if (stopWaiters()) return;
-    endBySigpipe();
-  }
-  if (stream === process.stdout && !closed.has(process.stderr))
-    process.stderr.write(
-      `error: cannot write to standard output: ${code ?? error.message}: the output is incomplete\n`,
-    );
-  process.exit(EXIT.failure);
-}
-
-/** Ends the process by SIGPIPE, which Node ignores by default: the default action is restored first. */
-function endBySigpipe(): never {
-  try {
-    // Removing the last listener of a signal gives it back its default action (libuv).
-    const ignore = (): void => undefined;
-    process.on('SIGPIPE', ignore);
-    process.off('SIGPIPE', ignore);
-    process.kill(process.pid, 'SIGPIPE');
-  } catch {
-    // A platform without SIGPIPE: the status a shell shows for it, below.
-  }
-  // Not reached where the signal is delivered at once (Linux, macOS); the same status otherwise.
-  process.exit(128 + process.getBuiltinModule('node:os').constants.signals.SIGPIPE);
 }
 
 /** One line from the terminal; '' on Ctrl-C or end of input, so a refusal never hangs. */
@@ -154,3 +98,5 @@ function listenForStops(): void {
     process.on('SIGTERM', stop);
   }
 }
+
+export { watchOutputs } from '../outputs.js';

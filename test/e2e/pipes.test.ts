@@ -11,7 +11,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { BIN } from '../helpers/dist.js';
+import { BIN, DIST } from '../helpers/dist.js';
 import { API_KEY, run, workspace } from '../helpers/cli.js';
 
 function runWithStdin(
@@ -68,6 +68,7 @@ async function withClosedReader(
   stream: 'stdout' | 'stderr',
   args: string[],
   env: Record<string, string>,
+  bin = BIN,
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
   // A FIFO opened for reading (without waiting for a writer), then for writing, then the reader
   // closed: every write to it fails with EPIPE, from the first byte on.
@@ -78,7 +79,7 @@ async function withClosedReader(
   closeSync(reader);
   try {
     return await new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], {
+      const child = spawn(process.execPath, [bin, ...args], {
         env: { PATH: process.env.PATH ?? '', ...env },
         stdio: ['ignore', stream === 'stdout' ? writer : 'pipe', stream === 'stderr' ? writer : 'pipe'],
       });
@@ -152,6 +153,16 @@ describe('outputs whose reader has gone', () => {
     );
     expect(r.signal, r.output).toBe('SIGPIPE');
     // It ends at the failed write, as a C program does: nothing said after it on the other stream.
+    expect(r.output).toBe('');
+  });
+
+  it.each([
+    ['--help', 'stdout', ['--help']],
+    ['a usage error', 'stderr', ['--no-such-flag']],
+  ] as const)('provision-pr-comment %s, its %s closed: ends by SIGPIPE, saying nothing', async (_, stream, args) => {
+    const w = await workspace('version: 1\nclients: []\n');
+    const r = await withClosedReader(w.dir, stream, [...args], {}, join(DIST, 'action', 'pr-comment.js'));
+    expect(r.signal, r.output).toBe('SIGPIPE');
     expect(r.output).toBe('');
   });
 
