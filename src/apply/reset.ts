@@ -1,5 +1,5 @@
 import type { PanelClient } from '../panel/client.js';
-import { PanelHttpError } from '../panel/errors.js';
+import { afterUnanswered, PanelHttpError } from '../panel/errors.js';
 import { findClientById } from '../panel/read.js';
 import { newIntentId, type SecretsSink } from '../secrets/journal.js';
 import { messageOf } from '../util.js';
@@ -13,9 +13,10 @@ export interface ResetTarget {
 
 /**
  * What came of one client's reset. `reset`: the panel took the new password, now current.
- * `refused`: the panel no longer has the client (404); the old password stays as it was.
- * `unknown`: no answer (after the panel client's retries), a 4xx (which may refuse a repeat of
- * a PUT that landed: see resetPasswords) or another failure; the new password stays pending:
+ * `refused`: the panel refused the PUT itself (a 4xx with every earlier attempt answered), or
+ * no longer has the client; the old password stays as it was. `unknown`: no answer (after the
+ * panel client's retries), a 4xx after an attempt without an answer (which may refuse a repeat
+ * of a PUT that landed: see resetPasswords) or another failure; the new password stays pending:
  * the panel holds it or the old one, and running the reset again settles it. `skipped`:
  * interrupted before its request was sent, or the secrets file could not be written first.
  */
@@ -48,12 +49,13 @@ export interface ResetOptions {
  *
  * What a failure settles: the PUT is idempotent, so the panel client sends it again after an
  * attempt without an answer (a reset connection, a 502 or 504) and reports only the last
- * answer. A 4xx may then be the panel refusing a repeat of a PUT that landed (409 "the same
- * password", say): it proves nothing, and this module cannot tell it from a refusal of a PUT
- * sent once. So a 4xx leaves the new password pending (`unknown`), named in the outcome, by
- * `secrets decrypt` and by the next apply, unless the panel no longer has the client (404,
- * and a look-up by id finds none): then it is `refused`, which settles that intent only, and
- * the old password stays current. Without an answer the pending one stays pending too: the
+ * answer. A 4xx after such an attempt may be the panel refusing a repeat of a PUT that landed
+ * (409 "the same password", say): it proves nothing, and the new password stays pending
+ * (`unknown`), named in the outcome, by `secrets decrypt` and by the next apply. A 4xx to a PUT
+ * whose every attempt was answered (the client marks the difference: afterUnanswered), or a
+ * client the panel no longer has (a 404, and a look-up by id finds none), is `refused`, which
+ * settles that intent only: the old password stays current. Without an answer the pending one
+ * stays pending too: the
  * next reset of that client makes and sends another (a pending password encrypted to a
  * recipient cannot be read back here to send again, and a new one is as good), and its record
  * settles the client. A failure for one client does not stop the others; nothing throws for
@@ -99,35 +101,27 @@ export async function resetPasswords(
     try {
       await send(panel, { method: 'PUT', path: `/clients/${id}`, body: { password } }, options.signal);
     } catch (error) {
-      const gone = await clientGone(panel, id, error);
-      if (gone) {
-        const recorded = await sink
-          .refused({
-            ...base,
-            at: now().toISOString(),
-            intent_id: intentId,
-            refused: 'answered 404: the client is gone',
-          })
-          .then(
-            () => '',
-            (e: unknown) => ` (and the refusal could not be recorded: ${messageOf(e)})`,
-          );
-        done({
-          username,
-          id,
-          status: 'refused',
-          why: `${messageOf(error)}: the panel has no such client any more${recorded}`,
-        });
-      } else if (error instanceof PanelHttpError && error.status >= 400 && error.status < 500) {
+      const refused = await refusalOf(panel, id, error);
+      if (refused !== undefined) {
+        const recorded = await sink.refused({ ...base, at: now().toISOString(), intent_id: intentId, refused }).then(
+          () => '',
+          (e: unknown) => ` (and the refusal could not be recorded: ${messageOf(e)})`,
+        );
+        const gone = refused === GONE ? ': the panel has no such client any more' : '';
+        done({ username, id, status: 'refused', why: `${messageOf(error)}${gone}${recorded}` });
+      } else {
+        const earlier = afterUnanswered(error);
+        // No answer, a 5xx, an answer that breaks the contract, or a 4xx after an attempt that
+        // may have landed: the panel may have taken it.
         done({
           username,
           id,
           status: 'unknown',
-          why: `${messageOf(error)}; the panel client sends a PUT again after an attempt without an answer, so this may refuse a repeat of one that landed`,
+          why:
+            earlier === undefined
+              ? messageOf(error)
+              : `${messageOf(error)}, after an attempt that ${earlier}: this may refuse a repeat of a PUT that landed`,
         });
-      } else {
-        // No answer, a 5xx, an answer that breaks the contract: the panel may have taken it.
-        done({ username, id, status: 'unknown', why: messageOf(error) });
       }
       continue;
     }
@@ -144,6 +138,20 @@ export async function resetPasswords(
     }
   }
   return outcomes;
+}
+
+const GONE = 'answered 404: the client is gone';
+
+/**
+ * Why the PUT surely did not set the password, or undefined when it may have. Surely not: the
+ * client is gone (a 404, and a look-up by id finds none), or a 4xx to a PUT every earlier
+ * attempt of which was answered, so the panel refused this request and not the repeat of one
+ * that landed (afterUnanswered).
+ */
+async function refusalOf(panel: PanelClient, id: number, error: unknown): Promise<string | undefined> {
+  if (!(error instanceof PanelHttpError) || error.status < 400 || error.status >= 500) return undefined;
+  if (await clientGone(panel, id, error)) return GONE;
+  return afterUnanswered(error) === undefined ? `answered ${error.status}` : undefined;
 }
 
 /**

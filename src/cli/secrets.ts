@@ -43,10 +43,11 @@ reset options:
   --allow-plaintext-secrets  under CI (CI set, not false or 0), allow writing passwords in clear
 
 A username the panel does not have is refused before anything is sent. Each client is named as
-it is done. No answer, or a refusal (the panel client sends a PUT again after a lost answer, so
-a refusal may be of a repeat of one that landed): the new password stays pending (the panel
-holds it or the old one), named by decrypt and by the next apply: run the reset of that client
-again; it sends another new password. A client the panel no longer has: recorded as refused.
+it is done. Refused (a 4xx), or a client the panel no longer has: recorded as refused, the old
+password stays current. No answer, or a refusal after an attempt that got none (the PUT is sent
+again then, so the refusal may be of a repeat of one that landed): the new password stays
+pending (the panel holds it or the old one), named by decrypt and by the next apply: run the
+reset of that client again; it sends another new password.
 One apply or reset at a time per secrets file: a second one exits 1 at once, naming the first.
 
 keygen options:

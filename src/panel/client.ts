@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { ProvisionError } from '../errors.js';
 import { VERSION } from '../version.js';
-import { DEADLINE_CODE, PanelHttpError, unreachableError } from './errors.js';
+import { DEADLINE_CODE, markAfterUnanswered, notSentAgain, PanelHttpError, unreachableError } from './errors.js';
 import { readAnswer, readListAnswer } from './body.js';
 import { StreamedList, type ListAnswer, type ListItem, type ListRead } from './list-stream.js';
 import { checkApiKey } from './key.js';
@@ -11,6 +11,7 @@ import { proxySettings } from './proxy.js';
 import { createDispatcher } from './transport.js';
 import {
   DEFAULT_RETRY_TIMING,
+  ambiguity,
   retryDelayMs,
   waitMessage,
   type AttemptResult,
@@ -266,6 +267,11 @@ export class PanelClient {
   ): Promise<AttemptResult & { ok: true }> {
     const started = this.clock.now();
     const budget = this.timing.budgetMs;
+    // Why an earlier attempt may have been carried out (no answer, a 502 or 504): the failure
+    // thrown at last says so (afterUnanswered), since a refusal may then refuse a repeat.
+    let unanswered: string | undefined;
+    const fail = (error: ProvisionError): ProvisionError =>
+      unanswered === undefined ? error : markAfterUnanswered(error, unanswered);
     for (let attempt = 1; ; attempt++) {
       // No attempt outlives the request's budget, whatever the peer does (trickles, stalls): each
       // runs until the budget ends at most. (The first runs MIN_ATTEMPT_MS at least, for a budget
@@ -288,12 +294,13 @@ export class PanelClient {
         timing: this.timing,
       });
       // Nor does one start with less than MIN_ATTEMPT_MS of the budget left after its wait.
-      if (delay === undefined || now - started + delay + MIN_ATTEMPT_MS > budget) throw outcome.error;
-      if (aborted(signal)) throw notSentAgain(outcome.error);
+      if (delay === undefined || now - started + delay + MIN_ATTEMPT_MS > budget) throw fail(outcome.error);
+      if (aborted(signal)) throw notSentAgain(fail(outcome.error));
       this.onWait?.(waitMessage(this.describe(method, path), outcome.error, delay, attempt + 1));
       await untilAborted(this.clock.sleep(delay), signal);
-      if (aborted(signal)) throw notSentAgain(outcome.error);
-      if (this.clock.now() - started + MIN_ATTEMPT_MS > budget) throw outcome.error; // the wait overran
+      if (aborted(signal)) throw notSentAgain(fail(outcome.error));
+      if (this.clock.now() - started + MIN_ATTEMPT_MS > budget) throw fail(outcome.error); // the wait overran
+      unanswered ??= ambiguity(outcome.error);
     }
   }
 
@@ -383,14 +390,6 @@ export class PanelClient {
         return assertNever(read);
     }
   }
-}
-
-/** A failure whose retry an interrupt cancelled: the same error, saying so. */
-function notSentAgain(error: ProvisionError): ProvisionError {
-  return new ProvisionError(error.code, `${error.message} (not sent again: interrupted)`, {
-    ...(error.hint === undefined ? {} : { hint: error.hint }),
-    cause: error,
-  });
 }
 
 function aborted(signal: AbortSignal | undefined): boolean {

@@ -191,3 +191,37 @@ function errorCode(err: unknown): string {
   }
   return err instanceof Error ? err.name : 'unknown error';
 }
+
+/** A failure whose retry an interrupt cancelled: the same error, saying so. */
+export function notSentAgain(error: ProvisionError): ProvisionError {
+  return new ProvisionError(error.code, `${error.message} (not sent again: interrupted)`, {
+    ...(error.hint === undefined ? {} : { hint: error.hint }),
+    cause: error,
+  });
+}
+
+/** Failures of requests an earlier attempt of which may have been carried out: why it may. */
+const earlierUnanswered = new WeakMap<object, string>();
+
+/**
+ * Marks `error`, the last failure of a request whose earlier attempt `why` (got no answer,
+ * answered 502 or 504): that attempt may have been carried out, so a refusal now may refuse
+ * its repeat, not the request. Returns `error`.
+ */
+export function markAfterUnanswered(error: ProvisionError, why: string): ProvisionError {
+  earlierUnanswered.set(error, why);
+  return error;
+}
+
+/**
+ * Why an earlier attempt of the request that failed with `error` may have been carried out
+ * (see markAfterUnanswered), looking through its causes; undefined when every earlier attempt
+ * was answered, or there was none: then a 4xx refused the request itself.
+ */
+export function afterUnanswered(error: unknown): string | undefined {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const why = earlierUnanswered.get(e);
+    if (why !== undefined) return why;
+  }
+  return undefined;
+}

@@ -97,7 +97,7 @@ describe('resetPasswords', () => {
     });
   });
 
-  test('a 4xx leaves the new password pending (it may refuse a repeat of a PUT that landed); the next client is still done', async () => {
+  test('a 4xx to a PUT sent once is a refusal: recorded for its intent, the old password stays current; the next client is still done', async () => {
     const simulator = await sim({
       seed: { clients: [{ username: 'alice' }, { username: 'bob' }] },
     });
@@ -124,7 +124,7 @@ describe('resetPasswords', () => {
     expect(outcomes).toMatchObject([
       {
         username: 'alice',
-        status: 'unknown',
+        status: 'refused',
         why: expect.stringContaining('400 Bad Request: The password must be at least 8 characters long.') as unknown,
       },
       { username: 'bob', status: 'reset' },
@@ -132,10 +132,11 @@ describe('resetPasswords', () => {
     expect(parseJournal(await readFile(path, 'utf8')).map((l) => l.kind)).toEqual([
       'password',
       'intent',
+      'refused',
       'intent',
       'password',
     ]);
-    expect((await standing()).alice).toEqual({ current: 'Old-Password-Of-Alice-01', pending: 'short' });
+    expect((await standing()).alice).toEqual({ current: 'Old-Password-Of-Alice-01' });
   });
 
   test('the PUT landed but its answer was lost, and the repeat was refused (409): the password the panel holds stays pending, not refused', async () => {

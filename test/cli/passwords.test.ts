@@ -129,7 +129,7 @@ describe('secrets reset', () => {
     expect(w.sim.requests.filter((q) => q.method !== 'GET')).toEqual([]);
   });
 
-  it('refused by the panel (4xx): exit 1; the new password stays pending (the 4xx may refuse a repeat of a PUT that landed), the old one current', async () => {
+  it('refused by the panel (a 4xx to a PUT sent once): exit 1, recorded as refused, the old password stays current', async () => {
     const w = await workspace(MANIFEST, {
       ...SEEDED,
       intercept: (req) =>
@@ -151,9 +151,13 @@ describe('secrets reset', () => {
     const r = await run(['secrets', 'reset', 'alice'], w.envWithSecrets);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(
-      /^✗ client "alice" \(id 2\): PUT \/api\/v2\/clients\/2: 400 Bad Request: The password does not meet the password policy\.; .*: the new password stays pending; the panel holds it or the old one: run secrets reset alice again\n$/,
+      /^✗ client "alice" \(id 2\): refused \(PUT \/api\/v2\/clients\/2: 400 Bad Request: The password does not meet the password policy\.\): its password stays as it was\n$/,
     );
-    expect(parseJournal(await readFile(w.secrets, 'utf8')).map((l) => l.kind)).toEqual(['password', 'intent']);
+    expect(parseJournal(await readFile(w.secrets, 'utf8')).map((l) => l.kind)).toEqual([
+      'password',
+      'intent',
+      'refused',
+    ]);
     expect(await currentPasswords(w.secrets)).toEqual({ alice: 'Old-Password-Of-Alice-01' });
   });
 
