@@ -23,6 +23,7 @@ const OPTIONS = {
   'error-rate': { type: 'string' },
   'reset-rate': { type: 'string' },
   'ambiguous-post-rate': { type: 'string' },
+  'ambiguous-put-rate': { type: 'string' },
   'not-ready': { type: 'string' },
   'fault-seed': { type: 'string' },
   'api-disabled': { type: 'boolean', default: false },
@@ -48,6 +49,7 @@ Faults, to see how provision copes (all off by default):
   --error-rate R             answer a share R (${rangeText(RATE)}) of requests with 500, 502 or 503
   --reset-rate R             drop the connection of a share R (${rangeText(RATE)}) of requests without answering
   --ambiguous-post-rate R    carry out a share R (${rangeText(RATE)}) of POSTs, then drop the connection unanswered
+  --ambiguous-put-rate R     carry out a share R (${rangeText(RATE)}) of PUTs, then drop the connection unanswered
   --not-ready MS             refuse a new client's domains for MS milliseconds after its creation (${rangeText(NOT_READY_MS)})
   --fault-seed N             seed of the fault draws, ${rangeText(FAULT_SEED)} (the same seed, the same faults)
   --api-disabled             answer every request with an HTML page, like a panel whose API is off
@@ -93,6 +95,7 @@ function faults(values: Values) {
   const errorRate = rate(values['error-rate'], '--error-rate');
   const resetRate = rate(values['reset-rate'], '--reset-rate');
   const ambiguousPostRate = rate(values['ambiguous-post-rate'], '--ambiguous-post-rate');
+  const ambiguousPutRate = rate(values['ambiguous-put-rate'], '--ambiguous-put-rate');
   const latencyMs = wholeNumber(values.latency, '--latency', LATENCY_MS.min, LATENCY_MS.max);
   const notReadyMs = wholeNumber(values['not-ready'], '--not-ready', NOT_READY_MS.min, NOT_READY_MS.max);
   const faultSeed = wholeNumber(values['fault-seed'], '--fault-seed', FAULT_SEED.min, FAULT_SEED.max);
@@ -100,6 +103,7 @@ function faults(values: Values) {
     ...(errorRate === undefined ? {} : { errorRate }),
     ...(resetRate === undefined ? {} : { resetRate }),
     ...(ambiguousPostRate === undefined ? {} : { ambiguousPostRate }),
+    ...(ambiguousPutRate === undefined ? {} : { ambiguousPutRate }),
     ...(latencyMs === undefined ? {} : { latencyMs }),
     ...(notReadyMs === undefined ? {} : { notReadyMs }),
     ...(faultSeed === undefined ? {} : { faultSeed }),

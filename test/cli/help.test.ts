@@ -41,7 +41,16 @@ describe('exit codes in help texts', () => {
 const NUMERIC = {
   plan: ['max-answer-mb', 'max-creates', 'max-deletes'],
   apply: ['concurrency', 'max-answer-mb', 'max-creates', 'max-deletes', 'settle-timeout'],
-  simulator: ['ambiguous-post-rate', 'error-rate', 'fault-seed', 'latency', 'not-ready', 'port', 'reset-rate'],
+  simulator: [
+    'ambiguous-post-rate',
+    'ambiguous-put-rate',
+    'error-rate',
+    'fault-seed',
+    'latency',
+    'not-ready',
+    'port',
+    'reset-rate',
+  ],
   validate: [],
   export: ['max-answer-mb'],
   secrets: [],
