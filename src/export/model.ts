@@ -2,7 +2,7 @@
  * The live panel as manifest entries: what `provision export` writes and what `export --into`
  * compares a manifest with. Pure: no I/O. A name or value the manifest would refuse is never
  * written (the result must validate): it is left out, and a warning names it (quoted: names are
- * data, panel-api.md trap 8).
+ * data, docs/panel-api.md).
  */
 import { domainToUnicode } from 'node:url';
 import { quote } from '../escape.js';

@@ -1,7 +1,7 @@
 /**
  * Manifest text from manifest entries. The `yaml` package writes every value (it quotes what
  * needs quoting: a plan named "true", "1", "a: b"); the program writes only structure. Names are
- * data (panel-api.md trap 8): a string holding a control, bidirectional or line-separator
+ * data (docs/panel-api.md, traps): a string holding a control, bidirectional or line-separator
  * character is written double-quoted with that character as an escape, so the file shows no
  * such character raw and reads back the same. Pure: no I/O.
  */

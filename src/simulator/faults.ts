@@ -54,7 +54,7 @@ export interface SimulatorFaults {
   readonly lockout?: { readonly attempts: number; readonly ms: number };
   /**
    * A client created by POST /clients is not ready for this many ms: POST /domains for it gets
-   * 400 "The user is not ready yet ..." (trap 2). Default 0.
+   * 400 "The user is not ready yet ..." (creation is asynchronous: docs/panel-api.md). Default 0.
    */
   readonly notReadyMs?: number;
 }

@@ -32,7 +32,7 @@
  * - System domains (`systemDomains`, default on): `<username>.sim.keyhelp.test` ('_' becomes
  *   '-'), for every client created by POST and for seeded clients too.
  * - Provisioning is synchronous: a domain can be added right after its client's 201 (the
- *   real panel may refuse it for a moment: trap 2; simulate that with `intercept`).
+ *   real panel may refuse it for a moment, docs/panel-api.md; simulate that with `intercept`).
  * - `statePath`: loaded when the file exists (the seed is then ignored), else created from the
  *   seed at start. Every mutation is appended to it before its answer is sent (mutations that
  *   arrive during a write share the next one); the file is compacted at start and stop.

@@ -85,7 +85,7 @@ export interface SimulatorSeedClient {
   readonly domains?: readonly string[];
 }
 
-/** 'Premium Plus' has a space on purpose: plan names may contain spaces (panel-api.md, trap 3). */
+/** 'Premium Plus' has a space on purpose: plan names may contain spaces (docs/panel-api.md). */
 export const DEFAULT_HOSTING_PLANS: readonly string[] = ['Basic', 'Standard', 'Premium Plus'];
 
 /** The domain the simulator gives each new client, like a panel's system domain. */
@@ -193,7 +193,7 @@ export class SimStore implements SimulatorState {
         message: `The username '${username}' is invalid: use a lowercase letter first, then lowercase letters, digits, '-' or '_' (at most 32 characters).`,
       };
     }
-    // Administrators share the namespace: refused here although GET /clients/name/<admin> is 404 (trap 1).
+    // Administrators share the namespace: refused here although GET /clients/name/<admin> is 404 (docs/panel-api.md).
     if (this.clientsByName.has(username) || this.admins.has(username)) {
       return { status: 400, message: `The username '${username}' is already in use.` };
     }
