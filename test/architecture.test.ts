@@ -23,8 +23,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ['manifest', 'panel', 'secrets', 'simulator'],
   ['.'],
 ];
-/** Same-floor imports that are allowed: render shows apply's outcomes. */
-const ALLOWED: readonly string[] = ['render->apply'];
+/** Same-floor imports that are allowed (none today: a shared type moves a floor down instead). */
+const ALLOWED: readonly string[] = [];
 const MAX_LINES = 400;
 
 function filesUnder(dir: string): string[] {
@@ -99,8 +99,41 @@ describe('the house rules', () => {
     expect(sources.flatMap(({ file, text }) => tooLong(file, text))).toEqual([]);
   });
 
-  test('the floors: cli on top; render, apply and export under it; then plan', () => {
-    expect(FLOORS.slice(0, 3)).toEqual([['cli', 'api', 'action'], ['render', 'apply', 'export'], ['plan']]);
+  // The order of the floors, held by what it must refuse and allow (not by a copy of FLOORS):
+  // a floor moved or merged by mistake lets one of these through or refuses one.
+  test.each([
+    ['plan', 'render'],
+    ['plan', 'apply'],
+    ['plan', 'cli'],
+    ['manifest', 'plan'],
+    ['panel', 'plan'],
+    ['secrets', 'apply'],
+    ['simulator', 'plan'],
+    ['render', 'cli'],
+    ['apply', 'api'],
+    ['export', 'cli'],
+    ['apply', 'render'],
+    ['render', 'apply'],
+    ['.', 'panel'],
+    ['.', 'manifest'],
+  ])('src/%s may not import src/%s', (from, to) => {
+    const file = join(SRC, from, 'planted.ts');
+    const target = from === '.' ? `./${to}/x.js` : `../${to}/x.js`;
+    expect(wrongImports(file, `import { x } from '${target}';`)).toHaveLength(1);
+  });
+
+  test.each([
+    ['cli', 'plan'],
+    ['api', 'apply'],
+    ['apply', 'plan'],
+    ['plan', 'manifest'],
+    ['plan', 'panel'],
+    ['export', 'plan'],
+    ['panel', '.'],
+  ])('src/%s may import src/%s', (from, to) => {
+    const file = join(SRC, from, 'planted.ts');
+    const target = to === '.' ? '../util.js' : `../${to}/x.js`;
+    expect(wrongImports(file, `import { x } from '${target}';`)).toEqual([]);
   });
 });
 
@@ -143,9 +176,6 @@ describe('the checks catch what they name', () => {
     ].join('\n');
     expect(importsIn(text)).toHaveLength(5);
     expect(wrongImports(planted, text)).toEqual([]);
-    expect(
-      wrongImports(join(SRC, 'render', 'planted.ts'), "import type { Outcome } from '../apply/execute.js';"),
-    ).toEqual([]);
   });
 
   test(`a hand-written file of ${MAX_LINES + 1} lines is reported, one of ${MAX_LINES} or a generated one is not`, () => {

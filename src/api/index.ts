@@ -47,7 +47,7 @@ export type {
 
 // Apply: carry the plan out.
 export { executePlan, type ApplyOptions } from './apply.js';
-export type { Outcome } from '../apply/execute.js';
+export type { Outcome } from '../plan/outcome.js';
 
 // Render: text, Markdown (a pull-request comment) and JSON, as the CLI prints them.
 export { planView, renderApplyJson, renderApplyText, renderPlanText, type PlanContext } from './render.js';

@@ -1,4 +1,4 @@
-import type { Outcome } from '../apply/execute.js';
+import type { Outcome } from '../plan/outcome.js';
 import type { Desired } from '../manifest/types.js';
 import type { Live } from '../panel/types.js';
 import { planFingerprint } from '../plan/fingerprint.js';

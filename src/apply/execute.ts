@@ -1,24 +1,11 @@
 import { ProvisionError } from '../errors.js';
+import type { Outcome } from '../plan/outcome.js';
 import type { Change, ChangeId, Plan } from '../plan/types.js';
 import { phaseOf } from '../plan/types.js';
 import { type Slot, walk, type Visited } from './walk.js';
 
 export type { Slot } from './walk.js';
-
-/** What happened to one change. Failures carry a one-line message (never a secret). */
-export type Outcome =
-  | {
-      readonly change: Change;
-      readonly status: 'succeeded';
-      readonly id: number;
-      readonly note?: string;
-    }
-  | { readonly change: Change; readonly status: 'failed'; readonly error: string }
-  | {
-      readonly change: Change;
-      readonly status: 'skipped';
-      readonly because: ChangeId | 'interrupted';
-    };
+export type { Outcome } from '../plan/outcome.js';
 
 /** A change done: the panel's id of the resource, and a sentence for the user when there is more to say. */
 /** Requests in flight at once unless told otherwise (apply --concurrency, the library's executePlan). */
@@ -105,11 +92,4 @@ function outcomeOf(visited: Visited<Change, ChangeId, Applied>): Outcome {
     case 'skipped':
       return { change, status: 'skipped', because: visited.because };
   }
-}
-
-/** succeeded / failed / skipped counts. */
-export function tally(outcomes: readonly Outcome[]): Record<Outcome['status'], number> {
-  const counts = { succeeded: 0, failed: 0, skipped: 0 };
-  for (const o of outcomes) counts[o.status]++;
-  return counts;
 }

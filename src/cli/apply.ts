@@ -1,4 +1,5 @@
-import { DEFAULT_CONCURRENCY, executePlan, MAX_CONCURRENCY, type Outcome, tally } from '../apply/execute.js';
+import { DEFAULT_CONCURRENCY, executePlan, MAX_CONCURRENCY } from '../apply/execute.js';
+import { type Outcome, tally } from '../plan/outcome.js';
 import { ProvisionError } from '../errors.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, panelAdapter } from '../apply/panel-adapter.js';
 import { DEFAULT_CONNECTIONS } from '../panel/index.js';

@@ -1,4 +1,4 @@
-import type { Outcome } from '../apply/execute.js';
+import type { Outcome } from '../plan/outcome.js';
 import { renderOutcomeLine, renderProgressLine } from '../render/outcome.js';
 import type { Io, Output } from './io.js';
 import { useColor } from './io.js';

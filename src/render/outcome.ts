@@ -1,5 +1,4 @@
-import type { Outcome } from '../apply/execute.js';
-import { tally } from '../apply/execute.js';
+import { type Outcome, tally } from '../plan/outcome.js';
 import { jsonText, quote, safeText } from '../escape.js';
 import { paint as paintIf, subject } from './common.js';
 import type { Change } from '../plan/types.js';

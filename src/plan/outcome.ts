@@ -1,0 +1,28 @@
+import type { Change, ChangeId } from './types.js';
+
+/**
+ * What came of each change of a plan once applied: the words apply reports in and the
+ * renderers print, below both.
+ */
+
+/** What happened to one change. Failures carry a one-line message (never a secret). */
+export type Outcome =
+  | {
+      readonly change: Change;
+      readonly status: 'succeeded';
+      readonly id: number;
+      readonly note?: string;
+    }
+  | { readonly change: Change; readonly status: 'failed'; readonly error: string }
+  | {
+      readonly change: Change;
+      readonly status: 'skipped';
+      readonly because: ChangeId | 'interrupted';
+    };
+
+/** succeeded / failed / skipped counts. */
+export function tally(outcomes: readonly Outcome[]): Record<Outcome['status'], number> {
+  const counts = { succeeded: 0, failed: 0, skipped: 0 };
+  for (const o of outcomes) counts[o.status]++;
+  return counts;
+}
