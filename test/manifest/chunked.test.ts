@@ -66,6 +66,31 @@ describe('the chunked read equals the whole-document read', () => {
 });
 
 describe('the chunked read', () => {
+  it('never throws, whatever the text: it answers or leaves the text to the whole read (property)', () => {
+    const line = fc.oneof(
+      fc.constantFrom(
+        'version: 1',
+        'clients:',
+        '  - username: a',
+        '    domains: [a.example]',
+        '- ',
+        '  ',
+        '#',
+        '&a',
+        '*a',
+      ),
+      fc.string({ maxLength: 20 }),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 30 }), fc.integer({ min: 1, max: 200 }), (lines, batchChars) => {
+        const text = lines.join('\n');
+        expect(() => parseManifestChunked(text, FILE, batchChars, false)).not.toThrow();
+        expect(() => parseManifestChunked(text, FILE, batchChars, true)).not.toThrow();
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   const valid = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n  - username: bob\n';
 
   it('reads a valid manifest of the common shape', () => {
