@@ -139,18 +139,19 @@ function kindProblems(change: Change, path: string): string[] {
       switch (change.type) {
         case 'client':
           break;
-        case 'domain':
-          if (change.clientId === null && !change.dependsOn.includes(`client:${change.client}`)) {
-            problems.push(
-              `${path}.client_id: null, yet the change does not depend on ${quote(`client:${change.client}`)}`,
-            );
+        case 'domain': {
+          const owner = changeId('client', change.client);
+          if (change.clientId === null && !change.dependsOn.includes(owner)) {
+            problems.push(`${path}.client_id: null, yet the change does not depend on ${quote(owner)}`);
           }
-          if (change.parent !== undefined && !change.dependsOn.includes(`domain:${change.parent}`)) {
+          const parent = change.parent === undefined ? undefined : changeId('domain', change.parent);
+          if (parent !== undefined && !change.dependsOn.includes(parent)) {
             problems.push(
-              `${path}.parent: ${quote(change.parent)}, yet the change does not depend on ${quote(`domain:${change.parent}`)}`,
+              `${path}.parent: ${quote(change.parent ?? '')}, yet the change does not depend on ${quote(parent)}`,
             );
           }
           break;
+        }
         default:
           assertNever(change);
       }
