@@ -11,6 +11,8 @@ const closed = new Set<NodeJS.WriteStream>();
 let watching = false;
 /** Called on a broken pipe: true when the command stops by itself (see watchOutputs). */
 let onBrokenPipe: () => boolean = () => false;
+/** A broken pipe started a stop: the command is ending by itself. */
+let stopping = false;
 
 /** Whether `stream` failed: nothing more is written to it. */
 export function isClosed(stream: NodeJS.WriteStream): boolean {
@@ -47,7 +49,12 @@ export function failed(stream: NodeJS.WriteStream, error: Error): void {
   closed.add(stream);
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EPIPE') {
-    if (onBrokenPipe()) return;
+    // Once a broken pipe has started a stop, another (stdout and stderr on one pipe, `2>&1 |
+    // head`: the stop's own note finds it closed) only ends the writing: the stop goes on.
+    if (stopping || onBrokenPipe()) {
+      stopping = true;
+      return;
+    }
     endBySigpipe();
   }
   if (stream === process.stdout && !closed.has(process.stderr))

@@ -221,6 +221,51 @@ describe('outputs whose reader has gone', () => {
     expect(w.sim.state.clientNamed('client-19')).toBeDefined();
   });
 
+  it('apply 2>&1 | head: both streams on one pipe whose reader leaves mid-run: the stop still finishes, no password lost', async () => {
+    // The reader leaves once the first POST is at the panel (the walk is running); the POSTs
+    // answer only after it has gone.
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let arrived: () => void = () => undefined;
+    const firstPost = new Promise<void>((resolve) => (arrived = resolve));
+    const w = await workspace(bigManifest(20), {
+      intercept: async ({ method }) => {
+        if (method !== 'POST') return undefined;
+        arrived();
+        await gate;
+        return undefined;
+      },
+    });
+    const r = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+      // `exec … 2>&1`: stderr is the same pipe as stdout, as in `provision apply m.yaml 2>&1 | head`.
+      const child = spawn(
+        'bash',
+        ['-c', 'exec "$0" "$@" 2>&1', process.execPath, BIN, 'apply', w.file, '--auto-approve', '--concurrency', '2'],
+        { env: { PATH: process.env.PATH ?? '', ...w.envWithSecrets }, stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      child.stdout.resume();
+      void firstPost.then(() => child.stdout.destroy());
+      child.stdout.on('close', () => {
+        open();
+      });
+      child.on('error', reject);
+      child.on('close', (code, signal) => {
+        resolve({ code, signal });
+      });
+    });
+    // Stopped as at a first Ctrl-C (the stop's own note found the pipe closed too), not killed
+    // by SIGPIPE with answers in flight.
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(130);
+    const created = [...w.sim.state.clients.values()].filter((c) => c.username.startsWith('client-')).length;
+    expect(created).toBeGreaterThan(0);
+    const recorded = (await readFile(w.secrets, 'utf8'))
+      .split('\n')
+      .filter((line) => line.includes('"password":')).length;
+    expect(recorded).toBe(created);
+    await expect(readFile(`${w.secrets}.lock`)).rejects.toThrow();
+  });
+
   it('a stdout that cannot be written for another reason (a full disk): said on stderr, exit 1', () => {
     for (const args of [['--version'], ['--help']]) {
       let failure: { status: number; stderr: string } | undefined;
