@@ -2,7 +2,8 @@
  * The one error type the engine throws on purpose. `code` is stable (scripts and tests match
  * on it, never on the message); the CLI turns codes into exit codes in one place. Messages
  * are one line, say where (file:line:column, or method, path and status) and what to do,
- * and never carry the API key or a password.
+ * and never carry the API key or a password. `meta` holds the same facts as data, for
+ * `--format json` and the library's callers: it never says more than the message does.
  */
 export class ProvisionError extends Error {
   override readonly name = 'ProvisionError';
@@ -13,6 +14,18 @@ export class ProvisionError extends Error {
   readonly details: readonly string[];
   /** Problems at places in a file (unknown hosting plans in the manifest), as data: the CLI renders them. */
   readonly located: readonly LocatedProblem[];
+  /**
+   * The command printed `located` already, as it found them (a manifest's diagnostics, its
+   * warnings among them, in line order): the text form of the error does not repeat them; the
+   * JSON form lists them.
+   */
+  readonly locatedShown: boolean;
+  /**
+   * The facts of the message as JSON-safe data, snake_case keys (`method`, `path`, `status`,
+   * `file`, `errno`, `flag`): given, plus `errno` when the cause is a failed system call.
+   * Names are data here, escaped by JSON alone; never a credential.
+   */
+  readonly meta: ErrorMeta;
 
   constructor(
     code: ErrorCode,
@@ -21,6 +34,8 @@ export class ProvisionError extends Error {
       hint?: string;
       details?: readonly string[];
       located?: readonly LocatedProblem[];
+      locatedShown?: boolean;
+      meta?: ErrorMetaInit;
       cause?: unknown;
     } = {},
   ) {
@@ -29,7 +44,38 @@ export class ProvisionError extends Error {
     this.hint = options.hint;
     this.details = options.details ?? [];
     this.located = options.located ?? [];
+    this.locatedShown = options.locatedShown ?? false;
+    this.meta = jsonSafe({ ...errnoMeta(options.cause), ...options.meta });
   }
+}
+
+/** An error's facts as data: what JSON holds as it is (no undefined, no NaN or Infinity). */
+export type ErrorMeta = Readonly<Record<string, string | number | boolean | null>>;
+
+/** What a thrower gives as `meta`: undefined values are left out. */
+export type ErrorMetaInit = Readonly<Record<string, string | number | boolean | null | undefined>>;
+
+function jsonSafe(init: ErrorMetaInit): ErrorMeta {
+  const meta: Record<string, string | number | boolean | null> = {};
+  for (const [key, value] of Object.entries(init)) {
+    if (value === undefined || (typeof value === 'number' && !Number.isFinite(value))) continue;
+    meta[key] = value;
+  }
+  return meta;
+}
+
+/**
+ * `{errno: 'ENOENT'}` when `cause` (or a cause of it) is a failed system call, else nothing.
+ * The code only: the call's path may be a key pasted where a path belongs (cli/connection.ts).
+ */
+export function errnoMeta(cause: unknown): { errno?: string } {
+  const seen = new Set<unknown>();
+  for (let e = cause; e instanceof Error && !seen.has(e); e = e.cause) {
+    seen.add(e);
+    const { code, syscall } = e as NodeJS.ErrnoException;
+    if (typeof code === 'string' && typeof syscall === 'string' && /^E[A-Z0-9]+$/.test(code)) return { errno: code };
+  }
+  return {};
 }
 
 /**

@@ -64,6 +64,7 @@ export function parseCommandLine<O extends ParseArgsOptionsConfig>(
       const suggestion = flagHint(unknown, Object.keys(options));
       throw new ProvisionError('usage', `unknown option '${safeText(unknown)}'`, {
         hint: suggestion === undefined ? `usage: ${usage}` : `did you mean ${suggestion}? usage: ${usage}`,
+        meta: { flag: unknown },
       });
     }
     throw new ProvisionError('usage', safeText(message.charAt(0).toLowerCase() + message.slice(1)), {
@@ -76,6 +77,7 @@ export function parseCommandLine<O extends ParseArgsOptionsConfig>(
     if (seen.has(token.name))
       throw new ProvisionError('usage', `--${token.name} is given twice`, {
         hint: `give each option once; usage: ${usage}`,
+        meta: { flag: `--${token.name}` },
       });
     seen.add(token.name);
   }
@@ -94,6 +96,18 @@ export function parseCommandLine<O extends ParseArgsOptionsConfig>(
     );
   }
   return parsed;
+}
+
+/**
+ * `args` ask for `--format json`: parsed loosely with `options` (the command's, so that values
+ * split as the command splits them), or, without options, when `--format json` or
+ * `--format=json` is among them. For an error that may come before the strict parse.
+ */
+export function formatJsonRequested(args: readonly string[], options?: ParseArgsOptionsConfig): boolean {
+  if (options === undefined)
+    return args.some((arg, i) => arg === '--format=json' || (arg === '--format' && args[i + 1] === 'json'));
+  const { tokens } = parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true });
+  return tokens.some((token) => token.kind === 'option' && token.name === 'format' && token.value === 'json');
 }
 
 /**
@@ -176,6 +190,7 @@ export function wholeNumber(
     throw new ProvisionError(
       'usage',
       `${flag} takes a whole number from ${rangeText({ min, max })} in plain digits, not ${quote(value)}`,
+      { meta: { flag } },
     );
   }
   return n;
@@ -199,7 +214,7 @@ export function oneOf<T extends string>(
   throw new ProvisionError(
     'usage',
     `${flag} must be one of ${choices.join(', ')}, not ${quote(value)}`,
-    suggestion === undefined ? {} : { hint: `did you mean ${suggestion}?` },
+    suggestion === undefined ? { meta: { flag } } : { hint: `did you mean ${suggestion}?`, meta: { flag } },
   );
 }
 
@@ -211,6 +226,7 @@ export function seconds(value: string | undefined, flag: string, fallbackMs: num
     throw new ProvisionError(
       'usage',
       `${flag} takes a number of seconds from ${rangeText(range)} in plain digits (like 30 or 2.5), not ${quote(value)}`,
+      { meta: { flag } },
     );
   }
   return Math.round(n * 1000);
@@ -224,6 +240,7 @@ export function rate(value: string | undefined, flag: string): number | undefine
     throw new ProvisionError(
       'usage',
       `${flag} takes a share between ${RATE.min} and ${RATE.max}, like 0.1, not ${quote(value)}`,
+      { meta: { flag } },
     );
   return n;
 }

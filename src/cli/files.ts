@@ -44,9 +44,18 @@ export async function readBytes(
     const reason = error instanceof Error ? error.message.replace(/, \w+( '.*')?$/s, '') : String(error);
     throw new ProvisionError('io', `cannot read ${named}: ${reason}`, {
       hint: readHint(errnoCode(error)),
+      meta: pathMeta(path, named),
       cause: error,
     });
   }
+}
+
+/**
+ * The path as the data of an error (`meta.path`), only where its message names it: the API
+ * key file's is not named (it may be the key itself, pasted by mistake: connection.ts).
+ */
+function pathMeta(path: string, named: string): { path?: string } {
+  return named.includes(path) ? { path } : {};
 }
 
 /** A file's text (UTF-8). */
@@ -90,6 +99,7 @@ export async function readSmallText(
     if (error instanceof ProvisionError) throw error;
     throw new ProvisionError('io', `cannot read ${named}: ${errnoCode(error)}`, {
       hint: readHint(errnoCode(error)),
+      meta: pathMeta(path, named),
       cause: error,
     });
   } finally {
@@ -103,7 +113,9 @@ export async function readJson(path: string, io: Io, what = 'file'): Promise<unk
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ProvisionError('io', `the ${what} ${path} is not valid JSON: ${(error as Error).message}`);
+    throw new ProvisionError('io', `the ${what} ${path} is not valid JSON: ${(error as Error).message}`, {
+      meta: { path },
+    });
   }
 }
 
@@ -146,6 +158,8 @@ export async function writeAtomically(path: string, text: string): Promise<void>
       if (errnoCode(error) === 'ENOENT') return undefined;
       throw new ProvisionError('io', `cannot write ${path}: ${errnoCode(error)}`, {
         hint: 'check that the directory exists and is writable',
+        meta: { path },
+        cause: error,
       });
     },
   );
@@ -153,6 +167,7 @@ export async function writeAtomically(path: string, text: string): Promise<void>
   if (kind !== undefined) {
     throw new ProvisionError('io', `${path} is ${kind}, not a regular file: nothing was written`, {
       hint: 'give the path of a regular file (it is created when missing)',
+      meta: { path },
     });
   }
   // node:crypto at the first write, not at start-up: most runs write no file.
@@ -174,6 +189,8 @@ export async function writeAtomically(path: string, text: string): Promise<void>
     if (error instanceof ProvisionError) throw error;
     throw new ProvisionError('io', `cannot write ${path}: ${errnoCode(error)}`, {
       hint: 'check that the directory exists and is writable',
+      meta: { path },
+      cause: error,
     });
   }
 }
@@ -202,7 +219,7 @@ async function keepOwnerAndMode(handle: FileHandle, old: Stats, path: string): P
       throw new ProvisionError(
         'io',
         `cannot keep the owner of ${path} (user ${old.uid}, group ${old.gid}): ${errnoCode(error)}: nothing was written`,
-        { hint: "run as the file's owner (or root), or give the path of a new file" },
+        { hint: "run as the file's owner (or root), or give the path of a new file", meta: { path }, cause: error },
       );
     }
   }

@@ -20,14 +20,19 @@ export function sourceName(path: string): string {
 /**
  * Validates a manifest's bytes and prints every diagnostic (all at once, each located, look-alike
  * names as warnings) to stderr; under GitHub Actions each is also a workflow annotation on
- * the manifest's line. Throws 'manifest_invalid' after printing when there is an error.
+ * the manifest's line. Throws 'manifest_invalid' after printing when there is an error, with
+ * the errors as data (`located`, shown already).
  */
 export function loadManifest(bytes: Uint8Array, path: string, io: Io): Desired {
   const { file, desired, diagnostics, errors } = checkManifest(bytes, path);
   for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
   annotate(diagnostics, io);
   if (desired === undefined)
-    throw new ProvisionError('manifest_invalid', `${file}: ${plural(errors, 'error')}: fix them and run again`);
+    throw new ProvisionError('manifest_invalid', `${file}: ${plural(errors, 'error')}: fix them and run again`, {
+      located: diagnostics.filter((d) => d.severity === 'error'),
+      locatedShown: true,
+      meta: { file, error_count: errors },
+    });
   return desired;
 }
 

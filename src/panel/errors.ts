@@ -28,11 +28,10 @@ export class PanelHttpError extends ProvisionError {
     const reason = STATUS_CODES[init.status] ?? 'Unknown Status';
     const detail = init.panelMessage === undefined ? '' : `: ${init.panelMessage}`;
     const hint = hintForStatus(init.status, init.retryAfter, init.location);
-    super(
-      'panel_http',
-      `${init.method} ${init.path}: ${init.status} ${reason}${detail}`,
-      hint === undefined ? {} : { hint },
-    );
+    super('panel_http', `${init.method} ${init.path}: ${init.status} ${reason}${detail}`, {
+      ...(hint === undefined ? {} : { hint }),
+      meta: { method: init.method, path: init.path, status: init.status, panel_message: init.panelMessage },
+    });
     this.method = init.method;
     this.path = init.path;
     this.status = init.status;
@@ -97,6 +96,13 @@ export class PanelNetworkError extends ProvisionError {
   }) {
     super('panel_unreachable', `${init.method} ${init.url}: ${init.what} (${init.networkCode})`, {
       hint: init.hint,
+      meta: {
+        method: init.method,
+        url: init.url,
+        path: pathOf(init.url),
+        network_code: init.networkCode,
+        sent: init.sent,
+      },
       cause: init.cause,
     });
     this.method = init.method;
@@ -105,6 +111,11 @@ export class PanelNetworkError extends ProvisionError {
     this.transient = init.transient;
     this.what = init.what;
   }
+}
+
+/** The path of an absolute URL (`/api/v2/ping`), or the text as given when it is none. */
+function pathOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).pathname : url;
 }
 
 /** Codes of failures before any byte of the request can have reached the panel. */
@@ -196,6 +207,7 @@ function errorCode(err: unknown): string {
 export function notSentAgain(error: ProvisionError): ProvisionError {
   return new ProvisionError(error.code, `${error.message} (not sent again: interrupted)`, {
     ...(error.hint === undefined ? {} : { hint: error.hint }),
+    meta: error.meta,
     cause: error,
   });
 }

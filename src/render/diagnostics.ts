@@ -17,6 +17,10 @@ export function githubAnnotation(d: Diagnostic): string {
   return `::${level} file=${workflowProperty(d.file)},line=${d.line},col=${d.column}::${workflowData(d.message)}`;
 }
 
+/** What to do about an error the program did not throw on purpose. */
+export const BUG_HINT =
+  'this is a bug in panel-provision: please report it with the command you ran and its output with PROVISION_DEBUG=1 (a stack trace)';
+
 /**
  * `error: message`, detail lines, `hint: ...`; a stack trace only for an unexpected error (a bug)
  * and only with `stack` (PROVISION_DEBUG set). Problems at places in a file
@@ -26,7 +30,8 @@ export function githubAnnotation(d: Diagnostic): string {
  */
 export function formatError(error: unknown, { annotate = false, stack = false } = {}): string {
   if (error instanceof ProvisionError) {
-    const located = error.located.map((p) => ({ ...p, severity: 'error' as const }));
+    // Problems the command printed as it found them are not repeated (ProvisionError.locatedShown).
+    const located = error.locatedShown ? [] : error.located.map((p) => ({ ...p, severity: 'error' as const }));
     const lines = [
       `error: ${error.message}`,
       ...located.map((d) => `  ${formatDiagnostic(d)}`),
@@ -41,7 +46,7 @@ export function formatError(error: unknown, { annotate = false, stack = false } 
   const trace = stack && error instanceof Error && error.stack !== undefined ? `${error.stack}\n` : '';
   const hint = stack
     ? 'this is a bug in panel-provision: please report it with the command you ran and this output'
-    : 'this is a bug in panel-provision: please report it with the command you ran and its output with PROVISION_DEBUG=1 (a stack trace)';
+    : BUG_HINT;
   return `error: internal error: ${message}\n${trace}hint: ${hint}\n`;
 }
 
