@@ -61,6 +61,22 @@ export function redactingIo(io: Io, redactions: Redactions): Io {
   };
 }
 
+/** An output that knows whether anything was written to it (main: has the command printed its document?). */
+export function watched(output: Output): Output & { readonly written: boolean } {
+  let written = false;
+  return {
+    isTTY: output.isTTY,
+    ...(output.columns === undefined ? {} : { columns: output.columns }),
+    write(text: string) {
+      written ||= text !== '';
+      output.write(text);
+    },
+    get written() {
+      return written;
+    },
+  };
+}
+
 export function useColor(output: Output, env: Io['env']): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;

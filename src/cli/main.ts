@@ -1,11 +1,12 @@
 import { ProvisionError } from '../errors.js';
 import { MIN_REDACTED_LENGTH, Redactions } from '../redact.js';
-import { type Command, flagHint } from './args.js';
+import { type Command, flagHint, formatJsonRequested } from './args.js';
 import { EXIT, EXIT_FOR_ERROR, exitCodesHelp, type ExitCode } from './exit.js';
-import { type Io, redactingIo } from './io.js';
+import { type Io, redactingIo, watched } from './io.js';
 import { quote, safeText } from '../escape.js';
 import { closest } from '../names.js';
 import { formatError } from '../render/diagnostics.js';
+import { renderErrorJson } from '../render/error-json.js';
 import { onGitHubActions } from './github.js';
 
 const COMMANDS = {
@@ -61,12 +62,18 @@ Examples:
  * summary: github.ts) blanks every credential of the run's redaction set (src/redact.ts), which
  * holds the key before the command reads or writes anything. Files the user asked for (a plan,
  * a manifest) are documents, written as they are (files.ts writeAtomically).
+ *
+ * An error is printed in its text form on stderr, always. When the command line asks for
+ * `--format json`, stdout also gets the error document (render/error-json.ts), unless the
+ * command printed its own document already (validate's result, a plan with conflicts: each
+ * tells the failure itself): stdout holds one JSON document, whatever happens.
  */
 export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
   const redactions = suspectedCredentials(io.env);
   const safeIo = redactingIo(io, redactions);
+  const stdout = watched(safeIo.stdout);
   try {
-    return await dispatch(argv, safeIo, redactions);
+    return await dispatch(argv, { ...safeIo, stdout }, redactions);
   } catch (error) {
     safeIo.stderr.write(
       formatError(error, {
@@ -74,8 +81,22 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
         stack: (safeIo.env.PROVISION_DEBUG ?? '') !== '',
       }),
     );
+    if (!stdout.written && (await jsonRequested(argv))) safeIo.stdout.write(renderErrorJson(error));
     return error instanceof ProvisionError ? EXIT_FOR_ERROR[error.code] : EXIT.failure;
   }
+}
+
+/**
+ * The command line asks for `--format json`: read from the raw arguments, since the error may
+ * have come before the command parsed them (an unknown flag). For a command, as it would parse
+ * them, and only when it has the flag; before any command (an unknown one), when the words
+ * `--format json` are there.
+ */
+async function jsonRequested(all: readonly string[]): Promise<boolean> {
+  const [name, ...rest] = all.filter((arg) => arg !== '--no-color');
+  if (name === undefined || !Object.hasOwn(COMMANDS, name)) return formatJsonRequested(all);
+  const command = await COMMANDS[name as keyof typeof COMMANDS]().catch(() => undefined);
+  return command?.options?.format !== undefined && formatJsonRequested(rest, command.options);
 }
 
 /**
@@ -146,8 +167,10 @@ function unknownCommand(name: string): ProvisionError {
   const list = 'run provision --help for the list of commands';
   if (name.startsWith('-')) {
     const flag = flagHint(name, GLOBAL_FLAGS);
-    return new ProvisionError('usage', `unknown option '${safeText(name.split('=')[0] ?? name)}' before the command`, {
+    const typed = name.split('=')[0] ?? name;
+    return new ProvisionError('usage', `unknown option '${safeText(typed)}' before the command`, {
       hint: `${flag === undefined ? '' : `did you mean ${flag}? `}${list}`,
+      meta: { flag: typed },
     });
   }
   const suggestion = Object.hasOwn(TERRAFORM_COMMANDS, name)
@@ -155,6 +178,7 @@ function unknownCommand(name: string): ProvisionError {
     : closest(name, Object.keys(COMMANDS));
   return new ProvisionError('usage', `unknown command ${quote(name)}`, {
     hint: `${suggestion === undefined ? '' : `did you mean ${suggestion}? `}${list}`,
+    meta: { command: name },
   });
 }
 

@@ -1,15 +1,19 @@
 /**
  * The JSON the CLI prints is what its schemas say: `plan --format json` against
- * schemas/plan.schema.json and `apply --format json` against schemas/apply-result.schema.json,
+ * schemas/plan.schema.json, `apply --format json` against schemas/apply-result.schema.json and
+ * a failure under `--format json` against schemas/error.schema.json,
  * compiled here with ajv from the files users get, on real output against the simulator (every
  * action and every outcome status). And the schemas are where their `$id`s say: the
  * repository's raw URL of the very file (the package's `exports` map serves the same file
  * from node_modules, test/e2e/package.test.ts), which is what `export` names in its modeline.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import { EXIT_FOR_ERROR } from '../../src/cli/exit.js';
 import { parseManifest } from '../../src/manifest/index.js';
+import { INTERNAL_ERROR_CODE } from '../../src/render/error-json.js';
 import { run, workspace } from '../helpers/cli.js';
 
 const schema = (name: string): object =>
@@ -18,6 +22,7 @@ const schema = (name: string): object =>
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 const planValid = ajv.compile(schema('plan.schema.json'));
 const applyValid = ajv.compile(schema('apply-result.schema.json'));
+const errorValid = ajv.compile(schema('error.schema.json'));
 
 const MANIFEST = `version: 1
 clients:
@@ -64,6 +69,28 @@ describe('JSON output against the schemas', () => {
     expect(new Set(result.outcomes.map((o) => o.status))).toEqual(new Set(['succeeded', 'failed', 'skipped']));
   });
 
+  it('a failure: the error document, with and without problems at places, and every code', async () => {
+    const w = await workspace('version: 1\nclients:\n  - username: Alice\n');
+    const failures = [
+      await run(['plan', w.file, '--format', 'json'], w.env),
+      await run(['plan', w.file, '--format', 'json'], { ...w.env, PROVISION_URL: 'http://127.0.0.1:1' }),
+      await run(['apply', w.file, '--format', 'json', '--concurrency', '0'], w.env),
+    ];
+    await writeFile(w.file, 'version: 1\nclients: [{username: alice}]\n');
+    failures.push(await run(['plan', w.file, '--format', 'json'], { ...w.env, PROVISION_URL: 'http://127.0.0.1:1' }));
+    const documents = failures.map((r) => JSON.parse(r.stdout) as { error: { code: string }; errors: unknown[] });
+    for (const document of documents) expect(errorValid(document), JSON.stringify(errorValid.errors)).toBe(true);
+    expect(documents.map((d) => [d.error.code, d.errors.length])).toEqual([
+      ['manifest_invalid', 1],
+      ['manifest_invalid', 1],
+      ['usage', 0],
+      ['panel_unreachable', 0],
+    ]);
+    const codes = (schema('error.schema.json') as { $defs: { error: { properties: { code: { enum: string[] } } } } })
+      .$defs.error.properties.code.enum;
+    expect(codes.toSorted()).toEqual([...Object.keys(EXIT_FOR_ERROR), INTERNAL_ERROR_CODE].toSorted());
+  });
+
   it('the schemas refuse what the output never holds', () => {
     expect(
       applyValid({
@@ -102,7 +129,12 @@ describe("the schemas' addresses", () => {
 
   it('each $id is the raw URL of its own file in the repository', () => {
     expect(files).toEqual(
-      expect.arrayContaining(['apply-result.schema.json', 'manifest.schema.json', 'plan.schema.json']),
+      expect.arrayContaining([
+        'apply-result.schema.json',
+        'error.schema.json',
+        'manifest.schema.json',
+        'plan.schema.json',
+      ]),
     );
     for (const name of files) expect((schema(name) as { $id?: unknown }).$id).toBe(`${RAW}schemas/${name}`);
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
