@@ -89,15 +89,35 @@ describe('no secret in any output', () => {
     // The key pasted where the key file's path belongs: the error does not repeat the path.
     await go(['plan', manifest, '--api-key-file', API_KEY], keyFileOnly);
     await go(['apply', manifest, `--api-key-file=${API_KEY}`], keyFileOnly);
+    // The failures above under --format json: the error document on stdout, its `meta` too.
+    const jsonRuns = [
+      await go(['plan', bad, '--format', 'json']),
+      await go(['plan', manifest, '--format', 'json', '--url', 'http://127.0.0.1:1']),
+      await go(['plan', manifest, '--format', 'json'], { ...env, PROVISION_API_KEY: `${API_KEY}x` }),
+      await go(['plan', manifest, '--format', 'json', '--url', `https://user:${API_KEY}@panel.example`]),
+      ...(await Promise.all(
+        ['plan', 'apply', 'validate'].map((command) =>
+          go([command, API_KEY, '--api-key-file', keyFile, '--format', 'json'], keyFileOnly),
+        ),
+      )),
+      await go(['plan', manifest, '--api-key-file', API_KEY, '--format', 'json'], keyFileOnly),
+      await go(['apply', manifest, `--api-key-file=${API_KEY}`, '--format=json'], keyFileOnly),
+    ];
+    for (const r of jsonRuns) expect((JSON.parse(r.stdout) as { error?: unknown }).error).toBeDefined();
     // The step summary is output too.
     const summary = join(p.dir, 'summary.md');
     await go(['plan', manifest], { ...env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
     echoKey = true;
     const echoed = await go(['plan', manifest]);
     const echoedRun = results.at(-1);
+    const echoedJson = await go(['plan', manifest, '--format', 'json']);
+    const echoedJsonRun = results.at(-1);
     echoKey = false;
     expect(echoed.code).toBe(1);
     expect(echoed.stderr).toContain(`bad key ${REDACTED} for this resource`);
+    expect(JSON.parse(echoedJson.stdout)).toMatchObject({
+      error: { code: 'panel_http', meta: { panel_message: `bad key ${REDACTED} for this resource` } },
+    });
     // The password is in the redaction set before its request leaves.
     echoPassword = true;
     const refused = await go(['secrets', 'reset', 'bob']);
@@ -108,7 +128,7 @@ describe('no secret in any output', () => {
 
     // The output filter must never have had anything to hide: a marker where the panel did
     // not echo the key or a password means some code tried to print a secret (and the filter masked it).
-    for (const r of results.filter((result) => result !== echoedRun && result !== refusedRun)) {
+    for (const r of results.filter((result) => ![echoedRun, echoedJsonRun, refusedRun].includes(result))) {
       expect(r.stdout, r.argv.join(' ')).not.toContain(REDACTED);
       expect(r.stderr, r.argv.join(' ')).not.toContain(REDACTED);
     }
