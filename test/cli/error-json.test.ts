@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { API_KEY, run, type RunResult, workspace } from '../helpers/cli.js';
+import { runBin } from '../helpers/process.js';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 const errorValid = ajv.compile(
@@ -56,6 +57,16 @@ describe('--format json: a failure is a JSON document on stdout', () => {
     expect(r.stderr).toBe(`error: ${error.message}\nhint: ${error.hint}\n`);
     const text = await run(['plan', file], UNREACHABLE);
     expect(text).toEqual({ code: 1, stdout: '', stderr: r.stderr });
+  });
+
+  it('the built CLI as a process: the document is whole on stdout at exit 1, stderr holds no stack', async () => {
+    const { file } = await workspace(MANIFEST);
+    const r = await runBin(['plan', file, '--format', 'json'], UNREACHABLE);
+    expect(r.code).toBe(1);
+    expect(errorDocument({ code: 1, stdout: r.stdout, stderr: r.stderr }).error.code).toBe('panel_unreachable');
+    expect(r.stderr).toMatch(
+      /^error: GET http:\/\/127\.0\.0\.1:1\/api\/v2\/ping: cannot connect \(ECONNREFUSED\)\nhint: [^\n]*\n$/,
+    );
   });
 
   it('an HTTP error status: panel_http with the method, path and status', async () => {
