@@ -11,9 +11,9 @@ import { headerPaging, wrapperPaging } from './paging.js';
 
 /**
  * A list endpoint's records. Accepted: a bare array, or an object wrapping exactly one array
- * (`{"data": [...]}`), with no sign of paging in the headers or the wrapper (paging.ts: a
- * paging key such as `next`, `page` or `limit` at any depth, a total such as `total`,
- * `"totalCount": "250"` or `X-Total-Count` that differs from the records in the answer).
+ * (`{"data": [...]}`) beside which it holds only what paging.ts allows (a total that matches
+ * the records, a `next` that is null, a success status, ...); and no sign of paging in the
+ * headers (`Link: rel="next"`, `X-Total-Count` that differs, `X-Page`, `X-Has-More: true`).
  */
 export function readList(client: PanelClient, path: string): Promise<unknown[]> {
   return readRecords(client, path, (record) => record);
@@ -60,7 +60,17 @@ export async function readRecords<T>(
   }
   const records = body[arrays[0] ?? ''] as unknown[];
   checkPaging(records.length);
-  const paged = wrapperPaging(body, arrays[0] ?? '', records.length);
-  if (paged !== undefined) return refuse(`the list looks paged (${paged}); only complete lists can be planned on`);
+  const wrapper = wrapperPaging(body, arrays[0] ?? '', records.length);
+  if (wrapper !== undefined && 'paged' in wrapper)
+    return refuse(`the list looks paged (${wrapper.paged}); only complete lists can be planned on`);
+  if (wrapper !== undefined) {
+    throw new ProvisionError(
+      'panel_contract',
+      `${where}: the list's wrapper has ${wrapper.unknown}; only complete lists can be planned on`,
+      {
+        hint: 'KeyHelp answers lists as bare arrays; a wrapper may hold only the records, a total that matches them, a null "next" and a success status. Report the panel version and this answer',
+      },
+    );
+  }
   return each(records);
 }

@@ -147,7 +147,7 @@ describe('readLive', () => {
 
   test.each([
     [{ data: [], next: 'https://panel.example/api/v2/clients?page=2' }, /looks paged \(it has "next"\)/],
-    [{ data: [], links: { next: null } }, /looks paged \(it has "links"\)/],
+    [{ data: [], links: { next: '?page=2', prev: null } }, /looks paged \(it has "links\.next"\)/],
     [{ data: [{ id: 1, username: 'a' }], total: 2 }, /"total" is 2, the answer has 1 records/],
     [{ data: [], meta: { count: 50 } }, /"meta\.count" is 50/],
     [
