@@ -114,7 +114,7 @@ describe('SecretsLock', () => {
   it('an unreadable lock is a run starting right now; once old, it is taken over', async () => {
     await writeFile(`${secrets}.lock`, '', { mode: 0o600 });
     const error = await refusal(SecretsLock.acquire(secrets, 'apply'));
-    expect(error.message).toContain('cannot be read (one starting right now?)');
+    expect(error.message).toContain('cannot be read yet (one starting right now?)');
     const old = new Date(Date.now() - 60_000);
     await utimes(`${secrets}.lock`, old, old);
     const lock = await SecretsLock.acquire(secrets, 'apply');
