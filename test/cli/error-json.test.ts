@@ -146,6 +146,11 @@ describe('--format json: a failure is a JSON document on stdout', () => {
     expect(errorDocument(badValue).error).toMatchObject({ code: 'usage', meta: { flag: '--concurrency' } });
     const unknownCommand = await run(['plna', file, '--format', 'json'], env);
     expect(errorDocument(unknownCommand).error).toMatchObject({ code: 'usage', meta: { command: 'plna' } });
+    const shown = await run(['show', file, '--format', 'json'], env);
+    expect(errorDocument(shown).error).toMatchObject({
+      code: 'usage',
+      message: expect.stringContaining('is a manifest') as unknown,
+    });
     const io = await run(['validate', `${file}.missing`, '--format', 'json'], env);
     expect(errorDocument(io).error).toMatchObject({ code: 'io', meta: { path: `${file}.missing`, errno: 'ENOENT' } });
     // Only for the format asked for, and only by a command that has it.
