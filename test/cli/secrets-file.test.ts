@@ -83,3 +83,22 @@ describe('secrets decrypt reads through the journal', () => {
     expect(r.stderr).toContain('2 records');
   });
 });
+
+describe('apply with a secrets file whose directory does not exist', () => {
+  it('nothing to change: exits 0, as before the lock (no journal can be written there, so none is locked)', async () => {
+    const w = await workspace('version: 1\nclients: []\n');
+    const missing = join(w.dir, 'nonexistent', 'dir', 's.jsonl');
+    const r = await run(['apply', w.file, '--auto-approve'], { ...w.env, PROVISION_SECRETS_FILE: missing });
+    expect(r.stderr).not.toContain('error');
+    expect(r.code).toBe(0);
+  });
+
+  it('a plan that creates a client: refused before anything is sent', async () => {
+    const w = await workspace(MANIFEST);
+    const missing = join(w.dir, 'nonexistent', 's.jsonl');
+    const r = await run(['apply', w.file, '--auto-approve'], { ...w.env, PROVISION_SECRETS_FILE: missing });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`cannot open the secrets file ${missing}: ENOENT`);
+    expect(w.sim.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+  });
+});
