@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProvisionError } from '../src/errors.js';
 import { notSentAgain, PanelHttpError, unreachableError } from '../src/panel/errors.js';
+import { notJson } from '../src/panel/interpret.js';
 
 describe('ProvisionError meta', () => {
   it('is what the thrower gives, without undefined or non-finite numbers', () => {
@@ -39,6 +40,14 @@ describe("the panel's errors", () => {
       status: 503,
     });
     expect(notSentAgain(error).meta).toEqual(meta);
+  });
+
+  it('an answer that is not JSON: method, path and status', () => {
+    expect(notJson('GET', '/api/v2/clients', 200, 'HTML', true).meta).toEqual({
+      method: 'GET',
+      path: '/api/v2/clients',
+      status: 200,
+    });
   });
 
   it('no answer: method, URL, path, network code and whether it can have been sent', () => {

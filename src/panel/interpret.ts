@@ -60,6 +60,7 @@ export function notJson(method: Method, path: string, status: number, what: stri
     hint: html
       ? "is the REST API enabled in the panel's settings? Also check that --url / PROVISION_URL points at the panel itself"
       : 'check that --url / PROVISION_URL points at the panel; a proxy in between may rewrite answers',
+    meta: { method, path, status },
   });
 }
 
