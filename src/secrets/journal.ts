@@ -16,7 +16,9 @@
  *   record naming its intent (`intent_id`): that request was refused, and the current
  *   password stays as it was. A refusal settles its own intent only: an older intent whose
  *   outcome is still unknown stays open (its request may have landed: a later 400 "username
- *   in use" is what that looks like).
+ *   in use" is what that looks like). A `refused` record without `intent_id` comes from an
+ *   older version, which wrote one only when it judged the whole client's history refused: it
+ *   settles every intent of its client before it, as it did there.
  */
 import { assertNever, isRecord } from '../util.js';
 
@@ -168,6 +170,8 @@ export interface PasswordState {
   readonly pending: EntryLine | undefined;
   /** The last open `create_client` intent (with or without a pending password). */
   readonly unansweredCreate: EntryLine | undefined;
+  /** Every open intent (nothing settled it), oldest first: more than one create means which one landed is unknown. */
+  readonly open: readonly EntryLine[];
 }
 
 /** The key passwordStates files a client under. */
@@ -184,8 +188,8 @@ export function hasPending(entry: Entry): boolean {
  * Every client's standing in the journal, keyed by clientKey, in the order each first appears.
  * Records without a string `panel_url` and `username` are ignored (hand edits). A record with a
  * password settles every intent before it; a `refused` record settles the one intent its
- * `intent_id` names (one without it, from an older version, the last open intent); a later
- * intent opens again.
+ * `intent_id` names (one without it, from an older version, every intent before it, as that
+ * version read it); a later intent opens again.
  */
 export function passwordStates(lines: readonly JournalLine[]): Map<string, PasswordState> {
   const states = new Map<string, { -readonly [K in keyof PasswordState]: PasswordState[K] }>();
@@ -204,6 +208,7 @@ export function passwordStates(lines: readonly JournalLine[]): Map<string, Passw
         current: undefined,
         pending: undefined,
         unansweredCreate: undefined,
+        open: [],
       };
       states.set(key, state);
     }
@@ -220,8 +225,11 @@ export function passwordStates(lines: readonly JournalLine[]): Map<string, Passw
         break;
       case 'refused': {
         const id = entry.intent_id;
-        const index = typeof id === 'string' ? intents.findIndex((i) => i.entry.intent_id === id) : intents.length - 1;
-        if (index >= 0) intents.splice(index, 1);
+        if (typeof id !== 'string') intents.length = 0;
+        else {
+          const index = intents.findIndex((i) => i.entry.intent_id === id);
+          if (index >= 0) intents.splice(index, 1);
+        }
         break;
       }
       default:
@@ -229,6 +237,7 @@ export function passwordStates(lines: readonly JournalLine[]): Map<string, Passw
     }
     state.pending = intents.findLast((i) => hasPending(i.entry));
     state.unansweredCreate = intents.findLast((i) => i.entry.intent === 'create_client');
+    state.open = [...intents];
   }
   return states;
 }

@@ -110,16 +110,36 @@ describe('passwordStates', () => {
       // A refusal naming an intent that is not open settles nothing.
       intent('bob', { intent_id: 'b1', pending_password: 'open-B' }),
       { ...refused('bob'), intent_id: 'elsewhere' },
-      // One without intent_id (an older version) settles the last open intent only.
+      // One without intent_id (an older version, which judged a refusal on the whole history)
+      // settles every intent before it, as that version read it; a later one opens again.
       intent('carol', { pending_password: 'older-C' }),
       intent('carol', { pending_password: 'newer-C' }),
       refused('carol'),
+      intent('dave', { pending_password: 'older-D' }),
+      intent('dave', { pending_password: 'newer-D' }, 'reset_password'),
+      refused('dave'),
+      intent('dave', { pending_password: 'later-D' }),
     );
     expect(standing(text)).toEqual({
       alice: { current: undefined, pending: 'maybe-held', unanswered: 1 },
       bob: { current: undefined, pending: 'open-B', unanswered: 4 },
-      carol: { current: undefined, pending: 'older-C', unanswered: 6 },
+      carol: { current: undefined, pending: undefined, unanswered: undefined },
+      dave: { current: undefined, pending: 'later-D', unanswered: 12 },
     });
+  });
+
+  it('names every open intent of a client, oldest first: two open creates mean which one landed is unknown', () => {
+    const text = jsonl(
+      intent('alice', { intent_id: 'i1', pending_password: 'P1' }),
+      intent('alice', { intent_id: 'i2', pending_password: 'P2' }),
+      intent('bob', { intent_id: 'b1' }),
+      { ...refused('bob'), intent_id: 'b1' },
+    );
+    const states = [...passwordStates(parseJournal(text)).values()];
+    expect(states.map((s) => [s.username, s.open.map((i) => i.line)])).toEqual([
+      ['alice', [1, 2]],
+      ['bob', []],
+    ]);
   });
 
   it('keeps clients of different panels apart, and skips lines without a username or panel', () => {
