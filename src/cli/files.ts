@@ -180,6 +180,8 @@ export async function writeAtomically(path: string, text: string): Promise<void>
     try {
       await handle.writeFile(text);
       if (existing !== undefined) await keepOwnerAndMode(handle, existing, path);
+      // On disk before the rename: a crash after it never leaves an empty or partial file.
+      await handle.sync();
     } finally {
       await handle.close();
     }
@@ -216,11 +218,18 @@ async function keepOwnerAndMode(handle: FileHandle, old: Stats, path: string): P
     try {
       await handle.chown(old.uid, old.gid);
     } catch (error) {
-      throw new ProvisionError(
-        'io',
-        `cannot keep the owner of ${path} (user ${old.uid}, group ${old.gid}): ${errnoCode(error)}: nothing was written`,
-        { hint: "run as the file's owner (or root), or give the path of a new file", meta: { path }, cause: error },
-      );
+      // The file's owner may give it only a group they are in: say which of the two is the trouble.
+      const ours = made.uid === old.uid;
+      const what = ours
+        ? `the group of ${path} (group ${old.gid})`
+        : `the owner of ${path} (user ${old.uid}, group ${old.gid})`;
+      throw new ProvisionError('io', `cannot keep ${what}: ${errnoCode(error)}: nothing was written`, {
+        hint: ours
+          ? "change the file's group to one of yours (chgrp), or give the path of a new file"
+          : "run as the file's owner (or root), or give the path of a new file",
+        meta: { path },
+        cause: error,
+      });
     }
   }
   await handle.chmod(old.mode & 0o7777);

@@ -66,11 +66,19 @@ describe('a rewritten file keeps its mode and owner', () => {
     expect((await modeAndOwner(w.planFile)).mode).toBe((await modeAndOwner(reference)).mode);
   });
 
-  it.runIf(isRoot)(
-    'a user who cannot give the file back to its owner writes nothing (the provision process run as nobody)',
-    async () => {
+  it.runIf(isRoot).each([
+    ["root's file", 0, 'cannot keep the owner of PATH (user 0, group 0): EPERM', "run as the file's owner"],
+    [
+      'its own file in a group it is not in',
+      65534,
+      'cannot keep the group of PATH (group 0): EPERM',
+      "change the file's group to one of yours",
+    ],
+  ] as const)(
+    'a user who cannot give the file back its owner and group writes nothing (run as nobody over %s)',
+    async (_, uid, message, hint) => {
       const w = await workspace(MANIFEST, { seed: SEED });
-      // A directory anyone may write in (so the rename itself would succeed), holding root's plan file.
+      // A directory anyone may write in (so the rename itself would succeed), holding the plan file.
       const dir = await mkdtemp(join(tmpdir(), 'provision-owner-'));
       onTestFinished(() => rm(dir, { recursive: true, force: true }));
       await chmod(dir, 0o777);
@@ -78,6 +86,7 @@ describe('a rewritten file keeps its mode and owner', () => {
       await writeFile(manifest, MANIFEST, { mode: 0o644 });
       const planFile = join(dir, 'plan.json');
       await writeFile(planFile, 'the old plan', { mode: 0o644 });
+      await chown(planFile, uid, 0);
       const r = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
         const child = spawn(process.execPath, [BIN, 'plan', manifest, '--out', planFile], {
           env: { PATH: process.env.PATH ?? '', ...w.env },
@@ -93,9 +102,8 @@ describe('a rewritten file keeps its mode and owner', () => {
         });
       });
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain(
-        `error: cannot keep the owner of ${planFile} (user 0, group 0): EPERM: nothing was written`,
-      );
+      expect(r.stderr).toContain(`error: ${message.replace('PATH', planFile)}: nothing was written`);
+      expect(r.stderr).toContain(hint);
       expect(await readFile(planFile, 'utf8')).toBe('the old plan');
       expect((await readdir(dir)).sort()).toEqual(['manifest.yaml', 'plan.json']);
     },
