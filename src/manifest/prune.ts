@@ -11,8 +11,10 @@ import { type Diagnostic, NO_PRUNE, type Prune } from './types.js';
  * out), `keep` as written, and `loc` where the `prune` key stands. The schema has checked the
  * types (this reads only what has the right type); this adds what it cannot say: a `keep`
  * pattern that can never match a name is refused, since the domain or client it was meant to
- * protect would be deleted: empty, spaces around it, a trailing dot or an empty label, and any
- * character outside ASCII (names are compared in their ASCII form; a look-alike letter, a
+ * protect would be deleted: empty, spaces around it, a trailing dot or an empty label, a
+ * character no username or ASCII domain name holds (a scheme, a path, a port, an `@`, a space,
+ * a control character, brackets: only `*` and `?` are wildcards), and any character outside
+ * ASCII (names are compared in their ASCII form; a look-alike letter, a
  * dotted capital I or an invisible character would make it keep another name, or none). The
  * message says which form to write. ASCII capitals stay allowed: they match case-insensitively.
  * Problems go to `diagnostics`, located at the pattern.
@@ -57,6 +59,8 @@ function patternProblem(pattern: string): string | { ascii: string } {
     return 'has spaces around it: remove them (names have no spaces, so it would keep nothing)';
   const odd = Array.from(pattern).find((char) => !isAscii(char));
   if (odd !== undefined) return unicodeProblem(pattern, odd);
+  const strange = Array.from(pattern).find((char) => !NAME_OR_GLOB.test(char));
+  if (strange !== undefined) return asciiProblem(pattern, strange);
   if (pattern.endsWith('.'))
     return `ends with a dot, which no name has (names are compared without it), so it would keep nothing: write ${quote(pattern.replace(/\.+$/, ''))}`;
   if (pattern.startsWith('.') || pattern.includes('..'))
@@ -67,6 +71,76 @@ function patternProblem(pattern: string): string | { ascii: string } {
         .join('.')}`,
     )}`;
   return { ascii: pattern };
+}
+
+/**
+ * What a keep pattern may hold: the characters of a username (`^[a-z][a-z0-9_-]*$`) and of an
+ * ASCII domain name (letters, digits, `-`, `_`, `.`), in either case, and the wildcards `*`
+ * and `?`. Anything else (a scheme, a path, a port, an `@`, a space, a control character,
+ * brackets, which match themselves) is in no name, so the pattern would keep nothing. Hosting
+ * plan names (design: "keep patterns match plan names too") may hold spaces and any text: they
+ * need patterns of their own, not a wider set here, which would let these mistakes through.
+ */
+const NAME_OR_GLOB = /^[A-Za-z0-9._*?-]$/;
+
+/**
+ * Why an ASCII pattern with a character no name holds (`odd`, the first) is refused, and what
+ * to write: the name inside an address (`https://important.example/` is "important.example",
+ * `user@important.example` the domain or the username), one pattern per bracketed letter, or
+ * the pattern without the character.
+ */
+function asciiProblem(pattern: string, odd: string): string {
+  const code = `U+${(odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(pattern)?.[0];
+  let rest = scheme === undefined ? pattern : pattern.slice(scheme.length);
+  rest = rest.replace(/[/#].*$/s, '');
+  const at = rest.lastIndexOf('@');
+  const user = at < 0 ? undefined : rest.slice(0, at).replace(/:.*$/s, '');
+  if (at >= 0) rest = rest.slice(at + 1);
+  const port = /:\d*$/.exec(rest)?.[0];
+  if (port !== undefined) rest = rest.slice(0, -port.length);
+  const what =
+    scheme !== undefined
+      ? `${quote(scheme)} (an address, not a name)`
+      : at >= 0
+        ? `"@" (an email address, not a name)`
+        : port !== undefined && pattern.endsWith(port)
+          ? `${quote(port)} (a port)`
+          : odd === '/'
+            ? `"/" (a path)`
+            : odd === ' '
+              ? `a space (${code})`
+              : odd === '[' || odd === ']'
+                ? `${quote(odd)} (brackets match themselves: only * and ? are wildcards)`
+                : (odd.codePointAt(0) ?? 0) < 0x20 || odd === '\x7f'
+                  ? `an invisible character (${code})`
+                  : `${quote(odd)} (${code})`;
+  const clean = (text: string): string | undefined => {
+    const form = text.replace(/[^A-Za-z0-9._*?-]/g, '').replace(/\.+$/, '');
+    return form !== '' && typeof patternProblem(form) !== 'string' ? form : undefined;
+  };
+  const forms: string[] = [];
+  const list = rest.split(/[\s,;]+/).filter((part) => part !== '');
+  if (list.length > 1 && /[,;]/.test(rest)) {
+    const each = list.map(clean);
+    if (each.every((form) => form !== undefined)) forms.push(`${each.map(quote).join(' and ')} (one pattern each)`);
+  }
+  const bracket = /\[([A-Za-z0-9_]{2,8})\]/.exec(rest);
+  if (bracket !== null && rest.indexOf('[', bracket.index + 1) < 0) {
+    const each = Array.from(new Set(bracket[1] ?? ''))
+      .map((char) => clean(rest.replace(bracket[0], char)))
+      .filter((form) => form !== undefined);
+    if (each.length > 1) forms.push(`${each.map(quote).join(' and ')} (one pattern each)`);
+  }
+  const named = forms.length > 0 && list.length > 1 ? undefined : clean(rest.replace(/\[[^\]]*\]/g, '?'));
+  if (named !== undefined) forms.push(at >= 0 ? `${quote(named)} for the domain` : quote(named));
+  const username = user === undefined ? undefined : clean(user);
+  if (username !== undefined) forms.push(`${quote(username)} for the client`);
+  const write =
+    forms.length > 0
+      ? `write ${forms.join(', or ')}`
+      : 'write a username or domain name, with * or ? as wildcards (like "legacy-*")';
+  return `holds ${what}, which no username or domain name has, so it would keep nothing: ${write}`;
 }
 
 /**

@@ -3,12 +3,15 @@
  * form to write (issue 20 item 3): the domain or client such a pattern was meant to protect
  * would otherwise be deleted. A trailing dot, an empty label, a look-alike letter (Cyrillic
  * "і"), a dotted capital I ("İ", which lowercases to "i" and a combining dot), an invisible
- * character, any letter outside ASCII. Plain ASCII capitals stay allowed: they match
+ * character, any letter outside ASCII; and any ASCII character no username or domain name
+ * holds (second review): an address, a path, a port, an email address, a space, a control
+ * character, brackets (only * and ? are wildcards). Plain ASCII capitals stay allowed: they match
  * case-insensitively. Through the CLI: apply refuses such a manifest and deletes nothing;
  * an upper-case ASCII pattern protects its domain.
  */
 import { describe, expect, it } from 'vitest';
 import { parseManifest } from '../../src/manifest/index.js';
+import { quote } from '../../src/escape.js';
 import { formatDiagnostic } from '../../src/render/diagnostics.js';
 import { run, workspace } from '../helpers/cli.js';
 
@@ -67,12 +70,57 @@ describe('keep patterns that can never match', () => {
     ]);
   });
 
+  const NONE = 'which no username or domain name has, so it would keep nothing';
+  it.each([
+    // The second review's patterns: each passed validate and kept nothing.
+    ['https://important.example', `holds "https://" (an address, not a name), ${NONE}: write "important.example"`],
+    ['important.example/', `holds "/" (a path), ${NONE}: write "important.example"`],
+    ['important .example', `holds a space (U+0020), ${NONE}: write "important.example"`],
+    ['important.example:443', `holds ":443" (a port), ${NONE}: write "important.example"`],
+    [
+      'user@important.example',
+      `holds "@" (an email address, not a name), ${NONE}: write "important.example" for the domain, or "user" for the client`,
+    ],
+    ['imp\u0000ortant.example', `holds an invisible character (U+0000), ${NONE}: write "important.example"`],
+    ['*.example\u007f', `holds an invisible character (U+007F), ${NONE}: write "*.example"`],
+    [
+      '[ab]*.example',
+      `holds "[" (brackets match themselves: only * and ? are wildcards), ${NONE}: write "a*.example" and "b*.example" (one pattern each), or "?*.example"`,
+    ],
+    // More of the class.
+    [
+      '[a-z]*.example',
+      `holds "[" (brackets match themselves: only * and ? are wildcards), ${NONE}: write "?*.example"`,
+    ],
+    [
+      'http://bob:pw@important.example:8080/x',
+      `holds "http://" (an address, not a name), ${NONE}: write "important.example" for the domain, or "bob" for the client`,
+    ],
+    ['a.example, b.example', `holds "," (U+002C), ${NONE}: write "a.example" and "b.example" (one pattern each)`],
+    ['legacy-*!', `holds "!" (U+0021), ${NONE}: write "legacy-*"`],
+    [
+      'ftp://',
+      `holds "ftp://" (an address, not a name), ${NONE}: write a username or domain name, with * or ? as wildcards (like "legacy-*")`,
+    ],
+  ])('%j is refused at its line, naming the character and the form to write', (pattern, problem) => {
+    expect(report(['legacy-*', pattern])).toEqual([
+      `m.yaml:6:7: error: pattern ${quote(pattern)} in "prune.keep" ${problem}`,
+    ]);
+  });
+
   it('plain ASCII, in any case, with wildcards, is kept as written', () => {
     const text =
-      'version: 1\nprune:\n  domains: true\n  keep: [IMPORTANT.EXAMPLE, "Legacy-?", "*.xn--bcher-kva.example", "*"]\nclients: []\n';
+      'version: 1\nprune:\n  domains: true\n  keep: [IMPORTANT.EXAMPLE, "Legacy-?", "*.xn--bcher-kva.example", "*", old_user-2, _dmarc.example]\nclients: []\n';
     const { desired, diagnostics } = parseManifest(text, 'm.yaml');
     expect(diagnostics).toEqual([]);
-    expect(desired?.prune.keep).toEqual(['IMPORTANT.EXAMPLE', 'Legacy-?', '*.xn--bcher-kva.example', '*']);
+    expect(desired?.prune.keep).toEqual([
+      'IMPORTANT.EXAMPLE',
+      'Legacy-?',
+      '*.xn--bcher-kva.example',
+      '*',
+      'old_user-2',
+      '_dmarc.example',
+    ]);
   });
 });
 
@@ -83,7 +131,7 @@ describe('through the CLI', () => {
   const manifest = (keep: string): string =>
     `version: 1\nprune:\n  domains: true\n  keep: [${JSON.stringify(keep)}]\nclients:\n  - username: alice\n    domains: [alice.example]\n`;
 
-  it.each(['important.example.', '\u0456mportant.example', '\u0130MPORTANT.EXAMPLE'])(
+  it.each(['important.example.', '\u0456mportant.example', '\u0130MPORTANT.EXAMPLE', 'https://important.example'])(
     'apply refuses keep %j at file:line and deletes nothing',
     async (keep) => {
       const w = await workspace(manifest(keep), { seed: SEED });
