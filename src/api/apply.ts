@@ -124,9 +124,10 @@ async function settleJournal(
   onWarning: ((message: string) => void) | undefined,
 ): Promise<ReadonlySet<string>> {
   const clients: ExistingClient[] = [];
-  for (const username of await usernamesToSettle(path, panel.baseUrl)) {
+  const names = await usernamesToSettle(path, panel.baseUrl);
+  for (const username of names) {
     const found = await findClient(panel, username);
     if (found !== undefined) clients.push({ username, id: found.id });
   }
-  return recoverJournal(path, panel.baseUrl, clients, redactions, (message) => onWarning?.(message.text));
+  return recoverJournal(path, panel.baseUrl, clients, redactions, (message) => onWarning?.(message.text), names);
 }

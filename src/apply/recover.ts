@@ -9,7 +9,7 @@
 import { quote } from '../escape.js';
 import type { Redactions } from '../redact.js';
 import { skippedLineWarning } from '../secrets/journal.js';
-import { closeLostIntents, type ExistingClient, findLostIntents } from '../secrets/recovery.js';
+import { closeLostIntents, type ExistingClient, findLostIntents, type LookedUp } from '../secrets/recovery.js';
 import { resetCommand } from './create.js';
 
 /** A sentence for the user: a `warning` (something is lost or unsettled) or a `note` (repaired). */
@@ -21,8 +21,10 @@ export interface RecoveryMessage {
 /**
  * Names what earlier runs left for this panel in the journal at `path`, given the clients that
  * exist now (a run passes every live client; `secrets reset` and executePlan the ones they
- * looked up), then records the repairs once (named first: a kill in between names them again,
- * never not at all). A password recovered in clear joins `redactions` before anything is said.
+ * looked up) and which names missing from them the panel has not got (`lookedUp`: 'every' for
+ * apply, else the names looked up), then records the repairs once (named first: a kill in
+ * between names them again, never not at all). A password recovered in clear joins
+ * `redactions` before anything is said.
  * Returns the usernames whose create is still unsettled (PanelAdapterOptions.unsettled). Run
  * it under the secrets file's lock (secrets/lock.ts): it writes the journal.
  */
@@ -32,8 +34,10 @@ export async function recoverJournal(
   clients: readonly ExistingClient[],
   redactions: Redactions,
   tell: (message: RecoveryMessage) => void,
+  lookedUp: LookedUp = [],
 ): Promise<ReadonlySet<string>> {
-  const found = await findLostIntents(path, panelUrl, clients);
+  const found = await findLostIntents(path, panelUrl, clients, lookedUp);
+  const at = (lines: readonly number[]): string => lines.map((line) => `${path}:${line}`).join(', ');
   const warn = (text: string): void => {
     tell({ kind: 'warning', text });
   };
@@ -52,6 +56,11 @@ export async function recoverJournal(
       `${path}:${client.line}: client ${quote(client.username)} (id ${client.id}) was created by an earlier apply that was stopped before the panel's answer arrived; the password written ahead for it is its password: recorded`,
     );
   }
+  for (const client of found.ambiguous) {
+    warn(
+      `client ${quote(client.username)} (id ${client.id}) was created by one of several earlier applies that were stopped before the panel's answer arrived, each with a password of its own (written ahead at ${at(client.pendingLines)}): which one the panel holds is unknown: recorded as unknown; give it a new one with ${resetCommand(client.username)}`,
+    );
+  }
   for (const record of found.incomplete) {
     note(
       `${path}:${record.line}: the password of client ${quote(record.username)} was saved without its id; the panel lists it as id ${record.id}: record completed`,
@@ -60,12 +69,19 @@ export async function recoverJournal(
   for (const intent of found.unsettled) {
     if (!intent.pending) continue;
     warn(
-      `${path}:${intent.line}: client ${quote(intent.username)}: an earlier apply's POST carried the password written ahead there and its outcome is unknown; the panel does not list the client (yet): once it does, apply records that password as current (if this run creates the client, the new password counts)`,
+      intent.pendingLines.length === 1
+        ? `${path}:${intent.line}: client ${quote(intent.username)}: an earlier apply's POST carried the password written ahead there and its outcome is unknown; the panel does not list the client (yet): once it does, apply records that password as current (if this run creates the client, the new password counts)`
+        : `${at(intent.pendingLines)}: client ${quote(intent.username)}: earlier applies' POSTs carried the passwords written ahead there and their outcomes are unknown; the panel does not list the client (yet): once it does, its password is unknown (give it a new one with ${resetCommand(intent.username)}), unless this run creates it`,
     );
   }
   for (const intent of found.pendingResets) {
     warn(
-      `${path}:${intent.line}: client ${quote(intent.username)} has a newer password pending from a secrets reset whose outcome is unknown: the panel holds it or the current one; ${resetCommand(intent.username)} settles it`,
+      `${at(intent.pendingLines)}: client ${quote(intent.username)} has a newer password pending from a secrets reset whose outcome is unknown: the panel holds it or the current one; ${resetCommand(intent.username)} settles it`,
+    );
+  }
+  for (const reset of found.goneResets) {
+    note(
+      `${path}:${reset.line}: client ${quote(reset.username)} had a password pending from a secrets reset, and the panel no longer has the client: nothing is left to settle: closed`,
     );
   }
   await closeLostIntents(path, panelUrl, found);

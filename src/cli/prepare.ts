@@ -10,7 +10,7 @@ import { readsForManifest, readsForSavedPlan } from '../plan/reads.js';
 import type { SavedPlan } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
 import { conflictLine, type PlanView } from '../render/common.js';
-import type { ExistingClient } from '../secrets/recovery.js';
+import type { ExistingClient, LookedUp } from '../secrets/recovery.js';
 import type { Redactions } from '../redact.js';
 import { plural, sha256Hex } from '../util.js';
 import { count, type Credentials, type Range, rangeText } from './args.js';
@@ -139,7 +139,14 @@ export async function planFromManifest(
       onNote: (note) => notes.push(note),
     });
     // Before any refusal (an unknown plan, a conflict): a client whose password was lost is named.
-    unsettled = await reportLostPasswords(options.secretsPath, panel.baseUrl, live, io, credentials.redactions);
+    unsettled = await reportLostPasswords(
+      options.secretsPath,
+      panel.baseUrl,
+      live,
+      io,
+      credentials.redactions,
+      'every',
+    );
     if (!live.domainsComplete && desired.prune.domains) {
       notes.push(
         "prune.domains needs the panel's domain list, which it cannot give: no domain is pruned for being unlisted; state: absent entries still are deleted.",
@@ -211,7 +218,14 @@ export async function planFromSavedPlan(
       onNote: (note) => notes.push(note),
     });
     // Before any refusal: a stale plan must not hide a client whose password was lost.
-    unsettled = await reportLostPasswords(options.secretsPath, panel.baseUrl, live, io, credentials.redactions);
+    unsettled = await reportLostPasswords(
+      options.secretsPath,
+      panel.baseUrl,
+      live,
+      io,
+      credentials.redactions,
+      'every',
+    );
     if (planFingerprint(saved.plan, live) !== saved.fingerprint) {
       const reasons = staleReasons(saved.plan, live);
       throw new ProvisionError(
@@ -281,8 +295,9 @@ export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] =
  * What earlier runs left in the secrets journal for this panel, settled and said before the
  * run sends anything (apply/recover.ts): passwords lost or recovered, records completed, and
  * creates and resets whose outcome is still unknown. Returns the usernames whose create is
- * unsettled (for the panel adapter); none without a secrets file. The caller holds the
- * secrets file's lock: this writes the journal.
+ * unsettled (for the panel adapter); none without a secrets file. `lookedUp`: 'every' when
+ * `live.clients` is every client of the panel, else the usernames looked up. The caller holds
+ * the secrets file's lock: this writes the journal.
  */
 export async function reportLostPasswords(
   path: string | undefined,
@@ -290,10 +305,18 @@ export async function reportLostPasswords(
   live: { readonly clients: readonly ExistingClient[] },
   io: Io,
   redactions: Redactions,
+  lookedUp: LookedUp,
 ): Promise<ReadonlySet<string>> {
   if (path === undefined || path === '') return new Set();
   const { recoverJournal } = await import('../apply/recover.js');
-  return recoverJournal(path, panelUrl, live.clients, redactions, (message) => {
-    io.stderr.write(`${message.kind === 'warning' ? 'warning: ' : ''}${message.text}\n`);
-  });
+  return recoverJournal(
+    path,
+    panelUrl,
+    live.clients,
+    redactions,
+    (message) => {
+      io.stderr.write(`${message.kind === 'warning' ? 'warning: ' : ''}${message.text}\n`);
+    },
+    lookedUp,
+  );
 }

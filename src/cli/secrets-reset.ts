@@ -129,7 +129,7 @@ async function resetUnderLock(
       });
     }
     // A password an interrupted apply wrote ahead for one of them is current before it is replaced.
-    await reportLostPasswords(path, panel.baseUrl, { clients: targets }, io, credentials.redactions);
+    await reportLostPasswords(path, panel.baseUrl, { clients: targets }, io, credentials.redactions, usernames);
     const sink = await openSecretsSink({ path, encryption, redactions: credentials.redactions });
     for (const warning of sink.warnings) io.stderr.write(`warning: ${warning}\n`);
     const controller = new AbortController();

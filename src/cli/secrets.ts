@@ -3,7 +3,7 @@ import { ProvisionError } from '../errors.js';
 import { quote } from '../escape.js';
 import { decryptPassword, parseIdentities } from '../secrets/encrypt.js';
 import { readJournal } from '../secrets/file.js';
-import { type Entry, parseJournal, passwordStates, skippedLineWarning } from '../secrets/journal.js';
+import { type Entry, hasPending, parseJournal, passwordStates, skippedLineWarning } from '../secrets/journal.js';
 import { plural } from '../util.js';
 import type { Command } from './args.js';
 import { parseCommandLine } from './args.js';
@@ -159,12 +159,20 @@ async function decrypt(args: readonly string[], io: Io): Promise<typeof EXIT.ok>
       io.stdout.write(`${JSON.stringify(await reveal(state.current))}\n`);
       records++;
     }
-    if (state.pending !== undefined) {
-      const where = `${file}:${state.pending.line}`;
+    // Every open pending line: after two runs that lost their answers, the panel may hold either.
+    const pending = state.open.filter((intent) => hasPending(intent.entry));
+    if (pending.length > 0) {
+      const where = pending.map((intent) => `${file}:${intent.line}`).join(', ');
+      const what =
+        pending.length === 1
+          ? "a pending one (its request's outcome is unknown)"
+          : `${pending.length} pending ones (their requests' outcomes are unknown)`;
       io.stderr.write(
         state.current === undefined
-          ? `${where}: client ${quote(state.username)} has no current password, only a pending one (its request's outcome is unknown): see --all, and run apply or secrets reset again\n`
-          : `${where}: client ${quote(state.username)} has a newer password pending (its request's outcome is unknown): the panel holds it or the current one: see --all, and run secrets reset again\n`,
+          ? `${where}: client ${quote(state.username)} has no current password, only ${what}: see --all, and run apply or secrets reset again\n`
+          : pending.length === 1
+            ? `${where}: client ${quote(state.username)} has a newer password pending (its request's outcome is unknown): the panel holds it or the current one: see --all, and run secrets reset again\n`
+            : `${where}: client ${quote(state.username)} has ${pending.length} newer passwords pending (their requests' outcomes are unknown): the panel holds one of them or the current one: see --all, and run secrets reset again\n`,
       );
     }
   }

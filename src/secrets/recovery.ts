@@ -23,24 +23,35 @@ export async function unansweredIntents(path: string, panelUrl: string): Promise
   return new Set(unanswered(parseJournal(await readJournal(path)), panelUrl).keys());
 }
 
-/** The unanswered create intent of each username of this panel. */
-function unanswered(lines: readonly JournalLine[], panelUrl: string): Map<string, EntryLine> {
-  const open = new Map<string, EntryLine>();
+/** The unanswered create intents of each username of this panel, oldest first (usernames with none left out). */
+function unanswered(lines: readonly JournalLine[], panelUrl: string): Map<string, EntryLine[]> {
+  const open = new Map<string, EntryLine[]>();
   for (const state of passwordStates(lines).values()) {
-    if (state.panelUrl === panelUrl && state.unansweredCreate !== undefined)
-      open.set(state.username, state.unansweredCreate);
+    const creates = state.open.filter((intent) => intent.entry.intent === 'create_client');
+    if (state.panelUrl === panelUrl && creates.length > 0) open.set(state.username, creates);
+  }
+  return open;
+}
+
+/** The open reset intents with a pending password of each username of this panel (usernames with none left out). */
+function pendingResetsOf(lines: readonly JournalLine[], panelUrl: string): Map<string, EntryLine[]> {
+  const open = new Map<string, EntryLine[]>();
+  for (const state of passwordStates(lines).values()) {
+    const resets = state.open.filter((i) => i.entry.intent === 'reset_password' && hasPending(i.entry));
+    if (state.panelUrl === panelUrl && resets.length > 0) open.set(state.username, resets);
   }
   return open;
 }
 
 /**
  * The usernames of this panel whose standing on the panel the recovery needs (findLostIntents'
- * `clients`): those with a create intent open, and those whose password was saved without its
- * id. For a run that does not read every client (the library's executePlan): it looks these up.
+ * `clients`): those with a create intent or a reset open, and those whose password was saved
+ * without its id. For a run that does not read every client (the library's executePlan): it
+ * looks these up, and passes them as findLostIntents' `lookedUp`.
  */
 export async function usernamesToSettle(path: string, panelUrl: string): Promise<string[]> {
   const lines = parseJournal(await readJournal(path));
-  const names = new Set(unanswered(lines, panelUrl).keys());
+  const names = new Set([...unanswered(lines, panelUrl).keys(), ...pendingResetsOf(lines, panelUrl).keys()]);
   for (const line of lines) {
     if (line.kind !== 'password' || line.entry.panel_url !== panelUrl || typeof line.entry.username !== 'string')
       continue;
@@ -73,12 +84,37 @@ export interface IncompleteRecord {
   readonly id: number;
 }
 
-/** An open intent of a client, where it is in the journal; `pending` when it carries a password written ahead. */
+/** An open intent of a client, where it is in the journal (its last); `pending` when one carries a password written ahead. */
 export interface OpenIntent {
   readonly username: string;
   readonly line: number;
   readonly pending: boolean;
+  /** Every open intent of its kind that carries a password written ahead, by line, oldest first. */
+  readonly pendingLines: readonly number[];
 }
+
+/**
+ * A client created by one of several unanswered POSTs, at least one of which carried a password
+ * written ahead (runs that lost their answers one after another): which one landed, and so
+ * which password the panel holds, is unknown. Recorded as unknown, for `secrets reset`.
+ */
+export interface AmbiguousCreate extends ExistingClient {
+  /** The lines of the intents that carried a password written ahead, oldest first. */
+  readonly pendingLines: readonly number[];
+}
+
+/** A reset whose outcome is unknown, of a client the panel no longer has: nothing is left to settle. */
+export interface GoneReset {
+  readonly username: string;
+  readonly line: number;
+  readonly intentId: string;
+}
+
+/**
+ * Which usernames missing from `clients` the panel has not got: 'every' when `clients` is every
+ * client of the panel (apply reads them all), else the usernames that were looked up.
+ */
+export type LookedUp = 'every' | readonly string[];
 
 /** What a run finds in the journal before it starts: see findLostIntents. */
 export interface JournalRepairs {
@@ -86,6 +122,8 @@ export interface JournalRepairs {
   readonly lost: readonly ExistingClient[];
   /** The same, with a password written ahead: the panel holds it, so it is recorded as current. */
   readonly recovered: readonly RecoveredPassword[];
+  /** The same, but more than one create of the client was left open: its password is unknown. */
+  readonly ambiguous: readonly AmbiguousCreate[];
   /** Passwords saved without their client's id, whose client the panel lists now. */
   readonly incomplete: readonly IncompleteRecord[];
   /**
@@ -97,6 +135,8 @@ export interface JournalRepairs {
   readonly unsettled: readonly OpenIntent[];
   /** Clients with a password pending from a `secrets reset` whose outcome is unknown: the panel holds it or the current one. */
   readonly pendingResets: readonly OpenIntent[];
+  /** The same, of clients the panel no longer has (see LookedUp): closed with a `refused` record. */
+  readonly goneResets: readonly GoneReset[];
   /** Lines that cannot be read (torn by a crash, edited by hand), for a warning; they never stop a run. */
   readonly skipped: readonly UnreadableLine[];
 }
@@ -114,6 +154,7 @@ export async function findLostIntents(
   path: string,
   panelUrl: string,
   clients: readonly ExistingClient[],
+  lookedUp: LookedUp = [],
 ): Promise<JournalRepairs> {
   const lines = parseJournal(await readJournal(path));
   const open = unanswered(lines, panelUrl);
@@ -134,29 +175,48 @@ export async function findLostIntents(
   }
   const lost: ExistingClient[] = [];
   const recovered: RecoveredPassword[] = [];
+  const ambiguous: AmbiguousCreate[] = [];
   for (const client of clients) {
-    const intent = open.get(client.username);
-    if (intent === undefined) continue;
-    const pending = pendingOf(intent.entry);
-    if (pending === undefined) lost.push({ username: client.username, id: client.id });
-    else recovered.push({ username: client.username, id: client.id, line: intent.line, pending });
+    const creates = open.get(client.username);
+    if (creates === undefined) continue;
+    const pendingLines = creates.filter((i) => hasPending(i.entry)).map((i) => i.line);
+    const only = creates.length === 1 ? creates[0] : undefined;
+    const pending = only === undefined ? undefined : pendingOf(only.entry);
+    // Two open creates: which request landed, and with which password, is unknown (create.ts
+    // records null for the same reason within a run).
+    if (pendingLines.length === 0) lost.push({ username: client.username, id: client.id });
+    else if (only === undefined || pending === undefined)
+      ambiguous.push({ username: client.username, id: client.id, pendingLines });
+    else recovered.push({ username: client.username, id: client.id, line: only.line, pending });
   }
   const unsettled: OpenIntent[] = [];
-  for (const [username, intent] of open) {
-    if (!ids.has(username)) unsettled.push({ username, line: intent.line, pending: hasPending(intent.entry) });
+  for (const [username, creates] of open) {
+    if (ids.has(username)) continue;
+    const pendingLines = creates.filter((i) => hasPending(i.entry)).map((i) => i.line);
+    const line = creates.at(-1)?.line ?? 0;
+    unsettled.push({ username, line, pending: pendingLines.length > 0, pendingLines });
   }
+  const gone = (username: string): boolean =>
+    !ids.has(username) && (lookedUp === 'every' || lookedUp.includes(username));
   const pendingResets: OpenIntent[] = [];
-  for (const state of passwordStates(lines).values()) {
-    const intent = state.pending;
-    if (state.panelUrl === panelUrl && intent !== undefined && intent.entry.intent === 'reset_password')
-      pendingResets.push({ username: state.username, line: intent.line, pending: true });
+  const goneResets: GoneReset[] = [];
+  for (const [username, resets] of pendingResetsOf(lines, panelUrl)) {
+    const line = resets.at(-1)?.line ?? 0;
+    if (!gone(username)) pendingResets.push({ username, line, pending: true, pendingLines: resets.map((i) => i.line) });
+    // One without intent_id (an older version) cannot be closed alone: it is left, unsaid.
+    else
+      for (const intent of resets)
+        if (typeof intent.entry.intent_id === 'string')
+          goneResets.push({ username, line: intent.line, intentId: intent.entry.intent_id });
   }
   return {
     lost,
     recovered,
+    ambiguous,
     incomplete,
     unsettled,
     pendingResets,
+    goneResets,
     skipped: lines.filter((line): line is UnreadableLine => line.kind === 'unreadable'),
   };
 }
@@ -170,21 +230,25 @@ function pendingOf(entry: Entry): RecoveredPassword['pending'] | undefined {
 }
 
 /**
- * Repairs what findLostIntents found: each lost intent gets one `password: null` record, each
- * recovered one a record of its pending password as the password (copied as written: an
- * encrypted one stays encrypted), each incomplete record a copy with its id (the last record
- * for a username is the one that counts).
+ * Repairs what findLostIntents found: each lost or ambiguous client gets one `password: null`
+ * record, each recovered one a record of its pending password as the password (copied as
+ * written: an encrypted one stays encrypted), each incomplete record a copy with its id (the
+ * last record for a username is the one that counts), each reset of a client that is gone a
+ * `refused` record naming its intent.
  */
 export async function closeLostIntents(
   path: string,
   panelUrl: string,
-  found: Pick<JournalRepairs, 'lost' | 'recovered' | 'incomplete'>,
+  found: Pick<JournalRepairs, 'lost' | 'recovered' | 'incomplete'> &
+    Partial<Pick<JournalRepairs, 'ambiguous' | 'goneResets'>>,
   now: () => Date = () => new Date(),
 ): Promise<void> {
-  if (found.lost.length === 0 && found.recovered.length === 0 && found.incomplete.length === 0) return;
+  const { ambiguous = [], goneResets = [] } = found;
+  const nulls = [...found.lost, ...ambiguous];
+  if (nulls.length + found.recovered.length + found.incomplete.length + goneResets.length === 0) return;
   const file = await SecretsFile.open(path);
   try {
-    for (const client of found.lost) {
+    for (const client of nulls) {
       await file.record({
         created_at: now().toISOString(),
         panel_url: panelUrl,
@@ -203,6 +267,15 @@ export async function closeLostIntents(
       });
     }
     for (const record of found.incomplete) await file.completed(record.entry, record.id);
+    for (const reset of goneResets) {
+      await file.refused({
+        at: now().toISOString(),
+        panel_url: panelUrl,
+        username: reset.username,
+        intent_id: reset.intentId,
+        refused: 'the client is gone: the panel no longer has it',
+      });
+    }
   } finally {
     await file.close();
   }
