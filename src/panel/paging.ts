@@ -65,9 +65,10 @@ function isFurtherKey(key: string): boolean {
  * limit, remaining, ...) makes the key something else: `pageCount`, `total_pages` and
  * `remaining_count` are no totals of records.
  */
-const TOTAL_WORDS = new Set(['total', 'count', 'num', 'number', 'found']);
+const TOTAL_WORDS = new Set(['total', 'count', 'num', 'found']);
 const COUNTED_WORDS = new Set([
   ...TOTAL_WORDS,
+  'number',
   'of',
   'all',
   'grand',
@@ -123,7 +124,9 @@ const TOTAL_SQUASHED = new Set([
 function isTotalKey(key: string): boolean {
   if (TOTAL_SQUASHED.has(squash(key))) return true;
   const parts = words(key);
-  return parts.some((word) => TOTAL_WORDS.has(word)) && parts.every((word) => COUNTED_WORDS.has(word));
+  // number_of_results counts; number alone is a page's number (Spring's "number": 0).
+  const counting = parts.some((word) => TOTAL_WORDS.has(word)) || (parts[0] === 'number' && parts[1] === 'of');
+  return counting && parts.every((word) => COUNTED_WORDS.has(word));
 }
 
 /**
@@ -156,6 +159,7 @@ function isYes(value: unknown): boolean {
 
 /** A `status` or `code` that says success: ok, success, 0, a 2xx (`200`, `"200 OK"`). */
 function isSuccessStatus(value: unknown): boolean {
+  if (value === true) return true;
   if (typeof value === 'number') return value === 0 || (Number.isInteger(value) && value >= 200 && value < 300);
   return typeof value === 'string' && /^\s*(?:ok|okay|success|successful|succeeded|0|2\d\d\b[^]*)\s*$/i.test(value);
 }
@@ -239,6 +243,9 @@ export function wrapperPaging(
   return search(body, '', 0);
 }
 
+/** Header words after "total" that count no records. */
+const NOT_RECORDS = new Set(['time', 'duration', 'ms', 'seconds', 'latency', 'bytes', 'size']);
+
 /** Header words that mean the answer is one of several pages, whatever their value. */
 const PAGING_HEADER_WORDS = ['page', 'cursor', 'offset', 'limit', 'marker', 'continuation'];
 
@@ -281,7 +288,11 @@ export function headerPaging(
       if (isNo(value)) continue;
       return `it has the header ${name}`;
     }
-    const total = squashed.startsWith('total') || TOTAL_SQUASHED.has(squashed) || isTotalKey(key);
+    // X-Total-Time and its kin (a server's timing) are no totals of records.
+    const total =
+      (squashed.startsWith('total') && !words(key).some((word) => NOT_RECORDS.has(word))) ||
+      TOTAL_SQUASHED.has(squashed) ||
+      isTotalKey(key);
     if (total && length !== undefined) {
       const count = countOf(value);
       if (count === undefined)

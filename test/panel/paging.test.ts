@@ -126,6 +126,7 @@ describe('a wrapper key not known to be harmless refuses the list', () => {
     [{ data: ONE, success: false }, '"success", which is false: the panel may not have sent the whole list'],
     [{ data: ONE, status: 'error' }, '"status", which is "error": the panel may not have sent the whole list'],
     [{ data: ONE, constructor: 'x' }, `"constructor" (a string), ${NOT_KNOWN}`],
+    [{ data: ONE, number: 1, size: 20 }, `"number" (1), ${NOT_KNOWN}`],
     [{ data: ONE, code: 500 }, '"code", which is 500: the panel may not have sent the whole list'],
   ])('%j', async (json, why) => {
     const error = await rejection(readList(client(await rawPanel(json)), '/clients'));
@@ -167,6 +168,7 @@ describe('a page announced in headers is refused', () => {
     [THREE, { 'X-Ms-Continuation': 'k' }, 'it has the header x-ms-continuation'],
     [THREE, { 'X-Next-Marker': 'k' }, 'it has the header x-next-marker'],
     [THREE, { 'X-Result-Count': '9' }, 'x-result-count is 9, the answer has 3 records'],
+    [THREE, { 'X-TotalHits': '9' }, 'x-totalhits is 9, the answer has 3 records'],
     [THREE, { Link: '<https://p.example/clients?page=9>; rel="last"' }, 'its Link header has rel="last"'],
     [THREE, { 'content-range': 'items 0-2/*' }, 'its Content-Range is "items 0-2/*", the answer has 3 records'],
     // A wrapped list's headers are compared with its records.
@@ -194,6 +196,7 @@ describe('a complete list is read', () => {
     [{ data: THREE, hasMore: false, has_next: 0, truncated: 'false', next_page_url: '' }, {}],
     [{ data: THREE, links: { next: null, prev: null }, pagination: { total: 3 } }, {}],
     [{ success: true, ok: 1, status: 200, code: '200 OK', message: 'Clients listed', data: THREE }, {}],
+    [{ status: true, code: 0, number_of_results: 3, data: THREE }, {}],
     [{ value: THREE, '@odata.count': 3, num_results: '3' }, {}],
     [{ data: THREE, meta: { a: { b: { c: { d: { e: { total: 3 } } } } } } }, {}],
     // Headers a proxy or web server adds are no paging sign.
@@ -211,6 +214,7 @@ describe('a complete list is read', () => {
         Link: '<https://p.example/style.css>; rel=preload',
         'content-range': 'bytes 0-99/100',
         'X-Request-Id': 'abc',
+        'X-Total-Time': '0.125',
         'Cache-Control': 'no-store',
       },
     ],
