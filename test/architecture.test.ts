@@ -13,14 +13,17 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 /**
  * Floors, top first (cli, the library API in api/ and the CI action's script in action/ share
  * the top). A file may import its own folder and any lower floor; folders on one
- * floor may import each other only where ALLOWED says so. Files directly in src/ are the
- * ground floor (errors, names, util, redact, version).
+ * floor may import each other only where ALLOWED says so. The rooms of the resource kinds
+ * (src/kinds) stand just above the ground floor: every stage imports them, they import only
+ * the ground floor. Files directly in src/ are the ground floor (errors, names, util, redact,
+ * version).
  */
 const FLOORS: readonly (readonly string[])[] = [
   ['cli', 'api', 'action'],
   ['render', 'apply', 'export'],
   ['plan'],
   ['manifest', 'panel', 'secrets', 'simulator'],
+  ['kinds'],
   ['.'],
 ];
 /** Same-floor imports that are allowed (none today: a shared type moves a floor down instead). */
@@ -116,6 +119,12 @@ describe('the house rules', () => {
     ['render', 'apply'],
     ['.', 'panel'],
     ['.', 'manifest'],
+    ['kinds', 'panel'],
+    ['kinds', 'manifest'],
+    ['kinds', 'plan'],
+    ['kinds', 'render'],
+    ['kinds', 'simulator'],
+    ['.', 'kinds'],
   ])('src/%s may not import src/%s', (from, to) => {
     const file = join(SRC, from, 'planted.ts');
     const target = from === '.' ? `./${to}/x.js` : `../${to}/x.js`;
@@ -130,6 +139,14 @@ describe('the house rules', () => {
     ['plan', 'panel'],
     ['export', 'plan'],
     ['panel', '.'],
+    ['kinds', '.'],
+    ['panel', 'kinds'],
+    ['manifest', 'kinds'],
+    ['simulator', 'kinds'],
+    ['plan', 'kinds'],
+    ['render', 'kinds'],
+    ['export', 'kinds'],
+    ['cli', 'kinds'],
   ])('src/%s may import src/%s', (from, to) => {
     const file = join(SRC, from, 'planted.ts');
     const target = to === '.' ? '../util.js' : `../${to}/x.js`;

@@ -5,8 +5,8 @@
  * turns them into text.
  *
  * The rules (README "Bring an existing panel under management"):
- * - A listed client the panel has: each managed field the manifest gives (`plan`, `email`,
- *   `suspended`) that differs is set to the panel's value; one the panel says it has none of
+ * - A listed client the panel has: each managed field the manifest gives (the rows of the
+ *   client's field table: `plan`, `email`, `suspended`, ...) that differs is set to the panel's value; one the panel says it has none of
  *   (no plan, no email) is removed, since the manifest can only say "none" by leaving it out; a
  *   field the manifest leaves out stays out, `suspended` included (a client suspended in the
  *   panel whose entry is silent about suspension stays silent: suspension is then managed
@@ -29,7 +29,8 @@ import type { Desired, DesiredClient, DesiredDomain } from '../manifest/types.js
 import { globMatcher } from '../names.js';
 import type { LiveClient, ManagedField } from '../panel/types.js';
 import { assertNever, compare } from '../util.js';
-import { type ExportClient, type FieldView, type LiveModel } from './model.js';
+import { type ExportClient, type LiveModel } from './model.js';
+import { CLIENT_FIELDS } from '../kinds/client/index.js';
 
 /**
  * One change to the manifest; `client` and `domain` are indexes into the manifest's `clients`
@@ -42,7 +43,7 @@ export type Edit =
       readonly field: ManagedField;
       readonly value: string | boolean;
     }
-  | { readonly kind: 'unset'; readonly client: number; readonly field: 'plan' | 'email' }
+  | { readonly kind: 'unset'; readonly client: number; readonly field: ManagedField }
   | { readonly kind: 'add-domains'; readonly client: number; readonly domains: readonly string[] }
   | { readonly kind: 'drop-client'; readonly client: number }
   | { readonly kind: 'drop-domain'; readonly client: number; readonly domain: number }
@@ -122,7 +123,11 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
   return { edits, warnings };
 }
 
-/** The field edits of one listed client the panel has. */
+/**
+ * The field edits of one listed client the panel has: for each managed field the manifest
+ * gives, the panel's value when it differs, its removal when the panel says none; a field the
+ * panel does not show stays, and one the manifest cannot hold stays with a warning.
+ */
 function fieldEdits(
   client: DesiredClient,
   index: number,
@@ -133,29 +138,26 @@ function fieldEdits(
   const view = model.view(live);
   const edits: Edit[] = [];
   const name = `client ${quote(client.username)}`;
-  const text = (field: 'plan' | 'email', wanted: string | undefined, seen: FieldView<string>): void => {
-    if (wanted === undefined) return;
+  for (const row of CLIENT_FIELDS) {
+    const field = row.key;
+    const wanted = client[field];
+    if (wanted === undefined) continue;
+    const seen = view[field];
     switch (seen.kind) {
       case 'value':
         if (seen.value !== wanted) edits.push({ kind: 'set', client: index, field, value: seen.value });
-        return;
+        break;
       case 'none':
         edits.push({ kind: 'unset', client: index, field });
-        return;
+        break;
       case 'unknown':
-        return;
+        break;
       case 'unwritable':
         warn(`${name}: ${seen.reason}: "${field}" left as written`);
-        return;
+        break;
       default:
         assertNever(seen);
     }
-  };
-  text('plan', client.plan, view.plan);
-  text('email', client.email, view.email);
-  const suspended = view.suspended;
-  if (client.suspended !== undefined && suspended.kind === 'value' && suspended.value !== client.suspended) {
-    edits.push({ kind: 'set', client: index, field: 'suspended', value: suspended.value });
   }
   return edits;
 }

@@ -6,48 +6,33 @@
  */
 import { domainToUnicode } from 'node:url';
 import { quote } from '../escape.js';
-import { isManifestEmail } from '../manifest/build.js';
+import {
+  CLIENT_FIELDS,
+  type ClientView,
+  clientView,
+  type ClientWants,
+  exportedFields,
+  type HostingPlans,
+  hostingPlans,
+} from '../kinds/client/index.js';
+import type { FieldView } from '../kinds/common.js';
 import { normalizeDomain, USERNAME_PATTERN } from '../names.js';
 import type { Live, LiveClient, LiveDomain } from '../panel/types.js';
 import { compare, plural } from '../util.js';
 
 /**
- * One client as the manifest writes it: `username` valid (USERNAME_PATTERN); `plan` a hosting
- * plan's name, only when the client has one; `email` only when set and accepted by the
- * manifest; `suspended` only when true (false is the default the manifest leaves unsaid);
- * `domains` in their written form (Unicode for IDNs) in domainOrder, no system domain.
+ * One client as the manifest writes it: `username` valid (USERNAME_PATTERN); the managed
+ * fields export writes (each row's `exported` and `writes`: a plan by name when the client has
+ * one, an address when set and accepted by the manifest, `suspended` only when true: false is
+ * the default the manifest leaves unsaid); `domains` in their written form (Unicode for IDNs)
+ * in domainOrder, no system domain.
  */
-export interface ExportClient {
+export interface ExportClient extends ClientWants {
   readonly username: string;
-  readonly plan?: string;
-  readonly email?: string;
-  readonly suspended?: true;
   readonly domains: readonly string[];
 }
 
-/**
- * What the manifest can say about one managed field of a live client:
- * - `value`: this value, writable as is;
- * - `none`: the panel says the client has none (a plan id of 0/null, an email of ""/null),
- *   which the manifest can only say by leaving the field out;
- * - `unknown`: the panel's records do not carry the field (GET /clients nor GET /clients/{id});
- * - `unwritable`: a value the manifest cannot hold (`reason` says why, for a warning).
- */
-export type FieldView<T> =
-  | { readonly kind: 'value'; readonly value: T }
-  | { readonly kind: 'none' }
-  | { readonly kind: 'unknown' }
-  | { readonly kind: 'unwritable'; readonly reason: string };
-
-/** A live client's managed fields as the manifest sees them (see FieldView). */
-export interface ClientView {
-  readonly plan: FieldView<string>;
-  readonly email: FieldView<string>;
-  readonly suspended: FieldView<boolean>;
-}
-
-/** Half of a UTF-16 surrogate pair on its own: JSON can carry it, a UTF-8 file cannot (it would read back as U+FFFD). */
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+export type { ClientView, FieldView };
 
 /** A live domain the manifest can list: `name` its ASCII comparison form, `text` its written form. */
 export interface DomainForm {
@@ -57,18 +42,18 @@ export interface DomainForm {
 
 /**
  * The panel's answers indexed for export: plan names by id, and each client's domains. Whether
- * the manifest can hold a value is decided for each value on its own (isManifestEmail,
+ * the manifest can hold a value is decided for each value on its own (each field's row's `view`,
  * USERNAME_PATTERN, normalizeDomain), so any number of refused values is left out, each with
  * its warning.
  */
 export class LiveModel {
   readonly live: Live;
-  private readonly planNames: ReadonlyMap<number, string>;
+  private readonly plans: HostingPlans;
   private readonly domainsByUser = new Map<number, LiveDomain[]>();
 
   constructor(live: Live) {
     this.live = live;
-    this.planNames = new Map(live.hostingPlans.map((p) => [p.id, p.name]));
+    this.plans = hostingPlans(live.hostingPlans);
     for (const domain of live.domains) {
       const list = this.domainsByUser.get(domain.idUser) ?? [];
       list.push(domain);
@@ -78,44 +63,7 @@ export class LiveModel {
 
   /** The client's managed fields as the manifest can say them. */
   view(client: LiveClient): ClientView {
-    return {
-      plan: this.planView(client.idHostingPlan),
-      email: this.emailView(client.email),
-      suspended: client.suspended === undefined ? { kind: 'unknown' } : { kind: 'value', value: client.suspended },
-    };
-  }
-
-  private planView(id: number | null | undefined): FieldView<string> {
-    if (id === undefined) return { kind: 'unknown' };
-    if (id === null) return { kind: 'none' };
-    const name = this.planNames.get(id);
-    if (name === undefined)
-      return {
-        kind: 'unwritable',
-        reason: `its hosting plan (id ${id}) is not in the panel's list of hosting plans`,
-      };
-    if (name.trim() === '')
-      return {
-        kind: 'unwritable',
-        reason: `its hosting plan (id ${id}) has an empty name, which the manifest refuses`,
-      };
-    if (LONE_SURROGATE.test(name))
-      return {
-        kind: 'unwritable',
-        reason: `its hosting plan (id ${id}) has a name that is not valid Unicode, which a file cannot hold`,
-      };
-    return { kind: 'value', value: name };
-  }
-
-  private emailView(email: string | null | undefined): FieldView<string> {
-    if (email === undefined) return { kind: 'unknown' };
-    if (email === null) return { kind: 'none' };
-    if (!isManifestEmail(email) || LONE_SURROGATE.test(email))
-      return {
-        kind: 'unwritable',
-        reason: `its email ${quote(email)} is not an address the manifest accepts`,
-      };
-    return { kind: 'value', value: email };
+    return clientView(client, this.plans);
   }
 
   /**
@@ -151,17 +99,16 @@ export class LiveModel {
     }
     const view = this.view(client);
     const name = `client ${quote(client.username)}`;
-    const unknown = (['plan', 'email', 'suspended'] as const).filter((field) => view[field].kind === 'unknown');
+    const written = CLIENT_FIELDS.filter((row) => row.exported);
+    const unknown = written.filter((row) => view[row.key].kind === 'unknown').map((row) => row.key);
     if (unknown.length > 0) warn(`${name}: the panel shows no ${unknown.join(', ')}: left out (not managed)`);
-    for (const field of ['plan', 'email'] as const) {
-      const v = view[field];
-      if (v.kind === 'unwritable') warn(`${name}: ${v.reason}: "${field}" left out (not managed)`);
+    for (const row of written) {
+      const v = view[row.key];
+      if (v.kind === 'unwritable') warn(`${name}: ${v.reason}: "${row.key}" left out (not managed)`);
     }
     return {
       username: client.username,
-      ...(view.plan.kind === 'value' ? { plan: view.plan.value } : {}),
-      ...(view.email.kind === 'value' ? { email: view.email.value } : {}),
-      ...(view.suspended.kind === 'value' && view.suspended.value ? { suspended: true as const } : {}),
+      ...exportedFields(view),
       domains: this.domains(client, warn).map((d) => d.text),
     };
   }

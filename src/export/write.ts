@@ -9,6 +9,7 @@ import { Document, isCollection, isScalar, parse, Scalar, visit } from 'yaml';
 import { jsonText, safeText } from '../escape.js';
 import { schema } from '../manifest/validator.generated.js';
 import type { ExportClient } from './model.js';
+import { CLIENT_FIELDS } from '../kinds/client/index.js';
 
 /** How yaml writes: no folding of long lines (a name stays on one line), `[a, b]` not `[ a, b ]`. */
 const OPTIONS = { lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false } as const;
@@ -71,15 +72,18 @@ export function scalarText(value: string | boolean, context: 'block' | 'flow', t
   return attempt(Scalar.QUOTE_DOUBLE);
 }
 
-/** The entry as a plain object, keys in the manifest's order; `domains` left out when empty. */
+/**
+ * The entry as a plain object, keys in the manifest's order (the field table's for the managed
+ * fields, each as its row writes it); `domains` left out when empty.
+ */
 function entryValue(client: ExportClient): Record<string, unknown> {
-  return {
-    username: client.username,
-    ...(client.plan === undefined ? {} : { plan: client.plan }),
-    ...(client.email === undefined ? {} : { email: client.email }),
-    ...(client.suspended === true ? { suspended: true } : {}),
-    ...(client.domains.length === 0 ? {} : { domains: [...client.domains] }),
-  };
+  const entry: Record<string, unknown> = { username: client.username };
+  for (const row of CLIENT_FIELDS) {
+    const value = client[row.key];
+    if (value !== undefined && row.writes(value)) entry[row.key] = value;
+  }
+  if (client.domains.length > 0) entry.domains = [...client.domains];
+  return entry;
 }
 
 /** `value` as YAML text, the top collection in flow style when `flow`; unsafe strings as escapes. */

@@ -4,21 +4,10 @@ import { clientLabel } from './schema.js';
 import type { DesiredClient, DesiredDomain, Diagnostic, Location } from './types.js';
 import { isRecord } from '../util.js';
 import { quote } from '../escape.js';
-
-// Deliberately loose: catches slips (a missing "@", a space, no dot in the domain) without
-// refusing addresses the panel would take.
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-
-/**
- * Whether the manifest accepts `email` as a client's address: the one test the manifest's
- * check makes (export asks it of each panel value before writing one).
- */
-export function isManifestEmail(email: string): boolean {
-  return EMAIL.test(email);
-}
+import { CLIENT_FIELDS, type ClientWants } from '../kinds/client/index.js';
 
 /** The keys a client marked `state: absent` may not have (the schema reports unknown keys). */
-const ABSENT_KEYS = ['plan', 'email', 'suspended', 'domains'] as const;
+const ABSENT_KEYS: readonly string[] = [...CLIENT_FIELDS.map((row) => row.key), 'domains'];
 
 /** A domain item's name and state: a string is a present domain; undefined for a shape the schema refuses. */
 function domainEntry(item: unknown): { input: string; state: DesiredDomain['state'] } | undefined {
@@ -35,11 +24,11 @@ function quoteList(keys: readonly string[]): string {
 }
 
 /**
- * Runs the checks JSON Schema cannot express (username rule, uniqueness, domain names, email
- * shape, empty plan, a client marked `state: absent` that has other keys) on every client that
- * is well-formed enough, and builds the clients of `Desired` in manifest order: `state` always
- * set (`present` unless the manifest says `absent`), `plan`, `email`, `suspended` only when
- * given, each domain item (a string, or `{name, state}`) as a DesiredDomain whose name is
+ * Runs the checks JSON Schema cannot express (username rule, uniqueness, domain names, each
+ * managed field's own check from the client's field table, a client marked `state: absent`
+ * that has other keys) on every client that is well-formed enough, and builds the clients of
+ * `Desired` in manifest order: `state` always set (`present` unless the manifest says
+ * `absent`), each managed field only when given, each domain item (a string, or `{name, state}`) as a DesiredDomain whose name is
  * normalized and located at its name, and listed once in the whole manifest whatever its state.
  * A client marked absent keeps only its username, state and location. Problems go to `diagnostics`; the clients are only meaningful
  * when none of them is an error.
@@ -79,7 +68,7 @@ export class ClientsBuilder {
     const name = clientLabel(client, i);
     const where = (key: string): Found<N> => source.step(node, key) ?? node;
 
-    const { username, plan, email, suspended } = client;
+    const { username } = client;
     const state = client.state === 'absent' ? 'absent' : 'present';
     let loc = source.at(node);
     if (typeof username === 'string') {
@@ -102,7 +91,7 @@ export class ClientsBuilder {
 
     if (state === 'absent') {
       // A client to delete is named, nothing more: its other keys would say what it should be.
-      const extra = Object.keys(client).filter((key) => (ABSENT_KEYS as readonly string[]).includes(key));
+      const extra = Object.keys(client).filter((key) => ABSENT_KEYS.includes(key));
       const [firstExtra] = extra;
       if (firstExtra !== undefined) {
         error(
@@ -114,22 +103,17 @@ export class ClientsBuilder {
       return;
     }
 
+    // Each managed field the manifest gives, with the checks of its row (the schema checked its type).
+    const wants: Record<string, string | boolean> = {};
     let planLoc: Location | undefined;
-    if (typeof plan === 'string') {
-      planLoc = source.at(where('plan'));
-      if (plan.trim() === '') {
-        error(
-          planLoc,
-          `"plan" in ${name} is empty: give a hosting plan's name, or remove "plan" for the panel's default resources`,
-        );
-      }
-    }
-
-    if (typeof email === 'string' && !isManifestEmail(email)) {
-      error(
-        source.at(where('email')),
-        `email ${quote(email)} in ${name} is not an email address like name@example.com`,
-      );
+    for (const row of CLIENT_FIELDS) {
+      const value = client[row.key];
+      if (typeof value !== row.type) continue;
+      const at = source.at(where(row.key));
+      if (row.key === 'plan') planLoc = at;
+      const problem = row.check(value as never, name);
+      if (problem !== undefined) this.diagnostics.push({ ...at, ...problem });
+      wants[row.key] = value as string | boolean;
     }
 
     const desiredDomains: DesiredDomain[] = [];
@@ -169,9 +153,8 @@ export class ClientsBuilder {
     this.clients.push({
       username,
       state,
-      ...(typeof plan === 'string' && planLoc !== undefined ? { plan, planLoc } : {}),
-      ...(typeof email === 'string' ? { email } : {}),
-      ...(typeof suspended === 'boolean' ? { suspended } : {}),
+      ...(wants as ClientWants),
+      ...(planLoc === undefined ? {} : { planLoc }),
       domains: desiredDomains,
       loc,
     });

@@ -4,6 +4,7 @@ import { type DataPath, findPath, type Found, type Locator } from './locate.js';
 import type { Diagnostic, Location } from './types.js';
 import { quote } from '../escape.js';
 import { isRecord } from '../util.js';
+import { CLIENT_FIELDS } from '../kinds/client/index.js';
 import { schema as generatedSchema, validate as generatedValidate } from './validator.generated.js';
 
 // Compiled at build time (scripts/generate-validator.ts, ajv standalone): loading ajv and
@@ -123,7 +124,8 @@ function describe(error: ErrorObject, path: DataPath, data: unknown): string | u
   const client = clientLabelAt(data, index);
   if (field === undefined) {
     if (error.keyword === 'required') return `${client} has no "${String(error.params.missingProperty)}": add one`;
-    return `${client} must be a mapping with a "username" (and optionally "state", "plan", "email", "suspended", "domains")`;
+    const optional = ['state', ...CLIENT_FIELDS.map((row) => row.key), 'domains'].map((key) => `"${key}"`);
+    return `${client} must be a mapping with a "username" (and optionally ${optional.join(', ')})`;
   }
   switch (field) {
     case 'username':
@@ -132,20 +134,19 @@ function describe(error: ErrorObject, path: DataPath, data: unknown): string | u
       return `"username" in ${client} must be a string, like alice`;
     case 'state':
       return `"state" in ${client} ${mustBeState(value)}`;
-    case 'plan':
-      return `"plan" in ${client} must be a string: the hosting plan's name`;
-    case 'email':
-      return `"email" in ${client} must be a string: an email address`;
-    case 'suspended':
-      return `"suspended" in ${client} ${mustBeBoolean(value)}`;
     case 'domains':
       if (domainIndex === undefined) {
         const hint = typeof value === 'string' ? `: write [${value}]` : noneHint(value, 'domains');
         return `"domains" in ${client} must be a list of domain names${hint}`;
       }
       return describeDomain(error, domainField, `domain #${Number(domainIndex) + 1} in ${client}`, value);
-    default:
-      return fallback(error, path);
+    default: {
+      const row = CLIENT_FIELDS.find((r) => r.key === field);
+      if (row === undefined) return fallback(error, path);
+      return row.type === 'boolean'
+        ? `"${row.key}" in ${client} ${mustBeBoolean(value)}`
+        : `"${row.key}" in ${client} must be a string: ${row.says}`;
+    }
   }
 }
 

@@ -1,3 +1,5 @@
+import type { ClientWants } from '../kinds/client/index.js';
+
 /** A place in a source file; line and column count from 1. */
 export interface Location {
   readonly file: string;
@@ -26,21 +28,18 @@ export interface DesiredDomain {
 
 /**
  * A client the manifest wants. `username` already satisfies the rule (lowercase letter
- * first, then lowercase letters, digits, `-`, `_`); it is never rewritten. `plan` is a
- * hosting plan's name as written; absent means the panel's default resources.
+ * first, then lowercase letters, digits, `-`, `_`); it is never rewritten. The managed fields
+ * (ClientWants, one per row of the client's field table) are each managed only when given: the
+ * manifest cannot say "none" (leave the field out: not managed). `plan` is a hosting plan's
+ * name as written; absent means the panel's default resources.
  */
-export interface DesiredClient {
+export interface DesiredClient extends ClientWants {
   readonly username: string;
   /**
    * `absent`: delete the client when the panel has it (its domains go with it); such an entry
-   * has no other keys, so `plan`, `email`, `suspended` are undefined and `domains` is empty.
+   * has no other keys, so its managed fields are undefined and `domains` is empty.
    */
   readonly state: 'present' | 'absent';
-  readonly plan?: string;
-  /** Managed when given; the manifest cannot say "no email" (leave it out: not managed). */
-  readonly email?: string;
-  /** Managed when given: the panel's `is_suspended`. */
-  readonly suspended?: boolean;
   readonly domains: readonly DesiredDomain[];
   readonly loc?: Location;
   /** Where the `plan:` value stands, for an unknown plan's error. */

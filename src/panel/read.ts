@@ -7,6 +7,7 @@ import { PanelHttpError } from './errors.js';
 import { asRecord, integer, parseClientRecord, parseDomainRecord, parseHostingPlanRecord, shape } from './records.js';
 import type { Live, LiveClient, LiveDomain, ManagedField } from './types.js';
 import { isRecord, plural } from '../util.js';
+import { CLIENT_FIELDS, fieldsLacking, withFieldsFrom } from '../kinds/client/index.js';
 import { readList, readRecords } from './list-read.js';
 
 export { parseClientRecord, parseDomainRecord, parseHostingPlanRecord } from './records.js';
@@ -28,7 +29,7 @@ export interface ReadLiveOptions {
 /**
  * Which clients' managed fields must be known, and which fields: plan passes the manifest's
  * usernames and the fields it manages; export passes a predicate (every client, or those its
- * --clients patterns match) and all three fields.
+ * --clients patterns match) and the fields it writes.
  */
 export interface ClientDetails {
   /**
@@ -236,13 +237,6 @@ export async function findClientById(client: PanelClient, id: number): Promise<L
   return record;
 }
 
-/** The managed fields: manifest name, LiveClient key, the panel's field in messages. */
-const FIELDS = [
-  ['plan', 'idHostingPlan', 'id_hosting_plan'],
-  ['email', 'email', 'email'],
-  ['suspended', 'suspended', 'is_suspended'],
-] as const satisfies readonly (readonly [ManagedField, keyof LiveClient, string])[];
-
 /**
  * Fills in what GET /clients leaves out. For each client `details.usernames` names (or its
  * predicate accepts) whose record lacks (undefined) a field of `details.fields`, reads
@@ -261,12 +255,11 @@ export async function readClientDetails(
   options: Pick<ReadLiveOptions, 'concurrency' | 'onNote'> = {},
 ): Promise<LiveClient[]> {
   const wanted = wantedClients(details.usernames);
-  const fields = FIELDS.filter(([field]) => details.fields.has(field));
-  const lacking = (c: LiveClient): (typeof fields)[number][] =>
-    wanted(c.username) ? fields.filter(([, key]) => c[key] === undefined) : [];
+  const lacking = (c: LiveClient): ManagedField[] => (wanted(c.username) ? fieldsLacking(c, details.fields) : []);
   const needed = clients.filter((c) => lacking(c).length > 0);
   if (needed.length === 0) return [...clients];
-  const missing = fields.filter((f) => needed.some((c) => lacking(c).includes(f))).map(([, , name]) => `"${name}"`);
+  const lacked = new Set(needed.flatMap(lacking));
+  const missing = CLIENT_FIELDS.filter((row) => lacked.has(row.key)).map((row) => `"${row.panel[0]}"`);
   options.onNote?.(
     `${client.describe('GET', '/clients')} does not carry ${missing.join(', ')}: read ${plural(needed.length, 'client')} one by one (${client.describe('GET', '/clients/{id}')}).`,
   );
@@ -290,13 +283,7 @@ export async function readClientDetails(
   );
   return clients.map((listed) => {
     const record = read.get(listed.id);
-    if (record === undefined) return listed;
-    return {
-      ...listed,
-      idHostingPlan: listed.idHostingPlan === undefined ? record.idHostingPlan : listed.idHostingPlan,
-      email: listed.email === undefined ? record.email : listed.email,
-      suspended: listed.suspended === undefined ? record.suspended : listed.suspended,
-    };
+    return record === undefined ? listed : withFieldsFrom(listed, record);
   });
 }
 

@@ -6,6 +6,8 @@
 import { ProvisionError } from '../errors.js';
 import { normalizeDomain } from '../names.js';
 import { isRecord } from '../util.js';
+import { readClientFields } from '../kinds/client/index.js';
+import type { FieldReader } from '../kinds/common.js';
 import type { LiveClient, LiveDomain, LiveHostingPlan } from './types.js';
 
 /** One hosting plan record: integer id, string name. `where` names it in errors ('GET /api/v2/hosting-plans[3]'). */
@@ -16,24 +18,15 @@ export function parseHostingPlanRecord(record: unknown, where: string): LiveHost
 
 /**
  * One client record: integer id, string username (lowercased), and the managed fields, each
- * `undefined` when the record does not carry it:
- * - `idHostingPlan` from `id_hosting_plan` (or `hosting_plan_id`): a positive integer; 0 or
- *   null is null ("no plan").
- * - `email` from `email`: a string; "" or null is null ("no email").
- * - `suspended` from `is_suspended` (or `suspended`): a boolean, or 0/1 (PHP panels answer so).
- * Anything else is a contract error naming the field; so are two spellings that disagree.
+ * read by its row of the client's field table (src/kinds/client): from the panel's spellings of
+ * it, `undefined` when the record carries none, null when it says "none". A value the row does
+ * not read is a contract error naming the field; so are two spellings that disagree.
  */
 export function parseClientRecord(record: unknown, where: string): LiveClient {
   const r = asRecord(record, where);
   const id = integer(r, 'id', where);
   const username = string(r, 'username', where).toLowerCase();
-  return {
-    id,
-    username,
-    idHostingPlan: spelled(r, ['id_hosting_plan', 'hosting_plan_id'], where, planId),
-    email: spelled(r, ['email'], where, email),
-    suspended: spelled(r, ['is_suspended', 'suspended'], where, flag),
-  };
+  return { id, username, ...readClientFields((keys, read) => spelled(r, keys, where, read)) };
 }
 
 /**
@@ -75,9 +68,6 @@ function systemFlag(value: unknown): boolean | undefined | { readonly problem: s
   return { problem: 'a boolean (or 0 or 1)' };
 }
 
-/** A field's reader: its value (never undefined), or a description of what it must be. */
-type FieldReader<T> = (value: unknown) => { readonly value: T } | { readonly problem: string };
-
 /**
  * A field that panels spell in several ways: read from each spelling the record carries
  * (undefined when it carries none); spellings that disagree are a contract error.
@@ -102,27 +92,6 @@ function spelled<T>(
   }
   return found?.value;
 }
-
-const planId: FieldReader<number | null> = (value) =>
-  value === null || value === 0
-    ? { value: null }
-    : Number.isSafeInteger(value) && (value as number) > 0
-      ? { value: value as number }
-      : { problem: 'an integer (a plan id; 0 or null: none)' };
-
-const email: FieldReader<string | null> = (value) =>
-  value === null || value === ''
-    ? { value: null }
-    : typeof value === 'string'
-      ? { value }
-      : { problem: 'a string (an address; "" or null: none)' };
-
-const flag: FieldReader<boolean> = (value) =>
-  typeof value === 'boolean'
-    ? { value }
-    : value === 0 || value === 1
-      ? { value: value === 1 }
-      : { problem: 'a boolean (or 0 or 1)' };
 
 /** The record as an object, else a contract error. */
 export function asRecord(value: unknown, where: string): Record<string, unknown> {

@@ -1,3 +1,6 @@
+import type { ClientField, LiveClient } from '../kinds/client/index.js';
+import type { LiveHostingPlan } from '../kinds/common.js';
+
 /**
  * The live panel as the engine sees it after one read: names normalised (usernames and
  * domains lowercase, domains in ASCII/punycode), ids as integers.
@@ -14,27 +17,11 @@ export interface Live {
   readonly domainsComplete: boolean;
 }
 
-export interface LiveHostingPlan {
-  readonly id: number;
-  readonly name: string;
-}
+export type { LiveHostingPlan } from '../kinds/common.js';
+export type { LiveClient } from '../kinds/client/index.js';
 
-/**
- * A client as read. Each managed field is `undefined` when the record does not carry it (then
- * the engine does not know it), `null` when it says "none" (a plan id of 0 or null, an email
- * of "" or null).
- */
-export interface LiveClient {
-  readonly id: number;
-  /** Lowercase. */
-  readonly username: string;
-  readonly idHostingPlan: number | null | undefined;
-  readonly email: string | null | undefined;
-  readonly suspended: boolean | undefined;
-}
-
-/** The client fields a manifest may manage, by their manifest names. */
-export type ManagedField = 'plan' | 'email' | 'suspended';
+/** The client fields a manifest may manage, by their manifest names (the client's field table). */
+export type ManagedField = ClientField;
 
 export interface LiveDomain {
   readonly id: number;

@@ -4,21 +4,11 @@ import type { Desired, DesiredClient, Location } from '../manifest/types.js';
 import { closest, globMatcher } from '../names.js';
 import type { Live, LiveClient, LiveDomain, LiveHostingPlan } from '../panel/types.js';
 import { orderChanges } from './order.js';
-import type {
-  Change,
-  Conflict,
-  CreateDomain,
-  DeleteClient,
-  DeleteDomain,
-  FieldChange,
-  HostingPlanRef,
-  Plan,
-  Unknown,
-  UpdateClient,
-} from './types.js';
+import type { Change, Conflict, CreateDomain, DeleteClient, DeleteDomain, Plan, Unknown } from './types.js';
 import { changeId } from './types.js';
 import { deleteDomain, nearestParent, subdomainsFirst, withoutBlocked } from './domain-deletes.js';
 import { compare } from '../util.js';
+import { createClient, hostingPlans, updateClient } from '../kinds/client/index.js';
 
 /**
  * Diffs the manifest against the live panel. Pure and deterministic: no I/O, no clock; the
@@ -27,8 +17,8 @@ import { compare } from '../util.js';
  * at once, each with its location and the closest name).
  *
  * - A client the panel lacks is created; one it has gets an update with the managed fields
- *   (`plan`, `email`, `suspended`, each only when the manifest gives it) that differ; a field
- *   the panel's record does not carry is an Unknown, never a change. `state: absent` deletes a
+ *   (the client's field table, src/kinds/client: each only when the manifest gives it) that
+ *   differ; a field the panel's record does not carry is an Unknown, never a change. `state: absent` deletes a
  *   client the panel has (its domains go with it).
  * - A domain the panel lacks is created; one owned by another client is a conflict (listed, or
  *   marked absent alike); `state: absent` deletes it from its client.
@@ -42,7 +32,8 @@ import { compare } from '../util.js';
  * delete after its subdomains').
  */
 export function diff(desired: Desired, live: Live): Plan {
-  const hostingPlans = resolveHostingPlans(desired, live.hostingPlans);
+  resolveHostingPlans(desired, live.hostingPlans);
+  const plans = hostingPlans(live.hostingPlans);
   const index = new LiveIndex(live);
   const keep = globMatcher(desired.prune.keep);
   const listedClients = new Set<string>();
@@ -72,21 +63,12 @@ export function diff(desired: Desired, live: Live): Plan {
       }
       continue;
     }
-    const hostingPlan = client.plan === undefined ? undefined : hostingPlans.get(client.plan);
     if (liveClient === undefined) {
-      clientChanges.push({
-        id: changeId('client', client.username),
-        action: 'create',
-        type: 'client',
-        name: client.username,
-        reason: 'not on the panel',
-        dependsOn: [],
-        ...(hostingPlan === undefined ? {} : { hostingPlan: { name: hostingPlan.name, id: hostingPlan.id } }),
-        ...(client.email === undefined ? {} : { email: client.email }),
-        ...(client.suspended === undefined ? {} : { suspended: client.suspended }),
-      });
+      clientChanges.push(createClient(client.username, client, plans));
     } else {
-      const update = updateClient(client, liveClient, hostingPlan, index, unknowns);
+      const update = updateClient(client.username, client, liveClient, plans, (field) =>
+        unknowns.push({ client: client.username, field }),
+      );
       if (update !== undefined) clientChanges.push(update);
     }
 
@@ -163,7 +145,6 @@ class LiveIndex {
   /** Whether the domains are the panel's whole list (not only the manifest's, looked up by name). */
   readonly complete: boolean;
   private usernames: Map<number, string> | undefined;
-  private planNames: Map<number, string> | undefined;
   private domainsByOwner: Map<number, LiveDomain[]> | undefined;
 
   constructor(private readonly live: Live) {
@@ -194,56 +175,6 @@ class LiveIndex {
     }
     return this.usernames.get(id) ?? `#${id}`;
   }
-
-  /** A hosting plan's name for people: null for none, `#<id>` for an id the panel does not list. */
-  planName(id: number | null): string | null {
-    this.planNames ??= new Map(this.live.hostingPlans.map((p) => [p.id, p.name]));
-    return id === null ? null : (this.planNames.get(id) ?? `#${id}`);
-  }
-}
-
-/** The update for `client`'s managed fields that differ, or undefined; fields the record lacks go to `unknowns`. */
-function updateClient(
-  client: DesiredClient,
-  live: LiveClient,
-  hostingPlan: LiveHostingPlan | undefined,
-  index: LiveIndex,
-  unknowns: Unknown[],
-): UpdateClient | undefined {
-  const fields: FieldChange[] = [];
-  let planRef: HostingPlanRef | undefined;
-  if (hostingPlan !== undefined) {
-    if (live.idHostingPlan === undefined) unknowns.push({ client: client.username, field: 'plan' });
-    else if (live.idHostingPlan !== hostingPlan.id) {
-      fields.push({
-        field: 'plan',
-        before: index.planName(live.idHostingPlan),
-        after: hostingPlan.name,
-      });
-      planRef = { name: hostingPlan.name, id: hostingPlan.id };
-    }
-  }
-  if (client.email !== undefined) {
-    if (live.email === undefined) unknowns.push({ client: client.username, field: 'email' });
-    else if (live.email !== client.email) fields.push({ field: 'email', before: live.email, after: client.email });
-  }
-  if (client.suspended !== undefined) {
-    if (live.suspended === undefined) unknowns.push({ client: client.username, field: 'suspended' });
-    else if (live.suspended !== client.suspended)
-      fields.push({ field: 'suspended', before: live.suspended, after: client.suspended });
-  }
-  if (fields.length === 0) return undefined;
-  return {
-    id: changeId('client', client.username),
-    action: 'update',
-    type: 'client',
-    name: client.username,
-    clientId: live.id,
-    reason: 'differs from the manifest',
-    dependsOn: [],
-    fields,
-    ...(planRef === undefined ? {} : { hostingPlan: planRef }),
-  };
 }
 
 function deleteClient(live: LiveClient, index: LiveIndex, reason: string): DeleteClient {
@@ -264,7 +195,8 @@ function deleteClient(live: LiveClient, index: LiveIndex, reason: string): Delet
   };
 }
 
-function resolveHostingPlans(desired: Desired, onPanel: readonly LiveHostingPlan[]): Map<string, LiveHostingPlan> {
+/** Throws unknown_hosting_plan when the manifest names plans the panel does not have (see diff). */
+function resolveHostingPlans(desired: Desired, onPanel: readonly LiveHostingPlan[]): void {
   const byName = new Map(onPanel.map((p) => [p.name, p]));
   const unknown = new Map<string, Location | undefined>();
   for (const client of desired.clients) {
@@ -297,7 +229,6 @@ function resolveHostingPlans(desired: Desired, onPanel: readonly LiveHostingPlan
       },
     );
   }
-  return byName;
 }
 
 /** On the panel, not listed, and touched by no change: counted (names on request), system domains never. */

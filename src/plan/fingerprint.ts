@@ -1,4 +1,5 @@
-import type { Live, LiveClient, LiveDomain, ManagedField } from '../panel/types.js';
+import type { Live, LiveClient, LiveDomain } from '../panel/types.js';
+import { fieldFact, type HostingPlans, hostingPlans as plansIn } from '../kinds/client/index.js';
 import { assertNever, compare, sha256Hex } from '../util.js';
 import type { Change, HostingPlanRef, Plan } from './types.js';
 import { quote } from '../escape.js';
@@ -14,7 +15,8 @@ interface LiveIndex {
   readonly clients: ReadonlyMap<string, LiveClient>;
   readonly domains: ReadonlyMap<string, LiveDomain>;
   readonly hostingPlans: ReadonlyMap<string, number>;
-  readonly planNames: ReadonlyMap<number, string>;
+  /** The hosting plans, as a managed field's value is compared and printed by. */
+  readonly plans: HostingPlans;
   /** Client id → username, to name an owner. */
   readonly usernames: ReadonlyMap<number, string>;
   /** Client id → its domains, system domains not counted, sorted. */
@@ -88,7 +90,7 @@ function factsOf(change: Change): Fact[] {
           expected,
           actual: (live) => {
             const client = live.clients.get(name);
-            return client === undefined ? 'absent' : fieldValue(client, field.field, live);
+            return client === undefined ? 'absent' : fieldFact(client, field.field, live.plans);
           },
           reason: (actual) =>
             `client ${quote(name)}'s ${field.field} is now ${actual === 'absent' ? 'gone' : actual}; the plan was made when it was ${expected}`,
@@ -187,26 +189,6 @@ function hostingPlanFact(plan: HostingPlanRef): Fact {
   };
 }
 
-/** A managed field as the plan's `before` writes it (JSON), or `unknown` when the record lacks it. */
-function fieldValue(client: LiveClient, field: ManagedField, live: LiveIndex): string {
-  switch (field) {
-    case 'plan':
-      return client.idHostingPlan === undefined
-        ? 'unknown'
-        : JSON.stringify(
-            client.idHostingPlan === null
-              ? null
-              : (live.planNames.get(client.idHostingPlan) ?? `#${client.idHostingPlan}`),
-          );
-    case 'email':
-      return client.email === undefined ? 'unknown' : JSON.stringify(client.email);
-    case 'suspended':
-      return client.suspended === undefined ? 'unknown' : JSON.stringify(client.suspended);
-    default:
-      return assertNever(field);
-  }
-}
-
 function ownerText(id: number, live: LiveIndex): string {
   const owner = live.usernames.get(id);
   return owner === undefined ? `client id ${id}` : `client ${quote(owner)}`;
@@ -221,7 +203,7 @@ function index(live: Live): LiveIndex {
   let clients: Map<string, LiveClient> | undefined;
   let domains: Map<string, LiveDomain> | undefined;
   let hostingPlans: Map<string, number> | undefined;
-  let planNames: Map<number, string> | undefined;
+  let plans: HostingPlans | undefined;
   let usernames: Map<number, string> | undefined;
   let sorted: LiveDomain[] | undefined;
   let domainNames: Map<number, string[]> | undefined;
@@ -255,9 +237,9 @@ function index(live: Live): LiveIndex {
       hostingPlans ??= new Map(live.hostingPlans.map((p) => [p.name, p.id]));
       return hostingPlans;
     },
-    get planNames() {
-      planNames ??= new Map(live.hostingPlans.map((p) => [p.id, p.name]));
-      return planNames;
+    get plans() {
+      plans ??= plansIn(live.hostingPlans);
+      return plans;
     },
     get usernames() {
       if (usernames === undefined) {

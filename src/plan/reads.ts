@@ -1,6 +1,7 @@
 import type { Desired } from '../manifest/types.js';
 import type { ManagedField, ReadLiveOptions } from '../panel/index.js';
 import type { Plan } from './types.js';
+import { managedFields } from '../kinds/client/index.js';
 
 /** What a plan needs read from the panel (readLive's options, without the callbacks). */
 export type PlanReads = Pick<ReadLiveOptions, 'domainNames' | 'details'>;
@@ -14,16 +15,10 @@ export function readsForManifest(desired: Desired): PlanReads {
   const usernames = new Set<string>();
   const fields = new Set<ManagedField>();
   for (const client of desired.clients) {
-    const managed = (
-      [
-        ['plan', client.plan],
-        ['email', client.email],
-        ['suspended', client.suspended],
-      ] as const
-    ).filter(([, value]) => value !== undefined);
+    const managed = managedFields(client);
     if (managed.length === 0) continue;
     usernames.add(client.username);
-    for (const [field] of managed) fields.add(field);
+    for (const field of managed) fields.add(field);
   }
   return {
     domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)),

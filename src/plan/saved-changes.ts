@@ -3,6 +3,7 @@ import { assertNever } from '../util.js';
 import { requestFor } from './requests.js';
 import type { Change, ChangeAction, ChangeId, FieldChange, HostingPlanRef } from './types.js';
 import { changeId, phaseOf } from './types.js';
+import { type ClientTargetsJson, targetsFromJson, targetsToJson, updateProblems } from '../kinds/client/index.js';
 
 /**
  * The plan document's changes, both ways (plan/saved.ts owns the document around them): each
@@ -20,13 +21,7 @@ export function changeToJson(change: Change): Record<string, unknown> {
     case 'create':
       switch (change.type) {
         case 'client':
-          return {
-            ...common,
-            ...plan(change.hostingPlan),
-            ...(change.email === undefined ? {} : { email: change.email }),
-            ...(change.suspended === undefined ? {} : { suspended: change.suspended }),
-            ...tail,
-          };
+          return { ...common, ...targetsToJson(change), ...tail };
         case 'domain':
           return {
             ...common,
@@ -84,7 +79,7 @@ export function canonical(value: unknown): string {
 }
 
 /** The fields of a document that passed the schema, as the reader uses them. */
-export interface ChangeJson {
+export interface ChangeJson extends ClientTargetsJson {
   readonly id: string;
   readonly action: ChangeAction;
   readonly type: 'client' | 'domain';
@@ -92,9 +87,6 @@ export interface ChangeJson {
   readonly reason: string;
   readonly depends_on: readonly ChangeId[];
   readonly request: unknown;
-  readonly hosting_plan?: { readonly name: string; readonly id: number };
-  readonly email?: string;
-  readonly suspended?: boolean;
   readonly client?: string;
   readonly client_id?: number | null;
   readonly parent?: string;
@@ -156,23 +148,9 @@ function kindProblems(change: Change, path: string): string[] {
           assertNever(change);
       }
       break;
-    case 'update': {
-      const names = change.fields.map((f) => f.field);
-      if (new Set(names).size !== names.length) problems.push(`${path}.fields: a field is listed twice`);
-      const plan = change.fields.find((f) => f.field === 'plan');
-      if (plan === undefined && change.hostingPlan !== undefined)
-        problems.push(`${path}.hosting_plan: given, yet "plan" is not among the fields`);
-      if (plan !== undefined && change.hostingPlan?.name !== plan.after)
-        problems.push(`${path}.hosting_plan: must name the plan the "plan" field moves to`);
-      for (const f of change.fields) {
-        const ok =
-          f.field === 'suspended'
-            ? typeof f.before === 'boolean' && typeof f.after === 'boolean'
-            : typeof f.after === 'string' && (f.before === null || typeof f.before === 'string');
-        if (!ok) problems.push(`${path}.fields: ${quote(f.field)} has values of the wrong type`);
-      }
+    case 'update':
+      problems.push(...updateProblems(change, path));
       break;
-    }
     case 'delete':
       break;
     default:
@@ -205,9 +183,7 @@ function changeFromJson(item: ChangeJson): Change {
             id: changeId('client', item.name),
             action: 'create',
             type: 'client',
-            ...hostingPlan,
-            ...(item.email === undefined ? {} : { email: item.email }),
-            ...(item.suspended === undefined ? {} : { suspended: item.suspended }),
+            ...targetsFromJson(item),
           };
         case 'domain':
           return {

@@ -1,5 +1,10 @@
-import type { ManagedField } from '../panel/types.js';
+import type { ChangeBase } from '../kinds/common.js';
+import type { ClientField, CreateClient, DeleteClient, UpdateClient } from '../kinds/client/index.js';
 import { assertNever } from '../util.js';
+
+export type { ChangeId, HostingPlanRef } from '../kinds/common.js';
+export { changeId } from '../kinds/common.js';
+export type { CreateClient, DeleteClient, FieldChange, UpdateClient } from '../kinds/client/index.js';
 
 /**
  * A plan is plain data: what would change and why, plus what apply will not change.
@@ -16,9 +21,6 @@ export interface Plan {
   readonly unmanaged: Unmanaged;
 }
 
-/** `client:<username>` or `domain:<ascii name>`: unique within a plan (one change per resource). */
-export type ChangeId = `client:${string}` | `domain:${string}`;
-
 /**
  * One change, a closed union on `action` × `type`: every branch over it ends in assertNever,
  * and each kind has one converter to its request (requests.ts).
@@ -26,30 +28,6 @@ export type ChangeId = `client:${string}` | `domain:${string}`;
 export type Change = CreateClient | CreateDomain | UpdateClient | DeleteClient | DeleteDomain;
 
 export type ChangeAction = Change['action'];
-
-interface ChangeBase {
-  readonly id: ChangeId;
-  readonly name: string;
-  /** Why this change is in the plan, for people. */
-  readonly reason: string;
-  /** Changes that must succeed first; empty when none. */
-  readonly dependsOn: readonly ChangeId[];
-}
-
-/** A hosting plan as a change names it: by name for people, by id for the panel. */
-export interface HostingPlanRef {
-  readonly name: string;
-  readonly id: number;
-}
-
-export interface CreateClient extends ChangeBase {
-  readonly action: 'create';
-  readonly type: 'client';
-  /** The hosting plan, resolved by name; absent: the panel's default resources. */
-  readonly hostingPlan?: HostingPlanRef;
-  readonly email?: string;
-  readonly suspended?: boolean;
-}
 
 export interface CreateDomain extends ChangeBase {
   readonly action: 'create';
@@ -60,38 +38,6 @@ export interface CreateDomain extends ChangeBase {
   readonly clientId: number | null;
   /** A parent domain created in the same run, which this subdomain waits for. */
   readonly parent?: string;
-}
-
-/**
- * One managed field that differs, in the manifest's terms: `plan` by name (null: none, or a
- * plan id the panel does not list, shown as `#<id>`), `email` (null: none), `suspended`.
- */
-export type FieldChange =
-  | { readonly field: 'plan'; readonly before: string | null; readonly after: string }
-  | { readonly field: 'email'; readonly before: string | null; readonly after: string }
-  | { readonly field: 'suspended'; readonly before: boolean; readonly after: boolean };
-
-/** A client whose managed fields differ: `PUT /clients/{id}` with only those fields. */
-export interface UpdateClient extends ChangeBase {
-  readonly action: 'update';
-  readonly type: 'client';
-  readonly clientId: number;
-  /** In the order plan, email, suspended; at least one. */
-  readonly fields: readonly FieldChange[];
-  /** The new hosting plan when `plan` changes (its id goes in the request). */
-  readonly hostingPlan?: HostingPlanRef;
-}
-
-/** A client deleted (`state: absent`, or pruned); its domains go with it, without DELETEs of their own. */
-export interface DeleteClient extends ChangeBase {
-  readonly action: 'delete';
-  readonly type: 'client';
-  readonly clientId: number;
-  /**
-   * The domains that go with it, sorted, system domains not counted; null when the panel cannot
-   * list its domains (then which go with it is unknown, and the mass-delete rail always holds).
-   */
-  readonly domainNames: readonly string[] | null;
 }
 
 /** A domain deleted (`state: absent`, or pruned); after its subdomains that are deleted too. */
@@ -124,7 +70,7 @@ export interface Conflict {
 /** A managed field of an existing client that the panel shows nowhere (not even GET /clients/{id}). */
 export interface Unknown {
   readonly client: string;
-  readonly field: ManagedField;
+  readonly field: ClientField;
 }
 
 /**
@@ -136,11 +82,6 @@ export interface Unknown {
 export interface Unmanaged {
   readonly clients: readonly string[];
   readonly domains: readonly string[] | undefined;
-}
-
-/** The change id of a client or a domain: the one place the form is written. */
-export function changeId(type: Change['type'], name: string): ChangeId {
-  return `${type}:${name}`;
 }
 
 /**

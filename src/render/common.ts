@@ -1,9 +1,11 @@
 import { assertNever, plural } from '../util.js';
 import { domainToUnicode } from 'node:url';
-import type { Change, ChangeAction, FieldChange, Plan } from '../plan/types.js';
+import type { Change, ChangeAction, Plan } from '../plan/types.js';
 import { requestFor } from '../plan/requests.js';
 import type { PlanSource } from '../plan/saved.js';
 import { jsonText, quote, safeText } from '../escape.js';
+
+export { fieldsText } from '../kinds/client/index.js';
 
 /**
  * What a renderer needs beside the plan, all plain values so renderers stay pure: the same
@@ -43,16 +45,6 @@ export function clientOf(change: Change): string {
     default:
       return assertNever(change);
   }
-}
-
-/**
- * `plan: "Basic" -> "Business", suspended: false -> true`: each value as data, a name quoted (a
- * plan named `Basic -> Pro, suspended: true` cannot pass for two fields), none as `(none)`.
- */
-export function fieldsText(fields: readonly FieldChange[]): string {
-  const value = (v: string | boolean | null): string =>
-    v === null ? '(none)' : typeof v === 'boolean' ? String(v) : quote(v);
-  return fields.map((f) => `${f.field}: ${value(f.before)} -> ${value(f.after)}`).join(', ');
 }
 
 /** `will be created`, `will be updated`, `will be deleted`: what happens to a change's subject. */

@@ -1,0 +1,204 @@
+/**
+ * The client's changes: their types, the diff rule for its managed fields, the requests they
+ * become, their fields in the plan document and their phrases. Pure.
+ */
+import { quote } from '../../escape.js';
+import { assertNever } from '../../util.js';
+import { type ChangeBase, changeId, type HostingPlanRef, type PanelRequest } from '../common.js';
+import {
+  CLIENT_FIELDS,
+  type ClientField,
+  type ClientFieldRow,
+  type ClientTargets,
+  type ClientTargetsJson,
+  type ClientWants,
+  clientField,
+  type FieldChange,
+  type HostingPlans,
+  liveValue,
+  printValue,
+} from './fields.js';
+import type { LiveClient } from './record.js';
+
+/** A client the panel lacks: `POST /clients` with its username and each field the manifest gives. */
+export interface CreateClient extends ChangeBase, ClientTargets {
+  readonly action: 'create';
+  readonly type: 'client';
+}
+
+/** A client whose managed fields differ: `PUT /clients/{id}` with only those fields. */
+export interface UpdateClient extends ChangeBase {
+  readonly action: 'update';
+  readonly type: 'client';
+  readonly clientId: number;
+  /** In the order of the field table (plan, email, suspended, ...); at least one. */
+  readonly fields: readonly FieldChange[];
+  /** The new hosting plan when `plan` changes (its id goes in the request). */
+  readonly hostingPlan?: HostingPlanRef;
+}
+
+/** A client deleted (`state: absent`, or pruned); its domains go with it, without DELETEs of their own. */
+export interface DeleteClient extends ChangeBase {
+  readonly action: 'delete';
+  readonly type: 'client';
+  readonly clientId: number;
+  /**
+   * The domains that go with it, sorted, system domains not counted; null when the panel cannot
+   * list its domains (then which go with it is unknown, and the mass-delete rail always holds).
+   */
+  readonly domainNames: readonly string[] | null;
+}
+
+export type ClientChange = CreateClient | UpdateClient | DeleteClient;
+
+/** The create of a client the panel lacks, with every field the manifest gives. */
+export function createClient(username: string, wants: ClientWants, plans: HostingPlans): CreateClient {
+  const targets: Record<string, unknown> = {};
+  for (const row of CLIENT_FIELDS) {
+    const wanted = wants[row.key];
+    if (wanted !== undefined) targets[row.changeKey] = row.target(wanted, plans);
+  }
+  return {
+    id: changeId('client', username),
+    action: 'create',
+    type: 'client',
+    name: username,
+    reason: 'not on the panel',
+    dependsOn: [],
+    ...(targets as ClientTargets),
+  };
+}
+
+/**
+ * The diff rule: the update for the managed fields the manifest gives that differ from the
+ * panel's, or undefined; a field the record does not carry goes to `unknown`, never a change.
+ */
+export function updateClient(
+  username: string,
+  wants: ClientWants,
+  live: LiveClient,
+  plans: HostingPlans,
+  unknown: (field: ClientField) => void,
+): UpdateClient | undefined {
+  const fields: FieldChange[] = [];
+  let hostingPlan: HostingPlanRef | undefined;
+  for (const row of CLIENT_FIELDS) {
+    const change = fieldChange(row, wants, live, plans);
+    if (change === 'unknown') unknown(row.key);
+    else if (change !== undefined) {
+      fields.push(change.field);
+      if (row.key === 'plan') hostingPlan = change.target as HostingPlanRef;
+    }
+  }
+  if (fields.length === 0) return undefined;
+  return {
+    id: changeId('client', username),
+    action: 'update',
+    type: 'client',
+    name: username,
+    clientId: live.id,
+    reason: 'differs from the manifest',
+    dependsOn: [],
+    fields,
+    ...(hostingPlan === undefined ? {} : { hostingPlan }),
+  };
+}
+
+function fieldChange<K extends ClientField>(
+  row: ClientFieldRow<K>,
+  wants: ClientWants,
+  live: LiveClient,
+  plans: HostingPlans,
+): { field: FieldChange; target: unknown } | 'unknown' | undefined {
+  const wanted = wants[row.key];
+  if (wanted === undefined) return undefined;
+  const now = liveValue(row, live);
+  if (now === undefined) return 'unknown';
+  const target = row.target(wanted, plans);
+  if (row.same(now, target)) return undefined;
+  return { field: { field: row.key, before: row.before(now, plans), after: row.after(target) } as FieldChange, target };
+}
+
+/** The request a client's change becomes: the one converter for the kind. An update sends only the fields that differ. */
+export function clientRequest(change: ClientChange): PanelRequest {
+  switch (change.action) {
+    case 'create': {
+      const body: Record<string, string | number | boolean> = { username: change.name };
+      for (const row of CLIENT_FIELDS) {
+        const target = (change as unknown as Readonly<Record<string, unknown>>)[row.changeKey];
+        if (target !== undefined) body[row.panel[0]] = row.send(target as never);
+      }
+      return { method: 'POST', path: '/clients', body };
+    }
+    case 'update': {
+      const body: Record<string, string | number | boolean> = {};
+      for (const field of change.fields) {
+        const row = clientField(field.field);
+        body[row.panel[0]] = row.send(row.targetOfUpdate(field.after, change.hostingPlan, change.id));
+      }
+      return { method: 'PUT', path: `/clients/${change.clientId}`, body };
+    }
+    case 'delete':
+      return { method: 'DELETE', path: `/clients/${change.clientId}`, body: null };
+    default:
+      return assertNever(change);
+  }
+}
+
+/** A client create's targets as the plan document holds them (snake_case), in the table's order. */
+export function targetsToJson(change: CreateClient): ClientTargetsJson {
+  const json: Record<string, unknown> = {};
+  for (const row of CLIENT_FIELDS) {
+    const target = (change as unknown as Readonly<Record<string, unknown>>)[row.changeKey];
+    if (target !== undefined) json[row.jsonKey] = target;
+  }
+  return json;
+}
+
+/** A client create's targets read back from the plan document. */
+export function targetsFromJson(item: ClientTargetsJson): ClientTargets {
+  const targets: Record<string, unknown> = {};
+  for (const row of CLIENT_FIELDS) {
+    const value = (item as unknown as Readonly<Record<string, unknown>>)[row.jsonKey];
+    if (value !== undefined) targets[row.changeKey] = row.fromJson(value as never);
+  }
+  return targets;
+}
+
+/** What a client update read from a plan document must say of itself beyond the schema. */
+export function updateProblems(change: UpdateClient, path: string): string[] {
+  const problems: string[] = [];
+  const names = change.fields.map((f) => f.field);
+  if (new Set(names).size !== names.length) problems.push(`${path}.fields: a field is listed twice`);
+  const plan = change.fields.find((f) => f.field === 'plan');
+  if (plan === undefined && change.hostingPlan !== undefined)
+    problems.push(`${path}.hosting_plan: given, yet "plan" is not among the fields`);
+  if (plan !== undefined && change.hostingPlan?.name !== plan.after)
+    problems.push(`${path}.hosting_plan: must name the plan the "plan" field moves to`);
+  for (const f of change.fields) {
+    const ok =
+      clientField(f.field).type === 'boolean'
+        ? typeof f.before === 'boolean' && typeof f.after === 'boolean'
+        : typeof f.after === 'string' && (f.before === null || typeof f.before === 'string');
+    if (!ok) problems.push(`${path}.fields: ${quote(f.field)} has values of the wrong type`);
+  }
+  return problems;
+}
+
+/**
+ * A managed field of a live client as a saved plan's fingerprint holds it: the update's
+ * `before` as JSON, or `unknown` when the record lacks the field.
+ */
+export function fieldFact(client: LiveClient, field: ClientField, plans: HostingPlans): string {
+  const row = clientField(field);
+  const now = liveValue(row, client);
+  return now === undefined ? 'unknown' : JSON.stringify(row.before(now, plans));
+}
+
+/**
+ * `plan: "Basic" -> "Business", suspended: false -> true`: each value as data, a name quoted (a
+ * plan named `Basic -> Pro, suspended: true` cannot pass for two fields), none as `(none)`.
+ */
+export function fieldsText(fields: readonly FieldChange[]): string {
+  return fields.map((f) => `${f.field}: ${printValue(f.before)} -> ${printValue(f.after)}`).join(', ');
+}

@@ -1,0 +1,76 @@
+/**
+ * What every kind's room shares: the parts of a change that are the same for all kinds, the
+ * request a change becomes, and the readers of panel fields. Pure, ground floor only.
+ */
+
+/** `client:<username>` or `domain:<ascii name>`: unique within a plan (one change per resource). */
+export type ChangeId = `client:${string}` | `domain:${string}`;
+
+/** The kinds of resource the engine manages, as a change's `type` says them. */
+export type KindName = 'client' | 'domain';
+
+/** The change id of a client or a domain: the one place the form is written. */
+export function changeId(type: KindName, name: string): ChangeId {
+  return `${type}:${name}`;
+}
+
+/** What every change has, whatever its kind and action. */
+export interface ChangeBase {
+  readonly id: ChangeId;
+  readonly name: string;
+  /** Why this change is in the plan, for people. */
+  readonly reason: string;
+  /** Changes that must succeed first; empty when none. */
+  readonly dependsOn: readonly ChangeId[];
+}
+
+/** The HTTP call a change becomes: "what changes" (the plan) kept apart from "how it is sent". */
+export interface PanelRequest {
+  readonly method: 'POST' | 'PUT' | 'DELETE';
+  /** Relative to the API base: '/clients', '/domains', '/clients/7', '/domains/12'. */
+  readonly path: string;
+  /** The JSON body; null for a DELETE, which has none. */
+  readonly body: Readonly<Record<string, string | number | boolean | null>> | null;
+}
+
+/** A hosting plan as the panel lists it (GET /hosting-plans). */
+export interface LiveHostingPlan {
+  readonly id: number;
+  readonly name: string;
+}
+
+/** A hosting plan as a change names it: by name for people, by id for the panel. */
+export interface HostingPlanRef {
+  readonly name: string;
+  readonly id: number;
+}
+
+/** A field's reader: its value (never undefined), or a description of what it must be. */
+export type FieldReader<T> = (value: unknown) => { readonly value: T } | { readonly problem: string };
+
+/**
+ * A boolean as panels answer it: true or false, or 0 or 1 (PHP panels answer so).
+ */
+export const flagReader: FieldReader<boolean> = (value) =>
+  typeof value === 'boolean'
+    ? { value }
+    : value === 0 || value === 1
+      ? { value: value === 1 }
+      : { problem: 'a boolean (or 0 or 1)' };
+
+/**
+ * What the manifest can say about one managed field of a live resource:
+ * - `value`: this value, writable as is;
+ * - `none`: the panel says there is none (a plan id of 0/null, an email of ""/null), which the
+ *   manifest can only say by leaving the field out;
+ * - `unknown`: the panel's records do not carry the field;
+ * - `unwritable`: a value the manifest cannot hold (`reason` says why, for a warning).
+ */
+export type FieldView<T> =
+  | { readonly kind: 'value'; readonly value: T }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'unwritable'; readonly reason: string };
+
+/** Half of a UTF-16 surrogate pair on its own: JSON can carry it, a UTF-8 file cannot (it would read back as U+FFFD). */
+export const LONE_SURROGATE = /[\uD800-\uDFFF]/u;

@@ -1,0 +1,104 @@
+/**
+ * The client's room: the field table read by every stage. These tests pin what each row says of
+ * "none", of comparing and of sending; the stages' own tests pin what they make of it.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  CLIENT_FIELDS,
+  clientRequest,
+  createClient,
+  fieldFact,
+  hostingPlans,
+  readClientFields,
+  targetsFromJson,
+  targetsToJson,
+  updateClient,
+  withFieldsFrom,
+  type ClientField,
+  type LiveClient,
+} from '../../src/kinds/client/index.js';
+import type { FieldReader } from '../../src/kinds/common.js';
+
+const plans = hostingPlans([
+  { id: 1, name: 'Basic' },
+  { id: 2, name: 'Business' },
+]);
+
+/** The fields of a record, read as the panel's reader does, without its contract errors. */
+function read(record: Record<string, unknown>): ReturnType<typeof readClientFields> {
+  return readClientFields(<V>(keys: readonly string[], reader: FieldReader<V>): V | undefined => {
+    for (const key of keys) {
+      if (record[key] === undefined) continue;
+      const result = reader(record[key]);
+      if ('problem' in result) throw new Error(`${key}: ${result.problem}`);
+      return result.value;
+    }
+    return undefined;
+  });
+}
+
+describe('the client field table', () => {
+  it('has one row per managed field, each with the panel key it sends first', () => {
+    expect(CLIENT_FIELDS.map((row) => [row.key, row.panel[0]])).toEqual([
+      ['plan', 'id_hosting_plan'],
+      ['email', 'email'],
+      ['suspended', 'is_suspended'],
+    ]);
+  });
+
+  it('reads "none" as null: a plan of 0 or null, an email of "" or null; a missing field as undefined', () => {
+    expect(read({ id_hosting_plan: 0, email: '' })).toEqual({ idHostingPlan: null, email: null });
+    expect(read({ hosting_plan_id: null, email: null, is_suspended: 1 })).toEqual({
+      idHostingPlan: null,
+      email: null,
+      suspended: true,
+    });
+    expect(read({})).toEqual({ idHostingPlan: undefined, email: undefined, suspended: undefined });
+    expect(() => read({ email: 3 })).toThrow('email: a string (an address; "" or null: none)');
+  });
+
+  it('diffs only the fields the manifest gives, unknown where the record lacks one', () => {
+    const live: LiveClient = { id: 7, username: 'alice', idHostingPlan: 1, email: null };
+    const unknown: ClientField[] = [];
+    const update = updateClient(
+      'alice',
+      { plan: 'Business', email: 'a@example.com', suspended: true },
+      live,
+      plans,
+      (f) => unknown.push(f),
+    );
+    expect(unknown).toEqual(['suspended']);
+    expect(update?.fields).toEqual([
+      { field: 'plan', before: 'Basic', after: 'Business' },
+      { field: 'email', before: null, after: 'a@example.com' },
+    ]);
+    expect(update?.hostingPlan).toEqual({ name: 'Business', id: 2 });
+    expect(update === undefined ? undefined : clientRequest(update)).toEqual({
+      method: 'PUT',
+      path: '/clients/7',
+      body: { id_hosting_plan: 2, email: 'a@example.com' },
+    });
+    expect(updateClient('alice', { plan: 'Basic' }, live, plans, () => undefined)).toBeUndefined();
+  });
+
+  it('creates with each field the manifest gives, and the plan document holds it both ways', () => {
+    const create = createClient('bob', { plan: 'Basic', suspended: false }, plans);
+    expect(clientRequest(create)).toEqual({
+      method: 'POST',
+      path: '/clients',
+      body: { username: 'bob', id_hosting_plan: 1, is_suspended: false },
+    });
+    const json = targetsToJson(create);
+    expect(json).toEqual({ hosting_plan: { name: 'Basic', id: 1 }, suspended: false });
+    expect(targetsFromJson(json)).toEqual({ hostingPlan: { name: 'Basic', id: 1 }, suspended: false });
+  });
+
+  it("takes from a second read only the fields the first one lacked, and fingerprints each field's value", () => {
+    const listed: LiveClient = { id: 7, username: 'alice', idHostingPlan: 9, email: undefined };
+    const merged = withFieldsFrom(listed, { id: 7, username: 'alice', idHostingPlan: 1, email: 'a@x.example' });
+    expect(merged).toMatchObject({ idHostingPlan: 9, email: 'a@x.example' });
+    expect(fieldFact(merged, 'plan', plans)).toBe('"#9"');
+    expect(fieldFact(merged, 'email', plans)).toBe('"a@x.example"');
+    expect(fieldFact(merged, 'suspended', plans)).toBe('unknown');
+  });
+});
