@@ -247,18 +247,21 @@ describe('through the CLI', () => {
     return { records: all.filter((d) => !bobs.slice(1).includes(d)), total: all.length };
   }
 
-  it.each([
-    ['a string total', (p: { records: unknown[]; total: number }) => ({ domains: p.records, total: String(p.total) })],
+  type Page = { records: unknown[]; total: number };
+  it.each<[string, (p: Page) => unknown, string]>([
+    ['a string total', (p) => ({ domains: p.records, total: String(p.total) }), 'the list looks paged'],
     [
       'a limit/offset wrapper',
-      (p: { records: unknown[]; total: number }) => ({
-        data: p.records,
-        limit: p.records.length,
-        offset: 0,
-        totalCount: p.total,
-      }),
+      (p) => ({ data: p.records, limit: p.records.length, offset: 0, totalCount: p.total }),
+      'the list looks paged',
     ],
-  ])('%s on GET /domains: apply refuses and deletes nothing', async (_name, wrap) => {
+    ['a marker wrapper', (p) => ({ data: p.records, truncated: true, next_marker: 'b1' }), 'the list looks paged'],
+    [
+      'a wrapper with a key not known',
+      (p) => ({ data: p.records, sync_state: 'b1' }),
+      'a key not known to be harmless',
+    ],
+  ])('%s on GET /domains: apply refuses and deletes nothing', async (_name, wrap, why) => {
     let url = '';
     const w = await workspace(MANIFEST, {
       seed: SEED,
@@ -271,7 +274,7 @@ describe('through the CLI', () => {
     const r = await run(['apply', w.file, '--auto-approve'], w.env);
     expect(w.sim.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
     expect(w.sim.state.clientNamed('bob')).toBeDefined();
-    expect(r.stderr).toContain('the list looks paged');
+    expect(r.stderr).toContain(why);
     expect(r.code).not.toBe(0);
   });
 });
