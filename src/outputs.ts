@@ -1,3 +1,4 @@
+import { runExitCleanups } from './exit-cleanup.js';
 import { EXIT } from './exit-codes.js';
 
 /**
@@ -66,6 +67,8 @@ export function failed(stream: NodeJS.WriteStream, error: Error): void {
 
 /** Ends the process by SIGPIPE, which Node ignores by default: the default action is restored first. */
 function endBySigpipe(): never {
+  // Ending by a signal runs no 'exit' handler: what must go (a lock file) goes first.
+  runExitCleanups();
   try {
     // Removing the last listener of a signal gives it back its default action (libuv).
     const ignore = (): void => undefined;

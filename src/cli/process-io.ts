@@ -1,3 +1,4 @@
+import { runExitCleanups } from '../exit-cleanup.js';
 import { failed, isClosed, watchOutputs } from '../outputs.js';
 import type { Io, Output } from './io.js';
 
@@ -92,6 +93,8 @@ function listenForStops(): void {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       listening = false;
+      // Ending by the signal runs no 'exit' handler: what must go (a lock file) goes first.
+      runExitCleanups();
       process.kill(process.pid, signal);
     };
     process.on('SIGINT', stop);
