@@ -11,20 +11,22 @@
  * - a key that points at a further page (`next`, `prev`, `previous`, `next_page_url`,
  *   `nextPageToken`, `next_marker`, `hasMore`, `has_next`, `truncated`, `isTruncated`,
  *   `incomplete_results`, ...) whose value says there is none: null, false, 0 or "";
- * - `status`, `code` that say success (ok, success, 0, 2xx), `success` or `ok` that is true, a
- *   `message` that is text;
+ * - `status`, `code` that say success (ok, success, true, 0, 2xx), `success` or `ok` that is
+ *   true, a `message` that is text;
  * - rate-limit facts (`rate_limit`, `RateLimit`, ...: requests, not records);
  * - null under any key (it says nothing);
  * - an object (`meta`, `pagination`, `links`, ...) holding only the same, at most 6 deep.
- * Anything else refuses the list: a paging sign (`"total": 250` beside 1 record, `"next":
- * "?page=2"`, `"hasMore": true`) as such, any other key (`page`, `limit`, `offset`, `cursor`,
- * `after`, `generated_at`, another array) as one not known to be harmless.
+ * Anything else refuses the list: a paging sign as such (`"total": 250` beside 1 record,
+ * `"next": "?page=2"`, `"hasMore": true`, a key with page, limit, offset, cursor, marker,
+ * after, skip, ... in it), any other key (`generated_at`, `number`, another array) as one not
+ * known to be harmless.
  *
  * Headers cannot be held to an allowlist (proxies add their own), so any header of the paging
- * class refuses: a `Link` with a paging relation; a name with the word page, cursor, offset,
- * limit, marker, continuation or next (`X-Page`, `X-Per-Page`, `X-Total-Pages`,
- * `X-Pagination-*`, `X-Next`, `X-Next-Cursor`, `X-Limit`, `X-Offset`), but not rate limits
- * (`X-RateLimit-Limit`, `RateLimit-Remaining`); `X-Has-More` and `X-Truncated` unless false;
+ * class refuses: a `Link` with a paging relation; a name with page, cursor, offset, limit,
+ * marker or continuation in it (`X-Page`, `X-Per-Page`, `X-Total-Pages`, `X-Pagination-*`,
+ * `X-Next-Cursor`, `X-Limit`, `X-Offset`), but not rate limits and quotas
+ * (`X-RateLimit-Limit`, `RateLimit-Remaining`, `X-Quota-Limit`) nor PageSpeed; `X-Next`,
+ * `X-Has-More`, `X-Truncated` and their kin unless they say no;
  * a total (`X-Total`, `X-Total-Count`, `X-Result-Count`, ...) that differs from the records; a
  * `Content-Range` of records (not bytes) whose total differs or is unknown.
  *
