@@ -80,4 +80,23 @@ describe('executePlan and the secrets file', () => {
       await simulator.close();
     }
   });
+
+  it('two runs started at once on the same secrets file: one runs, the other is refused before it sends anything', async () => {
+    const { simulator, panel, secretsFile, desired } = await setUp();
+    try {
+      const plan = diff(desired, await readLive(panel, desired));
+      const results = await Promise.allSettled([
+        executePlan(plan, panel, { secretsFile, generatePasswords: true }),
+        executePlan(plan, panel, { secretsFile, generatePasswords: true }),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const refused = results.find((r) => r.status === 'rejected');
+      expect(refused?.reason).toMatchObject({ code: 'secrets' });
+      // Each client created once, by the run that held the lock.
+      expect(simulator.requests.filter((r) => r.method === 'POST').map((r) => r.status)).toEqual([201, 201]);
+    } finally {
+      await panel.close();
+      await simulator.close();
+    }
+  });
 });
