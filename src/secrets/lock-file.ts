@@ -45,7 +45,7 @@ export interface Seen {
   readonly text: string;
   readonly holder: LockHolder | undefined;
   readonly mtimeMs: number;
-  /** Set when the path holds no lock file this program could judge: what it holds instead ("a directory"). */
+  /** Set when the path holds no lock file this program can judge: what is there, as a predicate ("is a directory, not a lock file"). */
   readonly odd?: string;
 }
 
@@ -184,18 +184,20 @@ export async function readLock(path: string): Promise<Seen | undefined> {
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT') return undefined;
-    return odd(code === 'ELOOP' ? 'a symbolic link' : `unreadable (${code})`);
+    return odd(code === 'ELOOP' ? 'is a symbolic link, not a lock file' : `cannot be read (${code})`);
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile())
-      return odd(info.isDirectory() ? 'a directory' : info.isFIFO() ? 'a FIFO' : 'not a regular file');
+    if (!info.isFile()) {
+      const what = info.isDirectory() ? 'a directory' : info.isFIFO() ? 'a FIFO' : 'a socket or a device';
+      return odd(`is ${what}, not a lock file`);
+    }
     const buffer = Buffer.alloc(MAX_LOCK_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, MAX_LOCK_BYTES, 0);
     const text = buffer.subarray(0, bytesRead).toString('utf8');
     return { text, holder: parseHolder(text), mtimeMs: info.mtimeMs };
   } catch (error) {
-    return odd(`unreadable (${errnoCode(error)})`);
+    return odd(`cannot be read (${errnoCode(error)})`);
   } finally {
     await handle.close().catch(() => undefined);
   }

@@ -154,8 +154,10 @@ function refusal(secretsPath: string, path: string, seen: Seen | undefined): Pro
   if (seen?.odd !== undefined)
     return new ProvisionError(
       'secrets',
-      `the lock file of the secrets file ${file}, ${lock}, is ${seen.odd}, not a lock file of this program: nothing was sent`,
-      { hint: `no apply or secrets reset can start while it is there: remove ${lock}, then run this again` },
+      `the lock file ${lock} of the secrets file ${file} ${seen.odd}: nothing was sent`,
+      {
+        hint: `no apply or secrets reset can start while it is there: once none is running, remove ${lock}, then run this again`,
+      },
     );
   const holder = seen?.holder;
   const who =

@@ -72,12 +72,31 @@ describe('odd things at the lock path: refused, naming the path to remove, never
     const error = await refusal(SecretsLock.acquire(secrets, 'apply'));
     expect(error.code).toBe('secrets');
     expect(error.message).toBe(
-      `the lock file of the secrets file ${secrets}, ${secrets}.lock, is ${what}, not a lock file of this program: nothing was sent`,
+      `the lock file ${secrets}.lock of the secrets file ${secrets} is ${what}, not a lock file: nothing was sent`,
     );
     expect(error.hint).toContain(`remove ${secrets}.lock`);
     // It stays refused: never taken for a run starting right now, nor taken over.
     expect((await refusal(SecretsLock.acquire(secrets, 'apply'))).message).toContain(`is ${what}`);
   });
+
+  it.runIf(process.getuid?.() === 0)(
+    "another user's lock file, which cannot be read: refused, never taken for a fresh one",
+    async () => {
+      await chmod(dir, 0o777);
+      await writeFile(`${secrets}.lock`, '{}', { mode: 0o600 });
+      const script = `
+      const { SecretsLock } = await import(${JSON.stringify(join(DIST, 'secrets', 'lock.js'))});
+      await SecretsLock.acquire(process.argv[1], 'apply').then(() => process.stdout.write('taken'), (e) => process.stdout.write(e.message));`;
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, secrets], {
+        uid: 65534,
+        gid: 65534,
+        env: { PATH: process.env.PATH ?? '' },
+      });
+      expect(child.stdout.toString()).toBe(
+        `the lock file ${secrets}.lock of the secrets file ${secrets} cannot be read (EACCES): nothing was sent`,
+      );
+    },
+  );
 
   it('a path with a newline is printed escaped', async () => {
     const odd = join(dir, 'a\nb.jsonl');
