@@ -42,17 +42,14 @@ export { type LockHolder, readLock, type Seen, takeOver } from './lock-file.js';
 /** The lock a run holds on its secrets file; `release` it when the run ends. */
 export class SecretsLock {
   private released = false;
-  private readonly forget: () => void;
 
   private constructor(
     /** The lock files held (absolute): beside the secrets file, in the user's lock directory, both, or none (see the module's comment). */
     readonly paths: readonly string[],
     readonly holder: LockHolder,
-  ) {
-    this.forget = atExit(() => {
-      this.releaseSync();
-    });
-  }
+    /** Ends the release on the way out of the process (exit-cleanup.ts). */
+    private readonly forget: () => void,
+  ) {}
 
   /**
    * Takes the lock on `secretsPath` for `command`, or refuses at once (ProvisionError
@@ -69,13 +66,20 @@ export class SecretsLock {
     };
     // Resolved once, and reserved in this process before the first await (holdFile).
     const beside = resolve(`${secretsPath}.lock`);
-    const first = await holdFile(beside, me);
-    if (first.kind === 'busy') throw refusal(secretsPath, beside, first.seen);
-    const held = first.kind === 'held' ? [beside] : [];
+    // Each path is released on the way out of the process from the moment it is tried (one
+    // that turns out not to be ours holds another token: releasing it does nothing).
+    const tried = [beside];
+    const forget = atExit(() => {
+      for (const path of tried) releaseFileSync(path, me.token);
+    });
     try {
+      const first = await holdFile(beside, me);
+      if (first.kind === 'busy') throw refusal(secretsPath, beside, first.seen);
+      const held = first.kind === 'held' ? [beside] : [];
       const file = await identity(secretsPath);
       if (file !== undefined && (first.kind === 'cannot' || file.nlink > 1)) {
         const keyed = join(await lockDirectory(), `secrets-${file.dev}-${file.ino}.lock`);
+        tried.push(keyed);
         const second = await holdFile(keyed, me);
         if (second.kind === 'busy') throw refusal(secretsPath, keyed, second.seen);
         if (second.kind === 'cannot')
@@ -88,26 +92,20 @@ export class SecretsLock {
           );
         held.push(keyed);
       }
+      return new SecretsLock(held, me, forget);
     } catch (error) {
-      for (const path of held) await releaseFile(path, me.token);
+      for (const path of tried) await releaseFile(path, me.token);
+      forget();
       throw error;
     }
-    return new SecretsLock(held, me);
   }
 
   /** Removes the lock files if they are still ours; idempotent. */
   async release(): Promise<void> {
     if (this.released) return;
     this.released = true;
-    this.forget();
     for (const path of this.paths) await releaseFile(path, this.holder.token);
-  }
-
-  /** The same, synchronously: on the way out of the process, where nothing asynchronous runs any more. */
-  private releaseSync(): void {
-    if (this.released) return;
-    this.released = true;
-    for (const path of this.paths) releaseFileSync(path, this.holder.token);
+    this.forget();
   }
 }
 
