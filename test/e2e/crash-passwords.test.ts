@@ -2,8 +2,11 @@
  * apply --generate-passwords as a real process, killed with SIGKILL at pseudo-random moments
  * against a slow simulator, round after round, then run to the end; in one variant the
  * simulator also drops the answers of committed POSTs (--ambiguous-post-rate) and the
- * passwords are encrypted. Zero lost passwords: at the end, for every client, the current
- * password in the secrets file is the one the panel holds (the simulator says which).
+ * passwords are encrypted. No password wrong, none lost without a trace: at the end, for every
+ * client, the current password in the secrets file is the one the panel holds (the simulator
+ * says which), or, where two killed runs each left a create of it open (which one landed
+ * cannot be known from the journal), it is recorded as unknown, a run said so, and the
+ * panel's password is one of those written ahead for it (`secrets decrypt --all` shows them).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,10 +15,10 @@ import { generateIdentity, identityToRecipient } from 'age-encryption';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decryptPassword } from '../../src/secrets/encrypt.js';
 import { readJournal } from '../../src/secrets/file.js';
-import { parseJournal, passwordStates } from '../../src/secrets/journal.js';
+import { type JournalLine, parseJournal, passwordStates } from '../../src/secrets/journal.js';
 import type { SimulatorOptions } from '../../src/simulator/index.js';
 import { startWorkspace, type Workspace } from '../helpers/cli.js';
-import { killRounds } from '../helpers/process.js';
+import { killRounds, type Run } from '../helpers/process.js';
 
 const CLIENTS = 30;
 
@@ -66,18 +69,43 @@ async function manifest(w: Workspace): Promise<string> {
   return path;
 }
 
-/** Every client exists once, and the file's current password of each is the one the panel holds. */
-async function expectNoneLost(w: Workspace, identity?: string): Promise<void> {
-  const current = await currentPasswords(join(w.dir, 'secrets.jsonl'), identity);
-  let lost = 0;
+/** The passwords written ahead for `username` (pending ones), decrypted with `identity` when encrypted. */
+async function writtenAhead(lines: readonly JournalLine[], username: string, identity?: string): Promise<string[]> {
+  const passwords: string[] = [];
+  for (const line of lines) {
+    if (line.kind !== 'intent' || line.entry.username !== username) continue;
+    const { pending_password: clear, pending_password_age: armored } = line.entry;
+    if (typeof clear === 'string') passwords.push(clear);
+    else if (typeof armored === 'string' && identity !== undefined)
+      passwords.push(await decryptPassword(armored, [identity]));
+  }
+  return passwords;
+}
+
+/**
+ * Every client exists once, and the file's current password of each is the one the panel
+ * holds, or unknown (see the module's comment): said by a run, the panel's password among those
+ * written ahead, at most one such client per kill.
+ */
+async function expectNoneLost(w: Workspace, runs: readonly Run[], kills: number, identity?: string): Promise<void> {
+  const path = join(w.dir, 'secrets.jsonl');
+  const current = await currentPasswords(path, identity);
+  const lines = parseJournal(await readJournal(path, { required: true }));
+  const said = runs.map((run) => run.stderr).join('');
+  let unknown = 0;
   for (let i = 0; i < CLIENTS; i++) {
     const username = `user${i}`;
     const held = w.sim.state.passwordOf(username);
     expect(held, username).toMatch(/^[A-Za-z0-9]{24}$/);
-    if (current.get(username) !== held) lost++;
-    expect(current.get(username), username).toBe(held);
+    if (current.get(username) === null) {
+      unknown++;
+      expect(said, username).toContain(
+        `client "${username}" (id ${String(w.sim.state.clientNamed(username)?.id)}) was created by one of several earlier applies`,
+      );
+      expect(await writtenAhead(lines, username, identity), username).toContain(held);
+    } else expect(current.get(username), username).toBe(held);
   }
-  expect(lost).toBe(0);
+  expect(unknown).toBeLessThanOrEqual(kills);
   // One POST per client, committed (201, or 0: committed, its answer dropped): nothing created twice, nothing refused.
   const posts = w.sim.requests.filter((r) => r.method === 'POST' && r.path === '/clients').map((r) => r.status);
   expect(posts.filter((s) => s !== 201 && s !== 0)).toEqual([]);
@@ -95,7 +123,7 @@ describe('apply --generate-passwords killed with SIGKILL, then run again', () =>
     for (const run of runs) expect(run.stderr).not.toContain('password is unknown');
     // Whether a kill lands between a client's creation and its answer is up to timing: the
     // recovery of such a client is asserted deterministically in test/cli/passwords.test.ts.
-    await expectNoneLost(p);
+    await expectNoneLost(p, runs, kills);
   }, 60_000);
 
   it('with answers lost on the wire too, and encrypted: still none lost', async () => {
@@ -111,6 +139,6 @@ describe('apply --generate-passwords killed with SIGKILL, then run again', () =>
     expect(kills).toBeGreaterThan(0);
     expect(p.sim.requests.some((r) => r.method === 'POST' && r.status === 0)).toBe(true);
     for (const run of runs) expect(run.stderr).not.toContain('password is unknown');
-    await expectNoneLost(p, identity);
+    await expectNoneLost(p, runs, kills, identity);
   }, 60_000);
 });
