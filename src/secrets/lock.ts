@@ -23,7 +23,8 @@
  */
 import { lstat, mkdir } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
 import { safeText } from '../escape.js';
 import { atExit } from '../exit-cleanup.js';
@@ -65,7 +66,7 @@ export class SecretsLock {
       token: process.getBuiltinModule('node:crypto').randomBytes(12).toString('hex'),
     };
     // Resolved once, and reserved in this process before the first await (holdFile).
-    const beside = resolve(`${secretsPath}.lock`);
+    const beside = besidePath(secretsPath);
     // Each path is released on the way out of the process from the moment it is tried (one
     // that turns out not to be ours holds another token: releasing it does nothing).
     const tried = [beside];
@@ -106,6 +107,20 @@ export class SecretsLock {
     this.released = true;
     for (const path of this.paths) await releaseFile(path, this.holder.token);
     this.forget();
+  }
+}
+
+/**
+ * `<secrets>.lock`, absolute, in its directory's real path: two names of one directory (a
+ * symbolic link to it) give one lock. Synchronous, so that it comes before holdFile's
+ * reservation with no await in between.
+ */
+function besidePath(secretsPath: string): string {
+  const absolute = resolve(secretsPath);
+  try {
+    return join(realpathSync(dirname(absolute)), `${basename(absolute)}.lock`);
+  } catch {
+    return `${absolute}.lock`; // its directory is missing: nothing is written there (see the module's comment)
   }
 }
 

@@ -130,6 +130,15 @@ describe('where the lock lives', () => {
     for (const path of again.paths) await expect(stat(path)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('two names of its directory (a symbolic link to it): one lock', async () => {
+    const alias = join(dir, 'alias');
+    await symlink(dir, alias);
+    const lock = await SecretsLock.acquire(secrets, 'apply');
+    const error = await refusal(SecretsLock.acquire(join(alias, 'secrets.jsonl'), 'apply'));
+    expect(error.message).toContain(`is in use by apply (pid ${process.pid}`);
+    await lock.release();
+  });
+
   // A user's own secrets file in a directory it cannot write to (root's): the lock goes to the
   // user's directory under the temporary directory, keyed by the file, and still excludes.
   it.runIf(process.getuid?.() === 0)(
