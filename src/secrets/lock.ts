@@ -5,7 +5,8 @@
  * is taken, judged stale and taken over is secrets/lock-file.ts; this is where it lives.
  *
  * - `<secrets>.lock`, beside the secrets file, where its directory takes a new file (the usual
- *   case, and what the help names).
+ *   case, and what the help names), in the directory's real path: a symbolic link to the
+ *   directory names the same lock.
  * - Where the directory takes none (not writable: a 0600 secrets file of one's own in a
  *   directory of root's; a read-only mount), a lock keyed by the secrets file itself (device
  *   and inode) in a directory of this user's own under os.tmpdir(): the file can still be
