@@ -1,12 +1,10 @@
+import { CLIENT_FIELDS, type ClientLiveFields, type ClientWants } from '../../src/kinds/client/index.js';
 import { NO_PRUNE } from '../../src/manifest/types.js';
 import type { Desired, DesiredClient, DesiredDomain, Prune } from '../../src/manifest/types.js';
 import type { Live, LiveClient, LiveDomain, LiveHostingPlan } from '../../src/panel/types.js';
 
 /** A client as `desired` takes it: a domain is a name (present) or `{ name, state }`. */
-export interface ClientSpec {
-  plan?: string;
-  email?: string;
-  suspended?: boolean;
+export interface ClientSpec extends ClientWants {
   state?: 'present' | 'absent';
   domains?: (string | { name: string; state?: 'present' | 'absent' })[];
 }
@@ -25,9 +23,7 @@ export function desired(
     clients: Object.entries(clients).map(([username, c]): DesiredClient => ({
       username,
       state: c.state ?? 'present',
-      ...(c.plan === undefined ? {} : { plan: c.plan }),
-      ...(c.email === undefined ? {} : { email: c.email }),
-      ...(c.suspended === undefined ? {} : { suspended: c.suspended }),
+      ...Object.fromEntries(CLIENT_FIELDS.flatMap((row) => (c[row.key] === undefined ? [] : [[row.key, c[row.key]]]))),
       domains: (c.domains ?? []).map((d): DesiredDomain =>
         typeof d === 'string'
           ? { name: d, input: d, state: 'present' }
@@ -45,11 +41,11 @@ export const PLANS: LiveHostingPlan[] = [
 ];
 
 /**
- * A live panel; clients as `[id, username, planId?, {email, suspended}?]` (a field left out is
- * one the panel's record does not carry), domains as `[id, name, ownerId, system?]`.
+ * A live panel; clients as `[id, username, planId?, {email, suspended, ...}?]` (a field left
+ * out is one the panel's record does not carry), domains as `[id, name, ownerId, system?]`.
  */
 export function live(
-  clients: [number, string, (number | null | undefined)?, { email?: string | null; suspended?: boolean }?][] = [],
+  clients: [number, string, (number | null | undefined)?, Omit<ClientLiveFields, 'idHostingPlan'>?][] = [],
   domains: [number, string, number, boolean?][] = [],
   options: { plans?: LiveHostingPlan[]; domainsComplete?: boolean } = {},
 ): Live {
@@ -61,6 +57,7 @@ export function live(
       idHostingPlan,
       email: fields?.email,
       suspended: fields?.suspended,
+      ...fields,
     })),
     domains: domains.map(([id, name, idUser, isSystem]): LiveDomain => ({
       id,
