@@ -5,12 +5,12 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client is still there with the values the plan shows as `before`; for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere (not in GET /clients, not in GET /clients/{id}): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"field":{"enum":["plan","email","suspended"]}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`.","properties":{"field":{"enum":["plan","email","suspended"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action"],"properties":{"action":{"const":"update"}}},"then":{"properties":{"type":{"const":"client"}}}}]}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client is still there with the values the plan shows as `before`; for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere (not in GET /clients, not in GET /clients/{id}): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"field":{"enum":["plan","email","suspended","language"]}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action"],"properties":{"action":{"const":"update"}}},"then":{"properties":{"type":{"const":"client"}}}}]}}};
 const pattern4 = new RegExp("^[0-9]+\\.[0-9]+$", "u");
 const pattern5 = new RegExp(".", "u");
 const pattern6 = new RegExp("^[0-9a-f]{64}$", "u");
 const pattern7 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
-const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`.","properties":{"field":{"enum":["plan","email","suspended"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action"],"properties":{"action":{"const":"update"}}},"then":{"properties":{"type":{"const":"client"}}}}]};
+const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action"],"properties":{"action":{"const":"update"}}},"then":{"properties":{"type":{"const":"client"}}}}]};
 const schema33 = {"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"};
 const schema34 = {"title":"a whole number","type":"integer","minimum":1};
 const schema35 = {"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
@@ -258,15 +258,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-var _valid0 = _errs6 === errors;
-valid1 = _valid0;
-if(valid1){
-var props0 = true;
-}
-}
-if(!valid1){
-const err16 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[0].if,parentSchema:schema32.allOf[0],data};
+if(data.language !== undefined){
+let data9 = data.language;
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/language",schemaPath:"#/allOf/0/then/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[0].then.properties.language.type,parentSchema:schema32.allOf[0].then.properties.language,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -275,13 +270,16 @@ vErrors.push(err16);
 }
 errors++;
 }
-const _errs26 = errors;
-let valid7 = true;
-const _errs27 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if(((data.action === undefined) && (missing1 = "action")) || ((data.type === undefined) && (missing1 = "type"))){
-const err17 = {};
+}
+}
+var _valid0 = _errs6 === errors;
+valid1 = _valid0;
+if(valid1){
+var props0 = true;
+}
+}
+if(!valid1){
+const err17 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[0].if,parentSchema:schema32.allOf[0],data};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -290,10 +288,12 @@ vErrors.push(err17);
 }
 errors++;
 }
-else {
-if(data.action !== undefined){
 const _errs28 = errors;
-if("create" !== data.action){
+let valid7 = true;
+const _errs29 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.action === undefined) && (missing1 = "action")) || ((data.type === undefined) && (missing1 = "type"))){
 const err18 = {};
 if(vErrors === null){
 vErrors = [err18];
@@ -303,15 +303,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-var valid8 = _errs28 === errors;
-}
 else {
-var valid8 = true;
-}
-if(valid8){
-if(data.type !== undefined){
-const _errs29 = errors;
-if("domain" !== data.type){
+if(data.action !== undefined){
+const _errs30 = errors;
+if("create" !== data.action){
 const err19 = {};
 if(vErrors === null){
 vErrors = [err19];
@@ -321,29 +316,16 @@ vErrors.push(err19);
 }
 errors++;
 }
-var valid8 = _errs29 === errors;
+var valid8 = _errs30 === errors;
 }
 else {
 var valid8 = true;
 }
-}
-}
-}
-var _valid1 = _errs27 === errors;
-errors = _errs26;
-if(vErrors !== null){
-if(_errs26){
-vErrors.length = _errs26;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid1){
-const _errs30 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err20 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[1].then.required,parentSchema:schema32.allOf[1].then,data};
+if(valid8){
+if(data.type !== undefined){
+const _errs31 = errors;
+if("domain" !== data.type){
+const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -352,8 +334,29 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data.client_id === undefined){
-const err21 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[1].then.required,parentSchema:schema32.allOf[1].then,data};
+var valid8 = _errs31 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+var _valid1 = _errs29 === errors;
+errors = _errs28;
+if(vErrors !== null){
+if(_errs28){
+vErrors.length = _errs28;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs32 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err21 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[1].then.required,parentSchema:schema32.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -362,9 +365,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-for(const key2 in data){
-if(!(func1.call(schema32.allOf[1].then.properties, key2))){
-const err22 = {instancePath,schemaPath:"#/allOf/1/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[1].then,data};
+if(data.client_id === undefined){
+const err22 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[1].then.required,parentSchema:schema32.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -373,11 +375,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data11 = data.id;
-if(typeof data11 !== "string"){
-const err23 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[1].then.properties.id.type,parentSchema:schema32.allOf[1].then.properties.id,data:data11};
+for(const key2 in data){
+if(!(func1.call(schema32.allOf[1].then.properties, key2))){
+const err23 = {instancePath,schemaPath:"#/allOf/1/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -387,11 +387,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data12 = data.name;
-if(typeof data12 === "string"){
-if(!pattern10.test(data12)){
-const err24 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data12};
+if(data.id !== undefined){
+let data12 = data.id;
+if(typeof data12 !== "string"){
+const err24 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[1].then.properties.id.type,parentSchema:schema32.allOf[1].then.properties.id,data:data12};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -401,8 +400,11 @@ vErrors.push(err24);
 errors++;
 }
 }
-else {
-const err25 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data12};
+if(data.name !== undefined){
+let data13 = data.name;
+if(typeof data13 === "string"){
+if(!pattern10.test(data13)){
+const err25 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -412,11 +414,8 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.client !== undefined){
-let data13 = data.client;
-if(typeof data13 === "string"){
-if(!pattern9.test(data13)){
-const err26 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data13};
+else {
+const err26 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data13};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -426,8 +425,11 @@ vErrors.push(err26);
 errors++;
 }
 }
-else {
-const err27 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data13};
+if(data.client !== undefined){
+let data14 = data.client;
+if(typeof data14 === "string"){
+if(!pattern9.test(data14)){
+const err27 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -437,10 +439,8 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.client_id !== undefined){
-let data14 = data.client_id;
-if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
-const err28 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/1/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[1].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[1].then.properties.client_id.type,parentSchema:schema32.allOf[1].then.properties.client_id,data:data14};
+else {
+const err28 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data14};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -449,9 +449,11 @@ vErrors.push(err28);
 }
 errors++;
 }
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 < 1 || isNaN(data14)){
-const err29 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/1/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[1].then.properties.client_id,data:data14};
+}
+if(data.client_id !== undefined){
+let data15 = data.client_id;
+if((!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))) && (data15 !== null)){
+const err29 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/1/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[1].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[1].then.properties.client_id.type,parentSchema:schema32.allOf[1].then.properties.client_id,data:data15};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -460,13 +462,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-}
-if(data.parent !== undefined){
-let data15 = data.parent;
-if(typeof data15 === "string"){
-if(!pattern10.test(data15)){
-const err30 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data15};
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 1 || isNaN(data15)){
+const err30 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/1/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[1].then.properties.client_id,data:data15};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -476,8 +474,12 @@ vErrors.push(err30);
 errors++;
 }
 }
-else {
-const err31 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data15};
+}
+if(data.parent !== undefined){
+let data16 = data.parent;
+if(typeof data16 === "string"){
+if(!pattern10.test(data16)){
+const err31 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -487,20 +489,31 @@ vErrors.push(err31);
 errors++;
 }
 }
+else {
+const err32 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data16};
+if(vErrors === null){
+vErrors = [err32];
 }
-var _valid1 = _errs30 === errors;
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+var _valid1 = _errs32 === errors;
 valid7 = _valid1;
 if(valid7){
 var props1 = true;
 }
 }
 if(!valid7){
-const err32 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[1].if,parentSchema:schema32.allOf[1],data};
+const err33 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[1].if,parentSchema:schema32.allOf[1],data};
 if(vErrors === null){
-vErrors = [err32];
+vErrors = [err33];
 }
 else {
-vErrors.push(err32);
+vErrors.push(err33);
 }
 errors++;
 }
@@ -513,25 +526,12 @@ props0 = props0 || {};
 Object.assign(props0, props1);
 }
 }
-const _errs46 = errors;
+const _errs48 = errors;
 let valid13 = true;
-const _errs47 = errors;
+const _errs49 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.action === undefined) && (missing2 = "action")) || ((data.type === undefined) && (missing2 = "type"))){
-const err33 = {};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs48 = errors;
-if("update" !== data.action){
 const err34 = {};
 if(vErrors === null){
 vErrors = [err34];
@@ -541,15 +541,10 @@ vErrors.push(err34);
 }
 errors++;
 }
-var valid14 = _errs48 === errors;
-}
 else {
-var valid14 = true;
-}
-if(valid14){
-if(data.type !== undefined){
-const _errs49 = errors;
-if("client" !== data.type){
+if(data.action !== undefined){
+const _errs50 = errors;
+if("update" !== data.action){
 const err35 = {};
 if(vErrors === null){
 vErrors = [err35];
@@ -559,29 +554,16 @@ vErrors.push(err35);
 }
 errors++;
 }
-var valid14 = _errs49 === errors;
+var valid14 = _errs50 === errors;
 }
 else {
 var valid14 = true;
 }
-}
-}
-}
-var _valid2 = _errs47 === errors;
-errors = _errs46;
-if(vErrors !== null){
-if(_errs46){
-vErrors.length = _errs46;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid2){
-const _errs50 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client_id === undefined){
-const err36 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[2].then.required,parentSchema:schema32.allOf[2].then,data};
+if(valid14){
+if(data.type !== undefined){
+const _errs51 = errors;
+if("client" !== data.type){
+const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -590,8 +572,29 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data.fields === undefined){
-const err37 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[2].then.required,parentSchema:schema32.allOf[2].then,data};
+var valid14 = _errs51 === errors;
+}
+else {
+var valid14 = true;
+}
+}
+}
+}
+var _valid2 = _errs49 === errors;
+errors = _errs48;
+if(vErrors !== null){
+if(_errs48){
+vErrors.length = _errs48;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs52 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client_id === undefined){
+const err37 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[2].then.required,parentSchema:schema32.allOf[2].then,data};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -600,9 +603,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-for(const key3 in data){
-if(!(func1.call(schema32.allOf[2].then.properties, key3))){
-const err38 = {instancePath,schemaPath:"#/allOf/2/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then,data};
+if(data.fields === undefined){
+const err38 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[2].then.required,parentSchema:schema32.allOf[2].then,data};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -611,11 +613,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data18 = data.id;
-if(typeof data18 !== "string"){
-const err39 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/2/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[2].then.properties.id.type,parentSchema:schema32.allOf[2].then.properties.id,data:data18};
+for(const key3 in data){
+if(!(func1.call(schema32.allOf[2].then.properties, key3))){
+const err39 = {instancePath,schemaPath:"#/allOf/2/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then,data};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -625,11 +625,10 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data19 = data.name;
-if(typeof data19 === "string"){
-if(!pattern9.test(data19)){
-const err40 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data19};
+if(data.id !== undefined){
+let data19 = data.id;
+if(typeof data19 !== "string"){
+const err40 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/2/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[2].then.properties.id.type,parentSchema:schema32.allOf[2].then.properties.id,data:data19};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -639,8 +638,11 @@ vErrors.push(err40);
 errors++;
 }
 }
-else {
-const err41 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data19};
+if(data.name !== undefined){
+let data20 = data.name;
+if(typeof data20 === "string"){
+if(!pattern9.test(data20)){
+const err41 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data20};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -650,10 +652,8 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data.client_id !== undefined){
-let data20 = data.client_id;
-if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
-const err42 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data20};
+else {
+const err42 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data20};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -662,9 +662,11 @@ vErrors.push(err42);
 }
 errors++;
 }
-if((typeof data20 == "number") && (isFinite(data20))){
-if(data20 < 1 || isNaN(data20)){
-const err43 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data20};
+}
+if(data.client_id !== undefined){
+let data21 = data.client_id;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err43 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data21};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -673,13 +675,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-}
-if(data.fields !== undefined){
-let data21 = data.fields;
-if(Array.isArray(data21)){
-if(data21.length < 1){
-const err44 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/2/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[2].then.properties.fields,data:data21};
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 1 || isNaN(data21)){
+const err44 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data21};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -688,12 +686,13 @@ vErrors.push(err44);
 }
 errors++;
 }
-const len0 = data21.length;
-for(let i0=0; i0<len0; i0++){
-let data22 = data21[i0];
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(data22.field === undefined){
-const err45 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data22};
+}
+}
+if(data.fields !== undefined){
+let data22 = data.fields;
+if(Array.isArray(data22)){
+if(data22.length < 1){
+const err45 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/2/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[2].then.properties.fields,data:data22};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -702,8 +701,12 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(data22.before === undefined){
-const err46 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data22};
+const len0 = data22.length;
+for(let i0=0; i0<len0; i0++){
+let data23 = data22[i0];
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.field === undefined){
+const err46 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data23};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -712,8 +715,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data22.after === undefined){
-const err47 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data22};
+if(data23.before === undefined){
+const err47 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data23};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -722,9 +725,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-for(const key4 in data22){
-if(!(((key4 === "field") || (key4 === "before")) || (key4 === "after"))){
-const err48 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data22};
+if(data23.after === undefined){
+const err48 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data23};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -733,11 +735,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data22.field !== undefined){
-let data23 = data22.field;
-if(!(((data23 === "plan") || (data23 === "email")) || (data23 === "suspended"))){
-const err49 = {instancePath:instancePath+"/fields/" + i0+"/field",schemaPath:"#/allOf/2/then/properties/fields/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema32.allOf[2].then.properties.fields.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema32.allOf[2].then.properties.fields.items.properties.field.enum,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.field,data:data23};
+for(const key4 in data23){
+if(!(((key4 === "field") || (key4 === "before")) || (key4 === "after"))){
+const err49 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data23};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -747,10 +747,10 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data22.before !== undefined){
-let data24 = data22.before;
-if(((typeof data24 !== "string") && (typeof data24 !== "boolean")) && (data24 !== null)){
-const err50 = {instancePath:instancePath+"/fields/" + i0+"/before",schemaPath:"#/allOf/2/then/properties/fields/items/properties/before/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.fields.items.properties.before.type},message:"must be string,boolean,null",schema:schema32.allOf[2].then.properties.fields.items.properties.before.type,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.before,data:data24};
+if(data23.field !== undefined){
+let data24 = data23.field;
+if(!((((data24 === "plan") || (data24 === "email")) || (data24 === "suspended")) || (data24 === "language"))){
+const err50 = {instancePath:instancePath+"/fields/" + i0+"/field",schemaPath:"#/allOf/2/then/properties/fields/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema32.allOf[2].then.properties.fields.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema32.allOf[2].then.properties.fields.items.properties.field.enum,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.field,data:data24};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -760,10 +760,10 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data22.after !== undefined){
-let data25 = data22.after;
-if((typeof data25 !== "string") && (typeof data25 !== "boolean")){
-const err51 = {instancePath:instancePath+"/fields/" + i0+"/after",schemaPath:"#/allOf/2/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.fields.items.properties.after.type},message:"must be string,boolean",schema:schema32.allOf[2].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.after,data:data25};
+if(data23.before !== undefined){
+let data25 = data23.before;
+if(((typeof data25 !== "string") && (typeof data25 !== "boolean")) && (data25 !== null)){
+const err51 = {instancePath:instancePath+"/fields/" + i0+"/before",schemaPath:"#/allOf/2/then/properties/fields/items/properties/before/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.fields.items.properties.before.type},message:"must be string,boolean,null",schema:schema32.allOf[2].then.properties.fields.items.properties.before.type,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.before,data:data25};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -773,9 +773,10 @@ vErrors.push(err51);
 errors++;
 }
 }
-}
-else {
-const err52 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[2].then.properties.fields.items.type,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data22};
+if(data23.after !== undefined){
+let data26 = data23.after;
+if((typeof data26 !== "string") && (typeof data26 !== "boolean")){
+const err52 = {instancePath:instancePath+"/fields/" + i0+"/after",schemaPath:"#/allOf/2/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.fields.items.properties.after.type},message:"must be string,boolean",schema:schema32.allOf[2].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.after,data:data26};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -787,7 +788,7 @@ errors++;
 }
 }
 else {
-const err53 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/2/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[2].then.properties.fields.type,parentSchema:schema32.allOf[2].then.properties.fields,data:data21};
+const err53 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[2].then.properties.fields.items.type,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data23};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -797,11 +798,9 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data.hosting_plan !== undefined){
-let data26 = data.hosting_plan;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.name === undefined){
-const err54 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.allOf[2].then.properties.hosting_plan.required,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data26};
+}
+else {
+const err54 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/2/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[2].then.properties.fields.type,parentSchema:schema32.allOf[2].then.properties.fields,data:data22};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -810,8 +809,12 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data26.id === undefined){
-const err55 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.allOf[2].then.properties.hosting_plan.required,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data26};
+}
+if(data.hosting_plan !== undefined){
+let data27 = data.hosting_plan;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.name === undefined){
+const err55 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.allOf[2].then.properties.hosting_plan.required,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data27};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -820,9 +823,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-for(const key5 in data26){
-if(!((key5 === "name") || (key5 === "id"))){
-const err56 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data26};
+if(data27.id === undefined){
+const err56 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.allOf[2].then.properties.hosting_plan.required,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data27};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -831,11 +833,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data26.name !== undefined){
-let data27 = data26.name;
-if(typeof data27 !== "string"){
-const err57 = {instancePath:instancePath+"/hosting_plan/name",schemaPath:"#/allOf/2/then/properties/hosting_plan/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[2].then.properties.hosting_plan.properties.name.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan.properties.name,data:data27};
+for(const key5 in data27){
+if(!((key5 === "name") || (key5 === "id"))){
+const err57 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data27};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -845,10 +845,10 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data26.id !== undefined){
-let data28 = data26.id;
-if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
-const err58 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data28};
+if(data27.name !== undefined){
+let data28 = data27.name;
+if(typeof data28 !== "string"){
+const err58 = {instancePath:instancePath+"/hosting_plan/name",schemaPath:"#/allOf/2/then/properties/hosting_plan/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[2].then.properties.hosting_plan.properties.name.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan.properties.name,data:data28};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -857,9 +857,11 @@ vErrors.push(err58);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 1 || isNaN(data28)){
-const err59 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data28};
+}
+if(data27.id !== undefined){
+let data29 = data27.id;
+if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
+const err59 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data29};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -868,11 +870,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[2].then.properties.hosting_plan.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data26};
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 < 1 || isNaN(data29)){
+const err60 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data29};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -883,19 +883,32 @@ errors++;
 }
 }
 }
-var _valid2 = _errs50 === errors;
+}
+else {
+const err61 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[2].then.properties.hosting_plan.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data27};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+var _valid2 = _errs52 === errors;
 valid13 = _valid2;
 if(valid13){
 var props2 = true;
 }
 }
 if(!valid13){
-const err61 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[2].if,parentSchema:schema32.allOf[2],data};
+const err62 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[2].if,parentSchema:schema32.allOf[2],data};
 if(vErrors === null){
-vErrors = [err61];
+vErrors = [err62];
 }
 else {
-vErrors.push(err61);
+vErrors.push(err62);
 }
 errors++;
 }
@@ -908,25 +921,12 @@ props0 = props0 || {};
 Object.assign(props0, props2);
 }
 }
-const _errs79 = errors;
+const _errs81 = errors;
 let valid23 = true;
-const _errs80 = errors;
+const _errs82 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.action === undefined) && (missing3 = "action")) || ((data.type === undefined) && (missing3 = "type"))){
-const err62 = {};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs81 = errors;
-if("delete" !== data.action){
 const err63 = {};
 if(vErrors === null){
 vErrors = [err63];
@@ -936,15 +936,10 @@ vErrors.push(err63);
 }
 errors++;
 }
-var valid24 = _errs81 === errors;
-}
 else {
-var valid24 = true;
-}
-if(valid24){
-if(data.type !== undefined){
-const _errs82 = errors;
-if("client" !== data.type){
+if(data.action !== undefined){
+const _errs83 = errors;
+if("delete" !== data.action){
 const err64 = {};
 if(vErrors === null){
 vErrors = [err64];
@@ -954,29 +949,16 @@ vErrors.push(err64);
 }
 errors++;
 }
-var valid24 = _errs82 === errors;
+var valid24 = _errs83 === errors;
 }
 else {
 var valid24 = true;
 }
-}
-}
-}
-var _valid3 = _errs80 === errors;
-errors = _errs79;
-if(vErrors !== null){
-if(_errs79){
-vErrors.length = _errs79;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid3){
-const _errs83 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client_id === undefined){
-const err65 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
+if(valid24){
+if(data.type !== undefined){
+const _errs84 = errors;
+if("client" !== data.type){
+const err65 = {};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -985,8 +967,29 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(data.domains === undefined){
-const err66 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
+var valid24 = _errs84 === errors;
+}
+else {
+var valid24 = true;
+}
+}
+}
+}
+var _valid3 = _errs82 === errors;
+errors = _errs81;
+if(vErrors !== null){
+if(_errs81){
+vErrors.length = _errs81;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs85 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client_id === undefined){
+const err66 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -995,8 +998,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(data.domain_names === undefined){
-const err67 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "domain_names"},message:"must have required property '"+"domain_names"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
+if(data.domains === undefined){
+const err67 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -1005,9 +1008,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-for(const key6 in data){
-if(!(func1.call(schema32.allOf[3].then.properties, key6))){
-const err68 = {instancePath,schemaPath:"#/allOf/3/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then,data};
+if(data.domain_names === undefined){
+const err68 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "domain_names"},message:"must have required property '"+"domain_names"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -1016,11 +1018,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data31 = data.id;
-if(typeof data31 !== "string"){
-const err69 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/3/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[3].then.properties.id.type,parentSchema:schema32.allOf[3].then.properties.id,data:data31};
+for(const key6 in data){
+if(!(func1.call(schema32.allOf[3].then.properties, key6))){
+const err69 = {instancePath,schemaPath:"#/allOf/3/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -1030,11 +1030,10 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data32 = data.name;
-if(typeof data32 === "string"){
-if(!pattern9.test(data32)){
-const err70 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data32};
+if(data.id !== undefined){
+let data32 = data.id;
+if(typeof data32 !== "string"){
+const err70 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/3/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[3].then.properties.id.type,parentSchema:schema32.allOf[3].then.properties.id,data:data32};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -1044,8 +1043,11 @@ vErrors.push(err70);
 errors++;
 }
 }
-else {
-const err71 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data32};
+if(data.name !== undefined){
+let data33 = data.name;
+if(typeof data33 === "string"){
+if(!pattern9.test(data33)){
+const err71 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data33};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -1055,10 +1057,8 @@ vErrors.push(err71);
 errors++;
 }
 }
-if(data.client_id !== undefined){
-let data33 = data.client_id;
-if(!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))){
-const err72 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data33};
+else {
+const err72 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data33};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1067,9 +1067,11 @@ vErrors.push(err72);
 }
 errors++;
 }
-if((typeof data33 == "number") && (isFinite(data33))){
-if(data33 < 1 || isNaN(data33)){
-const err73 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data33};
+}
+if(data.client_id !== undefined){
+let data34 = data.client_id;
+if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
+const err73 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data34};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1078,12 +1080,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-}
-if(data.domains !== undefined){
-let data34 = data.domains;
-if((!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))) && (data34 !== null)){
-const err74 = {instancePath:instancePath+"/domains",schemaPath:"#/allOf/3/then/properties/domains/type",keyword:"type",params:{type: schema32.allOf[3].then.properties.domains.type},message:"must be integer,null",schema:schema32.allOf[3].then.properties.domains.type,parentSchema:schema32.allOf[3].then.properties.domains,data:data34};
+if((typeof data34 == "number") && (isFinite(data34))){
+if(data34 < 1 || isNaN(data34)){
+const err74 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data34};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1092,9 +1091,12 @@ vErrors.push(err74);
 }
 errors++;
 }
-if((typeof data34 == "number") && (isFinite(data34))){
-if(data34 < 0 || isNaN(data34)){
-const err75 = {instancePath:instancePath+"/domains",schemaPath:"#/allOf/3/then/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[3].then.properties.domains,data:data34};
+}
+}
+if(data.domains !== undefined){
+let data35 = data.domains;
+if((!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))) && (data35 !== null)){
+const err75 = {instancePath:instancePath+"/domains",schemaPath:"#/allOf/3/then/properties/domains/type",keyword:"type",params:{type: schema32.allOf[3].then.properties.domains.type},message:"must be integer,null",schema:schema32.allOf[3].then.properties.domains.type,parentSchema:schema32.allOf[3].then.properties.domains,data:data35};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1103,12 +1105,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-}
-if(data.domain_names !== undefined){
-let data35 = data.domain_names;
-if((!(Array.isArray(data35))) && (data35 !== null)){
-const err76 = {instancePath:instancePath+"/domain_names",schemaPath:"#/allOf/3/then/properties/domain_names/type",keyword:"type",params:{type: schema32.allOf[3].then.properties.domain_names.type},message:"must be array,null",schema:schema32.allOf[3].then.properties.domain_names.type,parentSchema:schema32.allOf[3].then.properties.domain_names,data:data35};
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 < 0 || isNaN(data35)){
+const err76 = {instancePath:instancePath+"/domains",schemaPath:"#/allOf/3/then/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[3].then.properties.domains,data:data35};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1117,12 +1116,12 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(Array.isArray(data35)){
-const len1 = data35.length;
-for(let i1=0; i1<len1; i1++){
-let data36 = data35[i1];
-if(typeof data36 !== "string"){
-const err77 = {instancePath:instancePath+"/domain_names/" + i1,schemaPath:"#/allOf/3/then/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[3].then.properties.domain_names.items.type,parentSchema:schema32.allOf[3].then.properties.domain_names.items,data:data36};
+}
+}
+if(data.domain_names !== undefined){
+let data36 = data.domain_names;
+if((!(Array.isArray(data36))) && (data36 !== null)){
+const err77 = {instancePath:instancePath+"/domain_names",schemaPath:"#/allOf/3/then/properties/domain_names/type",keyword:"type",params:{type: schema32.allOf[3].then.properties.domain_names.type},message:"must be array,null",schema:schema32.allOf[3].then.properties.domain_names.type,parentSchema:schema32.allOf[3].then.properties.domain_names,data:data36};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1131,23 +1130,37 @@ vErrors.push(err77);
 }
 errors++;
 }
+if(Array.isArray(data36)){
+const len1 = data36.length;
+for(let i1=0; i1<len1; i1++){
+let data37 = data36[i1];
+if(typeof data37 !== "string"){
+const err78 = {instancePath:instancePath+"/domain_names/" + i1,schemaPath:"#/allOf/3/then/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[3].then.properties.domain_names.items.type,parentSchema:schema32.allOf[3].then.properties.domain_names.items,data:data37};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
 }
 }
 }
 }
-var _valid3 = _errs83 === errors;
+}
+var _valid3 = _errs85 === errors;
 valid23 = _valid3;
 if(valid23){
 var props3 = true;
 }
 }
 if(!valid23){
-const err78 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[3].if,parentSchema:schema32.allOf[3],data};
+const err79 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[3].if,parentSchema:schema32.allOf[3],data};
 if(vErrors === null){
-vErrors = [err78];
+vErrors = [err79];
 }
 else {
-vErrors.push(err78);
+vErrors.push(err79);
 }
 errors++;
 }
@@ -1160,25 +1173,12 @@ props0 = props0 || {};
 Object.assign(props0, props3);
 }
 }
-const _errs100 = errors;
+const _errs102 = errors;
 let valid30 = true;
-const _errs101 = errors;
+const _errs103 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if(((data.action === undefined) && (missing4 = "action")) || ((data.type === undefined) && (missing4 = "type"))){
-const err79 = {};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs102 = errors;
-if("delete" !== data.action){
 const err80 = {};
 if(vErrors === null){
 vErrors = [err80];
@@ -1188,15 +1188,10 @@ vErrors.push(err80);
 }
 errors++;
 }
-var valid31 = _errs102 === errors;
-}
 else {
-var valid31 = true;
-}
-if(valid31){
-if(data.type !== undefined){
-const _errs103 = errors;
-if("domain" !== data.type){
+if(data.action !== undefined){
+const _errs104 = errors;
+if("delete" !== data.action){
 const err81 = {};
 if(vErrors === null){
 vErrors = [err81];
@@ -1206,29 +1201,16 @@ vErrors.push(err81);
 }
 errors++;
 }
-var valid31 = _errs103 === errors;
+var valid31 = _errs104 === errors;
 }
 else {
 var valid31 = true;
 }
-}
-}
-}
-var _valid4 = _errs101 === errors;
-errors = _errs100;
-if(vErrors !== null){
-if(_errs100){
-vErrors.length = _errs100;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid4){
-const _errs104 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.domain_id === undefined){
-const err82 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
+if(valid31){
+if(data.type !== undefined){
+const _errs105 = errors;
+if("domain" !== data.type){
+const err82 = {};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1237,8 +1219,29 @@ vErrors.push(err82);
 }
 errors++;
 }
-if(data.client === undefined){
-const err83 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
+var valid31 = _errs105 === errors;
+}
+else {
+var valid31 = true;
+}
+}
+}
+}
+var _valid4 = _errs103 === errors;
+errors = _errs102;
+if(vErrors !== null){
+if(_errs102){
+vErrors.length = _errs102;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid4){
+const _errs106 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.domain_id === undefined){
+const err83 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1247,8 +1250,8 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(data.client_id === undefined){
-const err84 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
+if(data.client === undefined){
+const err84 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1257,8 +1260,8 @@ vErrors.push(err84);
 }
 errors++;
 }
-if(data.subdomains === undefined){
-const err85 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "subdomains"},message:"must have required property '"+"subdomains"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
+if(data.client_id === undefined){
+const err85 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1267,9 +1270,8 @@ vErrors.push(err85);
 }
 errors++;
 }
-for(const key7 in data){
-if(!(func1.call(schema32.allOf[4].then.properties, key7))){
-const err86 = {instancePath,schemaPath:"#/allOf/4/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[4].then,data};
+if(data.subdomains === undefined){
+const err86 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "subdomains"},message:"must have required property '"+"subdomains"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1278,11 +1280,9 @@ vErrors.push(err86);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data39 = data.id;
-if(typeof data39 !== "string"){
-const err87 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/4/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.id.type,parentSchema:schema32.allOf[4].then.properties.id,data:data39};
+for(const key7 in data){
+if(!(func1.call(schema32.allOf[4].then.properties, key7))){
+const err87 = {instancePath,schemaPath:"#/allOf/4/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1292,11 +1292,10 @@ vErrors.push(err87);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data40 = data.name;
-if(typeof data40 === "string"){
-if(!pattern10.test(data40)){
-const err88 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data40};
+if(data.id !== undefined){
+let data40 = data.id;
+if(typeof data40 !== "string"){
+const err88 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/4/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.id.type,parentSchema:schema32.allOf[4].then.properties.id,data:data40};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1306,8 +1305,11 @@ vErrors.push(err88);
 errors++;
 }
 }
-else {
-const err89 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data40};
+if(data.name !== undefined){
+let data41 = data.name;
+if(typeof data41 === "string"){
+if(!pattern10.test(data41)){
+const err89 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data41};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1317,10 +1319,8 @@ vErrors.push(err89);
 errors++;
 }
 }
-if(data.domain_id !== undefined){
-let data41 = data.domain_id;
-if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err90 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data41};
+else {
+const err90 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data41};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1329,9 +1329,11 @@ vErrors.push(err90);
 }
 errors++;
 }
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 < 1 || isNaN(data41)){
-const err91 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data41};
+}
+if(data.domain_id !== undefined){
+let data42 = data.domain_id;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err91 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data42};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1340,13 +1342,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-}
-if(data.client !== undefined){
-let data42 = data.client;
-if(typeof data42 === "string"){
-if(!pattern9.test(data42)){
-const err92 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data42};
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 < 1 || isNaN(data42)){
+const err92 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data42};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1356,8 +1354,12 @@ vErrors.push(err92);
 errors++;
 }
 }
-else {
-const err93 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data42};
+}
+if(data.client !== undefined){
+let data43 = data.client;
+if(typeof data43 === "string"){
+if(!pattern9.test(data43)){
+const err93 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data43};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1367,10 +1369,8 @@ vErrors.push(err93);
 errors++;
 }
 }
-if(data.client_id !== undefined){
-let data43 = data.client_id;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err94 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data43};
+else {
+const err94 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data43};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1379,9 +1379,11 @@ vErrors.push(err94);
 }
 errors++;
 }
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 < 1 || isNaN(data43)){
-const err95 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data43};
+}
+if(data.client_id !== undefined){
+let data44 = data.client_id;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err95 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data44};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1390,16 +1392,9 @@ vErrors.push(err95);
 }
 errors++;
 }
-}
-}
-if(data.subdomains !== undefined){
-let data44 = data.subdomains;
-if(Array.isArray(data44)){
-const len2 = data44.length;
-for(let i2=0; i2<len2; i2++){
-let data45 = data44[i2];
-if(typeof data45 !== "string"){
-const err96 = {instancePath:instancePath+"/subdomains/" + i2,schemaPath:"#/allOf/4/then/properties/subdomains/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.subdomains.items.type,parentSchema:schema32.allOf[4].then.properties.subdomains.items,data:data45};
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 < 1 || isNaN(data44)){
+const err96 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data44};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1410,8 +1405,14 @@ errors++;
 }
 }
 }
-else {
-const err97 = {instancePath:instancePath+"/subdomains",schemaPath:"#/allOf/4/then/properties/subdomains/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[4].then.properties.subdomains.type,parentSchema:schema32.allOf[4].then.properties.subdomains,data:data44};
+if(data.subdomains !== undefined){
+let data45 = data.subdomains;
+if(Array.isArray(data45)){
+const len2 = data45.length;
+for(let i2=0; i2<len2; i2++){
+let data46 = data45[i2];
+if(typeof data46 !== "string"){
+const err97 = {instancePath:instancePath+"/subdomains/" + i2,schemaPath:"#/allOf/4/then/properties/subdomains/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.subdomains.items.type,parentSchema:schema32.allOf[4].then.properties.subdomains.items,data:data46};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1422,19 +1423,31 @@ errors++;
 }
 }
 }
-var _valid4 = _errs104 === errors;
+else {
+const err98 = {instancePath:instancePath+"/subdomains",schemaPath:"#/allOf/4/then/properties/subdomains/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[4].then.properties.subdomains.type,parentSchema:schema32.allOf[4].then.properties.subdomains,data:data45};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+}
+var _valid4 = _errs106 === errors;
 valid30 = _valid4;
 if(valid30){
 var props4 = true;
 }
 }
 if(!valid30){
-const err98 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[4].if,parentSchema:schema32.allOf[4],data};
+const err99 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[4].if,parentSchema:schema32.allOf[4],data};
 if(vErrors === null){
-vErrors = [err98];
+vErrors = [err99];
 }
 else {
-vErrors.push(err98);
+vErrors.push(err99);
 }
 errors++;
 }
@@ -1447,24 +1460,12 @@ props0 = props0 || {};
 Object.assign(props0, props4);
 }
 }
-const _errs125 = errors;
+const _errs127 = errors;
 let valid39 = true;
-const _errs126 = errors;
+const _errs128 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.action === undefined) && (missing5 = "action")){
-const err99 = {};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-if("update" !== data.action){
 const err100 = {};
 if(vErrors === null){
 vErrors = [err100];
@@ -1474,26 +1475,10 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
-}
-}
-var _valid5 = _errs126 === errors;
-errors = _errs125;
-if(vErrors !== null){
-if(_errs125){
-vErrors.length = _errs125;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid5){
-const _errs128 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type !== undefined){
-let data47 = data.type;
-if("client" !== data47){
-const err101 = {instancePath:instancePath+"/type",schemaPath:"#/allOf/5/then/properties/type/const",keyword:"const",params:{allowedValue: "client"},message:"must be equal to constant",schema:"client",parentSchema:schema32.allOf[5].then.properties.type,data:data47};
+if(data.action !== undefined){
+if("update" !== data.action){
+const err101 = {};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1504,7 +1489,35 @@ errors++;
 }
 }
 }
+}
 var _valid5 = _errs128 === errors;
+errors = _errs127;
+if(vErrors !== null){
+if(_errs127){
+vErrors.length = _errs127;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid5){
+const _errs130 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type !== undefined){
+let data48 = data.type;
+if("client" !== data48){
+const err102 = {instancePath:instancePath+"/type",schemaPath:"#/allOf/5/then/properties/type/const",keyword:"const",params:{allowedValue: "client"},message:"must be equal to constant",schema:"client",parentSchema:schema32.allOf[5].then.properties.type,data:data48};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+}
+var _valid5 = _errs130 === errors;
 valid39 = _valid5;
 if(valid39){
 var props5 = {};
@@ -1513,12 +1526,12 @@ props5.action = true;
 }
 }
 if(!valid39){
-const err102 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[5].if,parentSchema:schema32.allOf[5],data};
+const err103 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[5].if,parentSchema:schema32.allOf[5],data};
 if(vErrors === null){
-vErrors = [err102];
+vErrors = [err103];
 }
 else {
-vErrors.push(err102);
+vErrors.push(err103);
 }
 errors++;
 }
@@ -1533,17 +1546,7 @@ Object.assign(props0, props5);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err103 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.required,parentSchema:schema32,data};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
-}
-errors++;
-}
-if(data.action === undefined){
-const err104 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err104 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1552,8 +1555,8 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(data.type === undefined){
-const err105 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(data.action === undefined){
+const err105 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1562,8 +1565,8 @@ vErrors.push(err105);
 }
 errors++;
 }
-if(data.name === undefined){
-const err106 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(data.type === undefined){
+const err106 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1572,8 +1575,8 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(data.reason === undefined){
-const err107 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(data.name === undefined){
+const err107 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1582,8 +1585,8 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(data.depends_on === undefined){
-const err108 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(data.reason === undefined){
+const err108 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1592,13 +1595,23 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data.request === undefined){
-const err109 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request"},message:"must have required property '"+"request"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(data.depends_on === undefined){
+const err109 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
 vErrors = [err109];
 }
 else {
 vErrors.push(err109);
+}
+errors++;
+}
+if(data.request === undefined){
+const err110 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request"},message:"must have required property '"+"request"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
 }
 errors++;
 }
@@ -1611,22 +1624,9 @@ props0.depends_on = true;
 props0.request = true;
 }
 if(data.action !== undefined){
-let data48 = data.action;
-if(!(((data48 === "create") || (data48 === "update")) || (data48 === "delete"))){
-const err110 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema32.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.action.enum,parentSchema:schema32.properties.action,data:data48};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data49 = data.type;
-if(!((data49 === "client") || (data49 === "domain"))){
-const err111 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema32.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.type.enum,parentSchema:schema32.properties.type,data:data49};
+let data49 = data.action;
+if(!(((data49 === "create") || (data49 === "update")) || (data49 === "delete"))){
+const err111 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema32.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.action.enum,parentSchema:schema32.properties.action,data:data49};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1636,10 +1636,10 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(data.reason !== undefined){
-let data50 = data.reason;
-if(typeof data50 !== "string"){
-const err112 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.reason.type,parentSchema:schema32.properties.reason,data:data50};
+if(data.type !== undefined){
+let data50 = data.type;
+if(!((data50 === "client") || (data50 === "domain"))){
+const err112 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema32.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.type.enum,parentSchema:schema32.properties.type,data:data50};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1649,15 +1649,10 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data.depends_on !== undefined){
-let data51 = data.depends_on;
-if(Array.isArray(data51)){
-const len3 = data51.length;
-for(let i3=0; i3<len3; i3++){
-let data52 = data51[i3];
-if(typeof data52 === "string"){
-if(!pattern17.test(data52)){
-const err113 = {instancePath:instancePath+"/depends_on/" + i3,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain):."},message:"must match pattern \""+"^(client|domain):."+"\"",schema:"^(client|domain):.",parentSchema:schema47,data:data52};
+if(data.reason !== undefined){
+let data51 = data.reason;
+if(typeof data51 !== "string"){
+const err113 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.reason.type,parentSchema:schema32.properties.reason,data:data51};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1667,8 +1662,15 @@ vErrors.push(err113);
 errors++;
 }
 }
-else {
-const err114 = {instancePath:instancePath+"/depends_on/" + i3,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.type,parentSchema:schema47,data:data52};
+if(data.depends_on !== undefined){
+let data52 = data.depends_on;
+if(Array.isArray(data52)){
+const len3 = data52.length;
+for(let i3=0; i3<len3; i3++){
+let data53 = data52[i3];
+if(typeof data53 === "string"){
+if(!pattern17.test(data53)){
+const err114 = {instancePath:instancePath+"/depends_on/" + i3,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain):."},message:"must match pattern \""+"^(client|domain):."+"\"",schema:"^(client|domain):.",parentSchema:schema47,data:data53};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1678,9 +1680,8 @@ vErrors.push(err114);
 errors++;
 }
 }
-}
 else {
-const err115 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.depends_on.type,parentSchema:schema32.properties.depends_on,data:data51};
+const err115 = {instancePath:instancePath+"/depends_on/" + i3,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.type,parentSchema:schema47,data:data53};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1690,11 +1691,9 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(data.request !== undefined){
-let data53 = data.request;
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
-if(data53.method === undefined){
-const err116 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data53};
+}
+else {
+const err116 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.depends_on.type,parentSchema:schema32.properties.depends_on,data:data52};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1703,8 +1702,12 @@ vErrors.push(err116);
 }
 errors++;
 }
-if(data53.path === undefined){
-const err117 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data53};
+}
+if(data.request !== undefined){
+let data54 = data.request;
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+if(data54.method === undefined){
+const err117 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data54};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1713,8 +1716,8 @@ vErrors.push(err117);
 }
 errors++;
 }
-if(data53.body === undefined){
-const err118 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data53};
+if(data54.path === undefined){
+const err118 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data54};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1723,9 +1726,8 @@ vErrors.push(err118);
 }
 errors++;
 }
-for(const key8 in data53){
-if(!(((key8 === "method") || (key8 === "path")) || (key8 === "body"))){
-const err119 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.request,data:data53};
+if(data54.body === undefined){
+const err119 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data54};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1734,11 +1736,9 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-if(data53.method !== undefined){
-let data54 = data53.method;
-if(!(((data54 === "POST") || (data54 === "PUT")) || (data54 === "DELETE"))){
-const err120 = {instancePath:instancePath+"/request/method",schemaPath:"#/properties/request/properties/method/enum",keyword:"enum",params:{allowedValues: schema32.properties.request.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.request.properties.method.enum,parentSchema:schema32.properties.request.properties.method,data:data54};
+for(const key8 in data54){
+if(!(((key8 === "method") || (key8 === "path")) || (key8 === "body"))){
+const err120 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.request,data:data54};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1748,10 +1748,10 @@ vErrors.push(err120);
 errors++;
 }
 }
-if(data53.path !== undefined){
-let data55 = data53.path;
-if(typeof data55 !== "string"){
-const err121 = {instancePath:instancePath+"/request/path",schemaPath:"#/properties/request/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.request.properties.path.type,parentSchema:schema32.properties.request.properties.path,data:data55};
+if(data54.method !== undefined){
+let data55 = data54.method;
+if(!(((data55 === "POST") || (data55 === "PUT")) || (data55 === "DELETE"))){
+const err121 = {instancePath:instancePath+"/request/method",schemaPath:"#/properties/request/properties/method/enum",keyword:"enum",params:{allowedValues: schema32.properties.request.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.request.properties.method.enum,parentSchema:schema32.properties.request.properties.method,data:data55};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1761,10 +1761,10 @@ vErrors.push(err121);
 errors++;
 }
 }
-if(data53.body !== undefined){
-let data56 = data53.body;
-if((!(data56 && typeof data56 == "object" && !Array.isArray(data56))) && (data56 !== null)){
-const err122 = {instancePath:instancePath+"/request/body",schemaPath:"#/properties/request/properties/body/type",keyword:"type",params:{type: schema32.properties.request.properties.body.type},message:"must be object,null",schema:schema32.properties.request.properties.body.type,parentSchema:schema32.properties.request.properties.body,data:data56};
+if(data54.path !== undefined){
+let data56 = data54.path;
+if(typeof data56 !== "string"){
+const err122 = {instancePath:instancePath+"/request/path",schemaPath:"#/properties/request/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.request.properties.path.type,parentSchema:schema32.properties.request.properties.path,data:data56};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1774,9 +1774,10 @@ vErrors.push(err122);
 errors++;
 }
 }
-}
-else {
-const err123 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.request.type,parentSchema:schema32.properties.request,data:data53};
+if(data54.body !== undefined){
+let data57 = data54.body;
+if((!(data57 && typeof data57 == "object" && !Array.isArray(data57))) && (data57 !== null)){
+const err123 = {instancePath:instancePath+"/request/body",schemaPath:"#/properties/request/properties/body/type",keyword:"type",params:{type: schema32.properties.request.properties.body.type},message:"must be object,null",schema:schema32.properties.request.properties.body.type,parentSchema:schema32.properties.request.properties.body,data:data57};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1788,12 +1789,24 @@ errors++;
 }
 }
 else {
-const err124 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+const err124 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.request.type,parentSchema:schema32.properties.request,data:data54};
 if(vErrors === null){
 vErrors = [err124];
 }
 else {
 vErrors.push(err124);
+}
+errors++;
+}
+}
+}
+else {
+const err125 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
 }
 errors++;
 }
@@ -2291,7 +2304,7 @@ errors++;
 }
 if(data16.field !== undefined){
 let data18 = data16.field;
-if(!(((data18 === "plan") || (data18 === "email")) || (data18 === "suspended"))){
+if(!((((data18 === "plan") || (data18 === "email")) || (data18 === "suspended")) || (data18 === "language"))){
 const err39 = {instancePath:instancePath+"/unknowns/" + i3+"/field",schemaPath:"#/properties/unknowns/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.properties.field.enum,parentSchema:schema31.properties.unknowns.items.properties.field,data:data18};
 if(vErrors === null){
 vErrors = [err39];
@@ -2595,4 +2608,4 @@ return errors === 0;
 }
 validate20.evaluated = {"props":{"format_version":true,"panel_url":true,"manifest":true,"manifest_sha256":true,"fingerprint":true,"plan_sha256":true,"changes":true,"conflicts":true,"unknowns":true,"unmanaged":true,"notes":true,"warnings":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client is still there with the values the plan shows as `before`; for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere (not in GET /clients, not in GET /clients/{id}): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"field":{"enum":["plan","email","suspended"]}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`.","properties":{"field":{"enum":["plan","email","suspended"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action"],"properties":{"action":{"const":"update"}}},"then":{"properties":{"type":{"const":"client"}}}}]}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client is still there with the values the plan shows as `before`; for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere (not in GET /clients, not in GET /clients/{id}): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"field":{"enum":["plan","email","suspended","language"]}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action"],"properties":{"action":{"const":"update"}}},"then":{"properties":{"type":{"const":"client"}}}}]}}};

@@ -36,13 +36,14 @@ export function parseSeed(json: unknown, source: string): SimulatorSeed {
       problems.push(`${where} must be an object`);
       continue;
     }
-    unknownKeys(value, ['username', 'plan', 'email', 'suspended', 'domains'], where);
-    const { username, plan, email, suspended } = value;
+    unknownKeys(value, ['username', 'plan', 'email', 'suspended', 'language', 'domains'], where);
+    const { username, plan, email, suspended, language } = value;
     if (typeof username !== 'string') problems.push(`${where}.username must be a string`);
     if (plan !== undefined && typeof plan !== 'string') problems.push(`${where}.plan must be a string`);
     if (email !== undefined && typeof email !== 'string') problems.push(`${where}.email must be a string`);
     if (suspended !== undefined && typeof suspended !== 'boolean')
       problems.push(`${where}.suspended must be true or false`);
+    if (language !== undefined && typeof language !== 'string') problems.push(`${where}.language must be a string`);
     const domains = strings(value.domains, `${where}.domains`);
     if (typeof username === 'string') {
       clients.push({
@@ -50,6 +51,7 @@ export function parseSeed(json: unknown, source: string): SimulatorSeed {
         ...(typeof plan === 'string' ? { plan } : {}),
         ...(typeof email === 'string' ? { email } : {}),
         ...(typeof suspended === 'boolean' ? { suspended } : {}),
+        ...(typeof language === 'string' ? { language } : {}),
         ...(domains === undefined ? {} : { domains }),
       });
     }
@@ -100,6 +102,7 @@ export function storeFromSeed(
         username: seedClient.username,
         ...(seedClient.email === undefined ? {} : { email: seedClient.email }),
         ...(seedClient.suspended === undefined ? {} : { suspended: seedClient.suspended }),
+        ...(seedClient.language === undefined ? {} : { language: seedClient.language }),
         ...(idHostingPlan === undefined ? {} : { idHostingPlan }),
       },
       options.now,

@@ -81,6 +81,8 @@ export interface SimulatorSeedClient {
   readonly email?: string;
   /** Default false. */
   readonly suspended?: boolean;
+  /** An ISO 639-1 code; default 'en'. */
+  readonly language?: string;
   /** Created in order, so a subdomain listed after its parent gets `id_parent_domain`. */
   readonly domains?: readonly string[];
 }

@@ -43,6 +43,7 @@ describe('the client field table', () => {
       ['plan', 'id_hosting_plan'],
       ['email', 'email'],
       ['suspended', 'is_suspended'],
+      ['language', 'language'],
     ]);
   });
 
@@ -100,5 +101,18 @@ describe('the client field table', () => {
     expect(fieldFact(merged, 'plan', plans)).toBe('"#9"');
     expect(fieldFact(merged, 'email', plans)).toBe('"a@x.example"');
     expect(fieldFact(merged, 'suspended', plans)).toBe('unknown');
+  });
+});
+
+describe('the language row', () => {
+  it('reads "" or null as none, a code as is, anything else as a contract problem', () => {
+    expect(read({ language: '' }).language).toBeNull();
+    expect(read({ language: null }).language).toBeNull();
+    expect(read({ language: 'de' }).language).toBe('de');
+    expect(() => read({ language: 1 })).toThrow('language: a string (a language code; "" or null: none)');
+  });
+
+  it('is not written by a fresh export, and kept up to date where a manifest gives it', () => {
+    expect(CLIENT_FIELDS.filter((row) => row.exported).map((row) => row.key)).toEqual(['plan', 'email', 'suspended']);
   });
 });

@@ -197,7 +197,7 @@ describe('shape problems (JSON Schema)', () => {
     expect(report('version: 1\nclients:\n  - username: 42\n    domains: [7]\n  - just-a-name\n')).toEqual([
       'm.yaml:3:15: error: "username" in client #1 must be a string, like alice',
       'm.yaml:4:15: error: domain #1 in client #1 must be a domain name, or a mapping like {name: old.example.com, state: absent}',
-      'm.yaml:5:5: error: client #2 must be a mapping with a "username" (and optionally "state", "plan", "email", "suspended", "domains")',
+      'm.yaml:5:5: error: client #2 must be a mapping with a "username" (and optionally "state", "plan", "email", "suspended", "language", "domains")',
     ]);
     expect(report('version: 1\nclients:\n')).toEqual([
       'm.yaml:2:9: error: "clients" must be a list of clients (write "clients: []" for none)',

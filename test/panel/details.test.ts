@@ -48,8 +48,8 @@ describe('readLive with details', () => {
       'GET /api/v2/clients does not carry "id_hosting_plan", "email", "is_suspended": read 2 clients one by one (GET /api/v2/clients/{id}).',
     ]);
     expect(live.clients).toStrictEqual([
-      { id: 2, username: 'alice', idHostingPlan: 2, email: 'alice@example.com', suspended: false },
-      { id: 3, username: 'bob', idHostingPlan: 1, email: null, suspended: false },
+      { id: 2, username: 'alice', idHostingPlan: 2, email: 'alice@example.com', suspended: false, language: 'en' },
+      { id: 3, username: 'bob', idHostingPlan: 1, email: null, suspended: false, language: 'en' },
       // Not in the manifest: not read, left unknown.
       {
         id: 4,
@@ -57,6 +57,8 @@ describe('readLive with details', () => {
         idHostingPlan: undefined,
         email: undefined,
         suspended: undefined,
+        // The list carries the language.
+        language: 'en',
       },
     ]);
     expect(
@@ -84,6 +86,7 @@ describe('readLive with details', () => {
       idHostingPlan: 2,
       email: 'alice@example.com',
       suspended: false,
+      language: 'en',
     });
   });
 
@@ -134,6 +137,7 @@ describe('readLive with details', () => {
       idHostingPlan: 1,
       email: null,
       suspended: true,
+      language: undefined,
     });
     expect(withSuspended.clients[1]).toMatchObject({ username: 'bob', suspended: undefined });
   });
@@ -225,6 +229,7 @@ describe('findClientById', () => {
       idHostingPlan: 2,
       email: 'alice@example.com',
       suspended: false,
+      language: 'en',
     });
     expect(await findClientById(panel, 99)).toBeUndefined();
     expect(await findClientById(panel, 1)).toBeUndefined();

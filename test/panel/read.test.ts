@@ -29,8 +29,8 @@ describe('readLive', () => {
       { id: 2, name: 'Premium Plus' },
     ]);
     expect(live.clients).toEqual([
-      { id: 2, username: 'alice', idHostingPlan: 2, email: null, suspended: false },
-      { id: 3, username: 'bob', idHostingPlan: 1, email: null, suspended: false },
+      { id: 2, username: 'alice', idHostingPlan: 2, email: null, suspended: false, language: 'en' },
+      { id: 3, username: 'bob', idHostingPlan: 1, email: null, suspended: false, language: 'en' },
     ]);
     expect(live.domainsComplete).toBe(true);
     expect(live.domains).toContainEqual({

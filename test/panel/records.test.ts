@@ -23,6 +23,7 @@ describe('parseClientRecord: the managed fields', () => {
       idHostingPlan: undefined,
       email: undefined,
       suspended: undefined,
+      language: undefined,
     });
   });
 

@@ -41,6 +41,7 @@ describe('PUT', () => {
       idHostingPlan: 2,
       email: 'alice@example.com',
       suspended: true,
+      language: 'en',
     });
     expect(await panel.send('PUT', '/clients/2', { id_hosting_plan: 1, email: '' })).toEqual({
       id: 2,
@@ -51,6 +52,7 @@ describe('PUT', () => {
       idHostingPlan: 1,
       email: null,
       suspended: true,
+      language: 'en',
     });
     expect(bodies).toEqual([
       { body: { is_suspended: true }, type: 'application/json' },

@@ -145,9 +145,22 @@ function simulateApply(plan: Plan, before: Live): Live {
           if (c.id !== change.clientId) return c;
           let next = c;
           for (const f of change.fields) {
-            if (f.field === 'plan') next = { ...next, idHostingPlan: change.hostingPlan?.id };
-            else if (f.field === 'email') next = { ...next, email: f.after };
-            else next = { ...next, suspended: f.after };
+            switch (f.field) {
+              case 'plan':
+                next = { ...next, idHostingPlan: change.hostingPlan?.id };
+                break;
+              case 'email':
+                next = { ...next, email: f.after };
+                break;
+              case 'suspended':
+                next = { ...next, suspended: f.after };
+                break;
+              case 'language':
+                next = { ...next, language: f.after };
+                break;
+              default:
+                assertNever(f);
+            }
           }
           return next;
         });

@@ -51,6 +51,16 @@ export interface ClientFieldTypes {
     changeKey: 'suspended';
     jsonKey: 'suspended';
   };
+  language: {
+    wanted: string;
+    live: string | null;
+    target: string;
+    before: string | null;
+    after: string;
+    liveKey: 'language';
+    changeKey: 'language';
+    jsonKey: 'language';
+  };
 }
 
 type T = ClientFieldTypes;
@@ -175,7 +185,7 @@ function plainView<V>(live: V | null | undefined): FieldView<V> {
 }
 
 /** The parts of a row of a field whose value is itself in the panel and the manifest alike. */
-function plain<K extends 'email' | 'suspended'>(key: K) {
+function plain<K extends 'email' | 'suspended' | 'language'>(key: K) {
   return {
     key,
     liveKey: key,
@@ -273,6 +283,28 @@ const ROWS: { readonly [K in ClientField]: ClientFieldRow<K> } = {
     // false is the default the manifest leaves unsaid.
     exported: true,
     writes: (value) => value,
+  },
+  language: {
+    ...plain('language'),
+    panel: ['language'],
+    read: textReader('a language code'),
+    type: 'string',
+    says: 'a language code, like de or en',
+    // A panel may hold codes it would not take from us: a warning, never a refusal.
+    check: (value, client) =>
+      /^[a-z]{2}$/.test(value)
+        ? undefined
+        : {
+            severity: 'warning',
+            message: `language ${quote(value)} in ${client} is not an ISO 639-1 code like de or en: the panel may refuse it`,
+          },
+    view: (live) =>
+      typeof live === 'string' && LONE_SURROGATE.test(live)
+        ? { kind: 'unwritable', reason: `its language ${quote(live)} is not valid Unicode, which a file cannot hold` }
+        : plainView(live),
+    // Every client has one (the panel's default at least): written, it would fill every entry.
+    exported: false,
+    writes: () => false,
   },
 };
 
