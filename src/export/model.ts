@@ -4,7 +4,6 @@
  * written (the result must validate): it is left out, and a warning names it (quoted: names are
  * data, docs/panel-api.md).
  */
-import { domainToUnicode } from 'node:url';
 import { quote } from '../escape.js';
 import {
   CLIENT_FIELDS,
@@ -16,7 +15,8 @@ import {
   hostingPlans,
 } from '../kinds/client/index.js';
 import type { FieldView } from '../kinds/common.js';
-import { normalizeDomain, USERNAME_PATTERN } from '../names.js';
+import { domainForm, type DomainForm, domainOrder } from '../kinds/domain.js';
+import { USERNAME_PATTERN } from '../names.js';
 import type { Live, LiveClient, LiveDomain } from '../panel/types.js';
 import { compare, plural } from '../util.js';
 
@@ -32,13 +32,8 @@ export interface ExportClient extends ClientWants {
   readonly domains: readonly string[];
 }
 
-export type { ClientView, FieldView };
-
-/** A live domain the manifest can list: `name` its ASCII comparison form, `text` its written form. */
-export interface DomainForm {
-  readonly name: string;
-  readonly text: string;
-}
+export type { ClientView, DomainForm, FieldView };
+export { domainForm, domainOrder };
 
 /**
  * The panel's answers indexed for export: plan names by id, and each client's domains. Whether
@@ -123,36 +118,4 @@ export class LiveModel {
       .sort((a, b) => compare(a.username, b.username));
     return clients.flatMap((client) => this.entry(client, warn) ?? []);
   }
-}
-
-/**
- * A domain's written form: its Unicode form (domain_utf8, node:url domainToUnicode) when that
- * normalises back to the same ASCII name, else the ASCII name; undefined when normalizeDomain
- * refuses the name (the manifest would refuse it too).
- */
-export function domainForm(name: string): DomainForm | undefined {
-  const normal = normalizeDomain(name);
-  if (!('name' in normal)) return undefined;
-  const unicode = domainToUnicode(normal.name);
-  const back = unicode === '' ? undefined : normalizeDomain(unicode);
-  return {
-    name: normal.name,
-    text: back !== undefined && 'name' in back && back.name === normal.name ? unicode : normal.name,
-  };
-}
-
-/**
- * The order domains are written in: by their labels read from the right (ASCII form), so
- * a parent always comes before its subdomains and a domain's family stays together
- * (`alice.example`, `shop.alice.example`, `bob.example`). Code-unit comparison: the same
- * everywhere, whatever the locale.
- */
-export function domainOrder(a: string, b: string): number {
-  const la = a.split('.').reverse();
-  const lb = b.split('.').reverse();
-  for (let i = 0; i < Math.min(la.length, lb.length); i++) {
-    const c = compare(la[i] ?? '', lb[i] ?? '');
-    if (c !== 0) return c;
-  }
-  return la.length - lb.length;
 }

@@ -4,10 +4,10 @@
  * cannot read is ProvisionError('panel_contract') naming where it came from and the field.
  */
 import { ProvisionError } from '../errors.js';
-import { normalizeDomain } from '../names.js';
 import { isRecord } from '../util.js';
 import { readClientFields } from '../kinds/client/index.js';
 import type { FieldReader } from '../kinds/common.js';
+import { domainName, systemFlag } from '../kinds/domain.js';
 import type { LiveClient, LiveDomain, LiveHostingPlan } from './types.js';
 
 /** One hosting plan record: integer id, string name. `where` names it in errors ('GET /api/v2/hosting-plans[3]'). */
@@ -32,7 +32,7 @@ export function parseClientRecord(record: unknown, where: string): LiveClient {
 /**
  * One domain record: integer id and id_user, string domain (normalised to lowercase ASCII; a
  * name normalizeDomain refuses is kept lowercased: the panel has it, it must still be seen),
- * and whether it is a system domain (`is_system_domain`, see systemFlag): undefined when the
+ * and whether it is a system domain (`is_system_domain`, see kinds/domain.ts systemFlag): undefined when the
  * record does not say, which prune treats as "maybe": never deleted for being unlisted.
  */
 export function parseDomainRecord(record: unknown, where: string): LiveDomain {
@@ -41,31 +41,12 @@ export function parseDomainRecord(record: unknown, where: string): LiveDomain {
   const system = systemFlag(r.is_system_domain);
   if (typeof system === 'object')
     throw contract(where, `"is_system_domain" must be ${system.problem}, got ${shape(r.is_system_domain)}`);
-  const normal = normalizeDomain(raw);
   return {
     id: integer(r, 'id', where),
-    name: 'name' in normal ? normal.name : raw.toLowerCase(),
+    name: domainName(raw),
     idUser: integer(r, 'id_user', where),
     isSystem: system,
   };
-}
-
-/**
- * `is_system_domain` as read: a boolean, 0 or 1, or those as strings ("0", "1", "true",
- * "false": PHP panels send numbers and booleans as strings) give true or false; a record
- * without the field, with null or with "" does not say (undefined). Anything else is a problem.
- */
-function systemFlag(value: unknown): boolean | undefined | { readonly problem: string } {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'boolean') return value;
-  if (value === 0 || value === 1) return value === 1;
-  if (typeof value === 'string') {
-    const text = value.trim().toLowerCase();
-    if (text === '') return undefined;
-    if (text === '1' || text === 'true') return true;
-    if (text === '0' || text === 'false') return false;
-  }
-  return { problem: 'a boolean (or 0 or 1)' };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ClientField, LiveClient } from '../kinds/client/index.js';
 import type { LiveHostingPlan } from '../kinds/common.js';
+import type { LiveDomain } from '../kinds/domain.js';
 
 /**
  * The live panel as the engine sees it after one read: names normalised (usernames and
@@ -23,16 +24,4 @@ export type { LiveClient } from '../kinds/client/index.js';
 /** The client fields a manifest may manage, by their manifest names (the client's field table). */
 export type ManagedField = ClientField;
 
-export interface LiveDomain {
-  readonly id: number;
-  /** Lowercase ASCII (punycode for IDNs). */
-  readonly name: string;
-  readonly idUser: number;
-  /**
-   * Created by the panel itself: never deleted, never counted as unmanaged. undefined when the
-   * record does not say (no `is_system_domain`, or null): then prune never deletes it (it may be
-   * the panel's own), and it is counted like any other domain (unmanaged, going with its
-   * client); `state: absent` in the manifest, which names it, still deletes it.
-   */
-  readonly isSystem: boolean | undefined;
-}
+export type { LiveDomain } from '../kinds/domain.js';

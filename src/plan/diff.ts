@@ -9,6 +9,7 @@ import { changeId } from './types.js';
 import { deleteDomain, nearestParent, subdomainsFirst, withoutBlocked } from './domain-deletes.js';
 import { compare } from '../util.js';
 import { createClient, hostingPlans, updateClient } from '../kinds/client/index.js';
+import { createDomain } from '../kinds/domain.js';
 
 /**
  * Diffs the manifest against the live panel. Pure and deterministic: no I/O, no clock; the
@@ -107,24 +108,9 @@ export function diff(desired: Desired, live: Live): Plan {
   // What will stand after the plan beside the live domains: new domains of existing clients.
   const deletes = withoutBlocked(domainDeletes, live.domains, domainCreates, conflicts);
   const created = new Set(domainCreates.map((d) => d.name));
-  const domainChanges: CreateDomain[] = domainCreates.map(({ client, name, liveClient }) => {
-    const parent = nearestParent(name, created);
-    const dependsOn = [
-      ...(liveClient === undefined ? [changeId('client', client.username)] : []),
-      ...(parent === undefined ? [] : [changeId('domain', parent)]),
-    ];
-    return {
-      id: changeId('domain', name),
-      action: 'create',
-      type: 'domain',
-      name,
-      client: client.username,
-      clientId: liveClient?.id ?? null,
-      reason: 'not on the panel',
-      dependsOn,
-      ...(parent === undefined ? {} : { parent }),
-    };
-  });
+  const domainChanges: CreateDomain[] = domainCreates.map(({ client, name, liveClient }) =>
+    createDomain(name, client.username, liveClient?.id ?? null, nearestParent(name, created)),
+  );
 
   return {
     changes: orderChanges(desired, clientChanges, domainChanges, subdomainsFirst(deletes)),

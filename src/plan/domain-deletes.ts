@@ -7,20 +7,7 @@ import { compare } from '../util.js';
  * subdomains stay on the panel is a conflict instead.
  */
 
-export function deleteDomain(live: LiveDomain, owner: LiveClient, reason: string): DeleteDomain {
-  return {
-    id: changeId('domain', live.name),
-    action: 'delete',
-    type: 'domain',
-    name: live.name,
-    domainId: live.id,
-    client: owner.username,
-    clientId: owner.id,
-    reason,
-    dependsOn: [],
-    subdomains: [],
-  };
-}
+export { deleteDomain } from '../kinds/domain.js';
 
 /**
  * The deletes that can be carried out; each domain whose subdomains (same owner, not system

@@ -1,5 +1,6 @@
 import { clientRequest } from '../kinds/client/index.js';
 import type { PanelRequest } from '../kinds/common.js';
+import { domainRequest } from '../kinds/domain.js';
 import { assertNever } from '../util.js';
 import type { Change } from './types.js';
 
@@ -15,21 +16,7 @@ export function requestFor(change: Change, newClientIds?: ReadonlyMap<string, nu
     case 'client':
       return clientRequest(change);
     case 'domain':
-      switch (change.action) {
-        case 'create':
-          return {
-            method: 'POST',
-            path: '/domains',
-            body: {
-              domain: change.name,
-              id_user: change.clientId ?? newClientIds?.get(change.client) ?? null,
-            },
-          };
-        case 'delete':
-          return { method: 'DELETE', path: `/domains/${change.domainId}`, body: null };
-        default:
-          return assertNever(change);
-      }
+      return domainRequest(change, newClientIds);
     default:
       return assertNever(change);
   }

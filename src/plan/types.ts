@@ -1,10 +1,11 @@
-import type { ChangeBase } from '../kinds/common.js';
+import type { CreateDomain, DeleteDomain } from '../kinds/domain.js';
 import type { ClientField, CreateClient, DeleteClient, UpdateClient } from '../kinds/client/index.js';
 import { assertNever } from '../util.js';
 
 export type { ChangeId, HostingPlanRef } from '../kinds/common.js';
 export { changeId } from '../kinds/common.js';
 export type { CreateClient, DeleteClient, FieldChange, UpdateClient } from '../kinds/client/index.js';
+export type { CreateDomain, DeleteDomain } from '../kinds/domain.js';
 
 /**
  * A plan is plain data: what would change and why, plus what apply will not change.
@@ -28,29 +29,6 @@ export interface Plan {
 export type Change = CreateClient | CreateDomain | UpdateClient | DeleteClient | DeleteDomain;
 
 export type ChangeAction = Change['action'];
-
-export interface CreateDomain extends ChangeBase {
-  readonly action: 'create';
-  readonly type: 'domain';
-  /** The owning client's username. */
-  readonly client: string;
-  /** The owner's id when it exists already; null when it is created in the same run. */
-  readonly clientId: number | null;
-  /** A parent domain created in the same run, which this subdomain waits for. */
-  readonly parent?: string;
-}
-
-/** A domain deleted (`state: absent`, or pruned); after its subdomains that are deleted too. */
-export interface DeleteDomain extends ChangeBase {
-  readonly action: 'delete';
-  readonly type: 'domain';
-  readonly domainId: number;
-  /** The owner's username on the panel. */
-  readonly client: string;
-  readonly clientId: number;
-  /** Its subdomains on the panel (same owner, not system domains), sorted: the plan deletes each of them first. */
-  readonly subdomains: readonly string[];
-}
 
 /**
  * What apply cannot do as the manifest says: a manifest domain owned on the panel by another

@@ -1,11 +1,13 @@
 import { assertNever, plural } from '../util.js';
-import { domainToUnicode } from 'node:url';
 import type { Change, ChangeAction, Plan } from '../plan/types.js';
 import { requestFor } from '../plan/requests.js';
 import type { PlanSource } from '../plan/saved.js';
-import { jsonText, quote, safeText } from '../escape.js';
+import { jsonText, quote } from '../escape.js';
+import { clientSubject } from '../kinds/client/index.js';
+import { domainSubject, unicodeForm } from '../kinds/domain.js';
 
 export { fieldsText } from '../kinds/client/index.js';
+export { unicodeForm } from '../kinds/domain.js';
 
 /**
  * What a renderer needs beside the plan, all plain values so renderers stay pure: the same
@@ -27,9 +29,9 @@ export function requestLine(change: Change): string {
 export function subject(change: Change): string {
   switch (change.type) {
     case 'client':
-      return `client ${quote(change.name)}`;
+      return clientSubject(change);
     case 'domain':
-      return `domain ${quote(change.name)}${unicodeForm(change.name)} of client ${quote(change.client)}`;
+      return domainSubject(change);
     default:
       return assertNever(change);
   }
@@ -81,17 +83,6 @@ export function goesWith(change: Change): string {
   const { domainNames } = change;
   if (domainNames === null) return ' with all its domains (how many, the panel cannot list), mail, databases and files';
   return ` with ${domainNames.length === 0 ? 'its' : `its ${plural(domainNames.length, 'domain')},`} mail, databases and files`;
-}
-
-/**
- * ` (bücher.example)` beside an international name's ASCII form, so people can read it; else ''.
- * The Unicode form is data like the name (safeText: a decoded label holding a control or
- * bidirectional character shows it escaped).
- */
-export function unicodeForm(ascii: string): string {
-  if (!ascii.includes('xn--')) return '';
-  const unicode = domainToUnicode(ascii);
-  return unicode === '' || unicode === ascii ? '' : ` (${safeText(unicode)})`;
 }
 
 /** `3 to create (1 client, 2 domains), 1 to update, 2 to delete (2 domains)` or `no changes` */

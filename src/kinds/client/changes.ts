@@ -195,6 +195,11 @@ export function fieldFact(client: LiveClient, field: ClientField, plans: Hosting
   return now === undefined ? 'unknown' : JSON.stringify(row.before(now, plans));
 }
 
+/** `client "alice"`: a client's change as people read it. */
+export function clientSubject(change: ClientChange): string {
+  return `client ${quote(change.name)}`;
+}
+
 /**
  * `plan: "Basic" -> "Business", suspended: false -> true`: each value as data, a name quoted (a
  * plan named `Basic -> Pro, suspended: true` cannot pass for two fields), none as `(none)`.
