@@ -1,9 +1,10 @@
 import { quote } from '../escape.js';
 import { assertNever } from '../util.js';
 import { requestFor } from './requests.js';
-import type { Change, ChangeAction, ChangeId, FieldChange, HostingPlanRef } from './types.js';
-import { changeId, phaseOf } from './types.js';
-import { type ClientTargetsJson, targetsFromJson, targetsToJson, updateProblems } from '../kinds/client/index.js';
+import type { Change, ChangeAction, ChangeId } from './types.js';
+import { phaseOf } from './types.js';
+import { type ClientChangeJson, clientFromJson, clientProblems, clientToJson } from '../kinds/client/index.js';
+import { type DomainChangeJson, domainFromJson, domainProblems, domainToJson } from '../kinds/domain.js';
 
 /**
  * The plan document's changes, both ways (plan/saved.ts owns the document around them): each
@@ -12,57 +13,15 @@ import { type ClientTargetsJson, targetsFromJson, targetsToJson, updateProblems 
  * rules, the request matching the change).
  */
 
-/** One change as the document holds it (snake_case), with the request it becomes. */
+/** One change as the document holds it (snake_case), with the request it becomes: the common fields around its kind's own. */
 export function changeToJson(change: Change): Record<string, unknown> {
   const common = { id: change.id, action: change.action, type: change.type, name: change.name };
   const tail = { reason: change.reason, depends_on: change.dependsOn, request: requestFor(change) };
-  const plan = (ref: HostingPlanRef | undefined): object => (ref === undefined ? {} : { hosting_plan: ref });
-  switch (change.action) {
-    case 'create':
-      switch (change.type) {
-        case 'client':
-          return { ...common, ...targetsToJson(change), ...tail };
-        case 'domain':
-          return {
-            ...common,
-            client: change.client,
-            client_id: change.clientId,
-            ...(change.parent === undefined ? {} : { parent: change.parent }),
-            ...tail,
-          };
-        default:
-          return assertNever(change);
-      }
-    case 'update':
-      return {
-        ...common,
-        client_id: change.clientId,
-        fields: change.fields,
-        ...plan(change.hostingPlan),
-        ...tail,
-      };
-    case 'delete':
-      switch (change.type) {
-        case 'client':
-          return {
-            ...common,
-            client_id: change.clientId,
-            domains: change.domainNames?.length ?? null,
-            domain_names: change.domainNames,
-            ...tail,
-          };
-        case 'domain':
-          return {
-            ...common,
-            domain_id: change.domainId,
-            client: change.client,
-            client_id: change.clientId,
-            subdomains: change.subdomains,
-            ...tail,
-          };
-        default:
-          return assertNever(change);
-      }
+  switch (change.type) {
+    case 'client':
+      return { ...common, ...clientToJson(change), ...tail };
+    case 'domain':
+      return { ...common, ...domainToJson(change), ...tail };
     default:
       return assertNever(change);
   }
@@ -78,24 +37,17 @@ export function canonical(value: unknown): string {
   return value === undefined ? 'undefined' : JSON.stringify(value);
 }
 
-/** The fields of a document that passed the schema, as the reader uses them. */
-export interface ChangeJson extends ClientTargetsJson {
+/** The fields of a document that passed the schema, as the reader uses them: the common ones and each kind's. */
+export interface ChangeJson extends ClientChangeJson, DomainChangeJson {
   readonly id: string;
   readonly action: ChangeAction;
-  readonly type: 'client' | 'domain';
+  readonly type: Change['type'];
   readonly name: string;
   readonly reason: string;
   readonly depends_on: readonly ChangeId[];
   readonly request: unknown;
-  readonly client?: string;
-  readonly client_id?: number | null;
-  readonly parent?: string;
-  readonly fields?: readonly FieldChange[];
-  readonly domains?: number | null;
-  readonly domain_names?: readonly string[] | null;
-  readonly domain_id?: number;
-  readonly subdomains?: readonly string[];
 }
+
 /** The Plan's changes from a document that passed the schema; what the schema cannot check goes to `problems`. */
 export function readChanges(list: readonly ChangeJson[], problems: string[]): Change[] {
   const changes: Change[] = [];
@@ -113,7 +65,7 @@ export function readChanges(list: readonly ChangeJson[], problems: string[]): Ch
       else if (phaseOf(first) !== phaseOf(change))
         problems.push(`${path}.depends_on: ${quote(dep)} is a ${first.action}; a ${change.action} cannot wait for it`);
     }
-    problems.push(...kindProblems(change, path), ...countProblems(item, path));
+    problems.push(...kindProblems(change, item, path));
     if (problems.length === before && canonical(item.request) !== canonical(requestFor(change)))
       problems.push(`${path}.request: does not match the change: the file was edited`);
     // Listed, even when wrong in itself: its dependents are not blamed for its mistakes.
@@ -123,117 +75,27 @@ export function readChanges(list: readonly ChangeJson[], problems: string[]): Ch
   return changes;
 }
 
-/** What a change of its kind must say about itself beyond the schema. */
-function kindProblems(change: Change, path: string): string[] {
-  const problems: string[] = [];
-  switch (change.action) {
-    case 'create':
-      switch (change.type) {
-        case 'client':
-          break;
-        case 'domain': {
-          const owner = changeId('client', change.client);
-          if (change.clientId === null && !change.dependsOn.includes(owner)) {
-            problems.push(`${path}.client_id: null, yet the change does not depend on ${quote(owner)}`);
-          }
-          const parent = change.parent === undefined ? undefined : changeId('domain', change.parent);
-          if (parent !== undefined && !change.dependsOn.includes(parent)) {
-            problems.push(
-              `${path}.parent: ${quote(change.parent ?? '')}, yet the change does not depend on ${quote(parent)}`,
-            );
-          }
-          break;
-        }
-        default:
-          assertNever(change);
-      }
-      break;
-    case 'update':
-      problems.push(...updateProblems(change, path));
-      break;
-    case 'delete':
-      break;
+/** What a change of its kind must say about itself beyond the schema: its room says. */
+function kindProblems(change: Change, item: ChangeJson, path: string): string[] {
+  switch (change.type) {
+    case 'client':
+      return clientProblems(change, item, path);
+    case 'domain':
+      return domainProblems(change, path);
     default:
-      assertNever(change);
+      return assertNever(change);
   }
-  return problems;
 }
 
-/** A client delete's count must be the length of its names (both null when unknown). */
-function countProblems(item: ChangeJson, path: string): string[] {
-  if (item.action !== 'delete' || item.type !== 'client') return [];
-  const count = item.domain_names === null || item.domain_names === undefined ? null : item.domain_names.length;
-  return (item.domains ?? null) === count
-    ? []
-    : [`${path}.domains: must be the number of domain_names (${String(count)})`];
-}
-
+/** The change an item describes, built by its kind's room from the common fields. */
 function changeFromJson(item: ChangeJson): Change {
   const base = { name: item.name, reason: item.reason, dependsOn: item.depends_on };
-  const hostingPlan =
-    item.hosting_plan === undefined ? {} : { hostingPlan: { name: item.hosting_plan.name, id: item.hosting_plan.id } };
-  // The schema requires each kind's fields; the fallbacks are never used.
-  const clientId = item.client_id ?? 0;
-  switch (item.action) {
-    case 'create':
-      switch (item.type) {
-        case 'client':
-          return {
-            ...base,
-            id: changeId('client', item.name),
-            action: 'create',
-            type: 'client',
-            ...targetsFromJson(item),
-          };
-        case 'domain':
-          return {
-            ...base,
-            id: changeId('domain', item.name),
-            action: 'create',
-            type: 'domain',
-            client: item.client ?? '',
-            clientId: item.client_id ?? null,
-            ...(item.parent === undefined ? {} : { parent: item.parent }),
-          };
-        default:
-          return assertNever(item.type);
-      }
-    case 'update':
-      return {
-        ...base,
-        id: changeId('client', item.name),
-        action: 'update',
-        type: 'client',
-        clientId,
-        fields: item.fields ?? [],
-        ...hostingPlan,
-      };
-    case 'delete':
-      switch (item.type) {
-        case 'client':
-          return {
-            ...base,
-            id: changeId('client', item.name),
-            action: 'delete',
-            type: 'client',
-            clientId,
-            domainNames: item.domain_names ?? null,
-          };
-        case 'domain':
-          return {
-            ...base,
-            id: changeId('domain', item.name),
-            action: 'delete',
-            type: 'domain',
-            domainId: item.domain_id ?? 0,
-            client: item.client ?? '',
-            clientId,
-            subdomains: item.subdomains ?? [],
-          };
-        default:
-          return assertNever(item.type);
-      }
+  switch (item.type) {
+    case 'client':
+      return clientFromJson(item, base);
+    case 'domain':
+      return domainFromJson(item, base);
     default:
-      return assertNever(item.action);
+      return assertNever(item.type);
   }
 }

@@ -10,8 +10,8 @@ import {
   fieldFact,
   hostingPlans,
   readClientFields,
-  targetsFromJson,
-  targetsToJson,
+  clientFromJson,
+  clientToJson,
   updateClient,
   withFieldsFrom,
   type ClientField,
@@ -89,9 +89,9 @@ describe('the client field table', () => {
       path: '/clients',
       body: { username: 'bob', id_hosting_plan: 1, is_suspended: false },
     });
-    const json = targetsToJson(create);
+    const json = clientToJson(create);
     expect(json).toEqual({ hosting_plan: { name: 'Basic', id: 1 }, suspended: false });
-    expect(targetsFromJson(json)).toEqual({ hostingPlan: { name: 'Basic', id: 1 }, suspended: false });
+    expect(clientFromJson({ action: 'create', ...json }, create)).toEqual(create);
   });
 
   it("takes from a second read only the fields the first one lacked, and fingerprints each field's value", () => {

@@ -10,7 +10,6 @@ import {
   type ClientField,
   type ClientFieldRow,
   type ClientTargets,
-  type ClientTargetsJson,
   type ClientWants,
   clientField,
   type FieldChange,
@@ -143,46 +142,6 @@ export function clientRequest(change: ClientChange): PanelRequest {
     default:
       return assertNever(change);
   }
-}
-
-/** A client create's targets as the plan document holds them (snake_case), in the table's order. */
-export function targetsToJson(change: CreateClient): ClientTargetsJson {
-  const json: Record<string, unknown> = {};
-  for (const row of CLIENT_FIELDS) {
-    const target = (change as unknown as Readonly<Record<string, unknown>>)[row.changeKey];
-    if (target !== undefined) json[row.jsonKey] = target;
-  }
-  return json;
-}
-
-/** A client create's targets read back from the plan document. */
-export function targetsFromJson(item: ClientTargetsJson): ClientTargets {
-  const targets: Record<string, unknown> = {};
-  for (const row of CLIENT_FIELDS) {
-    const value = (item as unknown as Readonly<Record<string, unknown>>)[row.jsonKey];
-    if (value !== undefined) targets[row.changeKey] = row.fromJson(value as never);
-  }
-  return targets;
-}
-
-/** What a client update read from a plan document must say of itself beyond the schema. */
-export function updateProblems(change: UpdateClient, path: string): string[] {
-  const problems: string[] = [];
-  const names = change.fields.map((f) => f.field);
-  if (new Set(names).size !== names.length) problems.push(`${path}.fields: a field is listed twice`);
-  const plan = change.fields.find((f) => f.field === 'plan');
-  if (plan === undefined && change.hostingPlan !== undefined)
-    problems.push(`${path}.hosting_plan: given, yet "plan" is not among the fields`);
-  if (plan !== undefined && change.hostingPlan?.name !== plan.after)
-    problems.push(`${path}.hosting_plan: must name the plan the "plan" field moves to`);
-  for (const f of change.fields) {
-    const ok =
-      clientField(f.field).type === 'boolean'
-        ? typeof f.before === 'boolean' && typeof f.after === 'boolean'
-        : typeof f.after === 'string' && (f.before === null || typeof f.before === 'string');
-    if (!ok) problems.push(`${path}.fields: ${quote(f.field)} has values of the wrong type`);
-  }
-  return problems;
 }
 
 /**

@@ -5,3 +5,4 @@
 export * from './changes.js';
 export * from './fields.js';
 export * from './record.js';
+export * from './document.js';
