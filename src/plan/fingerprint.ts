@@ -1,197 +1,35 @@
 import type { Live, LiveClient, LiveDomain } from '../panel/types.js';
-import { fieldFact, type HostingPlans, hostingPlans as plansIn } from '../kinds/client/index.js';
+import {
+  clientFacts,
+  type ClientFactIndex,
+  type HostingPlans,
+  hostingPlans as plansIn,
+} from '../kinds/client/index.js';
+import { domainFacts, type DomainFactIndex } from '../kinds/domain.js';
+import type { Fact } from '../kinds/facts.js';
 import { assertNever, compare, sha256Hex } from '../util.js';
-import type { Change, HostingPlanRef, Plan } from './types.js';
-import { quote } from '../escape.js';
+import type { Change, Plan } from './types.js';
 
 /**
  * A saved plan's fingerprint: exactly the panel facts the plan depends on, so that apply can
  * tell a plan that still does what was reviewed from one the panel has moved under (stale).
- * Accounts the plan neither creates nor references do not make it stale.
+ * Accounts the plan neither creates nor references do not make it stale. Each kind's room says
+ * which facts its changes depend on; this file indexes the live panel once and hashes them.
  */
 
-/** The live panel, indexed by what the facts look up. */
-interface LiveIndex {
-  readonly clients: ReadonlyMap<string, LiveClient>;
-  readonly domains: ReadonlyMap<string, LiveDomain>;
-  readonly hostingPlans: ReadonlyMap<string, number>;
-  /** The hosting plans, as a managed field's value is compared and printed by. */
-  readonly plans: HostingPlans;
-  /** Client id → username, to name an owner. */
-  readonly usernames: ReadonlyMap<number, string>;
-  /** Client id → its domains, system domains not counted, sorted. */
-  readonly domainNames: ReadonlyMap<number, readonly string[]>;
-  /** Whether `domains` is the panel's whole list. */
-  readonly complete: boolean;
-  /** The domains of `owner` under `name` (system domains not counted), sorted. */
-  subdomains(name: string, owner: number): readonly string[];
-}
+/** The live panel, indexed by what the facts of every kind look up. */
+type LiveIndex = ClientFactIndex & DomainFactIndex;
 
-/** One fact a change depends on: its key, its value when the plan was made, and now. */
-interface Fact {
-  readonly key: string;
-  readonly expected: string;
-  actual(live: LiveIndex): string;
-  /** Why the plan is stale when `actual` differs from `expected`, for people. */
-  reason(actual: string, live: LiveIndex): string;
-}
-
-const idFact = (n: number | undefined): string => (n === undefined ? 'absent' : `id:${n}`);
-/** The number in `id:7` or `owner:7`. */
-const valueOf = (fact: string): string => fact.slice(fact.indexOf(':') + 1);
-
-/**
- * The facts one change depends on:
- * - a client it creates: `client:<name>` absent; a hosting plan it names: `hosting-plan:<name>` `id:<n>`;
- * - a domain it creates: `domain:<name>` absent; an existing owner: `owner:<name>` `id:<n>`;
- * - a client it updates: `client:<name>` `id:<n>`, and each field's value before
- *   (`field:<name>:<field>`), and the hosting plan it moves to;
- * - a client it deletes: `client:<name>` `id:<n>`, and how many domains go with it
- *   (`client-domains:<name>`): a domain added since would be deleted unreviewed;
- * - a domain it deletes: `domain-record:<name>` with its id and owner.
- */
-function factsOf(change: Change): Fact[] {
-  switch (change.action) {
-    case 'create':
-      switch (change.type) {
-        case 'client':
-          return [
-            absentClient(change.name),
-            ...(change.hostingPlan === undefined ? [] : [hostingPlanFact(change.hostingPlan)]),
-          ];
-        case 'domain': {
-          const { name, client, clientId } = change;
-          const facts: Fact[] = [
-            {
-              key: `domain:${name}`,
-              expected: 'absent',
-              actual: (live) => {
-                const domain = live.domains.get(name);
-                return domain === undefined ? 'absent' : `owner:${domain.idUser}`;
-              },
-              reason: (actual, live) =>
-                `domain ${quote(name)} now exists on the panel (${ownerText(Number(valueOf(actual)), live)}); the plan would create it`,
-            },
-          ];
-          if (clientId !== null)
-            facts.push(existingClient(client, clientId, 'owner', 'which the plan adds domains to'));
-          return facts;
-        }
-        default:
-          return assertNever(change);
-      }
-    case 'update': {
-      const { name, clientId } = change;
-      const facts = [existingClient(name, clientId, 'client', 'which the plan updates')];
-      for (const field of change.fields) {
-        const expected = JSON.stringify(field.before);
-        facts.push({
-          key: `field:${name}:${field.field}`,
-          expected,
-          actual: (live) => {
-            const client = live.clients.get(name);
-            return client === undefined ? 'absent' : fieldFact(client, field.field, live.plans);
-          },
-          reason: (actual) =>
-            `client ${quote(name)}'s ${field.field} is now ${actual === 'absent' ? 'gone' : actual}; the plan was made when it was ${expected}`,
-        });
-      }
-      if (change.hostingPlan !== undefined) facts.push(hostingPlanFact(change.hostingPlan));
-      return facts;
-    }
-    case 'delete':
-      switch (change.type) {
-        case 'client': {
-          const { name, clientId, domainNames } = change;
-          const expected = namesFact(domainNames);
-          return [
-            existingClient(name, clientId, 'client', 'which the plan deletes'),
-            {
-              key: `client-domains:${name}`,
-              expected,
-              actual: (live) =>
-                namesFact(live.complete ? (live.domainNames.get(live.clients.get(name)?.id ?? -1) ?? []) : null),
-              reason: (actual) =>
-                `the domains that go with client ${quote(name)} changed: ${namesDifference(expected, actual)}`,
-            },
-          ];
-        }
-        case 'domain': {
-          const { name, domainId, clientId, subdomains } = change;
-          const expected = `id:${domainId},owner:${clientId}`;
-          const below = namesFact(subdomains);
-          return [
-            {
-              key: `subdomains:${name}`,
-              expected: below,
-              actual: (live) => namesFact(live.subdomains(name, clientId)),
-              reason: (actual) =>
-                `the subdomains of ${quote(name)}, which the plan deletes, changed: ${namesDifference(below, actual)}`,
-            },
-            {
-              key: `domain-record:${name}`,
-              expected,
-              actual: (live) => {
-                const domain = live.domains.get(name);
-                return domain === undefined ? 'absent' : `id:${domain.id},owner:${domain.idUser}`;
-              },
-              reason: (actual, live) => {
-                if (actual === 'absent')
-                  return `domain ${quote(name)}, which the plan deletes, is no longer on the panel`;
-                const domain = live.domains.get(name);
-                return domain === undefined || domain.id !== domainId
-                  ? `domain ${quote(name)} was made again on the panel (id ${domain?.id ?? '?'}; the plan deletes id ${domainId})`
-                  : `domain ${quote(name)} now belongs to ${ownerText(domain.idUser, live)}; the plan deletes it from client id ${clientId}`;
-              },
-            },
-          ];
-        }
-        default:
-          return assertNever(change);
-      }
+/** The facts one change depends on, as its kind's room states them (kinds/client/facts.ts, kinds/domain.ts). */
+function factsOf(change: Change): Fact<LiveIndex>[] {
+  switch (change.type) {
+    case 'client':
+      return clientFacts(change);
+    case 'domain':
+      return domainFacts(change);
     default:
       return assertNever(change);
   }
-}
-
-function absentClient(name: string): Fact {
-  return {
-    key: `client:${name}`,
-    expected: 'absent',
-    actual: (live) => idFact(live.clients.get(name)?.id),
-    reason: (actual) =>
-      `client ${quote(name)} now exists on the panel (id ${valueOf(actual)}); the plan would create it`,
-  };
-}
-
-/** `prefix:<name>` is `id:<clientId>`: the client is still there, under the same id. */
-function existingClient(name: string, clientId: number, prefix: 'client' | 'owner', role: string): Fact {
-  return {
-    key: `${prefix}:${name}`,
-    expected: idFact(clientId),
-    actual: (live) => idFact(live.clients.get(name)?.id),
-    reason: (actual) =>
-      actual === 'absent'
-        ? `client ${quote(name)} (id ${clientId}), ${role}, is no longer on the panel`
-        : `client ${quote(name)} now has id ${valueOf(actual)}; the plan says ${clientId}`,
-  };
-}
-
-function hostingPlanFact(plan: HostingPlanRef): Fact {
-  return {
-    key: `hosting-plan:${plan.name}`,
-    expected: idFact(plan.id),
-    actual: (live) => idFact(live.hostingPlans.get(plan.name)),
-    reason: (actual) =>
-      actual === 'absent'
-        ? `hosting plan ${quote(plan.name)} is no longer on the panel`
-        : `hosting plan ${quote(plan.name)} now has id ${valueOf(actual)}; the plan says ${plan.id}`,
-  };
-}
-
-function ownerText(id: number, live: LiveIndex): string {
-  const owner = live.usernames.get(id);
-  return owner === undefined ? `client id ${id}` : `client ${quote(owner)}`;
 }
 
 /**
@@ -277,31 +115,6 @@ function index(live: Live): LiveIndex {
       return below.get(`${owner}:${name}`) ?? [];
     },
   };
-}
-
-/** A sorted list of names as a fact's value; `unknown` when the panel cannot list them. */
-function namesFact(names: readonly string[] | null): string {
-  return names === null ? 'unknown' : JSON.stringify([...names].sort(compare));
-}
-
-/** What changed between two names facts, for people: `now also "x.example"; no longer "y.example"`. */
-function namesDifference(expected: string, actual: string): string {
-  if (expected === 'unknown' || actual === 'unknown')
-    return actual === 'unknown'
-      ? 'the panel cannot list them now'
-      : 'the panel lists them now, and could not when the plan was made';
-  const before = new Set(JSON.parse(expected) as string[]);
-  const after = new Set(JSON.parse(actual) as string[]);
-  const added = [...after].filter((n) => !before.has(n));
-  const removed = [...before].filter((n) => !after.has(n));
-  const list = (names: string[]): string =>
-    names
-      .slice(0, 5)
-      .map((n) => quote(n))
-      .join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
-  return [added.length > 0 ? `now also ${list(added)}` : '', removed.length > 0 ? `no longer ${list(removed)}` : '']
-    .filter(Boolean)
-    .join('; ');
 }
 
 /** The panel facts the plan depends on, as `key -> value`, read from `live`. */

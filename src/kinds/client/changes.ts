@@ -144,16 +144,6 @@ export function clientRequest(change: ClientChange): PanelRequest {
   }
 }
 
-/**
- * A managed field of a live client as a saved plan's fingerprint holds it: the update's
- * `before` as JSON, or `unknown` when the record lacks the field.
- */
-export function fieldFact(client: LiveClient, field: ClientField, plans: HostingPlans): string {
-  const row = clientField(field);
-  const now = liveValue(row, client);
-  return now === undefined ? 'unknown' : JSON.stringify(row.before(now, plans));
-}
-
 /** `client "alice"`: a client's change as people read it. */
 export function clientSubject(change: ClientChange): string {
   return `client ${quote(change.name)}`;

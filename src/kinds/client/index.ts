@@ -6,3 +6,4 @@ export * from './changes.js';
 export * from './fields.js';
 export * from './record.js';
 export * from './document.js';
+export * from './facts.js';
