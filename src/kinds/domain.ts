@@ -7,7 +7,7 @@
 import { domainToUnicode } from 'node:url';
 import { quote, safeText } from '../escape.js';
 import { normalizeDomain } from '../names.js';
-import { assertNever, compare } from '../util.js';
+import { assertNever, compare, plural } from '../util.js';
 import { type ClientFactIndex, existingClient } from './client/index.js';
 import { type ChangeBase, changeId, type PanelRequest } from './common.js';
 import { type Fact, namesDifference, namesFact, valueOf } from './facts.js';
@@ -153,6 +153,25 @@ export function unicodeForm(ascii: string): string {
 /** `domain "a.example" of client "alice"`, with the Unicode form of an international name. */
 export function domainSubject(change: DomainChange): string {
   return `domain ${quote(change.name)}${unicodeForm(change.name)} of client ${quote(change.client)}`;
+}
+
+/**
+ * What the text plan's comment line says of a domain's change beside its subject (`what`) and
+ * after its reason (`after`): the parent a new subdomain waits for, the subdomains a delete
+ * waits for.
+ */
+export function domainDetails(change: DomainChange): { what: string; after: string } {
+  switch (change.action) {
+    case 'create':
+      return { what: '', after: change.parent === undefined ? '' : `, after ${safeText(change.parent)}` };
+    case 'delete':
+      return {
+        what: '',
+        after: change.dependsOn.length === 0 ? '' : `, after ${plural(change.dependsOn.length, 'subdomain')}`,
+      };
+    default:
+      return assertNever(change);
+  }
 }
 
 /** A live domain the manifest can list: `name` its ASCII comparison form, `text` its written form. */

@@ -3,7 +3,7 @@ import type { Change, ChangeAction, Plan } from '../plan/types.js';
 import { requestFor } from '../plan/requests.js';
 import type { PlanSource } from '../plan/saved.js';
 import { jsonText, quote } from '../escape.js';
-import { clientSubject } from '../kinds/client/index.js';
+import { clientSubject, goesWith as clientGoesWith, unknownLine as clientUnknownLine } from '../kinds/client/index.js';
 import { domainSubject, unicodeForm } from '../kinds/domain.js';
 
 export { fieldsText } from '../kinds/client/index.js';
@@ -79,10 +79,7 @@ export function sign(change: Change): '+' | '~' | '-' {
 
 /** ` with its 3 domains, mail, databases and files` after a client's delete; else ''. */
 export function goesWith(change: Change): string {
-  if (change.action !== 'delete' || change.type !== 'client') return '';
-  const { domainNames } = change;
-  if (domainNames === null) return ' with all its domains (how many, the panel cannot list), mail, databases and files';
-  return ` with ${domainNames.length === 0 ? 'its' : `its ${plural(domainNames.length, 'domain')},`} mail, databases and files`;
+  return change.type === 'client' ? clientGoesWith(change) : '';
 }
 
 /** `3 to create (1 client, 2 domains), 1 to update, 2 to delete (2 domains)` or `no changes` */
@@ -129,7 +126,7 @@ export function conflictLine(c: Plan['conflicts'][number], nameOwner = true): st
 
 /** `client "alice": the panel shows its email nowhere: not compared` */
 export function unknownLine(u: Plan['unknowns'][number]): string {
-  return `client ${quote(u.client)}: the panel shows its ${u.field} nowhere (not even GET /clients/{id}): not compared, not changed`;
+  return clientUnknownLine(u);
 }
 
 /** `2 clients, 5 domains` (domains "not counted" when the panel could not list them). */

@@ -16,7 +16,9 @@ import {
   unmanagedCounts,
   verb,
 } from './common.js';
-import { quote, safeText } from '../escape.js';
+import { safeText } from '../escape.js';
+import { clientDetails } from '../kinds/client/index.js';
+import { domainDetails } from '../kinds/domain.js';
 
 /** The plan for people, Terraform-like. `color` only when writing to a terminal without NO_COLOR. */
 export function renderPlanText(view: PlanView, options: { color: boolean }): string {
@@ -84,28 +86,13 @@ const SIGN_STYLE: Readonly<Record<'+' | '~' | '-', Style>> = {
   '-': 'red',
 };
 
-/** What a change's comment line says beside its subject and reason. */
+/** What a change's comment line says beside its subject and reason: its kind's room says. */
 function details(change: Change): { what: string; after: string } {
-  switch (change.action) {
-    case 'create':
-      switch (change.type) {
-        case 'client':
-          return {
-            what: change.hostingPlan === undefined ? '' : ` on hosting plan ${quote(change.hostingPlan.name)}`,
-            after: '',
-          };
-        case 'domain':
-          return { what: '', after: change.parent === undefined ? '' : `, after ${safeText(change.parent)}` };
-        default:
-          return assertNever(change);
-      }
-    case 'update':
-      return { what: '', after: '' };
-    case 'delete':
-      return {
-        what: '',
-        after: change.dependsOn.length === 0 ? '' : `, after ${plural(change.dependsOn.length, 'subdomain')}`,
-      };
+  switch (change.type) {
+    case 'client':
+      return clientDetails(change);
+    case 'domain':
+      return domainDetails(change);
     default:
       return assertNever(change);
   }

@@ -3,7 +3,7 @@
  * become, their fields in the plan document and their phrases. Pure.
  */
 import { quote } from '../../escape.js';
-import { assertNever } from '../../util.js';
+import { assertNever, plural } from '../../util.js';
 import { type ChangeBase, changeId, type HostingPlanRef, type PanelRequest } from '../common.js';
 import {
   CLIENT_FIELDS,
@@ -147,6 +147,43 @@ export function clientRequest(change: ClientChange): PanelRequest {
 /** `client "alice"`: a client's change as people read it. */
 export function clientSubject(change: ClientChange): string {
   return `client ${quote(change.name)}`;
+}
+
+/**
+ * What the text plan's comment line says of a client's change beside its subject (`what`) and
+ * after its reason (`after`): the hosting plan a new client is created on. (A delete the plan
+ * makes waits for nothing; one read from an edited plan file says what it waits for.)
+ */
+export function clientDetails(change: ClientChange): { what: string; after: string } {
+  switch (change.action) {
+    case 'create':
+      return {
+        what: change.hostingPlan === undefined ? '' : ` on hosting plan ${quote(change.hostingPlan.name)}`,
+        after: '',
+      };
+    case 'update':
+      return { what: '', after: '' };
+    case 'delete':
+      return {
+        what: '',
+        after: change.dependsOn.length === 0 ? '' : `, after ${plural(change.dependsOn.length, 'subdomain')}`,
+      };
+    default:
+      return assertNever(change);
+  }
+}
+
+/** ` with its 3 domains, mail, databases and files` after a client's delete; else ''. */
+export function goesWith(change: ClientChange): string {
+  if (change.action !== 'delete') return '';
+  const { domainNames } = change;
+  if (domainNames === null) return ' with all its domains (how many, the panel cannot list), mail, databases and files';
+  return ` with ${domainNames.length === 0 ? 'its' : `its ${plural(domainNames.length, 'domain')},`} mail, databases and files`;
+}
+
+/** `client "alice": the panel shows its email nowhere ...`: a managed field the panel does not show. */
+export function unknownLine(u: { readonly client: string; readonly field: ClientField }): string {
+  return `client ${quote(u.client)}: the panel shows its ${u.field} nowhere (not even GET /clients/{id}): not compared, not changed`;
 }
 
 /**
