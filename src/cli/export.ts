@@ -8,7 +8,8 @@ import { manifestText } from '../export/write.js';
 import type { Desired } from '../manifest/types.js';
 import { validateManifest } from '../manifest/load.js';
 import { globMatcher } from '../names.js';
-import { type Live, type ManagedField, readLive } from '../panel/index.js';
+import { EXPORTED_FIELDS } from '../kinds/client/index.js';
+import { type Live, readLive } from '../panel/index.js';
 import { plural } from '../util.js';
 import type { Command, Credentials } from './args.js';
 import { parseCommandLine } from './args.js';
@@ -36,8 +37,8 @@ const EXPORT_OPTIONS = {
 const usage =
   'provision export [--out FILE] [--clients GLOB]... | provision export --into MANIFEST [--check] [--clients GLOB]... [--drop-missing]';
 
-/** Every managed field: export writes them all, and --into compares those the manifest gives. */
-const ALL_FIELDS: ReadonlySet<ManagedField> = new Set(['plan', 'email', 'suspended']);
+/** The managed fields export writes (the client's field table says which), and so must know of each client. */
+const ALL_FIELDS = EXPORTED_FIELDS;
 
 /**
  * `provision export`: reads the panel (never writes to it) and prints or writes a manifest;
