@@ -2,6 +2,7 @@
  * The client's room: the field table read by every stage. These tests pin what each row says of
  * "none", of comparing and of sending; the stages' own tests pin what they make of it.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   CLIENT_FIELDS,
@@ -114,5 +115,24 @@ describe('the language row', () => {
 
   it('is not written by a fresh export, and kept up to date where a manifest gives it', () => {
     expect(CLIENT_FIELDS.filter((row) => row.exported).map((row) => row.key)).toEqual(['plan', 'email', 'suspended']);
+  });
+});
+
+describe('the schemas hold every row', () => {
+  const schema = (name: string): Record<string, unknown> =>
+    JSON.parse(readFileSync(new URL(`../../schemas/${name}`, import.meta.url), 'utf8')) as Record<string, unknown>;
+
+  it("the manifest schema has each row's key, of the row's type", () => {
+    const { $defs } = schema('manifest.schema.json') as { $defs: { client: { properties: Record<string, unknown> } } };
+    for (const row of CLIENT_FIELDS) expect($defs.client.properties[row.key]).toMatchObject({ type: row.type });
+  });
+
+  it("the plan schema's fields and unknowns name every row", () => {
+    const text = JSON.stringify(schema('plan.schema.json'));
+    const keys = CLIENT_FIELDS.map((row) => row.key);
+    const enums = [...text.matchAll(/"enum":\[("plan"[^\]]*)\]/g)].map(
+      (m) => JSON.parse(`[${m[1] ?? ''}]`) as string[],
+    );
+    expect(enums).toEqual([keys, keys]);
   });
 });

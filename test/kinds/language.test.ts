@@ -6,6 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import { adopt } from '../../src/export/adopt.js';
+import { LiveModel } from '../../src/export/model.js';
+import { rewrite } from '../../src/export/rewrite.js';
+import { manifestText } from '../../src/export/write.js';
 import { validateManifest } from '../../src/manifest/load.js';
 import { diff } from '../../src/plan/diff.js';
 import { requestFor } from '../../src/plan/requests.js';
@@ -69,6 +73,28 @@ describe('language in the plan', () => {
     expect(plan.changes.map((c) => requestFor(c))).toEqual([
       { method: 'POST', path: '/clients', body: { username: 'bob', language: 'de' } },
     ]);
+  });
+});
+
+describe('language in export', () => {
+  const panel = live([[7, 'alice', 1, { email: null, suspended: false, language: 'fr' }]], [[70, 'alice.example', 7]]);
+
+  it('export --into sets it where the manifest gives it, and removes it where the panel has none', () => {
+    const text = manifest('de');
+    const desiredAlice = validateManifest(text, 'm.yaml').desired;
+    if (desiredAlice === undefined) throw new Error('test manifest invalid');
+    const { edits } = adopt(desiredAlice, new LiveModel(panel));
+    expect(edits).toEqual([{ kind: 'set', client: 0, field: 'language', value: 'fr' }]);
+    expect(rewrite(text, edits, 'm.yaml')).toBe(manifest('fr'));
+    const none = live([[7, 'alice', 1, { language: null }]], [[70, 'alice.example', 7]]);
+    expect(adopt(desiredAlice, new LiveModel(none)).edits).toEqual([{ kind: 'unset', client: 0, field: 'language' }]);
+  });
+
+  it('a fresh export leaves it out, so its output is as before the field', () => {
+    const warnings: string[] = [];
+    const entries = new LiveModel(panel).entries((w) => warnings.push(w));
+    expect(manifestText(entries, [])).not.toMatch(/^\s*language:/m);
+    expect(warnings).toEqual([]);
   });
 });
 
