@@ -5,10 +5,9 @@ import { closest, globMatcher } from '../names.js';
 import type { Live, LiveClient, LiveDomain, LiveHostingPlan } from '../panel/types.js';
 import { orderChanges } from './order.js';
 import type { Change, Conflict, CreateDomain, DeleteClient, DeleteDomain, Plan, Unknown } from './types.js';
-import { changeId } from './types.js';
 import { deleteDomain, nearestParent, subdomainsFirst, withoutBlocked } from './domain-deletes.js';
 import { compare } from '../util.js';
-import { createClient, hostingPlans, updateClient } from '../kinds/client/index.js';
+import { createClient, deleteClient as clientDelete, hostingPlans, updateClient } from '../kinds/client/index.js';
 import { createDomain } from '../kinds/domain.js';
 
 /**
@@ -163,22 +162,15 @@ class LiveIndex {
   }
 }
 
+/** The delete of a live client, with the domains that go with it (null when the panel cannot list them). */
 function deleteClient(live: LiveClient, index: LiveIndex, reason: string): DeleteClient {
-  return {
-    id: changeId('client', live.username),
-    action: 'delete',
-    type: 'client',
-    name: live.username,
-    clientId: live.id,
-    domainNames: index.complete
-      ? index
-          .domainsOf(live.id)
-          .filter((d) => !d.isSystem)
-          .map((d) => d.name)
-      : null,
-    reason,
-    dependsOn: [],
-  };
+  const domainNames = index.complete
+    ? index
+        .domainsOf(live.id)
+        .filter((d) => !d.isSystem)
+        .map((d) => d.name)
+    : null;
+  return clientDelete(live, domainNames, reason);
 }
 
 /** Throws unknown_hosting_plan when the manifest names plans the panel does not have (see diff). */

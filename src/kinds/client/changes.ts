@@ -68,6 +68,24 @@ export function createClient(username: string, wants: ClientWants, plans: Hostin
   };
 }
 
+/** The delete of a live client; `domainNames` go with it (system domains not counted; null: the panel cannot list them). */
+export function deleteClient(
+  live: { readonly id: number; readonly username: string },
+  domainNames: readonly string[] | null,
+  reason: string,
+): DeleteClient {
+  return {
+    id: changeId('client', live.username),
+    action: 'delete',
+    type: 'client',
+    name: live.username,
+    clientId: live.id,
+    domainNames,
+    reason,
+    dependsOn: [],
+  };
+}
+
 /**
  * The diff rule: the update for the managed fields the manifest gives that differ from the
  * panel's, or undefined; a field the record does not carry goes to `unknown`, never a change.
