@@ -6,7 +6,6 @@ import { type Io, redactingIo, watched } from './io.js';
 import { quote, safeText } from '../escape.js';
 import { closest } from '../names.js';
 import { formatError } from '../render/diagnostics.js';
-import { renderErrorJson } from '../render/error-json.js';
 import { onGitHubActions } from './github.js';
 
 const COMMANDS = {
@@ -81,7 +80,11 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
         stack: (safeIo.env.PROVISION_DEBUG ?? '') !== '',
       }),
     );
-    if (!stdout.written && (await jsonRequested(argv))) safeIo.stdout.write(renderErrorJson(error));
+    if (!stdout.written && (await jsonRequested(argv))) {
+      // Loaded here: only a failure under --format json needs it (test/manifest/startup.test.ts).
+      const { renderErrorJson } = await import('../render/error-json.js');
+      safeIo.stdout.write(renderErrorJson(error));
+    }
     return error instanceof ProvisionError ? EXIT_FOR_ERROR[error.code] : EXIT.failure;
   }
 }
