@@ -284,7 +284,7 @@ describe('pull-request comment and GitHub Actions', () => {
     expect(r.stderr).toContain('warning: this plan creates 4500 resources');
   });
 
-  it('prints manifest problems as annotations on stderr, never in the JSON on stdout, and fills the step summary', async () => {
+  it('prints manifest problems as annotations on stderr, stdout only the error document, and fills the step summary', async () => {
     const { file, env, dir } = await setup(
       {},
       'version: 1\nclients:\n  - username: Alice\n    domains: ["a,b.example"]\n',
@@ -292,7 +292,11 @@ describe('pull-request comment and GitHub Actions', () => {
     const gh = { ...env, GITHUB_ACTIONS: 'true' };
     const bad = await run(['plan', file, '--format', 'json'], gh);
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toBe('');
+    // stdout holds one JSON document, the error's (schemas/error.schema.json); no annotation.
+    const failure = JSON.parse(bad.stdout) as { error: { code: string }; errors: { line: number }[] };
+    expect(failure.error.code).toBe('manifest_invalid');
+    expect(failure.errors.map((e) => e.line)).toEqual([3, 4]);
+    expect(bad.stdout).not.toContain('::error');
     const escapedFile = file.replaceAll(':', '%3A').replaceAll(',', '%2C');
     expect(bad.stderr).toContain(`::error file=${escapedFile},line=3,col=15::username "Alice" must be lowercase`);
 
