@@ -6,13 +6,14 @@
  *
  * The rules (README "Bring an existing panel under management"):
  * - A listed client the panel has: each managed field the manifest gives (the rows of the
- *   client's field table: `plan`, `email`, `suspended`, ...) that differs is set to the panel's value; one the panel says it has none of
- *   (no plan, no email) is removed, since the manifest can only say "none" by leaving it out; a
- *   field the manifest leaves out stays out, `suspended` included (a client suspended in the
- *   panel whose entry is silent about suspension stays silent: suspension is then managed
- *   elsewhere, by a billing system say, and writing it down would make the next apply fight
- *   it). A value the manifest cannot hold (a plan id the panel does not list, an email the
- *   manifest refuses) is left as written, with a warning; so is a field the panel does not show.
+ *   client's field table: `plan`, `email`, `suspended`, ...) that differs is set to the
+ *   panel's value; one the panel says it has none of (no plan, no email) is removed, since the
+ *   manifest can only say "none" by leaving it out; a field the manifest leaves out stays out,
+ *   `suspended` included (a client suspended in the panel whose entry is silent about
+ *   suspension stays silent: suspension is then managed elsewhere, by a billing system say, and
+ *   writing it down would make the next apply fight it). A value the manifest cannot hold (a
+ *   plan id the panel does not list, an email the manifest refuses) is left as written, with a
+ *   warning; so is a field the panel does not show.
  * - Its domains the panel has and the manifest lists nowhere are added at the end of its list,
  *   in domainOrder (parents first), in their written form (Unicode for IDNs); never a system
  *   domain, a `prune.keep` match, or a name the manifest would refuse (warned).
@@ -99,7 +100,10 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
       } else if (found.idUser !== live.id) {
         const owner = ownerName.get(found.idUser);
         warn(
-          `domain ${quote(domain.input)} is listed under client ${quote(client.username)} but the panel has it under ${owner === undefined ? `user id ${found.idUser}` : `client ${quote(owner)}`}: left as is (plan reports the conflict)`,
+          `domain ${quote(domain.input)} is listed under client ${quote(client.username)} ` +
+            `but the panel has it under ` +
+            `${owner === undefined ? `user id ${found.idUser}` : `client ${quote(owner)}`}: ` +
+            'left as is (plan reports the conflict)',
         );
       }
     });

@@ -72,7 +72,8 @@ export class LiveModel {
       const form = domainForm(domain.name);
       if (form === undefined)
         warn(
-          `domain ${quote(domain.name)} (id ${domain.id}) of client ${quote(client.username)} is not a name the manifest accepts: left out`,
+          `domain ${quote(domain.name)} (id ${domain.id}) of client ${quote(client.username)} ` +
+            'is not a name the manifest accepts: left out',
         );
       else forms.push(form);
     }
@@ -88,7 +89,8 @@ export class LiveModel {
     if (!USERNAME_PATTERN.test(client.username)) {
       const domains = this.domains(client, () => undefined).length;
       warn(
-        `client ${quote(client.username)} (id ${client.id}) has a username the manifest refuses: left out${domains > 0 ? `, with its ${plural(domains, 'domain')}` : ''}`,
+        `client ${quote(client.username)} (id ${client.id}) has a username the manifest refuses: left out` +
+          (domains > 0 ? `, with its ${plural(domains, 'domain')}` : ''),
       );
       return undefined;
     }

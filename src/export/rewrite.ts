@@ -56,9 +56,14 @@ export function checkRewritableVersion(text: string, file: string): void {
     if (version !== undefined && version !== '1.2') {
       throw new ProvisionError(
         'usage',
-        `${safeText(file)}:${index + 1}: export --into rewrites YAML 1.2 manifests only, and this one says %YAML ${version} (merge keys "<<" and values such as on, yes and no read differently there): nothing was read or written`,
+        `${safeText(file)}:${index + 1}: export --into rewrites YAML 1.2 manifests only, ` +
+          `and this one says %YAML ${version} ` +
+          '(merge keys "<<" and values such as on, yes and no read differently there): ' +
+          'nothing was read or written',
         {
-          hint: `remove the "%YAML ${version}" line, write merged keys ("<<") out in full and quote values such as "on"; check with provision validate, then run export --into again`,
+          hint:
+            `remove the "%YAML ${version}" line, write merged keys ("<<") out in full and quote values such as "on"; ` +
+            'check with provision validate, then run export --into again',
         },
       );
     }
@@ -82,7 +87,8 @@ export function rewrite(text: string, edits: readonly Edit[], file: string): str
     Alias(_key, node) {
       throw new ProvisionError(
         'usage',
-        `${file}:${splicer.lineOf(node.range?.[0] ?? 0)}: export --into cannot rewrite a manifest that uses YAML aliases (*name): nothing was written`,
+        `${file}:${splicer.lineOf(node.range?.[0] ?? 0)}: ` +
+          'export --into cannot rewrite a manifest that uses YAML aliases (*name): nothing was written',
         {
           hint: 'write the aliased values out in full, or edit this manifest by hand',
         },
@@ -352,7 +358,10 @@ class Splicer {
     return end > 0 && this.text[end - 1] === '\n' ? end : this.lineEnd(end);
   }
 
-  /** Where a node's lines end: a block collection's end, else the end of the line its value ends on (comment included). */
+  /**
+   * Where a node's lines end: a block collection's end, else the end of the line its value ends
+   * on (comment included).
+   */
   nodeEnd(node: Node): number {
     return isCollection(node) && node.flow !== true
       ? this.blockEnd(node)

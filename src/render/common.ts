@@ -114,14 +114,20 @@ export function conflictLine(c: Plan['conflicts'][number], nameOwner = true): st
         .slice(0, 3)
         .map((s) => quote(s))
         .join(', ') + (c.subdomains.length > 3 ? ` and ${c.subdomains.length - 3} more` : '');
-    return `domain ${quote(c.domain)}${unicodeForm(c.domain)} of client ${quote(c.client)} is to be deleted, but its subdomains ${shown} stay on the panel: mark them absent too, or keep the domain`;
+    return (
+      `domain ${quote(c.domain)}${unicodeForm(c.domain)} of client ${quote(c.client)} is to be deleted, ` +
+      `but its subdomains ${shown} stay on the panel: mark them absent too, or keep the domain`
+    );
   }
   const owner = !nameOwner
     ? 'another client'
     : c.owner.startsWith('#')
       ? `client id ${c.owner.slice(1)}`
       : `client ${quote(c.owner)}`;
-  return `domain ${quote(c.domain)}${unicodeForm(c.domain)} is listed under client ${quote(c.client)} but belongs to ${owner} on the panel`;
+  return (
+    `domain ${quote(c.domain)}${unicodeForm(c.domain)} is listed under client ${quote(c.client)} ` +
+    `but belongs to ${owner} on the panel`
+  );
 }
 
 /** `client "alice": the panel shows its email nowhere: not compared` */

@@ -19,7 +19,8 @@ export function githubAnnotation(d: Diagnostic): string {
 
 /** What to do about an error the program did not throw on purpose. */
 export const BUG_HINT =
-  'this is a bug in panel-provision: please report it with the command you ran and its output with PROVISION_DEBUG=1 (a stack trace)';
+  'this is a bug in panel-provision: please report it with the command you ran ' +
+  'and its output with PROVISION_DEBUG=1 (a stack trace)';
 
 /**
  * `error: message`, detail lines, `hint: ...`; a stack trace only for an unexpected error (a bug)
@@ -82,5 +83,6 @@ export function renderValidateJson(files: readonly ValidatedFile[]): string {
       message: d.message,
     })),
   }));
-  return `${jsonText({ format_version: VALIDATE_FORMAT_VERSION, valid: entries.every((e) => e.valid), files: entries }, 2)}\n`;
+  const document = { format_version: VALIDATE_FORMAT_VERSION, valid: entries.every((e) => e.valid), files: entries };
+  return `${jsonText(document, 2)}\n`;
 }

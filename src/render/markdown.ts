@@ -24,7 +24,10 @@ export const MARKDOWN_LIMIT = 65_000;
 
 /** What the Markdown may say beyond what any reader of the repository may see. */
 export interface MarkdownOptions {
-  /** Name the panel's URL (plan and show --show-url); left out by default: a comment is public to the repository's readers. */
+  /**
+   * Name the panel's URL (plan and show --show-url); left out by default: a comment is public to
+   * the repository's readers.
+   */
   readonly showUrl?: boolean;
 }
 
@@ -41,7 +44,8 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
   const head = [
     `### panel-provision plan: ${changeSummary(plan.changes)}`,
     '',
-    `Manifest <code>${markdownText(view.manifest)}</code>${options.showUrl === true ? ` against <code>${markdownText(view.panelUrl)}</code>` : ''}.`,
+    `Manifest <code>${markdownText(view.manifest)}</code>` +
+      `${options.showUrl === true ? ` against <code>${markdownText(view.panelUrl)}</code>` : ''}.`,
     '',
     '| | count |',
     '|---|---:|',
@@ -69,7 +73,8 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
   const deletes = plan.changes.filter((c) => sign(c) === '-');
   if (deletes.length > 0) {
     head.push(
-      `**Deletes**: ${plural(counts.deletes, 'resource')} ${counts.deletes === 1 ? 'is' : 'are'} deleted for good (a client with its domains, mail, databases and files).`,
+      `**Deletes**: ${plural(counts.deletes, 'resource')} ${counts.deletes === 1 ? 'is' : 'are'} deleted for good ` +
+        '(a client with its domains, mail, databases and files).',
       '',
     );
     head.push(
@@ -123,7 +128,9 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
   }
   if (shown < sections.length) {
     const left = sections.length - shown;
-    text += `_${plural(left, 'more client section')} left out to keep this comment under ${MARKDOWN_LIMIT.toLocaleString('en-US')} characters: run \`provision plan\` for the whole plan._\n`;
+    text +=
+      `_${plural(left, 'more client section')} left out to keep this comment under ` +
+      `${MARKDOWN_LIMIT.toLocaleString('en-US')} characters: run \`provision plan\` for the whole plan._\n`;
   }
   return text;
 }

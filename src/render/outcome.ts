@@ -10,7 +10,10 @@ export function renderOutcomeLine(outcome: Outcome, options: { color: boolean })
   const what = subject(outcome.change);
   switch (outcome.status) {
     case 'succeeded':
-      return `${paint('green', '✓')} ${done(outcome.change)} ${what} (id ${outcome.id})${outcome.note === undefined ? '' : `: ${paint('yellow', safeText(outcome.note))}`}`;
+      return (
+        `${paint('green', '✓')} ${done(outcome.change)} ${what} (id ${outcome.id})` +
+        (outcome.note === undefined ? '' : `: ${paint('yellow', safeText(outcome.note))}`)
+      );
     case 'failed':
       return `${paint('red', '✗')} failed to ${outcome.change.action} ${what}: ${safeText(outcome.error)}`;
     case 'skipped':
@@ -44,7 +47,10 @@ function changeName(id: string): string {
 export function renderApplySummary(outcomes: readonly Outcome[]): string {
   const t = tally(outcomes);
   if (outcomes.length === 0) return 'Apply: no changes, nothing sent.';
-  return `Apply: ${t.succeeded} succeeded, ${t.failed} failed, ${t.skipped} skipped${t.failed > 0 ? ': run apply again after fixing the cause; it sends only what is still to do' : ''}.`;
+  return (
+    `Apply: ${t.succeeded} succeeded, ${t.failed} failed, ${t.skipped} skipped` +
+    `${t.failed > 0 ? ': run apply again after fixing the cause; it sends only what is still to do' : ''}.`
+  );
 }
 
 /** The apply result for scripts (schemas/apply-result.schema.json); outcomes in plan order. */
