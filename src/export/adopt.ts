@@ -101,7 +101,7 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
         const owner = ownerName.get(found.idUser);
         warn(
           `domain ${quote(domain.input)} is listed under client ${quote(client.username)} ` +
-            `but the panel has it under ` +
+            'but the panel has it under ' +
             `${owner === undefined ? `user id ${found.idUser}` : `client ${quote(owner)}`}: ` +
             'left as is (plan reports the conflict)',
         );

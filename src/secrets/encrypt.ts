@@ -27,7 +27,9 @@ export function checkRecipient(recipient: string): string {
       'secrets',
       `the secrets recipient is not an age public key (${(error as Error).message})`,
       {
-        hint: 'give the "age1…" line that age-keygen prints as "Public key", with --secrets-recipient or PROVISION_SECRETS_RECIPIENT',
+        hint:
+          'give the "age1…" line that age-keygen prints as "Public key", ' +
+          'with --secrets-recipient or PROVISION_SECRETS_RECIPIENT',
       },
     );
   }

@@ -204,7 +204,9 @@ async function regularFileOrNothing(path: string): Promise<boolean> {
 
 function notOurs(path: string, what: string): ProvisionError {
   return new ProvisionError('secrets', `the secrets file ${path} ${what}`, {
-    hint: 'passwords are written only to a regular file of your own: give the path of one (it is created, mode 0600, when missing), not a link, pipe, device or directory',
+    hint:
+      'passwords are written only to a regular file of your own: ' +
+      'give the path of one (it is created, mode 0600, when missing), not a link, pipe, device or directory',
   });
 }
 

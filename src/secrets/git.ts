@@ -15,6 +15,7 @@ export async function secretsGitWarning(path: string): Promise<string | undefine
   });
   // 0: ignored; 1: in a work tree and not ignored; 128 or no git: not our concern.
   return status === 1
-    ? `the secrets file ${path} is inside a git work tree and not ignored: add it to .gitignore so passwords are never committed`
+    ? `the secrets file ${path} is inside a git work tree and not ignored: ` +
+        'add it to .gitignore so passwords are never committed'
     : undefined;
 }

@@ -126,12 +126,18 @@ export type JournalLine =
 /** A line parseJournal could not read. */
 export type UnreadableLine = JournalLine & { kind: 'unreadable' };
 
-/** The warning (without its `warning: `) for a line parseJournal could not read: where it is, and that it was skipped. */
+/**
+ * The warning (without its `warning: `) for a line parseJournal could not read: where it is, and
+ * that it was skipped.
+ */
 export function skippedLineWarning(path: string, line: UnreadableLine): string {
   return `${path}:${line.line}: ${line.why}: skipped`;
 }
 
-/** The one parser of the secrets journal (JSON Lines): apply, `secrets decrypt`, `secrets reset` and the tests use it. */
+/**
+ * The one parser of the secrets journal (JSON Lines): apply, `secrets decrypt`, `secrets reset` and
+ * the tests use it.
+ */
 export function parseJournal(text: string): JournalLine[] {
   const lines: JournalLine[] = [];
   for (const [i, raw] of text.split('\n').entries()) {

@@ -45,7 +45,10 @@ export interface Seen {
   readonly text: string;
   readonly holder: LockHolder | undefined;
   readonly mtimeMs: number;
-  /** Set when the path holds no lock file this program can judge: what is there, as a predicate ("is a directory, not a lock file"). */
+  /**
+   * Set when the path holds no lock file this program can judge: what is there, as a predicate ("is
+   * a directory, not a lock file").
+   */
   readonly odd?: string;
 }
 
@@ -129,7 +132,10 @@ export function releaseFileSync(path: string, token: string): void {
   }
 }
 
-/** A regular file's first MAX_LOCK_BYTES and its time, read without following a link or blocking; undefined when it is no regular file. */
+/**
+ * A regular file's first MAX_LOCK_BYTES and its time, read without following a link or blocking;
+ * undefined when it is no regular file.
+ */
 function readSmallSync(path: string): { readonly text: string; readonly mtimeMs: number } | undefined {
   const fd = openSync(path, READ_FLAGS);
   try {
@@ -143,7 +149,10 @@ function readSmallSync(path: string): { readonly text: string; readonly mtimeMs:
   }
 }
 
-/** Creates `path` exclusively (0600) holding `holder`: true; false when something is there; the errno when the directory takes no file. */
+/**
+ * Creates `path` exclusively (0600) holding `holder`: true; false when something is there; the
+ * errno when the directory takes no file.
+ */
 async function createExclusive(path: string, holder: LockHolder): Promise<boolean | string> {
   let handle: FileHandle;
   try {
@@ -153,7 +162,9 @@ async function createExclusive(path: string, holder: LockHolder): Promise<boolea
     if (code === 'EEXIST') return false;
     if (NO_ROOM.has(code)) return code;
     throw new ProvisionError('secrets', `cannot create the lock file ${safeText(path)}: ${code}: nothing was sent`, {
-      hint: 'the secrets file needs a writable directory: give a path in one with --secrets-file or PROVISION_SECRETS_FILE',
+      hint:
+        'the secrets file needs a writable directory: ' +
+        'give a path in one with --secrets-file or PROVISION_SECRETS_FILE',
     });
   }
   try {

@@ -46,7 +46,10 @@ export class SecretsLock {
   private released = false;
 
   private constructor(
-    /** The lock files held (absolute): beside the secrets file, in the user's lock directory, both, or none (see the module's comment). */
+    /**
+     * The lock files held (absolute): beside the secrets file, in the user's lock directory, both,
+     * or none (see the module's comment).
+     */
     readonly paths: readonly string[],
     readonly holder: LockHolder,
     /** Ends the release on the way out of the process (exit-cleanup.ts). */
@@ -125,7 +128,10 @@ function besidePath(secretsPath: string): string {
   }
 }
 
-/** The secrets file's device, inode and link count, when it exists (a link is not followed: the journal refuses one). */
+/**
+ * The secrets file's device, inode and link count, when it exists (a link is not followed: the
+ * journal refuses one).
+ */
 async function identity(path: string): Promise<{ dev: bigint; ino: bigint; nlink: bigint } | undefined> {
   try {
     const info = await lstat(path, { bigint: true });
@@ -170,7 +176,9 @@ function refusal(secretsPath: string, path: string, seen: Seen | undefined): Pro
       'secrets',
       `the lock file ${lock} of the secrets file ${file} ${seen.odd}: nothing was sent`,
       {
-        hint: `no apply or secrets reset can start while it is there: once none is running, remove ${lock}, then run this again`,
+        hint:
+          'no apply or secrets reset can start while it is there: ' +
+          `once none is running, remove ${lock}, then run this again`,
       },
     );
   const holder = seen?.holder;
@@ -180,9 +188,12 @@ function refusal(secretsPath: string, path: string, seen: Seen | undefined): Pro
       : `${safeText(holder.command)} (pid ${holder.pid} on ${safeText(holder.host)}, since ${safeText(holder.since)})`;
   const hint =
     holder === undefined
-      ? `one apply or secrets reset at a time per secrets file: run this again; a lock file still unreadable ${UNREADABLE_STALE_MS / 1000} seconds after it was written is taken over`
+      ? 'one apply or secrets reset at a time per secrets file: run this again; ' +
+        `a lock file still unreadable ${UNREADABLE_STALE_MS / 1000} seconds after it was written is taken over`
       : holder.host !== hostname()
-        ? `one apply or secrets reset at a time per secrets file; that run is on another host, which cannot be checked from here: once it is over, remove ${lock}`
-        : `one apply or secrets reset at a time per secrets file: wait for that run to end, then run this again (a lock left by a process that is gone is taken over by itself)`;
+        ? 'one apply or secrets reset at a time per secrets file; that run is on another host, ' +
+          `which cannot be checked from here: once it is over, remove ${lock}`
+        : 'one apply or secrets reset at a time per secrets file: wait for that run to end, then run this again ' +
+          '(a lock left by a process that is gone is taken over by itself)';
   return new ProvisionError('secrets', `the secrets file ${file} is in use by ${who}: nothing was sent`, { hint });
 }

@@ -84,7 +84,10 @@ export interface IncompleteRecord {
   readonly id: number;
 }
 
-/** An open intent of a client, where it is in the journal (its last); `pending` when one carries a password written ahead. */
+/**
+ * An open intent of a client, where it is in the journal (its last); `pending` when one carries a
+ * password written ahead.
+ */
 export interface OpenIntent {
   readonly username: string;
   readonly line: number;
@@ -118,7 +121,10 @@ export type LookedUp = 'every' | readonly string[];
 
 /** What a run finds in the journal before it starts: see findLostIntents. */
 export interface JournalRepairs {
-  /** Clients that exist and whose create intent a killed run left open without a password written ahead: their passwords were never seen. */
+  /**
+   * Clients that exist and whose create intent a killed run left open without a password written
+   * ahead: their passwords were never seen.
+   */
   readonly lost: readonly ExistingClient[];
   /** The same, with a password written ahead: the panel holds it, so it is recorded as current. */
   readonly recovered: readonly RecoveredPassword[];
@@ -133,7 +139,10 @@ export interface JournalRepairs {
    * holds once it lists the client.
    */
   readonly unsettled: readonly OpenIntent[];
-  /** Clients with a password pending from a `secrets reset` whose outcome is unknown: the panel holds it or the current one. */
+  /**
+   * Clients with a password pending from a `secrets reset` whose outcome is unknown: the panel
+   * holds it or the current one.
+   */
   readonly pendingResets: readonly OpenIntent[];
   /** The same, of clients the panel no longer has (see LookedUp): closed with a `refused` record. */
   readonly goneResets: readonly GoneReset[];

@@ -24,7 +24,9 @@ export async function loadEncryption(recipient: string | undefined): Promise<Enc
   if (recipient === undefined) return undefined;
   if (recipient.trim() === '') {
     throw new ProvisionError('secrets', 'the secrets recipient is empty: nothing was sent', {
-      hint: 'give an age public key ("age1...") with --secrets-recipient or PROVISION_SECRETS_RECIPIENT; to write passwords in clear, unset it instead',
+      hint:
+        'give an age public key ("age1...") with --secrets-recipient or PROVISION_SECRETS_RECIPIENT; ' +
+        'to write passwords in clear, unset it instead',
     });
   }
   const { checkRecipient, EncryptingSink } = await import('./encrypt.js');
@@ -47,9 +49,12 @@ export function refusePlaintextInCi(options: {
   if (options.encryption !== undefined || options.allowPlaintext || !isCi(options.env)) return;
   throw new ProvisionError(
     'secrets',
-    `${options.command} would write passwords in clear under CI (CI=${safeText(options.env.CI ?? '')}): nothing was sent`,
+    `${options.command} would write passwords in clear under CI (CI=${safeText(options.env.CI ?? '')}): ` +
+      'nothing was sent',
     {
-      hint: 'give an age public key with --secrets-recipient or PROVISION_SECRETS_RECIPIENT, or say --allow-plaintext-secrets',
+      hint:
+        'give an age public key with --secrets-recipient or PROVISION_SECRETS_RECIPIENT, ' +
+        'or say --allow-plaintext-secrets',
     },
   );
 }
@@ -65,7 +70,9 @@ export function requireSecretsPath(
 ): string {
   if (path === undefined || path === '') {
     throw new ProvisionError('secrets', `${what} a secrets file: nothing was sent`, {
-      hint: 'give --secrets-file PATH or set PROVISION_SECRETS_FILE (a JSON Lines file, created with mode 0600, outside git)',
+      hint:
+        'give --secrets-file PATH or set PROVISION_SECRETS_FILE ' +
+        '(a JSON Lines file, created with mode 0600, outside git)',
     });
   }
   return path;
