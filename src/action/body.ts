@@ -74,7 +74,10 @@ export function statusLine(command: ActionCommand, manifest: string, code: numbe
   const outcome = OUTCOMES[command][code] ?? { icon: ':x:', text: 'ended unexpectedly' };
   const verb = command === 'plan' ? 'Plan' : 'Apply';
   const at = shortCommit(commit);
-  return `**${verb} of <code>${markdownText(manifest)}</code>**${at === undefined ? '' : ` at \`${at}\``}: ${outcome.icon} ${outcome.text} (exit ${code})`;
+  return (
+    `**${verb} of <code>${markdownText(manifest)}</code>**` +
+    `${at === undefined ? '' : ` at \`${at}\``}: ${outcome.icon} ${outcome.text} (exit ${code})`
+  );
 }
 
 /** What stands for the panel's address in the comment. */
@@ -161,7 +164,10 @@ export interface CommentInput {
 function wholePlanAt(input: CommentInput): string {
   if (input.planInLog !== true) return 'run `provision plan` on the branch for the whole plan.';
   const run = input.runUrl === undefined ? 'the run' : `[the run](${input.runUrl})`;
-  return `the whole plan is in the log of ${run}, step "provision plan" (printed by \`provision show\` from the saved plan.json).`;
+  return (
+    `the whole plan is in the log of ${run}, step "provision plan" ` +
+    `(printed by \`provision show\` from the saved plan.json).`
+  );
 }
 
 /**
@@ -190,7 +196,9 @@ export function commentBody(input: CommentInput): string {
   const footer = [
     '',
     '---',
-    `<sub>panel-provision${input.runUrl === undefined ? '' : ` · [the run](${input.runUrl})`}: this comment is updated in place on every run.</sub>`,
+    '<sub>panel-provision' +
+      (input.runUrl === undefined ? '' : ` · [the run](${input.runUrl})`) +
+      ': this comment is updated in place on every run.</sub>',
   ];
   const plan = guardOutput(input.plan.trimEnd());
   const fixed = head.join('\n').length + footer.join('\n').length + 2;
@@ -203,6 +211,8 @@ export function commentBody(input: CommentInput): string {
   if ((kept.match(/^```/gm)?.length ?? 0) % 2 === 1) closers.push('```');
   const open = (kept.match(/<details>/g)?.length ?? 0) - (kept.match(/<\/details>/g)?.length ?? 0);
   for (let i = 0; i < open; i++) closers.push('</details>');
-  const note = `\n**The plan is cut here**: ${plan.length - kept.length} more characters than a comment can hold (creates are listed last, so they are what is left out); ${wholePlanAt(input)}`;
+  const note =
+    `\n**The plan is cut here**: ${plan.length - kept.length} more characters than a comment can hold ` +
+    `(creates are listed last, so they are what is left out); ${wholePlanAt(input)}`;
   return body([kept, ...closers, note].join('\n'));
 }

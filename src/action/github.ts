@@ -48,11 +48,20 @@ const MAX_PAGES = 100;
 /** What a status usually means for these calls, said as what to do. */
 function hintFor(status: number): string | undefined {
   if (status === 401)
-    return "the token is missing, expired or not a GitHub token: give the action's github-token (default: the workflow's GITHUB_TOKEN)";
+    return (
+      'the token is missing, expired or not a GitHub token: ' +
+      "give the action's github-token (default: the workflow's GITHUB_TOKEN)"
+    );
   if (status === 403)
-    return 'the token may not write comments: give the job "permissions: pull-requests: write" (a pull request from a fork gets a read-only token)';
+    return (
+      'the token may not write comments: give the job "permissions: pull-requests: write" ' +
+      '(a pull request from a fork gets a read-only token)'
+    );
   if (status === 404)
-    return "no such repository or pull request, or the token cannot see it: check GITHUB_REPOSITORY, the pull request number and the token's repository access";
+    return (
+      'no such repository or pull request, or the token cannot see it: ' +
+      "check GITHUB_REPOSITORY, the pull request number and the token's repository access"
+    );
   if (status === 422) return "GitHub refused the comment's body";
   return undefined;
 }

@@ -32,7 +32,9 @@ const OPTIONS = {
   help: { type: 'boolean', default: false },
 } as const;
 
-export const USAGE = `Usage: provision-pr-comment --manifest PATH --exit-code N [--plan-file plan.md] [--stderr-file stderr.txt] [--command plan|apply] [--pr N] [--plan-in-log]
+export const USAGE =
+  'Usage: provision-pr-comment --manifest PATH --exit-code N [--plan-file plan.md] [--stderr-file stderr.txt] ' +
+  `[--command plan|apply] [--pr N] [--plan-in-log]
 
 Posts the outcome of 'provision plan' (or apply) as ONE comment on the pull request, found again
 on the next run by a hidden marker made from --manifest and updated in place; every exit code
@@ -109,7 +111,8 @@ async function postComment(
   const pullRequest = pullRequestNumber(values.pr, env, event);
   if (pullRequest === undefined) {
     io.stdout.write(
-      `No pull request (not a pull_request event, and no --pr or PROVISION_PR_NUMBER): no comment for ${quote(manifest)}.\n`,
+      'No pull request (not a pull_request event, and no --pr or PROVISION_PR_NUMBER): ' +
+        `no comment for ${quote(manifest)}.\n`,
     );
     return 0;
   }
@@ -131,7 +134,8 @@ async function postComment(
       : env.PROVISION_COMMENT_AUTHOR;
   const done = await upsertComment(target, commentMarker(manifest), author, redactions.redact(body));
   io.stdout.write(
-    `${done.action === 'created' ? 'Created' : 'Updated'} the plan comment for ${quote(manifest)} on pull request #${pullRequest}${done.url === '' ? '' : `: ${safeText(done.url)}`}\n`,
+    `${done.action === 'created' ? 'Created' : 'Updated'} the plan comment for ${quote(manifest)} ` +
+      `on pull request #${pullRequest}${done.url === '' ? '' : `: ${safeText(done.url)}`}\n`,
   );
   return 0;
 }
@@ -201,7 +205,9 @@ function gitHubTarget(
 ): GitHubTarget {
   if (token === '') {
     throw new ProvisionError('usage', 'GITHUB_TOKEN is not set: the comment cannot be posted', {
-      hint: 'the action passes its github-token input (default: the workflow\'s token); the job needs "permissions: pull-requests: write"',
+      hint:
+        "the action passes its github-token input (default: the workflow's token); " +
+        'the job needs "permissions: pull-requests: write"',
     });
   }
   const repository = env.GITHUB_REPOSITORY ?? '';
@@ -220,7 +226,8 @@ function gitHubTarget(
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
     throw new ProvisionError(
       'usage',
-      `GITHUB_API_URL must be https (plain http only on loopback), not ${quote(apiUrl)}: the token would travel in clear`,
+      `GITHUB_API_URL must be https (plain http only on loopback), not ${quote(apiUrl)}: ` +
+        'the token would travel in clear',
     );
   }
   return {

@@ -24,7 +24,10 @@ import { error, type Answer } from './routes.js';
 export interface SimulatorFaults {
   /** Seed of the PRNG behind every *Rate option (mulberry32). Default 1. */
   readonly faultSeed?: number;
-  /** Which requests the transient faults, notReadyMs and slowBodyMs apply to; path relative to /api/v2. Default: all. */
+  /**
+   * Which requests the transient faults, notReadyMs and slowBodyMs apply to; path relative to
+   * /api/v2. Default: all.
+   */
   readonly faultFilter?: (request: { readonly method: string; readonly path: string }) => boolean;
   /** Share (0..1) of requests answered with one of `errorStatuses`, before any state change. Default 0. */
   readonly errorRate?: number;
@@ -36,7 +39,10 @@ export interface SimulatorFaults {
   readonly resetRate?: number;
   /** The body is sent in up to 8 pieces, this many ms apart, after the headers. Default 0 (at once). */
   readonly slowBodyMs?: number;
-  /** Share (0..1) of successful POSTs whose change is committed (and saved) but whose connection is then destroyed: the ambiguous case. Default 0. */
+  /**
+   * Share (0..1) of successful POSTs whose change is committed (and saved) but whose connection is
+   * then destroyed: the ambiguous case. Default 0.
+   */
   readonly ambiguousPostRate?: number;
   /** The same for successful PUTs (an update, a password set): the change is saved, the answer lost. Default 0. */
   readonly ambiguousPutRate?: number;

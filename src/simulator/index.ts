@@ -19,13 +19,13 @@
  *   GET /admins lists them as `{id, username}` (nothing else of theirs is modelled).
  *   GET /clients/{id} of an administrator is 404, and so is POST /domains with its id.
  * - POST /clients: checks in order: body shape (username string, email with an '@', language
- *   string, is_suspended boolean, password of 8 characters or more, id_hosting_plan integer or null) -> username pattern -> taken by a client or an
- *   administrator (the same 400 message for both: the panel does not say which) -> unknown
- *   plan. No plan: the panel's default plan, the first hosting plan; with no plans at all the
- *   record carries no `id_hosting_plan`. Extra fields are ignored. Password: the `password`
- *   given (at least 8 characters, else 400; the 201 is then `{"id"}` only), or 18 random
- *   bytes, base64url, in the answer (see lifecycle.ts; `state.passwordOf` tells tests which
- *   password a client has).
+ *   string, is_suspended boolean, password of 8 characters or more, id_hosting_plan integer or
+ *   null) -> username pattern -> taken by a client or an administrator (the same 400 message for
+ *   both: the panel does not say which) -> unknown plan. No plan: the panel's default plan, the
+ *   first hosting plan; with no plans at all the record carries no `id_hosting_plan`. Extra fields
+ *   are ignored. Password: the `password` given (at least 8 characters, else 400; the 201 is then
+ *   `{"id"}` only), or 18 random bytes, base64url, in the answer (see lifecycle.ts;
+ *   `state.passwordOf` tells tests which password a client has).
  * - POST /domains: body shape -> name valid (normalizeDomain) -> id_user is a client (404) ->
  *   not a duplicate (case-insensitive, IDN-aware). The parent is the nearest enclosing domain of
  *   the same user; an enclosing domain of another user leaves it top-level.
@@ -112,7 +112,10 @@ export interface SimulatorOptions extends SimulatorFaults {
   readonly seed?: SimulatorSeed;
   /** Default true; false: GET /domains is 404, like a panel without the list endpoint. */
   readonly listDomains?: boolean;
-  /** false: GET /clients leaves out `email`, `id_hosting_plan` and `is_suspended` (GET /clients/{id} has them). Default true. */
+  /**
+   * false: GET /clients leaves out `email`, `id_hosting_plan` and `is_suspended` (GET /clients/{id}
+   * has them). Default true.
+   */
   readonly clientListFields?: boolean;
   /** How DELETE answers: 200 with `{"id"}` (default) or 204 without a body. */
   readonly deleteStatus?: 200 | 204;
@@ -132,7 +135,10 @@ export interface SimulatorOptions extends SimulatorFaults {
   ) => InterceptResult | undefined | Promise<InterceptResult | undefined>;
   /** Added latency: each request waits this long (ms) before it is handled, like a distant panel. Default 0. */
   readonly latencyMs?: number;
-  /** Serve HTTPS with this PEM key and certificate (e.g. made in a test with openssl); `url` then starts with https://. */
+  /**
+   * Serve HTTPS with this PEM key and certificate (e.g. made in a test with openssl); `url` then
+   * starts with https://.
+   */
   readonly tls?: { readonly key: string | Buffer; readonly cert: string | Buffer };
 }
 

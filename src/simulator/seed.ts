@@ -22,7 +22,9 @@ export function parseSeed(json: unknown, source: string): SimulatorSeed {
   };
   if (!isRecord(json)) {
     throw new ProvisionError('usage', `${source}: a simulator seed must be a JSON object`, {
-      hint: 'e.g. {"hostingPlans": ["Basic"], "clients": [{"username": "alice", "plan": "Basic", "domains": ["alice.example"]}]}',
+      hint:
+        'e.g. {"hostingPlans": ["Basic"], "clients": [' +
+        '{"username": "alice", "plan": "Basic", "domains": ["alice.example"]}]}',
     });
   }
   unknownKeys(json, ['hostingPlans', 'admins', 'clients'], 'seed');

@@ -192,7 +192,9 @@ export class SimStore implements SimulatorState {
     if (!USERNAME_PATTERN.test(username)) {
       return {
         status: 400,
-        message: `The username '${username}' is invalid: use a lowercase letter first, then lowercase letters, digits, '-' or '_' (at most 32 characters).`,
+        message:
+          `The username '${username}' is invalid: ` +
+          `use a lowercase letter first, then lowercase letters, digits, '-' or '_' (at most 32 characters).`,
       };
     }
     // Administrators share the namespace: refused here although GET /clients/name/<admin> is 404 (docs/panel-api.md).
