@@ -1,0 +1,121 @@
+import { EXPORTED_FIELDS } from '../kinds/client/index.js';
+import { ProvisionError } from '../errors.js';
+import { adopt } from '../export/adopt.js';
+import { LiveModel } from '../export/model.js';
+import { checkRewritableVersion, rewrite } from '../export/rewrite.js';
+import { manifestText } from '../export/write.js';
+import { validateManifest } from '../manifest/load.js';
+import type { Desired } from '../manifest/types.js';
+import { globMatcher } from '../names.js';
+import { type Live, type PanelClient, readLive } from '../panel/index.js';
+import type { OnEvent } from '../plan/events.js';
+
+/**
+ * `provision export` over a connected panel: the manifest of the live panel (export/model.ts,
+ * write.ts), or an existing manifest's text rewritten so that it describes the panel for what
+ * it manages (export/adopt.ts, rewrite.ts). Reads the panel, never writes to it; writes no
+ * file and prints nothing: the caller shows the result, warnings and the diff.
+ */
+
+/**
+ * Reads the panel as plan does, plus GET /clients/{id} for the clients `details` accepts
+ * whose managed fields the list leaves out (told as a `note`). A panel without a domain list
+ * is refused: export would not see its domains.
+ */
+export async function readForExport(
+  panel: PanelClient,
+  domainNames: readonly string[],
+  details: (username: string) => boolean,
+  onEvent?: OnEvent,
+): Promise<Live> {
+  const live = await readLive(panel, {
+    domainNames,
+    // The managed fields export writes (the client's field table says which), and so must know of each client.
+    details: { usernames: details, fields: EXPORTED_FIELDS },
+    onNote: (message) => onEvent?.({ type: 'note', message }),
+  });
+  if (!live.domainsComplete) {
+    throw new ProvisionError(
+      'panel_contract',
+      `${panel.describe('GET', '/domains')} is not available: export cannot see which domains the panel has: nothing was written`,
+      {
+        hint: 'export needs a panel that lists its domains (GET /domains); write the domains into the manifest by hand',
+      },
+    );
+  }
+  return live;
+}
+
+/** The manifest of the panel: its text, how many clients and domains it lists, and what was left out. */
+export interface ExportedManifest {
+  readonly text: string;
+  readonly clients: number;
+  readonly domains: number;
+  /** A name or value the manifest would refuse, left out: one sentence each. */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * The manifest of `live` (every client `include` accepts), headed by `header`'s comment lines;
+ * it validates (a manifest that does not is a bug, thrown as one).
+ */
+export function exportManifest(
+  live: Live,
+  include: (username: string) => boolean,
+  header: readonly string[],
+): ExportedManifest {
+  const warnings: string[] = [];
+  const clients = new LiveModel(live).entries((w) => warnings.push(w), include);
+  const text = manifestText(clients, header);
+  if (validateManifest(text, 'export').desired === undefined)
+    throw new Error('provision export wrote a manifest that does not validate');
+  const domains = clients.reduce((n, c) => n + c.domains.length, 0);
+  return { text, clients: clients.length, domains, warnings };
+}
+
+/** What export --into reads of the panel for a manifest, and which of the panel's other clients it claims. */
+export interface IntoScope {
+  /** The panel's clients (not listed in the manifest) that --clients patterns claim. */
+  readonly claim: (username: string) => boolean;
+  /** Clients whose managed fields must be known: the listed ones and those the manifest or the patterns claim. */
+  readonly wanted: (username: string) => boolean;
+  /** The manifest's domains (looked up by name on a panel without GET /domains). */
+  readonly domainNames: readonly string[];
+}
+
+/**
+ * The scope of export --into for `desired` and the --clients `patterns`: the manifest's present
+ * clients, plus (unless a prune.keep pattern keeps them out) every other client when it prunes
+ * clients, or those the patterns match. Refuses first a manifest text it cannot rewrite
+ * (aliases, %YAML 1.1).
+ */
+export function intoScope(desired: Desired, text: string, path: string, patterns: readonly string[]): IntoScope {
+  checkRewritableVersion(text, path);
+  const claim = patterns.length === 0 ? () => false : globMatcher(patterns);
+  const keep = globMatcher(desired.prune.keep);
+  const listed = new Set(desired.clients.filter((c) => c.state === 'present').map((c) => c.username));
+  const wanted = (username: string): boolean =>
+    listed.has(username) || ((desired.prune.clients || claim(username)) && !keep(username));
+  return { claim, wanted, domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)) };
+}
+
+/**
+ * The manifest's `text` rewritten to describe `live` for what it manages (only the changed
+ * entries; comments and formatting kept), and what was left out; it validates (else a bug).
+ */
+export function adoptInto(
+  desired: Desired,
+  text: string,
+  path: string,
+  live: Live,
+  options: { readonly claim: (username: string) => boolean; readonly dropMissing: boolean },
+): { readonly rewritten: string; readonly warnings: readonly string[] } {
+  const { edits, warnings } = adopt(desired, new LiveModel(live), options);
+  const rewritten = rewrite(text, edits, path);
+  const check = validateManifest(rewritten, path);
+  if (check.desired === undefined)
+    throw new Error(
+      `export --into made a manifest that does not validate (${check.diagnostics[0]?.message ?? 'no diagnostic'})`,
+    );
+  return { rewritten, warnings };
+}

@@ -1,0 +1,272 @@
+import { extname } from 'node:path';
+import { type LocatedProblem, ProvisionError } from '../errors.js';
+import type { Desired } from '../manifest/types.js';
+import type { PanelClient } from '../panel/index.js';
+import { readLive } from '../panel/index.js';
+import { diff } from '../plan/diff.js';
+import type { OnEvent } from '../plan/events.js';
+import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
+import { type Limits, massChanges, planWarnings } from '../plan/guards.js';
+import { readsForManifest, readsForSavedPlan } from '../plan/reads.js';
+import type { SavedPlan } from '../plan/saved.js';
+import type { Plan } from '../plan/types.js';
+import { conflictLine, type PlanView } from '../render/common.js';
+import type { ExistingClient, LookedUp } from '../secrets/recovery.js';
+import type { Redactions } from '../redact.js';
+import { plural, sha256Hex } from '../util.js';
+
+/**
+ * The stage plan and apply share, over a panel already connected: read the panel, settle what
+ * earlier runs left in the secrets file, plan (or check a saved plan against the panel), plus
+ * the checks made on the result (conflicts, the mass-change rails the CLI applies). Reads no
+ * environment and prints nothing: what it has to say goes out through `onEvent`.
+ *
+ * What only some runs need is imported where they need it (test/cli/startup.test.ts): the
+ * saved-plan reader (and its validator) for a saved plan, the secrets journal for a secrets file.
+ */
+
+export { DEFAULT_MAX_CREATES, DEFAULT_MAX_DELETES, type Limits } from '../plan/guards.js';
+export type { SavedPlan } from '../plan/saved.js';
+export type { OnEvent, ProvisionEvent } from '../plan/events.js';
+
+/** What plan, apply or show was given, read once: a pipe or stdin cannot be read twice. */
+export type Input =
+  { readonly kind: 'saved'; readonly saved: SavedPlan } | { readonly kind: 'manifest'; readonly bytes: Uint8Array };
+
+/**
+ * Tells a saved plan from a manifest: a saved plan is a JSON object with `format_version`
+ * (then validated fully), or a `.json` file that mentions `"format_version"` (so a damaged
+ * plan file is reported as one). Anything else is a manifest (YAML reads JSON too, so a
+ * `.json` manifest works). `path` names the source in messages.
+ */
+export async function classifyInput(bytes: Uint8Array, path: string): Promise<Input> {
+  const text = new TextDecoder().decode(bytes);
+  if (!text.trimStart().startsWith('{')) return { kind: 'manifest', bytes };
+  let isPlan: boolean;
+  try {
+    const document = JSON.parse(text) as unknown;
+    isPlan = typeof document === 'object' && document !== null && 'format_version' in document;
+  } catch {
+    isPlan = extname(path).toLowerCase() === '.json' && text.includes('"format_version"');
+  }
+  if (!isPlan) return { kind: 'manifest', bytes };
+  const { parsePlanFile } = await import('../plan/saved.js');
+  return { kind: 'saved', saved: parsePlanFile(text, path) };
+}
+
+/** A plan ready to show or apply. */
+export interface Prepared {
+  readonly view: PlanView;
+  /** Each conflict at the manifest entry it comes from (none for a saved plan): for refuseConflicts. */
+  readonly conflictsAt: readonly LocatedProblem[];
+  /** Usernames whose create an earlier run left unsettled in the secrets file (PanelAdapterOptions.unsettled). */
+  readonly unsettled: ReadonlySet<string>;
+}
+
+/** What preparing needs beside the panel and the input. */
+export interface PrepareOptions {
+  readonly showUnmanaged: boolean;
+  /** The secrets file, to name clients whose password an earlier killed run lost (the caller holds its lock). */
+  readonly secretsPath?: string | undefined;
+  /** The run's redaction set: a password recovered from the secrets file joins it before it is told. */
+  readonly redactions: Redactions;
+  /** Told `read`, `planned`, and the secrets file's repairs and losses (`note`, `warning`). */
+  readonly onEvent?: OnEvent | undefined;
+}
+
+/** A manifest loaded: what it wants, its name in messages, its bytes (their digest goes into the plan). */
+export interface ManifestSource {
+  readonly desired: Desired;
+  readonly name: string;
+  readonly bytes: Uint8Array;
+}
+
+/** Panel, then diff: the plan of a manifest against `panel`. */
+export async function planManifest(
+  panel: PanelClient,
+  manifest: ManifestSource,
+  options: PrepareOptions,
+): Promise<Prepared> {
+  const { desired } = manifest;
+  const notes: string[] = [];
+  const live = await readLive(panel, {
+    ...readsForManifest(desired),
+    onNote: (note) => notes.push(note),
+  });
+  options.onEvent?.({ type: 'read', panelUrl: panel.baseUrl, live });
+  // Before any refusal (an unknown plan, a conflict): a client whose password was lost is named.
+  const unsettled = await settleJournal(
+    options.secretsPath,
+    panel.baseUrl,
+    live,
+    options.redactions,
+    'every',
+    options.onEvent,
+  );
+  if (!live.domainsComplete && desired.prune.domains) {
+    notes.push(
+      "prune.domains needs the panel's domain list, which it cannot give: no domain is pruned for being unlisted; state: absent entries still are deleted.",
+    );
+  }
+  const plan = diff(desired, live);
+  options.onEvent?.({ type: 'planned', plan });
+  const view: PlanView = {
+    plan,
+    panelUrl: panel.baseUrl,
+    manifest: manifest.name,
+    showUnmanaged: options.showUnmanaged,
+    notes,
+    manifestSha256: sha256Hex(manifest.bytes),
+    fingerprint: planFingerprint(plan, live),
+  };
+  return { view, conflictsAt: locateConflicts(plan, desired), unsettled };
+}
+
+/**
+ * Each conflict at the manifest entry that causes it: a domain owned by another client at its
+ * name under its client; a domain to delete at its `state: absent` entry, or at `prune:` when
+ * pruning deletes it. The message names no other customer: under GitHub Actions it becomes an
+ * annotation on the pull request (the text plan on stdout names the owner for the log).
+ */
+export function locateConflicts(plan: Plan, desired: Desired): LocatedProblem[] {
+  const located: LocatedProblem[] = [];
+  for (const conflict of plan.conflicts) {
+    const entry = desired.clients
+      .find((c) => c.username === conflict.client)
+      ?.domains.find((d) => d.name === conflict.domain);
+    const loc = entry?.loc ?? (conflict.subdomains === undefined ? undefined : desired.prune.loc);
+    if (loc !== undefined)
+      located.push({
+        file: loc.file,
+        line: loc.line,
+        column: loc.column,
+        message: conflictLine(conflict, false),
+      });
+  }
+  return located;
+}
+
+/**
+ * A saved plan checked against `panel`, read again: refused when made for another panel, or
+ * stale when anything it depends on changed (then nothing is sent). `file` names it in messages.
+ */
+export async function planSaved(
+  panel: PanelClient,
+  saved: SavedPlan,
+  file: string,
+  options: Omit<PrepareOptions, 'showUnmanaged'>,
+): Promise<Prepared> {
+  if (panel.baseUrl !== saved.panelUrl) {
+    throw new ProvisionError(
+      'plan_file',
+      `${file} was made for the panel ${saved.panelUrl}, not ${panel.baseUrl}: nothing was sent`,
+      {
+        hint: 'apply it with --url / PROVISION_URL set to the panel it was made for, or make a plan for this panel',
+      },
+    );
+  }
+  const notes: string[] = [];
+  const live = await readLive(panel, {
+    ...readsForSavedPlan(saved.plan),
+    onNote: (note) => notes.push(note),
+  });
+  options.onEvent?.({ type: 'read', panelUrl: panel.baseUrl, live });
+  // Before any refusal: a stale plan must not hide a client whose password was lost.
+  const unsettled = await settleJournal(
+    options.secretsPath,
+    panel.baseUrl,
+    live,
+    options.redactions,
+    'every',
+    options.onEvent,
+  );
+  if (planFingerprint(saved.plan, live) !== saved.fingerprint) {
+    const reasons = staleReasons(saved.plan, live);
+    throw new ProvisionError(
+      'stale_plan',
+      `stale plan: the panel changed since ${file} was made (${plural(reasons.length, 'difference')}): nothing was sent`,
+      {
+        details: reasons.length > 0 ? reasons : ['the panel state does not match the fingerprint recorded in the plan'],
+        hint: 'make a new plan (provision plan <manifest> --out FILE), review it, and apply that',
+      },
+    );
+  }
+  options.onEvent?.({ type: 'planned', plan: saved.plan });
+  const view: PlanView = {
+    plan: saved.plan,
+    panelUrl: panel.baseUrl,
+    manifest: saved.manifest,
+    showUnmanaged: false,
+    notes,
+    manifestSha256: saved.manifestSha256,
+    fingerprint: saved.fingerprint,
+  };
+  return { view, conflictsAt: [], unsettled };
+}
+
+/** The view with the warnings of `limits` (a mass change, what looks like a rename), when there are any. */
+export function withWarnings(view: PlanView, limits: Limits): PlanView {
+  const warnings = planWarnings(view.plan, limits);
+  return warnings.length === 0 ? view : { ...view, warnings };
+}
+
+/** Refuses, before anything is sent, a plan past a mass-change limit (the CLI's rail: exit massChange). */
+export function refuseMassChanges(plan: Plan, limits: Limits): void {
+  const found = massChanges(plan, limits);
+  if (found.length === 0) return;
+  throw new ProvisionError('mass_change', `${found.join('; ')}: nothing was sent`, {
+    hint: 'check the plan; if it is meant, run apply again with the --allow flag it names (or a higher limit)',
+  });
+}
+
+/**
+ * Conflicts make plan and apply fail: apply sends nothing until they are resolved. `located`:
+ * the conflicts at their manifest lines (Prepared.conflictsAt), printed under the error and,
+ * under GitHub Actions, annotated on those lines.
+ */
+export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] = []): void {
+  if (plan.conflicts.length === 0) return;
+  const owned = plan.conflicts.filter((c) => c.subdomains === undefined).length;
+  const blocked = plan.conflicts.length - owned;
+  const what = [
+    owned > 0
+      ? `${plural(owned, 'domain')} of the manifest belong${owned === 1 ? 's' : ''} to another client on the panel`
+      : '',
+    blocked > 0 ? `${plural(blocked, 'domain')} to delete ${blocked === 1 ? 'has' : 'have'} subdomains that stay` : '',
+  ].filter(Boolean);
+  throw new ProvisionError('plan_conflict', `${what.join('; ')}: apply sends nothing until this is resolved`, {
+    located,
+    hint:
+      owned > 0
+        ? 'move the domain under its owner in the manifest, remove it, or move it on the panel'
+        : 'mark the subdomains absent too (or let prune.domains take them), or keep the domain',
+  });
+}
+
+/**
+ * What earlier runs left in the secrets journal for this panel, settled and told (`warning`,
+ * `note`) before the run sends anything (apply/recover.ts): passwords lost or recovered,
+ * records completed, and creates and resets whose outcome is still unknown. Returns the
+ * usernames whose create is unsettled (for the panel adapter); none without a secrets file.
+ * `lookedUp`: 'every' when `live.clients` is every client of the panel, else the usernames
+ * looked up. The caller holds the secrets file's lock: this writes the journal.
+ */
+export async function settleJournal(
+  path: string | undefined,
+  panelUrl: string,
+  live: { readonly clients: readonly ExistingClient[] },
+  redactions: Redactions,
+  lookedUp: LookedUp,
+  onEvent: OnEvent | undefined,
+): Promise<ReadonlySet<string>> {
+  if (path === undefined || path === '') return new Set();
+  const { recoverJournal } = await import('../apply/recover.js');
+  return recoverJournal(
+    path,
+    panelUrl,
+    live.clients,
+    redactions,
+    (message) => onEvent?.({ type: message.kind, message: message.text }),
+    lookedUp,
+  );
+}
