@@ -1,16 +1,30 @@
 import { DEFAULT_CONCURRENCY, executePlan as walkPlan, MAX_CONCURRENCY, type Outcome } from '../apply/execute.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, panelAdapter } from '../apply/panel-adapter.js';
-import { recoverJournal } from '../apply/recover.js';
 import { ProvisionError } from '../errors.js';
 import type { PanelClient } from '../panel/client.js';
 import { findClient } from '../panel/read.js';
+import type { OnEvent } from '../plan/events.js';
 import { createsClients } from '../plan/guards.js';
 import type { Plan } from '../plan/types.js';
 import { Redactions } from '../redact.js';
+import type { SecretsSink } from '../secrets/journal.js';
 import { generatePassword } from '../secrets/password.js';
 import { SecretsLock } from '../secrets/lock.js';
-import { type ExistingClient, usernamesToSettle } from '../secrets/recovery.js';
-import { loadEncryption, type OpenSink, openSecretsSink, requireSecretsPath } from '../secrets/sink.js';
+import type { ExistingClient } from '../secrets/recovery.js';
+import { loadEncryption, openSecretsSink, requireSecretsPath } from '../secrets/sink.js';
+import { settleJournal } from './prepare.js';
+
+/**
+ * Apply: a plan carried out against a panel, through the panel adapter and the executor, with
+ * progress told through one `onEvent`. `runPlan` is the composition both front doors use;
+ * `executePlan` is the library's whole run around it (the secrets file's lock, its repairs,
+ * its sink). The CLI takes the lock and opens the sink itself, under its own rails.
+ */
+
+export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../apply/execute.js';
+export { DEFAULT_SETTLE_TIMEOUT_MS } from '../apply/panel-adapter.js';
+export { createsClients } from '../plan/guards.js';
+export { type Outcome, tally } from '../plan/outcome.js';
 
 /** How executePlan runs; every field is optional. */
 export interface ApplyOptions {
@@ -31,9 +45,14 @@ export interface ApplyOptions {
   readonly settleTimeoutMs?: number;
   /** Aborting stops new work: changes not yet sent are skipped as `interrupted`; in-flight ones finish. */
   readonly signal?: AbortSignal;
-  /** Called as each change finishes (succeeded, failed or skipped). */
+  /**
+   * Told each event of the run (ProvisionEvent): `outcome` as each change finishes, `note`
+   * before each wait or look-up, `warning` and `note` about the secrets file.
+   */
+  readonly onEvent?: OnEvent;
+  /** Called as each change finishes (succeeded, failed or skipped): the `outcome` events. */
   readonly onOutcome?: (outcome: Outcome) => void;
-  /** Told, in one sentence, before each wait or look-up (never the key or a password). */
+  /** Told, in one sentence, before each wait or look-up (never the key or a password): the run's `note` events. */
   readonly onWait?: (message: string) => void;
   /**
    * Told what the CLI prints on stderr about the secrets file: it lies in a git work tree
@@ -67,17 +86,39 @@ export async function executePlan(plan: Plan, panel: PanelClient, options: Apply
     : options.secretsFile === ''
       ? undefined
       : options.secretsFile;
-  if (path === undefined) return run(plan, panel, options, concurrency, undefined, new Set());
+  const onEvent: OnEvent = (event) => {
+    options.onEvent?.(event);
+    if (event.type === 'outcome') options.onOutcome?.(event.outcome);
+    else if (event.type === 'note') options.onWait?.(event.message);
+  };
+  const warn = (message: string): void => {
+    options.onEvent?.({ type: 'warning', message });
+    options.onWarning?.(message);
+  };
+  const run = (secrets: SecretsSink | undefined, unsettled: ReadonlySet<string>): Promise<Outcome[]> =>
+    runPlan(plan, panel, {
+      concurrency,
+      settleTimeoutMs: options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS,
+      secrets,
+      unsettled,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.generatePasswords === true ? { newPassword: () => generatePassword() } : {}),
+      onEvent,
+    });
+  if (path === undefined) return run(undefined, new Set());
   // As the CLI's apply: one run at a time per secrets file, for the whole run (the journal's
   // repairs included); a second one, in this process or another, is refused before anything is sent.
   const lock = await SecretsLock.acquire(path, 'executePlan');
   try {
     const redactions = new Redactions();
-    const unsettled = await settleJournal(path, panel, redactions, options.onWarning);
+    const unsettled = await settleLookedUp(path, panel, redactions, (event) => {
+      options.onEvent?.(event);
+      if (event.type === 'warning' || event.type === 'note') options.onWarning?.(event.message);
+    });
     const secrets = createsClients(plan.changes) ? await openSecretsSink({ path, encryption, redactions }) : undefined;
-    for (const warning of secrets?.warnings ?? []) options.onWarning?.(warning);
+    for (const warning of secrets?.warnings ?? []) warn(warning);
     try {
-      return await run(plan, panel, options, concurrency, secrets, unsettled);
+      return await run(secrets?.sink, unsettled);
     } finally {
       await secrets?.close();
     }
@@ -86,48 +127,73 @@ export async function executePlan(plan: Plan, panel: PanelClient, options: Apply
   }
 }
 
-/** The plan, through the panel adapter and the executor. */
-function run(
-  plan: Plan,
-  panel: PanelClient,
-  options: ApplyOptions,
-  concurrency: number,
-  secrets: OpenSink | undefined,
-  unsettled: ReadonlySet<string>,
-): Promise<Outcome[]> {
+/** How runPlan carries a plan out: everything decided by the caller. */
+export interface RunOptions {
+  /** Requests in flight at once (checked by the caller). */
+  readonly concurrency: number;
+  /** How long a new client's domains are retried while the panel sets the account up. */
+  readonly settleTimeoutMs: number;
+  /** Where new clients' passwords go; a plan that creates clients is refused without one. */
+  readonly secrets: SecretsSink | undefined;
+  /** Usernames whose create an earlier run left unsettled (settleJournal); default none. */
+  readonly unsettled?: ReadonlySet<string>;
+  readonly signal?: AbortSignal;
+  /** Makes each new client's password here (apply --generate-passwords). */
+  readonly newPassword?: () => string;
+  /** Told `outcome` as each change finishes and `note` before each wait or look-up. */
+  readonly onEvent?: OnEvent;
+}
+
+/** The plan, through the panel adapter and the executor: the one composition of apply. */
+export function runPlan(plan: Plan, panel: PanelClient, options: RunOptions): Promise<Outcome[]> {
+  const { onEvent } = options;
   const adapter = panelAdapter(panel, {
-    settleTimeoutMs: options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS,
-    secrets: secrets?.sink,
+    settleTimeoutMs: options.settleTimeoutMs,
+    secrets: options.secrets,
     panelUrl: panel.baseUrl,
-    unsettled,
+    ...(options.unsettled === undefined ? {} : { unsettled: options.unsettled }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.generatePasswords === true ? { newPassword: () => generatePassword() } : {}),
-    ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
+    ...(options.newPassword === undefined ? {} : { newPassword: options.newPassword }),
+    ...(onEvent === undefined
+      ? {}
+      : {
+          onWait: (message: string) => {
+            onEvent({ type: 'note', message });
+          },
+        }),
   });
   return walkPlan(plan, adapter, {
-    concurrency,
+    concurrency: options.concurrency,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.onOutcome === undefined ? {} : { onOutcome: options.onOutcome }),
+    ...(onEvent === undefined
+      ? {}
+      : {
+          onOutcome: (outcome: Outcome) => {
+            onEvent({ type: 'outcome', outcome });
+          },
+        }),
   });
 }
 
 /**
  * What a killed run left in the journal, settled before anything is sent, as the CLI does
- * while it plans (apply/recover.ts): the CLI reads every client, so here the clients the
- * journal needs are looked up by name (a GET each, usually none). Returns the usernames whose
- * create is still unsettled.
+ * while it plans (api/prepare.ts settleJournal): the CLI reads every client, so here the
+ * clients the journal needs are looked up by name (a GET each, usually none). Returns the
+ * usernames whose create is still unsettled.
  */
-async function settleJournal(
+async function settleLookedUp(
   path: string,
   panel: PanelClient,
   redactions: Redactions,
-  onWarning: ((message: string) => void) | undefined,
+  onEvent: OnEvent,
 ): Promise<ReadonlySet<string>> {
+  // Imported here, as the CLI's apply imports the journal's repairs: only a run with a secrets file loads them.
+  const { usernamesToSettle } = await import('../secrets/recovery.js');
   const clients: ExistingClient[] = [];
   const names = await usernamesToSettle(path, panel.baseUrl);
   for (const username of names) {
     const found = await findClient(panel, username);
     if (found !== undefined) clients.push({ username, id: found.id });
   }
-  return recoverJournal(path, panel.baseUrl, clients, redactions, (message) => onWarning?.(message.text), names);
+  return settleJournal(path, panel.baseUrl, { clients }, redactions, names, onEvent);
 }

@@ -1,7 +1,14 @@
-import { DEFAULT_CONCURRENCY, executePlan, MAX_CONCURRENCY } from '../apply/execute.js';
-import { type Outcome, tally } from '../plan/outcome.js';
+import {
+  createsClients,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_SETTLE_TIMEOUT_MS,
+  MAX_CONCURRENCY,
+  type Outcome,
+  runPlan,
+  tally,
+} from '../api/apply.js';
+import { DEFAULT_MAX_DELETES, refuseConflicts, refuseMassChanges, withWarnings } from '../api/prepare.js';
 import { ProvisionError } from '../errors.js';
-import { DEFAULT_SETTLE_TIMEOUT_MS, panelAdapter } from '../apply/panel-adapter.js';
 import { DEFAULT_CONNECTIONS } from '../panel/index.js';
 import type { PlanView } from '../render/common.js';
 import { renderApplyJson, renderApplySummary } from '../render/outcome.js';
@@ -12,7 +19,6 @@ import { loadEncryption, openSecretsSink, refusePlaintextInCi, requireSecretsPat
 import { plural } from '../util.js';
 import type { Command } from './args.js';
 import { count, oneOf, parseCommandLine, type Range, rangeText, SECONDS, seconds } from './args.js';
-import { createsClients, DEFAULT_MAX_DELETES, planWarnings } from '../plan/guards.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
 import { onGitHubActions, stepSummary } from './github.js';
@@ -27,8 +33,6 @@ import {
   planFromSavedPlan,
   type Prepared,
   readInput,
-  refuseConflicts,
-  refuseMassChanges,
 } from './prepare.js';
 import { sourceName } from './manifest-input.js';
 
@@ -127,8 +131,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
         prepared = await planFromSavedPlan(input.saved, path, io, credentials, options);
       }
       const { panel } = prepared;
-      const warnings = planWarnings(prepared.view.plan, limits);
-      const view: PlanView = warnings.length === 0 ? prepared.view : { ...prepared.view, warnings };
+      const view = withWarnings(prepared.view, limits);
       try {
         const color = useColor(io.stdout, io.env);
         if (format === 'text') io.stdout.write(renderPlanText(view, { color }));
@@ -173,22 +176,13 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
         });
         let outcomes: Outcome[];
         try {
-          const adapter = panelAdapter(panel, {
+          outcomes = await runPlan(view.plan, panel, {
+            concurrency,
             settleTimeoutMs,
             secrets: secrets?.sink,
-            panelUrl: view.panelUrl,
             signal: controller.signal,
             ...(values['generate-passwords'] ? { newPassword: () => generatePassword() } : {}),
-            onWait: (message) => {
-              progress.note(message);
-            },
-          });
-          outcomes = await executePlan(view.plan, adapter, {
-            concurrency,
-            signal: controller.signal,
-            onOutcome: (outcome) => {
-              progress.outcome(outcome);
-            },
+            onEvent: progress.onEvent,
           });
         } finally {
           running = false;

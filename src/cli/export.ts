@@ -1,15 +1,9 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { ProvisionError } from '../errors.js';
 import { quote, safeText } from '../escape.js';
-import { adopt } from '../export/adopt.js';
-import { LiveModel } from '../export/model.js';
-import { checkRewritableVersion, rewrite } from '../export/rewrite.js';
-import { manifestText } from '../export/write.js';
-import type { Desired } from '../manifest/types.js';
-import { validateManifest } from '../manifest/load.js';
+import { adoptInto, exportManifest, intoScope, readForExport } from '../api/export.js';
 import { globMatcher } from '../names.js';
-import { EXPORTED_FIELDS } from '../kinds/client/index.js';
-import { type Live, readLive } from '../panel/index.js';
+import type { Live } from '../panel/index.js';
 import { plural } from '../util.js';
 import type { Command, Credentials } from './args.js';
 import { parseCommandLine } from './args.js';
@@ -36,9 +30,6 @@ const EXPORT_OPTIONS = {
 
 const usage =
   'provision export [--out FILE] [--clients GLOB]... | provision export --into MANIFEST [--check] [--clients GLOB]... [--drop-missing]';
-
-/** The managed fields export writes (the client's field table says which), and so must know of each client. */
-const ALL_FIELDS = EXPORTED_FIELDS;
 
 /**
  * `provision export`: reads the panel (never writes to it) and prints or writes a manifest;
@@ -122,26 +113,20 @@ async function exportPanel(
 ): Promise<typeof EXIT.ok> {
   const include = patterns.length === 0 ? () => true : globMatcher(patterns);
   const { live, url } = await readPanel(io, credentials, values, [], include);
-  const model = new LiveModel(live);
-  const warnings: string[] = [];
-  const clients = model.entries((w) => warnings.push(w), include);
   const filter = patterns.length === 0 ? '' : ` (clients matching ${patterns.map((p) => quote(p)).join(', ')})`;
-  const text = manifestText(clients, [
+  const { text, clients, domains, warnings } = exportManifest(live, include, [
     `The panel ${url}${filter}, as provision export read it.`,
     'Review it, commit it: provision plan of it against this panel shows no changes.',
   ]);
-  if (validateManifest(text, 'export').desired === undefined)
-    throw new Error('provision export wrote a manifest that does not validate');
   for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
   if (values.out !== undefined) await writeAtomically(values.out, text);
   else io.stdout.write(text);
-  const domains = clients.reduce((n, c) => n + c.domains.length, 0);
   const left =
     warnings.length === 0
       ? ''
       : `; ${plural(warnings.length, 'name or value', 'names or values')} left out (see the warnings above)`;
   io.stderr.write(
-    `exported ${plural(clients.length, 'client')} and ${plural(domains, 'domain')} of ${url}${values.out === undefined ? '' : ` to ${safeText(values.out)}`}${left}\n`,
+    `exported ${plural(clients, 'client')} and ${plural(domains, 'domain')} of ${url}${values.out === undefined ? '' : ` to ${safeText(values.out)}`}${left}\n`,
   );
   return EXIT.ok;
 }
@@ -157,23 +142,12 @@ async function exportInto(
   const bytes = await readBytes(path, io, 'manifest');
   const desired = loadManifest(bytes, path, io);
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
-  checkRewritableVersion(text, path);
-  const claim = patterns.length === 0 ? () => false : globMatcher(patterns);
-  const keep = globMatcher(desired.prune.keep);
-  const listed = new Set(desired.clients.filter((c) => c.state === 'present').map((c) => c.username));
-  const wanted = (username: string): boolean =>
-    listed.has(username) || ((desired.prune.clients || claim(username)) && !keep(username));
-  const { live } = await readPanel(io, credentials, values, manifestDomains(desired), wanted);
-  const { edits, warnings } = adopt(desired, new LiveModel(live), {
+  const { claim, wanted, domainNames } = intoScope(desired, text, path, patterns);
+  const { live } = await readPanel(io, credentials, values, domainNames, wanted);
+  const { rewritten, warnings } = adoptInto(desired, text, path, live, {
     claim,
     dropMissing: values['drop-missing'],
   });
-  const rewritten = rewrite(text, edits, path);
-  const check = validateManifest(rewritten, path);
-  if (check.desired === undefined)
-    throw new Error(
-      `export --into made a manifest that does not validate (${check.diagnostics[0]?.message ?? 'no diagnostic'})`,
-    );
   for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
   if (rewritten === text) {
     io.stderr.write(`${safeText(path)}: already describes the panel for what it manages: nothing to change\n`);
@@ -193,15 +167,7 @@ async function exportInto(
   return EXIT.ok;
 }
 
-function manifestDomains(desired: Desired): string[] {
-  return desired.clients.flatMap((c) => c.domains.map((d) => d.name));
-}
-
-/**
- * Connects and reads the panel as plan does, plus GET /clients/{id} for the clients `details`
- * accepts whose managed fields the list leaves out (a note says so). A panel without a domain
- * list is refused: export would not see its domains.
- */
+/** Connects and reads the panel (api/export.ts readForExport), printing its notes as they come. */
 async function readPanel(
   io: Io,
   credentials: Credentials,
@@ -211,23 +177,9 @@ async function readPanel(
 ): Promise<{ live: Live; url: string }> {
   const panel = await connect(values, io, credentials);
   try {
-    const onNote = (note: string): void => {
-      io.stderr.write(`note: ${safeText(note)}\n`);
-    };
-    const live = await readLive(panel, {
-      domainNames,
-      details: { usernames: details, fields: ALL_FIELDS },
-      onNote,
+    const live = await readForExport(panel, domainNames, details, (event) => {
+      if (event.type === 'note') io.stderr.write(`note: ${safeText(event.message)}\n`);
     });
-    if (!live.domainsComplete) {
-      throw new ProvisionError(
-        'panel_contract',
-        `${panel.describe('GET', '/domains')} is not available: export cannot see which domains the panel has: nothing was written`,
-        {
-          hint: 'export needs a panel that lists its domains (GET /domains); write the domains into the manifest by hand',
-        },
-      );
-    }
     return { live, url: panel.baseUrl };
   } finally {
     await panel.close();

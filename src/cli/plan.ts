@@ -1,5 +1,4 @@
-import { planWarnings } from '../plan/guards.js';
-import type { PlanView } from '../render/common.js';
+import { refuseConflicts, withWarnings } from '../api/prepare.js';
 import { renderPlanText } from '../render/text.js';
 import type { Command } from './args.js';
 import { oneOf, parseCommandLine } from './args.js';
@@ -9,7 +8,7 @@ import { EXIT, exitCodesHelp } from './exit.js';
 import { checkOutPath, readBytes, writeAtomically } from './files.js';
 import { onGitHubActions, stepSummary } from './github.js';
 import { useColor } from './io.js';
-import { MASS_HELP, MASS_OPTIONS, massLimits, planFromManifest, refuseConflicts } from './prepare.js';
+import { MASS_HELP, MASS_OPTIONS, massLimits, planFromManifest } from './prepare.js';
 
 const PLAN_OPTIONS = {
   ...CONNECTION_OPTIONS,
@@ -64,8 +63,8 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
       showUnmanaged: values['show-unmanaged'],
     });
     await prepared.panel.close();
-    const warnings = planWarnings(prepared.view.plan, limits);
-    const view: PlanView = warnings.length === 0 ? prepared.view : { ...prepared.view, warnings };
+    const view = withWarnings(prepared.view, limits);
+    const warnings = view.warnings ?? [];
     // The JSON and Markdown renderers are loaded only for a run that writes them (start-up: test/cli/startup.test.ts).
     const json = async (): Promise<string> => (await import('../render/json.js')).renderPlanJson(view);
     const markdown = async (): Promise<string> =>

@@ -1,4 +1,5 @@
-import type { Outcome } from '../plan/outcome.js';
+import type { Outcome } from '../api/apply.js';
+import type { OnEvent } from '../api/prepare.js';
 import { renderOutcomeLine, renderProgressLine } from '../render/outcome.js';
 import type { Io, Output } from './io.js';
 import { useColor } from './io.js';
@@ -23,6 +24,12 @@ export class ApplyProgress {
     this.lines = format === 'json' ? io.stderr : io.stdout;
     this.live = io.stderr.isTTY && (io.stderr.columns ?? 0) > 0;
   }
+
+  /** The run's events (api/apply.ts runPlan): each outcome as a line, each note above the live line; the rest is not shown here. */
+  readonly onEvent: OnEvent = (event) => {
+    if (event.type === 'outcome') this.outcome(event.outcome);
+    else if (event.type === 'note') this.note(event.message);
+  };
 
   outcome(outcome: Outcome): void {
     this.counts[outcome.status]++;

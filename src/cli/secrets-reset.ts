@@ -1,9 +1,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { resetPasswords, type ResetOutcome, type ResetTarget } from '../apply/reset.js';
+import { resetClients, type ResetOutcome, resetTargets } from '../api/reset.js';
 import { ProvisionError } from '../errors.js';
 import { quote } from '../escape.js';
 import { USERNAME_PATTERN } from '../names.js';
-import { findClient } from '../panel/read.js';
 import { generatePassword } from '../secrets/password.js';
 import { SecretsLock } from '../secrets/lock.js';
 import {
@@ -19,7 +18,7 @@ import { parseCommandLine } from './args.js';
 import { connect, CONNECTION_OPTIONS, type ConnectionValues } from './connection.js';
 import { EXIT, type ExitCode } from './exit.js';
 import type { Io } from './io.js';
-import { reportLostPasswords } from './prepare.js';
+import { journalPrinter } from './prepare.js';
 
 /** `secrets reset`'s flags: the connection's, and where the passwords go. */
 export const RESET_OPTIONS = {
@@ -116,20 +115,12 @@ async function resetUnderLock(
 ): Promise<ExitCode> {
   const panel = await connect(values, io, credentials);
   try {
-    const targets: ResetTarget[] = [];
-    const missing: string[] = [];
-    for (const username of usernames) {
-      const found = await findClient(panel, username);
-      if (found === undefined) missing.push(username);
-      else targets.push({ username, id: found.id });
-    }
-    if (missing.length > 0) {
-      throw new ProvisionError('usage', `the panel has no client ${missing.map(quote).join(', ')}: nothing was sent`, {
-        hint: 'check the names (provision plan --show-unmanaged lists the clients the manifest does not); administrators cannot be reset here',
-      });
-    }
     // A password an interrupted apply wrote ahead for one of them is current before it is replaced.
-    await reportLostPasswords(path, panel.baseUrl, { clients: targets }, io, credentials.redactions, usernames);
+    const targets = await resetTargets(panel, usernames, {
+      path,
+      redactions: credentials.redactions,
+      onEvent: journalPrinter(io),
+    });
     const sink = await openSecretsSink({ path, encryption, redactions: credentials.redactions });
     for (const warning of sink.warnings) io.stderr.write(`warning: ${warning}\n`);
     const controller = new AbortController();
@@ -141,8 +132,7 @@ async function resetUnderLock(
     });
     let outcomes: ResetOutcome[];
     try {
-      outcomes = await resetPasswords(panel, sink.sink, targets, {
-        panelUrl: panel.baseUrl,
+      outcomes = await resetClients(panel, sink.sink, targets, {
         newPassword: () => generatePassword(),
         signal: controller.signal,
         onOutcome: (outcome) => {
