@@ -116,7 +116,10 @@ export type ErrorCode =
   | 'plan_file'
   /** A saved plan no longer matches the panel (what it creates or references changed); nothing is sent. */
   | 'stale_plan'
-  /** The plan creates more than --max-creates or deletes more than --max-deletes resources, without --allow-mass-create / --allow-mass-delete; nothing is sent. */
+  /**
+   * The plan creates more than --max-creates or deletes more than --max-deletes resources, without
+   * --allow-mass-create / --allow-mass-delete; nothing is sent.
+   */
   | 'mass_change';
 
 /** The errno code of a failed file or socket call (`ENOENT`), or the error's text when it has none. */

@@ -72,5 +72,8 @@ export type FieldView<T> =
   | { readonly kind: 'unknown' }
   | { readonly kind: 'unwritable'; readonly reason: string };
 
-/** Half of a UTF-16 surrogate pair on its own: JSON can carry it, a UTF-8 file cannot (it would read back as U+FFFD). */
+/**
+ * Half of a UTF-16 surrogate pair on its own: JSON can carry it, a UTF-8 file cannot (it would read
+ * back as U+FFFD).
+ */
 export const LONE_SURROGATE = /[\uD800-\uDFFF]/u;

@@ -44,7 +44,10 @@ export function systemFlag(value: unknown): boolean | undefined | { readonly pro
   return { problem: 'a boolean (or 0 or 1)' };
 }
 
-/** A domain's name as read (`domain`): normalised to lowercase ASCII, or kept lowercased when normalizeDomain refuses it (the panel has it, it must still be seen). */
+/**
+ * A domain's name as read (`domain`): normalised to lowercase ASCII, or kept lowercased when
+ * normalizeDomain refuses it (the panel has it, it must still be seen).
+ */
 export function domainName(raw: string): string {
   const normal = normalizeDomain(raw);
   return 'name' in normal ? normal.name : raw.toLowerCase();
@@ -316,7 +319,8 @@ export function domainFacts(change: DomainChange): Fact<DomainFactIndex>[] {
             return domain === undefined ? 'absent' : `owner:${domain.idUser}`;
           },
           reason: (actual, live) =>
-            `domain ${quote(name)} now exists on the panel (${ownerText(Number(valueOf(actual)), live)}); the plan would create it`,
+            `domain ${quote(name)} now exists on the panel (${ownerText(Number(valueOf(actual)), live)}); ` +
+            'the plan would create it',
         },
       ];
       if (clientId !== null) facts.push(existingClient(client, clientId, 'owner', 'which the plan adds domains to'));
@@ -345,8 +349,10 @@ export function domainFacts(change: DomainChange): Fact<DomainFactIndex>[] {
             if (actual === 'absent') return `domain ${quote(name)}, which the plan deletes, is no longer on the panel`;
             const domain = live.domains.get(name);
             return domain === undefined || domain.id !== domainId
-              ? `domain ${quote(name)} was made again on the panel (id ${domain?.id ?? '?'}; the plan deletes id ${domainId})`
-              : `domain ${quote(name)} now belongs to ${ownerText(domain.idUser, live)}; the plan deletes it from client id ${clientId}`;
+              ? `domain ${quote(name)} was made again on the panel ` +
+                  `(id ${domain?.id ?? '?'}; the plan deletes id ${domainId})`
+              : `domain ${quote(name)} now belongs to ${ownerText(domain.idUser, live)}; ` +
+                  `the plan deletes it from client id ${clientId}`;
           },
         },
       ];

@@ -24,14 +24,14 @@ function quoteList(keys: readonly string[]): string {
 }
 
 /**
- * Runs the checks JSON Schema cannot express (username rule, uniqueness, domain names, each
- * managed field's own check from the client's field table, a client marked `state: absent`
- * that has other keys) on every client that is well-formed enough, and builds the clients of
- * `Desired` in manifest order: `state` always set (`present` unless the manifest says
- * `absent`), each managed field only when given, each domain item (a string, or `{name, state}`) as a DesiredDomain whose name is
- * normalized and located at its name, and listed once in the whole manifest whatever its state.
- * A client marked absent keeps only its username, state and location. Problems go to `diagnostics`; the clients are only meaningful
- * when none of them is an error.
+ * Runs the checks JSON Schema cannot express (username rule, uniqueness, domain names, each managed
+ * field's own check from the client's field table, a client marked `state: absent` that has other
+ * keys) on every client that is well-formed enough, and builds the clients of `Desired` in manifest
+ * order: `state` always set (`present` unless the manifest says `absent`), each managed field only
+ * when given, each domain item (a string, or `{name, state}`) as a DesiredDomain whose name is
+ * normalized and located at its name, and listed once in the whole manifest whatever its state. A
+ * client marked absent keeps only its username, state and location. Problems go to `diagnostics`;
+ * the clients are only meaningful when none of them is an error.
  */
 export function buildClients<N>(data: unknown, source: Locator<N>, diagnostics: Diagnostic[]): DesiredClient[] {
   const clients = (data as { clients?: unknown } | null)?.clients;
@@ -76,7 +76,8 @@ export class ClientsBuilder {
       if (!USERNAME_PATTERN.test(username)) {
         error(
           loc,
-          `username ${quote(username)} must be lowercase letters, digits, "-" or "_", starting with a letter (at most 32): usernames are not rewritten`,
+          `username ${quote(username)} must be lowercase letters, digits, "-" or "_", ` +
+            'starting with a letter (at most 32): usernames are not rewritten',
         );
       } else {
         const first = usernames.get(username);
@@ -84,7 +85,8 @@ export class ClientsBuilder {
         else
           error(
             loc,
-            `username ${quote(username)} is used twice (first at line ${first.line}): each client needs its own username`,
+            `username ${quote(username)} is used twice (first at line ${first.line}): ` +
+              'each client needs its own username',
           );
       }
     }
@@ -96,7 +98,9 @@ export class ClientsBuilder {
       if (firstExtra !== undefined) {
         error(
           source.keyAt(node, firstExtra) ?? loc,
-          `${name} has state: absent: remove ${quoteList(extra)} (a client that is deleted has no other keys than "username" and "state"), or remove "state: absent" to keep the client`,
+          `${name} has state: absent: remove ${quoteList(extra)} ` +
+            '(a client that is deleted has no other keys than "username" and "state"), ' +
+            'or remove "state: absent" to keep the client',
         );
       }
       if (typeof username === 'string') this.clients.push({ username, state, domains: [], loc });
@@ -142,7 +146,8 @@ export class ClientsBuilder {
             domainLoc,
             first.client === i
               ? `domain ${quote(input)}${same} is listed twice in ${name} (first at line ${first.loc.line}): remove one`
-              : `domain ${quote(input)}${same} is already listed under ${first.name} at line ${first.loc.line}: a domain belongs to one client only`,
+              : `domain ${quote(input)}${same} is already listed under ${first.name} at line ${first.loc.line}: ` +
+                  'a domain belongs to one client only',
           );
         }
         desiredDomains.push({ name: normalized.name, input, state: domainState, loc: domainLoc });

@@ -33,9 +33,10 @@ import { isRecord } from '../util.js';
  * CHUNKED_DIAGNOSTICS_ABOVE, see load.ts) any diagnostic at all from the schema or semantic
  * checks: so every diagnostic, and every location in it, is the whole-document parse's. Larger
  * files keep the chunked read and check their items one by one (checkClientSchema), with the
- * same words and locations; the tests hold both reads to the same answer. A batch ends only where a line at the sequence's indentation starts
- * a new item: nothing that spans lines (a quoted or flow scalar, a block scalar) can cross
- * that line without a syntax error in the batch before it.
+ * same words and locations; the tests hold both reads to the same answer. A batch ends only
+ * where a line at the sequence's indentation starts a new item: nothing that spans lines (a
+ * quoted or flow scalar, a block scalar) can cross that line without a syntax error in the
+ * batch before it.
  */
 
 /** A node's position (where the whole-document parse's node starts), and its children. */

@@ -13,7 +13,10 @@ import { plural } from '../util.js';
 /** What loading a manifest found: `desired` is undefined exactly when a diagnostic is an error. */
 export interface LoadResult {
   readonly desired: Desired | undefined;
-  /** The problems found, sorted by line and column (at most MAX_DIAGNOSTICS, then a count); warnings do not stop the load. */
+  /**
+   * The problems found, sorted by line and column (at most MAX_DIAGNOSTICS, then a count); warnings
+   * do not stop the load.
+   */
   readonly diagnostics: Diagnostic[];
   /** How many errors there are in all, when more were found than `diagnostics` lists. */
   readonly errorCount?: number;
@@ -189,7 +192,8 @@ export function parseManifestWhole(text: string, file: string): LoadResult {
         ? {
             ...source.of(source.firstAlias()),
             severity: 'error',
-            message: `aliases expand to too much data (more than ${MAX_ALIAS_COUNT} nodes): write the values out instead`,
+            message:
+              `aliases expand to too much data (more than ${MAX_ALIAS_COUNT} nodes): ` + 'write the values out instead',
           }
         : {
             ...source.of(unresolved),
@@ -206,7 +210,10 @@ export function parseManifestWhole(text: string, file: string): LoadResult {
   return finish({ file, clients, prune }, diagnostics);
 }
 
-/** At most this many diagnostics are reported, then how many more there are: a manifest full of errors stays readable. */
+/**
+ * At most this many diagnostics are reported, then how many more there are: a manifest full of
+ * errors stays readable.
+ */
 export const MAX_DIAGNOSTICS = 1000;
 
 /** `counted`: problems found past the ones kept (a chunked read keeps only the first), and how many are errors. */

@@ -221,7 +221,9 @@ export function lookalikeDiagnostics(desired: Desired): Diagnostic[] {
           line: other.loc?.line ?? 1,
           column: other.loc?.column ?? 1,
           severity: 'warning',
-          message: `${kind} ${quote(other.name)} looks like ${kind} ${quote(first.name)}${where}: they differ only by case, spacing or look-alike characters${describe(other.name, first.name)}`,
+          message:
+            `${kind} ${quote(other.name)} looks like ${kind} ${quote(first.name)}${where}: ` +
+            `they differ only by case, spacing or look-alike characters${describe(other.name, first.name)}`,
         });
       }
     }

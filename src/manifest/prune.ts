@@ -62,14 +62,20 @@ function patternProblem(pattern: string): string | { ascii: string } {
   const strange = Array.from(pattern).find((char) => !NAME_OR_GLOB.test(char));
   if (strange !== undefined) return asciiProblem(pattern, strange);
   if (pattern.endsWith('.'))
-    return `ends with a dot, which no name has (names are compared without it), so it would keep nothing: write ${quote(pattern.replace(/\.+$/, ''))}`;
+    return (
+      'ends with a dot, which no name has (names are compared without it), ' +
+      `so it would keep nothing: write ${quote(pattern.replace(/\.+$/, ''))}`
+    );
   if (pattern.startsWith('.') || pattern.includes('..'))
-    return `has an empty label (a dot at the start or two in a row), which no name has, so it would keep nothing: write ${quote(
-      `${pattern.startsWith('.') ? '*.' : ''}${pattern
-        .split('.')
-        .filter((label) => label !== '')
-        .join('.')}`,
-    )}`;
+    return (
+      'has an empty label (a dot at the start or two in a row), ' +
+      `which no name has, so it would keep nothing: write ${quote(
+        `${pattern.startsWith('.') ? '*.' : ''}${pattern
+          .split('.')
+          .filter((label) => label !== '')
+          .join('.')}`,
+      )}`
+    );
   return { ascii: pattern };
 }
 
@@ -170,7 +176,8 @@ function unicodeProblem(pattern: string, odd: string): string {
   const write =
     forms.length > 0
       ? `write ${forms.join(', or ')}`
-      : 'write each label with international letters in its ASCII (punycode) form, with the wildcards in labels of their own';
+      : 'write each label with international letters in its ASCII (punycode) form, ' +
+        'with the wildcards in labels of their own';
   return `${what}; names are compared in their ASCII form, so it would keep nothing as written: ${write}`;
 }
 
@@ -189,7 +196,10 @@ function plainTwin(char: string): string | undefined {
   return undefined;
 }
 
-/** The pattern with every character outside ASCII replaced by its plain twin, without a trailing dot; undefined when one has none. */
+/**
+ * The pattern with every character outside ASCII replaced by its plain twin, without a trailing
+ * dot; undefined when one has none.
+ */
 function plainForm(pattern: string): string | undefined {
   let out = '';
   for (const char of pattern) {
@@ -201,7 +211,10 @@ function plainForm(pattern: string): string | undefined {
   return out === '' ? undefined : out;
 }
 
-/** The pattern's ASCII (punycode) form label by label, without a trailing dot; undefined when a label cannot be converted (a wildcard beside international letters). */
+/**
+ * The pattern's ASCII (punycode) form label by label, without a trailing dot; undefined when a
+ * label cannot be converted (a wildcard beside international letters).
+ */
 function punycodeForm(pattern: string): string | undefined {
   const labels: string[] = [];
   for (const label of pattern.replace(/\.+$/, '').split('.')) {

@@ -197,7 +197,9 @@ function mustBeBoolean(value: unknown): string {
 function mustBeState(value: unknown): string {
   const word = typeof value === 'string' ? value : undefined;
   const suggestion = word === undefined ? undefined : (STATE_WORDS.get(word.toLowerCase()) ?? closest(word, STATES));
-  return `must be present or absent${written(value)}${suggestion === undefined ? '' : `: did you mean "${suggestion}"?`}`;
+  return (
+    `must be present or absent${written(value)}` + (suggestion === undefined ? '' : `: did you mean "${suggestion}"?`)
+  );
 }
 
 const STATES = ['present', 'absent'] as const;
@@ -247,7 +249,10 @@ function clientLabelAt(data: unknown, index: string | number): string {
   return clientLabel(valueAt(data, ['clients', index]), index);
 }
 
-/** How messages name a client: `client "alice"` by its username when it has one, else `client #3` (its position from 1). */
+/**
+ * How messages name a client: `client "alice"` by its username when it has one, else `client #3`
+ * (its position from 1).
+ */
 export function clientLabel(client: unknown, index: string | number): string {
   const username = valueAt(client, ['username']);
   return typeof username === 'string' && username !== '' ? `client "${username}"` : `client #${Number(index) + 1}`;

@@ -188,7 +188,9 @@ function resolveHostingPlans(desired: Desired, onPanel: readonly LiveHostingPlan
     const located: LocatedProblem[] = [];
     for (const [name, loc] of unknown) {
       const suggestion = closest(name, available);
-      const message = `hosting plan ${quote(name)} is not on the panel${suggestion === undefined ? '' : `: did you mean ${quote(suggestion)}?`}`;
+      const message =
+        `hosting plan ${quote(name)} is not on the panel` +
+        (suggestion === undefined ? '' : `: did you mean ${quote(suggestion)}?`);
       if (loc === undefined) details.push(message);
       else located.push({ file: loc.file, line: loc.line, column: loc.column, message });
     }

@@ -70,16 +70,21 @@ export function massChanges(plan: Plan, limits: Limits): string[] {
   const found: string[] = [];
   if (creates > limits.maxCreates && !limits.allowMassCreate) {
     found.push(
-      `this plan creates ${creates} resources, more than the limit of ${limits.maxCreates} (--max-creates): apply refuses it without --allow-mass-create`,
+      `this plan creates ${creates} resources, more than the limit of ${limits.maxCreates} (--max-creates): ` +
+        'apply refuses it without --allow-mass-create',
     );
   }
   if (uncounted > 0 && !limits.allowMassDelete) {
     found.push(
-      `this plan deletes ${plural(uncounted, 'client')} whose domains the panel cannot list (they go with ${uncounted === 1 ? 'it' : 'them'}, however many there are): apply refuses it without --allow-mass-delete`,
+      `this plan deletes ${plural(uncounted, 'client')} whose domains the panel cannot list ` +
+        `(they go with ${uncounted === 1 ? 'it' : 'them'}, however many there are): ` +
+        'apply refuses it without --allow-mass-delete',
     );
   } else if (deletes > limits.maxDeletes && !limits.allowMassDelete) {
     found.push(
-      `this plan deletes ${deletes} resources (a client counts with each of its domains), more than the limit of ${limits.maxDeletes} (--max-deletes): apply refuses it without --allow-mass-delete`,
+      `this plan deletes ${deletes} resources (a client counts with each of its domains), ` +
+        `more than the limit of ${limits.maxDeletes} (--max-deletes): ` +
+        'apply refuses it without --allow-mass-delete',
     );
   }
   return found;
@@ -114,8 +119,10 @@ export function renameWarning(plan: Plan): string | undefined {
       .map((n) => quote(n))
       .join(', ') + (list.length > 3 ? ` and ${list.length - 3} more` : '');
   return (
-    `this plan deletes ${plural(deleted.length, 'client')} (${names(deleted)}) and creates ${plural(created.length, 'client')} (${names(created)}): ` +
-    'if this is meant as a rename, the panel cannot rename (usernames are identities): the new account starts empty and the deleted one loses its mail, databases and files'
+    `this plan deletes ${plural(deleted.length, 'client')} (${names(deleted)}) ` +
+    `and creates ${plural(created.length, 'client')} (${names(created)}): ` +
+    'if this is meant as a rename, the panel cannot rename (usernames are identities): ' +
+    'the new account starts empty and the deleted one loses its mail, databases and files'
   );
 }
 

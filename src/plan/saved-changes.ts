@@ -13,7 +13,10 @@ import { type DomainChangeJson, domainFromJson, domainProblems, domainToJson } f
  * rules, the request matching the change).
  */
 
-/** One change as the document holds it (snake_case), with the request it becomes: the common fields around its kind's own. */
+/**
+ * One change as the document holds it (snake_case), with the request it becomes: the common fields
+ * around its kind's own.
+ */
 export function changeToJson(change: Change): Record<string, unknown> {
   const common = { id: change.id, action: change.action, type: change.type, name: change.name };
   const tail = { reason: change.reason, depends_on: change.dependsOn, request: requestFor(change) };

@@ -197,7 +197,8 @@ function checkVersion(version: unknown, source: string): void {
   if (major < SUPPORTED_MAJOR || minor < OLDEST_MINOR) {
     throw new ProvisionError(
       'plan_file',
-      `${source} has plan format ${version}, made by an older version of provision: this one reads ${SUPPORTED_MAJOR}.x only`,
+      `${source} has plan format ${version}, made by an older version of provision: ` +
+        `this one reads ${SUPPORTED_MAJOR}.x only`,
       {
         hint: 'make the plan again with this version: provision plan <manifest> --out FILE',
       },

@@ -68,7 +68,10 @@ export function createClient(username: string, wants: ClientWants, plans: Hostin
   };
 }
 
-/** The delete of a live client; `domainNames` go with it (system domains not counted; null: the panel cannot list them). */
+/**
+ * The delete of a live client; `domainNames` go with it (system domains not counted; null: the
+ * panel cannot list them).
+ */
 export function deleteClient(
   live: { readonly id: number; readonly username: string },
   domainNames: readonly string[] | null,
@@ -136,7 +139,10 @@ function fieldChange<K extends ClientField>(
   return { field: { field: row.key, before: row.before(now, plans), after: row.after(target) } as FieldChange, target };
 }
 
-/** The request a client's change becomes: the one converter for the kind. An update sends only the fields that differ. */
+/**
+ * The request a client's change becomes: the one converter for the kind. An update sends only the
+ * fields that differ.
+ */
 export function clientRequest(change: ClientChange): PanelRequest {
   switch (change.action) {
     case 'create': {
@@ -196,12 +202,18 @@ export function goesWith(change: ClientChange): string {
   if (change.action !== 'delete') return '';
   const { domainNames } = change;
   if (domainNames === null) return ' with all its domains (how many, the panel cannot list), mail, databases and files';
-  return ` with ${domainNames.length === 0 ? 'its' : `its ${plural(domainNames.length, 'domain')},`} mail, databases and files`;
+  return (
+    ` with ${domainNames.length === 0 ? 'its' : `its ${plural(domainNames.length, 'domain')},`}` +
+    ' mail, databases and files'
+  );
 }
 
 /** `client "alice": the panel shows its email nowhere ...`: a managed field the panel does not show. */
 export function unknownLine(u: { readonly client: string; readonly field: ClientField }): string {
-  return `client ${quote(u.client)}: the panel shows its ${u.field} nowhere (not even GET /clients/{id}): not compared, not changed`;
+  return (
+    `client ${quote(u.client)}: the panel shows its ${u.field} nowhere (not even GET /clients/{id}): ` +
+    'not compared, not changed'
+  );
 }
 
 /**

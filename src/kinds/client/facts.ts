@@ -51,7 +51,8 @@ export function clientFacts(change: ClientChange): Fact<ClientFactIndex>[] {
             return client === undefined ? 'absent' : fieldFact(client, field.field, live.plans);
           },
           reason: (actual) =>
-            `client ${quote(name)}'s ${field.field} is now ${actual === 'absent' ? 'gone' : actual}; the plan was made when it was ${expected}`,
+            `client ${quote(name)}'s ${field.field} is now ${actual === 'absent' ? 'gone' : actual}; ` +
+            `the plan was made when it was ${expected}`,
         });
       }
       if (change.hostingPlan !== undefined) facts.push(hostingPlanFact(change.hostingPlan));
@@ -87,7 +88,10 @@ function absentClient(name: string): Fact<ClientFactIndex> {
   };
 }
 
-/** `prefix:<name>` is `id:<clientId>`: the client is still there, under the same id (a domain's create names its owner so). */
+/**
+ * `prefix:<name>` is `id:<clientId>`: the client is still there, under the same id (a domain's
+ * create names its owner so).
+ */
 export function existingClient(
   name: string,
   clientId: number,

@@ -117,7 +117,10 @@ export interface FieldProblem {
   readonly message: string;
 }
 
-/** One row of the table: everything the stages need of one field (methods, so a row of any field fits `ClientFieldRow<ClientField>`). */
+/**
+ * One row of the table: everything the stages need of one field (methods, so a row of any field
+ * fits `ClientFieldRow<ClientField>`).
+ */
 export interface ClientFieldRow<K extends ClientField> {
   readonly key: K;
   readonly liveKey: T[K]['liveKey'];
@@ -215,7 +218,9 @@ const ROWS: { readonly [K in ClientField]: ClientFieldRow<K> } = {
       value.trim() === ''
         ? {
             severity: 'error',
-            message: `"plan" in ${client} is empty: give a hosting plan's name, or remove "plan" for the panel's default resources`,
+            message:
+              `"plan" in ${client} is empty: ` +
+              `give a hosting plan's name, or remove "plan" for the panel's default resources`,
           }
         : undefined,
     target(wanted, plans) {
@@ -296,7 +301,9 @@ const ROWS: { readonly [K in ClientField]: ClientFieldRow<K> } = {
         ? undefined
         : {
             severity: 'warning',
-            message: `language ${quote(value)} in ${client} is not an ISO 639-1 code like de or en: the panel may refuse it`,
+            message:
+              `language ${quote(value)} in ${client} is not an ISO 639-1 code like de or en: ` +
+              'the panel may refuse it',
           },
     view: (live) =>
       typeof live === 'string' && LONE_SURROGATE.test(live)
