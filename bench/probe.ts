@@ -63,8 +63,8 @@ if (request.kind === 'executor') {
       baseUrl: request.env?.PROVISION_URL ?? '',
       apiKey: request.env?.PROVISION_API_KEY ?? '',
       connections: Number(request.argv[1] ?? 8),
-      onRequest: (event) => {
-        if (event.method === 'POST') latencies.push(event.ms);
+      onEvent: (event) => {
+        if (event.type === 'sent' && event.method === 'POST') latencies.push(event.ms);
       },
     });
     const plan = diff(desired, await readLive(panel, { domainNames: [] }));

@@ -154,24 +154,12 @@ export function runPlan(plan: Plan, panel: PanelClient, options: RunOptions): Pr
     ...(options.unsettled === undefined ? {} : { unsettled: options.unsettled }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.newPassword === undefined ? {} : { newPassword: options.newPassword }),
-    ...(onEvent === undefined
-      ? {}
-      : {
-          onWait: (message: string) => {
-            onEvent({ type: 'note', message });
-          },
-        }),
+    ...(onEvent === undefined ? {} : { onEvent }),
   });
   return walkPlan(plan, adapter, {
     concurrency: options.concurrency,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(onEvent === undefined
-      ? {}
-      : {
-          onOutcome: (outcome: Outcome) => {
-            onEvent({ type: 'outcome', outcome });
-          },
-        }),
+    ...(onEvent === undefined ? {} : { onEvent }),
   });
 }
 

@@ -32,7 +32,7 @@ export async function readForExport(
     domainNames,
     // The managed fields export writes (the client's field table says which), and so must know of each client.
     details: { usernames: details, fields: EXPORTED_FIELDS },
-    onNote: (message) => onEvent?.({ type: 'note', message }),
+    ...(onEvent === undefined ? {} : { onEvent }),
   });
   if (!live.domainsComplete) {
     throw new ProvisionError(

@@ -45,6 +45,10 @@ export type {
   UpdateClient,
 } from '../plan/types.js';
 
+// Events: what a run tells as it goes (connectPanel, readLive and executePlan take one `onEvent`).
+export type { OnEvent, ProvisionEvent } from '../plan/events.js';
+export type { PanelEvent } from '../events.js';
+
 // Apply: carry the plan out.
 export { executePlan, type ApplyOptions } from './apply.js';
 export type { Outcome } from '../plan/outcome.js';

@@ -4,6 +4,7 @@ import { checkApiKey } from '../panel/key.js';
 import { readLive as readPanel } from '../panel/read.js';
 import { checkCaPem } from '../panel/transport.js';
 import type { Live } from '../panel/types.js';
+import type { OnEvent } from '../plan/events.js';
 import { readsForManifest } from '../plan/reads.js';
 import { normalizeBaseUrl } from '../panel/url.js';
 
@@ -22,9 +23,15 @@ export interface ConnectOptions {
   readonly connections?: number;
   /** Proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), e.g. `process.env`; default none: no proxy. */
   readonly proxyEnv?: Readonly<Record<string, string | undefined>>;
-  /** Told, in one sentence, before each retry's wait (never the key). */
+  /**
+   * Told the client's events (ProvisionEvent): `sent` after each request (method, path,
+   * status, time), `retry` in one sentence before each retry's wait (never the key). One
+   * handler serves connectPanel, readLive and executePlan alike.
+   */
+  readonly onEvent?: OnEvent;
+  /** Told, in one sentence, before each retry's wait (never the key): the `retry` events. */
   readonly onWait?: (message: string) => void;
-  /** Told after each request (method, path, status, time). */
+  /** Told after each request (method, path, status, time): the `sent` events. */
   readonly onRequest?: (event: { method: string; path: string; status: number; ms: number }) => void;
 }
 
@@ -41,15 +48,23 @@ export function connectPanel(options: ConnectOptions): PanelClient {
     insecure: options.insecure === true,
     ...(options.connections === undefined ? {} : { connections: options.connections }),
     proxyEnv: options.proxyEnv ?? {},
-    ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
-    ...(options.onRequest === undefined ? {} : { onRequest: options.onRequest }),
+    onEvent: (event) => {
+      options.onEvent?.(event);
+      if (event.type === 'retry') options.onWait?.(event.message);
+      else if (event.type === 'sent') {
+        const { method, path, status, ms } = event;
+        options.onRequest?.({ method, path, status, ms });
+      }
+    },
   };
   return new PanelClient(clientOptions);
 }
 
 /** What readLive may tell beside its result. */
 export interface ReadOptions {
-  /** Told, in a sentence, when the read is partial (no domain list) or costs more requests. */
+  /** Told a `note` (ProvisionEvent), in a sentence, when the read is partial (no domain list) or costs more requests. */
+  readonly onEvent?: OnEvent;
+  /** Told, in a sentence, when the read is partial (no domain list) or costs more requests: the `note` events. */
   readonly onNote?: (message: string) => void;
 }
 
@@ -62,6 +77,9 @@ export interface ReadOptions {
 export async function readLive(panel: PanelClient, desired: Desired, options: ReadOptions = {}): Promise<Live> {
   return readPanel(panel, {
     ...readsForManifest(desired),
-    ...(options.onNote === undefined ? {} : { onNote: options.onNote }),
+    onEvent: (event) => {
+      options.onEvent?.(event);
+      if (event.type === 'note') options.onNote?.(event.message);
+    },
   });
 }

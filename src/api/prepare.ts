@@ -91,7 +91,9 @@ export async function planManifest(
   const notes: string[] = [];
   const live = await readLive(panel, {
     ...readsForManifest(desired),
-    onNote: (note) => notes.push(note),
+    onEvent: (event) => {
+      if (event.type === 'note') notes.push(event.message);
+    },
   });
   options.onEvent?.({ type: 'read', panelUrl: panel.baseUrl, live });
   // Before any refusal (an unknown plan, a conflict): a client whose password was lost is named.
@@ -168,7 +170,9 @@ export async function planSaved(
   const notes: string[] = [];
   const live = await readLive(panel, {
     ...readsForSavedPlan(saved.plan),
-    onNote: (note) => notes.push(note),
+    onEvent: (event) => {
+      if (event.type === 'note') notes.push(event.message);
+    },
   });
   options.onEvent?.({ type: 'read', panelUrl: panel.baseUrl, live });
   // Before any refusal: a stale plan must not hide a client whose password was lost.

@@ -78,7 +78,7 @@ type Created<R> =
 export function creator(panel: PanelClient, options: PanelAdapterOptions): Creator {
   const clock: PanelClock = { ...panel.clock, ...options.clock };
   const now = options.now ?? (() => new Date());
-  const tell = (message: string): void => options.onWait?.(message);
+  const tell = (message: string): void => options.onEvent?.({ type: 'note', message });
   /** A function, not a value: the signal may abort during any await. */
   const interrupted = (): boolean => options.signal?.aborted === true;
   /** Clients created in this run, by username: their domains' id_user. */

@@ -1,4 +1,5 @@
 import { ProvisionError } from '../errors.js';
+import type { OnEvent } from '../plan/events.js';
 import type { Outcome } from '../plan/outcome.js';
 import type { Change, ChangeId, Plan } from '../plan/types.js';
 import { phaseOf } from '../plan/types.js';
@@ -39,8 +40,8 @@ export interface ChangeAdapter {
 export interface ExecuteOptions {
   /** How many changes (with an adapter that says `perRequest`: requests) may be in flight at once. */
   readonly concurrency: number;
-  /** Called as each change finishes (succeeded, failed or skipped), for progress output. */
-  readonly onOutcome?: (outcome: Outcome) => void;
+  /** Told an `outcome` as each change finishes (succeeded, failed or skipped), for progress output. */
+  readonly onEvent?: OnEvent;
   /** Aborting stops new work: changes not yet sent are skipped as 'interrupted'; in-flight ones finish. */
   readonly signal?: AbortSignal;
 }
@@ -72,7 +73,7 @@ export async function executePlan(plan: Plan, adapter: ChangeAdapter, options: E
         onVisited: (visited) => {
           const outcome = outcomeOf(visited);
           outcomes.push(outcome);
-          options.onOutcome?.(outcome);
+          options.onEvent?.({ type: 'outcome', outcome });
         },
       },
     );

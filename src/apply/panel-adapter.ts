@@ -3,6 +3,7 @@ import type { PanelClient, PanelClock } from '../panel/client.js';
 import { PanelHttpError } from '../panel/errors.js';
 import { findClientById, findDomain } from '../panel/read.js';
 import { ambiguity } from '../panel/retry.js';
+import type { OnEvent } from '../plan/events.js';
 import { createsClients } from '../plan/guards.js';
 import { requestFor } from '../plan/requests.js';
 import type { Change, DeleteClient, DeleteDomain, UpdateClient } from '../plan/types.js';
@@ -27,8 +28,8 @@ export interface PanelAdapterOptions {
   readonly secrets: SecretsSink | undefined;
   /** Recorded with each password so the user knows which panel it belongs to. */
   readonly panelUrl: string;
-  /** Told, in one sentence, before each wait or look-up (never the key or a password). */
-  readonly onWait?: (message: string) => void;
+  /** Told a `note`, in one sentence, before each wait or look-up (never the key or a password). */
+  readonly onEvent?: OnEvent;
   /** Default: the panel client's clock. */
   readonly clock?: Partial<PanelClock>;
   /** Aborted (Ctrl-C): nothing that changes the panel is sent any more, a repeat or a retry included; waits end at once. */
@@ -65,7 +66,7 @@ export interface PanelAdapterOptions {
  */
 export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): ChangeAdapter {
   const creates = creator(panel, options);
-  const tell = (message: string): void => options.onWait?.(message);
+  const tell = (message: string): void => options.onEvent?.({ type: 'note', message });
 
   const update = async (change: UpdateClient, slot: Slot): Promise<Applied> => {
     await slot.run(() => send(panel, requestFor(change), options.signal));

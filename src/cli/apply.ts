@@ -21,7 +21,7 @@ import type { Command } from './args.js';
 import { count, oneOf, parseCommandLine, type Range, rangeText, SECONDS, seconds } from './args.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
-import { onGitHubActions, stepSummary } from './github.js';
+import { onGitHubActions, stepSummary, SummaryOutcomes } from './github.js';
 import type { Io } from './io.js';
 import { useColor } from './io.js';
 import { ApplyProgress } from './progress.js';
@@ -160,6 +160,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
               });
         for (const warning of secrets?.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
         const progress = new ApplyProgress(io, format, view.plan.changes.length);
+        const summary = new SummaryOutcomes();
         const controller = new AbortController();
         let running = true;
         void io.untilStopped().then(() => {
@@ -182,7 +183,10 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
             secrets: secrets?.sink,
             signal: controller.signal,
             ...(values['generate-passwords'] ? { newPassword: () => generatePassword() } : {}),
-            onEvent: progress.onEvent,
+            onEvent: (event) => {
+              progress.onEvent(event);
+              summary.onEvent(event);
+            },
           });
         } finally {
           running = false;
@@ -211,7 +215,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
           await stepSummary(
             io,
             credentials.redactions,
-            `${renderPlanMarkdown(view)}\n**${renderApplySummary(outcomes)}**\n`,
+            `${renderPlanMarkdown(view)}\n**${renderApplySummary(summary.outcomes)}**\n`,
           );
         }
         return interrupted ? EXIT.interrupted : tally(outcomes).failed > 0 ? EXIT.failure : EXIT.ok;

@@ -94,14 +94,11 @@ export async function connect(
     maxAnswerMb: count(values['max-answer-mb'], '--max-answer-mb', MAX_ANSWER, DEFAULT_MAX_ANSWER_MB),
     ...(connections === undefined ? {} : { connections }),
     proxyEnv: io.env,
-    onWait: log,
-    ...(values.verbose === true
-      ? {
-          onRequest: (e) => {
-            log(`${e.method} ${e.path} ${e.status === 0 ? 'no answer' : e.status} ${Math.round(e.ms)} ms`);
-          },
-        }
-      : {}),
+    onEvent: (e) => {
+      if (e.type === 'retry') log(e.message);
+      else if (e.type === 'sent' && values.verbose === true)
+        log(`${e.method} ${e.path} ${e.status === 0 ? 'no answer' : e.status} ${Math.round(e.ms)} ms`);
+    },
   });
   // Said once: where the key travels. (Credentials in the proxy URL are never shown.)
   if (panel.proxy !== undefined)

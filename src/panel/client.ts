@@ -18,6 +18,7 @@ import {
   type Method,
   type RetryTiming,
 } from './retry.js';
+import type { OnPanelEvent } from '../events.js';
 import { Redactions } from '../redact.js';
 import { assertNever, untilAborted } from '../util.js';
 
@@ -56,13 +57,12 @@ export interface PanelClientOptions {
   readonly connections?: number;
   /** Replaces the client's own Agent (tests); the caller closes it. ca, insecure, connections are then ignored. */
   readonly dispatcher?: Dispatcher;
-  /** Called after every request; `status` is 0 when no answer came (network error). */
-  readonly onRequest?: (event: { method: string; path: string; status: number; ms: number }) => void;
   /**
-   * Told, in one sentence, before each wait for a retry:
+   * Told `sent` after every request (`status` 0 when no answer came: a network error) and
+   * `retry`, in one sentence, before each wait for a retry:
    * 'GET /api/v2/clients answered 503: retrying in 2.0 s (attempt 2)'. Never holds the key.
    */
-  readonly onWait?: (message: string) => void;
+  readonly onEvent?: OnPanelEvent;
   /** Total time for one request, its retries and waits included; default 60 000 (DEFAULT_RETRY_TIMING.budgetMs). */
   readonly retryBudgetMs?: number;
   /** Backoff and attempt limits beside the budget; default DEFAULT_RETRY_TIMING. */
@@ -109,8 +109,7 @@ export class PanelClient {
   private readonly keyForms: Redactions;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
-  private readonly onRequest: PanelClientOptions['onRequest'];
-  private readonly onWait: PanelClientOptions['onWait'];
+  private readonly onEvent: OnPanelEvent | undefined;
   private readonly timing: RetryTiming;
   private readonly timeouts: PanelTimeouts;
   private readonly maxAnswerBytes: number;
@@ -133,8 +132,7 @@ export class PanelClient {
     this.baseUrl = this.origin + this.basePath;
     this.apiKey = checkApiKey(options.apiKey, 'the options');
     this.keyForms = new Redactions().add(this.apiKey);
-    this.onRequest = options.onRequest;
-    this.onWait = options.onWait;
+    this.onEvent = options.onEvent;
     this.timing = {
       ...DEFAULT_RETRY_TIMING,
       ...options.retryTiming,
@@ -296,7 +294,10 @@ export class PanelClient {
       // Nor does one start with less than MIN_ATTEMPT_MS of the budget left after its wait.
       if (delay === undefined || now - started + delay + MIN_ATTEMPT_MS > budget) throw fail(outcome.error);
       if (aborted(signal)) throw notSentAgain(fail(outcome.error));
-      this.onWait?.(waitMessage(this.describe(method, path), outcome.error, delay, attempt + 1));
+      this.onEvent?.({
+        type: 'retry',
+        message: waitMessage(this.describe(method, path), outcome.error, delay, attempt + 1),
+      });
       await untilAborted(this.clock.sleep(delay), signal);
       if (aborted(signal)) throw notSentAgain(fail(outcome.error));
       if (this.clock.now() - started + MIN_ATTEMPT_MS > budget) throw fail(outcome.error); // the wait overran
@@ -368,7 +369,7 @@ export class PanelClient {
         }),
       };
     } finally {
-      this.onRequest?.({ method, path, status, ms: Math.round(performance.now() - started) });
+      this.onEvent?.({ type: 'sent', method, path, status, ms: Math.round(performance.now() - started) });
     }
     switch (read.kind) {
       case 'text':

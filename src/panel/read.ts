@@ -9,8 +9,14 @@ import type { Live, LiveClient, LiveDomain, ManagedField } from './types.js';
 import { isRecord, plural } from '../util.js';
 import { CLIENT_FIELDS, fieldsLacking, withFieldsFrom } from '../kinds/client/index.js';
 import { readList, readRecords } from './list-read.js';
+import type { OnPanelEvent } from '../events.js';
 
 export { parseClientRecord, parseDomainRecord, parseHostingPlanRecord } from './records.js';
+
+/** Tells `options.onEvent` a `note`. */
+function tellNote(options: { readonly onEvent?: OnPanelEvent | undefined }, message: string): void {
+  options.onEvent?.({ type: 'note', message });
+}
 
 /** Parallel look-ups: domains by name when the panel has no GET /domains, clients by id for their details. */
 export const DEFAULT_LOOKUP_CONCURRENCY = 8;
@@ -20,8 +26,8 @@ export interface ReadLiveOptions {
   readonly domainNames: readonly string[];
   /** Bound for those look-ups; default DEFAULT_LOOKUP_CONCURRENCY. */
   readonly concurrency?: number;
-  /** Told, in a sentence, when the read is partial (no domain list) or costs more requests (client details). */
-  readonly onNote?: (message: string) => void;
+  /** Told a `note`, in a sentence, when the read is partial (no domain list) or costs more requests (client details). */
+  readonly onEvent?: OnPanelEvent;
   /** The clients whose managed fields must be known, if GET /clients leaves them out: see readClientDetails. */
   readonly details?: ClientDetails;
 }
@@ -78,7 +84,8 @@ export async function readLive(client: PanelClient, options: ReadLiveOptions): P
   unique(domains.records, (d) => d.name, where('/domains'), 'domain');
   const unsaid = domains.records.reduce((n, d) => n + (d.isSystem === undefined ? 1 : 0), 0);
   if (unsaid > 0)
-    options.onNote?.(
+    tellNote(
+      options,
       `The records of ${plural(unsaid, 'domain')} (${where(domains.complete ? '/domains' : '/domains/name/{domain}')}) do not say whether they are system domains ("is_system_domain"): prune never deletes them (state: absent in the manifest still does).`,
     );
   await checkOwners(client, clients, domains.records, options);
@@ -112,7 +119,8 @@ async function checkOwners(
     admins = await readList(client, '/admins');
   } catch (err) {
     if (!(err instanceof PanelHttpError && [403, 404, 405].includes(err.status))) throw err;
-    options.onNote?.(
+    tellNote(
+      options,
       `The owners of ${plural(unknown.length, 'domain')} are not clients, and ${client.describe('GET', '/admins')} answered ${err.status}: those owners are not checked.`,
     );
     return;
@@ -173,7 +181,8 @@ async function readDomains(
     if (!(err instanceof PanelHttpError && (err.status === 404 || err.status === 405))) throw err;
   }
   const names = [...new Set(options.domainNames)];
-  options.onNote?.(
+  tellNote(
+    options,
     `The panel has no domain list (GET ${client.basePath}/domains answered 404 or 405): looked up the manifest's ` +
       `${names.length} domains one by one, so domains outside the manifest are not counted.`,
   );
@@ -252,7 +261,7 @@ export async function readClientDetails(
   client: PanelClient,
   clients: readonly LiveClient[],
   details: ClientDetails,
-  options: Pick<ReadLiveOptions, 'concurrency' | 'onNote'> = {},
+  options: Pick<ReadLiveOptions, 'concurrency' | 'onEvent'> = {},
 ): Promise<LiveClient[]> {
   const wanted = wantedClients(details.usernames);
   const lacking = (c: LiveClient): ManagedField[] => (wanted(c.username) ? fieldsLacking(c, details.fields) : []);
@@ -260,7 +269,8 @@ export async function readClientDetails(
   if (needed.length === 0) return [...clients];
   const lacked = new Set(needed.flatMap(lacking));
   const missing = CLIENT_FIELDS.filter((row) => lacked.has(row.key)).map((row) => `"${row.panel[0]}"`);
-  options.onNote?.(
+  tellNote(
+    options,
     `${client.describe('GET', '/clients')} does not carry ${missing.join(', ')}: read ${plural(needed.length, 'client')} one by one (${client.describe('GET', '/clients/{id}')}).`,
   );
   const limit = pLimit(options.concurrency ?? DEFAULT_LOOKUP_CONCURRENCY);

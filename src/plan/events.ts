@@ -12,7 +12,7 @@ import type { Plan } from './types.js';
  *
  * - `read`: the panel was read for a plan (what it holds, as the plan sees it).
  * - `planned`: a plan was made (or a saved plan checked against the panel), before anything is sent.
- * - `sent`, `retry`: from the panel's client (src/events.ts).
+ * - `sent`, `retry`: from the panel's client (src/events.ts), `note` from the live read too.
  * - `outcome`: one change of the plan finished (succeeded, failed or skipped).
  * - `note`: a sentence worth telling (a look-up, a wait for a new account, a repair of the secrets file).
  * - `warning`: a sentence the user must see (a password lost, a secrets file git would commit).
@@ -22,7 +22,6 @@ export type ProvisionEvent =
   | { readonly type: 'read'; readonly panelUrl: string; readonly live: Live }
   | { readonly type: 'planned'; readonly plan: Plan }
   | { readonly type: 'outcome'; readonly outcome: Outcome }
-  | { readonly type: 'note'; readonly message: string }
   | { readonly type: 'warning'; readonly message: string };
 
 /** The handler a stage's options take. */

@@ -91,7 +91,9 @@ describe('executePlan', () => {
     };
     await executePlan(plan(changes), adapter, {
       concurrency: 8,
-      onOutcome: (o) => o.status === 'succeeded' && succeeded.add(o.change.id),
+      onEvent: (e) => {
+        if (e.type === 'outcome' && e.outcome.status === 'succeeded') succeeded.add(e.outcome.change.id);
+      },
     });
     expect(early).toEqual([]);
     expect(succeeded.size).toBe(4);
@@ -127,8 +129,8 @@ describe('executePlan', () => {
     const outcomes = await executePlan(plan(changes), adapter, {
       concurrency: 4,
       signal: controller.signal,
-      onOutcome: () => {
-        controller.abort();
+      onEvent: (e) => {
+        if (e.type === 'outcome') controller.abort();
       },
     });
     // The first to finish aborts: only the 4 already in flight were ever sent.

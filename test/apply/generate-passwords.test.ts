@@ -18,7 +18,7 @@ import { SecretsFile } from '../../src/secrets/file.js';
 import { parseJournal, passwordStates, type SecretsSink } from '../../src/secrets/journal.js';
 import { loadEncryption, openSecretsSink } from '../../src/secrets/sink.js';
 import type { InterceptRequest } from '../../src/simulator/index.js';
-import { client, fakeClock } from '../helpers/panel.js';
+import { client, fakeClock, notesTo } from '../helpers/panel.js';
 import { sim } from '../helpers/sim.js';
 
 const newClient = (name: string, email?: string): CreateClient => ({
@@ -219,7 +219,7 @@ describe('apply --generate-passwords: the adapter', () => {
       secrets: file,
       panelUrl: panel.baseUrl,
       newPassword: passwords('Generated-Password-0004'),
-      onWait: (m) => waits.push(m),
+      onEvent: notesTo(waits),
     });
     expect(await adapter.apply(newClient('alice'))).toEqual({ id: 2 });
     await file.close();

@@ -11,7 +11,7 @@ import type { PanelClient, PanelClock } from '../../src/panel/index.js';
 import type { CreateDomain, DeleteClient, DeleteDomain, UpdateClient } from '../../src/plan/types.js';
 import type { SecretsSink } from '../../src/secrets/journal.js';
 import { API_KEY } from '../helpers/key.js';
-import { client, fakeClock, rejection } from '../helpers/panel.js';
+import { client, fakeClock, notesTo, rejection } from '../helpers/panel.js';
 import { sim } from '../helpers/sim.js';
 
 const sink: SecretsSink = {
@@ -164,7 +164,7 @@ describe('deletes', () => {
     const alice = simulator.state.clientNamed('alice')?.id ?? 0;
     const bob = simulator.state.clientNamed('bob')?.id ?? 0;
     const waits: string[] = [];
-    const a = adapter(client(simulator, { clock: fakeClock() }), { onWait: (m) => waits.push(m) });
+    const a = adapter(client(simulator, { clock: fakeClock() }), { onEvent: notesTo(waits) });
     expect(await a.apply(deleteClient('alice', alice))).toEqual({
       id: alice,
       note: 'the answer was lost (answered 504), but it is gone',
@@ -192,8 +192,8 @@ describe('after Ctrl-C, no wait ends in a request that changes the panel', () =>
     });
     const a = adapter(client(simulator, { clock: realClock() }), {
       signal: controller.signal,
-      onWait: (m) => {
-        if (m.includes('again'))
+      onEvent: (e) => {
+        if (e.type === 'note' && e.message.includes('again'))
           setTimeout(() => {
             controller.abort();
           }, 20);
@@ -219,8 +219,8 @@ describe('after Ctrl-C, no wait ends in a request that changes the panel', () =>
     const a = adapter(client(simulator, { clock: realClock() }), {
       settleTimeoutMs: 60_000,
       signal: controller.signal,
-      onWait: (m) => {
-        if (m.includes('may still be being set up'))
+      onEvent: (e) => {
+        if (e.type === 'note' && e.message.includes('may still be being set up'))
           setTimeout(() => {
             controller.abort();
           }, 20);

@@ -13,7 +13,7 @@ import type { CreateClient, CreateDomain } from '../../src/plan/types.js';
 import { SecretsFile } from '../../src/secrets/file.js';
 import { parseJournal, type SecretsSink } from '../../src/secrets/journal.js';
 import { closeLostIntents, findLostIntents } from '../../src/secrets/recovery.js';
-import { client, fakeClock, rejection, shown, statuses } from '../helpers/panel.js';
+import { client, fakeClock, notesTo, rejection, shown, statuses } from '../helpers/panel.js';
 import { sim } from '../helpers/sim.js';
 
 const newClient = (name: string): CreateClient => ({
@@ -63,7 +63,7 @@ describe('panel adapter: ambiguous failures', () => {
     const applied = await adapter(panel, {
       settleTimeoutMs: 1000,
       secrets,
-      onWait: (m) => waits.push(m),
+      onEvent: notesTo(waits),
     }).apply(newClient('alice'));
     expect(applied).toEqual({
       id: 2,
@@ -187,10 +187,12 @@ describe('panel adapter: after an interrupt nothing that changes the panel is se
           : undefined,
     });
     const panel = client(simulator, {
-      onWait: () =>
-        setTimeout(() => {
-          controller.abort();
-        }, 20),
+      onEvent: (event) => {
+        if (event.type === 'retry')
+          setTimeout(() => {
+            controller.abort();
+          }, 20);
+      },
     });
     const started = Date.now();
     const error = await rejection(panel.post('/clients', { username: 'alice' }, { signal: controller.signal }));
@@ -339,7 +341,7 @@ describe('panel adapter: a new account settling', () => {
     const waits: string[] = [];
     // random 0: every settle wait is the 100 ms floor, in real time.
     const panel = client(simulator, { clock: { random: () => 0 } });
-    const apply = adapter(panel, { settleTimeoutMs: 5000, onWait: (m) => waits.push(m) });
+    const apply = adapter(panel, { settleTimeoutMs: 5000, onEvent: notesTo(waits) });
     const { id: idUser } = await apply.apply(newClient('alice'));
     const { id } = await apply.apply(newDomain('alice.example', 'alice', null));
     expect(simulator.state.domains.get(id)).toMatchObject({

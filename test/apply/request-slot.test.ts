@@ -72,7 +72,9 @@ describe('apply: the slot covers the request only', () => {
     const names = Array.from({ length: 24 }, (_, i) => `c${i}`);
     const outcomes = await executePlan(plan(names.map(newClient)), adapter, {
       concurrency: 4,
-      onOutcome: (o) => events.push(`done ${o.change.name}`),
+      onEvent: (e) => {
+        if (e.type === 'outcome') events.push(`done ${e.outcome.change.name}`);
+      },
     });
     expect(outcomes.every((o) => o.status === 'succeeded')).toBe(true);
     expect(posts.max()).toBe(4);

@@ -16,7 +16,7 @@ import type { CreateClient } from '../../src/plan/types.js';
 import { SecretsFile } from '../../src/secrets/file.js';
 import { parseJournal, passwordStates } from '../../src/secrets/journal.js';
 import type { InterceptRequest, SimulatorOptions } from '../../src/simulator/index.js';
-import { client, fakeClock } from '../helpers/panel.js';
+import { client, fakeClock, notesTo } from '../helpers/panel.js';
 import { sim } from '../helpers/sim.js';
 
 const newClient = (name: string): CreateClient => ({
@@ -78,7 +78,7 @@ describe('a refusal after an attempt without an answer', () => {
       panelUrl: panel.baseUrl,
       newPassword: () => 'Written-Ahead-Password-01',
       clock: fakeClock(),
-      onWait: (m) => waits.push(m),
+      onEvent: notesTo(waits),
     });
     expect(await adapter.apply(newClient('alice'))).toEqual({ id: 2 });
     await file.close();

@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { afterEach, expect } from 'vitest';
 import { ProvisionError } from '../../src/errors.js';
 import { PanelClient, type PanelClientOptions, type PanelClock } from '../../src/panel/index.js';
+import type { OnEvent } from '../../src/plan/events.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import { API_KEY } from './key.js';
 
@@ -42,7 +43,9 @@ export function client(panel: { url: string } | string, options: Partial<PanelCl
   const created = new PanelClient({
     baseUrl: typeof panel === 'string' ? panel : panel.url,
     apiKey: API_KEY,
-    onWait: (m) => seen.push(m),
+    onEvent: (event) => {
+      if (event.type === 'retry') seen.push(event.message);
+    },
     ...options,
   });
   cleanups.push(() => created.close());
@@ -67,3 +70,19 @@ export async function rejection(promise: Promise<unknown>): Promise<ProvisionErr
 /** The statuses the simulator answered, for one path or all. */
 export const statuses = (simulator: Simulator, path?: string): number[] =>
   simulator.requests.filter((r) => path === undefined || r.path === path).map((r) => r.status);
+
+/** An onEvent that keeps each `retry` sentence in `into` (and in the sentences checked for the key). */
+export function retriesTo(into: string[]): OnEvent {
+  return (event) => {
+    if (event.type !== 'retry') return;
+    into.push(event.message);
+    seen.push(event.message);
+  };
+}
+
+/** An onEvent that keeps each `note` sentence in `into`. */
+export function notesTo(into: string[]): OnEvent {
+  return (event) => {
+    if (event.type === 'note') into.push(event.message);
+  };
+}

@@ -88,7 +88,11 @@ describe('PanelClient requests', () => {
       },
     });
     const events: { method: string; path: string; status: number; ms: number }[] = [];
-    const panel = client(simulator, { onRequest: (e) => events.push(e) });
+    const panel = client(simulator, {
+      onEvent: (e) => {
+        if (e.type === 'sent') events.push({ method: e.method, path: e.path, status: e.status, ms: e.ms });
+      },
+    });
     expect(await panel.get('/ping')).toEqual({ response: 'pong' });
     const created = await panel.post('/clients', { username: 'alice' });
     expect(created).toMatchObject({ id: 2, password: expect.any(String) as unknown });

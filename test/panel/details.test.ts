@@ -11,7 +11,7 @@ import {
   type ClientDetails,
   type ManagedField,
 } from '../../src/panel/index.js';
-import { client, rejection } from '../helpers/panel.js';
+import { client, notesTo, rejection } from '../helpers/panel.js';
 import { inFlight, sim } from '../helpers/sim.js';
 
 const SEED = {
@@ -42,7 +42,7 @@ describe('readLive with details', () => {
     const live = await readLive(client(simulator), {
       domainNames: [],
       details: details(['alice', 'Bob']),
-      onNote: (n) => notes.push(n),
+      onEvent: notesTo(notes),
     });
     expect(notes).toEqual([
       'GET /api/v2/clients does not carry "id_hosting_plan", "email", "is_suspended": read 2 clients one by one (GET /api/v2/clients/{id}).',
@@ -76,7 +76,7 @@ describe('readLive with details', () => {
     const live = await readLive(client(simulator), {
       domainNames: [],
       details: details(['alice', 'bob', 'carol']),
-      onNote: (n) => notes.push(n),
+      onEvent: notesTo(notes),
     });
     expect(simulator.requests.map((r) => r.path)).toEqual(['/ping', '/hosting-plans', '/clients', '/domains']);
     expect(notes).toEqual([]);
@@ -116,7 +116,7 @@ describe('readLive with details', () => {
     const planOnly = await readLive(client(simulator), {
       domainNames: [],
       details: details(['alice', 'bob'], new Set(['plan'])),
-      onNote: (n) => notes.push(n),
+      onEvent: notesTo(notes),
     });
     expect(planOnly.clients.map((c) => c.idHostingPlan)).toEqual([1, null, undefined]);
     expect(simulator.requests.filter((r) => byId(r.path))).toEqual([]);
@@ -125,7 +125,7 @@ describe('readLive with details', () => {
     const withSuspended = await readLive(client(simulator), {
       domainNames: [],
       details: details(['alice'], new Set(['plan', 'suspended'])),
-      onNote: (n) => notes.push(n),
+      onEvent: notesTo(notes),
     });
     expect(notes).toEqual([
       'GET /api/v2/clients does not carry "is_suspended": read 1 client one by one (GET /api/v2/clients/{id}).',
@@ -207,7 +207,7 @@ describe('readLive with details', () => {
       domainNames: [],
       concurrency: 3,
       details: details(usernames, new Set(['email'])),
-      onNote: (n) => notes.push(n),
+      onEvent: notesTo(notes),
     });
     expect(notes).toEqual([
       'GET /api/v2/clients does not carry "email": read 12 clients one by one (GET /api/v2/clients/{id}).',

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_RETRY_TIMING, PanelNetworkError } from '../../src/panel/index.js';
-import { client, fakeClock, rejection, shown, statuses } from '../helpers/panel.js';
+import { client, fakeClock, rejection, retriesTo, shown, statuses } from '../helpers/panel.js';
 import { sim } from '../helpers/sim.js';
 
 describe('PanelClient retries against the simulator', () => {
@@ -11,7 +11,7 @@ describe('PanelClient retries against the simulator', () => {
     });
     const clock = fakeClock();
     const waits: string[] = [];
-    const panel = client(simulator, { clock, onWait: (m) => waits.push(m) });
+    const panel = client(simulator, { clock, onEvent: retriesTo(waits) });
     expect(await panel.get('/clients')).toEqual([]);
     expect(statuses(simulator)).toEqual([429, 429, 200]);
     expect(clock.waits).toEqual([2000, 2000]);

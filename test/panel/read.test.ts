@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { readLive } from '../../src/panel/index.js';
-import { client, rejection } from '../helpers/panel.js';
+import { client, notesTo, rejection } from '../helpers/panel.js';
 import { inFlight, sim, startSim } from '../helpers/sim.js';
 
 const SEED = {
@@ -135,7 +135,7 @@ describe('readLive', () => {
             ? { status: 403, json: { code: 403, message: 'no' } }
             : undefined,
     });
-    await readLive(client(hidden), { domainNames: [], onNote: (n) => notes.push(n) });
+    await readLive(client(hidden), { domainNames: [], onEvent: notesTo(notes) });
     expect(notes).toEqual([
       'The owners of 1 domain are not clients, and GET /api/v2/admins answered 403: those owners are not checked.',
     ]);
@@ -298,7 +298,7 @@ describe('readLive', () => {
     const live = await readLive(client(simulator), {
       domainNames,
       concurrency: 3,
-      onNote: (note) => notes.push(note),
+      onEvent: notesTo(notes),
     });
     expect(live.domainsComplete).toBe(false);
     expect(live.domains.map((d) => d.name).sort()).toEqual(['alice.example', 'bob.example', 'xn--bcher-kva.example']);

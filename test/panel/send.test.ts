@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { findClientById, PanelHttpError } from '../../src/panel/index.js';
-import { client, fakeClock, rejection, statuses } from '../helpers/panel.js';
+import { client, fakeClock, rejection, retriesTo, statuses } from '../helpers/panel.js';
 import { sim } from '../helpers/sim.js';
 
 const SEED = {
@@ -102,8 +102,8 @@ describe('PUT', () => {
     const controller = new AbortController();
     const panel = client(simulator, {
       clock: fakeClock(),
-      onWait: () => {
-        controller.abort();
+      onEvent: (event) => {
+        if (event.type === 'retry') controller.abort();
       },
     });
     const error = await rejection(
@@ -147,7 +147,7 @@ describe('DELETE', () => {
     const clock = fakeClock();
     const waits: string[] = [];
     expect(
-      await client(simulator, { clock, onWait: (m) => waits.push(m) }).send('DELETE', '/clients/2', undefined),
+      await client(simulator, { clock, onEvent: retriesTo(waits) }).send('DELETE', '/clients/2', undefined),
     ).toEqual({ id: 2 });
     expect(statuses(simulator)).toEqual([503, 200]);
     expect(clock.waits).toEqual([1000]);
