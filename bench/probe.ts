@@ -49,7 +49,7 @@ if (request.kind === 'executor') {
   const { PanelClient, readLive } = (await load('panel/index.js')) as typeof import('../src/panel/index.js');
   const { panelAdapter } = (await load('apply/panel-adapter.js')) as typeof import('../src/apply/panel-adapter.js');
   const { diff } = (await load('plan/diff.js')) as typeof import('../src/plan/diff.js');
-  const { executePlan } = (await load('apply/execute.js')) as typeof import('../src/apply/execute.js');
+  const { executeChanges } = (await load('apply/execute.js')) as typeof import('../src/apply/execute.js');
   const { SecretsFile } = (await load('secrets/file.js')) as typeof import('../src/secrets/file.js');
   run = async () => {
     const file = request.argv[0] ?? '';
@@ -76,7 +76,7 @@ if (request.kind === 'executor') {
       sampled += inFlight;
       samples++;
     }, 5);
-    const outcomes = await executePlan(
+    const outcomes = await executeChanges(
       plan,
       {
         // Counted per request when the adapter takes a slot per request, else per change.

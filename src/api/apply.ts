@@ -1,4 +1,4 @@
-import { DEFAULT_CONCURRENCY, executePlan as walkPlan, MAX_CONCURRENCY, type Outcome } from '../apply/execute.js';
+import { DEFAULT_CONCURRENCY, executeChanges, MAX_CONCURRENCY, type Outcome } from '../apply/execute.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, panelAdapter } from '../apply/panel-adapter.js';
 import { ProvisionError } from '../errors.js';
 import type { PanelClient } from '../panel/client.js';
@@ -156,7 +156,7 @@ export function runPlan(plan: Plan, panel: PanelClient, options: RunOptions): Pr
     ...(options.newPassword === undefined ? {} : { newPassword: options.newPassword }),
     ...(onEvent === undefined ? {} : { onEvent }),
   });
-  return walkPlan(plan, adapter, {
+  return executeChanges(plan, adapter, {
     concurrency: options.concurrency,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(onEvent === undefined ? {} : { onEvent }),

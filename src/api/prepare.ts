@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { type LocatedProblem, ProvisionError } from '../errors.js';
 import type { Desired } from '../manifest/types.js';
-import type { PanelClient } from '../panel/index.js';
+import type { Live, PanelClient } from '../panel/index.js';
 import { readLive } from '../panel/index.js';
 import { diff } from '../plan/diff.js';
 import type { OnEvent } from '../plan/events.js';
@@ -112,16 +112,23 @@ export async function planManifest(
   }
   const plan = diff(desired, live);
   options.onEvent?.({ type: 'planned', plan });
-  const view: PlanView = {
-    plan,
+  const view = viewOf(plan, live, {
     panelUrl: panel.baseUrl,
     manifest: manifest.name,
-    showUnmanaged: options.showUnmanaged,
-    notes,
     manifestSha256: sha256Hex(manifest.bytes),
-    fingerprint: planFingerprint(plan, live),
-  };
+    notes,
+    showUnmanaged: options.showUnmanaged,
+  });
   return { view, conflictsAt: locateConflicts(plan, desired), unsettled };
+}
+
+/**
+ * A plan made against `live`, ready to render and save: the one place a PlanView is made of a
+ * fresh plan (plan and apply here, the library's planView); its fingerprint covers exactly the
+ * panel facts the plan depends on. A saved plan's view is the saved document itself (planSaved).
+ */
+export function viewOf(plan: Plan, live: Live, source: Omit<PlanView, 'plan' | 'fingerprint' | 'warnings'>): PlanView {
+  return { plan, ...source, fingerprint: planFingerprint(plan, live) };
 }
 
 /**

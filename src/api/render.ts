@@ -1,13 +1,13 @@
 import type { Outcome } from '../plan/outcome.js';
 import type { Desired } from '../manifest/types.js';
 import type { Live } from '../panel/types.js';
-import { planFingerprint } from '../plan/fingerprint.js';
-import { DEFAULT_LIMITS, planWarnings } from '../plan/guards.js';
+import { DEFAULT_LIMITS } from '../plan/guards.js';
 import type { Plan } from '../plan/types.js';
 import type { PlanView } from '../render/common.js';
 import { renderApplyJson as applyJson, renderApplySummary, renderOutcomeLine } from '../render/outcome.js';
 import { renderPlanText as planText } from '../render/text.js';
 import type { LoadedManifest } from './manifest.js';
+import { viewOf, withWarnings } from './prepare.js';
 
 /** What planView needs beside the plan: where it was made, from what. */
 export interface PlanContext {
@@ -29,17 +29,14 @@ export interface PlanContext {
  * a rename).
  */
 export function planView(plan: Plan, context: PlanContext): PlanView {
-  const warnings = planWarnings(plan, DEFAULT_LIMITS);
-  return {
-    plan,
+  const view = viewOf(plan, context.live, {
     panelUrl: context.panelUrl,
     manifest: context.manifest.file,
     manifestSha256: context.manifest.sha256,
-    fingerprint: planFingerprint(plan, context.live),
     notes: context.notes ?? [],
-    ...(warnings.length === 0 ? {} : { warnings }),
     showUnmanaged: context.showUnmanaged === true,
-  };
+  });
+  return withWarnings(view, DEFAULT_LIMITS);
 }
 
 /** The plan as `provision plan` prints it; `color` adds ANSI colours (default none). */

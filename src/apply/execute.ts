@@ -54,7 +54,7 @@ export interface ExecuteOptions {
  * (transitively) and nothing else; nothing throws for a failed change: the outcomes, one per
  * change, say what happened. A plan with conflicts is refused whole.
  */
-export async function executePlan(plan: Plan, adapter: ChangeAdapter, options: ExecuteOptions): Promise<Outcome[]> {
+export async function executeChanges(plan: Plan, adapter: ChangeAdapter, options: ExecuteOptions): Promise<Outcome[]> {
   if (plan.conflicts.length > 0) {
     throw new ProvisionError('plan_conflict', 'the plan has conflicts: nothing was sent');
   }

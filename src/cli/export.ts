@@ -11,7 +11,7 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, connect, type ConnectionValues } f
 import { EXIT, exitCodesHelp } from './exit.js';
 import { checkOutPath, readBytes, STDIN, writeAtomically } from './files.js';
 import type { Io } from './io.js';
-import { loadManifest } from './manifest-input.js';
+import { loadWithDiagnostics } from './manifest-input.js';
 
 /**
  * `provision export`: the manifest of the live panel (src/export/model.ts, write.ts), or, with
@@ -140,7 +140,7 @@ async function exportInto(
   patterns: readonly string[],
 ): Promise<typeof EXIT.ok | typeof EXIT.changes> {
   const bytes = await readBytes(path, io, 'manifest');
-  const desired = loadManifest(bytes, path, io);
+  const desired = loadWithDiagnostics(bytes, path, io);
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
   const { claim, wanted, domainNames } = intoScope(desired, text, path, patterns);
   const { live } = await readPanel(io, credentials, values, domainNames, wanted);

@@ -23,7 +23,7 @@ export function sourceName(path: string): string {
  * the manifest's line. Throws 'manifest_invalid' after printing when there is an error, with
  * the errors as data (`located`, shown already).
  */
-export function loadManifest(bytes: Uint8Array, path: string, io: Io): Desired {
+export function loadWithDiagnostics(bytes: Uint8Array, path: string, io: Io): Desired {
   const { file, desired, diagnostics, errors } = checkManifest(bytes, path);
   for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
   annotate(diagnostics, io);

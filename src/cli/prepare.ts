@@ -16,7 +16,7 @@ import { connect, type ConnectionValues } from './connection.js';
 import { EXIT } from './exit.js';
 import { readBytes } from './files.js';
 import type { Io } from './io.js';
-import { loadManifest, sourceName } from './manifest-input.js';
+import { loadWithDiagnostics, sourceName } from './manifest-input.js';
 
 /**
  * The CLI's side of the stage plan and apply share (api/prepare.ts does the work): the mass
@@ -88,7 +88,7 @@ export async function planFromManifest(
   credentials: Credentials,
   options: PrepareOptions,
 ): Promise<Prepared> {
-  const desired = loadManifest(bytes, path, io);
+  const desired = loadWithDiagnostics(bytes, path, io);
   return withPanel(io, credentials, options, (panel) =>
     planManifest(
       panel,

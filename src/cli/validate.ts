@@ -7,7 +7,7 @@ import { oneOf, parseCommandLine } from './args.js';
 import { EXIT, exitCodesHelp } from './exit.js';
 import { readBytes, STDIN } from './files.js';
 import type { Io } from './io.js';
-import { annotate, checkManifest, loadManifest, sourceName } from './manifest-input.js';
+import { annotate, checkManifest, loadWithDiagnostics, sourceName } from './manifest-input.js';
 
 const VALIDATE_OPTIONS = {
   format: { type: 'string' },
@@ -58,7 +58,7 @@ async function validateText(paths: readonly string[], io: Io): Promise<string[]>
   const invalid: string[] = [];
   for (const path of paths) {
     try {
-      const desired = loadManifest(await readBytes(path, io, 'manifest'), path, io);
+      const desired = loadWithDiagnostics(await readBytes(path, io, 'manifest'), path, io);
       io.stdout.write(
         `${sourceName(path)}: valid (${plural(desired.clients.length, 'client')}, ${plural(domainCount(desired.clients), 'domain')})\n`,
       );

@@ -5,7 +5,7 @@
  * skips for a failure's dependents and nobody else, and nothing new after an interruption.
  */
 import { describe, expect, test } from 'vitest';
-import { executePlan, type ChangeAdapter, type Outcome } from '../../src/apply/execute.js';
+import { executeChanges, type ChangeAdapter, type Outcome } from '../../src/apply/execute.js';
 import { Interrupted, walk } from '../../src/apply/walk.js';
 import type { Change, ChangeId, CreateClient, CreateDomain, Plan } from '../../src/plan/types.js';
 
@@ -62,12 +62,12 @@ function recorder(options: { ms?: number; failing?: string[] } = {}) {
 const byId = (outcomes: Outcome[]): Record<string, string> =>
   Object.fromEntries(outcomes.map((o) => [o.change.id, o.status === 'skipped' ? `skipped:${o.because}` : o.status]));
 
-describe('executePlan', () => {
+describe('executeChanges', () => {
   test('at most `concurrency` changes are in flight, and the bound is reached', async () => {
     const changes = Array.from({ length: 40 }, (_, i) => newClient(`c${i}`));
     for (const concurrency of [1, 3, 8]) {
       const adapter = recorder();
-      const outcomes = await executePlan(plan(changes), adapter, { concurrency });
+      const outcomes = await executeChanges(plan(changes), adapter, { concurrency });
       expect(adapter.seen.maxInFlight).toBe(concurrency);
       expect(outcomes.every((o) => o.status === 'succeeded')).toBe(true);
     }
@@ -89,7 +89,7 @@ describe('executePlan', () => {
         return inner.apply(change);
       },
     };
-    await executePlan(plan(changes), adapter, {
+    await executeChanges(plan(changes), adapter, {
       concurrency: 8,
       onEvent: (e) => {
         if (e.type === 'outcome' && e.outcome.status === 'succeeded') succeeded.add(e.outcome.change.id);
@@ -110,7 +110,7 @@ describe('executePlan', () => {
       newDomain('bob.example', 'bob'),
     ];
     const adapter = recorder({ failing: ['alice'] });
-    const outcomes = await executePlan(plan(changes), adapter, { concurrency: 2 });
+    const outcomes = await executeChanges(plan(changes), adapter, { concurrency: 2 });
     expect(byId(outcomes)).toEqual({
       'client:alice': 'failed',
       'domain:alice.example': 'skipped:client:alice',
@@ -126,7 +126,7 @@ describe('executePlan', () => {
     const changes = Array.from({ length: 20 }, (_, i) => newClient(`c${i}`));
     const controller = new AbortController();
     const adapter = recorder({ ms: 20 });
-    const outcomes = await executePlan(plan(changes), adapter, {
+    const outcomes = await executeChanges(plan(changes), adapter, {
       concurrency: 4,
       signal: controller.signal,
       onEvent: (e) => {
@@ -146,7 +146,7 @@ describe('executePlan', () => {
       ...plan([newClient('alice')]),
       conflicts: [{ domain: 'x.example', client: 'alice', owner: 'bob' }],
     };
-    await expect(executePlan(conflicted, adapter, { concurrency: 1 })).rejects.toMatchObject({
+    await expect(executeChanges(conflicted, adapter, { concurrency: 1 })).rejects.toMatchObject({
       code: 'plan_conflict',
     });
     const refusing: ChangeAdapter = {
@@ -155,7 +155,7 @@ describe('executePlan', () => {
         throw new Error('no secrets file');
       },
     };
-    await expect(executePlan(plan([newClient('alice')]), refusing, { concurrency: 1 })).rejects.toThrow(
+    await expect(executeChanges(plan([newClient('alice')]), refusing, { concurrency: 1 })).rejects.toThrow(
       'no secrets file',
     );
     expect(adapter.seen.started).toEqual([]);
@@ -213,12 +213,12 @@ function slotted(options: { flushMs: number; requestMs: number; onRequestDone?: 
   return adapter;
 }
 
-describe('executePlan, an adapter that takes a slot per request', () => {
+describe('executeChanges, an adapter that takes a slot per request', () => {
   test('at most `concurrency` requests at once, and the bound is reached while other changes flush: a flush holds no slot', async () => {
     const changes = Array.from({ length: 40 }, (_, i) => newClient(`c${i}`));
     for (const concurrency of [1, 4]) {
       const adapter = slotted({ flushMs: 15, requestMs: 15 });
-      const outcomes = await executePlan(plan(changes), adapter, { concurrency });
+      const outcomes = await executeChanges(plan(changes), adapter, { concurrency });
       expect(outcomes.every((o) => o.status === 'succeeded')).toBe(true);
       expect(adapter.seen.maxRequests).toBe(concurrency);
       // Held whole (as without perRequest), requests and flushes together would stay within the bound.
@@ -239,7 +239,7 @@ describe('executePlan, an adapter that takes a slot per request', () => {
         controller.abort();
       },
     });
-    const outcomes = await executePlan(plan(changes), adapter, {
+    const outcomes = await executeChanges(plan(changes), adapter, {
       concurrency: 4,
       signal: controller.signal,
     });

@@ -5,7 +5,7 @@
  * write-ahead and write-behind order stays as it was.
  */
 import { describe, expect, test } from 'vitest';
-import { executePlan } from '../../src/apply/execute.js';
+import { executeChanges } from '../../src/apply/execute.js';
 import { panelAdapter } from '../../src/apply/panel-adapter.js';
 import type { SecretsSink } from '../../src/secrets/journal.js';
 import type { CreateClient, Plan } from '../../src/plan/types.js';
@@ -70,7 +70,7 @@ describe('apply: the slot covers the request only', () => {
       panelUrl: panel.baseUrl,
     });
     const names = Array.from({ length: 24 }, (_, i) => `c${i}`);
-    const outcomes = await executePlan(plan(names.map(newClient)), adapter, {
+    const outcomes = await executeChanges(plan(names.map(newClient)), adapter, {
       concurrency: 4,
       onEvent: (e) => {
         if (e.type === 'outcome') events.push(`done ${e.outcome.change.name}`);
