@@ -181,6 +181,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
             concurrency,
             settleTimeoutMs,
             secrets: secrets?.sink,
+            unsettled: prepared.unsettled,
             signal: controller.signal,
             ...(values['generate-passwords'] ? { newPassword: () => generatePassword() } : {}),
             onEvent: (event) => {

@@ -42,6 +42,34 @@ function lostThenLagging(lagging: () => boolean): Partial<SimulatorOptions> {
   };
 }
 
+describe('an earlier run left a create unsettled', () => {
+  it("this run's POST refused (400) while the client is not listed yet: the refusal says the earlier POST may have created it", async () => {
+    // alice exists, but the panel's list and look-ups lag behind: the earlier run's POST may
+    // be what created her.
+    const w = await workspace('version: 1\nclients:\n  - username: alice\n', {
+      seed: { clients: [{ username: 'alice' }] },
+      systemDomains: false,
+      intercept: (req: InterceptRequest) => {
+        if (req.method === 'GET' && req.path.startsWith('/clients/name/')) return NOT_FOUND;
+        if (req.method === 'GET' && req.path === '/clients') return { status: 200, json: [] };
+        return undefined;
+      },
+    });
+    await writeFile(
+      w.secrets,
+      `${JSON.stringify({ intent: 'create_client', intent_id: '0123456789abcdef', at: 't', panel_url: w.sim.url, username: 'alice', pending_password: 'Written-Ahead-By-Run-1' })}\n`,
+      { mode: 0o600 },
+    );
+    const r = await run(['apply', w.file, '--auto-approve', '--generate-passwords'], w.envWithSecrets);
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain(
+      "an earlier apply's POST for this client got no answer: it may have created it",
+    );
+    // The earlier run's password stays pending: it may be the one the panel holds.
+    expect((await standing(w.secrets)).alice?.pending).toBe('Written-Ahead-By-Run-1');
+  });
+});
+
 describe('an answer lost, then a refusal', () => {
   it('create: the look-up lags, the repeat is refused (400): the client found later is adopted with the password written ahead', async () => {
     let lookups = 0;
