@@ -120,7 +120,10 @@ async function exportPanel(
   ]);
   for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
   if (values.out !== undefined) await writeAtomically(values.out, text);
-  else io.stdout.write(text);
+  else {
+    io.stdout.write(text);
+    await io.stdout.flushed?.();
+  }
   const left =
     warnings.length === 0
       ? ''
@@ -158,6 +161,7 @@ async function exportInto(
       headerOptions: FILE_HEADERS_ONLY,
     }),
   );
+  await io.stdout.flushed?.();
   if (values.check) {
     io.stderr.write(`${safeText(path)}: differs from the panel (the diff above); --check: nothing was written\n`);
     return EXIT.changes;

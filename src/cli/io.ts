@@ -29,6 +29,18 @@ export interface Output {
   readonly isTTY: boolean;
   /** The terminal's width; 0 or absent when unknown (a pseudo-terminal without size, a pipe). */
   readonly columns?: number;
+  /**
+   * Resolves once everything written has left the process (a pipe whose reader is slow holds it
+   * queued). Before a command says something on the other stream after a long output: were
+   * the reader gone, the failed write ends the process first (src/outputs.ts), as a C program
+   * ends at its blocked write, saying nothing more. Absent: nothing is ever queued.
+   */
+  readonly flushed?: () => Promise<void>;
+}
+
+/** `output`'s flushed, for a wrapper of it. */
+function flushedOf(output: Output): Pick<Output, 'flushed'> {
+  return output.flushed === undefined ? {} : { flushed: output.flushed };
 }
 
 /**
@@ -39,6 +51,7 @@ export function redacting(output: Output, redactions: Redactions): Output {
   return {
     isTTY: output.isTTY,
     ...(output.columns === undefined ? {} : { columns: output.columns }),
+    ...flushedOf(output),
     write(text: string) {
       output.write(guardOutput(redactions.redact(text)));
     },
@@ -67,6 +80,7 @@ export function watched(output: Output): Output & { readonly written: boolean } 
   return {
     isTTY: output.isTTY,
     ...(output.columns === undefined ? {} : { columns: output.columns }),
+    ...flushedOf(output),
     write(text: string) {
       written ||= text !== '';
       output.write(text);

@@ -31,6 +31,16 @@ function output(stream: NodeJS.WriteStream): Output {
     },
     isTTY: stream.isTTY,
     columns: stream.columns,
+    // An empty write's callback runs once the writes before it have left, or failed (then the
+    // stream's 'error' ends the process first: src/outputs.ts).
+    flushed: () =>
+      new Promise<void>((resolve) => {
+        if (isClosed(stream) || stream.writableLength === 0) resolve();
+        else
+          stream.write('', () => {
+            resolve();
+          });
+      }),
   };
 }
 

@@ -150,6 +150,7 @@ async function decrypt(args: readonly string[], io: Io): Promise<typeof EXIT.ok>
       io.stdout.write(`${JSON.stringify(await reveal(line))}\n`);
       records++;
     }
+    await io.stdout.flushed?.();
     io.stderr.write(`${plural(records, 'record')}\n`);
     return EXIT.ok;
   }
@@ -176,6 +177,7 @@ async function decrypt(args: readonly string[], io: Io): Promise<typeof EXIT.ok>
       );
     }
   }
+  await io.stdout.flushed?.();
   io.stderr.write(`${plural(records, 'record')}\n`);
   return EXIT.ok;
 }

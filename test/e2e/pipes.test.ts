@@ -115,21 +115,25 @@ describe('outputs whose reader has gone', () => {
     );
     await writeFile(secrets, records.join(''), { mode: 0o600 });
     const errors = join(w.dir, 'stderr.txt');
-    for (const [command, first] of [
-      [`plan ${w.file}`, /^Changes to http:\/\/127\.0\.0\.1:\d+\/api\/v2:$/],
-      [`secrets decrypt ${secrets} --all`, /client-0/],
+    // A reader that is slow to start too: the output is then queued in the process, not blocked
+    // on, and what the command says on stderr after it must wait for it to have left.
+    for (const [command, first, reader] of [
+      [`plan ${w.file}`, /^Changes to http:\/\/127\.0\.0\.1:\d+\/api\/v2:$/, 'head -1'],
+      [`secrets decrypt ${secrets} --all`, /client-0/, 'head -1'],
+      [`secrets decrypt ${secrets} --all`, /client-0/, '(sleep 0.3; head -1)'],
+      [`secrets decrypt ${secrets}`, /client-0/, '(sleep 0.3; head -1)'],
     ] as const) {
-      const shell = `"${process.execPath}" "${BIN}" ${command} 2>"${errors}" | head -1; echo "status=\${PIPESTATUS[0]}"`;
+      const shell = `"${process.execPath}" "${BIN}" ${command} 2>"${errors}" | ${reader}; echo "status=\${PIPESTATUS[0]}"`;
       // Not execFileSync: the simulator answers from this process.
       const { stdout } = await promisify(execFile)('bash', ['-c', shell], {
         env: { PATH: process.env.PATH ?? '', ...w.env },
         encoding: 'utf8',
       });
       const [line, status] = stdout.split('\n');
-      expect(line, command).toMatch(first);
+      expect(line, `${command} | ${reader}`).toMatch(first);
       // 128 + SIGPIPE, as for any Unix tool that writes on after its reader has gone.
-      expect(status, command).toBe('status=141');
-      expect(await readFile(errors, 'utf8'), command).toBe('');
+      expect(status, `${command} | ${reader}`).toBe('status=141');
+      expect(await readFile(errors, 'utf8'), `${command} | ${reader}`).toBe('');
     }
   });
 
