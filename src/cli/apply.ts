@@ -39,6 +39,8 @@ import { sourceName } from './manifest-input.js';
 const CONCURRENCY: Range = { min: 1, max: MAX_CONCURRENCY };
 /** --settle-timeout, in seconds: up to an hour. */
 const SETTLE_TIMEOUT: Range = SECONDS;
+/** --settle-timeout's range and default, as its help line gives them. */
+const settleTimeoutText = `${rangeText(SETTLE_TIMEOUT)}, default ${DEFAULT_SETTLE_TIMEOUT_MS / 1000}`;
 
 const APPLY_OPTIONS = {
   ...CONNECTION_OPTIONS,
@@ -55,12 +57,20 @@ const APPLY_OPTIONS = {
 } as const;
 
 const applyUsage =
-  'provision apply <manifest | plan.json> [--auto-approve] [--concurrency N] [--secrets-file PATH] [--secrets-recipient AGE_KEY] [--generate-passwords]';
+  'provision apply <manifest | plan.json> [--auto-approve] [--concurrency N] [--secrets-file PATH] ' +
+  '[--secrets-recipient AGE_KEY] [--generate-passwords]';
 
 export const apply: Command = {
   usage: applyUsage,
   options: APPLY_OPTIONS,
-  summary: `Carry out what the plan lists: creates (POST) and updates (PUT) first, then deletes (DELETE), at most --concurrency at a time. Given a manifest, it plans first and asks for confirmation on a terminal (without a terminal, as in CI, it needs --auto-approve). Given a plan file saved by 'provision plan --out', it applies exactly that plan without asking (the plan was the review), after checking that nothing it depends on changed on the panel (else exit ${EXIT.stalePlan}, nothing sent). New clients' passwords go to the secrets file only. Deletes beyond --max-deletes (default ${DEFAULT_MAX_DELETES}) need --allow-mass-delete.`,
+  summary:
+    'Carry out what the plan lists: creates (POST) and updates (PUT) first, then deletes (DELETE), ' +
+    'at most --concurrency at a time. Given a manifest, it plans first and asks for confirmation on a terminal ' +
+    '(without a terminal, as in CI, it needs --auto-approve). ' +
+    "Given a plan file saved by 'provision plan --out', it applies exactly that plan without asking " +
+    '(the plan was the review), after checking that nothing it depends on changed on the panel ' +
+    `(else exit ${EXIT.stalePlan}, nothing sent). New clients' passwords go to the secrets file only. ` +
+    `Deletes beyond --max-deletes (default ${DEFAULT_MAX_DELETES}) need --allow-mass-delete.`,
   help: `Options:
   --auto-approve             apply a manifest's plan without asking (needed without a terminal)
   --concurrency N            requests in flight at once (${rangeText(CONCURRENCY)}, default ${DEFAULT_CONCURRENCY})
@@ -71,7 +81,7 @@ export const apply: Command = {
   --generate-passwords       make each new client's password here (24 random letters and digits), write it
                              to the secrets file before the POST that sends it: no kill or lost answer loses one
   --settle-timeout SECONDS   how long a new client's domains are retried while the panel still sets
-                             the account up (400/404 right after its 201): ${rangeText(SETTLE_TIMEOUT)}, default ${DEFAULT_SETTLE_TIMEOUT_MS / 1000}
+                             the account up (400/404 right after its 201): ${settleTimeoutText}
   --format FORMAT            text (default) or json (outcomes for scripts on stdout; progress on stderr)
   --show-unmanaged           list the names of clients and domains the manifest does not list
 ${MASS_HELP}
@@ -126,7 +136,8 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
         prepared = await planFromManifest(input.bytes, path, io, credentials, options);
       } else {
         io.stderr.write(
-          `${path}: a saved plan (format ${input.saved.formatVersion}, made from ${input.saved.manifest}): applying exactly it, without asking: the plan was the review\n`,
+          `${path}: a saved plan (format ${input.saved.formatVersion}, made from ${input.saved.manifest}): ` +
+            'applying exactly it, without asking: the plan was the review\n',
         );
         prepared = await planFromSavedPlan(input.saved, path, io, credentials, options);
       }
@@ -170,7 +181,8 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
           void io.untilStopped().then(() => {
             if (!running) return;
             progress.note(
-              'stopped at once: the answers of requests in flight are lost; run apply again: it creates what is missing and names any client whose password was never seen',
+              'stopped at once: the answers of requests in flight are lost; ' +
+                'run apply again: it creates what is missing and names any client whose password was never seen',
             );
             io.exit?.(EXIT.interrupted);
           });
@@ -206,11 +218,13 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
         else io.stdout.write(`\n${renderApplySummary(outcomes)}\n`);
         if (secrets !== undefined && tally(outcomes).succeeded > 0) {
           io.stderr.write(
-            `New clients' passwords are in ${secrets.path}${secrets.encrypted ? ', encrypted to the age recipient' : ''}.\n`,
+            `New clients' passwords are in ${secrets.path}` +
+              `${secrets.encrypted ? ', encrypted to the age recipient' : ''}.\n`,
           );
         }
         if (interrupted) io.stderr.write('Interrupted: run apply again to do what is still to do.\n');
-        // The step summary exists only under GitHub Actions (stepSummary checks the rest): the Markdown renderer is loaded for it alone.
+        // The step summary exists only under GitHub Actions (stepSummary checks the rest): the Markdown
+        // renderer is loaded for it alone.
         if (onGitHubActions(io.env)) {
           const { renderPlanMarkdown } = await import('../render/markdown.js');
           await stepSummary(
@@ -240,7 +254,9 @@ async function confirm(view: PlanView, io: Io, format: 'text' | 'json'): Promise
       'approval_required',
       `apply needs --auto-approve without a terminal to confirm on: ${count} planned, nothing was sent`,
       {
-        hint: 'review the plan above (or run provision plan --out plan.json), then run apply with --auto-approve (or apply the saved plan file)',
+        hint:
+          'review the plan above (or run provision plan --out plan.json), ' +
+          'then run apply with --auto-approve (or apply the saved plan file)',
       },
     );
   }

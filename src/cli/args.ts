@@ -218,14 +218,18 @@ export function oneOf<T extends string>(
   );
 }
 
-/** Parses a duration flag in seconds, decimals allowed, within `range` (SECONDS by default), into milliseconds; or explains. */
+/**
+ * Parses a duration flag in seconds, decimals allowed, within `range` (SECONDS by default), into milliseconds;
+ * or explains.
+ */
 export function seconds(value: string | undefined, flag: string, fallbackMs: number, range: Range = SECONDS): number {
   if (value === undefined) return fallbackMs;
   const n = Number(value);
   if (!DECIMAL.test(value) || n < range.min || n > range.max) {
     throw new ProvisionError(
       'usage',
-      `${flag} takes a number of seconds from ${rangeText(range)} in plain digits (like 30 or 2.5), not ${quote(value)}`,
+      `${flag} takes a number of seconds from ${rangeText(range)} ` +
+        `in plain digits (like 30 or 2.5), not ${quote(value)}`,
       { meta: { flag } },
     );
   }

@@ -32,6 +32,9 @@ export const CONNECTION_OPTIONS = {
   'max-answer-mb': { type: 'string' },
 } as const;
 
+/** --max-answer-mb's range and default, as its help line gives them. */
+const maxAnswerText = `${rangeText(MAX_ANSWER)}, default ${DEFAULT_MAX_ANSWER_MB}`;
+
 export const CONNECTION_HELP = `Connection:
   --url URL              the panel (or PROVISION_URL); /api/v2 is appended when missing
   --api-key-file FILE    read the API key from FILE (default: PROVISION_API_KEY)
@@ -39,7 +42,7 @@ export const CONNECTION_HELP = `Connection:
   --insecure             do not verify the panel's certificate (loud warning)
   --allow-http           allow plain http:// to a non-loopback host
   --verbose              log every request (method, path, status, time) to stderr
-  --max-answer-mb N      read answers up to N MB (${rangeText(MAX_ANSWER)}, default ${DEFAULT_MAX_ANSWER_MB}): a larger one stops the run
+  --max-answer-mb N      read answers up to N MB (${maxAnswerText}): a larger one stops the run
   HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured.`;
 
 export interface ConnectionValues {
@@ -79,7 +82,8 @@ export async function connect(
     caFile === undefined ? undefined : checkCaPem(await readText(caFile, io, 'CA file'), `the CA file ${caFile}`);
   if (values.insecure === true) {
     io.stderr.write(
-      `warning: --insecure: the certificate of ${baseUrl} is NOT verified (through a proxy too); anyone on the path can read the API key. Use --ca-file instead.\n`,
+      `warning: --insecure: the certificate of ${baseUrl} is NOT verified (through a proxy too); ` +
+        'anyone on the path can read the API key. Use --ca-file instead.\n',
     );
   }
   const log = (line: string): void => {
@@ -149,7 +153,8 @@ export async function readApiKey(file: string | undefined, io: Io): Promise<stri
   } catch (error) {
     if (error instanceof ProvisionError)
       throw new ProvisionError(error.code, error.message, {
-        hint: `check the path given to --api-key-file (not repeated here, in case it is the key itself); ${API_KEY_HINT}`,
+        hint:
+          'check the path given to --api-key-file (not repeated here, in case it is the key itself); ' + API_KEY_HINT,
         cause: error,
       });
     throw error;

@@ -29,7 +29,11 @@ const EXPORT_OPTIONS = {
 } as const;
 
 const usage =
-  'provision export [--out FILE] [--clients GLOB]... | provision export --into MANIFEST [--check] [--clients GLOB]... [--drop-missing]';
+  'provision export [--out FILE] [--clients GLOB]... | ' +
+  'provision export --into MANIFEST [--check] [--clients GLOB]... [--drop-missing]';
+
+/** --check's exit codes, as its help line gives them. */
+const checkExitText = `exit ${EXIT.changes} when MANIFEST would change, ${EXIT.ok} when not`;
 
 /**
  * `provision export`: reads the panel (never writes to it) and prints or writes a manifest;
@@ -41,7 +45,10 @@ export const exportCommand: Command = {
   usage,
   options: EXPORT_OPTIONS,
   summary:
-    'Write the manifest of the live panel (the same 4 GET requests as plan, more only where its client list leaves out a field), or rewrite an existing manifest (--into) so that it describes the panel for what it manages, keeping its comments and formatting. Sends nothing that changes the panel.',
+    'Write the manifest of the live panel (the same 4 GET requests as plan, ' +
+    'more only where its client list leaves out a field), or rewrite an existing manifest (--into) ' +
+    'so that it describes the panel for what it manages, keeping its comments and formatting. ' +
+    'Sends nothing that changes the panel.',
   help: `Without --into: the manifest of the panel, on stdout (or --out FILE): every client sorted by
 username with its plan, email, suspended: true when suspended, and its domains (international
 names in Unicode, subdomains after their parents; no system domains). It validates, and plan
@@ -62,7 +69,7 @@ Options:
   --clients GLOB         only clients whose username matches (* any run, ? one character);
                          repeatable; with --into: also add the panel's clients that match
   --into MANIFEST        rewrite MANIFEST in place (see above)
-  --check                with --into: write nothing; exit ${EXIT.changes} when MANIFEST would change, ${EXIT.ok} when not
+  --check                with --into: write nothing; ${checkExitText}
   --drop-missing         with --into: remove the clients and domains the panel does not have
 
 ${CONNECTION_HELP}
@@ -129,7 +136,8 @@ async function exportPanel(
       ? ''
       : `; ${plural(warnings.length, 'name or value', 'names or values')} left out (see the warnings above)`;
   io.stderr.write(
-    `exported ${plural(clients, 'client')} and ${plural(domains, 'domain')} of ${url}${values.out === undefined ? '' : ` to ${safeText(values.out)}`}${left}\n`,
+    `exported ${plural(clients, 'client')} and ${plural(domains, 'domain')} of ${url}` +
+      `${values.out === undefined ? '' : ` to ${safeText(values.out)}`}${left}\n`,
   );
   return EXIT.ok;
 }

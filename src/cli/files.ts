@@ -245,7 +245,8 @@ export const STDOUT = '-';
 function dashRefused(flag?: string, hint?: string): ProvisionError {
   return new ProvisionError(
     'usage',
-    `${flag === undefined ? 'a file to write needs' : `${flag} takes`} a file path, not '-' (standard output): nothing was written`,
+    `${flag === undefined ? 'a file to write needs' : `${flag} takes`} a file path, ` +
+      "not '-' (standard output): nothing was written",
     { hint: `${hint === undefined ? '' : `${hint}; `}for a file named -, give ./-` },
   );
 }

@@ -199,7 +199,9 @@ function refuseKeyInArguments(command: string, args: readonly string[], keys: re
       'usage',
       `argument ${i + 1} after '${command}' holds the API key: nothing was read or sent`,
       {
-        hint: 'give the key only in the file named by --api-key-file or in PROVISION_API_KEY, never as an argument: shell history and process lists show arguments',
+        hint:
+          'give the key only in the file named by --api-key-file or in PROVISION_API_KEY, never as an argument: ' +
+          'shell history and process lists show arguments',
       },
     );
   }

@@ -20,6 +20,9 @@ const PLAN_OPTIONS = {
   'show-url': { type: 'boolean', default: false },
 } as const;
 
+/** --detailed-exitcode's exit codes, as its help line gives them. */
+const exitText = `exit ${EXIT.ok} when there are no changes, ${EXIT.changes} when there are, ${EXIT.failure} on errors`;
+
 const planUsage =
   'provision plan <manifest> [--format text|json|markdown] [--out plan.json] [--detailed-exitcode] [--show-url]';
 
@@ -27,12 +30,16 @@ export const plan: Command = {
   usage: planUsage,
   options: PLAN_OPTIONS,
   summary:
-    'Read the panel (4 GET requests whatever the manifest size; more only where its client list leaves out a field the manifest manages) and show what apply would create, update and delete, with the request each change becomes, plus conflicts, fields the panel does not show, and unmanaged accounts. Sends nothing that changes the panel.',
+    'Read the panel (4 GET requests whatever the manifest size; ' +
+    'more only where its client list leaves out a field the manifest manages) ' +
+    'and show what apply would create, update and delete, with the request each change becomes, ' +
+    'plus conflicts, fields the panel does not show, and unmanaged accounts. ' +
+    'Sends nothing that changes the panel.',
   help: `Options:
   --format FORMAT        text (default), json (for scripts) or markdown (for a pull-request comment)
   --out FILE             save the plan (JSON, with a fingerprint of the panel state it depends on)
                          for 'provision apply FILE', which applies exactly it or refuses it as stale
-  --detailed-exitcode    exit ${EXIT.ok} when there are no changes, ${EXIT.changes} when there are, ${EXIT.failure} on errors
+  --detailed-exitcode    ${exitText}
   --show-unmanaged       list the names of clients and domains the manifest does not list
   --show-url             name the panel's URL in the Markdown too (left out by default: a
                          pull-request comment is read by everyone who can read the repository)

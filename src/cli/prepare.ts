@@ -38,12 +38,17 @@ export const MASS_OPTIONS = {
   'allow-mass-delete': { type: 'boolean', default: false },
 } as const;
 
-export const MASS_HELP = `  --max-creates N        a plan creating more than N resources is a mass change (${rangeText(MAX_CREATES)}, default ${DEFAULT_MAX_CREATES}):
-                         plan warns, apply refuses (exit ${EXIT.massChange}) unless --allow-mass-create
-  --allow-mass-create    allow a plan over --max-creates
-  --max-deletes N        the same for deletes (${rangeText(MAX_DELETES)}, default ${DEFAULT_MAX_DELETES}); a deleted client counts once
-                         plus once per domain that goes with it (its mail, databases and files go too)
-  --allow-mass-delete    allow a plan over --max-deletes`;
+/** The range and default of --max-creates and of --max-deletes, as their help lines give them. */
+const maxCreatesText = `${rangeText(MAX_CREATES)}, default ${DEFAULT_MAX_CREATES}`;
+const maxDeletesText = `${rangeText(MAX_DELETES)}, default ${DEFAULT_MAX_DELETES}`;
+
+export const MASS_HELP =
+  `  --max-creates N        a plan creating more than N resources is a mass change (${maxCreatesText}):\n` +
+  `                         plan warns, apply refuses (exit ${EXIT.massChange}) unless --allow-mass-create\n` +
+  '  --allow-mass-create    allow a plan over --max-creates\n' +
+  `  --max-deletes N        the same for deletes (${maxDeletesText}); a deleted client counts once\n` +
+  '                         plus once per domain that goes with it (its mail, databases and files go too)\n' +
+  '  --allow-mass-delete    allow a plan over --max-deletes';
 
 /** The limits of MASS_OPTIONS, checked: plain digits in MAX_CREATES and MAX_DELETES. */
 export function massLimits(values: {

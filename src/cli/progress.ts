@@ -25,7 +25,10 @@ export class ApplyProgress {
     this.live = io.stderr.isTTY && (io.stderr.columns ?? 0) > 0;
   }
 
-  /** The run's events (api/apply.ts runPlan): each outcome as a line, each note above the live line; the rest is not shown here. */
+  /**
+   * The run's events (api/apply.ts runPlan): each outcome as a line, each note above the live line; the rest is
+   * not shown here.
+   */
   readonly onEvent: OnEvent = (event) => {
     if (event.type === 'outcome') this.outcome(event.outcome);
     else if (event.type === 'note') this.note(event.message);

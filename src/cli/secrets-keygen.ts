@@ -49,13 +49,16 @@ export async function runKeygen(args: readonly string[], io: Io, credentials: Cr
       'usage',
       "secrets keygen under CI would print a private key into the job's log: nothing was made",
       {
-        hint: `give --out FILE (a new file, mode 0600); or --stdout when stdout is redirected to a safe place; usage: ${keygenUsage}`,
+        hint:
+          'give --out FILE (a new file, mode 0600); or --stdout when stdout is redirected to a safe place; ' +
+          `usage: ${keygenUsage}`,
       },
     );
   }
   const identity = await generateIdentity();
   const recipient = await identityToRecipient(identity);
-  const text = `# created: ${new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')}\n# public key: ${recipient}\n${identity}\n`;
+  const created = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const text = `# created: ${created}\n# public key: ${recipient}\n${identity}\n`;
   if (out === undefined) {
     // The one output meant to hold it; the redaction set takes it only after (it would blank it here).
     io.stdout.write(text);
@@ -67,8 +70,11 @@ export async function runKeygen(args: readonly string[], io: Io, credentials: Cr
   io.stderr.write(`Public key: ${recipient}\n`);
   io.stderr.write(
     out === undefined
-      ? 'Give the public key to --secrets-recipient or PROVISION_SECRETS_RECIPIENT; keep the identity secret: secrets decrypt --identity reads it.\n'
-      : `The identity (private key) is in ${quote(out)}, mode 0600: keep it secret, outside the repository; secrets decrypt --identity ${quote(out)} reads the passwords back. Give the public key to --secrets-recipient or PROVISION_SECRETS_RECIPIENT.\n`,
+      ? 'Give the public key to --secrets-recipient or PROVISION_SECRETS_RECIPIENT; ' +
+          'keep the identity secret: secrets decrypt --identity reads it.\n'
+      : `The identity (private key) is in ${quote(out)}, mode 0600: keep it secret, outside the repository; ` +
+          `secrets decrypt --identity ${quote(out)} reads the passwords back. ` +
+          'Give the public key to --secrets-recipient or PROVISION_SECRETS_RECIPIENT.\n',
   );
   return EXIT.ok;
 }
@@ -88,7 +94,8 @@ async function writeNewPrivateFile(path: string, text: string): Promise<void> {
     if (code === 'EEXIST') {
       throw new ProvisionError(
         'io',
-        `${path} exists already: nothing was written (secrets keygen never replaces a file: it may hold the key that decrypts your passwords)`,
+        `${path} exists already: nothing was written ` +
+          '(secrets keygen never replaces a file: it may hold the key that decrypts your passwords)',
         {
           hint: 'give the path of a new file, or move the old one away first if it is really not needed',
         },

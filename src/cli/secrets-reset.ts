@@ -29,7 +29,8 @@ export const RESET_OPTIONS = {
 } as const;
 
 export const resetUsage =
-  'provision secrets reset <username>... [--secrets-file PATH] [--secrets-recipient AGE_KEY] [--allow-plaintext-secrets]';
+  'provision secrets reset <username>... [--secrets-file PATH] [--secrets-recipient AGE_KEY] ' +
+  '[--allow-plaintext-secrets]';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -145,7 +146,8 @@ async function resetUnderLock(
     }
     const done = outcomes.filter((o) => o.status === 'reset').length;
     io.stderr.write(
-      `${plural(done, 'password')} of ${usernames.length} reset; the new ones are in ${path}${sink.encrypted ? ', encrypted to the age recipient' : ''}.\n`,
+      `${plural(done, 'password')} of ${usernames.length} reset; the new ones are in ${path}` +
+        `${sink.encrypted ? ', encrypted to the age recipient' : ''}.\n`,
     );
     return done === outcomes.length ? EXIT.ok : EXIT.failure;
   } finally {
@@ -162,7 +164,10 @@ function outcomeLine(outcome: ResetOutcome): string {
     case 'refused':
       return `✗ ${who}: refused (${outcome.why}): its password stays as it was`;
     case 'unknown':
-      return `✗ ${who}: ${outcome.why}: the new password stays pending; the panel holds it or the old one: run secrets reset ${outcome.username} again`;
+      return (
+        `✗ ${who}: ${outcome.why}: the new password stays pending; the panel holds it or the old one: ` +
+        `run secrets reset ${outcome.username} again`
+      );
     case 'skipped':
       return `- ${who}: not reset: ${outcome.why}`;
     default:

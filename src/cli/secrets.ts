@@ -28,7 +28,18 @@ export const secrets: Command = {
   usage,
   options: OPTIONS,
   summary:
-    "Read and repair the passwords of a secrets file. 'decrypt' prints the current password of each client (the last record with one), decrypting age-encrypted ones (password_age, from --secrets-recipient) with the identity file; --all prints every record, the history: pending passwords written ahead of a request and refused requests included. It is the one command whose job is to show passwords: it prints them to stdout; run it where nobody else reads the screen or the log, and redirect it to a protected file rather than a CI log. 'reset' gives each named client a new password: made here, written ahead to the secrets file as pending, then set with PUT /clients/{id} and recorded as the client's password (never printed); for a password an interrupted run lost, and for routine rotation. 'keygen' makes an age key pair (no need to install age): the identity to a new file, the public key to give --secrets-recipient.",
+    'Read and repair the passwords of a secrets file. ' +
+    "'decrypt' prints the current password of each client (the last record with one), " +
+    'decrypting age-encrypted ones (password_age, from --secrets-recipient) with the identity file; ' +
+    '--all prints every record, the history: ' +
+    'pending passwords written ahead of a request and refused requests included. ' +
+    'It is the one command whose job is to show passwords: it prints them to stdout; ' +
+    'run it where nobody else reads the screen or the log, and redirect it to a protected file rather than a CI log. ' +
+    "'reset' gives each named client a new password: made here, written ahead to the secrets file as pending, " +
+    "then set with PUT /clients/{id} and recorded as the client's password (never printed); " +
+    'for a password an interrupted run lost, and for routine rotation. ' +
+    "'keygen' makes an age key pair (no need to install age): " +
+    'the identity to a new file, the public key to give --secrets-recipient.',
   help: `decrypt options:
   --identity FILE        the age identity file (AGE-SECRET-KEY-1... lines, as age-keygen writes it);
                          needed when the file holds encrypted passwords
@@ -131,7 +142,8 @@ async function decrypt(args: readonly string[], io: Io): Promise<typeof EXIT.ok>
       } catch (error) {
         throw new ProvisionError(
           'secrets',
-          `${file}:${at.line}: cannot decrypt the password of ${JSON.stringify(entry.username)} (${(error as Error).message})`,
+          `${file}:${at.line}: cannot decrypt the password of ${JSON.stringify(entry.username)} ` +
+            `(${(error as Error).message})`,
           {
             hint: 'give the identity whose public key was passed as --secrets-recipient',
           },
@@ -170,10 +182,15 @@ async function decrypt(args: readonly string[], io: Io): Promise<typeof EXIT.ok>
           : `${pending.length} pending ones (their requests' outcomes are unknown)`;
       io.stderr.write(
         state.current === undefined
-          ? `${where}: client ${quote(state.username)} has no current password, only ${what}: see --all, and run apply or secrets reset again\n`
+          ? `${where}: client ${quote(state.username)} has no current password, only ${what}: ` +
+              'see --all, and run apply or secrets reset again\n'
           : pending.length === 1
-            ? `${where}: client ${quote(state.username)} has a newer password pending (its request's outcome is unknown): the panel holds it or the current one: see --all, and run secrets reset again\n`
-            : `${where}: client ${quote(state.username)} has ${pending.length} newer passwords pending (their requests' outcomes are unknown): the panel holds one of them or the current one: see --all, and run secrets reset again\n`,
+            ? `${where}: client ${quote(state.username)} has a newer password pending ` +
+              "(its request's outcome is unknown): the panel holds it or the current one: " +
+              'see --all, and run secrets reset again\n'
+            : `${where}: client ${quote(state.username)} has ${pending.length} newer passwords pending ` +
+              "(their requests' outcomes are unknown): the panel holds one of them or the current one: " +
+              'see --all, and run secrets reset again\n',
       );
     }
   }

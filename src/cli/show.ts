@@ -21,7 +21,10 @@ export const show: Command = {
   usage,
   options: SHOW_OPTIONS,
   summary:
-    "Print a plan saved by 'provision plan --out' as text, JSON or Markdown, without contacting the panel: no URL and no key are needed, nothing is read but the file. The file is checked as apply checks it (format, schema, digest): an edited or foreign file is refused. It says what the plan was when it was made; apply checks that the panel still matches it.",
+    "Print a plan saved by 'provision plan --out' as text, JSON or Markdown, without contacting the panel: " +
+    'no URL and no key are needed, nothing is read but the file. ' +
+    'The file is checked as apply checks it (format, schema, digest): an edited or foreign file is refused. ' +
+    'It says what the plan was when it was made; apply checks that the panel still matches it.',
   help: `Options:
   --format FORMAT        text (default), json (the plan document, as plan --format json prints it)
                          or markdown (for a pull-request comment)
@@ -44,9 +47,12 @@ ${exitCodesHelp(['ok', 'failure'])}`,
     if (input.kind === 'manifest') {
       throw new ProvisionError(
         'usage',
-        `${quote(sourceName(path))} is a manifest, not a saved plan: show prints plan files written by provision plan --out`,
+        `${quote(sourceName(path))} is a manifest, not a saved plan: ` +
+          'show prints plan files written by provision plan --out',
         {
-          hint: `run provision plan ${path === '-' ? '<manifest>' : path} (it reads the panel), or provision plan ${path === '-' ? '<manifest>' : path} --out plan.json, then provision show plan.json`,
+          hint:
+            `run provision plan ${path === '-' ? '<manifest>' : path} (it reads the panel), ` +
+            `or provision plan ${path === '-' ? '<manifest>' : path} --out plan.json, then provision show plan.json`,
         },
       );
     }

@@ -12,6 +12,8 @@ const PORT: Range = { min: 0, max: 65_535 };
 const LATENCY_MS: Range = { min: 0, max: 60_000 };
 const NOT_READY_MS: Range = { min: 0, max: 3_600_000 };
 const FAULT_SEED: Range = { min: 0, max: 4_294_967_295 };
+/** --not-ready's range, as its help line gives it. */
+const notReadyText = rangeText(NOT_READY_MS);
 
 const OPTIONS = {
   'api-key': { type: 'string' },
@@ -34,7 +36,8 @@ export const simulator: Command = {
   usage,
   options: OPTIONS,
   summary:
-    'Run a local panel that speaks the API v2 (GET /ping, /hosting-plans, /clients, /domains, POST /clients, /domains), for trying the tool out and for tests. Ctrl-C stops it.',
+    'Run a local panel that speaks the API v2 (GET /ping, /hosting-plans, /clients, /domains, ' +
+    'POST /clients, /domains), for trying the tool out and for tests. Ctrl-C stops it.',
   help: `Options:
   --api-key KEY     the key clients must send as X-API-Key (or PROVISION_API_KEY)
   --port N          port to listen on (${rangeText(PORT)}; default 0: a free one)
@@ -50,7 +53,7 @@ Faults, to see how provision copes (all off by default):
   --reset-rate R             drop the connection of a share R (${rangeText(RATE)}) of requests without answering
   --ambiguous-post-rate R    carry out a share R (${rangeText(RATE)}) of POSTs, then drop the connection unanswered
   --ambiguous-put-rate R     carry out a share R (${rangeText(RATE)}) of PUTs, then drop the connection unanswered
-  --not-ready MS             refuse a new client's domains for MS milliseconds after its creation (${rangeText(NOT_READY_MS)})
+  --not-ready MS             refuse a new client's domains for MS milliseconds after its creation (${notReadyText})
   --fault-seed N             seed of the fault draws, ${rangeText(FAULT_SEED)} (the same seed, the same faults)
   --api-disabled             answer every request with an HTML page, like a panel whose API is off
   --no-domain-list           answer GET /domains with 404, like a panel without that endpoint

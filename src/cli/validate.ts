@@ -18,7 +18,9 @@ const usage = 'provision validate <manifest>... [--format text|json]';
 export const validate: Command = {
   usage,
   options: VALIDATE_OPTIONS,
-  summary: `Check manifests offline: YAML syntax, the schema, and the rules (usernames, domain names, duplicates). Exit ${EXIT.ok} when all are valid, ${EXIT.failure} when one is not.`,
+  summary:
+    'Check manifests offline: YAML syntax, the schema, and the rules (usernames, domain names, duplicates). ' +
+    `Exit ${EXIT.ok} when all are valid, ${EXIT.failure} when one is not.`,
   help: `Options:
   --format FORMAT        text (default: problems as file:line:column lines on stderr) or json (one
                          document on stdout: each manifest, valid or not, with its diagnostics;
@@ -46,7 +48,8 @@ ${exitCodesHelp(['ok', 'failure'])}`,
     if (invalid.length > 0) {
       throw new ProvisionError(
         'manifest_invalid',
-        `${plural(invalid.length, 'manifest')} of ${positionals.length} ${invalid.length === 1 ? 'is' : 'are'} invalid: ${invalid.map((name) => quote(name)).join(', ')}`,
+        `${plural(invalid.length, 'manifest')} of ${positionals.length} ` +
+          `${invalid.length === 1 ? 'is' : 'are'} invalid: ${invalid.map((name) => quote(name)).join(', ')}`,
       );
     }
     return EXIT.ok;
@@ -60,7 +63,8 @@ async function validateText(paths: readonly string[], io: Io): Promise<string[]>
     try {
       const desired = loadWithDiagnostics(await readBytes(path, io, 'manifest'), path, io);
       io.stdout.write(
-        `${sourceName(path)}: valid (${plural(desired.clients.length, 'client')}, ${plural(domainCount(desired.clients), 'domain')})\n`,
+        `${sourceName(path)}: valid (${plural(desired.clients.length, 'client')}, ` +
+          `${plural(domainCount(desired.clients), 'domain')})\n`,
       );
     } catch (error) {
       // One manifest's problems are printed; the others are still checked.
@@ -72,7 +76,10 @@ async function validateText(paths: readonly string[], io: Io): Promise<string[]>
   return invalid;
 }
 
-/** One JSON document on stdout for all of them (annotations under GitHub Actions still on stderr); the names of the invalid ones. */
+/**
+ * One JSON document on stdout for all of them (annotations under GitHub Actions still on stderr); the names of the
+ * invalid ones.
+ */
 async function validateJson(paths: readonly string[], io: Io): Promise<string[]> {
   const files: ValidatedFile[] = [];
   for (const path of paths) {
