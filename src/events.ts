@@ -1,7 +1,8 @@
 /**
  * What the panel's client and the live read say as they work: the lowest events of a run, below
- * everything that talks to the panel. Never the key or a password. They are members of ProvisionEvent (src/plan/events.ts), the one events
- * interface of a run, so a handler of ProvisionEvent takes these too.
+ * everything that talks to the panel. Never the key or a password. They are members of
+ * ProvisionEvent (src/plan/events.ts), the one events interface of a run, so a handler of
+ * ProvisionEvent takes these too.
  */
 export type PanelEvent =
   /** A request went out and was answered (`status` 0: no answer came); `ms` its time, retries apart. */

@@ -37,7 +37,8 @@ export async function readForExport(
   if (!live.domainsComplete) {
     throw new ProvisionError(
       'panel_contract',
-      `${panel.describe('GET', '/domains')} is not available: export cannot see which domains the panel has: nothing was written`,
+      `${panel.describe('GET', '/domains')} is not available: ` +
+        'export cannot see which domains the panel has: nothing was written',
       {
         hint: 'export needs a panel that lists its domains (GET /domains); write the domains into the manifest by hand',
       },

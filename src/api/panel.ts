@@ -62,7 +62,10 @@ export function connectPanel(options: ConnectOptions): PanelClient {
 
 /** What readLive may tell beside its result. */
 export interface ReadOptions {
-  /** Told a `note` (ProvisionEvent), in a sentence, when the read is partial (no domain list) or costs more requests. */
+  /**
+   * Told a `note` (ProvisionEvent), in a sentence, when the read is partial (no domain list)
+   * or costs more requests.
+   */
   readonly onEvent?: OnEvent;
   /** Told, in a sentence, when the read is partial (no domain list) or costs more requests: the `note` events. */
   readonly onNote?: (message: string) => void;

@@ -107,7 +107,8 @@ export async function planManifest(
   );
   if (!live.domainsComplete && desired.prune.domains) {
     notes.push(
-      "prune.domains needs the panel's domain list, which it cannot give: no domain is pruned for being unlisted; state: absent entries still are deleted.",
+      "prune.domains needs the panel's domain list, which it cannot give: no domain is pruned for being unlisted; " +
+        'state: absent entries still are deleted.',
     );
   }
   const plan = diff(desired, live);
@@ -195,7 +196,8 @@ export async function planSaved(
     const reasons = staleReasons(saved.plan, live);
     throw new ProvisionError(
       'stale_plan',
-      `stale plan: the panel changed since ${file} was made (${plural(reasons.length, 'difference')}): nothing was sent`,
+      `stale plan: the panel changed since ${file} was made ` +
+        `(${plural(reasons.length, 'difference')}): nothing was sent`,
       {
         details: reasons.length > 0 ? reasons : ['the panel state does not match the fingerprint recorded in the plan'],
         hint: 'make a new plan (provision plan <manifest> --out FILE), review it, and apply that',

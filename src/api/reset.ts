@@ -36,7 +36,9 @@ export async function resetTargets(
   }
   if (missing.length > 0) {
     throw new ProvisionError('usage', `the panel has no client ${missing.map(quote).join(', ')}: nothing was sent`, {
-      hint: 'check the names (provision plan --show-unmanaged lists the clients the manifest does not); administrators cannot be reset here',
+      hint:
+        'check the names (provision plan --show-unmanaged lists the clients the manifest does not); ' +
+        'administrators cannot be reset here',
     });
   }
   await settleJournal(
