@@ -65,7 +65,8 @@ export function adoptDomain(
   if (record.idUser !== idUser) {
     throw new ProvisionError(
       'plan_conflict',
-      `domain ${quote(domain)} exists on the panel (id ${record.id}) but belongs to user ${record.idUser}, not ${String(idUser)}`,
+      `domain ${quote(domain)} exists on the panel (id ${record.id}) ` +
+        `but belongs to user ${record.idUser}, not ${String(idUser)}`,
       {
         hint: 'someone else created it meanwhile: resolve it in the panel, then run plan again',
       },
@@ -105,7 +106,9 @@ export function stoppedSettling(err: PanelHttpError): ProvisionError {
 }
 
 export function notSettled(err: PanelHttpError, settleTimeoutMs: number, elapsedMs: number): ProvisionError {
-  const hint = `the panel sets new accounts up in the background; if it needs longer, raise --settle-timeout (now ${formatSeconds(settleTimeoutMs)}) and run apply again`;
+  const hint =
+    'the panel sets new accounts up in the background; ' +
+    `if it needs longer, raise --settle-timeout (now ${formatSeconds(settleTimeoutMs)}) and run apply again`;
   // The executor shows only the message, so the hint is in it too.
   return new ProvisionError(
     'panel_http',

@@ -52,12 +52,13 @@ import { Interrupted, NO_SLOT, type Slot } from './walk.js';
  * intent (its `intent_id`), and no other: a POST an earlier run left unsettled stays open. The
  * password is on disk as soon as the answer is in hand, before anything else (even before the
  * client's id is known, when the answer lacks one), so no dependent request and no later
- * failure can leave it only in memory. With `newPassword` (apply --generate-passwords) the password is made here and the
- * intent carries it as pending, on disk before the POST that sends it in `password` (added to
- * the request's body at send time: a plan never holds a password); the answer makes it current
- * (a different password in the answer wins), and so does finding the client by name after a
- * lost answer, or (secrets/recovery.ts) the next run that finds the client: the panel holds
- * the password the creating request carried. So no kill and no lost answer loses one.
+ * failure can leave it only in memory. With `newPassword` (apply --generate-passwords) the
+ * password is made here and the intent carries it as pending, on disk before the POST that
+ * sends it in `password` (added to the request's body at send time: a plan never holds a
+ * password); the answer makes it current (a different password in the answer wins), and so does
+ * finding the client by name after a lost answer, or (secrets/recovery.ts) the next run that
+ * finds the client: the panel holds the password the creating request carried. So no kill and
+ * no lost answer loses one.
  *
  * Concurrency: each request (the POST, a look-up) runs through the executor's `slot`; the
  * secrets file's writes and the waits between attempts run outside it, so a flush never keeps
@@ -101,7 +102,8 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
     slot: Slot,
   ): Promise<Created<R>> => {
     tell(
-      `${described} for ${label} ${unsure}, and a later attempt was refused: the first may have created it; looking it up by name again`,
+      `${described} for ${label} ${unsure}, and a later attempt was refused: ` +
+        'the first may have created it; looking it up by name again',
     );
     const started = clock.now();
     for (let look = 1; ; look++) {
@@ -110,7 +112,8 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
       const delay = settleDelayMs(look, clock.now() - started, options.settleTimeoutMs, clock.random);
       if (delay === undefined || interrupted()) break;
       tell(
-        `${label} is not found by name yet (a panel may list a new account late): looking again in ${formatSeconds(delay)}`,
+        `${label} is not found by name yet (a panel may list a new account late): ` +
+          `looking again in ${formatSeconds(delay)}`,
       );
       await untilAborted(clock.sleep(delay), options.signal);
       if (interrupted()) break;
@@ -178,8 +181,9 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
         if (delay === undefined) throw notSettled(refused, options.settleTimeoutMs, elapsed);
         if (interrupted()) throw stoppedSettling(refused);
         tell(
-          `${described} for ${label} answered ${refused.status}${detail(refused)}: its client was created in this run and ` +
-            `may still be being set up; retrying in ${formatSeconds(delay)} (--settle-timeout ${formatSeconds(options.settleTimeoutMs)})`,
+          `${described} for ${label} answered ${refused.status}${detail(refused)}: ` +
+            'its client was created in this run and may still be being set up; ' +
+            `retrying in ${formatSeconds(delay)} (--settle-timeout ${formatSeconds(options.settleTimeoutMs)})`,
         );
         await untilAborted(clock.sleep(delay), options.signal);
         if (interrupted()) throw stoppedSettling(refused);
@@ -211,7 +215,8 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
     const left =
       sent === undefined
         ? 'its intent stays open in the secrets file: the next apply names the client if the panel lists it'
-        : 'the password written ahead for it stays pending in the secrets file: the next apply records it as current once the panel lists the client';
+        : 'the password written ahead for it stays pending in the secrets file: ' +
+          'the next apply records it as current once the panel lists the client';
     let created: Created<LiveClient>;
     try {
       created = await create(request, `client ${quote(name)}`, () => findClient(panel, name), false, left, slot);
@@ -228,7 +233,8 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
         throw new ProvisionError(
           error instanceof ProvisionError ? error.code : 'panel_http',
           `${messageOf(error)} (an earlier apply's POST for this client got no answer: it may have created it, ` +
-            'with what that run left pending in the secrets file; the next apply records it once the panel lists the client)',
+            'with what that run left pending in the secrets file; ' +
+            'the next apply records it once the panel lists the client)',
           { cause: error },
         );
       throw error;
@@ -241,12 +247,15 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
       if (earlier && created.unsure) {
         // Created by this run's POST or by the earlier one: which password it holds is unknown.
         tell(
-          `client ${quote(name)} exists (id ${id}): adopted; it was created by this run's POST or an earlier apply's: its password is unknown`,
+          `client ${quote(name)} exists (id ${id}): adopted; ` +
+            "it was created by this run's POST or an earlier apply's: its password is unknown",
         );
         await save(sink, { ...base, created_at: now().toISOString(), id, password: null });
         return {
           id,
-          note: `its password is one of those written ahead for it (provision secrets decrypt --all lists them), or unknown: give it a new one with ${resetCommand(name)}`,
+          note:
+            'its password is one of those written ahead for it (provision secrets decrypt --all lists them), ' +
+            `or unknown: give it a new one with ${resetCommand(name)}`,
         };
       }
       if (sent !== undefined) {
@@ -272,7 +281,8 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
     if (password === undefined) {
       throw new ProvisionError(
         'panel_contract',
-        `${described}: client ${quote(name)} was created${id === null ? '' : ` (id ${id})`} but the answer holds no password`,
+        `${described}: client ${quote(name)} was created${id === null ? '' : ` (id ${id})`} ` +
+          'but the answer holds no password',
         {
           hint: `give it one with ${resetCommand(name)}`,
         },
@@ -282,7 +292,8 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
     await save(sink, { ...base, created_at: now().toISOString(), id, password });
     if (id !== null) return { id };
     tell(
-      `${described}: the answer for client ${quote(name)} has no integer "id"; its password is saved: looking the id up by name`,
+      `${described}: the answer for client ${quote(name)} has no integer "id"; ` +
+        'its password is saved: looking the id up by name',
     );
     const learned = await learnId(panel, name, described, slot);
     // Completes the record: the last one for a username is the one that counts.
@@ -324,7 +335,8 @@ async function save(sink: SecretsSink, record: Parameters<SecretsSink['record']>
   } catch (error) {
     const id = record.id === null ? '' : ` (id ${record.id})`;
     throw new Error(
-      `client ${quote(record.username)} was created${id} but its password could not be saved (${messageOf(error)}): give it a new one with ${resetCommand(record.username)}`,
+      `client ${quote(record.username)} was created${id} but its password could not be saved (${messageOf(error)}): ` +
+        `give it a new one with ${resetCommand(record.username)}`,
     );
   }
 }
@@ -353,7 +365,8 @@ async function learnId(panel: PanelClient, name: string, described: string, slot
 function incomplete(name: string, described: string, why: string, cause: unknown): ProvisionError {
   return new ProvisionError(
     'panel_contract',
-    `${described}: client ${quote(name)} was created and its password is in the secrets file, but the answer has no integer "id" and ${why}`,
+    `${described}: client ${quote(name)} was created and its password is in the secrets file, ` +
+      `but the answer has no integer "id" and ${why}`,
     {
       hint: 'the next apply completes its record with the id once the panel lists the client',
       ...(cause === undefined ? {} : { cause }),

@@ -32,7 +32,10 @@ export interface PanelAdapterOptions {
   readonly onEvent?: OnEvent;
   /** Default: the panel client's clock. */
   readonly clock?: Partial<PanelClock>;
-  /** Aborted (Ctrl-C): nothing that changes the panel is sent any more, a repeat or a retry included; waits end at once. */
+  /**
+   * Aborted (Ctrl-C): nothing that changes the panel is sent any more, a repeat or a retry included;
+   * waits end at once.
+   */
   readonly signal?: AbortSignal;
   /** The time stamped on secrets records. */
   readonly now?: () => Date;

@@ -47,41 +47,58 @@ export async function recoverJournal(
   for (const line of found.skipped) warn(skippedLineWarning(path, line));
   for (const client of found.lost) {
     warn(
-      `client ${quote(client.username)} (id ${client.id}) was created by an earlier apply that was stopped before the panel's answer arrived: its password is unknown: give it a new one with ${resetCommand(client.username)}`,
+      `client ${quote(client.username)} (id ${client.id}) was created by an earlier apply ` +
+        "that was stopped before the panel's answer arrived: its password is unknown: " +
+        `give it a new one with ${resetCommand(client.username)}`,
     );
   }
   for (const client of found.recovered) {
     if ('password' in client.pending) redactions.add(client.pending.password);
     note(
-      `${path}:${client.line}: client ${quote(client.username)} (id ${client.id}) was created by an earlier apply that was stopped before the panel's answer arrived; the password written ahead for it is its password: recorded`,
+      `${path}:${client.line}: client ${quote(client.username)} (id ${client.id}) was created by an earlier apply ` +
+        "that was stopped before the panel's answer arrived; " +
+        'the password written ahead for it is its password: recorded',
     );
   }
   for (const client of found.ambiguous) {
     warn(
-      `client ${quote(client.username)} (id ${client.id}) was created by one of several earlier applies that were stopped before the panel's answer arrived, each with a password of its own (written ahead at ${at(client.pendingLines)}): which one the panel holds is unknown: recorded as unknown; give it a new one with ${resetCommand(client.username)}`,
+      `client ${quote(client.username)} (id ${client.id}) was created by one of several earlier applies ` +
+        "that were stopped before the panel's answer arrived, each with a password of its own " +
+        `(written ahead at ${at(client.pendingLines)}): which one the panel holds is unknown: recorded as unknown; ` +
+        `give it a new one with ${resetCommand(client.username)}`,
     );
   }
   for (const record of found.incomplete) {
     note(
-      `${path}:${record.line}: the password of client ${quote(record.username)} was saved without its id; the panel lists it as id ${record.id}: record completed`,
+      `${path}:${record.line}: the password of client ${quote(record.username)} was saved without its id; ` +
+        `the panel lists it as id ${record.id}: record completed`,
     );
   }
   for (const intent of found.unsettled) {
     if (!intent.pending) continue;
     warn(
       intent.pendingLines.length === 1
-        ? `${path}:${intent.line}: client ${quote(intent.username)}: an earlier apply's POST carried the password written ahead there and its outcome is unknown; the panel does not list the client (yet): once it does, apply records that password as current (if this run creates the client, the new password counts)`
-        : `${at(intent.pendingLines)}: client ${quote(intent.username)}: earlier applies' POSTs carried the passwords written ahead there and their outcomes are unknown; the panel does not list the client (yet): once it does, its password is unknown (give it a new one with ${resetCommand(intent.username)}), unless this run creates it`,
+        ? `${path}:${intent.line}: client ${quote(intent.username)}: ` +
+            "an earlier apply's POST carried the password written ahead there and its outcome is unknown; " +
+            'the panel does not list the client (yet): once it does, apply records that password as current ' +
+            '(if this run creates the client, the new password counts)'
+        : `${at(intent.pendingLines)}: client ${quote(intent.username)}: ` +
+            "earlier applies' POSTs carried the passwords written ahead there and their outcomes are unknown; " +
+            'the panel does not list the client (yet): once it does, its password is unknown ' +
+            `(give it a new one with ${resetCommand(intent.username)}), unless this run creates it`,
     );
   }
   for (const intent of found.pendingResets) {
     warn(
-      `${at(intent.pendingLines)}: client ${quote(intent.username)} has a newer password pending from a secrets reset whose outcome is unknown: the panel holds it or the current one; ${resetCommand(intent.username)} settles it`,
+      `${at(intent.pendingLines)}: client ${quote(intent.username)} has a newer password pending ` +
+        'from a secrets reset whose outcome is unknown: the panel holds it or the current one; ' +
+        `${resetCommand(intent.username)} settles it`,
     );
   }
   for (const reset of found.goneResets) {
     note(
-      `${path}:${reset.line}: client ${quote(reset.username)} had a password pending from a secrets reset, and the panel no longer has the client: nothing is left to settle: closed`,
+      `${path}:${reset.line}: client ${quote(reset.username)} had a password pending from a secrets reset, ` +
+        'and the panel no longer has the client: nothing is left to settle: closed',
     );
   }
   await closeLostIntents(path, panelUrl, found);

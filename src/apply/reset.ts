@@ -133,7 +133,9 @@ export async function resetPasswords(
         username,
         id,
         status: 'unknown',
-        why: `the panel took the new password, but it could not be recorded (${messageOf(error)}): it is in the secrets file as pending`,
+        why:
+          `the panel took the new password, but it could not be recorded (${messageOf(error)}): ` +
+          'it is in the secrets file as pending',
       });
     }
   }
