@@ -112,7 +112,9 @@ function tooLarge(where: string, maxBytes: number): ProvisionError {
     'panel_contract',
     `${where}: the answer is larger than ${mb} MB; it was not read to its end`,
     {
-      hint: `if the panel really holds that much, raise --max-answer-mb (now ${mb}); otherwise check the panel, or a proxy in between`,
+      hint:
+        `if the panel really holds that much, raise --max-answer-mb (now ${mb}); ` +
+        'otherwise check the panel, or a proxy in between',
     },
   );
 }

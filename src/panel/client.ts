@@ -49,7 +49,10 @@ export interface PanelClientOptions {
   readonly baseUrl: string;
   /** Sent as X-API-Key on every request; never put in a message. */
   readonly apiKey: string;
-  /** PEM text of certificate authorities to trust (a panel with a private or self-signed certificate); see checkCaPem. */
+  /**
+   * PEM text of certificate authorities to trust (a panel with a private or self-signed certificate);
+   * see checkCaPem.
+   */
   readonly ca?: string;
   /** Turns certificate verification off. The CLI warns about it; this module does not print. */
   readonly insecure?: boolean;

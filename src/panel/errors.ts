@@ -52,10 +52,16 @@ function hintForStatus(
     );
   }
   if (status === 403) {
-    return "the key is not allowed to do this, or not from this machine's IP address: check the key's permissions and IP restrictions in the panel";
+    return (
+      "the key is not allowed to do this, or not from this machine's IP address: " +
+      "check the key's permissions and IP restrictions in the panel"
+    );
   }
   if (status === 404) {
-    return 'check --url / PROVISION_URL: it must point at the panel (the API lives under /api/v2); otherwise the record does not exist (any more)';
+    return (
+      'check --url / PROVISION_URL: it must point at the panel (the API lives under /api/v2); ' +
+      'otherwise the record does not exist (any more)'
+    );
   }
   if (status === 429 || status === 503) {
     const wait = retryAfter === undefined ? '' : ` (it asks to wait: Retry-After ${retryAfter})`;
@@ -164,8 +170,8 @@ export function unreachableError(
       sent: false,
       transient: false,
       hint:
-        'if the panel uses a self-signed certificate or a private certificate authority, trust it with --ca-file <PEM file>; ' +
-        'check that --url names the host the certificate is for',
+        'if the panel uses a self-signed certificate or a private certificate authority, ' +
+        'trust it with --ca-file <PEM file>; check that --url names the host the certificate is for',
       cause: err,
     });
   }
@@ -186,7 +192,9 @@ export function unreachableError(
     what,
     sent: !NOT_SENT.has(code),
     transient: TIMEOUTS.has(code) || CLOSED.has(code),
-    hint: 'check --url / PROVISION_URL and that the panel is running and reachable from here (firewall, VPN, proxy: HTTPS_PROXY / NO_PROXY)',
+    hint:
+      'check --url / PROVISION_URL and that the panel is running and reachable from here ' +
+      '(firewall, VPN, proxy: HTTPS_PROXY / NO_PROXY)',
     cause: err,
   });
 }

@@ -58,7 +58,8 @@ export function interpret(
 export function notJson(method: Method, path: string, status: number, what: string, html: boolean): ProvisionError {
   return new ProvisionError('panel_contract', `${method} ${path}: ${status} answered ${what}, not JSON`, {
     hint: html
-      ? "is the REST API enabled in the panel's settings? Also check that --url / PROVISION_URL points at the panel itself"
+      ? "is the REST API enabled in the panel's settings? " +
+        'Also check that --url / PROVISION_URL points at the panel itself'
       : 'check that --url / PROVISION_URL points at the panel; a proxy in between may rewrite answers',
     meta: { method, path, status },
   });

@@ -35,7 +35,9 @@ export async function readRecords<T>(
   const { headers } = answer;
   const refuse = (what: string): never => {
     throw new ProvisionError('panel_contract', `${where}: ${what}`, {
-      hint: 'panel-provision reads complete lists only (a missed record would be created twice); report the panel version and this answer',
+      hint:
+        'panel-provision reads complete lists only (a missed record would be created twice); ' +
+        'report the panel version and this answer',
     });
   };
   const checkPaging = (length: number | undefined): void => {
@@ -55,7 +57,8 @@ export async function readRecords<T>(
   const arrays = Object.keys(body).filter((key) => Array.isArray(body[key]));
   if (arrays.length !== 1) {
     return refuse(
-      `expected a JSON array or an object wrapping exactly one array, got an object with ${arrays.length} arrays${arrays.length > 0 ? ` (${arrays.join(', ')})` : ''}`,
+      'expected a JSON array or an object wrapping exactly one array, ' +
+        `got an object with ${arrays.length} arrays${arrays.length > 0 ? ` (${arrays.join(', ')})` : ''}`,
     );
   }
   const records = body[arrays[0] ?? ''] as unknown[];
@@ -68,7 +71,9 @@ export async function readRecords<T>(
       'panel_contract',
       `${where}: the list's wrapper has ${wrapper.unknown}; only complete lists can be planned on`,
       {
-        hint: 'KeyHelp answers lists as bare arrays; a wrapper may hold only the records, a total that matches them, a null "next" and a success status. Report the panel version and this answer',
+        hint:
+          'KeyHelp answers lists as bare arrays; a wrapper may hold only the records, a total that matches them, ' +
+          'a null "next" and a success status. Report the panel version and this answer',
       },
     );
   }

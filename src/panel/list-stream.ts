@@ -18,7 +18,10 @@ import { assertNever } from '../util.js';
 
 /** What a list answer turned out to be. */
 export type ListRead<T> =
-  /** A JSON array: its elements through `item`, in order. `error`: the first one `item` threw (the rest were only checked to be JSON). */
+  /**
+   * A JSON array: its elements through `item`, in order. `error`: the first one `item` threw (the
+   * rest were only checked to be JSON).
+   */
   | {
       readonly kind: 'items';
       readonly items: T[];
@@ -47,7 +50,10 @@ const isSpace = (b: number): boolean => b === SPACE || b === LF || b === CR || b
 
 /** Feed it the body's chunks in order (`write`), then `end`. */
 export class ListScanner<T> {
-  /** start: before the first byte that is not whitespace; list: in the array; after: past its `]`; text: not an array; broken: not JSON. */
+  /**
+   * start: before the first byte that is not whitespace; list: in the array; after: past its `]`;
+   * text: not an array; broken: not JSON.
+   */
   private mode: 'start' | 'list' | 'after' | 'text' | 'broken' = 'start';
   /** Bytes seen so far in mode start, and how many of them were a byte order mark's (it counts only at 0 to 2). */
   private offset = 0;
@@ -111,7 +117,10 @@ export class ListScanner<T> {
     return { kind: 'items', items: this.items, count: this.count, error: this.error };
   }
 
-  /** Mode start: skips whitespace (and a byte order mark at 0); returns where the array's content starts in `chunk` once `[` is seen. */
+  /**
+   * Mode start: skips whitespace (and a byte order mark at 0); returns where the array's content
+   * starts in `chunk` once `[` is seen.
+   */
   private start(chunk: Uint8Array): number {
     for (let i = 0; i < chunk.length; i++, this.offset++) {
       const b = chunk[i] as number;
@@ -239,7 +248,10 @@ export class StreamedList {
   ) {}
 }
 
-/** What PanelClient.getList read: the records of an array (`count` elements), or the whole JSON value when it is not one. */
+/**
+ * What PanelClient.getList read: the records of an array (`count` elements), or the whole JSON
+ * value when it is not one.
+ */
 export type ListAnswer<T> = {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
 } & (

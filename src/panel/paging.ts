@@ -175,7 +175,10 @@ const HARMLESS: ReadonlyMap<string, (value: unknown) => boolean> = new Map([
   ['message', (value: unknown) => typeof value === 'string'],
 ]);
 
-/** Parts of a key that name a window or a position in a longer list (`per_page`, `PageSize`, `limit`, `next_cursor`). */
+/**
+ * Parts of a key that name a window or a position in a longer list (`per_page`, `PageSize`,
+ * `limit`, `next_cursor`).
+ */
 const PAGING_WORDS = ['page', 'paging', 'pagination', 'limit', 'offset', 'cursor', 'marker', 'continuation'];
 /** Whole words that do (`after`, `skip`). */
 const PAGING_WORD_SET = new Set(['after', 'before', 'skip', 'take', 'start', 'from']);
@@ -227,7 +230,9 @@ export function wrapperPaging(
       if (harmless !== undefined && typeof value !== 'object') {
         if (harmless(value)) continue;
         return {
-          unknown: `${name}, which is ${typeof value === 'string' ? quote(value) : JSON.stringify(value)}: the panel may not have sent the whole list`,
+          unknown:
+            `${name}, which is ${typeof value === 'string' ? quote(value) : JSON.stringify(value)}: ` +
+            'the panel may not have sent the whole list',
         };
       }
       if (isRecord(value)) {
@@ -237,7 +242,10 @@ export function wrapperPaging(
         continue;
       }
       return {
-        unknown: `${name} (${shape(value)}), a key not known to be harmless: it may mean the list is one page of several`,
+        unknown:
+          `${name} (${shape(value)}), ` +
+          'a key not known to be harmless: ' +
+          'it may mean the list is one page of several',
       };
     }
     return undefined;

@@ -26,7 +26,10 @@ export interface ReadLiveOptions {
   readonly domainNames: readonly string[];
   /** Bound for those look-ups; default DEFAULT_LOOKUP_CONCURRENCY. */
   readonly concurrency?: number;
-  /** Told a `note`, in a sentence, when the read is partial (no domain list) or costs more requests (client details). */
+  /**
+   * Told a `note`, in a sentence, when the read is partial (no domain list) or costs more requests
+   * (client details).
+   */
   readonly onEvent?: OnPanelEvent;
   /** The clients whose managed fields must be known, if GET /clients leaves them out: see readClientDetails. */
   readonly details?: ClientDetails;
@@ -86,7 +89,10 @@ export async function readLive(client: PanelClient, options: ReadLiveOptions): P
   if (unsaid > 0)
     tellNote(
       options,
-      `The records of ${plural(unsaid, 'domain')} (${where(domains.complete ? '/domains' : '/domains/name/{domain}')}) do not say whether they are system domains ("is_system_domain"): prune never deletes them (state: absent in the manifest still does).`,
+      `The records of ${plural(unsaid, 'domain')} ` +
+        `(${where(domains.complete ? '/domains' : '/domains/name/{domain}')}) ` +
+        'do not say whether they are system domains ("is_system_domain"): ' +
+        'prune never deletes them (state: absent in the manifest still does).',
     );
   await checkOwners(client, clients, domains.records, options);
   const detailed =
@@ -121,7 +127,8 @@ async function checkOwners(
     if (!(err instanceof PanelHttpError && [403, 404, 405].includes(err.status))) throw err;
     tellNote(
       options,
-      `The owners of ${plural(unknown.length, 'domain')} are not clients, and ${client.describe('GET', '/admins')} answered ${err.status}: those owners are not checked.`,
+      `The owners of ${plural(unknown.length, 'domain')} are not clients, ` +
+        `and ${client.describe('GET', '/admins')} answered ${err.status}: those owners are not checked.`,
     );
     return;
   }
@@ -167,7 +174,9 @@ function unique<T>(records: readonly T[], key: (record: T) => string | number, w
   if (twice.length === 0) return;
   const shown = twice.slice(0, 5).join(', ') + (twice.length > 5 ? `, and ${twice.length - 5} more` : '');
   throw new ProvisionError('panel_contract', `${where}: records share one "${field}": ${shown}`, {
-    hint: 'the panel answered a list panel-provision cannot plan on (each id and name must be unique); report the panel version and this message',
+    hint:
+      'the panel answered a list panel-provision cannot plan on (each id and name must be unique); ' +
+      'report the panel version and this message',
   });
 }
 
@@ -271,7 +280,8 @@ export async function readClientDetails(
   const missing = CLIENT_FIELDS.filter((row) => lacked.has(row.key)).map((row) => `"${row.panel[0]}"`);
   tellNote(
     options,
-    `${client.describe('GET', '/clients')} does not carry ${missing.join(', ')}: read ${plural(needed.length, 'client')} one by one (${client.describe('GET', '/clients/{id}')}).`,
+    `${client.describe('GET', '/clients')} does not carry ${missing.join(', ')}: ` +
+      `read ${plural(needed.length, 'client')} one by one (${client.describe('GET', '/clients/{id}')}).`,
   );
   const limit = pLimit(options.concurrency ?? DEFAULT_LOOKUP_CONCURRENCY);
   const read = new Map<number, LiveClient>();
@@ -305,7 +315,8 @@ function wantedClients(usernames: ClientDetails['usernames']): (username: string
 }
 
 const NAME_HINT =
-  'the panel (or a proxy in front of it) answers name look-ups wrongly: nothing was adopted; check it before running apply again';
+  'the panel (or a proxy in front of it) answers name look-ups wrongly: nothing was adopted; ' +
+  'check it before running apply again';
 const ID_HINT =
   'the panel (or a proxy in front of it) answers look-ups by id wrongly; check it before running plan or apply again';
 

@@ -104,7 +104,9 @@ export function createDispatcher(options: {
 export function checkCaPem(pem: string, source: string): string {
   if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
     throw new ProvisionError('usage', `${source} holds no PEM certificate`, {
-      hint: 'expected "-----BEGIN CERTIFICATE-----" blocks; convert a DER file with: openssl x509 -inform der -in ca.der -out ca.pem',
+      hint:
+        'expected "-----BEGIN CERTIFICATE-----" blocks; ' +
+        'convert a DER file with: openssl x509 -inform der -in ca.der -out ca.pem',
     });
   }
   return pem;

@@ -44,7 +44,9 @@ export function normalizeBaseUrl(raw: string, options: { allowHttp: boolean }): 
       'usage',
       `the panel URL uses plain http:// for ${url.hostname}, which would send the API key unencrypted`,
       {
-        hint: 'use https:// (with --ca-file for a private certificate authority); plain http:// is accepted for localhost only, or with --allow-http on a network you trust',
+        hint:
+          'use https:// (with --ca-file for a private certificate authority); ' +
+          'plain http:// is accepted for localhost only, or with --allow-http on a network you trust',
       },
     );
   }
