@@ -219,8 +219,8 @@ export function oneOf<T extends string>(
 }
 
 /**
- * Parses a duration flag in seconds, decimals allowed, within `range` (SECONDS by default), into milliseconds;
- * or explains.
+ * Parses a duration flag in seconds, decimals allowed, within `range` (SECONDS by default),
+ * into milliseconds; or explains.
  */
 export function seconds(value: string | undefined, flag: string, fallbackMs: number, range: Range = SECONDS): number {
   if (value === undefined) return fallbackMs;

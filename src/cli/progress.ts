@@ -26,8 +26,8 @@ export class ApplyProgress {
   }
 
   /**
-   * The run's events (api/apply.ts runPlan): each outcome as a line, each note above the live line; the rest is
-   * not shown here.
+   * The run's events (api/apply.ts runPlan): each outcome as a line, each note above the live
+   * line; the rest is not shown here.
    */
   readonly onEvent: OnEvent = (event) => {
     if (event.type === 'outcome') this.outcome(event.outcome);

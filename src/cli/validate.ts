@@ -77,8 +77,8 @@ async function validateText(paths: readonly string[], io: Io): Promise<string[]>
 }
 
 /**
- * One JSON document on stdout for all of them (annotations under GitHub Actions still on stderr); the names of the
- * invalid ones.
+ * One JSON document on stdout for all of them (annotations under GitHub Actions still on
+ * stderr); the names of the invalid ones.
  */
 async function validateJson(paths: readonly string[], io: Io): Promise<string[]> {
   const files: ValidatedFile[] = [];
