@@ -5,8 +5,9 @@
  * passwords are encrypted. No password wrong, none lost without a trace: at the end, for every
  * client, the current password in the secrets file is the one the panel holds (the simulator
  * says which), or, where two killed runs each left a create of it open (which one landed
- * cannot be known from the journal), it is recorded as unknown, a run said so, and the
- * panel's password is one of those written ahead for it (`secrets decrypt --all` shows them).
+ * cannot be known from the journal), or a run's POST went unanswered after a killed run left a
+ * create of the same client open, it is recorded as unknown, a run said so, and the panel's
+ * password is one of those written ahead for it (`secrets decrypt --all` shows them).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -99,9 +100,16 @@ async function expectNoneLost(w: Workspace, runs: readonly Run[], kills: number,
     expect(held, username).toMatch(/^[A-Za-z0-9]{24}$/);
     if (current.get(username) === null) {
       unknown++;
-      expect(said, username).toContain(
-        `client "${username}" (id ${String(w.sim.state.clientNamed(username)?.id)}) was created by one of several earlier applies`,
-      );
+      const id = String(w.sim.state.clientNamed(username)?.id);
+      // Said by the next run's repair, or by the run whose own POST went unanswered as well.
+      expect(
+        said.includes(`client "${username}" (id ${id}) was created by one of several earlier applies`) ||
+          said.includes(
+            `client "${username}" exists (id ${id}): adopted; it was created by this run's POST or an earlier apply's: ` +
+              'its password is unknown',
+          ),
+        username,
+      ).toBe(true);
       expect(await writtenAhead(lines, username, identity), username).toContain(held);
     } else expect(current.get(username), username).toBe(held);
   }
@@ -138,7 +146,8 @@ describe('apply --generate-passwords killed with SIGKILL, then run again', () =>
     const { runs, kills } = await killRounds(args, env, 13);
     expect(kills).toBeGreaterThan(0);
     expect(p.sim.requests.some((r) => r.method === 'POST' && r.status === 0)).toBe(true);
-    for (const run of runs) expect(run.stderr).not.toContain('password is unknown');
+    // A password may be unknown here: a POST unanswered after a killed run's open create for the
+    // same client (which one landed cannot be known); expectNoneLost holds each such case.
     await expectNoneLost(p, runs, kills, identity);
   }, 60_000);
 });
