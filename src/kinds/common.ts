@@ -45,6 +45,12 @@ export interface HostingPlanRef {
   readonly id: number;
 }
 
+/** A problem with a manifest's value, for the manifest's checks. */
+export interface FieldProblem {
+  readonly severity: 'error' | 'warning';
+  readonly message: string;
+}
+
 /** A field's reader: its value (never undefined), or a description of what it must be. */
 export type FieldReader<T> = (value: unknown) => { readonly value: T } | { readonly problem: string };
 

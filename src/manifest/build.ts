@@ -1,20 +1,14 @@
-import { normalizeDomain, USERNAME_PATTERN } from '../names.js';
+import { USERNAME_PATTERN } from '../names.js';
 import type { Found, Locator } from './locate.js';
 import { clientLabel } from './schema.js';
 import type { DesiredClient, DesiredDomain, Diagnostic, Location } from './types.js';
 import { isRecord } from '../util.js';
 import { quote } from '../escape.js';
 import { CLIENT_FIELDS, type ClientWants } from '../kinds/client/index.js';
+import { domainItem, domainItemName, type FirstListing, listedAgain } from '../kinds/domain.js';
 
 /** The keys a client marked `state: absent` may not have (the schema reports unknown keys). */
 const ABSENT_KEYS: readonly string[] = [...CLIENT_FIELDS.map((row) => row.key), 'domains'];
-
-/** A domain item's name and state: a string is a present domain; undefined for a shape the schema refuses. */
-function domainEntry(item: unknown): { input: string; state: DesiredDomain['state'] } | undefined {
-  if (typeof item === 'string') return { input: item, state: 'present' };
-  if (!isRecord(item) || typeof item.name !== 'string') return undefined;
-  return { input: item.name, state: item.state === 'absent' ? 'absent' : 'present' };
-}
 
 /** `"plan"`, `"plan" and "email"`, `"plan", "email" and "domains"`. */
 function quoteList(keys: readonly string[]): string {
@@ -28,8 +22,9 @@ function quoteList(keys: readonly string[]): string {
  * field's own check from the client's field table, a client marked `state: absent` that has other
  * keys) on every client that is well-formed enough, and builds the clients of `Desired` in manifest
  * order: `state` always set (`present` unless the manifest says `absent`), each managed field only
- * when given, each domain item (a string, or `{name, state}`) as a DesiredDomain whose name is
- * normalized and located at its name, and listed once in the whole manifest whatever its state. A
+ * when given, each domain item (a string, or `{name, state}`: read and checked by the domain's
+ * room, src/kinds/domain/manifest.ts) as a DesiredDomain whose name is normalized and located at
+ * its name, and listed once in the whole manifest whatever its state. A
  * client marked absent keeps only its username, state and location. Problems go to `diagnostics`;
  * the clients are only meaningful when none of them is an error.
  */
@@ -54,7 +49,8 @@ export class ClientsBuilder {
   /** The clients of `Desired` so far. */
   readonly clients: DesiredClient[] = [];
   private readonly usernames = new Map<string, Location>();
-  private readonly domains = new Map<string, { input: string; client: number; name: string; loc: Location }>();
+  /** Each domain name's first listing, and the index of its client. */
+  private readonly domains = new Map<string, FirstListing & { readonly index: number }>();
 
   constructor(private readonly diagnostics: Diagnostic[]) {}
 
@@ -125,31 +121,20 @@ export class ClientsBuilder {
     if (Array.isArray(client.domains) && domainsNode !== undefined) {
       client.domains.forEach((item: unknown, j) => {
         const itemNode = source.step(domainsNode, j) ?? domainsNode;
-        // A string, or {name, state}: the schema check reported anything else.
-        const entry = domainEntry(item);
+        // An item the domain's room reads: the schema check reported any other.
+        const entry = domainItem(item);
         if (entry === undefined) return;
-        const { input, state: domainState } = entry;
-        const domainLoc = source.at(typeof item === 'string' ? itemNode : (source.step(itemNode, 'name') ?? itemNode));
-        const normalized = normalizeDomain(input);
-        if ('problem' in normalized) {
-          error(domainLoc, `domain ${quote(input)} in ${name} ${normalized.problem}`);
+        const { input, state: domainState, nameKey } = entry;
+        const domainLoc = source.at(nameKey === undefined ? itemNode : (source.step(itemNode, nameKey) ?? itemNode));
+        const normalized = domainItemName(input, name);
+        if (!('name' in normalized)) {
+          this.diagnostics.push({ ...domainLoc, ...normalized });
           return;
         }
         // Present or absent, a name is listed once: the same key for both.
         const first = domains.get(normalized.name);
-        if (first === undefined) {
-          domains.set(normalized.name, { input, client: i, name, loc: domainLoc });
-        } else {
-          // Name the spelling the reader will find at that line when it differs (case, IDN).
-          const same = first.input === input ? '' : ` (same as ${quote(first.input)})`;
-          error(
-            domainLoc,
-            first.client === i
-              ? `domain ${quote(input)}${same} is listed twice in ${name} (first at line ${first.loc.line}): remove one`
-              : `domain ${quote(input)}${same} is already listed under ${first.name} at line ${first.loc.line}: ` +
-                  'a domain belongs to one client only',
-          );
-        }
+        if (first === undefined) domains.set(normalized.name, { input, client: name, line: domainLoc.line, index: i });
+        else error(domainLoc, listedAgain(input, name, first, first.index === i));
         desiredDomains.push({ name: normalized.name, input, state: domainState, loc: domainLoc });
       });
     }

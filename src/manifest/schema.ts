@@ -5,6 +5,7 @@ import type { Diagnostic, Location } from './types.js';
 import { quote } from '../escape.js';
 import { isRecord } from '../util.js';
 import { CLIENT_FIELDS } from '../kinds/client/index.js';
+import { DOMAIN_ITEM_SAYS, DOMAIN_KEYS } from '../kinds/domain.js';
 import { schema as generatedSchema, validate as generatedValidate } from './validator.generated.js';
 
 // Compiled at build time (scripts/generate-validator.ts, ajv standalone): loading ajv and
@@ -152,7 +153,8 @@ function describe(error: ErrorObject, path: DataPath, data: unknown): string | u
 
 /**
  * A domain item is a string or a mapping (`anyOf`): for a mapping, the errors of the mapping's
- * own rules say what is wrong, and the string branch's "must be a string" is left out.
+ * own rules say what is wrong, and the string branch's "must be a string" is left out. The keys
+ * and the words are the domain's room's (DOMAIN_KEYS, DOMAIN_ITEM_SAYS).
  */
 function describeDomain(
   error: ErrorObject,
@@ -160,13 +162,15 @@ function describeDomain(
   domain: string,
   value: unknown,
 ): string | undefined {
-  if (field === 'name') return `"name" of ${domain} must be a string: a domain name`;
-  if (field === 'state') return `"state" of ${domain} ${mustBeState(value)}`;
-  if (field !== undefined) return undefined;
-  if (!isRecord(value))
-    return `${domain} must be a domain name, or a mapping like {name: old.example.com, state: absent}`;
-  if (error.keyword === 'required')
-    return `${domain} has no "name": add the domain's name, like {name: old.example.com, state: absent}`;
+  if (field !== undefined) {
+    const row = DOMAIN_KEYS.find((r) => r.key === field);
+    if (row === undefined) return undefined;
+    return row.type === 'state'
+      ? `"${row.key}" of ${domain} ${mustBeState(value)}`
+      : `"${row.key}" of ${domain} must be a string: ${row.says}`;
+  }
+  if (!isRecord(value)) return DOMAIN_ITEM_SAYS.notAnItem(domain);
+  if (error.keyword === 'required') return DOMAIN_ITEM_SAYS.noName(domain);
   return undefined;
 }
 

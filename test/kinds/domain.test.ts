@@ -1,10 +1,16 @@
 /**
- * The domain's room: its changes and the requests they become, its phrases and its written
- * form. The stages' own tests (test/plan, test/render, test/export) pin what they make of it.
+ * The domain's room: its manifest keys, its changes and the requests they become, its phrases
+ * and its written form. The stages' own tests (test/manifest, test/plan, test/render,
+ * test/export) pin what they make of it.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   createDomain,
+  DOMAIN_KEYS,
+  domainItem,
+  domainItemName,
+  listedAgain,
   deleteDomain,
   domainForm,
   domainName,
@@ -51,5 +57,40 @@ describe('the domain room', () => {
       'shop.alice.example',
       'bob.example',
     ]);
+  });
+});
+
+describe("the domain room's manifest keys", () => {
+  it('reads a string as a present domain, and a mapping by its name and state', () => {
+    expect(domainItem('a.example')).toEqual({ input: 'a.example', state: 'present', nameKey: undefined });
+    expect(domainItem({ name: 'a.example' })).toEqual({ input: 'a.example', state: 'present', nameKey: 'name' });
+    expect(domainItem({ name: 'a.example', state: 'absent' })).toMatchObject({ state: 'absent' });
+    expect([7, null, {}, { name: 3 }, ['a.example']].map(domainItem)).toEqual(Array(5).fill(undefined));
+  });
+
+  it('normalises a name, or says what is wrong with it', () => {
+    expect(domainItemName('Bücher.Example', 'client "alice"')).toEqual({ name: 'xn--bcher-kva.example' });
+    expect(domainItemName('a.example.', 'client "alice"')).toEqual({
+      severity: 'error',
+      message: 'domain "a.example." in client "alice" ends with a dot: write it without the trailing dot',
+    });
+  });
+
+  it('names the first listing of a name listed again, and its spelling when it differs', () => {
+    const first = { input: 'A.example', client: 'client "alice"', line: 4 };
+    expect(listedAgain('a.example', 'client "alice"', first, true)).toBe(
+      'domain "a.example" (same as "A.example") is listed twice in client "alice" (first at line 4): remove one',
+    );
+    expect(listedAgain('A.example', 'client "bob"', first, false)).toBe(
+      'domain "A.example" is already listed under client "alice" at line 4: a domain belongs to one client only',
+    );
+  });
+
+  it("has exactly the manifest schema's keys of a domain in object form", () => {
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/manifest.schema.json', import.meta.url), 'utf8')) as {
+      $defs: { client: { properties: { domains: { items: { anyOf: { properties?: Record<string, unknown> }[] } } } } };
+    };
+    const entry = schema.$defs.client.properties.domains.items.anyOf.find((branch) => branch.properties !== undefined);
+    expect(DOMAIN_KEYS.map((row) => row.key)).toEqual(Object.keys(entry?.properties ?? {}));
   });
 });

@@ -6,6 +6,7 @@
  */
 import { quote } from '../../escape.js';
 import {
+  type FieldProblem,
   type FieldReader,
   type FieldView,
   flagReader,
@@ -109,12 +110,6 @@ export function hostingPlans(list: readonly LiveHostingPlan[]): HostingPlans {
       return names.get(id);
     },
   };
-}
-
-/** A problem with a manifest's value, for the manifest's checks. */
-export interface FieldProblem {
-  readonly severity: 'error' | 'warning';
-  readonly message: string;
 }
 
 /**

@@ -1,0 +1,121 @@
+/**
+ * The domain's changes: their types, how the planner makes them, the requests they become and
+ * their phrases. Pure.
+ */
+import { quote, safeText } from '../../escape.js';
+import { assertNever, plural } from '../../util.js';
+import { type ChangeBase, changeId, type PanelRequest } from '../common.js';
+import { type LiveDomain, unicodeForm } from './record.js';
+
+/** A domain the panel lacks: `POST /domains` for its client. */
+export interface CreateDomain extends ChangeBase {
+  readonly action: 'create';
+  readonly type: 'domain';
+  /** The owning client's username. */
+  readonly client: string;
+  /** The owner's id when it exists already; null when it is created in the same run. */
+  readonly clientId: number | null;
+  /** A parent domain created in the same run, which this subdomain waits for. */
+  readonly parent?: string;
+}
+
+/** A domain deleted (`state: absent`, or pruned); after its subdomains that are deleted too. */
+export interface DeleteDomain extends ChangeBase {
+  readonly action: 'delete';
+  readonly type: 'domain';
+  readonly domainId: number;
+  /** The owner's username on the panel. */
+  readonly client: string;
+  readonly clientId: number;
+  /** Its subdomains on the panel (same owner, not system domains), sorted: the plan deletes each of them first. */
+  readonly subdomains: readonly string[];
+}
+
+export type DomainChange = CreateDomain | DeleteDomain;
+
+/**
+ * The create of `name` for `client` (`clientId` null when the client is created in the same
+ * run: it then waits for the client's create), after its `parent` when that is created too.
+ */
+export function createDomain(name: string, client: string, clientId: number | null, parent?: string): CreateDomain {
+  return {
+    id: changeId('domain', name),
+    action: 'create',
+    type: 'domain',
+    name,
+    client,
+    clientId,
+    reason: 'not on the panel',
+    dependsOn: [
+      ...(clientId === null ? [changeId('client', client)] : []),
+      ...(parent === undefined ? [] : [changeId('domain', parent)]),
+    ],
+    ...(parent === undefined ? {} : { parent }),
+  };
+}
+
+/** The delete of a live domain from its owner; the planner adds the subdomains it waits for. */
+export function deleteDomain(
+  live: LiveDomain,
+  owner: { readonly id: number; readonly username: string },
+  reason: string,
+): DeleteDomain {
+  return {
+    id: changeId('domain', live.name),
+    action: 'delete',
+    type: 'domain',
+    name: live.name,
+    domainId: live.id,
+    client: owner.username,
+    clientId: owner.id,
+    reason,
+    dependsOn: [],
+    subdomains: [],
+  };
+}
+
+/**
+ * The request a domain's change becomes. A domain of a client created in the same run takes
+ * its `id_user` from `newClientIds`; before apply (a preview) it is null: known after apply.
+ */
+export function domainRequest(change: DomainChange, newClientIds?: ReadonlyMap<string, number>): PanelRequest {
+  switch (change.action) {
+    case 'create':
+      return {
+        method: 'POST',
+        path: '/domains',
+        body: {
+          domain: change.name,
+          id_user: change.clientId ?? newClientIds?.get(change.client) ?? null,
+        },
+      };
+    case 'delete':
+      return { method: 'DELETE', path: `/domains/${change.domainId}`, body: null };
+    default:
+      return assertNever(change);
+  }
+}
+
+/** `domain "a.example" of client "alice"`, with the Unicode form of an international name. */
+export function domainSubject(change: DomainChange): string {
+  return `domain ${quote(change.name)}${unicodeForm(change.name)} of client ${quote(change.client)}`;
+}
+
+/**
+ * What the text plan's comment line says of a domain's change beside its subject (`what`) and
+ * after its reason (`after`): the parent a new subdomain waits for, the subdomains a delete
+ * waits for.
+ */
+export function domainDetails(change: DomainChange): { what: string; after: string } {
+  switch (change.action) {
+    case 'create':
+      return { what: '', after: change.parent === undefined ? '' : `, after ${safeText(change.parent)}` };
+    case 'delete':
+      return {
+        what: '',
+        after: change.dependsOn.length === 0 ? '' : `, after ${plural(change.dependsOn.length, 'subdomain')}`,
+      };
+    default:
+      return assertNever(change);
+  }
+}
