@@ -1,7 +1,8 @@
 /**
  * The house rules that hold for every change, checked on the source itself: imports run one
- * way (a lower floor never imports a higher one, types included), the CLI reaches the stages
- * only through the library (src/api), and no hand-written file is over 400 lines.
+ * way (a lower floor never imports a higher one, types included), no two files import each
+ * other even through others (types included), the CLI reaches the stages only through the
+ * library (src/api), and no hand-written file is over 400 lines.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -89,6 +90,43 @@ function wrongImports(file: string, text: string): string[] {
   });
 }
 
+/**
+ * Import circles among `files` (path and text), each as the paths around it back to where it
+ * starts: `a.ts -> b.ts -> a.ts`. A depth-first walk reports the circle each import that closes
+ * one makes with the walk's path, so none is reported exactly when there is none. Every form
+ * of IMPORT_FORMS counts, a type-only import too: in a circle of types neither file can be read
+ * without the other, and the shared type belongs in a file below both. Paths are relative to SRC.
+ */
+function importCircles(files: readonly { file: string; text: string }[]): string[] {
+  const known = new Set(files.map(({ file }) => file));
+  const edges = new Map(
+    files.map(({ file, text }) => [
+      file,
+      [...new Set(importsIn(text).map((target) => resolve(dirname(file), target).replace(/\.js$/, '.ts')))].filter(
+        (target) => known.has(target),
+      ),
+    ]),
+  );
+  // Depth first: a file met again while it is still on the path closes a circle.
+  const circles: string[] = [];
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (file: string): void => {
+    const at = path.indexOf(file);
+    if (at >= 0) {
+      circles.push([...path.slice(at), file].map((f) => relative(SRC, f)).join(' -> '));
+      return;
+    }
+    if (done.has(file)) return;
+    path.push(file);
+    for (const target of edges.get(file) ?? []) visit(target);
+    path.pop();
+    done.add(file);
+  };
+  for (const { file } of files) visit(file);
+  return circles;
+}
+
 /** Generated code: named `*.generated.*` and saying so in its first lines. */
 function isGenerated(file: string, text: string): boolean {
   return (
@@ -107,6 +145,10 @@ const sources = filesUnder(SRC).map((file) => ({ file, text: readFileSync(file, 
 describe('the house rules', () => {
   test('imports run one way: no folder imports a higher floor, or a folder beside it unless allowed', () => {
     expect(sources.flatMap(({ file, text }) => wrongImports(file, text))).toEqual([]);
+  });
+
+  test('no import circle among the files of src/, type-only imports included', () => {
+    expect(importCircles(sources)).toEqual([]);
   });
 
   test(`no hand-written file in src/ is over ${MAX_LINES} lines (generated code aside)`, () => {
@@ -230,6 +272,38 @@ describe('the checks catch what they name', () => {
     ].join('\n');
     expect(importsIn(text)).toHaveLength(5);
     expect(wrongImports(planted, text)).toEqual([]);
+  });
+
+  // A chain a -> b (-> c) in src/manifest, closed (or not) by the last file's import of a.
+  const chain = (names: readonly string[], closing: string): { file: string; text: string }[] =>
+    names.map((name, i) => ({
+      file: join(SRC, 'manifest', `${name}.ts`),
+      text: i + 1 < names.length ? `import { x } from './${names[i + 1] ?? ''}.js';\n` : closing,
+    }));
+  test.each([
+    ['two files, closed by a type-only import', ['a', 'b'], "import type { A } from './a.js';"],
+    ['two files, closed by an inline type import', ['a', 'b'], "import { type A } from './a.js';"],
+    ['three files, closed by an import() type', ['a', 'b', 'c'], "let a: import('./a.js').A;"],
+    ['three files, closed by a re-export', ['a', 'b', 'c'], "export type { A } from './a.js';"],
+  ])('an import circle of %s is reported', (_form, names, closing) => {
+    const around = [...names, 'a'].map((name) => `manifest/${name}.ts`).join(' -> ');
+    expect(importCircles(chain(names, closing))).toEqual([around]);
+    expect(importCircles(chain(names, "import { x } from './elsewhere.js';"))).toEqual([]);
+  });
+
+  test('an import planted between two real files of src/ that import one way is reported', () => {
+    // panel/transport.ts imports errors.ts; errors.ts importing it back closes a circle.
+    const transport = sources.find(({ file }) => relative(SRC, file) === 'panel/transport.ts');
+    expect(importsIn(transport?.text ?? '')).toContain('../errors.js');
+    const planted = sources.map(({ file, text }) =>
+      relative(SRC, file) === 'errors.ts'
+        ? { file, text: `${text}\nimport type { X } from './panel/transport.js';\n` }
+        : { file, text },
+    );
+    const circles = importCircles(planted);
+    expect(circles.length).toBeGreaterThan(0);
+    // The tree had none: each circle found runs through the planted import.
+    for (const circle of circles) expect(circle).toContain('errors.ts -> panel/transport.ts');
   });
 
   test(`a hand-written file of ${MAX_LINES + 1} lines is reported, one of ${MAX_LINES} or a generated one is not`, () => {

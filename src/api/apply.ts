@@ -1,5 +1,6 @@
 import { DEFAULT_CONCURRENCY, executeChanges, MAX_CONCURRENCY, type Outcome } from '../apply/execute.js';
-import { DEFAULT_SETTLE_TIMEOUT_MS, panelAdapter } from '../apply/panel-adapter.js';
+import { DEFAULT_SETTLE_TIMEOUT_MS } from '../apply/adapter-options.js';
+import { panelAdapter } from '../apply/panel-adapter.js';
 import { ProvisionError } from '../errors.js';
 import type { PanelClient } from '../panel/client.js';
 import { findClient } from '../panel/read.js';
@@ -22,7 +23,7 @@ import { settleJournal } from './prepare.js';
  */
 
 export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../apply/execute.js';
-export { DEFAULT_SETTLE_TIMEOUT_MS } from '../apply/panel-adapter.js';
+export { DEFAULT_SETTLE_TIMEOUT_MS } from '../apply/adapter-options.js';
 export { createsClients } from '../plan/guards.js';
 export { type Outcome, tally } from '../plan/outcome.js';
 

@@ -9,6 +9,7 @@ import { requestFor, type PanelRequest } from '../plan/requests.js';
 import type { CreateClient, CreateDomain } from '../plan/types.js';
 import { newIntentId, type SecretsSink } from '../secrets/journal.js';
 import { formatSeconds, isRecord, messageOf, untilAborted } from '../util.js';
+import type { PanelAdapterOptions } from './adapter-options.js';
 import {
   adoptDomain,
   detail,
@@ -21,7 +22,6 @@ import {
   unsettled,
 } from './create-failures.js';
 import type { Applied } from './execute.js';
-import type { PanelAdapterOptions } from './panel-adapter.js';
 import { send } from './send.js';
 import { Interrupted, NO_SLOT, type Slot } from './walk.js';
 

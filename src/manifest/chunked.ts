@@ -2,7 +2,7 @@ import { isAlias, isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, Sc
 import type { Document, Node } from 'yaml';
 import type { Found, Locator } from './locate.js';
 import type { Location } from './types.js';
-import { readSimpleItems } from './simple-items.js';
+import { type PosEntry, type PosNode, readSimpleItems } from './simple-items.js';
 import { isRecord } from '../util.js';
 
 /**
@@ -38,23 +38,6 @@ import { isRecord } from '../util.js';
  * quoted or flow scalar, a block scalar) can cross that line without a syntax error in the
  * batch before it.
  */
-
-/** A node's position (where the whole-document parse's node starts), and its children. */
-export interface PosNode {
-  readonly line: number;
-  readonly column: number;
-  /** A mapping's entries, in document order. */
-  readonly entries?: readonly PosEntry[];
-  /** A sequence's items. */
-  readonly items?: readonly PosNode[];
-}
-
-interface PosEntry {
-  readonly key: string;
-  readonly line: number;
-  readonly column: number;
-  readonly value: PosNode | undefined;
-}
 
 /** What the chunked reader found: the top-level data, and the client items batch by batch. */
 export interface ChunkedRead {

@@ -1,5 +1,3 @@
-import type { PosNode } from './chunked.js';
-
 /**
  * The fast read of a batch of client items (chunked.ts), for the block YAML nearly every
  * manifest is written in: block sequences and block mappings, one plain scalar per line.
@@ -18,6 +16,23 @@ import type { PosNode } from './chunked.js';
  * booleans or nulls, very long keys, deep nesting. test/manifest/simple-items.test.ts holds
  * it to `yaml`'s answer (readItemsWithYaml) on random and generated items, cut anywhere.
  */
+
+/** A node's position (where the whole-document parse's node starts), and its children. */
+export interface PosNode {
+  readonly line: number;
+  readonly column: number;
+  /** A mapping's entries, in document order. */
+  readonly entries?: readonly PosEntry[];
+  /** A sequence's items. */
+  readonly items?: readonly PosNode[];
+}
+
+export interface PosEntry {
+  readonly key: string;
+  readonly line: number;
+  readonly column: number;
+  readonly value: PosNode | undefined;
+}
 
 interface Line {
   /** Offsets of the line's content in the text: from its indentation on, without the line break. */

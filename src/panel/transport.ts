@@ -2,7 +2,7 @@ import { createRequire, Module } from 'node:module';
 import type { Dispatcher } from 'undici';
 import type * as Undici from 'undici';
 import { ProvisionError } from '../errors.js';
-import type { PanelTimeouts } from './client.js';
+import type { PanelTimeouts } from './client-options.js';
 import { DEFAULT_CONNECTIONS } from './limits.js';
 import type { ProxyChoice } from './proxy.js';
 

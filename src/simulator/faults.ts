@@ -19,7 +19,8 @@
  * per enabled rate per request in arrival order: the same seed and the same requests in the
  * same order give the same faults (concurrent requests may arrive in another order).
  */
-import { error, type Answer } from './routes.js';
+import type { Answer } from './answer.js';
+import { error } from './routes.js';
 
 export interface SimulatorFaults {
   /** Seed of the PRNG behind every *Rate option (mulberry32). Default 1. */

@@ -61,7 +61,8 @@ import {
   send,
   sha256,
 } from './http.js';
-import { error, notFound, route, type Answer } from './routes.js';
+import type { Answer } from './answer.js';
+import { error, notFound, route } from './routes.js';
 import { loadStore, StateFile } from './state-file.js';
 import type { SimulatorSeed, SimulatorState } from './store.js';
 

@@ -19,7 +19,7 @@
  *   client's password. A password is never part of a client's record or any answer after the
  *   201; tests read it with `state.passwordOf(username)`.
  */
-import type { Answer } from './routes.js';
+import type { Answer } from './answer.js';
 import type { SimClient, SimStore } from './store.js';
 import { isRecord } from '../util.js';
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { isRecord } from '../util.js';
+import type { Answer } from './answer.js';
 import {
   deleteClient,
   deleteDomain,
@@ -10,16 +11,6 @@ import {
   updateDomain,
 } from './lifecycle.js';
 import type { SimClient, SimStore } from './store.js';
-
-/** What the simulator sends back: JSON unless `text` is given. */
-export interface Answer {
-  readonly status: number;
-  readonly json?: unknown;
-  readonly text?: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  /** The state changed: save it before answering. */
-  readonly mutated?: boolean;
-}
 
 export interface RouteOptions extends LifecycleOptions {
   readonly listDomains: boolean;

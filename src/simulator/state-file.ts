@@ -18,9 +18,16 @@ import { randomBytes } from 'node:crypto';
 import { type FileHandle, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { errnoCode, ProvisionError } from '../errors.js';
 import { isRecord } from '../util.js';
-import type { SimulatorOptions } from './index.js';
 import { storeFromSeed } from './seed.js';
-import { type IdSequences, type SimClient, type SimDomain, type SimPlan, SimStore, type StoreChange } from './store.js';
+import {
+  type IdSequences,
+  type SimClient,
+  type SimDomain,
+  type SimPlan,
+  type SimulatorSeed,
+  SimStore,
+  type StoreChange,
+} from './store.js';
 
 /** Marks a state file, so that an unrelated JSON file is not silently taken for one. */
 const STATE_FORMAT = 'panel-provision-simulator-state';
@@ -150,8 +157,11 @@ function parseState(text: string, source: string): SimStore {
   return store;
 }
 
-/** The store from the state file when there is one, else from the seed. */
-export async function loadStore(options: SimulatorOptions, systemDomains: boolean): Promise<SimStore> {
+/** The store from the state file when there is one, else from the seed (SimulatorOptions' two fields). */
+export async function loadStore(
+  options: { readonly statePath?: string | undefined; readonly seed?: SimulatorSeed | undefined },
+  systemDomains: boolean,
+): Promise<SimStore> {
   if (options.statePath !== undefined) {
     let text: string | undefined;
     try {

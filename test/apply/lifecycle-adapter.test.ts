@@ -6,7 +6,8 @@
  */
 import { request } from 'undici';
 import { describe, expect, test } from 'vitest';
-import { panelAdapter, type PanelAdapterOptions } from '../../src/apply/panel-adapter.js';
+import type { PanelAdapterOptions } from '../../src/apply/adapter-options.js';
+import { panelAdapter } from '../../src/apply/panel-adapter.js';
 import type { PanelClient, PanelClock } from '../../src/panel/index.js';
 import type { CreateDomain, DeleteClient, DeleteDomain, UpdateClient } from '../../src/plan/types.js';
 import type { SecretsSink } from '../../src/secrets/journal.js';
