@@ -128,7 +128,6 @@ describe('apply --generate-passwords killed with SIGKILL, then run again', () =>
     const env = { ...p.env, PROVISION_SECRETS_FILE: join(p.dir, 'secrets.jsonl') };
     const { runs, kills } = await killRounds(args, env, 5);
     expect(kills).toBeGreaterThan(0);
-    for (const run of runs) expect(run.stderr).not.toContain('password is unknown');
     // Whether a kill lands between a client's creation and its answer is up to timing: the
     // recovery of such a client is asserted deterministically in test/cli/passwords.test.ts.
     await expectNoneLost(p, runs, kills);

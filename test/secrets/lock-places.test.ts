@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProvisionError } from '../../src/errors.js';
 import { SecretsLock } from '../../src/secrets/lock.js';
-import { DIST } from '../helpers/dist.js';
+import { CAN_RUN_AS_NOBODY, DIST } from '../helpers/dist.js';
 
 let dir: string;
 let secrets: string;
@@ -79,7 +79,7 @@ describe('odd things at the lock path: refused, naming the path to remove, never
     expect((await refusal(SecretsLock.acquire(secrets, 'apply'))).message).toContain(`is ${what}`);
   });
 
-  it.runIf(process.getuid?.() === 0)(
+  it.runIf(CAN_RUN_AS_NOBODY)(
     "another user's lock file, which cannot be read: refused, never taken for a fresh one",
     async () => {
       await chmod(dir, 0o777);
@@ -141,33 +141,30 @@ describe('where the lock lives', () => {
 
   // A user's own secrets file in a directory it cannot write to (root's): the lock goes to the
   // user's directory under the temporary directory, keyed by the file, and still excludes.
-  it.runIf(process.getuid?.() === 0)(
-    'a directory that takes no lock file: a lock keyed by the file in tmpdir',
-    async () => {
-      await chmod(dir, 0o755);
-      await writeFile(secrets, '', { mode: 0o600 });
-      await chown(secrets, 65534, 65534);
-      const script = `
+  it.runIf(CAN_RUN_AS_NOBODY)('a directory that takes no lock file: a lock keyed by the file in tmpdir', async () => {
+    await chmod(dir, 0o755);
+    await writeFile(secrets, '', { mode: 0o600 });
+    await chown(secrets, 65534, 65534);
+    const script = `
       const { SecretsLock } = await import(${JSON.stringify(join(DIST, 'secrets', 'lock.js'))});
       const lock = await SecretsLock.acquire(process.argv[1], 'apply');
       const second = await SecretsLock.acquire(process.argv[1], 'apply').then(() => 'taken twice', (e) => e.code);
       process.stdout.write(JSON.stringify({ paths: lock.paths, second }));
       await lock.release();`;
-      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, secrets], {
-        uid: 65534,
-        gid: 65534,
-        env: { PATH: process.env.PATH ?? '', TMPDIR: tmpdir() },
-      });
-      expect(child.stderr.toString()).toBe('');
-      const info = await stat(secrets, { bigint: true });
-      const said = JSON.parse(child.stdout.toString()) as { paths: string[]; second: string };
-      expect(said).toEqual({
-        paths: [join(tmpdir(), 'provision-locks-65534', `secrets-${info.dev}-${info.ino}.lock`)],
-        second: 'secrets',
-      });
-      expect(await readdir(dir)).toEqual(['secrets.jsonl']);
-    },
-  );
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, secrets], {
+      uid: 65534,
+      gid: 65534,
+      env: { PATH: process.env.PATH ?? '', TMPDIR: tmpdir() },
+    });
+    expect(child.stderr.toString()).toBe('');
+    const info = await stat(secrets, { bigint: true });
+    const said = JSON.parse(child.stdout.toString()) as { paths: string[]; second: string };
+    expect(said).toEqual({
+      paths: [join(tmpdir(), 'provision-locks-65534', `secrets-${info.dev}-${info.ino}.lock`)],
+      second: 'secrets',
+    });
+    expect(await readdir(dir)).toEqual(['secrets.jsonl']);
+  });
 });
 
 describe('a process ended by a signal does not leave its lock', () => {
