@@ -9,6 +9,12 @@ export type ChangeId = `client:${string}` | `domain:${string}`;
 /** The kinds of resource the engine manages, as a change's `type` says them. */
 export type KindName = 'client' | 'domain';
 
+/** How people's text names a kind: `1 client`, `2 clients`, `clients to create`. */
+export interface KindNoun {
+  readonly one: string;
+  readonly many: string;
+}
+
 /** The change id of a client or a domain: the one place the form is written. */
 export function changeId(type: KindName, name: string): ChangeId {
   return `${type}:${name}`;

@@ -1,4 +1,4 @@
-import type { CreateDomain, DeleteDomain } from '../kinds/domain.js';
+import type { CreateDomain, DeleteDomain, DomainConflict } from '../kinds/domain.js';
 import type { ClientField, CreateClient, DeleteClient, UpdateClient } from '../kinds/client/index.js';
 import { assertNever } from '../util.js';
 
@@ -30,20 +30,8 @@ export type Change = CreateClient | CreateDomain | UpdateClient | DeleteClient |
 
 export type ChangeAction = Change['action'];
 
-/**
- * What apply cannot do as the manifest says: a manifest domain owned on the panel by another
- * client, or (with `subdomains`) a domain to delete whose subdomains on the panel stay (a panel
- * refuses the delete, or takes them with it: either way the manifest and the panel part).
- */
-export interface Conflict {
-  readonly domain: string;
-  /** The manifest's client for the domain. */
-  readonly client: string;
-  /** The panel's owner: a username, or `#<id>` when the owner is not in the client list. */
-  readonly owner: string;
-  /** The domain's subdomains on the panel that no change deletes, when they block its delete. */
-  readonly subdomains?: readonly string[];
-}
+/** What apply cannot do as the manifest says: a domain's conflict (see the domain's room). */
+export type Conflict = DomainConflict;
 
 /** A managed field of an existing client that the panel shows nowhere (not even GET /clients/{id}). */
 export interface Unknown {

@@ -2,12 +2,18 @@ import { assertNever, plural } from '../util.js';
 import type { Change, ChangeAction, Plan } from '../plan/types.js';
 import { requestFor } from '../plan/requests.js';
 import type { PlanSource } from '../plan/saved.js';
-import { jsonText, quote } from '../escape.js';
-import { clientSubject, goesWith as clientGoesWith, unknownLine as clientUnknownLine } from '../kinds/client/index.js';
-import { domainSubject, unicodeForm } from '../kinds/domain.js';
+import { jsonText } from '../escape.js';
+import {
+  CLIENT_NOUN,
+  clientSubject,
+  fieldsText,
+  goesWith as clientGoesWith,
+  unknownLine as clientUnknownLine,
+} from '../kinds/client/index.js';
+import type { KindName, KindNoun } from '../kinds/common.js';
+import { conflictText, DOMAIN_NOUN, domainSubject, unicodeForm } from '../kinds/domain.js';
 
 export { fieldsText } from '../kinds/client/index.js';
-export { unicodeForm } from '../kinds/domain.js';
 
 /**
  * What a renderer needs beside the plan, all plain values so renderers stay pure: the same
@@ -23,6 +29,18 @@ export function requestLine(change: Change): string {
   if (body === null) return `${method} ${path}`;
   const fields = Object.entries(body).map(([k, v]) => `${jsonText(k)}:${v === null ? KNOWN_AFTER_APPLY : jsonText(v)}`);
   return `${method} ${path} {${fields.join(',')}}`;
+}
+
+/**
+ * How people's text names each kind, as its room says; in the order summaries list the kinds.
+ * A new kind's room gives its noun here, or this does not compile.
+ */
+export const NOUNS: { readonly [K in KindName]: KindNoun } = { client: CLIENT_NOUN, domain: DOMAIN_NOUN };
+export const KINDS = Object.keys(NOUNS) as KindName[];
+
+/** `3 clients`: a count of a kind, in its noun. */
+export function countOf(n: number, kind: KindName): string {
+  return plural(n, NOUNS[kind].one, NOUNS[kind].many);
 }
 
 /** `client "alice"` / `domain "a.example" of client "alice"` */
@@ -79,55 +97,59 @@ export function sign(change: Change): '+' | '~' | '-' {
 
 /** ` with its 3 domains, mail, databases and files` after a client's delete; else ''. */
 export function goesWith(change: Change): string {
-  return change.type === 'client' ? clientGoesWith(change) : '';
+  switch (change.type) {
+    case 'client':
+      return clientGoesWith(change);
+    case 'domain':
+      return '';
+    default:
+      return assertNever(change);
+  }
+}
+
+/** ` (bücher.example)` beside a change's name when its kind has a Unicode form of it; else ''. */
+export function unicodeOf(change: Change): string {
+  switch (change.type) {
+    case 'client':
+      return '';
+    case 'domain':
+      return unicodeForm(change.name);
+    default:
+      return assertNever(change);
+  }
+}
+
+/**
+ * `plan: "Basic" -> "Business"`: what an update changes, as its kind's room words it. Only a
+ * client has updates today; a kind that gets some brings fields of its own, and the compiler
+ * then asks for its words here.
+ */
+export function updatedFields(change: Extract<Change, { action: 'update' }>): string {
+  return fieldsText(change.fields);
 }
 
 /** `3 to create (1 client, 2 domains), 1 to update, 2 to delete (2 domains)` or `no changes` */
 export function changeSummary(changes: readonly Change[]): string {
   if (changes.length === 0) return 'no changes';
-  const counts: Record<ChangeAction, { clients: number; domains: number }> = {
-    create: { clients: 0, domains: 0 },
-    update: { clients: 0, domains: 0 },
-    delete: { clients: 0, domains: 0 },
-  };
-  for (const change of changes) counts[change.action][`${change.type}s`]++;
+  const counts = new Map<`${ChangeAction}:${KindName}`, number>();
+  for (const { action, type } of changes) counts.set(`${action}:${type}`, (counts.get(`${action}:${type}`) ?? 0) + 1);
   const parts: string[] = [];
   for (const action of ['create', 'update', 'delete'] as const) {
-    const { clients, domains } = counts[action];
-    if (clients + domains === 0) continue;
-    const what = [clients > 0 ? plural(clients, 'client') : '', domains > 0 ? plural(domains, 'domain') : '']
-      .filter(Boolean)
-      .join(', ');
-    parts.push(`${clients + domains} to ${action} (${what})`);
+    const each = KINDS.map((kind) => ({ kind, n: counts.get(`${action}:${kind}`) ?? 0 })).filter(({ n }) => n > 0);
+    if (each.length === 0) continue;
+    const total = each.reduce((sum, { n }) => sum + n, 0);
+    parts.push(`${total} to ${action} (${each.map(({ kind, n }) => countOf(n, kind)).join(', ')})`);
   }
   return parts.join(', ');
 }
 
 /**
- * `domain "x" is listed under client "a" but belongs to client "b" on the panel`. The owner is
- * another customer: `nameOwner: false` (a pull-request comment) says "another client".
+ * `domain "x" is listed under client "a" but belongs to client "b" on the panel` (the domain's
+ * room words it). The owner is another customer: `nameOwner: false` (a pull-request comment)
+ * says "another client".
  */
 export function conflictLine(c: Plan['conflicts'][number], nameOwner = true): string {
-  if (c.subdomains !== undefined) {
-    const shown =
-      c.subdomains
-        .slice(0, 3)
-        .map((s) => quote(s))
-        .join(', ') + (c.subdomains.length > 3 ? ` and ${c.subdomains.length - 3} more` : '');
-    return (
-      `domain ${quote(c.domain)}${unicodeForm(c.domain)} of client ${quote(c.client)} is to be deleted, ` +
-      `but its subdomains ${shown} stay on the panel: mark them absent too, or keep the domain`
-    );
-  }
-  const owner = !nameOwner
-    ? 'another client'
-    : c.owner.startsWith('#')
-      ? `client id ${c.owner.slice(1)}`
-      : `client ${quote(c.owner)}`;
-  return (
-    `domain ${quote(c.domain)}${unicodeForm(c.domain)} is listed under client ${quote(c.client)} ` +
-    `but belongs to ${owner} on the panel`
-  );
+  return conflictText(c, nameOwner);
 }
 
 /** `client "alice": the panel shows its email nowhere: not compared` */
@@ -135,15 +157,27 @@ export function unknownLine(u: Plan['unknowns'][number]): string {
   return clientUnknownLine(u);
 }
 
+/** What the panel holds unmanaged, by kind: its names, undefined when the panel cannot list them. */
+export function unmanagedByKind(
+  u: Plan['unmanaged'],
+): readonly { readonly kind: KindName; readonly names: readonly string[] | undefined }[] {
+  const names: { readonly [K in KindName]: readonly string[] | undefined } = { client: u.clients, domain: u.domains };
+  return KINDS.map((kind) => ({ kind, names: names[kind] }));
+}
+
 /** `2 clients, 5 domains` (domains "not counted" when the panel could not list them). */
 export function unmanagedCounts(u: Plan['unmanaged']): string {
-  const domains =
-    u.domains === undefined ? 'domains not counted (the panel cannot list them)' : plural(u.domains.length, 'domain');
-  return `${plural(u.clients.length, 'client')}, ${domains}`;
+  return unmanagedByKind(u)
+    .map(({ kind, names }) =>
+      names === undefined
+        ? `${NOUNS[kind].many} not counted (the panel cannot list them)`
+        : countOf(names.length, kind),
+    )
+    .join(', ');
 }
 
 export function hasUnmanaged(u: Plan['unmanaged']): boolean {
-  return u.clients.length > 0 || (u.domains?.length ?? 0) > 0;
+  return unmanagedByKind(u).some(({ names }) => (names?.length ?? 0) > 0);
 }
 
 export type Style = 'green' | 'red' | 'yellow' | 'bold' | 'dim';

@@ -6,18 +6,22 @@ import {
   changeSummary,
   clientOf,
   conflictLine,
-  fieldsText,
   goesWith,
   hasUnmanaged,
+  KINDS,
+  NOUNS,
   requestLine,
   sign,
   subject,
-  unicodeForm,
+  unicodeOf,
   unknownLine,
   unmanagedCounts,
+  updatedFields,
 } from './common.js';
 import { weight } from '../plan/guards.js';
 import { assertNever } from '../util.js';
+import type { KindName } from '../kinds/common.js';
+import { CLIENT_DELETE_TAKES } from '../kinds/client/index.js';
 
 /** GitHub refuses comments over 65,536 characters; stay well under with room for the tail. */
 export const MARKDOWN_LIMIT = 65_000;
@@ -51,9 +55,11 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
     '|---|---:|',
     // Deletes first, then updates: what a reviewer must not miss comes before what is new.
     ...(counts.deletes > 0 ? [`| :warning: **resources to delete** | **${counts.deletes}** |`] : []),
-    ...(counts.updates > 0 ? [`| clients to update | ${counts.updates} |`] : []),
-    `| clients to create | ${counts.clients} |`,
-    `| domains to create | ${counts.domains} |`,
+    ...KINDS.flatMap((kind) => {
+      const n = counts.updates.get(kind) ?? 0;
+      return n > 0 ? [`| ${NOUNS[kind].many} to update | ${n} |`] : [];
+    }),
+    ...KINDS.map((kind) => `| ${NOUNS[kind].many} to create | ${counts.creates.get(kind) ?? 0} |`),
     `| conflicts | ${plan.conflicts.length} |`,
     `| warnings | ${plan.unknowns.length + (view.warnings?.length ?? 0)} |`,
     '',
@@ -74,7 +80,7 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
   if (deletes.length > 0) {
     head.push(
       `**Deletes**: ${plural(counts.deletes, 'resource')} ${counts.deletes === 1 ? 'is' : 'are'} deleted for good ` +
-        '(a client with its domains, mail, databases and files).',
+        `(${CLIENT_DELETE_TAKES}).`,
       '',
     );
     head.push(
@@ -103,8 +109,8 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
     // Inside the fence nothing is markup; requestLine leaves no line break or control character raw.
     const lines = changes.flatMap((c) => [
       // An international name is read in Unicode; the request carries its ASCII form.
-      ...(c.type === 'domain' && unicodeForm(c.name) !== '' ? [`# ${subject(c)}`] : []),
-      ...(c.action === 'update' ? [`~ ${subject(c)}: ${fieldsText(c.fields)}`] : []),
+      ...(unicodeOf(c) !== '' ? [`# ${subject(c)}`] : []),
+      ...(c.action === 'update' ? [`~ ${subject(c)}: ${updatedFields(c)}`] : []),
       `${sign(c)} ${requestLine(c)}`,
     ]);
     return [
@@ -135,21 +141,20 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
   return text;
 }
 
-/** The summary table's counts: creates by kind, client updates, and resources deleted (a client with its domains). */
+/** The summary table's counts: creates and updates by kind, and resources deleted (a client with its domains). */
 function countRows(changes: readonly Change[]): {
-  clients: number;
-  domains: number;
-  updates: number;
+  creates: Map<KindName, number>;
+  updates: Map<KindName, number>;
   deletes: number;
 } {
-  const counts = { clients: 0, domains: 0, updates: 0, deletes: 0 };
+  const counts = { creates: new Map<KindName, number>(), updates: new Map<KindName, number>(), deletes: 0 };
   for (const change of changes) {
     switch (change.action) {
       case 'create':
-        counts[`${change.type}s`]++;
+        counts.creates.set(change.type, (counts.creates.get(change.type) ?? 0) + 1);
         break;
       case 'update':
-        counts.updates++;
+        counts.updates.set(change.type, (counts.updates.get(change.type) ?? 0) + 1);
         break;
       case 'delete':
         counts.deletes += weight(change).deletes;

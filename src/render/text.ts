@@ -6,14 +6,16 @@ import {
   paint as paintIf,
   changeSummary,
   conflictLine,
-  fieldsText,
   goesWith,
   hasUnmanaged,
+  NOUNS,
   requestLine,
   sign,
   subject,
   unknownLine,
+  unmanagedByKind,
   unmanagedCounts,
+  updatedFields,
   verb,
 } from './common.js';
 import { safeText } from '../escape.js';
@@ -41,8 +43,7 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
       );
       const mark = sign(change);
       const style = SIGN_STYLE[mark];
-      if (change.action === 'update')
-        out.push(`  ${paint(style, mark)} ${subject(change)}: ${fieldsText(change.fields)}`);
+      if (change.action === 'update') out.push(`  ${paint(style, mark)} ${subject(change)}: ${updatedFields(change)}`);
       out.push(`  ${paint(style, mark)} ${requestLine(change)}`);
     }
     out.push('');
@@ -62,8 +63,8 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
   if (hasUnmanaged(plan.unmanaged)) {
     out.push(`Not in the manifest, left alone: ${unmanagedCounts(plan.unmanaged)}.`);
     if (view.showUnmanaged) {
-      for (const name of plan.unmanaged.clients) out.push(`  client ${safeText(name)}`);
-      for (const name of plan.unmanaged.domains ?? []) out.push(`  domain ${safeText(name)}`);
+      for (const { kind, names } of unmanagedByKind(plan.unmanaged))
+        for (const name of names ?? []) out.push(`  ${NOUNS[kind].one} ${safeText(name)}`);
     } else {
       out.push('  (--show-unmanaged lists their names)');
     }

@@ -4,7 +4,7 @@
  */
 import { quote } from '../../escape.js';
 import { assertNever, plural } from '../../util.js';
-import { type ChangeBase, changeId, type HostingPlanRef, type PanelRequest } from '../common.js';
+import { type ChangeBase, changeId, type HostingPlanRef, type KindNoun, type PanelRequest } from '../common.js';
 import {
   CLIENT_FIELDS,
   type ClientField,
@@ -167,6 +167,12 @@ export function clientRequest(change: ClientChange): PanelRequest {
       return assertNever(change);
   }
 }
+
+/** How people's text names clients. */
+export const CLIENT_NOUN: KindNoun = { one: 'client', many: 'clients' };
+
+/** What a client's delete takes with it, as a note on deletes says it. */
+export const CLIENT_DELETE_TAKES = 'a client with its domains, mail, databases and files';
 
 /** `client "alice"`: a client's change as people read it. */
 export function clientSubject(change: ClientChange): string {

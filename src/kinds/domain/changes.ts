@@ -4,7 +4,7 @@
  */
 import { quote, safeText } from '../../escape.js';
 import { assertNever, plural } from '../../util.js';
-import { type ChangeBase, changeId, type PanelRequest } from '../common.js';
+import { type ChangeBase, changeId, type KindNoun, type PanelRequest } from '../common.js';
 import { type LiveDomain, unicodeForm } from './record.js';
 
 /** A domain the panel lacks: `POST /domains` for its client. */
@@ -96,6 +96,9 @@ export function domainRequest(change: DomainChange, newClientIds?: ReadonlyMap<s
   }
 }
 
+/** How people's text names domains. */
+export const DOMAIN_NOUN: KindNoun = { one: 'domain', many: 'domains' };
+
 /** `domain "a.example" of client "alice"`, with the Unicode form of an international name. */
 export function domainSubject(change: DomainChange): string {
   return `domain ${quote(change.name)}${unicodeForm(change.name)} of client ${quote(change.client)}`;
@@ -118,4 +121,47 @@ export function domainDetails(change: DomainChange): { what: string; after: stri
     default:
       return assertNever(change);
   }
+}
+
+/**
+ * What apply cannot do as the manifest says of a domain: one listed under a client that the
+ * panel has under another, or (with `subdomains`) one to delete whose subdomains on the panel
+ * stay (a panel refuses the delete, or takes them with it: either way the manifest and the
+ * panel part).
+ */
+export interface DomainConflict {
+  readonly domain: string;
+  /** The manifest's client for the domain. */
+  readonly client: string;
+  /** The panel's owner: a username, or `#<id>` when the owner is not in the client list. */
+  readonly owner: string;
+  /** The domain's subdomains on the panel that no change deletes, when they block its delete. */
+  readonly subdomains?: readonly string[];
+}
+
+/**
+ * `domain "x" is listed under client "a" but belongs to client "b" on the panel`. The owner is
+ * another customer: `nameOwner: false` (a pull-request comment) says "another client".
+ */
+export function conflictText(c: DomainConflict, nameOwner = true): string {
+  if (c.subdomains !== undefined) {
+    const shown =
+      c.subdomains
+        .slice(0, 3)
+        .map((s) => quote(s))
+        .join(', ') + (c.subdomains.length > 3 ? ` and ${c.subdomains.length - 3} more` : '');
+    return (
+      `domain ${quote(c.domain)}${unicodeForm(c.domain)} of client ${quote(c.client)} is to be deleted, ` +
+      `but its subdomains ${shown} stay on the panel: mark them absent too, or keep the domain`
+    );
+  }
+  const owner = !nameOwner
+    ? 'another client'
+    : c.owner.startsWith('#')
+      ? `client id ${c.owner.slice(1)}`
+      : `client ${quote(c.owner)}`;
+  return (
+    `domain ${quote(c.domain)}${unicodeForm(c.domain)} is listed under client ${quote(c.client)} ` +
+    `but belongs to ${owner} on the panel`
+  );
 }
