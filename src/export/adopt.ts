@@ -72,9 +72,7 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
     warnings.push(message);
   };
   const keep = globMatcher(desired.prune.keep);
-  const clientsByName = new Map(model.live.clients.map((c) => [c.username, c]));
-  const ownerName = new Map(model.live.clients.map((c) => [c.id, c.username]));
-  const domainsByName = new Map(model.live.domains.map((d) => [d.name, d]));
+  const { clients: clientsByName, usernames: ownerName, domains: domainsByName } = model.index;
   // What --drop-missing removes is listed no more: the panel's owner of such a domain gets it.
   const dropClient = (client: DesiredClient): boolean =>
     options.dropMissing === true && client.state === 'present' && !clientsByName.has(client.username);

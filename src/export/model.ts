@@ -5,19 +5,12 @@
  * data, docs/panel-api.md).
  */
 import { quote } from '../escape.js';
-import {
-  CLIENT_FIELDS,
-  type ClientView,
-  clientView,
-  type ClientWants,
-  exportedFields,
-  type HostingPlans,
-  hostingPlans,
-} from '../kinds/client/index.js';
+import { CLIENT_FIELDS, type ClientView, clientView, type ClientWants, exportedFields } from '../kinds/client/index.js';
 import type { FieldView } from '../kinds/common.js';
 import { domainForm, type DomainForm, domainOrder } from '../kinds/domain.js';
 import { USERNAME_PATTERN } from '../names.js';
-import type { Live, LiveClient, LiveDomain } from '../panel/types.js';
+import type { Live, LiveClient } from '../panel/types.js';
+import { LiveIndex } from '../plan/live-index.js';
 import { compare, plural } from '../util.js';
 
 /**
@@ -36,29 +29,24 @@ export type { ClientView, DomainForm, FieldView };
 export { domainForm, domainOrder };
 
 /**
- * The panel's answers indexed for export: plan names by id, and each client's domains. Whether
- * the manifest can hold a value is decided for each value on its own (each field's row's `view`,
+ * The panel's answers as export sees them, over the live panel's index (plan/live-index.ts:
+ * plan names by id, each client's domains, clients and domains by name). Whether the manifest
+ * can hold a value is decided for each value on its own (each field's row's `view`,
  * USERNAME_PATTERN, normalizeDomain), so any number of refused values is left out, each with
  * its warning.
  */
 export class LiveModel {
   readonly live: Live;
-  private readonly plans: HostingPlans;
-  private readonly domainsByUser = new Map<number, LiveDomain[]>();
+  readonly index: LiveIndex;
 
   constructor(live: Live) {
     this.live = live;
-    this.plans = hostingPlans(live.hostingPlans);
-    for (const domain of live.domains) {
-      const list = this.domainsByUser.get(domain.idUser) ?? [];
-      list.push(domain);
-      this.domainsByUser.set(domain.idUser, list);
-    }
+    this.index = new LiveIndex(live);
   }
 
   /** The client's managed fields as the manifest can say them. */
   view(client: LiveClient): ClientView {
-    return clientView(client, this.plans);
+    return clientView(client, this.index.plans);
   }
 
   /**
@@ -67,7 +55,7 @@ export class LiveModel {
    */
   domains(client: LiveClient, warn: (message: string) => void): DomainForm[] {
     const forms: DomainForm[] = [];
-    for (const domain of this.domainsByUser.get(client.id) ?? []) {
+    for (const domain of this.index.domainsOf(client.id)) {
       if (domain.isSystem) continue;
       const form = domainForm(domain.name);
       if (form === undefined)

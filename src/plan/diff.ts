@@ -2,12 +2,13 @@ import { type LocatedProblem, ProvisionError } from '../errors.js';
 import { quote } from '../escape.js';
 import type { Desired, DesiredClient, Location } from '../manifest/types.js';
 import { closest, globMatcher } from '../names.js';
-import type { Live, LiveClient, LiveDomain, LiveHostingPlan } from '../panel/types.js';
+import type { Live, LiveClient, LiveHostingPlan } from '../panel/types.js';
 import { orderChanges } from './order.js';
 import type { Change, Conflict, CreateDomain, DeleteClient, DeleteDomain, Plan, Unknown } from './types.js';
 import { deleteDomain, nearestParent, subdomainsFirst, withoutBlocked } from './domain-deletes.js';
 import { compare } from '../util.js';
-import { createClient, deleteClient as clientDelete, hostingPlans, updateClient } from '../kinds/client/index.js';
+import { LiveIndex } from './live-index.js';
+import { createClient, deleteClient as clientDelete, type HostingPlans, updateClient } from '../kinds/client/index.js';
 import { createDomain } from '../kinds/domain.js';
 
 /**
@@ -32,9 +33,9 @@ import { createDomain } from '../kinds/domain.js';
  * delete after its subdomains').
  */
 export function diff(desired: Desired, live: Live): Plan {
-  resolveHostingPlans(desired, live.hostingPlans);
-  const plans = hostingPlans(live.hostingPlans);
   const index = new LiveIndex(live);
+  resolveHostingPlans(desired, index.plans, live.hostingPlans);
+  const plans = index.plans;
   const keep = globMatcher(desired.prune.keep);
   const listedClients = new Set<string>();
   const listedDomains = new Set<string>();
@@ -55,7 +56,7 @@ export function diff(desired: Desired, live: Live): Plan {
   const deletedClients = new Set<number>();
 
   for (const client of desired.clients) {
-    const liveClient = index.clientsByName.get(client.username);
+    const liveClient = index.clients.get(client.username);
     if (client.state === 'absent') {
       if (liveClient !== undefined) {
         clientChanges.push(deleteClient(liveClient, index, 'state: absent in the manifest'));
@@ -73,7 +74,7 @@ export function diff(desired: Desired, live: Live): Plan {
     }
 
     for (const domain of client.domains) {
-      const liveDomain = index.domainsByName.get(domain.name);
+      const liveDomain = index.domains.get(domain.name);
       if (liveDomain === undefined) {
         if (domain.state === 'present') domainCreates.push({ client, name: domain.name, liveClient });
       } else if (liveClient === undefined || liveDomain.idUser !== liveClient.id) {
@@ -88,7 +89,7 @@ export function diff(desired: Desired, live: Live): Plan {
       }
     }
     if (desired.prune.domains && liveClient !== undefined) {
-      for (const liveDomain of index.domainsOf(liveClient.id)) {
+      for (const liveDomain of index.sortedDomainsOf(liveClient.id)) {
         // A system domain, or one whose record does not say (undefined), is never pruned.
         if (liveDomain.isSystem !== false || listedDomains.has(liveDomain.name) || keep(liveDomain.name)) continue;
         domainDeletes.push(deleteDomain(liveDomain, liveClient, 'not in the manifest (prune.domains)'));
@@ -119,71 +120,22 @@ export function diff(desired: Desired, live: Live): Plan {
   };
 }
 
-/**
- * The live lists, indexed as the diff looks them up. The by-name maps are built at once (every
- * diff asks); the others on first use, for a plan without prunes, deletes or conflicts asks for
- * none of them (at 100,000 clients, they would be a good part of plan's peak memory).
- */
-class LiveIndex {
-  readonly clientsByName = new Map<string, LiveClient>();
-  readonly domainsByName = new Map<string, LiveDomain>();
-  /** Whether the domains are the panel's whole list (not only the manifest's, looked up by name). */
-  readonly complete: boolean;
-  private usernames: Map<number, string> | undefined;
-  private domainsByOwner: Map<number, LiveDomain[]> | undefined;
-
-  constructor(private readonly live: Live) {
-    for (const c of live.clients) this.clientsByName.set(c.username, c);
-    for (const d of live.domains) this.domainsByName.set(d.name, d);
-    this.complete = live.domainsComplete;
-  }
-
-  /** A client's domains, system domains included, sorted by name. */
-  domainsOf(clientId: number): readonly LiveDomain[] {
-    if (this.domainsByOwner === undefined) {
-      const byOwner = new Map<number, LiveDomain[]>();
-      for (const domain of [...this.live.domains].sort((a, b) => compare(a.name, b.name))) {
-        const owned = byOwner.get(domain.idUser);
-        if (owned === undefined) byOwner.set(domain.idUser, [domain]);
-        else owned.push(domain);
-      }
-      this.domainsByOwner = byOwner;
-    }
-    return this.domainsByOwner.get(clientId) ?? [];
-  }
-
-  /** A username, or `#<id>` when the owner is not in the client list (an administrator). */
-  ownerName(id: number): string {
-    if (this.usernames === undefined) {
-      this.usernames = new Map();
-      for (const c of this.live.clients) this.usernames.set(c.id, c.username);
-    }
-    return this.usernames.get(id) ?? `#${id}`;
-  }
-}
-
 /** The delete of a live client, with the domains that go with it (null when the panel cannot list them). */
 function deleteClient(live: LiveClient, index: LiveIndex, reason: string): DeleteClient {
-  const domainNames = index.complete
-    ? index
-        .domainsOf(live.id)
-        .filter((d) => !d.isSystem)
-        .map((d) => d.name)
-    : null;
+  const domainNames = index.complete ? index.domainNamesOf(live.id) : null;
   return clientDelete(live, domainNames, reason);
 }
 
 /** Throws unknown_hosting_plan when the manifest names plans the panel does not have (see diff). */
-function resolveHostingPlans(desired: Desired, onPanel: readonly LiveHostingPlan[]): void {
-  const byName = new Map(onPanel.map((p) => [p.name, p]));
+function resolveHostingPlans(desired: Desired, plans: HostingPlans, onPanel: readonly LiveHostingPlan[]): void {
   const unknown = new Map<string, Location | undefined>();
   for (const client of desired.clients) {
-    if (client.plan !== undefined && !byName.has(client.plan) && !unknown.has(client.plan)) {
+    if (client.plan !== undefined && plans.byName(client.plan) === undefined && !unknown.has(client.plan)) {
       unknown.set(client.plan, client.planLoc);
     }
   }
   if (unknown.size > 0) {
-    const available = [...byName.keys()].sort();
+    const available = [...new Set(onPanel.map((p) => p.name))].sort();
     const details: string[] = [];
     const located: LocatedProblem[] = [];
     for (const [name, loc] of unknown) {

@@ -13,12 +13,10 @@ import type { LiveClient } from './record.js';
 /** The live panel as a client's facts look it up. */
 export interface ClientFactIndex {
   readonly clients: ReadonlyMap<string, LiveClient>;
-  /** Hosting plan name → id. */
-  readonly hostingPlans: ReadonlyMap<string, number>;
   /** The hosting plans, as a managed field's value is compared and printed by. */
   readonly plans: HostingPlans;
-  /** Client id → its domains, system domains not counted, sorted. */
-  readonly domainNames: ReadonlyMap<number, readonly string[]>;
+  /** The names of a client's domains (by id), system domains not counted, sorted. */
+  domainNamesOf(clientId: number): readonly string[];
   /** Whether the domains are the panel's whole list. */
   readonly complete: boolean;
 }
@@ -66,8 +64,7 @@ export function clientFacts(change: ClientChange): Fact<ClientFactIndex>[] {
         {
           key: `client-domains:${name}`,
           expected,
-          actual: (live) =>
-            namesFact(live.complete ? (live.domainNames.get(live.clients.get(name)?.id ?? -1) ?? []) : null),
+          actual: (live) => namesFact(live.complete ? live.domainNamesOf(live.clients.get(name)?.id ?? -1) : null),
           reason: (actual) =>
             `the domains that go with client ${quote(name)} changed: ${namesDifference(expected, actual)}`,
         },
@@ -113,7 +110,7 @@ function hostingPlanFact(plan: HostingPlanRef): Fact<ClientFactIndex> {
   return {
     key: `hosting-plan:${plan.name}`,
     expected: idFact(plan.id),
-    actual: (live) => idFact(live.hostingPlans.get(plan.name)),
+    actual: (live) => idFact(live.plans.byName(plan.name)?.id),
     reason: (actual) =>
       actual === 'absent'
         ? `hosting plan ${quote(plan.name)} is no longer on the panel`
