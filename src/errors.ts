@@ -50,10 +50,10 @@ export class ProvisionError extends Error {
 }
 
 /** An error's facts as data: what JSON holds as it is (no undefined, no NaN or Infinity). */
-export type ErrorMeta = Readonly<Record<string, string | number | boolean | null>>;
+type ErrorMeta = Readonly<Record<string, string | number | boolean | null>>;
 
 /** What a thrower gives as `meta`: undefined values are left out. */
-export type ErrorMetaInit = Readonly<Record<string, string | number | boolean | null | undefined>>;
+type ErrorMetaInit = Readonly<Record<string, string | number | boolean | null | undefined>>;
 
 function jsonSafe(init: ErrorMetaInit): ErrorMeta {
   const meta: Record<string, string | number | boolean | null> = {};
@@ -68,7 +68,7 @@ function jsonSafe(init: ErrorMetaInit): ErrorMeta {
  * `{errno: 'ENOENT'}` when `cause` (or a cause of it) is a failed system call, else nothing.
  * The code only: the call's path may be a key pasted where a path belongs (cli/connection.ts).
  */
-export function errnoMeta(cause: unknown): { errno?: string } {
+function errnoMeta(cause: unknown): { errno?: string } {
   const seen = new Set<unknown>();
   for (let e = cause; e instanceof Error && !seen.has(e); e = e.cause) {
     seen.add(e);

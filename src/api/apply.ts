@@ -129,7 +129,7 @@ export async function executePlan(plan: Plan, panel: PanelClient, options: Apply
 }
 
 /** How runPlan carries a plan out: everything decided by the caller. */
-export interface RunOptions {
+interface RunOptions {
   /** Requests in flight at once (checked by the caller). */
   readonly concurrency: number;
   /** How long a new client's domains are retried while the panel sets the account up. */

@@ -48,7 +48,7 @@ export async function readForExport(
 }
 
 /** The manifest of the panel: its text, how many clients and domains it lists, and what was left out. */
-export interface ExportedManifest {
+interface ExportedManifest {
   readonly text: string;
   readonly clients: number;
   readonly domains: number;
@@ -75,7 +75,7 @@ export function exportManifest(
 }
 
 /** What export --into reads of the panel for a manifest, and which of the panel's other clients it claims. */
-export interface IntoScope {
+interface IntoScope {
   /** The panel's clients (not listed in the manifest) that --clients patterns claim. */
   readonly claim: (username: string) => boolean;
   /** Clients whose managed fields must be known: the listed ones and those the manifest or the patterns claim. */

@@ -64,7 +64,7 @@ export interface Prepared {
 }
 
 /** What preparing needs beside the panel and the input. */
-export interface PrepareOptions {
+interface PrepareOptions {
   readonly showUnmanaged: boolean;
   /** The secrets file, to name clients whose password an earlier killed run lost (the caller holds its lock). */
   readonly secretsPath?: string | undefined;
@@ -75,7 +75,7 @@ export interface PrepareOptions {
 }
 
 /** A manifest loaded: what it wants, its name in messages, its bytes (their digest goes into the plan). */
-export interface ManifestSource {
+interface ManifestSource {
   readonly desired: Desired;
   readonly name: string;
   readonly bytes: Uint8Array;
@@ -138,7 +138,7 @@ export function viewOf(plan: Plan, live: Live, source: Omit<PlanView, 'plan' | '
  * pruning deletes it. The message names no other customer: under GitHub Actions it becomes an
  * annotation on the pull request (the text plan on stdout names the owner for the log).
  */
-export function locateConflicts(plan: Plan, desired: Desired): LocatedProblem[] {
+function locateConflicts(plan: Plan, desired: Desired): LocatedProblem[] {
   const located: LocatedProblem[] = [];
   for (const conflict of plan.conflicts) {
     const entry = desired.clients

@@ -65,7 +65,7 @@ import { Interrupted, NO_SLOT, type Slot } from './walk.js';
  * another change's request from being sent (apply/walk.ts). The order stays: the intent is
  * durable before the POST leaves, the record before the change is reported done.
  */
-export interface Creator {
+interface Creator {
   createClient(change: CreateClient, sink: SecretsSink, slot?: Slot): Promise<Applied>;
   createDomain(change: CreateDomain, slot?: Slot): Promise<Applied>;
 }

@@ -37,7 +37,7 @@ export interface ChangeAdapter {
   readonly perRequest?: boolean;
 }
 
-export interface ExecuteOptions {
+interface ExecuteOptions {
   /** How many changes (with an adapter that says `perRequest`: requests) may be in flight at once. */
   readonly concurrency: number;
   /** Told an `outcome` as each change finishes (succeeded, failed or skipped), for progress output. */

@@ -29,7 +29,7 @@ export type ResetOutcome =
       readonly why: string;
     };
 
-export interface ResetOptions {
+interface ResetOptions {
   /** Recorded with each password. */
   readonly panelUrl: string;
   /** Makes each new password (secrets/password.ts generatePassword). */

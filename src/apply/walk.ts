@@ -3,7 +3,7 @@ import { quote } from '../escape.js';
 import { messageOf } from '../util.js';
 
 /** A unit of work and the ones that must succeed before it starts. */
-export interface WalkNode<Id extends string> {
+interface WalkNode<Id extends string> {
   readonly id: Id;
   readonly dependsOn: readonly Id[];
 }
@@ -39,7 +39,7 @@ export class Interrupted extends Error {
   }
 }
 
-export interface WalkOptions<N, Id, R> {
+interface WalkOptions<N, Id, R> {
   /** How many requests (Slot.run) may run at once, over all visits (at least 1). */
   readonly concurrency: number;
   /**

@@ -236,7 +236,7 @@ async function keepOwnerAndMode(handle: FileHandle, old: Stats, path: string): P
 }
 
 /** `-` as the path of a file to write. */
-export const STDOUT = '-';
+const STDOUT = '-';
 
 /**
  * The refusal of `-` as a file to write (`plan --out -` made a file named "-"). `flag` and

@@ -47,7 +47,7 @@ function flushedOf(output: Output): Pick<Output, 'flushed'> {
  * Wraps an output so that no value of the run's redaction set (src/redact.ts) can reach it,
  * nor a control character that is not the program's own (escape.ts guardOutput).
  */
-export function redacting(output: Output, redactions: Redactions): Output {
+function redacting(output: Output, redactions: Redactions): Output {
   return {
     isTTY: output.isTTY,
     ...(output.columns === undefined ? {} : { columns: output.columns }),

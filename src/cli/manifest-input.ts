@@ -37,7 +37,7 @@ export function loadWithDiagnostics(bytes: Uint8Array, path: string, io: Io): De
 }
 
 /** A manifest checked, nothing printed: its name, what it holds when valid, its diagnostics, how many errors in all. */
-export interface CheckedManifest {
+interface CheckedManifest {
   readonly file: string;
   readonly desired: Desired | undefined;
   readonly diagnostics: readonly Diagnostic[];

@@ -25,7 +25,7 @@ import { loadWithDiagnostics, sourceName } from './manifest-input.js';
  */
 
 /** The highest --max-creates and --max-deletes accepted. */
-export const MAX_MASS_LIMIT = 1_000_000;
+const MAX_MASS_LIMIT = 1_000_000;
 /** --max-creates: at least 1 (0 would refuse every create: that is what plan is for). */
 const MAX_CREATES: Range = { min: 1, max: MAX_MASS_LIMIT };
 /** --max-deletes: from 0 (no delete without --allow-mass-delete). */
@@ -76,7 +76,7 @@ export interface Prepared extends PreparedPlan {
 }
 
 /** What preparing needs beside the input. */
-export interface PrepareOptions {
+interface PrepareOptions {
   readonly connection: ConnectionValues;
   /** Parallel connections to keep open (apply's --concurrency). */
   readonly connections?: number;

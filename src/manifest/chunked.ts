@@ -40,7 +40,7 @@ import { isRecord } from '../util.js';
  */
 
 /** What the chunked reader found: the top-level data, and the client items batch by batch. */
-export interface ChunkedRead {
+interface ChunkedRead {
   /** The top-level mapping's data, with `clients: []`. */
   readonly top: Record<string, unknown>;
   /** Locates paths in the top level (`prune` and what is under it) at the file's lines and columns. */
@@ -50,7 +50,7 @@ export interface ChunkedRead {
 }
 
 /** Some consecutive client items: their data, and where each one and its parts stand. */
-export interface ItemBatch {
+interface ItemBatch {
   readonly clients: readonly unknown[];
   readonly nodes: readonly Found<PosNode>[];
   readonly source: Locator<PosNode>;

@@ -214,7 +214,7 @@ export function parseManifestWhole(text: string, file: string): LoadResult {
  * At most this many diagnostics are reported, then how many more there are: a manifest full of
  * errors stays readable.
  */
-export const MAX_DIAGNOSTICS = 1000;
+const MAX_DIAGNOSTICS = 1000;
 
 /** `counted`: problems found past the ones kept (a chunked read keeps only the first), and how many are errors. */
 function finish(

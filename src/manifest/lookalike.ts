@@ -174,7 +174,7 @@ function asciiSkeleton(code: number): string | undefined {
 }
 
 /** A name as the manifest wrote it, with where. */
-export interface NamedAt {
+interface NamedAt {
   readonly name: string;
   readonly loc?: Location;
 }

@@ -12,7 +12,7 @@ const decoders: Readonly<Record<string, (data: Buffer, options: { maxOutputLengt
 };
 
 /** A response body as undici gives it. */
-export type AnswerBody = AsyncIterable<Uint8Array> & { destroy?: () => unknown };
+type AnswerBody = AsyncIterable<Uint8Array> & { destroy?: () => unknown };
 
 /**
  * An answer's body as text, read once and bounded: at most `maxBytes` on the wire and after

@@ -37,7 +37,7 @@ export function checkRecipient(recipient: string): string {
 }
 
 /** Encrypts one password to `recipient`, armored (ASCII, fits one JSON string). */
-export async function encryptPassword(password: string, recipient: string): Promise<string> {
+async function encryptPassword(password: string, recipient: string): Promise<string> {
   const encrypter = new Encrypter();
   encrypter.addRecipient(recipient);
   return armor.encode(await encrypter.encrypt(password));

@@ -54,7 +54,7 @@ export type SecretRecord = ClientRef & Event & { readonly password: string | nul
 export type EncryptedSecretRecord = ClientRef & Event & { readonly password_age: string };
 
 /** What an intent announces: a POST /clients (apply) or a PUT of a password (`secrets reset`). */
-export type IntentKind = 'create_client' | 'reset_password';
+type IntentKind = 'create_client' | 'reset_password';
 
 /**
  * A line written before the request leaves (write-ahead), so a killed run leaves a trace. With
@@ -167,7 +167,7 @@ export interface EntryLine {
 }
 
 /** Where one client's passwords stand in the journal: see passwordStates. */
-export interface PasswordState {
+interface PasswordState {
   readonly panelUrl: string;
   readonly username: string;
   /** The last record with `password` or `password_age` (null included): the current password. */
@@ -181,7 +181,7 @@ export interface PasswordState {
 }
 
 /** The key passwordStates files a client under. */
-export function clientKey(panelUrl: string, username: string): string {
+function clientKey(panelUrl: string, username: string): string {
   return JSON.stringify([panelUrl, username]);
 }
 

@@ -53,7 +53,7 @@ export interface Seen {
 }
 
 /** What holdFile did. */
-export type Attempt =
+type Attempt =
   | { readonly kind: 'held' }
   | { readonly kind: 'busy'; readonly seen: Seen | undefined }
   /** The directory takes no file (its errno: EACCES, EROFS, ENOENT…): the caller decides. */

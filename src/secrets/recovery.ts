@@ -71,13 +71,13 @@ export interface ExistingClient {
  * --generate-passwords): the panel holds that password, so it becomes the current one.
  * `pending` is the intent's pending password as written: in clear, or age-encrypted.
  */
-export interface RecoveredPassword extends ExistingClient {
+interface RecoveredPassword extends ExistingClient {
   readonly line: number;
   readonly pending: { readonly password: string } | { readonly password_age: string };
 }
 
 /** A password saved without its client's id (the panel's answer lacked it), and the id the panel lists now. */
-export interface IncompleteRecord {
+interface IncompleteRecord {
   readonly line: number;
   readonly entry: Entry;
   readonly username: string;
@@ -88,7 +88,7 @@ export interface IncompleteRecord {
  * An open intent of a client, where it is in the journal (its last); `pending` when one carries a
  * password written ahead.
  */
-export interface OpenIntent {
+interface OpenIntent {
   readonly username: string;
   readonly line: number;
   readonly pending: boolean;
@@ -101,13 +101,13 @@ export interface OpenIntent {
  * written ahead (runs that lost their answers one after another): which one landed, and so
  * which password the panel holds, is unknown. Recorded as unknown, for `secrets reset`.
  */
-export interface AmbiguousCreate extends ExistingClient {
+interface AmbiguousCreate extends ExistingClient {
   /** The lines of the intents that carried a password written ahead, oldest first. */
   readonly pendingLines: readonly number[];
 }
 
 /** A reset whose outcome is unknown, of a client the panel no longer has: nothing is left to settle. */
-export interface GoneReset {
+interface GoneReset {
   readonly username: string;
   readonly line: number;
   readonly intentId: string;
@@ -120,7 +120,7 @@ export interface GoneReset {
 export type LookedUp = 'every' | readonly string[];
 
 /** What a run finds in the journal before it starts: see findLostIntents. */
-export interface JournalRepairs {
+interface JournalRepairs {
   /**
    * Clients that exist and whose create intent a killed run left open without a password written
    * ahead: their passwords were never seen.

@@ -79,7 +79,7 @@ export function requireSecretsPath(
 }
 
 /** The secrets destination of one run, open: write through `sink`, then `close`. */
-export interface OpenSink {
+interface OpenSink {
   readonly sink: SecretsSink;
   readonly path: string;
   readonly encrypted: boolean;

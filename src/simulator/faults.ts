@@ -78,7 +78,7 @@ export interface RetryAfterFault {
 }
 
 /** The answer instead of a request, or `drop`: destroy the connection without one. */
-export type FaultAnswer = Answer | 'drop';
+type FaultAnswer = Answer | 'drop';
 
 /** One simulator's fault state: PRNG, counters, lock-outs, clients not yet ready. */
 export class Faults {

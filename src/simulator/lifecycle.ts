@@ -31,7 +31,7 @@ export interface LifecycleOptions {
 type Refuse = (status: number, message: string) => Answer;
 
 /** The shortest password the simulator accepts, like the panel's own rules ("at least 8 characters everywhere"). */
-export const MIN_PASSWORD_LENGTH = 8;
+const MIN_PASSWORD_LENGTH = 8;
 
 /** Why a `password` field is refused (400), or undefined when it is accepted. */
 export function passwordProblem(password: unknown): string | undefined {

@@ -96,7 +96,7 @@ export const SYSTEM_DOMAIN_SUFFIX = 'sim.keyhelp.test';
 const GIB = 1024 ** 3;
 
 /** A problem with a request, as the panel would answer it. */
-export interface Refusal {
+interface Refusal {
   readonly status: 400 | 404;
   readonly message: string;
 }
