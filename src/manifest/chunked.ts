@@ -59,7 +59,7 @@ interface ItemBatch {
 /**
  * Client items are parsed in batches of about this many characters (whole items): small
  * enough that a batch's syntax tree dies young (larger batches get promoted to the old
- * generation and raise the peak: 64 KiB peaked at 220 MB on the 100,000-resource file, 4 KiB
+ * generation and raise the peak: 64 KiB peaks at 220 MB on the 100,000-resource file, 4 KiB
  * at 155 MB), large enough that the per-document cost of yaml does not show.
  */
 const BATCH_CHARS = 4 * 1024;

@@ -23,7 +23,7 @@ export function readList(client: PanelClient, path: string): Promise<unknown[]> 
  * readList, each record made by `parse` ('GET /api/v2/domains[3]' names it in errors). A bare
  * array is parsed one element at a time as it streams in (PanelClient.getList): the answer is
  * never held whole, as text or as parsed JSON, beside the records. The checks of the list come
- * first, as when it was read whole: a paged list is refused before a bad record is reported.
+ * first: a paged list is refused before a bad record is reported.
  */
 export async function readRecords<T>(
   client: PanelClient,

@@ -12,7 +12,7 @@
  * array's own depth outside strings: ASCII bytes, which never occur inside a UTF-8 sequence, so
  * decoding element by element gives the same characters as decoding the whole. A body that
  * does not start with `[` (an object wrapping the list, an HTML page, nothing) is held and
- * decoded whole, as before, for the caller to read as text.
+ * decoded whole, for the caller to read as text.
  */
 import { assertNever } from '../util.js';
 
@@ -213,7 +213,7 @@ export class ListScanner<T> {
     try {
       this.items.push(this.item(value, index));
     } catch (thrown) {
-      // Kept for the end: a body that is not JSON further on is reported as such, as before.
+      // Kept for the end: a body that is not JSON further on is reported as not JSON, as a parse of the whole would.
       this.error = { thrown };
       this.items.length = 0;
     }

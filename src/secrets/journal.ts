@@ -16,9 +16,9 @@
  *   record naming its intent (`intent_id`): that request was refused, and the current
  *   password stays as it was. A refusal settles its own intent only: an older intent whose
  *   outcome is still unknown stays open (its request may have landed: a later 400 "username
- *   in use" is what that looks like). A `refused` record without `intent_id` comes from an
- *   older version, which wrote one only when it judged the whole client's history refused: it
- *   settles every intent of its client before it, as it did there.
+ *   in use" is what that looks like). A `refused` record without `intent_id` (older versions
+ *   wrote one only when they judged the whole client's history refused, and such files are
+ *   still read) settles every intent of its client before it.
  */
 import { assertNever, isRecord } from '../util.js';
 

@@ -6,7 +6,7 @@
  * 1. Transient faults, like a reverse proxy in front of the panel, before authentication and
  *    before any state change: `resetRate` (connection destroyed, no answer), then
  *    `retryAfter` (429/503 with Retry-After), then `errorRate` (500/502/503).
- * 2. `apiEnabled: false` (HTML), as before.
+ * 2. `apiEnabled: false`: 200 text/html, like a panel whose API is off.
  * 3. Lock-out (`lockout`): an address locked out gets 403 even with the right key.
  * 4. The key: a wrong key gets 401 and counts towards the lock-out; the right one resets the count.
  * 5. `allowedIps`: the right key from another address gets 403.

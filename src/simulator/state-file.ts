@@ -128,7 +128,7 @@ function parseState(text: string, source: string): SimStore {
   // Shapes were checked above; the remaining fields are trusted as this module wrote them.
   for (const list of ['admins', 'plans', 'clients', 'domains'] as const)
     for (const record of data[list] as never[]) store.apply({ set: list, record });
-  // Optional: files written before passwords were kept have none.
+  // Optional: a file from a simulator version that kept no passwords has none.
   if (Array.isArray(data.passwords)) {
     for (const record of data.passwords as unknown[])
       if (validRecord('passwords', record)) store.apply({ set: 'passwords', record: record as never });
