@@ -7,7 +7,7 @@ import { diff } from '../plan/diff.js';
 import type { OnEvent } from '../plan/events.js';
 import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
 import { type Limits, massChanges, planWarnings } from '../plan/guards.js';
-import { readsForManifest, readsForSavedPlan } from '../plan/reads.js';
+import { type PlanReads, readsForManifest, readsForSavedPlan } from '../plan/reads.js';
 import type { SavedPlan } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
 import { conflictLine, type PlanView } from '../render/common.js';
@@ -88,23 +88,7 @@ export async function planManifest(
   options: PrepareOptions,
 ): Promise<Prepared> {
   const { desired } = manifest;
-  const notes: string[] = [];
-  const live = await readLive(panel, {
-    ...readsForManifest(desired),
-    onEvent: (event) => {
-      if (event.type === 'note') notes.push(event.message);
-    },
-  });
-  options.onEvent?.({ type: 'read', panelUrl: panel.baseUrl, live });
-  // Before any refusal (an unknown plan, a conflict): a client whose password was lost is named.
-  const unsettled = await settleJournal(
-    options.secretsPath,
-    panel.baseUrl,
-    live,
-    options.redactions,
-    'every',
-    options.onEvent,
-  );
+  const { live, notes, unsettled } = await readAndSettle(panel, readsForManifest(desired), options);
   if (!live.domainsComplete && desired.prune.domains) {
     notes.push(
       "prune.domains needs the panel's domain list, which it cannot give: no domain is pruned for being unlisted; " +
@@ -175,23 +159,7 @@ export async function planSaved(
       },
     );
   }
-  const notes: string[] = [];
-  const live = await readLive(panel, {
-    ...readsForSavedPlan(saved.plan),
-    onEvent: (event) => {
-      if (event.type === 'note') notes.push(event.message);
-    },
-  });
-  options.onEvent?.({ type: 'read', panelUrl: panel.baseUrl, live });
-  // Before any refusal: a stale plan must not hide a client whose password was lost.
-  const unsettled = await settleJournal(
-    options.secretsPath,
-    panel.baseUrl,
-    live,
-    options.redactions,
-    'every',
-    options.onEvent,
-  );
+  const { live, notes, unsettled } = await readAndSettle(panel, readsForSavedPlan(saved.plan), options);
   if (planFingerprint(saved.plan, live) !== saved.fingerprint) {
     const reasons = staleReasons(saved.plan, live);
     throw new ProvisionError(
@@ -215,6 +183,35 @@ export async function planSaved(
     fingerprint: saved.fingerprint,
   };
   return { view, conflictsAt: [], unsettled };
+}
+
+/**
+ * The panel read as `reads` says (its notes kept for the plan), then the secrets journal settled
+ * against it: before any refusal (an unknown plan, a conflict, a stale saved plan), a client
+ * whose password was lost is named.
+ */
+async function readAndSettle(
+  panel: PanelClient,
+  reads: PlanReads,
+  options: Omit<PrepareOptions, 'showUnmanaged'>,
+): Promise<{ live: Live; notes: string[]; unsettled: ReadonlySet<string> }> {
+  const notes: string[] = [];
+  const live = await readLive(panel, {
+    ...reads,
+    onEvent: (event) => {
+      if (event.type === 'note') notes.push(event.message);
+    },
+  });
+  options.onEvent?.({ type: 'read', panelUrl: panel.baseUrl, live });
+  const unsettled = await settleJournal(
+    options.secretsPath,
+    panel.baseUrl,
+    live,
+    options.redactions,
+    'every',
+    options.onEvent,
+  );
+  return { live, notes, unsettled };
 }
 
 /** The view with the warnings of `limits` (a mass change, what looks like a rename), when there are any. */
