@@ -7,16 +7,9 @@
 import { describe, expect, test } from 'vitest';
 import { executeChanges, type ChangeAdapter, type Outcome } from '../../src/apply/execute.js';
 import { Interrupted, walk } from '../../src/apply/walk.js';
-import type { Change, ChangeId, CreateClient, CreateDomain, Plan } from '../../src/plan/types.js';
+import type { Change, ChangeId, CreateDomain, Plan } from '../../src/plan/types.js';
+import { newClient } from '../helpers/builders.js';
 
-const newClient = (name: string): CreateClient => ({
-  id: `client:${name}`,
-  action: 'create',
-  type: 'client',
-  name,
-  reason: 'test',
-  dependsOn: [],
-});
 const newDomain = (name: string, owner: string, dependsOn: ChangeId[] = [`client:${owner}`]): CreateDomain => ({
   id: `domain:${name}`,
   action: 'create',

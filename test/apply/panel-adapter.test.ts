@@ -10,21 +10,14 @@ import { describe, expect, test } from 'vitest';
 import type { PanelAdapterOptions } from '../../src/apply/adapter-options.js';
 import { panelAdapter } from '../../src/apply/panel-adapter.js';
 import type { PanelClient } from '../../src/panel/index.js';
-import type { CreateClient, CreateDomain } from '../../src/plan/types.js';
+import type { CreateDomain } from '../../src/plan/types.js';
 import { SecretsFile } from '../../src/secrets/file.js';
 import { parseJournal, type SecretsSink } from '../../src/secrets/journal.js';
 import { closeLostIntents, findLostIntents } from '../../src/secrets/recovery.js';
 import { client, fakeClock, notesTo, rejection, shown, statuses } from '../helpers/panel.js';
 import { sim } from '../helpers/sim.js';
+import { newClient } from '../helpers/builders.js';
 
-const newClient = (name: string): CreateClient => ({
-  id: `client:${name}`,
-  action: 'create',
-  type: 'client',
-  name,
-  reason: 'test',
-  dependsOn: [],
-});
 const newDomain = (name: string, owner: string, clientId: number | null): CreateDomain => ({
   id: `domain:${name}`,
   action: 'create',

@@ -11,15 +11,8 @@ import type { SecretsSink } from '../../src/secrets/journal.js';
 import type { CreateClient, Plan } from '../../src/plan/types.js';
 import { client } from '../helpers/panel.js';
 import { inFlight, sim } from '../helpers/sim.js';
+import { newClient } from '../helpers/builders.js';
 
-const newClient = (name: string): CreateClient => ({
-  id: `client:${name}`,
-  action: 'create',
-  type: 'client',
-  name,
-  reason: 'test',
-  dependsOn: [],
-});
 const plan = (changes: CreateClient[]): Plan => ({
   changes,
   conflicts: [],

@@ -12,21 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { panelAdapter } from '../../src/apply/panel-adapter.js';
-import type { CreateClient } from '../../src/plan/types.js';
 import { SecretsFile } from '../../src/secrets/file.js';
 import { parseJournal, passwordStates } from '../../src/secrets/journal.js';
 import type { InterceptRequest, SimulatorOptions } from '../../src/simulator/index.js';
 import { client, fakeClock, notesTo } from '../helpers/panel.js';
 import { sim } from '../helpers/sim.js';
-
-const newClient = (name: string): CreateClient => ({
-  id: `client:${name}`,
-  action: 'create',
-  type: 'client',
-  name,
-  reason: 'test',
-  dependsOn: [],
-});
+import { newClient } from '../helpers/builders.js';
 
 let dir: string;
 let path: string;

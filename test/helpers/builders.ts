@@ -2,6 +2,7 @@ import { CLIENT_FIELDS, type ClientLiveFields, type ClientWants } from '../../sr
 import { NO_PRUNE } from '../../src/manifest/types.js';
 import type { Desired, DesiredClient, DesiredDomain, Prune } from '../../src/manifest/types.js';
 import type { Live, LiveClient, LiveDomain, LiveHostingPlan } from '../../src/panel/types.js';
+import type { CreateClient } from '../../src/plan/types.js';
 
 /** A client as `desired` takes it: a domain is a name (present) or `{ name, state }`. */
 export interface ClientSpec extends ClientWants {
@@ -68,3 +69,13 @@ export function live(
     domainsComplete: options.domainsComplete ?? true,
   };
 }
+
+/** A create of client `name` with no fields, as the planner makes it (for executor and adapter tests). */
+export const newClient = (name: string): CreateClient => ({
+  id: `client:${name}`,
+  action: 'create',
+  type: 'client',
+  name,
+  reason: 'test',
+  dependsOn: [],
+});
