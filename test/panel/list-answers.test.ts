@@ -5,29 +5,13 @@
  * is cut, the bounds and every error for a broken answer hold as for a whole read, and the
  * list's own checks (paging) still come before a bad record.
  */
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseDomainRecord, readList } from '../../src/panel/index.js';
 import { readRecords } from '../../src/panel/list-read.js';
 import { client, rejection } from '../helpers/panel.js';
-
-/** A raw HTTP server; `answer` writes each response. */
-async function rawPanel(answer: (res: ServerResponse) => void | Promise<void>): Promise<string> {
-  const server: Server = createServer((_req, res) => void answer(res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => {
-          resolve();
-        });
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
-}
+import { rawPanel } from '../helpers/raw-panel.js';
 
 /** Writes `body` in pieces of `size` bytes, each flushed before the next. */
 async function trickle(res: ServerResponse, body: Buffer, size: number): Promise<void> {

@@ -9,31 +9,11 @@
  * the CLI, where such a page once let apply delete a client whose domains it had not seen,
  * past --max-deletes.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readList } from '../../src/panel/index.js';
 import { API_KEY, run, workspace } from '../helpers/cli.js';
 import { client, rejection } from '../helpers/panel.js';
-
-/** A raw HTTP server answering every request with `json` and `headers`. */
-async function rawPanel(json: unknown, headers: Record<string, string> = {}): Promise<string> {
-  const server: Server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', ...headers });
-    res.end(JSON.stringify(json));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => {
-          resolve();
-        });
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
-}
+import { jsonPanel } from '../helpers/raw-panel.js';
 
 const ONE = [{ id: 1, username: 'a' }];
 const THREE = [
@@ -43,7 +23,7 @@ const THREE = [
 ];
 
 async function refusal(json: unknown, headers: Record<string, string> = {}): Promise<string> {
-  const error = await rejection(readList(client(await rawPanel(json, headers)), '/clients'));
+  const error = await rejection(readList(client(await jsonPanel(json, headers)), '/clients'));
   expect(error.code).toBe('panel_contract');
   return error.message;
 }
@@ -129,7 +109,7 @@ describe('a wrapper key not known to be harmless refuses the list', () => {
     [{ data: ONE, number: 1, size: 20 }, `"number" (1), ${NOT_KNOWN}`],
     [{ data: ONE, code: 500 }, '"code", which is 500: the panel may not have sent the whole list'],
   ])('%j', async (json, why) => {
-    const error = await rejection(readList(client(await rawPanel(json)), '/clients'));
+    const error = await rejection(readList(client(await jsonPanel(json)), '/clients'));
     expect(error.code).toBe('panel_contract');
     expect(error.message).toBe(
       `GET /api/v2/clients: the list's wrapper has ${why}; only complete lists can be planned on`,
@@ -220,7 +200,7 @@ describe('a complete list is read', () => {
     ],
     [{ data: THREE }, { 'x-total-count': '3', 'content-range': 'items 0-2/3' }],
   ])('%j with %j', async (json, headers) => {
-    expect(await readList(client(await rawPanel(json, headers)), '/clients')).toHaveLength(3);
+    expect(await readList(client(await jsonPanel(json, headers)), '/clients')).toHaveLength(3);
   });
 });
 
