@@ -6,35 +6,17 @@
  * stdout read "[redacted]-shop". The CLI runs as a process in the directory that holds the key
  * file, so the path is the bare word, as a user types it.
  */
-import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateManifest } from '../../src/manifest/load.js';
 import { REDACTED } from '../../src/redact.js';
-import { BIN } from '../helpers/dist.js';
 import { API_KEY, workspace } from '../helpers/cli.js';
+import { type Run, runBin } from '../helpers/process.js';
 
-function provision(
-  args: string[],
-  cwd: string,
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      resolve({ code, stdout, stderr });
-    });
-  });
+/** The bundled provision, run in `cwd`. */
+function provision(args: string[], cwd: string, env: Record<string, string>): Promise<Run> {
+  return runBin(args, env, { cwd });
 }
 
 const MANIFEST = `# production panel: the shops

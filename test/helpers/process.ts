@@ -1,5 +1,6 @@
 /**
- * The built CLI as a real process, for the tests that kill it (test/e2e/crash*.test.ts).
+ * The built CLI as a real process: for the tests that kill it (test/e2e/crash*.test.ts), or that
+ * need a real process for another reason (a working directory, the bundle as shipped).
  */
 import { spawn } from 'node:child_process';
 import { expect } from 'vitest';
@@ -21,6 +22,8 @@ export function runBin(
   args: string[],
   env: Record<string, string>,
   options: {
+    /** The working directory; default this process's. */
+    cwd?: string;
     killAfterMs?: number;
     signalWhen?: {
       signal: NodeJS.Signals;
@@ -31,6 +34,7 @@ export function runBin(
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
