@@ -58,7 +58,9 @@ export interface FieldProblem {
 }
 
 /** A field's reader: its value (never undefined), or a description of what it must be. */
-export type FieldReader<T> = (value: unknown) => { readonly value: T } | { readonly problem: string };
+export type FieldReader<T> = (
+  value: unknown,
+) => { readonly value: T } | { readonly problem: string } | { readonly unreadable: string };
 
 /**
  * A boolean as panels answer it: true or false, or 0 or 1 (PHP panels answer so).

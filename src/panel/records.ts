@@ -20,7 +20,8 @@ export function parseHostingPlanRecord(record: unknown, where: string): LiveHost
  * One client record: integer id, string username (lowercased), and the managed fields, each
  * read by its row of the client's field table (src/kinds/client): from the panel's spellings of
  * it, `undefined` when the record carries none, null when it says "none". A value the row does
- * not read is a contract error naming the field; so are two spellings that disagree.
+ * not read is a contract error naming the field (one the row reads as unreadable is unknown);
+ * so are two spellings that disagree.
  */
 export function parseClientRecord(record: unknown, where: string): LiveClient {
   const r = asRecord(record, where);
@@ -64,6 +65,7 @@ function spelled<T>(
     if (record[key] === undefined) continue;
     const result = read(record[key]);
     if ('problem' in result) throw contract(where, `"${key}" must be ${result.problem}, got ${shape(record[key])}`);
+    if ('unreadable' in result) continue; // as if the record did not carry it: unknown
     if (found === undefined) found = { key, value: result.value };
     else if (found.value !== result.value)
       throw contract(

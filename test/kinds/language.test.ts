@@ -15,7 +15,7 @@ import { diff } from '../../src/plan/diff.js';
 import { requestFor } from '../../src/plan/requests.js';
 import { readChanges, changeToJson, type ChangeJson } from '../../src/plan/saved-changes.js';
 import { fieldsText } from '../../src/render/common.js';
-import { run, workspace } from '../helpers/cli.js';
+import { API_KEY, run, workspace } from '../helpers/cli.js';
 import { desired, live } from '../helpers/builders.js';
 
 const manifest = (language: string): string =>
@@ -128,5 +128,29 @@ describe('language through the CLI and the simulator', () => {
       { action: 'update', name: 'alice', fields: [{ field: 'language', before: 'en', after: 'de' }] },
       { action: 'create', name: 'bob', language: 'fr' },
     ]);
+  });
+  it("a panel's odd language for a client no manifest manages breaks nothing (read as unknown)", async () => {
+    // A panel answers language 7 for zed, whom the manifest does not list: a plan that never
+    // named the field worked before it was managed, and must still.
+    const odd = (json: unknown): unknown =>
+      Array.isArray(json)
+        ? json.map((c: Record<string, unknown>) => (c.username === 'zed' ? { ...c, language: 7 } : c))
+        : json;
+    let inner = false;
+    const w = await workspace('version: 1\nclients:\n  - username: alice\n', {
+      seed: { clients: [{ username: 'alice' }, { username: 'zed' }] },
+      intercept: async (req) => {
+        if (inner || req.method !== 'GET' || req.path !== '/clients') return undefined;
+        inner = true; // the simulator's own answer, fetched through it, then changed
+        const answer = await fetch(`${w.sim.url}/clients`, { headers: { 'X-API-Key': API_KEY } });
+        inner = false;
+        return { status: 200, json: odd(await answer.json()) };
+      },
+    });
+    const plan = await run(['plan', w.file, '--detailed-exitcode'], w.env);
+    expect(plan.stderr).toBe('');
+    expect(plan.code).toBe(0);
+    const exported = await run(['export'], w.env);
+    expect(exported.code, exported.stderr).toBe(0);
   });
 });

@@ -16,6 +16,13 @@ function refusal(fields: Record<string, unknown>): ProvisionError {
 }
 
 describe('parseClientRecord: the managed fields', () => {
+  test.each([7, true, { code: 'de' }, ['de']])(
+    'a language the engine cannot read (%j) is unknown, never a broken record',
+    (language) => {
+      expect(parse({ language }).language).toBeUndefined();
+    },
+  );
+
   test('a record without them: every field undefined (unknown)', () => {
     expect(parse({})).toStrictEqual({
       id: 7,

@@ -170,6 +170,19 @@ function textReader(what: string): FieldReader<string | null> {
         : { problem: `a string (${what}; "" or null: none)` };
 }
 
+/**
+ * A string field the engine managed only lately (`language`): a value of another type is read
+ * as unknown, never as a broken record, since a panel the engine read fine before may hold one
+ * for clients no manifest manages. Managed, such a field is a note, never a change.
+ */
+function lenientTextReader(what: string): FieldReader<string | null> {
+  const strict = textReader(what);
+  return (value) => {
+    const read = strict(value);
+    return 'problem' in read ? { unreadable: read.problem } : read;
+  };
+}
+
 const planReader: FieldReader<number | null> = (value) =>
   value === null || value === 0
     ? { value: null }
@@ -287,7 +300,7 @@ const ROWS: { readonly [K in ClientField]: ClientFieldRow<K> } = {
   language: {
     ...plain('language'),
     panel: ['language'],
-    read: textReader('a language code'),
+    read: lenientTextReader('a language code'),
     type: 'string',
     says: 'a language code, like de or en',
     // A panel may hold codes it would not take from us: a warning, never a refusal.
