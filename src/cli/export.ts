@@ -56,7 +56,7 @@ of it against the same panel shows no changes. A name or value the manifest woul
 left out with a warning on stderr.
 
 With --into MANIFEST: the clients MANIFEST lists get the panel's values of the fields they
-manage (plan, email, suspended; a field the manifest leaves out stays out) and the domains the
+manage (plan, email, suspended, language; a field the manifest leaves out stays out) and the domains the
 panel has and the manifest lacks, at the end of their lists; the panel's other clients are added
 only where the manifest claims them (prune.clients, or --clients), never a prune.keep match.
 Entries the panel lacks stay (plan will create them) unless --drop-missing; state: absent

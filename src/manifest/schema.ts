@@ -144,8 +144,9 @@ function describe(error: ErrorObject, path: DataPath, data: unknown): string | u
     default: {
       const row = CLIENT_FIELDS.find((r) => r.key === field);
       if (row === undefined) return fallback(error, path);
-      return row.type === 'boolean'
-        ? `"${row.key}" in ${client} ${mustBeBoolean(value)}`
+      if (row.type === 'boolean') return `"${row.key}" in ${client} ${mustBeBoolean(value)}`;
+      return value === ''
+        ? `"${row.key}" in ${client} is empty: give ${row.says}, or leave the key out`
         : `"${row.key}" in ${client} must be a string: ${row.says}`;
     }
   }

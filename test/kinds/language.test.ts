@@ -43,6 +43,13 @@ describe('language in the manifest', () => {
       '"language" in client "alice" must be a string: a language code, like de or en',
     ]);
   });
+
+  it('an empty one is refused once, as empty, with no warning beside it', () => {
+    const empty = validateManifest(manifest('""'), 'm.yaml');
+    expect(empty.diagnostics.map((d) => [d.severity, d.message])).toEqual([
+      ['error', '"language" in client "alice" is empty: give a language code, like de or en, or leave the key out'],
+    ]);
+  });
 });
 
 describe('language in the plan', () => {

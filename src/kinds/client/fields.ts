@@ -304,8 +304,9 @@ const ROWS: { readonly [K in ClientField]: ClientFieldRow<K> } = {
     type: 'string',
     says: 'a language code, like de or en',
     // A panel may hold codes it would not take from us: a warning, never a refusal.
+    // An empty one is the schema's to refuse (minLength): no second word about it here.
     check: (value, client) =>
-      /^[a-z]{2}$/.test(value)
+      value === '' || /^[a-z]{2}$/.test(value)
         ? undefined
         : {
             severity: 'warning',
