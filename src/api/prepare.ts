@@ -169,6 +169,7 @@ export async function planSaved(
       {
         details: reasons.length > 0 ? reasons : ['the panel state does not match the fingerprint recorded in the plan'],
         hint: 'make a new plan (provision plan <manifest> --out FILE), review it, and apply that',
+        meta: { file },
       },
     );
   }

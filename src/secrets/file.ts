@@ -58,6 +58,8 @@ export class SecretsFile implements SecretsSink {
         ? notOurs(path, 'is a symbolic link')
         : new ProvisionError('secrets', `cannot open the secrets file ${path}: ${errnoCode(error)}`, {
             hint: 'give a writable path with --secrets-file or PROVISION_SECRETS_FILE',
+            meta: { path },
+            cause: error,
           });
     }
     const file = new SecretsFile(path, handle);
@@ -171,6 +173,8 @@ export async function readJournal(path: string, options: { readonly required?: b
         code === 'ENOENT'
           ? 'check the path: a relative path starts from the current directory'
           : 'check that the file exists and can be read',
+      meta: { path },
+      cause: error,
     });
   }
   try {
@@ -178,7 +182,10 @@ export async function readJournal(path: string, options: { readonly required?: b
     return await handle.readFile('utf8');
   } catch (error) {
     if (error instanceof ProvisionError) throw error;
-    throw new ProvisionError('secrets', `cannot read the secrets file ${path}: ${errnoCode(error)}`);
+    throw new ProvisionError('secrets', `cannot read the secrets file ${path}: ${errnoCode(error)}`, {
+      meta: { path },
+      cause: error,
+    });
   } finally {
     await handle.close();
   }
@@ -195,7 +202,10 @@ async function regularFileOrNothing(path: string): Promise<boolean> {
     info = await lstat(path);
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return false;
-    throw new ProvisionError('secrets', `cannot use the secrets file ${path}: ${errnoCode(error)}`);
+    throw new ProvisionError('secrets', `cannot use the secrets file ${path}: ${errnoCode(error)}`, {
+      meta: { path },
+      cause: error,
+    });
   }
   if (info.isSymbolicLink()) throw notOurs(path, 'is a symbolic link');
   if (!info.isFile()) throw notOurs(path, 'is not a regular file');
@@ -204,6 +214,7 @@ async function regularFileOrNothing(path: string): Promise<boolean> {
 
 function notOurs(path: string, what: string): ProvisionError {
   return new ProvisionError('secrets', `the secrets file ${path} ${what}`, {
+    meta: { path },
     hint:
       'passwords are written only to a regular file of your own: ' +
       'give the path of one (it is created, mode 0600, when missing), not a link, pipe, device or directory',

@@ -117,7 +117,18 @@ describe('--format json: a failure is a JSON document on stdout', () => {
     const { error } = errorDocument(r);
     expect(error.code).toBe('stale_plan');
     expect(error.details[0]).toMatch(/^client "alice" now exists on the panel/);
+    expect(error.meta).toEqual({ file: planFile });
     expect(r.stderr).toContain('error: stale plan');
+  });
+
+  it('a secrets file that cannot be opened: secrets, with its path and errno', async () => {
+    const { file, env, dir } = await workspace(MANIFEST);
+    const secrets = `${dir}/missing/secrets.jsonl`;
+    const r = await run(['apply', file, '--auto-approve', '--format', 'json', '--secrets-file', secrets], env);
+    expect(r.code).toBe(1);
+    const { error } = errorDocument(r);
+    expect(error.code).toBe('secrets');
+    expect(error.meta).toEqual({ path: secrets, errno: 'ENOENT' });
   });
 
   it('apply with a conflict: plan_conflict, the conflict located in the manifest', async () => {
