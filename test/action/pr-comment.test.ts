@@ -1,84 +1,27 @@
 /**
  * The action's comment script against a fake GitHub API on loopback, fed with real
  * `provision plan` output from the simulator: one comment per manifest, created once and then
- * updated in place, for every exit code; the token never printed; API errors said plainly.
+ * updated in place, for every exit code, saying what the run found and where; the built bin.
+ * Its token, API errors and bad input: pr-comment-errors.test.ts; the body: pr-comment-body.test.ts.
  */
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMENT_LIMIT, commentBody, commentMarker, hasMarker } from '../../src/action/body.js';
-import { nextLink } from '../../src/action/github.js';
-import { runPrComment } from '../../src/action/run.js';
-import { API_KEY, cliEnv, run } from '../helpers/cli.js';
-import { sim } from '../helpers/sim.js';
+import { commentMarker } from '../../src/action/body.js';
+import {
+  API_KEY,
+  githubEnv,
+  planRun,
+  PR_CHANGES as CHANGES,
+  prComment as comment,
+  PR_MANIFEST as MANIFEST,
+  PR_TOKEN as TOKEN,
+  run,
+} from '../helpers/cli.js';
 import { tempDir } from '../helpers/sim-http.js';
-import { fakeGitHub, type FakeGitHub } from './fake-github.js';
+import { fakeGitHub } from './fake-github.js';
 
-const TOKEN = 'ghs_FAKEtoken0123456789abcdefTOKEN';
-const MANIFEST = 'panel/manifest.yaml';
-
-function githubEnv(fake: FakeGitHub, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    GITHUB_TOKEN: TOKEN,
-    GITHUB_REPOSITORY: 'acme/panel',
-    GITHUB_API_URL: fake.url,
-    GITHUB_SERVER_URL: 'https://github.example',
-    GITHUB_RUN_ID: '99',
-    PROVISION_PR_NUMBER: '7',
-    ...extra,
-  };
-}
-
-/** Runs the script in-process; its outputs and exit code. */
-async function comment(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runPrComment(args, env, {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-  });
-  return { code, stdout, stderr };
-}
-
-/**
- * Runs `provision plan <manifest> --format markdown --detailed-exitcode` against a simulator
- * (seeded with `seed`) as the action does, under GitHub Actions, and saves stdout and stderr as
- * the action's files. Returns the flags for the comment script.
- */
-async function planRun(
-  manifest: string,
-  seed: Parameters<typeof sim>[0] = {},
-): Promise<{ args: string[]; code: number; stdout: string; stderr: string }> {
-  const simulator = await sim(seed);
-  const dir = await tempDir();
-  const file = join(dir, 'manifest.yaml');
-  await writeFile(file, manifest);
-  const r = await run(['plan', file, '--format', 'markdown', '--detailed-exitcode'], {
-    ...cliEnv(simulator),
-    GITHUB_ACTIONS: 'true',
-  });
-  await writeFile(join(dir, 'plan.md'), r.stdout);
-  await writeFile(join(dir, 'stderr.txt'), r.stderr);
-  return {
-    ...r,
-    args: [
-      '--manifest',
-      MANIFEST,
-      '--exit-code',
-      String(r.code),
-      '--plan-file',
-      join(dir, 'plan.md'),
-      '--stderr-file',
-      join(dir, 'stderr.txt'),
-    ],
-  };
-}
-
-const CHANGES = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n';
 const NO_CHANGES = 'version: 1\nclients: []\n';
 const CONFLICT = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example, shop.alice.example]\n';
 const UNKNOWN_PLAN = 'version: 1\nclients:\n  - username: alice\n    plan: Gold\n';
@@ -190,127 +133,6 @@ describe('the sticky plan comment', () => {
     expect(body).toMatch(/manifest\.yaml:4:11: error: hosting plan "Gold" is not on the panel/);
   });
 
-  it('never prints the token, not even when the API echoes it, and sends it only as the Authorization header', async () => {
-    const fake = await fakeGitHub();
-    const planned = await planRun(CHANGES);
-    const ok = await comment(planned.args, githubEnv(fake));
-    fake.fail = { method: 'GET', status: 401, message: `Bad credentials: ${TOKEN}` };
-    const refused = await comment(planned.args, githubEnv(fake));
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('[redacted]');
-    for (const output of [
-      ok.stdout,
-      ok.stderr,
-      refused.stdout,
-      refused.stderr,
-      ...fake.comments.map((c) => c.body),
-      ...fake.requests.map((r) => r.path),
-    ]) {
-      expect(output).not.toContain(TOKEN);
-    }
-    expect(new Set(fake.requests.map((r) => r.authorization))).toEqual(new Set([`Bearer ${TOKEN}`]));
-    // Nor the panel's API key, which the comment step is never given.
-    expect(fake.comments[0]!.body).not.toContain(API_KEY);
-  });
-
-  it.each([
-    [
-      403,
-      'GET',
-      'Resource not accessible by integration',
-      /^error: GitHub API: GET \/api\/repos\/acme\/panel\/issues\/7\/comments\?per_page=100 answered 403: "Resource not accessible by integration"\nhint: the token may not write comments: give the job "permissions: pull-requests: write"/,
-    ],
-    [
-      404,
-      'POST',
-      'Not Found',
-      /^error: GitHub API: POST \/api\/repos\/acme\/panel\/issues\/7\/comments answered 404: "Not Found"\nhint: no such repository or pull request/,
-    ],
-    [
-      403,
-      'PATCH',
-      'Must have admin rights to Repository.',
-      /^error: GitHub API: PATCH \/api\/repos\/acme\/panel\/issues\/comments\/\d+ answered 403: "Must have admin rights to Repository\."\nhint: /,
-    ],
-  ])(
-    'an API error (%i on %s) is one clear error naming the method, path and status; exit 1',
-    async (status, method, message, expected) => {
-      const fake = await fakeGitHub();
-      const planned = await planRun(CHANGES);
-      if (method === 'PATCH') await comment(planned.args, githubEnv(fake));
-      fake.fail = { method, status, message };
-      const r = await comment(planned.args, githubEnv(fake));
-      expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(expected);
-      expect(r.stderr).not.toMatch(/\n\s+at /);
-    },
-  );
-
-  it('refuses a next page on another host: the token is not sent there', async () => {
-    const fake = await fakeGitHub();
-    const elsewhere = await fakeGitHub();
-    fake.add('one');
-    fake.add('two');
-    fake.add('three');
-    fake.nextOrigin = elsewhere.url.replace(/\/api$/, '').replace('127.0.0.1', 'localhost');
-    const r = await comment(['--manifest', MANIFEST, '--exit-code', '0'], githubEnv(fake));
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(
-      /^error: GitHub API: GET \S+ answered a next page on another host \("http:\/\/localhost:\d+"\): the token is not sent there\n/,
-    );
-    expect(elsewhere.requests).toEqual([]);
-  });
-
-  it('without a pull request says so and posts nothing; bad input is a clear error', async () => {
-    const fake = await fakeGitHub();
-    const env = githubEnv(fake);
-    delete env.PROVISION_PR_NUMBER;
-    expect(await comment(['--manifest', MANIFEST, '--exit-code', '0'], env)).toMatchObject({
-      code: 0,
-      stdout: expect.stringContaining('No pull request') as unknown,
-    });
-    expect(fake.requests).toEqual([]);
-    const cases: [string[], Record<string, string>, RegExp][] = [
-      [['--exit-code', '0'], githubEnv(fake), /^error: --manifest is required/],
-      [
-        ['--manifest', MANIFEST, '--exit-code', 'two'],
-        githubEnv(fake),
-        /^error: --exit-code must be a whole number from 0 to 255, not "two"/,
-      ],
-      [
-        ['--manifest', MANIFEST, '--exit-code', '0', '--command', 'destroy'],
-        githubEnv(fake),
-        /^error: --command must be plan or apply, not "destroy"/,
-      ],
-      [
-        ['--manifest', MANIFEST, '--exit-code', '0', '--bogus'],
-        githubEnv(fake),
-        /^error: Unknown option '--bogus'[^\n]*\nhint: provision-pr-comment --help/,
-      ],
-      [
-        ['--manifest', MANIFEST, '--exit-code', '0'],
-        { ...githubEnv(fake), GITHUB_TOKEN: '' },
-        /^error: GITHUB_TOKEN is not set/,
-      ],
-      [
-        ['--manifest', MANIFEST, '--exit-code', '0'],
-        { ...githubEnv(fake), GITHUB_API_URL: 'http://api.github.example' },
-        /^error: GITHUB_API_URL must be https/,
-      ],
-      [
-        ['--manifest', MANIFEST, '--exit-code', '0'],
-        { ...githubEnv(fake), GITHUB_REPOSITORY: 'just-a-name' },
-        /^error: GITHUB_REPOSITORY must be owner\/repo/,
-      ],
-    ];
-    for (const [args, caseEnv, expected] of cases) {
-      const r = await comment(args, caseEnv);
-      expect(r.code, args.join(' ')).toBe(1);
-      expect(r.stderr).toMatch(expected);
-    }
-    expect(fake.requests).toEqual([]);
-  });
-
   it('skips a listed comment without an author (GitHub answers user: null for a deleted account) and still finds its own', async () => {
     const fake = await fakeGitHub();
     fake.add('before');
@@ -394,16 +216,6 @@ describe('the sticky plan comment', () => {
     expect(fake.comments[0]!.body.toLowerCase()).not.toContain('panel-secret');
   });
 
-  it('finds the pull request in the event file when no number is given', async () => {
-    const fake = await fakeGitHub();
-    const dir = await tempDir();
-    await writeFile(join(dir, 'event.json'), JSON.stringify({ action: 'synchronize', pull_request: { number: 7 } }));
-    const env = { ...githubEnv(fake), GITHUB_EVENT_PATH: join(dir, 'event.json') };
-    delete (env as Record<string, string | undefined>).PROVISION_PR_NUMBER;
-    expect((await comment(['--manifest', MANIFEST, '--exit-code', '0'], env)).code).toBe(0);
-    expect(fake.comments).toHaveLength(1);
-  });
-
   it('runs as the built bin (dist/action/pr-comment.js), the way the action calls it', async () => {
     const fake = await fakeGitHub();
     const planned = await planRun(CHANGES);
@@ -425,95 +237,5 @@ describe('the sticky plan comment', () => {
     expect(r.code).toBe(0);
     expect(r.out).not.toContain(TOKEN);
     expect(fake.comments).toHaveLength(1);
-  });
-});
-
-describe('the comment body', () => {
-  it('stays within 65,536 characters however long the plan, cut at a line with its fences and sections closed', () => {
-    const section = `<details><summary><code>c</code></summary>\n\n\`\`\`diff\n${'+ POST /domains {"domain":"x.example"}\n'.repeat(50)}\`\`\`\n</details>\n`;
-    const plan = `### panel-provision plan\n\n${section.repeat(60)}`;
-    expect(plan.length).toBeGreaterThan(COMMENT_LIMIT);
-    const body = commentBody({
-      command: 'plan',
-      manifest: MANIFEST,
-      exitCode: 2,
-      plan,
-      stderr: 'warning: something\n',
-    });
-    expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT);
-    expect(body).toMatch(
-      /\*\*The plan is cut here\*\*: \d+ more characters than a comment can hold \(creates are listed last, so they are what is left out\); run `provision plan` on the branch for the whole plan\.\n/,
-    );
-    // Where the whole plan is, when the run printed it (the action: provision show plan.json): the run's log, linked.
-    const logged = commentBody({
-      command: 'plan',
-      manifest: MANIFEST,
-      exitCode: 2,
-      plan,
-      stderr: '',
-      planInLog: true,
-      runUrl: 'https://github.example/acme/panel/actions/runs/99',
-    });
-    expect(logged.length).toBeLessThanOrEqual(COMMENT_LIMIT);
-    expect(logged).toContain(
-      '; the whole plan is in the log of [the run](https://github.example/acme/panel/actions/runs/99), step "provision plan" (printed by `provision show` from the saved plan.json).',
-    );
-    for (const text of [body, logged]) expect(text).not.toContain('job summary');
-    expect((body.match(/^```/gm) ?? []).length % 2).toBe(0);
-    expect((body.match(/<details>/g) ?? []).length).toBe((body.match(/<\/details>/g) ?? []).length);
-    // The error output is long too: quoted up to its limit, the rest named.
-    const noisy = commentBody({
-      command: 'plan',
-      manifest: MANIFEST,
-      exitCode: 1,
-      plan: '',
-      stderr: 'error: x\n'.repeat(5000),
-    });
-    expect(noisy.length).toBeLessThan(20_000);
-    expect(noisy).toMatch(/… \d+ more lines in the job's log/);
-  });
-
-  it('keeps what the run printed as data: a fence it cannot close, no raw control characters, a marker no path can end early', () => {
-    const body = commentBody({
-      command: 'plan',
-      manifest: 'a-->b/<m>.yaml',
-      exitCode: 1,
-      plan: '',
-      stderr: 'error: name "````\n<script>" \u001b[31mred\u202e\n',
-    });
-    expect(body).toContain('`````text\nerror: name "````\n<script>" \\u001b[31mred\\u202e\n`````');
-    expect(body.includes('\u001b') || body.includes('\u202e')).toBe(false);
-    const marker = commentMarker('a-->b/<m>.yaml');
-    expect(marker).toBe('<!-- panel-provision: a--%3Eb/%3Cm%3E.yaml -->');
-    expect(hasMarker(body, marker)).toBe(true);
-    expect(hasMarker(body, commentMarker('a-->b/<m>.yml'))).toBe(false);
-    expect(body).toContain('**Plan of <code>a--&#62;b/&#60;m&#62;.yaml</code>**');
-  });
-
-  it('says what each exit code means, for plan and for apply', () => {
-    const status = (command: 'plan' | 'apply', exitCode: number): string =>
-      commentBody({ command, manifest: 'm.yaml', exitCode, plan: '', stderr: '' }).split('\n')[1] ?? '';
-    expect([0, 1, 2, 7].map((code) => status('plan', code))).toEqual([
-      '**Plan of <code>m.yaml</code>**: :white_check_mark: no changes (exit 0)',
-      '**Plan of <code>m.yaml</code>**: :x: failed: nothing can be applied until the problems below are fixed (exit 1)',
-      '**Plan of <code>m.yaml</code>**: :memo: changes to review (exit 2)',
-      '**Plan of <code>m.yaml</code>**: :x: ended unexpectedly (exit 7)',
-    ]);
-    expect([0, 3, 4, 130].map((code) => status('apply', code))).toEqual([
-      '**Apply of <code>m.yaml</code>**: :white_check_mark: applied (exit 0)',
-      '**Apply of <code>m.yaml</code>**: :x: stale plan: the panel changed since the plan was made; nothing was sent (exit 3)',
-      '**Apply of <code>m.yaml</code>**: :x: mass create or delete refused; nothing was sent (exit 4)',
-      '**Apply of <code>m.yaml</code>**: :warning: interrupted: apply again to finish (exit 130)',
-    ]);
-  });
-
-  it('reads the next page from a Link header', () => {
-    expect(
-      nextLink(
-        '<https://api.github.com/repositories/1/issues/7/comments?page=2>; rel="next", <https://api.github.com/repositories/1/issues/7/comments?page=5>; rel="last"',
-      ),
-    ).toBe('https://api.github.com/repositories/1/issues/7/comments?page=2');
-    expect(nextLink('<https://x/?page=1>; rel="prev", <https://x/?page=3>; rel="last"')).toBeUndefined();
-    expect(nextLink(null)).toBeUndefined();
   });
 });
