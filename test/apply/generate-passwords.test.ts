@@ -10,7 +10,6 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { creator } from '../../src/apply/create.js';
 import { panelAdapter } from '../../src/apply/panel-adapter.js';
 import { Interrupted } from '../../src/apply/walk.js';
-import type { CreateClient } from '../../src/plan/types.js';
 import { requestFor } from '../../src/plan/requests.js';
 import { Redactions } from '../../src/redact.js';
 import { decryptPassword } from '../../src/secrets/encrypt.js';
@@ -20,16 +19,7 @@ import { loadEncryption, openSecretsSink } from '../../src/secrets/sink.js';
 import type { InterceptRequest } from '../../src/simulator/index.js';
 import { client, fakeClock, notesTo } from '../helpers/panel.js';
 import { sim } from '../helpers/sim.js';
-
-const newClient = (name: string, email?: string): CreateClient => ({
-  id: `client:${name}`,
-  action: 'create',
-  type: 'client',
-  name,
-  reason: 'test',
-  dependsOn: [],
-  ...(email === undefined ? {} : { email }),
-});
+import { newClient } from '../helpers/builders.js';
 
 let dir: string;
 let path: string;
@@ -76,7 +66,7 @@ describe('apply --generate-passwords: the adapter', () => {
       panelUrl: panel.baseUrl,
       newPassword: passwords('Generated-Password-0001'),
     });
-    const change = newClient('alice', 'alice@example.com');
+    const change = newClient('alice', { email: 'alice@example.com' });
     expect(await adapter.apply(change)).toEqual({ id: 2 });
     await file.close();
 

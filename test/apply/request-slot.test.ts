@@ -63,7 +63,7 @@ describe('apply: the slot covers the request only', () => {
       panelUrl: panel.baseUrl,
     });
     const names = Array.from({ length: 24 }, (_, i) => `c${i}`);
-    const outcomes = await executeChanges(plan(names.map(newClient)), adapter, {
+    const outcomes = await executeChanges(plan(names.map((name) => newClient(name))), adapter, {
       concurrency: 4,
       onEvent: (e) => {
         if (e.type === 'outcome') events.push(`done ${e.outcome.change.name}`);

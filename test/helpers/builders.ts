@@ -70,12 +70,13 @@ export function live(
   };
 }
 
-/** A create of client `name` with no fields, as the planner makes it (for executor and adapter tests). */
-export const newClient = (name: string): CreateClient => ({
+/** A create of client `name` (and its `email`), as the planner makes it (for executor and adapter tests). */
+export const newClient = (name: string, fields: { email?: string } = {}): CreateClient => ({
   id: `client:${name}`,
   action: 'create',
   type: 'client',
   name,
   reason: 'test',
   dependsOn: [],
+  ...(fields.email === undefined ? {} : { email: fields.email }),
 });

@@ -9,6 +9,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { readList } from '../../src/panel/index.js';
 import { client, rejection } from '../helpers/panel.js';
+import { onLoopback } from '../helpers/raw-panel.js';
 
 /** A raw HTTP server answering every request with `body` and `headers`. */
 async function rawPanel(body: Buffer, headers: Record<string, string> = {}): Promise<string> {
@@ -16,16 +17,7 @@ async function rawPanel(body: Buffer, headers: Record<string, string> = {}): Pro
     res.writeHead(200, { 'content-type': 'application/json', ...headers });
     res.end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) =>
-        server.close(() => {
-          resolve();
-        }),
-      ),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
+  return onLoopback(server);
 }
 
 const LIST = Buffer.from(JSON.stringify(Array.from({ length: 5 }, (_, i) => ({ id: i + 1, username: `user${i}` }))));
@@ -127,17 +119,7 @@ describe('every attempt has a deadline: the request budget', () => {
         clearInterval(timer);
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    onTestFinished(
-      () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => {
-            resolve();
-          });
-        }),
-    );
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
+    const url = await onLoopback(server);
     const error = await rejection(client(url, { retryBudgetMs: 1500, timeouts: { connectMs: 500 } }).get('/clients'));
     expect(error).toMatchObject({ code: 'panel_unreachable', networkCode: 'PROVISION_DEADLINE' });
     expect(error.message).toMatch(

@@ -4,10 +4,10 @@
  * here (an injected clock); the attempts are real HTTP on loopback.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MIN_ATTEMPT_MS, type PanelClock } from '../../src/panel/client.js';
 import { client, fakeClock, rejection } from '../helpers/panel.js';
+import { onLoopback } from '../helpers/raw-panel.js';
 
 /** A panel whose nth request (from 1) gets `answer(n, res)`; a request left unanswered stalls. */
 async function scriptedPanel(
@@ -17,20 +17,7 @@ async function scriptedPanel(
   const server: Server = createServer((_req: IncomingMessage, res) => {
     answer(++count, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => {
-          resolve();
-        });
-      }),
-  );
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`,
-    requests: () => count,
-  };
+  return { url: await onLoopback(server), requests: () => count };
 }
 
 /** Real time, except that waits for a retry are skipped (and counted as time passed). */

@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
-import { describe, expect, onTestFinished, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ProvisionError } from '../../src/errors.js';
 import {
   checkCaPem,
@@ -18,6 +17,7 @@ import { tempDir } from '../helpers/sim-http.js';
 import { API_KEY } from '../helpers/key.js';
 import { client, rejection } from '../helpers/panel.js';
 import { sim } from '../helpers/sim.js';
+import { onLoopback } from '../helpers/raw-panel.js';
 
 const SEED = {
   hostingPlans: ['Basic', 'Premium Plus'],
@@ -238,17 +238,7 @@ describe('TLS', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"response":"pong"}');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    onTestFinished(
-      () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => {
-            resolve();
-          });
-        }),
-    );
-    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
+    const url = await onLoopback(server, 'https');
 
     const error = await rejection(client({ url }).get('/ping'));
     expect(error.code).toBe('panel_unreachable');

@@ -4,11 +4,11 @@
  * interrupt.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { describe, expect, onTestFinished, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { findClientById, PanelHttpError } from '../../src/panel/index.js';
 import { client, fakeClock, rejection, retriesTo, statuses } from '../helpers/panel.js';
 import { sim } from '../helpers/sim.js';
+import { onLoopback } from '../helpers/raw-panel.js';
 
 const SEED = {
   hostingPlans: ['Basic', 'Premium Plus'],
@@ -165,17 +165,7 @@ describe('DELETE', () => {
       res.writeHead(204);
       res.end();
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    onTestFinished(
-      () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => {
-            resolve();
-          });
-        }),
-    );
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
+    const url = await onLoopback(server);
     const clock = fakeClock();
     expect(await client(url, { clock }).send('DELETE', '/domains/7', undefined)).toBeUndefined();
     expect(seen).toEqual(['DELETE /api/v2/domains/7', 'DELETE /api/v2/domains/7']);
