@@ -2,6 +2,7 @@
  * What every kind's room shares: the parts of a change that are the same for all kinds, the
  * request a change becomes, and the readers of panel fields. Pure, ground floor only.
  */
+import { plural } from '../util.js';
 
 /** `client:<username>` or `domain:<ascii name>`: unique within a plan (one change per resource). */
 export type ChangeId = `client:${string}` | `domain:${string}`;
@@ -91,3 +92,8 @@ export type FieldView<T> =
  * back as U+FFFD).
  */
 export const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/** What a delete waits for, as the plan's text says it: `, after 2 subdomains`, or nothing. */
+export function afterSubdomains(dependsOn: readonly unknown[]): string {
+  return dependsOn.length === 0 ? '' : `, after ${plural(dependsOn.length, 'subdomain')}`;
+}

@@ -4,7 +4,14 @@
  */
 import { quote } from '../../escape.js';
 import { assertNever, plural } from '../../util.js';
-import { type ChangeBase, changeId, type HostingPlanRef, type KindNoun, type PanelRequest } from '../common.js';
+import {
+  afterSubdomains,
+  type ChangeBase,
+  changeId,
+  type HostingPlanRef,
+  type KindNoun,
+  type PanelRequest,
+} from '../common.js';
 import {
   CLIENT_FIELDS,
   type ClientField,
@@ -196,7 +203,7 @@ export function clientDetails(change: ClientChange): { what: string; after: stri
     case 'delete':
       return {
         what: '',
-        after: change.dependsOn.length === 0 ? '' : `, after ${plural(change.dependsOn.length, 'subdomain')}`,
+        after: afterSubdomains(change.dependsOn),
       };
     default:
       return assertNever(change);

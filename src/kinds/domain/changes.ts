@@ -3,8 +3,8 @@
  * their phrases. Pure.
  */
 import { quote, safeText } from '../../escape.js';
-import { assertNever, plural } from '../../util.js';
-import { type ChangeBase, changeId, type KindNoun, type PanelRequest } from '../common.js';
+import { assertNever } from '../../util.js';
+import { afterSubdomains, type ChangeBase, changeId, type KindNoun, type PanelRequest } from '../common.js';
 import { type LiveDomain, unicodeForm } from './record.js';
 
 /** A domain the panel lacks: `POST /domains` for its client. */
@@ -116,7 +116,7 @@ export function domainDetails(change: DomainChange): { what: string; after: stri
     case 'delete':
       return {
         what: '',
-        after: change.dependsOn.length === 0 ? '' : `, after ${plural(change.dependsOn.length, 'subdomain')}`,
+        after: afterSubdomains(change.dependsOn),
       };
     default:
       return assertNever(change);
