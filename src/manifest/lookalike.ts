@@ -241,7 +241,12 @@ function describe(a: string, b: string): string {
     if (x === y) continue;
     const odd = [x, y].find((ch) => ch !== '' && (ch.codePointAt(0) ?? 0) > 0x7e);
     if (odd === undefined) return '';
-    return ` (${JSON.stringify(odd)} is U+${(odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`;
+    return ` (${JSON.stringify(odd)} is ${codePointName(odd)})`;
   }
   return '';
+}
+
+/** A character's code point as Unicode names it: `U+0456`. */
+export function codePointName(char: string): string {
+  return `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }

@@ -2,7 +2,7 @@ import { domainToASCII } from 'node:url';
 import { quote } from '../escape.js';
 import { isAscii, isRecord } from '../util.js';
 import type { Locator } from './locate.js';
-import { skeleton } from './lookalike.js';
+import { codePointName, skeleton } from './lookalike.js';
 import { type Diagnostic, NO_PRUNE, type Prune } from './types.js';
 
 /**
@@ -96,7 +96,7 @@ const NAME_OR_GLOB = /^[A-Za-z0-9._*?-]$/;
  * the pattern without the character.
  */
 function asciiProblem(pattern: string, odd: string): string {
-  const code = `U+${(odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+  const code = codePointName(odd);
   const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(pattern)?.[0];
   let rest = scheme === undefined ? pattern : pattern.slice(scheme.length);
   rest = rest.replace(/[/#].*$/s, '');
@@ -159,7 +159,7 @@ function asciiProblem(pattern: string, odd: string): string {
  * (punycode) form of the international name, for the writer to choose.
  */
 function unicodeProblem(pattern: string, odd: string): string {
-  const code = `U+${(odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+  const code = codePointName(odd);
   const twin = plainTwin(odd);
   const what =
     twin === ''
