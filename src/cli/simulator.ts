@@ -37,7 +37,8 @@ export const simulator: Command = {
   options: OPTIONS,
   summary:
     'Run a local panel that speaks the API v2 (GET /ping, /hosting-plans, /clients, /domains, ' +
-    'POST /clients, /domains), for trying the tool out and for tests. Ctrl-C stops it.',
+    'POST /clients, /domains, PUT and DELETE /clients/{id}, /domains/{id}; domains carry their settings ' +
+    'php_version, security and target), for trying the tool out and for tests. Ctrl-C stops it.',
   help: `Options:
   --api-key KEY     the key clients must send as X-API-Key (or PROVISION_API_KEY)
   --port N          port to listen on (${rangeText(PORT)}; default 0: a free one)
@@ -45,7 +46,10 @@ export const simulator: Command = {
   --state FILE      keep the panel's state in FILE, so it survives a restart
   --seed FILE       JSON to start with (unless the --state file exists):
                     {"hostingPlans": ["Basic"], "admins": ["admin"],
-                     "clients": [{"username": "alice", "plan": "Basic", "domains": ["alice.example"]}]}
+                     "clients": [{"username": "alice", "plan": "Basic", "domains": ["alice.example",
+                       {"name": "shop.alice.example", "php_version": "8.3", "security": {"lets_encrypt": true}}]}]}
+                    a domain is a name, or an object with the settings the panel shows (php_version,
+                    security, target), merged over a new domain's defaults
 
 Faults, to see how provision copes (all off by default):
   --latency MS               add MS milliseconds to every answer (${rangeText(LATENCY_MS)})

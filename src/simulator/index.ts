@@ -26,9 +26,14 @@
  *   are ignored. Password: the `password` given (at least 8 characters, else 400; the 201 is then
  *   `{"id"}` only), or 18 random bytes, base64url, in the answer (see lifecycle.ts;
  *   `state.passwordOf` tells tests which password a client has).
- * - POST /domains: body shape -> name valid (normalizeDomain) -> id_user is a client (404) ->
- *   not a duplicate (case-insensitive, IDN-aware). The parent is the nearest enclosing domain of
- *   the same user; an enclosing domain of another user leaves it top-level.
+ * - POST /domains: body shape (domain, id_user, then the settings `php_version`, `security`,
+ *   `target`) -> name valid (normalizeDomain) -> id_user is a client (404) -> not a duplicate
+ *   (case-insensitive, IDN-aware). The parent is the nearest enclosing domain of the same user;
+ *   an enclosing domain of another user leaves it top-level.
+ * - Domain records carry their settings in the panel's shapes (`php_version`, `security`,
+ *   `target`, and fixed `status`, `is_custom_dns`, `is_dns_disabled`, `apache`): defaults,
+ *   checks, and how POST (merged over the defaults) and PUT (a nested object taken whole) set
+ *   them are in domain-settings.ts. The seed sets them per domain.
  * - System domains (`systemDomains`, default on): `<username>.sim.keyhelp.test` ('_' becomes
  *   '-'), for every client created by POST and for seeded clients too.
  * - Provisioning is synchronous: a domain can be added right after its client's 201 (the
@@ -64,7 +69,8 @@ import {
 import type { Answer } from './answer.js';
 import { error, notFound, route } from './routes.js';
 import { loadStore, StateFile } from './state-file.js';
-import type { SimulatorSeed, SimulatorState } from './store.js';
+import type { SimulatorSeed } from './seed.js';
+import type { SimulatorState } from './store.js';
 
 export {
   DEFAULT_HOSTING_PLANS,
@@ -72,11 +78,10 @@ export {
   type SimClient,
   type SimDomain,
   type SimPlan,
-  type SimulatorSeed,
-  type SimulatorSeedClient,
   type SimulatorState,
 } from './store.js';
-export { parseSeed } from './seed.js';
+export type { SimDomainSecurity, SimDomainTarget } from './domain-settings.js';
+export { parseSeed, type SimulatorSeed, type SimulatorSeedClient, type SimulatorSeedDomain } from './seed.js';
 export { mulberry32, type RetryAfterFault, type SimulatorFaults } from './faults.js';
 
 /** The answer an `intercept` hook gives instead of the simulator's own. */

@@ -3,9 +3,12 @@
  * account lifecycle"). Where the API's description is silent, the simulator chooses:
  * - PUT is partial: only the fields sent change. A client takes `id_hosting_plan` (an existing
  *   plan; null or 0 for none), `email` (an address, or "" for none), `is_suspended` (boolean),
- *   `language` and `password` (see below); a domain takes `is_disabled`.
+ *   `language` and `password` (see below); a domain takes `is_disabled`, `php_version`,
+ *   `security` and `target` (domain-settings.ts: a nested object given replaces the stored one
+ *   whole, keys left out are gone; a wrong type is a 400 and nothing changes).
  *   A different `username` or `domain` is refused with 400: they are identities. Other fields
- *   are ignored. The answer is 200 `{"id": N}`.
+ *   (the record's read-only ones like `status` or `apache` too) are ignored. The answer is 200
+ *   `{"id": N}`.
  * - DELETE of a client takes all its domains with it (system ones too). DELETE of a domain
  *   that has subdomains is refused with 400 (delete them first); a system domain is refused
  *   with 400. The answer is 200 `{"id": N}`, or 204 without a body with `deleteStatus: 204`.
@@ -20,6 +23,7 @@
  *   201; tests read it with `state.passwordOf(username)`.
  */
 import type { Answer } from './answer.js';
+import { settingMessage, settingsOf, settingsProblem, withSettings } from './domain-settings.js';
 import type { SimClient, SimStore } from './store.js';
 import { isRecord } from '../util.js';
 
@@ -96,7 +100,10 @@ export function updateDomain(store: SimStore, id: number, body: unknown, refuse:
     return refuse(400, 'The name of a domain cannot be changed.');
   if (disabled !== undefined && typeof disabled !== 'boolean')
     return refuse(400, "The field 'is_disabled' must be a boolean.");
-  store.replaceDomain({ ...domain, ...(disabled === undefined ? {} : { is_disabled: disabled }) });
+  const problem = settingsProblem(body);
+  if (problem !== undefined) return refuse(400, settingMessage(problem));
+  const next = withSettings(domain, settingsOf(body), 'whole');
+  store.replaceDomain({ ...next, ...(disabled === undefined ? {} : { is_disabled: disabled }) });
   return { status: 200, json: { id }, mutated: true };
 }
 

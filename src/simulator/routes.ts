@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { isRecord } from '../util.js';
 import type { Answer } from './answer.js';
+import { settingMessage, settingsOf, settingsProblem } from './domain-settings.js';
 import {
   deleteClient,
   deleteDomain,
@@ -173,9 +174,15 @@ function createDomain(store: SimStore, body: Record<string, unknown>, options: R
   if (typeof domain !== 'string' || domain === '')
     return error(400, "The field 'domain' is required and must be a string.");
   if (!Number.isSafeInteger(idUser)) return error(400, "The field 'id_user' is required and must be an integer.");
+  const problem = settingsProblem(body);
+  if (problem !== undefined) return error(400, settingMessage(problem));
   const check = store.checkNewDomain(domain, idUser as number);
   if ('status' in check) return error(check.status, check.message);
-  const created = store.addDomain({ name: check.name, idUser: idUser as number, system: false }, options.now());
+  const settings = settingsOf(body);
+  const created = store.addDomain(
+    { name: check.name, idUser: idUser as number, system: false, settings },
+    options.now(),
+  );
   return { status: 201, json: { id: created.id }, mutated: true };
 }
 

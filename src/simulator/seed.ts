@@ -1,7 +1,41 @@
 import { ProvisionError } from '../errors.js';
 import { isRecord } from '../util.js';
 import { USERNAME_PATTERN } from '../names.js';
-import { DEFAULT_HOSTING_PLANS, SimStore, type SimulatorSeed, type SimulatorSeedClient } from './store.js';
+import { SETTING_KEYS, type SettingsInput, settingsOf, settingsProblem } from './domain-settings.js';
+import { DEFAULT_HOSTING_PLANS, SimStore } from './store.js';
+
+/**
+ * Initial content of a fresh simulator (ignored when a state file exists). Everything is
+ * referenced by name; ids are assigned in order: plans from 1, administrators then clients
+ * from 1 (one user id sequence), domains from 1.
+ */
+export interface SimulatorSeed {
+  /** Default: DEFAULT_HOSTING_PLANS. The first one is the panel's default plan. */
+  readonly hostingPlans?: readonly string[];
+  /** Default: ['admin']. */
+  readonly admins?: readonly string[];
+  readonly clients?: readonly SimulatorSeedClient[];
+}
+
+export interface SimulatorSeedClient {
+  readonly username: string;
+  /** A hosting plan's name; default: the panel's default plan. */
+  readonly plan?: string;
+  readonly email?: string;
+  /** Default false. */
+  readonly suspended?: boolean;
+  /** An ISO 639-1 code; default 'en'. */
+  readonly language?: string;
+  /**
+   * Created in order, so a subdomain listed after its parent gets `id_parent_domain`. A name, or
+   * a name with settings (merged over the defaults, like POST /domains).
+   */
+  readonly domains?: readonly (string | SimulatorSeedDomain)[];
+}
+
+export interface SimulatorSeedDomain extends SettingsInput {
+  readonly name: string;
+}
 
 /**
  * Validates a seed file's parsed content. Unknown keys are refused (a typo would otherwise
@@ -46,7 +80,7 @@ export function parseSeed(json: unknown, source: string): SimulatorSeed {
     if (suspended !== undefined && typeof suspended !== 'boolean')
       problems.push(`${where}.suspended must be true or false`);
     if (language !== undefined && typeof language !== 'string') problems.push(`${where}.language must be a string`);
-    const domains = strings(value.domains, `${where}.domains`);
+    const domains = seedDomains(value.domains, `${where}.domains`, problems);
     if (typeof username === 'string') {
       clients.push({
         username,
@@ -110,11 +144,52 @@ export function storeFromSeed(
       options.now,
     );
     if (options.systemDomains) store.addSystemDomain(client, options.now);
-    for (const domain of seedClient.domains ?? []) {
-      const check = store.checkNewDomain(domain, client.id);
+    for (const [at, item] of (seedClient.domains ?? []).entries()) {
+      const domain = typeof item === 'string' ? { name: item } : item;
+      // Checked again: a seed given in code (startSimulator's `seed`) skips parseSeed.
+      const problem = settingsProblem(domain);
+      if (problem !== undefined) fail(`${where}.domains[${at}].${problem.field} ${problem.fault}`);
+      const check = store.checkNewDomain(domain.name, client.id);
       if ('status' in check) fail(`${where}: ${check.message}`);
-      else store.addDomain({ name: check.name, idUser: client.id, system: false }, options.now);
+      else {
+        const settings = settingsOf(domain);
+        store.addDomain({ name: check.name, idUser: client.id, system: false, settings }, options.now);
+      }
     }
   }
   return store;
+}
+
+/** A seed client's `domains`: each a name, or an object with `name` and settings; problems are pushed. */
+function seedDomains(
+  value: unknown,
+  where: string,
+  problems: string[],
+): readonly (string | SimulatorSeedDomain)[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) {
+    problems.push(`${where} must be an array of names or {"name": ...} objects`);
+    return undefined;
+  }
+  const domains: (string | SimulatorSeedDomain)[] = [];
+  const allowed = ['name', ...SETTING_KEYS];
+  for (const [index, item] of (value as unknown[]).entries()) {
+    const at = `${where}[${index}]`;
+    if (typeof item === 'string') {
+      domains.push(item);
+      continue;
+    }
+    if (!isRecord(item)) {
+      problems.push(`${at} must be a name or an object {"name", "php_version", "security", "target"}`);
+      continue;
+    }
+    for (const key of Object.keys(item))
+      if (!allowed.includes(key))
+        problems.push(`${at}: unknown key ${JSON.stringify(key)} (allowed: ${allowed.join(', ')})`);
+    if (typeof item.name !== 'string') problems.push(`${at}.name must be a string`);
+    const problem = settingsProblem(item);
+    if (problem !== undefined) problems.push(`${at}.${problem.field} ${problem.fault}`);
+    else if (typeof item.name === 'string') domains.push({ name: item.name, ...settingsOf(item) });
+  }
+  return domains;
 }

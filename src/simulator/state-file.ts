@@ -13,21 +13,18 @@
  *
  * Every failure is an error naming the file, what was done and the system's code, with what
  * to do.
+ *
+ * Compatible both ways within version 1: a domain of an older file, without settings, loads
+ * with the defaults (withDefaults); fields are only ever added, so an older simulator reading a
+ * newer file keeps them as it trusts every field.
  */
 import { randomBytes } from 'node:crypto';
 import { type FileHandle, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { errnoCode, ProvisionError } from '../errors.js';
 import { isRecord } from '../util.js';
-import { storeFromSeed } from './seed.js';
-import {
-  type IdSequences,
-  type SimClient,
-  type SimDomain,
-  type SimPlan,
-  type SimulatorSeed,
-  SimStore,
-  type StoreChange,
-} from './store.js';
+import { domainExtras } from './domain-settings.js';
+import { type SimulatorSeed, storeFromSeed } from './seed.js';
+import { type IdSequences, type SimClient, type SimDomain, type SimPlan, SimStore, type StoreChange } from './store.js';
 
 /** Marks a state file, so that an unrelated JSON file is not silently taken for one. */
 const STATE_FORMAT = 'panel-provision-simulator-state';
@@ -81,6 +78,19 @@ function changeOf(value: unknown): StoreChange | undefined {
   return isList(value.set) && validRecord(value.set, value.record) ? (value as StoreChange) : undefined;
 }
 
+/**
+ * A change as a simulator of today would have written it: a domain from a file written before
+ * domains had settings (php_version, security, target...) gets the defaults a new domain has,
+ * its owner's document root included. A key the record has is kept as it is, even a nested
+ * object a PUT left partial.
+ */
+function withDefaults(change: StoreChange, store: SimStore): StoreChange {
+  if (!('set' in change) || change.set !== 'domains') return change;
+  const { record } = change;
+  const owner = store.clients.get(record.id_user)?.username ?? '';
+  return { set: 'domains', record: { ...domainExtras(owner, record.domain), ...record } };
+}
+
 function snapshotOf(store: SimStore): Snapshot {
   const { sequences, passwords } = store.internals();
   return {
@@ -127,7 +137,7 @@ function parseState(text: string, source: string): SimStore {
   }
   // Shapes were checked above; the remaining fields are trusted as this module wrote them.
   for (const list of ['admins', 'plans', 'clients', 'domains'] as const)
-    for (const record of data[list] as never[]) store.apply({ set: list, record });
+    for (const record of data[list] as never[]) store.apply(withDefaults({ set: list, record }, store));
   // Optional: a file from a simulator version that kept no passwords has none.
   if (Array.isArray(data.passwords)) {
     for (const record of data.passwords as unknown[])
@@ -152,7 +162,7 @@ function parseState(text: string, source: string): SimStore {
     }
     const change = changeOf(value);
     if (change === undefined) return fail(`line ${i + 1} is not a change the simulator wrote`);
-    store.apply(change);
+    store.apply(withDefaults(change, store));
   }
   return store;
 }

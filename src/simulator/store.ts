@@ -1,5 +1,6 @@
 import { domainToUnicode } from 'node:url';
 import { USERNAME_PATTERN, normalizeDomain } from '../names.js';
+import { domainExtras, type SettingsInput, type SimDomainExtras, withSettings } from './domain-settings.js';
 
 /** A hosting plan as GET /hosting-plans answers it. Sizes in bytes, -1 = unlimited. */
 export interface SimPlan {
@@ -22,8 +23,11 @@ export interface SimClient {
   readonly created_at: string;
 }
 
-/** A domain as GET /domains answers it: `domain` is ASCII (punycode), `domain_utf8` its Unicode form. */
-export interface SimDomain {
+/**
+ * A domain as GET /domains answers it: `domain` is ASCII (punycode), `domain_utf8` its Unicode
+ * form; its settings (domain-settings.ts) in the panel's shapes.
+ */
+export interface SimDomain extends SimDomainExtras {
   readonly id: number;
   readonly id_user: number;
   /** 0 for a top-level domain. */
@@ -59,32 +63,6 @@ export interface SimulatorState {
    * `password`; undefined for an unknown client, or a seeded one that never got one.
    */
   passwordOf(username: string): string | undefined;
-}
-
-/**
- * Initial content of a fresh simulator (ignored when a state file exists). Everything is
- * referenced by name; ids are assigned in order: plans from 1, administrators then clients
- * from 1 (one user id sequence), domains from 1.
- */
-export interface SimulatorSeed {
-  /** Default: DEFAULT_HOSTING_PLANS. The first one is the panel's default plan. */
-  readonly hostingPlans?: readonly string[];
-  /** Default: ['admin']. */
-  readonly admins?: readonly string[];
-  readonly clients?: readonly SimulatorSeedClient[];
-}
-
-export interface SimulatorSeedClient {
-  readonly username: string;
-  /** A hosting plan's name; default: the panel's default plan. */
-  readonly plan?: string;
-  readonly email?: string;
-  /** Default false. */
-  readonly suspended?: boolean;
-  /** An ISO 639-1 code; default 'en'. */
-  readonly language?: string;
-  /** Created in order, so a subdomain listed after its parent gets `id_parent_domain`. */
-  readonly domains?: readonly string[];
 }
 
 /** 'Premium Plus' has a space on purpose: plan names may contain spaces (docs/panel-api.md). */
@@ -246,29 +224,40 @@ export class SimStore implements SimulatorState {
   }
 
   /**
-   * Creates a domain that checkNewDomain accepted. Its parent is the nearest enclosing domain
+   * Creates a domain that checkNewDomain accepted, with settings that settingsProblem accepted
+   * merged over the defaults (domain-settings.ts). Its parent is the nearest enclosing domain
    * of the same user; one that belongs to another user does not make it a subdomain.
    */
-  addDomain(input: { name: string; idUser: number; system: boolean }, now: Date): SimDomain {
+  addDomain(input: { name: string; idUser: number; system: boolean; settings?: SettingsInput }, now: Date): SimDomain {
     let parent: SimDomain | undefined;
     const labels = input.name.split('.');
     for (let i = 1; i < labels.length - 1 && parent === undefined; i++) {
       const candidate = this.domainsByName.get(labels.slice(i).join('.'));
       if (candidate?.id_user === input.idUser) parent = candidate;
     }
+    const extras = domainExtras(this.clients.get(input.idUser)?.username ?? '', input.name);
+    // In the order of the panel's own answer (go-acme/lego's fixture), for readers comparing them.
     const domain: SimDomain = {
       id: this.nextDomainId,
       id_user: input.idUser,
       id_parent_domain: parent?.id ?? 0,
+      status: extras.status,
       domain: input.name,
       domain_utf8: domainToUnicode(input.name),
+      created_at: timestamp(now),
+      php_version: extras.php_version,
+      is_disabled: false,
+      is_custom_dns: extras.is_custom_dns,
+      is_dns_disabled: extras.is_dns_disabled,
       is_subdomain: parent !== undefined,
       is_system_domain: input.system,
-      is_disabled: false,
-      created_at: timestamp(now),
+      target: extras.target,
+      security: extras.security,
+      apache: extras.apache,
     };
-    this.commit({ set: 'domains', record: domain });
-    return domain;
+    const record = withSettings(domain, input.settings ?? {}, 'merge');
+    this.commit({ set: 'domains', record });
+    return record;
   }
 
   /** The system domain every new client gets when the option is on; skipped if the name is taken. */
