@@ -8,6 +8,22 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A JSON value as JSON.parse gives it. */
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+/** A JSON object: a request body, a nested object of a panel record. */
+export type JsonObject = { readonly [key: string]: JsonValue };
+
+/** JSON with object keys sorted, so a document reformatted by another tool (or re-read) compares equal. */
+export function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return value === undefined ? 'undefined' : JSON.stringify(value);
+}
+
 /**
  * sha256 of text (UTF-8) or bytes, in lowercase hex. node:crypto is loaded at the first hash,
  * not with this module: every floor imports it, and a command that hashes nothing (validate)

@@ -5,7 +5,7 @@ import { findClientById, findDomain } from '../panel/read.js';
 import { ambiguity } from '../panel/retry.js';
 import { createsClients } from '../plan/guards.js';
 import { requestFor } from '../plan/requests.js';
-import type { Change, DeleteClient, DeleteDomain, UpdateClient } from '../plan/types.js';
+import type { Change, DeleteClient, DeleteDomain, UpdateClient, UpdateDomain } from '../plan/types.js';
 import { assertNever, messageOf } from '../util.js';
 import type { PanelAdapterOptions } from './adapter-options.js';
 import { creator } from './create.js';
@@ -20,8 +20,9 @@ import type { Applied, ChangeAdapter } from './execute.js';
  * - Creates: apply/create.ts (write-ahead passwords, adoption after an ambiguous answer,
  *   settling). With `newPassword` a POST /clients carries its request's body plus the
  *   `password` made for it, added as it is sent: the plan never holds one.
- * - Updates: `PUT /clients/{id}` with the fields that differ; the client retries it where a
- *   repeat is safe (it is idempotent). Any 2xx is done, whatever its body.
+ * - Updates: `PUT /clients/{id}` with the fields that differ, `PUT /domains/{id}` with the
+ *   settings that differ (nested objects whole); the client retries it where a repeat is safe
+ *   (it is idempotent). Any 2xx is done, whatever its body.
  * - Deletes: `DELETE /clients/{id}` or `/domains/{id}`, retried the same way. A 404 means it is
  *   gone already: done, with a note. When no answer came (after the retries), the record is
  *   read back: gone means done; still there, the failure stands.
@@ -30,9 +31,16 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
   const creates = creator(panel, options);
   const tell = (message: string): void => options.onEvent?.({ type: 'note', message });
 
-  const update = async (change: UpdateClient, slot: Slot): Promise<Applied> => {
+  const update = async (change: UpdateClient | UpdateDomain, slot: Slot): Promise<Applied> => {
     await slot.run(() => send(panel, requestFor(change), options.signal));
-    return { id: change.clientId };
+    switch (change.type) {
+      case 'client':
+        return { id: change.clientId };
+      case 'domain':
+        return { id: change.domainId };
+      default:
+        return assertNever(change);
+    }
   };
 
   const remove = async (

@@ -2,7 +2,7 @@
  * What every kind's room shares: the parts of a change that are the same for all kinds, the
  * request a change becomes, and the readers of panel fields. Pure, ground floor only.
  */
-import { plural } from '../util.js';
+import { type JsonValue, plural } from '../util.js';
 
 /** `client:<username>` or `domain:<ascii name>`: unique within a plan (one change per resource). */
 export type ChangeId = `client:${string}` | `domain:${string}`;
@@ -36,8 +36,8 @@ export interface PanelRequest {
   readonly method: 'POST' | 'PUT' | 'DELETE';
   /** Relative to the API base: '/clients', '/domains', '/clients/7', '/domains/12'. */
   readonly path: string;
-  /** The JSON body; null for a DELETE, which has none. */
-  readonly body: Readonly<Record<string, string | number | boolean | null>> | null;
+  /** The JSON body (nested objects for a domain's settings); null for a DELETE, which has none. */
+  readonly body: Readonly<Record<string, JsonValue>> | null;
 }
 
 /** A hosting plan as the panel lists it (GET /hosting-plans). */

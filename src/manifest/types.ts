@@ -1,4 +1,5 @@
 import type { ClientWants } from '../kinds/client/index.js';
+import type { DomainSettings } from '../kinds/domain.js';
 
 /** A place in a source file; line and column count from 1. */
 export interface Location {
@@ -23,6 +24,11 @@ export interface DesiredDomain {
   readonly input: string;
   /** `absent`: delete it when the panel has it (`{name: x, state: absent}`); default `present`. */
   readonly state: 'present' | 'absent';
+  /**
+   * The settings it manages (object form only), by their dotted names; each managed only when
+   * given; undefined when it gives none. Never on a domain marked absent (the manifest refuses it).
+   */
+  readonly settings?: DomainSettings;
   readonly loc?: Location;
 }
 

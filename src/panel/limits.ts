@@ -22,11 +22,12 @@ export const MAX_PANEL_MESSAGE_CHARS = 300;
 
 /**
  * The largest answer read, decoded (256 MB): the simulator's lists of a 100,000-client panel
- * with three domains each are 88.6 MB (17.7 MB of clients, 70.9 MB of domains: about 190 bytes
- * a client and 250 a domain; measured by bench/answer-size.ts and test/panel/answer-size.test.ts),
- * so a panel whose records are nearly three times as rich still fits. Past it the read stops with an error
- * naming --max-answer-mb, before the memory runs out. At most MAX_ANSWER_MB: a string longer
- * than about 512 MB cannot be held.
+ * with three domains each are 17.7 MB of clients (186 bytes a record) and 188.2 MB of domains
+ * (658 bytes a record, in the panel's full shape with its settings: go-acme/lego's fixture),
+ * measured by bench/answer-size.ts and test/panel/answer-size.test.ts. A panel past about
+ * 350,000 domains needs --max-answer-mb. Past the limit the read stops with an error naming
+ * --max-answer-mb, before the memory runs out. At most MAX_ANSWER_MB: a string longer than about
+ * 512 MB cannot be held.
  */
 export const DEFAULT_MAX_ANSWER_MB = 256;
 export const MAX_ANSWER_MB = 500;

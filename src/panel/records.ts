@@ -7,7 +7,7 @@ import { ProvisionError } from '../errors.js';
 import { isRecord } from '../util.js';
 import { readClientFields } from '../kinds/client/index.js';
 import type { FieldReader } from '../kinds/common.js';
-import { domainName, systemFlag } from '../kinds/domain.js';
+import { domainName, readSettings, systemFlag } from '../kinds/domain.js';
 import type { LiveClient, LiveDomain, LiveHostingPlan } from './types.js';
 
 /** One hosting plan record: integer id, string name. `where` names it in errors ('GET /api/v2/hosting-plans[3]'). */
@@ -34,7 +34,9 @@ export function parseClientRecord(record: unknown, where: string): LiveClient {
  * One domain record: integer id and id_user, string domain (normalised to lowercase ASCII; a
  * name normalizeDomain refuses is kept lowercased: the panel has it, it must still be seen),
  * and whether it is a system domain (`is_system_domain`, see kinds/domain.ts systemFlag): undefined when the
- * record does not say, which prune treats as "maybe": never deleted for being unlisted.
+ * record does not say, which prune treats as "maybe": never deleted for being unlisted. Its
+ * settings are kept as read, never a contract error (another customer's odd value must not stop
+ * the plan): a managed setting the engine cannot read is unknown.
  */
 export function parseDomainRecord(record: unknown, where: string): LiveDomain {
   const r = asRecord(record, where);
@@ -47,6 +49,7 @@ export function parseDomainRecord(record: unknown, where: string): LiveDomain {
     name: domainName(raw),
     idUser: integer(r, 'id_user', where),
     isSystem: system,
+    settings: readSettings(r),
   };
 }
 

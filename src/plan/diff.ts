@@ -4,12 +4,21 @@ import type { Desired, DesiredClient, Location } from '../manifest/types.js';
 import { closest, globMatcher } from '../names.js';
 import type { Live, LiveClient, LiveHostingPlan } from '../panel/types.js';
 import { orderChanges } from './order.js';
-import type { Change, Conflict, CreateDomain, DeleteClient, DeleteDomain, Plan, Unknown } from './types.js';
+import type {
+  Change,
+  Conflict,
+  CreateDomain,
+  DeleteClient,
+  DeleteDomain,
+  Plan,
+  Unknown,
+  UpdateDomain,
+} from './types.js';
 import { deleteDomain, nearestParent, subdomainsFirst, withoutBlocked } from './domain-deletes.js';
 import { compare } from '../util.js';
 import { LiveIndex } from './live-index.js';
 import { createClient, deleteClient as clientDelete, type HostingPlans, updateClient } from '../kinds/client/index.js';
-import { createDomain } from '../kinds/domain.js';
+import { createDomain, type DomainSettings, updateDomain } from '../kinds/domain.js';
 
 /**
  * Diffs the manifest against the live panel. Pure and deterministic: no I/O, no clock; the
@@ -21,8 +30,10 @@ import { createDomain } from '../kinds/domain.js';
  *   (the client's field table, src/kinds/client: each only when the manifest gives it) that
  *   differ; a field the panel's record does not carry is an Unknown, never a change. `state: absent` deletes a
  *   client the panel has (its domains go with it).
- * - A domain the panel lacks is created; one owned by another client is a conflict (listed, or
- *   marked absent alike); `state: absent` deletes it from its client.
+ * - A domain the panel lacks is created, with the settings the manifest gives in the same
+ *   request; one owned by another client is a conflict (listed, or marked absent alike); one
+ *   whose managed settings differ is updated (a setting its record does not show is an Unknown);
+ *   `state: absent` deletes it from its client.
  * - `prune.domains`: a listed client's domains the manifest does not list are deleted;
  *   `prune.clients`: clients the manifest does not list are deleted; never a `prune.keep`
  *   match, never a system domain (the panel's own; nor are administrators ever in the lists),
@@ -51,7 +62,9 @@ export function diff(desired: Desired, live: Live): Plan {
     client: DesiredClient;
     name: string;
     liveClient: LiveClient | undefined;
+    settings: DomainSettings | undefined;
   }[] = [];
+  const domainUpdates: UpdateDomain[] = [];
   const domainDeletes: DeleteDomain[] = [];
   const deletedClients = new Set<number>();
 
@@ -76,7 +89,8 @@ export function diff(desired: Desired, live: Live): Plan {
     for (const domain of client.domains) {
       const liveDomain = index.domains.get(domain.name);
       if (liveDomain === undefined) {
-        if (domain.state === 'present') domainCreates.push({ client, name: domain.name, liveClient });
+        if (domain.state === 'present')
+          domainCreates.push({ client, name: domain.name, liveClient, settings: domain.settings });
       } else if (liveClient === undefined || liveDomain.idUser !== liveClient.id) {
         conflicts.push({
           domain: domain.name,
@@ -86,6 +100,11 @@ export function diff(desired: Desired, live: Live): Plan {
       } else if (domain.state === 'absent' && !liveDomain.isSystem) {
         // A system domain is the panel's own: never deleted.
         domainDeletes.push(deleteDomain(liveDomain, liveClient, 'state: absent in the manifest'));
+      } else if (domain.state === 'present' && domain.settings !== undefined) {
+        const update = updateDomain(domain.settings, liveDomain, liveClient, (field) =>
+          unknowns.push({ client: client.username, domain: domain.name, field }),
+        );
+        if (update !== undefined) domainUpdates.push(update);
       }
     }
     if (desired.prune.domains && liveClient !== undefined) {
@@ -108,9 +127,10 @@ export function diff(desired: Desired, live: Live): Plan {
   // What will stand after the plan beside the live domains: new domains of existing clients.
   const deletes = withoutBlocked(domainDeletes, live.domains, domainCreates, conflicts);
   const created = new Set(domainCreates.map((d) => d.name));
-  const domainChanges: CreateDomain[] = domainCreates.map(({ client, name, liveClient }) =>
-    createDomain(name, client.username, liveClient?.id ?? null, nearestParent(name, created)),
+  const domainChanges: (CreateDomain | UpdateDomain)[] = domainCreates.map(({ client, name, liveClient, settings }) =>
+    createDomain(name, client.username, liveClient?.id ?? null, nearestParent(name, created), settings),
   );
+  domainChanges.push(...domainUpdates);
 
   return {
     changes: orderChanges(desired, clientChanges, domainChanges, subdomainsFirst(deletes)),

@@ -1,10 +1,10 @@
 import type { Desired } from '../manifest/types.js';
-import type { Change, ChangeId, CreateDomain, DeleteDomain } from './types.js';
+import type { Change, ChangeId, CreateDomain, DeleteDomain, UpdateDomain } from './types.js';
 import { phaseOf } from './types.js';
 
 /**
  * The plan's order: creates and updates first, in manifest order, each client followed by its
- * domains; then deletes, domains before clients. Every change comes after those it depends on
+ * domains (created or updated); then deletes, domains before clients. Every change comes after those it depends on
  * (a parent domain created for a client listed later is pulled ahead; a subdomain's delete goes
  * before its parent's). Dependencies point only at clients, at shorter domain names, or (for
  * deletes) at longer ones of the same phase, so there are no cycles.
@@ -12,11 +12,11 @@ import { phaseOf } from './types.js';
 export function orderChanges(
   desired: Desired,
   clientChanges: readonly Change[],
-  domainCreates: readonly CreateDomain[],
+  domainFirst: readonly (CreateDomain | UpdateDomain)[],
   domainDeletes: readonly DeleteDomain[],
 ): Change[] {
   const byId = new Map<ChangeId, Change>();
-  for (const change of [...clientChanges, ...domainCreates, ...domainDeletes]) byId.set(change.id, change);
+  for (const change of [...clientChanges, ...domainFirst, ...domainDeletes]) byId.set(change.id, change);
   const ordered: Change[] = [];
   const emitted = new Set<ChangeId>();
   // Iterative depth-first (a long chain of subdomains must not overflow the stack).
@@ -41,14 +41,14 @@ export function orderChanges(
   // Looked up by name, not by a built id: no string per manifest client.
   const firstPhase = new Map<string, Change>();
   for (const change of clientChanges) if (phaseOf(change) === 0) firstPhase.set(change.name, change);
-  const creates = new Map(domainCreates.map((d) => [d.name, d]));
-  if (firstPhase.size > 0 || creates.size > 0) {
+  const firstDomains = new Map(domainFirst.map((d) => [d.name, d]));
+  if (firstPhase.size > 0 || firstDomains.size > 0) {
     for (const client of desired.clients) {
       const change = firstPhase.get(client.username);
       if (change !== undefined) visit(change);
-      if (creates.size === 0) continue;
+      if (firstDomains.size === 0) continue;
       for (const domain of client.domains) {
-        const create = creates.get(domain.name);
+        const create = firstDomains.get(domain.name);
         if (create !== undefined) visit(create);
       }
     }

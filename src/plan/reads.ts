@@ -31,7 +31,8 @@ export function readsForSavedPlan(plan: Plan): PlanReads {
   const usernames = new Set<string>();
   const fields = new Set<ManagedField>();
   for (const change of plan.changes) {
-    if (change.action !== 'update') continue;
+    // A domain's settings come with GET /domains: no details to read.
+    if (change.action !== 'update' || change.type !== 'client') continue;
     usernames.add(change.name);
     for (const f of change.fields) fields.add(f.field);
   }

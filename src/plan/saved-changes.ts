@@ -1,5 +1,5 @@
 import { quote } from '../escape.js';
-import { assertNever } from '../util.js';
+import { assertNever, canonical } from '../util.js';
 import { requestFor } from './requests.js';
 import type { Change, ChangeAction, ChangeId } from './types.js';
 import { phaseOf } from './types.js';
@@ -30,18 +30,10 @@ export function changeToJson(change: Change): Record<string, unknown> {
   }
 }
 
-/** JSON with object keys sorted, so a file reformatted by another tool compares equal. */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return value === undefined ? 'undefined' : JSON.stringify(value);
-}
-
 /** The fields of a document that passed the schema, as the reader uses them: the common ones and each kind's. */
-export interface ChangeJson extends ClientChangeJson, DomainChangeJson {
+export interface ChangeJson extends Omit<ClientChangeJson, 'fields'>, Omit<DomainChangeJson, 'fields' | 'request'> {
+  /** An update's fields: a client's or a domain's, as `type` says (each kind reads its own). */
+  readonly fields?: ClientChangeJson['fields'] | DomainChangeJson['fields'];
   readonly id: string;
   readonly action: ChangeAction;
   readonly type: Change['type'];
@@ -82,7 +74,7 @@ export function readChanges(list: readonly ChangeJson[], problems: string[]): Ch
 function kindProblems(change: Change, item: ChangeJson, path: string): string[] {
   switch (change.type) {
     case 'client':
-      return clientProblems(change, item, path);
+      return clientProblems(change, item as ClientChangeJson, path);
     case 'domain':
       return domainProblems(change, path);
     default:
@@ -95,9 +87,9 @@ function changeFromJson(item: ChangeJson): Change {
   const base = { name: item.name, reason: item.reason, dependsOn: item.depends_on };
   switch (item.type) {
     case 'client':
-      return clientFromJson(item, base);
+      return clientFromJson(item as ClientChangeJson, base);
     case 'domain':
-      return domainFromJson(item, base);
+      return domainFromJson(item as DomainChangeJson, base);
     default:
       return assertNever(item.type);
   }

@@ -1,8 +1,8 @@
 import { ProvisionError } from '../errors.js';
 import { jsonText } from '../escape.js';
-import { isRecord, plural, sha256Hex } from '../util.js';
+import { canonical, isRecord, plural, sha256Hex } from '../util.js';
 import { expectedFacts, fingerprintOf } from './fingerprint.js';
-import { canonical, type ChangeJson, changeToJson, readChanges } from './saved-changes.js';
+import { type ChangeJson, changeToJson, readChanges } from './saved-changes.js';
 import type { ChangeAction, Conflict, Plan, Unknown } from './types.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { validate as generatedValidate } from './validator.generated.js';
@@ -18,9 +18,10 @@ const validate = generatedValidate as unknown as ValidateFunction;
  * Format "major.minor": a reader accepts any minor of its own major (newer minors only add
  * fields) and refuses a newer major. 1.1 added `manifest_sha256` and `fingerprint`; 1.2 made
  * `plan_sha256` cover the whole document; 2.0 added updates and deletes, and `unknowns` in
- * place of `drift`. Older files are refused: make them again.
+ * place of `drift`; 2.1 a domain's settings (a create's `settings`, a domain's update and unknowns).
+ * Older files are refused: make them again.
  */
-export const PLAN_FORMAT_VERSION = '2.0';
+export const PLAN_FORMAT_VERSION = '2.1';
 const SUPPORTED_MAJOR = 2;
 const OLDEST_MINOR = 0;
 

@@ -1,11 +1,11 @@
-import type { CreateDomain, DeleteDomain, DomainConflict } from '../kinds/domain.js';
+import type { CreateDomain, DeleteDomain, DomainConflict, DomainSetting, UpdateDomain } from '../kinds/domain.js';
 import type { ClientField, CreateClient, DeleteClient, UpdateClient } from '../kinds/client/index.js';
 import { assertNever } from '../util.js';
 
 export type { ChangeId, HostingPlanRef } from '../kinds/common.js';
 export { changeId } from '../kinds/common.js';
 export type { CreateClient, DeleteClient, FieldChange, UpdateClient } from '../kinds/client/index.js';
-export type { CreateDomain, DeleteDomain } from '../kinds/domain.js';
+export type { CreateDomain, DeleteDomain, UpdateDomain } from '../kinds/domain.js';
 
 /**
  * A plan is plain data: what would change and why, plus what apply will not change.
@@ -26,18 +26,20 @@ export interface Plan {
  * One change, a closed union on `action` × `type`: every branch over it ends in assertNever,
  * and each kind has one converter to its request (requests.ts).
  */
-export type Change = CreateClient | CreateDomain | UpdateClient | DeleteClient | DeleteDomain;
+export type Change = CreateClient | CreateDomain | UpdateClient | UpdateDomain | DeleteClient | DeleteDomain;
 
 export type ChangeAction = Change['action'];
 
 /** What apply cannot do as the manifest says: a domain's conflict (see the domain's room). */
 export type Conflict = DomainConflict;
 
-/** A managed field of an existing client that the panel shows nowhere (not even GET /clients/{id}). */
-export interface Unknown {
-  readonly client: string;
-  readonly field: ClientField;
-}
+/**
+ * A managed field that the panel shows nowhere: a client's (not even GET /clients/{id}), or a
+ * domain's setting (`domain` set) that its record in GET /domains lacks.
+ */
+export type Unknown =
+  | { readonly client: string; readonly field: ClientField; readonly domain?: undefined }
+  | { readonly client: string; readonly domain: string; readonly field: DomainSetting };
 
 /**
  * What the panel has and the manifest does not list, and no change touches. Names are kept for

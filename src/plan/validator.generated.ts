@@ -5,20 +5,1296 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client is still there with the values the plan shows as `before`; for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere (not in GET /clients, not in GET /clients/{id}): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"field":{"enum":["plan","email","suspended","language"]}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action"],"properties":{"action":{"const":"update"}}},"then":{"properties":{"type":{"const":"client"}}}}]}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"type":"string"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues).","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"type":"string"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]}}};
+const schema53 = {"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]};
+const schema35 = {"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
 const pattern4 = new RegExp("^[0-9]+\\.[0-9]+$", "u");
 const pattern5 = new RegExp(".", "u");
 const pattern6 = new RegExp("^[0-9a-f]{64}$", "u");
 const pattern7 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
-const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action"],"properties":{"action":{"const":"update"}}},"then":{"properties":{"type":{"const":"client"}}}}]};
+const pattern10 = new RegExp("^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
+const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}}]};
 const schema33 = {"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"};
 const schema34 = {"title":"a whole number","type":"integer","minimum":1};
-const schema35 = {"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
-const schema47 = {"title":"a change id","type":"string","pattern":"^(client|domain):."};
+const schema60 = {"title":"a change id","type":"string","pattern":"^(client|domain):."};
 const func1 = Object.prototype.hasOwnProperty;
 const pattern9 = new RegExp("^[a-z][a-z0-9_-]*$", "u");
-const pattern10 = new RegExp("^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
-const pattern17 = new RegExp("^(client|domain):.", "u");
+const pattern19 = new RegExp("^(client|domain):.", "u");
+const schema38 = {"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"type":"string"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}};
+const schema39 = {"title":"HSTS on","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
+const schema40 = {"title":"forwarding to a URL","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}};
+
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate22.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(Object.keys(data).length < 1){
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema38,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "php_version") || (key0 === "https.lets_encrypt")) || (key0 === "https.force")) || (key0 === "https.hsts")) || (key0 === "redirect"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.php_version !== undefined){
+let data0 = data.php_version;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/php_version",schemaPath:"#/properties/php_version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.php_version.type,parentSchema:schema38.properties.php_version,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data["https.lets_encrypt"] !== undefined){
+let data1 = data["https.lets_encrypt"];
+if(typeof data1 !== "boolean"){
+const err3 = {instancePath:instancePath+"/https.lets_encrypt",schemaPath:"#/properties/https.lets_encrypt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema38.properties["https.lets_encrypt"].type,parentSchema:schema38.properties["https.lets_encrypt"],data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data["https.force"] !== undefined){
+let data2 = data["https.force"];
+if(typeof data2 !== "boolean"){
+const err4 = {instancePath:instancePath+"/https.force",schemaPath:"#/properties/https.force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema38.properties["https.force"].type,parentSchema:schema38.properties["https.force"],data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data["https.hsts"] !== undefined){
+let data3 = data["https.hsts"];
+const _errs9 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs10 = errors;
+if(false !== data3){
+const err5 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema38.properties["https.hsts"].oneOf[0],data:data3};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs11 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.max_age === undefined){
+const err6 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema39.required,parentSchema:schema39,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data3.include_subdomains === undefined){
+const err7 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema39.required,parentSchema:schema39,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data3.preload === undefined){
+const err8 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema39.required,parentSchema:schema39,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key1 in data3){
+if(!(((key1 === "max_age") || (key1 === "include_subdomains")) || (key1 === "preload"))){
+const err9 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data3.max_age !== undefined){
+let data4 = data3.max_age;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err10 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.max_age.type,parentSchema:schema39.properties.max_age,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data3.include_subdomains !== undefined){
+let data5 = data3.include_subdomains;
+if(typeof data5 !== "boolean"){
+const err11 = {instancePath:instancePath+"/https.hsts/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.include_subdomains.type,parentSchema:schema39.properties.include_subdomains,data:data5};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data3.preload !== undefined){
+let data6 = data3.preload;
+if(typeof data6 !== "boolean"){
+const err12 = {instancePath:instancePath+"/https.hsts/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.preload.type,parentSchema:schema39.properties.preload,data:data6};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data3};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+var _valid0 = _errs11 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err14 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema38.properties["https.hsts"].oneOf,parentSchema:schema38.properties["https.hsts"],data:data3};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+else {
+errors = _errs9;
+if(vErrors !== null){
+if(_errs9){
+vErrors.length = _errs9;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.redirect !== undefined){
+let data7 = data.redirect;
+const _errs22 = errors;
+let valid4 = false;
+let passing1 = null;
+const _errs23 = errors;
+if(false !== data7){
+const err15 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema38.properties.redirect.oneOf[0],data:data7};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+var _valid1 = _errs23 === errors;
+if(_valid1){
+valid4 = true;
+passing1 = 0;
+}
+const _errs24 = errors;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.to === undefined){
+const err16 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema40.required,parentSchema:schema40,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data7.status === undefined){
+const err17 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema40.required,parentSchema:schema40,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key2 in data7){
+if(!((key2 === "to") || (key2 === "status"))){
+const err18 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data7.to !== undefined){
+let data8 = data7.to;
+if(typeof data8 !== "string"){
+const err19 = {instancePath:instancePath+"/redirect/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.to.type,parentSchema:schema40.properties.to,data:data8};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data7.status !== undefined){
+let data9 = data7.status;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err20 = {instancePath:instancePath+"/redirect/status",schemaPath:"#/$defs/redirect/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.status.type,parentSchema:schema40.properties.status,data:data9};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data:data7};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+var _valid1 = _errs24 === errors;
+if(_valid1 && valid4){
+valid4 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid4 = true;
+passing1 = 1;
+}
+}
+if(!valid4){
+const err22 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema38.properties.redirect.oneOf,parentSchema:schema38.properties.redirect,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+else {
+errors = _errs22;
+if(vErrors !== null){
+if(_errs22){
+vErrors.length = _errs22;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema48 = {"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues).","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"type":"string"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]};
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate24.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs2 = errors;
+let valid1 = true;
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field !== undefined){
+if("php_version" !== data.field){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs3 === errors;
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs5 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.before !== undefined){
+let data1 = data.before;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/0/then/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.allOf[0].then.properties.before.type,parentSchema:schema48.allOf[0].then.properties.before,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.after !== undefined){
+let data2 = data.after;
+if(typeof data2 !== "string"){
+const err2 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/0/then/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.allOf[0].then.properties.after.type,parentSchema:schema48.allOf[0].then.properties.after,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs5 === errors;
+valid1 = _valid0;
+if(valid1){
+var props0 = {};
+props0.before = true;
+props0.after = true;
+props0.field = true;
+}
+}
+if(!valid1){
+const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[0].if,parentSchema:schema48.allOf[0],data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const _errs11 = errors;
+let valid4 = true;
+const _errs12 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field !== undefined){
+let data3 = data.field;
+if(!((data3 === "https.lets_encrypt") || (data3 === "https.force"))){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+var _valid1 = _errs12 === errors;
+errors = _errs11;
+if(vErrors !== null){
+if(_errs11){
+vErrors.length = _errs11;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs14 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.before !== undefined){
+let data4 = data.before;
+if(typeof data4 !== "boolean"){
+const err5 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/1/then/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema48.allOf[1].then.properties.before.type,parentSchema:schema48.allOf[1].then.properties.before,data:data4};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.after !== undefined){
+let data5 = data.after;
+if(typeof data5 !== "boolean"){
+const err6 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/1/then/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema48.allOf[1].then.properties.after.type,parentSchema:schema48.allOf[1].then.properties.after,data:data5};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+var _valid1 = _errs14 === errors;
+valid4 = _valid1;
+if(valid4){
+var props1 = {};
+props1.before = true;
+props1.after = true;
+props1.field = true;
+}
+}
+if(!valid4){
+const err7 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[1].if,parentSchema:schema48.allOf[1],data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(props0 !== true && props1 !== undefined){
+if(props1 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props1);
+}
+}
+const _errs20 = errors;
+let valid7 = true;
+const _errs21 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field !== undefined){
+if("https.hsts" !== data.field){
+const err8 = {};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+var _valid2 = _errs21 === errors;
+errors = _errs20;
+if(vErrors !== null){
+if(_errs20){
+vErrors.length = _errs20;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs23 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.before !== undefined){
+let data7 = data.before;
+const _errs25 = errors;
+let valid10 = false;
+let passing0 = null;
+const _errs26 = errors;
+if(false !== data7){
+const err9 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema48.allOf[2].then.properties.before.oneOf[0],data:data7};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid3 = _errs26 === errors;
+if(_valid3){
+valid10 = true;
+passing0 = 0;
+}
+const _errs27 = errors;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.max_age === undefined){
+const err10 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema39.required,parentSchema:schema39,data:data7};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data7.include_subdomains === undefined){
+const err11 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema39.required,parentSchema:schema39,data:data7};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data7.preload === undefined){
+const err12 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema39.required,parentSchema:schema39,data:data7};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+for(const key0 in data7){
+if(!(((key0 === "max_age") || (key0 === "include_subdomains")) || (key0 === "preload"))){
+const err13 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data7};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data7.max_age !== undefined){
+let data8 = data7.max_age;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err14 = {instancePath:instancePath+"/before/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.max_age.type,parentSchema:schema39.properties.max_age,data:data8};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data7.include_subdomains !== undefined){
+let data9 = data7.include_subdomains;
+if(typeof data9 !== "boolean"){
+const err15 = {instancePath:instancePath+"/before/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.include_subdomains.type,parentSchema:schema39.properties.include_subdomains,data:data9};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data7.preload !== undefined){
+let data10 = data7.preload;
+if(typeof data10 !== "boolean"){
+const err16 = {instancePath:instancePath+"/before/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.preload.type,parentSchema:schema39.properties.preload,data:data10};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+var _valid3 = _errs27 === errors;
+if(_valid3 && valid10){
+valid10 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid3){
+valid10 = true;
+passing0 = 1;
+}
+}
+if(!valid10){
+const err18 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema48.allOf[2].then.properties.before.oneOf,parentSchema:schema48.allOf[2].then.properties.before,data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+else {
+errors = _errs25;
+if(vErrors !== null){
+if(_errs25){
+vErrors.length = _errs25;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.after !== undefined){
+let data11 = data.after;
+const _errs38 = errors;
+let valid13 = false;
+let passing1 = null;
+const _errs39 = errors;
+if(false !== data11){
+const err19 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema48.allOf[2].then.properties.after.oneOf[0],data:data11};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+var _valid4 = _errs39 === errors;
+if(_valid4){
+valid13 = true;
+passing1 = 0;
+}
+const _errs40 = errors;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.max_age === undefined){
+const err20 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema39.required,parentSchema:schema39,data:data11};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(data11.include_subdomains === undefined){
+const err21 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema39.required,parentSchema:schema39,data:data11};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data11.preload === undefined){
+const err22 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema39.required,parentSchema:schema39,data:data11};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+for(const key1 in data11){
+if(!(((key1 === "max_age") || (key1 === "include_subdomains")) || (key1 === "preload"))){
+const err23 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data11};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data11.max_age !== undefined){
+let data12 = data11.max_age;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err24 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.max_age.type,parentSchema:schema39.properties.max_age,data:data12};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data11.include_subdomains !== undefined){
+let data13 = data11.include_subdomains;
+if(typeof data13 !== "boolean"){
+const err25 = {instancePath:instancePath+"/after/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.include_subdomains.type,parentSchema:schema39.properties.include_subdomains,data:data13};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data11.preload !== undefined){
+let data14 = data11.preload;
+if(typeof data14 !== "boolean"){
+const err26 = {instancePath:instancePath+"/after/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.preload.type,parentSchema:schema39.properties.preload,data:data14};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data11};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+var _valid4 = _errs40 === errors;
+if(_valid4 && valid13){
+valid13 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid4){
+valid13 = true;
+passing1 = 1;
+}
+}
+if(!valid13){
+const err28 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema48.allOf[2].then.properties.after.oneOf,parentSchema:schema48.allOf[2].then.properties.after,data:data11};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+else {
+errors = _errs38;
+if(vErrors !== null){
+if(_errs38){
+vErrors.length = _errs38;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+var _valid2 = _errs23 === errors;
+valid7 = _valid2;
+if(valid7){
+var props4 = {};
+props4.before = true;
+props4.after = true;
+props4.field = true;
+}
+}
+if(!valid7){
+const err29 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[2].if,parentSchema:schema48.allOf[2],data};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(props0 !== true && props4 !== undefined){
+if(props4 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props4);
+}
+}
+const _errs51 = errors;
+let valid16 = true;
+const _errs52 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field !== undefined){
+if("redirect" !== data.field){
+const err30 = {};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+var _valid5 = _errs52 === errors;
+errors = _errs51;
+if(vErrors !== null){
+if(_errs51){
+vErrors.length = _errs51;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid5){
+const _errs54 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.before !== undefined){
+let data16 = data.before;
+const _errs56 = errors;
+let valid19 = false;
+let passing2 = null;
+const _errs57 = errors;
+if(false !== data16){
+const err31 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema48.allOf[3].then.properties.before.oneOf[0],data:data16};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+var _valid6 = _errs57 === errors;
+if(_valid6){
+valid19 = true;
+passing2 = 0;
+}
+const _errs58 = errors;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.to === undefined){
+const err32 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema40.required,parentSchema:schema40,data:data16};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(data16.status === undefined){
+const err33 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema40.required,parentSchema:schema40,data:data16};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+for(const key2 in data16){
+if(!((key2 === "to") || (key2 === "status"))){
+const err34 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data:data16};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data16.to !== undefined){
+let data17 = data16.to;
+if(typeof data17 !== "string"){
+const err35 = {instancePath:instancePath+"/before/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.to.type,parentSchema:schema40.properties.to,data:data17};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data16.status !== undefined){
+let data18 = data16.status;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err36 = {instancePath:instancePath+"/before/status",schemaPath:"#/$defs/redirect/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.status.type,parentSchema:schema40.properties.status,data:data18};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data:data16};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+var _valid6 = _errs58 === errors;
+if(_valid6 && valid19){
+valid19 = false;
+passing2 = [passing2, 1];
+}
+else {
+if(_valid6){
+valid19 = true;
+passing2 = 1;
+}
+}
+if(!valid19){
+const err38 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema48.allOf[3].then.properties.before.oneOf,parentSchema:schema48.allOf[3].then.properties.before,data:data16};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+else {
+errors = _errs56;
+if(vErrors !== null){
+if(_errs56){
+vErrors.length = _errs56;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.after !== undefined){
+let data19 = data.after;
+const _errs67 = errors;
+let valid22 = false;
+let passing3 = null;
+const _errs68 = errors;
+if(false !== data19){
+const err39 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema48.allOf[3].then.properties.after.oneOf[0],data:data19};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+var _valid7 = _errs68 === errors;
+if(_valid7){
+valid22 = true;
+passing3 = 0;
+}
+const _errs69 = errors;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.to === undefined){
+const err40 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema40.required,parentSchema:schema40,data:data19};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data19.status === undefined){
+const err41 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema40.required,parentSchema:schema40,data:data19};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+for(const key3 in data19){
+if(!((key3 === "to") || (key3 === "status"))){
+const err42 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data:data19};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data19.to !== undefined){
+let data20 = data19.to;
+if(typeof data20 !== "string"){
+const err43 = {instancePath:instancePath+"/after/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.to.type,parentSchema:schema40.properties.to,data:data20};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data19.status !== undefined){
+let data21 = data19.status;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err44 = {instancePath:instancePath+"/after/status",schemaPath:"#/$defs/redirect/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.status.type,parentSchema:schema40.properties.status,data:data21};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data:data19};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+var _valid7 = _errs69 === errors;
+if(_valid7 && valid22){
+valid22 = false;
+passing3 = [passing3, 1];
+}
+else {
+if(_valid7){
+valid22 = true;
+passing3 = 1;
+}
+}
+if(!valid22){
+const err46 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema48.allOf[3].then.properties.after.oneOf,parentSchema:schema48.allOf[3].then.properties.after,data:data19};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+else {
+errors = _errs67;
+if(vErrors !== null){
+if(_errs67){
+vErrors.length = _errs67;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+var _valid5 = _errs54 === errors;
+valid16 = _valid5;
+if(valid16){
+var props7 = {};
+props7.before = true;
+props7.after = true;
+props7.field = true;
+}
+}
+if(!valid16){
+const err47 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[3].if,parentSchema:schema48.allOf[3],data};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if(props0 !== true && props7 !== undefined){
+if(props7 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props7);
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field === undefined){
+const err48 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema48.required,parentSchema:schema48,data};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(data.before === undefined){
+const err49 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema48.required,parentSchema:schema48,data};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(data.after === undefined){
+const err50 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema48.required,parentSchema:schema48,data};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+for(const key4 in data){
+if(!(((key4 === "field") || (key4 === "before")) || (key4 === "after"))){
+const err51 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data.field !== undefined){
+let data22 = data.field;
+if(!(((((data22 === "php_version") || (data22 === "https.lets_encrypt")) || (data22 === "https.force")) || (data22 === "https.hsts")) || (data22 === "redirect"))){
+const err52 = {instancePath:instancePath+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values",schema:schema53.enum,parentSchema:schema53,data:data22};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+else {
+const err53 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+validate24.errors = vErrors;
+return errors === 0;
+}
+validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -500,6 +1776,12 @@ vErrors.push(err32);
 errors++;
 }
 }
+if(data.settings !== undefined){
+if(!(validate22(data.settings, {instancePath:instancePath+"/settings",parentData:data,parentDataProperty:"settings",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
 }
 var _valid1 = _errs32 === errors;
 valid7 = _valid1;
@@ -526,9 +1808,9 @@ props0 = props0 || {};
 Object.assign(props0, props1);
 }
 }
-const _errs48 = errors;
-let valid13 = true;
 const _errs49 = errors;
+let valid13 = true;
+const _errs50 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.action === undefined) && (missing2 = "action")) || ((data.type === undefined) && (missing2 = "type"))){
@@ -543,7 +1825,7 @@ errors++;
 }
 else {
 if(data.action !== undefined){
-const _errs50 = errors;
+const _errs51 = errors;
 if("update" !== data.action){
 const err35 = {};
 if(vErrors === null){
@@ -554,14 +1836,14 @@ vErrors.push(err35);
 }
 errors++;
 }
-var valid14 = _errs50 === errors;
+var valid14 = _errs51 === errors;
 }
 else {
 var valid14 = true;
 }
 if(valid14){
 if(data.type !== undefined){
-const _errs51 = errors;
+const _errs52 = errors;
 if("client" !== data.type){
 const err36 = {};
 if(vErrors === null){
@@ -572,7 +1854,7 @@ vErrors.push(err36);
 }
 errors++;
 }
-var valid14 = _errs51 === errors;
+var valid14 = _errs52 === errors;
 }
 else {
 var valid14 = true;
@@ -580,18 +1862,18 @@ var valid14 = true;
 }
 }
 }
-var _valid2 = _errs49 === errors;
-errors = _errs48;
+var _valid2 = _errs50 === errors;
+errors = _errs49;
 if(vErrors !== null){
-if(_errs48){
-vErrors.length = _errs48;
+if(_errs49){
+vErrors.length = _errs49;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid2){
-const _errs52 = errors;
+const _errs53 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.client_id === undefined){
 const err37 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[2].then.required,parentSchema:schema32.allOf[2].then,data};
@@ -626,9 +1908,9 @@ errors++;
 }
 }
 if(data.id !== undefined){
-let data19 = data.id;
-if(typeof data19 !== "string"){
-const err40 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/2/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[2].then.properties.id.type,parentSchema:schema32.allOf[2].then.properties.id,data:data19};
+let data20 = data.id;
+if(typeof data20 !== "string"){
+const err40 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/2/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[2].then.properties.id.type,parentSchema:schema32.allOf[2].then.properties.id,data:data20};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -639,10 +1921,10 @@ errors++;
 }
 }
 if(data.name !== undefined){
-let data20 = data.name;
-if(typeof data20 === "string"){
-if(!pattern9.test(data20)){
-const err41 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data20};
+let data21 = data.name;
+if(typeof data21 === "string"){
+if(!pattern9.test(data21)){
+const err41 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data21};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -653,7 +1935,7 @@ errors++;
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data20};
+const err42 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data21};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -664,9 +1946,9 @@ errors++;
 }
 }
 if(data.client_id !== undefined){
-let data21 = data.client_id;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err43 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data21};
+let data22 = data.client_id;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err43 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data22};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -675,9 +1957,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 1 || isNaN(data21)){
-const err44 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data21};
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 1 || isNaN(data22)){
+const err44 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data22};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -689,10 +1971,10 @@ errors++;
 }
 }
 if(data.fields !== undefined){
-let data22 = data.fields;
-if(Array.isArray(data22)){
-if(data22.length < 1){
-const err45 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/2/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[2].then.properties.fields,data:data22};
+let data23 = data.fields;
+if(Array.isArray(data23)){
+if(data23.length < 1){
+const err45 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/2/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[2].then.properties.fields,data:data23};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -701,12 +1983,12 @@ vErrors.push(err45);
 }
 errors++;
 }
-const len0 = data22.length;
+const len0 = data23.length;
 for(let i0=0; i0<len0; i0++){
-let data23 = data22[i0];
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.field === undefined){
-const err46 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data23};
+let data24 = data23[i0];
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.field === undefined){
+const err46 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data24};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -715,8 +1997,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data23.before === undefined){
-const err47 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data23};
+if(data24.before === undefined){
+const err47 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data24};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -725,8 +2007,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(data23.after === undefined){
-const err48 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data23};
+if(data24.after === undefined){
+const err48 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data24};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -735,9 +2017,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-for(const key4 in data23){
+for(const key4 in data24){
 if(!(((key4 === "field") || (key4 === "before")) || (key4 === "after"))){
-const err49 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data23};
+const err49 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data24};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -747,10 +2029,10 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data23.field !== undefined){
-let data24 = data23.field;
-if(!((((data24 === "plan") || (data24 === "email")) || (data24 === "suspended")) || (data24 === "language"))){
-const err50 = {instancePath:instancePath+"/fields/" + i0+"/field",schemaPath:"#/allOf/2/then/properties/fields/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema32.allOf[2].then.properties.fields.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema32.allOf[2].then.properties.fields.items.properties.field.enum,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.field,data:data24};
+if(data24.field !== undefined){
+let data25 = data24.field;
+if(!((((data25 === "plan") || (data25 === "email")) || (data25 === "suspended")) || (data25 === "language"))){
+const err50 = {instancePath:instancePath+"/fields/" + i0+"/field",schemaPath:"#/allOf/2/then/properties/fields/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema32.allOf[2].then.properties.fields.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema32.allOf[2].then.properties.fields.items.properties.field.enum,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.field,data:data25};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -760,10 +2042,10 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data23.before !== undefined){
-let data25 = data23.before;
-if(((typeof data25 !== "string") && (typeof data25 !== "boolean")) && (data25 !== null)){
-const err51 = {instancePath:instancePath+"/fields/" + i0+"/before",schemaPath:"#/allOf/2/then/properties/fields/items/properties/before/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.fields.items.properties.before.type},message:"must be string,boolean,null",schema:schema32.allOf[2].then.properties.fields.items.properties.before.type,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.before,data:data25};
+if(data24.before !== undefined){
+let data26 = data24.before;
+if(((typeof data26 !== "string") && (typeof data26 !== "boolean")) && (data26 !== null)){
+const err51 = {instancePath:instancePath+"/fields/" + i0+"/before",schemaPath:"#/allOf/2/then/properties/fields/items/properties/before/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.fields.items.properties.before.type},message:"must be string,boolean,null",schema:schema32.allOf[2].then.properties.fields.items.properties.before.type,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.before,data:data26};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -773,10 +2055,10 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data23.after !== undefined){
-let data26 = data23.after;
-if((typeof data26 !== "string") && (typeof data26 !== "boolean")){
-const err52 = {instancePath:instancePath+"/fields/" + i0+"/after",schemaPath:"#/allOf/2/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.fields.items.properties.after.type},message:"must be string,boolean",schema:schema32.allOf[2].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.after,data:data26};
+if(data24.after !== undefined){
+let data27 = data24.after;
+if((typeof data27 !== "string") && (typeof data27 !== "boolean")){
+const err52 = {instancePath:instancePath+"/fields/" + i0+"/after",schemaPath:"#/allOf/2/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.fields.items.properties.after.type},message:"must be string,boolean",schema:schema32.allOf[2].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.after,data:data27};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -788,7 +2070,7 @@ errors++;
 }
 }
 else {
-const err53 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[2].then.properties.fields.items.type,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data23};
+const err53 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[2].then.properties.fields.items.type,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data24};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -800,7 +2082,7 @@ errors++;
 }
 }
 else {
-const err54 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/2/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[2].then.properties.fields.type,parentSchema:schema32.allOf[2].then.properties.fields,data:data22};
+const err54 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/2/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[2].then.properties.fields.type,parentSchema:schema32.allOf[2].then.properties.fields,data:data23};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -811,10 +2093,10 @@ errors++;
 }
 }
 if(data.hosting_plan !== undefined){
-let data27 = data.hosting_plan;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.name === undefined){
-const err55 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.allOf[2].then.properties.hosting_plan.required,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data27};
+let data28 = data.hosting_plan;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.name === undefined){
+const err55 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.allOf[2].then.properties.hosting_plan.required,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data28};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -823,8 +2105,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data27.id === undefined){
-const err56 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.allOf[2].then.properties.hosting_plan.required,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data27};
+if(data28.id === undefined){
+const err56 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.allOf[2].then.properties.hosting_plan.required,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data28};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -833,9 +2115,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-for(const key5 in data27){
+for(const key5 in data28){
 if(!((key5 === "name") || (key5 === "id"))){
-const err57 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data27};
+const err57 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data28};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -845,10 +2127,10 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data27.name !== undefined){
-let data28 = data27.name;
-if(typeof data28 !== "string"){
-const err58 = {instancePath:instancePath+"/hosting_plan/name",schemaPath:"#/allOf/2/then/properties/hosting_plan/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[2].then.properties.hosting_plan.properties.name.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan.properties.name,data:data28};
+if(data28.name !== undefined){
+let data29 = data28.name;
+if(typeof data29 !== "string"){
+const err58 = {instancePath:instancePath+"/hosting_plan/name",schemaPath:"#/allOf/2/then/properties/hosting_plan/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[2].then.properties.hosting_plan.properties.name.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan.properties.name,data:data29};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -858,10 +2140,10 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data27.id !== undefined){
-let data29 = data27.id;
-if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
-const err59 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data29};
+if(data28.id !== undefined){
+let data30 = data28.id;
+if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
+const err59 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data30};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -870,9 +2152,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 1 || isNaN(data29)){
-const err60 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data29};
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 < 1 || isNaN(data30)){
+const err60 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data30};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -885,7 +2167,7 @@ errors++;
 }
 }
 else {
-const err61 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[2].then.properties.hosting_plan.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data27};
+const err61 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[2].then.properties.hosting_plan.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data28};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -896,7 +2178,7 @@ errors++;
 }
 }
 }
-var _valid2 = _errs52 === errors;
+var _valid2 = _errs53 === errors;
 valid13 = _valid2;
 if(valid13){
 var props2 = true;
@@ -921,9 +2203,9 @@ props0 = props0 || {};
 Object.assign(props0, props2);
 }
 }
-const _errs81 = errors;
-let valid23 = true;
 const _errs82 = errors;
+let valid23 = true;
+const _errs83 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.action === undefined) && (missing3 = "action")) || ((data.type === undefined) && (missing3 = "type"))){
@@ -938,8 +2220,8 @@ errors++;
 }
 else {
 if(data.action !== undefined){
-const _errs83 = errors;
-if("delete" !== data.action){
+const _errs84 = errors;
+if("update" !== data.action){
 const err64 = {};
 if(vErrors === null){
 vErrors = [err64];
@@ -949,15 +2231,15 @@ vErrors.push(err64);
 }
 errors++;
 }
-var valid24 = _errs83 === errors;
+var valid24 = _errs84 === errors;
 }
 else {
 var valid24 = true;
 }
 if(valid24){
 if(data.type !== undefined){
-const _errs84 = errors;
-if("client" !== data.type){
+const _errs85 = errors;
+if("domain" !== data.type){
 const err65 = {};
 if(vErrors === null){
 vErrors = [err65];
@@ -967,7 +2249,7 @@ vErrors.push(err65);
 }
 errors++;
 }
-var valid24 = _errs84 === errors;
+var valid24 = _errs85 === errors;
 }
 else {
 var valid24 = true;
@@ -975,21 +2257,21 @@ var valid24 = true;
 }
 }
 }
-var _valid3 = _errs82 === errors;
-errors = _errs81;
+var _valid3 = _errs83 === errors;
+errors = _errs82;
 if(vErrors !== null){
-if(_errs81){
-vErrors.length = _errs81;
+if(_errs82){
+vErrors.length = _errs82;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid3){
-const _errs85 = errors;
+const _errs86 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client_id === undefined){
-const err66 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
+if(data.domain_id === undefined){
+const err66 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -998,8 +2280,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(data.domains === undefined){
-const err67 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
+if(data.client === undefined){
+const err67 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -1008,8 +2290,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(data.domain_names === undefined){
-const err68 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "domain_names"},message:"must have required property '"+"domain_names"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
+if(data.client_id === undefined){
+const err68 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -1018,9 +2300,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-for(const key6 in data){
-if(!(func1.call(schema32.allOf[3].then.properties, key6))){
-const err69 = {instancePath,schemaPath:"#/allOf/3/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then,data};
+if(data.fields === undefined){
+const err69 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -1029,11 +2310,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data32 = data.id;
-if(typeof data32 !== "string"){
-const err70 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/3/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[3].then.properties.id.type,parentSchema:schema32.allOf[3].then.properties.id,data:data32};
+for(const key6 in data){
+if(!(func1.call(schema32.allOf[3].then.properties, key6))){
+const err70 = {instancePath,schemaPath:"#/allOf/3/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -1043,11 +2322,10 @@ vErrors.push(err70);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data33 = data.name;
-if(typeof data33 === "string"){
-if(!pattern9.test(data33)){
-const err71 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data33};
+if(data.id !== undefined){
+let data33 = data.id;
+if(typeof data33 !== "string"){
+const err71 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/3/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[3].then.properties.id.type,parentSchema:schema32.allOf[3].then.properties.id,data:data33};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -1057,8 +2335,11 @@ vErrors.push(err71);
 errors++;
 }
 }
-else {
-const err72 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data33};
+if(data.name !== undefined){
+let data34 = data.name;
+if(typeof data34 === "string"){
+if(!pattern10.test(data34)){
+const err72 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data34};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1068,10 +2349,8 @@ vErrors.push(err72);
 errors++;
 }
 }
-if(data.client_id !== undefined){
-let data34 = data.client_id;
-if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
-const err73 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data34};
+else {
+const err73 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data34};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1080,9 +2359,11 @@ vErrors.push(err73);
 }
 errors++;
 }
-if((typeof data34 == "number") && (isFinite(data34))){
-if(data34 < 1 || isNaN(data34)){
-const err74 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data34};
+}
+if(data.domain_id !== undefined){
+let data35 = data.domain_id;
+if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
+const err74 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data35};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1091,12 +2372,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-}
-if(data.domains !== undefined){
-let data35 = data.domains;
-if((!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))) && (data35 !== null)){
-const err75 = {instancePath:instancePath+"/domains",schemaPath:"#/allOf/3/then/properties/domains/type",keyword:"type",params:{type: schema32.allOf[3].then.properties.domains.type},message:"must be integer,null",schema:schema32.allOf[3].then.properties.domains.type,parentSchema:schema32.allOf[3].then.properties.domains,data:data35};
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 < 1 || isNaN(data35)){
+const err75 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data35};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1105,9 +2383,13 @@ vErrors.push(err75);
 }
 errors++;
 }
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 < 0 || isNaN(data35)){
-const err76 = {instancePath:instancePath+"/domains",schemaPath:"#/allOf/3/then/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[3].then.properties.domains,data:data35};
+}
+}
+if(data.client !== undefined){
+let data36 = data.client;
+if(typeof data36 === "string"){
+if(!pattern9.test(data36)){
+const err76 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data36};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1117,11 +2399,8 @@ vErrors.push(err76);
 errors++;
 }
 }
-}
-if(data.domain_names !== undefined){
-let data36 = data.domain_names;
-if((!(Array.isArray(data36))) && (data36 !== null)){
-const err77 = {instancePath:instancePath+"/domain_names",schemaPath:"#/allOf/3/then/properties/domain_names/type",keyword:"type",params:{type: schema32.allOf[3].then.properties.domain_names.type},message:"must be array,null",schema:schema32.allOf[3].then.properties.domain_names.type,parentSchema:schema32.allOf[3].then.properties.domain_names,data:data36};
+else {
+const err77 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data36};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1130,12 +2409,11 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(Array.isArray(data36)){
-const len1 = data36.length;
-for(let i1=0; i1<len1; i1++){
-let data37 = data36[i1];
-if(typeof data37 !== "string"){
-const err78 = {instancePath:instancePath+"/domain_names/" + i1,schemaPath:"#/allOf/3/then/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[3].then.properties.domain_names.items.type,parentSchema:schema32.allOf[3].then.properties.domain_names.items,data:data37};
+}
+if(data.client_id !== undefined){
+let data37 = data.client_id;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+const err78 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data37};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1144,23 +2422,65 @@ vErrors.push(err78);
 }
 errors++;
 }
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 1 || isNaN(data37)){
+const err79 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data37};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
 }
 }
 }
+if(data.fields !== undefined){
+let data38 = data.fields;
+if(Array.isArray(data38)){
+if(data38.length < 1){
+const err80 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/3/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[3].then.properties.fields,data:data38};
+if(vErrors === null){
+vErrors = [err80];
 }
-var _valid3 = _errs85 === errors;
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+const len1 = data38.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate24(data38[i1], {instancePath:instancePath+"/fields/" + i1,parentData:data38,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/3/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[3].then.properties.fields.type,parentSchema:schema32.allOf[3].then.properties.fields,data:data38};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+}
+var _valid3 = _errs86 === errors;
 valid23 = _valid3;
 if(valid23){
 var props3 = true;
 }
 }
 if(!valid23){
-const err79 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[3].if,parentSchema:schema32.allOf[3],data};
+const err82 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[3].if,parentSchema:schema32.allOf[3],data};
 if(vErrors === null){
-vErrors = [err79];
+vErrors = [err82];
 }
 else {
-vErrors.push(err79);
+vErrors.push(err82);
 }
 errors++;
 }
@@ -1173,75 +2493,13 @@ props0 = props0 || {};
 Object.assign(props0, props3);
 }
 }
-const _errs102 = errors;
-let valid30 = true;
-const _errs103 = errors;
+const _errs106 = errors;
+let valid32 = true;
+const _errs107 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if(((data.action === undefined) && (missing4 = "action")) || ((data.type === undefined) && (missing4 = "type"))){
-const err80 = {};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs104 = errors;
-if("delete" !== data.action){
-const err81 = {};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
-}
-var valid31 = _errs104 === errors;
-}
-else {
-var valid31 = true;
-}
-if(valid31){
-if(data.type !== undefined){
-const _errs105 = errors;
-if("domain" !== data.type){
-const err82 = {};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
-errors++;
-}
-var valid31 = _errs105 === errors;
-}
-else {
-var valid31 = true;
-}
-}
-}
-}
-var _valid4 = _errs103 === errors;
-errors = _errs102;
-if(vErrors !== null){
-if(_errs102){
-vErrors.length = _errs102;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid4){
-const _errs106 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.domain_id === undefined){
-const err83 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
+const err83 = {};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1250,8 +2508,11 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(data.client === undefined){
-const err84 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
+else {
+if(data.action !== undefined){
+const _errs108 = errors;
+if("delete" !== data.action){
+const err84 = {};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1260,8 +2521,16 @@ vErrors.push(err84);
 }
 errors++;
 }
-if(data.client_id === undefined){
-const err85 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
+var valid33 = _errs108 === errors;
+}
+else {
+var valid33 = true;
+}
+if(valid33){
+if(data.type !== undefined){
+const _errs109 = errors;
+if("client" !== data.type){
+const err85 = {};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1270,8 +2539,29 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(data.subdomains === undefined){
-const err86 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "subdomains"},message:"must have required property '"+"subdomains"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
+var valid33 = _errs109 === errors;
+}
+else {
+var valid33 = true;
+}
+}
+}
+}
+var _valid4 = _errs107 === errors;
+errors = _errs106;
+if(vErrors !== null){
+if(_errs106){
+vErrors.length = _errs106;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid4){
+const _errs110 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client_id === undefined){
+const err86 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1280,9 +2570,8 @@ vErrors.push(err86);
 }
 errors++;
 }
-for(const key7 in data){
-if(!(func1.call(schema32.allOf[4].then.properties, key7))){
-const err87 = {instancePath,schemaPath:"#/allOf/4/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[4].then,data};
+if(data.domains === undefined){
+const err87 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1291,11 +2580,8 @@ vErrors.push(err87);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data40 = data.id;
-if(typeof data40 !== "string"){
-const err88 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/4/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.id.type,parentSchema:schema32.allOf[4].then.properties.id,data:data40};
+if(data.domain_names === undefined){
+const err88 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "domain_names"},message:"must have required property '"+"domain_names"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1304,12 +2590,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-if(data.name !== undefined){
-let data41 = data.name;
-if(typeof data41 === "string"){
-if(!pattern10.test(data41)){
-const err89 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data41};
+for(const key7 in data){
+if(!(func1.call(schema32.allOf[4].then.properties, key7))){
+const err89 = {instancePath,schemaPath:"#/allOf/4/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1319,8 +2602,10 @@ vErrors.push(err89);
 errors++;
 }
 }
-else {
-const err90 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data41};
+if(data.id !== undefined){
+let data42 = data.id;
+if(typeof data42 !== "string"){
+const err90 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/4/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.id.type,parentSchema:schema32.allOf[4].then.properties.id,data:data42};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1330,10 +2615,11 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data.domain_id !== undefined){
-let data42 = data.domain_id;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err91 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data42};
+if(data.name !== undefined){
+let data43 = data.name;
+if(typeof data43 === "string"){
+if(!pattern9.test(data43)){
+const err91 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data43};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1342,9 +2628,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 < 1 || isNaN(data42)){
-const err92 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data42};
+}
+else {
+const err92 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data43};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1354,12 +2640,10 @@ vErrors.push(err92);
 errors++;
 }
 }
-}
-if(data.client !== undefined){
-let data43 = data.client;
-if(typeof data43 === "string"){
-if(!pattern9.test(data43)){
-const err93 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data43};
+if(data.client_id !== undefined){
+let data44 = data.client_id;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err93 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data44};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1368,9 +2652,9 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-else {
-const err94 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data43};
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 < 1 || isNaN(data44)){
+const err94 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data44};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1380,10 +2664,11 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data.client_id !== undefined){
-let data44 = data.client_id;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err95 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data44};
+}
+if(data.domains !== undefined){
+let data45 = data.domains;
+if((!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))) && (data45 !== null)){
+const err95 = {instancePath:instancePath+"/domains",schemaPath:"#/allOf/4/then/properties/domains/type",keyword:"type",params:{type: schema32.allOf[4].then.properties.domains.type},message:"must be integer,null",schema:schema32.allOf[4].then.properties.domains.type,parentSchema:schema32.allOf[4].then.properties.domains,data:data45};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1392,9 +2677,9 @@ vErrors.push(err95);
 }
 errors++;
 }
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 < 1 || isNaN(data44)){
-const err96 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data44};
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 < 0 || isNaN(data45)){
+const err96 = {instancePath:instancePath+"/domains",schemaPath:"#/allOf/4/then/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[4].then.properties.domains,data:data45};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1405,14 +2690,10 @@ errors++;
 }
 }
 }
-if(data.subdomains !== undefined){
-let data45 = data.subdomains;
-if(Array.isArray(data45)){
-const len2 = data45.length;
-for(let i2=0; i2<len2; i2++){
-let data46 = data45[i2];
-if(typeof data46 !== "string"){
-const err97 = {instancePath:instancePath+"/subdomains/" + i2,schemaPath:"#/allOf/4/then/properties/subdomains/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.subdomains.items.type,parentSchema:schema32.allOf[4].then.properties.subdomains.items,data:data46};
+if(data.domain_names !== undefined){
+let data46 = data.domain_names;
+if((!(Array.isArray(data46))) && (data46 !== null)){
+const err97 = {instancePath:instancePath+"/domain_names",schemaPath:"#/allOf/4/then/properties/domain_names/type",keyword:"type",params:{type: schema32.allOf[4].then.properties.domain_names.type},message:"must be array,null",schema:schema32.allOf[4].then.properties.domain_names.type,parentSchema:schema32.allOf[4].then.properties.domain_names,data:data46};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1421,10 +2702,12 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-}
-else {
-const err98 = {instancePath:instancePath+"/subdomains",schemaPath:"#/allOf/4/then/properties/subdomains/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[4].then.properties.subdomains.type,parentSchema:schema32.allOf[4].then.properties.subdomains,data:data45};
+if(Array.isArray(data46)){
+const len2 = data46.length;
+for(let i2=0; i2<len2; i2++){
+let data47 = data46[i2];
+if(typeof data47 !== "string"){
+const err98 = {instancePath:instancePath+"/domain_names/" + i2,schemaPath:"#/allOf/4/then/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.domain_names.items.type,parentSchema:schema32.allOf[4].then.properties.domain_names.items,data:data47};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1435,13 +2718,15 @@ errors++;
 }
 }
 }
-var _valid4 = _errs106 === errors;
-valid30 = _valid4;
-if(valid30){
+}
+}
+var _valid4 = _errs110 === errors;
+valid32 = _valid4;
+if(valid32){
 var props4 = true;
 }
 }
-if(!valid30){
+if(!valid32){
 const err99 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[4].if,parentSchema:schema32.allOf[4],data};
 if(vErrors === null){
 vErrors = [err99];
@@ -1465,7 +2750,7 @@ let valid39 = true;
 const _errs128 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
-if((data.action === undefined) && (missing5 = "action")){
+if(((data.action === undefined) && (missing5 = "action")) || ((data.type === undefined) && (missing5 = "type"))){
 const err100 = {};
 if(vErrors === null){
 vErrors = [err100];
@@ -1477,7 +2762,8 @@ errors++;
 }
 else {
 if(data.action !== undefined){
-if("update" !== data.action){
+const _errs129 = errors;
+if("delete" !== data.action){
 const err101 = {};
 if(vErrors === null){
 vErrors = [err101];
@@ -1486,6 +2772,29 @@ else {
 vErrors.push(err101);
 }
 errors++;
+}
+var valid40 = _errs129 === errors;
+}
+else {
+var valid40 = true;
+}
+if(valid40){
+if(data.type !== undefined){
+const _errs130 = errors;
+if("domain" !== data.type){
+const err102 = {};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+var valid40 = _errs130 === errors;
+}
+else {
+var valid40 = true;
 }
 }
 }
@@ -1501,37 +2810,216 @@ vErrors = null;
 }
 }
 if(_valid5){
-const _errs130 = errors;
+const _errs131 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type !== undefined){
-let data48 = data.type;
-if("client" !== data48){
-const err102 = {instancePath:instancePath+"/type",schemaPath:"#/allOf/5/then/properties/type/const",keyword:"const",params:{allowedValue: "client"},message:"must be equal to constant",schema:"client",parentSchema:schema32.allOf[5].then.properties.type,data:data48};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
-errors++;
-}
-}
-}
-var _valid5 = _errs130 === errors;
-valid39 = _valid5;
-if(valid39){
-var props5 = {};
-props5.type = true;
-props5.action = true;
-}
-}
-if(!valid39){
-const err103 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[5].if,parentSchema:schema32.allOf[5],data};
+if(data.domain_id === undefined){
+const err103 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
 if(vErrors === null){
 vErrors = [err103];
 }
 else {
 vErrors.push(err103);
+}
+errors++;
+}
+if(data.client === undefined){
+const err104 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+if(data.client_id === undefined){
+const err105 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+if(data.subdomains === undefined){
+const err106 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "subdomains"},message:"must have required property '"+"subdomains"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+for(const key8 in data){
+if(!(func1.call(schema32.allOf[5].then.properties, key8))){
+const err107 = {instancePath,schemaPath:"#/allOf/5/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[5].then,data};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data50 = data.id;
+if(typeof data50 !== "string"){
+const err108 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/5/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[5].then.properties.id.type,parentSchema:schema32.allOf[5].then.properties.id,data:data50};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data51 = data.name;
+if(typeof data51 === "string"){
+if(!pattern10.test(data51)){
+const err109 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data51};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+else {
+const err110 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data51};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+if(data.domain_id !== undefined){
+let data52 = data.domain_id;
+if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
+const err111 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data52};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+if((typeof data52 == "number") && (isFinite(data52))){
+if(data52 < 1 || isNaN(data52)){
+const err112 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data52};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+}
+if(data.client !== undefined){
+let data53 = data.client;
+if(typeof data53 === "string"){
+if(!pattern9.test(data53)){
+const err113 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data53};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+else {
+const err114 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data53};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+if(data.client_id !== undefined){
+let data54 = data.client_id;
+if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
+const err115 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data54};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+if((typeof data54 == "number") && (isFinite(data54))){
+if(data54 < 1 || isNaN(data54)){
+const err116 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data54};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+}
+if(data.subdomains !== undefined){
+let data55 = data.subdomains;
+if(Array.isArray(data55)){
+const len3 = data55.length;
+for(let i3=0; i3<len3; i3++){
+let data56 = data55[i3];
+if(typeof data56 !== "string"){
+const err117 = {instancePath:instancePath+"/subdomains/" + i3,schemaPath:"#/allOf/5/then/properties/subdomains/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[5].then.properties.subdomains.items.type,parentSchema:schema32.allOf[5].then.properties.subdomains.items,data:data56};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/subdomains",schemaPath:"#/allOf/5/then/properties/subdomains/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[5].then.properties.subdomains.type,parentSchema:schema32.allOf[5].then.properties.subdomains,data:data55};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+}
+var _valid5 = _errs131 === errors;
+valid39 = _valid5;
+if(valid39){
+var props5 = true;
+}
+}
+if(!valid39){
+const err119 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[5].if,parentSchema:schema32.allOf[5],data};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
 }
 errors++;
 }
@@ -1546,72 +3034,72 @@ Object.assign(props0, props5);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err104 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err120 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err104];
+vErrors = [err120];
 }
 else {
-vErrors.push(err104);
+vErrors.push(err120);
 }
 errors++;
 }
 if(data.action === undefined){
-const err105 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err121 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err105];
+vErrors = [err121];
 }
 else {
-vErrors.push(err105);
+vErrors.push(err121);
 }
 errors++;
 }
 if(data.type === undefined){
-const err106 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err122 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err106];
+vErrors = [err122];
 }
 else {
-vErrors.push(err106);
+vErrors.push(err122);
 }
 errors++;
 }
 if(data.name === undefined){
-const err107 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err123 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err107];
+vErrors = [err123];
 }
 else {
-vErrors.push(err107);
+vErrors.push(err123);
 }
 errors++;
 }
 if(data.reason === undefined){
-const err108 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err124 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err108];
+vErrors = [err124];
 }
 else {
-vErrors.push(err108);
+vErrors.push(err124);
 }
 errors++;
 }
 if(data.depends_on === undefined){
-const err109 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err125 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err109];
+vErrors = [err125];
 }
 else {
-vErrors.push(err109);
+vErrors.push(err125);
 }
 errors++;
 }
 if(data.request === undefined){
-const err110 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request"},message:"must have required property '"+"request"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err126 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request"},message:"must have required property '"+"request"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err110];
+vErrors = [err126];
 }
 else {
-vErrors.push(err110);
+vErrors.push(err126);
 }
 errors++;
 }
@@ -1624,189 +3112,189 @@ props0.depends_on = true;
 props0.request = true;
 }
 if(data.action !== undefined){
-let data49 = data.action;
-if(!(((data49 === "create") || (data49 === "update")) || (data49 === "delete"))){
-const err111 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema32.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.action.enum,parentSchema:schema32.properties.action,data:data49};
+let data57 = data.action;
+if(!(((data57 === "create") || (data57 === "update")) || (data57 === "delete"))){
+const err127 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema32.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.action.enum,parentSchema:schema32.properties.action,data:data57};
 if(vErrors === null){
-vErrors = [err111];
+vErrors = [err127];
 }
 else {
-vErrors.push(err111);
+vErrors.push(err127);
 }
 errors++;
 }
 }
 if(data.type !== undefined){
-let data50 = data.type;
-if(!((data50 === "client") || (data50 === "domain"))){
-const err112 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema32.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.type.enum,parentSchema:schema32.properties.type,data:data50};
+let data58 = data.type;
+if(!((data58 === "client") || (data58 === "domain"))){
+const err128 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema32.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.type.enum,parentSchema:schema32.properties.type,data:data58};
 if(vErrors === null){
-vErrors = [err112];
+vErrors = [err128];
 }
 else {
-vErrors.push(err112);
+vErrors.push(err128);
 }
 errors++;
 }
 }
 if(data.reason !== undefined){
-let data51 = data.reason;
-if(typeof data51 !== "string"){
-const err113 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.reason.type,parentSchema:schema32.properties.reason,data:data51};
+let data59 = data.reason;
+if(typeof data59 !== "string"){
+const err129 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.reason.type,parentSchema:schema32.properties.reason,data:data59};
 if(vErrors === null){
-vErrors = [err113];
+vErrors = [err129];
 }
 else {
-vErrors.push(err113);
+vErrors.push(err129);
 }
 errors++;
 }
 }
 if(data.depends_on !== undefined){
-let data52 = data.depends_on;
-if(Array.isArray(data52)){
-const len3 = data52.length;
-for(let i3=0; i3<len3; i3++){
-let data53 = data52[i3];
-if(typeof data53 === "string"){
-if(!pattern17.test(data53)){
-const err114 = {instancePath:instancePath+"/depends_on/" + i3,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain):."},message:"must match pattern \""+"^(client|domain):."+"\"",schema:"^(client|domain):.",parentSchema:schema47,data:data53};
+let data60 = data.depends_on;
+if(Array.isArray(data60)){
+const len4 = data60.length;
+for(let i4=0; i4<len4; i4++){
+let data61 = data60[i4];
+if(typeof data61 === "string"){
+if(!pattern19.test(data61)){
+const err130 = {instancePath:instancePath+"/depends_on/" + i4,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain):."},message:"must match pattern \""+"^(client|domain):."+"\"",schema:"^(client|domain):.",parentSchema:schema60,data:data61};
 if(vErrors === null){
-vErrors = [err114];
+vErrors = [err130];
 }
 else {
-vErrors.push(err114);
+vErrors.push(err130);
 }
 errors++;
 }
 }
 else {
-const err115 = {instancePath:instancePath+"/depends_on/" + i3,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.type,parentSchema:schema47,data:data53};
+const err131 = {instancePath:instancePath+"/depends_on/" + i4,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.type,parentSchema:schema60,data:data61};
 if(vErrors === null){
-vErrors = [err115];
+vErrors = [err131];
 }
 else {
-vErrors.push(err115);
+vErrors.push(err131);
 }
 errors++;
 }
 }
 }
 else {
-const err116 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.depends_on.type,parentSchema:schema32.properties.depends_on,data:data52};
+const err132 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.depends_on.type,parentSchema:schema32.properties.depends_on,data:data60};
 if(vErrors === null){
-vErrors = [err116];
+vErrors = [err132];
 }
 else {
-vErrors.push(err116);
+vErrors.push(err132);
 }
 errors++;
 }
 }
 if(data.request !== undefined){
-let data54 = data.request;
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-if(data54.method === undefined){
-const err117 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data54};
+let data62 = data.request;
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
+if(data62.method === undefined){
+const err133 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data62};
 if(vErrors === null){
-vErrors = [err117];
+vErrors = [err133];
 }
 else {
-vErrors.push(err117);
+vErrors.push(err133);
 }
 errors++;
 }
-if(data54.path === undefined){
-const err118 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data54};
+if(data62.path === undefined){
+const err134 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data62};
 if(vErrors === null){
-vErrors = [err118];
+vErrors = [err134];
 }
 else {
-vErrors.push(err118);
+vErrors.push(err134);
 }
 errors++;
 }
-if(data54.body === undefined){
-const err119 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data54};
+if(data62.body === undefined){
+const err135 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data62};
 if(vErrors === null){
-vErrors = [err119];
+vErrors = [err135];
 }
 else {
-vErrors.push(err119);
+vErrors.push(err135);
 }
 errors++;
 }
-for(const key8 in data54){
-if(!(((key8 === "method") || (key8 === "path")) || (key8 === "body"))){
-const err120 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.request,data:data54};
+for(const key9 in data62){
+if(!(((key9 === "method") || (key9 === "path")) || (key9 === "body"))){
+const err136 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.request,data:data62};
 if(vErrors === null){
-vErrors = [err120];
+vErrors = [err136];
 }
 else {
-vErrors.push(err120);
-}
-errors++;
-}
-}
-if(data54.method !== undefined){
-let data55 = data54.method;
-if(!(((data55 === "POST") || (data55 === "PUT")) || (data55 === "DELETE"))){
-const err121 = {instancePath:instancePath+"/request/method",schemaPath:"#/properties/request/properties/method/enum",keyword:"enum",params:{allowedValues: schema32.properties.request.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.request.properties.method.enum,parentSchema:schema32.properties.request.properties.method,data:data55};
-if(vErrors === null){
-vErrors = [err121];
-}
-else {
-vErrors.push(err121);
+vErrors.push(err136);
 }
 errors++;
 }
 }
-if(data54.path !== undefined){
-let data56 = data54.path;
-if(typeof data56 !== "string"){
-const err122 = {instancePath:instancePath+"/request/path",schemaPath:"#/properties/request/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.request.properties.path.type,parentSchema:schema32.properties.request.properties.path,data:data56};
+if(data62.method !== undefined){
+let data63 = data62.method;
+if(!(((data63 === "POST") || (data63 === "PUT")) || (data63 === "DELETE"))){
+const err137 = {instancePath:instancePath+"/request/method",schemaPath:"#/properties/request/properties/method/enum",keyword:"enum",params:{allowedValues: schema32.properties.request.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.request.properties.method.enum,parentSchema:schema32.properties.request.properties.method,data:data63};
 if(vErrors === null){
-vErrors = [err122];
+vErrors = [err137];
 }
 else {
-vErrors.push(err122);
+vErrors.push(err137);
 }
 errors++;
 }
 }
-if(data54.body !== undefined){
-let data57 = data54.body;
-if((!(data57 && typeof data57 == "object" && !Array.isArray(data57))) && (data57 !== null)){
-const err123 = {instancePath:instancePath+"/request/body",schemaPath:"#/properties/request/properties/body/type",keyword:"type",params:{type: schema32.properties.request.properties.body.type},message:"must be object,null",schema:schema32.properties.request.properties.body.type,parentSchema:schema32.properties.request.properties.body,data:data57};
+if(data62.path !== undefined){
+let data64 = data62.path;
+if(typeof data64 !== "string"){
+const err138 = {instancePath:instancePath+"/request/path",schemaPath:"#/properties/request/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.request.properties.path.type,parentSchema:schema32.properties.request.properties.path,data:data64};
 if(vErrors === null){
-vErrors = [err123];
+vErrors = [err138];
 }
 else {
-vErrors.push(err123);
+vErrors.push(err138);
 }
 errors++;
 }
 }
-}
-else {
-const err124 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.request.type,parentSchema:schema32.properties.request,data:data54};
+if(data62.body !== undefined){
+let data65 = data62.body;
+if((!(data65 && typeof data65 == "object" && !Array.isArray(data65))) && (data65 !== null)){
+const err139 = {instancePath:instancePath+"/request/body",schemaPath:"#/properties/request/properties/body/type",keyword:"type",params:{type: schema32.properties.request.properties.body.type},message:"must be object,null",schema:schema32.properties.request.properties.body.type,parentSchema:schema32.properties.request.properties.body,data:data65};
 if(vErrors === null){
-vErrors = [err124];
+vErrors = [err139];
 }
 else {
-vErrors.push(err124);
+vErrors.push(err139);
 }
 errors++;
 }
 }
 }
 else {
-const err125 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+const err140 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.request.type,parentSchema:schema32.properties.request,data:data62};
 if(vErrors === null){
-vErrors = [err125];
+vErrors = [err140];
 }
 else {
-vErrors.push(err125);
+vErrors.push(err140);
+}
+errors++;
+}
+}
+}
+else {
+const err141 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
 }
 errors++;
 }
@@ -2256,9 +3744,13 @@ if(Array.isArray(data15)){
 const len3 = data15.length;
 for(let i3=0; i3<len3; i3++){
 let data16 = data15[i3];
+const _errs35 = errors;
+let valid10 = true;
+const _errs36 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.client === undefined){
-const err35 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data16};
+let missing0;
+if((data16.domain === undefined) && (missing0 = "domain")){
+const err35 = {};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2267,8 +3759,25 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(data16.field === undefined){
-const err36 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data16};
+}
+var _valid0 = _errs36 === errors;
+errors = _errs35;
+if(vErrors !== null){
+if(_errs35){
+vErrors.length = _errs35;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs37 = errors;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.field !== undefined){
+let data17 = data16.field;
+if(!(((((data17 === "php_version") || (data17 === "https.lets_encrypt")) || (data17 === "https.force")) || (data17 === "https.hsts")) || (data17 === "redirect"))){
+const err36 = {instancePath:instancePath+"/unknowns/" + i3+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values",schema:schema53.enum,parentSchema:schema53,data:data17};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2277,9 +3786,24 @@ vErrors.push(err36);
 }
 errors++;
 }
-for(const key1 in data16){
-if(!((key1 === "client") || (key1 === "field"))){
-const err37 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unknowns.items,data:data16};
+}
+}
+var _valid0 = _errs37 === errors;
+valid10 = _valid0;
+if(valid10){
+var props1 = {};
+props1.field = true;
+props1.domain = true;
+}
+ifClause0 = "then";
+}
+else {
+const _errs40 = errors;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.field !== undefined){
+let data18 = data16.field;
+if(!((((data18 === "plan") || (data18 === "email")) || (data18 === "suspended")) || (data18 === "language"))){
+const err37 = {instancePath:instancePath+"/unknowns/" + i3+"/field",schemaPath:"#/properties/unknowns/items/else/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.else.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.else.properties.field.enum,parentSchema:schema31.properties.unknowns.items.else.properties.field,data:data18};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2289,10 +3813,19 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data16.client !== undefined){
-let data17 = data16.client;
-if(typeof data17 !== "string"){
-const err38 = {instancePath:instancePath+"/unknowns/" + i3+"/client",schemaPath:"#/properties/unknowns/items/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.client.type,parentSchema:schema31.properties.unknowns.items.properties.client,data:data17};
+}
+var _valid0 = _errs40 === errors;
+valid10 = _valid0;
+if(valid10){
+if(props1 !== true){
+props1 = props1 || {};
+props1.field = true;
+}
+}
+ifClause0 = "else";
+}
+if(!valid10){
+const err38 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema31.properties.unknowns.items.if,parentSchema:schema31.properties.unknowns.items,data:data16};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2301,11 +3834,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data16.field !== undefined){
-let data18 = data16.field;
-if(!((((data18 === "plan") || (data18 === "email")) || (data18 === "suspended")) || (data18 === "language"))){
-const err39 = {instancePath:instancePath+"/unknowns/" + i3+"/field",schemaPath:"#/properties/unknowns/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.properties.field.enum,parentSchema:schema31.properties.unknowns.items.properties.field,data:data18};
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.client === undefined){
+const err39 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data16};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2314,10 +3845,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unknowns.items.type,parentSchema:schema31.properties.unknowns.items,data:data16};
+if(data16.field === undefined){
+const err40 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data16};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2326,10 +3855,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/unknowns",schemaPath:"#/properties/unknowns/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.type,parentSchema:schema31.properties.unknowns,data:data15};
+for(const key1 in data16){
+if(!(((key1 === "client") || (key1 === "domain")) || (key1 === "field"))){
+const err41 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unknowns.items,data:data16};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2339,11 +3867,10 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data.unmanaged !== undefined){
-let data19 = data.unmanaged;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-if(data19.clients === undefined){
-const err42 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data19};
+if(data16.client !== undefined){
+let data19 = data16.client;
+if(typeof data19 !== "string"){
+const err42 = {instancePath:instancePath+"/unknowns/" + i3+"/client",schemaPath:"#/properties/unknowns/items/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.client.type,parentSchema:schema31.properties.unknowns.items.properties.client,data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2352,8 +3879,12 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data19.domains === undefined){
-const err43 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data19};
+}
+if(data16.domain !== undefined){
+let data20 = data16.domain;
+if(typeof data20 === "string"){
+if(!pattern10.test(data20)){
+const err43 = {instancePath:instancePath+"/unknowns/" + i3+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data20};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2362,9 +3893,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-for(const key2 in data19){
-if(!((((key2 === "clients") || (key2 === "domains")) || (key2 === "client_names")) || (key2 === "domain_names"))){
-const err44 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unmanaged,data:data19};
+}
+else {
+const err44 = {instancePath:instancePath+"/unknowns/" + i3+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data20};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2374,10 +3905,10 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data19.clients !== undefined){
-let data20 = data19.clients;
-if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
-const err45 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.clients.type,parentSchema:schema31.properties.unmanaged.properties.clients,data:data20};
+if(data16.field !== undefined){
+let data21 = data16.field;
+if(!(((((((((data21 === "plan") || (data21 === "email")) || (data21 === "suspended")) || (data21 === "language")) || (data21 === "php_version")) || (data21 === "https.lets_encrypt")) || (data21 === "https.force")) || (data21 === "https.hsts")) || (data21 === "redirect"))){
+const err45 = {instancePath:instancePath+"/unknowns/" + i3+"/field",schemaPath:"#/properties/unknowns/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.properties.field.enum,parentSchema:schema31.properties.unknowns.items.properties.field,data:data21};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2386,9 +3917,10 @@ vErrors.push(err45);
 }
 errors++;
 }
-if((typeof data20 == "number") && (isFinite(data20))){
-if(data20 < 0 || isNaN(data20)){
-const err46 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.clients,data:data20};
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unknowns.items.type,parentSchema:schema31.properties.unknowns.items,data:data16};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2399,10 +3931,8 @@ errors++;
 }
 }
 }
-if(data19.domains !== undefined){
-let data21 = data19.domains;
-if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
-const err47 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domains.type},message:"must be integer,null",schema:schema31.properties.unmanaged.properties.domains.type,parentSchema:schema31.properties.unmanaged.properties.domains,data:data21};
+else {
+const err47 = {instancePath:instancePath+"/unknowns",schemaPath:"#/properties/unknowns/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.type,parentSchema:schema31.properties.unknowns,data:data15};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2411,9 +3941,12 @@ vErrors.push(err47);
 }
 errors++;
 }
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 < 0 || isNaN(data21)){
-const err48 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.domains,data:data21};
+}
+if(data.unmanaged !== undefined){
+let data22 = data.unmanaged;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.clients === undefined){
+const err48 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data22};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2422,16 +3955,8 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-}
-if(data19.client_names !== undefined){
-let data22 = data19.client_names;
-if(Array.isArray(data22)){
-const len4 = data22.length;
-for(let i4=0; i4<len4; i4++){
-let data23 = data22[i4];
-if(typeof data23 !== "string"){
-const err49 = {instancePath:instancePath+"/unmanaged/client_names/" + i4,schemaPath:"#/properties/unmanaged/properties/client_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.client_names.items.type,parentSchema:schema31.properties.unmanaged.properties.client_names.items,data:data23};
+if(data22.domains === undefined){
+const err49 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data22};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2440,10 +3965,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/unmanaged/client_names",schemaPath:"#/properties/unmanaged/properties/client_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.client_names.type,parentSchema:schema31.properties.unmanaged.properties.client_names,data:data22};
+for(const key2 in data22){
+if(!((((key2 === "clients") || (key2 === "domains")) || (key2 === "client_names")) || (key2 === "domain_names"))){
+const err50 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unmanaged,data:data22};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2453,10 +3977,10 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data19.domain_names !== undefined){
-let data24 = data19.domain_names;
-if((!(Array.isArray(data24))) && (data24 !== null)){
-const err51 = {instancePath:instancePath+"/unmanaged/domain_names",schemaPath:"#/properties/unmanaged/properties/domain_names/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domain_names.type},message:"must be array,null",schema:schema31.properties.unmanaged.properties.domain_names.type,parentSchema:schema31.properties.unmanaged.properties.domain_names,data:data24};
+if(data22.clients !== undefined){
+let data23 = data22.clients;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err51 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.clients.type,parentSchema:schema31.properties.unmanaged.properties.clients,data:data23};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2465,12 +3989,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(Array.isArray(data24)){
-const len5 = data24.length;
-for(let i5=0; i5<len5; i5++){
-let data25 = data24[i5];
-if(typeof data25 !== "string"){
-const err52 = {instancePath:instancePath+"/unmanaged/domain_names/" + i5,schemaPath:"#/properties/unmanaged/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.domain_names.items.type,parentSchema:schema31.properties.unmanaged.properties.domain_names.items,data:data25};
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 0 || isNaN(data23)){
+const err52 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.clients,data:data23};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2481,10 +4002,10 @@ errors++;
 }
 }
 }
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unmanaged.type,parentSchema:schema31.properties.unmanaged,data:data19};
+if(data22.domains !== undefined){
+let data24 = data22.domains;
+if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
+const err53 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domains.type},message:"must be integer,null",schema:schema31.properties.unmanaged.properties.domains.type,parentSchema:schema31.properties.unmanaged.properties.domains,data:data24};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2493,15 +4014,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-if(data.notes !== undefined){
-let data26 = data.notes;
-if(Array.isArray(data26)){
-const len6 = data26.length;
-for(let i6=0; i6<len6; i6++){
-let data27 = data26[i6];
-if(typeof data27 !== "string"){
-const err54 = {instancePath:instancePath+"/notes/" + i6,schemaPath:"#/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.notes.items.type,parentSchema:schema31.properties.notes.items,data:data27};
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 < 0 || isNaN(data24)){
+const err54 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.domains,data:data24};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2512,8 +4027,14 @@ errors++;
 }
 }
 }
-else {
-const err55 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.notes.type,parentSchema:schema31.properties.notes,data:data26};
+if(data22.client_names !== undefined){
+let data25 = data22.client_names;
+if(Array.isArray(data25)){
+const len4 = data25.length;
+for(let i4=0; i4<len4; i4++){
+let data26 = data25[i4];
+if(typeof data26 !== "string"){
+const err55 = {instancePath:instancePath+"/unmanaged/client_names/" + i4,schemaPath:"#/properties/unmanaged/properties/client_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.client_names.items.type,parentSchema:schema31.properties.unmanaged.properties.client_names.items,data:data26};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2523,14 +4044,9 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data.warnings !== undefined){
-let data28 = data.warnings;
-if(Array.isArray(data28)){
-const len7 = data28.length;
-for(let i7=0; i7<len7; i7++){
-let data29 = data28[i7];
-if(typeof data29 !== "string"){
-const err56 = {instancePath:instancePath+"/warnings/" + i7,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.warnings.items.type,parentSchema:schema31.properties.warnings.items,data:data29};
+}
+else {
+const err56 = {instancePath:instancePath+"/unmanaged/client_names",schemaPath:"#/properties/unmanaged/properties/client_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.client_names.type,parentSchema:schema31.properties.unmanaged.properties.client_names,data:data25};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2540,9 +4056,10 @@ vErrors.push(err56);
 errors++;
 }
 }
-}
-else {
-const err57 = {instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.warnings.type,parentSchema:schema31.properties.warnings,data:data28};
+if(data22.domain_names !== undefined){
+let data27 = data22.domain_names;
+if((!(Array.isArray(data27))) && (data27 !== null)){
+const err57 = {instancePath:instancePath+"/unmanaged/domain_names",schemaPath:"#/properties/unmanaged/properties/domain_names/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domain_names.type},message:"must be array,null",schema:schema31.properties.unmanaged.properties.domain_names.type,parentSchema:schema31.properties.unmanaged.properties.domain_names,data:data27};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2551,14 +4068,12 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data.summary !== undefined){
-let data30 = data.summary;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-for(const key3 in data30){
-let data31 = data30[key3];
-if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
-const err58 = {instancePath:instancePath+"/summary/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.additionalProperties.type,parentSchema:schema31.properties.summary.additionalProperties,data:data31};
+if(Array.isArray(data27)){
+const len5 = data27.length;
+for(let i5=0; i5<len5; i5++){
+let data28 = data27[i5];
+if(typeof data28 !== "string"){
+const err58 = {instancePath:instancePath+"/unmanaged/domain_names/" + i5,schemaPath:"#/properties/unmanaged/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.domain_names.items.type,parentSchema:schema31.properties.unmanaged.properties.domain_names.items,data:data28};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2567,9 +4082,12 @@ vErrors.push(err58);
 }
 errors++;
 }
-if((typeof data31 == "number") && (isFinite(data31))){
-if(data31 < 0 || isNaN(data31)){
-const err59 = {instancePath:instancePath+"/summary/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.additionalProperties,data:data31};
+}
+}
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unmanaged.type,parentSchema:schema31.properties.unmanaged,data:data22};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2579,10 +4097,14 @@ vErrors.push(err59);
 errors++;
 }
 }
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data30};
+if(data.notes !== undefined){
+let data29 = data.notes;
+if(Array.isArray(data29)){
+const len6 = data29.length;
+for(let i6=0; i6<len6; i6++){
+let data30 = data29[i6];
+if(typeof data30 !== "string"){
+const err60 = {instancePath:instancePath+"/notes/" + i6,schemaPath:"#/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.notes.items.type,parentSchema:schema31.properties.notes.items,data:data30};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2594,7 +4116,7 @@ errors++;
 }
 }
 else {
-const err61 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+const err61 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.notes.type,parentSchema:schema31.properties.notes,data:data29};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2603,9 +4125,90 @@ vErrors.push(err61);
 }
 errors++;
 }
+}
+if(data.warnings !== undefined){
+let data31 = data.warnings;
+if(Array.isArray(data31)){
+const len7 = data31.length;
+for(let i7=0; i7<len7; i7++){
+let data32 = data31[i7];
+if(typeof data32 !== "string"){
+const err62 = {instancePath:instancePath+"/warnings/" + i7,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.warnings.items.type,parentSchema:schema31.properties.warnings.items,data:data32};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.warnings.type,parentSchema:schema31.properties.warnings,data:data31};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data.summary !== undefined){
+let data33 = data.summary;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+for(const key3 in data33){
+let data34 = data33[key3];
+if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
+const err64 = {instancePath:instancePath+"/summary/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.additionalProperties.type,parentSchema:schema31.properties.summary.additionalProperties,data:data34};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if((typeof data34 == "number") && (isFinite(data34))){
+if(data34 < 0 || isNaN(data34)){
+const err65 = {instancePath:instancePath+"/summary/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.additionalProperties,data:data34};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data33};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+else {
+const err67 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
 validate20.errors = vErrors;
 return errors === 0;
 }
 validate20.evaluated = {"props":{"format_version":true,"panel_url":true,"manifest":true,"manifest_sha256":true,"fingerprint":true,"plan_sha256":true,"changes":true,"conflicts":true,"unknowns":true,"unmanaged":true,"notes":true,"warnings":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client is still there with the values the plan shows as `before`; for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere (not in GET /clients, not in GET /clients/{id}): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"field":{"enum":["plan","email","suspended","language"]}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action"],"properties":{"action":{"const":"update"}}},"then":{"properties":{"type":{"const":"client"}}}}]}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\" or \"domain\"","enum":["client","domain"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"type":"string"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues).","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"type":"string"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]}}};

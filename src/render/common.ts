@@ -11,7 +11,14 @@ import {
   unknownLine as clientUnknownLine,
 } from '../kinds/client/index.js';
 import type { KindName, KindNoun } from '../kinds/common.js';
-import { conflictText, DOMAIN_NOUN, domainSubject, unicodeForm } from '../kinds/domain.js';
+import {
+  conflictText,
+  DOMAIN_NOUN,
+  domainSubject,
+  settingsText,
+  settingUnknownLine,
+  unicodeForm,
+} from '../kinds/domain.js';
 
 export { fieldsText } from '../kinds/client/index.js';
 
@@ -120,12 +127,18 @@ export function unicodeOf(change: Change): string {
 }
 
 /**
- * `plan: "Basic" -> "Business"`: what an update changes, as its kind's room words it. Only a
- * client has updates today; a kind that gets some brings fields of its own, and the compiler
- * then asks for its words here.
+ * `plan: "Basic" -> "Business"`, `https.force: false -> true`: what an update changes, as its
+ * kind's room words it.
  */
 export function updatedFields(change: Extract<Change, { action: 'update' }>): string {
-  return fieldsText(change.fields);
+  switch (change.type) {
+    case 'client':
+      return fieldsText(change.fields);
+    case 'domain':
+      return settingsText(change.fields);
+    default:
+      return assertNever(change);
+  }
 }
 
 /** `3 to create (1 client, 2 domains), 1 to update, 2 to delete (2 domains)` or `no changes` */
@@ -152,9 +165,9 @@ export function conflictLine(c: Plan['conflicts'][number], nameOwner = true): st
   return conflictText(c, nameOwner);
 }
 
-/** `client "alice": the panel shows its email nowhere: not compared` */
+/** `client "alice": the panel shows its email nowhere: not compared`, or a domain's setting so. */
 export function unknownLine(u: Plan['unknowns'][number]): string {
-  return clientUnknownLine(u);
+  return u.domain === undefined ? clientUnknownLine(u) : settingUnknownLine(u);
 }
 
 /** What the panel holds unmanaged, by kind: its names, undefined when the panel cannot list them. */

@@ -19,6 +19,7 @@ import {
   type LiveClient,
 } from '../../src/kinds/client/index.js';
 import type { FieldReader } from '../../src/kinds/common.js';
+import { SETTING_ROWS } from '../../src/kinds/domain.js';
 
 const plans = hostingPlans([
   { id: 1, name: 'Basic' },
@@ -134,6 +135,10 @@ describe('the schemas hold every row', () => {
     const enums = [...text.matchAll(/"enum":\[("plan"[^\]]*)\]/g)].map(
       (m) => JSON.parse(`[${m[1] ?? ''}]`) as string[],
     );
-    expect(enums).toEqual([keys, keys]);
+    const settings = SETTING_ROWS.map((row) => row.key);
+    // unknowns: any field, then a client's alone; a client update's fields.
+    expect(enums).toEqual([[...keys, ...settings], keys, keys]);
+    const { $defs } = schema('plan.schema.json') as { $defs: { setting: { enum: string[] } } };
+    expect($defs.setting.enum).toEqual(settings);
   });
 });

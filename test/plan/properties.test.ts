@@ -141,6 +141,13 @@ function simulateApply(plan: Plan, before: Live): Live {
         }
         break;
       case 'update':
+        if (change.type === 'domain') {
+          // As a panel does: top-level keys given replace, nested objects are taken whole.
+          domains = domains.map((d) =>
+            d.id === change.domainId ? { ...d, settings: { ...d.settings, ...change.body } } : d,
+          );
+          break;
+        }
         clients = clients.map((c) => {
           if (c.id !== change.clientId) return c;
           let next = c;

@@ -2,10 +2,20 @@
  * The domain's changes: their types, how the planner makes them, the requests they become and
  * their phrases. Pure.
  */
-import { quote, safeText } from '../../escape.js';
+import { jsonText, quote, safeText } from '../../escape.js';
 import { assertNever } from '../../util.js';
 import { afterSubdomains, type ChangeBase, changeId, type KindNoun, type PanelRequest } from '../common.js';
 import { type LiveDomain, unicodeForm } from './record.js';
+import {
+  type DomainSetting,
+  type DomainSettings,
+  givenSettings,
+  sameSetting,
+  type SettingChange,
+  settingRow,
+  type SettingsBody,
+  settingsBody,
+} from './settings.js';
 
 /** A domain the panel lacks: `POST /domains` for its client. */
 export interface CreateDomain extends ChangeBase {
@@ -17,6 +27,25 @@ export interface CreateDomain extends ChangeBase {
   readonly clientId: number | null;
   /** A parent domain created in the same run, which this subdomain waits for. */
   readonly parent?: string;
+  /** The settings the manifest gives, sent in the same POST; absent when it gives none. */
+  readonly settings?: DomainSettings;
+}
+
+/**
+ * A domain whose managed settings differ: `PUT /domains/{id}` with only the top-level keys that
+ * differ, each nested object whole (as read, with the managed keys changed).
+ */
+export interface UpdateDomain extends ChangeBase {
+  readonly action: 'update';
+  readonly type: 'domain';
+  readonly domainId: number;
+  /** The owner's username and id on the panel. */
+  readonly client: string;
+  readonly clientId: number;
+  /** In the order of the settings' table; at least one. */
+  readonly fields: readonly SettingChange[];
+  /** What the PUT sends: the fields written into the panel's objects as read (settingsBody). */
+  readonly body: SettingsBody;
 }
 
 /** A domain deleted (`state: absent`, or pruned); after its subdomains that are deleted too. */
@@ -31,13 +60,20 @@ export interface DeleteDomain extends ChangeBase {
   readonly subdomains: readonly string[];
 }
 
-export type DomainChange = CreateDomain | DeleteDomain;
+export type DomainChange = CreateDomain | UpdateDomain | DeleteDomain;
 
 /**
  * The create of `name` for `client` (`clientId` null when the client is created in the same
  * run: it then waits for the client's create), after its `parent` when that is created too.
  */
-export function createDomain(name: string, client: string, clientId: number | null, parent?: string): CreateDomain {
+export function createDomain(
+  name: string,
+  client: string,
+  clientId: number | null,
+  parent?: string,
+  settings?: DomainSettings,
+): CreateDomain {
+  const given = givenSettings(settings).length > 0;
   return {
     id: changeId('domain', name),
     action: 'create',
@@ -51,6 +87,40 @@ export function createDomain(name: string, client: string, clientId: number | nu
       ...(parent === undefined ? [] : [changeId('domain', parent)]),
     ],
     ...(parent === undefined ? {} : { parent }),
+    ...(given && settings !== undefined ? { settings } : {}),
+  };
+}
+
+/**
+ * The diff rule for an existing domain's settings: the update for the settings the manifest
+ * gives that differ from the panel's, or undefined. A setting the record does not show goes to
+ * `unknown`, never a change.
+ */
+export function updateDomain(
+  settings: DomainSettings | undefined,
+  live: LiveDomain,
+  owner: { readonly id: number; readonly username: string },
+  unknown: (field: DomainSetting) => void,
+): UpdateDomain | undefined {
+  const fields: SettingChange[] = [];
+  for (const [row, wanted] of givenSettings(settings)) {
+    const now = live.settings === undefined ? undefined : row.read(live.settings);
+    if (now === undefined) unknown(row.key);
+    else if (!sameSetting(now, wanted)) fields.push({ field: row.key, before: now, after: wanted } as SettingChange);
+  }
+  if (fields.length === 0) return undefined;
+  return {
+    id: changeId('domain', live.name),
+    action: 'update',
+    type: 'domain',
+    name: live.name,
+    domainId: live.id,
+    client: owner.username,
+    clientId: owner.id,
+    reason: 'differs from the manifest',
+    dependsOn: [],
+    fields,
+    body: settingsBody(fields, live.settings ?? {}),
   };
 }
 
@@ -87,8 +157,14 @@ export function domainRequest(change: DomainChange, newClientIds?: ReadonlyMap<s
         body: {
           domain: change.name,
           id_user: change.clientId ?? newClientIds?.get(change.client) ?? null,
+          ...settingsBody(
+            givenSettings(change.settings).map(([row, after]) => ({ field: row.key, after })),
+            {},
+          ),
         },
       };
+    case 'update':
+      return { method: 'PUT', path: `/domains/${change.domainId}`, body: change.body };
     case 'delete':
       return { method: 'DELETE', path: `/domains/${change.domainId}`, body: null };
     default:
@@ -113,6 +189,8 @@ export function domainDetails(change: DomainChange): { what: string; after: stri
   switch (change.action) {
     case 'create':
       return { what: '', after: change.parent === undefined ? '' : `, after ${safeText(change.parent)}` };
+    case 'update':
+      return { what: '', after: '' };
     case 'delete':
       return {
         what: '',
@@ -163,5 +241,33 @@ export function conflictText(c: DomainConflict, nameOwner = true): string {
   return (
     `domain ${quote(c.domain)}${unicodeForm(c.domain)} is listed under client ${quote(c.client)} ` +
     `but belongs to ${owner} on the panel`
+  );
+}
+
+/**
+ * `https.force: false -> true, redirect: false -> {"to":"https://b.example/","status":301}`: each
+ * value as JSON text (data: a URL from a panel may hold anything; escape.ts jsonText).
+ */
+export function settingsText(fields: readonly SettingChange[]): string {
+  return fields.map((f) => `${f.field}: ${settingText(f.before)} -> ${settingText(f.after)}`).join(', ');
+}
+
+/** A setting's value as people read it: a version or a flag bare, an object as JSON text. */
+export function settingText(value: SettingChange['before']): string {
+  return typeof value === 'object' ? jsonText(value) : typeof value === 'string' ? jsonText(value) : String(value);
+}
+
+/**
+ * `domain "a.example" of client "alice": the panel's record shows no security.is_prefer_https:
+ * https.force not compared, not changed`: a managed setting the panel does not show.
+ */
+export function settingUnknownLine(u: {
+  readonly client: string;
+  readonly domain: string;
+  readonly field: DomainSetting;
+}): string {
+  return (
+    `domain ${quote(u.domain)}${unicodeForm(u.domain)} of client ${quote(u.client)}: the panel's record ` +
+    `(GET /domains) shows no ${settingRow(u.field).panelKeys}: ${u.field} not compared, not changed`
   );
 }

@@ -1,8 +1,9 @@
 /** A domain's changes in the plan document, both ways, with the checks a change read back must pass. Pure. */
 import { quote } from '../../escape.js';
-import { assertNever } from '../../util.js';
+import { assertNever, canonical, isRecord, type JsonValue } from '../../util.js';
 import { type ChangeBase, changeId } from '../common.js';
 import type { DomainChange } from './changes.js';
+import { type DomainSettings, type SettingChange, settingRow, type SettingsBody } from './settings.js';
 
 /** A domain's change as the plan document holds it (snake_case), beside the common fields; the schema checked it. */
 export interface DomainChangeJson {
@@ -12,6 +13,12 @@ export interface DomainChangeJson {
   readonly parent?: string;
   readonly domain_id?: number;
   readonly subdomains?: readonly string[];
+  /** A create's settings, by their dotted names. */
+  readonly settings?: DomainSettings;
+  /** An update's settings that differ. */
+  readonly fields?: readonly SettingChange[];
+  /** The request the change becomes: an update's body is read from it (what the PUT sends). */
+  readonly request?: unknown;
 }
 
 /** What a domain's change adds to the common fields, in the document's order. */
@@ -22,7 +29,10 @@ export function domainToJson(change: DomainChange): Record<string, unknown> {
         client: change.client,
         client_id: change.clientId,
         ...(change.parent === undefined ? {} : { parent: change.parent }),
+        ...(change.settings === undefined ? {} : { settings: change.settings }),
       };
+    case 'update':
+      return { domain_id: change.domainId, client: change.client, client_id: change.clientId, fields: change.fields };
     case 'delete':
       return {
         domain_id: change.domainId,
@@ -36,8 +46,8 @@ export function domainToJson(change: DomainChange): Record<string, unknown> {
 }
 
 /**
- * A domain's change read back; `base` holds the common fields. A domain has no update: the
- * schema refuses one, and it is read as a create (whose problems then name it).
+ * A domain's change read back; `base` holds the common fields. An update's body is its request's
+ * (domainProblems checks that it says what its fields say).
  */
 export function domainFromJson(
   item: DomainChangeJson,
@@ -56,6 +66,20 @@ export function domainFromJson(
       clientId: item.client_id ?? 0,
       subdomains: item.subdomains ?? [],
     };
+  if (item.action === 'update') {
+    const request = isRecord(item.request) ? item.request : {};
+    return {
+      ...base,
+      id,
+      action: 'update',
+      type: 'domain',
+      domainId: item.domain_id ?? 0,
+      client: item.client ?? '',
+      clientId: item.client_id ?? 0,
+      fields: item.fields ?? [],
+      body: isRecord(request.body) ? request.body : {},
+    };
+  }
   return {
     ...base,
     id,
@@ -64,11 +88,16 @@ export function domainFromJson(
     client: item.client ?? '',
     clientId: item.client_id ?? null,
     ...(item.parent === undefined ? {} : { parent: item.parent }),
+    ...(item.settings === undefined ? {} : { settings: item.settings }),
   };
 }
 
-/** What a domain's change read back must say of itself beyond the schema: a create waits for what it names. */
+/**
+ * What a domain's change read back must say of itself beyond the schema: a create waits for what
+ * it names; an update's body sends exactly what its fields say.
+ */
 export function domainProblems(change: DomainChange, path: string): string[] {
+  if (change.action === 'update') return updateProblems(change.fields, change.body, path);
   if (change.action !== 'create') return [];
   const problems: string[] = [];
   const owner = changeId('client', change.client);
@@ -77,5 +106,33 @@ export function domainProblems(change: DomainChange, path: string): string[] {
   const parent = change.parent === undefined ? undefined : changeId('domain', change.parent);
   if (parent !== undefined && !change.dependsOn.includes(parent))
     problems.push(`${path}.parent: ${quote(change.parent ?? '')}, yet the change does not depend on ${quote(parent)}`);
+  return problems;
+}
+
+/**
+ * An update's body must carry each field as its row writes it (writing it again changes nothing),
+ * the top-level keys its fields touch and no other, each field once.
+ */
+function updateProblems(fields: readonly SettingChange[], body: SettingsBody, path: string): string[] {
+  const problems: string[] = [];
+  const touched = new Set<string>();
+  const seen = new Set<string>();
+  for (const [i, f] of fields.entries()) {
+    if (seen.has(f.field)) problems.push(`${path}.fields[${i}]: ${quote(f.field)} appears twice`);
+    seen.add(f.field);
+    const row = settingRow(f.field);
+    const key = row.object ?? 'php_version';
+    touched.add(key);
+    const part = row.object === undefined ? body : body[row.object];
+    if (!isRecord(part)) continue; // named below, as a key the body lacks
+    const again: Record<string, JsonValue> = { ...(part as Record<string, JsonValue>) };
+    row.write(again, f.after);
+    if (canonical(again) !== canonical(part))
+      problems.push(`${path}.request.body: does not send ${f.field} as the change says: the file was edited`);
+  }
+  for (const key of touched)
+    if (body[key as keyof SettingsBody] === undefined) problems.push(`${path}.request.body: lacks ${quote(key)}`);
+  for (const key of Object.keys(body))
+    if (!touched.has(key)) problems.push(`${path}.request.body: sends ${quote(key)}, which no field changes`);
   return problems;
 }

@@ -3,11 +3,12 @@
  * the facts of every change and hashes them). Pure.
  */
 import { quote } from '../../escape.js';
-import { assertNever } from '../../util.js';
+import { assertNever, canonical } from '../../util.js';
 import { type ClientFactIndex, existingClient } from '../client/index.js';
 import { type Fact, namesDifference, namesFact, valueOf } from '../facts.js';
 import type { DomainChange } from './changes.js';
 import type { LiveDomain } from './record.js';
+import { type SettingObject, settingRow, settingsBody } from './settings.js';
 
 /** The live panel as a domain's facts look it up. */
 export interface DomainFactIndex extends Pick<ClientFactIndex, 'clients'> {
@@ -21,6 +22,10 @@ export interface DomainFactIndex extends Pick<ClientFactIndex, 'clients'> {
 /**
  * The facts a domain's change depends on, in this order:
  * - a create: `domain:<name>` absent; an existing owner: `owner:<name>` `id:<n>`;
+ * - an update: `domain-record:<name>` with its id and owner, each setting's value before
+ *   (`domain-setting:<name>:<field>`), and each nested object it sends whole
+ *   (`domain-object:<name>:<object>`, as it would be sent now): a key no manifest manages that
+ *   was changed in the panel after review makes the plan stale instead of being sent back;
  * - a delete: its subdomains (`subdomains:<name>`), and `domain-record:<name>` with its id and
  *   owner.
  */
@@ -44,9 +49,48 @@ export function domainFacts(change: DomainChange): Fact<DomainFactIndex>[] {
       if (clientId !== null) facts.push(existingClient(client, clientId, 'owner', 'which the plan adds domains to'));
       return facts;
     }
+    case 'update': {
+      const { name, domainId, clientId, fields, body } = change;
+      const facts: Fact<DomainFactIndex>[] = [domainRecord(name, domainId, clientId, 'updates')];
+      for (const f of fields) {
+        const row = settingRow(f.field);
+        const expected = JSON.stringify(f.before);
+        facts.push({
+          key: `domain-setting:${name}:${f.field}`,
+          expected,
+          actual: (live) => {
+            const domain = live.domains.get(name);
+            if (domain === undefined) return 'absent';
+            const now = domain.settings === undefined ? undefined : row.read(domain.settings);
+            return now === undefined ? 'unknown' : JSON.stringify(now);
+          },
+          reason: (actual) =>
+            `domain ${quote(name)}'s ${f.field} is now ${actual === 'absent' ? 'gone' : actual}; ` +
+            `the plan was made when it was ${expected}`,
+        });
+      }
+      for (const object of ['security', 'target'] as const satisfies readonly SettingObject[]) {
+        const sent = body[object];
+        if (sent === undefined) continue;
+        const mine = fields.filter((f) => settingRow(f.field).object === object);
+        facts.push({
+          key: `domain-object:${name}:${object}`,
+          expected: canonical(sent),
+          actual: (live) => {
+            const settings = live.domains.get(name)?.settings;
+            return settings?.[object] === undefined ? 'absent' : canonical(settingsBody(mine, settings)[object]);
+          },
+          reason: (actual) =>
+            actual === 'absent'
+              ? `domain ${quote(name)}'s record no longer shows its ${object} settings, which the plan sends whole`
+              : `domain ${quote(name)}'s ${object} settings changed on the panel since the plan was made ` +
+                '(keys the plan sends back as they were): it would undo that change',
+        });
+      }
+      return facts;
+    }
     case 'delete': {
       const { name, domainId, clientId, subdomains } = change;
-      const expected = `id:${domainId},owner:${clientId}`;
       const below = namesFact(subdomains);
       return [
         {
@@ -56,28 +100,37 @@ export function domainFacts(change: DomainChange): Fact<DomainFactIndex>[] {
           reason: (actual) =>
             `the subdomains of ${quote(name)}, which the plan deletes, changed: ${namesDifference(below, actual)}`,
         },
-        {
-          key: `domain-record:${name}`,
-          expected,
-          actual: (live) => {
-            const domain = live.domains.get(name);
-            return domain === undefined ? 'absent' : `id:${domain.id},owner:${domain.idUser}`;
-          },
-          reason: (actual, live) => {
-            if (actual === 'absent') return `domain ${quote(name)}, which the plan deletes, is no longer on the panel`;
-            const domain = live.domains.get(name);
-            return domain === undefined || domain.id !== domainId
-              ? `domain ${quote(name)} was made again on the panel ` +
-                  `(id ${domain?.id ?? '?'}; the plan deletes id ${domainId})`
-              : `domain ${quote(name)} now belongs to ${ownerText(domain.idUser, live)}; ` +
-                  `the plan deletes it from client id ${clientId}`;
-          },
-        },
+        domainRecord(name, domainId, clientId, 'deletes'),
       ];
     }
     default:
       return assertNever(change);
   }
+}
+
+/** `domain-record:<name>` is `id:<n>,owner:<n>`: the domain the plan updates or deletes is still that one. */
+function domainRecord(
+  name: string,
+  domainId: number,
+  clientId: number,
+  does: 'updates' | 'deletes',
+): Fact<DomainFactIndex> {
+  return {
+    key: `domain-record:${name}`,
+    expected: `id:${domainId},owner:${clientId}`,
+    actual: (live) => {
+      const domain = live.domains.get(name);
+      return domain === undefined ? 'absent' : `id:${domain.id},owner:${domain.idUser}`;
+    },
+    reason: (actual, live) => {
+      if (actual === 'absent') return `domain ${quote(name)}, which the plan ${does}, is no longer on the panel`;
+      const domain = live.domains.get(name);
+      const from = does === 'deletes' ? 'deletes it from' : 'updates it for';
+      return domain === undefined || domain.id !== domainId
+        ? `domain ${quote(name)} was made again on the panel (id ${domain?.id ?? '?'}; the plan ${does} id ${domainId})`
+        : `domain ${quote(name)} now belongs to ${ownerText(domain.idUser, live)}; the plan ${from} client id ${clientId}`;
+    },
+  };
 }
 
 function ownerText(id: number, live: DomainFactIndex): string {

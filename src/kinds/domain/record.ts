@@ -7,6 +7,7 @@ import { domainToUnicode } from 'node:url';
 import { safeText } from '../../escape.js';
 import { normalizeDomain } from '../../names.js';
 import { compare } from '../../util.js';
+import type { LiveDomainSettings } from './settings.js';
 
 export interface LiveDomain {
   readonly id: number;
@@ -20,6 +21,8 @@ export interface LiveDomain {
    * client); `state: absent` in the manifest, which names it, still deletes it.
    */
   readonly isSystem: boolean | undefined;
+  /** Its settings as read (settings.ts); undefined when the record carries none of them. */
+  readonly settings?: LiveDomainSettings | undefined;
 }
 
 /**

@@ -1,0 +1,282 @@
+/**
+ * A domain's managed settings, one row each: the manifest's dotted name, where the panel keeps
+ * it (the top-level `php_version`, or a key of the nested `security` or `target` object), how it
+ * is read back, compared and written into a request. Every stage loops over SETTING_ROWS; a new
+ * setting is a row here plus the manifest schema and the simulator. Pure.
+ *
+ * The panel's nested objects are sent whole: an update writes the managed keys into the object
+ * as read, so the keys no manifest manages (a certificate id, a document root) go back as they
+ * were, whether the panel merges nested objects or replaces them.
+ */
+import { canonical, isRecord, type JsonObject, type JsonValue } from '../../util.js';
+
+/** HTTP Strict Transport Security as the manifest gives it (`https.hsts`). */
+export interface Hsts {
+  readonly max_age: number;
+  readonly include_subdomains: boolean;
+  readonly preload: boolean;
+}
+
+/** Forwarding to a URL as the manifest gives it (`redirect`). */
+export interface Redirect {
+  readonly to: string;
+  /** 301 or 302 in a manifest; a panel may hold another (then export cannot write it). */
+  readonly status: number;
+}
+
+/** Each setting's value, in the manifest's terms; `false` turns HSTS or forwarding off. */
+export interface DomainSettingTypes {
+  /** `"8.3"`, or `"default"`: the panel's default (read back as `""` or null). */
+  php_version: string;
+  'https.lets_encrypt': boolean;
+  'https.force': boolean;
+  'https.hsts': false | Hsts;
+  redirect: false | Redirect;
+}
+
+/** A setting's dotted manifest name, as plan JSON's `fields` say it. */
+export type DomainSetting = keyof DomainSettingTypes;
+
+/** The settings a manifest gives for a domain; one left out is not managed. */
+export type DomainSettings = { readonly [K in DomainSetting]?: DomainSettingTypes[K] };
+
+/** One setting that differs, in the manifest's terms. */
+export type SettingChange = {
+  [K in DomainSetting]: {
+    readonly field: K;
+    readonly before: DomainSettingTypes[K];
+    readonly after: DomainSettingTypes[K];
+  };
+}[DomainSetting];
+
+/**
+ * The settings part of a domain record as read: `php_version` as the panel gave it, and the
+ * nested objects when the record carries them as objects (anything else: not carried, so the
+ * settings in them are unknown). Kept raw: an update sends the objects back whole.
+ */
+export interface LiveDomainSettings {
+  readonly php_version?: JsonValue;
+  readonly security?: JsonObject;
+  readonly target?: JsonObject;
+}
+
+/** The panel's nested objects a setting lives in. */
+export type SettingObject = 'security' | 'target';
+
+/** The request body's settings: top-level `php_version`, nested objects whole. */
+export type SettingsBody = { php_version?: string; security?: JsonObject; target?: JsonObject };
+
+/** One row of the table: everything the stages need of one setting. */
+export interface SettingRow<K extends DomainSetting> {
+  readonly key: K;
+  /** The nested object it lives in; undefined for a top-level key. */
+  readonly object: SettingObject | undefined;
+  /** The panel's keys it reads, for messages (`security.is_prefer_https`). */
+  readonly panelKeys: string;
+  /** Its value on the panel, in the manifest's terms; undefined when the record does not show it. */
+  read(live: LiveDomainSettings): DomainSettingTypes[K] | undefined;
+  /** Writes the value into `into`: the nested object being sent, or the body for a top-level key. */
+  write(into: Record<string, JsonValue>, value: DomainSettingTypes[K]): void;
+  /** Whether this is the panel's default for a new domain (export leaves it out). */
+  isDefault(value: DomainSettingTypes[K]): boolean;
+  /** Why a manifest cannot hold this value as read (export warns and leaves it out); undefined when it can. */
+  unwritable(value: DomainSettingTypes[K]): string | undefined;
+}
+
+/** MAJOR.MINOR, as the manifest takes a PHP version. */
+export const PHP_VERSION = /^[0-9]{1,3}\.[0-9]{1,3}$/;
+
+/** 301 or 302: what a manifest's redirect may ask for. */
+export const REDIRECT_STATUSES: readonly number[] = [301, 302];
+
+/** A boolean as panels answer it: true, false, 0, 1, or those as strings; else undefined. */
+function flag(value: JsonValue | undefined): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (value === 0 || value === 1) return value === 1;
+  if (value === '0' || value === '1') return value === '1';
+  if (value === 'true' || value === 'false') return value === 'true';
+  return undefined;
+}
+
+/** A whole number, or one in a string (PHP panels send numbers so); else undefined. */
+function whole(value: JsonValue | undefined): number | undefined {
+  const n = typeof value === 'string' && /^-?[0-9]{1,15}$/.test(value.trim()) ? Number(value.trim()) : value;
+  return typeof n === 'number' && Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** The first of `keys` the object carries (a setting the panel spells two ways), or the first key. */
+function spelling(object: Readonly<Record<string, JsonValue>>, keys: readonly [string, ...string[]]): string {
+  return keys.find((k) => object[k] !== undefined) ?? keys[0];
+}
+
+/** A boolean setting in a nested object, read under any of its spellings and written under each the object has. */
+function flagRow<K extends 'https.lets_encrypt' | 'https.force'>(
+  key: K,
+  object: SettingObject,
+  keys: readonly [string, ...string[]],
+): SettingRow<K> {
+  return {
+    key,
+    object,
+    panelKeys: `${object}.${keys[0]}`,
+    read: (live) => {
+      const o = live[object];
+      return o === undefined ? undefined : flag(o[spelling(o, keys)]);
+    },
+    write: (into, value) => {
+      // The fixture's spelling always; another spelling the panel showed is kept in step with it.
+      for (const k of keys) if (k === keys[0] || into[k] !== undefined) into[k] = value;
+    },
+    isDefault: (value) => value === false,
+    unwritable: () => undefined,
+  };
+}
+
+const phpVersion: SettingRow<'php_version'> = {
+  key: 'php_version',
+  object: undefined,
+  panelKeys: 'php_version',
+  read: (live) => {
+    const v = live.php_version;
+    if (v === undefined) return undefined;
+    if (v === null || (typeof v === 'string' && v.trim() === '')) return 'default';
+    if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+    return typeof v === 'string' ? v.trim() : undefined;
+  },
+  write: (into, value) => {
+    into.php_version = value === 'default' ? '' : value;
+  },
+  isDefault: (value) => value === 'default',
+  unwritable: (value) => (value === 'default' || PHP_VERSION.test(value) ? undefined : 'not a MAJOR.MINOR version'),
+};
+
+const hsts: SettingRow<'https.hsts'> = {
+  key: 'https.hsts',
+  object: 'security',
+  panelKeys: 'security.is_hsts, hsts_max_age, hsts_include, hsts_preload',
+  read: (live) => {
+    const o = live.security;
+    if (o === undefined) return undefined;
+    const on = flag(o.is_hsts);
+    if (on !== true) return on;
+    const max_age = whole(o.hsts_max_age);
+    const include_subdomains = flag(o.hsts_include);
+    const preload = flag(o.hsts_preload);
+    if (max_age === undefined || include_subdomains === undefined || preload === undefined) return undefined;
+    return { max_age, include_subdomains, preload };
+  },
+  write: (into, value) => {
+    into.is_hsts = value !== false;
+    if (value === false) return;
+    into.hsts_max_age = value.max_age;
+    into.hsts_include = value.include_subdomains;
+    into.hsts_preload = value.preload;
+  },
+  isDefault: (value) => value === false,
+  unwritable: (value) => (value !== false && value.max_age < 0 ? 'a negative max_age' : undefined),
+};
+
+const redirect: SettingRow<'redirect'> = {
+  key: 'redirect',
+  object: 'target',
+  panelKeys: 'target.is_forwarding, target, forwarding_type',
+  read: (live) => {
+    const o = live.target;
+    if (o === undefined) return undefined;
+    const on = flag(o.is_forwarding);
+    if (on !== true) return on;
+    const status = whole(o.forwarding_type);
+    return typeof o.target === 'string' && status !== undefined ? { to: o.target, status } : undefined;
+  },
+  write: (into, value) => {
+    // Off: only the flag; `target` stays as read (the panel's document root, or the old URL).
+    into.is_forwarding = value !== false;
+    if (value === false) return;
+    into.target = value.to;
+    into.forwarding_type = value.status;
+  },
+  isDefault: (value) => value === false,
+  unwritable: (value) =>
+    value === false
+      ? undefined
+      : !REDIRECT_STATUSES.includes(value.status)
+        ? `forwarding type ${value.status} (a manifest takes 301 or 302)`
+        : !isHttpUrl(value.to)
+          ? 'a target that is not an absolute http(s) URL'
+          : undefined,
+};
+
+/** The settings, in the order the manifest lists them and requests carry them. */
+export const SETTING_ROWS: readonly SettingRow<DomainSetting>[] = [
+  phpVersion,
+  flagRow('https.lets_encrypt', 'security', ['lets_encrypt']),
+  flagRow('https.force', 'security', ['is_prefer_https', 'force_https']),
+  hsts,
+  redirect,
+];
+
+const BY_KEY = new Map<string, SettingRow<DomainSetting>>(SETTING_ROWS.map((row) => [row.key, row]));
+
+/** The row of a setting. */
+export function settingRow<K extends DomainSetting>(key: K): SettingRow<K> {
+  return BY_KEY.get(key) as unknown as SettingRow<K>;
+}
+
+/** Whether `text` is an absolute http or https URL with a host (what a redirect may point at). */
+export function isHttpUrl(text: string): boolean {
+  if (!/^https?:\/\//i.test(text)) return false;
+  try {
+    return new URL(text).host !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** The settings a manifest gives, each in table order, as `[row, value]`. */
+export function givenSettings(
+  settings: DomainSettings | undefined,
+): readonly (readonly [SettingRow<DomainSetting>, DomainSettingTypes[DomainSetting]])[] {
+  if (settings === undefined) return [];
+  const given: [SettingRow<DomainSetting>, DomainSettingTypes[DomainSetting]][] = [];
+  for (const row of SETTING_ROWS) {
+    const value = settings[row.key];
+    if (value !== undefined) given.push([row, value]);
+  }
+  return given;
+}
+
+/** Whether two values of a setting are the same (JSON equality: key order aside). */
+export function sameSetting(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
+}
+
+/**
+ * The request body's settings: each value written by its row into the body (top level) or into
+ * its nested object, which starts from the object as read (`live`; empty for a new domain).
+ */
+export function settingsBody(
+  values: readonly { readonly field: DomainSetting; readonly after: unknown }[],
+  live: LiveDomainSettings,
+): SettingsBody {
+  const body: Record<string, JsonValue> = {};
+  for (const { field, after } of values) {
+    const row = settingRow(field);
+    if (row.object === undefined) {
+      row.write(body, after as never);
+      continue;
+    }
+    const into = (body[row.object] ??= { ...(live[row.object] ?? {}) }) as Record<string, JsonValue>;
+    row.write(into, after as never);
+  }
+  return body;
+}
+
+/** The settings part of a domain record as read (see LiveDomainSettings). */
+export function readSettings(record: Readonly<Record<string, unknown>>): LiveDomainSettings | undefined {
+  const { php_version, security, target } = record;
+  const settings: { php_version?: JsonValue; security?: JsonObject; target?: JsonObject } = {};
+  if (php_version !== undefined) settings.php_version = php_version as JsonValue;
+  if (isRecord(security)) settings.security = security as JsonObject;
+  if (isRecord(target)) settings.target = target as JsonObject;
+  return Object.keys(settings).length === 0 ? undefined : settings;
+}
