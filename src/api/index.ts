@@ -43,7 +43,17 @@ export type {
   Unknown,
   Unmanaged,
   UpdateClient,
+  UpdateDomain,
 } from '../plan/types.js';
+export type {
+  DomainSetting,
+  DomainSettings,
+  DomainSettingTypes,
+  Hsts,
+  LiveDomainSettings,
+  Redirect,
+  SettingChange,
+} from '../kinds/domain.js';
 
 // Events: what a run tells as it goes (connectPanel, readLive and executePlan take one `onEvent`).
 export type { OnEvent, ProvisionEvent } from '../plan/events.js';
@@ -67,6 +77,7 @@ export {
   type SimulatorRequest,
   type SimulatorSeed,
   type SimulatorSeedClient,
+  type SimulatorSeedDomain,
   type SimulatorState,
 } from '../simulator/index.js';
 
