@@ -9,6 +9,8 @@ import type { Live, LiveClient, LiveDomain, ManagedField } from './types.js';
 import { isRecord, plural } from '../util.js';
 import { CLIENT_FIELDS, fieldsLacking, withFieldsFrom } from '../kinds/client/index.js';
 import { readList, readRecords } from './list-read.js';
+import { readZones } from './zones.js';
+import type { LiveZone } from '../kinds/zone/record.js';
 import type { OnPanelEvent } from '../events.js';
 
 export { parseClientRecord, parseDomainRecord, parseHostingPlanRecord } from './records.js';
@@ -33,6 +35,11 @@ export interface ReadLiveOptions {
   readonly onEvent?: OnPanelEvent;
   /** The clients whose managed fields must be known, if GET /clients leaves them out: see readClientDetails. */
   readonly details?: ClientDetails;
+  /**
+   * The domains (ASCII) whose DNS zones to read: one GET /dns/{id} each for those on the panel,
+   * `concurrency` at a time; a domain the panel lacks costs nothing (its zone is read after its create).
+   */
+  readonly zones?: readonly string[];
 }
 
 /**
@@ -97,12 +104,26 @@ export async function readLive(client: PanelClient, options: ReadLiveOptions): P
   await checkOwners(client, clients, domains.records, options);
   const detailed =
     options.details === undefined ? clients : await readClientDetails(client, clients, options.details, options);
+  const zones = await zonesOf(client, domains.records, options);
   return {
     hostingPlans,
     clients: detailed,
     domains: domains.records,
     domainsComplete: domains.complete,
+    ...(zones === undefined ? {} : { zones }),
   };
+}
+
+/** The zones `options.zones` names, of the domains the panel has; undefined when none is asked for. */
+async function zonesOf(
+  client: PanelClient,
+  domains: readonly LiveDomain[],
+  options: ReadLiveOptions,
+): Promise<ReadonlyMap<string, LiveZone> | undefined> {
+  if (options.zones === undefined || options.zones.length === 0) return undefined;
+  const byName = new Map(domains.map((d) => [d.name, d]));
+  const existing = [...new Set(options.zones)].flatMap((name) => byName.get(name) ?? []);
+  return readZones(client, existing, options.concurrency ?? DEFAULT_LOOKUP_CONCURRENCY);
 }
 
 /**

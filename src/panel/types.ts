@@ -1,6 +1,7 @@
 import type { ClientField, LiveClient } from '../kinds/client/index.js';
 import type { LiveHostingPlan } from '../kinds/common.js';
 import type { LiveDomain } from '../kinds/domain.js';
+import type { LiveZone } from '../kinds/zone/record.js';
 
 /**
  * The live panel as the engine sees it after one read: names normalised (usernames and
@@ -16,6 +17,11 @@ export interface Live {
    * unmanaged domains cannot be counted.
    */
   readonly domainsComplete: boolean;
+  /**
+   * The DNS zones read (GET /dns/{id}), by domain name: only those of existing domains whose
+   * manifest entry manages DNS; absent or empty when none was asked for.
+   */
+  readonly zones?: ReadonlyMap<string, LiveZone>;
 }
 
 export type { LiveHostingPlan } from '../kinds/common.js';

@@ -1,0 +1,104 @@
+/**
+ * A zone's diff rule and the PUT it becomes. A record is (host, type, value), host and type
+ * compared case-insensitively (both are in comparison form already), the value exactly; a listed
+ * record whose TTL differs is an update. Without `prune` nothing unlisted goes; with it, an
+ * unlisted record goes unless its host matches a `keep` pattern, and the apex's NS records go
+ * only when the manifest lists apex NS records of its own (it then manages that set: a zone
+ * whose delegation a prune removed would vanish from the internet). Pure.
+ */
+import { globMatcher } from '../../names.js';
+import type { JsonObject } from '../../util.js';
+import { type DnsRecord, type LiveRecord, type LiveZone, recordKey, type ZoneBody } from './record.js';
+
+/** What a manifest says of a zone: its records (TTLs resolved), and what may go unlisted. */
+export interface DesiredZone {
+  readonly records: readonly DnsRecord[];
+  readonly prune: boolean;
+  /** Host patterns (`*`, `?`) prune never removes. */
+  readonly keep: readonly string[];
+}
+
+/** One record's change, as the plan shows it. */
+export interface RecordOp {
+  readonly op: 'add' | 'remove' | 'update';
+  readonly host: string;
+  readonly type: string;
+  readonly value: string;
+  /** The TTL it will have (an add, an update), or has (a remove). */
+  readonly ttl: number;
+  /** An update's TTL before. */
+  readonly ttl_before?: number;
+}
+
+/** A zone's diff: the record changes, and the records the PUT sends (`records.other`). */
+export interface ZoneDiff {
+  readonly ops: readonly RecordOp[];
+  readonly other: readonly JsonObject[];
+}
+
+/**
+ * The changes that take `live` (a zone's records as read) to what `want` says, and the record
+ * list the PUT sends: the records kept as read (the panel's own objects, a TTL changed where it
+ * differs), in the panel's order, then the new ones in the manifest's order. Two equal records
+ * on the panel are two: a listed record matches one of them, and the other is unlisted.
+ */
+export function zoneDiff(want: DesiredZone, live: readonly LiveRecord[]): ZoneDiff {
+  const unmatched = new Map<string, number[]>();
+  live.forEach((r, i) => {
+    const key = recordKey(r);
+    const list = unmatched.get(key);
+    if (list === undefined) unmatched.set(key, [i]);
+    else list.push(i);
+  });
+  const ops: RecordOp[] = [];
+  const ttlOf = new Map<number, number>();
+  const adds: DnsRecord[] = [];
+  for (const r of want.records) {
+    const i = unmatched.get(recordKey(r))?.shift();
+    if (i === undefined) {
+      adds.push(r);
+      ops.push({ op: 'add', host: r.host, type: r.type, value: r.value, ttl: r.ttl });
+      continue;
+    }
+    const now = live[i] as LiveRecord;
+    if (now.ttl !== r.ttl) {
+      ttlOf.set(i, r.ttl);
+      ops.push({ op: 'update', host: r.host, type: r.type, value: r.value, ttl: r.ttl, ttl_before: now.ttl });
+    }
+  }
+  const removed = new Set<number>();
+  if (want.prune) {
+    const keep = globMatcher(want.keep);
+    const managesApexNs = want.records.some((r) => r.host === '@' && r.type === 'NS');
+    for (const indices of unmatched.values()) {
+      for (const i of indices) {
+        const r = live[i] as LiveRecord;
+        if (keep(r.host) || (r.host === '@' && r.type === 'NS' && !managesApexNs)) continue;
+        removed.add(i);
+      }
+    }
+  }
+  // Removes in the panel's order, after the adds and updates.
+  for (const i of [...removed].sort((a, b) => a - b)) {
+    const r = live[i] as LiveRecord;
+    ops.push({ op: 'remove', host: r.host, type: r.type, value: r.value, ttl: r.ttl });
+  }
+  const other: JsonObject[] = [];
+  live.forEach((r, i) => {
+    if (removed.has(i)) return;
+    const ttl = ttlOf.get(i);
+    other.push(ttl === undefined ? r.raw : { ...r.raw, ttl });
+  });
+  for (const r of adds) other.push({ host: r.host, ttl: r.ttl, type: r.type, value: r.value });
+  return { ops, other };
+}
+
+/** The PUT's body for `zone` with `other` as its record list: the SOA and the DKIM record as read. */
+export function zoneBody(zone: Pick<LiveZone, 'soa' | 'dkim'>, other: readonly JsonObject[]): ZoneBody {
+  return { dkim_record: zone.dkim, records: { soa: zone.soa, other } };
+}
+
+/** How many records a zone's changes remove: each counts as one delete for --max-deletes. */
+export function removals(ops: readonly RecordOp[]): number {
+  return ops.reduce((n, op) => n + (op.op === 'remove' ? 1 : 0), 0);
+}

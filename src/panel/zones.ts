@@ -1,0 +1,43 @@
+/**
+ * Reading DNS zones: `GET /dns/{domain id}`, one per domain whose manifest entry manages DNS,
+ * concurrently within the run's bound. A zone is written back whole, so it must be read whole:
+ * an answer the zone's room cannot read (src/kinds/zone/record.ts) is a contract error naming
+ * the request and the path inside the answer.
+ */
+import pLimit from 'p-limit';
+import { ProvisionError } from '../errors.js';
+import { quote } from '../escape.js';
+import { type LiveZone, parseZone } from '../kinds/zone/record.js';
+import type { PanelClient } from './client.js';
+
+/** A domain whose zone is read: its ASCII name and its id. */
+export interface ZoneDomain {
+  readonly name: string;
+  readonly id: number;
+}
+
+/** GET /dns/{id} of one domain, read and checked. */
+export async function readZone(client: PanelClient, domain: ZoneDomain): Promise<LiveZone> {
+  const path = `/dns/${domain.id}`;
+  const answer = await client.get(path);
+  const read = parseZone(answer, domain.name);
+  if ('zone' in read) return read.zone;
+  throw new ProvisionError(
+    'panel_contract',
+    `${client.describe('GET', path)} (the zone of ${quote(domain.name)}): ${read.problem}`,
+    {
+      hint: 'the panel answered a zone panel-provision cannot read whole, so it writes nothing to it; report the panel version and this message',
+    },
+  );
+}
+
+/** The zones of `domains` by name, `concurrency` at a time. */
+export async function readZones(
+  client: PanelClient,
+  domains: readonly ZoneDomain[],
+  concurrency: number,
+): Promise<ReadonlyMap<string, LiveZone>> {
+  const limit = pLimit(concurrency);
+  const zones = await Promise.all(domains.map((d) => limit(() => readZone(client, d))));
+  return new Map(domains.map((d, i) => [d.name, zones[i] as LiveZone]));
+}
