@@ -1,13 +1,14 @@
 import { CLIENT_FIELDS, type ClientLiveFields, type ClientWants } from '../../src/kinds/client/index.js';
+import { type DomainSettings, readSettings } from '../../src/kinds/domain.js';
 import { NO_PRUNE } from '../../src/manifest/types.js';
 import type { Desired, DesiredClient, DesiredDomain, Prune } from '../../src/manifest/types.js';
 import type { Live, LiveClient, LiveDomain, LiveHostingPlan } from '../../src/panel/types.js';
 import type { CreateClient } from '../../src/plan/types.js';
 
-/** A client as `desired` takes it: a domain is a name (present) or `{ name, state }`. */
+/** A client as `desired` takes it: a domain is a name (present) or `{ name, state, settings }`. */
 export interface ClientSpec extends ClientWants {
   state?: 'present' | 'absent';
-  domains?: (string | { name: string; state?: 'present' | 'absent' })[];
+  domains?: (string | { name: string; state?: 'present' | 'absent'; settings?: DomainSettings })[];
 }
 
 /**
@@ -28,7 +29,12 @@ export function desired(
       domains: (c.domains ?? []).map((d): DesiredDomain =>
         typeof d === 'string'
           ? { name: d, input: d, state: 'present' }
-          : { name: d.name, input: d.name, state: d.state ?? 'present' },
+          : {
+              name: d.name,
+              input: d.name,
+              state: d.state ?? 'present',
+              ...(d.settings === undefined ? {} : { settings: d.settings }),
+            },
       ),
     })),
     prune: options.prune === undefined ? NO_PRUNE : { ...NO_PRUNE, ...options.prune },
@@ -43,11 +49,13 @@ export const PLANS: LiveHostingPlan[] = [
 
 /**
  * A live panel; clients as `[id, username, planId?, {email, suspended, ...}?]` (a field left
- * out is one the panel's record does not carry), domains as `[id, name, ownerId, system?]`.
+ * out is one the panel's record does not carry), domains as `[id, name, ownerId, system?,
+ * record?]`: `record` the settings part of the panel's record (`php_version`, `security`,
+ * `target`, in any shape), read as the panel client reads it (readSettings).
  */
 export function live(
   clients: [number, string, (number | null | undefined)?, Omit<ClientLiveFields, 'idHostingPlan'>?][] = [],
-  domains: [number, string, number, boolean?][] = [],
+  domains: [number, string, number, boolean?, Record<string, unknown>?][] = [],
   options: { plans?: LiveHostingPlan[]; domainsComplete?: boolean } = {},
 ): Live {
   return {
@@ -60,12 +68,10 @@ export function live(
       suspended: fields?.suspended,
       ...fields,
     })),
-    domains: domains.map(([id, name, idUser, isSystem]): LiveDomain => ({
-      id,
-      name,
-      idUser,
-      isSystem: isSystem ?? false,
-    })),
+    domains: domains.map(([id, name, idUser, isSystem, record]): LiveDomain => {
+      const settings = record === undefined ? undefined : readSettings(record);
+      return { id, name, idUser, isSystem: isSystem ?? false, ...(settings === undefined ? {} : { settings }) };
+    }),
     domainsComplete: options.domainsComplete ?? true,
   };
 }

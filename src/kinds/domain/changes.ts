@@ -258,8 +258,9 @@ export function settingText(value: SettingChange['before']): string {
 }
 
 /**
- * `domain "a.example" of client "alice": the panel's record shows no security.is_prefer_https:
- * https.force not compared, not changed`: a managed setting the panel does not show.
+ * `domain "a.example" of client "alice": the panel's record (GET /domains) shows no readable
+ * security.is_prefer_https: https.force not compared, not changed`: a managed setting the panel
+ * does not show, or shows in a form it cannot be read in (`is_hsts: "yes"`, HSTS on without its age).
  */
 export function settingUnknownLine(u: {
   readonly client: string;
@@ -268,6 +269,6 @@ export function settingUnknownLine(u: {
 }): string {
   return (
     `domain ${quote(u.domain)}${unicodeForm(u.domain)} of client ${quote(u.client)}: the panel's record ` +
-    `(GET /domains) shows no ${settingRow(u.field).panelKeys}: ${u.field} not compared, not changed`
+    `(GET /domains) shows no readable ${settingRow(u.field).panelKeys}: ${u.field} not compared, not changed`
   );
 }

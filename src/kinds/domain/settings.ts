@@ -89,12 +89,14 @@ export const PHP_VERSION = /^[0-9]{1,3}\.[0-9]{1,3}$/;
 /** 301 or 302: what a manifest's redirect may ask for. */
 export const REDIRECT_STATUSES: readonly number[] = [301, 302];
 
-/** A boolean as panels answer it: true, false, 0, 1, or those as strings; else undefined. */
+/** A boolean as panels answer it: true, false, 0, 1, or those as strings (any case, spaces around); else undefined. */
 function flag(value: JsonValue | undefined): boolean | undefined {
   if (typeof value === 'boolean') return value;
   if (value === 0 || value === 1) return value === 1;
-  if (value === '0' || value === '1') return value === '1';
-  if (value === 'true' || value === 'false') return value === 'true';
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim().toLowerCase();
+  if (text === '0' || text === '1') return text === '1';
+  if (text === 'true' || text === 'false') return text === 'true';
   return undefined;
 }
 
@@ -140,7 +142,12 @@ const phpVersion: SettingRow<'php_version'> = {
     const v = live.php_version;
     if (v === undefined) return undefined;
     if (v === null || (typeof v === 'string' && v.trim() === '')) return 'default';
-    if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+    // A number is read as it prints, a whole one with its ".0" (JSON's 8.0 arrives as 8); 8.10
+    // arrives as 8.1 and cannot be told from it. A negative or exponent form is not a version.
+    if (typeof v === 'number') {
+      const text = Number.isInteger(v) ? `${v}.0` : String(v);
+      return /^[0-9]+\.[0-9]+$/.test(text) ? text : undefined;
+    }
     return typeof v === 'string' ? v.trim() : undefined;
   },
   write: (into, value) => {
@@ -271,12 +278,33 @@ export function settingsBody(
   return body;
 }
 
+/**
+ * How deep a nested object's values may nest (the panel's own are flat). One deeper is not
+ * carried: an update sends it back whole, and hashing or printing a value nested thousands deep
+ * overflows the stack.
+ */
+export const MAX_OBJECT_DEPTH = 16;
+
+/** Whether `value` nests at most `depth` levels of objects and arrays (stops looking past that). */
+function shallow(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth === 0) return false;
+  return Object.values(value).every((item) => shallow(item, depth - 1));
+}
+
+/** A nested settings object as read: an object (not an array, not null) of bounded depth; else undefined. */
+function settingsObject(value: unknown): JsonObject | undefined {
+  return isRecord(value) && shallow(value, MAX_OBJECT_DEPTH) ? (value as JsonObject) : undefined;
+}
+
 /** The settings part of a domain record as read (see LiveDomainSettings). */
 export function readSettings(record: Readonly<Record<string, unknown>>): LiveDomainSettings | undefined {
-  const { php_version, security, target } = record;
+  const { php_version } = record;
+  const security = settingsObject(record.security);
+  const target = settingsObject(record.target);
   const settings: { php_version?: JsonValue; security?: JsonObject; target?: JsonObject } = {};
   if (php_version !== undefined) settings.php_version = php_version as JsonValue;
-  if (isRecord(security)) settings.security = security as JsonObject;
-  if (isRecord(target)) settings.target = target as JsonObject;
+  if (security !== undefined) settings.security = security;
+  if (target !== undefined) settings.target = target;
   return Object.keys(settings).length === 0 ? undefined : settings;
 }
