@@ -5,10 +5,32 @@ import type { DesiredClient, DesiredDomain, Diagnostic, Location } from './types
 import { isRecord } from '../util.js';
 import { quote } from '../escape.js';
 import { CLIENT_FIELDS, type ClientWants } from '../kinds/client/index.js';
-import { domainItem, domainItemName, type FirstListing, listedAgain } from '../kinds/domain.js';
+import {
+  domainItem,
+  domainItemName,
+  type FirstListing,
+  itemSettings,
+  listedAgain,
+  settingsDomainLabel,
+} from '../kinds/domain.js';
 
 /** The keys a client marked `state: absent` may not have (the schema reports unknown keys). */
 const ABSENT_KEYS: readonly string[] = [...CLIENT_FIELDS.map((row) => row.key), 'domains'];
+
+/**
+ * Where `path` leads from `node` (the deepest node along it when it ends early), or the key its
+ * last segment names with `atKey`.
+ */
+function locateIn<N>(source: Locator<N>, node: Found<N>, path: readonly string[], atKey: boolean): Location {
+  let found = node;
+  for (const [i, segment] of path.entries()) {
+    if (atKey && i === path.length - 1) return source.keyAt(found, segment) ?? source.at(found);
+    const next = source.step(found, segment);
+    if (next === undefined) break;
+    found = next;
+  }
+  return source.at(found);
+}
 
 /** `"plan"`, `"plan" and "email"`, `"plan", "email" and "domains"`. */
 function quoteList(keys: readonly string[]): string {
@@ -24,7 +46,8 @@ function quoteList(keys: readonly string[]): string {
  * order: `state` always set (`present` unless the manifest says `absent`), each managed field only
  * when given, each domain item (a string, or `{name, state}`: read and checked by the domain's
  * room, src/kinds/domain/manifest.ts) as a DesiredDomain whose name is normalized and located at
- * its name, and listed once in the whole manifest whatever its state. A
+ * its name, and listed once in the whole manifest whatever its state, with the settings it gives
+ * (src/kinds/domain/manifest-settings.ts: their checks, each problem at its value). A
  * client marked absent keeps only its username, state and location. Problems go to `diagnostics`;
  * the clients are only meaningful when none of them is an error.
  */
@@ -127,6 +150,15 @@ export class ClientsBuilder {
         const { input, state: domainState, nameKey } = entry;
         const domainLoc = source.at(nameKey === undefined ? itemNode : (source.step(itemNode, nameKey) ?? itemNode));
         const normalized = domainItemName(input, name);
+        // Its settings, checked whether or not the name is valid: each problem at its value.
+        const { settings, problems } = itemSettings(
+          item,
+          settingsDomainLabel(item, j, name),
+          'name' in normalized ? normalized.name : undefined,
+        );
+        for (const { path, atKey, ...problem } of problems) {
+          this.diagnostics.push({ ...locateIn(source, itemNode, path, atKey === true), ...problem });
+        }
         if (!('name' in normalized)) {
           this.diagnostics.push({ ...domainLoc, ...normalized });
           return;
@@ -135,7 +167,13 @@ export class ClientsBuilder {
         const first = domains.get(normalized.name);
         if (first === undefined) domains.set(normalized.name, { input, client: name, line: domainLoc.line, index: i });
         else error(domainLoc, listedAgain(input, name, first, first.index === i));
-        desiredDomains.push({ name: normalized.name, input, state: domainState, loc: domainLoc });
+        desiredDomains.push({
+          name: normalized.name,
+          input,
+          state: domainState,
+          ...(settings === undefined ? {} : { settings }),
+          loc: domainLoc,
+        });
       });
     }
 

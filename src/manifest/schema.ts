@@ -3,9 +3,9 @@ import { closest } from '../names.js';
 import { type DataPath, findPath, type Found, type Locator } from './locate.js';
 import type { Diagnostic, Location } from './types.js';
 import { quote } from '../escape.js';
-import { isRecord } from '../util.js';
+import { assertNever, isRecord } from '../util.js';
 import { CLIENT_FIELDS } from '../kinds/client/index.js';
-import { DOMAIN_ITEM_SAYS, DOMAIN_KEYS } from '../kinds/domain.js';
+import { DOMAIN_ITEM_SAYS, DOMAIN_KEYS, settingRefused, settingsDomainLabel, settingsPlace } from '../kinds/domain.js';
 import { schema as generatedSchema, validate as generatedValidate } from './validator.generated.js';
 
 // Compiled at build time (scripts/generate-validator.ts, ajv standalone): loading ajv and
@@ -106,7 +106,7 @@ function locate<N>(source: Locator<N>, path: DataPath, key: string | undefined):
 
 /** The message for one ajv error; undefined for errors a semantic check words better. */
 function describe(error: ErrorObject, path: DataPath, data: unknown): string | undefined {
-  const [top, index, field, domainIndex, domainField] = path;
+  const [top, index, field, domainIndex] = path;
   const value = valueAt(data, path);
 
   if (path.length === 0) {
@@ -140,7 +140,9 @@ function describe(error: ErrorObject, path: DataPath, data: unknown): string | u
         const hint = typeof value === 'string' ? `: write [${value}]` : noneHint(value, 'domains');
         return `"domains" in ${client} must be a list of domain names${hint}`;
       }
-      return describeDomain(error, domainField, `domain #${Number(domainIndex) + 1} in ${client}`, value);
+      return describeDomain(error, path.slice(4), `domain #${Number(domainIndex) + 1} in ${client}`, value, () =>
+        settingsDomainLabel(valueAt(data, path.slice(0, 4)), Number(domainIndex), client),
+      );
     default: {
       const row = CLIENT_FIELDS.find((r) => r.key === field);
       if (row === undefined) return fallback(error, path);
@@ -155,20 +157,30 @@ function describe(error: ErrorObject, path: DataPath, data: unknown): string | u
 /**
  * A domain item is a string or a mapping (`anyOf`): for a mapping, the errors of the mapping's
  * own rules say what is wrong, and the string branch's "must be a string" is left out. The keys
- * and the words are the domain's room's (DOMAIN_KEYS, DOMAIN_ITEM_SAYS).
+ * and the words are the domain's room's (DOMAIN_KEYS, DOMAIN_ITEM_SAYS; a setting's, from
+ * `rest`, the path in the item, by settingRefused, naming the item by `settingsLabel`).
  */
 function describeDomain(
   error: ErrorObject,
-  field: string | number | undefined,
+  rest: DataPath,
   domain: string,
   value: unknown,
+  settingsLabel: () => string,
 ): string | undefined {
+  const [field] = rest;
   if (field !== undefined) {
     const row = DOMAIN_KEYS.find((r) => r.key === field);
     if (row === undefined) return undefined;
-    return row.type === 'state'
-      ? `"${row.key}" of ${domain} ${mustBeState(value)}`
-      : `"${row.key}" of ${domain} must be a string: ${row.says}`;
+    switch (row.type) {
+      case 'state':
+        return `"${row.key}" of ${domain} ${mustBeState(value)}`;
+      case 'setting':
+        return settingRefused(rest, error.keyword, value, settingsLabel());
+      case 'string':
+        return `"${row.key}" of ${domain} must be a string: ${row.says}`;
+      default:
+        return assertNever(row.type);
+    }
   }
   if (!isRecord(value)) return DOMAIN_ITEM_SAYS.notAnItem(domain);
   if (error.keyword === 'required') return DOMAIN_ITEM_SAYS.noName(domain);
@@ -245,6 +257,11 @@ function inWhat(path: DataPath, data: unknown): string {
     path.length === 4
   ) {
     return `in domain #${Number(domainIndex) + 1} of ${clientLabelAt(data, index)}`;
+  }
+  if (top === 'clients' && index !== undefined && field === 'domains' && domainIndex !== undefined) {
+    // A mapping inside a domain item: its settings (`https`, `https.hsts`, `redirect`).
+    const label = settingsDomainLabel(valueAt(data, path.slice(0, 4)), Number(domainIndex), clientLabelAt(data, index));
+    return settingsPlace(path.slice(4), label);
   }
   return `in "${path.join('.')}"`;
 }

@@ -7,9 +7,10 @@ const require = createRequire(import.meta.url);
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts) and domains that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version","clients"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`.","type":"array","items":{"$ref":"#/$defs/client"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators and system domains are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or {name: ..., state: absent} for a domain to delete. Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, state: absent} to say whether it should exist.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state: {name: old.example.com, state: absent} deletes it when the panel has it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"}}}]}}}}}};
-const schema32 = {"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or {name: ..., state: absent} for a domain to delete. Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, state: absent} to say whether it should exist.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state: {name: old.example.com, state: absent} deletes it when the panel has it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"}}}]}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts) and domains that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version","clients"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`.","type":"array","items":{"$ref":"#/$defs/client"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators and system domains are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: the domain serves its own content.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]}}}]}}}}}};
+const schema32 = {"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: the domain serves its own content.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]}}}]}}}};
 const pattern4 = new RegExp("^[a-z][a-z0-9_-]{0,31}$", "u");
+const pattern5 = new RegExp("^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$", "u");
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -230,7 +231,7 @@ vErrors.push(err15);
 errors++;
 }
 for(const key2 in data10){
-if(!((key2 === "name") || (key2 === "state"))){
+if(!(((((key2 === "name") || (key2 === "state")) || (key2 === "php_version")) || (key2 === "https")) || (key2 === "redirect"))){
 const err16 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err16];
@@ -266,9 +267,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data10.php_version !== undefined){
+let data13 = data10.php_version;
+if(typeof data13 === "string"){
+if(!pattern5.test(data13)){
+const err19 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/php_version",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/php_version/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\""};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -277,15 +280,315 @@ vErrors.push(err19);
 }
 errors++;
 }
-var _valid0 = _errs26 === errors;
-valid7 = valid7 || _valid0;
-if(!valid7){
-const err20 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err20 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/php_version",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/php_version/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
 else {
 vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data10.https !== undefined){
+let data14 = data10.https;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key3 in data14){
+if(!(((key3 === "lets_encrypt") || (key3 === "force")) || (key3 === "hsts"))){
+const err21 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data14.lets_encrypt !== undefined){
+if(typeof data14.lets_encrypt !== "boolean"){
+const err22 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/lets_encrypt",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/lets_encrypt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data14.force !== undefined){
+if(typeof data14.force !== "boolean"){
+const err23 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/force",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data14.hsts !== undefined){
+let data17 = data14.hsts;
+const _errs42 = errors;
+let valid10 = false;
+const _errs43 = errors;
+if(false !== data17){
+const err24 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+var _valid1 = _errs43 === errors;
+valid10 = valid10 || _valid1;
+const _errs44 = errors;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.max_age === undefined){
+const err25 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+for(const key4 in data17){
+if(!(((key4 === "max_age") || (key4 === "include_subdomains")) || (key4 === "preload"))){
+const err26 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data17.max_age !== undefined){
+let data18 = data17.max_age;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err27 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/max_age",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err28 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/max_age",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+if(data17.include_subdomains !== undefined){
+if(typeof data17.include_subdomains !== "boolean"){
+const err29 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/include_subdomains",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data17.preload !== undefined){
+if(typeof data17.preload !== "boolean"){
+const err30 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/preload",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+var _valid1 = _errs44 === errors;
+valid10 = valid10 || _valid1;
+if(!valid10){
+const err32 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+else {
+errors = _errs42;
+if(vErrors !== null){
+if(_errs42){
+vErrors.length = _errs42;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data10.redirect !== undefined){
+let data21 = data10.redirect;
+const _errs54 = errors;
+let valid12 = false;
+const _errs55 = errors;
+if(false !== data21){
+const err34 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+var _valid2 = _errs55 === errors;
+valid12 = valid12 || _valid2;
+const _errs56 = errors;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.to === undefined){
+const err35 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+for(const key5 in data21){
+if(!((key5 === "to") || (key5 === "status"))){
+const err36 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data21.to !== undefined){
+if(typeof data21.to !== "string"){
+const err37 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect/to",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data21.status !== undefined){
+let data23 = data21.status;
+if(!((data23 === 301) || (data23 === 302))){
+const err38 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect/status",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/properties/status/enum",keyword:"enum",params:{allowedValues: schema32.properties.domains.items.anyOf[1].properties.redirect.anyOf[1].properties.status.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+var _valid2 = _errs56 === errors;
+valid12 = valid12 || _valid2;
+if(!valid12){
+const err40 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+else {
+errors = _errs54;
+if(vErrors !== null){
+if(_errs54){
+vErrors.length = _errs54;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+var _valid0 = _errs26 === errors;
+valid7 = valid7 || _valid0;
+if(!valid7){
+const err42 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
 }
 errors++;
 }
@@ -303,139 +606,139 @@ vErrors = null;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/clients/" + i0+"/domains",schemaPath:"#/$defs/client/properties/domains/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err43 = {instancePath:instancePath+"/clients/" + i0+"/domains",schemaPath:"#/$defs/client/properties/domains/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err21];
+vErrors = [err43];
 }
 else {
-vErrors.push(err21);
+vErrors.push(err43);
 }
 errors++;
 }
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/clients/" + i0,schemaPath:"#/$defs/client/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err44 = {instancePath:instancePath+"/clients/" + i0,schemaPath:"#/$defs/client/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err44];
 }
 else {
-vErrors.push(err22);
+vErrors.push(err44);
 }
 errors++;
 }
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/clients",schemaPath:"#/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err45 = {instancePath:instancePath+"/clients",schemaPath:"#/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err45];
 }
 else {
-vErrors.push(err23);
+vErrors.push(err45);
 }
 errors++;
 }
 }
 if(data.prune !== undefined){
-let data13 = data.prune;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key3 in data13){
-if(!(((key3 === "domains") || (key3 === "clients")) || (key3 === "keep"))){
-const err24 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+let data24 = data.prune;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+for(const key6 in data24){
+if(!(((key6 === "domains") || (key6 === "clients")) || (key6 === "keep"))){
+const err46 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err46];
 }
 else {
-vErrors.push(err24);
+vErrors.push(err46);
 }
 errors++;
 }
 }
-if(data13.domains !== undefined){
-if(typeof data13.domains !== "boolean"){
-const err25 = {instancePath:instancePath+"/prune/domains",schemaPath:"#/properties/prune/properties/domains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data24.domains !== undefined){
+if(typeof data24.domains !== "boolean"){
+const err47 = {instancePath:instancePath+"/prune/domains",schemaPath:"#/properties/prune/properties/domains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err25];
+vErrors = [err47];
 }
 else {
-vErrors.push(err25);
+vErrors.push(err47);
 }
 errors++;
 }
 }
-if(data13.clients !== undefined){
-if(typeof data13.clients !== "boolean"){
-const err26 = {instancePath:instancePath+"/prune/clients",schemaPath:"#/properties/prune/properties/clients/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data24.clients !== undefined){
+if(typeof data24.clients !== "boolean"){
+const err48 = {instancePath:instancePath+"/prune/clients",schemaPath:"#/properties/prune/properties/clients/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err26];
+vErrors = [err48];
 }
 else {
-vErrors.push(err26);
+vErrors.push(err48);
 }
 errors++;
 }
 }
-if(data13.keep !== undefined){
-let data16 = data13.keep;
-if(Array.isArray(data16)){
-const len2 = data16.length;
+if(data24.keep !== undefined){
+let data27 = data24.keep;
+if(Array.isArray(data27)){
+const len2 = data27.length;
 for(let i2=0; i2<len2; i2++){
-if(typeof data16[i2] !== "string"){
-const err27 = {instancePath:instancePath+"/prune/keep/" + i2,schemaPath:"#/properties/prune/properties/keep/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data27[i2] !== "string"){
+const err49 = {instancePath:instancePath+"/prune/keep/" + i2,schemaPath:"#/properties/prune/properties/keep/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err49];
 }
 else {
-vErrors.push(err27);
+vErrors.push(err49);
 }
 errors++;
 }
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/prune/keep",schemaPath:"#/properties/prune/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err50 = {instancePath:instancePath+"/prune/keep",schemaPath:"#/properties/prune/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err28];
+vErrors = [err50];
 }
 else {
-vErrors.push(err28);
+vErrors.push(err50);
 }
 errors++;
 }
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err51 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err51];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err51);
 }
 errors++;
 }
 }
 if(data.$schema !== undefined){
 if(typeof data.$schema !== "string"){
-const err30 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err52 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err30];
+vErrors = [err52];
 }
 else {
-vErrors.push(err30);
+vErrors.push(err52);
 }
 errors++;
 }
 }
 }
 else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err53 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err31];
+vErrors = [err53];
 }
 else {
-vErrors.push(err31);
+vErrors.push(err53);
 }
 errors++;
 }
@@ -444,4 +747,4 @@ return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts) and domains that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version","clients"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`.","type":"array","items":{"$ref":"#/$defs/client"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators and system domains are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or {name: ..., state: absent} for a domain to delete. Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, state: absent} to say whether it should exist.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state: {name: old.example.com, state: absent} deletes it when the panel has it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"}}}]}}}}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts) and domains that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version","clients"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`.","type":"array","items":{"$ref":"#/$defs/client"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators and system domains are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: the domain serves its own content.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]}}}]}}}}}};

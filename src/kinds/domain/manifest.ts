@@ -3,19 +3,26 @@
  * domain) or a mapping of the keys in DOMAIN_KEYS. The JSON Schema checks each key's type; the
  * manifest's stages read an item it accepted with domainItem, make the checks it cannot with
  * domainItemName and listedAgain, and word its refusals with the rows and DOMAIN_ITEM_SAYS.
- * Domain settings will be rows of DOMAIN_KEYS. Pure.
+ * Its settings (`php_version`, `https`, `redirect`) are rows of DOMAIN_KEYS of type `setting`,
+ * read, checked and worded by manifest-settings.ts (itemSettings, settingRefused). Pure.
  */
 import { quote } from '../../escape.js';
 import { isRecord } from '../../util.js';
 import { normalizeDomain } from '../../names.js';
 import type { FieldProblem } from '../common.js';
+import { SETTING_ITEM_KEYS } from './manifest-settings.js';
+
+export * from './manifest-settings.js';
 
 /** One key of a domain item in object form, as the manifest's messages speak of it. */
 export interface DomainKeyRow {
   readonly key: string;
-  /** The manifest's type of the value; `state` is `present` or `absent`. */
-  readonly type: 'string' | 'state';
-  /** What a string value is, in the message `"<key>" of domain #1 in client "x" must be a string: <says>`. */
+  /**
+   * The manifest's type of the value; `state` is `present` or `absent`; `setting` holds settings
+   * (manifest-settings.ts words its refusals and reads its values).
+   */
+  readonly type: 'string' | 'state' | 'setting';
+  /** What the value is, in the message `"<key>" of domain #1 in client "x" must be a string: <says>`. */
   readonly says: string;
 }
 
@@ -26,6 +33,7 @@ export const DOMAIN_NAME_KEY = 'name';
 export const DOMAIN_KEYS: readonly DomainKeyRow[] = [
   { key: DOMAIN_NAME_KEY, type: 'string', says: 'a domain name' },
   { key: 'state', type: 'state', says: 'present or absent' },
+  ...SETTING_ITEM_KEYS.map((key): DomainKeyRow => ({ key, type: 'setting', says: 'a setting of the domain' })),
 ];
 
 /** The object form, as messages show it. */
