@@ -2,7 +2,7 @@ import { assertNever, plural } from '../util.js';
 import type { Change, ChangeAction, Plan } from '../plan/types.js';
 import { requestFor } from '../plan/requests.js';
 import type { PlanSource } from '../plan/saved.js';
-import { jsonText } from '../escape.js';
+import { jsonText, quote } from '../escape.js';
 import {
   CLIENT_NOUN,
   clientSubject,
@@ -15,7 +15,9 @@ import {
   conflictText,
   DOMAIN_NOUN,
   domainSubject,
+  givenSettings,
   settingsText,
+  settingText,
   settingUnknownLine,
   unicodeForm,
 } from '../kinds/domain.js';
@@ -127,15 +129,77 @@ export function unicodeOf(change: Change): string {
 }
 
 /**
- * `plan: "Basic" -> "Business"`, `https.force: false -> true`: what an update changes, as its
- * kind's room words it.
+ * `plan: "Basic" -> "Business"`, `https.force: false -> true`: each thing an update changes, as
+ * its kind's room words it, one part each.
  */
-export function updatedFields(change: Extract<Change, { action: 'update' }>): string {
+export function updatedFields(change: Extract<Change, { action: 'update' }>): string[] {
   switch (change.type) {
     case 'client':
-      return fieldsText(change.fields);
+      return change.fields.map((f) => fieldsText([f]));
     case 'domain':
-      return settingsText(change.fields);
+      return change.fields.map((f) => settingsText([f]));
+    default:
+      return assertNever(change);
+  }
+}
+
+/**
+ * A change's subject on its own diff line: `client "carol"`, `domain "shop.alice.example"`. A
+ * domain's client is left out: the comment line above says it, and Markdown groups by client.
+ */
+export function lineSubject(change: Change): string {
+  switch (change.type) {
+    case 'client':
+      return clientSubject(change);
+    case 'domain':
+      return `domain ${quote(change.name)}${unicodeForm(change.name)}`;
+    default:
+      return assertNever(change);
+  }
+}
+
+/** What a change does in the manifest's terms: its subject, and one part per field or setting. */
+export interface ChangeParts {
+  readonly subject: string;
+  /** `https.force: false -> true` (an update), `php_version: "8.3"` (a create's setting); at least one. */
+  readonly parts: readonly string[];
+}
+
+/**
+ * What a change does in the manifest's terms, for the diff line above its request (whose body
+ * is in the panel's): an update's fields `before -> after`, a domain created with settings its
+ * settings; undefined when the request says it all. Values are JSON text: a redirect's URL and
+ * a panel's strings are data.
+ */
+export function changeParts(change: Change): ChangeParts | undefined {
+  const parts = ((): string[] => {
+    switch (change.action) {
+      case 'create':
+        return created(change);
+      case 'update':
+        return updatedFields(change);
+      case 'delete':
+        return [];
+      default:
+        return assertNever(change);
+    }
+  })();
+  return parts.length === 0 ? undefined : { subject: lineSubject(change), parts };
+}
+
+/** `domain "x": https.force: false -> true, php_version: "8.2" -> "8.3"`: changeParts on one line. */
+export function changeLine(change: Change): string | undefined {
+  const described = changeParts(change);
+  return described === undefined ? undefined : `${described.subject}: ${described.parts.join(', ')}`;
+}
+
+/** `php_version: "8.3"`, `https.force: true`: the settings a create sets, in its kind's table order; none for a client. */
+function created(change: Extract<Change, { action: 'create' }>): string[] {
+  switch (change.type) {
+    case 'client':
+      return [];
+    case 'domain':
+      return givenSettings(change.settings).map(([row, value]) => `${row.key}: ${settingText(value)}`);
     default:
       return assertNever(change);
   }

@@ -3,6 +3,7 @@ import { plural } from '../util.js';
 import type { Change } from '../plan/types.js';
 import type { PlanView } from './common.js';
 import {
+  changeParts,
   changeSummary,
   clientOf,
   conflictLine,
@@ -16,7 +17,6 @@ import {
   unicodeOf,
   unknownLine,
   unmanagedCounts,
-  updatedFields,
 } from './common.js';
 import { weight } from '../plan/guards.js';
 import { assertNever } from '../util.js';
@@ -110,7 +110,8 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
     const lines = changes.flatMap((c) => [
       // An international name is read in Unicode; the request carries its ASCII form.
       ...(unicodeOf(c) !== '' ? [`# ${subject(c)}`] : []),
-      ...(c.action === 'update' ? [`~ ${subject(c)}: ${updatedFields(c)}`] : []),
+      // What it changes in the manifest's terms (the request below says it in the panel's).
+      ...describe(c),
       `${sign(c)} ${requestLine(c)}`,
     ]);
     return [
@@ -139,6 +140,20 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
       `${MARKDOWN_LIMIT.toLocaleString('en-US')} characters: run \`provision plan\` for the whole plan._\n`;
   }
   return text;
+}
+
+/**
+ * A change's line in the manifest's terms: one part on the subject's line (`~ client "carol":
+ * plan: "Standard" -> "Basic"`), several each on its own line under the subject, so a domain's
+ * settings read as a list under their domain.
+ */
+function describe(change: Change): string[] {
+  const described = changeParts(change);
+  if (described === undefined) return [];
+  const mark = sign(change);
+  const [only, ...more] = described.parts;
+  if (only !== undefined && more.length === 0) return [`${mark} ${described.subject}: ${only}`];
+  return [`${mark} ${described.subject}:`, ...described.parts.map((part) => `${mark}     ${part}`)];
 }
 
 /** The summary table's counts: creates and updates by kind, and resources deleted (a client with its domains). */

@@ -4,6 +4,7 @@ import type { PlanView } from './common.js';
 import {
   type Style,
   paint as paintIf,
+  changeLine,
   changeSummary,
   conflictLine,
   goesWith,
@@ -15,7 +16,6 @@ import {
   unknownLine,
   unmanagedByKind,
   unmanagedCounts,
-  updatedFields,
   verb,
 } from './common.js';
 import { safeText } from '../escape.js';
@@ -43,7 +43,8 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
       );
       const mark = sign(change);
       const style = SIGN_STYLE[mark];
-      if (change.action === 'update') out.push(`  ${paint(style, mark)} ${subject(change)}: ${updatedFields(change)}`);
+      const line = changeLine(change);
+      if (line !== undefined) out.push(`  ${paint(style, mark)} ${line}`);
       out.push(`  ${paint(style, mark)} ${requestLine(change)}`);
     }
     out.push('');

@@ -3,6 +3,7 @@
  * pull-request comment. A change of wording or layout shows here as a diff to review.
  */
 import { describe, expect, it } from 'vitest';
+import type { DomainSettings } from '../../src/kinds/domain.js';
 import { diff } from '../../src/plan/diff.js';
 import type { PlanView } from '../../src/render/common.js';
 import { renderPlanMarkdown } from '../../src/render/markdown.js';
@@ -118,6 +119,100 @@ describe('rendered plans', () => {
       + POST /domains {"domain":"shop.alice.example","id_user":(known after apply)}
       # domain "xn--bcher-kva.example" (bücher.example) of client "alice"
       + POST /domains {"domain":"xn--bcher-kva.example","id_user":(known after apply)}
+      \`\`\`
+      </details>
+
+      "
+    `);
+  });
+});
+
+/** A domain's settings: one updated on the panel, one created with settings. */
+const SETTINGS: Record<string, DomainSettings> = {
+  'alice.example': { php_version: '8.3', 'https.force': true },
+  'shop.alice.example': {
+    'https.lets_encrypt': true,
+    'https.hsts': { max_age: 31536000, include_subdomains: true, preload: false },
+    redirect: { to: 'https://alice.example/', status: 301 },
+  },
+};
+const settingsWanted = desired({ alice: { domains: ['alice.example', 'shop.alice.example'] } });
+const settingsLive = live([[7, 'alice']], [[70, 'alice.example', 7]]);
+const settingsPlan = diff(
+  {
+    ...settingsWanted,
+    clients: settingsWanted.clients.map((c) => ({
+      ...c,
+      domains: c.domains.map((d) => {
+        const settings = SETTINGS[d.name];
+        return settings === undefined ? d : { ...d, settings };
+      }),
+    })),
+  },
+  {
+    ...settingsLive,
+    domains: settingsLive.domains.map((d) => ({
+      ...d,
+      settings: {
+        php_version: '8.1',
+        security: {
+          id_certificate: 3,
+          lets_encrypt: true,
+          is_prefer_https: false,
+          is_hsts: false,
+          hsts_max_age: 0,
+          hsts_include: false,
+          hsts_preload: false,
+        },
+      },
+    })),
+  },
+);
+const settingsView: PlanView = { ...view, plan: settingsPlan, notes: [], warnings: [] };
+
+describe('rendered plans with domain settings', () => {
+  it('text', () => {
+    expect(renderPlanText(settingsView, { color: false })).toMatchInlineSnapshot(`
+      "Changes to https://panel.example.com/api/v2:
+
+        # domain "alice.example" of client "alice" will be updated: differs from the manifest
+        ~ domain "alice.example": php_version: "8.1" -> "8.3", https.force: false -> true
+        ~ PUT /domains/70 {"php_version":"8.3","security":{"id_certificate":3,"lets_encrypt":true,"is_prefer_https":true,"is_hsts":false,"hsts_max_age":0,"hsts_include":false,"hsts_preload":false}}
+        # domain "shop.alice.example" of client "alice" will be created: not on the panel
+        + domain "shop.alice.example": https.lets_encrypt: true, https.hsts: {"max_age":31536000,"include_subdomains":true,"preload":false}, redirect: {"to":"https://alice.example/","status":301}
+        + POST /domains {"domain":"shop.alice.example","id_user":7,"security":{"lets_encrypt":true,"is_hsts":true,"hsts_max_age":31536000,"hsts_include":true,"hsts_preload":false},"target":{"is_forwarding":true,"target":"https://alice.example/","forwarding_type":301}}
+
+      Plan: 1 to create (1 domain), 1 to update (1 domain).
+      "
+    `);
+  });
+
+  it('Markdown', () => {
+    expect(renderPlanMarkdown(settingsView)).toMatchInlineSnapshot(`
+      "### panel-provision plan: 1 to create (1 domain), 1 to update (1 domain)
+
+      Manifest <code>manifest.yaml</code>.
+
+      | | count |
+      |---|---:|
+      | domains to update | 1 |
+      | clients to create | 0 |
+      | domains to create | 1 |
+      | conflicts | 0 |
+      | warnings | 0 |
+
+      <details><summary><code>alice</code>: 1 to create (1 domain), 1 to update (1 domain)</summary>
+
+      \`\`\`diff
+      ~ domain "alice.example":
+      ~     php_version: "8.1" -> "8.3"
+      ~     https.force: false -> true
+      ~ PUT /domains/70 {"php_version":"8.3","security":{"id_certificate":3,"lets_encrypt":true,"is_prefer_https":true,"is_hsts":false,"hsts_max_age":0,"hsts_include":false,"hsts_preload":false}}
+      + domain "shop.alice.example":
+      +     https.lets_encrypt: true
+      +     https.hsts: {"max_age":31536000,"include_subdomains":true,"preload":false}
+      +     redirect: {"to":"https://alice.example/","status":301}
+      + POST /domains {"domain":"shop.alice.example","id_user":7,"security":{"lets_encrypt":true,"is_hsts":true,"hsts_max_age":31536000,"hsts_include":true,"hsts_preload":false},"target":{"is_forwarding":true,"target":"https://alice.example/","forwarding_type":301}}
       \`\`\`
       </details>
 
