@@ -11,4 +11,6 @@ export interface Answer {
   readonly headers?: Readonly<Record<string, string>>;
   /** The state changed: save it before answering. */
   readonly mutated?: boolean;
+  /** A GET of this domain's zone answered: the race fault (faults.ts) may change the zone after it. */
+  readonly zoneRead?: number;
 }

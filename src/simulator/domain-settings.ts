@@ -6,8 +6,9 @@
  * - Defaults of a new domain (POST, seed, system domain): `php_version` "" (the panel's default
  *   PHP), `security` all off with `id_certificate` 0 and `hsts_max_age` 0 (no HSTS, so no age),
  *   `target` the document root `/home/users/<username>/www/<domain>/` (the ASCII name) with
- *   `is_forwarding` false and `forwarding_type` 301. Also fixed, never changed by a request:
- *   `status` 1, `is_custom_dns` and `is_dns_disabled` false, `apache` with empty directives.
+ *   `is_forwarding` false and `forwarding_type` 301. Also fixed, never changed by a request to
+ *   /domains: `status` 1, `is_custom_dns` and `is_dns_disabled` false (they follow the domain's
+ *   zone: zones.ts), `apache` with empty directives.
  *   Other fixture fields (`traffic`, `delete_on`, DKIM, e-mail flags) are not modelled.
  * - Types: `php_version` is "" or a version like "8.3" (null is refused); `security` booleans,
  *   `id_certificate` and `hsts_max_age` integers of 0 or more (certificates are not modelled:

@@ -13,9 +13,12 @@
  * 6. `notReadyMs`: POST /domains for a client created less than that long ago gets 400.
  * 7. The route; then `ambiguousPostRate` (`ambiguousPutRate`): a POST (a PUT) that succeeded
  *    (its change is saved) loses its connection instead of its answer.
- * 8. `slowBodyMs`: the answer's body trickles out.
- * Every fault except the lock-out, the key and `allowedIps` applies only to the requests
- * `faultFilter` accepts. Random draws come from one PRNG seeded with `faultSeed`, one draw
+ * 8. `zoneRaceRate`, `onZoneRead`: after a GET of a DNS zone, the zone changes (zones.ts
+ *    raceZone: `TXT _race-<n>` added, the zone custom), saved before the answer goes out; the
+ *    answer still shows the zone as it was read.
+ * 9. `slowBodyMs`: the answer's body trickles out.
+ * Every fault except the lock-out, the key, `allowedIps` and `onZoneRead` applies only to the
+ * requests `faultFilter` accepts. Random draws come from one PRNG seeded with `faultSeed`, one draw
  * per enabled rate per request in arrival order: the same seed and the same requests in the
  * same order give the same faults (concurrent requests may arrive in another order).
  */
@@ -64,6 +67,19 @@ export interface SimulatorFaults {
    * 400 "The user is not ready yet ..." (creation is asynchronous: docs/panel-api.md). Default 0.
    */
   readonly notReadyMs?: number;
+  /**
+   * Share (0..1) of successful GETs of a DNS zone (/dns/{id}, /dns/name/{domain}) after which
+   * the simulator itself changes that zone, like an ACME hook between a plan's read and an
+   * apply's: the engine's stale-zone path. Default 0.
+   */
+  readonly zoneRaceRate?: number;
+  /**
+   * The deterministic race, for tests: called after each successful GET of a zone with the
+   * domain's id and how many such GETs of it have answered so far (this one included, counted
+   * from the simulator's start); returning true changes the zone as `zoneRaceRate` does.
+   * Not subject to `faultFilter`; a zone it changed is not drawn for `zoneRaceRate` again.
+   */
+  readonly onZoneRead?: (domainId: number, reads: number) => boolean | undefined;
 }
 
 export interface RetryAfterFault {
@@ -87,6 +103,8 @@ export class Faults {
   private readonly failures = new Map<string, number>();
   private readonly lockedUntil = new Map<string, number>();
   private readonly readyAt = new Map<number, number>();
+  private readonly zoneReads = new Map<number, number>();
+  private races = 0;
 
   constructor(
     private readonly options: SimulatorFaults,
@@ -185,7 +203,18 @@ export class Faults {
     return ambiguousPostRate > 0 && this.applies(method, path) && this.random() < ambiguousPostRate;
   }
 
-  /** Step 8: the pause between body pieces for this request, 0 for none. */
+  /** Step 8: after a zone of this domain was read, the number of the race to run on it (1, 2...), or undefined for none. */
+  zoneRace(method: string, path: string, domainId: number): number | undefined {
+    const reads = (this.zoneReads.get(domainId) ?? 0) + 1;
+    this.zoneReads.set(domainId, reads);
+    const { zoneRaceRate = 0, onZoneRead } = this.options;
+    const raced =
+      onZoneRead?.(domainId, reads) === true ||
+      (zoneRaceRate > 0 && this.applies(method, path) && this.random() < zoneRaceRate);
+    return raced ? ++this.races : undefined;
+  }
+
+  /** Step 9: the pause between body pieces for this request, 0 for none. */
   slowBodyMs(method: string, path: string): number {
     const ms = this.options.slowBodyMs ?? 0;
     return ms > 0 && this.applies(method, path) ? ms : 0;

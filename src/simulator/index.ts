@@ -46,9 +46,13 @@
  *   when outside it), query removed, as received (percent-encoded, trailing slash kept). A
  *   request whose connection a fault destroyed is logged with status 0.
  * - PUT and DELETE of clients and domains: see lifecycle.ts for the simulator's choices.
+ * - DNS zones: GET /dns/{domain id}, GET /dns/name/{domain}, PUT /dns/{domain id} (the whole
+ *   record list). Every domain that is not a subdomain has one, with default records; a
+ *   subdomain's records live in its parent's zone; deleting a domain drops its zone. Defaults,
+ *   checks and the simulator's choices are in zones.ts. The seed may give a domain's records.
  * - Fault injection (faults.ts, all off by default): resets, 5xx, 429/503 with Retry-After,
  *   slow bodies, committed POSTs without an answer, IP restrictions, brute-force lock-out,
- *   clients not ready after their 201. `tls` serves HTTPS instead of HTTP.
+ *   clients not ready after their 201, zones changed between two reads. `tls` serves HTTPS instead of HTTP.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -71,6 +75,7 @@ import { error, notFound, route } from './routes.js';
 import { loadStore, StateFile } from './state-file.js';
 import type { SimulatorSeed } from './seed.js';
 import type { SimulatorState } from './store.js';
+import { raceZone } from './zones.js';
 
 export {
   DEFAULT_HOSTING_PLANS,
@@ -81,6 +86,14 @@ export {
   type SimulatorState,
 } from './store.js';
 export type { SimDomainSecurity, SimDomainTarget } from './domain-settings.js';
+export {
+  DEFAULT_TTL,
+  ZONE_ADDRESS,
+  type SimDnsRecord,
+  type SimSoa,
+  type SimulatorSeedDns,
+  type SimZone,
+} from './zones.js';
 export { parseSeed, type SimulatorSeed, type SimulatorSeedClient, type SimulatorSeedDomain } from './seed.js';
 export { mulberry32, type RetryAfterFault, type SimulatorFaults } from './faults.js';
 
@@ -218,6 +231,15 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     if (result.mutated === true && stateFile !== undefined) {
       try {
         await stateFile.save();
+      } catch {
+        return error(500, 'The simulator could not save its state file.');
+      }
+    }
+    const race = result.zoneRead === undefined ? undefined : faults.zoneRace(method, relative, result.zoneRead);
+    if (race !== undefined && result.zoneRead !== undefined && raceZone(store, result.zoneRead, race)) {
+      // The answer already holds the zone as read (zones are replaced, never changed in place).
+      try {
+        await stateFile?.save();
       } catch {
         return error(500, 'The simulator could not save its state file.');
       }

@@ -12,6 +12,7 @@ import {
   updateDomain,
 } from './lifecycle.js';
 import type { SimClient, SimStore } from './store.js';
+import { readZone, writeZone } from './zones.js';
 
 export interface RouteOptions extends LifecycleOptions {
   readonly listDomains: boolean;
@@ -54,6 +55,7 @@ export function route(
       ? ok([...store.admins].map(([username, id]) => ({ id, username })))
       : notAllowed(method, path, ['GET']);
   }
+  if (first === 'dns') return dns(store, method, segments, body);
   if (first !== 'hosting-plans' && first !== 'clients' && first !== 'domains') return notFound(path);
   const collection = first;
   const { one } = COLLECTIONS[collection];
@@ -119,6 +121,30 @@ export function route(
     record = recordsOf(store, collection).get(Number(second));
   }
   return record === undefined ? error(404, `The requested ${one} was not found.`) : ok(record);
+}
+
+/** GET and PUT /dns/{domain id}, GET /dns/name/{domain}: zones.ts has the rules. */
+function dns(store: SimStore, method: string, segments: readonly string[], body: Body): Answer {
+  const [, second, third] = segments;
+  const path = `/${segments.join('/')}`;
+  if (segments.length === 3 && second === 'name') {
+    if (method !== 'GET') return notAllowed(method, path, ['GET']);
+    let name: string;
+    try {
+      name = decodeURIComponent(third ?? '');
+    } catch {
+      return error(400, `The path ${path} is not validly percent-encoded.`);
+    }
+    return readZone(store, store.domainNamed(name), error);
+  }
+  if (segments.length !== 2) return notFound(path);
+  if (!/^[0-9]{1,15}$/.test(second ?? '')) return error(404, 'The requested domain was not found.');
+  const id = Number(second);
+  if (method === 'GET') return readZone(store, store.domains.get(id), error);
+  if (method !== 'PUT') return notAllowed(method, path, ['GET', 'PUT']);
+  if (body.kind === 'none') return error(400, 'The request body is missing: send a JSON object.');
+  if (body.kind === 'invalid') return error(400, 'The request body is not valid JSON.');
+  return writeZone(store, id, body.value, error);
 }
 
 function recordsOf(store: SimStore, collection: keyof typeof COLLECTIONS): ReadonlyMap<number, unknown> {

@@ -3,6 +3,7 @@ import { isRecord } from '../util.js';
 import { USERNAME_PATTERN } from '../names.js';
 import { SETTING_KEYS, type SettingsInput, settingsOf, settingsProblem } from './domain-settings.js';
 import { DEFAULT_HOSTING_PLANS, SimStore } from './store.js';
+import { seedDnsProblem, seededZone, type SimulatorSeedDns, storeZone } from './zones.js';
 
 /**
  * Initial content of a fresh simulator (ignored when a state file exists). Everything is
@@ -28,13 +29,18 @@ export interface SimulatorSeedClient {
   readonly language?: string;
   /**
    * Created in order, so a subdomain listed after its parent gets `id_parent_domain`. A name, or
-   * a name with settings (merged over the defaults, like POST /domains).
+   * a name with settings (merged over the defaults, like POST /domains) and DNS records.
    */
   readonly domains?: readonly (string | SimulatorSeedDomain)[];
 }
 
 export interface SimulatorSeedDomain extends SettingsInput {
   readonly name: string;
+  /**
+   * The domain's zone (not for a subdomain: its records live in its parent's zone). `records`
+   * replace the default ones, and then `is_custom_dns` defaults to true (zones.ts).
+   */
+  readonly dns?: SimulatorSeedDns;
 }
 
 /**
@@ -149,11 +155,19 @@ export function storeFromSeed(
       // Checked again: a seed given in code (startSimulator's `seed`) skips parseSeed.
       const problem = settingsProblem(domain);
       if (problem !== undefined) fail(`${where}.domains[${at}].${problem.field} ${problem.fault}`);
+      const dnsProblem =
+        domain.dns === undefined ? undefined : seedDnsProblem(domain.dns, `${where}.domains[${at}].dns`);
+      if (dnsProblem !== undefined) fail(dnsProblem);
       const check = store.checkNewDomain(domain.name, client.id);
       if ('status' in check) fail(`${where}: ${check.message}`);
       else {
         const settings = settingsOf(domain);
-        store.addDomain({ name: check.name, idUser: client.id, system: false, settings }, options.now);
+        const added = store.addDomain({ name: check.name, idUser: client.id, system: false, settings }, options.now);
+        const zone = store.zones.get(added.id);
+        if (domain.dns === undefined) continue;
+        if (zone === undefined)
+          fail(`${where}.domains[${at}].dns: '${added.domain}' is a subdomain: give its records in its parent's dns`);
+        else storeZone(store, added.id, seededZone(zone, domain.dns));
       }
     }
   }
@@ -172,7 +186,7 @@ function seedDomains(
     return undefined;
   }
   const domains: (string | SimulatorSeedDomain)[] = [];
-  const allowed = ['name', ...SETTING_KEYS];
+  const allowed = ['name', ...SETTING_KEYS, 'dns'];
   for (const [index, item] of (value as unknown[]).entries()) {
     const at = `${where}[${index}]`;
     if (typeof item === 'string') {
@@ -180,7 +194,7 @@ function seedDomains(
       continue;
     }
     if (!isRecord(item)) {
-      problems.push(`${at} must be a name or an object {"name", "php_version", "security", "target"}`);
+      problems.push(`${at} must be a name or an object {"name", "php_version", "security", "target", "dns"}`);
       continue;
     }
     for (const key of Object.keys(item))
@@ -189,7 +203,14 @@ function seedDomains(
     if (typeof item.name !== 'string') problems.push(`${at}.name must be a string`);
     const problem = settingsProblem(item);
     if (problem !== undefined) problems.push(`${at}.${problem.field} ${problem.fault}`);
-    else if (typeof item.name === 'string') domains.push({ name: item.name, ...settingsOf(item) });
+    const dnsProblem = item.dns === undefined ? undefined : seedDnsProblem(item.dns, `${at}.dns`);
+    if (dnsProblem !== undefined) problems.push(dnsProblem);
+    else if (problem === undefined && typeof item.name === 'string')
+      domains.push({
+        name: item.name,
+        ...settingsOf(item),
+        ...(item.dns === undefined ? {} : { dns: item.dns as SimulatorSeedDns }),
+      });
   }
   return domains;
 }

@@ -16,7 +16,11 @@
  *
  * Compatible both ways within version 1: a domain of an older file, without settings, loads
  * with the defaults (withDefaults); fields are only ever added, so an older simulator reading a
- * newer file keeps them as it trusts every field.
+ * newer file keeps them as it trusts every field. Zones (`zones` in the snapshot, `{"set":
+ * "zones"}` lines) came later: a file without them loads with each top-level domain's default
+ * zone, its subdomains' default records included (zones.ts regeneratedZone). An older
+ * simulator ignores the snapshot's `zones`, but refuses a log line that sets one: let a newer
+ * simulator stop (compact) before an older one reads its file.
  */
 import { randomBytes } from 'node:crypto';
 import { type FileHandle, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
@@ -25,6 +29,7 @@ import { isRecord } from '../util.js';
 import { domainExtras } from './domain-settings.js';
 import { type SimulatorSeed, storeFromSeed } from './seed.js';
 import { type IdSequences, type SimClient, type SimDomain, type SimPlan, SimStore, type StoreChange } from './store.js';
+import { regeneratedZone, type SimZoneRecord } from './zones.js';
 
 /** Marks a state file, so that an unrelated JSON file is not silently taken for one. */
 const STATE_FORMAT = 'panel-provision-simulator-state';
@@ -39,6 +44,8 @@ interface Snapshot extends IdSequences {
   readonly domains: readonly SimDomain[];
   /** The clients' passwords (a simulator's own, for tests; absent in files of older versions). */
   readonly passwords?: readonly { id: number; password: string }[];
+  /** The DNS zones by domain id (absent in files of older versions). */
+  readonly zones?: readonly SimZoneRecord[];
 }
 
 /**
@@ -51,6 +58,7 @@ const LISTS = {
   clients: ['id', 'username'],
   domains: ['id', 'id_user', 'domain'],
   passwords: ['id', 'password'],
+  zones: ['id', 'dkim_record'],
 } as const satisfies Record<string, readonly string[]>;
 type List = keyof typeof LISTS;
 
@@ -102,6 +110,7 @@ function snapshotOf(store: SimStore): Snapshot {
     clients: [...store.clients.values()],
     domains: [...store.domains.values()],
     passwords: [...passwords].map(([id, password]) => ({ id, password })),
+    zones: [...store.zones].map(([id, zone]) => ({ id, ...zone })),
   };
 }
 
@@ -138,10 +147,12 @@ function parseState(text: string, source: string): SimStore {
   // Shapes were checked above; the remaining fields are trusted as this module wrote them.
   for (const list of ['admins', 'plans', 'clients', 'domains'] as const)
     for (const record of data[list] as never[]) store.apply(withDefaults({ set: list, record }, store));
-  // Optional: a file from a simulator version that kept no passwords has none.
-  if (Array.isArray(data.passwords)) {
-    for (const record of data.passwords as unknown[])
-      if (validRecord('passwords', record)) store.apply({ set: 'passwords', record: record as never });
+  // Optional: a file from a simulator version that kept no passwords (zones) has none.
+  for (const list of ['passwords', 'zones'] as const) {
+    const records = data[list];
+    if (!Array.isArray(records)) continue;
+    for (const record of records as unknown[])
+      if (validRecord(list, record)) store.apply({ set: list, record: record as never });
   }
   const sequence = (value: unknown): number => (Number.isInteger(value) ? (value as number) : 1);
   store.continueSequences({
@@ -163,6 +174,11 @@ function parseState(text: string, source: string): SimStore {
     const change = changeOf(value);
     if (change === undefined) return fail(`line ${i + 1} is not a change the simulator wrote`);
     store.apply(withDefaults(change, store));
+  }
+  // A file from before zones: every top-level domain gets the zone a panel would have made.
+  for (const domain of store.domains.values()) {
+    if (domain.id_parent_domain === 0 && !store.zones.has(domain.id))
+      store.apply({ set: 'zones', record: { id: domain.id, ...regeneratedZone(store, domain) } });
   }
   return store;
 }

@@ -1,6 +1,7 @@
 import { domainToUnicode } from 'node:url';
 import { USERNAME_PATTERN, normalizeDomain } from '../names.js';
 import { domainExtras, type SettingsInput, type SimDomainExtras, withSettings } from './domain-settings.js';
+import { addZoneOf, dropZoneOf, type SimZone, type SimZoneRecord } from './zones.js';
 
 /** A hosting plan as GET /hosting-plans answers it. Sizes in bytes, -1 = unlimited. */
 export interface SimPlan {
@@ -51,6 +52,8 @@ export interface SimulatorState {
   readonly domains: ReadonlyMap<number, SimDomain>;
   /** Administrator usernames -> user id. They share one namespace (and id sequence) with clients. */
   readonly admins: ReadonlyMap<string, number>;
+  /** DNS zones by domain id: one per domain that is not a subdomain (zones.ts). */
+  readonly zones: ReadonlyMap<number, SimZone>;
   /** Exact, case-sensitive name. */
   planNamed(name: string): SimPlan | undefined;
   /** Case-insensitive. */
@@ -91,6 +94,7 @@ export type StoreChange =
   | { readonly set: 'clients'; readonly record: SimClient }
   | { readonly set: 'domains'; readonly record: SimDomain }
   | { readonly set: 'passwords'; readonly record: { readonly id: number; readonly password: string } }
+  | { readonly set: 'zones'; readonly record: SimZoneRecord }
   | { readonly delete: 'clients' | 'domains'; readonly id: number };
 
 /** The store behind the simulator: records by id plus name indexes, so every request is O(1). */
@@ -99,6 +103,7 @@ export class SimStore implements SimulatorState {
   readonly clients = new Map<number, SimClient>();
   readonly domains = new Map<number, SimDomain>();
   readonly admins = new Map<string, number>();
+  readonly zones = new Map<number, SimZone>();
   private readonly plansByName = new Map<string, SimPlan>();
   private readonly clientsByName = new Map<string, SimClient>();
   private readonly domainsByName = new Map<string, SimDomain>();
@@ -257,6 +262,7 @@ export class SimStore implements SimulatorState {
     };
     const record = withSettings(domain, input.settings ?? {}, 'merge');
     this.commit({ set: 'domains', record });
+    addZoneOf(this, record);
     return record;
   }
 
@@ -284,8 +290,17 @@ export class SimStore implements SimulatorState {
     this.commit({ set: 'domains', record: domain });
   }
 
+  /** Removes a domain and its zone; a subdomain's default records leave its parent's zone (zones.ts). */
   removeDomain(id: number): void {
-    if (this.domains.has(id)) this.commit({ delete: 'domains', id });
+    const domain = this.domains.get(id);
+    if (domain === undefined) return;
+    dropZoneOf(this, domain);
+    this.commit({ delete: 'domains', id });
+  }
+
+  /** Sets a domain's zone whole (zones.ts decides what it holds). */
+  setZone(id: number, zone: SimZone): void {
+    this.commit({ set: 'zones', record: { id, ...zone } });
   }
 
   /**
@@ -298,6 +313,7 @@ export class SimStore implements SimulatorState {
       if (change.delete === 'domains') {
         const domain = this.domains.get(id);
         this.domains.delete(id);
+        this.zones.delete(id);
         if (domain !== undefined) this.domainsByName.delete(domain.domain.toLowerCase());
       } else {
         const client = this.clients.get(id);
@@ -330,6 +346,11 @@ export class SimStore implements SimulatorState {
       case 'passwords':
         this.passwords.set(change.record.id, change.record.password);
         return;
+      case 'zones': {
+        const { id, ...zone } = change.record;
+        this.zones.set(id, zone);
+        return;
+      }
     }
   }
 

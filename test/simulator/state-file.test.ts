@@ -38,8 +38,10 @@ describe('the state file is a log', () => {
     expect(changes.map((c) => `${String(c.set ?? c.delete)}${'delete' in c ? ' removed' : ''}`)).toEqual([
       'clients',
       'domains', // alice's system domain
+      'zones', // and its DNS zone
       'passwords',
       'domains',
+      'zones',
       'clients',
       'domains removed', // bob's system domain, then bob
       'clients removed',
