@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { settingRow } from '../../src/kinds/domain.js';
 import type { Desired } from '../../src/manifest/types.js';
 import { globMatcher } from '../../src/names.js';
 import type { Live, LiveClient, LiveDomain } from '../../src/panel/types.js';
@@ -15,6 +16,7 @@ import type { Plan } from '../../src/plan/types.js';
 import { phaseOf } from '../../src/plan/types.js';
 import { assertNever } from '../../src/util.js';
 import { type ClientSpec, desired, live, PLANS } from '../helpers/builders.js';
+import { createdSettings, settings, settingsRecord } from '../helpers/settings-arbitraries.js';
 
 // Small name pools, so that random manifests and panels overlap often.
 const username = fc.constantFrom('alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'gina');
@@ -40,7 +42,7 @@ const manifest = fc
         plan: planName,
         email,
         suspended,
-        domains: fc.uniqueArray(fc.record({ name: domainName, state }), {
+        domains: fc.uniqueArray(fc.record({ name: domainName, state, settings }), {
           selector: (d) => d.name,
           maxLength: 5,
         }),
@@ -65,7 +67,12 @@ const manifest = fc
               ...(c.plan === undefined ? {} : { plan: c.plan }),
               ...(c.email === undefined ? {} : { email: c.email }),
               ...(c.suspended === undefined ? {} : { suspended: c.suspended }),
-              domains: c.domains.filter((d) => !seen.has(d.name) && seen.add(d.name)),
+              domains: c.domains
+                .filter((d) => !seen.has(d.name) && seen.add(d.name))
+                // A domain marked absent takes no settings (the manifest refuses them).
+                .map(({ name, state, settings }) =>
+                  state === 'absent' || settings === undefined ? { name, state } : { name, state, settings },
+                ),
             };
     }
     return desired(specs, pruneOn ? { prune } : {});
@@ -86,7 +93,7 @@ const panel = fc
         maxLength: 6,
       },
     ),
-    fc.uniqueArray(fc.tuple(domainName, fc.nat(7), fc.boolean()), {
+    fc.uniqueArray(fc.tuple(domainName, fc.nat(7), fc.boolean(), settingsRecord), {
       selector: ([d]) => d,
       maxLength: 12,
     }),
@@ -102,7 +109,7 @@ const panel = fc
           ...(susp === undefined ? {} : { suspended: susp }),
         },
       ]),
-      domains.map(([d, owner, system], i) => [100 + i, d, owner, system]),
+      domains.map(([d, owner, system, record], i) => [100 + i, d, owner, system, record]),
     ),
   );
 
@@ -128,14 +135,17 @@ function simulateApply(plan: Plan, before: Live): Live {
             });
             break;
           }
-          case 'domain':
+          case 'domain': {
+            // As the simulator does: the POST's settings, nested objects merged over the defaults.
             domains.push({
               id: nextId++,
               name: change.name,
               idUser: change.clientId ?? idOf.get(change.client) ?? -1,
               isSystem: false,
+              settings: createdSettings(change),
             });
             break;
+          }
           default:
             assertNever(change);
         }
@@ -251,6 +261,47 @@ describe('planner properties', () => {
         const again = diff(d, simulateApply(plan, l));
         expect(again.changes).toEqual([]);
         expect(again.conflicts).toEqual([]);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('updates only managed settings it can read, sending each object whole with the keys no manifest manages as read', () => {
+    fc.assert(
+      fc.property(manifest, panel, (d, l) => {
+        const plan = diff(d, l);
+        const wanted = new Map(d.clients.flatMap((c) => c.domains.map((x) => [x.name, x.settings] as const)));
+        for (const change of plan.changes) {
+          if (change.action !== 'update' || change.type !== 'domain') continue;
+          const given = wanted.get(change.name);
+          const before = l.domains.find((x) => x.id === change.domainId)?.settings;
+          expect(given).toBeDefined();
+          const objects = new Set<string>();
+          for (const f of change.fields) {
+            expect(given?.[f.field]).toEqual(f.after);
+            const row = settingRow(f.field);
+            expect(before === undefined ? undefined : row.read(before)).toEqual(f.before);
+            objects.add(row.object ?? 'php_version');
+          }
+          expect(new Set(Object.keys(change.body))).toEqual(objects);
+          for (const object of ['security', 'target'] as const) {
+            const sent = change.body[object];
+            if (sent === undefined) continue;
+            // Every key as read is sent (changed or not), and nothing the panel did not show but the fixture's spellings.
+            for (const key of Object.keys(before?.[object] ?? {})) expect(sent).toHaveProperty([key]);
+          }
+        }
+        for (const u of plan.unknowns)
+          if (u.domain !== undefined)
+            expect(
+              plan.changes.some(
+                (c) =>
+                  c.name === u.domain &&
+                  c.action === 'update' &&
+                  c.type === 'domain' &&
+                  c.fields.some((f) => f.field === u.field),
+              ),
+            ).toBe(false);
       }),
       { numRuns: 1000 },
     );
