@@ -2,12 +2,43 @@
  * Random manifests for the chunked-read property tests (chunked.test.ts), written as text in
  * the shapes people write: valid ones of the common shape (with every key of the format:
  * prune, state, suspended, domain entries), ones with mistakes, and small edits that may break
- * the text in any way.
+ * the text in any way. Domain items may carry settings (`php_version`, `https`, `redirect`).
  */
 import fc from 'fast-check';
 
-/** A domain item: a name, or `{name, state}` (`state` may be left out, or wrong). */
-type DomainSpec = string | { name: string | number | undefined; state: string | undefined };
+/**
+ * A setting of a domain item: its key, its value in flow style, and (when it can be written so)
+ * the lines of its value as a block.
+ */
+interface SettingSpec {
+  key: string;
+  flow: string;
+  block?: readonly string[];
+}
+
+/** A domain item: a name, or `{name, state, settings}` (`state` may be left out, or wrong). */
+type DomainSpec =
+  string | { name: string | number | undefined; state: string | undefined; settings?: readonly SettingSpec[] };
+
+/** Settings as export writes them, in flow and block style. */
+const VALID_SETTINGS: readonly SettingSpec[] = [
+  { key: 'php_version', flow: '"8.3"' },
+  { key: 'https', flow: '{force: true, lets_encrypt: false}', block: ['force: true', 'lets_encrypt: false'] },
+  { key: 'https', flow: '{hsts: {max_age: 31536000, include_subdomains: true}}' },
+  { key: 'https', flow: '{hsts: false}', block: ['hsts: false'] },
+  { key: 'redirect', flow: '{to: "https://x.example/", status: 302}' },
+  { key: 'redirect', flow: 'false' },
+];
+
+/** Settings with mistakes (errors and warnings). */
+const BAD_SETTINGS: readonly SettingSpec[] = [
+  { key: 'php_version', flow: '8.10' },
+  { key: 'https', flow: '{}' },
+  { key: 'https', flow: '{hsts: true, forse: yes}', block: ['hsts: true', 'forse: yes'] },
+  { key: 'https', flow: '{hsts: {max_age: 60, preload: true}}' },
+  { key: 'redirect', flow: '{to: "https://alice.example/"}' },
+  { key: 'redirect', flow: '{to: nope, status: 303}' },
+];
 
 interface ClientSpec {
   username: string;
@@ -48,6 +79,9 @@ function domainText(d: DomainSpec, quote: Shape['quote'], flow: boolean, pad: st
   const keys = [
     ...(d.name === undefined ? [] : [`name: ${typeof d.name === 'number' ? String(d.name) : scalar(d.name, quote)}`]),
     ...(d.state === undefined ? [] : [`state: ${scalar(d.state, quote)}`]),
+    ...(d.settings ?? []).map(({ key, flow: value, block }) =>
+      flow || block === undefined ? `${key}: ${value}` : [`${key}:`, ...block].join(`\n${pad}    `),
+    ),
   ];
   if (flow || keys.length === 0) return `{${keys.join(', ')}}`;
   return keys.join(`\n${pad}  `);
@@ -206,6 +240,7 @@ export const validClients: fc.Arbitrary<ClientSpec[]> = fc
           tld,
           fc.boolean(),
           fc.constantFrom<string | null | undefined>(null, null, undefined, 'present', 'absent'),
+          fc.uniqueArray(fc.constantFrom(...VALID_SETTINGS), { selector: (x) => x.key, maxLength: 3 }),
         ),
         { maxLength: 4 },
       ),
@@ -235,10 +270,12 @@ export const validClients: fc.Arbitrary<ClientSpec[]> = fc
         domains:
           c.domains === undefined
             ? undefined
-            : domainLabels.map(([sub, l, t, upper, state], j) => {
+            : domainLabels.map(([sub, l, t, upper, state, settings], j) => {
                 const name = `${sub}${l}${i}-${j}.${t}`;
                 const input = upper ? name.toUpperCase() : name;
-                return state === null ? input : { name: input, state };
+                // A domain marked absent has no settings.
+                if (state === null) return input;
+                return state === 'absent' ? { name: input, state } : { name: input, state, settings };
               }),
       };
     }),
@@ -283,6 +320,10 @@ export const anyClients: fc.Arbitrary<ClientSpec[]> = fc.array(
               7,
             ),
             state: fc.constantFrom<string | undefined>(undefined, 'present', 'absent', 'deleted', 'abzent'),
+            settings: fc.uniqueArray(fc.constantFrom(...VALID_SETTINGS, ...BAD_SETTINGS), {
+              selector: (x) => x.key,
+              maxLength: 3,
+            }),
           }),
         ),
         { maxLength: 3 },

@@ -209,8 +209,10 @@ const redirect: ManifestSettingRow<'redirect'> = {
     if (value === false) return false;
     if (!isRecord(value)) return undefined;
     const { to, status = 301 } = value;
-    if (typeof to !== 'string' || typeof status !== 'number' || !REDIRECT_STATUSES.includes(status)) return undefined;
-    return { to, status };
+    if (typeof to !== 'string') return undefined;
+    // A status the schema refuses is its error (and then the manifest gives no Desired): `to`
+    // is still checked, so that both problems are reported together.
+    return { to, status: typeof status === 'number' && REDIRECT_STATUSES.includes(status) ? status : Number.NaN };
   },
   check: (value, subject, domain) => {
     if (value === false) return [];
