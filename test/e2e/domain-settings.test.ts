@@ -144,10 +144,8 @@ describe('domain settings through the CLI', () => {
       intercept: async ({ method, path, headers }) => {
         if (method !== 'GET' || !path.startsWith('/domains') || headers['x-test-raw'] !== undefined) return undefined;
         const answer = await fetch(`${w.sim.url}${path}`, { headers: { 'x-api-key': API_KEY, 'x-test-raw': '1' } });
-        const strip = (d: Record<string, unknown>) => {
-          const { php_version: _p, security: _s, target: _t, ...rest } = d;
-          return rest;
-        };
+        const strip = (d: Record<string, unknown>) =>
+          Object.fromEntries(Object.entries(d).filter(([k]) => !['php_version', 'security', 'target'].includes(k)));
         const json = (await answer.json()) as Record<string, unknown> | Record<string, unknown>[];
         return { status: answer.status, json: Array.isArray(json) ? json.map(strip) : strip(json) };
       },
