@@ -54,6 +54,8 @@ interface ExportedManifest {
   readonly domains: number;
   /** A name or value the manifest would refuse, left out: one sentence each. */
   readonly warnings: readonly string[];
+  /** What else was left out, not for being refused (domain settings the panel's records do not show). */
+  readonly notes: readonly string[];
 }
 
 /**
@@ -66,12 +68,17 @@ export function exportManifest(
   header: readonly string[],
 ): ExportedManifest {
   const warnings: string[] = [];
-  const clients = new LiveModel(live).entries((w) => warnings.push(w), include);
+  const model = new LiveModel(live);
+  const clients = model.entries((w) => warnings.push(w), include);
   const text = manifestText(clients, header);
-  if (validateManifest(text, 'export').desired === undefined)
-    throw new Error('provision export wrote a manifest that does not validate');
+  const check = validateManifest(text, 'export');
+  if (check.desired === undefined)
+    throw new Error(
+      `provision export wrote a manifest that does not validate (${check.diagnostics[0]?.message ?? 'no diagnostic'})`,
+    );
   const domains = clients.reduce((n, c) => n + c.domains.length, 0);
-  return { text, clients: clients.length, domains, warnings };
+  const unshown = model.unshownSettings(include);
+  return { text, clients: clients.length, domains, warnings, notes: unshown === undefined ? [] : [unshown] };
 }
 
 /** What export --into reads of the panel for a manifest, and which of the panel's other clients it claims. */

@@ -51,13 +51,15 @@ export const exportCommand: Command = {
     'Sends nothing that changes the panel.',
   help: `Without --into: the manifest of the panel, on stdout (or --out FILE): every client sorted by
 username with its plan, email, suspended: true when suspended, and its domains (international
-names in Unicode, subdomains after their parents; no system domains). It validates, and plan
+names in Unicode, subdomains after their parents; no system domains), each with the settings
+that differ from the panel's default (php_version, https, redirect). It validates, and plan
 of it against the same panel shows no changes. A name or value the manifest would refuse is
 left out with a warning on stderr.
 
 With --into MANIFEST: the clients MANIFEST lists get the panel's values of the fields they
-manage (plan, email, suspended, language; a field the manifest leaves out stays out) and the domains the
-panel has and the manifest lacks, at the end of their lists; the panel's other clients are added
+manage (plan, email, suspended, language; a field the manifest leaves out stays out), their
+domains the panel's values of the settings they manage (a domain listed by name alone manages
+none), and the domains the panel has and the manifest lacks, at the end of their lists; the panel's other clients are added
 only where the manifest claims them (prune.clients, or --clients), never a prune.keep match.
 Entries the panel lacks stay (plan will create them) unless --drop-missing; state: absent
 entries stay. The change is printed as a unified diff on stdout; the file is rewritten (only
@@ -121,11 +123,12 @@ async function exportPanel(
   const include = patterns.length === 0 ? () => true : globMatcher(patterns);
   const { live, url } = await readPanel(io, credentials, values, [], include);
   const filter = patterns.length === 0 ? '' : ` (clients matching ${patterns.map((p) => quote(p)).join(', ')})`;
-  const { text, clients, domains, warnings } = exportManifest(live, include, [
+  const { text, clients, domains, warnings, notes } = exportManifest(live, include, [
     `The panel ${url}${filter}, as provision export read it.`,
     'Review it, commit it: provision plan of it against this panel shows no changes.',
   ]);
   for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
+  for (const note of notes) io.stderr.write(`note: ${note}\n`);
   if (values.out !== undefined) await writeAtomically(values.out, text);
   else {
     io.stdout.write(text);

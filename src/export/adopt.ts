@@ -14,9 +14,15 @@
  *   writing it down would make the next apply fight it). A value the manifest cannot hold (a
  *   plan id the panel does not list, an email the manifest refuses) is left as written, with a
  *   warning; so is a field the panel does not show.
+ * - Each of its domains the panel has under it: each setting the domain item gives (object
+ *   form: `php_version`, `https.force`, ...) that differs is set to the panel's value; a domain
+ *   listed by name alone manages none and stays a name, and a setting the item leaves out is
+ *   not added. A value the manifest cannot hold (the row's `unwritable`) stays as written, with
+ *   a warning; so, silently, does one the panel's record does not show.
  * - Its domains the panel has and the manifest lists nowhere are added at the end of its list,
- *   in domainOrder (parents first), in their written form (Unicode for IDNs); never a system
- *   domain, a `prune.keep` match, or a name the manifest would refuse (warned).
+ *   in domainOrder (parents first), as export writes them (Unicode for IDNs, in object form
+ *   with the settings that differ from the panel's default); never a system domain, a
+ *   `prune.keep` match, or a name the manifest would refuse (warned).
  * - The panel's other clients are added, after the last entry and sorted by username, only
  *   where the manifest claims them: `prune.clients` (or the caller's `claim`, from --clients),
  *   never a `prune.keep` match; written as `provision export` writes them, without the domains
@@ -30,8 +36,16 @@ import type { Desired, DesiredClient, DesiredDomain } from '../manifest/types.js
 import { globMatcher } from '../names.js';
 import type { LiveClient, ManagedField } from '../panel/types.js';
 import { assertNever, compare } from '../util.js';
-import { type ExportClient, type LiveModel } from './model.js';
+import { type DomainEntry, type ExportClient, type LiveModel } from './model.js';
 import { CLIENT_FIELDS } from '../kinds/client/index.js';
+import {
+  type DomainSetting,
+  type DomainSettingTypes,
+  givenSettings,
+  type LiveDomain,
+  sameSetting,
+  settingText,
+} from '../kinds/domain.js';
 
 /**
  * One change to the manifest; `client` and `domain` are indexes into the manifest's `clients`
@@ -45,7 +59,17 @@ export type Edit =
       readonly value: string | boolean;
     }
   | { readonly kind: 'unset'; readonly client: number; readonly field: ManagedField }
-  | { readonly kind: 'add-domains'; readonly client: number; readonly domains: readonly string[] }
+  | {
+      readonly kind: 'set-setting';
+      readonly client: number;
+      readonly domain: number;
+      /** The dotted name: the path to its value in the domain's object form. */
+      readonly field: DomainSetting;
+      /** The manifest's value (defaults filled in: hsts's flags, redirect's status), and the panel's. */
+      readonly before: DomainSettingTypes[DomainSetting];
+      readonly value: DomainSettingTypes[DomainSetting];
+    }
+  | { readonly kind: 'add-domains'; readonly client: number; readonly domains: readonly DomainEntry[] }
   | { readonly kind: 'drop-client'; readonly client: number }
   | { readonly kind: 'drop-domain'; readonly client: number; readonly domain: number }
   | { readonly kind: 'add-clients'; readonly clients: readonly ExportClient[] };
@@ -103,10 +127,11 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
             `${owner === undefined ? `user id ${found.idUser}` : `client ${quote(owner)}`}: ` +
             'left as is (plan reports the conflict)',
         );
-      }
+      } else edits.push(...settingEdits(domain, i, j, found, warn));
     });
     const added = model.domains(live, warn).filter((d) => !listedDomains.has(d.name) && !keep(d.name));
-    if (added.length > 0) edits.push({ kind: 'add-domains', client: i, domains: added.map((d) => d.text) });
+    if (added.length > 0)
+      edits.push({ kind: 'add-domains', client: i, domains: added.map((d) => model.entryOf(d, live, warn)) });
   });
 
   const listed = new Set(desired.clients.map((c) => c.username));
@@ -118,8 +143,9 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
     .flatMap((c) => {
       const entry = model.entry(c, warn);
       if (entry === undefined) return [];
+      // model.entry warned already of every domain's settings the manifest cannot hold.
       const domains = model.domains(c, () => undefined).filter((d) => !listedDomains.has(d.name) && !keep(d.name));
-      return [{ ...entry, domains: domains.map((d) => d.text) }];
+      return [{ ...entry, domains: domains.map((d) => model.entryOf(d, c, () => undefined)) }];
     });
   if (added.length > 0) edits.push({ kind: 'add-clients', clients: added });
   return { edits, warnings };
@@ -160,6 +186,35 @@ function fieldEdits(
       default:
         assertNever(seen);
     }
+  }
+  return edits;
+}
+
+/**
+ * The setting edits of one listed domain the panel has (under the same client): for each
+ * setting the manifest gives that differs, the panel's value; one the record does not show
+ * stays as written, and one the manifest cannot hold stays with a warning. A domain listed by
+ * name alone gives none, so gets none.
+ */
+function settingEdits(
+  domain: DesiredDomain,
+  client: number,
+  index: number,
+  live: LiveDomain,
+  warn: (message: string) => void,
+): Edit[] {
+  const edits: Edit[] = [];
+  for (const [row, wanted] of givenSettings(domain.settings)) {
+    const seen = live.settings === undefined ? undefined : row.read(live.settings);
+    if (seen === undefined || sameSetting(seen, wanted)) continue;
+    const reason = row.unwritable(seen);
+    if (reason === undefined)
+      edits.push({ kind: 'set-setting', client, domain: index, field: row.key, before: wanted, value: seen });
+    else
+      warn(
+        `domain ${quote(domain.input)}: the panel's ${row.key} ${settingText(seen)} is ${reason}: ` +
+          `"${row.key}" left as written`,
+      );
   }
   return edits;
 }

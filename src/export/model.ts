@@ -7,7 +7,18 @@
 import { quote } from '../escape.js';
 import { CLIENT_FIELDS, type ClientView, clientView, type ClientWants, exportedFields } from '../kinds/client/index.js';
 import type { FieldView } from '../kinds/common.js';
-import { domainForm, type DomainForm, domainOrder } from '../kinds/domain.js';
+import {
+  type DomainEntry,
+  domainEntry,
+  domainForm,
+  type DomainForm,
+  domainOrder,
+  type DomainSetting,
+  exportedSettings,
+  type LiveDomain,
+  settingText,
+  SETTING_ROWS,
+} from '../kinds/domain.js';
 import { USERNAME_PATTERN } from '../names.js';
 import type { Live, LiveClient } from '../panel/types.js';
 import { LiveIndex } from '../plan/live-index.js';
@@ -18,14 +29,20 @@ import { compare, plural } from '../util.js';
  * fields export writes (each row's `exported` and `writes`: a plan by name when the client has
  * one, an address when set and accepted by the manifest, `suspended` only when true: false is
  * the default the manifest leaves unsaid); `domains` in their written form (Unicode for IDNs)
- * in domainOrder, no system domain.
+ * in domainOrder, no system domain; each by its name alone, or in object form with the settings
+ * that differ from the panel's default (domainEntry).
  */
 export interface ExportClient extends ClientWants {
   readonly username: string;
-  readonly domains: readonly string[];
+  readonly domains: readonly DomainEntry[];
 }
 
-export type { ClientView, DomainForm, FieldView };
+/** A live domain the manifest can list: its forms, and its record (for its settings). */
+export interface ExportDomain extends DomainForm {
+  readonly live: LiveDomain;
+}
+
+export type { ClientView, DomainEntry, DomainForm, FieldView };
 export { domainForm, domainOrder };
 
 /**
@@ -53,8 +70,8 @@ export class LiveModel {
    * The client's domains the manifest can list, in domainOrder: system domains never; a name
    * normalizeDomain refuses is left out with a warning (it cannot be written validly).
    */
-  domains(client: LiveClient, warn: (message: string) => void): DomainForm[] {
-    const forms: DomainForm[] = [];
+  domains(client: LiveClient, warn: (message: string) => void): ExportDomain[] {
+    const forms: ExportDomain[] = [];
     for (const domain of this.index.domainsOf(client.id)) {
       if (domain.isSystem) continue;
       const form = domainForm(domain.name);
@@ -63,9 +80,50 @@ export class LiveModel {
           `domain ${quote(domain.name)} (id ${domain.id}) of client ${quote(client.username)} ` +
             'is not a name the manifest accepts: left out',
         );
-      else forms.push(form);
+      else forms.push({ ...form, live: domain });
     }
     return forms.sort((a, b) => domainOrder(a.name, b.name));
+  }
+
+  /**
+   * The domain as a manifest item (kinds/domain/export.ts domainEntry): its name, in object form
+   * when a setting differs from the panel's default. A setting the manifest cannot hold is left
+   * out with a warning naming the domain and the setting; one the record does not show is left
+   * out silently (unshownSettings sums those up).
+   */
+  entryOf(domain: ExportDomain, client: LiveClient, warn: (message: string) => void): DomainEntry {
+    const { settings, unwritable } = exportedSettings(domain.live.settings);
+    for (const u of unwritable)
+      warn(
+        `domain ${quote(domain.text)} of client ${quote(client.username)}: ` +
+          `the panel's ${u.field} ${settingText(u.value)} is ${u.reason}: "${u.field}" left out (not managed)`,
+      );
+    return domainEntry(domain.text, settings);
+  }
+
+  /**
+   * One sentence for the settings that the records of the domains export writes (those of the
+   * clients `include` accepts) do not show, or undefined when every record shows every setting:
+   * such a setting is left out (not managed), and a panel that never shows one would otherwise
+   * warn once a domain.
+   */
+  unshownSettings(include: (username: string) => boolean = () => true): string | undefined {
+    const fields = new Set<DomainSetting>();
+    let domains = 0;
+    for (const client of this.live.clients) {
+      if (!include(client.username) || !USERNAME_PATTERN.test(client.username)) continue;
+      for (const domain of this.domains(client, () => undefined)) {
+        const { unknown } = exportedSettings(domain.live.settings);
+        if (unknown.length > 0) domains++;
+        for (const field of unknown) fields.add(field);
+      }
+    }
+    if (domains === 0) return undefined;
+    const shown = SETTING_ROWS.filter((row) => fields.has(row.key)).map((row) => row.key);
+    return (
+      `the panel's records (GET /domains) of ${plural(domains, 'domain')} do not show ` +
+      `${shown.join(', ')}: left out of those domains (not managed)`
+    );
   }
 
   /**
@@ -94,7 +152,7 @@ export class LiveModel {
     return {
       username: client.username,
       ...exportedFields(view),
-      domains: this.domains(client, warn).map((d) => d.text),
+      domains: this.domains(client, warn).map((d) => this.entryOf(d, client, warn)),
     };
   }
 

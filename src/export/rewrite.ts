@@ -3,7 +3,8 @@
  * document: comments, key order, quoting, flow style, blank lines and line endings stay
  * wherever nothing changes. The document is parsed (yaml, with its source tokens) only to
  * learn where each node stands:
- * - a changed value replaces its scalar's characters, written in the same quoting style;
+ * - a changed value replaces its scalar's characters, written in the same quoting style (a
+ *   domain's setting: rewrite-settings.ts);
  * - a removed key takes its line(s) (a first key on a `- ` line takes itself up to the next
  *   key); in a flow mapping, itself and its comma;
  * - a new item goes after a block list's last line at that list's indentation (`- item`), or
@@ -14,31 +15,15 @@
  *   block list under the key.
  * Pure: text in, text out.
  */
-import {
-  isCollection,
-  isMap,
-  isScalar,
-  isSeq,
-  parseDocument,
-  type Node,
-  type Pair,
-  visit,
-  type YAMLMap,
-  type YAMLSeq,
-} from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair, visit, type YAMLMap, type YAMLSeq } from 'yaml';
 import { ProvisionError } from '../errors.js';
 import { safeText } from '../escape.js';
 import { assertNever } from '../util.js';
 import type { Edit } from './adopt.js';
-import { entryText, scalarText } from './write.js';
-
-/** One replacement of the original text's [start, end) by `text`; `order` breaks ties. */
-interface Splice {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-  readonly order: number;
-}
+import type { DomainEntry } from './model.js';
+import { setSetting } from './rewrite-settings.js';
+import { keyStart, pairOf, Splicer } from './splicer.js';
+import { domainItemText, entryText, scalarText } from './write.js';
 
 /** Items a list gets: their text for a block list (each `- ...`, maybe several lines) or a flow one. */
 type NewItems = (style: 'block' | 'flow') => string[];
@@ -114,6 +99,7 @@ export function rewrite(text: string, edits: readonly Edit[], file: string): str
         break;
       case 'set':
       case 'unset':
+      case 'set-setting':
       case 'add-domains':
       case 'drop-domain':
         byClient.set(edit.client, [...(byClient.get(edit.client) ?? []), edit]);
@@ -139,10 +125,10 @@ export function rewrite(text: string, edits: readonly Edit[], file: string): str
   return bom + splicer.apply();
 }
 
-/** The changes to one client's mapping: its fields, then its domain list. */
+/** The changes to one client's mapping: its fields, its domains' settings, then its domain list. */
 function editClient(splicer: Splicer, map: YAMLMap, edits: readonly Edit[], indent: number): void {
   const dropped = new Set<number>();
-  const added: string[] = [];
+  const added: DomainEntry[] = [];
   for (const edit of edits) {
     switch (edit.kind) {
       case 'set': {
@@ -157,6 +143,12 @@ function editClient(splicer: Splicer, map: YAMLMap, edits: readonly Edit[], inde
       case 'unset':
         removePair(splicer, map, edit.field);
         break;
+      case 'set-setting': {
+        const domains = pairOf(map, 'domains')?.value;
+        if (!isSeq(domains)) throw new Error('export --into: no domains list to set a setting in');
+        setSetting(splicer, domains.items[edit.domain], edit.field, edit.before, edit.value);
+        break;
+      }
       case 'add-domains':
         added.push(...edit.domains);
         break;
@@ -171,8 +163,7 @@ function editClient(splicer: Splicer, map: YAMLMap, edits: readonly Edit[], inde
     }
   }
   if (dropped.size === 0 && added.length === 0) return;
-  const items: NewItems = (style) =>
-    added.map((name) => (style === 'block' ? `- ${scalarText(name, 'block')}` : scalarText(name, 'flow')));
+  const items: NewItems = (style) => added.map((entry) => domainItemText(entry, style));
   const pair = pairOf(map, 'domains');
   if (pair !== undefined && isSeq(pair.value)) {
     editList(splicer, map, pair, pair.value, dropped, items, false);
@@ -288,16 +279,6 @@ function removePair(splicer: Splicer, map: YAMLMap, key: string): void {
   else if (next !== undefined) splicer.add(start, keyStart(next), '');
 }
 
-function pairOf(map: YAMLMap, key: string): Pair | undefined {
-  return map.items.find((p) => isScalar(p.key) && p.key.value === key);
-}
-
-function keyStart(pair: Pair | undefined): number {
-  const start = (pair?.key as Node | undefined)?.range?.[0];
-  if (start === undefined) throw new Error('export --into: a key without its place');
-  return start;
-}
-
 /** How far a block list's dashes stand right of their key in this file (2 by default, 0 for `key:\n- item`). */
 function sequenceIndent(splicer: Splicer, clients: YAMLSeq): number {
   for (const client of clients.items) {
@@ -310,84 +291,4 @@ function sequenceIndent(splicer: Splicer, clients: YAMLSeq): number {
       return Math.max(0, splicer.column(dash) - splicer.column(keyStart(pair)));
   }
   return 2;
-}
-
-/** The text and the splices made on it; `apply` makes the new text. */
-class Splicer {
-  readonly text: string;
-  /** The file's line ending: CRLF when it uses it anywhere, else LF. */
-  readonly eol: string;
-  private readonly splices: Splice[] = [];
-
-  constructor(text: string) {
-    this.text = text;
-    this.eol = text.includes('\r\n') ? '\r\n' : '\n';
-  }
-
-  add(start: number, end: number, text: string): void {
-    this.splices.push({ start, end, text, order: this.splices.length });
-  }
-
-  /** Whole lines inserted at `at` (a line start, or the end of a text without a final newline). */
-  insertLines(at: number, lines: readonly string[]): void {
-    const before = at > 0 && this.text[at - 1] !== '\n' ? this.eol : '';
-    this.add(at, at, before + lines.map((line) => line + this.eol).join(''));
-  }
-
-  lineStart(offset: number): number {
-    return this.text.lastIndexOf('\n', offset - 1) + 1;
-  }
-
-  /** The position after the line break that ends `offset`'s line (the text's end on its last line). */
-  lineEnd(offset: number): number {
-    const at = this.text.indexOf('\n', offset);
-    return at < 0 ? this.text.length : at + 1;
-  }
-
-  column(offset: number): number {
-    return offset - this.lineStart(offset);
-  }
-
-  lineOf(offset: number): number {
-    return this.text.slice(0, offset).split('\n').length;
-  }
-
-  /** Where a block collection ends: after its last line (its range ends there already). */
-  blockEnd(node: Node): number {
-    const end = node.range?.[1] ?? this.text.length;
-    return end > 0 && this.text[end - 1] === '\n' ? end : this.lineEnd(end);
-  }
-
-  /**
-   * Where a node's lines end: a block collection's end, else the end of the line its value ends
-   * on (comment included).
-   */
-  nodeEnd(node: Node): number {
-    return isCollection(node) && node.flow !== true
-      ? this.blockEnd(node)
-      : this.lineEnd(node.range?.[1] ?? this.text.length);
-  }
-
-  /** The position right after the `:` that follows a pair's key. */
-  colonAfter(pair: Pair): number {
-    const keyEnd = (pair.key as Node).range?.[1];
-    const colon = keyEnd === undefined ? -1 : this.text.indexOf(':', keyEnd);
-    if (colon < 0) throw new Error('export --into: a key without its colon');
-    return colon + 1;
-  }
-
-  /** The text with every splice made; overlapping splices are a bug. */
-  apply(): string {
-    const sorted = [...this.splices].sort(
-      (a, b) => a.start - b.start || Number(a.end !== a.start) - Number(b.end !== b.start) || a.order - b.order,
-    );
-    let out = '';
-    let cursor = 0;
-    for (const splice of sorted) {
-      if (splice.start < cursor) throw new Error('export --into: two edits overlap');
-      out += this.text.slice(cursor, splice.start) + splice.text;
-      cursor = splice.end;
-    }
-    return out + this.text.slice(cursor);
-  }
 }

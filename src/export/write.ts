@@ -5,10 +5,10 @@
  * character is written double-quoted with that character as an escape, so the file shows no
  * such character raw and reads back the same. Pure: no I/O.
  */
-import { Document, isCollection, isScalar, parse, Scalar, visit } from 'yaml';
+import { Document, isCollection, isMap, isScalar, parse, Scalar, visit } from 'yaml';
 import { jsonText, safeText } from '../escape.js';
 import { schema } from '../manifest/validator.generated.js';
-import type { ExportClient } from './model.js';
+import type { DomainEntry, ExportClient } from './model.js';
 import { CLIENT_FIELDS } from '../kinds/client/index.js';
 
 /** How yaml writes: no folding of long lines (a name stays on one line), `[a, b]` not `[ a, b ]`. */
@@ -41,12 +41,35 @@ export function entryText(client: ExportClient, style: 'block' | 'flow'): string
 }
 
 /**
+ * A domain item as text: its name (scalarText), or its object form (`block`: `- name: …` and
+ * the settings' lines under it, at column 0; `flow`: `{name: …, https: {…}}` on one line). The
+ * block form starts with `- ` (a list item), the flow form does not. No trailing newline.
+ */
+export function domainItemText(entry: DomainEntry, style: 'block' | 'flow'): string {
+  if (typeof entry === 'string')
+    return style === 'block' ? `- ${scalarText(entry, 'block')}` : scalarText(entry, 'flow');
+  return render(style === 'block' ? [entry] : entry, style === 'flow').trimEnd();
+}
+
+/**
+ * A setting's value as it stands in a mapping value (`block`) or inside a flow collection
+ * (`flow`), on one line: a scalar as scalarText writes it (in `type`, the style of the value it
+ * replaces, where yaml can), an object as a flow mapping (`{max_age: 300, …}`).
+ */
+export function valueText(value: unknown, context: 'block' | 'flow', type?: Scalar.Type): string {
+  if (typeof value !== 'object' || value === null) return scalarText(value as string | boolean | number, context, type);
+  const text = render(value, true).trimEnd();
+  if (text.includes('\n')) throw new Error('a setting value written on more than one line');
+  return text;
+}
+
+/**
  * A scalar as it stands in a mapping value (`block`) or inside a flow collection (`flow`), on
  * one line, written in `type` (the style of the value it replaces) where yaml can, else as
  * yaml chooses. Checked by reading it back in its context; a string that does not read back,
  * or takes more than a line, is written double-quoted.
  */
-export function scalarText(value: string | boolean, context: 'block' | 'flow', type?: Scalar.Type): string {
+export function scalarText(value: string | boolean | number, context: 'block' | 'flow', type?: Scalar.Type): string {
   const wanted = type === Scalar.BLOCK_FOLDED || type === Scalar.BLOCK_LITERAL ? undefined : type;
   const attempt = (style: Scalar.Type | undefined): string => {
     const doc = new Document(context === 'flow' ? [value] : { k: value });
@@ -90,12 +113,27 @@ function entryValue(client: ExportClient): Record<string, unknown> {
 function render(value: unknown, flow: boolean): string {
   const doc = new Document(value);
   markUnsafe(doc);
+  flowSettings(doc);
   if (flow && isCollection(doc.contents)) doc.contents.flow = true;
   const text = escapeRaw(doc.toString(OPTIONS));
   const back: unknown = parse(text);
   if (JSON.stringify(back) !== JSON.stringify(value))
     throw new Error('the YAML writer does not read back what it wrote');
   return text;
+}
+
+/**
+ * A domain's `hsts` and `redirect` objects in flow style, on one line as the manifest's
+ * documentation writes them (`hsts: {max_age: 31536000, include_subdomains: true, preload: false}`).
+ * No other mapping of a manifest has those keys.
+ */
+function flowSettings(doc: Document): void {
+  visit(doc, {
+    Pair(_key, pair) {
+      if (isScalar(pair.key) && (pair.key.value === 'hsts' || pair.key.value === 'redirect') && isMap(pair.value))
+        pair.value.flow = true;
+    },
+  });
 }
 
 /** Every string that holds a character safeText would escape is written double-quoted (yaml escapes C0 there). */

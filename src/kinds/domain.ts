@@ -11,3 +11,4 @@ export * from './domain/document.js';
 export * from './domain/facts.js';
 export * from './domain/manifest.js';
 export * from './domain/settings.js';
+export * from './domain/export.js';
