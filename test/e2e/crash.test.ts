@@ -252,3 +252,75 @@ describe('apply interrupted twice', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
   }, 60_000);
 });
+
+describe('a plan that mixes domain settings updates with creates, killed with SIGKILL', () => {
+  let p: Workspace | undefined;
+  const SECURITY = { id_certificate: 7, lets_encrypt: true, is_hsts: true, hsts_max_age: 600 };
+  const TARGET = (i: number) => ({ target: `/home/users/site${i}/www/`, is_forwarding: false, forwarding_type: 301 });
+  beforeAll(async () => {
+    let tick = 0;
+    p = await startWorkspace(undefined, {
+      seed: {
+        clients: Array.from({ length: 10 }, (_, i) => ({
+          username: `site${i}`,
+          domains: [{ name: `site${i}.example`, php_version: '8.1', security: SECURITY, target: TARGET(i) }],
+        })),
+      },
+      // Every change takes 10-25 ms, so kills land while requests are in flight.
+      intercept: async ({ method }) => {
+        if (method !== 'GET') await sleep(10 + (tick++ % 4) * 5);
+        return undefined;
+      },
+    });
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  it('converges: every setting as the manifest says, the keys it does not manage kept, nothing created twice', async () => {
+    if (p === undefined) throw new Error('the simulator did not start');
+    const { sim } = p;
+    const lines = ['version: 1', 'clients:'];
+    for (let i = 0; i < 10; i++)
+      lines.push(
+        `  - username: site${i}`,
+        '    domains:',
+        `      - name: site${i}.example`,
+        `        php_version: "${i % 2 === 0 ? '8.3' : '8.1'}"`,
+        `        https: {force: true, hsts: ${i % 3 === 0 ? 'false' : '{max_age: 31536000}'}}`,
+        ...(i % 2 === 0 ? [`        redirect: {to: "https://to${i}.example/", status: 302}`] : []),
+        `      - name: new${i}.example`,
+        '        https: {lets_encrypt: true, force: true}',
+      );
+    const manifest = join(p.dir, 'manifest.yaml');
+    await writeFile(manifest, `${lines.join('\n')}\n`);
+    const env = { ...p.env, PROVISION_SECRETS_FILE: join(p.dir, 'secrets.jsonl') };
+    const args = ['apply', manifest, '--auto-approve', '--concurrency', String(CONCURRENCY)];
+
+    const { runs } = await killRounds(args, env, 9);
+    const settled = await runBin(['plan', manifest, '--detailed-exitcode'], env);
+    expect(settled.code, settled.stdout).toBe(0);
+
+    for (let i = 0; i < 10; i++) {
+      expect(sim.state.domainNamed(`site${i}.example`), `site${i}`).toMatchObject({
+        php_version: i % 2 === 0 ? '8.3' : '8.1',
+        security: {
+          ...SECURITY,
+          is_prefer_https: true,
+          ...(i % 3 === 0 ? { is_hsts: false } : { hsts_max_age: 31536000, hsts_include: false, hsts_preload: false }),
+        },
+        target:
+          i % 2 === 0
+            ? { ...TARGET(i), target: `https://to${i}.example/`, is_forwarding: true, forwarding_type: 302 }
+            : TARGET(i),
+      });
+      expect(sim.state.domainNamed(`new${i}.example`)).toMatchObject({
+        id_user: sim.state.clientNamed(`site${i}`)?.id,
+        security: { lets_encrypt: true, is_prefer_https: true, is_hsts: false },
+      });
+    }
+    expect(sim.requests.filter((r) => r.method === 'POST' && r.status === 201)).toHaveLength(10);
+    expect(sim.requests.filter((r) => r.method !== 'GET' && r.status >= 300)).toEqual([]);
+    for (const run of runs) expect(run.stdout).not.toContain('✗');
+  }, 60_000);
+});
