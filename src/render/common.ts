@@ -163,6 +163,11 @@ export interface ChangeParts {
   readonly subject: string;
   /** `https.force: false -> true` (an update), `php_version: "8.3"` (a create's setting); at least one. */
   readonly parts: readonly string[];
+  /**
+   * Whether a list reads better than one line when there are several parts (Markdown): a
+   * domain's settings, whose values are JSON objects; a client's short fields stay on one line.
+   */
+  readonly list: boolean;
 }
 
 /**
@@ -184,13 +189,25 @@ export function changeParts(change: Change): ChangeParts | undefined {
         return assertNever(change);
     }
   })();
-  return parts.length === 0 ? undefined : { subject: lineSubject(change), parts };
+  return parts.length === 0 ? undefined : { subject: lineSubject(change), parts, list: listed(change) };
 }
 
 /** `domain "x": https.force: false -> true, php_version: "8.2" -> "8.3"`: changeParts on one line. */
 export function changeLine(change: Change): string | undefined {
   const described = changeParts(change);
   return described === undefined ? undefined : `${described.subject}: ${described.parts.join(', ')}`;
+}
+
+/** ChangeParts.list: a domain's settings as a list under the domain. */
+function listed(change: Change): boolean {
+  switch (change.type) {
+    case 'client':
+      return false;
+    case 'domain':
+      return true;
+    default:
+      return assertNever(change);
+  }
 }
 
 /** `php_version: "8.3"`, `https.force: true`: the settings a create sets, in its kind's table order; none for a client. */

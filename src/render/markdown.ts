@@ -143,16 +143,16 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
 }
 
 /**
- * A change's line in the manifest's terms: one part on the subject's line (`~ client "carol":
- * plan: "Standard" -> "Basic"`), several each on its own line under the subject, so a domain's
- * settings read as a list under their domain.
+ * A change's line in the manifest's terms: on the subject's line (`~ client "carol": plan:
+ * "Standard" -> "Basic", email: ...`), or, for a domain's several settings, each on its own line
+ * under the domain, so they read as a list under their domain.
  */
 function describe(change: Change): string[] {
   const described = changeParts(change);
   if (described === undefined) return [];
   const mark = sign(change);
-  const [only, ...more] = described.parts;
-  if (only !== undefined && more.length === 0) return [`${mark} ${described.subject}: ${only}`];
+  if (!described.list || described.parts.length === 1)
+    return [`${mark} ${described.subject}: ${described.parts.join(', ')}`];
   return [`${mark} ${described.subject}:`, ...described.parts.map((part) => `${mark}     ${part}`)];
 }
 
