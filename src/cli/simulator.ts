@@ -26,6 +26,7 @@ const OPTIONS = {
   'reset-rate': { type: 'string' },
   'ambiguous-post-rate': { type: 'string' },
   'ambiguous-put-rate': { type: 'string' },
+  'zone-race-rate': { type: 'string' },
   'not-ready': { type: 'string' },
   'fault-seed': { type: 'string' },
   'api-disabled': { type: 'boolean', default: false },
@@ -38,7 +39,8 @@ export const simulator: Command = {
   summary:
     'Run a local panel that speaks the API v2 (GET /ping, /hosting-plans, /clients, /domains, ' +
     'POST /clients, /domains, PUT and DELETE /clients/{id}, /domains/{id}; domains carry their settings ' +
-    'php_version, security and target), for trying the tool out and for tests. Ctrl-C stops it.',
+    'php_version, security and target; GET /dns/{domain id}, /dns/name/{domain} and PUT /dns/{domain id} ' +
+    'serve DNS zones), for trying the tool out and for tests. Ctrl-C stops it.',
   help: `Options:
   --api-key KEY     the key clients must send as X-API-Key (or PROVISION_API_KEY)
   --port N          port to listen on (${rangeText(PORT)}; default 0: a free one)
@@ -49,7 +51,11 @@ export const simulator: Command = {
                      "clients": [{"username": "alice", "plan": "Basic", "domains": ["alice.example",
                        {"name": "shop.alice.example", "php_version": "8.3", "security": {"lets_encrypt": true}}]}]}
                     a domain is a name, or an object with the settings the panel shows (php_version,
-                    security, target), merged over a new domain's defaults
+                    security, target), merged over a new domain's defaults, and "dns":
+                    {"records": [{"host": "@", "type": "A", "value": "192.0.2.10", "ttl": 3600}],
+                     "is_custom_dns": true, "is_dns_disabled": false}: records replace the default
+                    ones (ttl default 86400) and make the zone custom unless is_custom_dns says no;
+                    not for a subdomain, whose records live in its parent's zone
 
 Faults, to see how provision copes (all off by default):
   --latency MS               add MS milliseconds to every answer (${rangeText(LATENCY_MS)})
@@ -57,6 +63,8 @@ Faults, to see how provision copes (all off by default):
   --reset-rate R             drop the connection of a share R (${rangeText(RATE)}) of requests without answering
   --ambiguous-post-rate R    carry out a share R (${rangeText(RATE)}) of POSTs, then drop the connection unanswered
   --ambiguous-put-rate R     carry out a share R (${rangeText(RATE)}) of PUTs, then drop the connection unanswered
+  --zone-race-rate R         after a share R (${rangeText(RATE)}) of DNS zone reads, change that zone (add
+                             TXT _race-N, as an ACME hook would), so the next read differs
   --not-ready MS             refuse a new client's domains for MS milliseconds after its creation (${notReadyText})
   --fault-seed N             seed of the fault draws, ${rangeText(FAULT_SEED)} (the same seed, the same faults)
   --api-disabled             answer every request with an HTML page, like a panel whose API is off
@@ -103,6 +111,7 @@ function faults(values: Values) {
   const resetRate = rate(values['reset-rate'], '--reset-rate');
   const ambiguousPostRate = rate(values['ambiguous-post-rate'], '--ambiguous-post-rate');
   const ambiguousPutRate = rate(values['ambiguous-put-rate'], '--ambiguous-put-rate');
+  const zoneRaceRate = rate(values['zone-race-rate'], '--zone-race-rate');
   const latencyMs = wholeNumber(values.latency, '--latency', LATENCY_MS.min, LATENCY_MS.max);
   const notReadyMs = wholeNumber(values['not-ready'], '--not-ready', NOT_READY_MS.min, NOT_READY_MS.max);
   const faultSeed = wholeNumber(values['fault-seed'], '--fault-seed', FAULT_SEED.min, FAULT_SEED.max);
@@ -111,6 +120,7 @@ function faults(values: Values) {
     ...(resetRate === undefined ? {} : { resetRate }),
     ...(ambiguousPostRate === undefined ? {} : { ambiguousPostRate }),
     ...(ambiguousPutRate === undefined ? {} : { ambiguousPutRate }),
+    ...(zoneRaceRate === undefined ? {} : { zoneRaceRate }),
     ...(latencyMs === undefined ? {} : { latencyMs }),
     ...(notReadyMs === undefined ? {} : { notReadyMs }),
     ...(faultSeed === undefined ? {} : { faultSeed }),

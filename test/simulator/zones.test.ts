@@ -29,7 +29,7 @@ async function getZone(simulator: Simulator, id: number): Promise<SimZone> {
 }
 
 /** The body a client PUTs: the zone as read, with `other` in its place. */
-const putBody = (zone: SimZone, other: SimZone['records']['other']): unknown => ({
+const putBody = (zone: SimZone, other: readonly unknown[]): unknown => ({
   dkim_record: zone.dkim_record,
   records: { soa: zone.records.soa, other },
 });
@@ -119,5 +119,157 @@ describe('PUT /dns/{id}', () => {
     // Last writer wins: no serial, no ETag.
     expect((await call(simulator, 'PUT', `/dns/${id}`, { body: putBody(before, []) })).status).toBe(200);
     expect((await getZone(simulator, id)).records.other).toEqual([]);
+  });
+});
+
+describe('subdomains', () => {
+  test("a subdomain's records join its parent's zone while it is not custom, and leave with it", async () => {
+    const { simulator, alice } = await withAlice();
+    const top = await postDomain(simulator, 'alice.example', alice);
+    const defaults = (await getZone(simulator, top)).records.other;
+    const shop = await postDomain(simulator, 'shop.alice.example', alice);
+    const deep = await postDomain(simulator, 'a.shop.alice.example', alice);
+    expect((await getZone(simulator, top)).records.other).toEqual([...defaults, a('shop'), a('a.shop')]);
+    // A subdomain has no zone of its own.
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PUT', putBody(await getZone(simulator, top), [])],
+    ] as const) {
+      const answer = await call(simulator, method, `/dns/${shop}`, { body });
+      expect(answer.status).toBe(400);
+      expect(answer.json).toEqual({
+        code: '400 Bad Request',
+        message: `The domain 'shop.alice.example' is a subdomain: its DNS records are in the zone of 'alice.example' (id ${top}).`,
+      });
+    }
+    expect((await call(simulator, 'GET', '/dns/name/a.shop.alice.example')).status).toBe(400);
+    expect(simulator.state.zones.has(shop)).toBe(false);
+    // Deleting a subdomain takes its default records out again.
+    expect((await call(simulator, 'DELETE', `/domains/${deep}`)).status).toBe(200);
+    expect((await getZone(simulator, top)).records.other).toEqual([...defaults, a('shop')]);
+  });
+
+  test('a custom zone is left alone by new and deleted subdomains', async () => {
+    const { simulator, alice } = await withAlice();
+    const top = await postDomain(simulator, 'alice.example', alice);
+    const old = await postDomain(simulator, 'old.alice.example', alice);
+    const zone = await getZone(simulator, top);
+    expect(zone.records.other).toContainEqual(a('old'));
+    expect((await call(simulator, 'PUT', `/dns/${top}`, { body: putBody(zone, zone.records.other) })).status).toBe(200);
+    const custom = await getZone(simulator, top);
+    await postDomain(simulator, 'shop.alice.example', alice);
+    expect((await call(simulator, 'DELETE', `/domains/${old}`)).status).toBe(200);
+    expect(await getZone(simulator, top)).toEqual(custom);
+    expect(custom.records.other).toContainEqual(a('old'));
+  });
+});
+
+describe('PUT refusals', () => {
+  test('a bad body is a 400 naming the field, and nothing changes', async () => {
+    const { simulator, alice } = await withAlice();
+    const id = await postDomain(simulator, 'alice.example', alice);
+    const zone = await getZone(simulator, id);
+    const { soa } = zone.records;
+    const dkim = zone.dkim_record;
+    const cases: [unknown, string][] = [
+      [[], 'The request body must be a JSON object.'],
+      [{ records: { soa, other: [] } }, "The field 'dkim_record' is required and must be a string."],
+      [{ dkim_record: dkim }, "The field 'records' is required and must be an object."],
+      [{ dkim_record: dkim, records: { other: [] } }, "The field 'records.soa' is required and must be an object."],
+      [
+        { dkim_record: dkim, records: { soa: 'x', other: [] } },
+        "The field 'records.soa' is required and must be an object.",
+      ],
+      [{ dkim_record: dkim, records: { soa } }, "The field 'records.other' is required and must be an array."],
+      [putBody(zone, ['A @ 1.2.3.4']), "The field 'records.other[0]' must be an object {host, ttl, type, value}."],
+      [
+        putBody(zone, [{ ...a('@'), id: 3 }]),
+        `The field 'records.other[0]' has no key "id" (its keys: host, ttl, type, value).`,
+      ],
+      [
+        putBody(zone, [a('@'), { ...a('www'), host: '' }]),
+        "The field 'records.other[1].host' must be a non-empty string.",
+      ],
+      [
+        putBody(zone, [{ ...a('@'), ttl: '3600' }]),
+        "The field 'records.other[0].ttl' must be an integer from 0 to 2147483647.",
+      ],
+      [
+        putBody(zone, [{ ...a('@'), ttl: 1.5 }]),
+        "The field 'records.other[0].ttl' must be an integer from 0 to 2147483647.",
+      ],
+      [putBody(zone, [{ host: '@', ttl: 60, type: 'A' }]), "The field 'records.other[0].value' must be a string."],
+      [
+        putBody(zone, [{ ...a('@'), type: 'A record' }]),
+        `The field 'records.other[0].type' must be a record type of letters and digits, like "A" or "TXT".`,
+      ],
+      [
+        { dkim_record: dkim, records: { soa: { ...soa, refresh: 7200 }, other: [] } },
+        "The field 'records.soa' cannot be changed: send it as read.",
+      ],
+      [
+        { dkim_record: dkim, records: { soa: { ...soa, serial: 1 }, other: [] } },
+        "The field 'records.soa' cannot be changed: send it as read.",
+      ],
+      [
+        { dkim_record: `${dkim} `, records: { soa, other: [] } },
+        "The field 'dkim_record' cannot be changed: send it as read.",
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await call(simulator, 'PUT', `/dns/${id}`, { body });
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.json).toEqual({ code: '400 Bad Request', message });
+    }
+    expect((await call(simulator, 'PUT', `/dns/${id}`, { raw: '{' })).status).toBe(400);
+    expect((await call(simulator, 'PUT', `/dns/${id}`)).status).toBe(400);
+    expect((await call(simulator, 'PUT', '/dns/999', { body: putBody(zone, []) })).status).toBe(404);
+    expect(await getZone(simulator, id)).toEqual(zone);
+    // The SOA's keys in another order are the same SOA; other top-level keys are ignored.
+    const reordered = Object.fromEntries(Object.entries(soa).reverse());
+    const body = { is_custom_dns: false, dkim_record: dkim, records: { soa: reordered, other: [a('@')] } };
+    expect((await call(simulator, 'PUT', `/dns/${id}`, { body })).status).toBe(200);
+  });
+
+  test('a disabled zone is answered with is_dns_disabled true and refuses a PUT', async () => {
+    const simulator = await sim({
+      systemDomains: false,
+      seed: { clients: [{ username: 'alice', domains: [{ name: 'alice.example', dns: { is_dns_disabled: true } }] }] },
+    });
+    const id = simulator.state.domainNamed('alice.example')!.id;
+    const zone = await getZone(simulator, id);
+    expect(zone).toMatchObject({ is_custom_dns: false, is_dns_disabled: true });
+    expect((await call(simulator, 'GET', `/domains/${id}`)).json).toMatchObject({ is_dns_disabled: true });
+    const put = await call(simulator, 'PUT', `/dns/${id}`, { body: putBody(zone, []) });
+    expect(put.status).toBe(400);
+    expect(put.json).toEqual({
+      code: '400 Bad Request',
+      message: "DNS is disabled for the domain 'alice.example': its records cannot be changed.",
+    });
+    expect(await getZone(simulator, id)).toEqual(zone);
+  });
+});
+
+describe('DELETE', () => {
+  test("a domain's DELETE drops its zone; a client's DELETE drops its domains' zones", async () => {
+    const simulator = await sim();
+    const alice = await createClient(simulator, { username: 'alice' });
+    const bob = await createClient(simulator, { username: 'bob' });
+    const one = await postDomain(simulator, 'one.example', alice);
+    const two = await postDomain(simulator, 'two.example', alice);
+    const bobs = await postDomain(simulator, 'bob.example', bob);
+    const system = simulator.state.domainNamed('alice.sim.keyhelp.test')!.id;
+    expect((await call(simulator, 'GET', `/dns/${system}`)).status).toBe(200);
+
+    expect((await call(simulator, 'DELETE', `/domains/${one}`)).status).toBe(200);
+    expect((await call(simulator, 'GET', `/dns/${one}`)).status).toBe(404);
+    expect((await call(simulator, 'GET', '/dns/name/one.example')).status).toBe(404);
+    expect(simulator.state.zones.has(one)).toBe(false);
+
+    expect((await call(simulator, 'DELETE', `/clients/${alice}`)).status).toBe(200);
+    for (const id of [two, system]) expect((await call(simulator, 'GET', `/dns/${id}`)).status).toBe(404);
+    expect([...simulator.state.zones.keys()].sort()).toEqual(
+      [bobs, simulator.state.domainNamed('bob.sim.keyhelp.test')!.id].sort(),
+    );
   });
 });
