@@ -36,7 +36,27 @@
 import { createHash } from 'node:crypto';
 import { isRecord } from '../util.js';
 import type { Answer } from './answer.js';
-import type { SimDomain, SimStore } from './store.js';
+
+/**
+ * A domain as zones read it: the part of the store's record they need (store.ts's SimDomain is
+ * one). Declared here, not imported, so the store can call zones without a circle of imports.
+ */
+export interface ZoneDomain {
+  readonly id: number;
+  readonly id_parent_domain: number;
+  readonly domain: string;
+  readonly is_subdomain: boolean;
+  readonly is_custom_dns: boolean;
+  readonly is_dns_disabled: boolean;
+}
+
+/** The store as zones use it (store.ts's SimStore is one). */
+interface ZoneStore<D extends ZoneDomain = ZoneDomain> {
+  readonly domains: ReadonlyMap<number, D>;
+  readonly zones: ReadonlyMap<number, SimZone>;
+  setZone(id: number, zone: SimZone): void;
+  replaceDomain(domain: D): void;
+}
 
 export interface SimSoa {
   readonly ttl: number;
@@ -132,8 +152,8 @@ export function defaultZone(domain: string): SimZone {
 }
 
 /** The top-level domain whose zone holds `domain`'s records, and `domain`'s host in it; undefined if the chain is broken. */
-export function zoneHome(store: SimStore, domain: SimDomain): { top: SimDomain; host: string } | undefined {
-  let top: SimDomain | undefined = domain;
+export function zoneHome<D extends ZoneDomain>(store: ZoneStore<D>, domain: D): { top: D; host: string } | undefined {
+  let top: D | undefined = domain;
   for (let hops = 0; top !== undefined && top.id_parent_domain !== 0 && hops < 128; hops++)
     top = store.domains.get(top.id_parent_domain);
   if (top === undefined || top.id_parent_domain !== 0) return undefined;
@@ -142,7 +162,7 @@ export function zoneHome(store: SimStore, domain: SimDomain): { top: SimDomain; 
 }
 
 /** Stores a zone and makes its domain record's flags follow it. */
-export function storeZone(store: SimStore, id: number, zone: SimZone): void {
+export function storeZone<D extends ZoneDomain>(store: ZoneStore<D>, id: number, zone: SimZone): void {
   store.setZone(id, zone);
   const domain = store.domains.get(id);
   if (
@@ -160,7 +180,7 @@ const withOther = (zone: SimZone, other: readonly SimDnsRecord[], custom = zone.
 });
 
 /** A new domain (just stored): its own zone, or its default records in its parent's zone when that is not custom. */
-export function addZoneOf(store: SimStore, domain: SimDomain): void {
+export function addZoneOf(store: ZoneStore, domain: ZoneDomain): void {
   if (!domain.is_subdomain) {
     store.setZone(domain.id, defaultZone(domain.domain));
     return;
@@ -176,7 +196,7 @@ export function addZoneOf(store: SimStore, domain: SimDomain): void {
 }
 
 /** A domain about to be deleted: a subdomain's default records leave a parent zone that is not custom. */
-export function dropZoneOf(store: SimStore, domain: SimDomain): void {
+export function dropZoneOf(store: ZoneStore, domain: ZoneDomain): void {
   if (!domain.is_subdomain) return; // its own zone goes with it (SimStore.apply)
   const home = zoneHome(store, domain);
   const zone = home === undefined ? undefined : store.zones.get(home.top.id);
@@ -192,7 +212,7 @@ export function dropZoneOf(store: SimStore, domain: SimDomain): void {
  * The zone a top-level domain has when none was stored (a state file from before zones): its
  * defaults plus those of its subdomains, in creation order.
  */
-export function regeneratedZone(store: SimStore, top: SimDomain): SimZone {
+export function regeneratedZone(store: ZoneStore, top: ZoneDomain): SimZone {
   const other = defaultRecords(top.domain, '@');
   for (const domain of store.domains.values()) {
     const home = domain.is_subdomain ? zoneHome(store, domain) : undefined;
@@ -202,7 +222,7 @@ export function regeneratedZone(store: SimStore, top: SimDomain): SimZone {
 }
 
 /** The zone of `domain` for GET /dns/{id} and /dns/name/{name}; `zoneRead` tells the race fault which zone was read. */
-export function readZone(store: SimStore, domain: SimDomain | undefined, refuse: Refuse): Answer {
+export function readZone(store: ZoneStore, domain: ZoneDomain | undefined, refuse: Refuse): Answer {
   if (domain === undefined) return refuse(404, 'The requested domain was not found.');
   const zone = store.zones.get(domain.id);
   if (zone === undefined) return refuse(400, subdomainMessage(store, domain));
@@ -210,7 +230,7 @@ export function readZone(store: SimStore, domain: SimDomain | undefined, refuse:
 }
 
 /** PUT /dns/{id}: replaces the record list whole and makes the zone custom. */
-export function writeZone(store: SimStore, id: number, body: unknown, refuse: Refuse): Answer {
+export function writeZone(store: ZoneStore, id: number, body: unknown, refuse: Refuse): Answer {
   const domain = store.domains.get(id);
   if (domain === undefined) return refuse(404, 'The requested domain was not found.');
   const zone = store.zones.get(id);
@@ -232,7 +252,7 @@ export function writeZone(store: SimStore, id: number, body: unknown, refuse: Re
 }
 
 /** The race fault: adds `TXT _race-<n>` to a zone, as an ACME hook's PUT would; false when nothing changed. */
-export function raceZone(store: SimStore, id: number, n: number): boolean {
+export function raceZone(store: ZoneStore, id: number, n: number): boolean {
   const zone = store.zones.get(id);
   if (zone === undefined || zone.is_dns_disabled) return false;
   const token = createHash('sha256').update(`race-${n}`).digest('base64url');
@@ -262,7 +282,7 @@ export function seededZone(zone: SimZone, dns: SimulatorSeedDns): SimZone {
   };
 }
 
-function subdomainMessage(store: SimStore, domain: SimDomain): string {
+function subdomainMessage(store: ZoneStore, domain: ZoneDomain): string {
   const home = zoneHome(store, domain);
   const where = home === undefined ? 'its parent' : `'${home.top.domain}' (id ${home.top.id})`;
   return `The domain '${domain.domain}' is a subdomain: its DNS records are in the zone of ${where}.`;

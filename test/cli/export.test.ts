@@ -1,8 +1,7 @@
 /**
- * provision export through the CLI, over real HTTP against the simulator: the exact manifest of
- * a seeded panel, the requests it costs, --out, --clients, names as data; export --into on a
- * hand-written manifest (only the changed entries change, --check writes nothing, a shared panel
- * adds nobody else, --drop-missing), and plan afterwards shows no update.
+ * provision export through the CLI, over real HTTP against the simulator: the exact manifest of a seeded panel, the
+ * requests it costs, --out, --clients, names as data; export --into on a hand-written manifest (only the changed
+ * entries change, --check writes nothing, a shared panel adds nobody else, --drop-missing); plan then shows no update.
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -154,6 +153,7 @@ describe('provision export', () => {
     expect(r.stderr.replace(w.sim.url, 'URL')).toMatchInlineSnapshot(`
       "warning: domain "bad\\u001b]8;;name.example" (id 61) of client "dora" is not a name the manifest accepts: left out
       warning: client "evil\\n\\u001b[31mred" (id 50) has a username the manifest refuses: left out, with its 1 domain
+      note: the panel's records (GET /domains) of 1 domain do not show php_version, https.lets_encrypt, https.force, https.hsts, redirect: left out of those domains (not managed)
       exported 1 client and 1 domain of URL; 2 names or values left out (see the warnings above)
       "
     `);

@@ -50,6 +50,7 @@ const NUMERIC = {
     'not-ready',
     'port',
     'reset-rate',
+    'zone-race-rate',
   ],
   validate: [],
   export: ['max-answer-mb'],
