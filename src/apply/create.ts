@@ -68,6 +68,8 @@ import { Interrupted, NO_SLOT, type Slot } from './walk.js';
 interface Creator {
   createClient(change: CreateClient, sink: SecretsSink, slot?: Slot): Promise<Applied>;
   createDomain(change: CreateDomain, slot?: Slot): Promise<Applied>;
+  /** The id of a domain created in this run (its zone is written after it); undefined for another. */
+  domainIdOf(name: string): number | undefined;
 }
 
 /** What a create's POST came to: the panel's answer, or the record found by name after an ambiguous failure. */
@@ -84,6 +86,8 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
   const interrupted = (): boolean => options.signal?.aborted === true;
   /** Clients created in this run, by username: their domains' id_user. */
   const newClientIds = new Map<string, number>();
+  /** Domains created in this run, by name: their zones' ids. */
+  const newDomainIds = new Map<string, number>();
 
   /**
    * After an attempt whose outcome is unknown (`unsure`), a later attempt was refused (`err`,
@@ -324,7 +328,12 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
       newClientIds.set(change.name, applied.id);
       return applied;
     },
-    createDomain: (change, slot = NO_SLOT) => createDomain(change, slot),
+    async createDomain(change, slot = NO_SLOT) {
+      const applied = await createDomain(change, slot);
+      newDomainIds.set(change.name, applied.id);
+      return applied;
+    },
+    domainIdOf: (name) => newDomainIds.get(name),
   };
 }
 

@@ -6,6 +6,7 @@ import { ambiguity } from '../panel/retry.js';
 import { createsClients } from '../plan/guards.js';
 import { requestFor } from '../plan/requests.js';
 import type { Change, DeleteClient, DeleteDomain, UpdateClient, UpdateDomain } from '../plan/types.js';
+import { zoneWriter } from './zone.js';
 import { assertNever, messageOf } from '../util.js';
 import type { PanelAdapterOptions } from './adapter-options.js';
 import { creator } from './create.js';
@@ -22,13 +23,14 @@ import type { Applied, ChangeAdapter } from './execute.js';
  *   `password` made for it, added as it is sent: the plan never holds one.
  * - Updates: `PUT /clients/{id}` with the fields that differ, `PUT /domains/{id}` with the
  *   settings that differ (nested objects whole); the client retries it where a repeat is safe
- *   (it is idempotent). Any 2xx is done, whatever its body.
+ *   (it is idempotent). Any 2xx is done, whatever its body. A zone's PUT: apply/zone.ts.
  * - Deletes: `DELETE /clients/{id}` or `/domains/{id}`, retried the same way. A 404 means it is
  *   gone already: done, with a note. When no answer came (after the retries), the record is
  *   read back: gone means done; still there, the failure stands.
  */
 export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): ChangeAdapter {
   const creates = creator(panel, options);
+  const writeZone = zoneWriter(panel, (name) => creates.domainIdOf(name), options.signal);
   const tell = (message: string): void => options.onEvent?.({ type: 'note', message });
 
   const update = async (change: UpdateClient | UpdateDomain, slot: Slot): Promise<Applied> => {
@@ -103,7 +105,7 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
               return assertNever(change);
           }
         case 'update':
-          return update(change, slot);
+          return change.type === 'dns_zone' ? writeZone(change, slot) : update(change, slot);
         case 'delete':
           switch (change.type) {
             case 'client':

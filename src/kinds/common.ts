@@ -4,11 +4,14 @@
  */
 import { type JsonValue, plural } from '../util.js';
 
-/** `client:<username>` or `domain:<ascii name>`: unique within a plan (one change per resource). */
-export type ChangeId = `client:${string}` | `domain:${string}`;
+/**
+ * `client:<username>`, `domain:<ascii name>` or `dns_zone:<ascii name>`: unique within a plan (one
+ * change per resource).
+ */
+export type ChangeId = `client:${string}` | `domain:${string}` | `dns_zone:${string}`;
 
 /** The kinds of resource the engine manages, as a change's `type` says them. */
-export type KindName = 'client' | 'domain';
+export type KindName = 'client' | 'domain' | 'dns_zone';
 
 /** How people's text names a kind: `1 client`, `2 clients`, `clients to create`. */
 export interface KindNoun {

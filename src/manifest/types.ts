@@ -1,5 +1,6 @@
 import type { ClientWants } from '../kinds/client/index.js';
 import type { DomainSettings } from '../kinds/domain.js';
+import type { DesiredZone } from '../kinds/zone.js';
 
 /** A place in a source file; line and column count from 1. */
 export interface Location {
@@ -29,6 +30,12 @@ export interface DesiredDomain {
    * given; undefined when it gives none. Never on a domain marked absent (the manifest refuses it).
    */
   readonly settings?: DomainSettings;
+  /**
+   * Its DNS zone (`dns:`, object form only, never on a subdomain or a domain marked absent): the
+   * records with their TTLs resolved (a record's own, else the zone's `ttl`, else DEFAULT_TTL),
+   * whether unlisted records go, and the hosts prune keeps; undefined when not managed.
+   */
+  readonly dns?: DesiredZone;
   readonly loc?: Location;
 }
 

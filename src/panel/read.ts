@@ -123,7 +123,10 @@ async function zonesOf(
   if (options.zones === undefined || options.zones.length === 0) return undefined;
   const byName = new Map(domains.map((d) => [d.name, d]));
   const existing = [...new Set(options.zones)].flatMap((name) => byName.get(name) ?? []);
-  return readZones(client, existing, options.concurrency ?? DEFAULT_LOOKUP_CONCURRENCY);
+  if (existing.length === 0) return undefined;
+  const zones = await readZones(client, existing, options.concurrency ?? DEFAULT_LOOKUP_CONCURRENCY);
+  tellNote(options, `Read ${plural(zones.size, 'DNS zone')} (${client.describe('GET', '/dns/{id}')} each).`);
+  return zones;
 }
 
 /**

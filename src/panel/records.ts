@@ -7,7 +7,7 @@ import { ProvisionError } from '../errors.js';
 import { isRecord } from '../util.js';
 import { readClientFields } from '../kinds/client/index.js';
 import type { FieldReader } from '../kinds/common.js';
-import { domainName, readSettings, systemFlag } from '../kinds/domain.js';
+import { domainName, readSettings, subdomainFlag, systemFlag } from '../kinds/domain.js';
 import type { LiveClient, LiveDomain, LiveHostingPlan } from './types.js';
 
 /** One hosting plan record: integer id, string name. `where` names it in errors ('GET /api/v2/hosting-plans[3]'). */
@@ -44,11 +44,13 @@ export function parseDomainRecord(record: unknown, where: string): LiveDomain {
   const system = systemFlag(r.is_system_domain);
   if (typeof system === 'object')
     throw contract(where, `"is_system_domain" must be ${system.problem}, got ${shape(r.is_system_domain)}`);
+  const subdomain = subdomainFlag(r);
   return {
     id: integer(r, 'id', where),
     name: domainName(raw),
     idUser: integer(r, 'id_user', where),
     isSystem: system,
+    ...(subdomain === undefined ? {} : { isSubdomain: subdomain }),
     settings: readSettings(r),
   };
 }

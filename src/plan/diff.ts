@@ -19,6 +19,7 @@ import { compare } from '../util.js';
 import { LiveIndex } from './live-index.js';
 import { createClient, deleteClient as clientDelete, type HostingPlans, updateClient } from '../kinds/client/index.js';
 import { createDomain, type DomainSettings, updateDomain } from '../kinds/domain.js';
+import { newZone, updateZone, type UpdateZone } from '../kinds/zone.js';
 
 /**
  * Diffs the manifest against the live panel. Pure and deterministic: no I/O, no clock; the
@@ -34,6 +35,9 @@ import { createDomain, type DomainSettings, updateDomain } from '../kinds/domain
  *   request; one owned by another client is a conflict (listed, or marked absent alike); one
  *   whose managed settings differ is updated (a setting its record does not show is an Unknown);
  *   `state: absent` deletes it from its client.
+ * - A domain with `dns` gets its zone's update when its records differ (kinds/zone: after the
+ *   domain's own create or update; a new domain's zone is written after its POST); `dns` on a
+ *   subdomain of the panel, or on a zone the panel serves no DNS for, is a conflict.
  * - `prune.domains`: a listed client's domains the manifest does not list are deleted;
  *   `prune.clients`: clients the manifest does not list are deleted; never a `prune.keep`
  *   match, never a system domain (the panel's own; nor are administrators ever in the lists),
@@ -65,6 +69,7 @@ export function diff(desired: Desired, live: Live): Plan {
     settings: DomainSettings | undefined;
   }[] = [];
   const domainUpdates: UpdateDomain[] = [];
+  const zoneChanges: UpdateZone[] = [];
   const domainDeletes: DeleteDomain[] = [];
   const deletedClients = new Set<number>();
 
@@ -89,8 +94,11 @@ export function diff(desired: Desired, live: Live): Plan {
     for (const domain of client.domains) {
       const liveDomain = index.domains.get(domain.name);
       if (liveDomain === undefined) {
-        if (domain.state === 'present')
+        if (domain.state === 'present') {
           domainCreates.push({ client, name: domain.name, liveClient, settings: domain.settings });
+          const zone = domain.dns === undefined ? undefined : newZone(domain.name, client.username, domain.dns);
+          if (zone !== undefined) zoneChanges.push(zone);
+        }
       } else if (liveClient === undefined || liveDomain.idUser !== liveClient.id) {
         conflicts.push({
           domain: domain.name,
@@ -100,11 +108,34 @@ export function diff(desired: Desired, live: Live): Plan {
       } else if (domain.state === 'absent' && !liveDomain.isSystem) {
         // A system domain is the panel's own: never deleted.
         domainDeletes.push(deleteDomain(liveDomain, liveClient, 'state: absent in the manifest'));
-      } else if (domain.state === 'present' && domain.settings !== undefined) {
-        const update = updateDomain(domain.settings, liveDomain, liveClient, (field) =>
-          unknowns.push({ client: client.username, domain: domain.name, field }),
-        );
+      } else if (domain.state === 'present') {
+        const update =
+          domain.settings === undefined
+            ? undefined
+            : updateDomain(domain.settings, liveDomain, liveClient, (field) =>
+                unknowns.push({ client: client.username, domain: domain.name, field }),
+              );
         if (update !== undefined) domainUpdates.push(update);
+        if (domain.dns !== undefined) {
+          const dns =
+            liveDomain.isSubdomain === true
+              ? 'subdomain'
+              : index.zones.get(domain.name)?.isDisabled
+                ? 'disabled'
+                : undefined;
+          const zone = index.zones.get(domain.name);
+          if (dns !== undefined)
+            conflicts.push({ domain: domain.name, client: client.username, owner: client.username, dns });
+          else if (zone !== undefined) {
+            const change = updateZone(
+              { name: domain.name, id: liveDomain.id, client: client.username },
+              domain.dns,
+              zone,
+              update === undefined ? [] : [update.id],
+            );
+            if (change !== undefined) zoneChanges.push(change);
+          }
+        }
       }
     }
     if (desired.prune.domains && liveClient !== undefined) {
@@ -127,10 +158,11 @@ export function diff(desired: Desired, live: Live): Plan {
   // What will stand after the plan beside the live domains: new domains of existing clients.
   const deletes = withoutBlocked(domainDeletes, live.domains, domainCreates, conflicts);
   const created = new Set(domainCreates.map((d) => d.name));
-  const domainChanges: (CreateDomain | UpdateDomain)[] = domainCreates.map(({ client, name, liveClient, settings }) =>
-    createDomain(name, client.username, liveClient?.id ?? null, nearestParent(name, created), settings),
+  const domainChanges: (CreateDomain | UpdateDomain | UpdateZone)[] = domainCreates.map(
+    ({ client, name, liveClient, settings }) =>
+      createDomain(name, client.username, liveClient?.id ?? null, nearestParent(name, created), settings),
   );
-  domainChanges.push(...domainUpdates);
+  domainChanges.push(...domainUpdates, ...zoneChanges);
 
   return {
     changes: orderChanges(desired, clientChanges, domainChanges, subdomainsFirst(deletes)),

@@ -1,6 +1,7 @@
 import type { Live } from '../panel/types.js';
 import { clientFacts, type ClientFactIndex } from '../kinds/client/index.js';
 import { domainFacts, type DomainFactIndex } from '../kinds/domain.js';
+import { zoneFacts, type ZoneFactIndex } from '../kinds/zone.js';
 import type { Fact } from '../kinds/facts.js';
 import { assertNever, sha256Hex } from '../util.js';
 import { LiveIndex } from './live-index.js';
@@ -15,13 +16,15 @@ import type { Change, Plan } from './types.js';
  * lists) and hashes them.
  */
 
-/** The facts one change depends on, as its kind's room states them (kinds/client/facts.ts, kinds/domain/facts.ts). */
-function factsOf(change: Change): Fact<ClientFactIndex & DomainFactIndex>[] {
+/** The facts one change depends on, as its kind's room states them (each room's facts.ts). */
+function factsOf(change: Change): Fact<ClientFactIndex & DomainFactIndex & ZoneFactIndex>[] {
   switch (change.type) {
     case 'client':
       return clientFacts(change);
     case 'domain':
       return domainFacts(change);
+    case 'dns_zone':
+      return zoneFacts(change);
     default:
       return assertNever(change);
   }

@@ -1,6 +1,7 @@
 import { quote } from '../escape.js';
 import { assertNever, plural } from '../util.js';
 import type { Change, Plan } from './types.js';
+import { zoneDeletes } from '../kinds/zone.js';
 
 /**
  * The rails a plan is checked against before apply sends anything (pure: the CLI decides what
@@ -15,7 +16,8 @@ export const DEFAULT_MAX_DELETES = 10;
 
 /**
  * How much a change creates and destroys: a deleted client counts once plus once per domain
- * that goes with it; a client whose domains the panel cannot list is marked `unknown`.
+ * that goes with it; a client whose domains the panel cannot list is marked `unknown`; a zone's
+ * update counts once per record it removes.
  */
 export function weight(change: Change): {
   readonly creates: number;
@@ -26,7 +28,8 @@ export function weight(change: Change): {
     case 'create':
       return { creates: 1, deletes: 0 };
     case 'update':
-      return { creates: 0, deletes: 0 };
+      // A zone's removed records count one each: a prune can empty a zone.
+      return { creates: 0, deletes: change.type === 'dns_zone' ? zoneDeletes(change) : 0 };
     case 'delete':
       switch (change.type) {
         case 'client':
@@ -82,7 +85,7 @@ export function massChanges(plan: Plan, limits: Limits): string[] {
     );
   } else if (deletes > limits.maxDeletes && !limits.allowMassDelete) {
     found.push(
-      `this plan deletes ${deletes} resources (a client counts with each of its domains), ` +
+      `this plan deletes ${deletes} resources (a client counts with each of its domains, a zone each record it removes), ` +
         `more than the limit of ${limits.maxDeletes} (--max-deletes): ` +
         'apply refuses it without --allow-mass-delete',
     );

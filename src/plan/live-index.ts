@@ -8,10 +8,13 @@
  */
 import { type ClientFactIndex, type HostingPlans, hostingPlans } from '../kinds/client/index.js';
 import type { DomainFactIndex } from '../kinds/domain.js';
+import type { LiveZone, ZoneFactIndex } from '../kinds/zone.js';
 import type { Live, LiveClient, LiveDomain } from '../panel/types.js';
 import { compare } from '../util.js';
 
-export class LiveIndex implements ClientFactIndex, DomainFactIndex {
+const NO_ZONES: ReadonlyMap<string, LiveZone> = new Map();
+
+export class LiveIndex implements ClientFactIndex, DomainFactIndex, ZoneFactIndex {
   readonly live: Live;
   /** Whether the domains are the panel's whole list (not only the manifest's, looked up by name). */
   readonly complete: boolean;
@@ -26,6 +29,11 @@ export class LiveIndex implements ClientFactIndex, DomainFactIndex {
   constructor(live: Live) {
     this.live = live;
     this.complete = live.domainsComplete;
+  }
+
+  /** The zones read, by domain name (none when the plan manages no DNS). */
+  get zones(): ReadonlyMap<string, LiveZone> {
+    return this.live.zones ?? NO_ZONES;
   }
 
   /** The clients by username. */

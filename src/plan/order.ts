@@ -1,10 +1,10 @@
 import type { Desired } from '../manifest/types.js';
-import type { Change, ChangeId, CreateDomain, DeleteDomain, UpdateDomain } from './types.js';
+import type { Change, ChangeId, CreateDomain, DeleteDomain, UpdateDomain, UpdateZone } from './types.js';
 import { phaseOf } from './types.js';
 
 /**
  * The plan's order: creates and updates first, in manifest order, each client followed by its
- * domains (created or updated); then deletes, domains before clients. Every change comes after those it depends on
+ * domains (created or updated, then their zones); then deletes, domains before clients. Every change comes after those it depends on
  * (a parent domain created for a client listed later is pulled ahead; a subdomain's delete goes
  * before its parent's). Dependencies point only at clients, at shorter domain names, or (for
  * deletes) at longer ones of the same phase, so there are no cycles.
@@ -12,7 +12,7 @@ import { phaseOf } from './types.js';
 export function orderChanges(
   desired: Desired,
   clientChanges: readonly Change[],
-  domainFirst: readonly (CreateDomain | UpdateDomain)[],
+  domainFirst: readonly (CreateDomain | UpdateDomain | UpdateZone)[],
   domainDeletes: readonly DeleteDomain[],
 ): Change[] {
   const byId = new Map<ChangeId, Change>();
@@ -41,15 +41,20 @@ export function orderChanges(
   // Looked up by name, not by a built id: no string per manifest client.
   const firstPhase = new Map<string, Change>();
   for (const change of clientChanges) if (phaseOf(change) === 0) firstPhase.set(change.name, change);
-  const firstDomains = new Map(domainFirst.map((d) => [d.name, d]));
+  // A domain's own create or update, then its zone's: each after what it depends on.
+  const firstDomains = new Map<string, Change[]>();
+  for (const d of domainFirst) {
+    const list = firstDomains.get(d.name);
+    if (list === undefined) firstDomains.set(d.name, [d]);
+    else list.push(d);
+  }
   if (firstPhase.size > 0 || firstDomains.size > 0) {
     for (const client of desired.clients) {
       const change = firstPhase.get(client.username);
       if (change !== undefined) visit(change);
       if (firstDomains.size === 0) continue;
       for (const domain of client.domains) {
-        const create = firstDomains.get(domain.name);
-        if (create !== undefined) visit(create);
+        for (const change of firstDomains.get(domain.name) ?? []) visit(change);
       }
     }
   }

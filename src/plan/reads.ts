@@ -4,12 +4,12 @@ import type { Plan } from './types.js';
 import { managedFields } from '../kinds/client/index.js';
 
 /** What a plan needs read from the panel (readLive's options, without the callbacks). */
-export type PlanReads = Pick<ReadLiveOptions, 'domainNames' | 'details'>;
+export type PlanReads = Pick<ReadLiveOptions, 'domainNames' | 'details' | 'zones'>;
 
 /**
  * For planning a manifest: its domains (looked up one by one on a panel without GET /domains),
- * and the clients that manage a field with those fields (what GET /clients must show, else
- * GET /clients/{id}).
+ * the clients that manage a field with those fields (what GET /clients must show, else
+ * GET /clients/{id}), and the domains whose zones it manages.
  */
 export function readsForManifest(desired: Desired): PlanReads {
   const usernames = new Set<string>();
@@ -23,10 +23,12 @@ export function readsForManifest(desired: Desired): PlanReads {
   return {
     domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)),
     details: { usernames, fields },
+    // The zones of the domains that manage DNS: one GET /dns/{id} each, for those on the panel.
+    zones: desired.clients.flatMap((c) => c.domains.flatMap((d) => (d.dns === undefined ? [] : [d.name]))),
   };
 }
 
-/** For checking a saved plan against the panel: its domains, and the fields its updates compare. */
+/** For checking a saved plan against the panel: its domains, the fields its updates compare, the zones it changes. */
 export function readsForSavedPlan(plan: Plan): PlanReads {
   const usernames = new Set<string>();
   const fields = new Set<ManagedField>();
@@ -37,7 +39,8 @@ export function readsForSavedPlan(plan: Plan): PlanReads {
     for (const f of change.fields) fields.add(f.field);
   }
   return {
-    domainNames: plan.changes.filter((c) => c.type === 'domain').map((c) => c.name),
+    domainNames: plan.changes.filter((c) => c.type !== 'client').map((c) => c.name),
     details: { usernames, fields },
+    zones: plan.changes.flatMap((c) => (c.type === 'dns_zone' && c.domainId !== null ? [c.name] : [])),
   };
 }

@@ -1,6 +1,7 @@
 import { clientRequest } from '../kinds/client/index.js';
 import type { PanelRequest } from '../kinds/common.js';
 import { domainRequest } from '../kinds/domain.js';
+import { zoneRequest } from '../kinds/zone.js';
 import { assertNever } from '../util.js';
 import type { Change } from './types.js';
 
@@ -17,6 +18,8 @@ export function requestFor(change: Change, newClientIds?: ReadonlyMap<string, nu
       return clientRequest(change);
     case 'domain':
       return domainRequest(change, newClientIds);
+    case 'dns_zone':
+      return zoneRequest(change);
     default:
       return assertNever(change);
   }

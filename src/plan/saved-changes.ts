@@ -5,6 +5,7 @@ import type { Change, ChangeAction, ChangeId } from './types.js';
 import { phaseOf } from './types.js';
 import { type ClientChangeJson, clientFromJson, clientProblems, clientToJson } from '../kinds/client/index.js';
 import { type DomainChangeJson, domainFromJson, domainProblems, domainToJson } from '../kinds/domain.js';
+import { type ZoneChangeJson, zoneFromJson, zoneProblems, zoneToJson } from '../kinds/zone.js';
 
 /**
  * The plan document's changes, both ways (plan/saved.ts owns the document around them): each
@@ -25,13 +26,21 @@ export function changeToJson(change: Change): Record<string, unknown> {
       return { ...common, ...clientToJson(change), ...tail };
     case 'domain':
       return { ...common, ...domainToJson(change), ...tail };
+    case 'dns_zone':
+      return { ...common, ...zoneToJson(change), ...tail };
     default:
       return assertNever(change);
   }
 }
 
 /** The fields of a document that passed the schema, as the reader uses them: the common ones and each kind's. */
-export interface ChangeJson extends Omit<ClientChangeJson, 'fields'>, Omit<DomainChangeJson, 'fields' | 'request'> {
+export interface ChangeJson
+  extends
+    Omit<ClientChangeJson, 'fields'>,
+    Omit<DomainChangeJson, 'fields' | 'request' | 'domain_id'>,
+    Omit<ZoneChangeJson, 'client' | 'request' | 'domain_id'> {
+  /** A domain's id (a zone's: null for a new domain). */
+  readonly domain_id?: number | null;
   /** An update's fields: a client's or a domain's, as `type` says (each kind reads its own). */
   readonly fields?: ClientChangeJson['fields'] | DomainChangeJson['fields'];
   readonly id: string;
@@ -77,6 +86,8 @@ function kindProblems(change: Change, item: ChangeJson, path: string): string[] 
       return clientProblems(change, item as ClientChangeJson, path);
     case 'domain':
       return domainProblems(change, path);
+    case 'dns_zone':
+      return zoneProblems(change, path);
     default:
       return assertNever(change);
   }
@@ -90,6 +101,8 @@ function changeFromJson(item: ChangeJson): Change {
       return clientFromJson(item as ClientChangeJson, base);
     case 'domain':
       return domainFromJson(item as DomainChangeJson, base);
+    case 'dns_zone':
+      return zoneFromJson(item, base);
     default:
       return assertNever(item.type);
   }

@@ -18,10 +18,11 @@ const validate = generatedValidate as unknown as ValidateFunction;
  * Format "major.minor": a reader accepts any minor of its own major (newer minors only add
  * fields) and refuses a newer major. 1.1 added `manifest_sha256` and `fingerprint`; 1.2 made
  * `plan_sha256` cover the whole document; 2.0 added updates and deletes, and `unknowns` in
- * place of `drift`; 2.1 a domain's settings (a create's `settings`, a domain's update and unknowns).
+ * place of `drift`; 2.1 a domain's settings (a create's `settings`, a domain's update and unknowns);
+ * 2.2 a domain's DNS zone (`dns_zone` updates, `dns` conflicts).
  * Older files are refused: make them again.
  */
-export const PLAN_FORMAT_VERSION = '2.1';
+export const PLAN_FORMAT_VERSION = '2.2';
 const SUPPORTED_MAJOR = 2;
 const OLDEST_MINOR = 0;
 

@@ -1,11 +1,13 @@
 import type { CreateDomain, DeleteDomain, DomainConflict, DomainSetting, UpdateDomain } from '../kinds/domain.js';
 import type { ClientField, CreateClient, DeleteClient, UpdateClient } from '../kinds/client/index.js';
 import { assertNever } from '../util.js';
+import type { UpdateZone } from '../kinds/zone/changes.js';
 
 export type { ChangeId, HostingPlanRef } from '../kinds/common.js';
 export { changeId } from '../kinds/common.js';
 export type { CreateClient, DeleteClient, FieldChange, UpdateClient } from '../kinds/client/index.js';
 export type { CreateDomain, DeleteDomain, UpdateDomain } from '../kinds/domain.js';
+export type { UpdateZone } from '../kinds/zone/changes.js';
 
 /**
  * A plan is plain data: what would change and why, plus what apply will not change.
@@ -26,7 +28,8 @@ export interface Plan {
  * One change, a closed union on `action` × `type`: every branch over it ends in assertNever,
  * and each kind has one converter to its request (requests.ts).
  */
-export type Change = CreateClient | CreateDomain | UpdateClient | UpdateDomain | DeleteClient | DeleteDomain;
+export type Change =
+  CreateClient | CreateDomain | UpdateClient | UpdateDomain | UpdateZone | DeleteClient | DeleteDomain;
 
 export type ChangeAction = Change['action'];
 

@@ -11,6 +11,7 @@ import {
   unknownLine as clientUnknownLine,
 } from '../kinds/client/index.js';
 import type { KindName, KindNoun } from '../kinds/common.js';
+import { recordLine, ZONE_NOUN, zoneSubject } from '../kinds/zone.js';
 import {
   conflictText,
   DOMAIN_NOUN,
@@ -44,7 +45,11 @@ export function requestLine(change: Change): string {
  * How people's text names each kind, as its room says; in the order summaries list the kinds.
  * A new kind's room gives its noun here, or this does not compile.
  */
-export const NOUNS: { readonly [K in KindName]: KindNoun } = { client: CLIENT_NOUN, domain: DOMAIN_NOUN };
+export const NOUNS: { readonly [K in KindName]: KindNoun } = {
+  client: CLIENT_NOUN,
+  domain: DOMAIN_NOUN,
+  dns_zone: ZONE_NOUN,
+};
 export const KINDS = Object.keys(NOUNS) as KindName[];
 
 /** `3 clients`: a count of a kind, in its noun. */
@@ -59,6 +64,8 @@ export function subject(change: Change): string {
       return clientSubject(change);
     case 'domain':
       return domainSubject(change);
+    case 'dns_zone':
+      return zoneSubject(change);
     default:
       return assertNever(change);
   }
@@ -70,6 +77,7 @@ export function clientOf(change: Change): string {
     case 'client':
       return change.name;
     case 'domain':
+    case 'dns_zone':
       return change.client;
     default:
       return assertNever(change);
@@ -110,6 +118,7 @@ export function goesWith(change: Change): string {
     case 'client':
       return clientGoesWith(change);
     case 'domain':
+    case 'dns_zone':
       return '';
     default:
       return assertNever(change);
@@ -122,6 +131,7 @@ export function unicodeOf(change: Change): string {
     case 'client':
       return '';
     case 'domain':
+    case 'dns_zone':
       return unicodeForm(change.name);
     default:
       return assertNever(change);
@@ -138,6 +148,8 @@ export function updatedFields(change: Extract<Change, { action: 'update' }>): st
       return change.fields.map((f) => fieldsText([f]));
     case 'domain':
       return change.fields.map((f) => settingsText([f]));
+    case 'dns_zone':
+      return change.records.map(recordLine);
     default:
       return assertNever(change);
   }
@@ -153,6 +165,8 @@ export function lineSubject(change: Change): string {
       return clientSubject(change);
     case 'domain':
       return `domain ${quote(change.name)}${unicodeForm(change.name)}`;
+    case 'dns_zone':
+      return `dns ${quote(change.name)}${unicodeForm(change.name)}`;
     default:
       return assertNever(change);
   }
@@ -204,6 +218,7 @@ function listed(change: Change): boolean {
     case 'client':
       return false;
     case 'domain':
+    case 'dns_zone':
       return true;
     default:
       return assertNever(change);
@@ -255,8 +270,11 @@ export function unknownLine(u: Plan['unknowns'][number]): string {
 export function unmanagedByKind(
   u: Plan['unmanaged'],
 ): readonly { readonly kind: KindName; readonly names: readonly string[] | undefined }[] {
-  const names: { readonly [K in KindName]: readonly string[] | undefined } = { client: u.clients, domain: u.domains };
-  return KINDS.map((kind) => ({ kind, names: names[kind] }));
+  // Zones are never unmanaged on their own: a domain's zone goes with the domain.
+  return [
+    { kind: 'client', names: u.clients },
+    { kind: 'domain', names: u.domains },
+  ];
 }
 
 /** `2 clients, 5 domains` (domains "not counted" when the panel could not list them). */

@@ -59,7 +59,10 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
       const n = counts.updates.get(kind) ?? 0;
       return n > 0 ? [`| ${NOUNS[kind].many} to update | ${n} |`] : [];
     }),
-    ...KINDS.map((kind) => `| ${NOUNS[kind].many} to create | ${counts.creates.get(kind) ?? 0} |`),
+    // Zones are never created on their own (a domain's comes with it): no row for them.
+    ...KINDS.filter((kind) => kind !== 'dns_zone').map(
+      (kind) => `| ${NOUNS[kind].many} to create | ${counts.creates.get(kind) ?? 0} |`,
+    ),
     `| conflicts | ${plan.conflicts.length} |`,
     `| warnings | ${plan.unknowns.length + (view.warnings?.length ?? 0)} |`,
     '',

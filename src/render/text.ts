@@ -21,6 +21,7 @@ import {
 import { safeText } from '../escape.js';
 import { clientDetails } from '../kinds/client/index.js';
 import { domainDetails } from '../kinds/domain.js';
+import { zoneDetails } from '../kinds/zone.js';
 
 /** The plan for people, Terraform-like. `color` only when writing to a terminal without NO_COLOR. */
 export function renderPlanText(view: PlanView, options: { color: boolean }): string {
@@ -95,6 +96,8 @@ function details(change: Change): { what: string; after: string } {
       return clientDetails(change);
     case 'domain':
       return domainDetails(change);
+    case 'dns_zone':
+      return zoneDetails(change);
     default:
       return assertNever(change);
   }

@@ -199,7 +199,7 @@ clients:
     const guarded = await run(['apply', file, '--auto-approve', '--max-deletes', '3'], env);
     expect(guarded.code).toBe(4);
     expect(guarded.stderr).toContain(
-      'this plan deletes 5 resources (a client counts with each of its domains), more than the limit of 3 (--max-deletes)',
+      'this plan deletes 5 resources (a client counts with each of its domains, a zone each record it removes), more than the limit of 3 (--max-deletes)',
     );
     expect(writes(sim)).toEqual([]);
 

@@ -38,6 +38,7 @@ describe('readLive', () => {
       name: 'xn--bcher-kva.example',
       idUser: 2,
       isSystem: false,
+      isSubdomain: false,
       settings: expect.objectContaining({ php_version: '' }) as unknown,
     });
     expect(live.domains).toContainEqual(

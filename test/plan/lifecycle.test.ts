@@ -56,7 +56,7 @@ describe('updates', () => {
     ]);
     expect(diff(desired({ a: {}, b: {} }), none).changes).toEqual([]);
     const plan = diff(desired({ a: { plan: 'Basic', email: 'a@example.com' } }), none);
-    expect(plan.changes.map((c) => (c.action === 'update' ? c.fields : []))).toEqual([
+    expect(plan.changes.map((c) => (c.action === 'update' && c.type === 'client' ? c.fields : []))).toEqual([
       [
         { field: 'plan', before: null, after: 'Basic' },
         { field: 'email', before: null, after: 'a@example.com' },
@@ -357,7 +357,7 @@ describe('guards', () => {
         allowMassDelete: false,
       }),
     ).toEqual([
-      'this plan deletes 4 resources (a client counts with each of its domains), more than the limit of 3 (--max-deletes): apply refuses it without --allow-mass-delete',
+      'this plan deletes 4 resources (a client counts with each of its domains, a zone each record it removes), more than the limit of 3 (--max-deletes): apply refuses it without --allow-mass-delete',
     ]);
     expect(
       massChanges(plan, {

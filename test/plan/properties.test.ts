@@ -158,6 +158,7 @@ function simulateApply(plan: Plan, before: Live): Live {
           );
           break;
         }
+        if (change.type === 'dns_zone') break; // no zones in these manifests
         clients = clients.map((c) => {
           if (c.id !== change.clientId) return c;
           let next = c;

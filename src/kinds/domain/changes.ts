@@ -215,6 +215,11 @@ export interface DomainConflict {
   readonly owner: string;
   /** The domain's subdomains on the panel that no change deletes, when they block its delete. */
   readonly subdomains?: readonly string[];
+  /**
+   * Why its `dns` cannot be managed: it is a subdomain on the panel (its records live in its
+   * parent's zone), or the panel serves no DNS for it (`is_dns_disabled`).
+   */
+  readonly dns?: 'subdomain' | 'disabled';
 }
 
 /**
@@ -222,6 +227,12 @@ export interface DomainConflict {
  * another customer: `nameOwner: false` (a pull-request comment) says "another client".
  */
 export function conflictText(c: DomainConflict, nameOwner = true): string {
+  if (c.dns !== undefined)
+    return c.dns === 'subdomain'
+      ? `domain ${quote(c.domain)}${unicodeForm(c.domain)} of client ${quote(c.client)} manages "dns", but it is a ` +
+          "subdomain on the panel: its records live in its parent's zone (list them there, e.g. host: _acme-challenge.shop)"
+      : `domain ${quote(c.domain)}${unicodeForm(c.domain)} of client ${quote(c.client)} manages "dns", but the panel ` +
+          'serves no DNS for it (is_dns_disabled): turn DNS on for it in the panel, or remove "dns"';
   if (c.subdomains !== undefined) {
     const shown =
       c.subdomains

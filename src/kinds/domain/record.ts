@@ -21,6 +21,11 @@ export interface LiveDomain {
    * client); `state: absent` in the manifest, which names it, still deletes it.
    */
   readonly isSystem: boolean | undefined;
+  /**
+   * A subdomain on the panel (`id_parent_domain` not 0, or `is_subdomain`): its DNS records live
+   * in its parent's zone. Absent when the record does not say.
+   */
+  readonly isSubdomain?: boolean;
   /** Its settings as read (settings.ts); undefined when the record carries none of them. */
   readonly settings?: LiveDomainSettings | undefined;
 }
@@ -99,4 +104,17 @@ export function domainOrder(a: string, b: string): number {
     if (c !== 0) return c;
   }
   return la.length - lb.length;
+}
+
+/**
+ * Whether a domain record is a subdomain's: `id_parent_domain` a positive integer, or
+ * `is_subdomain` true (1, "1"); undefined when it says neither way.
+ */
+export function subdomainFlag(record: Readonly<Record<string, unknown>>): boolean | undefined {
+  const parent = record.id_parent_domain;
+  if (Number.isSafeInteger(parent)) return (parent as number) > 0;
+  const flag = record.is_subdomain;
+  if (flag === true || flag === 1 || flag === '1') return true;
+  if (flag === false || flag === 0 || flag === '0') return false;
+  return undefined;
 }
