@@ -10,8 +10,10 @@ import {
   domainItemName,
   type FirstListing,
   itemSettings,
+  itemZone,
   listedAgain,
   settingsDomainLabel,
+  subdomainZone,
 } from '../kinds/domain.js';
 
 /** The keys a client marked `state: absent` may not have (the schema reports unknown keys). */
@@ -21,10 +23,11 @@ const ABSENT_KEYS: readonly string[] = [...CLIENT_FIELDS.map((row) => row.key), 
  * Where `path` leads from `node` (the deepest node along it when it ends early), or the key its
  * last segment names with `atKey`.
  */
-function locateIn<N>(source: Locator<N>, node: Found<N>, path: readonly string[], atKey: boolean): Location {
+function locateIn<N>(source: Locator<N>, node: Found<N>, path: readonly (string | number)[], atKey: boolean): Location {
   let found = node;
   for (const [i, segment] of path.entries()) {
-    if (atKey && i === path.length - 1) return source.keyAt(found, segment) ?? source.at(found);
+    if (atKey && i === path.length - 1 && typeof segment === 'string')
+      return source.keyAt(found, segment) ?? source.at(found);
     const next = source.step(found, segment);
     if (next === undefined) break;
     found = next;
@@ -47,7 +50,8 @@ function quoteList(keys: readonly string[]): string {
  * when given, each domain item (a string, or `{name, state}`: read and checked by the domain's
  * room, src/kinds/domain/manifest.ts) as a DesiredDomain whose name is normalized and located at
  * its name, and listed once in the whole manifest whatever its state, with the settings it gives
- * (src/kinds/domain/manifest-settings.ts: their checks, each problem at its value). A
+ * (src/kinds/domain/manifest-settings.ts: their checks, each problem at its value) and its zone
+ * (`dns`: src/kinds/zone/manifest.ts; never on a subdomain of a domain the same client lists). A
  * client marked absent keeps only its username, state and location. Problems go to `diagnostics`;
  * the clients are only meaningful when none of them is an error.
  */
@@ -140,6 +144,9 @@ export class ClientsBuilder {
     }
 
     const desiredDomains: DesiredDomain[] = [];
+    /** This client's valid names, and its domains with a zone (by their place in desiredDomains). */
+    const listed: { readonly name: string; readonly input: string; readonly line: number }[] = [];
+    const zoned: { readonly at: number; readonly label: string; readonly dnsAt: Location }[] = [];
     const domainsNode = source.step(node, 'domains');
     if (Array.isArray(client.domains) && domainsNode !== undefined) {
       client.domains.forEach((item: unknown, j) => {
@@ -150,13 +157,16 @@ export class ClientsBuilder {
         const { input, state: domainState, nameKey } = entry;
         const domainLoc = source.at(nameKey === undefined ? itemNode : (source.step(itemNode, nameKey) ?? itemNode));
         const normalized = domainItemName(input, name);
-        // Its settings, checked whether or not the name is valid: each problem at its value.
-        const { settings, problems } = itemSettings(
+        const label = settingsDomainLabel(item, j, name);
+        // Its settings and zone, checked whether or not the name is valid: each problem at its value.
+        const { settings, problems } = itemSettings(item, label, 'name' in normalized ? normalized.name : undefined);
+        const zone = itemZone(
           item,
-          settingsDomainLabel(item, j, name),
-          'name' in normalized ? normalized.name : undefined,
+          label,
+          'name' in normalized ? normalized.name : input.trim().toLowerCase(),
+          (path) => locateIn(source, itemNode, path, false).line,
         );
-        for (const { path, atKey, ...problem } of problems) {
+        for (const { path, atKey, ...problem } of [...problems, ...zone.problems]) {
           this.diagnostics.push({ ...locateIn(source, itemNode, path, atKey === true), ...problem });
         }
         if (!('name' in normalized)) {
@@ -167,14 +177,32 @@ export class ClientsBuilder {
         const first = domains.get(normalized.name);
         if (first === undefined) domains.set(normalized.name, { input, client: name, line: domainLoc.line, index: i });
         else error(domainLoc, listedAgain(input, name, first, first.index === i));
+        listed.push({ name: normalized.name, input, line: domainLoc.line });
+        if (zone.dns !== undefined)
+          zoned.push({ at: desiredDomains.length, label, dnsAt: locateIn(source, itemNode, ['dns'], true) });
         desiredDomains.push({
           name: normalized.name,
           input,
           state: domainState,
           ...(settings === undefined ? {} : { settings }),
+          ...(zone.dns === undefined ? {} : { dns: zone.dns }),
           loc: domainLoc,
         });
       });
+    }
+    // A subdomain's records live in the zone of the topmost domain above it that the client
+    // lists: its `dns` is an error (and then the manifest gives no Desired).
+    for (const { at, label, dnsAt } of zoned) {
+      const domain = desiredDomains[at];
+      if (domain === undefined) continue;
+      const parent = listed
+        .filter((other) => domain.name.endsWith(`.${other.name}`))
+        .reduce<(typeof listed)[number] | undefined>(
+          (top, other) => (top === undefined || other.name.length < top.name.length ? other : top),
+          undefined,
+        );
+      if (parent === undefined) continue;
+      error(dnsAt, subdomainZone(label, parent.input, parent.line, domain.name.slice(0, -parent.name.length - 1)));
     }
 
     if (typeof username !== 'string') return;

@@ -5,7 +5,16 @@ import type { Diagnostic, Location } from './types.js';
 import { quote } from '../escape.js';
 import { assertNever, isRecord } from '../util.js';
 import { CLIENT_FIELDS } from '../kinds/client/index.js';
-import { DOMAIN_ITEM_SAYS, DOMAIN_KEYS, settingRefused, settingsDomainLabel, settingsPlace } from '../kinds/domain.js';
+import {
+  DNS_KEY,
+  DOMAIN_ITEM_SAYS,
+  DOMAIN_KEYS,
+  settingRefused,
+  settingsDomainLabel,
+  settingsPlace,
+  zonePlace,
+  zoneRefused,
+} from '../kinds/domain.js';
 import { schema as generatedSchema, validate as generatedValidate } from './validator.generated.js';
 
 // Compiled at build time (scripts/generate-validator.ts, ajv standalone): loading ajv and
@@ -158,7 +167,8 @@ function describe(error: ErrorObject, path: DataPath, data: unknown): string | u
  * A domain item is a string or a mapping (`anyOf`): for a mapping, the errors of the mapping's
  * own rules say what is wrong, and the string branch's "must be a string" is left out. The keys
  * and the words are the domain's room's (DOMAIN_KEYS, DOMAIN_ITEM_SAYS; a setting's, from
- * `rest`, the path in the item, by settingRefused, naming the item by `settingsLabel`).
+ * `rest`, the path in the item, by settingRefused, naming the item by `settingsLabel`; its `dns`
+ * block's by zoneRefused).
  */
 function describeDomain(
   error: ErrorObject,
@@ -176,6 +186,10 @@ function describeDomain(
         return `"${row.key}" of ${domain} ${mustBeState(value)}`;
       case 'setting':
         return settingRefused(rest, error.keyword, value, settingsLabel());
+      case 'zone': {
+        const missing = error.keyword === 'required' ? String(error.params.missingProperty) : undefined;
+        return zoneRefused(rest, error.keyword, value, settingsLabel(), missing);
+      }
       case 'string':
         return `"${row.key}" of ${domain} must be a string: ${row.says}`;
       default:
@@ -259,9 +273,9 @@ function inWhat(path: DataPath, data: unknown): string {
     return `in domain #${Number(domainIndex) + 1} of ${clientLabelAt(data, index)}`;
   }
   if (top === 'clients' && index !== undefined && field === 'domains' && domainIndex !== undefined) {
-    // A mapping inside a domain item: its settings (`https`, `https.hsts`, `redirect`).
+    // A mapping inside a domain item: its settings (`https`, `https.hsts`, `redirect`) or its zone.
     const label = settingsDomainLabel(valueAt(data, path.slice(0, 4)), Number(domainIndex), clientLabelAt(data, index));
-    return settingsPlace(path.slice(4), label);
+    return path[4] === DNS_KEY ? zonePlace(path.slice(4), label) : settingsPlace(path.slice(4), label);
   }
   return `in "${path.join('.')}"`;
 }

@@ -7,8 +7,8 @@ const require = createRequire(import.meta.url);
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts) and domains that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version","clients"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`.","type":"array","items":{"$ref":"#/$defs/client"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators and system domains are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: the domain serves its own content.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]}}}]}}}}}};
-const schema32 = {"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: the domain serves its own content.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]}}}]}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts) and domains that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version","clients"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`.","type":"array","items":{"$ref":"#/$defs/client"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators and system domains are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: the domain serves its own content.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT (over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}}}};
+const schema32 = {"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: the domain serves its own content.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT (over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}};
 const pattern4 = new RegExp("^[a-z][a-z0-9_-]{0,31}$", "u");
 const pattern5 = new RegExp("^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$", "u");
 const func1 = require("ajv/dist/runtime/ucs2length").default;
@@ -231,7 +231,7 @@ vErrors.push(err15);
 errors++;
 }
 for(const key2 in data10){
-if(!(((((key2 === "name") || (key2 === "state")) || (key2 === "php_version")) || (key2 === "https")) || (key2 === "redirect"))){
+if(!((((((key2 === "name") || (key2 === "state")) || (key2 === "php_version")) || (key2 === "https")) || (key2 === "redirect")) || (key2 === "dns"))){
 const err16 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err16];
@@ -569,9 +569,11 @@ vErrors = null;
 }
 }
 }
-}
-else {
-const err41 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data10.dns !== undefined){
+let data24 = data10.dns;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.records === undefined){
+const err41 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -580,15 +582,269 @@ vErrors.push(err41);
 }
 errors++;
 }
-var _valid0 = _errs26 === errors;
-valid7 = valid7 || _valid0;
-if(!valid7){
-const err42 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+for(const key6 in data24){
+if(!((((key6 === "ttl") || (key6 === "records")) || (key6 === "prune")) || (key6 === "keep"))){
+const err42 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err42];
 }
 else {
 vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data24.ttl !== undefined){
+let data25 = data24.ttl;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err43 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 > 2592000 || isNaN(data25)){
+const err44 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/ttl/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2592000},message:"must be <= 2592000"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data25 < 60 || isNaN(data25)){
+const err45 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 60},message:"must be >= 60"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+if(data24.records !== undefined){
+let data26 = data24.records;
+if(Array.isArray(data26)){
+const len2 = data26.length;
+for(let i2=0; i2<len2; i2++){
+let data27 = data26[i2];
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.host === undefined){
+const err46 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(data27.type === undefined){
+const err47 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if(data27.value === undefined){
+const err48 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+for(const key7 in data27){
+if(!((((key7 === "host") || (key7 === "type")) || (key7 === "value")) || (key7 === "ttl"))){
+const err49 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data27.host !== undefined){
+if(typeof data27.host !== "string"){
+const err50 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/host",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data27.type !== undefined){
+if(typeof data27.type !== "string"){
+const err51 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/type",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data27.value !== undefined){
+if(typeof data27.value !== "string"){
+const err52 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/value",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data27.ttl !== undefined){
+let data31 = data27.ttl;
+if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
+const err53 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 > 2592000 || isNaN(data31)){
+const err54 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/ttl/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2592000},message:"must be <= 2592000"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(data31 < 60 || isNaN(data31)){
+const err55 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 60},message:"must be >= 60"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data24.prune !== undefined){
+if(typeof data24.prune !== "boolean"){
+const err58 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/prune",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/prune/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data24.keep !== undefined){
+let data33 = data24.keep;
+if(Array.isArray(data33)){
+const len3 = data33.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data33[i3] !== "string"){
+const err59 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/keep/" + i3,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/keep/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/keep",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+var _valid0 = _errs26 === errors;
+valid7 = valid7 || _valid0;
+if(!valid7){
+const err63 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
 }
 errors++;
 }
@@ -606,139 +862,139 @@ vErrors = null;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/clients/" + i0+"/domains",schemaPath:"#/$defs/client/properties/domains/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err64 = {instancePath:instancePath+"/clients/" + i0+"/domains",schemaPath:"#/$defs/client/properties/domains/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err43];
+vErrors = [err64];
 }
 else {
-vErrors.push(err43);
+vErrors.push(err64);
 }
 errors++;
 }
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/clients/" + i0,schemaPath:"#/$defs/client/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err65 = {instancePath:instancePath+"/clients/" + i0,schemaPath:"#/$defs/client/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err44];
+vErrors = [err65];
 }
 else {
-vErrors.push(err44);
+vErrors.push(err65);
 }
 errors++;
 }
 }
 }
 else {
-const err45 = {instancePath:instancePath+"/clients",schemaPath:"#/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err66 = {instancePath:instancePath+"/clients",schemaPath:"#/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err45];
+vErrors = [err66];
 }
 else {
-vErrors.push(err45);
+vErrors.push(err66);
 }
 errors++;
 }
 }
 if(data.prune !== undefined){
-let data24 = data.prune;
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-for(const key6 in data24){
-if(!(((key6 === "domains") || (key6 === "clients")) || (key6 === "keep"))){
-const err46 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+let data35 = data.prune;
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+for(const key8 in data35){
+if(!(((key8 === "domains") || (key8 === "clients")) || (key8 === "keep"))){
+const err67 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err46];
+vErrors = [err67];
 }
 else {
-vErrors.push(err46);
+vErrors.push(err67);
 }
 errors++;
 }
 }
-if(data24.domains !== undefined){
-if(typeof data24.domains !== "boolean"){
-const err47 = {instancePath:instancePath+"/prune/domains",schemaPath:"#/properties/prune/properties/domains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data35.domains !== undefined){
+if(typeof data35.domains !== "boolean"){
+const err68 = {instancePath:instancePath+"/prune/domains",schemaPath:"#/properties/prune/properties/domains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err47];
+vErrors = [err68];
 }
 else {
-vErrors.push(err47);
+vErrors.push(err68);
 }
 errors++;
 }
 }
-if(data24.clients !== undefined){
-if(typeof data24.clients !== "boolean"){
-const err48 = {instancePath:instancePath+"/prune/clients",schemaPath:"#/properties/prune/properties/clients/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data35.clients !== undefined){
+if(typeof data35.clients !== "boolean"){
+const err69 = {instancePath:instancePath+"/prune/clients",schemaPath:"#/properties/prune/properties/clients/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err48];
+vErrors = [err69];
 }
 else {
-vErrors.push(err48);
+vErrors.push(err69);
 }
 errors++;
 }
 }
-if(data24.keep !== undefined){
-let data27 = data24.keep;
-if(Array.isArray(data27)){
-const len2 = data27.length;
-for(let i2=0; i2<len2; i2++){
-if(typeof data27[i2] !== "string"){
-const err49 = {instancePath:instancePath+"/prune/keep/" + i2,schemaPath:"#/properties/prune/properties/keep/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data35.keep !== undefined){
+let data38 = data35.keep;
+if(Array.isArray(data38)){
+const len4 = data38.length;
+for(let i4=0; i4<len4; i4++){
+if(typeof data38[i4] !== "string"){
+const err70 = {instancePath:instancePath+"/prune/keep/" + i4,schemaPath:"#/properties/prune/properties/keep/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err49];
+vErrors = [err70];
 }
 else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/prune/keep",schemaPath:"#/properties/prune/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
+vErrors.push(err70);
 }
 errors++;
 }
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err71 = {instancePath:instancePath+"/prune/keep",schemaPath:"#/properties/prune/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err51];
+vErrors = [err71];
 }
 else {
-vErrors.push(err51);
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
 }
 errors++;
 }
 }
 if(data.$schema !== undefined){
 if(typeof data.$schema !== "string"){
-const err52 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err73 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err52];
+vErrors = [err73];
 }
 else {
-vErrors.push(err52);
+vErrors.push(err73);
 }
 errors++;
 }
 }
 }
 else {
-const err53 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err74 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err53];
+vErrors = [err74];
 }
 else {
-vErrors.push(err53);
+vErrors.push(err74);
 }
 errors++;
 }
@@ -747,4 +1003,4 @@ return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts) and domains that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version","clients"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`.","type":"array","items":{"$ref":"#/$defs/client"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators and system domains are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: the domain serves its own content.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]}}}]}}}}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts) and domains that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version","clients"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`.","type":"array","items":{"$ref":"#/$defs/client"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators and system domains are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: the domain serves its own content.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT (over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}}}};

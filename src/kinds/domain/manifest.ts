@@ -4,24 +4,29 @@
  * manifest's stages read an item it accepted with domainItem, make the checks it cannot with
  * domainItemName and listedAgain, and word its refusals with the rows and DOMAIN_ITEM_SAYS.
  * Its settings (`php_version`, `https`, `redirect`) are rows of DOMAIN_KEYS of type `setting`,
- * read, checked and worded by manifest-settings.ts (itemSettings, settingRefused). Pure.
+ * read, checked and worded by manifest-settings.ts (itemSettings, settingRefused); its zone
+ * (`dns`) is the row of type `zone`, read, checked and worded by the zone's room
+ * (src/kinds/zone/manifest.ts: itemZone, zoneRefused). Pure.
  */
 import { quote } from '../../escape.js';
 import { isRecord } from '../../util.js';
 import { normalizeDomain } from '../../names.js';
 import type { FieldProblem } from '../common.js';
 import { SETTING_ITEM_KEYS } from './manifest-settings.js';
+import { DNS_KEY } from '../zone/manifest.js';
 
 export * from './manifest-settings.js';
+export * from '../zone/manifest.js';
 
 /** One key of a domain item in object form, as the manifest's messages speak of it. */
 export interface DomainKeyRow {
   readonly key: string;
   /**
    * The manifest's type of the value; `state` is `present` or `absent`; `setting` holds settings
-   * (manifest-settings.ts words its refusals and reads its values).
+   * (manifest-settings.ts words its refusals and reads its values); `zone` is the domain's DNS
+   * zone (the zone's room words and reads it).
    */
-  readonly type: 'string' | 'state' | 'setting';
+  readonly type: 'string' | 'state' | 'setting' | 'zone';
   /** What the value is, in the message `"<key>" of domain #1 in client "x" must be a string: <says>`. */
   readonly says: string;
 }
@@ -34,6 +39,7 @@ export const DOMAIN_KEYS: readonly DomainKeyRow[] = [
   { key: DOMAIN_NAME_KEY, type: 'string', says: 'a domain name' },
   { key: 'state', type: 'state', says: 'present or absent' },
   ...SETTING_ITEM_KEYS.map((key): DomainKeyRow => ({ key, type: 'setting', says: 'a setting of the domain' })),
+  { key: DNS_KEY, type: 'zone', says: "the domain's DNS records" },
 ];
 
 /** The object form, as messages show it. */

@@ -1,0 +1,255 @@
+/**
+ * A domain item's `dns` block as the manifest gives it (`dns: {ttl, records: [{host, type, value,
+ * ttl}], prune, keep}`): the DesiredZone it gives (hosts in comparison form, types upper-case,
+ * values as written, TTLs resolved: the record's, else the block's, else DEFAULT_TTL) and the
+ * checks the JSON Schema cannot make, each problem at a path in the item. The schema checks the
+ * shapes and the TTL range; manifest-words.ts words its refusals.
+ *
+ * Validation never refuses what a panel can hold (design.md: export's output must validate): a
+ * type outside RECORD_TYPES, a CNAME beside other records, a TXT value over 255 characters, a
+ * CAA tag no authority knows are warnings. Pure.
+ */
+import { quote } from '../../escape.js';
+import { isRecord } from '../../util.js';
+import type { FieldProblem } from '../common.js';
+import type { DesiredZone } from './diff.js';
+import { recordKey, type DnsRecord } from './record.js';
+import { checkValue, DEFAULT_TTL, RECORD_TYPES, recordHost, ttlInRange } from './values.js';
+import { DNS_KEY, dnsPart, KEEP_EXAMPLE, recordField, recordLabel } from './manifest-words.js';
+
+export * from './manifest-words.js';
+
+/** A problem of an item's `dns` block, at `path` in the item (`['dns', 'records', 2, 'value']`). */
+export interface ZoneProblem extends FieldProblem {
+  readonly path: readonly [string, ...(string | number)[]];
+  /** Point at the key the path ends with rather than at its value. */
+  readonly atKey?: boolean;
+}
+
+/** The line a path in the item stands on, for messages that name an earlier record. */
+export type LineOf = (path: readonly [string, ...(string | number)[]]) => number;
+
+/** A `keep` pattern: host characters and the wildcards `*` and `?`. */
+const KEEP_PATTERN = /^[A-Za-z0-9_.*?-]+$/;
+
+/** A record the block lists, with where it stands. */
+interface Listed extends DnsRecord {
+  readonly index: number;
+}
+
+/**
+ * The zone a domain item gives (undefined when it has no `dns`, or one the schema refuses
+ * whole), and the problems the schema cannot find: `dns` on a domain marked `state: absent`,
+ * each record's host, type and value, duplicates, CNAMEs beside other records, `keep` patterns
+ * and a `keep` that keeps nothing. `domain` names the item (settingsDomainLabel); `zone` is its
+ * name in comparison form (lowercase ASCII); `lineOf` says where a path stands.
+ */
+export function itemZone(
+  item: unknown,
+  domain: string,
+  zone: string,
+  lineOf: LineOf,
+): { readonly dns: DesiredZone | undefined; readonly problems: ZoneProblem[] } {
+  const problems: ZoneProblem[] = [];
+  const block = isRecord(item) ? item[DNS_KEY] : undefined;
+  if (!isRecord(item) || block === undefined) return { dns: undefined, problems };
+  if (item.state === 'absent') {
+    problems.push({
+      path: [DNS_KEY],
+      atKey: true,
+      severity: 'error',
+      message:
+        `${domain} has state: absent and "${DNS_KEY}": a domain that is deleted has no zone; ` +
+        `remove "${DNS_KEY}", or the state`,
+    });
+    return { dns: undefined, problems };
+  }
+  if (!isRecord(block)) return { dns: undefined, problems }; // the schema refuses it
+  const ttl = typeof block.ttl === 'number' && ttlInRange(block.ttl) ? block.ttl : DEFAULT_TTL;
+  const listed = Array.isArray(block.records) ? block.records : [];
+  const records: Listed[] = [];
+  listed.forEach((record: unknown, index) => {
+    const taken = takeRecord(record, index, ttl, domain, zone, problems);
+    if (taken !== undefined) records.push(taken);
+  });
+  const unique = withoutDuplicates(records, domain, lineOf, problems);
+  cnameBesideOthers(unique, domain, lineOf, problems);
+  const prune = block.prune === true;
+  const keep = keepPatterns(block.keep, prune, domain, zone, problems);
+  if (prune && listed.length === 0 && Array.isArray(block.records))
+    problems.push({
+      path: [DNS_KEY, 'records'],
+      severity: 'warning',
+      message:
+        `${dnsPart('records', domain)} is empty with prune: true: every record of the zone goes ` +
+        '(but the apex NS records and the hosts "keep" matches); list the records to keep',
+    });
+  return {
+    dns: { records: unique.map(({ host, type, value, ttl: t }) => ({ host, type, value, ttl: t })), prune, keep },
+    problems,
+  };
+}
+
+/**
+ * A record in comparison form, its TTL resolved (`ttl` is the block's); undefined when a part
+ * is missing or refused (its problem is in `problems`, or the schema's).
+ */
+function takeRecord(
+  record: unknown,
+  index: number,
+  ttl: number,
+  domain: string,
+  zone: string,
+  problems: ZoneProblem[],
+): Listed | undefined {
+  if (!isRecord(record)) return undefined;
+  const at = (field: string): [string, ...(string | number)[]] => [DNS_KEY, 'records', index, field];
+  let host: string | undefined;
+  if (typeof record.host === 'string') {
+    const read = recordHost(record.host, zone);
+    if ('host' in read) host = read.host;
+    else
+      problems.push({
+        path: at('host'),
+        severity: 'error',
+        message: `${recordField('host', index, domain)} ${read.problem}`,
+      });
+  }
+  let type: string | undefined;
+  let typeSaid: string | undefined;
+  if (typeof record.type === 'string') {
+    const upper = record.type.toUpperCase();
+    // A type outside the table: checkValue says what it says of the type (with a value it takes).
+    const problem = RECORD_TYPES[upper] === undefined ? checkValue(upper, '-') : undefined;
+    if (problem !== undefined) {
+      typeSaid = problem.message;
+      problems.push({
+        path: at('type'),
+        severity: problem.severity,
+        message: `${recordLabel(index, domain)} ${problem.message}`,
+      });
+    }
+    if (problem?.severity !== 'error') type = upper;
+  }
+  const { value } = record;
+  if (typeof value === 'string') {
+    const problem = checkValue(type ?? 'TXT', value);
+    // What it says of the type is said at the type.
+    if (problem !== undefined && problem.message !== typeSaid && (type !== undefined || problem.severity === 'error'))
+      problems.push({
+        path: at('value'),
+        ...problem,
+        message: `${recordField('value', index, domain)} ${problem.message}`,
+      });
+  }
+  if (host === undefined || type === undefined || typeof value !== 'string') return undefined;
+  const own = typeof record.ttl === 'number' && ttlInRange(record.ttl) ? record.ttl : undefined;
+  return { host, type, value, ttl: own ?? ttl, index };
+}
+
+/** The records without a second listing of the same (host, type, value): each one an error naming the first. */
+function withoutDuplicates(
+  records: readonly Listed[],
+  domain: string,
+  lineOf: LineOf,
+  problems: ZoneProblem[],
+): Listed[] {
+  const first = new Map<string, Listed>();
+  const unique: Listed[] = [];
+  for (const r of records) {
+    const key = recordKey(r);
+    const earlier = first.get(key);
+    if (earlier === undefined) {
+      first.set(key, r);
+      unique.push(r);
+      continue;
+    }
+    problems.push({
+      path: [DNS_KEY, 'records', r.index],
+      severity: 'error',
+      message:
+        `${recordLabel(r.index, domain)} is listed twice: record #${earlier.index + 1} ` +
+        `(line ${lineOf([DNS_KEY, 'records', earlier.index])}) has the same host ${quote(r.host)}, type ${r.type} ` +
+        `and value ${quote(r.value)}; remove one`,
+    });
+  }
+  return unique;
+}
+
+/**
+ * A warning at each CNAME that shares its host with another record: DNS forbids it (RFC 1034:
+ * an alias has no other data), panels take it, and resolvers then answer one or the other.
+ */
+function cnameBesideOthers(records: readonly Listed[], domain: string, lineOf: LineOf, problems: ZoneProblem[]): void {
+  for (const r of records) {
+    if (r.type !== 'CNAME') continue;
+    const other = records.find((o) => o !== r && o.host === r.host);
+    if (other === undefined) continue;
+    problems.push({
+      path: [DNS_KEY, 'records', r.index, 'type'],
+      severity: 'warning',
+      message:
+        `${recordLabel(r.index, domain)} is a CNAME at host ${quote(r.host)} beside another record there ` +
+        `(record #${other.index + 1}, ${other.type}, line ${lineOf([DNS_KEY, 'records', other.index])}): ` +
+        'DNS forbids it (RFC 1034: an alias has no other records), and resolvers answer one or the other; ' +
+        'keep the CNAME alone at its host',
+    });
+  }
+}
+
+/** The block's `keep` patterns as given; each one that is not a host pattern an error. */
+function keepPatterns(
+  keep: unknown,
+  prune: boolean,
+  domain: string,
+  zone: string,
+  problems: ZoneProblem[],
+): readonly string[] {
+  if (!Array.isArray(keep)) return [];
+  const patterns: string[] = [];
+  keep.forEach((pattern: unknown, i) => {
+    if (typeof pattern !== 'string') return; // the schema refuses it
+    const subject = `pattern #${i + 1} in ${dnsPart('keep', domain)}`;
+    const lower = pattern.toLowerCase().replace(/\.$/, '');
+    if (!KEEP_PATTERN.test(pattern))
+      problems.push({
+        path: [DNS_KEY, 'keep', i],
+        severity: 'error',
+        message:
+          `${subject} must be a host pattern: letters, digits, "_", "-", "." and the wildcards "*" and "?", ` +
+          `like ${KEEP_EXAMPLE}, not ${quote(pattern)}`,
+      });
+    else if (lower === zone || lower.endsWith(`.${zone}`))
+      problems.push({
+        path: [DNS_KEY, 'keep', i],
+        severity: 'warning',
+        message:
+          `${subject} ends with the zone's name: hosts are relative, so it matches no record; ` +
+          `write ${lower === zone ? 'no pattern for the apex' : quote(lower.slice(0, -zone.length - 1))}`,
+      });
+    patterns.push(pattern);
+  });
+  if (keep.length > 0 && !prune)
+    problems.push({
+      path: [DNS_KEY, 'keep'],
+      atKey: true,
+      severity: 'warning',
+      message:
+        `${dnsPart('keep', domain)} keeps nothing without prune: true (only prune removes unlisted records); ` +
+        'add prune: true, or remove "keep"',
+    });
+  return patterns;
+}
+
+/**
+ * The error for `dns` on a domain (`input`, named `domain`) that is a subdomain of `parent`
+ * (as written, first listed at `line`) in the same client: its records live in the parent's
+ * zone, under hosts ending in `host` (the subdomain's name relative to the parent).
+ */
+export function subdomainZone(domain: string, parent: string, line: number, host: string): string {
+  return (
+    `${domain} is a subdomain of ${quote(parent)} (line ${line}): its records live in the zone of ${quote(parent)}; ` +
+    `write them in the "${DNS_KEY}" of ${quote(parent)} with hosts relative to it: host ${quote(host)} for this ` +
+    `domain's "@", ${quote(`_acme-challenge.${host}`)} for its "_acme-challenge"`
+  );
+}
