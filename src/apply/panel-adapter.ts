@@ -30,8 +30,8 @@ import type { Applied, ChangeAdapter } from './execute.js';
  */
 export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): ChangeAdapter {
   const creates = creator(panel, options);
-  const writeZone = zoneWriter(panel, (name) => creates.domainIdOf(name), options.signal);
   const tell = (message: string): void => options.onEvent?.({ type: 'note', message });
+  const writeZone = zoneWriter(panel, (name) => creates.domainIdOf(name), options.signal, tell);
 
   const update = async (change: UpdateClient | UpdateDomain, slot: Slot): Promise<Applied> => {
     await slot.run(() => send(panel, requestFor(change), options.signal));

@@ -1,23 +1,71 @@
 /**
  * A zone's change, carried out: the zone is read again just before its PUT. An existing domain's
  * zone must be as the plan read it (its digest): one changed since (an ACME hook, a person in the
- * panel) fails as stale and sends nothing, and the other changes go on. A new domain's zone is
- * read after its POST (the panel fills in its default records) and diffed then.
+ * panel) fails as stale, naming what changed, and sends nothing; the other changes go on. A new
+ * domain's zone is read after its POST (the panel fills in its default records) and diffed then.
+ * The PUT replaces the record list with the same body however often it is sent: the client
+ * retries it as it retries every idempotent request, and when no answer came at all the zone is
+ * read back (holding the records sent, the PUT is done).
  */
-import { ProvisionError } from '../errors.js';
 import { quote } from '../escape.js';
-import { type UpdateZone, wantOfNewZone, zoneBody, zoneDiff, zoneRequest, type ZoneBody } from '../kinds/zone.js';
+import {
+  type DnsRecord,
+  type LiveZone,
+  plannedRecords,
+  recordDrift,
+  recordLine,
+  type RecordOp,
+  sentRecords,
+  type UpdateZone,
+  wantOfNewZone,
+  type ZoneBody,
+  zoneBody,
+  zoneDiff,
+  zoneRequest,
+} from '../kinds/zone.js';
 import type { PanelClient } from '../panel/client.js';
+import { ambiguity } from '../panel/retry.js';
 import { readZone } from '../panel/zones.js';
+import { canonical, messageOf, plural } from '../util.js';
 import type { Applied } from './execute.js';
 import { send } from './send.js';
 import type { Slot } from './walk.js';
+
+/** How many of a stale zone's changed records its message names; the rest are counted. */
+const NAMED_DRIFT = 5;
+
+/**
+ * A zone that changed on the panel since the plan read it: its change fails (exit 1) and
+ * nothing is sent to it; `drift` says what changed, seen from the panel (`add`: a record there
+ * now that the plan did not see). Not a ProvisionError: no code of errors.ts is a failed change
+ * of one resource while the others go on ('stale_plan' refuses a whole saved plan, exit 3).
+ */
+export class ZoneChanged extends Error {
+  override readonly name = 'ZoneChanged';
+  readonly code = 'zone_changed';
+  constructor(
+    readonly zone: string,
+    readonly drift: readonly RecordOp[],
+    other: readonly string[],
+  ) {
+    const named = [...drift.slice(0, NAMED_DRIFT).map(recordLine), ...other];
+    const more = drift.length > NAMED_DRIFT ? `, and ${plural(drift.length - NAMED_DRIFT, 'more record')}` : '';
+    super(
+      `the zone of ${quote(zone)} changed on the panel since the plan read it (${named.join('; ')}${more}): ` +
+        'nothing was sent to it; run plan again, it shows the zone as it is now',
+    );
+  }
+}
+
+/** Told a note (a read-back after a lost answer) in one sentence. */
+type Tell = (message: string) => void;
 
 /** Carries out zone changes; `domainIdOf` gives the id of a domain created in this run. */
 export function zoneWriter(
   panel: PanelClient,
   domainIdOf: (name: string) => number | undefined,
   signal: AbortSignal | undefined,
+  tell: Tell = () => undefined,
 ): (change: UpdateZone, slot: Slot) => Promise<Applied> {
   return async (change, slot) => {
     const id = change.domainId ?? domainIdOf(change.name);
@@ -25,18 +73,66 @@ export function zoneWriter(
       throw new Error(`the id of domain ${quote(change.name)} is unknown: it was not created in this run`);
     const zone = await slot.run(() => readZone(panel, { name: change.name, id }));
     let body: ZoneBody;
+    let note: string | undefined;
     if (change.domainId === null) {
-      body = zoneBody(zone, zoneDiff(wantOfNewZone(change), zone.records).other);
+      const { ops, other } = zoneDiff(wantOfNewZone(change), zone.records);
+      body = zoneBody(zone, other);
+      note = newZoneNote(zone, ops);
     } else {
-      if (zone.digest !== change.zoneDigest || change.body === null)
-        throw new ProvisionError(
-          'stale_plan',
-          `the zone of ${quote(change.name)} changed on the panel since the plan read it: nothing was sent to it`,
-          { hint: 'run plan again: it shows the zone as it is now' },
-        );
+      if (change.body === null)
+        throw new Error(`the change of the zone of ${quote(change.name)} holds no records to send: make a new plan`);
+      if (zone.digest !== change.zoneDigest) throw staleZone(change, zone);
       body = change.body;
     }
-    await slot.run(() => send(panel, zoneRequest(change, { id, body }), signal));
-    return { id };
+    const request = zoneRequest(change, { id, body });
+    try {
+      await slot.run(() => send(panel, request, signal));
+    } catch (error) {
+      const why = ambiguity(error);
+      if (why === undefined) throw error;
+      const described = panel.describe(request.method, request.path);
+      tell(`${described} ${why}: reading the zone back to see whether it holds the records sent`);
+      const now = await slot
+        .run(() => readZone(panel, { name: change.name, id }))
+        .catch((readError: unknown) => {
+          throw new Error(
+            `${described} ${why}, and reading the zone back failed too (${messageOf(readError)}): ` +
+              'it may or may not hold the records sent; run plan again',
+            { cause: error },
+          );
+        });
+      const sent = sentRecords(change.name, body) ?? [];
+      if (recordDrift(sent, now.records).length > 0) throw error;
+      return {
+        id,
+        note: `the answer was lost (${why}), but the zone holds the records sent${note ? `; ${note}` : ''}`,
+      };
+    }
+    return note === undefined ? { id } : { id, note };
   };
+}
+
+/** The failure of a zone that changed since the plan read it, naming what changed. */
+function staleZone(change: UpdateZone, zone: LiveZone): ZoneChanged {
+  const before: readonly DnsRecord[] = plannedRecords(change) ?? [];
+  const drift = recordDrift(before, zone.records);
+  const other: string[] = [];
+  const body = change.body;
+  if (body !== null) {
+    if (canonical(body.records.soa) !== canonical(zone.soa)) other.push('its SOA record');
+    if (canonical(body.dkim_record) !== canonical(zone.dkim)) other.push('its DKIM record');
+  }
+  if (drift.length === 0 && other.length === 0) other.push('fields of its records panel-provision does not compare');
+  return new ZoneChanged(change.name, drift, other);
+}
+
+/** What the outcome says of a new domain's zone: read after its POST, what its diff did to the panel's defaults. */
+function newZoneNote(zone: LiveZone, ops: readonly RecordOp[]): string {
+  const count = (what: RecordOp['op']): number => ops.reduce((n, op) => n + (op.op === what ? 1 : 0), 0);
+  const removed = count('remove');
+  const kept = zone.records.length - removed;
+  return (
+    `the zone was read after the domain's create: of the ${plural(zone.records.length, 'record')} the panel made, ` +
+    `${kept} kept, ${removed} removed; ${count('add')} added, ${count('update')} updated`
+  );
 }

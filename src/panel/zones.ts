@@ -8,12 +8,45 @@ import pLimit from 'p-limit';
 import { ProvisionError } from '../errors.js';
 import { quote } from '../escape.js';
 import { type LiveZone, parseZone } from '../kinds/zone/record.js';
+import { plural } from '../util.js';
 import type { PanelClient } from './client.js';
 
 /** A domain whose zone is read: its ASCII name and its id. */
 export interface ZoneDomain {
   readonly name: string;
   readonly id: number;
+}
+
+/** A domain as the panel lists it, for choosing the zones to read. */
+interface ListedDomain extends ZoneDomain {
+  /** A subdomain has no zone of its own (the panel answers 400): `dns` on it is a conflict, not a read. */
+  readonly isSubdomain?: boolean | undefined;
+}
+
+/**
+ * The zones of the domains `names` lists that the panel has and that are not subdomains, by name,
+ * `concurrency` at a time (the bound apply sends with); undefined when there are none to read. A
+ * domain the panel lacks costs nothing: its zone is read after its create.
+ */
+export async function readManagedZones(
+  client: PanelClient,
+  domains: readonly ListedDomain[],
+  names: readonly string[],
+  concurrency: number,
+): Promise<ReadonlyMap<string, LiveZone> | undefined> {
+  if (names.length === 0) return undefined;
+  const byName = new Map(domains.map((d) => [d.name, d]));
+  const existing = [...new Set(names)].flatMap((name) => {
+    const domain = byName.get(name);
+    return domain === undefined || domain.isSubdomain === true ? [] : [domain];
+  });
+  if (existing.length === 0) return undefined;
+  return readZones(client, existing, concurrency);
+}
+
+/** The plan's note on the zones read: `Read 3 DNS zones (GET https://…/dns/{id} each).` */
+export function zonesReadNote(client: PanelClient, count: number): string {
+  return `Read ${plural(count, 'DNS zone')} (${client.describe('GET', '/dns/{id}')} each).`;
 }
 
 /** GET /dns/{id} of one domain, read and checked. */

@@ -1,5 +1,6 @@
 import { CLIENT_FIELDS, type ClientLiveFields, type ClientWants } from '../../src/kinds/client/index.js';
 import { type DomainSettings, readSettings } from '../../src/kinds/domain.js';
+import type { DesiredZone, LiveZone } from '../../src/kinds/zone.js';
 import { NO_PRUNE } from '../../src/manifest/types.js';
 import type { Desired, DesiredClient, DesiredDomain, Prune } from '../../src/manifest/types.js';
 import type { Live, LiveClient, LiveDomain, LiveHostingPlan } from '../../src/panel/types.js';
@@ -8,7 +9,7 @@ import type { CreateClient } from '../../src/plan/types.js';
 /** A client as `desired` takes it: a domain is a name (present) or `{ name, state, settings }`. */
 export interface ClientSpec extends ClientWants {
   state?: 'present' | 'absent';
-  domains?: (string | { name: string; state?: 'present' | 'absent'; settings?: DomainSettings })[];
+  domains?: (string | { name: string; state?: 'present' | 'absent'; settings?: DomainSettings; dns?: DesiredZone })[];
 }
 
 /**
@@ -34,6 +35,7 @@ export function desired(
               input: d.name,
               state: d.state ?? 'present',
               ...(d.settings === undefined ? {} : { settings: d.settings }),
+              ...(d.dns === undefined ? {} : { dns: d.dns }),
             },
       ),
     })),
@@ -56,7 +58,14 @@ export const PLANS: LiveHostingPlan[] = [
 export function live(
   clients: [number, string, (number | null | undefined)?, Omit<ClientLiveFields, 'idHostingPlan'>?][] = [],
   domains: [number, string, number, boolean?, Record<string, unknown>?][] = [],
-  options: { plans?: LiveHostingPlan[]; domainsComplete?: boolean } = {},
+  options: {
+    plans?: LiveHostingPlan[];
+    domainsComplete?: boolean;
+    /** The zones read, by domain name. */
+    zones?: ReadonlyMap<string, LiveZone>;
+    /** Domains (by name) the panel says are subdomains. */
+    subdomains?: readonly string[];
+  } = {},
 ): Live {
   return {
     hostingPlans: options.plans ?? PLANS,
@@ -70,9 +79,17 @@ export function live(
     })),
     domains: domains.map(([id, name, idUser, isSystem, record]): LiveDomain => {
       const settings = record === undefined ? undefined : readSettings(record);
-      return { id, name, idUser, isSystem: isSystem ?? false, ...(settings === undefined ? {} : { settings }) };
+      return {
+        id,
+        name,
+        idUser,
+        isSystem: isSystem ?? false,
+        ...(settings === undefined ? {} : { settings }),
+        ...(options.subdomains?.includes(name) === true ? { isSubdomain: true } : {}),
+      };
     }),
     domainsComplete: options.domainsComplete ?? true,
+    ...(options.zones === undefined ? {} : { zones: options.zones }),
   };
 }
 

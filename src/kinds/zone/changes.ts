@@ -3,11 +3,9 @@
  * A zone is changed whole (`PUT /dns/{domain id}` replaces the record list), so a domain's zone
  * has at most one change, an update, whatever its records do. Pure.
  */
-import { jsonText, quote, safeText } from '../../escape.js';
-import { plural } from '../../util.js';
 import { type ChangeBase, changeId, type KindNoun, type PanelRequest } from '../common.js';
 import { type DesiredZone, type RecordOp, removals, zoneBody, zoneDiff } from './diff.js';
-import type { LiveZone, ZoneBody } from './record.js';
+import { type DnsRecord, type LiveZone, parseZone, recordKey, type ZoneBody } from './record.js';
 
 /**
  * A domain's zone whose records differ from the manifest's: one `PUT /dns/{domain id}` with the
@@ -119,41 +117,49 @@ export function wantOfNewZone(change: UpdateZone): DesiredZone {
   };
 }
 
+/**
+ * The records of an existing domain's zone as the plan read them, made again from the change: the
+ * PUT's records without the adds, updated TTLs as they were, and the removed records. Undefined
+ * when the change has no body (a new domain's zone) or its body cannot be read.
+ */
+export function plannedRecords(change: UpdateZone): DnsRecord[] | undefined {
+  const sent = sentRecords(change.name, change.body);
+  if (sent === undefined) return undefined;
+  const exact = (r: DnsRecord): string => `${recordKey(r)}\u0000${r.ttl}`;
+  const drop = new Map<string, number>();
+  const was = new Map<string, number[]>();
+  for (const op of change.records) {
+    if (op.op === 'add') drop.set(exact(op), (drop.get(exact(op)) ?? 0) + 1);
+    if (op.op === 'update') was.set(exact(op), [...(was.get(exact(op)) ?? []), op.ttl_before ?? op.ttl]);
+  }
+  const records: DnsRecord[] = [];
+  for (const r of sent) {
+    const n = drop.get(exact(r)) ?? 0;
+    if (n > 0) {
+      drop.set(exact(r), n - 1);
+      continue;
+    }
+    const ttl = was.get(exact(r))?.shift();
+    records.push(ttl === undefined ? r : { ...r, ttl });
+  }
+  for (const op of change.records)
+    if (op.op === 'remove') records.push({ host: op.host, type: op.type, value: op.value, ttl: op.ttl });
+  return records;
+}
+
+/** The records a PUT's body sends, in their comparison form; undefined without a body or for one unreadable. */
+export function sentRecords(zone: string, body: ZoneBody | null): DnsRecord[] | undefined {
+  if (body === null) return undefined;
+  const read = parseZone({ dkim_record: body.dkim_record, records: body.records }, zone);
+  return 'zone' in read
+    ? read.zone.records.map(({ host, type, value, ttl }) => ({ host, type, value, ttl }))
+    : undefined;
+}
+
 /** How people's text names zones. */
 export const ZONE_NOUN: KindNoun = { one: 'zone', many: 'zones' };
 
-/** `dns "alice.example" of client "alice"`. */
-export function zoneSubject(change: UpdateZone): string {
-  return `dns ${quote(change.name)} of client ${quote(change.client)}`;
-}
-
-/** ` (3 records to add, 1 to remove; the zone becomes custom)`: what the comment line says after the reason. */
-export function zoneDetails(change: UpdateZone): { what: string; after: string } {
-  const counts = { add: 0, update: 0, remove: 0 };
-  for (const op of change.records) counts[op.op]++;
-  const parts = [
-    counts.add > 0 ? `${plural(counts.add, 'record')} to add` : '',
-    counts.update > 0 ? `${counts.update} to update` : '',
-    counts.remove > 0 ? `${counts.remove} to remove` : '',
-  ].filter(Boolean);
-  const custom = change.makesCustom
-    ? '; the panel stops regenerating its default records (the zone becomes custom)'
-    : '';
-  const defaults =
-    change.domainId === null && change.prune
-      ? '; the default records the panel makes are removed, except keep matches'
-      : '';
-  return { what: '', after: `${parts.length > 0 ? ` (${parts.join(', ')})` : ''}${defaults}${custom}` };
-}
-
-/** `+ A @ 192.0.2.10 (ttl 3600)`, `~ TXT @ "v=spf1 -all": ttl 3600 -> 300`: one record's change, as data. */
-export function recordLine(op: RecordOp): string {
-  const sign = op.op === 'add' ? '+' : op.op === 'remove' ? '-' : '~';
-  const what = `${safeText(op.type)} ${safeText(op.host)} ${jsonText(op.value)}`;
-  return op.op === 'update'
-    ? `${sign} ${what}: ttl ${op.ttl_before ?? '?'} -> ${op.ttl}`
-    : `${sign} ${what} (ttl ${op.ttl})`;
-}
+// zoneSubject, zoneDetails and recordLine: the phrases are in ./phrases.ts.
 
 /** How many deletes the change counts for --max-deletes: one per removed record. */
 export function zoneDeletes(change: UpdateZone): number {

@@ -102,3 +102,39 @@ export function zoneBody(zone: Pick<LiveZone, 'soa' | 'dkim'>, other: readonly J
 export function removals(ops: readonly RecordOp[]): number {
   return ops.reduce((n, op) => n + (op.op === 'remove' ? 1 : 0), 0);
 }
+
+/**
+ * What changed between two reads of a zone's records, as record changes seen from the panel: a
+ * record there now and not before is an add, one gone a remove, one whose TTL moved an update.
+ * Equal records are counted (two equal records are two). Empty when the records are the same.
+ */
+export function recordDrift(before: readonly DnsRecord[], now: readonly DnsRecord[]): RecordOp[] {
+  const exact = (r: DnsRecord): string => `${recordKey(r)}\u0000${r.ttl}`;
+  const left = new Map<string, DnsRecord[]>();
+  for (const r of before) {
+    const list = left.get(exact(r));
+    if (list === undefined) left.set(exact(r), [r]);
+    else list.push(r);
+  }
+  const added: DnsRecord[] = [];
+  for (const r of now) if (left.get(exact(r))?.pop() === undefined) added.push(r);
+  const gone = new Map<string, DnsRecord[]>();
+  for (const list of left.values())
+    for (const r of list) {
+      const same = gone.get(recordKey(r));
+      if (same === undefined) gone.set(recordKey(r), [r]);
+      else same.push(r);
+    }
+  const ops: RecordOp[] = [];
+  for (const r of added) {
+    const was = gone.get(recordKey(r))?.shift();
+    ops.push(
+      was === undefined
+        ? { op: 'add', host: r.host, type: r.type, value: r.value, ttl: r.ttl }
+        : { op: 'update', host: r.host, type: r.type, value: r.value, ttl: r.ttl, ttl_before: was.ttl },
+    );
+  }
+  for (const list of gone.values())
+    for (const r of list) ops.push({ op: 'remove', host: r.host, type: r.type, value: r.value, ttl: r.ttl });
+  return ops;
+}
