@@ -10,3 +10,4 @@ export * from './zone/diff.js';
 export * from './zone/changes.js';
 export * from './zone/document.js';
 export * from './zone/facts.js';
+export * from './zone/phrases.js';

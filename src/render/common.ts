@@ -11,7 +11,7 @@ import {
   unknownLine as clientUnknownLine,
 } from '../kinds/client/index.js';
 import type { KindName, KindNoun } from '../kinds/common.js';
-import { recordLine, ZONE_NOUN, zoneSubject } from '../kinds/zone.js';
+import { recordSign, recordText, ZONE_NOUN, zoneDeletes, zoneRequestLine, zoneSubject } from '../kinds/zone.js';
 import {
   conflictText,
   DOMAIN_NOUN,
@@ -35,6 +35,8 @@ export const KNOWN_AFTER_APPLY = '(known after apply)';
 
 /** `POST /domains {"domain":"a.example","id_user":(known after apply)}`, `DELETE /clients/7` */
 export function requestLine(change: Change): string {
+  // A zone's body is its whole record list: said in short (JSON keeps it whole).
+  if (change.type === 'dns_zone') return zoneRequestLine(change);
   const { method, path, body } = requestFor(change);
   if (body === null) return `${method} ${path}`;
   const fields = Object.entries(body).map(([k, v]) => `${jsonText(k)}:${v === null ? KNOWN_AFTER_APPLY : jsonText(v)}`);
@@ -149,7 +151,7 @@ export function updatedFields(change: Extract<Change, { action: 'update' }>): st
     case 'domain':
       return change.fields.map((f) => settingsText([f]));
     case 'dns_zone':
-      return change.records.map(recordLine);
+      return change.records.map(recordText);
     default:
       return assertNever(change);
   }
@@ -182,6 +184,11 @@ export interface ChangeParts {
    * domain's settings, whose values are JSON objects; a client's short fields stay on one line.
    */
   readonly list: boolean;
+  /**
+   * Each part's own sign, when its parts are changes of their own (a zone's records: `+` added,
+   * `-` removed, `~` a TTL changed); undefined when the parts take the change's sign.
+   */
+  readonly marks?: readonly ('+' | '~' | '-')[];
 }
 
 /**
@@ -203,13 +210,24 @@ export function changeParts(change: Change): ChangeParts | undefined {
         return assertNever(change);
     }
   })();
-  return parts.length === 0 ? undefined : { subject: lineSubject(change), parts, list: listed(change) };
+  if (parts.length === 0) return undefined;
+  const marks = change.type === 'dns_zone' ? change.records.map(recordSign) : undefined;
+  return { subject: lineSubject(change), parts, list: listed(change), ...(marks === undefined ? {} : { marks }) };
+}
+
+/** A part with its own sign before it (a zone's record: `+ A @ 192.0.2.10 (ttl 3600)`), else as it is. */
+export function markedPart(described: ChangeParts, i: number): string {
+  const mark = described.marks?.[i];
+  const part = described.parts[i] ?? '';
+  return mark === undefined ? part : `${mark} ${part}`;
 }
 
 /** `domain "x": https.force: false -> true, php_version: "8.2" -> "8.3"`: changeParts on one line. */
 export function changeLine(change: Change): string | undefined {
   const described = changeParts(change);
-  return described === undefined ? undefined : `${described.subject}: ${described.parts.join(', ')}`;
+  return described === undefined
+    ? undefined
+    : `${described.subject}: ${described.parts.map((_, i) => markedPart(described, i)).join(', ')}`;
 }
 
 /** ChangeParts.list: a domain's settings as a list under the domain. */
@@ -237,7 +255,10 @@ function created(change: Extract<Change, { action: 'create' }>): string[] {
   }
 }
 
-/** `3 to create (1 client, 2 domains), 1 to update, 2 to delete (2 domains)` or `no changes` */
+/**
+ * `3 to create (1 client, 2 domains), 1 to update (1 zone), 2 to delete (2 domains), 4 DNS
+ * records to remove` or `no changes`: the records a zone's change removes are deletes too.
+ */
 export function changeSummary(changes: readonly Change[]): string {
   if (changes.length === 0) return 'no changes';
   const counts = new Map<`${ChangeAction}:${KindName}`, number>();
@@ -249,7 +270,14 @@ export function changeSummary(changes: readonly Change[]): string {
     const total = each.reduce((sum, { n }) => sum + n, 0);
     parts.push(`${total} to ${action} (${each.map(({ kind, n }) => countOf(n, kind)).join(', ')})`);
   }
+  const records = recordsRemoved(changes);
+  if (records > 0) parts.push(`${plural(records, 'DNS record')} to remove`);
   return parts.join(', ');
+}
+
+/** How many records the plan's zone changes remove (each counts as a delete for --max-deletes). */
+export function recordsRemoved(changes: readonly Change[]): number {
+  return changes.reduce((n, c) => n + (c.type === 'dns_zone' ? zoneDeletes(c) : 0), 0);
 }
 
 /**

@@ -10,7 +10,9 @@ import {
   goesWith,
   hasUnmanaged,
   KINDS,
+  lineSubject,
   NOUNS,
+  recordsRemoved,
   requestLine,
   sign,
   subject,
@@ -22,6 +24,7 @@ import { weight } from '../plan/guards.js';
 import { assertNever } from '../util.js';
 import type { KindName } from '../kinds/common.js';
 import { CLIENT_DELETE_TAKES } from '../kinds/client/index.js';
+import { recordText, type UpdateZone, zoneNotes } from '../kinds/zone.js';
 
 /** GitHub refuses comments over 65,536 characters; stay well under with room for the tail. */
 export const MARKDOWN_LIMIT = 65_000;
@@ -55,6 +58,8 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
     '|---|---:|',
     // Deletes first, then updates: what a reviewer must not miss comes before what is new.
     ...(counts.deletes > 0 ? [`| :warning: **resources to delete** | **${counts.deletes}** |`] : []),
+    // A prune that removes records is as grave as a delete: counted beside it.
+    ...recordsRow(plan.changes),
     ...KINDS.flatMap((kind) => {
       const n = counts.updates.get(kind) ?? 0;
       return n > 0 ? [`| ${NOUNS[kind].many} to update | ${n} |`] : [];
@@ -94,6 +99,7 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
     );
     head.push('');
   }
+  head.push(...removedRecords(plan.changes));
   const warnings = [...(view.warnings ?? []), ...plan.unknowns.map(unknownLine)];
   if (warnings.length > 0) {
     head.push('**Warnings**', '');
@@ -110,9 +116,11 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
 
   const sections = byRank(groupByClient(plan.changes)).map(([client, changes]) => {
     // Inside the fence nothing is markup; requestLine leaves no line break or control character raw.
-    const lines = changes.flatMap((c) => [
+    const lines = byDomain(changes).flatMap((c) => [
       // An international name is read in Unicode; the request carries its ASCII form.
       ...(unicodeOf(c) !== '' ? [`# ${subject(c)}`] : []),
+      // What a zone's write does beyond its records (it becomes custom; a new domain's defaults).
+      ...(c.type === 'dns_zone' ? zoneNotes(c).map((note) => `# ${lineSubject(c)}: ${note}`) : []),
       // What it changes in the manifest's terms (the request below says it in the panel's).
       ...describe(c),
       `${sign(c)} ${requestLine(c)}`,
@@ -154,9 +162,95 @@ function describe(change: Change): string[] {
   const described = changeParts(change);
   if (described === undefined) return [];
   const mark = sign(change);
+  const marks = described.marks;
+  if (marks !== undefined) {
+    // A zone's records, each in its own sign at the line's start (the diff colours a removal
+    // red), removals first: what a reviewer must not miss comes before what is new.
+    const order = described.parts
+      .map((_, i) => i)
+      .sort((a, b) => RECORD_ORDER[marks[a] ?? '~'] - RECORD_ORDER[marks[b] ?? '~']);
+    const shown = order.slice(0, RECORD_LIMIT).map((i) => `${marks[i] ?? mark}     ${described.parts[i] ?? ''}`);
+    const left = order.length - shown.length;
+    return [
+      `${mark} ${described.subject}:`,
+      ...shown,
+      ...(left > 0
+        ? [`${mark}     … and ${plural(left, 'more record change')} (run provision plan for all of them)`]
+        : []),
+    ];
+  }
   if (!described.list || described.parts.length === 1)
     return [`${mark} ${described.subject}: ${described.parts.join(', ')}`];
   return [`${mark} ${described.subject}:`, ...described.parts.map((part) => `${mark}     ${part}`)];
+}
+
+/** A zone's record lines in Markdown: removals, then TTL changes, then adds; at most RECORD_LIMIT. */
+const RECORD_ORDER: Readonly<Record<'+' | '~' | '-', number>> = { '-': 0, '~': 1, '+': 2 };
+const RECORD_LIMIT = 100;
+
+/**
+ * The table's row for the records zones lose: `| :warning: **DNS records to remove** | **3** |`,
+ * with the new domains whose default records a prune removes (how many is known after apply).
+ */
+function recordsRow(changes: readonly Change[]): string[] {
+  const n = recordsRemoved(changes);
+  const fresh = newZonesPruned(changes).length;
+  if (n === 0 && fresh === 0) return [];
+  const more = fresh > 0 ? ` and the defaults of ${plural(fresh, 'new zone')}` : '';
+  return [`| :warning: **DNS records to remove** | **${n}**${more} |`];
+}
+
+/** New domains' zones whose prune removes the default records the panel fills in. */
+function newZonesPruned(changes: readonly Change[]): UpdateZone[] {
+  return changes.flatMap((c) => (c.type === 'dns_zone' && c.domainId === null && c.prune ? [c] : []));
+}
+
+/** The records zones lose, one item each (bounded): a prune is reviewed like a delete. */
+function removedRecords(changes: readonly Change[]): string[] {
+  const n = recordsRemoved(changes);
+  const fresh = newZonesPruned(changes);
+  if (n === 0 && fresh.length === 0) return [];
+  const items = [
+    ...changes.flatMap((c) =>
+      c.type === 'dns_zone'
+        ? c.records
+            .filter((op) => op.op === 'remove')
+            .map((op) => `- :x: ${markdownText(`${lineSubject(c)}: ${recordText(op)}`)}`)
+        : [],
+    ),
+    ...fresh.map(
+      (c) =>
+        `- :x: ${markdownText(`${lineSubject(c)}: the default records the panel fills in, except keep matches (known after apply)`)}`,
+    ),
+  ];
+  return [
+    `**DNS records to remove**: ${plural(n, 'record')} ${n === 1 ? 'leaves its zone' : 'leave their zones'}` +
+      `${fresh.length > 0 ? `, and the default records of ${plural(fresh.length, 'new domain')}` : ''}.`,
+    '',
+    ...bounded(items, 'record'),
+    '',
+  ];
+}
+
+/**
+ * A client's changes with each zone's right after its domain's own change (a create, an
+ * update), so its records read under their domain; the rest in plan order.
+ */
+function byDomain(changes: readonly Change[]): Change[] {
+  const zones = new Map(changes.flatMap((c) => (c.type === 'dns_zone' ? [[c.name, c] as const] : [])));
+  const placed = new Set<Change>();
+  const out: Change[] = [];
+  for (const change of changes) {
+    if (placed.has(change)) continue;
+    out.push(change);
+    placed.add(change);
+    const zone = change.type === 'domain' ? zones.get(change.name) : undefined;
+    if (zone !== undefined && !placed.has(zone)) {
+      out.push(zone);
+      placed.add(zone);
+    }
+  }
+  return out;
 }
 
 /** The summary table's counts: creates and updates by kind, and resources deleted (a client with its domains). */

@@ -3,6 +3,7 @@ import { jsonText, quote, safeText } from '../escape.js';
 import { paint as paintIf, subject } from './common.js';
 import type { Change } from '../plan/types.js';
 import { assertNever } from '../util.js';
+import { zoneOutcome } from '../kinds/zone.js';
 
 /** One line for a finished change: `✓ created client "alice" (id 12)`. */
 export function renderOutcomeLine(outcome: Outcome, options: { color: boolean }): string {
@@ -12,7 +13,10 @@ export function renderOutcomeLine(outcome: Outcome, options: { color: boolean })
     case 'succeeded':
       return (
         `${paint('green', '✓')} ${done(outcome.change)} ${what} (id ${outcome.id})` +
-        (outcome.note === undefined ? '' : `: ${paint('yellow', safeText(outcome.note))}`)
+        (outcome.change.type === 'dns_zone' ? `: ${zoneOutcome(outcome.change)}` : '') +
+        (outcome.note === undefined
+          ? ''
+          : `${outcome.change.type === 'dns_zone' ? ';' : ':'} ${paint('yellow', safeText(outcome.note))}`)
       );
     case 'failed':
       return `${paint('red', '✗')} failed to ${outcome.change.action} ${what}: ${safeText(outcome.error)}`;

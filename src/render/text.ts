@@ -5,6 +5,7 @@ import {
   type Style,
   paint as paintIf,
   changeLine,
+  changeParts,
   changeSummary,
   conflictLine,
   goesWith,
@@ -44,8 +45,18 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
       );
       const mark = sign(change);
       const style = SIGN_STYLE[mark];
-      const line = changeLine(change);
-      if (line !== undefined) out.push(`  ${paint(style, mark)} ${line}`);
+      const described = changeParts(change);
+      if (described?.marks !== undefined && described.parts.length > 1) {
+        // A zone's records, each a line of its own in its own sign (its colour says what happens to it).
+        out.push(`  ${paint(style, mark)} ${described.subject}:`);
+        described.parts.forEach((part, i) => {
+          const own = described.marks?.[i] ?? mark;
+          out.push(`  ${paint(SIGN_STYLE[own], own)}     ${part}`);
+        });
+      } else {
+        const line = changeLine(change);
+        if (line !== undefined) out.push(`  ${paint(style, mark)} ${line}`);
+      }
       out.push(`  ${paint(style, mark)} ${requestLine(change)}`);
     }
     out.push('');
