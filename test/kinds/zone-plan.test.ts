@@ -132,6 +132,14 @@ describe('a zone planned', () => {
     const change = zoneChange(planOf(wantZone([['@', 'A', '192.0.2.1', 86400]], { prune: true }), records).plan);
     expect(change.records).toEqual([{ op: 'remove', host: '@', type: 'A', value: '192.0.2.1', ttl: 86400 }]);
     expect(change.body?.records.other).toHaveLength(1);
+    // Of equal records with other TTLs, the one with the listed TTL stays: a remove, no update.
+    const ttls: RecordSpec[] = [
+      ['@', 'A', '192.0.2.1', 60],
+      ['@', 'A', '192.0.2.1', 86400],
+    ];
+    expect(zoneChange(planOf(wantZone([['@', 'A', '192.0.2.1', 86400]], { prune: true }), ttls).plan).records).toEqual([
+      { op: 'remove', host: '@', type: 'A', value: '192.0.2.1', ttl: 60 },
+    ]);
   });
 
   it('prunes the apex NS records only when the manifest lists apex NS records of its own', () => {

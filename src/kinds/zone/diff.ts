@@ -40,7 +40,8 @@ export interface ZoneDiff {
  * The changes that take `live` (a zone's records as read) to what `want` says, and the record
  * list the PUT sends: the records kept as read (the panel's own objects, a TTL changed where it
  * differs), in the panel's order, then the new ones in the manifest's order. Two equal records
- * on the panel are two: a listed record matches one of them, and the other is unlisted.
+ * on the panel are two: a listed record matches one of them (one with its TTL, if any), and the
+ * other is unlisted.
  */
 export function zoneDiff(want: DesiredZone, live: readonly LiveRecord[]): ZoneDiff {
   const unmatched = new Map<string, number[]>();
@@ -54,7 +55,10 @@ export function zoneDiff(want: DesiredZone, live: readonly LiveRecord[]): ZoneDi
   const ttlOf = new Map<number, number>();
   const adds: DnsRecord[] = [];
   for (const r of want.records) {
-    const i = unmatched.get(recordKey(r))?.shift();
+    // Among equal records on the panel, the one with the listed TTL first: no update where one is there already.
+    const candidates = unmatched.get(recordKey(r)) ?? [];
+    const same = candidates.findIndex((j) => (live[j] as LiveRecord).ttl === r.ttl);
+    const i = candidates.splice(same === -1 ? 0 : same, 1)[0];
     if (i === undefined) {
       adds.push(r);
       ops.push({ op: 'add', host: r.host, type: r.type, value: r.value, ttl: r.ttl });
