@@ -127,13 +127,12 @@ export function zoneRequestLine(change: UpdateZone): string {
   return `PUT /dns/${change.domainId} (the zone's ${plural(n, 'record')} after the change, its SOA and DKIM record as read)`;
 }
 
-/** What apply did to a zone, after `✓ updated dns "x" ... (id 12)`: `2 records added, 1 removed`. */
+/**
+ * What apply did to a zone, after `✓ updated dns "x" ... (id 12)`: `2 records added, 1 removed`.
+ * A new domain's zone was diffed after its POST: apply's note says what came of the defaults.
+ */
 export function zoneOutcome(change: UpdateZone): string {
+  if (change.domainId === null) return "written after the domain's POST";
   const counts = countsText(change, true);
-  if (change.domainId !== null) return counts === '' ? 'written' : counts;
-  const listed = change.records.length;
-  return (
-    `written after the domain's POST with its ${plural(listed, 'listed record')}` +
-    (change.prune ? ", the panel's other default records removed, except keep matches" : '')
-  );
+  return counts === '' ? 'written' : counts;
 }
