@@ -6,9 +6,8 @@
  * in-process yardstick (node's start-up subtracted from apply, best of 3); and a lifecycle
  * plan (updates and deletes) beside the minimal client doing the same PUTs and DELETEs.
  */
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import ts from 'typescript';
 import { BENCH_KEY, count, manifestYaml } from './fixtures.js';
 import {
   BIN,
@@ -19,31 +18,16 @@ import {
   massCreateFlag,
   median,
   ms,
-  ROOT,
+  plainScript,
   startSim,
   wholeProcess,
 } from './lib.js';
 import { type MinimalJob, type MinimalResult, runMinimal } from './minimal-client.js';
 
-/** The minimal client as plain JavaScript beside node_modules (so it finds undici), transpiled once. */
-let minimalScript: string | undefined;
-async function minimalClientScript(): Promise<string> {
-  if (minimalScript !== undefined) return minimalScript;
-  const source = await readFile(join(ROOT, 'bench/minimal-client.ts'), 'utf8');
-  const { outputText } = ts.transpileModule(source, {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  });
-  const dir = join(ROOT, 'node_modules/.cache/panel-provision-bench');
-  await mkdir(dir, { recursive: true });
-  minimalScript = join(dir, 'minimal-client.mjs');
-  await writeFile(minimalScript, outputText);
-  return minimalScript;
-}
-
 async function minimalProcess(
   job: MinimalJob,
 ): Promise<{ wallMs: number; cpuMs: number; startedAt: number; result: MinimalResult }> {
-  const whole = await wholeProcess([await minimalClientScript(), JSON.stringify(job)]);
+  const whole = await wholeProcess([await plainScript('minimal-client'), JSON.stringify(job)]);
   return {
     wallMs: whole.wallMs,
     cpuMs: whole.cpuMs,

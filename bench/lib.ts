@@ -5,6 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -192,4 +193,29 @@ export function massCreateFlag(): string[] {
     ? ['--allow-mass-create']
     : [];
   return massCreate;
+}
+
+const plainScripts = new Map<string, Promise<string>>();
+/**
+ * `bench/<name>.ts` as plain JavaScript beside node_modules (so it finds undici), transpiled once
+ * per run: a yardstick run as its own process carries no TypeScript loader. Returns its path.
+ */
+export function plainScript(name: string): Promise<string> {
+  let script = plainScripts.get(name);
+  if (script === undefined) {
+    script = (async () => {
+      const { default: ts } = await import('typescript');
+      const source = await readFile(join(ROOT, `bench/${name}.ts`), 'utf8');
+      const { outputText } = ts.transpileModule(source, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      });
+      const dir = join(ROOT, 'node_modules/.cache/panel-provision-bench');
+      await mkdir(dir, { recursive: true });
+      const path = join(dir, `${name}.mjs`);
+      await writeFile(path, outputText);
+      return path;
+    })();
+    plainScripts.set(name, script);
+  }
+  return script;
 }

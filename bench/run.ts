@@ -2,7 +2,7 @@
  * `npm run bench [-- --quick] [-- --json] [-- <section>...]`: the engine's figures, each a
  * ratio to a yardstick measured in the same run (the machine is shared and noisy: paired runs,
  * medians). Sections (all by default): apply, inprocess, lifecycle, startup, memory, export,
- * scale, state. Everything runs on loopback; the simulator runs in its own process
+ * scale, state, dns. Everything runs on loopback; the simulator runs in its own process
  * (bench/sim-server.ts). See docs/benchmarks.md for what each figure means and what limits it.
  */
 import { existsSync } from 'node:fs';
@@ -11,13 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ApplyRun, measureApply, measureInProcess, measureLifecycle } from './apply.js';
 import { measureBig } from './big.js';
+import { measureDns } from './dns.js';
 import { count } from './fixtures.js';
-import { BIN, type Figure, log, mb, median, ms } from './lib.js';
+import { BIN, CONCURRENCY, type Figure, LATENCY_MS, log, mb, median, ms } from './lib.js';
 import { measurePlanScale, measureValidateScale, type PlanScale, type ValidateScale } from './scale.js';
 import { measureStartup, type StartupDetail } from './startup.js';
 import { measureState, type StateRun } from './state.js';
 
-const SECTIONS = ['apply', 'inprocess', 'lifecycle', 'startup', 'memory', 'export', 'scale', 'state'] as const;
+const SECTIONS = ['apply', 'inprocess', 'lifecycle', 'startup', 'memory', 'export', 'scale', 'state', 'dns'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const argv = process.argv.slice(2);
@@ -44,6 +45,7 @@ const MODE = QUICK
       big: { clients: 10_000, runs: 1 },
       scale: { sizes: [100, 1_000], runs: 2 },
       state: { sizes: [1_000, 4_000], runs: 1 },
+      dns: { zones: 1_000, runs: 3 },
     }
   : {
       apply: [
@@ -57,6 +59,7 @@ const MODE = QUICK
       big: { clients: 100_000, runs: 2 },
       scale: { sizes: [100, 1_000, 10_000], runs: 3 },
       state: { sizes: [1_000, 9_000], runs: 3 },
+      dns: { zones: 1_000, runs: 5 },
     };
 
 const x = (n: number): string => (Number.isNaN(n) ? 'n/a' : `${n.toFixed(2)}x`);
@@ -177,6 +180,10 @@ async function runAll(): Promise<void> {
       const measured = await measureState(MODE.state.sizes, dir, MODE.state.runs);
       figures.push(...measured.figures);
       states = measured.runs;
+    }
+    if (chosen.has('dns')) {
+      log(`DNS: plan of zones, ${LATENCY_MS} ms latency, ${CONCURRENCY} at once`);
+      figures.push(...(await measureDns(MODE.dns.zones, dir, MODE.dns.runs)));
     }
     const totalSeconds = Math.round((performance.now() - started) / 1000);
     if (JSON_OUT) {

@@ -35,12 +35,15 @@ export interface SimStats {
     readonly lastAt: number;
     readonly inFlight: number;
   };
+  /** The same for the zone reads (GET /dns/{id}) since the last `stats`. */
+  readonly zoneReads: SimStats['writes'];
 }
 
 const config = JSON.parse(process.argv[2] ?? '{}') as SimServerConfig;
 
 /** Arrival and end of each write since the last stats line (the latency is waited before `intercept` runs). */
 let spans: [number, number][] = [];
+let zoneSpans: [number, number][] = [];
 const latencyMs = config.latencyMs;
 const sim = await startSimulator({
   apiKey: BENCH_KEY,
@@ -48,14 +51,28 @@ const sim = await startSimulator({
   latencyMs,
   ...(config.statePath === undefined ? {} : { statePath: config.statePath }),
   intercept: (req) => {
-    if (req.method !== 'GET') {
+    if (req.method !== 'GET' || req.path.startsWith('/dns/')) {
       const now = performance.timeOrigin + performance.now();
-      spans.push([now - latencyMs, now]);
+      (req.method === 'GET' ? zoneSpans : spans).push([now - latencyMs, now]);
     }
     return undefined;
   },
 });
 process.stdout.write(`${JSON.stringify({ url: sim.url })}\n`);
+
+/** When the first of `list` arrived, when the last was answered, and the mean number in flight between. */
+function timing(list: readonly [number, number][]): SimStats['writes'] {
+  if (list.length === 0) return { count: 0, firstAt: NaN, lastAt: NaN, inFlight: NaN };
+  let firstAt = Infinity;
+  let lastAt = -Infinity;
+  let busy = 0;
+  for (const [a, b] of list) {
+    firstAt = Math.min(firstAt, a);
+    lastAt = Math.max(lastAt, b);
+    busy += b - a;
+  }
+  return { count: list.length, firstAt, lastAt, inFlight: busy / (lastAt - firstAt) };
+}
 
 for await (const line of createInterface({ input: process.stdin })) {
   if (line.trim() !== 'stats') continue;
@@ -69,19 +86,10 @@ for await (const line of createInterface({ input: process.stdin })) {
     else otherWrites++;
     if (r.status >= 400) failed++;
   }
-  let firstAt = Infinity;
-  let lastAt = -Infinity;
-  let busy = 0;
-  for (const [a, b] of spans) {
-    firstAt = Math.min(firstAt, a);
-    lastAt = Math.max(lastAt, b);
-    busy += b - a;
-  }
-  const writes =
-    spans.length === 0
-      ? { count: 0, firstAt: NaN, lastAt: NaN, inFlight: NaN }
-      : { count: spans.length, firstAt, lastAt, inFlight: busy / (lastAt - firstAt) };
+  const writes = timing(spans);
+  const zoneReads = timing(zoneSpans);
   spans = [];
+  zoneSpans = [];
   const cpu = process.cpuUsage();
   const stats: SimStats = {
     requests: sim.requests.length,
@@ -91,6 +99,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     failed,
     cpuMs: (cpu.user + cpu.system) / 1000,
     writes,
+    zoneReads,
   };
   process.stdout.write(`${JSON.stringify(stats)}\n`);
 }
