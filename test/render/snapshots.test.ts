@@ -9,6 +9,7 @@ import type { PlanView } from '../../src/render/common.js';
 import { renderPlanMarkdown } from '../../src/render/markdown.js';
 import { renderPlanText } from '../../src/render/text.js';
 import { desired, live } from '../helpers/builders.js';
+import { aliceZone, newDomainZone } from './zone-fixtures.js';
 
 const plan = diff(
   desired({
@@ -213,6 +214,78 @@ describe('rendered plans with domain settings', () => {
       +     https.hsts: {"max_age":31536000,"include_subdomains":true,"preload":false}
       +     redirect: {"to":"https://alice.example/","status":301}
       + POST /domains {"domain":"shop.alice.example","id_user":7,"security":{"lets_encrypt":true,"is_hsts":true,"hsts_max_age":31536000,"hsts_include":true,"hsts_preload":false},"target":{"is_forwarding":true,"target":"https://alice.example/","forwarding_type":301}}
+      \`\`\`
+      </details>
+
+      "
+    `);
+  });
+});
+
+describe('rendered plans with zones', () => {
+  // An existing zone's records added, changed and pruned; a new domain's zone after its POST.
+  const zones: PlanView = {
+    ...aliceZone(),
+    plan: { ...aliceZone().plan, changes: [...aliceZone().plan.changes, ...newDomainZone().plan.changes] },
+  };
+  it('text', () => {
+    expect(renderPlanText(zones, { color: false })).toMatchInlineSnapshot(`
+      "Changes to https://panel.example.com/api/v2:
+
+        # dns "alice.example" of client "alice" will be updated: differs from the manifest (1 record to add, 1 TTL to change, 1 to remove); the zone becomes custom: the panel stops regenerating its default records
+        ~ dns "alice.example":
+        +     A @ 192.0.2.10 (ttl 3600)
+        ~     TXT @ "v=spf1 mx -all": ttl 3600 -> 300
+        -     TXT _old "old value" (ttl 3600)
+        ~ PUT /dns/70 (the zone's 3 records after the change, its SOA and DKIM record as read)
+        # domain "new.example" of client "alice" will be created: not on the panel
+        + POST /domains {"domain":"new.example","id_user":7}
+        # dns "new.example" of client "alice" will be updated: a new domain (2 records to add); its records are written after the domain's POST; the default records the panel fills in then are removed, except keep matches (which ones: known after apply); the zone becomes custom: the panel stops regenerating its default records
+        ~ dns "new.example":
+        +     A @ 192.0.2.10 (ttl 3600)
+        +     MX @ "10 mail.new.example." (ttl 3600)
+        ~ PUT /dns/{id} (known after apply: the zone as the panel fills it in after the domain's POST, with these changes)
+
+      Plan: 1 to create (1 domain), 2 to update (2 zones), 1 DNS record to remove.
+      "
+    `);
+  });
+  it('Markdown', () => {
+    expect(renderPlanMarkdown(zones)).toMatchInlineSnapshot(`
+      "### panel-provision plan: 1 to create (1 domain), 2 to update (2 zones), 1 DNS record to remove
+
+      Manifest <code>manifest.yaml</code>.
+
+      | | count |
+      |---|---:|
+      | :warning: **DNS records to remove** | **1** and the defaults of 1 new zone |
+      | zones to update | 2 |
+      | clients to create | 0 |
+      | domains to create | 1 |
+      | conflicts | 0 |
+      | warnings | 0 |
+
+      **DNS records to remove**: 1 record leaves its zone, and the default records of 1 new domain.
+
+      - :x: dns "alice.example": TXT &#95;old "old value" (ttl 3600)
+      - :x: dns "new.example": the default records the panel fills in, except keep matches (known after apply)
+
+      <details><summary><code>alice</code>: 1 to create (1 domain), 2 to update (2 zones), 1 DNS record to remove</summary>
+
+      \`\`\`diff
+      # dns "alice.example": the zone becomes custom: the panel stops regenerating its default records
+      ~ dns "alice.example":
+      -     TXT _old "old value" (ttl 3600)
+      ~     TXT @ "v=spf1 mx -all": ttl 3600 -> 300
+      +     A @ 192.0.2.10 (ttl 3600)
+      ~ PUT /dns/70 (the zone's 3 records after the change, its SOA and DKIM record as read)
+      + POST /domains {"domain":"new.example","id_user":7}
+      # dns "new.example": its records are written after the domain's POST; the default records the panel fills in then are removed, except keep matches (which ones: known after apply)
+      # dns "new.example": the zone becomes custom: the panel stops regenerating its default records
+      ~ dns "new.example":
+      +     A @ 192.0.2.10 (ttl 3600)
+      +     MX @ "10 mail.new.example." (ttl 3600)
+      ~ PUT /dns/{id} (known after apply: the zone as the panel fills it in after the domain's POST, with these changes)
       \`\`\`
       </details>
 
