@@ -324,3 +324,70 @@ describe('a plan that mixes domain settings updates with creates, killed with SI
     for (const run of runs) expect(run.stdout).not.toContain('✗');
   }, 60_000);
 });
+
+describe('a plan that mixes zone writes with domain creates, killed with SIGKILL', () => {
+  let p: Workspace | undefined;
+  const RECORDS = [
+    { host: '@', type: 'A', value: '192.0.2.1', ttl: 3600 },
+    { host: 'old', type: 'TXT', value: 'x', ttl: 3600 },
+  ];
+  beforeAll(async () => {
+    let tick = 0;
+    p = await startWorkspace(undefined, {
+      seed: {
+        clients: Array.from({ length: 10 }, (_, i) => ({
+          username: `zone${i}`,
+          domains: [{ name: `zone${i}.example`, dns: { records: RECORDS } }],
+        })),
+      },
+      // Every change takes 10-25 ms, so kills land while requests are in flight.
+      intercept: async ({ method }) => {
+        if (method !== 'GET') await sleep(10 + (tick++ % 4) * 5);
+        return undefined;
+      },
+    });
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  it("converges: each zone as the manifest says, a new domain's zone written after its create, nothing created twice", async () => {
+    if (p === undefined) throw new Error('the simulator did not start');
+    const { sim } = p;
+    const lines = ['version: 1', 'clients:'];
+    for (let i = 0; i < 10; i++)
+      lines.push(
+        `  - username: zone${i}`,
+        '    domains:',
+        `      - name: zone${i}.example`,
+        `        dns: {prune: ${i % 2 === 0}, records: [{host: www, type: A, value: 192.0.2.7}, {host: "@", type: A, value: 192.0.2.1, ttl: 600}]}`,
+        `      - name: fresh${i}.example`,
+        '        dns: {records: [{host: "@", type: TXT, value: "v=spf1 -all"}]}',
+      );
+    const manifest = join(p.dir, 'manifest.yaml');
+    await writeFile(manifest, `${lines.join('\n')}\n`);
+    const env = { ...p.env, PROVISION_SECRETS_FILE: join(p.dir, 'secrets.jsonl') };
+    const args = ['apply', manifest, '--auto-approve', '--concurrency', String(CONCURRENCY)];
+
+    const { runs } = await killRounds(args, env, 9);
+    const settled = await runBin(['plan', manifest, '--detailed-exitcode'], env);
+    expect(settled.code, settled.stdout).toBe(0);
+
+    const records = (name: string): string[] => {
+      const id = sim.state.domainNamed(name)?.id ?? -1;
+      return (sim.state.zones.get(id)?.records.other ?? []).map((r) => `${r.host} ${r.type} ${r.value} ${r.ttl}`);
+    };
+    for (let i = 0; i < 10; i++) {
+      expect(records(`zone${i}.example`), `zone${i}`).toEqual([
+        '@ A 192.0.2.1 600',
+        ...(i % 2 === 0 ? [] : ['old TXT x 3600']),
+        'www A 192.0.2.7 3600',
+      ]);
+      expect(records(`fresh${i}.example`)).toContain('@ TXT v=spf1 -all 3600');
+      expect(sim.state.domainNamed(`fresh${i}.example`)?.id_user).toBe(sim.state.clientNamed(`zone${i}`)?.id);
+    }
+    expect(sim.requests.filter((r) => r.method === 'POST' && r.status === 201)).toHaveLength(10);
+    expect(sim.requests.filter((r) => r.method !== 'GET' && r.status >= 300)).toEqual([]);
+    for (const run of runs) expect(run.stdout).not.toContain('✗');
+  }, 60_000);
+});
