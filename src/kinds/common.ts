@@ -66,15 +66,29 @@ export type FieldReader<T> = (
   value: unknown,
 ) => { readonly value: T } | { readonly problem: string } | { readonly unreadable: string };
 
+/** What a flag must be, as a problem says it. */
+export const FLAG_PROBLEM = 'a boolean (or 0 or 1)';
+
 /**
- * A boolean as panels answer it: true or false, or 0 or 1 (PHP panels answer so).
+ * A boolean as panels answer it: true or false, 0 or 1, or those as strings ("0", "1", "true",
+ * "false"; any case, spaces around: PHP panels send numbers and booleans as strings); undefined
+ * for anything else. The one reader of the panel's flags: a client's, a domain's, a setting's.
  */
-export const flagReader: FieldReader<boolean> = (value) =>
-  typeof value === 'boolean'
-    ? { value }
-    : value === 0 || value === 1
-      ? { value: value === 1 }
-      : { problem: 'a boolean (or 0 or 1)' };
+export function readFlag(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (value === 0 || value === 1) return value === 1;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim().toLowerCase();
+  if (text === '1' || text === 'true') return true;
+  if (text === '0' || text === 'false') return false;
+  return undefined;
+}
+
+/** A boolean field as panels answer it (readFlag), or a problem naming what it must be. */
+export const flagReader: FieldReader<boolean> = (value) => {
+  const flag = readFlag(value);
+  return flag === undefined ? { problem: FLAG_PROBLEM } : { value: flag };
+};
 
 /**
  * What the manifest can say about one managed field of a live resource:

@@ -5,8 +5,8 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`.","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\" or \"dns_zone\"","enum":["client","domain","dns_zone"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"type":"string"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues).","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"type":"string"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}}}};
-const schema53 = {"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`.","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\" or \"dns_zone\"","enum":["client","domain","dns_zone"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"}}};
+const schema55 = {"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]};
 const schema35 = {"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
 const pattern4 = new RegExp("^[0-9]+\\.[0-9]+$", "u");
 const pattern5 = new RegExp(".", "u");
@@ -16,14 +16,16 @@ const pattern10 = new RegExp("^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u")
 const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\" or \"dns_zone\"","enum":["client","domain","dns_zone"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}}]};
 const schema33 = {"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"};
 const schema34 = {"title":"a whole number","type":"integer","minimum":1};
-const schema62 = {"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}};
-const schema63 = {"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone):."};
+const schema64 = {"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}};
+const schema65 = {"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone):."};
 const func1 = Object.prototype.hasOwnProperty;
 const pattern9 = new RegExp("^[a-z][a-z0-9_-]*$", "u");
-const pattern22 = new RegExp("^(client|domain|dns_zone):.", "u");
-const schema38 = {"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"type":"string"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}};
-const schema39 = {"title":"HSTS on","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
-const schema40 = {"title":"forwarding to a URL","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}};
+const pattern24 = new RegExp("^(client|domain|dns_zone):.", "u");
+const schema38 = {"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}};
+const schema39 = {"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"};
+const schema40 = {"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
+const schema41 = {"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}};
+const pattern13 = new RegExp("^([0-9]{1,3}\\.[0-9]{1,3}|default)$", "u");
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -60,8 +62,9 @@ errors++;
 }
 if(data.php_version !== undefined){
 let data0 = data.php_version;
-if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/php_version",schemaPath:"#/properties/php_version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.php_version.type,parentSchema:schema38.properties.php_version,data:data0};
+if(typeof data0 === "string"){
+if(!pattern13.test(data0)){
+const err2 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema39,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -71,10 +74,8 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data["https.lets_encrypt"] !== undefined){
-let data1 = data["https.lets_encrypt"];
-if(typeof data1 !== "boolean"){
-const err3 = {instancePath:instancePath+"/https.lets_encrypt",schemaPath:"#/properties/https.lets_encrypt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema38.properties["https.lets_encrypt"].type,parentSchema:schema38.properties["https.lets_encrypt"],data:data1};
+else {
+const err3 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -84,10 +85,10 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data["https.force"] !== undefined){
-let data2 = data["https.force"];
-if(typeof data2 !== "boolean"){
-const err4 = {instancePath:instancePath+"/https.force",schemaPath:"#/properties/https.force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema38.properties["https.force"].type,parentSchema:schema38.properties["https.force"],data:data2};
+if(data["https.lets_encrypt"] !== undefined){
+let data1 = data["https.lets_encrypt"];
+if(typeof data1 !== "boolean"){
+const err4 = {instancePath:instancePath+"/https.lets_encrypt",schemaPath:"#/properties/https.lets_encrypt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema38.properties["https.lets_encrypt"].type,parentSchema:schema38.properties["https.lets_encrypt"],data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -97,14 +98,10 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data["https.hsts"] !== undefined){
-let data3 = data["https.hsts"];
-const _errs9 = errors;
-let valid1 = false;
-let passing0 = null;
-const _errs10 = errors;
-if(false !== data3){
-const err5 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema38.properties["https.hsts"].oneOf[0],data:data3};
+if(data["https.force"] !== undefined){
+let data2 = data["https.force"];
+if(typeof data2 !== "boolean"){
+const err5 = {instancePath:instancePath+"/https.force",schemaPath:"#/properties/https.force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema38.properties["https.force"].type,parentSchema:schema38.properties["https.force"],data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -113,15 +110,15 @@ vErrors.push(err5);
 }
 errors++;
 }
-var _valid0 = _errs10 === errors;
-if(_valid0){
-valid1 = true;
-passing0 = 0;
 }
+if(data["https.hsts"] !== undefined){
+let data3 = data["https.hsts"];
+const _errs10 = errors;
+let valid2 = false;
+let passing0 = null;
 const _errs11 = errors;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.max_age === undefined){
-const err6 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema39.required,parentSchema:schema39,data:data3};
+if(false !== data3){
+const err6 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema38.properties["https.hsts"].oneOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -130,8 +127,15 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data3.include_subdomains === undefined){
-const err7 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema39.required,parentSchema:schema39,data:data3};
+var _valid0 = _errs11 === errors;
+if(_valid0){
+valid2 = true;
+passing0 = 0;
+}
+const _errs12 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.max_age === undefined){
+const err7 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema40.required,parentSchema:schema40,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -140,8 +144,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data3.preload === undefined){
-const err8 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema39.required,parentSchema:schema39,data:data3};
+if(data3.include_subdomains === undefined){
+const err8 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema40.required,parentSchema:schema40,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -150,9 +154,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-for(const key1 in data3){
-if(!(((key1 === "max_age") || (key1 === "include_subdomains")) || (key1 === "preload"))){
-const err9 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data3};
+if(data3.preload === undefined){
+const err9 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema40.required,parentSchema:schema40,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -161,11 +164,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data3.max_age !== undefined){
-let data4 = data3.max_age;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err10 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.max_age.type,parentSchema:schema39.properties.max_age,data:data4};
+for(const key1 in data3){
+if(!(((key1 === "max_age") || (key1 === "include_subdomains")) || (key1 === "preload"))){
+const err10 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -175,10 +176,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data3.include_subdomains !== undefined){
-let data5 = data3.include_subdomains;
-if(typeof data5 !== "boolean"){
-const err11 = {instancePath:instancePath+"/https.hsts/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.include_subdomains.type,parentSchema:schema39.properties.include_subdomains,data:data5};
+if(data3.max_age !== undefined){
+let data4 = data3.max_age;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err11 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.max_age.type,parentSchema:schema40.properties.max_age,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -187,11 +188,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data3.preload !== undefined){
-let data6 = data3.preload;
-if(typeof data6 !== "boolean"){
-const err12 = {instancePath:instancePath+"/https.hsts/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.preload.type,parentSchema:schema39.properties.preload,data:data6};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err12 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.max_age,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -202,8 +201,10 @@ errors++;
 }
 }
 }
-else {
-const err13 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data3};
+if(data3.include_subdomains !== undefined){
+let data5 = data3.include_subdomains;
+if(typeof data5 !== "boolean"){
+const err13 = {instancePath:instancePath+"/https.hsts/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.include_subdomains.type,parentSchema:schema40.properties.include_subdomains,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -212,19 +213,11 @@ vErrors.push(err13);
 }
 errors++;
 }
-var _valid0 = _errs11 === errors;
-if(_valid0 && valid1){
-valid1 = false;
-passing0 = [passing0, 1];
 }
-else {
-if(_valid0){
-valid1 = true;
-passing0 = 1;
-}
-}
-if(!valid1){
-const err14 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema38.properties["https.hsts"].oneOf,parentSchema:schema38.properties["https.hsts"],data:data3};
+if(data3.preload !== undefined){
+let data6 = data3.preload;
+if(typeof data6 !== "boolean"){
+const err14 = {instancePath:instancePath+"/https.hsts/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.preload.type,parentSchema:schema40.properties.preload,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -233,11 +226,44 @@ vErrors.push(err14);
 }
 errors++;
 }
+}
+}
 else {
-errors = _errs9;
+const err15 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data:data3};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+var _valid0 = _errs12 === errors;
+if(_valid0 && valid2){
+valid2 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid2 = true;
+passing0 = 1;
+}
+}
+if(!valid2){
+const err16 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema38.properties["https.hsts"].oneOf,parentSchema:schema38.properties["https.hsts"],data:data3};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+else {
+errors = _errs10;
 if(vErrors !== null){
-if(_errs9){
-vErrors.length = _errs9;
+if(_errs10){
+vErrors.length = _errs10;
 }
 else {
 vErrors = null;
@@ -247,39 +273,12 @@ vErrors = null;
 }
 if(data.redirect !== undefined){
 let data7 = data.redirect;
-const _errs22 = errors;
-let valid4 = false;
-let passing1 = null;
 const _errs23 = errors;
-if(false !== data7){
-const err15 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema38.properties.redirect.oneOf[0],data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-var _valid1 = _errs23 === errors;
-if(_valid1){
-valid4 = true;
-passing1 = 0;
-}
+let valid5 = false;
+let passing1 = null;
 const _errs24 = errors;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.to === undefined){
-const err16 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema40.required,parentSchema:schema40,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data7.status === undefined){
-const err17 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema40.required,parentSchema:schema40,data:data7};
+if(false !== data7){
+const err17 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema38.properties.redirect.oneOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -288,9 +287,15 @@ vErrors.push(err17);
 }
 errors++;
 }
-for(const key2 in data7){
-if(!((key2 === "to") || (key2 === "status"))){
-const err18 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data:data7};
+var _valid1 = _errs24 === errors;
+if(_valid1){
+valid5 = true;
+passing1 = 0;
+}
+const _errs25 = errors;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.to === undefined){
+const err18 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema41.required,parentSchema:schema41,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -299,11 +304,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-if(data7.to !== undefined){
-let data8 = data7.to;
-if(typeof data8 !== "string"){
-const err19 = {instancePath:instancePath+"/redirect/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.to.type,parentSchema:schema40.properties.to,data:data8};
+if(data7.status === undefined){
+const err19 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema41.required,parentSchema:schema41,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -312,11 +314,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data7.status !== undefined){
-let data9 = data7.status;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err20 = {instancePath:instancePath+"/redirect/status",schemaPath:"#/$defs/redirect/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.status.type,parentSchema:schema40.properties.status,data:data9};
+for(const key2 in data7){
+if(!((key2 === "to") || (key2 === "status"))){
+const err20 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -326,9 +326,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data:data7};
+if(data7.to !== undefined){
+let data8 = data7.to;
+if(typeof data8 !== "string"){
+const err21 = {instancePath:instancePath+"/redirect/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.to.type,parentSchema:schema41.properties.to,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -337,19 +338,11 @@ vErrors.push(err21);
 }
 errors++;
 }
-var _valid1 = _errs24 === errors;
-if(_valid1 && valid4){
-valid4 = false;
-passing1 = [passing1, 1];
 }
-else {
-if(_valid1){
-valid4 = true;
-passing1 = 1;
-}
-}
-if(!valid4){
-const err22 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema38.properties.redirect.oneOf,parentSchema:schema38.properties.redirect,data:data7};
+if(data7.status !== undefined){
+let data9 = data7.status;
+if(!((data9 === 301) || (data9 === 302))){
+const err22 = {instancePath:instancePath+"/redirect/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema41.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.status.enum,parentSchema:schema41.properties.status,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -358,11 +351,44 @@ vErrors.push(err22);
 }
 errors++;
 }
+}
+}
 else {
-errors = _errs22;
+const err23 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data:data7};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+var _valid1 = _errs25 === errors;
+if(_valid1 && valid5){
+valid5 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid5 = true;
+passing1 = 1;
+}
+}
+if(!valid5){
+const err24 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema38.properties.redirect.oneOf,parentSchema:schema38.properties.redirect,data:data7};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+else {
+errors = _errs23;
 if(vErrors !== null){
-if(_errs22){
-vErrors.length = _errs22;
+if(_errs23){
+vErrors.length = _errs23;
 }
 else {
 vErrors = null;
@@ -372,12 +398,12 @@ vErrors = null;
 }
 }
 else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data};
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err25];
 }
 else {
-vErrors.push(err23);
+vErrors.push(err25);
 }
 errors++;
 }
@@ -386,7 +412,9 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema48 = {"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues).","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"type":"string"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]};
+const schema49 = {"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]};
+const schema51 = {"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
+const schema53 = {"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -431,7 +459,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.before !== undefined){
 let data1 = data.before;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/0/then/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.allOf[0].then.properties.before.type,parentSchema:schema48.allOf[0].then.properties.before,data:data1};
+const err1 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/0/then/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.allOf[0].then.properties.before.type,parentSchema:schema49.allOf[0].then.properties.before,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -443,13 +471,25 @@ errors++;
 }
 if(data.after !== undefined){
 let data2 = data.after;
-if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/0/then/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.allOf[0].then.properties.after.type,parentSchema:schema48.allOf[0].then.properties.after,data:data2};
+if(typeof data2 === "string"){
+if(!pattern13.test(data2)){
+const err2 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema39,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data2};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
 }
 errors++;
 }
@@ -465,23 +505,7 @@ props0.field = true;
 }
 }
 if(!valid1){
-const err3 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[0].if,parentSchema:schema48.allOf[0],data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-const _errs11 = errors;
-let valid4 = true;
-const _errs12 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.field !== undefined){
-let data3 = data.field;
-if(!((data3 === "https.lets_encrypt") || (data3 === "https.force"))){
-const err4 = {};
+const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema49.allOf[0].if,parentSchema:schema49.allOf[0],data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -490,25 +514,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-}
-var _valid1 = _errs12 === errors;
-errors = _errs11;
-if(vErrors !== null){
-if(_errs11){
-vErrors.length = _errs11;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid1){
-const _errs14 = errors;
+const _errs12 = errors;
+let valid5 = true;
+const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.before !== undefined){
-let data4 = data.before;
-if(typeof data4 !== "boolean"){
-const err5 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/1/then/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema48.allOf[1].then.properties.before.type,parentSchema:schema48.allOf[1].then.properties.before,data:data4};
+if(data.field !== undefined){
+let data3 = data.field;
+if(!((data3 === "https.lets_encrypt") || (data3 === "https.force"))){
+const err5 = {};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -518,10 +531,24 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.after !== undefined){
-let data5 = data.after;
-if(typeof data5 !== "boolean"){
-const err6 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/1/then/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema48.allOf[1].then.properties.after.type,parentSchema:schema48.allOf[1].then.properties.after,data:data5};
+}
+var _valid1 = _errs13 === errors;
+errors = _errs12;
+if(vErrors !== null){
+if(_errs12){
+vErrors.length = _errs12;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs15 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.before !== undefined){
+let data4 = data.before;
+if(typeof data4 !== "boolean"){
+const err6 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/1/then/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema49.allOf[1].then.properties.before.type,parentSchema:schema49.allOf[1].then.properties.before,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -531,23 +558,36 @@ vErrors.push(err6);
 errors++;
 }
 }
+if(data.after !== undefined){
+let data5 = data.after;
+if(typeof data5 !== "boolean"){
+const err7 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/1/then/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema49.allOf[1].then.properties.after.type,parentSchema:schema49.allOf[1].then.properties.after,data:data5};
+if(vErrors === null){
+vErrors = [err7];
 }
-var _valid1 = _errs14 === errors;
-valid4 = _valid1;
-if(valid4){
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+var _valid1 = _errs15 === errors;
+valid5 = _valid1;
+if(valid5){
 var props1 = {};
 props1.before = true;
 props1.after = true;
 props1.field = true;
 }
 }
-if(!valid4){
-const err7 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[1].if,parentSchema:schema48.allOf[1],data};
+if(!valid5){
+const err8 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema49.allOf[1].if,parentSchema:schema49.allOf[1],data};
 if(vErrors === null){
-vErrors = [err7];
+vErrors = [err8];
 }
 else {
-vErrors.push(err7);
+vErrors.push(err8);
 }
 errors++;
 }
@@ -560,44 +600,13 @@ props0 = props0 || {};
 Object.assign(props0, props1);
 }
 }
-const _errs20 = errors;
-let valid7 = true;
 const _errs21 = errors;
+let valid8 = true;
+const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field !== undefined){
 if("https.hsts" !== data.field){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-var _valid2 = _errs21 === errors;
-errors = _errs20;
-if(vErrors !== null){
-if(_errs20){
-vErrors.length = _errs20;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid2){
-const _errs23 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.before !== undefined){
-let data7 = data.before;
-const _errs25 = errors;
-let valid10 = false;
-let passing0 = null;
-const _errs26 = errors;
-if(false !== data7){
-const err9 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema48.allOf[2].then.properties.before.oneOf[0],data:data7};
+const err9 = {};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -606,15 +615,29 @@ vErrors.push(err9);
 }
 errors++;
 }
-var _valid3 = _errs26 === errors;
-if(_valid3){
-valid10 = true;
-passing0 = 0;
 }
+}
+var _valid2 = _errs22 === errors;
+errors = _errs21;
+if(vErrors !== null){
+if(_errs21){
+vErrors.length = _errs21;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs24 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.before !== undefined){
+let data7 = data.before;
+const _errs26 = errors;
+let valid11 = false;
+let passing0 = null;
 const _errs27 = errors;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.max_age === undefined){
-const err10 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema39.required,parentSchema:schema39,data:data7};
+if(typeof data7 !== "boolean"){
+const err10 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema49.allOf[2].then.properties.before.oneOf[0].type,parentSchema:schema49.allOf[2].then.properties.before.oneOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -623,8 +646,15 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data7.include_subdomains === undefined){
-const err11 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema39.required,parentSchema:schema39,data:data7};
+var _valid3 = _errs27 === errors;
+if(_valid3){
+valid11 = true;
+passing0 = 0;
+}
+const _errs29 = errors;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.max_age === undefined){
+const err11 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema51.required,parentSchema:schema51,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -633,8 +663,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data7.preload === undefined){
-const err12 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema39.required,parentSchema:schema39,data:data7};
+if(data7.include_subdomains === undefined){
+const err12 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema51.required,parentSchema:schema51,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -643,9 +673,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-for(const key0 in data7){
-if(!(((key0 === "max_age") || (key0 === "include_subdomains")) || (key0 === "preload"))){
-const err13 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data7};
+if(data7.preload === undefined){
+const err13 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema51.required,parentSchema:schema51,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -654,11 +683,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data7.max_age !== undefined){
-let data8 = data7.max_age;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err14 = {instancePath:instancePath+"/before/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.max_age.type,parentSchema:schema39.properties.max_age,data:data8};
+for(const key0 in data7){
+if(!(((key0 === "max_age") || (key0 === "include_subdomains")) || (key0 === "preload"))){
+const err14 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -668,10 +695,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data7.include_subdomains !== undefined){
-let data9 = data7.include_subdomains;
-if(typeof data9 !== "boolean"){
-const err15 = {instancePath:instancePath+"/before/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.include_subdomains.type,parentSchema:schema39.properties.include_subdomains,data:data9};
+if(data7.max_age !== undefined){
+let data8 = data7.max_age;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err15 = {instancePath:instancePath+"/before/max_age",schemaPath:"#/$defs/hstsRead/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema51.properties.max_age.type,parentSchema:schema51.properties.max_age,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -681,10 +708,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data7.preload !== undefined){
-let data10 = data7.preload;
-if(typeof data10 !== "boolean"){
-const err16 = {instancePath:instancePath+"/before/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.preload.type,parentSchema:schema39.properties.preload,data:data10};
+if(data7.include_subdomains !== undefined){
+let data9 = data7.include_subdomains;
+if(typeof data9 !== "boolean"){
+const err16 = {instancePath:instancePath+"/before/include_subdomains",schemaPath:"#/$defs/hstsRead/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema51.properties.include_subdomains.type,parentSchema:schema51.properties.include_subdomains,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -694,9 +721,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data7};
+if(data7.preload !== undefined){
+let data10 = data7.preload;
+if(typeof data10 !== "boolean"){
+const err17 = {instancePath:instancePath+"/before/preload",schemaPath:"#/$defs/hstsRead/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema51.properties.preload.type,parentSchema:schema51.properties.preload,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -705,19 +733,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-var _valid3 = _errs27 === errors;
-if(_valid3 && valid10){
-valid10 = false;
-passing0 = [passing0, 1];
+}
 }
 else {
-if(_valid3){
-valid10 = true;
-passing0 = 1;
-}
-}
-if(!valid10){
-const err18 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema48.allOf[2].then.properties.before.oneOf,parentSchema:schema48.allOf[2].then.properties.before,data:data7};
+const err18 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -726,11 +745,32 @@ vErrors.push(err18);
 }
 errors++;
 }
+var _valid3 = _errs29 === errors;
+if(_valid3 && valid11){
+valid11 = false;
+passing0 = [passing0, 1];
+}
 else {
-errors = _errs25;
+if(_valid3){
+valid11 = true;
+passing0 = 1;
+}
+}
+if(!valid11){
+const err19 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema49.allOf[2].then.properties.before.oneOf,parentSchema:schema49.allOf[2].then.properties.before,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+else {
+errors = _errs26;
 if(vErrors !== null){
-if(_errs25){
-vErrors.length = _errs25;
+if(_errs26){
+vErrors.length = _errs26;
 }
 else {
 vErrors = null;
@@ -740,29 +780,12 @@ vErrors = null;
 }
 if(data.after !== undefined){
 let data11 = data.after;
-const _errs38 = errors;
-let valid13 = false;
-let passing1 = null;
-const _errs39 = errors;
-if(false !== data11){
-const err19 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema48.allOf[2].then.properties.after.oneOf[0],data:data11};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-var _valid4 = _errs39 === errors;
-if(_valid4){
-valid13 = true;
-passing1 = 0;
-}
 const _errs40 = errors;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.max_age === undefined){
-const err20 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema39.required,parentSchema:schema39,data:data11};
+let valid14 = false;
+let passing1 = null;
+const _errs41 = errors;
+if(false !== data11){
+const err20 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema49.allOf[2].then.properties.after.oneOf[0],data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -771,8 +794,15 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data11.include_subdomains === undefined){
-const err21 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema39.required,parentSchema:schema39,data:data11};
+var _valid4 = _errs41 === errors;
+if(_valid4){
+valid14 = true;
+passing1 = 0;
+}
+const _errs42 = errors;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.max_age === undefined){
+const err21 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema40.required,parentSchema:schema40,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -781,8 +811,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data11.preload === undefined){
-const err22 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema39.required,parentSchema:schema39,data:data11};
+if(data11.include_subdomains === undefined){
+const err22 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema40.required,parentSchema:schema40,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -791,9 +821,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-for(const key1 in data11){
-if(!(((key1 === "max_age") || (key1 === "include_subdomains")) || (key1 === "preload"))){
-const err23 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data11};
+if(data11.preload === undefined){
+const err23 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema40.required,parentSchema:schema40,data:data11};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -802,11 +831,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data11.max_age !== undefined){
-let data12 = data11.max_age;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err24 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.max_age.type,parentSchema:schema39.properties.max_age,data:data12};
+for(const key1 in data11){
+if(!(((key1 === "max_age") || (key1 === "include_subdomains")) || (key1 === "preload"))){
+const err24 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data:data11};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -816,10 +843,10 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data11.include_subdomains !== undefined){
-let data13 = data11.include_subdomains;
-if(typeof data13 !== "boolean"){
-const err25 = {instancePath:instancePath+"/after/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.include_subdomains.type,parentSchema:schema39.properties.include_subdomains,data:data13};
+if(data11.max_age !== undefined){
+let data12 = data11.max_age;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err25 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.max_age.type,parentSchema:schema40.properties.max_age,data:data12};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -828,11 +855,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-if(data11.preload !== undefined){
-let data14 = data11.preload;
-if(typeof data14 !== "boolean"){
-const err26 = {instancePath:instancePath+"/after/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.preload.type,parentSchema:schema39.properties.preload,data:data14};
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err26 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.max_age,data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -843,8 +868,10 @@ errors++;
 }
 }
 }
-else {
-const err27 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data11};
+if(data11.include_subdomains !== undefined){
+let data13 = data11.include_subdomains;
+if(typeof data13 !== "boolean"){
+const err27 = {instancePath:instancePath+"/after/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.include_subdomains.type,parentSchema:schema40.properties.include_subdomains,data:data13};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -853,19 +880,11 @@ vErrors.push(err27);
 }
 errors++;
 }
-var _valid4 = _errs40 === errors;
-if(_valid4 && valid13){
-valid13 = false;
-passing1 = [passing1, 1];
 }
-else {
-if(_valid4){
-valid13 = true;
-passing1 = 1;
-}
-}
-if(!valid13){
-const err28 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema48.allOf[2].then.properties.after.oneOf,parentSchema:schema48.allOf[2].then.properties.after,data:data11};
+if(data11.preload !== undefined){
+let data14 = data11.preload;
+if(typeof data14 !== "boolean"){
+const err28 = {instancePath:instancePath+"/after/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.preload.type,parentSchema:schema40.properties.preload,data:data14};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -874,11 +893,44 @@ vErrors.push(err28);
 }
 errors++;
 }
+}
+}
 else {
-errors = _errs38;
+const err29 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data:data11};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+var _valid4 = _errs42 === errors;
+if(_valid4 && valid14){
+valid14 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid4){
+valid14 = true;
+passing1 = 1;
+}
+}
+if(!valid14){
+const err30 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema49.allOf[2].then.properties.after.oneOf,parentSchema:schema49.allOf[2].then.properties.after,data:data11};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+else {
+errors = _errs40;
 if(vErrors !== null){
-if(_errs38){
-vErrors.length = _errs38;
+if(_errs40){
+vErrors.length = _errs40;
 }
 else {
 vErrors = null;
@@ -887,22 +939,22 @@ vErrors = null;
 }
 }
 }
-var _valid2 = _errs23 === errors;
-valid7 = _valid2;
-if(valid7){
+var _valid2 = _errs24 === errors;
+valid8 = _valid2;
+if(valid8){
 var props4 = {};
 props4.before = true;
 props4.after = true;
 props4.field = true;
 }
 }
-if(!valid7){
-const err29 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[2].if,parentSchema:schema48.allOf[2],data};
+if(!valid8){
+const err31 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema49.allOf[2].if,parentSchema:schema49.allOf[2],data};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err31];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err31);
 }
 errors++;
 }
@@ -915,61 +967,13 @@ props0 = props0 || {};
 Object.assign(props0, props4);
 }
 }
-const _errs51 = errors;
-let valid16 = true;
-const _errs52 = errors;
+const _errs53 = errors;
+let valid17 = true;
+const _errs54 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field !== undefined){
 if("redirect" !== data.field){
-const err30 = {};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-var _valid5 = _errs52 === errors;
-errors = _errs51;
-if(vErrors !== null){
-if(_errs51){
-vErrors.length = _errs51;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid5){
-const _errs54 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.before !== undefined){
-let data16 = data.before;
-const _errs56 = errors;
-let valid19 = false;
-let passing2 = null;
-const _errs57 = errors;
-if(false !== data16){
-const err31 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema48.allOf[3].then.properties.before.oneOf[0],data:data16};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-var _valid6 = _errs57 === errors;
-if(_valid6){
-valid19 = true;
-passing2 = 0;
-}
-const _errs58 = errors;
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.to === undefined){
-const err32 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema40.required,parentSchema:schema40,data:data16};
+const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -978,8 +982,29 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data16.status === undefined){
-const err33 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema40.required,parentSchema:schema40,data:data16};
+}
+}
+var _valid5 = _errs54 === errors;
+errors = _errs53;
+if(vErrors !== null){
+if(_errs53){
+vErrors.length = _errs53;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid5){
+const _errs56 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.before !== undefined){
+let data16 = data.before;
+const _errs58 = errors;
+let valid20 = false;
+let passing2 = null;
+const _errs59 = errors;
+if(typeof data16 !== "boolean"){
+const err33 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema49.allOf[3].then.properties.before.oneOf[0].type,parentSchema:schema49.allOf[3].then.properties.before.oneOf[0],data:data16};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -988,9 +1013,15 @@ vErrors.push(err33);
 }
 errors++;
 }
-for(const key2 in data16){
-if(!((key2 === "to") || (key2 === "status"))){
-const err34 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data:data16};
+var _valid6 = _errs59 === errors;
+if(_valid6){
+valid20 = true;
+passing2 = 0;
+}
+const _errs61 = errors;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.to === undefined){
+const err34 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema53.required,parentSchema:schema53,data:data16};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -999,11 +1030,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data16.to !== undefined){
-let data17 = data16.to;
-if(typeof data17 !== "string"){
-const err35 = {instancePath:instancePath+"/before/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.to.type,parentSchema:schema40.properties.to,data:data17};
+if(data16.status === undefined){
+const err35 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema53.required,parentSchema:schema53,data:data16};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1012,11 +1040,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-if(data16.status !== undefined){
-let data18 = data16.status;
-if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err36 = {instancePath:instancePath+"/before/status",schemaPath:"#/$defs/redirect/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.status.type,parentSchema:schema40.properties.status,data:data18};
+for(const key2 in data16){
+if(!((key2 === "to") || (key2 === "status"))){
+const err36 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema53,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1026,9 +1052,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data:data16};
+if(data16.to !== undefined){
+let data17 = data16.to;
+if(typeof data17 !== "string"){
+const err37 = {instancePath:instancePath+"/before/to",schemaPath:"#/$defs/redirectRead/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.to.type,parentSchema:schema53.properties.to,data:data17};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1037,19 +1064,11 @@ vErrors.push(err37);
 }
 errors++;
 }
-var _valid6 = _errs58 === errors;
-if(_valid6 && valid19){
-valid19 = false;
-passing2 = [passing2, 1];
 }
-else {
-if(_valid6){
-valid19 = true;
-passing2 = 1;
-}
-}
-if(!valid19){
-const err38 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema48.allOf[3].then.properties.before.oneOf,parentSchema:schema48.allOf[3].then.properties.before,data:data16};
+if(data16.status !== undefined){
+let data18 = data16.status;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err38 = {instancePath:instancePath+"/before/status",schemaPath:"#/$defs/redirectRead/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema53.properties.status.type,parentSchema:schema53.properties.status,data:data18};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1058,11 +1077,44 @@ vErrors.push(err38);
 }
 errors++;
 }
+}
+}
 else {
-errors = _errs56;
+const err39 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data:data16};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+var _valid6 = _errs61 === errors;
+if(_valid6 && valid20){
+valid20 = false;
+passing2 = [passing2, 1];
+}
+else {
+if(_valid6){
+valid20 = true;
+passing2 = 1;
+}
+}
+if(!valid20){
+const err40 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema49.allOf[3].then.properties.before.oneOf,parentSchema:schema49.allOf[3].then.properties.before,data:data16};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+else {
+errors = _errs58;
 if(vErrors !== null){
-if(_errs56){
-vErrors.length = _errs56;
+if(_errs58){
+vErrors.length = _errs58;
 }
 else {
 vErrors = null;
@@ -1072,39 +1124,12 @@ vErrors = null;
 }
 if(data.after !== undefined){
 let data19 = data.after;
-const _errs67 = errors;
-let valid22 = false;
+const _errs70 = errors;
+let valid23 = false;
 let passing3 = null;
-const _errs68 = errors;
+const _errs71 = errors;
 if(false !== data19){
-const err39 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema48.allOf[3].then.properties.after.oneOf[0],data:data19};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-var _valid7 = _errs68 === errors;
-if(_valid7){
-valid22 = true;
-passing3 = 0;
-}
-const _errs69 = errors;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-if(data19.to === undefined){
-const err40 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema40.required,parentSchema:schema40,data:data19};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-if(data19.status === undefined){
-const err41 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema40.required,parentSchema:schema40,data:data19};
+const err41 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema49.allOf[3].then.properties.after.oneOf[0],data:data19};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1113,9 +1138,15 @@ vErrors.push(err41);
 }
 errors++;
 }
-for(const key3 in data19){
-if(!((key3 === "to") || (key3 === "status"))){
-const err42 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data:data19};
+var _valid7 = _errs71 === errors;
+if(_valid7){
+valid23 = true;
+passing3 = 0;
+}
+const _errs72 = errors;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.to === undefined){
+const err42 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema41.required,parentSchema:schema41,data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1124,11 +1155,8 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-if(data19.to !== undefined){
-let data20 = data19.to;
-if(typeof data20 !== "string"){
-const err43 = {instancePath:instancePath+"/after/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.to.type,parentSchema:schema40.properties.to,data:data20};
+if(data19.status === undefined){
+const err43 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema41.required,parentSchema:schema41,data:data19};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1137,11 +1165,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-if(data19.status !== undefined){
-let data21 = data19.status;
-if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err44 = {instancePath:instancePath+"/after/status",schemaPath:"#/$defs/redirect/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.status.type,parentSchema:schema40.properties.status,data:data21};
+for(const key3 in data19){
+if(!((key3 === "to") || (key3 === "status"))){
+const err44 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1151,9 +1177,10 @@ vErrors.push(err44);
 errors++;
 }
 }
-}
-else {
-const err45 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data:data19};
+if(data19.to !== undefined){
+let data20 = data19.to;
+if(typeof data20 !== "string"){
+const err45 = {instancePath:instancePath+"/after/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.to.type,parentSchema:schema41.properties.to,data:data20};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1162,19 +1189,11 @@ vErrors.push(err45);
 }
 errors++;
 }
-var _valid7 = _errs69 === errors;
-if(_valid7 && valid22){
-valid22 = false;
-passing3 = [passing3, 1];
 }
-else {
-if(_valid7){
-valid22 = true;
-passing3 = 1;
-}
-}
-if(!valid22){
-const err46 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema48.allOf[3].then.properties.after.oneOf,parentSchema:schema48.allOf[3].then.properties.after,data:data19};
+if(data19.status !== undefined){
+let data21 = data19.status;
+if(!((data21 === 301) || (data21 === 302))){
+const err46 = {instancePath:instancePath+"/after/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema41.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.status.enum,parentSchema:schema41.properties.status,data:data21};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1183,11 +1202,44 @@ vErrors.push(err46);
 }
 errors++;
 }
+}
+}
 else {
-errors = _errs67;
+const err47 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data:data19};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+var _valid7 = _errs72 === errors;
+if(_valid7 && valid23){
+valid23 = false;
+passing3 = [passing3, 1];
+}
+else {
+if(_valid7){
+valid23 = true;
+passing3 = 1;
+}
+}
+if(!valid23){
+const err48 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema49.allOf[3].then.properties.after.oneOf,parentSchema:schema49.allOf[3].then.properties.after,data:data19};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+else {
+errors = _errs70;
 if(vErrors !== null){
-if(_errs67){
-vErrors.length = _errs67;
+if(_errs70){
+vErrors.length = _errs70;
 }
 else {
 vErrors = null;
@@ -1196,22 +1248,22 @@ vErrors = null;
 }
 }
 }
-var _valid5 = _errs54 === errors;
-valid16 = _valid5;
-if(valid16){
+var _valid5 = _errs56 === errors;
+valid17 = _valid5;
+if(valid17){
 var props7 = {};
 props7.before = true;
 props7.after = true;
 props7.field = true;
 }
 }
-if(!valid16){
-const err47 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[3].if,parentSchema:schema48.allOf[3],data};
+if(!valid17){
+const err49 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema49.allOf[3].if,parentSchema:schema49.allOf[3],data};
 if(vErrors === null){
-vErrors = [err47];
+vErrors = [err49];
 }
 else {
-vErrors.push(err47);
+vErrors.push(err49);
 }
 errors++;
 }
@@ -1226,27 +1278,7 @@ Object.assign(props0, props7);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err48 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema48.required,parentSchema:schema48,data};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-if(data.before === undefined){
-const err49 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema48.required,parentSchema:schema48,data};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-if(data.after === undefined){
-const err50 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema48.required,parentSchema:schema48,data};
+const err50 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema49.required,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -1255,9 +1287,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-for(const key4 in data){
-if(!(((key4 === "field") || (key4 === "before")) || (key4 === "after"))){
-const err51 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data};
+if(data.before === undefined){
+const err51 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema49.required,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1266,11 +1297,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-if(data.field !== undefined){
-let data22 = data.field;
-if(!(((((data22 === "php_version") || (data22 === "https.lets_encrypt")) || (data22 === "https.force")) || (data22 === "https.hsts")) || (data22 === "redirect"))){
-const err52 = {instancePath:instancePath+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values",schema:schema53.enum,parentSchema:schema53,data:data22};
+if(data.after === undefined){
+const err52 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema49.required,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1279,15 +1307,39 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-}
-else {
-const err53 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data};
+for(const key4 in data){
+if(!(((key4 === "field") || (key4 === "before")) || (key4 === "after"))){
+const err53 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err53];
 }
 else {
 vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data.field !== undefined){
+let data22 = data.field;
+if(!(((((data22 === "php_version") || (data22 === "https.lets_encrypt")) || (data22 === "https.force")) || (data22 === "https.hsts")) || (data22 === "redirect"))){
+const err54 = {instancePath:instancePath+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data22};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+else {
+const err55 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
 }
 errors++;
 }
@@ -3278,7 +3330,7 @@ for(let i4=0; i4<len4; i4++){
 let data64 = data63[i4];
 if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
 if(data64.op === undefined){
-const err138 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'",schema:schema62.required,parentSchema:schema62,data:data64};
+const err138 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'",schema:schema64.required,parentSchema:schema64,data:data64};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -3288,7 +3340,7 @@ vErrors.push(err138);
 errors++;
 }
 if(data64.host === undefined){
-const err139 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'",schema:schema62.required,parentSchema:schema62,data:data64};
+const err139 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'",schema:schema64.required,parentSchema:schema64,data:data64};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -3298,7 +3350,7 @@ vErrors.push(err139);
 errors++;
 }
 if(data64.type === undefined){
-const err140 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema62.required,parentSchema:schema62,data:data64};
+const err140 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema64.required,parentSchema:schema64,data:data64};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -3308,7 +3360,7 @@ vErrors.push(err140);
 errors++;
 }
 if(data64.value === undefined){
-const err141 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema62.required,parentSchema:schema62,data:data64};
+const err141 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema64.required,parentSchema:schema64,data:data64};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -3318,7 +3370,7 @@ vErrors.push(err141);
 errors++;
 }
 if(data64.ttl === undefined){
-const err142 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "ttl"},message:"must have required property '"+"ttl"+"'",schema:schema62.required,parentSchema:schema62,data:data64};
+const err142 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "ttl"},message:"must have required property '"+"ttl"+"'",schema:schema64.required,parentSchema:schema64,data:data64};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -3329,7 +3381,7 @@ errors++;
 }
 for(const key10 in data64){
 if(!((((((key10 === "op") || (key10 === "host")) || (key10 === "type")) || (key10 === "value")) || (key10 === "ttl")) || (key10 === "ttl_before"))){
-const err143 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema62,data:data64};
+const err143 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema64,data:data64};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -3342,7 +3394,7 @@ errors++;
 if(data64.op !== undefined){
 let data65 = data64.op;
 if(!(((data65 === "add") || (data65 === "remove")) || (data65 === "update"))){
-const err144 = {instancePath:instancePath+"/records/" + i4+"/op",schemaPath:"#/$defs/recordOp/properties/op/enum",keyword:"enum",params:{allowedValues: schema62.properties.op.enum},message:"must be equal to one of the allowed values",schema:schema62.properties.op.enum,parentSchema:schema62.properties.op,data:data65};
+const err144 = {instancePath:instancePath+"/records/" + i4+"/op",schemaPath:"#/$defs/recordOp/properties/op/enum",keyword:"enum",params:{allowedValues: schema64.properties.op.enum},message:"must be equal to one of the allowed values",schema:schema64.properties.op.enum,parentSchema:schema64.properties.op,data:data65};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -3355,7 +3407,7 @@ errors++;
 if(data64.host !== undefined){
 let data66 = data64.host;
 if(typeof data66 !== "string"){
-const err145 = {instancePath:instancePath+"/records/" + i4+"/host",schemaPath:"#/$defs/recordOp/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.host.type,parentSchema:schema62.properties.host,data:data66};
+const err145 = {instancePath:instancePath+"/records/" + i4+"/host",schemaPath:"#/$defs/recordOp/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.host.type,parentSchema:schema64.properties.host,data:data66};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -3368,7 +3420,7 @@ errors++;
 if(data64.type !== undefined){
 let data67 = data64.type;
 if(typeof data67 !== "string"){
-const err146 = {instancePath:instancePath+"/records/" + i4+"/type",schemaPath:"#/$defs/recordOp/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.type.type,parentSchema:schema62.properties.type,data:data67};
+const err146 = {instancePath:instancePath+"/records/" + i4+"/type",schemaPath:"#/$defs/recordOp/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.type.type,parentSchema:schema64.properties.type,data:data67};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -3381,7 +3433,7 @@ errors++;
 if(data64.value !== undefined){
 let data68 = data64.value;
 if(typeof data68 !== "string"){
-const err147 = {instancePath:instancePath+"/records/" + i4+"/value",schemaPath:"#/$defs/recordOp/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.value.type,parentSchema:schema62.properties.value,data:data68};
+const err147 = {instancePath:instancePath+"/records/" + i4+"/value",schemaPath:"#/$defs/recordOp/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.value.type,parentSchema:schema64.properties.value,data:data68};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -3394,7 +3446,7 @@ errors++;
 if(data64.ttl !== undefined){
 let data69 = data64.ttl;
 if(!(((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69))) && (isFinite(data69)))){
-const err148 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema62.properties.ttl.type,parentSchema:schema62.properties.ttl,data:data69};
+const err148 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema64.properties.ttl.type,parentSchema:schema64.properties.ttl,data:data69};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -3405,7 +3457,7 @@ errors++;
 }
 if((typeof data69 == "number") && (isFinite(data69))){
 if(data69 < 0 || isNaN(data69)){
-const err149 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema62.properties.ttl,data:data69};
+const err149 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64.properties.ttl,data:data69};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -3419,7 +3471,7 @@ errors++;
 if(data64.ttl_before !== undefined){
 let data70 = data64.ttl_before;
 if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
-const err150 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema62.properties.ttl_before.type,parentSchema:schema62.properties.ttl_before,data:data70};
+const err150 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema64.properties.ttl_before.type,parentSchema:schema64.properties.ttl_before,data:data70};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -3430,7 +3482,7 @@ errors++;
 }
 if((typeof data70 == "number") && (isFinite(data70))){
 if(data70 < 0 || isNaN(data70)){
-const err151 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema62.properties.ttl_before,data:data70};
+const err151 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64.properties.ttl_before,data:data70};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -3443,7 +3495,7 @@ errors++;
 }
 }
 else {
-const err152 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data:data64};
+const err152 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data:data64};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -3696,8 +3748,8 @@ const len6 = data79.length;
 for(let i6=0; i6<len6; i6++){
 let data80 = data79[i6];
 if(typeof data80 === "string"){
-if(!pattern22.test(data80)){
-const err171 = {instancePath:instancePath+"/depends_on/" + i6,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain|dns_zone):."},message:"must match pattern \""+"^(client|domain|dns_zone):."+"\"",schema:"^(client|domain|dns_zone):.",parentSchema:schema63,data:data80};
+if(!pattern24.test(data80)){
+const err171 = {instancePath:instancePath+"/depends_on/" + i6,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain|dns_zone):."},message:"must match pattern \""+"^(client|domain|dns_zone):."+"\"",schema:"^(client|domain|dns_zone):.",parentSchema:schema65,data:data80};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -3708,7 +3760,7 @@ errors++;
 }
 }
 else {
-const err172 = {instancePath:instancePath+"/depends_on/" + i6,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.type,parentSchema:schema63,data:data80};
+const err172 = {instancePath:instancePath+"/depends_on/" + i6,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.type,parentSchema:schema65,data:data80};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -4329,7 +4381,7 @@ if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 if(data17.field !== undefined){
 let data18 = data17.field;
 if(!(((((data18 === "php_version") || (data18 === "https.lets_encrypt")) || (data18 === "https.force")) || (data18 === "https.hsts")) || (data18 === "redirect"))){
-const err37 = {instancePath:instancePath+"/unknowns/" + i3+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values",schema:schema53.enum,parentSchema:schema53,data:data18};
+const err37 = {instancePath:instancePath+"/unknowns/" + i3+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data18};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4408,7 +4460,7 @@ vErrors.push(err41);
 errors++;
 }
 for(const key1 in data17){
-if(!(((key1 === "client") || (key1 === "domain")) || (key1 === "field"))){
+if(!((((key1 === "client") || (key1 === "domain")) || (key1 === "field")) || (key1 === "keys"))){
 const err42 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unknowns.items,data:data17};
 if(vErrors === null){
 vErrors = [err42];
@@ -4470,9 +4522,14 @@ vErrors.push(err46);
 errors++;
 }
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unknowns.items.type,parentSchema:schema31.properties.unknowns.items,data:data17};
+if(data17.keys !== undefined){
+let data23 = data17.keys;
+if(Array.isArray(data23)){
+const len4 = data23.length;
+for(let i4=0; i4<len4; i4++){
+let data24 = data23[i4];
+if(typeof data24 !== "string"){
+const err47 = {instancePath:instancePath+"/unknowns/" + i3+"/keys/" + i4,schemaPath:"#/properties/unknowns/items/properties/keys/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.keys.items.type,parentSchema:schema31.properties.unknowns.items.properties.keys.items,data:data24};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -4484,7 +4541,7 @@ errors++;
 }
 }
 else {
-const err48 = {instancePath:instancePath+"/unknowns",schemaPath:"#/properties/unknowns/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.type,parentSchema:schema31.properties.unknowns,data:data16};
+const err48 = {instancePath:instancePath+"/unknowns/" + i3+"/keys",schemaPath:"#/properties/unknowns/items/properties/keys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.items.properties.keys.type,parentSchema:schema31.properties.unknowns.items.properties.keys,data:data23};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -4494,11 +4551,9 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data.unmanaged !== undefined){
-let data23 = data.unmanaged;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.clients === undefined){
-const err49 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data23};
+}
+else {
+const err49 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unknowns.items.type,parentSchema:schema31.properties.unknowns.items,data:data17};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -4507,8 +4562,10 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(data23.domains === undefined){
-const err50 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data23};
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/unknowns",schemaPath:"#/properties/unknowns/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.type,parentSchema:schema31.properties.unknowns,data:data16};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -4517,9 +4574,12 @@ vErrors.push(err50);
 }
 errors++;
 }
-for(const key2 in data23){
-if(!((((key2 === "clients") || (key2 === "domains")) || (key2 === "client_names")) || (key2 === "domain_names"))){
-const err51 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unmanaged,data:data23};
+}
+if(data.unmanaged !== undefined){
+let data25 = data.unmanaged;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+if(data25.clients === undefined){
+const err51 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data25};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -4528,11 +4588,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-if(data23.clients !== undefined){
-let data24 = data23.clients;
-if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
-const err52 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.clients.type,parentSchema:schema31.properties.unmanaged.properties.clients,data:data24};
+if(data25.domains === undefined){
+const err52 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data25};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -4541,9 +4598,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 < 0 || isNaN(data24)){
-const err53 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.clients,data:data24};
+for(const key2 in data25){
+if(!((((key2 === "clients") || (key2 === "domains")) || (key2 === "client_names")) || (key2 === "domain_names"))){
+const err53 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unmanaged,data:data25};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -4553,11 +4610,10 @@ vErrors.push(err53);
 errors++;
 }
 }
-}
-if(data23.domains !== undefined){
-let data25 = data23.domains;
-if((!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))) && (data25 !== null)){
-const err54 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domains.type},message:"must be integer,null",schema:schema31.properties.unmanaged.properties.domains.type,parentSchema:schema31.properties.unmanaged.properties.domains,data:data25};
+if(data25.clients !== undefined){
+let data26 = data25.clients;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err54 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.clients.type,parentSchema:schema31.properties.unmanaged.properties.clients,data:data26};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -4566,9 +4622,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if((typeof data25 == "number") && (isFinite(data25))){
-if(data25 < 0 || isNaN(data25)){
-const err55 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.domains,data:data25};
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 < 0 || isNaN(data26)){
+const err55 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.clients,data:data26};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -4579,14 +4635,10 @@ errors++;
 }
 }
 }
-if(data23.client_names !== undefined){
-let data26 = data23.client_names;
-if(Array.isArray(data26)){
-const len4 = data26.length;
-for(let i4=0; i4<len4; i4++){
-let data27 = data26[i4];
-if(typeof data27 !== "string"){
-const err56 = {instancePath:instancePath+"/unmanaged/client_names/" + i4,schemaPath:"#/properties/unmanaged/properties/client_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.client_names.items.type,parentSchema:schema31.properties.unmanaged.properties.client_names.items,data:data27};
+if(data25.domains !== undefined){
+let data27 = data25.domains;
+if((!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))) && (data27 !== null)){
+const err56 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domains.type},message:"must be integer,null",schema:schema31.properties.unmanaged.properties.domains.type,parentSchema:schema31.properties.unmanaged.properties.domains,data:data27};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -4595,10 +4647,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-}
-else {
-const err57 = {instancePath:instancePath+"/unmanaged/client_names",schemaPath:"#/properties/unmanaged/properties/client_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.client_names.type,parentSchema:schema31.properties.unmanaged.properties.client_names,data:data26};
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 < 0 || isNaN(data27)){
+const err57 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.domains,data:data27};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -4608,10 +4659,15 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data23.domain_names !== undefined){
-let data28 = data23.domain_names;
-if((!(Array.isArray(data28))) && (data28 !== null)){
-const err58 = {instancePath:instancePath+"/unmanaged/domain_names",schemaPath:"#/properties/unmanaged/properties/domain_names/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domain_names.type},message:"must be array,null",schema:schema31.properties.unmanaged.properties.domain_names.type,parentSchema:schema31.properties.unmanaged.properties.domain_names,data:data28};
+}
+if(data25.client_names !== undefined){
+let data28 = data25.client_names;
+if(Array.isArray(data28)){
+const len5 = data28.length;
+for(let i5=0; i5<len5; i5++){
+let data29 = data28[i5];
+if(typeof data29 !== "string"){
+const err58 = {instancePath:instancePath+"/unmanaged/client_names/" + i5,schemaPath:"#/properties/unmanaged/properties/client_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.client_names.items.type,parentSchema:schema31.properties.unmanaged.properties.client_names.items,data:data29};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -4620,12 +4676,10 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(Array.isArray(data28)){
-const len5 = data28.length;
-for(let i5=0; i5<len5; i5++){
-let data29 = data28[i5];
-if(typeof data29 !== "string"){
-const err59 = {instancePath:instancePath+"/unmanaged/domain_names/" + i5,schemaPath:"#/properties/unmanaged/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.domain_names.items.type,parentSchema:schema31.properties.unmanaged.properties.domain_names.items,data:data29};
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/unmanaged/client_names",schemaPath:"#/properties/unmanaged/properties/client_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.client_names.type,parentSchema:schema31.properties.unmanaged.properties.client_names,data:data28};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -4635,11 +4689,10 @@ vErrors.push(err59);
 errors++;
 }
 }
-}
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unmanaged.type,parentSchema:schema31.properties.unmanaged,data:data23};
+if(data25.domain_names !== undefined){
+let data30 = data25.domain_names;
+if((!(Array.isArray(data30))) && (data30 !== null)){
+const err60 = {instancePath:instancePath+"/unmanaged/domain_names",schemaPath:"#/properties/unmanaged/properties/domain_names/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domain_names.type},message:"must be array,null",schema:schema31.properties.unmanaged.properties.domain_names.type,parentSchema:schema31.properties.unmanaged.properties.domain_names,data:data30};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -4648,15 +4701,12 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-if(data.notes !== undefined){
-let data30 = data.notes;
 if(Array.isArray(data30)){
 const len6 = data30.length;
 for(let i6=0; i6<len6; i6++){
 let data31 = data30[i6];
 if(typeof data31 !== "string"){
-const err61 = {instancePath:instancePath+"/notes/" + i6,schemaPath:"#/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.notes.items.type,parentSchema:schema31.properties.notes.items,data:data31};
+const err61 = {instancePath:instancePath+"/unmanaged/domain_names/" + i6,schemaPath:"#/properties/unmanaged/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.domain_names.items.type,parentSchema:schema31.properties.unmanaged.properties.domain_names.items,data:data31};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -4667,8 +4717,10 @@ errors++;
 }
 }
 }
+}
+}
 else {
-const err62 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.notes.type,parentSchema:schema31.properties.notes,data:data30};
+const err62 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unmanaged.type,parentSchema:schema31.properties.unmanaged,data:data25};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -4678,14 +4730,14 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data.warnings !== undefined){
-let data32 = data.warnings;
+if(data.notes !== undefined){
+let data32 = data.notes;
 if(Array.isArray(data32)){
 const len7 = data32.length;
 for(let i7=0; i7<len7; i7++){
 let data33 = data32[i7];
 if(typeof data33 !== "string"){
-const err63 = {instancePath:instancePath+"/warnings/" + i7,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.warnings.items.type,parentSchema:schema31.properties.warnings.items,data:data33};
+const err63 = {instancePath:instancePath+"/notes/" + i7,schemaPath:"#/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.notes.items.type,parentSchema:schema31.properties.notes.items,data:data33};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -4697,7 +4749,7 @@ errors++;
 }
 }
 else {
-const err64 = {instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.warnings.type,parentSchema:schema31.properties.warnings,data:data32};
+const err64 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.notes.type,parentSchema:schema31.properties.notes,data:data32};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -4707,13 +4759,14 @@ vErrors.push(err64);
 errors++;
 }
 }
-if(data.summary !== undefined){
-let data34 = data.summary;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-for(const key3 in data34){
-let data35 = data34[key3];
-if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
-const err65 = {instancePath:instancePath+"/summary/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.additionalProperties.type,parentSchema:schema31.properties.summary.additionalProperties,data:data35};
+if(data.warnings !== undefined){
+let data34 = data.warnings;
+if(Array.isArray(data34)){
+const len8 = data34.length;
+for(let i8=0; i8<len8; i8++){
+let data35 = data34[i8];
+if(typeof data35 !== "string"){
+const err65 = {instancePath:instancePath+"/warnings/" + i8,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.warnings.items.type,parentSchema:schema31.properties.warnings.items,data:data35};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -4722,9 +4775,10 @@ vErrors.push(err65);
 }
 errors++;
 }
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 < 0 || isNaN(data35)){
-const err66 = {instancePath:instancePath+"/summary/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.additionalProperties,data:data35};
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.warnings.type,parentSchema:schema31.properties.warnings,data:data34};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -4734,10 +4788,13 @@ vErrors.push(err66);
 errors++;
 }
 }
-}
-}
-else {
-const err67 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data34};
+if(data.summary !== undefined){
+let data36 = data.summary;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+for(const key3 in data36){
+let data37 = data36[key3];
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+const err67 = {instancePath:instancePath+"/summary/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.additionalProperties.type,parentSchema:schema31.properties.summary.additionalProperties,data:data37};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -4746,10 +4803,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-}
-else {
-const err68 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 0 || isNaN(data37)){
+const err68 = {instancePath:instancePath+"/summary/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.additionalProperties,data:data37};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -4758,9 +4814,34 @@ vErrors.push(err68);
 }
 errors++;
 }
+}
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data36};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+else {
+const err70 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
 validate20.errors = vErrors;
 return errors === 0;
 }
 validate20.evaluated = {"props":{"format_version":true,"panel_url":true,"manifest":true,"manifest_sha256":true,"fingerprint":true,"plan_sha256":true,"changes":true,"conflicts":true,"unknowns":true,"unmanaged":true,"notes":true,"warnings":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`.","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\" or \"dns_zone\"","enum":["client","domain","dns_zone"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"type":"string"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues).","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"type":"string"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`.","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\" or \"dns_zone\"","enum":["client","domain","dns_zone"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"}}};

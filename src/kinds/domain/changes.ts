@@ -10,6 +10,8 @@ import {
   type DomainSetting,
   type DomainSettings,
   givenSettings,
+  type LiveDomainSettings,
+  settingBefore,
   sameSetting,
   type SettingChange,
   settingRow,
@@ -94,18 +96,22 @@ export function createDomain(
 /**
  * The diff rule for an existing domain's settings: the update for the settings the manifest
  * gives that differ from the panel's, or undefined. A setting the record does not show goes to
- * `unknown`, never a change.
+ * `unknown` (with the panel's keys that do not read), never a change. HSTS or forwarding whose
+ * flag reads but whose details do not: the flag alone decides for `false` (on: a change, off:
+ * the same); an object to compare with is unknown.
  */
 export function updateDomain(
   settings: DomainSettings | undefined,
   live: LiveDomain,
   owner: { readonly id: number; readonly username: string },
-  unknown: (field: DomainSetting) => void,
+  unknown: (field: DomainSetting, keys: readonly string[]) => void,
 ): UpdateDomain | undefined {
   const fields: SettingChange[] = [];
+  const shown: LiveDomainSettings = live.settings ?? {};
   for (const [row, wanted] of givenSettings(settings)) {
-    const now = live.settings === undefined ? undefined : row.read(live.settings);
-    if (now === undefined) unknown(row.key);
+    const now = settingBefore(row, shown);
+    const partial = now === true && row.on !== undefined; // on, its details unread
+    if (now === undefined || (partial && wanted !== false)) unknown(row.key, row.unread(shown));
     else if (!sameSetting(now, wanted)) fields.push({ field: row.key, before: now, after: wanted } as SettingChange);
   }
   if (fields.length === 0) return undefined;
@@ -117,11 +123,26 @@ export function updateDomain(
     domainId: live.id,
     client: owner.username,
     clientId: owner.id,
-    reason: 'differs from the manifest',
+    reason: `differs from the manifest${forwardingOffNote(fields, shown)}`,
     dependsOn: [],
     fields,
     body: settingsBody(fields, live.settings ?? {}),
   };
+}
+
+/**
+ * `; forwarding is turned off, but the panel keeps "https://old.example/" as its target.target (the
+ * document root it had is not restored)` when the change turns forwarding off and the target reads
+ * as an http(s) URL: whether the panel takes that, and what it then serves, is unknown. Else ''.
+ */
+function forwardingOffNote(fields: readonly SettingChange[], live: LiveDomainSettings): string {
+  const off = fields.some((f) => f.field === 'redirect' && f.after === false);
+  const target = live.target?.target;
+  if (!off || typeof target !== 'string' || !/^\s*https?:\/\//i.test(target)) return '';
+  return (
+    `; forwarding is turned off, but the panel keeps ${quote(target)} as its target.target ` +
+    '(the document root it had is not restored)'
+  );
 }
 
 /** The delete of a live domain from its owner; the planner adds the subdomains it waits for. */
@@ -270,16 +291,26 @@ export function settingText(value: SettingChange['before']): string {
 
 /**
  * `domain "a.example" of client "alice": the panel's record (GET /domains) shows no readable
- * security.is_prefer_https: https.force not compared, not changed`: a managed setting the panel
- * does not show, or shows in a form it cannot be read in (`is_hsts: "yes"`, HSTS on without its age).
+ * security.hsts_preload: https.hsts not compared, not changed`: a managed setting the panel
+ * does not show, or shows in a form it cannot be read in (`is_hsts: "yes"`, HSTS on without its
+ * age). `keys` names the panel's keys that do not read (updateDomain gives them); without them
+ * (a plan that does not carry them) the line names the setting's keys, as not all readable.
  */
 export function settingUnknownLine(u: {
   readonly client: string;
   readonly domain: string;
   readonly field: DomainSetting;
+  readonly keys?: readonly string[] | undefined;
 }): string {
+  const all = settingRow(u.field).panelKeys;
+  const shows =
+    u.keys !== undefined && u.keys.length > 0
+      ? `shows no readable ${u.keys.join(', ')}`
+      : all.includes(',')
+        ? `does not show all of ${all} readably`
+        : `shows no readable ${all}`;
   return (
     `domain ${quote(u.domain)}${unicodeForm(u.domain)} of client ${quote(u.client)}: the panel's record ` +
-    `(GET /domains) shows no readable ${settingRow(u.field).panelKeys}: ${u.field} not compared, not changed`
+    `(GET /domains) ${shows}: ${u.field} not compared, not changed`
   );
 }

@@ -2,8 +2,16 @@
 import { quote } from '../../escape.js';
 import { assertNever, canonical, isRecord, type JsonValue } from '../../util.js';
 import { type ChangeBase, changeId } from '../common.js';
-import type { DomainChange } from './changes.js';
-import { type DomainSettings, type SettingChange, settingRow, type SettingsBody } from './settings.js';
+import { type DomainChange, settingText } from './changes.js';
+import {
+  type DomainSetting,
+  type DomainSettings,
+  type DomainSettingTypes,
+  givenSettings,
+  type SettingChange,
+  settingRow,
+  type SettingsBody,
+} from './settings.js';
 
 /** A domain's change as the plan document holds it (snake_case), beside the common fields; the schema checked it. */
 export interface DomainChangeJson {
@@ -94,12 +102,16 @@ export function domainFromJson(
 
 /**
  * What a domain's change read back must say of itself beyond the schema: a create waits for what
- * it names; an update's body sends exactly what its fields say.
+ * it names; each value it would send is one a manifest may give (the row's `unwritable`: a
+ * MAJOR.MINOR version or "default", status 301 or 302, an http(s) URL, max_age 0 or more); an
+ * update's body sends exactly what its fields say.
  */
 export function domainProblems(change: DomainChange, path: string): string[] {
   if (change.action === 'update') return updateProblems(change.fields, change.body, path);
   if (change.action !== 'create') return [];
-  const problems: string[] = [];
+  const problems: string[] = givenSettings(change.settings).flatMap(([row, value]) =>
+    valueProblems(row.key, value, `${path}.settings`),
+  );
   const owner = changeId('client', change.client);
   if (change.clientId === null && !change.dependsOn.includes(owner))
     problems.push(`${path}.client_id: null, yet the change does not depend on ${quote(owner)}`);
@@ -118,6 +130,7 @@ function updateProblems(fields: readonly SettingChange[], body: SettingsBody, pa
   const touched = new Set<string>();
   const seen = new Set<string>();
   for (const [i, f] of fields.entries()) {
+    problems.push(...valueProblems(f.field, f.after, `${path}.fields[${i}].after`, false));
     if (seen.has(f.field)) problems.push(`${path}.fields[${i}]: ${quote(f.field)} appears twice`);
     seen.add(f.field);
     const row = settingRow(f.field);
@@ -135,4 +148,20 @@ function updateProblems(fields: readonly SettingChange[], body: SettingsBody, pa
   for (const key of Object.keys(body))
     if (!touched.has(key)) problems.push(`${path}.request.body: sends ${quote(key)}, which no field changes`);
   return problems;
+}
+
+/**
+ * `<path>.redirect: {"to":"ftp://x","status":301} is a target that is not an absolute http(s) URL`
+ * when a value a change would send is one no manifest can give (the file was edited); `named`:
+ * the path names the setting (a create's settings) rather than the value (an update's `after`).
+ */
+function valueProblems(
+  field: DomainSetting,
+  value: DomainSettingTypes[DomainSetting],
+  path: string,
+  named = true,
+): string[] {
+  const reason = settingRow(field).unwritable(value);
+  if (reason === undefined) return [];
+  return [`${named ? `${path}.${field}` : path}: ${settingText(value)} is ${reason}: the file was edited`];
 }

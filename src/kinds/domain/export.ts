@@ -27,7 +27,10 @@ export interface NestedSettings {
 /** A domain item as export writes it: its name alone, or `{name, ...settings}` when it has settings to write. */
 export type DomainEntry = string | ({ readonly name: string } & NestedSettings);
 
-/** A setting the panel holds that a manifest cannot: the row's reason, and the value as read. */
+/**
+ * A setting the panel holds that a manifest cannot: the row's reason, and the value as read;
+ * for HSTS or forwarding on whose details do not read, `true` (on) and which keys do not read.
+ */
 export interface UnwritableSetting {
   readonly field: DomainSetting;
   readonly value: DomainSettingTypes[DomainSetting];
@@ -38,7 +41,7 @@ export interface UnwritableSetting {
 export interface ExportedSettings {
   /** The settings to write: each one the record shows, not the panel's default, and writable. */
   readonly settings: DomainSettings;
-  /** Those the manifest cannot hold (left out: the caller warns). */
+  /** Those the manifest cannot hold, HSTS or forwarding on without readable details too (left out: the caller warns). */
   readonly unwritable: readonly UnwritableSetting[];
   /** Those the record does not show (left out: not managed). */
   readonly unknown: readonly DomainSetting[];
@@ -47,7 +50,9 @@ export interface ExportedSettings {
 /**
  * The settings export writes of a domain whose record carries `live` (undefined: none shown),
  * in table order: a default value is left out (the manifest need not say it), so is one the
- * manifest cannot hold (`unwritable`) and one the record does not show (`unknown`).
+ * manifest cannot hold (`unwritable`) and one the record does not show (`unknown`). HSTS or
+ * forwarding that is on but whose details do not read is not the default: it is `unwritable`
+ * (a warning naming the domain and the setting), never dropped silently.
  */
 export function exportedSettings(live: LiveDomainSettings | undefined): ExportedSettings {
   const settings: Partial<Record<DomainSetting, unknown>> = {};
@@ -56,7 +61,14 @@ export function exportedSettings(live: LiveDomainSettings | undefined): Exported
   for (const row of SETTING_ROWS) {
     const value = live === undefined ? undefined : row.read(live);
     if (value === undefined) {
-      unknown.push(row.key);
+      if (live !== undefined && row.on?.(live) === true) {
+        const keys = row.unread(live);
+        unwritable.push({
+          field: row.key,
+          value: true,
+          reason: `turned on, but ${keys.join(', ')} ${keys.length === 1 ? 'does' : 'do'} not read`,
+        });
+      } else unknown.push(row.key);
       continue;
     }
     if (row.isDefault(value)) continue;

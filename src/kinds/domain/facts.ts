@@ -8,7 +8,7 @@ import { type ClientFactIndex, existingClient } from '../client/index.js';
 import { type Fact, namesDifference, namesFact, valueOf } from '../facts.js';
 import type { DomainChange } from './changes.js';
 import type { LiveDomain } from './record.js';
-import { type SettingObject, settingRow, settingsBody } from './settings.js';
+import { settingBefore, type SettingObject, settingRow, settingsBody } from './settings.js';
 
 /** The live panel as a domain's facts look it up. */
 export interface DomainFactIndex extends Pick<ClientFactIndex, 'clients'> {
@@ -23,7 +23,8 @@ export interface DomainFactIndex extends Pick<ClientFactIndex, 'clients'> {
  * The facts a domain's change depends on, in this order:
  * - a create: `domain:<name>` absent; an existing owner: `owner:<name>` `id:<n>`;
  * - an update: `domain-record:<name>` with its id and owner, each setting's value before
- *   (`domain-setting:<name>:<field>`), and each nested object it sends whole
+ *   (`domain-setting:<name>:<field>`, as settingBefore reads it: `true` for HSTS or forwarding on
+ *   whose details do not read), and each nested object it sends whole
  *   (`domain-object:<name>:<object>`, as it would be sent now): a key no manifest manages that
  *   was changed in the panel after review makes the plan stale instead of being sent back;
  * - a delete: its subdomains (`subdomains:<name>`), and `domain-record:<name>` with its id and
@@ -61,7 +62,7 @@ export function domainFacts(change: DomainChange): Fact<DomainFactIndex>[] {
           actual: (live) => {
             const domain = live.domains.get(name);
             if (domain === undefined) return 'absent';
-            const now = domain.settings === undefined ? undefined : row.read(domain.settings);
+            const now = settingBefore(row, domain.settings ?? {});
             return now === undefined ? 'unknown' : JSON.stringify(now);
           },
           reason: (actual) =>

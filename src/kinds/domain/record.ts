@@ -7,6 +7,7 @@ import { domainToUnicode } from 'node:url';
 import { safeText } from '../../escape.js';
 import { normalizeDomain } from '../../names.js';
 import { compare } from '../../util.js';
+import { FLAG_PROBLEM, readFlag } from '../common.js';
 import type { LiveDomainSettings } from './settings.js';
 
 export interface LiveDomain {
@@ -31,21 +32,14 @@ export interface LiveDomain {
 }
 
 /**
- * `is_system_domain` as read: a boolean, 0 or 1, or those as strings ("0", "1", "true",
- * "false": PHP panels send numbers and booleans as strings) give true or false; a record
- * without the field, with null or with "" does not say (undefined). Anything else is a problem.
+ * `is_system_domain` as read (common.ts readFlag: a boolean, 0 or 1, or those as strings) gives
+ * true or false; a record without the field, with null or with "" (spaces aside) does not say
+ * (undefined). Anything else is a problem.
  */
 export function systemFlag(value: unknown): boolean | undefined | { readonly problem: string } {
   if (value === undefined || value === null) return undefined;
-  if (typeof value === 'boolean') return value;
-  if (value === 0 || value === 1) return value === 1;
-  if (typeof value === 'string') {
-    const text = value.trim().toLowerCase();
-    if (text === '') return undefined;
-    if (text === '1' || text === 'true') return true;
-    if (text === '0' || text === 'false') return false;
-  }
-  return { problem: 'a boolean (or 0 or 1)' };
+  if (typeof value === 'string' && value.trim() === '') return undefined;
+  return readFlag(value) ?? { problem: FLAG_PROBLEM };
 }
 
 /**
@@ -108,13 +102,10 @@ export function domainOrder(a: string, b: string): number {
 
 /**
  * Whether a domain record is a subdomain's: `id_parent_domain` a positive integer, or
- * `is_subdomain` true (1, "1"); undefined when it says neither way.
+ * `is_subdomain` true (readFlag: 1, "1", "true"); undefined when it says neither way.
  */
 export function subdomainFlag(record: Readonly<Record<string, unknown>>): boolean | undefined {
   const parent = record.id_parent_domain;
   if (Number.isSafeInteger(parent)) return (parent as number) > 0;
-  const flag = record.is_subdomain;
-  if (flag === true || flag === 1 || flag === '1') return true;
-  if (flag === false || flag === 0 || flag === '0') return false;
-  return undefined;
+  return readFlag(record.is_subdomain);
 }

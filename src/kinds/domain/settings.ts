@@ -9,6 +9,7 @@
  * were, whether the panel merges nested objects or replaces them.
  */
 import { canonical, isRecord, type JsonObject, type JsonValue } from '../../util.js';
+import { readFlag as flag } from '../common.js';
 
 /** HTTP Strict Transport Security as the manifest gives it (`https.hsts`). */
 export interface Hsts {
@@ -40,11 +41,21 @@ export type DomainSetting = keyof DomainSettingTypes;
 /** The settings a manifest gives for a domain; one left out is not managed. */
 export type DomainSettings = { readonly [K in DomainSetting]?: DomainSettingTypes[K] };
 
+/** The settings a panel turns on and off with a flag, with details beside it: HSTS and forwarding. */
+export type SwitchedSetting = 'https.hsts' | 'redirect';
+
+/**
+ * A setting's value on the panel as a plan compares it: its value in the manifest's terms, or
+ * for HSTS or forwarding `true`: on, with details that do not read. That is enough to turn it
+ * off, not to compare it with an object.
+ */
+export type SettingBefore<K extends DomainSetting> = DomainSettingTypes[K] | (K extends SwitchedSetting ? true : never);
+
 /** One setting that differs, in the manifest's terms. */
 export type SettingChange = {
   [K in DomainSetting]: {
     readonly field: K;
-    readonly before: DomainSettingTypes[K];
+    readonly before: SettingBefore<K>;
     readonly after: DomainSettingTypes[K];
   };
 }[DomainSetting];
@@ -75,6 +86,16 @@ export interface SettingRow<K extends DomainSetting> {
   readonly panelKeys: string;
   /** Its value on the panel, in the manifest's terms; undefined when the record does not show it. */
   read(live: LiveDomainSettings): DomainSettingTypes[K] | undefined;
+  /**
+   * HSTS and forwarding: whether the flag alone says on (true) or off (false); undefined when it
+   * does not read. Absent for the other settings.
+   */
+  readonly on?: (live: LiveDomainSettings) => boolean | undefined;
+  /**
+   * The panel's keys that do not read, for messages (`security.hsts_preload`; the object's name
+   * when the record lacks it): why `read` gave undefined, or why an `on` setting's details do not read.
+   */
+  unread(live: LiveDomainSettings): readonly string[];
   /** Writes the value into `into`: the nested object being sent, or the body for a top-level key. */
   write(into: Record<string, JsonValue>, value: DomainSettingTypes[K]): void;
   /** Whether this is the panel's default for a new domain (export leaves it out). */
@@ -89,21 +110,34 @@ export const PHP_VERSION = /^[0-9]{1,3}\.[0-9]{1,3}$/;
 /** 301 or 302: what a manifest's redirect may ask for. */
 export const REDIRECT_STATUSES: readonly number[] = [301, 302];
 
-/** A boolean as panels answer it: true, false, 0, 1, or those as strings (any case, spaces around); else undefined. */
-function flag(value: JsonValue | undefined): boolean | undefined {
-  if (typeof value === 'boolean') return value;
-  if (value === 0 || value === 1) return value === 1;
-  if (typeof value !== 'string') return undefined;
-  const text = value.trim().toLowerCase();
-  if (text === '0' || text === '1') return text === '1';
-  if (text === 'true' || text === 'false') return text === 'true';
-  return undefined;
-}
-
 /** A whole number, or one in a string (PHP panels send numbers so); else undefined. */
 function whole(value: JsonValue | undefined): number | undefined {
   const n = typeof value === 'string' && /^-?[0-9]{1,15}$/.test(value.trim()) ? Number(value.trim()) : value;
   return typeof n === 'number' && Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** How a row reads one key of the panel's object: its value, or undefined when it does not read. */
+type KeyReader = (value: JsonValue | undefined) => JsonValue | undefined;
+
+/**
+ * The keys of `object` whose value does not read, named `<object>.<key>`: the first (the flag)
+ * alone when it does not read; `[object]` when the record lacks the object.
+ */
+function unreadKeys(live: LiveDomainSettings, object: SettingObject, checks: readonly [string, KeyReader][]): string[] {
+  const o = live[object];
+  if (o === undefined) return [object];
+  const unread = checks.filter(([key, check]) => check(o[key]) === undefined).map(([key]) => `${object}.${key}`);
+  return unread[0] === `${object}.${checks[0]?.[0]}` ? unread.slice(0, 1) : unread;
+}
+
+/**
+ * A key the row owns as it goes back when the row turns its setting off: a number or a flag
+ * that reads from a string (`"302"`, `"1"`) as the number or the boolean (the fixture's types);
+ * anything else, or a key the object lacks, as read.
+ */
+function retype(into: Record<string, JsonValue>, key: string, read: KeyReader): void {
+  const value = typeof into[key] === 'string' ? read(into[key]) : undefined;
+  if (value !== undefined) into[key] = value;
 }
 
 /** The first of `keys` the object carries (a setting the panel spells two ways), or the first key. */
@@ -124,6 +158,10 @@ function flagRow<K extends 'https.lets_encrypt' | 'https.force'>(
     read: (live) => {
       const o = live[object];
       return o === undefined ? undefined : flag(o[spelling(o, keys)]);
+    },
+    unread: (live) => {
+      const o = live[object];
+      return o === undefined ? [object] : [`${object}.${spelling(o, keys)}`];
     },
     write: (into, value) => {
       // The fixture's spelling always; another spelling the panel showed is kept in step with it.
@@ -150,6 +188,7 @@ const phpVersion: SettingRow<'php_version'> = {
     }
     return typeof v === 'string' ? v.trim() : undefined;
   },
+  unread: () => ['php_version'],
   write: (into, value) => {
     into.php_version = value === 'default' ? '' : value;
   },
@@ -172,9 +211,23 @@ const hsts: SettingRow<'https.hsts'> = {
     if (max_age === undefined || include_subdomains === undefined || preload === undefined) return undefined;
     return { max_age, include_subdomains, preload };
   },
+  on: (live) => (live.security === undefined ? undefined : flag(live.security.is_hsts)),
+  unread: (live) =>
+    unreadKeys(live, 'security', [
+      ['is_hsts', flag],
+      ['hsts_max_age', whole],
+      ['hsts_include', flag],
+      ['hsts_preload', flag],
+    ]),
   write: (into, value) => {
     into.is_hsts = value !== false;
-    if (value === false) return;
+    if (value === false) {
+      // Off: the details stay as read, in the fixture's types when they read.
+      retype(into, 'hsts_max_age', whole);
+      retype(into, 'hsts_include', flag);
+      retype(into, 'hsts_preload', flag);
+      return;
+    }
     into.hsts_max_age = value.max_age;
     into.hsts_include = value.include_subdomains;
     into.hsts_preload = value.preload;
@@ -195,10 +248,21 @@ const redirect: SettingRow<'redirect'> = {
     const status = whole(o.forwarding_type);
     return typeof o.target === 'string' && status !== undefined ? { to: o.target, status } : undefined;
   },
+  on: (live) => (live.target === undefined ? undefined : flag(live.target.is_forwarding)),
+  unread: (live) =>
+    unreadKeys(live, 'target', [
+      ['is_forwarding', flag],
+      ['target', (v) => (typeof v === 'string' ? v : undefined)],
+      ['forwarding_type', whole],
+    ]),
   write: (into, value) => {
-    // Off: only the flag; `target` stays as read (the panel's document root, or the old URL).
+    // Off: the flag; `target` stays as read (the panel's document root, or the old URL: the
+    // plan's reason says so), `forwarding_type` too, as an integer when it reads as one.
     into.is_forwarding = value !== false;
-    if (value === false) return;
+    if (value === false) {
+      retype(into, 'forwarding_type', whole);
+      return;
+    }
     into.target = value.to;
     into.forwarding_type = value.status;
   },
@@ -229,14 +293,34 @@ export function settingRow<K extends DomainSetting>(key: K): SettingRow<K> {
   return BY_KEY.get(key) as unknown as SettingRow<K>;
 }
 
-/** Whether `text` is an absolute http or https URL with a host (what a redirect may point at). */
+/**
+ * Whether `text` is an absolute http or https URL with a host (what a redirect may point at).
+ * No white space or control character anywhere: `new URL` drops tabs and line breaks silently,
+ * and a panel would send the text as given.
+ */
 export function isHttpUrl(text: string): boolean {
-  if (!/^https?:\/\//i.test(text)) return false;
+  if (!/^https?:\/\//i.test(text) || URL_UNSAFE.test(text)) return false;
   try {
     return new URL(text).host !== '';
   } catch {
     return false;
   }
+}
+
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const URL_UNSAFE = /[\s\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * A setting as a plan compares it (SettingBefore): its value as read; for HSTS or forwarding whose
+ * flag says on but whose details do not read, `true`; undefined when the record does not show it.
+ */
+export function settingBefore<K extends DomainSetting>(
+  row: SettingRow<K>,
+  live: LiveDomainSettings,
+): SettingBefore<K> | undefined {
+  const value = row.read(live);
+  if (value !== undefined) return value;
+  return row.on?.(live) === true ? (true as SettingBefore<K>) : undefined;
 }
 
 /** The settings a manifest gives, each in table order, as `[row, value]`. */
