@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkValue, recordHost } from '../../src/kinds/zone/values.js';
 import { type LiveRecord, liveHost, parseZone } from '../../src/kinds/zone/record.js';
 import { type DesiredZone, zoneDiff } from '../../src/kinds/zone/diff.js';
+import { itemZone, zonePlace, zoneRefused } from '../../src/kinds/zone/manifest.js';
 
 const live = (host: string, type: string, value: string, ttl = 3600): LiveRecord => ({
   host,
@@ -179,5 +180,72 @@ describe('the diff rule', () => {
   it('compares values exactly: a value in another case is another record', () => {
     const zone = [live('@', 'TXT', 'V=SPF1 -all', 300)];
     expect(zoneDiff(want([txt]), zone).ops).toEqual([{ op: 'add', ...txt }]);
+  });
+});
+
+describe('a dns block as the manifest gives it', () => {
+  const domain = 'domain "alice.example" in client "alice"';
+  const lineOf = (path: readonly (string | number)[]): number => 10 + Number(path[2] ?? 0);
+  const read = (item: unknown) => itemZone(item, domain, 'alice.example', lineOf);
+
+  it('gives the zone in comparison form, TTLs resolved, and nothing for an item without dns', () => {
+    expect(read('alice.example')).toEqual({ dns: undefined, problems: [] });
+    expect(read({ name: 'alice.example' })).toEqual({ dns: undefined, problems: [] });
+    expect(
+      read({
+        name: 'alice.example',
+        dns: {
+          ttl: 120,
+          records: [
+            { host: 'WWW', type: 'a', value: '192.0.2.1' },
+            { host: '@', type: 'TXT', value: ' spaced ', ttl: 60 },
+          ],
+          prune: true,
+          keep: ['_ACME*'],
+        },
+      }),
+    ).toEqual({
+      dns: {
+        records: [
+          { host: 'www', type: 'A', value: '192.0.2.1', ttl: 120 },
+          { host: '@', type: 'TXT', value: ' spaced ', ttl: 60 },
+        ],
+        prune: true,
+        keep: ['_ACME*'],
+      },
+      problems: [],
+    });
+  });
+
+  it('says each problem at its path, naming an earlier record by its line', () => {
+    const { problems } = read({
+      name: 'alice.example',
+      dns: {
+        records: [
+          { host: '@', type: 'MX', value: '10 mail.alice.example.' },
+          { host: '@', type: 'mx', value: '10 mail.alice.example.' },
+        ],
+      },
+    });
+    expect(problems).toEqual([
+      {
+        path: ['dns', 'records', 1],
+        severity: 'error',
+        message: expect.stringContaining('record #1 (line 10) has the same host "@", type MX') as unknown,
+      },
+    ]);
+    expect(read({ name: 'alice.example', state: 'absent', dns: { records: [] } }).problems).toMatchObject([
+      { path: ['dns'], atKey: true, severity: 'error' },
+    ]);
+  });
+
+  it('words the schema refusals of its values, and where an unknown key stands', () => {
+    expect(zoneRefused(['dns', 'records', 0, 'value'], 'type', 10, domain)).toContain('quote it');
+    expect(zoneRefused(['dns', 'records', 2], 'required', {}, domain, 'host')).toBe(
+      `"dns" record #3 of ${domain} has no "host": add one, like host: "@" (the domain itself) or host: www`,
+    );
+    expect(zoneRefused(['dns', 'ttl'], 'minimum', 59, domain)).toContain('from 60 to 2592000');
+    expect(zonePlace(['dns', 'records', 1], domain)).toBe(`in "dns" record #2 of ${domain}`);
+    expect(zonePlace(['dns'], domain)).toBe(`in "dns" of ${domain}`);
   });
 });

@@ -2,43 +2,15 @@
  * Random manifests for the chunked-read property tests (chunked.test.ts), written as text in
  * the shapes people write: valid ones of the common shape (with every key of the format:
  * prune, state, suspended, domain entries), ones with mistakes, and small edits that may break
- * the text in any way. Domain items may carry settings (`php_version`, `https`, `redirect`).
+ * the text in any way. Domain items may carry settings (`php_version`, `https`, `redirect`) and
+ * a `dns` block (item-specs.ts).
  */
 import fc from 'fast-check';
-
-/**
- * A setting of a domain item: its key, its value in flow style, and (when it can be written so)
- * the lines of its value as a block.
- */
-interface SettingSpec {
-  key: string;
-  flow: string;
-  block?: readonly string[];
-}
+import { BAD_SETTINGS, type SettingSpec, VALID_SETTINGS } from './item-specs.js';
 
 /** A domain item: a name, or `{name, state, settings}` (`state` may be left out, or wrong). */
 type DomainSpec =
   string | { name: string | number | undefined; state: string | undefined; settings?: readonly SettingSpec[] };
-
-/** Settings as export writes them, in flow and block style. */
-const VALID_SETTINGS: readonly SettingSpec[] = [
-  { key: 'php_version', flow: '"8.3"' },
-  { key: 'https', flow: '{force: true, lets_encrypt: false}', block: ['force: true', 'lets_encrypt: false'] },
-  { key: 'https', flow: '{hsts: {max_age: 31536000, include_subdomains: true}}' },
-  { key: 'https', flow: '{hsts: false}', block: ['hsts: false'] },
-  { key: 'redirect', flow: '{to: "https://x.example/", status: 302}' },
-  { key: 'redirect', flow: 'false' },
-];
-
-/** Settings with mistakes (errors and warnings). */
-const BAD_SETTINGS: readonly SettingSpec[] = [
-  { key: 'php_version', flow: '8.10' },
-  { key: 'https', flow: '{}' },
-  { key: 'https', flow: '{hsts: true, forse: yes}', block: ['hsts: true', 'forse: yes'] },
-  { key: 'https', flow: '{hsts: {max_age: 60, preload: true}}' },
-  { key: 'redirect', flow: '{to: "https://alice.example/"}' },
-  { key: 'redirect', flow: '{to: nope, status: 303}' },
-];
 
 interface ClientSpec {
   username: string;
