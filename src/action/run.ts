@@ -4,15 +4,16 @@
  * (pr-comment.ts) only hands over argv, env and the process's outputs; everything is here, so
  * tests call it directly as well as run the built entry.
  */
-import { readFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ProvisionError, errnoCode } from '../errors.js';
-import { quote, safeText } from '../escape.js';
+import { guardOutput, quote, safeText } from '../escape.js';
 import { Redactions } from '../redact.js';
 import { isRecord, messageOf } from '../util.js';
 import { formatError } from '../render/diagnostics.js';
 import { commentBody, commentMarker } from './body.js';
 import { type GitHubTarget, upsertComment } from './github.js';
+import { applySummary } from './summary.js';
 
 /** Where the script writes, and what it may reach (tests inject `fetch`). */
 export interface PrCommentIo {
@@ -29,12 +30,15 @@ const OPTIONS = {
   command: { type: 'string', default: 'plan' },
   pr: { type: 'string' },
   'plan-in-log': { type: 'boolean', default: false },
+  'step-summary': { type: 'boolean', default: false },
+  'result-file': { type: 'string' },
   help: { type: 'boolean', default: false },
 } as const;
 
 export const USAGE =
   'Usage: provision-pr-comment --manifest PATH --exit-code N [--plan-file plan.md] [--stderr-file stderr.txt] ' +
   `[--command plan|apply] [--pr N] [--plan-in-log]
+       provision-pr-comment --step-summary --manifest PATH --exit-code N --result-file apply.json [--plan-file plan.md] [--stderr-file stderr.txt]
 
 Posts the outcome of 'provision plan' (or apply) as ONE comment on the pull request, found again
 on the next run by a hidden marker made from --manifest and updated in place; every exit code
@@ -49,6 +53,9 @@ Options:
   --command NAME      plan (default) or apply
   --pr N              the pull request (default: PROVISION_PR_NUMBER, else the event's)
   --plan-in-log       the run printed the whole plan to its log: a comment cut for length says so
+  --step-summary      instead of a comment: append apply's outcome to $GITHUB_STEP_SUMMARY (what was
+                      created, updated, deleted, what failed or was skipped, then the plan applied)
+  --result-file FILE  with --step-summary: what 'provision apply --format json' printed
 
 Environment: GITHUB_TOKEN (needs pull-requests: write; never printed), GITHUB_REPOSITORY,
 GITHUB_API_URL (default https://api.github.com), GITHUB_EVENT_PATH, GITHUB_SERVER_URL and
@@ -108,6 +115,19 @@ async function postComment(
     throw new ProvisionError('usage', "--manifest is required: the manifest's path, as the workflow names it");
   const exitCode = integer(values['exit-code'], '--exit-code', 255);
   const event = await readEvent(env);
+  if (values['step-summary']) {
+    if (command !== 'apply') throw new ProvisionError('usage', '--step-summary is for --command apply');
+    return writeStepSummary(env, io, redactions, {
+      manifest,
+      exitCode,
+      result: await readOptional(values['result-file'], '--result-file'),
+      plan: await readOptional(values['plan-file'], '--plan-file'),
+      stderr: redactions.redact(await readOptional(values['stderr-file'], '--stderr-file')),
+      runUrl: runUrl(env),
+      commit: headCommit(env, event),
+      panelUrl: env.PROVISION_URL,
+    });
+  }
   const pullRequest = pullRequestNumber(values.pr, env, event);
   if (pullRequest === undefined) {
     io.stdout.write(
@@ -137,6 +157,31 @@ async function postComment(
     `${done.action === 'created' ? 'Created' : 'Updated'} the plan comment for ${quote(manifest)} ` +
       `on pull request #${pullRequest}${done.url === '' ? '' : `: ${safeText(done.url)}`}\n`,
   );
+  return 0;
+}
+
+/**
+ * Appends apply's outcome to $GITHUB_STEP_SUMMARY (the run's page, read by everyone who can see
+ * the run): through the redaction filter and the control-character guard, as the CLI's own
+ * summary. Without the variable (not on a runner) nothing is written, and it says so.
+ */
+async function writeStepSummary(
+  env: Readonly<Record<string, string | undefined>>,
+  io: PrCommentIo,
+  redactions: Redactions,
+  input: Parameters<typeof applySummary>[0],
+): Promise<number> {
+  const path = env.GITHUB_STEP_SUMMARY;
+  if (path === undefined || path === '') {
+    io.stdout.write('No step summary: GITHUB_STEP_SUMMARY is not set (not on a GitHub Actions runner).\n');
+    return 0;
+  }
+  try {
+    await appendFile(path, guardOutput(redactions.redact(applySummary(input))));
+  } catch (error) {
+    throw new ProvisionError('io', `GITHUB_STEP_SUMMARY ${quote(path)} cannot be written (${errnoCode(error)})`);
+  }
+  io.stdout.write(`Wrote the apply's outcome for ${quote(input.manifest)} to the step summary.\n`);
   return 0;
 }
 

@@ -1,8 +1,10 @@
 /**
- * action.yml, run here: its bash steps in a stand-in for the Actions runner (composite.ts),
- * the install step against a fake `npm` that records what it is asked to install and links the
- * built dist/ in its place, provision against the simulator, the comment against a fake GitHub
- * API. Plus the structure it promises (which input each step sees, actions at current majors).
+ * action.yml, run here: its bash steps in a stand-in for the Actions runner (composite.ts), the
+ * install step against a fake `npm` that records what it is asked (the action's own build in its
+ * path, which is this checkout, built by the global setup; or an install from the registry),
+ * provision against the simulator, the comment against a fake GitHub API. Plus the structure it
+ * promises (which input each step sees, actions pinned by commit). A clean checkout building
+ * itself for real: checkout.test.ts.
  */
 import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -46,15 +48,19 @@ async function setup(
     workspace,
     npmLog,
     env,
-    github: { token: TOKEN, 'event.pull_request.number': pullRequest },
+    github: { token: TOKEN, 'event.pull_request.number': pullRequest, action_path: ROOT },
   };
 }
+
+/** The pinned actions action.yml uses, by name (test/e2e/workflows.test.ts checks every pin's form). */
+const SETUP_NODE = action.runs.steps[0]!.uses!;
+const UPLOAD = action.runs.steps.find((step) => step.uses?.startsWith('actions/upload-artifact@') === true)!.uses!;
 
 const CHANGES = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n';
 const CONFLICT = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example, shop.alice.example]\n';
 
 describe('the action, run', () => {
-  it('plan on a pull request: installs the pinned version outside the work tree, plans, comments; exit 2 is a success', async () => {
+  it("plan on a pull request: builds the action's own checkout, outside the work tree, plans, comments; exit 2 is a success", async () => {
     const simulator = await sim();
     const fake = await fakeGitHub();
     const s = await setup(CHANGES, fake, '7');
@@ -63,23 +69,27 @@ describe('the action, run', () => {
       { manifest: 'panel/manifest.yaml', url: simulator.url, 'api-key': API_KEY },
       { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
     );
-    const [cwd, ...npmArgs] = (await readFile(s.npmLog, 'utf8')).trimEnd().split('\n');
-    expect(cwd).toBe(s.temp);
-    expect(npmArgs).toEqual([
-      'install',
-      '--global',
-      '--prefix',
-      join(s.temp, 'panel-provision'),
+    // `npm ci` of the action's own lockfile, then its build, both in the action's path; nothing installed.
+    expect((await readFile(`${s.npmLog}.build`, 'utf8')).trimEnd().split('\n')).toEqual([
+      ROOT,
+      'ci',
       '--ignore-scripts',
       '--no-audit',
       '--no-fund',
-      `@panel-provision/cli@${pkg.version}`,
+      '--loglevel=error',
+      ROOT,
+      'run',
+      'build',
+      '--silent',
     ]);
+    await expect(readFile(s.npmLog, 'utf8')).rejects.toThrow(/ENOENT/);
+    expect(r.steps[1]!.stdout.trim()).toBe(pkg.version);
     expect(r.steps.map((step) => `${step.name}: ${step.outcome}`)).toEqual([
-      'actions/setup-node@v6: success',
+      `${SETUP_NODE}: success`,
       'Install panel-provision: success',
       'provision ${{ inputs.command }}: success',
       'Comment on the pull request: success',
+      'Summarise the apply: skipped',
       'Keep the encrypted passwords: skipped',
       'Fail when provision failed: skipped',
     ]);
@@ -125,6 +135,7 @@ describe('the action, run', () => {
     expect(r.steps.slice(2).map((step) => `${step.name}: ${step.outcome}`)).toEqual([
       'provision ${{ inputs.command }}: success',
       'Comment on the pull request: success',
+      'Summarise the apply: skipped',
       'Keep the encrypted passwords: skipped',
       'Fail when provision failed: failure',
     ]);
@@ -135,7 +146,7 @@ describe('the action, run', () => {
     );
     expect(fake.comments[0]!.body).toContain(':x: failed');
     expect(fake.comments[0]!.body).toContain('**Conflicts**');
-    expect(r.steps[5]!.stdout).toContain('::error title=panel-provision::provision ended with exit code 1');
+    expect(r.steps[6]!.stdout).toContain('::error title=panel-provision::provision ended with exit code 1');
   });
 
   it('apply on main: applies the saved plan, passwords encrypted to the recipient in the file the artifact keeps; no pull request, no comment', async () => {
@@ -159,6 +170,7 @@ describe('the action, run', () => {
     expect(r.steps.map((step) => `${step.name}: ${step.outcome}`).slice(2)).toEqual([
       'provision ${{ inputs.command }}: success',
       'Comment on the pull request: success',
+      'Summarise the apply: success',
       'Keep the encrypted passwords: success',
       'Fail when provision failed: skipped',
     ]);
@@ -166,8 +178,8 @@ describe('the action, run', () => {
     expect(simulator.state.clientNamed('alice')).toBeDefined();
     expect(r.steps[3]!.stdout).toContain('No pull request');
     expect(fake.requests).toEqual([]);
-    const upload = r.steps[4]!;
-    expect(upload.uses).toBe('actions/upload-artifact@v7');
+    const upload = r.steps[5]!;
+    expect(upload.uses).toBe(UPLOAD);
     expect(upload.with).toMatchObject({
       name: 'panel-secrets-a',
       path: r.outputs['secrets-file'],
@@ -275,7 +287,7 @@ describe('the action, run', () => {
     }
   });
 
-  it('installs an exact version or a release tarball, nothing else', async () => {
+  it('given a version, installs that exact version or a release tarball from outside the work tree, nothing else', async () => {
     const fake = await fakeGitHub();
     for (const [version, expected] of [
       ['1.2.3', '@panel-provision/cli@1.2.3'],
@@ -304,11 +316,23 @@ describe('the action, run', () => {
       const install = r.steps[1]!;
       if (expected === undefined) {
         expect(install.outcome, version).toBe('failure');
-        expect(install.stdout).toContain('::error title=panel-provision::the version input must be an exact version');
+        expect(install.stdout).toContain('::error title=panel-provision::the version input must be empty');
         expect(r.steps.slice(2).every((step) => step.outcome === 'skipped')).toBe(true);
       } else {
         expect(install.outcome, version).toBe('success');
-        expect((await readFile(s.npmLog, 'utf8')).trimEnd().split('\n').at(-1)).toBe(expected);
+        const [cwd, ...args] = (await readFile(s.npmLog, 'utf8')).trimEnd().split('\n');
+        expect(cwd).toBe(s.temp);
+        expect(args).toEqual([
+          'install',
+          '--global',
+          '--prefix',
+          join(s.temp, 'panel-provision'),
+          '--ignore-scripts',
+          '--no-audit',
+          '--no-fund',
+          expected,
+        ]);
+        await expect(readFile(`${s.npmLog}.build`, 'utf8')).rejects.toThrow(/ENOENT/);
       }
     }
   });
@@ -319,10 +343,14 @@ describe('action.yml', () => {
   const byName = (name: string): (typeof steps)[number] =>
     steps.find((step) => step.name === name) ?? expect.fail(`no step ${name}`);
 
-  it('is a composite action whose default version is this package, installed under its name', () => {
+  it("is a composite action that runs its own build unless a version is given; the bins it calls are the package's", () => {
     expect(action.runs.using).toBe('composite');
     expect(pkg.name).toBe('@panel-provision/cli');
-    expect(action.inputs.version!.default).toBe(pkg.version);
+    expect(action.inputs.version!.default).toBe('');
+    const install = byName('Install panel-provision');
+    expect(install.env).toMatchObject({ VERSION: '${{ inputs.version }}', ACTION_PATH: '${{ github.action_path }}' });
+    expect(install.run).toContain('"provision:bundle/bin.js" "provision-pr-comment:dist/action/pr-comment.js"');
+    expect(pkg.bin.provision).toBe('bundle/bin.js');
     expect(Object.keys(pkg.bin).sort()).toEqual(['provision', 'provision-pr-comment']);
     expect(pkg.bin['provision-pr-comment']).toBe('dist/action/pr-comment.js');
   });
@@ -359,14 +387,13 @@ describe('action.yml', () => {
     expect(byName('Comment on the pull request').env?.PROVISION_URL).toBe('${{ inputs.url }}');
   });
 
-  it('calls the installed bins by their path, never through a bare npx; actions at their current majors', () => {
+  it('calls the installed bins by their path, never through a bare npx; actions pinned by commit', () => {
     const scripts = steps.map((step) => step.run ?? '').join('\n');
     expect(scripts).not.toMatch(/\bnpx\b/);
     expect(scripts).toContain('provision="$RUNNER_TEMP/panel-provision/bin/provision"');
     expect(scripts).toContain('"$RUNNER_TEMP/panel-provision/bin/provision-pr-comment" --command');
-    expect(steps.flatMap((step) => (step.uses === undefined ? [] : [step.uses]))).toEqual([
-      'actions/setup-node@v6',
-      'actions/upload-artifact@v7',
-    ]);
+    expect(
+      steps.flatMap((step) => (step.uses === undefined ? [] : [step.uses.replace(/@[0-9a-f]{40}$/, '@<sha>')])),
+    ).toEqual(['actions/setup-node@<sha>', 'actions/upload-artifact@<sha>']);
   });
 });

@@ -177,8 +177,17 @@ function bash(
   });
 }
 
-/** A fake `npm` on PATH: logs its cwd and arguments, and installs this checkout's build as the two bins under --prefix, as package.json's "bin" names them. */
+/**
+ * A fake `npm` on PATH. `npm ci` and `npm run` (the action building its own checkout) log their
+ * cwd and arguments to `$NPM_LOG.build` and do nothing: the action path the tests give is this
+ * checkout, built by the tests' global setup. `npm install` logs its cwd and arguments to
+ * `$NPM_LOG` and installs this checkout's build as the two bins under --prefix, as package.json's
+ * "bin" names them.
+ */
 const FAKE_NPM = `#!/bin/sh
+case "$1" in
+  ci|run) { pwd; printf '%s\\n' "$@"; } >> "$NPM_LOG.build"; exit 0 ;;
+esac
 { pwd; printf '%s\\n' "$@"; } > "$NPM_LOG"
 prefix=""; prev=""
 for a in "$@"; do [ "$prev" = "--prefix" ] && prefix="$a"; prev="$a"; done
@@ -189,8 +198,9 @@ chmod +x "$prefix/bin/provision" "$prefix/bin/provision-pr-comment"
 `;
 
 /**
- * Puts the fake `npm` in `<temp>/fakebin`: the action's install step then "installs" this
- * checkout's build (made by the tests' global setup), the bins package.json names and logs what it was asked for in `npmLog`.
+ * Puts the fake `npm` in `<temp>/fakebin`: the action's install step then "builds" its own
+ * checkout (`npmLog`.build says what it was asked) or "installs" this checkout's build (made by
+ * the tests' global setup), the bins package.json names, and logs what it was asked in `npmLog`.
  * `env` is the PATH and what the fake reads.
  */
 export async function fakeNpm(temp: string): Promise<{ env: Record<string, string>; npmLog: string }> {
