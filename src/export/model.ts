@@ -8,7 +8,7 @@ import { quote } from '../escape.js';
 import { CLIENT_FIELDS, type ClientView, clientView, type ClientWants, exportedFields } from '../kinds/client/index.js';
 import type { FieldView } from '../kinds/common.js';
 import {
-  type DomainEntry,
+  type DomainEntry as SettingsEntry,
   domainEntry,
   domainForm,
   type DomainForm,
@@ -19,6 +19,7 @@ import {
   settingText,
   SETTING_ROWS,
 } from '../kinds/domain.js';
+import { panelRecordText, writableRecords, zoneEntry, type ZoneEntry } from '../kinds/zone.js';
 import { USERNAME_PATTERN } from '../names.js';
 import type { Live, LiveClient } from '../panel/types.js';
 import { LiveIndex } from '../plan/live-index.js';
@@ -42,7 +43,23 @@ export interface ExportDomain extends DomainForm {
   readonly live: LiveDomain;
 }
 
-export type { ClientView, DomainEntry, DomainForm, FieldView };
+/**
+ * A domain item as export writes it: its name alone, or `{name, ...settings, dns?}` when it has
+ * settings or a zone to write (`dns` last).
+ */
+export type DomainEntry = SettingsEntry | (Exclude<SettingsEntry, string> & { readonly dns?: ZoneEntry });
+
+/** What export made of the zones it read: how many it read, wrote, and passed over and why. */
+export interface ZoneCounts {
+  readonly read: number;
+  readonly written: number;
+  /** Zones the panel serves no DNS for (`is_dns_disabled`): a `dns` block on them is a conflict. */
+  readonly disabled: number;
+  /** Zones that do not say whether they are custom (no `is_custom_dns`): taken as the panel's defaults. */
+  readonly unsaid: number;
+}
+
+export type { ClientView, DomainForm, FieldView, ZoneEntry };
 export { domainForm, domainOrder };
 
 /**
@@ -98,7 +115,70 @@ export class LiveModel {
         `domain ${quote(domain.text)} of client ${quote(client.username)}: ` +
           `the panel's ${u.field} ${settingText(u.value)} is ${u.reason}: "${u.field}" left out (not managed)`,
       );
-    return domainEntry(domain.text, settings);
+    const entry = domainEntry(domain.text, settings);
+    const dns = this.zoneOf(domain, client, warn);
+    if (dns === undefined) return entry;
+    return typeof entry === 'string' ? { name: entry, dns } : { ...entry, dns };
+  }
+
+  /**
+   * The domain's `dns` block, or undefined: only for a zone read (export --with dns) that the
+   * panel marks custom (`is_custom_dns: true`) and serves (not `is_dns_disabled`); any other is
+   * the panel's defaults, or one a manifest cannot manage. A record the manifest cannot hold is
+   * left out with a warning naming the domain and the record (kinds/zone/export.ts).
+   */
+  zoneOf(domain: ExportDomain, client: LiveClient, warn: (message: string) => void): ZoneEntry | undefined {
+    const zone = this.index.zones.get(domain.name);
+    if (zone === undefined || zone.isCustom !== true || zone.isDisabled === true) return undefined;
+    const { records, unwritable } = writableRecords(zone, domain.name);
+    for (const u of unwritable)
+      warn(
+        `domain ${quote(domain.text)} of client ${quote(client.username)}: the panel's DNS record ` +
+          `${panelRecordText(u.record)} ${u.reason}: left out of "dns" (the panel keeps it)`,
+      );
+    return zoneEntry(records);
+  }
+
+  /**
+   * The domains whose zones export --with dns reads: those it writes of the clients `include`
+   * accepts (no system domain, no name the manifest refuses), but no subdomain: its records live
+   * in its parent's zone (the panel answers its GET /dns with 400). A record that does not say
+   * whether it is a subdomain is taken as one when a parent of its name is on the panel.
+   */
+  zoneDomains(include: (username: string) => boolean = () => true): { name: string; id: number }[] {
+    const out: { name: string; id: number }[] = [];
+    for (const client of this.live.clients) {
+      if (!include(client.username) || !USERNAME_PATTERN.test(client.username)) continue;
+      for (const domain of this.domains(client, () => undefined))
+        if (!this.isSubdomain(domain.live)) out.push({ name: domain.name, id: domain.live.id });
+    }
+    return out;
+  }
+
+  /**
+   * Whether `domain` has no zone a manifest can manage: a subdomain as its record says, or a
+   * domain a parent of whose name the panel has under the same client (the manifest refuses
+   * `dns` there), or, when its record does not say, under any.
+   */
+  isSubdomain(domain: LiveDomain): boolean {
+    if (domain.isSubdomain === true) return true;
+    const labels = domain.name.split('.');
+    return labels.some((_, i) => {
+      if (i === 0 || i === labels.length - 1) return false;
+      const parent = this.index.domains.get(labels.slice(i).join('.'));
+      return parent !== undefined && (domain.isSubdomain === undefined || parent.idUser === domain.idUser);
+    });
+  }
+
+  /** How many zones were read, and of those how many `entries` writes, or passes over as disabled or unsaid. */
+  zoneCounts(entries: readonly ExportClient[]): ZoneCounts {
+    const zones = [...this.index.zones.values()];
+    return {
+      read: zones.length,
+      written: entries.reduce((n, c) => n + c.domains.filter((d) => typeof d !== 'string' && 'dns' in d).length, 0),
+      disabled: zones.filter((z) => z.isDisabled === true).length,
+      unsaid: zones.filter((z) => z.isCustom === undefined && z.isDisabled !== true).length,
+    };
   }
 
   /**

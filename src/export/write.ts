@@ -5,10 +5,11 @@
  * character is written double-quoted with that character as an escape, so the file shows no
  * such character raw and reads back the same. Pure: no I/O.
  */
-import { Document, isCollection, isMap, isScalar, parse, Scalar, visit } from 'yaml';
+import { Document, isCollection, isMap, isScalar, isSeq, parse, Scalar, visit } from 'yaml';
 import { jsonText, safeText } from '../escape.js';
 import { schema } from '../manifest/validator.generated.js';
-import type { DomainEntry, ExportClient } from './model.js';
+import type { DomainEntry, ExportClient, ZoneEntry } from './model.js';
+import type { RecordEntry } from '../kinds/zone.js';
 import { CLIENT_FIELDS } from '../kinds/client/index.js';
 
 /** How yaml writes: no folding of long lines (a name stays on one line), `[a, b]` not `[ a, b ]`. */
@@ -49,6 +50,20 @@ export function domainItemText(entry: DomainEntry, style: 'block' | 'flow'): str
   if (typeof entry === 'string')
     return style === 'block' ? `- ${scalarText(entry, 'block')}` : scalarText(entry, 'flow');
   return render(style === 'block' ? [entry] : entry, style === 'flow').trimEnd();
+}
+
+/**
+ * A domain's `dns` block as text: `block` gives `dns:` and the block's lines under it (at column
+ * 0; the caller indents them), `flow` gives `{ttl: …, records: [{…}, …]}` on one line. Each
+ * record is a flow mapping on a line of its own in the block form. No trailing newline.
+ */
+export function dnsText(entry: ZoneEntry, style: 'block' | 'flow'): string {
+  return render(style === 'block' ? { dns: entry } : entry, style === 'flow').trimEnd();
+}
+
+/** One record of a `dns` block as a flow mapping on one line: `{host: "@", type: A, value: 192.0.2.10}`. */
+export function recordItemText(entry: RecordEntry): string {
+  return render(entry, true).trimEnd();
 }
 
 /**
@@ -124,14 +139,17 @@ function render(value: unknown, flow: boolean): string {
 
 /**
  * A domain's `hsts` and `redirect` objects in flow style, on one line as the manifest's
- * documentation writes them (`hsts: {max_age: 31536000, include_subdomains: true, preload: false}`).
+ * documentation writes them (`hsts: {max_age: 31536000, include_subdomains: true, preload: false}`),
+ * and so each record of a `dns` block's `records` (`- {host: "@", type: A, value: 192.0.2.10}`).
  * No other mapping of a manifest has those keys.
  */
 function flowSettings(doc: Document): void {
   visit(doc, {
     Pair(_key, pair) {
-      if (isScalar(pair.key) && (pair.key.value === 'hsts' || pair.key.value === 'redirect') && isMap(pair.value))
-        pair.value.flow = true;
+      if (!isScalar(pair.key)) return;
+      if ((pair.key.value === 'hsts' || pair.key.value === 'redirect') && isMap(pair.value)) pair.value.flow = true;
+      if (pair.key.value === 'records' && isSeq(pair.value))
+        for (const item of pair.value.items) if (isMap(item)) item.flow = true;
     },
   });
 }

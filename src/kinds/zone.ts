@@ -11,3 +11,4 @@ export * from './zone/changes.js';
 export * from './zone/document.js';
 export * from './zone/facts.js';
 export * from './zone/phrases.js';
+export * from './zone/export.js';

@@ -1,0 +1,98 @@
+/**
+ * A zone's export entry (`provision export --with dns`, `export --into`): the records of a
+ * zone as read that a manifest can hold, as a `dns` block writes them (`ttl`: the zone's most
+ * common TTL; each record `{host, type, value}` and its `ttl` only where it differs). A record
+ * the manifest would refuse is left out, with its reason, so the export always validates: a
+ * value checkValue calls an error, a host recordHost refuses, a TTL outside TTL_RANGE, a second
+ * record of the same identity (the manifest refuses duplicates; the panel keeps both and a plan
+ * of one leaves the other alone). `prune` is never written: an adopted zone removes nothing.
+ * Pure.
+ */
+import { quote, jsonText, safeText } from '../../escape.js';
+import { type DnsRecord, type LiveZone, recordKey } from './record.js';
+import { checkValue, recordHost, TTL_RANGE, ttlInRange } from './values.js';
+
+/** A record as a manifest's `dns.records` writes it: `ttl` only when it differs from the block's. */
+export interface RecordEntry {
+  readonly host: string;
+  readonly type: string;
+  readonly value: string;
+  readonly ttl?: number;
+}
+
+/** A `dns` block as export writes it: `ttl` (absent when no record is written), then `records`. */
+export interface ZoneEntry {
+  readonly ttl?: number;
+  readonly records: readonly RecordEntry[];
+}
+
+/** A record of the panel's a manifest cannot hold, and why (a phrase after "it"). */
+export interface UnwritableRecord {
+  readonly record: DnsRecord;
+  readonly reason: string;
+}
+
+/** The records of a zone a manifest can hold (in the panel's order), and those it cannot. */
+export interface WritableRecords {
+  readonly records: readonly DnsRecord[];
+  readonly unwritable: readonly UnwritableRecord[];
+}
+
+/** Why the manifest cannot hold `record` of the zone `zone` (its ASCII name); undefined when it can. */
+export function recordProblem(record: DnsRecord, zone: string): string | undefined {
+  const host = recordHost(record.host, zone);
+  if ('problem' in host) return `has a host that ${host.problem}`;
+  const value = checkValue(record.type, record.value);
+  if (value?.severity === 'error') return `has a value that ${value.message}`;
+  if (!ttlInRange(record.ttl)) return `has a TTL outside ${TTL_RANGE.min}-${TTL_RANGE.max} seconds`;
+  return undefined;
+}
+
+/**
+ * The zone's records split into those a manifest can hold (the first of each identity) and
+ * those it cannot (recordProblem, or a second record of an identity written already).
+ */
+export function writableRecords(zone: Pick<LiveZone, 'records'>, name: string): WritableRecords {
+  const records: DnsRecord[] = [];
+  const unwritable: UnwritableRecord[] = [];
+  const seen = new Set<string>();
+  for (const r of zone.records) {
+    const record: DnsRecord = { host: r.host, type: r.type, value: r.value, ttl: r.ttl };
+    const reason = recordProblem(record, name);
+    if (reason !== undefined) unwritable.push({ record, reason });
+    else if (seen.has(recordKey(record)))
+      unwritable.push({ record, reason: 'is on the panel twice (a manifest lists a record once)' });
+    else {
+      seen.add(recordKey(record));
+      records.push(record);
+    }
+  }
+  return { records, unwritable };
+}
+
+/** The most common TTL of `records`, the first met among equals; undefined when there are none. */
+export function commonTtl(records: readonly Pick<DnsRecord, 'ttl'>[]): number | undefined {
+  const counts = new Map<number, number>();
+  for (const r of records) counts.set(r.ttl, (counts.get(r.ttl) ?? 0) + 1);
+  let best: number | undefined;
+  for (const [ttl, n] of counts) if (best === undefined || n > (counts.get(best) ?? 0)) best = ttl;
+  return best;
+}
+
+/** A record as the manifest writes it under a block whose TTL is `blockTtl`. */
+export function recordEntry(record: DnsRecord, blockTtl: number): RecordEntry {
+  const { host, type, value, ttl } = record;
+  return ttl === blockTtl ? { host, type, value } : { host, type, value, ttl };
+}
+
+/** The `dns` block of a zone whose records the manifest can hold are `records` (writableRecords). */
+export function zoneEntry(records: readonly DnsRecord[]): ZoneEntry {
+  const ttl = commonTtl(records);
+  if (ttl === undefined) return { records: [] };
+  return { ttl, records: records.map((r) => recordEntry(r, ttl)) };
+}
+
+/** `TXT "_x" "v=1" (ttl 30)`: a record in running text, every part as data. */
+export function panelRecordText(record: DnsRecord): string {
+  return `${safeText(record.type)} ${quote(record.host)} ${jsonText(record.value)} (ttl ${record.ttl})`;
+}
