@@ -5,7 +5,7 @@
  * whole (exit 3) and nothing at all is sent.
  */
 import { describe, expect, it } from 'vitest';
-import type { SimulatorOptions } from '../../src/simulator/index.js';
+import type { SimulatorSeed } from '../../src/simulator/index.js';
 import { run, workspace } from '../helpers/cli.js';
 
 const DOMAINS = ['alice.example', 'bob.example', 'carol.example'];
@@ -22,7 +22,7 @@ ${DOMAINS.map(
 `,
 ).join('')}`;
 
-const SEED: SimulatorOptions['seed'] = {
+const SEED: SimulatorSeed = {
   clients: [
     {
       username: 'alice',
