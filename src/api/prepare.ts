@@ -73,6 +73,8 @@ interface PrepareOptions {
   readonly redactions: Redactions;
   /** Told `read`, `planned`, and the secrets file's repairs and losses (`note`, `warning`). */
   readonly onEvent?: OnEvent | undefined;
+  /** How many DNS zones are read at once: apply's --concurrency; default apply's DEFAULT_CONCURRENCY. */
+  readonly concurrency?: number | undefined;
 }
 
 /** A manifest loaded: what it wants, its name in messages, its bytes (their digest goes into the plan). */
@@ -202,7 +204,8 @@ async function readAndSettle(
   // import apply, and readLive's own bound is that of its domain look-ups. Imported only by a
   // run that manages DNS (test/cli/startup.test.ts: a plan loads nothing of apply otherwise).
   const { zones: zoneNames = [], ...rest } = reads;
-  const bound = zoneNames.length === 0 ? 1 : (await import('../apply/execute.js')).DEFAULT_CONCURRENCY;
+  const bound =
+    zoneNames.length === 0 ? 1 : (options.concurrency ?? (await import('../apply/execute.js')).DEFAULT_CONCURRENCY);
   const read = await readLive(panel, {
     ...rest,
     onEvent: (event) => {

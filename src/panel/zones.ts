@@ -36,11 +36,8 @@ export async function readManagedZones(
 ): Promise<ReadonlyMap<string, LiveZone> | undefined> {
   if (names.length === 0) return undefined;
   const byName = new Map(domains.map((d) => [d.name, d]));
-  const existing = [...new Set(names)].flatMap((name) => {
-    const domain = byName.get(name);
-    return domain === undefined || domain.isSubdomain === true ? [] : [domain];
-  });
-  if (existing.length === 0) return undefined;
+  const existing = [...new Set(names)].flatMap((name) => byName.get(name) ?? []);
+  if (!existing.some((d) => d.isSubdomain !== true)) return undefined;
   return readZones(client, existing, concurrency);
 }
 
@@ -64,12 +61,13 @@ export async function readZone(client: PanelClient, domain: ZoneDomain): Promise
   );
 }
 
-/** The zones of `domains` by name, `concurrency` at a time. */
+/** The zones of `domains` by name, `concurrency` at a time; a subdomain's is not read (it has none). */
 export async function readZones(
   client: PanelClient,
-  domains: readonly ZoneDomain[],
+  listed: readonly ListedDomain[],
   concurrency: number,
 ): Promise<ReadonlyMap<string, LiveZone>> {
+  const domains = listed.filter((d) => d.isSubdomain !== true);
   const limit = pLimit(concurrency);
   const zones = await Promise.all(domains.map((d) => limit(() => readZone(client, d))));
   return new Map(domains.map((d, i) => [d.name, zones[i] as LiveZone]));

@@ -23,13 +23,14 @@ async function plan(
   domains: { name: string; dns?: DesiredZone }[],
   seedDomains: (string | SimulatorSeedDomain)[],
   extra: Parameters<typeof sim>[0] = {},
+  concurrency?: number,
 ) {
   const simulator = await sim({ seed: { clients: [{ username: 'alice', domains: seedDomains }] }, ...extra });
   const panel = client(simulator);
   const prepared = await planManifest(
     panel,
     { desired: desired({ alice: { domains } }), name: 'manifest.yaml', bytes: new Uint8Array() },
-    { showUnmanaged: false, redactions: new Redactions() },
+    { showUnmanaged: false, redactions: new Redactions(), concurrency },
   );
   return { simulator, prepared };
 }
@@ -64,6 +65,19 @@ describe('zone reads', () => {
     );
     expect(prepared.view.plan.changes).toEqual([]);
     expect(held.max()).toBe(DEFAULT_CONCURRENCY);
+  });
+
+  it("reads zones within apply's --concurrency when given", async () => {
+    const dns = names(6);
+    const held = inFlight((path) => path.startsWith('/dns/'));
+    const { prepared } = await plan(
+      dns.map((name) => ({ name, dns: DNS })),
+      dns.map((name) => ({ name, dns: { records: [RECORD] } })),
+      { intercept: held.intercept },
+      2,
+    );
+    expect(prepared.view.plan.changes).toEqual([]);
+    expect(held.max()).toBe(2);
   });
 
   it("never reads a subdomain's zone nor a new domain's: the one is a conflict, the other read after its create", async () => {
