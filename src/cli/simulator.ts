@@ -31,6 +31,7 @@ const OPTIONS = {
   'fault-seed': { type: 'string' },
   'api-disabled': { type: 'boolean', default: false },
   'no-domain-list': { type: 'boolean', default: false },
+  'clients-without-plan-ids': { type: 'boolean', default: false },
 } as const;
 
 export const simulator: Command = {
@@ -38,16 +39,19 @@ export const simulator: Command = {
   options: OPTIONS,
   summary:
     'Run a local panel that speaks the API v2 (GET /ping, /hosting-plans, /clients, /domains, ' +
-    'POST /clients, /domains, PUT and DELETE /clients/{id}, /domains/{id}; domains carry their settings ' +
-    'php_version, security and target; GET /dns/{domain id}, /dns/name/{domain} and PUT /dns/{domain id} ' +
-    'serve DNS zones), for trying the tool out and for tests. Ctrl-C stops it.',
+    'POST /hosting-plans, /clients, /domains, PUT and DELETE /hosting-plans/{id}, /clients/{id}, /domains/{id}; ' +
+    'hosting plans are whole records (resources, permissions, php, php_fpm), and one a client is on cannot be ' +
+    'deleted; domains carry their settings php_version, security and target; GET /dns/{domain id}, ' +
+    '/dns/name/{domain} and PUT /dns/{domain id} serve DNS zones), for trying the tool out and for tests. ' +
+    'Ctrl-C stops it.',
   help: `Options:
   --api-key KEY     the key clients must send as X-API-Key (or PROVISION_API_KEY)
   --port N          port to listen on (${rangeText(PORT)}; default 0: a free one)
   --host ADDR       address to listen on (default 127.0.0.1)
   --state FILE      keep the panel's state in FILE, so it survives a restart
   --seed FILE       JSON to start with (unless the --state file exists):
-                    {"hostingPlans": ["Basic"], "admins": ["admin"],
+                    {"hostingPlans": ["Basic", {"name": "Gold", "resources": {"disk_space": -1},
+                       "php": {"memory_limit": "1024M"}}], "admins": ["admin"],
                      "clients": [{"username": "alice", "plan": "Basic", "domains": ["alice.example",
                        {"name": "shop.alice.example", "php_version": "8.3", "security": {"lets_encrypt": true}}]}]}
                     a domain is a name, or an object with the settings the panel shows (php_version,
@@ -55,7 +59,9 @@ export const simulator: Command = {
                     {"records": [{"host": "@", "type": "A", "value": "192.0.2.10", "ttl": 3600}],
                      "is_custom_dns": true, "is_dns_disabled": false}: records replace the default
                     ones (ttl default 86400) and make the zone custom unless is_custom_dns says no;
-                    not for a subdomain, whose records live in its parent's zone
+                    not for a subdomain, whose records live in its parent's zone;
+                    a hosting plan is a name, or an object with name and the sections the panel
+                    shows (resources, permissions, php, php_fpm), merged over the defaults
 
 Faults, to see how provision copes (all off by default):
   --latency MS               add MS milliseconds to every answer (${rangeText(LATENCY_MS)})
@@ -69,6 +75,8 @@ Faults, to see how provision copes (all off by default):
   --fault-seed N             seed of the fault draws, ${rangeText(FAULT_SEED)} (the same seed, the same faults)
   --api-disabled             answer every request with an HTML page, like a panel whose API is off
   --no-domain-list           answer GET /domains with 404, like a panel without that endpoint
+  --clients-without-plan-ids leave id_hosting_plan out of GET /clients (GET /clients/{id} keeps it), so
+                             the list does not say which plan each client is on
 
 Examples:
   provision simulator --api-key test-key --port 8080 --state panel.json
@@ -126,5 +134,6 @@ function faults(values: Values) {
     ...(faultSeed === undefined ? {} : { faultSeed }),
     ...(values['api-disabled'] ? { apiEnabled: false } : {}),
     ...(values['no-domain-list'] ? { listDomains: false } : {}),
+    ...(values['clients-without-plan-ids'] ? { clientPlanIds: 'records' as const } : {}),
   };
 }

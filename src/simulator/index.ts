@@ -14,6 +14,13 @@
  * - Name look-ups: /hosting-plans/name/ is exact and case-sensitive; /clients/name/ and
  *   /domains/name/ are case-insensitive, domains in UTF-8 or punycode. Names are
  *   percent-decoded only: '+' is a plus sign, not a space.
+ * - Hosting plans: GET /hosting-plans, /hosting-plans/{id}, /hosting-plans/name/{name} answer
+ *   whole records `{id, name, resources, permissions, php, php_fpm}`; POST /hosting-plans
+ *   creates one (missing sections and keys take a new plan's defaults), PUT
+ *   /hosting-plans/{id} is partial at the top level and takes a nested object whole, DELETE
+ *   /hosting-plans/{id} is refused (400) while a client is on the plan. Keys, types, defaults
+ *   and the simulator's choices are in hosting-plans.ts (the record) and hosting-plan-requests.ts. A client holds only its
+ *   `id_hosting_plan`: changing a plan never changes a client. The seed may give plans whole.
  * - Ids: plans, users and domains each count from 1; administrators and clients share the user
  *   sequence (the default `admin` is user 1, so the first client is 2), like one users table.
  *   GET /admins lists them as `{id, username}` (nothing else of theirs is modelled).
@@ -82,9 +89,17 @@ export {
   SYSTEM_DOMAIN_SUFFIX,
   type SimClient,
   type SimDomain,
-  type SimPlan,
   type SimulatorState,
 } from './store.js';
+export {
+  NEW_PLAN,
+  type SimPlan,
+  type SimPlanPermissions,
+  type SimPlanPhp,
+  type SimPlanPhpFpm,
+  type SimPlanResources,
+  type SimulatorSeedPlan,
+} from './hosting-plans.js';
 export type { SimDomainSecurity, SimDomainTarget } from './domain-settings.js';
 export {
   DEFAULT_TTL,
@@ -136,7 +151,15 @@ export interface SimulatorOptions extends SimulatorFaults {
    * has them). Default true.
    */
   readonly clientListFields?: boolean;
-  /** How DELETE answers: 200 with `{"id"}` (default) or 204 without a body. */
+  /**
+   * Which client answers carry `id_hosting_plan`, for an engine that must cope with not knowing
+   * which plan each client is on: 'everywhere' (default); 'records': GET /clients leaves it out,
+   * GET /clients/{id} and /clients/name/{username} carry it; 'nowhere': no answer carries it.
+   * The store keeps it all the same: PUT /clients/{id} sets it, DELETE /hosting-plans/{id} of a
+   * plan in use is still refused.
+   */
+  readonly clientPlanIds?: 'everywhere' | 'records' | 'nowhere';
+  /** How DELETE (of a client, domain or hosting plan) answers: 200 with `{"id"}` (default) or 204 without a body. */
   readonly deleteStatus?: 200 | 204;
   /**
    * Default true: POST /clients uses a `password` it is given and answers only `{"id"}`.
@@ -183,6 +206,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const routeOptions = {
     listDomains: options.listDomains ?? true,
     clientListFields: options.clientListFields ?? true,
+    clientPlanIds: options.clientPlanIds ?? 'everywhere',
     deleteStatus: options.deleteStatus ?? 200,
     systemDomains: options.systemDomains ?? true,
     acceptsPassword: options.acceptsPassword ?? true,

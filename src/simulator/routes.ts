@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { isRecord } from '../util.js';
 import type { Answer } from './answer.js';
 import { settingMessage, settingsOf, settingsProblem } from './domain-settings.js';
+import { createPlan, deletePlan, updatePlan } from './hosting-plan-requests.js';
 import {
   deleteClient,
   deleteDomain,
@@ -18,6 +19,11 @@ export interface RouteOptions extends LifecycleOptions {
   readonly listDomains: boolean;
   /** GET /clients carries `email`, `id_hosting_plan` and `is_suspended` (GET /clients/{id} always does). */
   readonly clientListFields: boolean;
+  /**
+   * Which client answers carry `id_hosting_plan`: all (default); `records`: GET /clients/{id}
+   * and /clients/name/{username} only; `nowhere`: none (the store keeps it all the same).
+   */
+  readonly clientPlanIds?: 'everywhere' | 'records' | 'nowhere';
   readonly systemDomains: boolean;
   /** POST /clients uses a `password` it is given (default); false: ignores it, like a panel without the field. */
   readonly acceptsPassword?: boolean;
@@ -28,10 +34,11 @@ export interface RouteOptions extends LifecycleOptions {
 export type Body =
   { readonly kind: 'none' } | { readonly kind: 'invalid' } | { readonly kind: 'json'; readonly value: unknown };
 
+/** Each collection's name for one record: every one takes GET and POST, and PUT and DELETE by id. */
 const COLLECTIONS = {
-  'hosting-plans': { one: 'hosting plan', post: false },
-  clients: { one: 'client', post: true },
-  domains: { one: 'domain', post: true },
+  'hosting-plans': { one: 'hosting plan' },
+  clients: { one: 'client' },
+  domains: { one: 'domain' },
 } as const;
 
 /**
@@ -61,7 +68,6 @@ export function route(
   const { one } = COLLECTIONS[collection];
 
   if (segments.length === 1) {
-    const allowed = COLLECTIONS[collection].post ? ['GET', 'POST'] : ['GET'];
     if (method === 'GET') {
       // A panel without the list endpoint answers like for any unknown path.
       if (collection === 'domains' && !options.listDomains) return notFound(path);
@@ -77,31 +83,37 @@ export function route(
           })),
         );
       }
+      if (collection === 'clients') return ok((records as SimClient[]).map((c) => clientAnswer(c, 'list', options)));
       return ok(records);
     }
-    if (method !== 'POST' || !allowed.includes('POST')) return notAllowed(method, path, allowed);
+    if (method !== 'POST') return notAllowed(method, path, ['GET', 'POST']);
     if (body.kind === 'none') return error(400, 'The request body is missing: send a JSON object.');
     if (body.kind === 'invalid') return error(400, 'The request body is not valid JSON.');
     if (!isRecord(body.value)) return error(400, 'The request body must be a JSON object.');
     return collection === 'clients'
       ? createClient(store, body.value, options)
-      : createDomain(store, body.value, options);
+      : collection === 'domains'
+        ? createDomain(store, body.value, options)
+        : createPlan(store, body.value, error);
   }
 
   // /{collection}/{id} and /{collection}/name/{name}.
   const byName = segments.length === 3 && second === 'name';
   if (!(segments.length === 2 || byName)) return notFound(path);
   const byId = !byName && /^[0-9]{1,15}$/.test(second ?? '');
-  if (byId && collection !== 'hosting-plans' && (method === 'PUT' || method === 'DELETE')) {
+  if (byId && (method === 'PUT' || method === 'DELETE')) {
     const id = Number(second);
     const value = body.kind === 'json' ? body.value : body.kind === 'invalid' ? undefined : {};
     if (body.kind === 'invalid') return error(400, 'The request body is not valid JSON.');
+    if (collection === 'hosting-plans')
+      return method === 'PUT'
+        ? updatePlan(store, id, value, error)
+        : deletePlan(store, id, options.deleteStatus, error);
     if (collection === 'clients')
       return method === 'PUT' ? updateClient(store, id, value, error) : deleteClient(store, id, options, error);
     return method === 'PUT' ? updateDomain(store, id, value, error) : deleteDomain(store, id, options, error);
   }
-  if (method !== 'GET')
-    return notAllowed(method, path, byId && collection !== 'hosting-plans' ? ['GET', 'PUT', 'DELETE'] : ['GET']);
+  if (method !== 'GET') return notAllowed(method, path, byId ? ['GET', 'PUT', 'DELETE'] : ['GET']);
   let record: unknown;
   if (byName) {
     let name: string;
@@ -120,7 +132,17 @@ export function route(
   } else if (/^[0-9]{1,15}$/.test(second ?? '')) {
     record = recordsOf(store, collection).get(Number(second));
   }
-  return record === undefined ? error(404, `The requested ${one} was not found.`) : ok(record);
+  if (record === undefined) return error(404, `The requested ${one} was not found.`);
+  return ok(collection === 'clients' ? clientAnswer(record as SimClient, 'record', options) : record);
+}
+
+/** A client as an answer shows it: without `id_hosting_plan` where `clientPlanIds` says so. */
+function clientAnswer(client: SimClient, where: 'list' | 'record', options: RouteOptions): SimClient {
+  const shown = options.clientPlanIds ?? 'everywhere';
+  if (shown === 'everywhere' || (shown === 'records' && where === 'record')) return client;
+  const rest: { -readonly [K in keyof SimClient]: SimClient[K] } = { ...client };
+  delete rest.id_hosting_plan;
+  return rest;
 }
 
 /** GET and PUT /dns/{domain id}, GET /dns/name/{domain}: zones.ts has the rules. */

@@ -2,6 +2,14 @@ import { ProvisionError } from '../errors.js';
 import { isRecord } from '../util.js';
 import { USERNAME_PATTERN } from '../names.js';
 import { SETTING_KEYS, type SettingsInput, settingsOf, settingsProblem } from './domain-settings.js';
+import {
+  mergedSections,
+  PLAN_SECTIONS,
+  planProblem,
+  sectionsOf,
+  seedPlanParts,
+  type SimulatorSeedPlan,
+} from './hosting-plans.js';
 import { DEFAULT_HOSTING_PLANS, SimStore } from './store.js';
 import { seedDnsProblem, seededZone, type SimulatorSeedDns, storeZone } from './zones.js';
 
@@ -11,8 +19,12 @@ import { seedDnsProblem, seededZone, type SimulatorSeedDns, storeZone } from './
  * from 1 (one user id sequence), domains from 1.
  */
 export interface SimulatorSeed {
-  /** Default: DEFAULT_HOSTING_PLANS. The first one is the panel's default plan. */
-  readonly hostingPlans?: readonly string[];
+  /**
+   * Default: DEFAULT_HOSTING_PLANS. The first one is the panel's default plan. A name, or an
+   * object whose sections are merged over what a name at that position gets
+   * (hosting-plans.ts seedPlanParts): `{"name": "Gold", "php": {"memory_limit": "1G"}}`.
+   */
+  readonly hostingPlans?: readonly (string | SimulatorSeedPlan)[];
   /** Default: ['admin']. */
   readonly admins?: readonly string[];
   readonly clients?: readonly SimulatorSeedClient[];
@@ -68,7 +80,7 @@ export function parseSeed(json: unknown, source: string): SimulatorSeed {
     });
   }
   unknownKeys(json, ['hostingPlans', 'admins', 'clients'], 'seed');
-  const hostingPlans = strings(json.hostingPlans, 'hostingPlans');
+  const hostingPlans = seedPlans(json.hostingPlans, problems);
   const admins = strings(json.admins, 'admins');
   const clients: SimulatorSeedClient[] = [];
   if (json.clients !== undefined && !Array.isArray(json.clients)) problems.push('clients must be an array');
@@ -121,9 +133,14 @@ export function storeFromSeed(
       hint: 'fix the simulator seed: clients name existing hosting plans, names are unique',
     });
   };
-  for (const name of seed.hostingPlans ?? DEFAULT_HOSTING_PLANS) {
-    if (store.planNamed(name) !== undefined) fail(`hosting plan '${name}' is listed twice`);
-    store.addPlan(name);
+  for (const [index, item] of (seed.hostingPlans ?? DEFAULT_HOSTING_PLANS).entries()) {
+    const plan = typeof item === 'string' ? { name: item } : item;
+    // Checked again: a seed given in code (startSimulator's `seed`) skips parseSeed.
+    const problem = planProblem({ ...plan, name: undefined }, false);
+    if (typeof plan.name !== 'string') fail(`hostingPlans[${index}].name must be a string`);
+    if (problem !== undefined) fail(`hostingPlans[${index}].${problem.field} ${problem.fault}`);
+    if (store.planNamed(plan.name) !== undefined) fail(`hosting plan '${plan.name}' is listed twice`);
+    store.addPlan(plan.name, mergedSections(seedPlanParts(store.plans.size), plan));
   }
   for (const username of seed.admins ?? ['admin']) {
     if (!USERNAME_PATTERN.test(username)) fail(`administrator '${username}' is not a valid username`);
@@ -172,6 +189,37 @@ export function storeFromSeed(
     }
   }
   return store;
+}
+
+/** The seed's `hostingPlans`: each a name, or an object with `name` and sections; problems are pushed. */
+function seedPlans(value: unknown, problems: string[]): readonly (string | SimulatorSeedPlan)[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) {
+    problems.push('hostingPlans must be an array of names or {"name": ...} objects');
+    return undefined;
+  }
+  const plans: (string | SimulatorSeedPlan)[] = [];
+  const allowed = ['name', ...PLAN_SECTIONS];
+  for (const [index, item] of (value as unknown[]).entries()) {
+    const at = `hostingPlans[${index}]`;
+    if (typeof item === 'string') {
+      plans.push(item);
+      continue;
+    }
+    if (!isRecord(item)) {
+      problems.push(`${at} must be a name or an object {"name", ${PLAN_SECTIONS.map((s) => `"${s}"`).join(', ')}}`);
+      continue;
+    }
+    for (const key of Object.keys(item))
+      if (!allowed.includes(key))
+        problems.push(`${at}: unknown key ${JSON.stringify(key)} (allowed: ${allowed.join(', ')})`);
+    // Any name, even "" (a panel may hold one): POST /hosting-plans is stricter.
+    if (typeof item.name !== 'string') problems.push(`${at}.name must be a string`);
+    const problem = planProblem({ ...item, name: undefined }, false);
+    if (problem !== undefined) problems.push(`${at}.${problem.field} ${problem.fault}`);
+    else if (typeof item.name === 'string') plans.push({ name: item.name, ...sectionsOf(item) });
+  }
+  return plans;
 }
 
 /** A seed client's `domains`: each a name, or an object with `name` and settings; problems are pushed. */

@@ -27,6 +27,7 @@ import { type FileHandle, open, readFile, rename, unlink, writeFile } from 'node
 import { errnoCode, ProvisionError } from '../errors.js';
 import { isRecord } from '../util.js';
 import { domainExtras } from './domain-settings.js';
+import { planFromOldFile } from './hosting-plans.js';
 import { type SimulatorSeed, storeFromSeed } from './seed.js';
 import { type IdSequences, type SimClient, type SimDomain, type SimPlan, SimStore, type StoreChange } from './store.js';
 import { regeneratedZone, type SimZoneRecord } from './zones.js';
@@ -46,6 +47,8 @@ interface Snapshot extends IdSequences {
   readonly passwords?: readonly { id: number; password: string }[];
   /** The DNS zones by domain id (absent in files of older versions). */
   readonly zones?: readonly SimZoneRecord[];
+  /** Every plan of the file is a whole record (absent in files of older versions: their plans get filled in). */
+  readonly plansWhole?: true;
 }
 
 /**
@@ -81,7 +84,7 @@ function lineOf(change: StoreChange): string {
 /** A line back into a change, or undefined when it is none. */
 function changeOf(value: unknown): StoreChange | undefined {
   if (!isRecord(value)) return undefined;
-  if (value.delete === 'clients' || value.delete === 'domains')
+  if (value.delete === 'plans' || value.delete === 'clients' || value.delete === 'domains')
     return Number.isInteger(value.id) ? { delete: value.delete, id: value.id as number } : undefined;
   return isList(value.set) && validRecord(value.set, value.record) ? (value as StoreChange) : undefined;
 }
@@ -90,10 +93,12 @@ function changeOf(value: unknown): StoreChange | undefined {
  * A change as a simulator of today would have written it: a domain from a file written before
  * domains had settings (php_version, security, target...) gets the defaults a new domain has,
  * its owner's document root included. A key the record has is kept as it is, even a nested
- * object a PUT left partial.
+ * object a PUT left partial. A plan of a file without `plansWhole` gets the keys it lacks.
  */
-function withDefaults(change: StoreChange, store: SimStore): StoreChange {
-  if (!('set' in change) || change.set !== 'domains') return change;
+function withDefaults(change: StoreChange, store: SimStore, oldPlans: boolean): StoreChange {
+  if (!('set' in change)) return change;
+  if (change.set === 'plans') return oldPlans ? { set: 'plans', record: planFromOldFile(change.record) } : change;
+  if (change.set !== 'domains') return change;
   const { record } = change;
   const owner = store.clients.get(record.id_user)?.username ?? '';
   return { set: 'domains', record: { ...domainExtras(owner, record.domain), ...record } };
@@ -111,6 +116,7 @@ function snapshotOf(store: SimStore): Snapshot {
     domains: [...store.domains.values()],
     passwords: [...passwords].map(([id, password]) => ({ id, password })),
     zones: [...store.zones].map(([id, zone]) => ({ id, ...zone })),
+    plansWhole: true,
   };
 }
 
@@ -138,6 +144,7 @@ function parseState(text: string, source: string): SimStore {
     return fail(`not a simulator state file (expected "format": "${STATE_FORMAT}", "version": 1)`);
   }
   const store = new SimStore();
+  const oldPlans = data.plansWhole !== true;
   for (const list of ['admins', 'plans', 'clients', 'domains'] as const) {
     const records = data[list];
     if (!Array.isArray(records)) return fail(`"${list}" must be an array`);
@@ -146,7 +153,7 @@ function parseState(text: string, source: string): SimStore {
   }
   // Shapes were checked above; the remaining fields are trusted as this module wrote them.
   for (const list of ['admins', 'plans', 'clients', 'domains'] as const)
-    for (const record of data[list] as never[]) store.apply(withDefaults({ set: list, record }, store));
+    for (const record of data[list] as never[]) store.apply(withDefaults({ set: list, record }, store, oldPlans));
   // Optional: a file from a simulator version that kept no passwords (zones) has none.
   for (const list of ['passwords', 'zones'] as const) {
     const records = data[list];
@@ -173,7 +180,7 @@ function parseState(text: string, source: string): SimStore {
     }
     const change = changeOf(value);
     if (change === undefined) return fail(`line ${i + 1} is not a change the simulator wrote`);
-    store.apply(withDefaults(change, store));
+    store.apply(withDefaults(change, store, oldPlans));
   }
   // A file from before zones: every top-level domain gets the zone a panel would have made.
   for (const domain of store.domains.values()) {

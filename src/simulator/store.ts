@@ -1,17 +1,10 @@
 import { domainToUnicode } from 'node:url';
 import { USERNAME_PATTERN, normalizeDomain } from '../names.js';
 import { domainExtras, type SettingsInput, type SimDomainExtras, withSettings } from './domain-settings.js';
+import { seedPlanParts, type SimPlan, type SimPlanSections } from './hosting-plans.js';
 import { addZoneOf, dropZoneOf, type SimZone, type SimZoneRecord } from './zones.js';
 
-/** A hosting plan as GET /hosting-plans answers it. Sizes in bytes, -1 = unlimited. */
-export interface SimPlan {
-  readonly id: number;
-  readonly name: string;
-  readonly resources: Readonly<Record<string, number>>;
-  readonly permissions: Readonly<Record<string, boolean>>;
-  readonly php: Readonly<Record<string, string | number>>;
-  readonly php_fpm: Readonly<Record<string, number>>;
-}
+export type { SimPlan } from './hosting-plans.js';
 
 /** A client as GET /clients answers it. `id_hosting_plan` is absent when the panel has no plan at all. */
 export interface SimClient {
@@ -68,13 +61,15 @@ export interface SimulatorState {
   passwordOf(username: string): string | undefined;
 }
 
-/** 'Premium Plus' has a space on purpose: plan names may contain spaces (docs/panel-api.md). */
+/**
+ * The plans of a seed that names none, their records whole (hosting-plans.ts seedPlanParts:
+ * limited, doubled, unlimited). 'Premium Plus' has a space on purpose: plan names may contain
+ * spaces (docs/panel-api.md).
+ */
 export const DEFAULT_HOSTING_PLANS: readonly string[] = ['Basic', 'Standard', 'Premium Plus'];
 
 /** The domain the simulator gives each new client, like a panel's system domain. */
 export const SYSTEM_DOMAIN_SUFFIX = 'sim.keyhelp.test';
-
-const GIB = 1024 ** 3;
 
 /** A problem with a request, as the panel would answer it. */
 interface Refusal {
@@ -95,7 +90,7 @@ export type StoreChange =
   | { readonly set: 'domains'; readonly record: SimDomain }
   | { readonly set: 'passwords'; readonly record: { readonly id: number; readonly password: string } }
   | { readonly set: 'zones'; readonly record: SimZoneRecord }
-  | { readonly delete: 'clients' | 'domains'; readonly id: number };
+  | { readonly delete: 'plans' | 'clients' | 'domains'; readonly id: number };
 
 /** The store behind the simulator: records by id plus name indexes, so every request is O(1). */
 export class SimStore implements SimulatorState {
@@ -143,27 +138,21 @@ export class SimStore implements SimulatorState {
     return this.plans.values().next().value;
   }
 
-  addPlan(name: string): SimPlan {
-    const index = this.plans.size;
-    const unlimited = index >= 2;
-    const plan: SimPlan = {
-      id: this.nextPlanId,
-      name,
-      resources: {
-        disk_space: unlimited ? -1 : 10 * (index + 1) * GIB,
-        traffic: unlimited ? -1 : 100 * (index + 1) * GIB,
-        domains: unlimited ? -1 : 5 * (index + 1),
-        subdomains: -1,
-        email_accounts: unlimited ? -1 : 10 * (index + 1),
-        databases: unlimited ? -1 : 2 * (index + 1),
-        ftp_users: unlimited ? -1 : 2 * (index + 1),
-      },
-      permissions: { ssh: index > 0, cronjobs: true, php: true },
-      php: { memory_limit: '256M', max_execution_time: 30 },
-      php_fpm: { max_children: 5 * (index + 1) },
-    };
+  /** A plan with `sections` (hosting-plans.ts); default: the values of a plan seeded by name at this position. */
+  addPlan(name: string, sections: SimPlanSections = seedPlanParts(this.plans.size)): SimPlan {
+    const plan: SimPlan = { id: this.nextPlanId, name, ...sections };
     this.commit({ set: 'plans', record: plan });
     return plan;
+  }
+
+  /** Replaces a plan's record (same id; its name may change): a PUT. */
+  replacePlan(plan: SimPlan): void {
+    this.commit({ set: 'plans', record: plan });
+  }
+
+  /** Removes a plan (hosting-plan-requests.ts refuses it while a client is on it): a DELETE. */
+  removePlan(id: number): void {
+    if (this.plans.has(id)) this.commit({ delete: 'plans', id });
   }
 
   addAdmin(username: string): void {
@@ -310,7 +299,11 @@ export class SimStore implements SimulatorState {
   apply(change: StoreChange): void {
     if ('delete' in change) {
       const { id } = change;
-      if (change.delete === 'domains') {
+      if (change.delete === 'plans') {
+        const plan = this.plans.get(id);
+        this.plans.delete(id);
+        if (plan !== undefined) this.plansByName.delete(plan.name);
+      } else if (change.delete === 'domains') {
         const domain = this.domains.get(id);
         this.domains.delete(id);
         this.zones.delete(id);
@@ -324,11 +317,14 @@ export class SimStore implements SimulatorState {
       return;
     }
     switch (change.set) {
-      case 'plans':
+      case 'plans': {
+        const before = this.plans.get(change.record.id);
+        if (before !== undefined) this.plansByName.delete(before.name); // a rename
         this.plans.set(change.record.id, change.record);
         this.plansByName.set(change.record.name, change.record);
         this.nextPlanId = Math.max(this.nextPlanId, change.record.id + 1);
         return;
+      }
       case 'admins':
         this.admins.set(change.record.username, change.record.id);
         this.nextUserId = Math.max(this.nextUserId, change.record.id + 1);

@@ -59,7 +59,8 @@ describe('basics', () => {
     expect(wrong.status).toBe(405);
     expect(wrong.json).toMatchObject({ code: '405 Method Not Allowed' });
     expect(wrong.headers.allow).toBe('GET, POST');
-    expect((await call(sim, 'POST', '/hosting-plans', { body: { name: 'x' } })).status).toBe(405);
+    expect((await call(sim, 'DELETE', '/hosting-plans')).headers.allow).toBe('GET, POST');
+    expect((await call(sim, 'PUT', '/hosting-plans/name/Basic', { body: {} })).headers.allow).toBe('GET');
     expect((await call(sim, 'POST', '/ping')).status).toBe(405);
   });
 

@@ -61,7 +61,7 @@ describe('PUT /clients/{id}', () => {
       username: 'alice',
       id_hosting_plan: 1,
     });
-    expect((await call(simulator, 'PUT', '/hosting-plans/1', { body: {} })).status).toBe(405);
+    expect((await call(simulator, 'PUT', '/clients/name/alice', { body: {} })).status).toBe(405);
   });
 });
 

@@ -92,7 +92,7 @@ describe('the state file is a log', () => {
     for (const [log, line] of [
       ['{"set":"clients","rec\n{"delete":"clients","id":2}\n', 2],
       ['{"set":"clients","record":{"id":"two","username":"x"}}\n', 2],
-      ['{"delete":"plans","id":1}\n', 2],
+      ['{"delete":"admins","id":1}\n', 2],
       ['{"delete":"clients","id":2}\n[]\n', 3],
     ] as const) {
       await writeFile(statePath, snapshot + log);
