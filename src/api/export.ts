@@ -1,13 +1,14 @@
 import { EXPORTED_FIELDS } from '../kinds/client/index.js';
 import { ProvisionError } from '../errors.js';
 import { adopt } from '../export/adopt.js';
-import { LiveModel } from '../export/model.js';
+import { LiveModel, type ZoneCounts } from '../export/model.js';
 import { checkRewritableVersion, rewrite } from '../export/rewrite.js';
 import { manifestText } from '../export/write.js';
 import { validateManifest } from '../manifest/load.js';
 import type { Desired } from '../manifest/types.js';
 import { globMatcher } from '../names.js';
-import { type Live, type PanelClient, readLive } from '../panel/index.js';
+import { DEFAULT_LOOKUP_CONCURRENCY, type Live, type PanelClient, readLive } from '../panel/index.js';
+import { readZones, type ZoneDomain } from '../panel/zones.js';
 import type { OnEvent } from '../plan/events.js';
 
 /**
@@ -17,16 +18,33 @@ import type { OnEvent } from '../plan/events.js';
  * file and prints nothing: the caller shows the result, warnings and the diff.
  */
 
+/** What export may write beside clients and domains: `--with dns` (issue 25 adds `hosting-plans`). */
+export const EXPORT_WITH = ['dns'] as const;
+export type ExportWith = (typeof EXPORT_WITH)[number];
+
+export type { ZoneCounts };
+
+/** Which zones to read, chosen from the panel as read (export --with dns, export --into). */
+export type ZonePick = (model: LiveModel) => readonly ZoneDomain[];
+
+/** What export writes beyond its default: the sections `--with` names. */
+export interface ExportOptions {
+  readonly with?: ReadonlySet<ExportWith>;
+}
+
 /**
  * Reads the panel as plan does, plus GET /clients/{id} for the clients `details` accepts
- * whose managed fields the list leaves out (told as a `note`). A panel without a domain list
- * is refused: export would not see its domains.
+ * whose managed fields the list leaves out (told as a `note`), plus GET /dns/{id} of the
+ * domains `zones` picks from what was read (DEFAULT_LOOKUP_CONCURRENCY at a time; none when it
+ * picks none, or is not given). A panel without a domain list is refused: export would not see
+ * its domains.
  */
 export async function readForExport(
   panel: PanelClient,
   domainNames: readonly string[],
   details: (username: string) => boolean,
   onEvent?: OnEvent,
+  zones?: (model: LiveModel) => readonly ZoneDomain[],
 ): Promise<Live> {
   const live = await readLive(panel, {
     domainNames,
@@ -44,7 +62,17 @@ export async function readForExport(
       },
     );
   }
-  return live;
+  const picked = zones?.(new LiveModel(live)) ?? [];
+  if (picked.length === 0) return live;
+  return { ...live, zones: await readZones(panel, picked, DEFAULT_LOOKUP_CONCURRENCY) };
+}
+
+/** The zones plain export reads: with `--with dns`, those of every domain it writes (LiveModel.zoneDomains); else none. */
+export function exportZones(
+  include: (username: string) => boolean,
+  options: ExportOptions,
+): ((model: LiveModel) => readonly ZoneDomain[]) | undefined {
+  return options.with?.has('dns') === true ? (model) => model.zoneDomains(include) : undefined;
 }
 
 /** The manifest of the panel: its text, how many clients and domains it lists, and what was left out. */
@@ -56,6 +84,8 @@ interface ExportedManifest {
   readonly warnings: readonly string[];
   /** What else was left out, not for being refused (domain settings the panel's records do not show). */
   readonly notes: readonly string[];
+  /** The zones read and written (--with dns); undefined when none was asked for. */
+  readonly zones?: ZoneCounts;
 }
 
 /**
@@ -66,6 +96,7 @@ export function exportManifest(
   live: Live,
   include: (username: string) => boolean,
   header: readonly string[],
+  options: ExportOptions = {},
 ): ExportedManifest {
   const warnings: string[] = [];
   const model = new LiveModel(live);
@@ -78,7 +109,14 @@ export function exportManifest(
     );
   const domains = clients.reduce((n, c) => n + c.domains.length, 0);
   const unshown = model.unshownSettings(include);
-  return { text, clients: clients.length, domains, warnings, notes: unshown === undefined ? [] : [unshown] };
+  return {
+    text,
+    clients: clients.length,
+    domains,
+    warnings,
+    notes: unshown === undefined ? [] : [unshown],
+    ...(options.with?.has('dns') === true ? { zones: model.zoneCounts(clients) } : {}),
+  };
 }
 
 /** What export --into reads of the panel for a manifest, and which of the panel's other clients it claims. */
@@ -89,6 +127,12 @@ interface IntoScope {
   readonly wanted: (username: string) => boolean;
   /** The manifest's domains (looked up by name on a panel without GET /domains). */
   readonly domainNames: readonly string[];
+  /**
+   * The zones to read: those of the listed domains whose entries have `dns` (on the panel, not
+   * subdomains); with --with dns, those of every domain of the
+   * clients `wanted` accepts too (a domain without `dns` then gets one when its zone is custom).
+   */
+  readonly zones: (model: LiveModel) => readonly ZoneDomain[];
 }
 
 /**
@@ -97,14 +141,36 @@ interface IntoScope {
  * clients, or those the patterns match. Refuses first a manifest text it cannot rewrite
  * (aliases, %YAML 1.1).
  */
-export function intoScope(desired: Desired, text: string, path: string, patterns: readonly string[]): IntoScope {
+export function intoScope(
+  desired: Desired,
+  text: string,
+  path: string,
+  patterns: readonly string[],
+  options: ExportOptions = {},
+): IntoScope {
   checkRewritableVersion(text, path);
   const claim = patterns.length === 0 ? () => false : globMatcher(patterns);
   const keep = globMatcher(desired.prune.keep);
   const listed = new Set(desired.clients.filter((c) => c.state === 'present').map((c) => c.username));
   const wanted = (username: string): boolean =>
     listed.has(username) || ((desired.prune.clients || claim(username)) && !keep(username));
-  return { claim, wanted, domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)) };
+  const managed = desired.clients.flatMap((c) =>
+    c.state === 'present'
+      ? c.domains.flatMap((d) => (d.state === 'present' && d.dns !== undefined ? [d.name] : []))
+      : [],
+  );
+  const zones = (model: LiveModel): ZoneDomain[] => {
+    const all = options.with?.has('dns') === true ? model.zoneDomains(wanted) : [];
+    const names = new Set(all.map((d) => d.name));
+    for (const name of managed) {
+      const domain = model.index.domains.get(name);
+      if (domain === undefined || names.has(name) || model.isSubdomain(domain)) continue;
+      names.add(name);
+      all.push({ name, id: domain.id });
+    }
+    return all;
+  };
+  return { claim, wanted, domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)), zones };
 }
 
 /**
@@ -116,9 +182,18 @@ export function adoptInto(
   text: string,
   path: string,
   live: Live,
-  options: { readonly claim: (username: string) => boolean; readonly dropMissing: boolean },
+  options: {
+    readonly claim: (username: string) => boolean;
+    readonly dropMissing: boolean;
+    /** --with dns: a listed domain without `dns` whose zone is custom gets one (AdoptOptions.withDns). */
+    readonly with?: ReadonlySet<ExportWith>;
+  },
 ): { readonly rewritten: string; readonly warnings: readonly string[] } {
-  const { edits, warnings } = adopt(desired, new LiveModel(live), options);
+  const { edits, warnings } = adopt(desired, new LiveModel(live), {
+    claim: options.claim,
+    dropMissing: options.dropMissing,
+    withDns: options.with?.has('dns') === true,
+  });
   const rewritten = rewrite(text, edits, path);
   const check = validateManifest(rewritten, path);
   if (check.desired === undefined)

@@ -1,7 +1,18 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { ProvisionError } from '../errors.js';
 import { quote, safeText } from '../escape.js';
-import { adoptInto, exportManifest, intoScope, readForExport } from '../api/export.js';
+import {
+  adoptInto,
+  EXPORT_WITH,
+  type ExportOptions,
+  exportManifest,
+  type ExportWith,
+  exportZones,
+  intoScope,
+  readForExport,
+  type ZoneCounts,
+  type ZonePick,
+} from '../api/export.js';
 import { globMatcher } from '../names.js';
 import type { Live } from '../panel/index.js';
 import { plural } from '../util.js';
@@ -26,11 +37,12 @@ const EXPORT_OPTIONS = {
   check: { type: 'boolean', default: false },
   clients: { type: 'string', multiple: true },
   'drop-missing': { type: 'boolean', default: false },
+  with: { type: 'string', multiple: true },
 } as const;
 
 const usage =
-  'provision export [--out FILE] [--clients GLOB]... | ' +
-  'provision export --into MANIFEST [--check] [--clients GLOB]... [--drop-missing]';
+  'provision export [--out FILE] [--clients GLOB]... [--with dns] | ' +
+  'provision export --into MANIFEST [--check] [--clients GLOB]... [--drop-missing] [--with dns]';
 
 /** --check's exit codes, as its help line gives them. */
 const checkExitText = `exit ${EXIT.changes} when MANIFEST would change, ${EXIT.ok} when not`;
@@ -66,6 +78,18 @@ entries stay. The change is printed as a unified diff on stdout; the file is rew
 the changed entries) unless --check. A manifest that uses YAML aliases, or says %YAML 1.1, is
 refused: write it as plain YAML 1.2 first.
 
+DNS zones: without --with dns, export reads none (no GET /dns). With it, export reads the zone
+of every domain it writes (GET /dns/{id} each, 8 at a time; not subdomains: their records are
+in their parent's zone) and writes a dns block (ttl: the zone's most common TTL, then its
+records) for each zone the panel marks custom; a zone that is not custom holds the panel's
+default records and gets none. prune is never written: plan of the export adds and updates
+records, it removes none. A record the manifest cannot hold (a value its type refuses, a host
+outside the zone, a TTL outside 60-2592000) is left out with a warning. With --into, the
+domains whose entries have dns get their records from the panel (records the panel lacks are
+removed, its records the block does not list are added, except hosts its keep patterns match;
+ttl, prune and keep stay); their zones are read even without --with dns. With --with dns, the
+listed domains without dns whose zone is custom get a dns block too.
+
 Options:
   --out FILE             write the manifest to FILE (replaced atomically) instead of stdout
   --clients GLOB         only clients whose username matches (* any run, ? one character);
@@ -73,6 +97,8 @@ Options:
   --into MANIFEST        rewrite MANIFEST in place (see above)
   --check                with --into: write nothing; ${checkExitText}
   --drop-missing         with --into: remove the clients and domains the panel does not have
+  --with WHAT            also read and write WHAT: dns (the records of custom DNS zones);
+                         repeatable, or a comma list
 
 ${CONNECTION_HELP}
 
@@ -81,6 +107,7 @@ Examples:
   provision export --clients 'team-a-*' > team-a.yaml
   provision export --into manifest.yaml              # adopt changes made in the panel
   provision export --into manifest.yaml --check      # in CI: exit ${EXIT.changes} on drift
+  provision export --with dns --out manifest.yaml    # with the records of custom zones
 
 ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
   async run(args, io, credentials) {
@@ -91,6 +118,7 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
       throw new ProvisionError('usage', '--clients needs a pattern such as team-*', {
         hint: `usage: ${usage}`,
       });
+    const options: ExportOptions = { with: withOf(values.with ?? []) };
     const into = values.into;
     if (into === undefined) {
       for (const flag of ['check', 'drop-missing'] as const) {
@@ -99,7 +127,7 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
             hint: `usage: ${usage}`,
           });
       }
-      return exportPanel(io, credentials, values, patterns);
+      return exportPanel(io, credentials, values, patterns, options);
     }
     if (values.out !== undefined)
       throw new ProvisionError('usage', '--out and --into do not go together: --into rewrites the manifest it names', {
@@ -109,9 +137,25 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
       throw new ProvisionError('usage', '--into needs the path of the manifest to rewrite, not standard input', {
         hint: `usage: ${usage}`,
       });
-    return exportInto(io, credentials, values, into, patterns);
+    return exportInto(io, credentials, values, into, patterns, options);
   },
 };
+
+/** --with's values (each repeatable, or a comma list), or a usage error naming the known ones. */
+function withOf(values: readonly string[]): ReadonlySet<ExportWith> {
+  const known: readonly string[] = EXPORT_WITH;
+  const out = new Set<ExportWith>();
+  for (const word of values.flatMap((v) => v.split(',')).map((w) => w.trim().toLowerCase())) {
+    if (!known.includes(word))
+      throw new ProvisionError(
+        'usage',
+        `--with ${quote(word)}: export knows ${EXPORT_WITH.map((w) => quote(w)).join(', ')}`,
+        { hint: `usage: ${usage}` },
+      );
+    out.add(word as ExportWith);
+  }
+  return out;
+}
 
 /** The plain export: the panel's manifest on stdout or in --out. */
 async function exportPanel(
@@ -119,14 +163,24 @@ async function exportPanel(
   credentials: Credentials,
   values: ConnectionValues & { out?: string | undefined },
   patterns: readonly string[],
+  options: ExportOptions,
 ): Promise<typeof EXIT.ok> {
   const include = patterns.length === 0 ? () => true : globMatcher(patterns);
-  const { live, url } = await readPanel(io, credentials, values, [], include);
+  const { live, url } = await readPanel(io, credentials, values, [], include, exportZones(include, options));
   const filter = patterns.length === 0 ? '' : ` (clients matching ${patterns.map((p) => quote(p)).join(', ')})`;
-  const { text, clients, domains, warnings, notes } = exportManifest(live, include, [
-    `The panel ${url}${filter}, as provision export read it.`,
-    'Review it, commit it: provision plan of it against this panel shows no changes.',
-  ]);
+  const dns = options.with?.has('dns') === true;
+  const { text, clients, domains, warnings, notes, zones } = exportManifest(
+    live,
+    include,
+    [
+      `The panel ${url}${filter}, as provision export read it.`,
+      'Review it, commit it: provision plan of it against this panel shows no changes.',
+      ...(dns
+        ? ['dns: the records of the zones the panel marks custom; without prune, so plan removes no record.']
+        : []),
+    ],
+    options,
+  );
   for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
   for (const note of notes) io.stderr.write(`note: ${note}\n`);
   if (values.out !== undefined) await writeAtomically(values.out, text);
@@ -142,6 +196,7 @@ async function exportPanel(
     `exported ${plural(clients, 'client')} and ${plural(domains, 'domain')} of ${url}` +
       `${values.out === undefined ? '' : ` to ${safeText(values.out)}`}${left}\n`,
   );
+  if (zones !== undefined) io.stderr.write(`${zonesLine(zones)}\n`);
   return EXIT.ok;
 }
 
@@ -152,15 +207,17 @@ async function exportInto(
   values: ConnectionValues & { check: boolean; 'drop-missing': boolean },
   path: string,
   patterns: readonly string[],
+  options: ExportOptions,
 ): Promise<typeof EXIT.ok | typeof EXIT.changes> {
   const bytes = await readBytes(path, io, 'manifest');
   const desired = loadWithDiagnostics(bytes, path, io);
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
-  const { claim, wanted, domainNames } = intoScope(desired, text, path, patterns);
-  const { live } = await readPanel(io, credentials, values, domainNames, wanted);
+  const { claim, wanted, domainNames, zones } = intoScope(desired, text, path, patterns, options);
+  const { live } = await readPanel(io, credentials, values, domainNames, wanted, zones);
   const { rewritten, warnings } = adoptInto(desired, text, path, live, {
     claim,
     dropMissing: values['drop-missing'],
+    ...(options.with === undefined ? {} : { with: options.with }),
   });
   for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
   if (rewritten === text) {
@@ -189,14 +246,36 @@ async function readPanel(
   values: ConnectionValues,
   domainNames: readonly string[],
   details: (username: string) => boolean,
+  zones?: ZonePick,
 ): Promise<{ live: Live; url: string }> {
   const panel = await connect(values, io, credentials);
   try {
-    const live = await readForExport(panel, domainNames, details, (event) => {
-      if (event.type === 'note') io.stderr.write(`note: ${safeText(event.message)}\n`);
-    });
+    const live = await readForExport(
+      panel,
+      domainNames,
+      details,
+      (event) => {
+        if (event.type === 'note') io.stderr.write(`note: ${safeText(event.message)}\n`);
+      },
+      zones,
+    );
     return { live, url: panel.baseUrl };
   } finally {
     await panel.close();
   }
+}
+
+/**
+ * The summary of --with dns: `read 5 DNS zones (GET /dns/{id}); wrote 2 (custom), 3 hold the
+ * panel's defaults`, and the zones passed over for being disabled or not saying.
+ */
+function zonesLine(zones: ZoneCounts): string {
+  const defaults = zones.read - zones.written - zones.disabled - zones.unsaid;
+  const parts = [
+    `wrote ${zones.written} (custom)`,
+    defaults > 0 ? `${defaults} ${defaults === 1 ? 'holds' : 'hold'} the panel's defaults (no dns block)` : '',
+    zones.disabled > 0 ? `${zones.disabled} served no DNS (is_dns_disabled: no dns block)` : '',
+    zones.unsaid > 0 ? `${zones.unsaid} did not say whether custom (no is_custom_dns: no dns block)` : '',
+  ].filter((p) => p !== '');
+  return `read ${plural(zones.read, 'DNS zone')}: ${parts.join(', ')}`;
 }

@@ -19,6 +19,15 @@
  *   listed by name alone manages none and stays a name, and a setting the item leaves out is
  *   not added. A value the manifest cannot hold (the row's `unwritable`) stays as written, with
  *   a warning; so, silently, does one the panel's record does not show.
+ * - A listed domain whose entry has `dns` (the panel has it under the same client, not a
+ *   subdomain, serving DNS): its records become the panel's (adopt-dns.ts): a listed record the
+ *   panel lacks goes, one whose TTL differs gets the panel's, and the panel's records it does
+ *   not list are added at the end, except those whose host a `keep` pattern of the block matches
+ *   (owned elsewhere: an ACME client's challenge). The block's other keys (`ttl`, `prune`,
+ *   `keep`) stay. A record the manifest cannot hold is not added (warned); a listed record the
+ *   panel holds only in such a form stays as written (warned). With `withDns` (--with dns), a
+ *   listed domain without `dns` whose zone the panel marks custom gets the block export writes;
+ *   without it, a domain without `dns` gets none.
  * - Its domains the panel has and the manifest lists nowhere are added at the end of its list,
  *   in domainOrder (parents first), as export writes them (Unicode for IDNs, in object form
  *   with the settings that differ from the panel's default); never a system domain, a
@@ -36,6 +45,7 @@ import type { Desired, DesiredClient, DesiredDomain } from '../manifest/types.js
 import { globMatcher } from '../names.js';
 import type { LiveClient, ManagedField } from '../panel/types.js';
 import { assertNever, compare } from '../util.js';
+import { type DnsEdit, dnsEdits } from './adopt-dns.js';
 import { type DomainEntry, type ExportClient, type LiveModel } from './model.js';
 import { CLIENT_FIELDS } from '../kinds/client/index.js';
 import {
@@ -69,6 +79,7 @@ export type Edit =
       readonly before: DomainSettingTypes[DomainSetting];
       readonly value: DomainSettingTypes[DomainSetting];
     }
+  | DnsEdit
   | { readonly kind: 'add-domains'; readonly client: number; readonly domains: readonly DomainEntry[] }
   | { readonly kind: 'drop-client'; readonly client: number }
   | { readonly kind: 'drop-domain'; readonly client: number; readonly domain: number }
@@ -80,6 +91,8 @@ export interface AdoptOptions {
   readonly claim?: (username: string) => boolean;
   /** Remove present entries the panel lacks (--drop-missing). */
   readonly dropMissing?: boolean;
+  /** --with dns: a listed domain without `dns` whose zone is custom gets a `dns` block. */
+  readonly withDns?: boolean;
 }
 
 /** The edits, in the manifest's order, and the warnings met on the way (each a sentence). */
@@ -127,7 +140,10 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
             `${owner === undefined ? `user id ${found.idUser}` : `client ${quote(owner)}`}: ` +
             'left as is (plan reports the conflict)',
         );
-      } else edits.push(...settingEdits(domain, i, j, found, warn));
+      } else {
+        edits.push(...settingEdits(domain, i, j, found, warn));
+        edits.push(...dnsEdits(domain, i, j, found, live, model, options.withDns === true, warn));
+      }
     });
     const added = model.domains(live, warn).filter((d) => !listedDomains.has(d.name) && !keep(d.name));
     if (added.length > 0)

@@ -15,18 +15,17 @@
  *   block list under the key.
  * Pure: text in, text out.
  */
-import { isMap, isScalar, isSeq, parseDocument, type Node, type Pair, visit, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, type Node, visit, type YAMLMap, type YAMLSeq } from 'yaml';
 import { ProvisionError } from '../errors.js';
 import { safeText } from '../escape.js';
 import { assertNever } from '../util.js';
 import type { Edit } from './adopt.js';
 import type { DomainEntry } from './model.js';
+import { addDns, setRecords } from './rewrite-dns.js';
 import { setSetting } from './rewrite-settings.js';
+import { appendPair, editList, type NewItems } from './lists.js';
 import { keyStart, pairOf, Splicer } from './splicer.js';
 import { domainItemText, entryText, scalarText } from './write.js';
-
-/** Items a list gets: their text for a block list (each `- ...`, maybe several lines) or a flow one. */
-type NewItems = (style: 'block' | 'flow') => string[];
 
 /**
  * Refuses, before anything is read from the panel, a manifest that says it is YAML of another
@@ -100,6 +99,8 @@ export function rewrite(text: string, edits: readonly Edit[], file: string): str
       case 'set':
       case 'unset':
       case 'set-setting':
+      case 'set-records':
+      case 'add-dns':
       case 'add-domains':
       case 'drop-domain':
         byClient.set(edit.client, [...(byClient.get(edit.client) ?? []), edit]);
@@ -149,6 +150,14 @@ function editClient(splicer: Splicer, map: YAMLMap, edits: readonly Edit[], inde
         setSetting(splicer, domains.items[edit.domain], edit.field, edit.before, edit.value);
         break;
       }
+      case 'set-records':
+      case 'add-dns': {
+        const domains = pairOf(map, 'domains')?.value;
+        if (!isSeq(domains)) throw new Error('export --into: no domains list to set records in');
+        if (edit.kind === 'set-records') setRecords(splicer, domains.items[edit.domain], edit);
+        else addDns(splicer, domains, domains.items[edit.domain], edit);
+        break;
+      }
       case 'add-domains':
         added.push(...edit.domains);
         break;
@@ -171,90 +180,10 @@ function editClient(splicer: Splicer, map: YAMLMap, edits: readonly Edit[], inde
   }
   if (pair !== undefined) throw new Error('export --into: "domains" is not a list');
   // No domains key yet: one, with its items, after the mapping's last entry.
-  if (map.flow === true) {
-    const last = map.items.at(-1);
-    const end = last === undefined ? undefined : ((last.value as Node | null) ?? (last.key as Node)).range?.[1];
-    if (end === undefined) throw new Error('export --into: an empty flow mapping');
-    splicer.add(end, end, `, domains: [${items('flow').join(', ')}]`);
-    return;
-  }
-  const column = splicer.column(keyStart(map.items[0]));
-  const lines = [
-    `domains:`,
+  appendPair(splicer, map, `domains: [${items('flow').join(', ')}]`, [
+    'domains:',
     ...items('block').flatMap((item) => item.split('\n').map((line) => ' '.repeat(indent) + line)),
-  ];
-  splicer.insertLines(
-    splicer.blockEnd(map),
-    lines.map((line) => ' '.repeat(column) + line),
-  );
-}
-
-/**
- * A list's removals (`dropped` item indexes) and additions (at its end). `parent` and `pair`
- * hold the list: a block list left empty becomes `key: []`; with `blockWhenEmpty`, an empty
- * flow list under a block mapping that gets items becomes a block list under its key.
- */
-function editList(
-  splicer: Splicer,
-  parent: YAMLMap,
-  pair: Pair,
-  list: YAMLSeq,
-  dropped: ReadonlySet<number>,
-  items: NewItems,
-  blockWhenEmpty: boolean,
-): void {
-  const survivors = list.items.length - [...dropped].filter((i) => i < list.items.length).length;
-  if (list.flow !== true) {
-    const token = list.srcToken;
-    if (token?.type !== 'block-seq') throw new Error('export --into: a block list without its source tokens');
-    const dashes = token.items.map((item) => item.start.find((t) => t.type === 'seq-item-ind')?.offset ?? 0);
-    for (const index of dropped) {
-      const item = list.items[index] as Node | undefined;
-      const dash = dashes[index];
-      if (item === undefined || dash === undefined) continue;
-      splicer.add(splicer.lineStart(dash), splicer.nodeEnd(item), '');
-    }
-    const added = items('block');
-    const column = splicer.column(dashes[0] ?? 0);
-    if (added.length > 0)
-      splicer.insertLines(
-        splicer.blockEnd(list),
-        added.flatMap((item) => item.split('\n')).map((line) => ' '.repeat(column) + line),
-      );
-    else if (survivors === 0) splicer.add(splicer.colonAfter(pair), splicer.colonAfter(pair), ' []');
-    return;
-  }
-  const range = list.range;
-  if (range == null) throw new Error('export --into: a flow list without its place');
-  if (survivors === 0 && blockWhenEmpty && parent.flow !== true) {
-    const added = items('block');
-    if (added.length > 0) {
-      const column = splicer.column(keyStart(pair)) + 2;
-      splicer.add(splicer.colonAfter(pair), range[1], '');
-      splicer.insertLines(
-        splicer.lineEnd(range[1]),
-        added.flatMap((item) => item.split('\n')).map((line) => ' '.repeat(column) + line),
-      );
-      return;
-    }
-  }
-  // Runs of dropped items go with the comma before them (or after them, at the start).
-  const nodes = list.items as Node[];
-  const place = (node: Node | undefined): [number, number] =>
-    node?.range == null ? [range[1] - 1, range[1] - 1] : [node.range[0], node.range[1]];
-  for (let i = 0; i < nodes.length; i++) {
-    if (!dropped.has(i)) continue;
-    let last = i;
-    while (dropped.has(last + 1) && last + 1 < nodes.length) last++;
-    if (i > 0) splicer.add(place(nodes[i - 1])[1], place(nodes[last])[1], '');
-    else if (last + 1 < nodes.length) splicer.add(place(nodes[i])[0], place(nodes[last + 1])[0], '');
-    else splicer.add(place(nodes[i])[0], place(nodes[last])[1], '');
-    i = last;
-  }
-  const added = items('flow');
-  if (added.length === 0) return;
-  const end = nodes.length === 0 ? range[1] - 1 : place(nodes.at(-1))[1];
-  splicer.add(end, end, `${survivors > 0 ? ', ' : ''}${added.join(', ')}`);
+  ]);
 }
 
 /** Removes `key` and its value from `map` (see the module comment). */

@@ -33,7 +33,7 @@ export function zone(
  * alice (id 1) and bob (id 2) with `domains` as `[name, owner id, zone?, isSubdomain?]`; a
  * domain's zone is in `zones` when given (as export --with dns reads them).
  */
-export function panelWithZones(domains: [string, number, LiveZone?, boolean?][]): Live {
+export function panelWithZones(domains: [string, number, (LiveZone | undefined)?, boolean?][]): Live {
   const base = live(
     [
       [1, 'alice', null, { email: null, suspended: false }],
