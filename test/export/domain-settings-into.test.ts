@@ -5,6 +5,7 @@
  * order stay; what the manifest cannot hold, or the record does not show, stays as written.
  */
 import { describe, expect, it } from 'vitest';
+import { validateManifest } from '../../src/manifest/load.js';
 import { live } from '../helpers/builders.js';
 import { linesOf, outside } from './lines.js';
 import { into, record, type Settings } from './settings-fixtures.js';
@@ -41,6 +42,21 @@ clients:
       - {name: blog.alice.example, https: {lets_encrypt: false, hsts: false}, redirect: false}
 `;
 
+const URL_MANIFEST = `version: 1
+clients:
+  - username: alice
+    domains:
+      - name: alice.example
+        redirect:
+          to: https://old.example/   # plain
+          status: 301
+`;
+
+/** The first domain's redirect as the manifest \`text\` gives it. */
+function redirectOf(text: string): unknown {
+  return validateManifest(text, 'm.yaml').desired?.clients[0]?.domains[0]?.settings?.redirect;
+}
+
 describe("export --into: a domain's settings", () => {
   it("sets each managed key to the panel's value in its own style; names stay names, keys not given are not added", () => {
     const panel = panelOf([
@@ -53,7 +69,7 @@ describe("export --into: a domain's settings", () => {
       [
         'blog.alice.example',
         1,
-        { le: true, hsts: [31536000, true, false], redirect: ['https://b.example/?a="1"#x: y', 302] },
+        { le: true, hsts: [31536000, true, false], redirect: ['https://b.example/?a="1"#x,y', 302] },
       ],
     ]);
     const { text, warnings } = into(MANIFEST, panel);
@@ -70,7 +86,7 @@ clients:
           hsts:
             max_age: 600       # short for now
         redirect: {to: "https://new.example/"}
-      - {name: blog.alice.example, https: {lets_encrypt: true, hsts: {max_age: 31536000, include_subdomains: true, preload: false}}, redirect: {to: 'https://b.example/?a="1"#x: y', status: 302}}
+      - {name: blog.alice.example, https: {lets_encrypt: true, hsts: {max_age: 31536000, include_subdomains: true, preload: false}}, redirect: {to: 'https://b.example/?a="1"#x,y', status: 302}}
 `);
     expect(outside(MANIFEST, text, [linesOf(MANIFEST, "php_version: '8.2'", 'blog.alice.example')])).toEqual([]);
     // Once it describes the panel, a second run changes nothing.
@@ -100,25 +116,51 @@ clients:
 `);
   });
 
-  it('a URL is data: set into a plain scalar, one with " #", ": ", quotes or a line break stays on its line, quoted where it must be, and reads back the same', () => {
-    const manifest = `version: 1
-clients:
-  - username: alice
-    domains:
-      - name: alice.example
-        redirect:
-          to: https://old.example/   # plain
-          status: 301
-`;
+  it('a URL is data: set into a plain scalar in a block or a flow mapping, it stays on its line, quoted where it must be, and reads back the same', () => {
+    const flow = URL_MANIFEST.replace(
+      /redirect:\n.*# plain\n.*\n$/,
+      'redirect: {to: https://old.example/, status: 301}   # plain\n',
+    );
+    for (const to of [
+      'https://a.example/?q=1#frag',
+      "https://a.example/'x'",
+      'https://a.example/"y"',
+      'https://a.example/:z',
+      `https://a.example/?k='a'#"b":c,[d]{e}`,
+    ]) {
+      for (const [manifest, line, shape] of [
+        [URL_MANIFEST, 6, /^ {10}to: .+ {3}# plain$/],
+        [flow, 5, /^ {8}redirect: \{to: .+, status: 301\} {3}# plain$/],
+      ] as const) {
+        // into() checks that the text validates and plans to no update: the URL reads back the same.
+        const { text, warnings } = into(manifest, panelOf([['alice.example', 1, { redirect: [to, 301] }]]));
+        expect(warnings).toEqual([]);
+        expect(text.split('\n')[line]).toMatch(shape);
+        expect(text.split('\n').length).toBe(manifest.split('\n').length);
+        expect(redirectOf(text)).toEqual({ to, status: 301 });
+      }
+    }
+  });
+
+  it('a panel URL with white space or a line break is left as written, with a warning naming the domain; a domain it adds is written by its name', () => {
     for (const to of [
       'https://a.example/ #x',
       'https://a.example/?k=a: b',
-      `https://a.example/'"`,
       'https://a.example/a\nb',
+      'https://a.example/\tc',
     ]) {
-      const { text } = into(manifest, panelOf([['alice.example', 1, { redirect: [to, 301] }]]));
-      expect(text.split('\n')[6]).toMatch(/^ {10}to: .+ {3}# plain$/);
-      expect(text.split('\n').length).toBe(manifest.split('\n').length);
+      const panel = panelOf([
+        ['alice.example', 1, { redirect: [to, 301] }],
+        ['www.alice.example', 1, { redirect: [to, 302] }],
+      ]);
+      const { text, warnings } = into(URL_MANIFEST, panel, { drift: true });
+      expect(text).toBe(`${URL_MANIFEST}      - www.alice.example\n`);
+      expect(redirectOf(text)).toEqual({ to: 'https://old.example/', status: 301 });
+      const shown = JSON.stringify({ to, status: 301 });
+      expect(warnings).toEqual([
+        `domain "alice.example": the panel's redirect ${shown} is a target that is not an absolute http(s) URL: "redirect" left as written`,
+        `domain "www.alice.example" of client "alice": the panel's redirect ${shown.replace('301', '302')} is a target that is not an absolute http(s) URL: "redirect" left out (not managed)`,
+      ]);
     }
   });
 
