@@ -63,7 +63,7 @@ export function renderApplyJson(outcomes: readonly Outcome[], order: readonly st
   const sorted = [...outcomes].sort((a, b) => (position.get(a.change.id) ?? 0) - (position.get(b.change.id) ?? 0));
   return `${jsonText(
     {
-      format_version: '1.1',
+      format_version: '1.2', // schemas/apply-result.schema.json's; 1.2: dns_zone outcomes
       panel_url: panelUrl,
       outcomes: sorted.map((o) => ({
         id: o.change.id,
