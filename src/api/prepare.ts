@@ -3,7 +3,6 @@ import { type LocatedProblem, ProvisionError } from '../errors.js';
 import type { Desired } from '../manifest/types.js';
 import type { Live, PanelClient } from '../panel/index.js';
 import { readLive } from '../panel/index.js';
-import { readManagedZones, zonesReadNote } from '../panel/zones.js';
 import { diff } from '../plan/diff.js';
 import type { OnEvent } from '../plan/events.js';
 import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
@@ -200,21 +199,13 @@ async function readAndSettle(
   options: Omit<PrepareOptions, 'showUnmanaged'>,
 ): Promise<{ live: Live; notes: string[]; unsettled: ReadonlySet<string> }> {
   const notes: string[] = [];
-  // The zones are read here, within apply's bound (DEFAULT_CONCURRENCY): plan and panel may not
-  // import apply, and readLive's own bound is that of its domain look-ups. Imported only by a
-  // run that manages DNS (test/cli/startup.test.ts: a plan loads nothing of apply otherwise).
-  const { zones: zoneNames = [], ...rest } = reads;
-  const bound =
-    zoneNames.length === 0 ? 1 : (options.concurrency ?? (await import('../apply/execute.js')).DEFAULT_CONCURRENCY);
-  const read = await readLive(panel, {
-    ...rest,
+  const live = await readLive(panel, {
+    ...reads,
+    ...(options.concurrency === undefined ? {} : { zoneConcurrency: options.concurrency }),
     onEvent: (event) => {
       if (event.type === 'note') notes.push(event.message);
     },
   });
-  const zones = await readManagedZones(panel, read.domains, zoneNames, bound);
-  if (zones !== undefined) notes.push(zonesReadNote(panel, zones.size));
-  const live: Live = zones === undefined ? read : { ...read, zones };
   options.onEvent?.({ type: 'read', panelUrl: panel.baseUrl, live });
   const unsettled = await settleJournal(
     options.secretsPath,

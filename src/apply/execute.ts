@@ -10,9 +10,7 @@ export type { Outcome } from '../plan/outcome.js';
 
 /** A change done: the panel's id of the resource, and a sentence for the user when there is more to say. */
 /** Requests in flight at once unless told otherwise (apply --concurrency, the library's executePlan). */
-export const DEFAULT_CONCURRENCY = 4;
-/** The most requests kept in flight: more would only queue in the panel (and trip rate limits). */
-export const MAX_CONCURRENCY = 64;
+export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../panel/limits.js';
 
 export interface Applied {
   readonly id: number;

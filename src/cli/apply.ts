@@ -120,6 +120,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
       connection: values,
       // The pool holds a connection per request in flight, whatever its default size.
       connections: Math.max(concurrency, DEFAULT_CONNECTIONS),
+      concurrency,
       showUnmanaged: values['show-unmanaged'],
       secretsPath,
     };

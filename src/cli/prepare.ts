@@ -80,6 +80,8 @@ interface PrepareOptions {
   readonly connection: ConnectionValues;
   /** Parallel connections to keep open (apply's --concurrency). */
   readonly connections?: number;
+  /** Requests in flight at once (apply's --concurrency): the DNS zones are read at that pace too. */
+  readonly concurrency?: number;
   readonly showUnmanaged: boolean;
   /** The secrets file, to name clients whose password an earlier killed run lost. */
   readonly secretsPath?: string | undefined;
@@ -103,6 +105,7 @@ export async function planFromManifest(
         secretsPath: options.secretsPath,
         redactions: credentials.redactions,
         onEvent: journalPrinter(io),
+        ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       },
     ),
   );
@@ -121,6 +124,7 @@ export async function planFromSavedPlan(
       secretsPath: options.secretsPath,
       redactions: credentials.redactions,
       onEvent: journalPrinter(io),
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     }),
   );
 }

@@ -14,6 +14,14 @@ export const HEADERS_TIMEOUT_MS = 30_000;
 /** At most 30 s of silence while a body streams in (not the whole body's duration). */
 export const BODY_TIMEOUT_MS = 30_000;
 
+/**
+ * Requests in flight at once when the caller does not say: apply's changes (--concurrency) and
+ * the DNS zones plan reads, so a plan reads zones at the pace apply will write them.
+ */
+export const DEFAULT_CONCURRENCY = 4;
+/** The most requests kept in flight: more would only queue in the panel (and trip rate limits). */
+export const MAX_CONCURRENCY = 64;
+
 /** Parallel connections to the panel when the caller does not say. */
 export const DEFAULT_CONNECTIONS = 8;
 

@@ -9,7 +9,8 @@ import type { Live, LiveClient, LiveDomain, ManagedField } from './types.js';
 import { isRecord, plural } from '../util.js';
 import { CLIENT_FIELDS, fieldsLacking, withFieldsFrom } from '../kinds/client/index.js';
 import { readList, readRecords } from './list-read.js';
-import { readZones } from './zones.js';
+import { readManagedZones, zonesReadNote } from './zones.js';
+import { DEFAULT_CONCURRENCY } from './limits.js';
 import type { LiveZone } from '../kinds/zone/record.js';
 import type { OnPanelEvent } from '../events.js';
 
@@ -36,10 +37,13 @@ export interface ReadLiveOptions {
   /** The clients whose managed fields must be known, if GET /clients leaves them out: see readClientDetails. */
   readonly details?: ClientDetails;
   /**
-   * The domains (ASCII) whose DNS zones to read: one GET /dns/{id} each for those on the panel,
-   * `concurrency` at a time; a domain the panel lacks costs nothing (its zone is read after its create).
+   * The domains (ASCII) whose DNS zones to read: one GET /dns/{id} each for those on the panel
+   * (not subdomains), `zoneConcurrency` at a time; a domain the panel lacks costs nothing (its
+   * zone is read after its create).
    */
   readonly zones?: readonly string[];
+  /** Zone reads in flight at once: apply's bound (--concurrency); default DEFAULT_CONCURRENCY. */
+  readonly zoneConcurrency?: number;
 }
 
 /**
@@ -114,18 +118,15 @@ export async function readLive(client: PanelClient, options: ReadLiveOptions): P
   };
 }
 
-/** The zones `options.zones` names, of the domains the panel has; undefined when none is asked for. */
+/** The zones `options.zones` names, of the domains the panel has (not subdomains); undefined when none is read. */
 async function zonesOf(
   client: PanelClient,
   domains: readonly LiveDomain[],
   options: ReadLiveOptions,
 ): Promise<ReadonlyMap<string, LiveZone> | undefined> {
-  if (options.zones === undefined || options.zones.length === 0) return undefined;
-  const byName = new Map(domains.map((d) => [d.name, d]));
-  const existing = [...new Set(options.zones)].flatMap((name) => byName.get(name) ?? []);
-  if (existing.length === 0) return undefined;
-  const zones = await readZones(client, existing, options.concurrency ?? DEFAULT_LOOKUP_CONCURRENCY);
-  tellNote(options, `Read ${plural(zones.size, 'DNS zone')} (${client.describe('GET', '/dns/{id}')} each).`);
+  const bound = options.zoneConcurrency ?? DEFAULT_CONCURRENCY;
+  const zones = await readManagedZones(client, domains, options.zones ?? [], bound);
+  if (zones !== undefined) tellNote(options, zonesReadNote(client, zones.size));
   return zones;
 }
 

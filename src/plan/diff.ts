@@ -112,8 +112,13 @@ export function diff(desired: Desired, live: Live): Plan {
         const update =
           domain.settings === undefined
             ? undefined
-            : updateDomain(domain.settings, liveDomain, liveClient, (field) =>
-                unknowns.push({ client: client.username, domain: domain.name, field }),
+            : updateDomain(domain.settings, liveDomain, liveClient, (field, keys) =>
+                unknowns.push({
+                  client: client.username,
+                  domain: domain.name,
+                  field,
+                  ...(keys.length === 0 ? {} : { keys }),
+                }),
               );
         if (update !== undefined) domainUpdates.push(update);
         if (domain.dns !== undefined) {

@@ -42,7 +42,13 @@ export type Conflict = DomainConflict;
  */
 export type Unknown =
   | { readonly client: string; readonly field: ClientField; readonly domain?: undefined }
-  | { readonly client: string; readonly domain: string; readonly field: DomainSetting };
+  | {
+      readonly client: string;
+      readonly domain: string;
+      readonly field: DomainSetting;
+      /** The panel's keys that did not read (`security.hsts_preload`), when the record shows some of them. */
+      readonly keys?: readonly string[];
+    };
 
 /**
  * What the panel has and the manifest does not list, and no change touches. Names are kept for

@@ -149,16 +149,18 @@ describe('domain settings in the plan', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toContain('~ domain');
     expect(r.stdout).toMatch(
-      /^ {2}! domain "shop\.alice\.example" of client "alice": .*security\.is_prefer_https.*https\.force not compared, not changed$/m,
+      /^ {2}! domain "shop\.alice\.example" of client "alice": .*has no "security" object: https\.force not compared, not changed$/m,
     );
     expect(r.stdout).toMatch(/^Plan: 1 to create \(1 domain\); 1 warning\.$/m);
     const markdown = await run(['plan', w.file, '--format', 'markdown'], w.env);
     expect(markdown.stdout).toContain('| warnings | 1 |\n');
     expect(markdown.stdout).toMatch(
-      /^- :warning: domain "shop\.alice\.example" of client "alice": .*security\.is&#95;prefer&#95;https/m,
+      /^- :warning: domain "shop\.alice\.example" of client "alice": .*has no "security" object/m,
     );
     const json = JSON.parse((await run(['plan', w.file, '--format', 'json'], w.env)).stdout) as { unknowns: unknown };
-    expect(json.unknowns).toEqual([{ client: 'alice', domain: 'shop.alice.example', field: 'https.force' }]);
+    expect(json.unknowns).toEqual([
+      { client: 'alice', domain: 'shop.alice.example', field: 'https.force', keys: ['security'] },
+    ]);
   });
 });
 

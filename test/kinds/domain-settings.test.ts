@@ -239,7 +239,12 @@ describe('a setting the panel does not show', () => {
         'https.hsts',
         'redirect',
       ]);
-      expect(plan.unknowns[0]).toEqual({ client: 'alice', domain: 'shop.example', field: 'php_version' });
+      expect(plan.unknowns[0]).toEqual({
+        client: 'alice',
+        domain: 'shop.example',
+        field: 'php_version',
+        keys: ['php_version'],
+      });
     }
   });
 

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { settingRow } from '../../src/kinds/domain.js';
+import { settingBefore, settingRow } from '../../src/kinds/domain.js';
 import type { Desired } from '../../src/manifest/types.js';
 import { globMatcher } from '../../src/names.js';
 import type { Live, LiveClient, LiveDomain } from '../../src/panel/types.js';
@@ -281,7 +281,7 @@ describe('planner properties', () => {
           for (const f of change.fields) {
             expect(given?.[f.field]).toEqual(f.after);
             const row = settingRow(f.field);
-            expect(before === undefined ? undefined : row.read(before)).toEqual(f.before);
+            expect(before === undefined ? undefined : settingBefore(row, before)).toEqual(f.before);
             objects.add(row.object ?? 'php_version');
           }
           expect(new Set(Object.keys(change.body))).toEqual(objects);

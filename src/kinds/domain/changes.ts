@@ -303,12 +303,15 @@ export function settingUnknownLine(u: {
   readonly keys?: readonly string[] | undefined;
 }): string {
   const all = settingRow(u.field).panelKeys;
+  const object = u.keys?.length === 1 && (u.keys[0] === 'security' || u.keys[0] === 'target') ? u.keys[0] : undefined;
   const shows =
-    u.keys !== undefined && u.keys.length > 0
-      ? `shows no readable ${u.keys.join(', ')}`
-      : all.includes(',')
-        ? `does not show all of ${all} readably`
-        : `shows no readable ${all}`;
+    object !== undefined
+      ? `has no "${object}" object`
+      : u.keys !== undefined && u.keys.length > 0
+        ? `shows no readable ${u.keys.join(', ')}`
+        : all.includes(',')
+          ? `does not show all of ${all} readably`
+          : `shows no readable ${all}`;
   return (
     `domain ${quote(u.domain)}${unicodeForm(u.domain)} of client ${quote(u.client)}: the panel's record ` +
     `(GET /domains) ${shows}: ${u.field} not compared, not changed`
