@@ -2,7 +2,7 @@
  * What every kind's room shares: the parts of a change that are the same for all kinds, the
  * request a change becomes, and the readers of panel fields. Pure, ground floor only.
  */
-import { type JsonValue, plural } from '../util.js';
+import { type JsonObject, type JsonValue, plural } from '../util.js';
 
 /**
  * `client:<username>`, `domain:<ascii name>` or `dns_zone:<ascii name>`: unique within a plan (one
@@ -47,6 +47,11 @@ export interface PanelRequest {
 export interface LiveHostingPlan {
   readonly id: number;
   readonly name: string;
+  /**
+   * Its nested objects as read (`resources`, `permissions`, `php`, `php_fpm`: the plan's room,
+   * src/kinds/hosting-plan), kept whole to send back; absent when the record carries none.
+   */
+  readonly objects?: { readonly [object: string]: JsonObject };
 }
 
 /** A hosting plan as a change names it: by name for people, by id for the panel. */

@@ -8,12 +8,18 @@ import { isRecord } from '../util.js';
 import { readClientFields } from '../kinds/client/index.js';
 import type { FieldReader } from '../kinds/common.js';
 import { domainName, readSettings, subdomainFlag, systemFlag } from '../kinds/domain.js';
+import { readPlanObjects } from '../kinds/hosting-plan/fields.js';
 import type { LiveClient, LiveDomain, LiveHostingPlan } from './types.js';
 
-/** One hosting plan record: integer id, string name. `where` names it in errors ('GET /api/v2/hosting-plans[3]'). */
+/**
+ * One hosting plan record: integer id, string name, and its nested objects as read (never a
+ * contract error: a plan no manifest manages must not stop the plan). `where` names it in errors
+ * ('GET /api/v2/hosting-plans[3]').
+ */
 export function parseHostingPlanRecord(record: unknown, where: string): LiveHostingPlan {
   const r = asRecord(record, where);
-  return { id: integer(r, 'id', where), name: string(r, 'name', where) };
+  const objects = readPlanObjects(r);
+  return { id: integer(r, 'id', where), name: string(r, 'name', where), ...(objects === undefined ? {} : { objects }) };
 }
 
 /**

@@ -24,10 +24,12 @@ describe('readLive', () => {
       ),
     ]);
     expect(simulator.requests).toHaveLength(4);
-    expect(live.hostingPlans).toEqual([
+    expect(live.hostingPlans.map(({ id, name }) => ({ id, name }))).toEqual([
       { id: 1, name: 'Basic' },
       { id: 2, name: 'Premium Plus' },
     ]);
+    // Each plan's nested objects as read, kept to send back whole.
+    expect(Object.keys(live.hostingPlans[0]?.objects ?? {})).toEqual(['resources', 'permissions', 'php', 'php_fpm']);
     expect(live.clients).toEqual([
       { id: 2, username: 'alice', idHostingPlan: 2, email: null, suspended: false, language: 'en' },
       { id: 3, username: 'bob', idHostingPlan: 1, email: null, suspended: false, language: 'en' },
