@@ -26,6 +26,9 @@ export { connectPanel, readLive, type ConnectOptions, type ReadOptions } from '.
 export type { PanelClient } from '../panel/client.js';
 export type { Live, LiveClient, LiveDomain, LiveHostingPlan, ManagedField } from '../panel/types.js';
 
+// Doctor: read-only checks of a panel, one line each.
+export { doctor, type DoctorCheck, type DoctorCheckId, type DoctorResult, type DoctorStatus } from './doctor.js';
+
 // The plan: a pure function of the manifest and the panel.
 export { diff } from '../plan/diff.js';
 export type {

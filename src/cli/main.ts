@@ -16,6 +16,7 @@ const COMMANDS = {
   secrets: () => import('./secrets.js').then((m) => m.secrets),
   export: () => import('./export.js').then((m) => m.exportCommand),
   show: () => import('./show.js').then((m) => m.show),
+  doctor: () => import('./doctor.js').then((m) => m.doctor),
 } as const;
 
 /** @internal The commands by name, loaded: for the help and examples tests. */
@@ -38,6 +39,7 @@ Commands:
   secrets decrypt <file>  print each client's current password, decrypting age-encrypted ones
   secrets reset <user>... give clients new passwords, written to the secrets file first
   secrets keygen          make an age key pair for encrypting the secrets file (--out FILE)
+  doctor                  check, read-only, whether a panel gives what provision relies on
   simulator               run a local panel (API v2) for trying things out
 
 Options:

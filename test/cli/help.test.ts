@@ -56,6 +56,7 @@ const NUMERIC = {
   export: ['max-answer-mb'],
   secrets: [],
   show: [],
+  doctor: ['max-answer-mb'],
 } as const;
 
 describe('numeric flags', () => {
@@ -74,7 +75,9 @@ describe('numeric flags', () => {
             ? ['secrets', 'decrypt', w.secrets, `--${flag}`, value]
             : name === 'export'
               ? ['export', '--into', w.file, `--${flag}`, value]
-              : [name, w.file, `--${flag}`, value];
+              : name === 'doctor'
+                ? ['doctor', `--${flag}`, value]
+                : [name, w.file, `--${flag}`, value];
       const r = await run(argv, w.envWithSecrets, { stop: Promise.resolve() });
       const match = new RegExp(`--${flag} takes [^\\n]*? (?:from (\\d+) to|between (\\d+) and) (\\d+)`).exec(r.stderr);
       if (match === null) continue;
