@@ -5,7 +5,16 @@ import { findClientById, findDomain } from '../panel/read.js';
 import { ambiguity } from '../panel/retry.js';
 import { createsClients } from '../plan/guards.js';
 import { requestFor } from '../plan/requests.js';
-import type { Change, DeleteClient, DeleteDomain, UpdateClient, UpdateDomain } from '../plan/types.js';
+import type {
+  Change,
+  DeleteClient,
+  DeleteDomain,
+  DeleteHostingPlan,
+  UpdateClient,
+  UpdateDomain,
+  UpdateHostingPlan,
+} from '../plan/types.js';
+import { planCreator } from './hosting-plan.js';
 import { zoneWriter } from './zone.js';
 import { assertNever, messageOf } from '../util.js';
 import type { PanelAdapterOptions } from './adapter-options.js';
@@ -31,22 +40,25 @@ import type { Applied, ChangeAdapter } from './execute.js';
 export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): ChangeAdapter {
   const creates = creator(panel, options);
   const tell = (message: string): void => options.onEvent?.({ type: 'note', message });
+  const plans = planCreator(panel, options.signal, tell);
   const writeZone = zoneWriter(panel, (name) => creates.domainIdOf(name), options.signal, tell);
 
-  const update = async (change: UpdateClient | UpdateDomain, slot: Slot): Promise<Applied> => {
+  const update = async (change: UpdateClient | UpdateDomain | UpdateHostingPlan, slot: Slot): Promise<Applied> => {
     await slot.run(() => send(panel, requestFor(change), options.signal));
     switch (change.type) {
       case 'client':
         return { id: change.clientId };
       case 'domain':
         return { id: change.domainId };
+      case 'hosting_plan':
+        return { id: change.planId };
       default:
         return assertNever(change);
     }
   };
 
   const remove = async (
-    change: DeleteClient | DeleteDomain,
+    change: DeleteClient | DeleteDomain | DeleteHostingPlan,
     id: number,
     stillThere: () => Promise<boolean>,
     slot: Slot,
@@ -101,6 +113,8 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
               return creates.createClient(change, options.secrets, slot);
             case 'domain':
               return creates.createDomain(change, slot);
+            case 'hosting_plan':
+              return plans.create(change, slot);
             default:
               return assertNever(change);
           }
@@ -120,6 +134,13 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
                 change,
                 change.domainId,
                 async () => (await findDomain(panel, change.name))?.id === change.domainId,
+                slot,
+              );
+            case 'hosting_plan':
+              return remove(
+                change,
+                change.planId,
+                async () => (await panel.findByName('hosting-plans', change.name)) !== undefined,
                 slot,
               );
             default:

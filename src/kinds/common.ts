@@ -5,13 +5,13 @@
 import { type JsonObject, type JsonValue, plural } from '../util.js';
 
 /**
- * `client:<username>`, `domain:<ascii name>` or `dns_zone:<ascii name>`: unique within a plan (one
- * change per resource).
+ * `client:<username>`, `domain:<ascii name>`, `dns_zone:<ascii name>` or `hosting_plan:<name>`: unique
+ * within a plan (one change per resource).
  */
-export type ChangeId = `client:${string}` | `domain:${string}` | `dns_zone:${string}`;
+export type ChangeId = `client:${string}` | `domain:${string}` | `dns_zone:${string}` | `hosting_plan:${string}`;
 
 /** The kinds of resource the engine manages, as a change's `type` says them. */
-export type KindName = 'client' | 'domain' | 'dns_zone';
+export type KindName = 'client' | 'domain' | 'dns_zone' | 'hosting_plan';
 
 /** How people's text names a kind: `1 client`, `2 clients`, `clients to create`. */
 export interface KindNoun {

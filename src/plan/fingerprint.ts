@@ -2,6 +2,7 @@ import type { Live } from '../panel/types.js';
 import { clientFacts, type ClientFactIndex } from '../kinds/client/index.js';
 import { domainFacts, type DomainFactIndex } from '../kinds/domain.js';
 import { zoneFacts, type ZoneFactIndex } from '../kinds/zone.js';
+import { hostingPlanFacts, type HostingPlanFactIndex } from '../kinds/hosting-plan.js';
 import type { Fact } from '../kinds/facts.js';
 import { assertNever, sha256Hex } from '../util.js';
 import { LiveIndex } from './live-index.js';
@@ -17,7 +18,7 @@ import type { Change, Plan } from './types.js';
  */
 
 /** The facts one change depends on, as its kind's room states them (each room's facts.ts). */
-function factsOf(change: Change): Fact<ClientFactIndex & DomainFactIndex & ZoneFactIndex>[] {
+function factsOf(change: Change): Fact<ClientFactIndex & DomainFactIndex & ZoneFactIndex & HostingPlanFactIndex>[] {
   switch (change.type) {
     case 'client':
       return clientFacts(change);
@@ -25,6 +26,8 @@ function factsOf(change: Change): Fact<ClientFactIndex & DomainFactIndex & ZoneF
       return domainFacts(change);
     case 'dns_zone':
       return zoneFacts(change);
+    case 'hosting_plan':
+      return hostingPlanFacts(change);
     default:
       return assertNever(change);
   }

@@ -37,6 +37,7 @@ export function weight(change: Change): {
             ? { creates: 0, deletes: 1, unknown: true }
             : { creates: 0, deletes: 1 + change.domainNames.length };
         case 'domain':
+        case 'hosting_plan':
           return { creates: 0, deletes: 1 };
         default:
           return assertNever(change);

@@ -9,12 +9,14 @@
 import { type ClientFactIndex, type HostingPlans, hostingPlans } from '../kinds/client/index.js';
 import type { DomainFactIndex } from '../kinds/domain.js';
 import type { LiveZone, ZoneFactIndex } from '../kinds/zone.js';
+import type { HostingPlanFactIndex } from '../kinds/hosting-plan.js';
+import type { LiveHostingPlan } from '../kinds/common.js';
 import type { Live, LiveClient, LiveDomain } from '../panel/types.js';
 import { compare } from '../util.js';
 
 const NO_ZONES: ReadonlyMap<string, LiveZone> = new Map();
 
-export class LiveIndex implements ClientFactIndex, DomainFactIndex, ZoneFactIndex {
+export class LiveIndex implements ClientFactIndex, DomainFactIndex, ZoneFactIndex, HostingPlanFactIndex {
   readonly live: Live;
   /** Whether the domains are the panel's whole list (not only the manifest's, looked up by name). */
   readonly complete: boolean;
@@ -22,6 +24,7 @@ export class LiveIndex implements ClientFactIndex, DomainFactIndex, ZoneFactInde
   private byName: Map<string, LiveDomain> | undefined;
   private byId: Map<number, string> | undefined;
   private hostingPlans: HostingPlans | undefined;
+  private planNames: Map<string, LiveHostingPlan> | undefined;
   private byOwner: Map<number, LiveDomain[]> | undefined;
   private readonly sortedByOwner = new Map<number, readonly LiveDomain[]>();
   private below: Map<string, string[]> | undefined;
@@ -29,6 +32,17 @@ export class LiveIndex implements ClientFactIndex, DomainFactIndex, ZoneFactInde
   constructor(live: Live) {
     this.live = live;
     this.complete = live.domainsComplete;
+  }
+
+  /** The panel's hosting plans by name. */
+  get plansByName(): ReadonlyMap<string, LiveHostingPlan> {
+    this.planNames ??= new Map(this.live.hostingPlans.map((p) => [p.name, p]));
+    return this.planNames;
+  }
+
+  /** The clients, as a plan's facts tell who is on it. */
+  get clientList(): Live['clients'] {
+    return this.live.clients;
   }
 
   /** The zones read, by domain name (none when the plan manages no DNS). */

@@ -2,6 +2,7 @@ import { clientRequest } from '../kinds/client/index.js';
 import type { PanelRequest } from '../kinds/common.js';
 import { domainRequest } from '../kinds/domain.js';
 import { zoneRequest } from '../kinds/zone.js';
+import { hostingPlanRequest } from '../kinds/hosting-plan.js';
 import { assertNever } from '../util.js';
 import type { Change } from './types.js';
 
@@ -20,6 +21,8 @@ export function requestFor(change: Change, newClientIds?: ReadonlyMap<string, nu
       return domainRequest(change, newClientIds);
     case 'dns_zone':
       return zoneRequest(change);
+    case 'hosting_plan':
+      return hostingPlanRequest(change);
     default:
       return assertNever(change);
   }

@@ -6,6 +6,12 @@ import { phaseOf } from './types.js';
 import { type ClientChangeJson, clientFromJson, clientProblems, clientToJson } from '../kinds/client/index.js';
 import { type DomainChangeJson, domainFromJson, domainProblems, domainToJson } from '../kinds/domain.js';
 import { type ZoneChangeJson, zoneFromJson, zoneProblems, zoneToJson } from '../kinds/zone.js';
+import {
+  type HostingPlanChangeJson,
+  hostingPlanFromJson,
+  hostingPlanProblems,
+  hostingPlanToJson,
+} from '../kinds/hosting-plan.js';
 
 /**
  * The plan document's changes, both ways (plan/saved.ts owns the document around them): each
@@ -28,6 +34,8 @@ export function changeToJson(change: Change): Record<string, unknown> {
       return { ...common, ...domainToJson(change), ...tail };
     case 'dns_zone':
       return { ...common, ...zoneToJson(change), ...tail };
+    case 'hosting_plan':
+      return { ...common, ...hostingPlanToJson(change), ...tail };
     default:
       return assertNever(change);
   }
@@ -88,6 +96,8 @@ function kindProblems(change: Change, item: ChangeJson, path: string): string[] 
       return domainProblems(change, path);
     case 'dns_zone':
       return zoneProblems(change, path);
+    case 'hosting_plan':
+      return hostingPlanProblems(change, path);
     default:
       return assertNever(change);
   }
@@ -103,6 +113,8 @@ function changeFromJson(item: ChangeJson): Change {
       return domainFromJson(item as DomainChangeJson, base);
     case 'dns_zone':
       return zoneFromJson(item, base);
+    case 'hosting_plan':
+      return hostingPlanFromJson(item as unknown as HostingPlanChangeJson, base);
     default:
       return assertNever(item.type);
   }

@@ -2,12 +2,14 @@ import type { CreateDomain, DeleteDomain, DomainConflict, DomainSetting, UpdateD
 import type { ClientField, CreateClient, DeleteClient, UpdateClient } from '../kinds/client/index.js';
 import { assertNever } from '../util.js';
 import type { UpdateZone } from '../kinds/zone/changes.js';
+import type { CreateHostingPlan, DeleteHostingPlan, UpdateHostingPlan } from '../kinds/hosting-plan/changes.js';
 
 export type { ChangeId, HostingPlanRef } from '../kinds/common.js';
 export { changeId } from '../kinds/common.js';
 export type { CreateClient, DeleteClient, FieldChange, UpdateClient } from '../kinds/client/index.js';
 export type { CreateDomain, DeleteDomain, UpdateDomain } from '../kinds/domain.js';
 export type { UpdateZone } from '../kinds/zone/changes.js';
+export type { CreateHostingPlan, DeleteHostingPlan, UpdateHostingPlan } from '../kinds/hosting-plan/changes.js';
 
 /**
  * A plan is plain data: what would change and why, plus what apply will not change.
@@ -29,7 +31,16 @@ export interface Plan {
  * and each kind has one converter to its request (requests.ts).
  */
 export type Change =
-  CreateClient | CreateDomain | UpdateClient | UpdateDomain | UpdateZone | DeleteClient | DeleteDomain;
+  | CreateClient
+  | CreateDomain
+  | CreateHostingPlan
+  | UpdateClient
+  | UpdateDomain
+  | UpdateZone
+  | UpdateHostingPlan
+  | DeleteClient
+  | DeleteDomain
+  | DeleteHostingPlan;
 
 export type ChangeAction = Change['action'];
 

@@ -12,6 +12,7 @@ import {
 } from '../kinds/client/index.js';
 import type { KindName, KindNoun } from '../kinds/common.js';
 import { recordSign, recordText, ZONE_NOUN, zoneDeletes, zoneRequestLine, zoneSubject } from '../kinds/zone.js';
+import { HOSTING_PLAN_NOUN, hostingPlanSubject, planFieldsText } from '../kinds/hosting-plan.js';
 import {
   conflictText,
   DOMAIN_NOUN,
@@ -51,8 +52,12 @@ export const NOUNS: { readonly [K in KindName]: KindNoun } = {
   client: CLIENT_NOUN,
   domain: DOMAIN_NOUN,
   dns_zone: ZONE_NOUN,
+  hosting_plan: HOSTING_PLAN_NOUN,
 };
 export const KINDS = Object.keys(NOUNS) as KindName[];
+
+/** The Markdown comment's group of the hosting plans' changes, beside each client's. */
+export const PLANS_GROUP = '(hosting plans)';
 
 /** `3 clients`: a count of a kind, in its noun. */
 export function countOf(n: number, kind: KindName): string {
@@ -68,6 +73,8 @@ export function subject(change: Change): string {
       return domainSubject(change);
     case 'dns_zone':
       return zoneSubject(change);
+    case 'hosting_plan':
+      return hostingPlanSubject(change);
     default:
       return assertNever(change);
   }
@@ -81,6 +88,9 @@ export function clientOf(change: Change): string {
     case 'domain':
     case 'dns_zone':
       return change.client;
+    case 'hosting_plan':
+      // Plans belong to no client: their own group (no username holds parentheses).
+      return PLANS_GROUP;
     default:
       return assertNever(change);
   }
@@ -121,6 +131,7 @@ export function goesWith(change: Change): string {
       return clientGoesWith(change);
     case 'domain':
     case 'dns_zone':
+    case 'hosting_plan':
       return '';
     default:
       return assertNever(change);
@@ -135,6 +146,8 @@ export function unicodeOf(change: Change): string {
     case 'domain':
     case 'dns_zone':
       return unicodeForm(change.name);
+    case 'hosting_plan':
+      return '';
     default:
       return assertNever(change);
   }
@@ -152,6 +165,8 @@ export function updatedFields(change: Extract<Change, { action: 'update' }>): st
       return change.fields.map((f) => settingsText([f]));
     case 'dns_zone':
       return change.records.map(recordText);
+    case 'hosting_plan':
+      return planFieldsText(change.fields);
     default:
       return assertNever(change);
   }
@@ -169,6 +184,8 @@ export function lineSubject(change: Change): string {
       return `domain ${quote(change.name)}${unicodeForm(change.name)}`;
     case 'dns_zone':
       return `dns ${quote(change.name)}${unicodeForm(change.name)}`;
+    case 'hosting_plan':
+      return hostingPlanSubject(change);
     default:
       return assertNever(change);
   }
@@ -237,6 +254,7 @@ function listed(change: Change): boolean {
       return false;
     case 'domain':
     case 'dns_zone':
+    case 'hosting_plan':
       return true;
     default:
       return assertNever(change);
@@ -250,6 +268,10 @@ function created(change: Extract<Change, { action: 'create' }>): string[] {
       return [];
     case 'domain':
       return givenSettings(change.settings).map(([row, value]) => `${row.key}: ${settingText(value)}`);
+    case 'hosting_plan':
+      return Object.entries(change.objects).flatMap(([object, keys]) =>
+        Object.entries(keys).map(([key, value]) => `${object}.${key}: ${jsonText(value)}`),
+      );
     default:
       return assertNever(change);
   }

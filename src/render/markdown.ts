@@ -64,10 +64,11 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
       const n = counts.updates.get(kind) ?? 0;
       return n > 0 ? [`| ${NOUNS[kind].many} to update | ${n} |`] : [];
     }),
-    // Zones are never created on their own (a domain's comes with it): no row for them.
-    ...KINDS.filter((kind) => kind !== 'dns_zone').map(
-      (kind) => `| ${NOUNS[kind].many} to create | ${counts.creates.get(kind) ?? 0} |`,
-    ),
+    // Clients and domains always (a reviewer looks for them); hosting plans when there are some;
+    // zones are never created on their own (a domain's comes with it).
+    ...KINDS.filter(
+      (kind) => kind === 'client' || kind === 'domain' || (kind === 'hosting_plan' && counts.creates.has(kind)),
+    ).map((kind) => `| ${NOUNS[kind].many} to create | ${counts.creates.get(kind) ?? 0} |`),
     `| conflicts | ${plan.conflicts.length} |`,
     `| warnings | ${plan.unknowns.length + (view.warnings?.length ?? 0)} |`,
     '',

@@ -23,6 +23,7 @@ import { safeText } from '../escape.js';
 import { clientDetails } from '../kinds/client/index.js';
 import { domainDetails } from '../kinds/domain.js';
 import { zoneDetails } from '../kinds/zone.js';
+import { hostingPlanDetails } from '../kinds/hosting-plan.js';
 
 /** The plan for people, Terraform-like. `color` only when writing to a terminal without NO_COLOR. */
 export function renderPlanText(view: PlanView, options: { color: boolean }): string {
@@ -109,6 +110,8 @@ function details(change: Change): { what: string; after: string } {
       return domainDetails(change);
     case 'dns_zone':
       return zoneDetails(change);
+    case 'hosting_plan':
+      return hostingPlanDetails(change);
     default:
       return assertNever(change);
   }

@@ -146,6 +146,8 @@ function simulateApply(plan: Plan, before: Live): Live {
             });
             break;
           }
+          case 'hosting_plan':
+            break; // no hosting plans in these manifests
           default:
             assertNever(change);
         }
@@ -158,7 +160,7 @@ function simulateApply(plan: Plan, before: Live): Live {
           );
           break;
         }
-        if (change.type === 'dns_zone') break; // no zones in these manifests
+        if (change.type === 'dns_zone' || change.type === 'hosting_plan') break; // none in these manifests
         clients = clients.map((c) => {
           if (c.id !== change.clientId) return c;
           let next = c;
@@ -199,6 +201,8 @@ function simulateApply(plan: Plan, before: Live): Live {
             domains = domains.filter((d) => d.id !== change.domainId);
             break;
           }
+          case 'hosting_plan':
+            break;
           default:
             assertNever(change);
         }
@@ -342,6 +346,8 @@ describe('planner properties', () => {
               }
               break;
             }
+            case 'hosting_plan':
+              throw new Error(`no hosting plans in these manifests, yet a delete of ${change.name}`);
             default:
               assertNever(change);
           }

@@ -128,7 +128,7 @@ describe('plan file validation', () => {
       'changes[0].action: "rename" is not "create", "update" or "delete"',
       'changes[1].client_id: must be a whole number or null',
       'changes[2].colour: is not a field this version knows',
-      'changes[3].type: "mailbox" is not "client", "domain" or "dns_zone"',
+      'changes[3].type: "mailbox" is not "client", "domain", "dns_zone" or "hosting_plan"',
       'unmanaged.clients: -1 is not valid here',
     ]);
   });

@@ -1,0 +1,52 @@
+/**
+ * A hosting plan's create carried out: `POST /hosting-plans`, its id kept for the clients
+ * created on it in the same run. A POST whose answer was lost is settled by the plan's name
+ * (names are unique on the panel): found, it was created; not found, the failure stands.
+ */
+import { quote } from '../escape.js';
+import { type CreateHostingPlan } from '../kinds/hosting-plan.js';
+import type { PanelClient } from '../panel/client.js';
+import { parseHostingPlanRecord } from '../panel/records.js';
+import { ambiguity } from '../panel/retry.js';
+import { requestFor } from '../plan/requests.js';
+import { idOf } from './create-failures.js';
+import type { Applied } from './execute.js';
+import { send } from './send.js';
+import type { Slot } from './walk.js';
+
+/** Creates plans; `planIdOf` gives the id of a plan created in this run. */
+export function planCreator(
+  panel: PanelClient,
+  signal: AbortSignal | undefined,
+  tell: (message: string) => void,
+): {
+  create(change: CreateHostingPlan, slot: Slot): Promise<Applied>;
+  planIdOf(name: string): number | undefined;
+} {
+  const ids = new Map<string, number>();
+  const create = async (change: CreateHostingPlan, slot: Slot): Promise<Applied> => {
+    const request = requestFor(change);
+    const described = panel.describe(request.method, request.path);
+    try {
+      const answer = await slot.run(() => send(panel, request, signal));
+      return { id: idOf(answer, described) };
+    } catch (error) {
+      const why = ambiguity(error);
+      if (why === undefined) throw error;
+      tell(`${described} for hosting plan ${quote(change.name)} ${why}: looking it up by name`);
+      const found = await slot.run(() => panel.findByName('hosting-plans', change.name));
+      if (found === undefined) throw error;
+      const plan = parseHostingPlanRecord(found, panel.describe('GET', '/hosting-plans/name/{name}'));
+      if (plan.name !== change.name) throw error;
+      return { id: plan.id, note: `the answer was lost (${why}), but the plan is there` };
+    }
+  };
+  return {
+    async create(change, slot) {
+      const applied = await create(change, slot);
+      ids.set(change.name, applied.id);
+      return applied;
+    },
+    planIdOf: (name) => ids.get(name),
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * A hosting plan's changes: their types, how the planner makes them, the requests they become and
+ * their phrases. Pure.
+ */
+import { jsonText, quote } from '../../escape.js';
+import { assertNever, type JsonObject, plural } from '../../util.js';
+import { type ChangeBase, changeId, type KindNoun, type LiveHostingPlan, type PanelRequest } from '../common.js';
+import { newPlanBody, type PlanFieldChange, planDiff } from './diff.js';
+import type { PlanObject, PlanWants } from './fields.js';
+
+/** A plan the panel lacks: `POST /hosting-plans` with its name and the objects the manifest gives. */
+export interface CreateHostingPlan extends ChangeBase {
+  readonly action: 'create';
+  readonly type: 'hosting_plan';
+  readonly objects: PlanWants;
+}
+
+/**
+ * A plan whose managed keys differ: `PUT /hosting-plans/{id}` with only the objects that differ,
+ * each whole as read with the managed keys changed. The panel copied the plan into each client
+ * on it when it was assigned: they keep their copied values.
+ */
+export interface UpdateHostingPlan extends ChangeBase {
+  readonly action: 'update';
+  readonly type: 'hosting_plan';
+  readonly planId: number;
+  /** In the order of the objects, then of the manifest's keys; at least one. */
+  readonly fields: readonly PlanFieldChange[];
+  readonly body: { readonly [O in PlanObject]?: JsonObject };
+  /** How many clients are on it (they keep their copied values); null when the panel does not say. */
+  readonly clients: number | null;
+}
+
+/** A plan deleted (`state: absent`, or pruned); only one no client is on. */
+export interface DeleteHostingPlan extends ChangeBase {
+  readonly action: 'delete';
+  readonly type: 'hosting_plan';
+  readonly planId: number;
+}
+
+export type HostingPlanChange = CreateHostingPlan | UpdateHostingPlan | DeleteHostingPlan;
+
+/** The create of a plan the panel lacks. */
+export function createHostingPlan(name: string, objects: PlanWants): CreateHostingPlan {
+  return {
+    id: changeId('hosting_plan', name),
+    action: 'create',
+    type: 'hosting_plan',
+    name,
+    objects,
+    reason: 'not on the panel',
+    dependsOn: [],
+  };
+}
+
+/**
+ * The diff rule for a plan the panel has: the update when its managed keys differ, or undefined;
+ * the managed keys the panel's record lacks go to `lacking` (the planner refuses them).
+ */
+export function updateHostingPlan(
+  wants: PlanWants,
+  live: LiveHostingPlan,
+  clients: number | null,
+  lacking: (keys: readonly string[]) => void,
+): UpdateHostingPlan | undefined {
+  const d = planDiff(wants, live.objects);
+  if (d.lacking.length > 0) lacking(d.lacking);
+  if (d.fields.length === 0) return undefined;
+  return {
+    id: changeId('hosting_plan', live.name),
+    action: 'update',
+    type: 'hosting_plan',
+    name: live.name,
+    planId: live.id,
+    fields: d.fields,
+    body: d.body,
+    clients,
+    reason: 'differs from the manifest',
+    dependsOn: [],
+  };
+}
+
+/** The delete of a plan no client is on. */
+export function deleteHostingPlan(live: LiveHostingPlan, reason: string): DeleteHostingPlan {
+  return {
+    id: changeId('hosting_plan', live.name),
+    action: 'delete',
+    type: 'hosting_plan',
+    name: live.name,
+    planId: live.id,
+    reason,
+    dependsOn: [],
+  };
+}
+
+/** The request a plan's change becomes. */
+export function hostingPlanRequest(change: HostingPlanChange): PanelRequest {
+  switch (change.action) {
+    case 'create':
+      return { method: 'POST', path: '/hosting-plans', body: newPlanBody(change.name, change.objects) };
+    case 'update':
+      return { method: 'PUT', path: `/hosting-plans/${change.planId}`, body: change.body };
+    case 'delete':
+      return { method: 'DELETE', path: `/hosting-plans/${change.planId}`, body: null };
+    default:
+      return assertNever(change);
+  }
+}
+
+/** How people's text names hosting plans. */
+export const HOSTING_PLAN_NOUN: KindNoun = { one: 'hosting plan', many: 'hosting plans' };
+
+/** `hosting plan "Business"`. */
+export function hostingPlanSubject(change: HostingPlanChange): string {
+  return `hosting plan ${quote(change.name)}`;
+}
+
+/**
+ * What the text plan's comment line says of a plan's change after its reason: for an update, the
+ * clients on it, who keep their copied values (the panel copies a plan at assignment).
+ */
+export function hostingPlanDetails(change: HostingPlanChange): { what: string; after: string } {
+  if (change.action !== 'update') return { what: '', after: '' };
+  const on =
+    change.clients === null
+      ? 'the panel does not say how many clients are on it'
+      : change.clients === 0
+        ? 'no client is on it'
+        : `the ${plural(change.clients, 'client')} on it keep their copied values (the panel copies a plan when it is assigned)`;
+  return { what: '', after: `; ${on}` };
+}
+
+/** `resources.disk_space: 1024 -> 2048`: one part per key, values as JSON text (data). */
+export function planFieldsText(fields: readonly PlanFieldChange[]): string[] {
+  return fields.map((f) => `${f.field}: ${jsonText(f.before)} -> ${jsonText(f.after)}`);
+}
