@@ -191,6 +191,7 @@ describe('the surface', () => {
       'VERSION',
       'connectPanel',
       'diff',
+      'doctor',
       'executePlan',
       'loadManifest',
       'planView',
