@@ -3,6 +3,7 @@ import type { YAMLError } from 'yaml';
 import { buildClients, ClientsBuilder } from './build.js';
 import { readChunked } from './chunked.js';
 import { SourceMap } from './locate.js';
+import { buildHostingPlans, checkClientPlans } from './hosting-plans.js';
 import { lookalikeDiagnostics } from './lookalike.js';
 import { buildPrune } from './prune.js';
 import { checkClientSchema, checkSchema, schemaValid } from './schema.js';
@@ -127,6 +128,7 @@ export function parseManifestChunked(
   if (read === undefined || !schemaValid(read.top)) return undefined;
   const diagnostics: Diagnostic[] = [];
   const prune = buildPrune(read.top, read.topSource, diagnostics);
+  const hostingPlans = buildHostingPlans(read.top, read.topSource, diagnostics);
   if (diagnostics.length > 0 && !keepDiagnostics) return undefined;
   const builder = new ClientsBuilder(diagnostics);
   let index = 0;
@@ -153,7 +155,9 @@ export function parseManifestChunked(
       }
     }
   }
-  return finish({ file, clients: builder.clients, prune }, diagnostics, beyond);
+  checkClientPlans(builder.clients, hostingPlans, file, diagnostics);
+  if (diagnostics.length > 0 && !keepDiagnostics) return undefined;
+  return finish(desired(file, builder.clients, prune, hostingPlans), diagnostics, beyond);
 }
 
 /** The whole-document read: yaml's Document for the whole text, then the same checks. */
@@ -207,8 +211,20 @@ export function parseManifestWhole(text: string, file: string): LoadResult {
 
   diagnostics.push(...checkSchema(data, source));
   const prune = buildPrune(data, source, diagnostics);
+  const hostingPlans = buildHostingPlans(data, source, diagnostics);
   const clients = buildClients(data, source, diagnostics);
-  return finish({ file, clients, prune }, diagnostics);
+  checkClientPlans(clients, hostingPlans, file, diagnostics);
+  return finish(desired(file, clients, prune, hostingPlans), diagnostics);
+}
+
+/** Desired from its parts: `hostingPlans` only when the manifest lists plans. */
+function desired(
+  file: string,
+  clients: Desired['clients'],
+  prune: Desired['prune'],
+  hostingPlans: Desired['hostingPlans'],
+): Desired {
+  return { file, clients, prune, ...(hostingPlans === undefined ? {} : { hostingPlans }) };
 }
 
 /**

@@ -4,6 +4,7 @@ import { isAscii, isRecord } from '../util.js';
 import type { Locator } from './locate.js';
 import { codePointName, skeleton } from './lookalike.js';
 import { type Diagnostic, NO_PRUNE, type Prune } from './types.js';
+import { HOSTING_PLANS_KEY, KEEP_PLAN_KEY, planKeepProblem } from '../kinds/hosting-plan/manifest.js';
 
 /**
  * The manifest's `prune:` as Desired.prune: NO_PRUNE when the manifest has none (nothing is
@@ -17,7 +18,10 @@ import { type Diagnostic, NO_PRUNE, type Prune } from './types.js';
  * ASCII (names are compared in their ASCII form; a look-alike letter, a
  * dotted capital I or an invisible character would make it keep another name, or none). The
  * message says which form to write. ASCII capitals stay allowed: they match case-insensitively.
- * Problems go to `diagnostics`, located at the pattern.
+ * Problems go to `diagnostics`, located at the pattern. A typed entry `{hosting_plan: "Premium*"}`
+ * matches plan names (which may hold spaces and any text): checked by the plan's room
+ * (planKeepProblem), kept in `keepHostingPlans` as written. `hostingPlans` and
+ * `keepHostingPlans` are set only when the manifest gives them.
  */
 export function buildPrune<N>(data: unknown, source: Locator<N>, diagnostics: Diagnostic[]): Prune {
   const prune = isRecord(data) ? data.prune : undefined;
@@ -25,14 +29,31 @@ export function buildPrune<N>(data: unknown, source: Locator<N>, diagnostics: Di
   if (!isRecord(prune) || root === undefined) return NO_PRUNE;
   const loc = source.keyAt(root, 'prune') ?? source.at(root);
   const keep: string[] = [];
+  const keepHostingPlans: string[] = [];
   const pruneNode = source.step(root, 'prune');
   const keepNode = pruneNode && source.step(pruneNode, 'keep');
   if (Array.isArray(prune.keep)) {
     prune.keep.forEach((pattern: unknown, i) => {
+      const entryNode = keepNode && source.step(keepNode, i);
+      if (isRecord(pattern)) {
+        const plan = pattern[KEEP_PLAN_KEY];
+        if (typeof plan !== 'string') return; // the schema check reported it
+        const problem = planKeepProblem(plan);
+        if (problem !== undefined) {
+          const valueNode = entryNode && (source.step(entryNode, KEEP_PLAN_KEY) ?? entryNode);
+          diagnostics.push({
+            ...(valueNode === undefined ? loc : source.at(valueNode)),
+            severity: problem.severity,
+            message: `hosting plan pattern ${quote(plan)} in "prune.keep" ${problem.message}`,
+          });
+        }
+        if (problem?.severity !== 'error') keepHostingPlans.push(plan);
+        return;
+      }
       if (typeof pattern !== 'string') return; // the schema check reported it
       const problem = patternProblem(pattern);
       if (typeof problem === 'string') {
-        const at = keepNode === undefined ? loc : source.at(source.step(keepNode, i) ?? keepNode);
+        const at = keepNode === undefined ? loc : source.at(entryNode ?? keepNode);
         diagnostics.push({
           ...at,
           severity: 'error',
@@ -47,6 +68,8 @@ export function buildPrune<N>(data: unknown, source: Locator<N>, diagnostics: Di
     domains: prune.domains === true,
     clients: prune.clients === true,
     keep,
+    ...(typeof prune[HOSTING_PLANS_KEY] === 'boolean' ? { hostingPlans: prune[HOSTING_PLANS_KEY] } : {}),
+    ...(keepHostingPlans.length === 0 ? {} : { keepHostingPlans }),
     loc,
   };
 }

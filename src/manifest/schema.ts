@@ -15,6 +15,13 @@ import {
   zonePlace,
   zoneRefused,
 } from '../kinds/domain.js';
+import {
+  HOSTING_PLANS_KEY,
+  KEEP_PLAN_EXAMPLE,
+  KEEP_PLAN_KEY,
+  planLabel,
+  planRefused,
+} from '../kinds/hosting-plan/manifest.js';
 import { schema as generatedSchema, validate as generatedValidate } from './validator.generated.js';
 
 // Compiled at build time (scripts/generate-validator.ts, ajv standalone): loading ajv and
@@ -127,7 +134,8 @@ function describe(error: ErrorObject, path: DataPath, data: unknown): string | u
     return 'the manifest must be a mapping with "version: 1" and a "clients" list';
   }
   if (top === 'version') return '"version" must be 1';
-  if (top === 'prune') return describePrune(path, value);
+  if (top === 'prune') return describePrune(error, path, value);
+  if (top === HOSTING_PLANS_KEY) return describePlan(error, path, data, value);
   if (top !== 'clients') return fallback(error, path);
   if (index === undefined) return `"clients" must be a list of clients${noneHint(value, 'clients')}`;
 
@@ -201,15 +209,39 @@ function describeDomain(
   return undefined;
 }
 
-function describePrune(path: DataPath, value: unknown): string {
-  const [, field, patternIndex] = path;
+/**
+ * A plan item's refusals: its state as every kind's, the rest in the plan's room's words
+ * (planRefused; a value inside an object is worded by the room's own checks).
+ */
+function describePlan(error: ErrorObject, path: DataPath, data: unknown, value: unknown): string | undefined {
+  const [, index, field] = path;
+  if (index === undefined)
+    return `"${HOSTING_PLANS_KEY}" must be a list of hosting plans${noneHint(value, HOSTING_PLANS_KEY)}`;
+  const label = planLabel(valueAt(data, [HOSTING_PLANS_KEY, index]), index);
+  if (field === 'state' && path.length === 3) return `"state" of ${label} ${mustBeState(value)}`;
+  const missing = error.keyword === 'required' ? String(error.params.missingProperty) : undefined;
+  return planRefused(path.slice(2), error.keyword, value, label, missing);
+}
+
+function describePrune(error: ErrorObject, path: DataPath, value: unknown): string | undefined {
+  const [, field, patternIndex, entryKey] = path;
   if (field === undefined) {
     const none = value === null ? ' (remove "prune:" to delete nothing for being unlisted)' : '';
-    return `"prune" must be a mapping with "domains", "clients" or "keep", like prune: {domains: true}${none}`;
+    return `"prune" must be a mapping with "domains", "clients", "${HOSTING_PLANS_KEY}" or "keep", like prune: {domains: true}${none}`;
   }
   if (field === 'keep') {
-    if (patternIndex !== undefined)
-      return `pattern #${Number(patternIndex) + 1} in "prune.keep" must be a string, like "legacy-*"`;
+    if (patternIndex !== undefined) {
+      const entry = `pattern #${Number(patternIndex) + 1} in "prune.keep"`;
+      if (entryKey !== undefined)
+        return `"${KEEP_PLAN_KEY}" in ${entry} must be a string: a plan's name, with * or ? as wildcards, like ${KEEP_PLAN_EXAMPLE}`;
+      if (isRecord(value)) {
+        // The mapping branch's own errors say it; the string branch's and the anyOf's do not.
+        if (error.keyword === 'required')
+          return `${entry} has no "${KEEP_PLAN_KEY}": a mapping in "keep" names hosting plans, like ${KEEP_PLAN_EXAMPLE}`;
+        return undefined;
+      }
+      return `${entry} must be a string, like "legacy-*", or a hosting plan's pattern, like ${KEEP_PLAN_EXAMPLE}`;
+    }
     const hint =
       typeof value === 'string'
         ? `: write [${JSON.stringify(value)}]`
@@ -262,6 +294,10 @@ function inWhat(path: DataPath, data: unknown): string {
   const [top, index] = path;
   if (path.length === 0) return 'at the top level';
   if (top === 'clients' && index !== undefined && path.length === 2) return `in ${clientLabelAt(data, index)}`;
+  if (top === HOSTING_PLANS_KEY && index !== undefined && path.length === 2)
+    return `in ${planLabel(valueAt(data, path), index)}`;
+  if (top === 'prune' && index === 'keep' && path.length === 3)
+    return `in pattern #${Number(path[2]) + 1} of "prune.keep"`;
   const [, , field, domainIndex] = path;
   if (
     top === 'clients' &&

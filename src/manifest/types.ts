@@ -1,6 +1,7 @@
 import type { ClientWants } from '../kinds/client/index.js';
 import type { DomainSettings } from '../kinds/domain.js';
 import type { DesiredZone } from '../kinds/zone.js';
+import type { PlanWants } from '../kinds/hosting-plan/fields.js';
 
 /** A place in a source file; line and column count from 1. */
 export interface Location {
@@ -71,15 +72,46 @@ export interface Prune {
   /** Clients the manifest does not list are deleted. */
   readonly clients: boolean;
   readonly keep: readonly string[];
+  /**
+   * Hosting plans the manifest does not list are deleted (never one in use; `prune.hosting_plans`);
+   * undefined when not given: false.
+   */
+  readonly hostingPlans?: boolean;
+  /**
+   * The typed keep entries `{hosting_plan: "Premium*"}`: glob patterns (`*` any run of
+   * characters, `?` one) matched against plan names as written, case-sensitive (planNameMatcher
+   * in src/kinds/hosting-plan/manifest.ts); a match is never pruned. Undefined when none: [].
+   * The string patterns of `keep` match usernames and domain names only.
+   */
+  readonly keepHostingPlans?: readonly string[];
   /** Where `prune:` stands, for messages. */
   readonly loc?: Location;
 }
 
 export const NO_PRUNE: Prune = { domains: false, clients: false, keep: [] };
 
-/** A valid manifest: usernames unique, each domain listed once in the whole file. */
+/**
+ * A hosting plan the manifest defines (`hosting_plans:`). `name` is as written (plan names are
+ * compared exactly; they may hold spaces). `wants` holds each object's managed keys: each key
+ * managed only when given; a key the panel's plans lack is kept here (validate warns; plan
+ * refuses to manage it). A plan marked absent has empty `wants`.
+ */
+export interface DesiredHostingPlan {
+  readonly name: string;
+  readonly state: 'present' | 'absent';
+  readonly wants: PlanWants;
+  /** Where its name stands. */
+  readonly loc?: Location;
+}
+
+/**
+ * A valid manifest: usernames unique, each domain listed once in the whole file, each plan name
+ * listed once, no client on a plan the manifest marks absent.
+ */
 export interface Desired {
   readonly file: string;
   readonly clients: readonly DesiredClient[];
   readonly prune: Prune;
+  /** The plans the manifest defines, in manifest order; undefined when it lists none. */
+  readonly hostingPlans?: readonly DesiredHostingPlan[];
 }

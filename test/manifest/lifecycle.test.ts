@@ -220,11 +220,11 @@ describe('the lifecycle keys, refused', () => {
       ]
     `);
     expect(report('version: 1\nprune:\nclients: []\n')).toEqual([
-      'm.yaml:2:7: error: "prune" must be a mapping with "domains", "clients" or "keep", like prune: {domains: true} (remove "prune:" to delete nothing for being unlisted)',
+      'm.yaml:2:7: error: "prune" must be a mapping with "domains", "clients", "hosting_plans" or "keep", like prune: {domains: true} (remove "prune:" to delete nothing for being unlisted)',
     ]);
     expect(report('version: 1\nclients: []\nprune: {keep: [a, 3]}\nowner: me\n')).toEqual([
-      'm.yaml:3:19: error: pattern #2 in "prune.keep" must be a string, like "legacy-*"',
-      'm.yaml:4:1: error: unknown key "owner" at the top level: allowed keys are "version", "clients" and "prune"',
+      'm.yaml:3:19: error: pattern #2 in "prune.keep" must be a string, like "legacy-*", or a hosting plan\'s pattern, like {hosting_plan: "Premium*"}',
+      'm.yaml:4:1: error: unknown key "owner" at the top level: allowed keys are "version", "clients", "hosting_plans" and "prune"',
     ]);
   });
 
@@ -300,7 +300,7 @@ describe('editor support', () => {
     expect(json.desired?.clients.map((c) => c.username)).toEqual(['alice']);
     const typo = parseManifest('version: 1\nclients: []\nschema: x\n', 'm.yaml');
     expect(typo.diagnostics.map((d) => d.message)).toEqual([
-      'unknown key "schema" at the top level: allowed keys are "version", "clients" and "prune"',
+      'unknown key "schema" at the top level: allowed keys are "version", "clients", "hosting_plans" and "prune"',
     ]);
   });
 });
