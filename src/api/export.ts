@@ -4,6 +4,7 @@ import { adopt } from '../export/adopt.js';
 import { LiveModel, type ZoneCounts } from '../export/model.js';
 import { checkRewritableVersion, rewrite } from '../export/rewrite.js';
 import { manifestText } from '../export/write.js';
+import { quote } from '../escape.js';
 import { validateManifest } from '../manifest/load.js';
 import type { Desired } from '../manifest/types.js';
 import { globMatcher } from '../names.js';
@@ -64,7 +65,14 @@ export async function readForExport(
   }
   const picked = zones?.(new LiveModel(live)) ?? [];
   if (picked.length === 0) return live;
-  return { ...live, zones: await readZones(panel, picked, DEFAULT_LOOKUP_CONCURRENCY) };
+  // A zone that cannot be read whole is left out (its dns block with it), told as a note: export writes nothing to the panel.
+  const zoneMap = await readZones(panel, picked, DEFAULT_LOOKUP_CONCURRENCY, (domain, error) =>
+    onEvent?.({
+      type: 'note',
+      message: `warning: the zone of ${quote(domain)} cannot be read whole: its dns block is left out (${error.message})`,
+    }),
+  );
+  return { ...live, zones: zoneMap };
 }
 
 /** The zones plain export reads: with `--with dns`, those of every domain it writes (LiveModel.zoneDomains); else none. */

@@ -240,20 +240,26 @@ export function refuseMassChanges(plan: Plan, limits: Limits): void {
  */
 export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] = []): void {
   if (plan.conflicts.length === 0) return;
-  const owned = plan.conflicts.filter((c) => c.subdomains === undefined).length;
-  const blocked = plan.conflicts.length - owned;
+  const dns = plan.conflicts.filter((c) => c.dns !== undefined).length;
+  const owned = plan.conflicts.filter((c) => c.subdomains === undefined && c.dns === undefined).length;
+  const blocked = plan.conflicts.length - owned - dns;
   const what = [
     owned > 0
       ? `${plural(owned, 'domain')} of the manifest belong${owned === 1 ? 's' : ''} to another client on the panel`
       : '',
     blocked > 0 ? `${plural(blocked, 'domain')} to delete ${blocked === 1 ? 'has' : 'have'} subdomains that stay` : '',
+    dns > 0
+      ? `${plural(dns, 'domain')} of the manifest manage${dns === 1 ? 's' : ''} "dns" the panel has no zone to write for`
+      : '',
   ].filter(Boolean);
   throw new ProvisionError('plan_conflict', `${what.join('; ')}: apply sends nothing until this is resolved`, {
     located,
     hint:
       owned > 0
         ? 'move the domain under its owner in the manifest, remove it, or move it on the panel'
-        : 'mark the subdomains absent too (or let prune.domains take them), or keep the domain',
+        : blocked > 0
+          ? 'mark the subdomains absent too (or let prune.domains take them), or keep the domain'
+          : `remove "dns" from the domain, or list a subdomain's records in its parent's zone; turn DNS on in the panel for a domain it serves none for`,
   });
 }
 

@@ -13,6 +13,8 @@ import {
   type LiveZone,
   plannedRecords,
   recordDrift,
+  recordMultiset,
+  recordsAfter,
   recordLine,
   type RecordOp,
   sentRecords,
@@ -82,6 +84,7 @@ export function zoneWriter(
       if (change.body === null)
         throw new Error(`the change of the zone of ${quote(change.name)} holds no records to send: make a new plan`);
       if (zone.digest !== change.zoneDigest) throw staleZone(change, zone);
+      checkBody(change, change.body, zone);
       body = change.body;
     }
     const request = zoneRequest(change, { id, body });
@@ -108,8 +111,55 @@ export function zoneWriter(
         note: `the answer was lost (${why}), but the zone holds the records sent${note ? `; ${note}` : ''}`,
       };
     }
-    return note === undefined ? { id } : { id, note };
+    const back = await readBack(change, id, body);
+    const notes = [note, back].filter((n) => n !== undefined);
+    return notes.length === 0 ? { id } : { id, note: notes.join('; ') };
   };
+
+  /**
+   * The zone read again after its PUT: a note when the panel holds the records sent otherwise (it
+   * rewrote a value: a trailing dot, the case of a name), or when it could not be read; undefined
+   * when it holds them as sent.
+   */
+  async function readBack(change: UpdateZone, id: number, body: ZoneBody): Promise<string | undefined> {
+    let now: LiveZone;
+    try {
+      now = await readZone(panel, { name: change.name, id });
+    } catch (error) {
+      return `the zone could not be read back to check it (${messageOf(error)})`;
+    }
+    const drift = recordDrift(sentRecords(change.name, body) ?? [], now.records);
+    if (drift.length === 0) return undefined;
+    const more = drift.length > NAMED_DRIFT ? `, and ${plural(drift.length - NAMED_DRIFT, 'more record')}` : '';
+    return (
+      `warning: the zone read back holds records otherwise than sent (${drift.slice(0, NAMED_DRIFT).map(recordLine).join('; ')}${more}): ` +
+      'the panel rewrote them (or something wrote the zone since); write the values as the panel does, or the next apply sends them again'
+    );
+  }
+}
+
+/**
+ * A saved plan's PUT body checked against the zone read just before it (its digest matched):
+ * the SOA and DKIM record as read, and the records its record changes make of the zone as read.
+ * A body that differs was edited after the plan was made: its change fails and nothing is sent.
+ */
+function checkBody(change: UpdateZone, body: ZoneBody, zone: LiveZone): void {
+  const after = recordsAfter(zone.records, change.records);
+  const why =
+    canonical(body.records.soa) !== canonical(zone.soa)
+      ? 'its SOA record is not the one read'
+      : canonical(body.dkim_record) !== canonical(zone.dkim)
+        ? 'its DKIM record is not the one read'
+        : 'problem' in after
+          ? after.problem
+          : canonical(recordMultiset(after.other)) !== canonical(recordMultiset(body.records.other))
+            ? 'its records are not the zone as read with the record changes applied'
+            : undefined;
+  if (why === undefined) return;
+  throw new Error(
+    `the request of the zone of ${quote(change.name)} does not match its record changes (${why}): ` +
+      'the plan file was edited; nothing was sent to it; make a new plan',
+  );
 }
 
 /** The failure of a zone that changed since the plan read it, naming what changed. */
@@ -126,13 +176,13 @@ function staleZone(change: UpdateZone, zone: LiveZone): ZoneChanged {
   return new ZoneChanged(change.name, drift, other);
 }
 
-/** What the outcome says of a new domain's zone: read after its POST, what its diff did to the panel's defaults. */
+/** What the outcome says of a new domain's zone (read after its POST): what its diff did to the panel's defaults. */
 function newZoneNote(zone: LiveZone, ops: readonly RecordOp[]): string {
   const count = (what: RecordOp['op']): number => ops.reduce((n, op) => n + (op.op === what ? 1 : 0), 0);
   const removed = count('remove');
   const kept = zone.records.length - removed;
   return (
-    `the zone was read after the domain's create: of the ${plural(zone.records.length, 'record')} the panel made, ` +
+    `of the ${plural(zone.records.length, 'record')} the panel made, ` +
     `${kept} kept, ${removed} removed; ${count('add')} added, ${count('update')} updated`
   );
 }

@@ -30,7 +30,7 @@ export const plan: Command = {
   usage: planUsage,
   options: PLAN_OPTIONS,
   summary:
-    'Read the panel (4 GET requests whatever the manifest size; ' +
+    'Read the panel (4 GET requests whatever the manifest size, plus GET /dns/{id} for each existing domain with dns; ' +
     'more only where its client list leaves out a field the manifest manages) ' +
     'and show what apply would create, update and delete, with the request each change becomes, ' +
     'plus conflicts, fields the panel does not show, and unmanaged accounts. ' +

@@ -56,19 +56,35 @@ export async function readZone(client: PanelClient, domain: ZoneDomain): Promise
     'panel_contract',
     `${client.describe('GET', path)} (the zone of ${quote(domain.name)}): ${read.problem}`,
     {
-      hint: 'the panel answered a zone panel-provision cannot read whole, so it writes nothing to it; report the panel version and this message',
+      hint: 'the panel answered a zone panel-provision cannot read whole: the run stops; nothing is written; report the panel version and this message',
     },
   );
 }
 
-/** The zones of `domains` by name, `concurrency` at a time; a subdomain's is not read (it has none). */
+/**
+ * The zones of `domains` by name, `concurrency` at a time; a subdomain's is not read (it has
+ * none). A zone that cannot be read whole stops the read, unless `unreadable` is given (export,
+ * which writes nothing to the panel): that zone is then left out and `unreadable` told why.
+ */
 export async function readZones(
   client: PanelClient,
   listed: readonly ListedDomain[],
   concurrency: number,
+  unreadable?: (domain: string, error: ProvisionError) => void,
 ): Promise<ReadonlyMap<string, LiveZone>> {
   const domains = listed.filter((d) => d.isSubdomain !== true);
   const limit = pLimit(concurrency);
-  const zones = await Promise.all(domains.map((d) => limit(() => readZone(client, d))));
-  return new Map(domains.map((d, i) => [d.name, zones[i] as LiveZone]));
+  const zones = await Promise.all(
+    domains.map((d) =>
+      limit(() =>
+        readZone(client, d).catch((error: unknown) => {
+          if (unreadable === undefined || !(error instanceof ProvisionError) || error.code !== 'panel_contract')
+            throw error;
+          unreadable(d.name, error);
+          return undefined;
+        }),
+      ),
+    ),
+  );
+  return new Map(domains.flatMap((d, i) => (zones[i] === undefined ? [] : [[d.name, zones[i]] as const])));
 }

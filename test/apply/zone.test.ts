@@ -112,9 +112,9 @@ describe('a zone change applied', () => {
     const outcomes = await executeChanges(plan, adapter(panel), { concurrency: 4 });
     expect(outcomes.map((o) => o.status)).toEqual(['succeeded', 'succeeded']);
     const sent = simulator.requests.slice(before).map((r) => `${r.method} ${r.path.replace(/[0-9]+$/, '{id}')}`);
-    expect(sent).toEqual(['POST /domains', 'GET /dns/{id}', 'PUT /dns/{id}']);
+    expect(sent).toEqual(['POST /domains', 'GET /dns/{id}', 'PUT /dns/{id}', 'GET /dns/{id}']);
     expect(outcomes[1]).toMatchObject({
-      note: expect.stringContaining("the zone was read after the domain's create") as unknown,
+      note: expect.stringContaining('the panel made, ') as unknown,
     });
     const zone = (await panel.get(`/dns/${outcomes[0]?.status === 'succeeded' ? outcomes[0].id : 0}`)) as {
       is_custom_dns: boolean;
@@ -170,6 +170,35 @@ describe('a zone change applied', () => {
       signal: controller.signal,
     });
     expect(outcome).toMatchObject({ status: 'failed', error: expect.stringContaining('interrupted') as unknown });
+    expect(puts(simulator)).toEqual([]);
+  });
+
+  test('a change whose body was edited (a record the ops do not make) fails as edited and sends nothing', async () => {
+    const simulator = await sim({ seed });
+    const panel = client(simulator);
+    const plan = await planned(panel, { 'alice.example': ADD });
+    const edited: Plan = {
+      ...plan,
+      changes: plan.changes.map((c) =>
+        c.type === 'dns_zone' && c.body !== null
+          ? {
+              ...c,
+              body: {
+                ...c.body,
+                records: {
+                  ...c.body.records,
+                  other: [...c.body.records.other, { host: 'evil', ttl: 60, type: 'A', value: '203.0.113.1' }],
+                },
+              },
+            }
+          : c,
+      ),
+    };
+    const [outcome] = await executeChanges(edited, adapter(panel), { concurrency: 4 });
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('the plan file was edited') as unknown,
+    });
     expect(puts(simulator)).toEqual([]);
   });
 });

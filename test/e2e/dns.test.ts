@@ -51,8 +51,8 @@ describe('DNS zones through the CLI', () => {
     expect(done.code, done.stderr).toBe(0);
     expect(
       w.sent().filter((s) => !['GET /ping', 'GET /hosting-plans', 'GET /clients', 'GET /domains'].includes(s)),
-    ).toEqual(['POST /domains', 'GET /dns/{id}', 'PUT /dns/{id}']);
-    expect(done.stdout).toContain("the zone was read after the domain's create");
+    ).toEqual(['POST /domains', 'GET /dns/{id}', 'PUT /dns/{id}', 'GET /dns/{id}']);
+    expect(done.stdout).toContain("written after the domain's POST; of the ");
     expect(w.zone('alice.example')?.is_custom_dns).toBe(true);
     expect(w.records('alice.example')).toEqual([
       '@ NS ns1.sim.keyhelp.test. 86400',

@@ -124,10 +124,10 @@ describe('a zone as read', () => {
     [null, 'expected an object'],
     [{ records: [] }, '"records" must be an object'],
     [{ records: { other: {} } }, '"records.other" must be a list'],
-    [{ records: { other: [{ host: '@', type: 'A', value: '1.2.3.4', ttl: -1 }] } }, '"records.other[0]".ttl'],
-    [{ records: { other: [{ host: 1, type: 'A', value: '1.2.3.4', ttl: 1 }] } }, '"records.other[0]".host'],
-    [{ records: { other: [{ host: '@', type: '', value: '1.2.3.4', ttl: 1 }] } }, '"records.other[0]".type'],
-    [{ records: { other: [{ host: '@', type: 'A', value: null, ttl: 1 }] } }, '"records.other[0]".value'],
+    [{ records: { other: [{ host: '@', type: 'A', value: '1.2.3.4', ttl: -1 }] } }, '"records.other[0].ttl"'],
+    [{ records: { other: [{ host: 1, type: 'A', value: '1.2.3.4', ttl: 1 }] } }, '"records.other[0].host"'],
+    [{ records: { other: [{ host: '@', type: '', value: '1.2.3.4', ttl: 1 }] } }, '"records.other[0].type"'],
+    [{ records: { other: [{ host: '@', type: 'A', value: null, ttl: 1 }] } }, '"records.other[0].value"'],
   ])('refuses %j', (value, problem) => {
     expect(parseZone(value, 'alice.example')).toMatchObject({ problem: expect.stringContaining(problem) as unknown });
   });

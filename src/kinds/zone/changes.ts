@@ -5,7 +5,7 @@
  */
 import { type ChangeBase, changeId, type KindNoun, type PanelRequest } from '../common.js';
 import { type DesiredZone, type RecordOp, removals, zoneBody, zoneDiff } from './diff.js';
-import { type DnsRecord, type LiveZone, parseZone, recordKey, type ZoneBody } from './record.js';
+import { type DnsRecord, exactKey, type LiveZone, parseZone, type ZoneBody } from './record.js';
 
 /**
  * A domain's zone whose records differ from the manifest's: one `PUT /dns/{domain id}` with the
@@ -125,7 +125,7 @@ export function wantOfNewZone(change: UpdateZone): DesiredZone {
 export function plannedRecords(change: UpdateZone): DnsRecord[] | undefined {
   const sent = sentRecords(change.name, change.body);
   if (sent === undefined) return undefined;
-  const exact = (r: DnsRecord): string => `${recordKey(r)}\u0000${r.ttl}`;
+  const exact = exactKey;
   const drop = new Map<string, number>();
   const was = new Map<string, number[]>();
   for (const op of change.records) {
@@ -154,6 +154,38 @@ export function sentRecords(zone: string, body: ZoneBody | null): DnsRecord[] | 
   return 'zone' in read
     ? read.zone.records.map(({ host, type, value, ttl }) => ({ host, type, value, ttl }))
     : undefined;
+}
+
+/** An add whose value the panel holds already, written otherwise: `panel` is the panel's value. */
+export interface RecordTwin {
+  readonly add: RecordOp;
+  readonly panel: string;
+}
+
+/** A value as a panel may rewrite it: lowercase, without a trailing dot. */
+const rewritten = (value: string): string => value.toLowerCase().replace(/\.$/, '');
+
+/**
+ * The adds of an existing domain's zone that have a twin on the panel: a record of the same host
+ * and type whose value differs only by a trailing dot or letter case (`alice.example` listed,
+ * `alice.example.` held). A panel that rewrites values so would get the add again on every apply.
+ */
+export function recordTwins(change: UpdateZone): RecordTwin[] {
+  const sent = sentRecords(change.name, change.body);
+  if (sent === undefined) return [];
+  const twins: RecordTwin[] = [];
+  for (const add of change.records) {
+    if (add.op !== 'add') continue;
+    const twin = sent.find(
+      (r) =>
+        r.host === add.host &&
+        r.type === add.type &&
+        r.value !== add.value &&
+        rewritten(r.value) === rewritten(add.value),
+    );
+    if (twin !== undefined) twins.push({ add, panel: twin.value });
+  }
+  return twins;
 }
 
 /** How people's text names zones. */

@@ -6,9 +6,10 @@
  * only when the manifest lists apex NS records of its own (it then manages that set: a zone
  * whose delegation a prune removed would vanish from the internet). Pure.
  */
+import { jsonText, quote } from '../../escape.js';
 import { globMatcher } from '../../names.js';
-import type { JsonObject } from '../../util.js';
-import { type DnsRecord, type LiveRecord, type LiveZone, recordKey, type ZoneBody } from './record.js';
+import { canonical, type JsonObject } from '../../util.js';
+import { type DnsRecord, exactKey, type LiveRecord, type LiveZone, recordKey, type ZoneBody } from './record.js';
 
 /** What a manifest says of a zone: its records (TTLs resolved), and what may go unlisted. */
 export interface DesiredZone {
@@ -38,10 +39,9 @@ export interface ZoneDiff {
 
 /**
  * The changes that take `live` (a zone's records as read) to what `want` says, and the record
- * list the PUT sends: the records kept as read (the panel's own objects, a TTL changed where it
- * differs), in the panel's order, then the new ones in the manifest's order. Two equal records
- * on the panel are two: a listed record matches one of them (one with its TTL, if any), and the
- * other is unlisted.
+ * list the PUT sends (recordsAfter: the records as read with the changes applied). Two equal
+ * records on the panel are two: a listed record matches one of them (one with its TTL, if any),
+ * and the other is unlisted.
  */
 export function zoneDiff(want: DesiredZone, live: readonly LiveRecord[]): ZoneDiff {
   const unmatched = new Map<string, number[]>();
@@ -52,25 +52,20 @@ export function zoneDiff(want: DesiredZone, live: readonly LiveRecord[]): ZoneDi
     else list.push(i);
   });
   const ops: RecordOp[] = [];
-  const ttlOf = new Map<number, number>();
-  const adds: DnsRecord[] = [];
   for (const r of want.records) {
     // Among equal records on the panel, the one with the listed TTL first: no update where one is there already.
     const candidates = unmatched.get(recordKey(r)) ?? [];
     const same = candidates.findIndex((j) => (live[j] as LiveRecord).ttl === r.ttl);
     const i = candidates.splice(same === -1 ? 0 : same, 1)[0];
     if (i === undefined) {
-      adds.push(r);
       ops.push({ op: 'add', host: r.host, type: r.type, value: r.value, ttl: r.ttl });
       continue;
     }
     const now = live[i] as LiveRecord;
-    if (now.ttl !== r.ttl) {
-      ttlOf.set(i, r.ttl);
+    if (now.ttl !== r.ttl)
       ops.push({ op: 'update', host: r.host, type: r.type, value: r.value, ttl: r.ttl, ttl_before: now.ttl });
-    }
   }
-  const removed = new Set<number>();
+  const removed: number[] = [];
   if (want.prune) {
     const keep = globMatcher(want.keep);
     const managesApexNs = want.records.some((r) => r.host === '@' && r.type === 'NS');
@@ -78,14 +73,47 @@ export function zoneDiff(want: DesiredZone, live: readonly LiveRecord[]): ZoneDi
       for (const i of indices) {
         const r = live[i] as LiveRecord;
         if (keep(r.host) || (r.host === '@' && r.type === 'NS' && !managesApexNs)) continue;
-        removed.add(i);
+        removed.push(i);
       }
     }
   }
   // Removes in the panel's order, after the adds and updates.
-  for (const i of [...removed].sort((a, b) => a - b)) {
+  for (const i of removed.sort((a, b) => a - b)) {
     const r = live[i] as LiveRecord;
     ops.push({ op: 'remove', host: r.host, type: r.type, value: r.value, ttl: r.ttl });
+  }
+  const after = recordsAfter(live, ops);
+  // zoneDiff's ops are made of `live`: each update and remove finds its record.
+  return { ops, other: 'other' in after ? after.other : [] };
+}
+
+/**
+ * The one place record changes become the PUT's record list: the records of `live` kept as read
+ * (the panel's own objects, in its order; an update's TTL changed), then the adds in their order.
+ * Among records exactly alike (identity and TTL) that differ in keys the engine does not compare,
+ * an update takes the first and a remove the last by their canonical JSON: the same list in
+ * whatever order the panel reads it (a saved plan's body is checked against a later read).
+ * A problem when an update or a remove finds no record: the changes were not made of `live`.
+ */
+export function recordsAfter(
+  live: readonly LiveRecord[],
+  ops: readonly RecordOp[],
+): { readonly other: JsonObject[] } | { readonly problem: string } {
+  const ttlOf = new Map<number, number>();
+  const removed = new Set<number>();
+  const taken = (i: number): boolean => ttlOf.has(i) || removed.has(i);
+  for (const op of ops) {
+    if (op.op !== 'update') continue;
+    const before = { ...op, ttl: op.ttl_before ?? op.ttl };
+    const i = pick(live, (r, j) => !taken(j) && exactKey(r) === exactKey(before), 'first');
+    if (i === -1) return { problem: `it updates ${opText(op)}, which has no record with TTL ${before.ttl}` };
+    ttlOf.set(i, op.ttl);
+  }
+  for (const op of ops) {
+    if (op.op !== 'remove') continue;
+    const i = pick(live, (r, j) => !taken(j) && exactKey(r) === exactKey(op), 'last');
+    if (i === -1) return { problem: `it removes ${opText(op)} with TTL ${op.ttl}, which the zone does not hold` };
+    removed.add(i);
   }
   const other: JsonObject[] = [];
   live.forEach((r, i) => {
@@ -93,13 +121,34 @@ export function zoneDiff(want: DesiredZone, live: readonly LiveRecord[]): ZoneDi
     const ttl = ttlOf.get(i);
     other.push(ttl === undefined ? r.raw : { ...r.raw, ttl });
   });
-  for (const r of adds) other.push({ host: r.host, ttl: r.ttl, type: r.type, value: r.value });
-  return { ops, other };
+  for (const op of ops) if (op.op === 'add') other.push({ host: op.host, ttl: op.ttl, type: op.type, value: op.value });
+  return { other };
+}
+
+/** The index of the record `fits` accepts whose canonical JSON sorts first (or last); -1 when none. */
+function pick(live: readonly LiveRecord[], fits: (r: LiveRecord, i: number) => boolean, end: 'first' | 'last'): number {
+  let best = -1;
+  let bestText = '';
+  live.forEach((r, i) => {
+    if (!fits(r, i)) return;
+    const text = canonical(r.raw);
+    if (best === -1 || (end === 'first' ? text < bestText : text > bestText)) {
+      best = i;
+      bestText = text;
+    }
+  });
+  return best;
+}
+
+/** `TXT "_x" "v=1"`: a record in a problem, every part as data. */
+function opText(op: RecordOp): string {
+  return `${jsonText(op.type)} ${quote(op.host)} ${jsonText(op.value)}`;
 }
 
 /** The PUT's body for `zone` with `other` as its record list: the SOA and the DKIM record as read. */
 export function zoneBody(zone: Pick<LiveZone, 'soa' | 'dkim'>, other: readonly JsonObject[]): ZoneBody {
-  return { dkim_record: zone.dkim, records: { soa: zone.soa, other } };
+  const records = { soa: zone.soa, other };
+  return zone.dkim === undefined ? { records } : { dkim_record: zone.dkim, records };
 }
 
 /** How many records a zone's changes remove: each counts as one delete for --max-deletes. */
@@ -113,7 +162,7 @@ export function removals(ops: readonly RecordOp[]): number {
  * Equal records are counted (two equal records are two). Empty when the records are the same.
  */
 export function recordDrift(before: readonly DnsRecord[], now: readonly DnsRecord[]): RecordOp[] {
-  const exact = (r: DnsRecord): string => `${recordKey(r)}\u0000${r.ttl}`;
+  const exact = exactKey;
   const left = new Map<string, DnsRecord[]>();
   for (const r of before) {
     const list = left.get(exact(r));

@@ -2,9 +2,9 @@
 import { quote } from '../../escape.js';
 import { isRecord } from '../../util.js';
 import { type ChangeBase, changeId } from '../common.js';
-import type { UpdateZone } from './changes.js';
+import { sentRecords, type UpdateZone } from './changes.js';
 import type { RecordOp } from './diff.js';
-import type { ZoneBody } from './record.js';
+import { exactKey, type ZoneBody } from './record.js';
 
 /** A zone's change as the plan document holds it (snake_case), beside the common fields; the schema checked it. */
 export interface ZoneChangeJson {
@@ -78,9 +78,15 @@ export function zoneProblems(change: UpdateZone, path: string): string[] {
     problems.push(`${path}.request.body: must hold the zone's records`);
     return problems;
   }
-  const sent = new Set(change.body.records.other.map((r) => JSON.stringify([r.host, r.type, r.value, r.ttl])));
+  // In comparison form, as the diff made the changes: the panel's `""` or `www.alice.example.` is `@` or `www`.
+  const read = sentRecords(change.name, change.body);
+  if (read === undefined) {
+    problems.push(`${path}.request.body.records: a record the zone's reader refuses: the file was edited`);
+    return problems;
+  }
+  const sent = new Set(read.map(exactKey));
   for (const [i, op] of change.records.entries())
-    if (op.op !== 'remove' && !sent.has(JSON.stringify([op.host, op.type, op.value, op.ttl])))
+    if (op.op !== 'remove' && !sent.has(exactKey(op)))
       problems.push(`${path}.records[${i}]: the request does not send it: the file was edited`);
   return problems;
 }

@@ -6,7 +6,7 @@
  */
 import { jsonText, quote } from '../../escape.js';
 import { plural, sha256Hex } from '../../util.js';
-import type { UpdateZone } from './changes.js';
+import { recordTwins, type UpdateZone } from './changes.js';
 import type { RecordOp } from './diff.js';
 
 /** `dns "alice.example" of client "alice"`. */
@@ -84,16 +84,23 @@ function countsText(change: UpdateZone, done: boolean): string {
 }
 
 /**
- * What a zone's change does beyond its records, one sentence each: the first write makes the
- * zone custom; a new domain's zone is written after the domain's POST, and with prune the
- * default records the panel fills in then go (which ones is known after apply).
+ * What a zone's change does beyond its records, one sentence each: a warning for each add whose
+ * value the panel holds written otherwise (recordTwins); the first write makes the zone custom;
+ * a new domain's zone is written after the domain's POST, and with prune the default records the
+ * panel fills in then go (which ones, and how many, is known after apply: --max-deletes cannot
+ * count them).
  */
 export function zoneNotes(change: UpdateZone): string[] {
   return [
+    ...recordTwins(change).map(
+      ({ add, panel }) =>
+        `warning: ${recordText(add)}: the panel holds ${valueText(add.type, panel)}; ` +
+        'write the value as the panel does (else the record is added again on every apply)',
+    ),
     ...(change.domainId === null
       ? [
           change.prune
-            ? "its records are written after the domain's POST; the default records the panel fills in then are removed, except keep matches (which ones: known after apply)"
+            ? "its records are written after the domain's POST; the default records the panel fills in then are removed, except keep matches (which ones: known after apply; --max-deletes does not count them)"
             : "its records are written after the domain's POST, beside the default records the panel fills in",
         ]
       : []),
