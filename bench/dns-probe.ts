@@ -3,8 +3,10 @@
  * `plainScript`: no TypeScript loader in the process, so both sides' memory compares):
  *
  * - `plan`: the library API from dist/ (what `import ... from '@panel-provision/cli'` loads):
- *   connectPanel, readLive of a Desired whose domains manage DNS (one GET /dns/{id} each), diff,
- *   planView and renderPlanText, panel.close;
+ *   connectPanel with `concurrency` connections, readLive of a Desired whose domains manage DNS
+ *   (one GET /dns/{id} each, read at apply's bound DEFAULT_CONCURRENCY: the library's readLive
+ *   takes no bound, so bench/dns.ts sets `concurrency` to that same number), diff, planView and
+ *   renderPlanText, panel.close;
  * - `minimal`: the least a program can do for the same reads: undici's `request` through one
  *   Agent with `concurrency` connections; GET /ping, then /hosting-plans, /clients and /domains
  *   at once, then GET /dns/{id} of each domain named, `concurrency` workers each taking the
@@ -25,6 +27,7 @@ export interface DnsJob {
   readonly mode: 'plan' | 'minimal';
   readonly url: string;
   readonly apiKey: string;
+  /** Connections, and zone reads at once (minimal's workers; plan's is readLive's own bound). */
   readonly concurrency: number;
   /** A JSON file: `{desired, zones}`, the Desired planned (plan) and the domains whose zones are read (minimal). */
   readonly input: string;
@@ -39,6 +42,8 @@ export interface DnsResult {
   /** When the clock started and stopped, epoch ms (the simulator stamps the zone reads with the same clock). */
   readonly startedAt: number;
   readonly endedAt: number;
+  /** When the last of the reads before the zones (ping, the three lists) was answered and read, epoch ms. */
+  readonly listsReadAt: number;
   /** Requests this side sent. */
   readonly requests: number;
   /** Zones read (minimal), or changes planned (plan: 0 when converged). */
@@ -47,6 +52,9 @@ export interface DnsResult {
 }
 
 type Work = Omit<DnsResult, 'wallMs' | 'cpuMs' | 'maxRssMb' | 'startedAt' | 'endedAt'>;
+
+/** Now, epoch ms on the clock the simulator stamps with. */
+const now = (): number => performance.timeOrigin + performance.now();
 
 /** The undici files the panel client requires at its first request (src/panel/transport.ts), loaded ahead. */
 const UNDICI_PARTS = [
@@ -66,12 +74,17 @@ async function plan(job: DnsJob): Promise<() => Promise<Work>> {
   const { desired } = JSON.parse(await readFile(job.input, 'utf8')) as { desired: Api.Desired };
   return async () => {
     let requests = 0;
+    let listsReadAt = NaN;
+    let zoneSeen = false;
     const panel = api.connectPanel({
       url: job.url,
       apiKey: job.apiKey,
       connections: job.concurrency,
-      onRequest: () => {
+      // Told after each answer is read (a list's records scanned): the last before a zone's is the lists'.
+      onRequest: ({ path }) => {
         requests++;
+        if (path.includes('/dns/')) zoneSeen = true;
+        else if (!zoneSeen) listsReadAt = now();
       },
     });
     try {
@@ -84,7 +97,7 @@ async function plan(job: DnsJob): Promise<() => Promise<Work>> {
           live,
         }),
       );
-      return { requests, changes: planned.changes.length };
+      return { requests, changes: planned.changes.length, listsReadAt };
     } finally {
       await panel.close();
     }
@@ -113,6 +126,7 @@ async function minimal(job: DnsJob): Promise<() => Promise<Work>> {
       unknown,
       { id: number; domain: string }[],
     ];
+    const listsReadAt = now();
     const wanted = new Set(zones);
     const ids = domains.filter((d) => wanted.has(d.domain)).map((d) => d.id);
     let next = 0;
@@ -125,23 +139,23 @@ async function minimal(job: DnsJob): Promise<() => Promise<Work>> {
     };
     await Promise.all(Array.from({ length: job.concurrency }, worker));
     await agent.close();
-    return { requests, zones: read };
+    return { requests, zones: read, listsReadAt };
   };
 }
 
 const job = JSON.parse(process.argv[2] ?? '{}') as DnsJob;
 const work = job.mode === 'plan' ? await plan(job) : await minimal(job);
 const cpu = process.cpuUsage();
-const started = performance.now();
+const started = now();
 const done = await work();
-const ended = performance.now();
+const ended = now();
 const wallMs = ended - started;
 const used = process.cpuUsage(cpu);
 const result: DnsResult = {
   ...done,
   wallMs,
-  startedAt: performance.timeOrigin + started,
-  endedAt: performance.timeOrigin + ended,
+  startedAt: started,
+  endedAt: ended,
   cpuMs: (used.user + used.system) / 1000,
   maxRssMb: process.resourceUsage().maxRSS / 1024,
 };
