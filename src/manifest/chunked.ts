@@ -26,7 +26,8 @@ import { isRecord } from '../util.js';
  * caller parses the whole file) on a tab or a carriage return without its line feed anywhere,
  * any top-level line other than a comment, the `clients:` line or a plain key followed by
  * nothing, a simple plain value or a flow collection (TOP_LINE; its value may go on over
- * indented lines: the `prune:` block), an indented header or trailer line that follows no
+ * indented lines, the `prune:` block, or over lines of a block sequence at column 0, the
+ * `hosting_plans:` list), an indented or sequence header or trailer line that follows no
  * such key, a `clients:` without a block sequence under it, a line that leaves the
  * sequence at any indentation but 0, any YAML error or warning in any part, an anchor, alias,
  * tag, block scalar or non-scalar key anywhere in an item, and (for files up to
@@ -114,6 +115,8 @@ export function readChunked(
   const isTopLine = (start: number, end: number): boolean => {
     if (isBlankOrComment(start, end)) return true;
     if (text.charCodeAt(start) === 32) return inEntry;
+    // A block sequence at column 0 under the key line before it (`hosting_plans:` then `- name: x`).
+    if (text.charCodeAt(start) === 45 && (end - start === 1 || text.charCodeAt(start + 1) === 32)) return inEntry;
     inEntry = TOP_LINE.test(text.slice(start, end));
     return inEntry;
   };

@@ -57,7 +57,7 @@ export function buildPrune<N>(data: unknown, source: Locator<N>, diagnostics: Di
         diagnostics.push({
           ...at,
           severity: 'error',
-          message: `pattern ${quote(pattern)} in "prune.keep" ${problem}`,
+          message: `pattern ${quote(pattern)} in "prune.keep" ${problem}${planHint(pattern)}`,
         });
       } else {
         keep.push(problem.ascii);
@@ -72,6 +72,16 @@ export function buildPrune<N>(data: unknown, source: Locator<N>, diagnostics: Di
     ...(keepHostingPlans.length === 0 ? {} : { keepHostingPlans }),
     loc,
   };
+}
+
+/**
+ * For a pattern with a space inside and nothing of a domain, an address or a list (a plan's name, like
+ * "Premium Plus": plan names may hold spaces, and match typed entries only), the typed entry to
+ * write; nothing otherwise.
+ */
+function planHint(pattern: string): string {
+  if (pattern.trim() !== pattern || !pattern.includes(' ') || /[/@:,;.[\]]/.test(pattern)) return '';
+  return `; for a hosting plan's name, write {${KEEP_PLAN_KEY}: ${quote(pattern)}}`;
 }
 
 /** What is wrong with a keep pattern (the end of a sentence), or its form to match with. */

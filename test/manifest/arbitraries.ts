@@ -3,7 +3,8 @@
  * the shapes people write: valid ones of the common shape (with every key of the format:
  * prune, state, suspended, domain entries), ones with mistakes, and small edits that may break
  * the text in any way. Domain items may carry settings (`php_version`, `https`, `redirect`) and
- * a `dns` block (item-specs.ts).
+ * a `dns` block (item-specs.ts). A top-level `hosting_plans` list may stand before or after
+ * `clients:`, in block or flow style, valid or not.
  */
 import fc from 'fast-check';
 import { BAD_SETTINGS, type SettingSpec, VALID_SETTINGS } from './item-specs.js';
@@ -37,6 +38,8 @@ interface Shape {
   commentColumn: number;
   /** The `prune:` block's lines, and whether it stands before `clients:` or at the end. */
   prune?: { lines: string[]; first: boolean } | undefined;
+  /** The `hosting_plans:` list's lines, and whether it stands before `clients:` or at the end. */
+  plans?: { lines: string[]; first: boolean } | undefined;
 }
 
 function scalar(value: string, quote: Shape['quote']): string {
@@ -65,6 +68,7 @@ export function manifestText(shape: Shape, clients: readonly ClientSpec[]): stri
   if (shape.headerComment) lines.push('# clients of the panel', '');
   if (shape.version !== undefined && !shape.versionLast) lines.push(`version: ${shape.version}`);
   if (shape.prune?.first === true) lines.push(...shape.prune.lines);
+  if (shape.plans?.first === true) lines.push(...shape.plans.lines);
   lines.push('clients:');
   const pad = ' '.repeat(shape.seqIndent);
   const inner = ' '.repeat(shape.seqIndent + 2);
@@ -98,6 +102,7 @@ export function manifestText(shape: Shape, clients: readonly ClientSpec[]): stri
   }
   if (shape.version !== undefined && shape.versionLast) lines.push(`version: ${shape.version}`);
   if (shape.prune?.first === false) lines.push(...shape.prune.lines);
+  if (shape.plans?.first === false) lines.push(...shape.plans.lines);
   if (shape.trailer !== undefined) lines.push(shape.trailer);
   return `${lines.join('\n')}\n`;
 }
@@ -128,9 +133,18 @@ const validPrune: fc.Arbitrary<Shape['prune']> = fc.option(
     .record({
       domains: fc.constantFrom(undefined, 'true', 'false'),
       clients: fc.constantFrom(undefined, 'true', 'false'),
+      hostingPlans: fc.constantFrom(undefined, 'true', 'false'),
       keep: fc.option(
         fc.array(
-          fc.constantFrom('legacy-*', '"*.example.org"', "'u?'", 'xn--bcher-kva.example', '"*.XN--BCHER-KVA.*"'),
+          fc.constantFrom(
+            'legacy-*',
+            '"*.example.org"',
+            "'u?'",
+            'xn--bcher-kva.example',
+            '"*.XN--BCHER-KVA.*"',
+            '{hosting_plan: "Premium *"}',
+            '{hosting_plan: Legacy}',
+          ),
           {
             maxLength: 3,
           },
@@ -141,11 +155,12 @@ const validPrune: fc.Arbitrary<Shape['prune']> = fc.option(
       indent: fc.constantFrom(1, 2, 4),
       first: fc.boolean(),
     })
-    .map(({ domains, clients, keep, style, indent, first }) => ({
+    .map(({ domains, clients, hostingPlans, keep, style, indent, first }) => ({
       lines: pruneLines(
         [
           ...(domains === undefined ? [] : [['domains', domains] as const]),
           ...(clients === undefined ? [] : [['clients', clients] as const]),
+          ...(hostingPlans === undefined ? [] : [['hosting_plans', hostingPlans] as const]),
         ],
         keep,
         style,
@@ -170,6 +185,71 @@ const anyPrune: fc.Arbitrary<Shape['prune']> = fc.option(
       ['prune:', '  keep:', '  - a', '  -', '  - b*'],
       ['prune: {domains: true,', '  clients: true}'],
       ['prune:', 'domains: true'],
+      ['prune:', '  hosting_plans: yes', '  keep: [{hosting_plan: ""}, {hosting_plans: x}, {}, {hosting_plan: 3}]'],
+      ['prune:', '  keep: [{hosting_plan: " Basic"}, "Premium Plus"]'],
+    ),
+    first: fc.boolean(),
+  }),
+  { nil: undefined },
+);
+
+/**
+ * Valid `hosting_plans` lists: the plans the clients name (never one marked absent: "Legacy"
+ * and "Old Plan" are named by no client), block or flow, indented or not (a list at column 0
+ * leaves the text to the whole read).
+ */
+const validPlans: fc.Arbitrary<Shape['plans']> = fc.option(
+  fc.record({
+    lines: fc.constantFrom(
+      ['hosting_plans: []'],
+      ['hosting_plans:', '  - name: Basic', '    resources: {disk_space: 1073741824, traffic: -1}'],
+      [
+        'hosting_plans:  # the catalogue',
+        '  - name: Business Pro',
+        '    resources:',
+        '      domains: 10',
+        '      databases: -1',
+        '    permissions: {ssh: true, backup: false}',
+        '    php: {memory_limit: 512M, max_execution_time: 60}',
+        '    php_fpm: {pm: ondemand, max_children: 10, status: null}',
+        '  # retired',
+        '  - {name: Legacy, state: absent}',
+      ],
+      [
+        'hosting_plans:',
+        '- name: "Premium Plus"',
+        '  php: {upload_max_filesize: "64M"}',
+        '- name: Old Plan',
+        '  state: absent',
+      ],
+      ['hosting_plans: [{name: Basic, permissions: {ftp: true}}, {name: Legacy, state: absent}]'],
+      ['hosting_plans:', '    - name: Basic', '      resources: {ftp_users: 3}'],
+    ),
+    first: fc.boolean(),
+  }),
+  { nil: undefined },
+);
+
+/** `hosting_plans` lists with mistakes (and a valid one): every kind of refusal and warning. */
+const anyPlans: fc.Arbitrary<Shape['plans']> = fc.option(
+  fc.record({
+    lines: fc.constantFrom(
+      ['hosting_plans:'],
+      ['hosting_plans: Basic'],
+      ['hosting_plans:', '  - Basic', '  - {}', '  - name: ""', '  - name: 2024'],
+      ['hosting_plans:', '  - name: Basic', '    resources: {disk_space: 1.5, traffic: unlimited, disk_spcae: 3}'],
+      ['hosting_plans:', '  - name: Basic', '    permissions: {ssh: yes}', '    php: {memory_limit: 512}'],
+      ['hosting_plans:', '  - name: Basic', '  - name: Basic', '    state: gone'],
+      ['hosting_plans:', '  - name: Business Pro', '    state: absent', '    resources: {domains: 1}'],
+      ['hosting_plans:', '  - {name: Basic, state: absent}', '  - {name: Premium Plus, resource: {}}'],
+      [
+        'hosting_plans:',
+        '  - name: Basic',
+        '    php: {env: [a], pm: 3}',
+        '    php_fpm: {pm: true}',
+        '    resources: 5',
+      ],
+      ['hosting_plans:', '  - name: Basic', '    permissions: {}'],
     ),
     first: fc.boolean(),
   }),
@@ -187,6 +267,7 @@ export const shape: fc.Arbitrary<Shape> = fc.record({
   quote: fc.constantFrom('plain' as const, 'double' as const, 'single' as const),
   commentColumn: fc.constantFrom(0, 2, 4, 8),
   prune: validPrune,
+  plans: validPlans,
 });
 
 const label = fc.constantFrom('one', 'two', 'shop', 'bücher', 'a-b', 'x1');
@@ -328,6 +409,7 @@ export const anyShape: fc.Arbitrary<Shape> = fc.record({
   quote: fc.constantFrom('plain' as const, 'double' as const, 'single' as const),
   commentColumn: fc.constantFrom(0, 2, 6),
   prune: fc.oneof(validPrune, anyPrune),
+  plans: fc.oneof(validPlans, anyPlans),
 });
 
 /** Small edits that may break the text in any way: the reads must still agree. */
