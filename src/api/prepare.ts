@@ -127,10 +127,11 @@ export function viewOf(plan: Plan, live: Live, source: Omit<PlanView, 'plan' | '
 function locateConflicts(plan: Plan, desired: Desired): LocatedProblem[] {
   const located: LocatedProblem[] = [];
   for (const conflict of plan.conflicts) {
-    const entry = desired.clients
-      .find((c) => c.username === conflict.client)
-      ?.domains.find((d) => d.name === conflict.domain);
-    const loc = entry?.loc ?? (conflict.subdomains === undefined ? undefined : desired.prune.loc);
+    const loc =
+      'hosting_plan' in conflict
+        ? (desired.hostingPlans?.find((p) => p.name === conflict.hosting_plan)?.loc ?? desired.prune.loc)
+        : (desired.clients.find((c) => c.username === conflict.client)?.domains.find((d) => d.name === conflict.domain)
+            ?.loc ?? (conflict.subdomains === undefined ? undefined : desired.prune.loc));
     if (loc !== undefined)
       located.push({
         file: loc.file,
@@ -240,10 +241,14 @@ export function refuseMassChanges(plan: Plan, limits: Limits): void {
  */
 export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] = []): void {
   if (plan.conflicts.length === 0) return;
-  const dns = plan.conflicts.filter((c) => c.dns !== undefined).length;
-  const owned = plan.conflicts.filter((c) => c.subdomains === undefined && c.dns === undefined).length;
-  const blocked = plan.conflicts.length - owned - dns;
+  const plans = plan.conflicts.filter((c) => 'hosting_plan' in c).length;
+  const dns = plan.conflicts.filter((c) => !('hosting_plan' in c) && c.dns !== undefined).length;
+  const owned = plan.conflicts.filter(
+    (c) => !('hosting_plan' in c) && c.subdomains === undefined && c.dns === undefined,
+  ).length;
+  const blocked = plan.conflicts.length - owned - plans - dns;
   const what = [
+    plans > 0 ? `${plural(plans, 'hosting plan')} cannot be changed as the manifest says` : '',
     owned > 0
       ? `${plural(owned, 'domain')} of the manifest belong${owned === 1 ? 's' : ''} to another client on the panel`
       : '',
@@ -259,7 +264,9 @@ export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] =
         ? 'move the domain under its owner in the manifest, remove it, or move it on the panel'
         : blocked > 0
           ? 'mark the subdomains absent too (or let prune.domains take them), or keep the domain'
-          : `remove "dns" from the domain, or list a subdomain's records in its parent's zone; turn DNS on in the panel for a domain it serves none for`,
+          : dns > 0
+            ? `remove "dns" from the domain, or list a subdomain's records in its parent's zone; turn DNS on in the panel for a domain it serves none for`
+            : 'each conflict above says what to change: the clients on a plan, or the keys the panel lacks',
   });
 }
 

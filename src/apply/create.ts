@@ -78,7 +78,12 @@ type Created<R> =
   /** `unsure`: this run's POST may have created it (an attempt went without an answer). */
   | { readonly found: R; readonly unsure: boolean };
 
-export function creator(panel: PanelClient, options: PanelAdapterOptions): Creator {
+export function creator(
+  panel: PanelClient,
+  options: PanelAdapterOptions,
+  /** Hosting plans created in this run, by name: their clients' id_hosting_plan. */
+  newPlanIds: ReadonlyMap<string, number> = new Map(),
+): Creator {
   const clock: PanelClock = { ...panel.clock, ...options.clock };
   const now = options.now ?? (() => new Date());
   const tell = (message: string): void => options.onEvent?.({ type: 'note', message });
@@ -196,7 +201,11 @@ export function creator(panel: PanelClient, options: PanelAdapterOptions): Creat
   };
 
   const createClient = async (change: CreateClient, sink: SecretsSink, slot: Slot): Promise<Applied> => {
-    const planned = requestFor(change);
+    if (change.hostingPlan?.id === null && !newPlanIds.has(change.hostingPlan.name))
+      throw new Error(
+        `the id of hosting plan ${quote(change.hostingPlan.name)} is unknown: it was not created in this run`,
+      );
+    const planned = requestFor(change, undefined, newPlanIds);
     const described = panel.describe(planned.method, planned.path);
     const name = change.name;
     const base = { panel_url: options.panelUrl, username: name };

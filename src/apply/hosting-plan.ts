@@ -14,14 +14,15 @@ import type { Applied } from './execute.js';
 import { send } from './send.js';
 import type { Slot } from './walk.js';
 
-/** Creates plans; `planIdOf` gives the id of a plan created in this run. */
+/** Creates plans; `ids` holds the id of each plan created in this run. */
 export function planCreator(
   panel: PanelClient,
   signal: AbortSignal | undefined,
   tell: (message: string) => void,
 ): {
   create(change: CreateHostingPlan, slot: Slot): Promise<Applied>;
-  planIdOf(name: string): number | undefined;
+  /** The plans created in this run, by name. */
+  readonly ids: ReadonlyMap<string, number>;
 } {
   const ids = new Map<string, number>();
   const create = async (change: CreateHostingPlan, slot: Slot): Promise<Applied> => {
@@ -47,6 +48,6 @@ export function planCreator(
       ids.set(change.name, applied.id);
       return applied;
     },
-    planIdOf: (name) => ids.get(name),
+    ids,
   };
 }

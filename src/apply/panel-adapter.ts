@@ -38,13 +38,13 @@ import type { Applied, ChangeAdapter } from './execute.js';
  *   read back: gone means done; still there, the failure stands.
  */
 export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): ChangeAdapter {
-  const creates = creator(panel, options);
   const tell = (message: string): void => options.onEvent?.({ type: 'note', message });
   const plans = planCreator(panel, options.signal, tell);
+  const creates = creator(panel, options, plans.ids);
   const writeZone = zoneWriter(panel, (name) => creates.domainIdOf(name), options.signal, tell);
 
   const update = async (change: UpdateClient | UpdateDomain | UpdateHostingPlan, slot: Slot): Promise<Applied> => {
-    await slot.run(() => send(panel, requestFor(change), options.signal));
+    await slot.run(() => send(panel, requestFor(change, undefined, plans.ids), options.signal));
     switch (change.type) {
       case 'client':
         return { id: change.clientId };

@@ -54,10 +54,13 @@ export interface LiveHostingPlan {
   readonly objects?: { readonly [object: string]: JsonObject };
 }
 
-/** A hosting plan as a change names it: by name for people, by id for the panel. */
+/**
+ * A hosting plan as a change names it: by name for people, by id for the panel; id null for a plan
+ * the same run creates (the change then waits for its create, and apply takes the id from its answer).
+ */
 export interface HostingPlanRef {
   readonly name: string;
-  readonly id: number;
+  readonly id: number | null;
 }
 
 /** A problem with a manifest's value, for the manifest's checks. */

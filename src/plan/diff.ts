@@ -4,6 +4,7 @@ import type { Desired, DesiredClient, Location } from '../manifest/types.js';
 import { closest, globMatcher } from '../names.js';
 import type { Live, LiveClient, LiveHostingPlan } from '../panel/types.js';
 import { orderChanges } from './order.js';
+import { planHostingPlans } from './hosting-plans.js';
 import type {
   Change,
   Conflict,
@@ -49,8 +50,14 @@ import { newZone, updateZone, type UpdateZone } from '../kinds/zone.js';
  */
 export function diff(desired: Desired, live: Live): Plan {
   const index = new LiveIndex(live);
-  resolveHostingPlans(desired, index.plans, live.hostingPlans);
-  const plans = index.plans;
+  // The plans the manifest defines and the panel lacks: created in this run, before their clients.
+  const defined = new Set(
+    (desired.hostingPlans ?? []).flatMap((p) =>
+      p.state === 'present' && index.plans.byName(p.name) === undefined ? [p.name] : [],
+    ),
+  );
+  const plans: HostingPlans = { ...index.plans, creates: (name) => defined.has(name) };
+  resolveHostingPlans(desired, plans, live.hostingPlans);
   const keep = globMatcher(desired.prune.keep);
   const listedClients = new Set<string>();
   const listedDomains = new Set<string>();
@@ -169,11 +176,16 @@ export function diff(desired: Desired, live: Live): Plan {
   );
   domainChanges.push(...domainUpdates, ...zoneChanges);
 
+  const hostingPlans = planHostingPlans(desired, live, clientChanges);
+  conflicts.push(...hostingPlans.conflicts);
   return {
-    changes: orderChanges(desired, clientChanges, domainChanges, subdomainsFirst(deletes)),
+    changes: orderChanges(desired, clientChanges, domainChanges, subdomainsFirst(deletes), hostingPlans),
     conflicts,
     unknowns,
-    unmanaged: unmanaged(live, listedClients, listedDomains, deletedClients, new Set(deletes.map((d) => d.name))),
+    unmanaged: {
+      ...unmanaged(live, listedClients, listedDomains, deletedClients, new Set(deletes.map((d) => d.name))),
+      ...(hostingPlans.unmanaged === undefined ? {} : { hostingPlans: hostingPlans.unmanaged }),
+    },
   };
 }
 
@@ -187,7 +199,12 @@ function deleteClient(live: LiveClient, index: LiveIndex, reason: string): Delet
 function resolveHostingPlans(desired: Desired, plans: HostingPlans, onPanel: readonly LiveHostingPlan[]): void {
   const unknown = new Map<string, Location | undefined>();
   for (const client of desired.clients) {
-    if (client.plan !== undefined && plans.byName(client.plan) === undefined && !unknown.has(client.plan)) {
+    if (
+      client.plan !== undefined &&
+      plans.byName(client.plan) === undefined &&
+      plans.creates?.(client.plan) !== true &&
+      !unknown.has(client.plan)
+    ) {
       unknown.set(client.plan, client.planLoc);
     }
   }

@@ -14,9 +14,18 @@ export function orderChanges(
   clientChanges: readonly Change[],
   domainFirst: readonly (CreateDomain | UpdateDomain | UpdateZone)[],
   domainDeletes: readonly DeleteDomain[],
+  /** Hosting plans: creates and updates before every client, deletes after everything. */
+  hostingPlans: { readonly first: readonly Change[]; readonly last: readonly Change[] } = { first: [], last: [] },
 ): Change[] {
   const byId = new Map<ChangeId, Change>();
-  for (const change of [...clientChanges, ...domainFirst, ...domainDeletes]) byId.set(change.id, change);
+  for (const change of [
+    ...hostingPlans.first,
+    ...clientChanges,
+    ...domainFirst,
+    ...domainDeletes,
+    ...hostingPlans.last,
+  ])
+    byId.set(change.id, change);
   const ordered: Change[] = [];
   const emitted = new Set<ChangeId>();
   // Iterative depth-first (a long chain of subdomains must not overflow the stack).
@@ -38,6 +47,7 @@ export function orderChanges(
       stack.push({ change: first, next: 0 });
     }
   };
+  for (const change of hostingPlans.first) visit(change);
   // Looked up by name, not by a built id: no string per manifest client.
   const firstPhase = new Map<string, Change>();
   for (const change of clientChanges) if (phaseOf(change) === 0) firstPhase.set(change.name, change);
@@ -60,5 +70,6 @@ export function orderChanges(
   }
   for (const change of domainDeletes) visit(change);
   for (const change of clientChanges) if (phaseOf(change) === 1) visit(change);
+  for (const change of hostingPlans.last) visit(change);
   return ordered;
 }

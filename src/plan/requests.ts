@@ -10,13 +10,18 @@ export type { PanelRequest } from '../kinds/common.js';
 
 /**
  * The request for `change`: each kind's one converter (src/kinds). A domain of a client created
- * in the same run takes its `id_user` from `newClientIds`; before apply (a preview) it is null:
+ * in the same run takes its `id_user` from `newClientIds`, a client on a hosting plan created in
+ * the same run its `id_hosting_plan` from `newPlanIds`; before apply (a preview) they are null:
  * known after apply. An update sends only the fields that differ.
  */
-export function requestFor(change: Change, newClientIds?: ReadonlyMap<string, number>): PanelRequest {
+export function requestFor(
+  change: Change,
+  newClientIds?: ReadonlyMap<string, number>,
+  newPlanIds?: ReadonlyMap<string, number>,
+): PanelRequest {
   switch (change.type) {
     case 'client':
-      return clientRequest(change);
+      return clientRequest(change, newPlanIds);
     case 'domain':
       return domainRequest(change, newClientIds);
     case 'dns_zone':

@@ -73,8 +73,13 @@ export function planDocument(source: PlanSource): Record<string, unknown> {
     unmanaged: {
       clients: plan.unmanaged.clients.length,
       domains: plan.unmanaged.domains?.length ?? null,
+      ...(plan.unmanaged.hostingPlans === undefined ? {} : { hosting_plans: plan.unmanaged.hostingPlans.length }),
       ...(source.showUnmanaged
-        ? { client_names: plan.unmanaged.clients, domain_names: plan.unmanaged.domains ?? null }
+        ? {
+            client_names: plan.unmanaged.clients,
+            domain_names: plan.unmanaged.domains ?? null,
+            ...(plan.unmanaged.hostingPlans === undefined ? {} : { hosting_plan_names: plan.unmanaged.hostingPlans }),
+          }
         : {}),
     },
     notes: source.notes,
@@ -119,6 +124,8 @@ interface DocumentJson {
     readonly domains: number | null;
     readonly client_names?: string[];
     readonly domain_names?: string[] | null;
+    readonly hosting_plans?: number;
+    readonly hosting_plan_names?: string[];
   };
   readonly notes: readonly string[];
   readonly warnings?: readonly string[];
@@ -167,6 +174,9 @@ export function parsePlanFile(text: string, source: string): SavedPlan {
     unmanaged: {
       clients: unmanaged.client_names ?? unnamed(unmanaged.clients),
       domains: unmanaged.domains === null ? undefined : (unmanaged.domain_names ?? unnamed(unmanaged.domains)),
+      ...(unmanaged.hosting_plans === undefined
+        ? {}
+        : { hostingPlans: unmanaged.hosting_plan_names ?? unnamed(unmanaged.hosting_plans) }),
     },
   };
   if (fingerprintOf(expectedFacts(plan)) !== document.fingerprint) throw edited(source, 'fingerprint');

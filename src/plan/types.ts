@@ -2,14 +2,24 @@ import type { CreateDomain, DeleteDomain, DomainConflict, DomainSetting, UpdateD
 import type { ClientField, CreateClient, DeleteClient, UpdateClient } from '../kinds/client/index.js';
 import { assertNever } from '../util.js';
 import type { UpdateZone } from '../kinds/zone/changes.js';
-import type { CreateHostingPlan, DeleteHostingPlan, UpdateHostingPlan } from '../kinds/hosting-plan/changes.js';
+import type {
+  CreateHostingPlan,
+  DeleteHostingPlan,
+  PlanConflict,
+  UpdateHostingPlan,
+} from '../kinds/hosting-plan/changes.js';
 
 export type { ChangeId, HostingPlanRef } from '../kinds/common.js';
 export { changeId } from '../kinds/common.js';
 export type { CreateClient, DeleteClient, FieldChange, UpdateClient } from '../kinds/client/index.js';
 export type { CreateDomain, DeleteDomain, UpdateDomain } from '../kinds/domain.js';
 export type { UpdateZone } from '../kinds/zone/changes.js';
-export type { CreateHostingPlan, DeleteHostingPlan, UpdateHostingPlan } from '../kinds/hosting-plan/changes.js';
+export type {
+  CreateHostingPlan,
+  DeleteHostingPlan,
+  PlanConflict,
+  UpdateHostingPlan,
+} from '../kinds/hosting-plan/changes.js';
 
 /**
  * A plan is plain data: what would change and why, plus what apply will not change.
@@ -44,8 +54,8 @@ export type Change =
 
 export type ChangeAction = Change['action'];
 
-/** What apply cannot do as the manifest says: a domain's conflict (see the domain's room). */
-export type Conflict = DomainConflict;
+/** What apply cannot do as the manifest says: a domain's or a hosting plan's conflict (see their rooms). */
+export type Conflict = DomainConflict | PlanConflict;
 
 /**
  * A managed field that the panel shows nowhere: a client's (not even GET /clients/{id}), or a
@@ -70,6 +80,11 @@ export type Unknown =
 export interface Unmanaged {
   readonly clients: readonly string[];
   readonly domains: readonly string[] | undefined;
+  /**
+   * The panel's hosting plans the manifest does not list and no change deletes (prune passes
+   * over the plans clients are on); absent when the manifest defines no plans.
+   */
+  readonly hostingPlans?: readonly string[];
 }
 
 /**

@@ -7,30 +7,30 @@ const require = createRequire(import.meta.url);
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["integer","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}}}}}};
-const schema55 = {"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]};
-const schema35 = {"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["integer","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}}}}}};
+const schema53 = {"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]};
+const schema34 = {"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
 const pattern4 = new RegExp("^[0-9]+\\.[0-9]+$", "u");
 const pattern5 = new RegExp(".", "u");
 const pattern6 = new RegExp("^[0-9a-f]{64}$", "u");
 const pattern7 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
 const pattern10 = new RegExp("^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
-const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["integer","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"}}}}]};
+const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["integer","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"}}}}]};
 const schema33 = {"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"};
-const schema34 = {"title":"a whole number","type":"integer","minimum":1};
-const schema64 = {"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}};
-const schema65 = {"title":"a hosting plan's name","type":"string","minLength":1};
-const schema66 = {"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}}}};
-const schema71 = {"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."};
+const schema42 = {"title":"a whole number","type":"integer","minimum":1};
+const schema62 = {"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}};
+const schema63 = {"title":"a hosting plan's name","type":"string","minLength":1};
+const schema64 = {"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}}}};
+const schema69 = {"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."};
 const func1 = Object.prototype.hasOwnProperty;
 const func8 = require("ajv/dist/runtime/ucs2length").default;
 const pattern9 = new RegExp("^[a-z][a-z0-9_-]*$", "u");
 const pattern24 = new RegExp("^(resources|permissions|php|php_fpm)\\..", "u");
 const pattern25 = new RegExp("^(client|domain|dns_zone|hosting_plan):.", "u");
-const schema38 = {"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}};
-const schema39 = {"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"};
-const schema40 = {"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
-const schema41 = {"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}};
+const schema37 = {"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}};
+const schema38 = {"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"};
+const schema39 = {"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
+const schema40 = {"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}};
 const pattern13 = new RegExp("^([0-9]{1,3}\\.[0-9]{1,3}|default)$", "u");
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -45,7 +45,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema38,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -56,7 +56,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "php_version") || (key0 === "https.lets_encrypt")) || (key0 === "https.force")) || (key0 === "https.hsts")) || (key0 === "redirect"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -70,7 +70,7 @@ if(data.php_version !== undefined){
 let data0 = data.php_version;
 if(typeof data0 === "string"){
 if(!pattern13.test(data0)){
-const err2 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema39,data:data0};
+const err2 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema38,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -81,7 +81,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data0};
+const err3 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -94,7 +94,7 @@ errors++;
 if(data["https.lets_encrypt"] !== undefined){
 let data1 = data["https.lets_encrypt"];
 if(typeof data1 !== "boolean"){
-const err4 = {instancePath:instancePath+"/https.lets_encrypt",schemaPath:"#/properties/https.lets_encrypt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema38.properties["https.lets_encrypt"].type,parentSchema:schema38.properties["https.lets_encrypt"],data:data1};
+const err4 = {instancePath:instancePath+"/https.lets_encrypt",schemaPath:"#/properties/https.lets_encrypt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema37.properties["https.lets_encrypt"].type,parentSchema:schema37.properties["https.lets_encrypt"],data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -107,7 +107,7 @@ errors++;
 if(data["https.force"] !== undefined){
 let data2 = data["https.force"];
 if(typeof data2 !== "boolean"){
-const err5 = {instancePath:instancePath+"/https.force",schemaPath:"#/properties/https.force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema38.properties["https.force"].type,parentSchema:schema38.properties["https.force"],data:data2};
+const err5 = {instancePath:instancePath+"/https.force",schemaPath:"#/properties/https.force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema37.properties["https.force"].type,parentSchema:schema37.properties["https.force"],data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -124,7 +124,7 @@ let valid2 = false;
 let passing0 = null;
 const _errs11 = errors;
 if(false !== data3){
-const err6 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema38.properties["https.hsts"].oneOf[0],data:data3};
+const err6 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema37.properties["https.hsts"].oneOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -141,7 +141,7 @@ passing0 = 0;
 const _errs12 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.max_age === undefined){
-const err7 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema40.required,parentSchema:schema40,data:data3};
+const err7 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema39.required,parentSchema:schema39,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -151,7 +151,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data3.include_subdomains === undefined){
-const err8 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema40.required,parentSchema:schema40,data:data3};
+const err8 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema39.required,parentSchema:schema39,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -161,7 +161,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data3.preload === undefined){
-const err9 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema40.required,parentSchema:schema40,data:data3};
+const err9 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema39.required,parentSchema:schema39,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -172,7 +172,7 @@ errors++;
 }
 for(const key1 in data3){
 if(!(((key1 === "max_age") || (key1 === "include_subdomains")) || (key1 === "preload"))){
-const err10 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data:data3};
+const err10 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -185,7 +185,7 @@ errors++;
 if(data3.max_age !== undefined){
 let data4 = data3.max_age;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err11 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.max_age.type,parentSchema:schema40.properties.max_age,data:data4};
+const err11 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.max_age.type,parentSchema:schema39.properties.max_age,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -196,7 +196,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-const err12 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.max_age,data:data4};
+const err12 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.max_age,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -210,7 +210,7 @@ errors++;
 if(data3.include_subdomains !== undefined){
 let data5 = data3.include_subdomains;
 if(typeof data5 !== "boolean"){
-const err13 = {instancePath:instancePath+"/https.hsts/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.include_subdomains.type,parentSchema:schema40.properties.include_subdomains,data:data5};
+const err13 = {instancePath:instancePath+"/https.hsts/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.include_subdomains.type,parentSchema:schema39.properties.include_subdomains,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -223,7 +223,7 @@ errors++;
 if(data3.preload !== undefined){
 let data6 = data3.preload;
 if(typeof data6 !== "boolean"){
-const err14 = {instancePath:instancePath+"/https.hsts/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.preload.type,parentSchema:schema40.properties.preload,data:data6};
+const err14 = {instancePath:instancePath+"/https.hsts/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.preload.type,parentSchema:schema39.properties.preload,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -235,7 +235,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data:data3};
+const err15 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -256,7 +256,7 @@ passing0 = 1;
 }
 }
 if(!valid2){
-const err16 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema38.properties["https.hsts"].oneOf,parentSchema:schema38.properties["https.hsts"],data:data3};
+const err16 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema37.properties["https.hsts"].oneOf,parentSchema:schema37.properties["https.hsts"],data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -284,7 +284,7 @@ let valid5 = false;
 let passing1 = null;
 const _errs24 = errors;
 if(false !== data7){
-const err17 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema38.properties.redirect.oneOf[0],data:data7};
+const err17 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema37.properties.redirect.oneOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -301,7 +301,7 @@ passing1 = 0;
 const _errs25 = errors;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.to === undefined){
-const err18 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema41.required,parentSchema:schema41,data:data7};
+const err18 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema40.required,parentSchema:schema40,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -311,7 +311,7 @@ vErrors.push(err18);
 errors++;
 }
 if(data7.status === undefined){
-const err19 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema41.required,parentSchema:schema41,data:data7};
+const err19 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema40.required,parentSchema:schema40,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -322,7 +322,7 @@ errors++;
 }
 for(const key2 in data7){
 if(!((key2 === "to") || (key2 === "status"))){
-const err20 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data:data7};
+const err20 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -335,7 +335,7 @@ errors++;
 if(data7.to !== undefined){
 let data8 = data7.to;
 if(typeof data8 !== "string"){
-const err21 = {instancePath:instancePath+"/redirect/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.to.type,parentSchema:schema41.properties.to,data:data8};
+const err21 = {instancePath:instancePath+"/redirect/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.to.type,parentSchema:schema40.properties.to,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -348,7 +348,7 @@ errors++;
 if(data7.status !== undefined){
 let data9 = data7.status;
 if(!((data9 === 301) || (data9 === 302))){
-const err22 = {instancePath:instancePath+"/redirect/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema41.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.status.enum,parentSchema:schema41.properties.status,data:data9};
+const err22 = {instancePath:instancePath+"/redirect/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema40.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.status.enum,parentSchema:schema40.properties.status,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -360,7 +360,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data:data7};
+const err23 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -381,7 +381,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err24 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema38.properties.redirect.oneOf,parentSchema:schema38.properties.redirect,data:data7};
+const err24 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema37.properties.redirect.oneOf,parentSchema:schema37.properties.redirect,data:data7};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -404,7 +404,7 @@ vErrors = null;
 }
 }
 else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data};
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -418,9 +418,9 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema49 = {"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]};
-const schema51 = {"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
-const schema53 = {"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}};
+const schema47 = {"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]};
+const schema49 = {"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
+const schema51 = {"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -465,7 +465,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.before !== undefined){
 let data1 = data.before;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/0/then/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.allOf[0].then.properties.before.type,parentSchema:schema49.allOf[0].then.properties.before,data:data1};
+const err1 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/0/then/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.allOf[0].then.properties.before.type,parentSchema:schema47.allOf[0].then.properties.before,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -479,7 +479,7 @@ if(data.after !== undefined){
 let data2 = data.after;
 if(typeof data2 === "string"){
 if(!pattern13.test(data2)){
-const err2 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema39,data:data2};
+const err2 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema38,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -490,7 +490,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data2};
+const err3 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -511,7 +511,7 @@ props0.field = true;
 }
 }
 if(!valid1){
-const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema49.allOf[0].if,parentSchema:schema49.allOf[0],data};
+const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema47.allOf[0].if,parentSchema:schema47.allOf[0],data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -554,7 +554,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.before !== undefined){
 let data4 = data.before;
 if(typeof data4 !== "boolean"){
-const err6 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/1/then/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema49.allOf[1].then.properties.before.type,parentSchema:schema49.allOf[1].then.properties.before,data:data4};
+const err6 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/1/then/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.allOf[1].then.properties.before.type,parentSchema:schema47.allOf[1].then.properties.before,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -567,7 +567,7 @@ errors++;
 if(data.after !== undefined){
 let data5 = data.after;
 if(typeof data5 !== "boolean"){
-const err7 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/1/then/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema49.allOf[1].then.properties.after.type,parentSchema:schema49.allOf[1].then.properties.after,data:data5};
+const err7 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/1/then/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.allOf[1].then.properties.after.type,parentSchema:schema47.allOf[1].then.properties.after,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -588,7 +588,7 @@ props1.field = true;
 }
 }
 if(!valid5){
-const err8 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema49.allOf[1].if,parentSchema:schema49.allOf[1],data};
+const err8 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema47.allOf[1].if,parentSchema:schema47.allOf[1],data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -643,7 +643,7 @@ let valid11 = false;
 let passing0 = null;
 const _errs27 = errors;
 if(typeof data7 !== "boolean"){
-const err10 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema49.allOf[2].then.properties.before.oneOf[0].type,parentSchema:schema49.allOf[2].then.properties.before.oneOf[0],data:data7};
+const err10 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.allOf[2].then.properties.before.oneOf[0].type,parentSchema:schema47.allOf[2].then.properties.before.oneOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -660,7 +660,7 @@ passing0 = 0;
 const _errs29 = errors;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.max_age === undefined){
-const err11 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema51.required,parentSchema:schema51,data:data7};
+const err11 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema49.required,parentSchema:schema49,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -670,7 +670,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data7.include_subdomains === undefined){
-const err12 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema51.required,parentSchema:schema51,data:data7};
+const err12 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema49.required,parentSchema:schema49,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -680,7 +680,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data7.preload === undefined){
-const err13 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema51.required,parentSchema:schema51,data:data7};
+const err13 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema49.required,parentSchema:schema49,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -691,7 +691,7 @@ errors++;
 }
 for(const key0 in data7){
 if(!(((key0 === "max_age") || (key0 === "include_subdomains")) || (key0 === "preload"))){
-const err14 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data:data7};
+const err14 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -704,7 +704,7 @@ errors++;
 if(data7.max_age !== undefined){
 let data8 = data7.max_age;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err15 = {instancePath:instancePath+"/before/max_age",schemaPath:"#/$defs/hstsRead/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema51.properties.max_age.type,parentSchema:schema51.properties.max_age,data:data8};
+const err15 = {instancePath:instancePath+"/before/max_age",schemaPath:"#/$defs/hstsRead/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema49.properties.max_age.type,parentSchema:schema49.properties.max_age,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -717,7 +717,7 @@ errors++;
 if(data7.include_subdomains !== undefined){
 let data9 = data7.include_subdomains;
 if(typeof data9 !== "boolean"){
-const err16 = {instancePath:instancePath+"/before/include_subdomains",schemaPath:"#/$defs/hstsRead/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema51.properties.include_subdomains.type,parentSchema:schema51.properties.include_subdomains,data:data9};
+const err16 = {instancePath:instancePath+"/before/include_subdomains",schemaPath:"#/$defs/hstsRead/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema49.properties.include_subdomains.type,parentSchema:schema49.properties.include_subdomains,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -730,7 +730,7 @@ errors++;
 if(data7.preload !== undefined){
 let data10 = data7.preload;
 if(typeof data10 !== "boolean"){
-const err17 = {instancePath:instancePath+"/before/preload",schemaPath:"#/$defs/hstsRead/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema51.properties.preload.type,parentSchema:schema51.properties.preload,data:data10};
+const err17 = {instancePath:instancePath+"/before/preload",schemaPath:"#/$defs/hstsRead/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema49.properties.preload.type,parentSchema:schema49.properties.preload,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -742,7 +742,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data:data7};
+const err18 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -763,7 +763,7 @@ passing0 = 1;
 }
 }
 if(!valid11){
-const err19 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema49.allOf[2].then.properties.before.oneOf,parentSchema:schema49.allOf[2].then.properties.before,data:data7};
+const err19 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema47.allOf[2].then.properties.before.oneOf,parentSchema:schema47.allOf[2].then.properties.before,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -791,7 +791,7 @@ let valid14 = false;
 let passing1 = null;
 const _errs41 = errors;
 if(false !== data11){
-const err20 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema49.allOf[2].then.properties.after.oneOf[0],data:data11};
+const err20 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema47.allOf[2].then.properties.after.oneOf[0],data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -808,7 +808,7 @@ passing1 = 0;
 const _errs42 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.max_age === undefined){
-const err21 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema40.required,parentSchema:schema40,data:data11};
+const err21 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema39.required,parentSchema:schema39,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -818,7 +818,7 @@ vErrors.push(err21);
 errors++;
 }
 if(data11.include_subdomains === undefined){
-const err22 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema40.required,parentSchema:schema40,data:data11};
+const err22 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema39.required,parentSchema:schema39,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -828,7 +828,7 @@ vErrors.push(err22);
 errors++;
 }
 if(data11.preload === undefined){
-const err23 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema40.required,parentSchema:schema40,data:data11};
+const err23 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema39.required,parentSchema:schema39,data:data11};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -839,7 +839,7 @@ errors++;
 }
 for(const key1 in data11){
 if(!(((key1 === "max_age") || (key1 === "include_subdomains")) || (key1 === "preload"))){
-const err24 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data:data11};
+const err24 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data11};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -852,7 +852,7 @@ errors++;
 if(data11.max_age !== undefined){
 let data12 = data11.max_age;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err25 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.max_age.type,parentSchema:schema40.properties.max_age,data:data12};
+const err25 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.max_age.type,parentSchema:schema39.properties.max_age,data:data12};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -863,7 +863,7 @@ errors++;
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err26 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.max_age,data:data12};
+const err26 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.max_age,data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -877,7 +877,7 @@ errors++;
 if(data11.include_subdomains !== undefined){
 let data13 = data11.include_subdomains;
 if(typeof data13 !== "boolean"){
-const err27 = {instancePath:instancePath+"/after/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.include_subdomains.type,parentSchema:schema40.properties.include_subdomains,data:data13};
+const err27 = {instancePath:instancePath+"/after/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.include_subdomains.type,parentSchema:schema39.properties.include_subdomains,data:data13};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -890,7 +890,7 @@ errors++;
 if(data11.preload !== undefined){
 let data14 = data11.preload;
 if(typeof data14 !== "boolean"){
-const err28 = {instancePath:instancePath+"/after/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.preload.type,parentSchema:schema40.properties.preload,data:data14};
+const err28 = {instancePath:instancePath+"/after/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.preload.type,parentSchema:schema39.properties.preload,data:data14};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -902,7 +902,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data:data11};
+const err29 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -923,7 +923,7 @@ passing1 = 1;
 }
 }
 if(!valid14){
-const err30 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema49.allOf[2].then.properties.after.oneOf,parentSchema:schema49.allOf[2].then.properties.after,data:data11};
+const err30 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema47.allOf[2].then.properties.after.oneOf,parentSchema:schema47.allOf[2].then.properties.after,data:data11};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -955,7 +955,7 @@ props4.field = true;
 }
 }
 if(!valid8){
-const err31 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema49.allOf[2].if,parentSchema:schema49.allOf[2],data};
+const err31 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema47.allOf[2].if,parentSchema:schema47.allOf[2],data};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1010,7 +1010,7 @@ let valid20 = false;
 let passing2 = null;
 const _errs59 = errors;
 if(typeof data16 !== "boolean"){
-const err33 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema49.allOf[3].then.properties.before.oneOf[0].type,parentSchema:schema49.allOf[3].then.properties.before.oneOf[0],data:data16};
+const err33 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.allOf[3].then.properties.before.oneOf[0].type,parentSchema:schema47.allOf[3].then.properties.before.oneOf[0],data:data16};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1027,7 +1027,7 @@ passing2 = 0;
 const _errs61 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(data16.to === undefined){
-const err34 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema53.required,parentSchema:schema53,data:data16};
+const err34 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema51.required,parentSchema:schema51,data:data16};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1037,7 +1037,7 @@ vErrors.push(err34);
 errors++;
 }
 if(data16.status === undefined){
-const err35 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema53.required,parentSchema:schema53,data:data16};
+const err35 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema51.required,parentSchema:schema51,data:data16};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1048,7 +1048,7 @@ errors++;
 }
 for(const key2 in data16){
 if(!((key2 === "to") || (key2 === "status"))){
-const err36 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema53,data:data16};
+const err36 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1061,7 +1061,7 @@ errors++;
 if(data16.to !== undefined){
 let data17 = data16.to;
 if(typeof data17 !== "string"){
-const err37 = {instancePath:instancePath+"/before/to",schemaPath:"#/$defs/redirectRead/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.to.type,parentSchema:schema53.properties.to,data:data17};
+const err37 = {instancePath:instancePath+"/before/to",schemaPath:"#/$defs/redirectRead/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.to.type,parentSchema:schema51.properties.to,data:data17};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1074,7 +1074,7 @@ errors++;
 if(data16.status !== undefined){
 let data18 = data16.status;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err38 = {instancePath:instancePath+"/before/status",schemaPath:"#/$defs/redirectRead/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema53.properties.status.type,parentSchema:schema53.properties.status,data:data18};
+const err38 = {instancePath:instancePath+"/before/status",schemaPath:"#/$defs/redirectRead/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema51.properties.status.type,parentSchema:schema51.properties.status,data:data18};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1086,7 +1086,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data:data16};
+const err39 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data:data16};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1107,7 +1107,7 @@ passing2 = 1;
 }
 }
 if(!valid20){
-const err40 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema49.allOf[3].then.properties.before.oneOf,parentSchema:schema49.allOf[3].then.properties.before,data:data16};
+const err40 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema47.allOf[3].then.properties.before.oneOf,parentSchema:schema47.allOf[3].then.properties.before,data:data16};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1135,7 +1135,7 @@ let valid23 = false;
 let passing3 = null;
 const _errs71 = errors;
 if(false !== data19){
-const err41 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema49.allOf[3].then.properties.after.oneOf[0],data:data19};
+const err41 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema47.allOf[3].then.properties.after.oneOf[0],data:data19};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1152,7 +1152,7 @@ passing3 = 0;
 const _errs72 = errors;
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 if(data19.to === undefined){
-const err42 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema41.required,parentSchema:schema41,data:data19};
+const err42 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema40.required,parentSchema:schema40,data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1162,7 +1162,7 @@ vErrors.push(err42);
 errors++;
 }
 if(data19.status === undefined){
-const err43 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema41.required,parentSchema:schema41,data:data19};
+const err43 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema40.required,parentSchema:schema40,data:data19};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1173,7 +1173,7 @@ errors++;
 }
 for(const key3 in data19){
 if(!((key3 === "to") || (key3 === "status"))){
-const err44 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data:data19};
+const err44 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1186,7 +1186,7 @@ errors++;
 if(data19.to !== undefined){
 let data20 = data19.to;
 if(typeof data20 !== "string"){
-const err45 = {instancePath:instancePath+"/after/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.to.type,parentSchema:schema41.properties.to,data:data20};
+const err45 = {instancePath:instancePath+"/after/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.to.type,parentSchema:schema40.properties.to,data:data20};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1199,7 +1199,7 @@ errors++;
 if(data19.status !== undefined){
 let data21 = data19.status;
 if(!((data21 === 301) || (data21 === 302))){
-const err46 = {instancePath:instancePath+"/after/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema41.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.status.enum,parentSchema:schema41.properties.status,data:data21};
+const err46 = {instancePath:instancePath+"/after/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema40.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.status.enum,parentSchema:schema40.properties.status,data:data21};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1211,7 +1211,7 @@ errors++;
 }
 }
 else {
-const err47 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data:data19};
+const err47 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data:data19};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -1232,7 +1232,7 @@ passing3 = 1;
 }
 }
 if(!valid23){
-const err48 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema49.allOf[3].then.properties.after.oneOf,parentSchema:schema49.allOf[3].then.properties.after,data:data19};
+const err48 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema47.allOf[3].then.properties.after.oneOf,parentSchema:schema47.allOf[3].then.properties.after,data:data19};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -1264,7 +1264,7 @@ props7.field = true;
 }
 }
 if(!valid17){
-const err49 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema49.allOf[3].if,parentSchema:schema49.allOf[3],data};
+const err49 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema47.allOf[3].if,parentSchema:schema47.allOf[3],data};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -1284,7 +1284,7 @@ Object.assign(props0, props7);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err50 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema49.required,parentSchema:schema49,data};
+const err50 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema47.required,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -1294,7 +1294,7 @@ vErrors.push(err50);
 errors++;
 }
 if(data.before === undefined){
-const err51 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema49.required,parentSchema:schema49,data};
+const err51 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema47.required,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1304,7 +1304,7 @@ vErrors.push(err51);
 errors++;
 }
 if(data.after === undefined){
-const err52 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema49.required,parentSchema:schema49,data};
+const err52 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema47.required,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1315,7 +1315,7 @@ errors++;
 }
 for(const key4 in data){
 if(!(((key4 === "field") || (key4 === "before")) || (key4 === "after"))){
-const err53 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data};
+const err53 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -1328,7 +1328,7 @@ errors++;
 if(data.field !== undefined){
 let data22 = data.field;
 if(!(((((data22 === "php_version") || (data22 === "https.lets_encrypt")) || (data22 === "https.force")) || (data22 === "https.hsts")) || (data22 === "redirect"))){
-const err54 = {instancePath:instancePath+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data22};
+const err54 = {instancePath:instancePath+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values",schema:schema53.enum,parentSchema:schema53,data:data22};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -1340,7 +1340,7 @@ errors++;
 }
 }
 else {
-const err55 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+const err55 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -1532,8 +1532,8 @@ errors++;
 }
 if(data4.id !== undefined){
 let data6 = data4.id;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err11 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data6};
+if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
+const err11 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/allOf/0/then/properties/hosting_plan/properties/id/type",keyword:"type",params:{type: schema32.allOf[0].then.properties.hosting_plan.properties.id.type},message:"must be integer,null",schema:schema32.allOf[0].then.properties.hosting_plan.properties.id.type,parentSchema:schema32.allOf[0].then.properties.hosting_plan.properties.id,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1544,7 +1544,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 1 || isNaN(data6)){
-const err12 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data6};
+const err12 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/allOf/0/then/properties/hosting_plan/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[0].then.properties.hosting_plan.properties.id,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1623,9 +1623,9 @@ vErrors.push(err17);
 }
 errors++;
 }
+const _errs27 = errors;
+let valid6 = true;
 const _errs28 = errors;
-let valid7 = true;
-const _errs29 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if(((data.action === undefined) && (missing1 = "action")) || ((data.type === undefined) && (missing1 = "type"))){
@@ -1640,7 +1640,7 @@ errors++;
 }
 else {
 if(data.action !== undefined){
-const _errs30 = errors;
+const _errs29 = errors;
 if("create" !== data.action){
 const err19 = {};
 if(vErrors === null){
@@ -1651,14 +1651,14 @@ vErrors.push(err19);
 }
 errors++;
 }
-var valid8 = _errs30 === errors;
+var valid7 = _errs29 === errors;
 }
 else {
-var valid8 = true;
+var valid7 = true;
 }
-if(valid8){
+if(valid7){
 if(data.type !== undefined){
-const _errs31 = errors;
+const _errs30 = errors;
 if("domain" !== data.type){
 const err20 = {};
 if(vErrors === null){
@@ -1669,26 +1669,26 @@ vErrors.push(err20);
 }
 errors++;
 }
-var valid8 = _errs31 === errors;
+var valid7 = _errs30 === errors;
 }
 else {
-var valid8 = true;
+var valid7 = true;
 }
 }
 }
 }
-var _valid1 = _errs29 === errors;
-errors = _errs28;
+var _valid1 = _errs28 === errors;
+errors = _errs27;
 if(vErrors !== null){
-if(_errs28){
-vErrors.length = _errs28;
+if(_errs27){
+vErrors.length = _errs27;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid1){
-const _errs32 = errors;
+const _errs31 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.client === undefined){
 const err21 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[1].then.required,parentSchema:schema32.allOf[1].then,data};
@@ -1739,7 +1739,7 @@ if(data.name !== undefined){
 let data13 = data.name;
 if(typeof data13 === "string"){
 if(!pattern10.test(data13)){
-const err25 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data13};
+const err25 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1750,7 +1750,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data13};
+const err26 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data13};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1814,7 +1814,7 @@ if(data.parent !== undefined){
 let data16 = data.parent;
 if(typeof data16 === "string"){
 if(!pattern10.test(data16)){
-const err31 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data16};
+const err31 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1825,7 +1825,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data16};
+const err32 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data16};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1842,13 +1842,13 @@ errors = vErrors.length;
 }
 }
 }
-var _valid1 = _errs32 === errors;
-valid7 = _valid1;
-if(valid7){
+var _valid1 = _errs31 === errors;
+valid6 = _valid1;
+if(valid6){
 var props1 = true;
 }
 }
-if(!valid7){
+if(!valid6){
 const err33 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[1].if,parentSchema:schema32.allOf[1],data};
 if(vErrors === null){
 vErrors = [err33];
@@ -1867,9 +1867,9 @@ props0 = props0 || {};
 Object.assign(props0, props1);
 }
 }
+const _errs48 = errors;
+let valid12 = true;
 const _errs49 = errors;
-let valid13 = true;
-const _errs50 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.action === undefined) && (missing2 = "action")) || ((data.type === undefined) && (missing2 = "type"))){
@@ -1884,7 +1884,7 @@ errors++;
 }
 else {
 if(data.action !== undefined){
-const _errs51 = errors;
+const _errs50 = errors;
 if("update" !== data.action){
 const err35 = {};
 if(vErrors === null){
@@ -1895,14 +1895,14 @@ vErrors.push(err35);
 }
 errors++;
 }
-var valid14 = _errs51 === errors;
+var valid13 = _errs50 === errors;
 }
 else {
-var valid14 = true;
+var valid13 = true;
 }
-if(valid14){
+if(valid13){
 if(data.type !== undefined){
-const _errs52 = errors;
+const _errs51 = errors;
 if("client" !== data.type){
 const err36 = {};
 if(vErrors === null){
@@ -1913,26 +1913,26 @@ vErrors.push(err36);
 }
 errors++;
 }
-var valid14 = _errs52 === errors;
+var valid13 = _errs51 === errors;
 }
 else {
-var valid14 = true;
+var valid13 = true;
 }
 }
 }
 }
-var _valid2 = _errs50 === errors;
-errors = _errs49;
+var _valid2 = _errs49 === errors;
+errors = _errs48;
 if(vErrors !== null){
-if(_errs49){
-vErrors.length = _errs49;
+if(_errs48){
+vErrors.length = _errs48;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid2){
-const _errs53 = errors;
+const _errs52 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.client_id === undefined){
 const err37 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[2].then.required,parentSchema:schema32.allOf[2].then,data};
@@ -2007,7 +2007,7 @@ errors++;
 if(data.client_id !== undefined){
 let data22 = data.client_id;
 if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
-const err43 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data22};
+const err43 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.type,parentSchema:schema42,data:data22};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2018,7 +2018,7 @@ errors++;
 }
 if((typeof data22 == "number") && (isFinite(data22))){
 if(data22 < 1 || isNaN(data22)){
-const err44 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data22};
+const err44 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema42,data:data22};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2201,8 +2201,8 @@ errors++;
 }
 if(data28.id !== undefined){
 let data30 = data28.id;
-if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
-const err59 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data30};
+if((!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))) && (data30 !== null)){
+const err59 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/allOf/2/then/properties/hosting_plan/properties/id/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.hosting_plan.properties.id.type},message:"must be integer,null",schema:schema32.allOf[2].then.properties.hosting_plan.properties.id.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan.properties.id,data:data30};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2213,7 +2213,7 @@ errors++;
 }
 if((typeof data30 == "number") && (isFinite(data30))){
 if(data30 < 1 || isNaN(data30)){
-const err60 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data30};
+const err60 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/allOf/2/then/properties/hosting_plan/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[2].then.properties.hosting_plan.properties.id,data:data30};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2237,13 +2237,13 @@ errors++;
 }
 }
 }
-var _valid2 = _errs53 === errors;
-valid13 = _valid2;
-if(valid13){
+var _valid2 = _errs52 === errors;
+valid12 = _valid2;
+if(valid12){
 var props2 = true;
 }
 }
-if(!valid13){
+if(!valid12){
 const err62 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[2].if,parentSchema:schema32.allOf[2],data};
 if(vErrors === null){
 vErrors = [err62];
@@ -2262,9 +2262,9 @@ props0 = props0 || {};
 Object.assign(props0, props2);
 }
 }
-const _errs82 = errors;
-let valid23 = true;
-const _errs83 = errors;
+const _errs80 = errors;
+let valid21 = true;
+const _errs81 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.action === undefined) && (missing3 = "action")) || ((data.type === undefined) && (missing3 = "type"))){
@@ -2279,7 +2279,7 @@ errors++;
 }
 else {
 if(data.action !== undefined){
-const _errs84 = errors;
+const _errs82 = errors;
 if("update" !== data.action){
 const err64 = {};
 if(vErrors === null){
@@ -2290,14 +2290,14 @@ vErrors.push(err64);
 }
 errors++;
 }
-var valid24 = _errs84 === errors;
+var valid22 = _errs82 === errors;
 }
 else {
-var valid24 = true;
+var valid22 = true;
 }
-if(valid24){
+if(valid22){
 if(data.type !== undefined){
-const _errs85 = errors;
+const _errs83 = errors;
 if("domain" !== data.type){
 const err65 = {};
 if(vErrors === null){
@@ -2308,26 +2308,26 @@ vErrors.push(err65);
 }
 errors++;
 }
-var valid24 = _errs85 === errors;
+var valid22 = _errs83 === errors;
 }
 else {
-var valid24 = true;
+var valid22 = true;
 }
 }
 }
 }
-var _valid3 = _errs83 === errors;
-errors = _errs82;
+var _valid3 = _errs81 === errors;
+errors = _errs80;
 if(vErrors !== null){
-if(_errs82){
-vErrors.length = _errs82;
+if(_errs80){
+vErrors.length = _errs80;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid3){
-const _errs86 = errors;
+const _errs84 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.domain_id === undefined){
 const err66 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
@@ -2398,7 +2398,7 @@ if(data.name !== undefined){
 let data34 = data.name;
 if(typeof data34 === "string"){
 if(!pattern10.test(data34)){
-const err72 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data34};
+const err72 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data34};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -2409,7 +2409,7 @@ errors++;
 }
 }
 else {
-const err73 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data34};
+const err73 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data34};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -2422,7 +2422,7 @@ errors++;
 if(data.domain_id !== undefined){
 let data35 = data.domain_id;
 if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
-const err74 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data35};
+const err74 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.type,parentSchema:schema42,data:data35};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -2433,7 +2433,7 @@ errors++;
 }
 if((typeof data35 == "number") && (isFinite(data35))){
 if(data35 < 1 || isNaN(data35)){
-const err75 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data35};
+const err75 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema42,data:data35};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -2472,7 +2472,7 @@ errors++;
 if(data.client_id !== undefined){
 let data37 = data.client_id;
 if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
-const err78 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data37};
+const err78 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.type,parentSchema:schema42,data:data37};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -2483,7 +2483,7 @@ errors++;
 }
 if((typeof data37 == "number") && (isFinite(data37))){
 if(data37 < 1 || isNaN(data37)){
-const err79 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data37};
+const err79 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema42,data:data37};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -2527,13 +2527,13 @@ errors++;
 }
 }
 }
-var _valid3 = _errs86 === errors;
-valid23 = _valid3;
-if(valid23){
+var _valid3 = _errs84 === errors;
+valid21 = _valid3;
+if(valid21){
 var props3 = true;
 }
 }
-if(!valid23){
+if(!valid21){
 const err82 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[3].if,parentSchema:schema32.allOf[3],data};
 if(vErrors === null){
 vErrors = [err82];
@@ -2552,9 +2552,9 @@ props0 = props0 || {};
 Object.assign(props0, props3);
 }
 }
-const _errs106 = errors;
-let valid32 = true;
-const _errs107 = errors;
+const _errs104 = errors;
+let valid30 = true;
+const _errs105 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if(((data.action === undefined) && (missing4 = "action")) || ((data.type === undefined) && (missing4 = "type"))){
@@ -2569,7 +2569,7 @@ errors++;
 }
 else {
 if(data.action !== undefined){
-const _errs108 = errors;
+const _errs106 = errors;
 if("delete" !== data.action){
 const err84 = {};
 if(vErrors === null){
@@ -2580,14 +2580,14 @@ vErrors.push(err84);
 }
 errors++;
 }
-var valid33 = _errs108 === errors;
+var valid31 = _errs106 === errors;
 }
 else {
-var valid33 = true;
+var valid31 = true;
 }
-if(valid33){
+if(valid31){
 if(data.type !== undefined){
-const _errs109 = errors;
+const _errs107 = errors;
 if("client" !== data.type){
 const err85 = {};
 if(vErrors === null){
@@ -2598,26 +2598,26 @@ vErrors.push(err85);
 }
 errors++;
 }
-var valid33 = _errs109 === errors;
+var valid31 = _errs107 === errors;
 }
 else {
-var valid33 = true;
+var valid31 = true;
 }
 }
 }
 }
-var _valid4 = _errs107 === errors;
-errors = _errs106;
+var _valid4 = _errs105 === errors;
+errors = _errs104;
 if(vErrors !== null){
-if(_errs106){
-vErrors.length = _errs106;
+if(_errs104){
+vErrors.length = _errs104;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid4){
-const _errs110 = errors;
+const _errs108 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.client_id === undefined){
 const err86 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
@@ -2702,7 +2702,7 @@ errors++;
 if(data.client_id !== undefined){
 let data44 = data.client_id;
 if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err93 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data44};
+const err93 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.type,parentSchema:schema42,data:data44};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -2713,7 +2713,7 @@ errors++;
 }
 if((typeof data44 == "number") && (isFinite(data44))){
 if(data44 < 1 || isNaN(data44)){
-const err94 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data44};
+const err94 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema42,data:data44};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -2779,13 +2779,13 @@ errors++;
 }
 }
 }
-var _valid4 = _errs110 === errors;
-valid32 = _valid4;
-if(valid32){
+var _valid4 = _errs108 === errors;
+valid30 = _valid4;
+if(valid30){
 var props4 = true;
 }
 }
-if(!valid32){
+if(!valid30){
 const err99 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[4].if,parentSchema:schema32.allOf[4],data};
 if(vErrors === null){
 vErrors = [err99];
@@ -2804,9 +2804,9 @@ props0 = props0 || {};
 Object.assign(props0, props4);
 }
 }
-const _errs127 = errors;
-let valid39 = true;
-const _errs128 = errors;
+const _errs125 = errors;
+let valid37 = true;
+const _errs126 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.action === undefined) && (missing5 = "action")) || ((data.type === undefined) && (missing5 = "type"))){
@@ -2821,7 +2821,7 @@ errors++;
 }
 else {
 if(data.action !== undefined){
-const _errs129 = errors;
+const _errs127 = errors;
 if("delete" !== data.action){
 const err101 = {};
 if(vErrors === null){
@@ -2832,14 +2832,14 @@ vErrors.push(err101);
 }
 errors++;
 }
-var valid40 = _errs129 === errors;
+var valid38 = _errs127 === errors;
 }
 else {
-var valid40 = true;
+var valid38 = true;
 }
-if(valid40){
+if(valid38){
 if(data.type !== undefined){
-const _errs130 = errors;
+const _errs128 = errors;
 if("domain" !== data.type){
 const err102 = {};
 if(vErrors === null){
@@ -2850,26 +2850,26 @@ vErrors.push(err102);
 }
 errors++;
 }
-var valid40 = _errs130 === errors;
+var valid38 = _errs128 === errors;
 }
 else {
-var valid40 = true;
+var valid38 = true;
 }
 }
 }
 }
-var _valid5 = _errs128 === errors;
-errors = _errs127;
+var _valid5 = _errs126 === errors;
+errors = _errs125;
 if(vErrors !== null){
-if(_errs127){
-vErrors.length = _errs127;
+if(_errs125){
+vErrors.length = _errs125;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid5){
-const _errs131 = errors;
+const _errs129 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.domain_id === undefined){
 const err103 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
@@ -2940,7 +2940,7 @@ if(data.name !== undefined){
 let data51 = data.name;
 if(typeof data51 === "string"){
 if(!pattern10.test(data51)){
-const err109 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data51};
+const err109 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data51};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -2951,7 +2951,7 @@ errors++;
 }
 }
 else {
-const err110 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data51};
+const err110 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data51};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -2964,7 +2964,7 @@ errors++;
 if(data.domain_id !== undefined){
 let data52 = data.domain_id;
 if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
-const err111 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data52};
+const err111 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.type,parentSchema:schema42,data:data52};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -2975,7 +2975,7 @@ errors++;
 }
 if((typeof data52 == "number") && (isFinite(data52))){
 if(data52 < 1 || isNaN(data52)){
-const err112 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data52};
+const err112 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema42,data:data52};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -3014,7 +3014,7 @@ errors++;
 if(data.client_id !== undefined){
 let data54 = data.client_id;
 if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
-const err115 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data54};
+const err115 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.type,parentSchema:schema42,data:data54};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -3025,7 +3025,7 @@ errors++;
 }
 if((typeof data54 == "number") && (isFinite(data54))){
 if(data54 < 1 || isNaN(data54)){
-const err116 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data54};
+const err116 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema42,data:data54};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -3066,13 +3066,13 @@ errors++;
 }
 }
 }
-var _valid5 = _errs131 === errors;
-valid39 = _valid5;
-if(valid39){
+var _valid5 = _errs129 === errors;
+valid37 = _valid5;
+if(valid37){
 var props5 = true;
 }
 }
-if(!valid39){
+if(!valid37){
 const err119 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[5].if,parentSchema:schema32.allOf[5],data};
 if(vErrors === null){
 vErrors = [err119];
@@ -3091,9 +3091,9 @@ props0 = props0 || {};
 Object.assign(props0, props5);
 }
 }
-const _errs152 = errors;
-let valid48 = true;
-const _errs153 = errors;
+const _errs150 = errors;
+let valid46 = true;
+const _errs151 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if(((data.action === undefined) && (missing6 = "action")) || ((data.type === undefined) && (missing6 = "type"))){
@@ -3108,7 +3108,7 @@ errors++;
 }
 else {
 if(data.action !== undefined){
-const _errs154 = errors;
+const _errs152 = errors;
 if("update" !== data.action){
 const err121 = {};
 if(vErrors === null){
@@ -3119,14 +3119,14 @@ vErrors.push(err121);
 }
 errors++;
 }
-var valid49 = _errs154 === errors;
+var valid47 = _errs152 === errors;
 }
 else {
-var valid49 = true;
+var valid47 = true;
 }
-if(valid49){
+if(valid47){
 if(data.type !== undefined){
-const _errs155 = errors;
+const _errs153 = errors;
 if("dns_zone" !== data.type){
 const err122 = {};
 if(vErrors === null){
@@ -3137,26 +3137,26 @@ vErrors.push(err122);
 }
 errors++;
 }
-var valid49 = _errs155 === errors;
+var valid47 = _errs153 === errors;
 }
 else {
-var valid49 = true;
+var valid47 = true;
 }
 }
 }
 }
-var _valid6 = _errs153 === errors;
-errors = _errs152;
+var _valid6 = _errs151 === errors;
+errors = _errs150;
 if(vErrors !== null){
-if(_errs152){
-vErrors.length = _errs152;
+if(_errs150){
+vErrors.length = _errs150;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid6){
-const _errs156 = errors;
+const _errs154 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.client === undefined){
 const err123 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
@@ -3257,7 +3257,7 @@ if(data.name !== undefined){
 let data60 = data.name;
 if(typeof data60 === "string"){
 if(!pattern10.test(data60)){
-const err132 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data60};
+const err132 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data60};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -3268,7 +3268,7 @@ errors++;
 }
 }
 else {
-const err133 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data60};
+const err133 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data60};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -3336,7 +3336,7 @@ for(let i4=0; i4<len4; i4++){
 let data64 = data63[i4];
 if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
 if(data64.op === undefined){
-const err138 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'",schema:schema64.required,parentSchema:schema64,data:data64};
+const err138 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'",schema:schema62.required,parentSchema:schema62,data:data64};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -3346,7 +3346,7 @@ vErrors.push(err138);
 errors++;
 }
 if(data64.host === undefined){
-const err139 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'",schema:schema64.required,parentSchema:schema64,data:data64};
+const err139 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'",schema:schema62.required,parentSchema:schema62,data:data64};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -3356,7 +3356,7 @@ vErrors.push(err139);
 errors++;
 }
 if(data64.type === undefined){
-const err140 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema64.required,parentSchema:schema64,data:data64};
+const err140 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema62.required,parentSchema:schema62,data:data64};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -3366,7 +3366,7 @@ vErrors.push(err140);
 errors++;
 }
 if(data64.value === undefined){
-const err141 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema64.required,parentSchema:schema64,data:data64};
+const err141 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema62.required,parentSchema:schema62,data:data64};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -3376,7 +3376,7 @@ vErrors.push(err141);
 errors++;
 }
 if(data64.ttl === undefined){
-const err142 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "ttl"},message:"must have required property '"+"ttl"+"'",schema:schema64.required,parentSchema:schema64,data:data64};
+const err142 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "ttl"},message:"must have required property '"+"ttl"+"'",schema:schema62.required,parentSchema:schema62,data:data64};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -3387,7 +3387,7 @@ errors++;
 }
 for(const key10 in data64){
 if(!((((((key10 === "op") || (key10 === "host")) || (key10 === "type")) || (key10 === "value")) || (key10 === "ttl")) || (key10 === "ttl_before"))){
-const err143 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema64,data:data64};
+const err143 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema62,data:data64};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -3400,7 +3400,7 @@ errors++;
 if(data64.op !== undefined){
 let data65 = data64.op;
 if(!(((data65 === "add") || (data65 === "remove")) || (data65 === "update"))){
-const err144 = {instancePath:instancePath+"/records/" + i4+"/op",schemaPath:"#/$defs/recordOp/properties/op/enum",keyword:"enum",params:{allowedValues: schema64.properties.op.enum},message:"must be equal to one of the allowed values",schema:schema64.properties.op.enum,parentSchema:schema64.properties.op,data:data65};
+const err144 = {instancePath:instancePath+"/records/" + i4+"/op",schemaPath:"#/$defs/recordOp/properties/op/enum",keyword:"enum",params:{allowedValues: schema62.properties.op.enum},message:"must be equal to one of the allowed values",schema:schema62.properties.op.enum,parentSchema:schema62.properties.op,data:data65};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -3413,7 +3413,7 @@ errors++;
 if(data64.host !== undefined){
 let data66 = data64.host;
 if(typeof data66 !== "string"){
-const err145 = {instancePath:instancePath+"/records/" + i4+"/host",schemaPath:"#/$defs/recordOp/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.host.type,parentSchema:schema64.properties.host,data:data66};
+const err145 = {instancePath:instancePath+"/records/" + i4+"/host",schemaPath:"#/$defs/recordOp/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.host.type,parentSchema:schema62.properties.host,data:data66};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -3426,7 +3426,7 @@ errors++;
 if(data64.type !== undefined){
 let data67 = data64.type;
 if(typeof data67 !== "string"){
-const err146 = {instancePath:instancePath+"/records/" + i4+"/type",schemaPath:"#/$defs/recordOp/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.type.type,parentSchema:schema64.properties.type,data:data67};
+const err146 = {instancePath:instancePath+"/records/" + i4+"/type",schemaPath:"#/$defs/recordOp/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.type.type,parentSchema:schema62.properties.type,data:data67};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -3439,7 +3439,7 @@ errors++;
 if(data64.value !== undefined){
 let data68 = data64.value;
 if(typeof data68 !== "string"){
-const err147 = {instancePath:instancePath+"/records/" + i4+"/value",schemaPath:"#/$defs/recordOp/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.value.type,parentSchema:schema64.properties.value,data:data68};
+const err147 = {instancePath:instancePath+"/records/" + i4+"/value",schemaPath:"#/$defs/recordOp/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.value.type,parentSchema:schema62.properties.value,data:data68};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -3452,7 +3452,7 @@ errors++;
 if(data64.ttl !== undefined){
 let data69 = data64.ttl;
 if(!(((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69))) && (isFinite(data69)))){
-const err148 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema64.properties.ttl.type,parentSchema:schema64.properties.ttl,data:data69};
+const err148 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema62.properties.ttl.type,parentSchema:schema62.properties.ttl,data:data69};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -3463,7 +3463,7 @@ errors++;
 }
 if((typeof data69 == "number") && (isFinite(data69))){
 if(data69 < 0 || isNaN(data69)){
-const err149 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64.properties.ttl,data:data69};
+const err149 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema62.properties.ttl,data:data69};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -3477,7 +3477,7 @@ errors++;
 if(data64.ttl_before !== undefined){
 let data70 = data64.ttl_before;
 if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
-const err150 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema64.properties.ttl_before.type,parentSchema:schema64.properties.ttl_before,data:data70};
+const err150 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema62.properties.ttl_before.type,parentSchema:schema62.properties.ttl_before,data:data70};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -3488,7 +3488,7 @@ errors++;
 }
 if((typeof data70 == "number") && (isFinite(data70))){
 if(data70 < 0 || isNaN(data70)){
-const err151 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64.properties.ttl_before,data:data70};
+const err151 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema62.properties.ttl_before,data:data70};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -3501,7 +3501,7 @@ errors++;
 }
 }
 else {
-const err152 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data:data64};
+const err152 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data:data64};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -3604,13 +3604,13 @@ errors++;
 }
 }
 }
-var _valid6 = _errs156 === errors;
-valid48 = _valid6;
-if(valid48){
+var _valid6 = _errs154 === errors;
+valid46 = _valid6;
+if(valid46){
 var props6 = true;
 }
 }
-if(!valid48){
+if(!valid46){
 const err160 = {instancePath,schemaPath:"#/allOf/6/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[6].if,parentSchema:schema32.allOf[6],data};
 if(vErrors === null){
 vErrors = [err160];
@@ -3629,9 +3629,9 @@ props0 = props0 || {};
 Object.assign(props0, props6);
 }
 }
-const _errs196 = errors;
-let valid59 = true;
-const _errs197 = errors;
+const _errs194 = errors;
+let valid57 = true;
+const _errs195 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if(((data.action === undefined) && (missing7 = "action")) || ((data.type === undefined) && (missing7 = "type"))){
@@ -3646,7 +3646,7 @@ errors++;
 }
 else {
 if(data.action !== undefined){
-const _errs198 = errors;
+const _errs196 = errors;
 if("create" !== data.action){
 const err162 = {};
 if(vErrors === null){
@@ -3657,14 +3657,14 @@ vErrors.push(err162);
 }
 errors++;
 }
-var valid60 = _errs198 === errors;
+var valid58 = _errs196 === errors;
 }
 else {
-var valid60 = true;
+var valid58 = true;
 }
-if(valid60){
+if(valid58){
 if(data.type !== undefined){
-const _errs199 = errors;
+const _errs197 = errors;
 if("hosting_plan" !== data.type){
 const err163 = {};
 if(vErrors === null){
@@ -3675,26 +3675,26 @@ vErrors.push(err163);
 }
 errors++;
 }
-var valid60 = _errs199 === errors;
+var valid58 = _errs197 === errors;
 }
 else {
-var valid60 = true;
+var valid58 = true;
 }
 }
 }
 }
-var _valid7 = _errs197 === errors;
-errors = _errs196;
+var _valid7 = _errs195 === errors;
+errors = _errs194;
 if(vErrors !== null){
-if(_errs196){
-vErrors.length = _errs196;
+if(_errs194){
+vErrors.length = _errs194;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid7){
-const _errs200 = errors;
+const _errs198 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.objects === undefined){
 const err164 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "objects"},message:"must have required property '"+"objects"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
@@ -3735,7 +3735,7 @@ if(data.name !== undefined){
 let data79 = data.name;
 if(typeof data79 === "string"){
 if(func8(data79) < 1){
-const err167 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema65,data:data79};
+const err167 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema63,data:data79};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -3746,7 +3746,7 @@ errors++;
 }
 }
 else {
-const err168 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.type,parentSchema:schema65,data:data79};
+const err168 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.type,parentSchema:schema63,data:data79};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -3761,7 +3761,7 @@ let data80 = data.objects;
 if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
 for(const key12 in data80){
 if(!((((key12 === "resources") || (key12 === "permissions")) || (key12 === "php")) || (key12 === "php_fpm"))){
-const err169 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema66,data:data80};
+const err169 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema64,data:data80};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -3777,7 +3777,7 @@ if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
 for(const key13 in data81){
 let data82 = data81[key13];
 if((((!(((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82))) && (isFinite(data82)))) && (typeof data82 !== "boolean")) && (typeof data82 !== "string")) && (data82 !== null)){
-const err170 = {instancePath:instancePath+"/objects/resources/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/resources/additionalProperties/type",keyword:"type",params:{type: schema66.properties.resources.additionalProperties.type},message:"must be integer,boolean,string,null",schema:schema66.properties.resources.additionalProperties.type,parentSchema:schema66.properties.resources.additionalProperties,data:data82};
+const err170 = {instancePath:instancePath+"/objects/resources/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/resources/additionalProperties/type",keyword:"type",params:{type: schema64.properties.resources.additionalProperties.type},message:"must be integer,boolean,string,null",schema:schema64.properties.resources.additionalProperties.type,parentSchema:schema64.properties.resources.additionalProperties,data:data82};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -3789,7 +3789,7 @@ errors++;
 }
 }
 else {
-const err171 = {instancePath:instancePath+"/objects/resources",schemaPath:"#/$defs/planObjects/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.properties.resources.type,parentSchema:schema66.properties.resources,data:data81};
+const err171 = {instancePath:instancePath+"/objects/resources",schemaPath:"#/$defs/planObjects/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.resources.type,parentSchema:schema64.properties.resources,data:data81};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -3805,7 +3805,7 @@ if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
 for(const key14 in data83){
 let data84 = data83[key14];
 if((((!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))) && (typeof data84 !== "boolean")) && (typeof data84 !== "string")) && (data84 !== null)){
-const err172 = {instancePath:instancePath+"/objects/permissions/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/permissions/additionalProperties/type",keyword:"type",params:{type: schema66.properties.permissions.additionalProperties.type},message:"must be integer,boolean,string,null",schema:schema66.properties.permissions.additionalProperties.type,parentSchema:schema66.properties.permissions.additionalProperties,data:data84};
+const err172 = {instancePath:instancePath+"/objects/permissions/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/permissions/additionalProperties/type",keyword:"type",params:{type: schema64.properties.permissions.additionalProperties.type},message:"must be integer,boolean,string,null",schema:schema64.properties.permissions.additionalProperties.type,parentSchema:schema64.properties.permissions.additionalProperties,data:data84};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -3817,7 +3817,7 @@ errors++;
 }
 }
 else {
-const err173 = {instancePath:instancePath+"/objects/permissions",schemaPath:"#/$defs/planObjects/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.properties.permissions.type,parentSchema:schema66.properties.permissions,data:data83};
+const err173 = {instancePath:instancePath+"/objects/permissions",schemaPath:"#/$defs/planObjects/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.permissions.type,parentSchema:schema64.properties.permissions,data:data83};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -3833,7 +3833,7 @@ if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
 for(const key15 in data85){
 let data86 = data85[key15];
 if((((!(((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86))) && (isFinite(data86)))) && (typeof data86 !== "boolean")) && (typeof data86 !== "string")) && (data86 !== null)){
-const err174 = {instancePath:instancePath+"/objects/php/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php/additionalProperties/type",keyword:"type",params:{type: schema66.properties.php.additionalProperties.type},message:"must be integer,boolean,string,null",schema:schema66.properties.php.additionalProperties.type,parentSchema:schema66.properties.php.additionalProperties,data:data86};
+const err174 = {instancePath:instancePath+"/objects/php/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php/additionalProperties/type",keyword:"type",params:{type: schema64.properties.php.additionalProperties.type},message:"must be integer,boolean,string,null",schema:schema64.properties.php.additionalProperties.type,parentSchema:schema64.properties.php.additionalProperties,data:data86};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -3845,7 +3845,7 @@ errors++;
 }
 }
 else {
-const err175 = {instancePath:instancePath+"/objects/php",schemaPath:"#/$defs/planObjects/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.properties.php.type,parentSchema:schema66.properties.php,data:data85};
+const err175 = {instancePath:instancePath+"/objects/php",schemaPath:"#/$defs/planObjects/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.php.type,parentSchema:schema64.properties.php,data:data85};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -3861,7 +3861,7 @@ if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
 for(const key16 in data87){
 let data88 = data87[key16];
 if((((!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))) && (typeof data88 !== "boolean")) && (typeof data88 !== "string")) && (data88 !== null)){
-const err176 = {instancePath:instancePath+"/objects/php_fpm/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php_fpm/additionalProperties/type",keyword:"type",params:{type: schema66.properties.php_fpm.additionalProperties.type},message:"must be integer,boolean,string,null",schema:schema66.properties.php_fpm.additionalProperties.type,parentSchema:schema66.properties.php_fpm.additionalProperties,data:data88};
+const err176 = {instancePath:instancePath+"/objects/php_fpm/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php_fpm/additionalProperties/type",keyword:"type",params:{type: schema64.properties.php_fpm.additionalProperties.type},message:"must be integer,boolean,string,null",schema:schema64.properties.php_fpm.additionalProperties.type,parentSchema:schema64.properties.php_fpm.additionalProperties,data:data88};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -3873,7 +3873,7 @@ errors++;
 }
 }
 else {
-const err177 = {instancePath:instancePath+"/objects/php_fpm",schemaPath:"#/$defs/planObjects/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.properties.php_fpm.type,parentSchema:schema66.properties.php_fpm,data:data87};
+const err177 = {instancePath:instancePath+"/objects/php_fpm",schemaPath:"#/$defs/planObjects/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.php_fpm.type,parentSchema:schema64.properties.php_fpm,data:data87};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -3885,7 +3885,7 @@ errors++;
 }
 }
 else {
-const err178 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.type,parentSchema:schema66,data:data80};
+const err178 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data:data80};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -3896,13 +3896,13 @@ errors++;
 }
 }
 }
-var _valid7 = _errs200 === errors;
-valid59 = _valid7;
-if(valid59){
+var _valid7 = _errs198 === errors;
+valid57 = _valid7;
+if(valid57){
 var props7 = true;
 }
 }
-if(!valid59){
+if(!valid57){
 const err179 = {instancePath,schemaPath:"#/allOf/7/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[7].if,parentSchema:schema32.allOf[7],data};
 if(vErrors === null){
 vErrors = [err179];
@@ -3921,9 +3921,9 @@ props0 = props0 || {};
 Object.assign(props0, props7);
 }
 }
-const _errs232 = errors;
-let valid69 = true;
-const _errs233 = errors;
+const _errs230 = errors;
+let valid67 = true;
+const _errs231 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if(((data.action === undefined) && (missing8 = "action")) || ((data.type === undefined) && (missing8 = "type"))){
@@ -3938,7 +3938,7 @@ errors++;
 }
 else {
 if(data.action !== undefined){
-const _errs234 = errors;
+const _errs232 = errors;
 if("update" !== data.action){
 const err181 = {};
 if(vErrors === null){
@@ -3949,14 +3949,14 @@ vErrors.push(err181);
 }
 errors++;
 }
-var valid70 = _errs234 === errors;
+var valid68 = _errs232 === errors;
 }
 else {
-var valid70 = true;
+var valid68 = true;
 }
-if(valid70){
+if(valid68){
 if(data.type !== undefined){
-const _errs235 = errors;
+const _errs233 = errors;
 if("hosting_plan" !== data.type){
 const err182 = {};
 if(vErrors === null){
@@ -3967,26 +3967,26 @@ vErrors.push(err182);
 }
 errors++;
 }
-var valid70 = _errs235 === errors;
+var valid68 = _errs233 === errors;
 }
 else {
-var valid70 = true;
+var valid68 = true;
 }
 }
 }
 }
-var _valid8 = _errs233 === errors;
-errors = _errs232;
+var _valid8 = _errs231 === errors;
+errors = _errs230;
 if(vErrors !== null){
-if(_errs232){
-vErrors.length = _errs232;
+if(_errs230){
+vErrors.length = _errs230;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid8){
-const _errs236 = errors;
+const _errs234 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.plan_id === undefined){
 const err183 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
@@ -4047,7 +4047,7 @@ if(data.name !== undefined){
 let data92 = data.name;
 if(typeof data92 === "string"){
 if(func8(data92) < 1){
-const err188 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema65,data:data92};
+const err188 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema63,data:data92};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -4058,7 +4058,7 @@ errors++;
 }
 }
 else {
-const err189 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.type,parentSchema:schema65,data:data92};
+const err189 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.type,parentSchema:schema63,data:data92};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -4071,7 +4071,7 @@ errors++;
 if(data.plan_id !== undefined){
 let data93 = data.plan_id;
 if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
-const err190 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data93};
+const err190 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.type,parentSchema:schema42,data:data93};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -4082,7 +4082,7 @@ errors++;
 }
 if((typeof data93 == "number") && (isFinite(data93))){
 if(data93 < 1 || isNaN(data93)){
-const err191 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data93};
+const err191 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema42,data:data93};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -4240,13 +4240,13 @@ errors++;
 }
 }
 }
-var _valid8 = _errs236 === errors;
-valid69 = _valid8;
-if(valid69){
+var _valid8 = _errs234 === errors;
+valid67 = _valid8;
+if(valid67){
 var props8 = true;
 }
 }
-if(!valid69){
+if(!valid67){
 const err204 = {instancePath,schemaPath:"#/allOf/8/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[8].if,parentSchema:schema32.allOf[8],data};
 if(vErrors === null){
 vErrors = [err204];
@@ -4265,9 +4265,9 @@ props0 = props0 || {};
 Object.assign(props0, props8);
 }
 }
-const _errs258 = errors;
-let valid77 = true;
-const _errs259 = errors;
+const _errs256 = errors;
+let valid75 = true;
+const _errs257 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if(((data.action === undefined) && (missing9 = "action")) || ((data.type === undefined) && (missing9 = "type"))){
@@ -4282,7 +4282,7 @@ errors++;
 }
 else {
 if(data.action !== undefined){
-const _errs260 = errors;
+const _errs258 = errors;
 if("delete" !== data.action){
 const err206 = {};
 if(vErrors === null){
@@ -4293,14 +4293,14 @@ vErrors.push(err206);
 }
 errors++;
 }
-var valid78 = _errs260 === errors;
+var valid76 = _errs258 === errors;
 }
 else {
-var valid78 = true;
+var valid76 = true;
 }
-if(valid78){
+if(valid76){
 if(data.type !== undefined){
-const _errs261 = errors;
+const _errs259 = errors;
 if("hosting_plan" !== data.type){
 const err207 = {};
 if(vErrors === null){
@@ -4311,26 +4311,26 @@ vErrors.push(err207);
 }
 errors++;
 }
-var valid78 = _errs261 === errors;
+var valid76 = _errs259 === errors;
 }
 else {
-var valid78 = true;
+var valid76 = true;
 }
 }
 }
 }
-var _valid9 = _errs259 === errors;
-errors = _errs258;
+var _valid9 = _errs257 === errors;
+errors = _errs256;
 if(vErrors !== null){
-if(_errs258){
-vErrors.length = _errs258;
+if(_errs256){
+vErrors.length = _errs256;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid9){
-const _errs262 = errors;
+const _errs260 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.plan_id === undefined){
 const err208 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
@@ -4371,7 +4371,7 @@ if(data.name !== undefined){
 let data102 = data.name;
 if(typeof data102 === "string"){
 if(func8(data102) < 1){
-const err211 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema65,data:data102};
+const err211 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema63,data:data102};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -4382,7 +4382,7 @@ errors++;
 }
 }
 else {
-const err212 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.type,parentSchema:schema65,data:data102};
+const err212 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.type,parentSchema:schema63,data:data102};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -4395,7 +4395,7 @@ errors++;
 if(data.plan_id !== undefined){
 let data103 = data.plan_id;
 if(!(((typeof data103 == "number") && (!(data103 % 1) && !isNaN(data103))) && (isFinite(data103)))){
-const err213 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data103};
+const err213 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.type,parentSchema:schema42,data:data103};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -4406,7 +4406,7 @@ errors++;
 }
 if((typeof data103 == "number") && (isFinite(data103))){
 if(data103 < 1 || isNaN(data103)){
-const err214 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data103};
+const err214 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema42,data:data103};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -4418,13 +4418,13 @@ errors++;
 }
 }
 }
-var _valid9 = _errs262 === errors;
-valid77 = _valid9;
-if(valid77){
+var _valid9 = _errs260 === errors;
+valid75 = _valid9;
+if(valid75){
 var props9 = true;
 }
 }
-if(!valid77){
+if(!valid75){
 const err215 = {instancePath,schemaPath:"#/allOf/9/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[9].if,parentSchema:schema32.allOf[9],data};
 if(vErrors === null){
 vErrors = [err215];
@@ -4569,7 +4569,7 @@ for(let i7=0; i7<len7; i7++){
 let data108 = data107[i7];
 if(typeof data108 === "string"){
 if(!pattern25.test(data108)){
-const err226 = {instancePath:instancePath+"/depends_on/" + i7,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain|dns_zone|hosting_plan):."},message:"must match pattern \""+"^(client|domain|dns_zone|hosting_plan):."+"\"",schema:"^(client|domain|dns_zone|hosting_plan):.",parentSchema:schema71,data:data108};
+const err226 = {instancePath:instancePath+"/depends_on/" + i7,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain|dns_zone|hosting_plan):."},message:"must match pattern \""+"^(client|domain|dns_zone|hosting_plan):."+"\"",schema:"^(client|domain|dns_zone|hosting_plan):.",parentSchema:schema69,data:data108};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -4580,7 +4580,7 @@ errors++;
 }
 }
 else {
-const err227 = {instancePath:instancePath+"/depends_on/" + i7,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.type,parentSchema:schema71,data:data108};
+const err227 = {instancePath:instancePath+"/depends_on/" + i7,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.type,parentSchema:schema69,data:data108};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -5014,9 +5014,13 @@ if(Array.isArray(data8)){
 const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
 let data9 = data8[i1];
+const _errs19 = errors;
+let valid5 = false;
+let passing0 = null;
+const _errs20 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.domain === undefined){
-const err24 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/required",keyword:"required",params:{missingProperty: "domain"},message:"must have required property '"+"domain"+"'",schema:schema31.properties.conflicts.items.required,parentSchema:schema31.properties.conflicts.items,data:data9};
+const err24 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/oneOf/0/required",keyword:"required",params:{missingProperty: "domain"},message:"must have required property '"+"domain"+"'",schema:schema31.properties.conflicts.items.oneOf[0].required,parentSchema:schema31.properties.conflicts.items.oneOf[0],data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5026,7 +5030,7 @@ vErrors.push(err24);
 errors++;
 }
 if(data9.client === undefined){
-const err25 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.conflicts.items.required,parentSchema:schema31.properties.conflicts.items,data:data9};
+const err25 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/oneOf/0/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.conflicts.items.oneOf[0].required,parentSchema:schema31.properties.conflicts.items.oneOf[0],data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5036,7 +5040,7 @@ vErrors.push(err25);
 errors++;
 }
 if(data9.owner === undefined){
-const err26 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'",schema:schema31.properties.conflicts.items.required,parentSchema:schema31.properties.conflicts.items,data:data9};
+const err26 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/oneOf/0/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'",schema:schema31.properties.conflicts.items.oneOf[0].required,parentSchema:schema31.properties.conflicts.items.oneOf[0],data:data9};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5047,7 +5051,7 @@ errors++;
 }
 for(const key0 in data9){
 if(!(((((key0 === "domain") || (key0 === "client")) || (key0 === "owner")) || (key0 === "subdomains")) || (key0 === "dns"))){
-const err27 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items,data:data9};
+const err27 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[0],data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -5060,7 +5064,7 @@ errors++;
 if(data9.domain !== undefined){
 let data10 = data9.domain;
 if(typeof data10 !== "string"){
-const err28 = {instancePath:instancePath+"/conflicts/" + i1+"/domain",schemaPath:"#/properties/conflicts/items/properties/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.properties.domain.type,parentSchema:schema31.properties.conflicts.items.properties.domain,data:data10};
+const err28 = {instancePath:instancePath+"/conflicts/" + i1+"/domain",schemaPath:"#/properties/conflicts/items/oneOf/0/properties/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[0].properties.domain.type,parentSchema:schema31.properties.conflicts.items.oneOf[0].properties.domain,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5073,7 +5077,7 @@ errors++;
 if(data9.client !== undefined){
 let data11 = data9.client;
 if(typeof data11 !== "string"){
-const err29 = {instancePath:instancePath+"/conflicts/" + i1+"/client",schemaPath:"#/properties/conflicts/items/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.properties.client.type,parentSchema:schema31.properties.conflicts.items.properties.client,data:data11};
+const err29 = {instancePath:instancePath+"/conflicts/" + i1+"/client",schemaPath:"#/properties/conflicts/items/oneOf/0/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[0].properties.client.type,parentSchema:schema31.properties.conflicts.items.oneOf[0].properties.client,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5086,7 +5090,7 @@ errors++;
 if(data9.owner !== undefined){
 let data12 = data9.owner;
 if(typeof data12 !== "string"){
-const err30 = {instancePath:instancePath+"/conflicts/" + i1+"/owner",schemaPath:"#/properties/conflicts/items/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.properties.owner.type,parentSchema:schema31.properties.conflicts.items.properties.owner,data:data12};
+const err30 = {instancePath:instancePath+"/conflicts/" + i1+"/owner",schemaPath:"#/properties/conflicts/items/oneOf/0/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[0].properties.owner.type,parentSchema:schema31.properties.conflicts.items.oneOf[0].properties.owner,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5103,7 +5107,7 @@ const len2 = data13.length;
 for(let i2=0; i2<len2; i2++){
 let data14 = data13[i2];
 if(typeof data14 !== "string"){
-const err31 = {instancePath:instancePath+"/conflicts/" + i1+"/subdomains/" + i2,schemaPath:"#/properties/conflicts/items/properties/subdomains/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.properties.subdomains.items.type,parentSchema:schema31.properties.conflicts.items.properties.subdomains.items,data:data14};
+const err31 = {instancePath:instancePath+"/conflicts/" + i1+"/subdomains/" + i2,schemaPath:"#/properties/conflicts/items/oneOf/0/properties/subdomains/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[0].properties.subdomains.items.type,parentSchema:schema31.properties.conflicts.items.oneOf[0].properties.subdomains.items,data:data14};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5115,7 +5119,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/conflicts/" + i1+"/subdomains",schemaPath:"#/properties/conflicts/items/properties/subdomains/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.properties.subdomains.type,parentSchema:schema31.properties.conflicts.items.properties.subdomains,data:data13};
+const err32 = {instancePath:instancePath+"/conflicts/" + i1+"/subdomains",schemaPath:"#/properties/conflicts/items/oneOf/0/properties/subdomains/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.oneOf[0].properties.subdomains.type,parentSchema:schema31.properties.conflicts.items.oneOf[0].properties.subdomains,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -5128,7 +5132,7 @@ errors++;
 if(data9.dns !== undefined){
 let data15 = data9.dns;
 if(!((data15 === "subdomain") || (data15 === "disabled"))){
-const err33 = {instancePath:instancePath+"/conflicts/" + i1+"/dns",schemaPath:"#/properties/conflicts/items/properties/dns/enum",keyword:"enum",params:{allowedValues: schema31.properties.conflicts.items.properties.dns.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.conflicts.items.properties.dns.enum,parentSchema:schema31.properties.conflicts.items.properties.dns,data:data15};
+const err33 = {instancePath:instancePath+"/conflicts/" + i1+"/dns",schemaPath:"#/properties/conflicts/items/oneOf/0/properties/dns/enum",keyword:"enum",params:{allowedValues: schema31.properties.conflicts.items.oneOf[0].properties.dns.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.conflicts.items.oneOf[0].properties.dns.enum,parentSchema:schema31.properties.conflicts.items.oneOf[0].properties.dns,data:data15};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -5140,7 +5144,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.type,parentSchema:schema31.properties.conflicts.items,data:data9};
+const err34 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[0].type,parentSchema:schema31.properties.conflicts.items.oneOf[0],data:data9};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -5149,10 +5153,16 @@ vErrors.push(err34);
 }
 errors++;
 }
+var _valid0 = _errs20 === errors;
+if(_valid0){
+valid5 = true;
+passing0 = 0;
+var props1 = true;
 }
-}
-else {
-const err35 = {instancePath:instancePath+"/conflicts",schemaPath:"#/properties/conflicts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.type,parentSchema:schema31.properties.conflicts,data:data8};
+const _errs34 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.hosting_plan === undefined){
+const err35 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/oneOf/1/required",keyword:"required",params:{missingProperty: "hosting_plan"},message:"must have required property '"+"hosting_plan"+"'",schema:schema31.properties.conflicts.items.oneOf[1].required,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data9};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -5161,20 +5171,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-if(data.unknowns !== undefined){
-let data16 = data.unknowns;
-if(Array.isArray(data16)){
-const len3 = data16.length;
-for(let i3=0; i3<len3; i3++){
-let data17 = data16[i3];
-const _errs36 = errors;
-let valid10 = true;
-const _errs37 = errors;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-let missing0;
-if((data17.domain === undefined) && (missing0 = "domain")){
-const err36 = {};
+for(const key1 in data9){
+if(!((((key1 === "hosting_plan") || (key1 === "clients")) || (key1 === "use_unknown")) || (key1 === "lacking"))){
+const err36 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data9};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -5184,24 +5183,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-var _valid0 = _errs37 === errors;
-errors = _errs36;
-if(vErrors !== null){
-if(_errs36){
-vErrors.length = _errs36;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause0;
-if(_valid0){
-const _errs38 = errors;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.field !== undefined){
-let data18 = data17.field;
-if(!(((((data18 === "php_version") || (data18 === "https.lets_encrypt")) || (data18 === "https.force")) || (data18 === "https.hsts")) || (data18 === "redirect"))){
-const err37 = {instancePath:instancePath+"/unknowns/" + i3+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema55.enum},message:"must be equal to one of the allowed values",schema:schema55.enum,parentSchema:schema55,data:data18};
+if(data9.hosting_plan !== undefined){
+let data16 = data9.hosting_plan;
+if(typeof data16 !== "string"){
+const err37 = {instancePath:instancePath+"/conflicts/" + i1+"/hosting_plan",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/hosting_plan/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.hosting_plan.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.hosting_plan,data:data16};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -5211,23 +5196,14 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-var _valid0 = _errs38 === errors;
-valid10 = _valid0;
-if(valid10){
-var props1 = {};
-props1.field = true;
-props1.domain = true;
-}
-ifClause0 = "then";
-}
-else {
-const _errs41 = errors;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.field !== undefined){
-let data19 = data17.field;
-if(!((((data19 === "plan") || (data19 === "email")) || (data19 === "suspended")) || (data19 === "language"))){
-const err38 = {instancePath:instancePath+"/unknowns/" + i3+"/field",schemaPath:"#/properties/unknowns/items/else/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.else.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.else.properties.field.enum,parentSchema:schema31.properties.unknowns.items.else.properties.field,data:data19};
+if(data9.clients !== undefined){
+let data17 = data9.clients;
+if(Array.isArray(data17)){
+const len3 = data17.length;
+for(let i3=0; i3<len3; i3++){
+let data18 = data17[i3];
+if(typeof data18 !== "string"){
+const err38 = {instancePath:instancePath+"/conflicts/" + i1+"/clients/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/1/properties/clients/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.clients.items.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.clients.items,data:data18};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -5238,18 +5214,8 @@ errors++;
 }
 }
 }
-var _valid0 = _errs41 === errors;
-valid10 = _valid0;
-if(valid10){
-if(props1 !== true){
-props1 = props1 || {};
-props1.field = true;
-}
-}
-ifClause0 = "else";
-}
-if(!valid10){
-const err39 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema31.properties.unknowns.items.if,parentSchema:schema31.properties.unknowns.items,data:data17};
+else {
+const err39 = {instancePath:instancePath+"/conflicts/" + i1+"/clients",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.oneOf[1].properties.clients.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.clients,data:data17};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -5258,9 +5224,11 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.client === undefined){
-const err40 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data17};
+}
+if(data9.use_unknown !== undefined){
+let data19 = data9.use_unknown;
+if(true !== data19){
+const err40 = {instancePath:instancePath+"/conflicts/" + i1+"/use_unknown",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/use_unknown/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.use_unknown,data:data19};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -5269,8 +5237,15 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data17.field === undefined){
-const err41 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data17};
+}
+if(data9.lacking !== undefined){
+let data20 = data9.lacking;
+if(Array.isArray(data20)){
+const len4 = data20.length;
+for(let i4=0; i4<len4; i4++){
+let data21 = data20[i4];
+if(typeof data21 !== "string"){
+const err41 = {instancePath:instancePath+"/conflicts/" + i1+"/lacking/" + i4,schemaPath:"#/properties/conflicts/items/oneOf/1/properties/lacking/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.lacking.items.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.lacking.items,data:data21};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -5279,9 +5254,10 @@ vErrors.push(err41);
 }
 errors++;
 }
-for(const key1 in data17){
-if(!((((key1 === "client") || (key1 === "domain")) || (key1 === "field")) || (key1 === "keys"))){
-const err42 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unknowns.items,data:data17};
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/conflicts/" + i1+"/lacking",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/lacking/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.oneOf[1].properties.lacking.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.lacking,data:data20};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -5291,10 +5267,9 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data17.client !== undefined){
-let data20 = data17.client;
-if(typeof data20 !== "string"){
-const err43 = {instancePath:instancePath+"/unknowns/" + i3+"/client",schemaPath:"#/properties/unknowns/items/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.client.type,parentSchema:schema31.properties.unknowns.items.properties.client,data:data20};
+}
+else {
+const err43 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[1].type,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data9};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -5303,12 +5278,22 @@ vErrors.push(err43);
 }
 errors++;
 }
+var _valid0 = _errs34 === errors;
+if(_valid0 && valid5){
+valid5 = false;
+passing0 = [passing0, 1];
 }
-if(data17.domain !== undefined){
-let data21 = data17.domain;
-if(typeof data21 === "string"){
-if(!pattern10.test(data21)){
-const err44 = {instancePath:instancePath+"/unknowns/" + i3+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema35,data:data21};
+else {
+if(_valid0){
+valid5 = true;
+passing0 = 1;
+if(props1 !== true){
+props1 = true;
+}
+}
+}
+if(!valid5){
+const err44 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema31.properties.conflicts.items.oneOf,parentSchema:schema31.properties.conflicts.items,data:data9};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -5317,9 +5302,21 @@ vErrors.push(err44);
 }
 errors++;
 }
+else {
+errors = _errs19;
+if(vErrors !== null){
+if(_errs19){
+vErrors.length = _errs19;
 }
 else {
-const err45 = {instancePath:instancePath+"/unknowns/" + i3+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data21};
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/conflicts",schemaPath:"#/properties/conflicts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.type,parentSchema:schema31.properties.conflicts,data:data8};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -5329,10 +5326,19 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data17.field !== undefined){
-let data22 = data17.field;
-if(!(((((((((data22 === "plan") || (data22 === "email")) || (data22 === "suspended")) || (data22 === "language")) || (data22 === "php_version")) || (data22 === "https.lets_encrypt")) || (data22 === "https.force")) || (data22 === "https.hsts")) || (data22 === "redirect"))){
-const err46 = {instancePath:instancePath+"/unknowns/" + i3+"/field",schemaPath:"#/properties/unknowns/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.properties.field.enum,parentSchema:schema31.properties.unknowns.items.properties.field,data:data22};
+if(data.unknowns !== undefined){
+let data22 = data.unknowns;
+if(Array.isArray(data22)){
+const len5 = data22.length;
+for(let i5=0; i5<len5; i5++){
+let data23 = data22[i5];
+const _errs52 = errors;
+let valid16 = true;
+const _errs53 = errors;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+let missing0;
+if((data23.domain === undefined) && (missing0 = "domain")){
+const err46 = {};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -5342,14 +5348,24 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data17.keys !== undefined){
-let data23 = data17.keys;
-if(Array.isArray(data23)){
-const len4 = data23.length;
-for(let i4=0; i4<len4; i4++){
-let data24 = data23[i4];
-if(typeof data24 !== "string"){
-const err47 = {instancePath:instancePath+"/unknowns/" + i3+"/keys/" + i4,schemaPath:"#/properties/unknowns/items/properties/keys/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.keys.items.type,parentSchema:schema31.properties.unknowns.items.properties.keys.items,data:data24};
+var _valid1 = _errs53 === errors;
+errors = _errs52;
+if(vErrors !== null){
+if(_errs52){
+vErrors.length = _errs52;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid1){
+const _errs54 = errors;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.field !== undefined){
+let data24 = data23.field;
+if(!(((((data24 === "php_version") || (data24 === "https.lets_encrypt")) || (data24 === "https.force")) || (data24 === "https.hsts")) || (data24 === "redirect"))){
+const err47 = {instancePath:instancePath+"/unknowns/" + i5+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values",schema:schema53.enum,parentSchema:schema53,data:data24};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -5360,8 +5376,22 @@ errors++;
 }
 }
 }
+var _valid1 = _errs54 === errors;
+valid16 = _valid1;
+if(valid16){
+var props2 = {};
+props2.field = true;
+props2.domain = true;
+}
+ifClause0 = "then";
+}
 else {
-const err48 = {instancePath:instancePath+"/unknowns/" + i3+"/keys",schemaPath:"#/properties/unknowns/items/properties/keys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.items.properties.keys.type,parentSchema:schema31.properties.unknowns.items.properties.keys,data:data23};
+const _errs57 = errors;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.field !== undefined){
+let data25 = data23.field;
+if(!((((data25 === "plan") || (data25 === "email")) || (data25 === "suspended")) || (data25 === "language"))){
+const err48 = {instancePath:instancePath+"/unknowns/" + i5+"/field",schemaPath:"#/properties/unknowns/items/else/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.else.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.else.properties.field.enum,parentSchema:schema31.properties.unknowns.items.else.properties.field,data:data25};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -5372,8 +5402,18 @@ errors++;
 }
 }
 }
-else {
-const err49 = {instancePath:instancePath+"/unknowns/" + i3,schemaPath:"#/properties/unknowns/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unknowns.items.type,parentSchema:schema31.properties.unknowns.items,data:data17};
+var _valid1 = _errs57 === errors;
+valid16 = _valid1;
+if(valid16){
+if(props2 !== true){
+props2 = props2 || {};
+props2.field = true;
+}
+}
+ifClause0 = "else";
+}
+if(!valid16){
+const err49 = {instancePath:instancePath+"/unknowns/" + i5,schemaPath:"#/properties/unknowns/items/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema31.properties.unknowns.items.if,parentSchema:schema31.properties.unknowns.items,data:data23};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -5382,10 +5422,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/unknowns",schemaPath:"#/properties/unknowns/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.type,parentSchema:schema31.properties.unknowns,data:data16};
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.client === undefined){
+const err50 = {instancePath:instancePath+"/unknowns/" + i5,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data23};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -5394,12 +5433,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-if(data.unmanaged !== undefined){
-let data25 = data.unmanaged;
-if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-if(data25.clients === undefined){
-const err51 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data25};
+if(data23.field === undefined){
+const err51 = {instancePath:instancePath+"/unknowns/" + i5,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data23};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -5408,8 +5443,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data25.domains === undefined){
-const err52 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data25};
+for(const key2 in data23){
+if(!((((key2 === "client") || (key2 === "domain")) || (key2 === "field")) || (key2 === "keys"))){
+const err52 = {instancePath:instancePath+"/unknowns/" + i5,schemaPath:"#/properties/unknowns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unknowns.items,data:data23};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -5418,9 +5454,11 @@ vErrors.push(err52);
 }
 errors++;
 }
-for(const key2 in data25){
-if(!((((key2 === "clients") || (key2 === "domains")) || (key2 === "client_names")) || (key2 === "domain_names"))){
-const err53 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unmanaged,data:data25};
+}
+if(data23.client !== undefined){
+let data26 = data23.client;
+if(typeof data26 !== "string"){
+const err53 = {instancePath:instancePath+"/unknowns/" + i5+"/client",schemaPath:"#/properties/unknowns/items/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.client.type,parentSchema:schema31.properties.unknowns.items.properties.client,data:data26};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -5430,10 +5468,11 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data25.clients !== undefined){
-let data26 = data25.clients;
-if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
-const err54 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.clients.type,parentSchema:schema31.properties.unmanaged.properties.clients,data:data26};
+if(data23.domain !== undefined){
+let data27 = data23.domain;
+if(typeof data27 === "string"){
+if(!pattern10.test(data27)){
+const err54 = {instancePath:instancePath+"/unknowns/" + i5+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data27};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -5442,9 +5481,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if((typeof data26 == "number") && (isFinite(data26))){
-if(data26 < 0 || isNaN(data26)){
-const err55 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.clients,data:data26};
+}
+else {
+const err55 = {instancePath:instancePath+"/unknowns/" + i5+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data27};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -5454,11 +5493,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
-if(data25.domains !== undefined){
-let data27 = data25.domains;
-if((!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))) && (data27 !== null)){
-const err56 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domains.type},message:"must be integer,null",schema:schema31.properties.unmanaged.properties.domains.type,parentSchema:schema31.properties.unmanaged.properties.domains,data:data27};
+if(data23.field !== undefined){
+let data28 = data23.field;
+if(!(((((((((data28 === "plan") || (data28 === "email")) || (data28 === "suspended")) || (data28 === "language")) || (data28 === "php_version")) || (data28 === "https.lets_encrypt")) || (data28 === "https.force")) || (data28 === "https.hsts")) || (data28 === "redirect"))){
+const err56 = {instancePath:instancePath+"/unknowns/" + i5+"/field",schemaPath:"#/properties/unknowns/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.properties.field.enum,parentSchema:schema31.properties.unknowns.items.properties.field,data:data28};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -5467,9 +5505,15 @@ vErrors.push(err56);
 }
 errors++;
 }
-if((typeof data27 == "number") && (isFinite(data27))){
-if(data27 < 0 || isNaN(data27)){
-const err57 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.domains,data:data27};
+}
+if(data23.keys !== undefined){
+let data29 = data23.keys;
+if(Array.isArray(data29)){
+const len6 = data29.length;
+for(let i6=0; i6<len6; i6++){
+let data30 = data29[i6];
+if(typeof data30 !== "string"){
+const err57 = {instancePath:instancePath+"/unknowns/" + i5+"/keys/" + i6,schemaPath:"#/properties/unknowns/items/properties/keys/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.keys.items.type,parentSchema:schema31.properties.unknowns.items.properties.keys.items,data:data30};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -5480,14 +5524,8 @@ errors++;
 }
 }
 }
-if(data25.client_names !== undefined){
-let data28 = data25.client_names;
-if(Array.isArray(data28)){
-const len5 = data28.length;
-for(let i5=0; i5<len5; i5++){
-let data29 = data28[i5];
-if(typeof data29 !== "string"){
-const err58 = {instancePath:instancePath+"/unmanaged/client_names/" + i5,schemaPath:"#/properties/unmanaged/properties/client_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.client_names.items.type,parentSchema:schema31.properties.unmanaged.properties.client_names.items,data:data29};
+else {
+const err58 = {instancePath:instancePath+"/unknowns/" + i5+"/keys",schemaPath:"#/properties/unknowns/items/properties/keys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.items.properties.keys.type,parentSchema:schema31.properties.unknowns.items.properties.keys,data:data29};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -5499,7 +5537,7 @@ errors++;
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/unmanaged/client_names",schemaPath:"#/properties/unmanaged/properties/client_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.client_names.type,parentSchema:schema31.properties.unmanaged.properties.client_names,data:data28};
+const err59 = {instancePath:instancePath+"/unknowns/" + i5,schemaPath:"#/properties/unknowns/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unknowns.items.type,parentSchema:schema31.properties.unknowns.items,data:data23};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -5509,10 +5547,9 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data25.domain_names !== undefined){
-let data30 = data25.domain_names;
-if((!(Array.isArray(data30))) && (data30 !== null)){
-const err60 = {instancePath:instancePath+"/unmanaged/domain_names",schemaPath:"#/properties/unmanaged/properties/domain_names/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domain_names.type},message:"must be array,null",schema:schema31.properties.unmanaged.properties.domain_names.type,parentSchema:schema31.properties.unmanaged.properties.domain_names,data:data30};
+}
+else {
+const err60 = {instancePath:instancePath+"/unknowns",schemaPath:"#/properties/unknowns/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.type,parentSchema:schema31.properties.unknowns,data:data22};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -5521,12 +5558,12 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(Array.isArray(data30)){
-const len6 = data30.length;
-for(let i6=0; i6<len6; i6++){
-let data31 = data30[i6];
-if(typeof data31 !== "string"){
-const err61 = {instancePath:instancePath+"/unmanaged/domain_names/" + i6,schemaPath:"#/properties/unmanaged/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.domain_names.items.type,parentSchema:schema31.properties.unmanaged.properties.domain_names.items,data:data31};
+}
+if(data.unmanaged !== undefined){
+let data31 = data.unmanaged;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.clients === undefined){
+const err61 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data31};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -5535,12 +5572,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-}
-}
-}
-else {
-const err62 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unmanaged.type,parentSchema:schema31.properties.unmanaged,data:data25};
+if(data31.domains === undefined){
+const err62 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data31};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -5549,15 +5582,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-if(data.notes !== undefined){
-let data32 = data.notes;
-if(Array.isArray(data32)){
-const len7 = data32.length;
-for(let i7=0; i7<len7; i7++){
-let data33 = data32[i7];
-if(typeof data33 !== "string"){
-const err63 = {instancePath:instancePath+"/notes/" + i7,schemaPath:"#/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.notes.items.type,parentSchema:schema31.properties.notes.items,data:data33};
+for(const key3 in data31){
+if(!((((((key3 === "clients") || (key3 === "domains")) || (key3 === "client_names")) || (key3 === "domain_names")) || (key3 === "hosting_plans")) || (key3 === "hosting_plan_names"))){
+const err63 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unmanaged,data:data31};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -5567,9 +5594,10 @@ vErrors.push(err63);
 errors++;
 }
 }
-}
-else {
-const err64 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.notes.type,parentSchema:schema31.properties.notes,data:data32};
+if(data31.clients !== undefined){
+let data32 = data31.clients;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err64 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.clients.type,parentSchema:schema31.properties.unmanaged.properties.clients,data:data32};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -5578,15 +5606,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-if(data.warnings !== undefined){
-let data34 = data.warnings;
-if(Array.isArray(data34)){
-const len8 = data34.length;
-for(let i8=0; i8<len8; i8++){
-let data35 = data34[i8];
-if(typeof data35 !== "string"){
-const err65 = {instancePath:instancePath+"/warnings/" + i8,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.warnings.items.type,parentSchema:schema31.properties.warnings.items,data:data35};
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 < 0 || isNaN(data32)){
+const err65 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.clients,data:data32};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -5597,8 +5619,10 @@ errors++;
 }
 }
 }
-else {
-const err66 = {instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.warnings.type,parentSchema:schema31.properties.warnings,data:data34};
+if(data31.domains !== undefined){
+let data33 = data31.domains;
+if((!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))) && (data33 !== null)){
+const err66 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domains.type},message:"must be integer,null",schema:schema31.properties.unmanaged.properties.domains.type,parentSchema:schema31.properties.unmanaged.properties.domains,data:data33};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -5607,14 +5631,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-if(data.summary !== undefined){
-let data36 = data.summary;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const key3 in data36){
-let data37 = data36[key3];
-if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
-const err67 = {instancePath:instancePath+"/summary/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.additionalProperties.type,parentSchema:schema31.properties.summary.additionalProperties,data:data37};
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 < 0 || isNaN(data33)){
+const err67 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.domains,data:data33};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -5623,9 +5642,16 @@ vErrors.push(err67);
 }
 errors++;
 }
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 < 0 || isNaN(data37)){
-const err68 = {instancePath:instancePath+"/summary/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.additionalProperties,data:data37};
+}
+}
+if(data31.client_names !== undefined){
+let data34 = data31.client_names;
+if(Array.isArray(data34)){
+const len7 = data34.length;
+for(let i7=0; i7<len7; i7++){
+let data35 = data34[i7];
+if(typeof data35 !== "string"){
+const err68 = {instancePath:instancePath+"/unmanaged/client_names/" + i7,schemaPath:"#/properties/unmanaged/properties/client_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.client_names.items.type,parentSchema:schema31.properties.unmanaged.properties.client_names.items,data:data35};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -5636,9 +5662,8 @@ errors++;
 }
 }
 }
-}
 else {
-const err69 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data36};
+const err69 = {instancePath:instancePath+"/unmanaged/client_names",schemaPath:"#/properties/unmanaged/properties/client_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.client_names.type,parentSchema:schema31.properties.unmanaged.properties.client_names,data:data34};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -5648,9 +5673,10 @@ vErrors.push(err69);
 errors++;
 }
 }
-}
-else {
-const err70 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data31.domain_names !== undefined){
+let data36 = data31.domain_names;
+if((!(Array.isArray(data36))) && (data36 !== null)){
+const err70 = {instancePath:instancePath+"/unmanaged/domain_names",schemaPath:"#/properties/unmanaged/properties/domain_names/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domain_names.type},message:"must be array,null",schema:schema31.properties.unmanaged.properties.domain_names.type,parentSchema:schema31.properties.unmanaged.properties.domain_names,data:data36};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -5659,9 +5685,201 @@ vErrors.push(err70);
 }
 errors++;
 }
+if(Array.isArray(data36)){
+const len8 = data36.length;
+for(let i8=0; i8<len8; i8++){
+let data37 = data36[i8];
+if(typeof data37 !== "string"){
+const err71 = {instancePath:instancePath+"/unmanaged/domain_names/" + i8,schemaPath:"#/properties/unmanaged/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.domain_names.items.type,parentSchema:schema31.properties.unmanaged.properties.domain_names.items,data:data37};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+}
+if(data31.hosting_plans !== undefined){
+let data38 = data31.hosting_plans;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err72 = {instancePath:instancePath+"/unmanaged/hosting_plans",schemaPath:"#/properties/unmanaged/properties/hosting_plans/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.hosting_plans.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plans,data:data38};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 0 || isNaN(data38)){
+const err73 = {instancePath:instancePath+"/unmanaged/hosting_plans",schemaPath:"#/properties/unmanaged/properties/hosting_plans/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.hosting_plans,data:data38};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+}
+if(data31.hosting_plan_names !== undefined){
+let data39 = data31.hosting_plan_names;
+if(Array.isArray(data39)){
+const len9 = data39.length;
+for(let i9=0; i9<len9; i9++){
+let data40 = data39[i9];
+if(typeof data40 !== "string"){
+const err74 = {instancePath:instancePath+"/unmanaged/hosting_plan_names/" + i9,schemaPath:"#/properties/unmanaged/properties/hosting_plan_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.hosting_plan_names.items.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plan_names.items,data:data40};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/unmanaged/hosting_plan_names",schemaPath:"#/properties/unmanaged/properties/hosting_plan_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.hosting_plan_names.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plan_names,data:data39};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unmanaged.type,parentSchema:schema31.properties.unmanaged,data:data31};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data.notes !== undefined){
+let data41 = data.notes;
+if(Array.isArray(data41)){
+const len10 = data41.length;
+for(let i10=0; i10<len10; i10++){
+let data42 = data41[i10];
+if(typeof data42 !== "string"){
+const err77 = {instancePath:instancePath+"/notes/" + i10,schemaPath:"#/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.notes.items.type,parentSchema:schema31.properties.notes.items,data:data42};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.notes.type,parentSchema:schema31.properties.notes,data:data41};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data.warnings !== undefined){
+let data43 = data.warnings;
+if(Array.isArray(data43)){
+const len11 = data43.length;
+for(let i11=0; i11<len11; i11++){
+let data44 = data43[i11];
+if(typeof data44 !== "string"){
+const err79 = {instancePath:instancePath+"/warnings/" + i11,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.warnings.items.type,parentSchema:schema31.properties.warnings.items,data:data44};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.warnings.type,parentSchema:schema31.properties.warnings,data:data43};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data.summary !== undefined){
+let data45 = data.summary;
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+for(const key4 in data45){
+let data46 = data45[key4];
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err81 = {instancePath:instancePath+"/summary/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.additionalProperties.type,parentSchema:schema31.properties.summary.additionalProperties,data:data46};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < 0 || isNaN(data46)){
+const err82 = {instancePath:instancePath+"/summary/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.additionalProperties,data:data46};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data45};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+}
+else {
+const err84 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
 validate20.errors = vErrors;
 return errors === 0;
 }
 validate20.evaluated = {"props":{"format_version":true,"panel_url":true,"manifest":true,"manifest_sha256":true,"fingerprint":true,"plan_sha256":true,"changes":true,"conflicts":true,"unknowns":true,"unmanaged":true,"notes":true,"warnings":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one.","type":"array","items":{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"$ref":"#/$defs/id"}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["integer","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}}}}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["integer","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}}}}}};

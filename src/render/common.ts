@@ -12,7 +12,7 @@ import {
 } from '../kinds/client/index.js';
 import type { KindName, KindNoun } from '../kinds/common.js';
 import { recordSign, recordText, ZONE_NOUN, zoneDeletes, zoneRequestLine, zoneSubject } from '../kinds/zone.js';
-import { HOSTING_PLAN_NOUN, hostingPlanSubject, planFieldsText } from '../kinds/hosting-plan.js';
+import { HOSTING_PLAN_NOUN, hostingPlanSubject, planConflictText, planFieldsText } from '../kinds/hosting-plan.js';
 import {
   conflictText,
   DOMAIN_NOUN,
@@ -308,7 +308,7 @@ export function recordsRemoved(changes: readonly Change[]): number {
  * says "another client".
  */
 export function conflictLine(c: Plan['conflicts'][number], nameOwner = true): string {
-  return conflictText(c, nameOwner);
+  return 'hosting_plan' in c ? planConflictText(c, nameOwner) : conflictText(c, nameOwner);
 }
 
 /** `client "alice": the panel shows its email nowhere: not compared`, or a domain's setting so. */
@@ -320,10 +320,12 @@ export function unknownLine(u: Plan['unknowns'][number]): string {
 export function unmanagedByKind(
   u: Plan['unmanaged'],
 ): readonly { readonly kind: KindName; readonly names: readonly string[] | undefined }[] {
-  // Zones are never unmanaged on their own: a domain's zone goes with the domain.
+  // Zones are never unmanaged on their own: a domain's zone goes with the domain. Plans only
+  // when the manifest defines some (else every plan of the panel would count).
   return [
     { kind: 'client', names: u.clients },
     { kind: 'domain', names: u.domains },
+    ...(u.hostingPlans === undefined ? [] : [{ kind: 'hosting_plan' as const, names: u.hostingPlans }]),
   ];
 }
 

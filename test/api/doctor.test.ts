@@ -153,7 +153,7 @@ describe('doctor against the simulator', () => {
       req.path.startsWith('/dns/') ? { status: 200, json: { records: { soa: {}, other: [{ host: 1 }] } } } : undefined;
     const result = await doctor(client(await sim({ seed: SEED, intercept })));
     expect(statuses(result)).toContain('zones failed');
-    expect(message(result, 'zones')).toMatch(/"records\.other\[0\]"\.host must be a string; what to do: /);
+    expect(message(result, 'zones')).toMatch(/"records\.other\[0\]\.host" must be a string; what to do: /);
   });
 });
 

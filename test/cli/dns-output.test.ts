@@ -92,7 +92,7 @@ describe('a zone in the plan', () => {
     expect(r.stdout).toContain(
       '  # dns "new.example" of client "alice" will be updated: a new domain (1 record to add); ' +
         "its records are written after the domain's POST; the default records the panel fills in then are " +
-        'removed, except keep matches (which ones: known after apply); the zone becomes custom',
+        'removed, except keep matches (which ones: known after apply; --max-deletes does not count them); the zone becomes custom',
     );
     expect(r.stdout).toContain(
       '  ~ dns "new.example": + A @ 192.0.2.20 (ttl 3600)\n  ~ PUT /dns/{id} (known after apply',

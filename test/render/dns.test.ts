@@ -73,7 +73,7 @@ describe('a zone in text', () => {
     expect(t).toContain(
       '  # dns "new.example" of client "alice" will be updated: a new domain (2 records to add); ' +
         "its records are written after the domain's POST; the default records the panel fills in then " +
-        'are removed, except keep matches (which ones: known after apply); the zone becomes custom',
+        'are removed, except keep matches (which ones: known after apply; --max-deletes does not count them); the zone becomes custom',
     );
     expect(t).toContain('  +     A @ 192.0.2.10 (ttl 3600)\n  +     MX @ "10 mail.new.example." (ttl 3600)\n');
     expect(t).toContain(

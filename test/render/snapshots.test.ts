@@ -240,7 +240,7 @@ describe('rendered plans with zones', () => {
         ~ PUT /dns/70 (the zone's 3 records after the change, its SOA and DKIM record as read)
         # domain "new.example" of client "alice" will be created: not on the panel
         + POST /domains {"domain":"new.example","id_user":7}
-        # dns "new.example" of client "alice" will be updated: a new domain (2 records to add); its records are written after the domain's POST; the default records the panel fills in then are removed, except keep matches (which ones: known after apply); the zone becomes custom: the panel stops regenerating its default records
+        # dns "new.example" of client "alice" will be updated: a new domain (2 records to add); its records are written after the domain's POST; the default records the panel fills in then are removed, except keep matches (which ones: known after apply; --max-deletes does not count them); the zone becomes custom: the panel stops regenerating its default records
         ~ dns "new.example":
         +     A @ 192.0.2.10 (ttl 3600)
         +     MX @ "10 mail.new.example." (ttl 3600)
@@ -280,7 +280,7 @@ describe('rendered plans with zones', () => {
       +     A @ 192.0.2.10 (ttl 3600)
       ~ PUT /dns/70 (the zone's 3 records after the change, its SOA and DKIM record as read)
       + POST /domains {"domain":"new.example","id_user":7}
-      # dns "new.example": its records are written after the domain's POST; the default records the panel fills in then are removed, except keep matches (which ones: known after apply)
+      # dns "new.example": its records are written after the domain's POST; the default records the panel fills in then are removed, except keep matches (which ones: known after apply; --max-deletes does not count them)
       # dns "new.example": the zone becomes custom: the panel stops regenerating its default records
       ~ dns "new.example":
       +     A @ 192.0.2.10 (ttl 3600)

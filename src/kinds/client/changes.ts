@@ -70,9 +70,14 @@ export function createClient(username: string, wants: ClientWants, plans: Hostin
     type: 'client',
     name: username,
     reason: 'not on the panel',
-    dependsOn: [],
+    dependsOn: onNewPlan(targets.hostingPlan as HostingPlanRef | undefined),
     ...(targets as ClientTargets),
   };
+}
+
+/** A plan the run creates, which a client's create or update waits for; else nothing. */
+function onNewPlan(plan: HostingPlanRef | undefined): ChangeBase['dependsOn'] {
+  return plan === undefined || plan.id !== null ? [] : [changeId('hosting_plan', plan.name)];
 }
 
 /**
@@ -125,7 +130,7 @@ export function updateClient(
     name: username,
     clientId: live.id,
     reason: 'differs from the manifest',
-    dependsOn: [],
+    dependsOn: onNewPlan(hostingPlan),
     fields,
     ...(hostingPlan === undefined ? {} : { hostingPlan }),
   };
@@ -150,21 +155,24 @@ function fieldChange<K extends ClientField>(
  * The request a client's change becomes: the one converter for the kind. An update sends only the
  * fields that differ.
  */
-export function clientRequest(change: ClientChange): PanelRequest {
+export function clientRequest(change: ClientChange, newPlanIds?: ReadonlyMap<string, number>): PanelRequest {
+  // A hosting plan the same run creates: its id from its create's answer (null before apply: a preview).
+  const planId = (): number | null =>
+    change.action === 'delete' ? null : (newPlanIds?.get(change.hostingPlan?.name ?? '') ?? null);
   switch (change.action) {
     case 'create': {
-      const body: Record<string, string | number | boolean> = { username: change.name };
+      const body: Record<string, string | number | boolean | null> = { username: change.name };
       for (const row of CLIENT_FIELDS) {
         const target = (change as unknown as Readonly<Record<string, unknown>>)[row.changeKey];
-        if (target !== undefined) body[row.panel[0]] = row.send(target as never);
+        if (target !== undefined) body[row.panel[0]] = row.send(target as never) ?? planId();
       }
       return { method: 'POST', path: '/clients', body };
     }
     case 'update': {
-      const body: Record<string, string | number | boolean> = {};
+      const body: Record<string, string | number | boolean | null> = {};
       for (const field of change.fields) {
         const row = clientField(field.field);
-        body[row.panel[0]] = row.send(row.targetOfUpdate(field.after, change.hostingPlan, change.id));
+        body[row.panel[0]] = row.send(row.targetOfUpdate(field.after, change.hostingPlan, change.id)) ?? planId();
       }
       return { method: 'PUT', path: `/clients/${change.clientId}`, body };
     }

@@ -74,9 +74,9 @@ export function clientFromJson(
 export function clientProblems(change: ClientChange, item: ClientChangeJson, path: string): string[] {
   switch (change.action) {
     case 'create':
-      return [];
+      return newPlanProblems(change, path);
     case 'update':
-      return updateProblems(change.fields, change.hostingPlan, path);
+      return [...updateProblems(change.fields, change.hostingPlan, path), ...newPlanProblems(change, path)];
     case 'delete': {
       // A delete's count must be the length of its names (both null when unknown).
       const names = item.domain_names ?? null;
@@ -88,6 +88,16 @@ export function clientProblems(change: ClientChange, item: ClientChangeJson, pat
     default:
       return assertNever(change);
   }
+}
+
+/** A client on a hosting plan the run creates (its id null) waits for that plan's create. */
+function newPlanProblems(change: Exclude<ClientChange, { action: 'delete' }>, path: string): string[] {
+  const plan = change.hostingPlan;
+  if (plan === undefined || plan.id !== null) return [];
+  const create = changeId('hosting_plan', plan.name);
+  return change.dependsOn.includes(create)
+    ? []
+    : [`${path}.hosting_plan.id: null, yet the change does not depend on ${quote(create)}`];
 }
 
 function updateProblems(

@@ -34,7 +34,9 @@ export function clientFacts(change: ClientChange): Fact<ClientFactIndex>[] {
     case 'create':
       return [
         absentClient(change.name),
-        ...(change.hostingPlan === undefined ? [] : [hostingPlanFact(change.hostingPlan)]),
+        ...(change.hostingPlan === undefined || change.hostingPlan.id === null
+          ? []
+          : [hostingPlanFact(change.hostingPlan)]),
       ];
     case 'update': {
       const { name, clientId } = change;
@@ -53,7 +55,9 @@ export function clientFacts(change: ClientChange): Fact<ClientFactIndex>[] {
             `the plan was made when it was ${expected}`,
         });
       }
-      if (change.hostingPlan !== undefined) facts.push(hostingPlanFact(change.hostingPlan));
+      // A plan the run creates: its create's facts say it is still absent.
+      if (change.hostingPlan !== undefined && change.hostingPlan.id !== null)
+        facts.push(hostingPlanFact(change.hostingPlan));
       return facts;
     }
     case 'delete': {
@@ -109,7 +113,7 @@ export function existingClient(
 function hostingPlanFact(plan: HostingPlanRef): Fact<ClientFactIndex> {
   return {
     key: `hosting-plan:${plan.name}`,
-    expected: idFact(plan.id),
+    expected: idFact(plan.id ?? undefined),
     actual: (live) => idFact(live.plans.byName(plan.name)?.id),
     reason: (actual) =>
       actual === 'absent'

@@ -92,6 +92,8 @@ export type FieldChange = {
 /** The hosting plans a plan field compares and prints by. */
 export interface HostingPlans {
   byName(name: string): LiveHostingPlan | undefined;
+  /** Whether the run creates a plan of this name (the manifest defines it; the panel lacks it). */
+  creates?(name: string): boolean;
   /** A plan id's name; undefined for an id the panel does not list. */
   nameOf(id: number): string | undefined;
 }
@@ -139,7 +141,8 @@ export interface ClientFieldRow<K extends ClientField> {
   before(live: T[K]['live'], plans: HostingPlans): T[K]['before'];
   after(target: T[K]['target']): T[K]['after'];
   /** The value a request carries under `panel[0]`. */
-  send(target: T[K]['target']): string | number | boolean;
+  /** The value a request carries under `panel[0]`; null for a plan the run creates (its id known after apply). */
+  send(target: T[K]['target']): string | number | boolean | null;
   /** An update's target from its `after` (and the hosting plan it names, for `plan`). */
   targetOfUpdate(after: T[K]['after'], hostingPlan: HostingPlanRef | undefined, id: string): T[K]['target'];
   /** The target as the plan document held it, rebuilt. */
@@ -233,11 +236,12 @@ const ROWS: { readonly [K in ClientField]: ClientFieldRow<K> } = {
         : undefined,
     target(wanted, plans) {
       const plan = plans.byName(wanted);
+      if (plan === undefined && plans.creates?.(wanted) === true) return { name: wanted, id: null };
       // The planner resolves every plan name before it compares (unknown_hosting_plan).
       if (plan === undefined) throw new Error(`hosting plan ${quote(wanted)} was not resolved`);
       return { name: plan.name, id: plan.id };
     },
-    same: (live, target) => live === target.id,
+    same: (live, target) => target.id !== null && live === target.id,
     before: (live, plans) => (live === null ? null : (plans.nameOf(live) ?? `#${live}`)),
     after: (target) => target.name,
     send: (target) => target.id,
@@ -246,7 +250,7 @@ const ROWS: { readonly [K in ClientField]: ClientFieldRow<K> } = {
       if (hostingPlan === undefined) throw new Error(`the update of ${id} changes the plan but names no hosting plan`);
       return hostingPlan;
     },
-    fromJson: (value) => ({ name: value.name, id: value.id }),
+    fromJson: (value) => ({ name: value.name, id: value.id ?? null }),
     view(live, plans) {
       if (live === undefined) return { kind: 'unknown' };
       if (live === null) return { kind: 'none' };

@@ -134,3 +134,38 @@ export function hostingPlanDetails(change: HostingPlanChange): { what: string; a
 export function planFieldsText(fields: readonly PlanFieldChange[]): string[] {
   return fields.map((f) => `${f.field}: ${jsonText(f.before)} -> ${jsonText(f.after)}`);
 }
+
+/**
+ * What apply cannot do as the manifest says of a hosting plan: delete one clients are on
+ * (`clients`), delete one while the client list does not say who is on it (`use_unknown`), or
+ * manage keys the panel's record lacks (`lacking`).
+ */
+export interface PlanConflict {
+  readonly hosting_plan: string;
+  readonly clients?: readonly string[];
+  readonly use_unknown?: true;
+  readonly lacking?: readonly string[];
+}
+
+/** The conflict in one sentence; `nameClients: false` (a pull-request comment) counts the clients instead. */
+export function planConflictText(c: PlanConflict, nameClients = true): string {
+  const plan = `hosting plan ${quote(c.hosting_plan)}`;
+  if (c.lacking !== undefined)
+    return (
+      `${plan}: the panel's record has no ${c.lacking.map((k) => quote(k)).join(', ')}: ` +
+      'this panel release does not hold those keys; remove them from the manifest'
+    );
+  if (c.use_unknown === true)
+    return (
+      `${plan} is to be deleted, but the panel's client list does not say which plan each client is on: ` +
+      'delete it in the panel, or remove it from the manifest'
+    );
+  const clients = c.clients ?? [];
+  const shown = nameClients
+    ? `${clients
+        .slice(0, 5)
+        .map((n) => quote(n))
+        .join(', ')}${clients.length > 5 ? ` and ${clients.length - 5} more` : ''}`
+    : plural(clients.length, 'client');
+  return `${plan} is to be deleted, but ${shown} ${clients.length === 1 ? 'is' : 'are'} on it: move them to another plan first`;
+}
