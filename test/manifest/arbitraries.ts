@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import { BAD_SETTINGS, type SettingSpec, VALID_SETTINGS } from './item-specs.js';
+import { anyPlans, validPlans } from './plan-lines.js';
 
 /** A domain item: a name, or `{name, state, settings}` (`state` may be left out, or wrong). */
 type DomainSpec =
@@ -187,69 +188,6 @@ const anyPrune: fc.Arbitrary<Shape['prune']> = fc.option(
       ['prune:', 'domains: true'],
       ['prune:', '  hosting_plans: yes', '  keep: [{hosting_plan: ""}, {hosting_plans: x}, {}, {hosting_plan: 3}]'],
       ['prune:', '  keep: [{hosting_plan: " Basic"}, "Premium Plus"]'],
-    ),
-    first: fc.boolean(),
-  }),
-  { nil: undefined },
-);
-
-/**
- * Valid `hosting_plans` lists: the plans the clients name (never one marked absent: "Legacy"
- * and "Old Plan" are named by no client), block or flow, indented or not (a list at column 0
- * leaves the text to the whole read).
- */
-const validPlans: fc.Arbitrary<Shape['plans']> = fc.option(
-  fc.record({
-    lines: fc.constantFrom(
-      ['hosting_plans: []'],
-      ['hosting_plans:', '  - name: Basic', '    resources: {disk_space: 1073741824, traffic: -1}'],
-      [
-        'hosting_plans:  # the catalogue',
-        '  - name: Business Pro',
-        '    resources:',
-        '      domains: 10',
-        '      databases: -1',
-        '    permissions: {ssh: true, backup: false}',
-        '    php: {memory_limit: 512M, max_execution_time: 60}',
-        '    php_fpm: {pm: ondemand, max_children: 10, status: null}',
-        '  # retired',
-        '  - {name: Legacy, state: absent}',
-      ],
-      [
-        'hosting_plans:',
-        '- name: "Premium Plus"',
-        '  php: {upload_max_filesize: "64M"}',
-        '- name: Old Plan',
-        '  state: absent',
-      ],
-      ['hosting_plans: [{name: Basic, permissions: {ftp: true}}, {name: Legacy, state: absent}]'],
-      ['hosting_plans:', '    - name: Basic', '      resources: {ftp_users: 3}'],
-    ),
-    first: fc.boolean(),
-  }),
-  { nil: undefined },
-);
-
-/** `hosting_plans` lists with mistakes (and a valid one): every kind of refusal and warning. */
-const anyPlans: fc.Arbitrary<Shape['plans']> = fc.option(
-  fc.record({
-    lines: fc.constantFrom(
-      ['hosting_plans:'],
-      ['hosting_plans: Basic'],
-      ['hosting_plans:', '  - Basic', '  - {}', '  - name: ""', '  - name: 2024'],
-      ['hosting_plans:', '  - name: Basic', '    resources: {disk_space: 1.5, traffic: unlimited, disk_spcae: 3}'],
-      ['hosting_plans:', '  - name: Basic', '    permissions: {ssh: yes}', '    php: {memory_limit: 512}'],
-      ['hosting_plans:', '  - name: Basic', '  - name: Basic', '    state: gone'],
-      ['hosting_plans:', '  - name: Business Pro', '    state: absent', '    resources: {domains: 1}'],
-      ['hosting_plans:', '  - {name: Basic, state: absent}', '  - {name: Premium Plus, resource: {}}'],
-      [
-        'hosting_plans:',
-        '  - name: Basic',
-        '    php: {env: [a], pm: 3}',
-        '    php_fpm: {pm: true}',
-        '    resources: 5',
-      ],
-      ['hosting_plans:', '  - name: Basic', '    permissions: {}'],
     ),
     first: fc.boolean(),
   }),
