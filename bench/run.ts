@@ -13,7 +13,7 @@ import { type ApplyRun, measureApply, measureInProcess, measureLifecycle } from 
 import { measureBig } from './big.js';
 import { measureDns } from './dns.js';
 import { count } from './fixtures.js';
-import { BIN, CONCURRENCY, type Figure, LATENCY_MS, log, mb, median, ms } from './lib.js';
+import { BIN, type Figure, LATENCY_MS, log, mb, median, ms } from './lib.js';
 import { measurePlanScale, measureValidateScale, type PlanScale, type ValidateScale } from './scale.js';
 import { measureStartup, type StartupDetail } from './startup.js';
 import { measureState, type StateRun } from './state.js';
@@ -182,7 +182,7 @@ async function runAll(): Promise<void> {
       states = measured.runs;
     }
     if (chosen.has('dns')) {
-      log(`DNS: plan of zones, ${LATENCY_MS} ms latency, ${CONCURRENCY} at once`);
+      log(`DNS: plan of zones, ${LATENCY_MS} ms latency, at apply's bound (measureDns says it)`);
       figures.push(...(await measureDns(MODE.dns.zones, dir, MODE.dns.runs)));
     }
     const totalSeconds = Math.round((performance.now() - started) / 1000);
