@@ -56,9 +56,6 @@ export const NOUNS: { readonly [K in KindName]: KindNoun } = {
 };
 export const KINDS = Object.keys(NOUNS) as KindName[];
 
-/** The Markdown comment's group of the hosting plans' changes, beside each client's. */
-export const PLANS_GROUP = '(hosting plans)';
-
 /** `3 clients`: a count of a kind, in its noun. */
 export function countOf(n: number, kind: KindName): string {
   return plural(n, NOUNS[kind].one, NOUNS[kind].many);
@@ -80,8 +77,11 @@ export function subject(change: Change): string {
   }
 }
 
-/** The client a change belongs to: the client itself, or a domain's owner. */
-export function clientOf(change: Change): string {
+/**
+ * The client a change belongs to: the client itself, or a domain's owner; undefined for a
+ * hosting plan, which belongs to no client (the Markdown comment gives plans a group of their own).
+ */
+export function clientOf(change: Change): string | undefined {
   switch (change.type) {
     case 'client':
       return change.name;
@@ -89,8 +89,7 @@ export function clientOf(change: Change): string {
     case 'dns_zone':
       return change.client;
     case 'hosting_plan':
-      // Plans belong to no client: their own group (no username holds parentheses).
-      return PLANS_GROUP;
+      return undefined;
     default:
       return assertNever(change);
   }

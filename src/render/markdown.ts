@@ -20,11 +20,11 @@ import {
   unknownLine,
   unmanagedCounts,
 } from './common.js';
+import { changeNotes, deleteTakes } from './notes.js';
 import { weight } from '../plan/guards.js';
 import { assertNever } from '../util.js';
 import type { KindName } from '../kinds/common.js';
-import { CLIENT_DELETE_TAKES } from '../kinds/client/index.js';
-import { recordText, type UpdateZone, zoneNotes } from '../kinds/zone.js';
+import { recordText, type UpdateZone } from '../kinds/zone.js';
 
 /** GitHub refuses comments over 65,536 characters; stay well under with room for the tail. */
 export const MARKDOWN_LIMIT = 65_000;
@@ -85,11 +85,13 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
     );
     head.push('');
   }
-  const deletes = plan.changes.filter((c) => sign(c) === '-');
+  const deletes = plan.changes.flatMap((c) => (c.action === 'delete' ? [c] : []));
   if (deletes.length > 0) {
+    // What each kind's delete takes with it, for the kinds deleted only, in the kinds' order.
+    const takes = [...new Set(KINDS.flatMap((kind) => deletes.filter((c) => c.type === kind).map(deleteTakes)))];
     head.push(
       `**Deletes**: ${plural(counts.deletes, 'resource')} ${counts.deletes === 1 ? 'is' : 'are'} deleted for good ` +
-        `(${CLIENT_DELETE_TAKES}).`,
+        `(${takes.join('; ')}).`,
       '',
     );
     head.push(
@@ -116,18 +118,21 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
     head.push(`Not in the manifest, left alone: ${unmanagedCounts(plan.unmanaged)}.`, '');
 
   const sections = byRank(groupByClient(plan.changes)).map(([client, changes]) => {
+    // A client's section is headed by its username (data); the plans' by their kind.
+    const title = client === undefined ? NOUNS.hosting_plan.many : `<code>${markdownText(client)}</code>`;
     // Inside the fence nothing is markup; requestLine leaves no line break or control character raw.
     const lines = byDomain(changes).flatMap((c) => [
       // An international name is read in Unicode; the request carries its ASCII form.
       ...(unicodeOf(c) !== '' ? [`# ${subject(c)}`] : []),
-      // What a zone's write does beyond its records (it becomes custom; a new domain's defaults).
-      ...(c.type === 'dns_zone' ? zoneNotes(c).map((note) => `# ${lineSubject(c)}: ${note}`) : []),
+      // What a zone's write does beyond its records (it becomes custom; a new domain's defaults),
+      // what a plan's update does not do to the clients on it.
+      ...changeNotes(c).map((note) => `# ${lineSubject(c)}: ${note}`),
       // What it changes in the manifest's terms (the request below says it in the panel's).
       ...describe(c),
       `${sign(c)} ${requestLine(c)}`,
     ]);
     return [
-      `<details><summary><code>${markdownText(client)}</code>: ${changeSummary(changes)}</summary>`,
+      `<details><summary>${title}: ${changeSummary(changes)}</summary>`,
       '',
       '```diff',
       ...lines,
@@ -160,9 +165,11 @@ export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}
  * under the domain, so they read as a list under their domain.
  */
 function describe(change: Change): string[] {
+  const mark = sign(change);
+  // A delete's request names only an id: its subject says what goes, and what goes with it.
+  if (change.action === 'delete') return [`${mark} ${lineSubject(change)}${goesWith(change)}`];
   const described = changeParts(change);
   if (described === undefined) return [];
-  const mark = sign(change);
   const marks = described.marks;
   if (marks !== undefined) {
     // A zone's records, each in its own sign at the line's start (the diff colours a removal
@@ -314,16 +321,19 @@ function rank(changes: readonly Change[]): number {
 }
 
 /** Client sections by rank (deletes, updates, creates), plan order within a rank (the sort is stable). */
-function byRank(groups: [string, Change[]][]): [string, Change[]][] {
+function byRank<K>(groups: [K, Change[]][]): [K, Change[]][] {
   return groups
     .map((group) => ({ group, rank: rank(group[1]) }))
     .sort((a, b) => a.rank - b.rank)
     .map(({ group }) => group);
 }
 
-/** Clients in plan order, each with its own changes (a client's create and its domains). */
-function groupByClient(changes: readonly Change[]): [string, Change[]][] {
-  const groups = new Map<string, Change[]>();
+/**
+ * Clients in plan order, each with its own changes (a client's create and its domains); the
+ * hosting plans' changes under undefined (they belong to no client).
+ */
+function groupByClient(changes: readonly Change[]): [string | undefined, Change[]][] {
+  const groups = new Map<string | undefined, Change[]>();
   for (const change of changes) {
     const client = clientOf(change);
     const group = groups.get(client);

@@ -196,6 +196,14 @@ export function domainRequest(change: DomainChange, newClientIds?: ReadonlyMap<s
 /** How people's text names domains. */
 export const DOMAIN_NOUN: KindNoun = { one: 'domain', many: 'domains' };
 
+/**
+ * What a domain's delete takes with it, as a note on deletes says it. Its subdomains are deleted
+ * first, each a delete of its own (the engine never leaves one behind); what the panel does with
+ * the domain's mailboxes and files is not documented (docs/panel-api.md): the worst is said.
+ */
+export const DOMAIN_DELETE_TAKES =
+  'a domain with its DNS zone, and its mail and files if the panel takes them (not documented)';
+
 /** `domain "a.example" of client "alice"`, with the Unicode form of an international name. */
 export function domainSubject(change: DomainChange): string {
   return `domain ${quote(change.name)}${unicodeForm(change.name)} of client ${quote(change.client)}`;

@@ -120,15 +120,33 @@ export function hostingPlanSubject(change: HostingPlanChange): string {
  * clients on it, who keep their copied values (the panel copies a plan at assignment).
  */
 export function hostingPlanDetails(change: HostingPlanChange): { what: string; after: string } {
-  if (change.action !== 'update') return { what: '', after: '' };
-  const on =
-    change.clients === null
-      ? 'the panel does not say how many clients are on it'
-      : change.clients === 0
-        ? 'no client is on it'
-        : `the ${plural(change.clients, 'client')} on it keep their copied values (the panel copies a plan when it is assigned)`;
-  return { what: '', after: `; ${on}` };
+  const note = hostingPlanNote(change);
+  return { what: '', after: note === undefined ? '' : `; ${note}` };
 }
+
+/**
+ * `the 2 clients on it keep their copied values (the panel copies a plan when it is assigned)`:
+ * what an update of a plan does not do to the clients on it; undefined for a create or a delete
+ * (a plan is deleted only when no client is on it).
+ */
+export function hostingPlanNote(change: HostingPlanChange): string | undefined {
+  switch (change.action) {
+    case 'create':
+    case 'delete':
+      return undefined;
+    case 'update':
+      return change.clients === null
+        ? 'the panel does not say how many clients are on it (they keep their copied values)'
+        : change.clients === 0
+          ? 'no client is on it'
+          : `the ${plural(change.clients, 'client')} on it keep their copied values (the panel copies a plan when it is assigned)`;
+    default:
+      return assertNever(change);
+  }
+}
+
+/** What a plan's delete takes with it, as a note on deletes says it: nothing of any client. */
+export const HOSTING_PLAN_DELETE_TAKES = 'a hosting plan alone (no client is on it)';
 
 /** `resources.disk_space: 1024 -> 2048`: one part per key, values as JSON text (data). */
 export function planFieldsText(fields: readonly PlanFieldChange[]): string[] {
