@@ -3,6 +3,7 @@ import { ProvisionError } from '../errors.js';
 import { adopt } from '../export/adopt.js';
 import { LiveModel, type ZoneCounts } from '../export/model.js';
 import { checkRewritableVersion, rewrite } from '../export/rewrite.js';
+import { exportPlans } from '../export/plans.js';
 import { manifestText } from '../export/write.js';
 import { quote } from '../escape.js';
 import { validateManifest } from '../manifest/load.js';
@@ -19,8 +20,11 @@ import type { OnEvent } from '../plan/events.js';
  * file and prints nothing: the caller shows the result, warnings and the diff.
  */
 
-/** What export may write beside clients and domains: `--with dns` (issue 25 adds `hosting-plans`). */
-export const EXPORT_WITH = ['dns'] as const;
+/**
+ * What export may write beside clients and domains: `--with dns` (the records of custom zones),
+ * `--with hosting-plans` (the `hosting_plans` section, each plan whole).
+ */
+export const EXPORT_WITH = ['dns', 'hosting-plans'] as const;
 export type ExportWith = (typeof EXPORT_WITH)[number];
 
 export type { ZoneCounts };
@@ -90,8 +94,13 @@ interface ExportedManifest {
   readonly domains: number;
   /** A name or value the manifest would refuse, left out: one sentence each. */
   readonly warnings: readonly string[];
-  /** What else was left out, not for being refused (domain settings the panel's records do not show). */
+  /**
+   * What else was left out, not for being refused (domain settings the panel's records do not
+   * show), and plan keys written that panel-provision does not know.
+   */
   readonly notes: readonly string[];
+  /** How many hosting plans it lists (--with hosting-plans); undefined when none was asked for. */
+  readonly plans?: number;
   /** The zones read and written (--with dns); undefined when none was asked for. */
   readonly zones?: ZoneCounts;
 }
@@ -108,8 +117,17 @@ export function exportManifest(
 ): ExportedManifest {
   const warnings: string[] = [];
   const model = new LiveModel(live);
+  const notes: string[] = [];
+  const plans =
+    options.with?.has('hosting-plans') === true
+      ? exportPlans(
+          live.hostingPlans,
+          (w) => warnings.push(w),
+          (n) => notes.push(n),
+        )
+      : undefined;
   const clients = model.entries((w) => warnings.push(w), include);
-  const text = manifestText(clients, header);
+  const text = manifestText(clients, header, plans);
   const check = validateManifest(text, 'export');
   if (check.desired === undefined)
     throw new Error(
@@ -122,8 +140,9 @@ export function exportManifest(
     clients: clients.length,
     domains,
     warnings,
-    notes: unshown === undefined ? [] : [unshown],
+    notes: unshown === undefined ? notes : [unshown, ...notes],
     ...(options.with?.has('dns') === true ? { zones: model.zoneCounts(clients) } : {}),
+    ...(plans === undefined ? {} : { plans: plans.length }),
   };
 }
 
@@ -193,7 +212,10 @@ export function adoptInto(
   options: {
     readonly claim: (username: string) => boolean;
     readonly dropMissing: boolean;
-    /** --with dns: a listed domain without `dns` whose zone is custom gets one (AdoptOptions.withDns). */
+    /**
+     * --with dns: a listed domain without `dns` whose zone is custom gets one (AdoptOptions.withDns);
+     * --with hosting-plans: the panel's plans the manifest lacks are added (AdoptOptions.withPlans).
+     */
     readonly with?: ReadonlySet<ExportWith>;
   },
 ): { readonly rewritten: string; readonly warnings: readonly string[] } {
@@ -201,6 +223,7 @@ export function adoptInto(
     claim: options.claim,
     dropMissing: options.dropMissing,
     withDns: options.with?.has('dns') === true,
+    withPlans: options.with?.has('hosting-plans') === true,
   });
   const rewritten = rewrite(text, edits, path);
   const check = validateManifest(rewritten, path);

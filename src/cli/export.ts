@@ -41,8 +41,8 @@ const EXPORT_OPTIONS = {
 } as const;
 
 const usage =
-  'provision export [--out FILE] [--clients GLOB]... [--with dns] | ' +
-  'provision export --into MANIFEST [--check] [--clients GLOB]... [--drop-missing] [--with dns]';
+  'provision export [--out FILE] [--clients GLOB]... [--with dns|hosting-plans] | ' +
+  'provision export --into MANIFEST [--check] [--clients GLOB]... [--drop-missing] [--with dns|hosting-plans]';
 
 /** --check's exit codes, as its help line gives them. */
 const checkExitText = `exit ${EXIT.changes} when MANIFEST would change, ${EXIT.ok} when not`;
@@ -90,6 +90,16 @@ removed, its records the block does not list are added, except hosts its keep pa
 ttl, prune and keep stay); their zones are read even without --with dns. With --with dns, the
 listed domains without dns whose zone is custom get a dns block too.
 
+Hosting plans: with --with hosting-plans, export writes a hosting_plans section before the
+clients: every plan of the panel sorted by name, each whole (resources, permissions, php,
+php_fpm with every key the panel's record holds; permissions the panel sends as 0/1 as true or
+false, resources it sends as numeric strings as numbers). prune is never written. A value the
+manifest would refuse is left out with a warning naming the plan and the key. With --into, the
+plans the manifest lists get the panel's values of the keys they give (a key left out stays
+out; a plan marked absent stays as written); with --with hosting-plans (or
+prune.hosting_plans: true), the panel's plans the manifest does not list are added whole,
+except those a prune.keep entry {hosting_plan: ...} matches.
+
 Options:
   --out FILE             write the manifest to FILE (replaced atomically) instead of stdout
   --clients GLOB         only clients whose username matches (* any run, ? one character);
@@ -97,8 +107,8 @@ Options:
   --into MANIFEST        rewrite MANIFEST in place (see above)
   --check                with --into: write nothing; ${checkExitText}
   --drop-missing         with --into: remove the clients and domains the panel does not have
-  --with WHAT            also read and write WHAT: dns (the records of custom DNS zones);
-                         repeatable, or a comma list
+  --with WHAT            also read and write WHAT: dns (the records of custom DNS zones),
+                         hosting-plans (the hosting_plans section); repeatable, or a comma list
 
 ${CONNECTION_HELP}
 
@@ -108,6 +118,7 @@ Examples:
   provision export --into manifest.yaml              # adopt changes made in the panel
   provision export --into manifest.yaml --check      # in CI: exit ${EXIT.changes} on drift
   provision export --with dns --out manifest.yaml    # with the records of custom zones
+  provision export --with hosting-plans --out m.yaml # with the hosting plans, each whole
 
 ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
   async run(args, io, credentials) {
@@ -169,7 +180,8 @@ async function exportPanel(
   const { live, url } = await readPanel(io, credentials, values, [], include, exportZones(include, options));
   const filter = patterns.length === 0 ? '' : ` (clients matching ${patterns.map((p) => quote(p)).join(', ')})`;
   const dns = options.with?.has('dns') === true;
-  const { text, clients, domains, warnings, notes, zones } = exportManifest(
+  const withPlans = options.with?.has('hosting-plans') === true;
+  const { text, clients, domains, warnings, notes, zones, plans } = exportManifest(
     live,
     include,
     [
@@ -177,6 +189,9 @@ async function exportPanel(
       'Review it, commit it: provision plan of it against this panel shows no changes.',
       ...(dns
         ? ['dns: the records of the zones the panel marks custom; without prune, so plan removes no record.']
+        : []),
+      ...(withPlans
+        ? ['hosting_plans: each plan whole, as the panel holds it; without prune, so plan deletes no plan.']
         : []),
     ],
     options,
@@ -193,7 +208,8 @@ async function exportPanel(
       ? ''
       : `; ${plural(warnings.length, 'name or value', 'names or values')} left out (see the warnings above)`;
   io.stderr.write(
-    `exported ${plural(clients, 'client')} and ${plural(domains, 'domain')} of ${url}` +
+    `exported ${plans === undefined ? '' : `${plural(plans, 'hosting plan')}, `}` +
+      `${plural(clients, 'client')} and ${plural(domains, 'domain')} of ${url}` +
       `${values.out === undefined ? '' : ` to ${safeText(values.out)}`}${left}\n`,
   );
   if (zones !== undefined) io.stderr.write(`${zonesLine(zones)}\n`);

@@ -46,6 +46,7 @@ import { globMatcher } from '../names.js';
 import type { LiveClient, ManagedField } from '../panel/types.js';
 import { assertNever, compare } from '../util.js';
 import { type DnsEdit, dnsEdits } from './adopt-dns.js';
+import { type PlanEdit, planEdits } from './plans.js';
 import { type DomainEntry, type ExportClient, type LiveModel } from './model.js';
 import { CLIENT_FIELDS } from '../kinds/client/index.js';
 import {
@@ -80,6 +81,7 @@ export type Edit =
       readonly value: DomainSettingTypes[DomainSetting];
     }
   | DnsEdit
+  | PlanEdit
   | { readonly kind: 'add-domains'; readonly client: number; readonly domains: readonly DomainEntry[] }
   | { readonly kind: 'drop-client'; readonly client: number }
   | { readonly kind: 'drop-domain'; readonly client: number; readonly domain: number }
@@ -93,6 +95,8 @@ export interface AdoptOptions {
   readonly dropMissing?: boolean;
   /** --with dns: a listed domain without `dns` whose zone is custom gets a `dns` block. */
   readonly withDns?: boolean;
+  /** --with hosting-plans: the panel's plans the manifest does not list are added (plans.ts). */
+  readonly withPlans?: boolean;
 }
 
 /** The edits, in the manifest's order, and the warnings met on the way (each a sentence). */
@@ -164,6 +168,7 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
       return [{ ...entry, domains: domains.map((d) => model.entryOf(d, c, () => undefined)) }];
     });
   if (added.length > 0) edits.push({ kind: 'add-clients', clients: added });
+  edits.push(...planEdits(desired, model.live, options.withPlans === true, warn));
   return { edits, warnings };
 }
 

@@ -40,8 +40,11 @@ export function setSetting(
   setValue(splicer, map, key, before, value);
 }
 
-/** Sets `key` of `map` from `before` to `value` (see the module comment). */
-function setValue(splicer: Splicer, map: YAMLMap, key: string, before: unknown, value: unknown): void {
+/**
+ * Sets `key` of `map` from `before` to `value` (see the module comment); also a hosting plan's
+ * key in its object's mapping (rewrite-plans.ts).
+ */
+export function setValue(splicer: Splicer, map: YAMLMap, key: string, before: unknown, value: unknown): void {
   const pair = pairOf(map, key);
   if (pair === undefined) throw new Error(`export --into: no "${key}" value to set`);
   const node = pair.value as Node | null;
@@ -57,6 +60,11 @@ function setValue(splicer: Splicer, map: YAMLMap, key: string, before: unknown, 
     const [start, end] = node.range;
     const block = node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED';
     const text = valueText(value, context, isRecord(value) ? undefined : node.type);
+    // `key:` with nothing after it (null): the value goes after a space.
+    if (start === end) {
+      splicer.add(start, end, splicer.text[start - 1] === ':' ? ` ${text}` : text);
+      return;
+    }
     splicer.add(start, end, block && splicer.text[end - 1] === '\n' ? text + splicer.eol : text);
     return;
   }

@@ -12,7 +12,8 @@
  *   its mapping's last line, at the mapping's indentation, or `, domains: [...]` in a flow one;
  * - a removed item takes its lines (block) or itself and a comma (flow); a block list left
  *   empty becomes `key: []`; new clients under an empty flow `clients: []` are written as a
- *   block list under the key.
+ *   block list under the key;
+ * - a hosting plan's keys and new plans: rewrite-plans.ts.
  * Pure: text in, text out.
  */
 import { isMap, isScalar, isSeq, parseDocument, type Node, visit, type YAMLMap, type YAMLSeq } from 'yaml';
@@ -22,6 +23,8 @@ import { assertNever } from '../util.js';
 import type { Edit } from './adopt.js';
 import type { DomainEntry } from './model.js';
 import { addDns, setRecords } from './rewrite-dns.js';
+import type { PlanEdit } from './plans.js';
+import { editPlans } from './rewrite-plans.js';
 import { setSetting } from './rewrite-settings.js';
 import { appendPair, editList, type NewItems } from './lists.js';
 import { keyStart, pairOf, Splicer } from './splicer.js';
@@ -88,8 +91,13 @@ export function rewrite(text: string, edits: readonly Edit[], file: string): str
   const byClient = new Map<number, Edit[]>();
   const droppedClients = new Set<number>();
   const newClients: NewItems[] = [];
+  const planEdits: PlanEdit[] = [];
   for (const edit of edits) {
     switch (edit.kind) {
+      case 'set-plan-value':
+      case 'add-plans':
+        planEdits.push(edit);
+        break;
       case 'drop-client':
         droppedClients.add(edit.client);
         break;
@@ -123,6 +131,7 @@ export function rewrite(text: string, edits: readonly Edit[], file: string): str
     (style) => newClients.flatMap((items) => items(style)),
     true,
   );
+  editPlans(splicer, root, clientsPair, planEdits);
   return bom + splicer.apply();
 }
 
@@ -166,7 +175,9 @@ function editClient(splicer: Splicer, map: YAMLMap, edits: readonly Edit[], inde
         break;
       case 'drop-client':
       case 'add-clients':
-        throw new Error("export --into: a list edit among a client's edits");
+      case 'set-plan-value':
+      case 'add-plans':
+        throw new Error("export --into: a list or plan edit among a client's edits");
       default:
         assertNever(edit);
     }

@@ -11,6 +11,8 @@ import { schema } from '../manifest/validator.generated.js';
 import type { DomainEntry, ExportClient, ZoneEntry } from './model.js';
 import type { RecordEntry } from '../kinds/zone.js';
 import { CLIENT_FIELDS } from '../kinds/client/index.js';
+import { PHP_SIZE_KEYS, type PlanEntry } from '../kinds/hosting-plan/export.js';
+import { HOSTING_PLANS_KEY } from '../kinds/hosting-plan/manifest.js';
 
 /** How yaml writes: no folding of long lines (a name stays on one line), `[a, b]` not `[ a, b ]`. */
 const OPTIONS = { lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false } as const;
@@ -24,13 +26,34 @@ export const SCHEMA_MODELINE = `# yaml-language-server: $schema=${schema.$id}`;
 
 /**
  * The manifest of `clients`: SCHEMA_MODELINE, `header` lines as `#` comments (each made safe
- * text), then `version: 1` and `clients:` as a block list (`clients: []` when empty), each entry
- * as entryValue orders it.
+ * text), then `version: 1`, the `hosting_plans` section when `plans` is given (export --with
+ * hosting-plans; `hosting_plans: []` when empty) and `clients:` as a block list (`clients: []`
+ * when empty), each entry as entryValue orders it.
  */
-export function manifestText(clients: readonly ExportClient[], header: readonly string[]): string {
+export function manifestText(
+  clients: readonly ExportClient[],
+  header: readonly string[],
+  plans?: readonly PlanEntry[],
+): string {
   const comment = [SCHEMA_MODELINE, ...header.map((line) => `# ${safeText(line)}`.trimEnd())].join('\n');
-  const body = render({ version: 1, clients: clients.map(entryValue) }, false);
+  const body = render(
+    {
+      version: 1,
+      ...(plans === undefined ? {} : { [HOSTING_PLANS_KEY]: [...plans] }),
+      clients: clients.map(entryValue),
+    },
+    false,
+  );
   return `${comment}\n${body}`;
+}
+
+/**
+ * A hosting plan item as text: `block` gives `- name: …` and its objects' lines under it (at
+ * column 0; the caller indents them), `flow` gives `{name: …, resources: {…}, …}` on one line.
+ * No trailing newline.
+ */
+export function planItemText(entry: PlanEntry, style: 'block' | 'flow'): string {
+  return render(style === 'block' ? [entry] : entry, style === 'flow').trimEnd();
 }
 
 /**
@@ -129,6 +152,7 @@ function render(value: unknown, flow: boolean): string {
   const doc = new Document(value);
   markUnsafe(doc);
   flowSettings(doc);
+  quoteSizes(doc);
   if (flow && isCollection(doc.contents)) doc.contents.flow = true;
   const text = escapeRaw(doc.toString(OPTIONS));
   const back: unknown = parse(text);
@@ -150,6 +174,16 @@ function flowSettings(doc: Document): void {
       if ((pair.key.value === 'hsts' || pair.key.value === 'redirect') && isMap(pair.value)) pair.value.flow = true;
       if (pair.key.value === 'records' && isSeq(pair.value))
         for (const item of pair.value.items) if (isMap(item)) item.flow = true;
+    },
+  });
+}
+
+/** The PHP sizes of a hosting plan's `php` (`memory_limit: "512M"`) double-quoted, as the manifest's documentation writes them. */
+function quoteSizes(doc: Document): void {
+  visit(doc, {
+    Pair(_key, pair) {
+      if (isScalar(pair.key) && PHP_SIZE_KEYS.has(String(pair.key.value)) && isScalar(pair.value))
+        if (typeof pair.value.value === 'string') pair.value.type = Scalar.QUOTE_DOUBLE;
     },
   });
 }

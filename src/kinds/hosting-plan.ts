@@ -8,3 +8,4 @@ export * from './hosting-plan/diff.js';
 export * from './hosting-plan/changes.js';
 export * from './hosting-plan/document.js';
 export * from './hosting-plan/facts.js';
+export * from './hosting-plan/export.js';
