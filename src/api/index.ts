@@ -29,6 +29,17 @@ export type { Live, LiveClient, LiveDomain, LiveHostingPlan, ManagedField } from
 // Doctor: read-only checks of a panel, one line each.
 export { doctor, type DoctorCheck, type DoctorCheckId, type DoctorResult, type DoctorStatus } from './doctor.js';
 
+// Snapshots: the panel as plan reads it, saved, for planning without the key.
+export {
+  emailDigest,
+  parseSnapshot,
+  snapshotDocument,
+  takeSnapshot,
+  type Snapshot,
+  type SnapshotOptions,
+  type SnapshotReads,
+} from './snapshot.js';
+
 // The plan: a pure function of the manifest and the panel.
 export { diff } from '../plan/diff.js';
 export type {

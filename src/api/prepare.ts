@@ -13,6 +13,7 @@ import type { Plan } from '../plan/types.js';
 import { conflictLine, type PlanView } from '../render/common.js';
 import type { ExistingClient, LookedUp } from '../secrets/recovery.js';
 import type { Redactions } from '../redact.js';
+import type { Snapshot } from './snapshot.js';
 import { plural, sha256Hex } from '../util.js';
 
 /**
@@ -107,6 +108,56 @@ export async function planManifest(
     showUnmanaged: options.showUnmanaged,
   });
   return { view, conflictsAt: locateConflicts(plan, desired), unsettled };
+}
+
+/**
+ * The plan of a manifest against a snapshot (api/snapshot.ts) instead of the panel: no request,
+ * no key. Refused (usage) when the manifest needs reads the snapshot lacks. With a digest
+ * snapshot the manifest's emails are hashed alike before the diff and given back after it (an
+ * update's `before` shows as `(digest)`). The first note names the snapshot and its age.
+ */
+export async function planSnapshot(
+  snapshot: Snapshot,
+  file: string,
+  manifest: ManifestSource,
+  options: { readonly showUnmanaged: boolean; readonly now?: Date | undefined },
+): Promise<Prepared> {
+  // Loaded only for a plan from a snapshot (test/cli/startup.test.ts).
+  const { snapshotGaps, snapshotNote, withEmailDigests, withEmailsRestored } = await import('./snapshot.js');
+  const { desired } = manifest;
+  const gaps = snapshotGaps(snapshot, desired);
+  if (gaps.length > 0) {
+    throw new ProvisionError(
+      'usage',
+      `the snapshot ${file} lacks ${plural(gaps.length, 'read')} the manifest needs: nothing was planned`,
+      {
+        details: gaps,
+        hint:
+          'take the snapshot again with this manifest where the key is (the default branch): ' +
+          `provision snapshot ${manifest.name} --out ${file}; or plan against the panel`,
+        meta: { file },
+      },
+    );
+  }
+  const { live } = snapshot;
+  const notes = [snapshotNote(snapshot, file, options.now ?? new Date()), ...snapshot.notes];
+  if (!live.domainsComplete && desired.prune.domains) {
+    notes.push(
+      "prune.domains needs the panel's domain list, which it cannot give: no domain is pruned for being unlisted; " +
+        'state: absent entries still are deleted.',
+    );
+  }
+  const digests = snapshot.emails === 'digest';
+  const planned = diff(digests ? withEmailDigests(desired) : desired, live);
+  const plan = digests ? withEmailsRestored(planned, desired) : planned;
+  const view = viewOf(plan, live, {
+    panelUrl: snapshot.panelUrl,
+    manifest: manifest.name,
+    manifestSha256: sha256Hex(manifest.bytes),
+    notes,
+    showUnmanaged: options.showUnmanaged,
+  });
+  return { view, conflictsAt: locateConflicts(plan, desired), unsettled: new Set() };
 }
 
 /**

@@ -17,6 +17,7 @@ const COMMANDS = {
   export: () => import('./export.js').then((m) => m.exportCommand),
   show: () => import('./show.js').then((m) => m.show),
   doctor: () => import('./doctor.js').then((m) => m.doctor),
+  snapshot: () => import('./snapshot.js').then((m) => m.snapshot),
 } as const;
 
 /** @internal The commands by name, loaded: for the help and examples tests. */
@@ -40,6 +41,7 @@ Commands:
   secrets reset <user>... give clients new passwords, written to the secrets file first
   secrets keygen          make an age key pair for encrypting the secrets file (--out FILE)
   doctor                  check, read-only, whether a panel gives what provision relies on
+  snapshot [manifest]     save the panel as plan reads it, for plan --from-snapshot (no key)
   simulator               run a local panel (API v2) for trying things out
 
 Options:

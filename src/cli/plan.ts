@@ -18,13 +18,14 @@ const PLAN_OPTIONS = {
   'detailed-exitcode': { type: 'boolean', default: false },
   'show-unmanaged': { type: 'boolean', default: false },
   'show-url': { type: 'boolean', default: false },
+  'from-snapshot': { type: 'string' },
 } as const;
 
 /** --detailed-exitcode's exit codes, as its help line gives them. */
 const exitText = `exit ${EXIT.ok} when there are no changes, ${EXIT.changes} when there are, ${EXIT.failure} on errors`;
 
 const planUsage =
-  'provision plan <manifest> [--format text|json|markdown] [--out plan.json] [--detailed-exitcode] [--show-url]';
+  'provision plan <manifest> [--format text|json|markdown] [--out plan.json] [--detailed-exitcode] [--show-url] [--from-snapshot FILE]';
 
 export const plan: Command = {
   usage: planUsage,
@@ -43,6 +44,9 @@ export const plan: Command = {
   --show-unmanaged       list the names of clients and domains the manifest does not list
   --show-url             name the panel's URL in the Markdown too (left out by default: a
                          pull-request comment is read by everyone who can read the repository)
+  --from-snapshot FILE   plan against a snapshot ('provision snapshot') instead of the panel: no URL,
+                         no key; refused when the manifest needs reads it lacks. --out still works:
+                         apply reads the live panel and refuses the plan as stale if it moved
 ${MASS_HELP}
 
 Under GitHub Actions (GITHUB_ACTIONS=true) manifest problems and conflicts are also printed as
@@ -65,11 +69,22 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
     const out = checkOutPath(values.out, '--out', '--format json prints the same plan document on stdout');
     const path = positionals[0] ?? '';
     const bytes = await readBytes(path, io, 'manifest');
-    const prepared = await planFromManifest(bytes, path, io, credentials, {
-      connection: values,
-      showUnmanaged: values['show-unmanaged'],
-    });
-    await prepared.panel.close();
+    const snapshotFile = values['from-snapshot'];
+    const prepared = await (snapshotFile === undefined
+      ? planFromManifest(bytes, path, io, credentials, {
+          connection: values,
+          showUnmanaged: values['show-unmanaged'],
+        })
+      : // Loaded only for a plan from a snapshot.
+        import('./snapshot.js').then((m) =>
+          m.planFromSnapshot(bytes, path, io, {
+            file: snapshotFile,
+            out,
+            connection: values,
+            showUnmanaged: values['show-unmanaged'],
+          }),
+        ));
+    if ('panel' in prepared) await (prepared as { panel: { close(): Promise<void> } }).panel.close();
     const view = withWarnings(prepared.view, limits);
     const warnings = view.warnings ?? [];
     // The JSON and Markdown renderers are loaded only for a run that writes them (start-up: test/cli/startup.test.ts).

@@ -192,8 +192,10 @@ describe('the surface', () => {
       'connectPanel',
       'diff',
       'doctor',
+      'emailDigest',
       'executePlan',
       'loadManifest',
+      'parseSnapshot',
       'planView',
       'readLive',
       'renderApplyJson',
@@ -201,7 +203,9 @@ describe('the surface', () => {
       'renderPlanJson',
       'renderPlanMarkdown',
       'renderPlanText',
+      'snapshotDocument',
       'startSimulator',
+      'takeSnapshot',
     ]);
   });
 });

@@ -57,6 +57,7 @@ const NUMERIC = {
   secrets: [],
   show: [],
   doctor: ['max-answer-mb'],
+  snapshot: ['max-answer-mb'],
 } as const;
 
 describe('numeric flags', () => {

@@ -1,0 +1,170 @@
+import { constants } from 'node:fs';
+import { lstat, open, rm } from 'node:fs/promises';
+import { type Prepared, planSnapshot } from '../api/prepare.js';
+import { digestUpdates, parseSnapshot, snapshotDocument, takeSnapshot } from '../api/snapshot.js';
+import { ProvisionError, errnoCode } from '../errors.js';
+import { quote } from '../escape.js';
+import { plural } from '../util.js';
+import { type Command, parseCommandLine } from './args.js';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, type ConnectionValues, connect } from './connection.js';
+import { EXIT, exitCodesHelp } from './exit.js';
+import { checkOutPath, readBytes, readText, writeAtomically } from './files.js';
+import type { Io } from './io.js';
+import { loadWithDiagnostics, sourceName } from './manifest-input.js';
+
+/**
+ * `provision snapshot`: the panel as plan reads it, saved for `plan --from-snapshot` (a job
+ * without the key: pull requests, forks included); and that plan's side here (plan.ts takes the
+ * flag). docs/snapshots.md says what a snapshot holds and who may read it.
+ */
+
+const SNAPSHOT_OPTIONS = {
+  ...CONNECTION_OPTIONS,
+  out: { type: 'string' },
+  'with-emails': { type: 'boolean', default: false },
+} as const;
+
+const usage = 'provision snapshot [<manifest>] [--out snapshot.json] [--with-emails]';
+
+export const snapshot: Command = {
+  usage,
+  options: SNAPSHOT_OPTIONS,
+  summary:
+    'Read the panel as plan would for the manifest (without one: the four lists; with one, also the zones ' +
+    'and client fields it needs) and save it as one JSON document (schemas/snapshot.schema.json). ' +
+    'Sends only GET requests. The document holds no key and no password, but client names and domains, ' +
+    'and emails as sha256 digests (the addresses with --with-emails): treat it as personal data ' +
+    "(docs/snapshots.md). Then 'provision plan MANIFEST --from-snapshot FILE' needs neither the panel nor its key.",
+  help: `Options:
+  --out FILE             write the snapshot to FILE (atomically, mode 0600); default: stdout
+  --with-emails          keep the clients' email addresses; by default each is stored as the
+                         sha256 of the lowercase address, which plan compares with the manifest's
+
+Take it where the key is (a job on the default branch, on a schedule), with the manifest of
+that branch; a pull request that adds a domain with "dns" or a managed client field the
+snapshot did not read is refused by plan --from-snapshot until the snapshot is taken again.
+
+${CONNECTION_HELP}
+
+Examples:
+  provision snapshot panel/manifest.yaml --out snapshot.json
+  provision plan panel/manifest.yaml --from-snapshot snapshot.json     # no URL, no key
+
+${exitCodesHelp(['ok', 'failure'])}`,
+  async run(args, io, credentials) {
+    const { values, positionals } = parseCommandLine(args, SNAPSHOT_OPTIONS, { atLeast: 0 }, usage);
+    if (positionals.length > 1)
+      throw new ProvisionError('usage', `expected at most 1 argument (the manifest), got ${positionals.length}`, {
+        hint: `usage: ${usage}`,
+      });
+    const out = checkOutPath(values.out, '--out', 'leave --out out to print the snapshot on stdout');
+    const path = positionals[0];
+    const bytes = path === undefined ? undefined : await readBytes(path, io, 'manifest');
+    const manifest =
+      path === undefined || bytes === undefined ? undefined : { desired: loadWithDiagnostics(bytes, path, io), bytes };
+    const panel = await connect(values, io, credentials);
+    let text: string;
+    try {
+      text = snapshotDocument(await takeSnapshot(panel, { manifest, withEmails: values['with-emails'] }));
+    } finally {
+      await panel.close();
+    }
+    // The key is never in it; should the panel ever echo it in a record, nothing is written.
+    if (credentials.redactions.redact(text) !== text)
+      throw new ProvisionError(
+        'panel_contract',
+        'the panel answered the API key inside a record: nothing was written',
+        {
+          hint: 'report the panel version; do not keep or share what it answered',
+        },
+      );
+    if (out === undefined) io.stdout.write(text);
+    else await writePrivately(out, text);
+    return EXIT.ok;
+  },
+};
+
+/**
+ * Writes `text` atomically (files.ts) to `path` as a file only its owner reads (0600): a new
+ * file is made empty with that mode first, and an existing regular file is given it, so the
+ * atomic write keeps it. A link or anything but a regular file is left for writeAtomically to
+ * refuse; the first step opens without following links.
+ */
+async function writePrivately(path: string, text: string): Promise<void> {
+  // Anything but "no such file" (a directory that cannot be read): writeAtomically says it.
+  const existing = await lstat(path).catch((error: unknown) => (errnoCode(error) === 'ENOENT' ? undefined : null));
+  let made = false;
+  if (existing === undefined || existing?.isFile() === true) {
+    try {
+      const flags =
+        existing === undefined
+          ? constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
+          : constants.O_RDONLY | constants.O_NOFOLLOW;
+      const handle = await open(path, flags, 0o600);
+      made = existing === undefined;
+      try {
+        await handle.chmod(0o600);
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      throw new ProvisionError('io', `cannot write ${path}: ${errnoCode(error)}`, {
+        hint: 'check that the directory exists and is writable, and that the file is yours',
+        meta: { path },
+        cause: error,
+      });
+    }
+  }
+  try {
+    await writeAtomically(path, text);
+  } catch (error) {
+    if (made) await rm(path, { force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** What plan --from-snapshot needs beside the manifest. */
+interface FromSnapshot {
+  readonly file: string;
+  readonly showUnmanaged: boolean;
+  /** plan's --out: refused when the plan updates an email known only by its digest. */
+  readonly out: string | undefined;
+  readonly connection: ConnectionValues;
+}
+
+/**
+ * `plan MANIFEST --from-snapshot FILE`: the manifest (its diagnostics printed) planned against
+ * the snapshot; no URL, no key (--url and --api-key-file are refused: they would suggest the
+ * panel is read; PROVISION_URL and PROVISION_API_KEY are ignored).
+ */
+export async function planFromSnapshot(
+  bytes: Uint8Array,
+  path: string,
+  io: Io,
+  options: FromSnapshot,
+): Promise<Prepared> {
+  const given = (['url', 'api-key-file', 'ca-file'] as const).filter((flag) => options.connection[flag] !== undefined);
+  if (given.length > 0)
+    throw new ProvisionError('usage', `--from-snapshot reads no panel: --${given.join(', --')} cannot go with it`, {
+      hint: 'leave them out to plan from the snapshot, or leave --from-snapshot out to plan against the panel',
+    });
+  const desired = loadWithDiagnostics(bytes, path, io);
+  const snap = parseSnapshot(await readText(options.file, io, 'snapshot'), options.file);
+  const prepared = await planSnapshot(
+    snap,
+    options.file,
+    { desired, name: sourceName(path), bytes },
+    { showUnmanaged: options.showUnmanaged },
+  );
+  const digested = digestUpdates(prepared.view.plan);
+  if (options.out !== undefined && digested.length > 0)
+    throw new ProvisionError(
+      'usage',
+      `--out: the plan updates the email of ${plural(digested.length, 'client')} (${digested.map(quote).join(', ')}) ` +
+        `whose address the snapshot holds only as a digest: apply would refuse the saved plan as stale`,
+      {
+        hint: 'plan without --out (the review needs no saved plan), or take the snapshot with --with-emails',
+      },
+    );
+  return prepared;
+}
