@@ -24,6 +24,8 @@ describe('values', () => {
     ['php', 'memory_limit', '512 MB', 'error'],
     ['php', 'max_execution_time', 60, undefined],
     ['php_fpm', 'status', null, undefined],
+    ['php_fpm', 'status', true, undefined],
+    ['php_fpm', 'max_children', [1], 'error'],
     ['resources', 'disk_spce', 1, 'warning'],
   ] as const)('%s.%s = %j: %s', (object, key, value, severity) => {
     expect(checkPlanValue(object, key, value, `"${object}.${key}"`)?.severity).toBe(severity);

@@ -117,9 +117,10 @@ export function checkPlanValue(
         ? undefined
         : { severity: 'error', message: `${where} must be a string, a number or a boolean` };
     case 'php_fpm':
-      return value === null || ['string', 'number'].includes(typeof value)
+      // `status` is a flag on some releases (a status page on or off), null on others.
+      return value === null || ['string', 'number', 'boolean'].includes(typeof value)
         ? undefined
-        : { severity: 'error', message: `${where} must be a string, a number or null` };
+        : { severity: 'error', message: `${where} must be a string, a number, a boolean or null` };
   }
 }
 
