@@ -234,8 +234,8 @@ describe('hosting plan properties', () => {
           if (change.action === 'update') {
             for (const [object, sent] of Object.entries(change.body)) {
               const read = before?.objects?.[object] ?? {};
-              expect(Object.keys(sent ?? {}).sort()).toEqual(Object.keys(read).sort());
-              expect(sent?.extra).toBe('as read');
+              expect(Object.keys(sent).sort()).toEqual(Object.keys(read).sort());
+              expect(sent.extra).toBe('as read');
             }
           }
           if (change.action === 'delete')
