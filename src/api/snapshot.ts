@@ -372,6 +372,7 @@ export function snapshotNote(snapshot: Snapshot, file: string, now: Date): strin
 
 function ageText(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
+  if (minutes < 1) return 'less than a minute';
   if (minutes < 60) return plural(minutes, 'minute');
   const hours = Math.floor(minutes / 60);
   if (hours < 48) return plural(hours, 'hour');

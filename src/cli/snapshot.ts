@@ -127,7 +127,7 @@ async function writePrivately(path: string, text: string): Promise<void> {
 interface FromSnapshot {
   readonly file: string;
   readonly showUnmanaged: boolean;
-  /** plan's --out: refused when the plan updates an email known only by its digest. */
+  /** plan's --out: a warning when the plan updates an email known only by its digest. */
   readonly out: string | undefined;
   readonly connection: ConnectionValues;
 }
@@ -157,14 +157,12 @@ export async function planFromSnapshot(
     { showUnmanaged: options.showUnmanaged },
   );
   const digested = digestUpdates(prepared.view.plan);
+  // Saved all the same (the Action saves every plan to show it in the log), with a word on apply.
   if (options.out !== undefined && digested.length > 0)
-    throw new ProvisionError(
-      'usage',
-      `--out: the plan updates the email of ${plural(digested.length, 'client')} (${digested.map(quote).join(', ')}) ` +
-        `whose address the snapshot holds only as a digest: apply would refuse the saved plan as stale`,
-      {
-        hint: 'plan without --out (the review needs no saved plan), or take the snapshot with --with-emails',
-      },
+    io.stderr.write(
+      `warning: --out: the plan updates the email of ${plural(digested.length, 'client')} ` +
+        `(${digested.map(quote).join(', ')}) whose address the snapshot holds only as a digest: ` +
+        'apply will refuse the saved plan as stale; plan against the panel (or a snapshot taken with --with-emails) to apply it\n',
     );
   return prepared;
 }
