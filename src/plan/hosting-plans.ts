@@ -50,16 +50,17 @@ export function planHostingPlans(desired: Desired, live: Live, clientChanges: re
 
   /** Who stays on a plan after this plan, and the changes a delete must wait for; null: unknown. */
   const onAfter = (plan: LiveHostingPlan): { stay: readonly string[]; wait: ChangeId[] } | null => {
-    const on = clientsOnPlan(plan.id, live.clients);
-    if (on === null) return null;
+    // Clients this plan deletes or moves off count as gone (whatever their record says); a delete
+    // waits for the clients deleted that were, or may have been, on the plan.
     const wait: ChangeId[] = [];
-    const stay = on.filter((username) => {
-      if (!leaving.has(username)) return true;
-      const gone = leaving.get(username);
-      if (gone !== undefined) wait.push(gone);
+    const staying = live.clients.filter((c) => {
+      if (!leaving.has(c.username)) return true;
+      const gone = leaving.get(c.username);
+      if (gone !== undefined && (c.idHostingPlan === undefined || c.idHostingPlan === plan.id)) wait.push(gone);
       return false;
     });
-    return { stay, wait };
+    const stay = clientsOnPlan(plan.id, staying);
+    return stay === null ? null : { stay, wait };
   };
   const remove = (plan: LiveHostingPlan, reason: string, strict: boolean): boolean => {
     const after = onAfter(plan);
