@@ -25,6 +25,7 @@ describe('values', () => {
     ['php', 'max_execution_time', 60, undefined],
     ['php_fpm', 'status', null, undefined],
     ['php_fpm', 'status', true, undefined],
+    ['php_fpm', 'pm', true, 'error'],
     ['php_fpm', 'max_children', [1], 'error'],
     ['resources', 'disk_spce', 1, 'warning'],
   ] as const)('%s.%s = %j: %s', (object, key, value, severity) => {

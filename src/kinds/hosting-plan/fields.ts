@@ -118,9 +118,13 @@ export function checkPlanValue(
         : { severity: 'error', message: `${where} must be a string, a number or a boolean` };
     case 'php_fpm':
       // `status` is a flag on some releases (a status page on or off), null on others.
-      return value === null || ['string', 'number', 'boolean'].includes(typeof value)
+      if (key === 'status')
+        return value === null || ['string', 'number', 'boolean'].includes(typeof value)
+          ? undefined
+          : { severity: 'error', message: `${where} must be true or false, a string, a number or null` };
+      return value === null || ['string', 'number'].includes(typeof value)
         ? undefined
-        : { severity: 'error', message: `${where} must be a string, a number, a boolean or null` };
+        : { severity: 'error', message: `${where} must be a string, a number or null` };
   }
 }
 
