@@ -28,18 +28,31 @@ export function planCreator(
   const create = async (change: CreateHostingPlan, slot: Slot): Promise<Applied> => {
     const request = requestFor(change);
     const described = panel.describe(request.method, request.path);
+    /** The plan by its name (names are unique on the panel); undefined when it is not there. */
+    const lookUp = async (): Promise<number | undefined> => {
+      const found = await slot.run(() => panel.findByName('hosting-plans', change.name));
+      if (found === undefined) return undefined;
+      const plan = parseHostingPlanRecord(found, panel.describe('GET', '/hosting-plans/name/{name}'));
+      return plan.name === change.name ? plan.id : undefined;
+    };
+    let answer: unknown;
     try {
-      const answer = await slot.run(() => send(panel, request, signal));
-      return { id: idOf(answer, described) };
+      answer = await slot.run(() => send(panel, request, signal));
     } catch (error) {
       const why = ambiguity(error);
       if (why === undefined) throw error;
       tell(`${described} for hosting plan ${quote(change.name)} ${why}: looking it up by name`);
-      const found = await slot.run(() => panel.findByName('hosting-plans', change.name));
-      if (found === undefined) throw error;
-      const plan = parseHostingPlanRecord(found, panel.describe('GET', '/hosting-plans/name/{name}'));
-      if (plan.name !== change.name) throw error;
-      return { id: plan.id, note: `the answer was lost (${why}), but the plan is there` };
+      const id = await lookUp();
+      if (id === undefined) throw error;
+      return { id, note: `the answer was lost (${why}), but the plan is there` };
+    }
+    try {
+      return { id: idOf(answer, described) };
+    } catch (error) {
+      // Created (a 2xx), but the answer names no id: its name does.
+      const id = await lookUp();
+      if (id === undefined) throw error;
+      return { id, note: 'the answer had no id: looked the plan up by name' };
     }
   };
   return {

@@ -2,6 +2,10 @@ import { ProvisionError } from '../errors.js';
 import type { PanelClient } from '../panel/client.js';
 import { PanelHttpError } from '../panel/errors.js';
 import { findClientById, findDomain } from '../panel/read.js';
+import { readRecords } from '../panel/list-read.js';
+import { parseClientRecord } from '../panel/records.js';
+import { clientsOnPlan } from '../kinds/hosting-plan.js';
+import { quote } from '../escape.js';
 import { ambiguity } from '../panel/retry.js';
 import { createsClients } from '../plan/guards.js';
 import { requestFor } from '../plan/requests.js';
@@ -16,7 +20,7 @@ import type {
 } from '../plan/types.js';
 import { planCreator } from './hosting-plan.js';
 import { zoneWriter } from './zone.js';
-import { assertNever, messageOf } from '../util.js';
+import { assertNever, messageOf, plural } from '../util.js';
 import type { PanelAdapterOptions } from './adapter-options.js';
 import { creator } from './create.js';
 import { send } from './send.js';
@@ -55,6 +59,24 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
       default:
         return assertNever(change);
     }
+  };
+
+  /**
+   * A plan is deleted only when no client is on it (design.md): its clients are read again just
+   * before the DELETE, since a move off it that failed in this run leaves one there; the panel's
+   * refusal is not relied on. A list that does not say who is on it: the panel decides.
+   */
+  const stillUnused = async (change: DeleteHostingPlan, slot: Slot): Promise<void> => {
+    const clients = await slot.run(() => readRecords(panel, '/clients', parseClientRecord));
+    const on = clientsOnPlan(change.planId, clients);
+    if (on === null || on.length === 0) return;
+    throw new Error(
+      `hosting plan ${quote(change.name)} still has ${plural(on.length, 'client')} on it ` +
+        `(${on
+          .slice(0, 5)
+          .map((n) => quote(n))
+          .join(', ')}${on.length > 5 ? ', ...' : ''}): nothing was sent to delete it`,
+    );
   };
 
   const remove = async (
@@ -137,6 +159,7 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
                 slot,
               );
             case 'hosting_plan':
+              await stillUnused(change, slot);
               return remove(
                 change,
                 change.planId,

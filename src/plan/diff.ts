@@ -179,7 +179,13 @@ export function diff(desired: Desired, live: Live): Plan {
   const hostingPlans = planHostingPlans(desired, live, clientChanges);
   conflicts.push(...hostingPlans.conflicts);
   return {
-    changes: orderChanges(desired, clientChanges, domainChanges, subdomainsFirst(deletes), hostingPlans),
+    changes: orderChanges(
+      desired,
+      afterPlanUpdates(clientChanges, hostingPlans.first),
+      domainChanges,
+      subdomainsFirst(deletes),
+      hostingPlans,
+    ),
     conflicts,
     unknowns,
     unmanaged: {
@@ -187,6 +193,20 @@ export function diff(desired: Desired, live: Live): Plan {
       ...(hostingPlans.unmanaged === undefined ? {} : { hostingPlans: hostingPlans.unmanaged }),
     },
   };
+}
+
+/**
+ * Clients created on, or moved to, a plan the same run updates wait for that update: the panel
+ * copies a plan into a client when it is assigned, so one assigned before the update would keep
+ * the old values.
+ */
+function afterPlanUpdates(clientChanges: readonly Change[], planChanges: readonly Change[]): Change[] {
+  const updated = new Map(planChanges.flatMap((c) => (c.action === 'update' ? [[c.name, c.id] as const] : [])));
+  return clientChanges.map((c) => {
+    if (updated.size === 0 || c.type !== 'client' || c.action === 'delete' || c.hostingPlan === undefined) return c;
+    const update = updated.get(c.hostingPlan.name);
+    return update === undefined ? c : { ...c, dependsOn: [...c.dependsOn, update] };
+  });
 }
 
 /** The delete of a live client, with the domains that go with it (null when the panel cannot list them). */

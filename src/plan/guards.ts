@@ -86,7 +86,7 @@ export function massChanges(plan: Plan, limits: Limits): string[] {
     );
   } else if (deletes > limits.maxDeletes && !limits.allowMassDelete) {
     found.push(
-      `this plan deletes ${deletes} resources (a client counts with each of its domains, a zone each record it removes), ` +
+      `this plan deletes ${plural(deletes, 'resource')} (a client counts with each of its domains, a zone each record it removes), ` +
         `more than the limit of ${limits.maxDeletes} (--max-deletes): ` +
         'apply refuses it without --allow-mass-delete',
     );

@@ -49,18 +49,20 @@ export function planHostingPlans(desired: Desired, live: Live, clientChanges: re
   const conflicts: PlanConflict[] = [];
 
   /** Who stays on a plan after this plan, and the changes a delete must wait for; null: unknown. */
-  const onAfter = (plan: LiveHostingPlan): { stay: readonly string[]; wait: ChangeId[] } | null => {
+  const onAfter = (plan: LiveHostingPlan): { stay: readonly string[]; wait: ChangeId[]; leaving: string[] } | null => {
     // Clients this plan deletes or moves off count as gone (whatever their record says); a delete
     // waits for the clients deleted that were, or may have been, on the plan.
     const wait: ChangeId[] = [];
+    const going: string[] = [];
     const staying = live.clients.filter((c) => {
       if (!leaving.has(c.username)) return true;
       const gone = leaving.get(c.username);
       if (gone !== undefined && (c.idHostingPlan === undefined || c.idHostingPlan === plan.id)) wait.push(gone);
+      if (c.idHostingPlan === plan.id) going.push(c.username);
       return false;
     });
     const stay = clientsOnPlan(plan.id, staying);
-    return stay === null ? null : { stay, wait };
+    return stay === null ? null : { stay, wait, leaving: going };
   };
   const remove = (plan: LiveHostingPlan, reason: string, strict: boolean): boolean => {
     const after = onAfter(plan);
@@ -73,7 +75,7 @@ export function planHostingPlans(desired: Desired, live: Live, clientChanges: re
         );
       return false;
     }
-    last.push({ ...deleteHostingPlan(plan, reason), dependsOn: after.wait });
+    last.push({ ...deleteHostingPlan(plan, reason, after.leaving), dependsOn: after.wait });
     return true;
   };
 

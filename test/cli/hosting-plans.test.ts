@@ -123,7 +123,7 @@ clients: []
     expect(php).toMatchObject({ open_basedir: '/srv/custom', memory_limit: '256M' });
     const planned = await run(['plan', w.file], w.env);
     expect(planned.stdout).toContain(
-      '# hosting plan "Gold" will be updated: differs from the manifest; the 1 client on it keep their copied values',
+      '# hosting plan "Gold" will be updated: differs from the manifest; the 1 client on it keeps its copied values',
     );
     const r = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
     expect(r.code, r.stdout + r.stderr).toBe(0);

@@ -31,11 +31,13 @@ export interface UpdateHostingPlan extends ChangeBase {
   readonly clients: number | null;
 }
 
-/** A plan deleted (`state: absent`, or pruned); only one no client is on. */
+/** A plan deleted (`state: absent`, or pruned); only one no client stays on. */
 export interface DeleteHostingPlan extends ChangeBase {
   readonly action: 'delete';
   readonly type: 'hosting_plan';
   readonly planId: number;
+  /** The clients on it when the plan was made, which the same plan deletes or moves off (sorted). */
+  readonly leaving: readonly string[];
 }
 
 export type HostingPlanChange = CreateHostingPlan | UpdateHostingPlan | DeleteHostingPlan;
@@ -80,14 +82,19 @@ export function updateHostingPlan(
   };
 }
 
-/** The delete of a plan no client is on. */
-export function deleteHostingPlan(live: LiveHostingPlan, reason: string): DeleteHostingPlan {
+/** The delete of a plan no client stays on; `leaving`: those on it the same plan deletes or moves off. */
+export function deleteHostingPlan(
+  live: LiveHostingPlan,
+  reason: string,
+  leaving: readonly string[] = [],
+): DeleteHostingPlan {
   return {
     id: changeId('hosting_plan', live.name),
     action: 'delete',
     type: 'hosting_plan',
     name: live.name,
     planId: live.id,
+    leaving: [...leaving].sort(),
     reason,
     dependsOn: [],
   };
@@ -139,7 +146,7 @@ export function hostingPlanNote(change: HostingPlanChange): string | undefined {
         ? 'the panel does not say how many clients are on it (they keep their copied values)'
         : change.clients === 0
           ? 'no client is on it'
-          : `the ${plural(change.clients, 'client')} on it keep their copied values (the panel copies a plan when it is assigned)`;
+          : `the ${plural(change.clients, 'client')} on it ${change.clients === 1 ? 'keeps its' : 'keep their'} copied values (the panel copies a plan when it is assigned)`;
     default:
       return assertNever(change);
   }

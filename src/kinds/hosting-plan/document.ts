@@ -13,6 +13,7 @@ export interface HostingPlanChangeJson {
   readonly plan_id?: number;
   readonly fields?: readonly PlanFieldChange[];
   readonly clients?: number | null;
+  readonly leaving?: readonly string[];
   readonly request?: unknown;
 }
 
@@ -24,7 +25,7 @@ export function hostingPlanToJson(change: HostingPlanChange): Record<string, unk
     case 'update':
       return { plan_id: change.planId, fields: change.fields, clients: change.clients };
     case 'delete':
-      return { plan_id: change.planId };
+      return { plan_id: change.planId, leaving: change.leaving };
     default:
       return assertNever(change);
   }
@@ -37,7 +38,8 @@ export function hostingPlanFromJson(
 ): HostingPlanChange {
   const common = { ...base, id: changeId('hosting_plan', base.name), type: 'hosting_plan' as const };
   // The schema requires each action's fields; the fallbacks are never used.
-  if (item.action === 'delete') return { ...common, action: 'delete', planId: item.plan_id ?? 0 };
+  if (item.action === 'delete')
+    return { ...common, action: 'delete', planId: item.plan_id ?? 0, leaving: item.leaving ?? [] };
   if (item.action === 'update') {
     const request = isRecord(item.request) ? item.request : {};
     return {

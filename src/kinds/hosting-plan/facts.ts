@@ -23,7 +23,8 @@ export interface HostingPlanFactIndex {
  * - a create: `plan-record:<name>` absent;
  * - an update: `plan-record:<name>` `id:<n>`, each object it sends whole as it would be sent now
  *   (`plan-object:<name>:<object>`: a key changed in the panel after review makes it stale);
- * - a delete: `plan-record:<name>` `id:<n>`, and who is on it (`plan-clients:<name>`, none).
+ * - a delete: `plan-record:<name>` `id:<n>`, and who is on it (`plan-clients:<name>`: the clients
+ *   the same plan deletes or moves off, none else).
  */
 export function hostingPlanFacts(change: HostingPlanChange): Fact<HostingPlanFactIndex>[] {
   const { name } = change;
@@ -68,13 +69,13 @@ export function hostingPlanFacts(change: HostingPlanChange): Fact<HostingPlanFac
         record(idFact(change.planId), 'deletes'),
         {
           key: `plan-clients:${name}`,
-          expected: namesFact([]),
+          expected: namesFact(change.leaving),
           actual: (live) => {
             const id = live.plansByName.get(name)?.id;
             return namesFact(id === undefined ? [] : clientsOnPlan(id, live.clientList));
           },
           reason: (actual) =>
-            `the clients on hosting plan ${quote(name)} changed: ${namesDifference(namesFact([]), actual)}`,
+            `the clients on hosting plan ${quote(name)} changed: ${namesDifference(namesFact(change.leaving), actual)}`,
         },
       ];
     default:
