@@ -1,5 +1,5 @@
 import { USERNAME_PATTERN } from '../names.js';
-import type { Found, Locator } from './locate.js';
+import { type Found, type Locator, locateIn } from './locate.js';
 import { clientLabel } from './schema.js';
 import type { DesiredClient, DesiredDomain, Diagnostic, Location } from './types.js';
 import { isRecord } from '../util.js';
@@ -18,22 +18,6 @@ import {
 
 /** The keys a client marked `state: absent` may not have (the schema reports unknown keys). */
 const ABSENT_KEYS: readonly string[] = [...CLIENT_FIELDS.map((row) => row.key), 'domains'];
-
-/**
- * Where `path` leads from `node` (the deepest node along it when it ends early), or the key its
- * last segment names with `atKey`.
- */
-function locateIn<N>(source: Locator<N>, node: Found<N>, path: readonly (string | number)[], atKey: boolean): Location {
-  let found = node;
-  for (const [i, segment] of path.entries()) {
-    if (atKey && i === path.length - 1 && typeof segment === 'string')
-      return source.keyAt(found, segment) ?? source.at(found);
-    const next = source.step(found, segment);
-    if (next === undefined) break;
-    found = next;
-  }
-  return source.at(found);
-}
 
 /** `"plan"`, `"plan" and "email"`, `"plan", "email" and "domains"`. */
 function quoteList(keys: readonly string[]): string {

@@ -1,5 +1,5 @@
 import { quote } from '../escape.js';
-import type { Found, Locator } from './locate.js';
+import { type Locator, locateIn } from './locate.js';
 import type { DesiredClient, DesiredHostingPlan, Diagnostic, Location } from './types.js';
 import {
   absentPlanUsed,
@@ -66,17 +66,4 @@ export function checkClientPlans(
       message: absentPlanUsed(client.plan, `client ${quote(client.username)}`, absent.get(client.plan)?.line ?? 1),
     });
   }
-}
-
-/** Where `path` leads from `node` (the deepest node along it), or the key its last segment names with `atKey`. */
-function locateIn<N>(source: Locator<N>, node: Found<N>, path: readonly (string | number)[], atKey: boolean): Location {
-  let found = node;
-  for (const [i, segment] of path.entries()) {
-    if (atKey && i === path.length - 1 && typeof segment === 'string')
-      return source.keyAt(found, segment) ?? source.at(found);
-    const next = source.step(found, segment);
-    if (next === undefined) break;
-    found = next;
-  }
-  return source.at(found);
 }

@@ -166,3 +166,24 @@ function keyText(key: unknown): string | undefined {
   if (isScalar(key)) return String(key.value);
   return typeof key === 'string' ? key : undefined;
 }
+
+/**
+ * Where `path` leads from `node` (the deepest node along it when it ends early), or the key its
+ * last segment names with `atKey`.
+ */
+export function locateIn<N>(
+  source: Locator<N>,
+  node: Found<N>,
+  path: readonly (string | number)[],
+  atKey: boolean,
+): Location {
+  let found = node;
+  for (const [i, segment] of path.entries()) {
+    if (atKey && i === path.length - 1 && typeof segment === 'string')
+      return source.keyAt(found, segment) ?? source.at(found);
+    const next = source.step(found, segment);
+    if (next === undefined) break;
+    found = next;
+  }
+  return source.at(found);
+}
