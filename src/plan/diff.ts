@@ -25,8 +25,8 @@ import { newZone, updateZone, type UpdateZone } from '../kinds/zone.js';
 /**
  * Diffs the manifest against the live panel. Pure and deterministic: no I/O, no clock; the
  * same inputs give the same plan, in the same order. Throws ProvisionError
- * 'unknown_hosting_plan' when the manifest names plans the panel does not have (all of them
- * at once, each with its location and the closest name).
+ * 'unknown_hosting_plan' when the manifest names plans neither the panel has nor the manifest
+ * defines (all of them at once, each with its location and the closest name).
  *
  * - A client the panel lacks is created; one it has gets an update with the managed fields
  *   (the client's field table, src/kinds/client: each only when the manifest gives it) that
@@ -39,6 +39,9 @@ import { newZone, updateZone, type UpdateZone } from '../kinds/zone.js';
  * - A domain with `dns` gets its zone's update when its records differ (kinds/zone: after the
  *   domain's own create or update; a new domain's zone is written after its POST); `dns` on a
  *   subdomain of the panel, or on a zone the panel serves no DNS for, is a conflict.
+ * - Hosting plans the manifest defines (hosting-plans.ts): created before the clients on them,
+ *   updated, or deleted when no client stays on them; clients created on or moved to a plan the
+ *   run updates wait for that update.
  * - `prune.domains`: a listed client's domains the manifest does not list are deleted;
  *   `prune.clients`: clients the manifest does not list are deleted; never a `prune.keep`
  *   match, never a system domain (the panel's own; nor are administrators ever in the lists),
