@@ -3,7 +3,8 @@
  * created, updated (only the objects that differ) or, marked absent, deleted; `prune.hosting_plans`
  * deletes the panel's plans the manifest does not list. A plan any client is on is never deleted:
  * `state: absent` on it is a conflict naming the clients, prune passes over it (it stays, counted
- * as unmanaged); when a client's record does not say which plan it is on, a delete is a conflict.
+ * as unmanaged); when a client's record does not say which plan it is on, a delete (prune's too)
+ * is a conflict.
  * A managed key the panel's record lacks is a conflict too (the panel would store nothing, or
  * refuse): releases differ. Clients this plan deletes, or moves to another plan, no longer count
  * as on it; the delete then waits for them. Pure.
@@ -64,15 +65,19 @@ export function planHostingPlans(desired: Desired, live: Live, clientChanges: re
     const stay = clientsOnPlan(plan.id, staying);
     return stay === null ? null : { stay, wait, leaving: going };
   };
+  /**
+   * Deletes a plan no client stays on. One clients stay on: a conflict for `state: absent`
+   * (`strict`), passed over by prune (counted as unmanaged). One whose use the client list does
+   * not say: a conflict either way (the issue's rule: a delete is never a guess).
+   */
   const remove = (plan: LiveHostingPlan, reason: string, strict: boolean): boolean => {
     const after = onAfter(plan);
-    if (after === null || after.stay.length > 0) {
-      if (strict)
-        conflicts.push(
-          after === null
-            ? { hosting_plan: plan.name, use_unknown: true }
-            : { hosting_plan: plan.name, clients: after.stay },
-        );
+    if (after === null) {
+      conflicts.push({ hosting_plan: plan.name, use_unknown: true });
+      return false;
+    }
+    if (after.stay.length > 0) {
+      if (strict) conflicts.push({ hosting_plan: plan.name, clients: after.stay });
       return false;
     }
     last.push({ ...deleteHostingPlan(plan, reason, after.leaving), dependsOn: after.wait });

@@ -113,11 +113,21 @@ describe('hosting plans in the plan', () => {
     ]);
   });
 
-  it('refuses to delete a plan when a client record does not say which plan it is on', () => {
+  it('refuses to delete a plan when a client record does not say which plan it is on, pruned or absent', () => {
     const panel = panelWith(live([[7, 'alice', undefined]]), PLANS);
     const plan = diff(withPlans(desired({}), [{ name: 'Old Gold', state: 'absent', wants: {} }]), panel);
     expect(plan.conflicts).toEqual([{ hosting_plan: 'Old Gold', use_unknown: true }]);
     expect(plan.changes).toEqual([]);
+    // Prune says so too, rather than deleting nothing in silence.
+    const pruned = diff(
+      withPlans(desired({}), [{ name: 'Basic', state: 'present', wants: {} }], { hostingPlans: true }),
+      panel,
+    );
+    expect(pruned.conflicts).toEqual([
+      { hosting_plan: 'Legacy', use_unknown: true },
+      { hosting_plan: 'Old Gold', use_unknown: true },
+    ]);
+    expect(pruned.changes).toEqual([]);
   });
 
   it('prunes only unused, unlisted plans no client names and no keep entry matches; the rest stay, counted', () => {

@@ -183,7 +183,7 @@ export function planConflictText(c: PlanConflict, nameClients = true): string {
   if (c.use_unknown === true)
     return (
       `${plan} is to be deleted, but the panel's client list does not say which plan each client is on: ` +
-      'delete it in the panel, or remove it from the manifest'
+      'delete it in the panel, or keep it (list it in the manifest, or turn prune.hosting_plans off)'
     );
   const clients = c.clients ?? [];
   const shown = nameClients
