@@ -111,7 +111,7 @@ export function zoneWriter(
         note: `the answer was lost (${why}), but the zone holds the records sent${note ? `; ${note}` : ''}`,
       };
     }
-    const back = await readBack(change, id, body);
+    const back = await readBack(change, id, body, slot);
     const notes = [note, back].filter((n) => n !== undefined);
     return notes.length === 0 ? { id } : { id, note: notes.join('; ') };
   };
@@ -121,10 +121,11 @@ export function zoneWriter(
    * rewrote a value: a trailing dot, the case of a name), or when it could not be read; undefined
    * when it holds them as sent.
    */
-  async function readBack(change: UpdateZone, id: number, body: ZoneBody): Promise<string | undefined> {
+  async function readBack(change: UpdateZone, id: number, body: ZoneBody, slot: Slot): Promise<string | undefined> {
     let now: LiveZone;
     try {
-      now = await readZone(panel, { name: change.name, id });
+      // Within the run's bound, like every request apply sends.
+      now = await slot.run(() => readZone(panel, { name: change.name, id }));
     } catch (error) {
       return `the zone could not be read back to check it (${messageOf(error)})`;
     }
