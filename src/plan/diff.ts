@@ -41,7 +41,7 @@ import { newZone, updateZone, type UpdateZone } from '../kinds/zone.js';
  *   subdomain of the panel, or on a zone the panel serves no DNS for, is a conflict.
  * - Hosting plans the manifest defines (hosting-plans.ts): created before the clients on them,
  *   updated, or deleted when no client stays on them; clients created on or moved to a plan the
- *   run updates wait for that update.
+ *   run creates or updates wait for that change.
  * - `prune.domains`: a listed client's domains the manifest does not list are deleted;
  *   `prune.clients`: clients the manifest does not list are deleted; never a `prune.keep`
  *   match, never a system domain (the panel's own; nor are administrators ever in the lists),
@@ -184,7 +184,7 @@ export function diff(desired: Desired, live: Live): Plan {
   return {
     changes: orderChanges(
       desired,
-      afterPlanUpdates(clientChanges, hostingPlans.first),
+      afterPlanChanges(clientChanges, hostingPlans.first),
       domainChanges,
       subdomainsFirst(deletes),
       hostingPlans,
@@ -199,16 +199,16 @@ export function diff(desired: Desired, live: Live): Plan {
 }
 
 /**
- * Clients created on, or moved to, a plan the same run updates wait for that update: the panel
- * copies a plan into a client when it is assigned, so one assigned before the update would keep
- * the old values.
+ * Clients created on, or moved to, a plan the same run creates or updates wait for that change:
+ * a new plan's id comes from its create's answer, and the panel copies a plan into a client when
+ * it is assigned, so one assigned before the update would keep the old values.
  */
-function afterPlanUpdates(clientChanges: readonly Change[], planChanges: readonly Change[]): Change[] {
-  const updated = new Map(planChanges.flatMap((c) => (c.action === 'update' ? [[c.name, c.id] as const] : [])));
+function afterPlanChanges(clientChanges: readonly Change[], planChanges: readonly Change[]): Change[] {
+  const changed = new Map(planChanges.map((c) => [c.name, c.id] as const));
   return clientChanges.map((c) => {
-    if (updated.size === 0 || c.type !== 'client' || c.action === 'delete' || c.hostingPlan === undefined) return c;
-    const update = updated.get(c.hostingPlan.name);
-    return update === undefined ? c : { ...c, dependsOn: [...c.dependsOn, update] };
+    if (changed.size === 0 || c.type !== 'client' || c.action === 'delete' || c.hostingPlan === undefined) return c;
+    const plan = changed.get(c.hostingPlan.name);
+    return plan === undefined ? c : { ...c, dependsOn: [...c.dependsOn, plan] };
   });
 }
 

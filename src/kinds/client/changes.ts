@@ -70,14 +70,10 @@ export function createClient(username: string, wants: ClientWants, plans: Hostin
     type: 'client',
     name: username,
     reason: 'not on the panel',
-    dependsOn: onNewPlan(targets.hostingPlan as HostingPlanRef | undefined),
+    // A plan the same run creates or updates: the planner adds the wait (plan/diff.ts).
+    dependsOn: [],
     ...(targets as ClientTargets),
   };
-}
-
-/** A plan the run creates, which a client's create or update waits for; else nothing. */
-function onNewPlan(plan: HostingPlanRef | undefined): ChangeBase['dependsOn'] {
-  return plan === undefined || plan.id !== null ? [] : [changeId('hosting_plan', plan.name)];
 }
 
 /**
@@ -130,7 +126,7 @@ export function updateClient(
     name: username,
     clientId: live.id,
     reason: 'differs from the manifest',
-    dependsOn: onNewPlan(hostingPlan),
+    dependsOn: [],
     fields,
     ...(hostingPlan === undefined ? {} : { hostingPlan }),
   };
