@@ -6,7 +6,7 @@
 import { quote } from '../escape.js';
 import { type CreateHostingPlan } from '../kinds/hosting-plan.js';
 import type { PanelClient } from '../panel/client.js';
-import { parseHostingPlanRecord } from '../panel/records.js';
+import { findHostingPlan } from '../panel/read.js';
 import { ambiguity } from '../panel/retry.js';
 import { requestFor } from '../plan/requests.js';
 import { idOf } from './create-failures.js';
@@ -28,13 +28,9 @@ export function planCreator(
   const create = async (change: CreateHostingPlan, slot: Slot): Promise<Applied> => {
     const request = requestFor(change);
     const described = panel.describe(request.method, request.path);
-    /** The plan by its name (names are unique on the panel); undefined when it is not there. */
-    const lookUp = async (): Promise<number | undefined> => {
-      const found = await slot.run(() => panel.findByName('hosting-plans', change.name));
-      if (found === undefined) return undefined;
-      const plan = parseHostingPlanRecord(found, panel.describe('GET', '/hosting-plans/name/{name}'));
-      return plan.name === change.name ? plan.id : undefined;
-    };
+    /** The plan's id, by its name (names are unique on the panel); undefined when it is not there. */
+    const lookUp = async (): Promise<number | undefined> =>
+      (await slot.run(() => findHostingPlan(panel, change.name)))?.id;
     let answer: unknown;
     try {
       answer = await slot.run(() => send(panel, request, signal));

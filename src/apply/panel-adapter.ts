@@ -1,7 +1,7 @@
 import { ProvisionError } from '../errors.js';
 import type { PanelClient } from '../panel/client.js';
 import { PanelHttpError } from '../panel/errors.js';
-import { findClientById, findDomain } from '../panel/read.js';
+import { findClientById, findDomain, findHostingPlan } from '../panel/read.js';
 import { readRecords } from '../panel/list-read.js';
 import { parseClientRecord } from '../panel/records.js';
 import { clientsOnPlan } from '../kinds/hosting-plan.js';
@@ -163,7 +163,7 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
               return remove(
                 change,
                 change.planId,
-                async () => (await panel.findByName('hosting-plans', change.name)) !== undefined,
+                async () => (await findHostingPlan(panel, change.name))?.id === change.planId,
                 slot,
               );
             default:

@@ -5,7 +5,7 @@ import { normalizeDomain } from '../names.js';
 import type { PanelClient } from './client.js';
 import { PanelHttpError } from './errors.js';
 import { asRecord, integer, parseClientRecord, parseDomainRecord, parseHostingPlanRecord, shape } from './records.js';
-import type { Live, LiveClient, LiveDomain, ManagedField } from './types.js';
+import type { Live, LiveClient, LiveDomain, LiveHostingPlan, ManagedField } from './types.js';
 import { isRecord, plural } from '../util.js';
 import { CLIENT_FIELDS, fieldsLacking, withFieldsFrom } from '../kinds/client/index.js';
 import { readList, readRecords } from './list-read.js';
@@ -250,6 +250,19 @@ export async function findClient(client: PanelClient, username: string): Promise
 }
 
 /** GET /domains/name/<name>, parsed; undefined when absent; a record for another name is a contract error. */
+/**
+ * GET /hosting-plans/name/<name>, parsed; undefined when absent; a record for another name is a
+ * contract error (names are compared exactly: they are case-sensitive, and may hold spaces).
+ */
+export async function findHostingPlan(client: PanelClient, name: string): Promise<LiveHostingPlan | undefined> {
+  const where = client.describe('GET', `/hosting-plans/name/${encodeURIComponent(name)}`);
+  const found = await client.findByName('hosting-plans', name);
+  if (found === undefined) return undefined;
+  const record = parseHostingPlanRecord(found, where);
+  if (record.name !== name) throw notAsked(where, `hosting plan ${quote(record.name)} (id ${record.id})`);
+  return record;
+}
+
 export async function findDomain(client: PanelClient, name: string): Promise<LiveDomain | undefined> {
   const where = client.describe('GET', `/domains/name/${encodeURIComponent(name)}`);
   const found = await client.findByName('domains', name);

@@ -95,3 +95,20 @@ test('a create answered without an id is settled by the plan name', async () => 
   const np = (await readLive(p, { domainNames: [] })).hostingPlans.find((x) => x.name === 'NP');
   expect(applied).toEqual({ id: np?.id, note: 'the answer had no id: looked the plan up by name' });
 });
+
+test('a look-up by name that answers another plan is a contract error, never taken for it', async () => {
+  const simulator = await sim({
+    seed: { hostingPlans: ['Basic', 'NP'] },
+    intercept: (req) =>
+      req.method === 'POST' && req.path === '/hosting-plans'
+        ? { status: 201, json: {} }
+        : req.path.startsWith('/hosting-plans/name/')
+          ? { status: 200, json: { id: 1, name: 'Basic' } }
+          : undefined,
+  });
+  const p = client(simulator);
+  const adapter = panelAdapter(p, { settleTimeoutMs: 0, secrets: noSecrets, panelUrl: p.baseUrl });
+  await expect(adapter.apply(createHostingPlan('NP', {}))).rejects.toThrow(
+    /hosting-plans\/name\/NP answered the record of hosting plan "Basic" \(id 1\), not the one asked for/,
+  );
+});
