@@ -44,6 +44,14 @@ export function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * Where an earlier entry stands, as a message about a later one names it: `line 3` in the same
+ * file, `clients/a.yaml:3` in another (a manifest directory's parts).
+ */
+export function placeOf(first: { readonly file: string; readonly line: number }, hereFile: string): string {
+  return first.file === hereFile ? `line ${first.line}` : `${first.file}:${first.line}`;
+}
+
 /** `1 client`, `2 clients`; `many` for irregular plurals. */
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;

@@ -14,7 +14,8 @@ import { conflictLine, type PlanView } from '../render/common.js';
 import type { ExistingClient, LookedUp } from '../secrets/recovery.js';
 import type { Redactions } from '../redact.js';
 import type { Snapshot } from './snapshot.js';
-import { plural, sha256Hex } from '../util.js';
+import { plural } from '../util.js';
+import { type ManifestFiles, manifestDigest } from '../manifest/parts.js';
 
 /**
  * The stage plan and apply share, over a panel already connected: read the panel, settle what
@@ -32,7 +33,7 @@ export type { OnEvent, ProvisionEvent } from '../plan/events.js';
 
 /** What plan, apply or show was given, read once: a pipe or stdin cannot be read twice. */
 export type Input =
-  { readonly kind: 'saved'; readonly saved: SavedPlan } | { readonly kind: 'manifest'; readonly bytes: Uint8Array };
+  { readonly kind: 'saved'; readonly saved: SavedPlan } | { readonly kind: 'manifest'; readonly files: ManifestFiles };
 
 /**
  * Tells a saved plan from a manifest: a saved plan is a JSON object with `format_version`
@@ -42,7 +43,11 @@ export type Input =
  */
 export async function classifyInput(bytes: Uint8Array, path: string): Promise<Input> {
   const text = new TextDecoder().decode(bytes);
-  if (!text.trimStart().startsWith('{')) return { kind: 'manifest', bytes };
+  const manifest = {
+    kind: 'manifest',
+    files: { name: path, directory: false, parts: [{ file: path, bytes }] },
+  } as const;
+  if (!text.trimStart().startsWith('{')) return manifest;
   let isPlan: boolean;
   try {
     const document = JSON.parse(text) as unknown;
@@ -50,7 +55,7 @@ export async function classifyInput(bytes: Uint8Array, path: string): Promise<In
   } catch {
     isPlan = extname(path).toLowerCase() === '.json' && text.includes('"format_version"');
   }
-  if (!isPlan) return { kind: 'manifest', bytes };
+  if (!isPlan) return manifest;
   const { parsePlanFile } = await import('../plan/saved.js');
   return { kind: 'saved', saved: parsePlanFile(text, path) };
 }
@@ -77,11 +82,21 @@ interface PrepareOptions {
   readonly concurrency?: number | undefined;
 }
 
-/** A manifest loaded: what it wants, its name in messages, its bytes (their digest goes into the plan). */
+/** A manifest loaded: what it wants, its name in messages, its files (their digest goes into the plan). */
 interface ManifestSource {
   readonly desired: Desired;
   readonly name: string;
-  readonly bytes: Uint8Array;
+  readonly files: ManifestFiles;
+}
+
+/** What a plan records of its manifest: its name, digest, and a directory's parts. */
+function manifestFields(manifest: ManifestSource): Pick<PlanView, 'manifest' | 'manifestSha256' | 'manifestParts'> {
+  const digest = manifestDigest(manifest.files);
+  return {
+    manifest: manifest.name,
+    manifestSha256: digest.sha256,
+    ...(digest.parts === undefined ? {} : { manifestParts: digest.parts }),
+  };
 }
 
 /** Panel, then diff: the plan of a manifest against `panel`. */
@@ -102,8 +117,7 @@ export async function planManifest(
   options.onEvent?.({ type: 'planned', plan });
   const view = viewOf(plan, live, {
     panelUrl: panel.baseUrl,
-    manifest: manifest.name,
-    manifestSha256: sha256Hex(manifest.bytes),
+    ...manifestFields(manifest),
     notes,
     showUnmanaged: options.showUnmanaged,
   });
@@ -152,8 +166,7 @@ export async function planSnapshot(
   const plan = digests ? withEmailsRestored(planned, desired) : planned;
   const view = viewOf(plan, live, {
     panelUrl: snapshot.panelUrl,
-    manifest: manifest.name,
-    manifestSha256: sha256Hex(manifest.bytes),
+    ...manifestFields(manifest),
     notes,
     showUnmanaged: options.showUnmanaged,
   });

@@ -60,8 +60,11 @@ const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 /** What taking a snapshot needs beside the panel. */
 export interface SnapshotOptions {
-  /** The manifest it is taken for (its reads: client details, zones), with its bytes; none: the four lists. */
-  readonly manifest?: { readonly desired: Desired; readonly bytes: Uint8Array } | undefined;
+  /**
+   * The manifest it is taken for (its reads: client details, zones), with the digest a plan
+   * records of it (loadManifest's LoadedManifest is one); none: the four lists.
+   */
+  readonly manifest?: { readonly desired: Desired; readonly sha256: string } | undefined;
   /** Keep the addresses instead of their digests. */
   readonly withEmails?: boolean | undefined;
   /** Zone reads in flight at once. */
@@ -94,7 +97,7 @@ export async function takeSnapshot(panel: PanelClient, options: SnapshotOptions 
     takenAt,
     emails: withEmails ? 'address' : 'digest',
     reads: {
-      manifestSha256: options.manifest === undefined ? null : sha256Hex(options.manifest.bytes),
+      manifestSha256: options.manifest?.sha256 ?? null,
       domainNames: [...new Set(reads.domainNames)].sort(),
       clientDetails: {
         usernames: usernames.map((u) => u.toLowerCase()).sort(),

@@ -134,7 +134,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
       let prepared: Prepared;
       if (input.kind === 'manifest') {
         io.stderr.write(`${sourceName(path)}: a manifest: planning against the panel now\n`);
-        prepared = await planFromManifest(input.bytes, path, io, credentials, options);
+        prepared = await planFromManifest(input.files, io, credentials, options);
       } else {
         io.stderr.write(
           `${path}: a saved plan (format ${input.saved.formatVersion}, made from ${input.saved.manifest}): ` +

@@ -20,7 +20,7 @@ import type { Command, Credentials } from './args.js';
 import { parseCommandLine } from './args.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, connect, type ConnectionValues } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
-import { checkOutPath, readBytes, STDIN, writeAtomically } from './files.js';
+import { checkOutPath, readManifestFiles, STDIN, writeAtomically } from './files.js';
 import type { Io } from './io.js';
 import { loadWithDiagnostics } from './manifest-input.js';
 
@@ -225,8 +225,13 @@ async function exportInto(
   patterns: readonly string[],
   options: ExportOptions,
 ): Promise<typeof EXIT.ok | typeof EXIT.changes> {
-  const bytes = await readBytes(path, io, 'manifest');
-  const desired = loadWithDiagnostics(bytes, path, io);
+  const files = await readManifestFiles(path, io);
+  const [only] = files.parts;
+  // A directory's parts: not yet (issue 24).
+  if (files.directory || only === undefined)
+    throw new ProvisionError('usage', 'export --into takes a manifest file, not a directory');
+  const { bytes } = only;
+  const desired = loadWithDiagnostics(files, io);
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
   const { claim, wanted, domainNames, zones } = intoScope(desired, text, path, patterns, options);
   const { live } = await readPanel(io, credentials, values, domainNames, wanted, zones);

@@ -1,8 +1,9 @@
-import { type FileHandle, lstat, open, readFile, rename, rm } from 'node:fs/promises';
+import { type FileHandle, lstat, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
 import type { Io } from './io.js';
+import { type ManifestFiles, type ManifestPart, partOrder } from '../manifest/parts.js';
 
 /**
  * Reading and writing the user's files, each failure a ProvisionError 'io' that names the file
@@ -56,6 +57,40 @@ export async function readBytes(
  */
 function pathMeta(path: string, named: string): { path?: string } {
   return named.includes(path) ? { path } : {};
+}
+
+/**
+ * A manifest as given: a file's bytes (`-`: standard input), or, for a directory, each part's
+ * (manifest/parts.ts says which entries are parts, and their order). Parts are read through
+ * symbolic links (a part shared by several panels' directories); an entry named like a part
+ * that is not a regular file is refused, naming it.
+ */
+export async function readManifestFiles(path: string, io: Io, what = 'manifest'): Promise<ManifestFiles> {
+  const info = STDIN_PATHS.has(path) ? undefined : await stat(path).catch(() => undefined);
+  if (info?.isDirectory() !== true)
+    return { name: path, directory: false, parts: [{ file: path, bytes: await readBytes(path, io, what) }] };
+  let names: string[];
+  try {
+    names = partOrder(await readdir(path));
+  } catch (error) {
+    throw new ProvisionError('io', `cannot read the manifest directory ${path}: ${errnoCode(error)}`, {
+      hint: readHint(errnoCode(error)),
+      meta: { path },
+      cause: error,
+    });
+  }
+  const parts: ManifestPart[] = [];
+  for (const name of names) {
+    const file = join(path, name);
+    const entry = await stat(file).catch(() => undefined);
+    if (entry !== undefined && !entry.isFile())
+      throw new ProvisionError('io', `${file} is ${fileKind(entry) ?? 'not a file'}, not a manifest part`, {
+        hint: 'every *.yaml and *.yml entry of a manifest directory is a part: rename it, or move it elsewhere',
+        meta: { path: file },
+      });
+    parts.push({ file, bytes: await readBytes(file, io, 'manifest part') });
+  }
+  return { name: path, directory: true, parts };
 }
 
 /** A file's text (UTF-8). */

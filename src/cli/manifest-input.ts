@@ -1,6 +1,6 @@
 import { ProvisionError } from '../errors.js';
 import type { Desired, Diagnostic } from '../manifest/index.js';
-import { parseManifestBytes } from '../manifest/index.js';
+import { type ManifestFiles, parseManifestFiles } from '../manifest/parts.js';
 import { formatDiagnostic, githubAnnotation } from '../render/diagnostics.js';
 import { plural } from '../util.js';
 import { STDIN } from './files.js';
@@ -18,13 +18,13 @@ export function sourceName(path: string): string {
 }
 
 /**
- * Validates a manifest's bytes and prints every diagnostic (all at once, each located, look-alike
- * names as warnings) to stderr; under GitHub Actions each is also a workflow annotation on
- * the manifest's line. Throws 'manifest_invalid' after printing when there is an error, with
- * the errors as data (`located`, shown already).
+ * Validates a manifest (a file's bytes, or a directory's parts) and prints every diagnostic (all
+ * at once, each located, look-alike names as warnings) to stderr; under GitHub Actions each is
+ * also a workflow annotation on the manifest's line. Throws 'manifest_invalid' after printing
+ * when there is an error, with the errors as data (`located`, shown already).
  */
-export function loadWithDiagnostics(bytes: Uint8Array, path: string, io: Io): Desired {
-  const { file, desired, diagnostics, errors } = checkManifest(bytes, path);
+export function loadWithDiagnostics(files: ManifestFiles, io: Io): Desired {
+  const { file, desired, diagnostics, errors } = checkManifest(files);
   for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
   annotate(diagnostics, io);
   if (desired === undefined)
@@ -45,15 +45,25 @@ interface CheckedManifest {
   readonly errors: number;
 }
 
-/** Validates a manifest's bytes and returns what was found (validate --format json prints it as data). */
-export function checkManifest(bytes: Uint8Array, path: string): CheckedManifest {
-  const file = sourceName(path);
-  const { desired, diagnostics, errorCount } = parseManifestBytes(bytes, file);
+/** Validates a manifest as read and returns what was found (validate --format json prints it as data). */
+export function checkManifest(files: ManifestFiles): CheckedManifest {
+  const named = withSourceNames(files);
+  const { desired, diagnostics, errorCount } = parseManifestFiles(named);
   return {
-    file,
+    file: named.name,
     desired,
     diagnostics,
     errors: errorCount ?? diagnostics.filter((d) => d.severity === 'error').length,
+  };
+}
+
+/** Standard input as messages name it (`stdin`). */
+function withSourceNames(files: ManifestFiles): ManifestFiles {
+  if (files.directory) return files;
+  return {
+    ...files,
+    name: sourceName(files.name),
+    parts: files.parts.map((p) => ({ ...p, file: sourceName(p.file) })),
   };
 }
 

@@ -5,7 +5,7 @@ import { oneOf, parseCommandLine } from './args.js';
 import { safeText } from '../escape.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
-import { checkOutPath, readBytes, writeAtomically } from './files.js';
+import { checkOutPath, readManifestFiles, writeAtomically } from './files.js';
 import { onGitHubActions, stepSummary } from './github.js';
 import { useColor } from './io.js';
 import { MASS_HELP, MASS_OPTIONS, massLimits, planFromManifest } from './prepare.js';
@@ -68,16 +68,16 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
     const limits = massLimits(values);
     const out = checkOutPath(values.out, '--out', '--format json prints the same plan document on stdout');
     const path = positionals[0] ?? '';
-    const bytes = await readBytes(path, io, 'manifest');
+    const files = await readManifestFiles(path, io);
     const snapshotFile = values['from-snapshot'];
     const prepared = await (snapshotFile === undefined
-      ? planFromManifest(bytes, path, io, credentials, {
+      ? planFromManifest(files, io, credentials, {
           connection: values,
           showUnmanaged: values['show-unmanaged'],
         })
       : // Loaded only for a plan from a snapshot.
         import('./snapshot.js').then((m) =>
-          m.planFromSnapshot(bytes, path, io, {
+          m.planFromSnapshot(files, io, {
             file: snapshotFile,
             out,
             connection: values,

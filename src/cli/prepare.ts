@@ -14,7 +14,8 @@ import type { PanelClient } from '../panel/index.js';
 import { count, type Credentials, type Range, rangeText } from './args.js';
 import { connect, type ConnectionValues } from './connection.js';
 import { EXIT } from './exit.js';
-import { readBytes } from './files.js';
+import { readManifestFiles } from './files.js';
+import type { ManifestFiles } from '../manifest/parts.js';
 import type { Io } from './io.js';
 import { loadWithDiagnostics, sourceName } from './manifest-input.js';
 
@@ -65,9 +66,14 @@ export function massLimits(values: {
   };
 }
 
-/** Reads `path` (`-`: stdin) once and tells a saved plan from a manifest (api/prepare.ts classifyInput). */
+/**
+ * Reads `path` (`-`: stdin) once and tells a saved plan from a manifest (api/prepare.ts
+ * classifyInput); a directory is a manifest's parts.
+ */
 export async function readInput(path: string, io: Io): Promise<Input> {
-  return classifyInput(await readBytes(path, io, 'manifest or plan file'), path);
+  const files = await readManifestFiles(path, io, 'manifest or plan file');
+  const [only] = files.parts;
+  return files.directory || only === undefined ? { kind: 'manifest', files } : classifyInput(only.bytes, path);
 }
 
 /** A plan ready to show or apply, and the open connection it was made over (the caller closes it). */
@@ -89,17 +95,16 @@ interface PrepareOptions {
 
 /** Manifest (its diagnostics printed), panel, diff. */
 export async function planFromManifest(
-  bytes: Uint8Array,
-  path: string,
+  files: ManifestFiles,
   io: Io,
   credentials: Credentials,
   options: PrepareOptions,
 ): Promise<Prepared> {
-  const desired = loadWithDiagnostics(bytes, path, io);
+  const desired = loadWithDiagnostics(files, io);
   return withPanel(io, credentials, options, (panel) =>
     planManifest(
       panel,
-      { desired, name: sourceName(path), bytes },
+      { desired, name: sourceName(files.name), files },
       {
         showUnmanaged: options.showUnmanaged,
         secretsPath: options.secretsPath,

@@ -8,9 +8,10 @@ import { plural } from '../util.js';
 import { type Command, parseCommandLine } from './args.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, type ConnectionValues, connect } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
-import { checkOutPath, readBytes, readText, writeAtomically } from './files.js';
+import { checkOutPath, readManifestFiles, readText, writeAtomically } from './files.js';
 import type { Io } from './io.js';
 import { loadWithDiagnostics, sourceName } from './manifest-input.js';
+import { type ManifestFiles, manifestDigest } from '../manifest/parts.js';
 
 /**
  * `provision snapshot`: the panel as plan reads it, saved for `plan --from-snapshot` (a job
@@ -59,9 +60,11 @@ ${exitCodesHelp(['ok', 'failure'])}`,
       });
     const out = checkOutPath(values.out, '--out', 'leave --out out to print the snapshot on stdout');
     const path = positionals[0];
-    const bytes = path === undefined ? undefined : await readBytes(path, io, 'manifest');
+    const files = path === undefined ? undefined : await readManifestFiles(path, io);
     const manifest =
-      path === undefined || bytes === undefined ? undefined : { desired: loadWithDiagnostics(bytes, path, io), bytes };
+      files === undefined
+        ? undefined
+        : { desired: loadWithDiagnostics(files, io), sha256: manifestDigest(files).sha256 };
     const panel = await connect(values, io, credentials);
     let text: string;
     try {
@@ -137,23 +140,18 @@ interface FromSnapshot {
  * the snapshot; no URL, no key (--url and --api-key-file are refused: they would suggest the
  * panel is read; PROVISION_URL and PROVISION_API_KEY are ignored).
  */
-export async function planFromSnapshot(
-  bytes: Uint8Array,
-  path: string,
-  io: Io,
-  options: FromSnapshot,
-): Promise<Prepared> {
+export async function planFromSnapshot(files: ManifestFiles, io: Io, options: FromSnapshot): Promise<Prepared> {
   const given = (['url', 'api-key-file', 'ca-file'] as const).filter((flag) => options.connection[flag] !== undefined);
   if (given.length > 0)
     throw new ProvisionError('usage', `--from-snapshot reads no panel: --${given.join(', --')} cannot go with it`, {
       hint: 'leave them out to plan from the snapshot, or leave --from-snapshot out to plan against the panel',
     });
-  const desired = loadWithDiagnostics(bytes, path, io);
+  const desired = loadWithDiagnostics(files, io);
   const snap = parseSnapshot(await readText(options.file, io, 'snapshot'), options.file);
   const prepared = await planSnapshot(
     snap,
     options.file,
-    { desired, name: sourceName(path), bytes },
+    { desired, name: sourceName(files.name), files },
     { showUnmanaged: options.showUnmanaged },
   );
   const digested = digestUpdates(prepared.view.plan);

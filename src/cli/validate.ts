@@ -5,7 +5,7 @@ import { plural } from '../util.js';
 import type { Command } from './args.js';
 import { oneOf, parseCommandLine } from './args.js';
 import { EXIT, exitCodesHelp } from './exit.js';
-import { readBytes, STDIN } from './files.js';
+import { readManifestFiles, STDIN } from './files.js';
 import type { Io } from './io.js';
 import { annotate, checkManifest, loadWithDiagnostics, sourceName } from './manifest-input.js';
 
@@ -61,9 +61,11 @@ async function validateText(paths: readonly string[], io: Io): Promise<string[]>
   const invalid: string[] = [];
   for (const path of paths) {
     try {
-      const desired = loadWithDiagnostics(await readBytes(path, io, 'manifest'), path, io);
+      const files = await readManifestFiles(path, io);
+      const desired = loadWithDiagnostics(files, io);
+      const parts = files.directory ? `${plural(files.parts.length, 'part')}, ` : '';
       io.stdout.write(
-        `${sourceName(path)}: valid (${plural(desired.clients.length, 'client')}, ` +
+        `${sourceName(path)}: valid (${parts}${plural(desired.clients.length, 'client')}, ` +
           `${plural(domainCount(desired.clients), 'domain')})\n`,
       );
     } catch (error) {
@@ -83,7 +85,7 @@ async function validateText(paths: readonly string[], io: Io): Promise<string[]>
 async function validateJson(paths: readonly string[], io: Io): Promise<string[]> {
   const files: ValidatedFile[] = [];
   for (const path of paths) {
-    const checked = checkManifest(await readBytes(path, io, 'manifest'), path);
+    const checked = checkManifest(await readManifestFiles(path, io));
     annotate(checked.diagnostics, io);
     const { desired } = checked;
     files.push({

@@ -2,7 +2,7 @@ import { USERNAME_PATTERN } from '../names.js';
 import { type Found, type Locator, locateIn } from './locate.js';
 import { clientLabel } from './schema.js';
 import type { DesiredClient, DesiredDomain, Diagnostic, Location } from './types.js';
-import { isRecord } from '../util.js';
+import { isRecord, placeOf } from '../util.js';
 import { quote } from '../escape.js';
 import { CLIENT_FIELDS, type ClientWants } from '../kinds/client/index.js';
 import {
@@ -15,6 +15,11 @@ import {
   settingsDomainLabel,
   subdomainZone,
 } from '../kinds/domain.js';
+
+/** The error for a username listed again (first at `first`: `line 3`, or `a.yaml:3` in another part). */
+export function usernameTwice(username: string, first: string): string {
+  return `username ${quote(username)} is used twice (first at ${first}): each client needs its own username`;
+}
 
 /** The keys a client marked `state: absent` may not have (the schema reports unknown keys). */
 const ABSENT_KEYS: readonly string[] = [...CLIENT_FIELDS.map((row) => row.key), 'domains'];
@@ -89,12 +94,7 @@ export class ClientsBuilder {
       } else {
         const first = usernames.get(username);
         if (first === undefined) usernames.set(username, loc);
-        else
-          error(
-            loc,
-            `username ${quote(username)} is used twice (first at line ${first.line}): ` +
-              'each client needs its own username',
-          );
+        else error(loc, usernameTwice(username, placeOf(first, loc.file)));
       }
     }
 
@@ -159,7 +159,8 @@ export class ClientsBuilder {
         }
         // Present or absent, a name is listed once: the same key for both.
         const first = domains.get(normalized.name);
-        if (first === undefined) domains.set(normalized.name, { input, client: name, line: domainLoc.line, index: i });
+        if (first === undefined)
+          domains.set(normalized.name, { input, client: name, at: `line ${domainLoc.line}`, index: i });
         else error(domainLoc, listedAgain(input, name, first, first.index === i));
         listed.push({ name: normalized.name, input, line: domainLoc.line });
         if (zone.dns !== undefined)

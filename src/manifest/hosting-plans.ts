@@ -1,4 +1,5 @@
 import { quote } from '../escape.js';
+import { placeOf } from '../util.js';
 import { type Locator, locateIn } from './locate.js';
 import type { DesiredClient, DesiredHostingPlan, Diagnostic, Location } from './types.js';
 import {
@@ -37,7 +38,8 @@ export function buildHostingPlans<N>(
     const loc = source.at(source.step(node, PLAN_NAME_KEY) ?? node);
     const earlier = first.get(plan.name);
     if (earlier === undefined) first.set(plan.name, loc);
-    else diagnostics.push({ ...loc, severity: 'error', message: planListedAgain(plan.name, earlier.line) });
+    else
+      diagnostics.push({ ...loc, severity: 'error', message: planListedAgain(plan.name, placeOf(earlier, loc.file)) });
     plans.push({ name: plan.name, state: plan.state, wants: plan.wants, loc });
   });
   return plans;
@@ -60,10 +62,11 @@ export function checkClientPlans(
   for (const client of clients) {
     if (client.plan === undefined || !absent.has(client.plan)) continue;
     const at = client.planLoc ?? client.loc ?? { file, line: 1, column: 1 };
+    const plan = absent.get(client.plan) ?? { file, line: 1 };
     diagnostics.push({
       ...at,
       severity: 'error',
-      message: absentPlanUsed(client.plan, `client ${quote(client.username)}`, absent.get(client.plan)?.line ?? 1),
+      message: absentPlanUsed(client.plan, `client ${quote(client.username)}`, placeOf(plan, at.file)),
     });
   }
 }

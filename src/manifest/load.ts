@@ -6,10 +6,11 @@ import { SourceMap } from './locate.js';
 import { buildHostingPlans, checkClientPlans } from './hosting-plans.js';
 import { lookalikeDiagnostics } from './lookalike.js';
 import { buildPrune } from './prune.js';
-import { checkClientSchema, checkSchema, schemaValid } from './schema.js';
+import { checkClientSchema, checkSchema, NO_CLIENTS, schemaValid } from './schema.js';
 import type { Desired, Diagnostic, Location } from './types.js';
 import { quote } from '../escape.js';
-import { plural } from '../util.js';
+import { isRecord, plural } from '../util.js';
+import { HOSTING_PLANS_KEY } from '../kinds/hosting-plan/manifest.js';
 
 /** What loading a manifest found: `desired` is undefined exactly when a diagnostic is an error. */
 export interface LoadResult {
@@ -35,6 +36,17 @@ export function parseManifestBytes(bytes: Uint8Array, file: string): LoadResult 
   const decoded = decodeUtf8(bytes, file);
   if ('diagnostic' in decoded) return { desired: undefined, diagnostics: [decoded.diagnostic] };
   return parseManifest(decoded.text, file);
+}
+
+/**
+ * One part of a manifest directory (parts.ts), validated on its own: strict UTF-8, then
+ * validateManifest as a part (which may leave out `clients`). No look-alike warnings: those are
+ * for the whole manifest. Pure.
+ */
+export function validatePartBytes(bytes: Uint8Array, file: string): LoadResult {
+  const decoded = decodeUtf8(bytes, file);
+  if ('diagnostic' in decoded) return { desired: undefined, diagnostics: [decoded.diagnostic] };
+  return validateManifest(decoded.text, file, true);
 }
 
 /**
@@ -94,12 +106,12 @@ export function parseManifest(text: string, file: string): LoadResult {
  * holds a fraction of the memory for a large file; anything else, and every manifest with a
  * diagnostic, is read whole (`parseManifestWhole`): the result is the same either way.
  */
-export function validateManifest(text: string, file: string): LoadResult {
+export function validateManifest(text: string, file: string, part = false): LoadResult {
   // The chunked read answers undefined for whatever it does not handle, and never throws
   // (test/manifest/chunked.test.ts and test/e2e/property.test.ts hold it to that on random
   // text): a throw is a bug, reported as one, never hidden behind the whole read's answer.
   const chunked = parseManifestChunked(text, file, undefined, text.length > CHUNKED_DIAGNOSTICS_ABOVE);
-  return chunked ?? parseManifestWhole(text, file);
+  return chunked ?? parseManifestWhole(text, file, part);
 }
 
 /**
@@ -160,8 +172,12 @@ export function parseManifestChunked(
   return finish(desired(file, builder.clients, prune, hostingPlans), diagnostics, beyond);
 }
 
-/** The whole-document read: yaml's Document for the whole text, then the same checks. */
-export function parseManifestWhole(text: string, file: string): LoadResult {
+/**
+ * The whole-document read: yaml's Document for the whole text, then the same checks. A manifest
+ * file lists `clients` (`clients: []` for none) unless it defines `hosting_plans`; a `part` of a
+ * directory may hold any of the top-level keys alone (a part of plans, of prune).
+ */
+export function parseManifestWhole(text: string, file: string, part = false): LoadResult {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, {
     lineCounter,
@@ -210,6 +226,8 @@ export function parseManifestWhole(text: string, file: string): LoadResult {
   }
 
   diagnostics.push(...checkSchema(data, source));
+  if (!part && isRecord(data) && !('clients' in data) && !(HOSTING_PLANS_KEY in data))
+    diagnostics.push({ ...source.offset(0), severity: 'error', message: NO_CLIENTS });
   const prune = buildPrune(data, source, diagnostics);
   const hostingPlans = buildHostingPlans(data, source, diagnostics);
   const clients = buildClients(data, source, diagnostics);

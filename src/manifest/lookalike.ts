@@ -1,5 +1,5 @@
 import { quote } from '../escape.js';
-import { isAscii } from '../util.js';
+import { isAscii, placeOf } from '../util.js';
 import { domainToUnicode } from 'node:url';
 import { CONFUSABLES_TABLE } from './confusables.generated.js';
 import type { Desired, Diagnostic, Location } from './types.js';
@@ -215,7 +215,7 @@ export function lookalikeDiagnostics(desired: Desired): Diagnostic[] {
     for (const [first, ...rest] of lookalikeGroups(names)) {
       if (first === undefined) continue;
       for (const other of rest) {
-        const where = first.loc === undefined ? '' : ` (line ${first.loc.line})`;
+        const where = first.loc === undefined ? '' : ` (${placeOf(first.loc, other.loc?.file ?? desired.file)})`;
         diagnostics.push({
           file: other.loc?.file ?? desired.file,
           line: other.loc?.line ?? 1,

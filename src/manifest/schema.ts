@@ -120,6 +120,9 @@ function locate<N>(source: Locator<N>, path: DataPath, key: string | undefined):
   return (key === undefined ? undefined : source.keyAt(found, key)) ?? source.at(found);
 }
 
+/** A manifest file with neither `clients` nor `hosting_plans` (load.ts; a directory's part may be). */
+export const NO_CLIENTS = 'the manifest has no "clients": add a "clients" list ("clients: []" for none)';
+
 /** The message for one ajv error; undefined for errors a semantic check words better. */
 function describe(error: ErrorObject, path: DataPath, data: unknown): string | undefined {
   const [top, index, field, domainIndex] = path;
@@ -129,7 +132,7 @@ function describe(error: ErrorObject, path: DataPath, data: unknown): string | u
     if (error.keyword === 'required') {
       return error.params.missingProperty === 'version'
         ? 'the manifest has no "version": add "version: 1" at the top'
-        : 'the manifest has no "clients": add a "clients" list ("clients: []" for none)';
+        : NO_CLIENTS;
     }
     return 'the manifest must be a mapping with "version: 1" and a "clients" list';
   }

@@ -7,7 +7,7 @@ const require = createRequire(import.meta.url);
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts), domains and hosting plans that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version","clients"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`.","type":"array","items":{"$ref":"#/$defs/client"}},"hosting_plans":{"title":"Hosting plans","description":"The hosting plans the panel should have, each with the keys it manages. Optional: plans not listed are left alone (unless prune.hosting_plans is true). A client's `plan` may name a plan listed here.","type":"array","items":{"$ref":"#/$defs/hosting_plan"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators, system domains and hosting plans in use are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"hosting_plans":{"title":"Prune hosting plans","description":"true: hosting plans the manifest does not list are deleted, except those a client is on (prune passes over them and says how many it kept). Off in runs scoped with --clients. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Hosting plans are matched by entries of their own, {hosting_plan: \"Premium*\"}: any text, case-sensitive, the whole name. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Pattern","description":"A name pattern of usernames and domain names, or {hosting_plan: ...} for plan names.","anyOf":[{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"},{"title":"Hosting plan pattern","description":"Plan names that prune never deletes: {hosting_plan: \"Premium*\"}, `*` matching any run of characters and `?` one; any text (plan names may hold spaces), case-sensitive, the whole name must match. Not empty.","type":"object","additionalProperties":false,"required":["hosting_plan"],"properties":{"hosting_plan":{"title":"Plan name pattern","description":"A plan name, with * and ? as wildcards, such as \"Premium*\".","type":"string"}}}]}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}},"hosting_plan":{"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1},"traffic":{"type":"integer","minimum":-1},"domains":{"type":"integer","minimum":-1},"subdomains":{"type":"integer","minimum":-1},"email_accounts":{"type":"integer","minimum":-1},"email_addresses":{"type":"integer","minimum":-1},"email_forwardings":{"type":"integer","minimum":-1},"databases":{"type":"integer","minimum":-1},"ftp_users":{"type":"integer","minimum":-1},"scheduled_tasks":{"type":"integer","minimum":-1}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts), domains and hosting plans that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`. A manifest file lists it unless it defines `hosting_plans`; a part of a manifest directory may leave it out.","type":"array","items":{"$ref":"#/$defs/client"}},"hosting_plans":{"title":"Hosting plans","description":"The hosting plans the panel should have, each with the keys it manages. Optional: plans not listed are left alone (unless prune.hosting_plans is true). A client's `plan` may name a plan listed here.","type":"array","items":{"$ref":"#/$defs/hosting_plan"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators, system domains and hosting plans in use are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"hosting_plans":{"title":"Prune hosting plans","description":"true: hosting plans the manifest does not list are deleted, except those a client is on (prune passes over them and says how many it kept). Off in runs scoped with --clients. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Hosting plans are matched by entries of their own, {hosting_plan: \"Premium*\"}: any text, case-sensitive, the whole name. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Pattern","description":"A name pattern of usernames and domain names, or {hosting_plan: ...} for plan names.","anyOf":[{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"},{"title":"Hosting plan pattern","description":"Plan names that prune never deletes: {hosting_plan: \"Premium*\"}, `*` matching any run of characters and `?` one; any text (plan names may hold spaces), case-sensitive, the whole name must match. Not empty.","type":"object","additionalProperties":false,"required":["hosting_plan"],"properties":{"hosting_plan":{"title":"Plan name pattern","description":"A plan name, with * and ? as wildcards, such as \"Premium*\".","type":"string"}}}]}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}},"hosting_plan":{"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1},"traffic":{"type":"integer","minimum":-1},"domains":{"type":"integer","minimum":-1},"subdomains":{"type":"integer","minimum":-1},"email_accounts":{"type":"integer","minimum":-1},"email_addresses":{"type":"integer","minimum":-1},"email_forwardings":{"type":"integer","minimum":-1},"databases":{"type":"integer","minimum":-1},"ftp_users":{"type":"integer","minimum":-1},"scheduled_tasks":{"type":"integer","minimum":-1}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}}}};
 const schema32 = {"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}};
 const schema33 = {"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1},"traffic":{"type":"integer","minimum":-1},"domains":{"type":"integer","minimum":-1},"subdomains":{"type":"integer","minimum":-1},"email_accounts":{"type":"integer","minimum":-1},"email_addresses":{"type":"integer","minimum":-1},"email_forwardings":{"type":"integer","minimum":-1},"databases":{"type":"integer","minimum":-1},"ftp_users":{"type":"integer","minimum":-1},"scheduled_tasks":{"type":"integer","minimum":-1}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}};
 const pattern4 = new RegExp("^[a-z][a-z0-9_-]{0,31}$", "u");
@@ -38,8 +38,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.clients === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'"};
+for(const key0 in data){
+if(!(((((key0 === "version") || (key0 === "clients")) || (key0 === "hosting_plans")) || (key0 === "prune")) || (key0 === "$schema"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -48,26 +49,15 @@ vErrors.push(err1);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(((((key0 === "version") || (key0 === "clients")) || (key0 === "hosting_plans")) || (key0 === "prune")) || (key0 === "$schema"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+}
+if(data.version !== undefined){
+if(1 !== data.version){
+const err2 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.version !== undefined){
-if(1 !== data.version){
-const err3 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
 }
 errors++;
 }
@@ -80,7 +70,18 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.username === undefined){
-const err4 = {instancePath:instancePath+"/clients/" + i0,schemaPath:"#/$defs/client/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+const err3 = {instancePath:instancePath+"/clients/" + i0,schemaPath:"#/$defs/client/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(((((((key1 === "username") || (key1 === "state")) || (key1 === "plan")) || (key1 === "email")) || (key1 === "suspended")) || (key1 === "language")) || (key1 === "domains"))){
+const err4 = {instancePath:instancePath+"/clients/" + i0,schemaPath:"#/$defs/client/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -89,9 +90,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-for(const key1 in data2){
-if(!(((((((key1 === "username") || (key1 === "state")) || (key1 === "plan")) || (key1 === "email")) || (key1 === "suspended")) || (key1 === "language")) || (key1 === "domains"))){
-const err5 = {instancePath:instancePath+"/clients/" + i0,schemaPath:"#/$defs/client/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+if(data2.username !== undefined){
+let data3 = data2.username;
+if(typeof data3 === "string"){
+if(!pattern4.test(data3)){
+const err5 = {instancePath:instancePath+"/clients/" + i0+"/username",schemaPath:"#/$defs/client/properties/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]{0,31}$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]{0,31}$"+"\""};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -101,11 +105,8 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data2.username !== undefined){
-let data3 = data2.username;
-if(typeof data3 === "string"){
-if(!pattern4.test(data3)){
-const err6 = {instancePath:instancePath+"/clients/" + i0+"/username",schemaPath:"#/$defs/client/properties/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]{0,31}$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]{0,31}$"+"\""};
+else {
+const err6 = {instancePath:instancePath+"/clients/" + i0+"/username",schemaPath:"#/$defs/client/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -115,8 +116,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-else {
-const err7 = {instancePath:instancePath+"/clients/" + i0+"/username",schemaPath:"#/$defs/client/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data2.state !== undefined){
+let data4 = data2.state;
+if(!((data4 === "present") || (data4 === "absent"))){
+const err7 = {instancePath:instancePath+"/clients/" + i0+"/state",schemaPath:"#/$defs/client/properties/state/enum",keyword:"enum",params:{allowedValues: schema32.properties.state.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -126,10 +129,9 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data2.state !== undefined){
-let data4 = data2.state;
-if(!((data4 === "present") || (data4 === "absent"))){
-const err8 = {instancePath:instancePath+"/clients/" + i0+"/state",schemaPath:"#/$defs/client/properties/state/enum",keyword:"enum",params:{allowedValues: schema32.properties.state.enum},message:"must be equal to one of the allowed values"};
+if(data2.plan !== undefined){
+if(typeof data2.plan !== "string"){
+const err8 = {instancePath:instancePath+"/clients/" + i0+"/plan",schemaPath:"#/$defs/client/properties/plan/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -139,9 +141,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data2.plan !== undefined){
-if(typeof data2.plan !== "string"){
-const err9 = {instancePath:instancePath+"/clients/" + i0+"/plan",schemaPath:"#/$defs/client/properties/plan/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data2.email !== undefined){
+if(typeof data2.email !== "string"){
+const err9 = {instancePath:instancePath+"/clients/" + i0+"/email",schemaPath:"#/$defs/client/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -151,9 +153,9 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data2.email !== undefined){
-if(typeof data2.email !== "string"){
-const err10 = {instancePath:instancePath+"/clients/" + i0+"/email",schemaPath:"#/$defs/client/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data2.suspended !== undefined){
+if(typeof data2.suspended !== "boolean"){
+const err10 = {instancePath:instancePath+"/clients/" + i0+"/suspended",schemaPath:"#/$defs/client/properties/suspended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -163,9 +165,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data2.suspended !== undefined){
-if(typeof data2.suspended !== "boolean"){
-const err11 = {instancePath:instancePath+"/clients/" + i0+"/suspended",schemaPath:"#/$defs/client/properties/suspended/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data2.language !== undefined){
+let data8 = data2.language;
+if(typeof data8 === "string"){
+if(func1(data8) < 1){
+const err11 = {instancePath:instancePath+"/clients/" + i0+"/language",schemaPath:"#/$defs/client/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -175,27 +179,13 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data2.language !== undefined){
-let data8 = data2.language;
-if(typeof data8 === "string"){
-if(func1(data8) < 1){
-const err12 = {instancePath:instancePath+"/clients/" + i0+"/language",schemaPath:"#/$defs/client/properties/language/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err12 = {instancePath:instancePath+"/clients/" + i0+"/language",schemaPath:"#/$defs/client/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/clients/" + i0+"/language",schemaPath:"#/$defs/client/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
 }
 errors++;
 }
@@ -210,12 +200,12 @@ const _errs23 = errors;
 let valid7 = false;
 const _errs24 = errors;
 if(typeof data10 !== "string"){
-const err14 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err13 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err14];
+vErrors = [err13];
 }
 else {
-vErrors.push(err14);
+vErrors.push(err13);
 }
 errors++;
 }
@@ -224,7 +214,18 @@ valid7 = valid7 || _valid0;
 const _errs26 = errors;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.name === undefined){
-const err15 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+const err14 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+for(const key2 in data10){
+if(!((((((key2 === "name") || (key2 === "state")) || (key2 === "php_version")) || (key2 === "https")) || (key2 === "redirect")) || (key2 === "dns"))){
+const err15 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -233,9 +234,10 @@ vErrors.push(err15);
 }
 errors++;
 }
-for(const key2 in data10){
-if(!((((((key2 === "name") || (key2 === "state")) || (key2 === "php_version")) || (key2 === "https")) || (key2 === "redirect")) || (key2 === "dns"))){
-const err16 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+}
+if(data10.name !== undefined){
+if(typeof data10.name !== "string"){
+const err16 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/name",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -245,9 +247,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data10.name !== undefined){
-if(typeof data10.name !== "string"){
-const err17 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/name",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data10.state !== undefined){
+let data12 = data10.state;
+if(!((data12 === "present") || (data12 === "absent"))){
+const err17 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/state",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/state/enum",keyword:"enum",params:{allowedValues: schema32.properties.domains.items.anyOf[1].properties.state.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -257,10 +260,11 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data10.state !== undefined){
-let data12 = data10.state;
-if(!((data12 === "present") || (data12 === "absent"))){
-const err18 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/state",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/state/enum",keyword:"enum",params:{allowedValues: schema32.properties.domains.items.anyOf[1].properties.state.enum},message:"must be equal to one of the allowed values"};
+if(data10.php_version !== undefined){
+let data13 = data10.php_version;
+if(typeof data13 === "string"){
+if(!pattern5.test(data13)){
+const err18 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/php_version",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/php_version/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -270,11 +274,8 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data10.php_version !== undefined){
-let data13 = data10.php_version;
-if(typeof data13 === "string"){
-if(!pattern5.test(data13)){
-const err19 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/php_version",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/php_version/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\""};
+else {
+const err19 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/php_version",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/php_version/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -284,8 +285,12 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/php_version",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/php_version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data10.https !== undefined){
+let data14 = data10.https;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key3 in data14){
+if(!(((key3 === "lets_encrypt") || (key3 === "force")) || (key3 === "hsts"))){
+const err20 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -295,12 +300,9 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data10.https !== undefined){
-let data14 = data10.https;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key3 in data14){
-if(!(((key3 === "lets_encrypt") || (key3 === "force")) || (key3 === "hsts"))){
-const err21 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(data14.lets_encrypt !== undefined){
+if(typeof data14.lets_encrypt !== "boolean"){
+const err21 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/lets_encrypt",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/lets_encrypt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -310,26 +312,14 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data14.lets_encrypt !== undefined){
-if(typeof data14.lets_encrypt !== "boolean"){
-const err22 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/lets_encrypt",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/lets_encrypt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data14.force !== undefined){
+if(typeof data14.force !== "boolean"){
+const err22 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/force",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err22];
 }
 else {
 vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data14.force !== undefined){
-if(typeof data14.force !== "boolean"){
-const err23 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/force",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
 }
 errors++;
 }
@@ -340,12 +330,12 @@ const _errs42 = errors;
 let valid10 = false;
 const _errs43 = errors;
 if(false !== data17){
-const err24 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
+const err23 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err23];
 }
 else {
-vErrors.push(err24);
+vErrors.push(err23);
 }
 errors++;
 }
@@ -354,7 +344,18 @@ valid10 = valid10 || _valid1;
 const _errs44 = errors;
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 if(data17.max_age === undefined){
-const err25 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'"};
+const err24 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+for(const key4 in data17){
+if(!(((key4 === "max_age") || (key4 === "include_subdomains")) || (key4 === "preload"))){
+const err25 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -363,9 +364,11 @@ vErrors.push(err25);
 }
 errors++;
 }
-for(const key4 in data17){
-if(!(((key4 === "max_age") || (key4 === "include_subdomains")) || (key4 === "preload"))){
-const err26 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+}
+if(data17.max_age !== undefined){
+let data18 = data17.max_age;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err26 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/max_age",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -374,11 +377,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data17.max_age !== undefined){
-let data18 = data17.max_age;
-if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err27 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/max_age",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err27 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/max_age",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -387,9 +388,11 @@ vErrors.push(err27);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 0 || isNaN(data18)){
-const err28 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/max_age",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data17.include_subdomains !== undefined){
+if(typeof data17.include_subdomains !== "boolean"){
+const err28 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/include_subdomains",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -399,10 +402,9 @@ vErrors.push(err28);
 errors++;
 }
 }
-}
-if(data17.include_subdomains !== undefined){
-if(typeof data17.include_subdomains !== "boolean"){
-const err29 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/include_subdomains",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data17.preload !== undefined){
+if(typeof data17.preload !== "boolean"){
+const err29 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/preload",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -412,9 +414,9 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data17.preload !== undefined){
-if(typeof data17.preload !== "boolean"){
-const err30 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/preload",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err30 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -423,27 +425,15 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid1 = _errs44 === errors;
+valid10 = valid10 || _valid1;
+if(!valid10){
+const err31 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err31];
 }
 else {
 vErrors.push(err31);
-}
-errors++;
-}
-var _valid1 = _errs44 === errors;
-valid10 = valid10 || _valid1;
-if(!valid10){
-const err32 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
 }
 errors++;
 }
@@ -461,12 +451,12 @@ vErrors = null;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err32 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err33];
+vErrors = [err32];
 }
 else {
-vErrors.push(err33);
+vErrors.push(err32);
 }
 errors++;
 }
@@ -477,12 +467,12 @@ const _errs54 = errors;
 let valid12 = false;
 const _errs55 = errors;
 if(false !== data21){
-const err34 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
+const err33 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
 if(vErrors === null){
-vErrors = [err34];
+vErrors = [err33];
 }
 else {
-vErrors.push(err34);
+vErrors.push(err33);
 }
 errors++;
 }
@@ -491,7 +481,18 @@ valid12 = valid12 || _valid2;
 const _errs56 = errors;
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 if(data21.to === undefined){
-const err35 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+const err34 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+for(const key5 in data21){
+if(!((key5 === "to") || (key5 === "status"))){
+const err35 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -500,9 +501,10 @@ vErrors.push(err35);
 }
 errors++;
 }
-for(const key5 in data21){
-if(!((key5 === "to") || (key5 === "status"))){
-const err36 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+if(data21.to !== undefined){
+if(typeof data21.to !== "string"){
+const err36 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect/to",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -512,9 +514,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data21.to !== undefined){
-if(typeof data21.to !== "string"){
-const err37 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect/to",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data21.status !== undefined){
+let data23 = data21.status;
+if(!((data23 === 301) || (data23 === 302))){
+const err37 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect/status",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/properties/status/enum",keyword:"enum",params:{allowedValues: schema32.properties.domains.items.anyOf[1].properties.redirect.anyOf[1].properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -524,10 +527,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data21.status !== undefined){
-let data23 = data21.status;
-if(!((data23 === 301) || (data23 === 302))){
-const err38 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect/status",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/properties/status/enum",keyword:"enum",params:{allowedValues: schema32.properties.domains.items.anyOf[1].properties.redirect.anyOf[1].properties.status.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err38 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -536,27 +538,15 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid2 = _errs56 === errors;
+valid12 = valid12 || _valid2;
+if(!valid12){
+const err39 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err39];
 }
 else {
 vErrors.push(err39);
-}
-errors++;
-}
-var _valid2 = _errs56 === errors;
-valid12 = valid12 || _valid2;
-if(!valid12){
-const err40 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
 }
 errors++;
 }
@@ -576,7 +566,18 @@ if(data10.dns !== undefined){
 let data24 = data10.dns;
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 if(data24.records === undefined){
-const err41 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'"};
+const err40 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+for(const key6 in data24){
+if(!((((key6 === "ttl") || (key6 === "records")) || (key6 === "prune")) || (key6 === "keep"))){
+const err41 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -585,9 +586,11 @@ vErrors.push(err41);
 }
 errors++;
 }
-for(const key6 in data24){
-if(!((((key6 === "ttl") || (key6 === "records")) || (key6 === "prune")) || (key6 === "keep"))){
-const err42 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+if(data24.ttl !== undefined){
+let data25 = data24.ttl;
+if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
+const err42 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -596,11 +599,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-if(data24.ttl !== undefined){
-let data25 = data24.ttl;
-if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err43 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 > 2592000 || isNaN(data25)){
+const err43 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/ttl/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2592000},message:"must be <= 2592000"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -609,24 +610,13 @@ vErrors.push(err43);
 }
 errors++;
 }
-if((typeof data25 == "number") && (isFinite(data25))){
-if(data25 > 2592000 || isNaN(data25)){
-const err44 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/ttl/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2592000},message:"must be <= 2592000"};
+if(data25 < 60 || isNaN(data25)){
+const err44 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 60},message:"must be >= 60"};
 if(vErrors === null){
 vErrors = [err44];
 }
 else {
 vErrors.push(err44);
-}
-errors++;
-}
-if(data25 < 60 || isNaN(data25)){
-const err45 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 60},message:"must be >= 60"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
 }
 errors++;
 }
@@ -640,7 +630,17 @@ for(let i2=0; i2<len2; i2++){
 let data27 = data26[i2];
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 if(data27.host === undefined){
-const err46 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'"};
+const err45 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data27.type === undefined){
+const err46 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -649,8 +649,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data27.type === undefined){
-const err47 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(data27.value === undefined){
+const err47 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -659,8 +659,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(data27.value === undefined){
-const err48 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
+for(const key7 in data27){
+if(!((((key7 === "host") || (key7 === "type")) || (key7 === "value")) || (key7 === "ttl"))){
+const err48 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -669,9 +670,10 @@ vErrors.push(err48);
 }
 errors++;
 }
-for(const key7 in data27){
-if(!((((key7 === "host") || (key7 === "type")) || (key7 === "value")) || (key7 === "ttl"))){
-const err49 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+}
+if(data27.host !== undefined){
+if(typeof data27.host !== "string"){
+const err49 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/host",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -681,9 +683,9 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data27.host !== undefined){
-if(typeof data27.host !== "string"){
-const err50 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/host",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27.type !== undefined){
+if(typeof data27.type !== "string"){
+const err50 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/type",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -693,9 +695,9 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data27.type !== undefined){
-if(typeof data27.type !== "string"){
-const err51 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/type",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27.value !== undefined){
+if(typeof data27.value !== "string"){
+const err51 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/value",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -705,9 +707,10 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data27.value !== undefined){
-if(typeof data27.value !== "string"){
-const err52 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/value",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27.ttl !== undefined){
+let data31 = data27.ttl;
+if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
+const err52 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -716,11 +719,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data27.ttl !== undefined){
-let data31 = data27.ttl;
-if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
-const err53 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 > 2592000 || isNaN(data31)){
+const err53 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/ttl/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2592000},message:"must be <= 2592000"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -729,9 +730,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if((typeof data31 == "number") && (isFinite(data31))){
-if(data31 > 2592000 || isNaN(data31)){
-const err54 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/ttl/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2592000},message:"must be <= 2592000"};
+if(data31 < 60 || isNaN(data31)){
+const err54 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 60},message:"must be >= 60"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -740,8 +740,11 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data31 < 60 || isNaN(data31)){
-const err55 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 60},message:"must be >= 60"};
+}
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -752,9 +755,8 @@ errors++;
 }
 }
 }
-}
 else {
-const err56 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err56 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -764,26 +766,14 @@ vErrors.push(err56);
 errors++;
 }
 }
-}
-else {
-const err57 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data24.prune !== undefined){
+if(typeof data24.prune !== "boolean"){
+const err57 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/prune",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/prune/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err57];
 }
 else {
 vErrors.push(err57);
-}
-errors++;
-}
-}
-if(data24.prune !== undefined){
-if(typeof data24.prune !== "boolean"){
-const err58 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/prune",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/prune/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
 }
 errors++;
 }
@@ -794,7 +784,19 @@ if(Array.isArray(data33)){
 const len3 = data33.length;
 for(let i3=0; i3<len3; i3++){
 if(typeof data33[i3] !== "string"){
-const err59 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/keep/" + i3,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/keep/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err58 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/keep/" + i3,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/keep/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/keep",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -806,7 +808,7 @@ errors++;
 }
 }
 else {
-const err60 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/keep",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err60 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -818,7 +820,7 @@ errors++;
 }
 }
 else {
-const err61 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err61 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -827,27 +829,15 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-}
-else {
-const err62 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid0 = _errs26 === errors;
+valid7 = valid7 || _valid0;
+if(!valid7){
+const err62 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err62];
 }
 else {
 vErrors.push(err62);
-}
-errors++;
-}
-var _valid0 = _errs26 === errors;
-valid7 = valid7 || _valid0;
-if(!valid7){
-const err63 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
 }
 errors++;
 }
@@ -865,7 +855,19 @@ vErrors = null;
 }
 }
 else {
-const err64 = {instancePath:instancePath+"/clients/" + i0+"/domains",schemaPath:"#/$defs/client/properties/domains/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err63 = {instancePath:instancePath+"/clients/" + i0+"/domains",schemaPath:"#/$defs/client/properties/domains/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/clients/" + i0,schemaPath:"#/$defs/client/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -877,24 +879,12 @@ errors++;
 }
 }
 else {
-const err65 = {instancePath:instancePath+"/clients/" + i0,schemaPath:"#/$defs/client/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err65 = {instancePath:instancePath+"/clients",schemaPath:"#/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err65];
 }
 else {
 vErrors.push(err65);
-}
-errors++;
-}
-}
-}
-else {
-const err66 = {instancePath:instancePath+"/clients",schemaPath:"#/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
 }
 errors++;
 }
@@ -907,7 +897,18 @@ for(let i4=0; i4<len4; i4++){
 let data36 = data35[i4];
 if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
 if(data36.name === undefined){
-const err67 = {instancePath:instancePath+"/hosting_plans/" + i4,schemaPath:"#/$defs/hosting_plan/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+const err66 = {instancePath:instancePath+"/hosting_plans/" + i4,schemaPath:"#/$defs/hosting_plan/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+for(const key8 in data36){
+if(!((((((key8 === "name") || (key8 === "state")) || (key8 === "resources")) || (key8 === "permissions")) || (key8 === "php")) || (key8 === "php_fpm"))){
+const err67 = {instancePath:instancePath+"/hosting_plans/" + i4,schemaPath:"#/$defs/hosting_plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -916,9 +917,10 @@ vErrors.push(err67);
 }
 errors++;
 }
-for(const key8 in data36){
-if(!((((((key8 === "name") || (key8 === "state")) || (key8 === "resources")) || (key8 === "permissions")) || (key8 === "php")) || (key8 === "php_fpm"))){
-const err68 = {instancePath:instancePath+"/hosting_plans/" + i4,schemaPath:"#/$defs/hosting_plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+}
+if(data36.name !== undefined){
+if(typeof data36.name !== "string"){
+const err68 = {instancePath:instancePath+"/hosting_plans/" + i4+"/name",schemaPath:"#/$defs/hosting_plan/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -928,27 +930,15 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data36.name !== undefined){
-if(typeof data36.name !== "string"){
-const err69 = {instancePath:instancePath+"/hosting_plans/" + i4+"/name",schemaPath:"#/$defs/hosting_plan/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data36.state !== undefined){
+let data38 = data36.state;
+if(!((data38 === "present") || (data38 === "absent"))){
+const err69 = {instancePath:instancePath+"/hosting_plans/" + i4+"/state",schemaPath:"#/$defs/hosting_plan/properties/state/enum",keyword:"enum",params:{allowedValues: schema33.properties.state.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err69];
 }
 else {
 vErrors.push(err69);
-}
-errors++;
-}
-}
-if(data36.state !== undefined){
-let data38 = data36.state;
-if(!((data38 === "present") || (data38 === "absent"))){
-const err70 = {instancePath:instancePath+"/hosting_plans/" + i4+"/state",schemaPath:"#/$defs/hosting_plan/properties/state/enum",keyword:"enum",params:{allowedValues: schema33.properties.state.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
 }
 errors++;
 }
@@ -963,7 +953,20 @@ const _errs99 = errors;
 let valid25 = false;
 const _errs100 = errors;
 if(typeof data40 !== "string"){
-const err71 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err70 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+var _valid3 = _errs100 === errors;
+valid25 = valid25 || _valid3;
+const _errs102 = errors;
+if(!((typeof data40 == "number") && (isFinite(data40)))){
+const err71 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -972,11 +975,11 @@ vErrors.push(err71);
 }
 errors++;
 }
-var _valid3 = _errs100 === errors;
+var _valid3 = _errs102 === errors;
 valid25 = valid25 || _valid3;
-const _errs102 = errors;
-if(!((typeof data40 == "number") && (isFinite(data40)))){
-const err72 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs104 = errors;
+if(typeof data40 !== "boolean"){
+const err72 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -985,11 +988,11 @@ vErrors.push(err72);
 }
 errors++;
 }
-var _valid3 = _errs102 === errors;
+var _valid3 = _errs104 === errors;
 valid25 = valid25 || _valid3;
-const _errs104 = errors;
-if(typeof data40 !== "boolean"){
-const err73 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const _errs106 = errors;
+if(data40 !== null){
+const err73 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -998,28 +1001,15 @@ vErrors.push(err73);
 }
 errors++;
 }
-var _valid3 = _errs104 === errors;
+var _valid3 = _errs106 === errors;
 valid25 = valid25 || _valid3;
-const _errs106 = errors;
-if(data40 !== null){
-const err74 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid25){
+const err74 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err74];
 }
 else {
 vErrors.push(err74);
-}
-errors++;
-}
-var _valid3 = _errs106 === errors;
-valid25 = valid25 || _valid3;
-if(!valid25){
-const err75 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
 }
 errors++;
 }
@@ -1039,7 +1029,18 @@ vErrors = null;
 if(data39.disk_space !== undefined){
 let data41 = data39.disk_space;
 if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err76 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/disk_space",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/disk_space/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err75 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/disk_space",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/disk_space/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < -1 || isNaN(data41)){
+const err76 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/disk_space",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/disk_space/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1048,9 +1049,12 @@ vErrors.push(err76);
 }
 errors++;
 }
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 < -1 || isNaN(data41)){
-const err77 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/disk_space",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/disk_space/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data39.traffic !== undefined){
+let data42 = data39.traffic;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err77 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1059,12 +1063,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-}
-if(data39.traffic !== undefined){
-let data42 = data39.traffic;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err78 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 < -1 || isNaN(data42)){
+const err78 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1073,9 +1074,12 @@ vErrors.push(err78);
 }
 errors++;
 }
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 < -1 || isNaN(data42)){
-const err79 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data39.domains !== undefined){
+let data43 = data39.domains;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err79 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1084,12 +1088,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-}
-if(data39.domains !== undefined){
-let data43 = data39.domains;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err80 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 < -1 || isNaN(data43)){
+const err80 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1098,9 +1099,12 @@ vErrors.push(err80);
 }
 errors++;
 }
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 < -1 || isNaN(data43)){
-const err81 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data39.subdomains !== undefined){
+let data44 = data39.subdomains;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err81 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1109,12 +1113,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-}
-if(data39.subdomains !== undefined){
-let data44 = data39.subdomains;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err82 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 < -1 || isNaN(data44)){
+const err82 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1123,9 +1124,12 @@ vErrors.push(err82);
 }
 errors++;
 }
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 < -1 || isNaN(data44)){
-const err83 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data39.email_accounts !== undefined){
+let data45 = data39.email_accounts;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err83 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1134,12 +1138,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-}
-if(data39.email_accounts !== undefined){
-let data45 = data39.email_accounts;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
-const err84 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 < -1 || isNaN(data45)){
+const err84 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1148,9 +1149,12 @@ vErrors.push(err84);
 }
 errors++;
 }
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 < -1 || isNaN(data45)){
-const err85 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data39.email_addresses !== undefined){
+let data46 = data39.email_addresses;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err85 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1159,12 +1163,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-}
-if(data39.email_addresses !== undefined){
-let data46 = data39.email_addresses;
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
-const err86 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < -1 || isNaN(data46)){
+const err86 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1173,9 +1174,12 @@ vErrors.push(err86);
 }
 errors++;
 }
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 < -1 || isNaN(data46)){
-const err87 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data39.email_forwardings !== undefined){
+let data47 = data39.email_forwardings;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err87 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1184,12 +1188,9 @@ vErrors.push(err87);
 }
 errors++;
 }
-}
-}
-if(data39.email_forwardings !== undefined){
-let data47 = data39.email_forwardings;
-if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
-const err88 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < -1 || isNaN(data47)){
+const err88 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1198,9 +1199,12 @@ vErrors.push(err88);
 }
 errors++;
 }
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 < -1 || isNaN(data47)){
-const err89 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data39.databases !== undefined){
+let data48 = data39.databases;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
+const err89 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1209,12 +1213,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-}
-if(data39.databases !== undefined){
-let data48 = data39.databases;
-if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
-const err90 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 < -1 || isNaN(data48)){
+const err90 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1223,9 +1224,12 @@ vErrors.push(err90);
 }
 errors++;
 }
-if((typeof data48 == "number") && (isFinite(data48))){
-if(data48 < -1 || isNaN(data48)){
-const err91 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data39.ftp_users !== undefined){
+let data49 = data39.ftp_users;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err91 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1234,12 +1238,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-}
-if(data39.ftp_users !== undefined){
-let data49 = data39.ftp_users;
-if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
-const err92 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 < -1 || isNaN(data49)){
+const err92 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1248,9 +1249,12 @@ vErrors.push(err92);
 }
 errors++;
 }
-if((typeof data49 == "number") && (isFinite(data49))){
-if(data49 < -1 || isNaN(data49)){
-const err93 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data39.scheduled_tasks !== undefined){
+let data50 = data39.scheduled_tasks;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err93 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1259,12 +1263,9 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-}
-if(data39.scheduled_tasks !== undefined){
-let data50 = data39.scheduled_tasks;
-if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
-const err94 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < -1 || isNaN(data50)){
+const err94 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1273,27 +1274,16 @@ vErrors.push(err94);
 }
 errors++;
 }
-if((typeof data50 == "number") && (isFinite(data50))){
-if(data50 < -1 || isNaN(data50)){
-const err95 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources",schemaPath:"#/$defs/hosting_plan/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err95];
 }
 else {
 vErrors.push(err95);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err96 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources",schemaPath:"#/$defs/hosting_plan/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
 }
 errors++;
 }
@@ -1308,7 +1298,20 @@ const _errs132 = errors;
 let valid28 = false;
 const _errs133 = errors;
 if(typeof data52 !== "string"){
-const err97 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err96 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+var _valid4 = _errs133 === errors;
+valid28 = valid28 || _valid4;
+const _errs135 = errors;
+if(!((typeof data52 == "number") && (isFinite(data52)))){
+const err97 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1317,11 +1320,11 @@ vErrors.push(err97);
 }
 errors++;
 }
-var _valid4 = _errs133 === errors;
+var _valid4 = _errs135 === errors;
 valid28 = valid28 || _valid4;
-const _errs135 = errors;
-if(!((typeof data52 == "number") && (isFinite(data52)))){
-const err98 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs137 = errors;
+if(typeof data52 !== "boolean"){
+const err98 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1330,11 +1333,11 @@ vErrors.push(err98);
 }
 errors++;
 }
-var _valid4 = _errs135 === errors;
+var _valid4 = _errs137 === errors;
 valid28 = valid28 || _valid4;
-const _errs137 = errors;
-if(typeof data52 !== "boolean"){
-const err99 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const _errs139 = errors;
+if(data52 !== null){
+const err99 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1343,28 +1346,15 @@ vErrors.push(err99);
 }
 errors++;
 }
-var _valid4 = _errs137 === errors;
+var _valid4 = _errs139 === errors;
 valid28 = valid28 || _valid4;
-const _errs139 = errors;
-if(data52 !== null){
-const err100 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid28){
+const err100 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err100];
 }
 else {
 vErrors.push(err100);
-}
-errors++;
-}
-var _valid4 = _errs139 === errors;
-valid28 = valid28 || _valid4;
-if(!valid28){
-const err101 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
 }
 errors++;
 }
@@ -1383,7 +1373,19 @@ vErrors = null;
 }
 if(data51.ftp !== undefined){
 if(typeof data51.ftp !== "boolean"){
-const err102 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ftp",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ftp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err101 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ftp",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ftp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+if(data51.php !== undefined){
+if(typeof data51.php !== "boolean"){
+const err102 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/php",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/php/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1393,9 +1395,9 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data51.php !== undefined){
-if(typeof data51.php !== "boolean"){
-const err103 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/php",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/php/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data51.perl !== undefined){
+if(typeof data51.perl !== "boolean"){
+const err103 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/perl",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/perl/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1405,9 +1407,9 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(data51.perl !== undefined){
-if(typeof data51.perl !== "boolean"){
-const err104 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/perl",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/perl/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data51.ssh !== undefined){
+if(typeof data51.ssh !== "boolean"){
+const err104 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ssh",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ssh/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1417,9 +1419,9 @@ vErrors.push(err104);
 errors++;
 }
 }
-if(data51.ssh !== undefined){
-if(typeof data51.ssh !== "boolean"){
-const err105 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ssh",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ssh/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data51.backup !== undefined){
+if(typeof data51.backup !== "boolean"){
+const err105 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/backup",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/backup/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1429,9 +1431,9 @@ vErrors.push(err105);
 errors++;
 }
 }
-if(data51.backup !== undefined){
-if(typeof data51.backup !== "boolean"){
-const err106 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/backup",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/backup/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data51.panel_access !== undefined){
+if(typeof data51.panel_access !== "boolean"){
+const err106 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/panel_access",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/panel_access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1441,9 +1443,9 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data51.panel_access !== undefined){
-if(typeof data51.panel_access !== "boolean"){
-const err107 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/panel_access",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/panel_access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data51.domain_security !== undefined){
+if(typeof data51.domain_security !== "boolean"){
+const err107 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/domain_security",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/domain_security/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1453,9 +1455,9 @@ vErrors.push(err107);
 errors++;
 }
 }
-if(data51.domain_security !== undefined){
-if(typeof data51.domain_security !== "boolean"){
-const err108 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/domain_security",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/domain_security/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data51.certificate_management !== undefined){
+if(typeof data51.certificate_management !== "boolean"){
+const err108 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/certificate_management",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/certificate_management/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1465,9 +1467,9 @@ vErrors.push(err108);
 errors++;
 }
 }
-if(data51.certificate_management !== undefined){
-if(typeof data51.certificate_management !== "boolean"){
-const err109 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/certificate_management",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/certificate_management/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data51.file_manager !== undefined){
+if(typeof data51.file_manager !== "boolean"){
+const err109 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/file_manager",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/file_manager/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1477,9 +1479,9 @@ vErrors.push(err109);
 errors++;
 }
 }
-if(data51.file_manager !== undefined){
-if(typeof data51.file_manager !== "boolean"){
-const err110 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/file_manager",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/file_manager/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data51.dns_editor !== undefined){
+if(typeof data51.dns_editor !== "boolean"){
+const err110 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/dns_editor",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/dns_editor/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1489,9 +1491,9 @@ vErrors.push(err110);
 errors++;
 }
 }
-if(data51.dns_editor !== undefined){
-if(typeof data51.dns_editor !== "boolean"){
-const err111 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/dns_editor",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/dns_editor/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data51.database_remote_access !== undefined){
+if(typeof data51.database_remote_access !== "boolean"){
+const err111 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/database_remote_access",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/database_remote_access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1501,9 +1503,9 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(data51.database_remote_access !== undefined){
-if(typeof data51.database_remote_access !== "boolean"){
-const err112 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/database_remote_access",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/database_remote_access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data51.email_catchall !== undefined){
+if(typeof data51.email_catchall !== "boolean"){
+const err112 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/email_catchall",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/email_catchall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1513,9 +1515,9 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data51.email_catchall !== undefined){
-if(typeof data51.email_catchall !== "boolean"){
-const err113 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/email_catchall",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/email_catchall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data51.applications !== undefined){
+if(typeof data51.applications !== "boolean"){
+const err113 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/applications",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/applications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1525,9 +1527,9 @@ vErrors.push(err113);
 errors++;
 }
 }
-if(data51.applications !== undefined){
-if(typeof data51.applications !== "boolean"){
-const err114 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/applications",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/applications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data51.ssh_jail !== undefined){
+if(typeof data51.ssh_jail !== "boolean"){
+const err114 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ssh_jail",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ssh_jail/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1537,9 +1539,9 @@ vErrors.push(err114);
 errors++;
 }
 }
-if(data51.ssh_jail !== undefined){
-if(typeof data51.ssh_jail !== "boolean"){
-const err115 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ssh_jail",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ssh_jail/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data51.delete_main_domain !== undefined){
+if(typeof data51.delete_main_domain !== "boolean"){
+const err115 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/delete_main_domain",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/delete_main_domain/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1549,9 +1551,9 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(data51.delete_main_domain !== undefined){
-if(typeof data51.delete_main_domain !== "boolean"){
-const err116 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/delete_main_domain",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/delete_main_domain/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data51.change_personal_data !== undefined){
+if(typeof data51.change_personal_data !== "boolean"){
+const err116 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/change_personal_data",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/change_personal_data/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1561,9 +1563,9 @@ vErrors.push(err116);
 errors++;
 }
 }
-if(data51.change_personal_data !== undefined){
-if(typeof data51.change_personal_data !== "boolean"){
-const err117 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/change_personal_data",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/change_personal_data/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data51.update_contact_data !== undefined){
+if(typeof data51.update_contact_data !== "boolean"){
+const err117 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/update_contact_data",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/update_contact_data/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1573,26 +1575,14 @@ vErrors.push(err117);
 errors++;
 }
 }
-if(data51.update_contact_data !== undefined){
-if(typeof data51.update_contact_data !== "boolean"){
-const err118 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/update_contact_data",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/update_contact_data/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err118 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions",schemaPath:"#/$defs/hosting_plan/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err118];
 }
 else {
 vErrors.push(err118);
-}
-errors++;
-}
-}
-}
-else {
-const err119 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions",schemaPath:"#/$defs/hosting_plan/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err119];
-}
-else {
-vErrors.push(err119);
 }
 errors++;
 }
@@ -1607,7 +1597,20 @@ const _errs179 = errors;
 let valid31 = false;
 const _errs180 = errors;
 if(typeof data71 !== "string"){
-const err120 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err119 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+var _valid5 = _errs180 === errors;
+valid31 = valid31 || _valid5;
+const _errs182 = errors;
+if(!((typeof data71 == "number") && (isFinite(data71)))){
+const err120 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1616,11 +1619,11 @@ vErrors.push(err120);
 }
 errors++;
 }
-var _valid5 = _errs180 === errors;
+var _valid5 = _errs182 === errors;
 valid31 = valid31 || _valid5;
-const _errs182 = errors;
-if(!((typeof data71 == "number") && (isFinite(data71)))){
-const err121 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs184 = errors;
+if(typeof data71 !== "boolean"){
+const err121 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1629,11 +1632,11 @@ vErrors.push(err121);
 }
 errors++;
 }
-var _valid5 = _errs182 === errors;
+var _valid5 = _errs184 === errors;
 valid31 = valid31 || _valid5;
-const _errs184 = errors;
-if(typeof data71 !== "boolean"){
-const err122 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const _errs186 = errors;
+if(data71 !== null){
+const err122 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1642,28 +1645,15 @@ vErrors.push(err122);
 }
 errors++;
 }
-var _valid5 = _errs184 === errors;
+var _valid5 = _errs186 === errors;
 valid31 = valid31 || _valid5;
-const _errs186 = errors;
-if(data71 !== null){
-const err123 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid31){
+const err123 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err123];
 }
 else {
 vErrors.push(err123);
-}
-errors++;
-}
-var _valid5 = _errs186 === errors;
-valid31 = valid31 || _valid5;
-if(!valid31){
-const err124 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err124];
-}
-else {
-vErrors.push(err124);
 }
 errors++;
 }
@@ -1684,23 +1674,23 @@ if(data70.memory_limit !== undefined){
 let data72 = data70.memory_limit;
 if(typeof data72 === "string"){
 if(!pattern6.test(data72)){
-const err125 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/memory_limit",schemaPath:"#/$defs/hosting_plan/properties/php/properties/memory_limit/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
+const err124 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/memory_limit",schemaPath:"#/$defs/hosting_plan/properties/php/properties/memory_limit/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
 if(vErrors === null){
-vErrors = [err125];
+vErrors = [err124];
 }
 else {
-vErrors.push(err125);
+vErrors.push(err124);
 }
 errors++;
 }
 }
 else {
-const err126 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/memory_limit",schemaPath:"#/$defs/hosting_plan/properties/php/properties/memory_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err125 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/memory_limit",schemaPath:"#/$defs/hosting_plan/properties/php/properties/memory_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err126];
+vErrors = [err125];
 }
 else {
-vErrors.push(err126);
+vErrors.push(err125);
 }
 errors++;
 }
@@ -1711,7 +1701,20 @@ const _errs191 = errors;
 let valid33 = false;
 const _errs192 = errors;
 if(typeof data73 !== "string"){
-const err127 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err126 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+var _valid6 = _errs192 === errors;
+valid33 = valid33 || _valid6;
+const _errs194 = errors;
+if(!((typeof data73 == "number") && (isFinite(data73)))){
+const err127 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1720,11 +1723,11 @@ vErrors.push(err127);
 }
 errors++;
 }
-var _valid6 = _errs192 === errors;
+var _valid6 = _errs194 === errors;
 valid33 = valid33 || _valid6;
-const _errs194 = errors;
-if(!((typeof data73 == "number") && (isFinite(data73)))){
-const err128 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs196 = errors;
+if(typeof data73 !== "boolean"){
+const err128 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1733,11 +1736,11 @@ vErrors.push(err128);
 }
 errors++;
 }
-var _valid6 = _errs194 === errors;
+var _valid6 = _errs196 === errors;
 valid33 = valid33 || _valid6;
-const _errs196 = errors;
-if(typeof data73 !== "boolean"){
-const err129 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const _errs198 = errors;
+if(data73 !== null){
+const err129 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1746,28 +1749,15 @@ vErrors.push(err129);
 }
 errors++;
 }
-var _valid6 = _errs196 === errors;
+var _valid6 = _errs198 === errors;
 valid33 = valid33 || _valid6;
-const _errs198 = errors;
-if(data73 !== null){
-const err130 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid33){
+const err130 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err130];
 }
 else {
 vErrors.push(err130);
-}
-errors++;
-}
-var _valid6 = _errs198 === errors;
-valid33 = valid33 || _valid6;
-if(!valid33){
-const err131 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err131];
-}
-else {
-vErrors.push(err131);
 }
 errors++;
 }
@@ -1787,7 +1777,18 @@ if(data70.post_max_size !== undefined){
 let data74 = data70.post_max_size;
 if(typeof data74 === "string"){
 if(!pattern6.test(data74)){
-const err132 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/post_max_size",schemaPath:"#/$defs/hosting_plan/properties/php/properties/post_max_size/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
+const err131 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/post_max_size",schemaPath:"#/$defs/hosting_plan/properties/php/properties/post_max_size/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+else {
+const err132 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/post_max_size",schemaPath:"#/$defs/hosting_plan/properties/php/properties/post_max_size/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1797,8 +1798,11 @@ vErrors.push(err132);
 errors++;
 }
 }
-else {
-const err133 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/post_max_size",schemaPath:"#/$defs/hosting_plan/properties/php/properties/post_max_size/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data70.upload_max_filesize !== undefined){
+let data75 = data70.upload_max_filesize;
+if(typeof data75 === "string"){
+if(!pattern6.test(data75)){
+const err133 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/upload_max_filesize",schemaPath:"#/$defs/hosting_plan/properties/php/properties/upload_max_filesize/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1808,27 +1812,13 @@ vErrors.push(err133);
 errors++;
 }
 }
-if(data70.upload_max_filesize !== undefined){
-let data75 = data70.upload_max_filesize;
-if(typeof data75 === "string"){
-if(!pattern6.test(data75)){
-const err134 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/upload_max_filesize",schemaPath:"#/$defs/hosting_plan/properties/php/properties/upload_max_filesize/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
+else {
+const err134 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/upload_max_filesize",schemaPath:"#/$defs/hosting_plan/properties/php/properties/upload_max_filesize/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err134];
 }
 else {
 vErrors.push(err134);
-}
-errors++;
-}
-}
-else {
-const err135 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/upload_max_filesize",schemaPath:"#/$defs/hosting_plan/properties/php/properties/upload_max_filesize/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err135];
-}
-else {
-vErrors.push(err135);
 }
 errors++;
 }
@@ -1839,7 +1829,20 @@ const _errs205 = errors;
 let valid34 = false;
 const _errs206 = errors;
 if(typeof data76 !== "string"){
-const err136 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err135 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+var _valid7 = _errs206 === errors;
+valid34 = valid34 || _valid7;
+const _errs208 = errors;
+if(!((typeof data76 == "number") && (isFinite(data76)))){
+const err136 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1848,11 +1851,11 @@ vErrors.push(err136);
 }
 errors++;
 }
-var _valid7 = _errs206 === errors;
+var _valid7 = _errs208 === errors;
 valid34 = valid34 || _valid7;
-const _errs208 = errors;
-if(!((typeof data76 == "number") && (isFinite(data76)))){
-const err137 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs210 = errors;
+if(typeof data76 !== "boolean"){
+const err137 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1861,11 +1864,11 @@ vErrors.push(err137);
 }
 errors++;
 }
-var _valid7 = _errs208 === errors;
+var _valid7 = _errs210 === errors;
 valid34 = valid34 || _valid7;
-const _errs210 = errors;
-if(typeof data76 !== "boolean"){
-const err138 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const _errs212 = errors;
+if(data76 !== null){
+const err138 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1874,28 +1877,15 @@ vErrors.push(err138);
 }
 errors++;
 }
-var _valid7 = _errs210 === errors;
+var _valid7 = _errs212 === errors;
 valid34 = valid34 || _valid7;
-const _errs212 = errors;
-if(data76 !== null){
-const err139 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid34){
+const err139 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err139];
 }
 else {
 vErrors.push(err139);
-}
-errors++;
-}
-var _valid7 = _errs212 === errors;
-valid34 = valid34 || _valid7;
-if(!valid34){
-const err140 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err140];
-}
-else {
-vErrors.push(err140);
 }
 errors++;
 }
@@ -1917,7 +1907,20 @@ const _errs215 = errors;
 let valid35 = false;
 const _errs216 = errors;
 if(typeof data77 !== "string"){
-const err141 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err140 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+var _valid8 = _errs216 === errors;
+valid35 = valid35 || _valid8;
+const _errs218 = errors;
+if(!((typeof data77 == "number") && (isFinite(data77)))){
+const err141 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1926,11 +1929,11 @@ vErrors.push(err141);
 }
 errors++;
 }
-var _valid8 = _errs216 === errors;
+var _valid8 = _errs218 === errors;
 valid35 = valid35 || _valid8;
-const _errs218 = errors;
-if(!((typeof data77 == "number") && (isFinite(data77)))){
-const err142 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs220 = errors;
+if(typeof data77 !== "boolean"){
+const err142 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1939,11 +1942,11 @@ vErrors.push(err142);
 }
 errors++;
 }
-var _valid8 = _errs218 === errors;
+var _valid8 = _errs220 === errors;
 valid35 = valid35 || _valid8;
-const _errs220 = errors;
-if(typeof data77 !== "boolean"){
-const err143 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const _errs222 = errors;
+if(data77 !== null){
+const err143 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1952,28 +1955,15 @@ vErrors.push(err143);
 }
 errors++;
 }
-var _valid8 = _errs220 === errors;
+var _valid8 = _errs222 === errors;
 valid35 = valid35 || _valid8;
-const _errs222 = errors;
-if(data77 !== null){
-const err144 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid35){
+const err144 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err144];
 }
 else {
 vErrors.push(err144);
-}
-errors++;
-}
-var _valid8 = _errs222 === errors;
-valid35 = valid35 || _valid8;
-if(!valid35){
-const err145 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err145];
-}
-else {
-vErrors.push(err145);
 }
 errors++;
 }
@@ -1995,7 +1985,20 @@ const _errs225 = errors;
 let valid36 = false;
 const _errs226 = errors;
 if(typeof data78 !== "string"){
-const err146 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err145 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+var _valid9 = _errs226 === errors;
+valid36 = valid36 || _valid9;
+const _errs228 = errors;
+if(!((typeof data78 == "number") && (isFinite(data78)))){
+const err146 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -2004,11 +2007,11 @@ vErrors.push(err146);
 }
 errors++;
 }
-var _valid9 = _errs226 === errors;
+var _valid9 = _errs228 === errors;
 valid36 = valid36 || _valid9;
-const _errs228 = errors;
-if(!((typeof data78 == "number") && (isFinite(data78)))){
-const err147 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs230 = errors;
+if(typeof data78 !== "boolean"){
+const err147 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -2017,11 +2020,11 @@ vErrors.push(err147);
 }
 errors++;
 }
-var _valid9 = _errs228 === errors;
+var _valid9 = _errs230 === errors;
 valid36 = valid36 || _valid9;
-const _errs230 = errors;
-if(typeof data78 !== "boolean"){
-const err148 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const _errs232 = errors;
+if(data78 !== null){
+const err148 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -2030,28 +2033,15 @@ vErrors.push(err148);
 }
 errors++;
 }
-var _valid9 = _errs230 === errors;
+var _valid9 = _errs232 === errors;
 valid36 = valid36 || _valid9;
-const _errs232 = errors;
-if(data78 !== null){
-const err149 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid36){
+const err149 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err149];
 }
 else {
 vErrors.push(err149);
-}
-errors++;
-}
-var _valid9 = _errs232 === errors;
-valid36 = valid36 || _valid9;
-if(!valid36){
-const err150 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err150];
-}
-else {
-vErrors.push(err150);
 }
 errors++;
 }
@@ -2073,7 +2063,20 @@ const _errs235 = errors;
 let valid37 = false;
 const _errs236 = errors;
 if(typeof data79 !== "string"){
-const err151 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err150 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+var _valid10 = _errs236 === errors;
+valid37 = valid37 || _valid10;
+const _errs238 = errors;
+if(!((typeof data79 == "number") && (isFinite(data79)))){
+const err151 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2082,11 +2085,11 @@ vErrors.push(err151);
 }
 errors++;
 }
-var _valid10 = _errs236 === errors;
+var _valid10 = _errs238 === errors;
 valid37 = valid37 || _valid10;
-const _errs238 = errors;
-if(!((typeof data79 == "number") && (isFinite(data79)))){
-const err152 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs240 = errors;
+if(typeof data79 !== "boolean"){
+const err152 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2095,11 +2098,11 @@ vErrors.push(err152);
 }
 errors++;
 }
-var _valid10 = _errs238 === errors;
+var _valid10 = _errs240 === errors;
 valid37 = valid37 || _valid10;
-const _errs240 = errors;
-if(typeof data79 !== "boolean"){
-const err153 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const _errs242 = errors;
+if(data79 !== null){
+const err153 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2108,28 +2111,15 @@ vErrors.push(err153);
 }
 errors++;
 }
-var _valid10 = _errs240 === errors;
+var _valid10 = _errs242 === errors;
 valid37 = valid37 || _valid10;
-const _errs242 = errors;
-if(data79 !== null){
-const err154 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid37){
+const err154 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err154];
 }
 else {
 vErrors.push(err154);
-}
-errors++;
-}
-var _valid10 = _errs242 === errors;
-valid37 = valid37 || _valid10;
-if(!valid37){
-const err155 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err155];
-}
-else {
-vErrors.push(err155);
 }
 errors++;
 }
@@ -2151,7 +2141,20 @@ const _errs245 = errors;
 let valid38 = false;
 const _errs246 = errors;
 if(typeof data80 !== "string"){
-const err156 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err155 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+var _valid11 = _errs246 === errors;
+valid38 = valid38 || _valid11;
+const _errs248 = errors;
+if(!((typeof data80 == "number") && (isFinite(data80)))){
+const err156 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2160,11 +2163,11 @@ vErrors.push(err156);
 }
 errors++;
 }
-var _valid11 = _errs246 === errors;
+var _valid11 = _errs248 === errors;
 valid38 = valid38 || _valid11;
-const _errs248 = errors;
-if(!((typeof data80 == "number") && (isFinite(data80)))){
-const err157 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs250 = errors;
+if(typeof data80 !== "boolean"){
+const err157 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2173,11 +2176,11 @@ vErrors.push(err157);
 }
 errors++;
 }
-var _valid11 = _errs248 === errors;
+var _valid11 = _errs250 === errors;
 valid38 = valid38 || _valid11;
-const _errs250 = errors;
-if(typeof data80 !== "boolean"){
-const err158 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const _errs252 = errors;
+if(data80 !== null){
+const err158 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2186,28 +2189,15 @@ vErrors.push(err158);
 }
 errors++;
 }
-var _valid11 = _errs250 === errors;
+var _valid11 = _errs252 === errors;
 valid38 = valid38 || _valid11;
-const _errs252 = errors;
-if(data80 !== null){
-const err159 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid38){
+const err159 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err159];
 }
 else {
 vErrors.push(err159);
-}
-errors++;
-}
-var _valid11 = _errs252 === errors;
-valid38 = valid38 || _valid11;
-if(!valid38){
-const err160 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err160];
-}
-else {
-vErrors.push(err160);
 }
 errors++;
 }
@@ -2225,12 +2215,12 @@ vErrors = null;
 }
 }
 else {
-const err161 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php",schemaPath:"#/$defs/hosting_plan/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err160 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php",schemaPath:"#/$defs/hosting_plan/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err161];
+vErrors = [err160];
 }
 else {
-vErrors.push(err161);
+vErrors.push(err160);
 }
 errors++;
 }
@@ -2245,7 +2235,20 @@ const _errs258 = errors;
 let valid40 = false;
 const _errs259 = errors;
 if(typeof data82 !== "string"){
-const err162 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err161 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+var _valid12 = _errs259 === errors;
+valid40 = valid40 || _valid12;
+const _errs261 = errors;
+if(!((typeof data82 == "number") && (isFinite(data82)))){
+const err162 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2254,11 +2257,11 @@ vErrors.push(err162);
 }
 errors++;
 }
-var _valid12 = _errs259 === errors;
+var _valid12 = _errs261 === errors;
 valid40 = valid40 || _valid12;
-const _errs261 = errors;
-if(!((typeof data82 == "number") && (isFinite(data82)))){
-const err163 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs263 = errors;
+if(typeof data82 !== "boolean"){
+const err163 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2267,11 +2270,11 @@ vErrors.push(err163);
 }
 errors++;
 }
-var _valid12 = _errs261 === errors;
+var _valid12 = _errs263 === errors;
 valid40 = valid40 || _valid12;
-const _errs263 = errors;
-if(typeof data82 !== "boolean"){
-const err164 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const _errs265 = errors;
+if(data82 !== null){
+const err164 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2280,28 +2283,15 @@ vErrors.push(err164);
 }
 errors++;
 }
-var _valid12 = _errs263 === errors;
+var _valid12 = _errs265 === errors;
 valid40 = valid40 || _valid12;
-const _errs265 = errors;
-if(data82 !== null){
-const err165 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid40){
+const err165 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err165];
 }
 else {
 vErrors.push(err165);
-}
-errors++;
-}
-var _valid12 = _errs265 === errors;
-valid40 = valid40 || _valid12;
-if(!valid40){
-const err166 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err166];
-}
-else {
-vErrors.push(err166);
 }
 errors++;
 }
@@ -2324,7 +2314,20 @@ const _errs268 = errors;
 let valid42 = false;
 const _errs269 = errors;
 if(typeof data83 !== "string"){
-const err167 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err166 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+var _valid13 = _errs269 === errors;
+valid42 = valid42 || _valid13;
+const _errs271 = errors;
+if(!((typeof data83 == "number") && (isFinite(data83)))){
+const err167 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2333,11 +2336,11 @@ vErrors.push(err167);
 }
 errors++;
 }
-var _valid13 = _errs269 === errors;
+var _valid13 = _errs271 === errors;
 valid42 = valid42 || _valid13;
-const _errs271 = errors;
-if(!((typeof data83 == "number") && (isFinite(data83)))){
-const err168 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs273 = errors;
+if(data83 !== null){
+const err168 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2346,28 +2349,15 @@ vErrors.push(err168);
 }
 errors++;
 }
-var _valid13 = _errs271 === errors;
+var _valid13 = _errs273 === errors;
 valid42 = valid42 || _valid13;
-const _errs273 = errors;
-if(data83 !== null){
-const err169 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid42){
+const err169 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err169];
 }
 else {
 vErrors.push(err169);
-}
-errors++;
-}
-var _valid13 = _errs273 === errors;
-valid42 = valid42 || _valid13;
-if(!valid42){
-const err170 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err170];
-}
-else {
-vErrors.push(err170);
 }
 errors++;
 }
@@ -2389,7 +2379,20 @@ const _errs276 = errors;
 let valid43 = false;
 const _errs277 = errors;
 if(typeof data84 !== "string"){
-const err171 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err170 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+var _valid14 = _errs277 === errors;
+valid43 = valid43 || _valid14;
+const _errs279 = errors;
+if(!((typeof data84 == "number") && (isFinite(data84)))){
+const err171 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2398,11 +2401,11 @@ vErrors.push(err171);
 }
 errors++;
 }
-var _valid14 = _errs277 === errors;
+var _valid14 = _errs279 === errors;
 valid43 = valid43 || _valid14;
-const _errs279 = errors;
-if(!((typeof data84 == "number") && (isFinite(data84)))){
-const err172 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs281 = errors;
+if(data84 !== null){
+const err172 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2411,28 +2414,15 @@ vErrors.push(err172);
 }
 errors++;
 }
-var _valid14 = _errs279 === errors;
+var _valid14 = _errs281 === errors;
 valid43 = valid43 || _valid14;
-const _errs281 = errors;
-if(data84 !== null){
-const err173 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid43){
+const err173 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err173];
 }
 else {
 vErrors.push(err173);
-}
-errors++;
-}
-var _valid14 = _errs281 === errors;
-valid43 = valid43 || _valid14;
-if(!valid43){
-const err174 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err174];
-}
-else {
-vErrors.push(err174);
 }
 errors++;
 }
@@ -2454,7 +2444,20 @@ const _errs284 = errors;
 let valid44 = false;
 const _errs285 = errors;
 if(typeof data85 !== "string"){
-const err175 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err174 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err174];
+}
+else {
+vErrors.push(err174);
+}
+errors++;
+}
+var _valid15 = _errs285 === errors;
+valid44 = valid44 || _valid15;
+const _errs287 = errors;
+if(!((typeof data85 == "number") && (isFinite(data85)))){
+const err175 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2463,11 +2466,11 @@ vErrors.push(err175);
 }
 errors++;
 }
-var _valid15 = _errs285 === errors;
+var _valid15 = _errs287 === errors;
 valid44 = valid44 || _valid15;
-const _errs287 = errors;
-if(!((typeof data85 == "number") && (isFinite(data85)))){
-const err176 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs289 = errors;
+if(data85 !== null){
+const err176 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2476,28 +2479,15 @@ vErrors.push(err176);
 }
 errors++;
 }
-var _valid15 = _errs287 === errors;
+var _valid15 = _errs289 === errors;
 valid44 = valid44 || _valid15;
-const _errs289 = errors;
-if(data85 !== null){
-const err177 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid44){
+const err177 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err177];
 }
 else {
 vErrors.push(err177);
-}
-errors++;
-}
-var _valid15 = _errs289 === errors;
-valid44 = valid44 || _valid15;
-if(!valid44){
-const err178 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err178];
-}
-else {
-vErrors.push(err178);
 }
 errors++;
 }
@@ -2519,7 +2509,20 @@ const _errs292 = errors;
 let valid45 = false;
 const _errs293 = errors;
 if(typeof data86 !== "string"){
-const err179 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err178 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err178];
+}
+else {
+vErrors.push(err178);
+}
+errors++;
+}
+var _valid16 = _errs293 === errors;
+valid45 = valid45 || _valid16;
+const _errs295 = errors;
+if(!((typeof data86 == "number") && (isFinite(data86)))){
+const err179 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2528,11 +2531,11 @@ vErrors.push(err179);
 }
 errors++;
 }
-var _valid16 = _errs293 === errors;
+var _valid16 = _errs295 === errors;
 valid45 = valid45 || _valid16;
-const _errs295 = errors;
-if(!((typeof data86 == "number") && (isFinite(data86)))){
-const err180 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs297 = errors;
+if(data86 !== null){
+const err180 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2541,28 +2544,15 @@ vErrors.push(err180);
 }
 errors++;
 }
-var _valid16 = _errs295 === errors;
+var _valid16 = _errs297 === errors;
 valid45 = valid45 || _valid16;
-const _errs297 = errors;
-if(data86 !== null){
-const err181 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid45){
+const err181 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err181];
 }
 else {
 vErrors.push(err181);
-}
-errors++;
-}
-var _valid16 = _errs297 === errors;
-valid45 = valid45 || _valid16;
-if(!valid45){
-const err182 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err182];
-}
-else {
-vErrors.push(err182);
 }
 errors++;
 }
@@ -2584,7 +2574,20 @@ const _errs300 = errors;
 let valid46 = false;
 const _errs301 = errors;
 if(typeof data87 !== "string"){
-const err183 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err182 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err182];
+}
+else {
+vErrors.push(err182);
+}
+errors++;
+}
+var _valid17 = _errs301 === errors;
+valid46 = valid46 || _valid17;
+const _errs303 = errors;
+if(!((typeof data87 == "number") && (isFinite(data87)))){
+const err183 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2593,11 +2596,11 @@ vErrors.push(err183);
 }
 errors++;
 }
-var _valid17 = _errs301 === errors;
+var _valid17 = _errs303 === errors;
 valid46 = valid46 || _valid17;
-const _errs303 = errors;
-if(!((typeof data87 == "number") && (isFinite(data87)))){
-const err184 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs305 = errors;
+if(data87 !== null){
+const err184 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2606,28 +2609,15 @@ vErrors.push(err184);
 }
 errors++;
 }
-var _valid17 = _errs303 === errors;
+var _valid17 = _errs305 === errors;
 valid46 = valid46 || _valid17;
-const _errs305 = errors;
-if(data87 !== null){
-const err185 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid46){
+const err185 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err185];
 }
 else {
 vErrors.push(err185);
-}
-errors++;
-}
-var _valid17 = _errs305 === errors;
-valid46 = valid46 || _valid17;
-if(!valid46){
-const err186 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err186];
-}
-else {
-vErrors.push(err186);
 }
 errors++;
 }
@@ -2649,7 +2639,20 @@ const _errs308 = errors;
 let valid47 = false;
 const _errs309 = errors;
 if(typeof data88 !== "string"){
-const err187 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err186 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err186];
+}
+else {
+vErrors.push(err186);
+}
+errors++;
+}
+var _valid18 = _errs309 === errors;
+valid47 = valid47 || _valid18;
+const _errs311 = errors;
+if(!((typeof data88 == "number") && (isFinite(data88)))){
+const err187 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2658,11 +2661,11 @@ vErrors.push(err187);
 }
 errors++;
 }
-var _valid18 = _errs309 === errors;
+var _valid18 = _errs311 === errors;
 valid47 = valid47 || _valid18;
-const _errs311 = errors;
-if(!((typeof data88 == "number") && (isFinite(data88)))){
-const err188 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs313 = errors;
+if(data88 !== null){
+const err188 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2671,28 +2674,15 @@ vErrors.push(err188);
 }
 errors++;
 }
-var _valid18 = _errs311 === errors;
+var _valid18 = _errs313 === errors;
 valid47 = valid47 || _valid18;
-const _errs313 = errors;
-if(data88 !== null){
-const err189 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid47){
+const err189 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err189];
 }
 else {
 vErrors.push(err189);
-}
-errors++;
-}
-var _valid18 = _errs313 === errors;
-valid47 = valid47 || _valid18;
-if(!valid47){
-const err190 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err190];
-}
-else {
-vErrors.push(err190);
 }
 errors++;
 }
@@ -2714,7 +2704,20 @@ const _errs316 = errors;
 let valid48 = false;
 const _errs317 = errors;
 if(typeof data89 !== "string"){
-const err191 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err190 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err190];
+}
+else {
+vErrors.push(err190);
+}
+errors++;
+}
+var _valid19 = _errs317 === errors;
+valid48 = valid48 || _valid19;
+const _errs319 = errors;
+if(!((typeof data89 == "number") && (isFinite(data89)))){
+const err191 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2723,11 +2726,11 @@ vErrors.push(err191);
 }
 errors++;
 }
-var _valid19 = _errs317 === errors;
+var _valid19 = _errs319 === errors;
 valid48 = valid48 || _valid19;
-const _errs319 = errors;
-if(!((typeof data89 == "number") && (isFinite(data89)))){
-const err192 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const _errs321 = errors;
+if(data89 !== null){
+const err192 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2736,28 +2739,15 @@ vErrors.push(err192);
 }
 errors++;
 }
-var _valid19 = _errs319 === errors;
+var _valid19 = _errs321 === errors;
 valid48 = valid48 || _valid19;
-const _errs321 = errors;
-if(data89 !== null){
-const err193 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!valid48){
+const err193 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err193];
 }
 else {
 vErrors.push(err193);
-}
-errors++;
-}
-var _valid19 = _errs321 === errors;
-valid48 = valid48 || _valid19;
-if(!valid48){
-const err194 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err194];
-}
-else {
-vErrors.push(err194);
 }
 errors++;
 }
@@ -2775,7 +2765,19 @@ vErrors = null;
 }
 }
 else {
-const err195 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err194 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err194];
+}
+else {
+vErrors.push(err194);
+}
+errors++;
+}
+}
+}
+else {
+const err195 = {instancePath:instancePath+"/hosting_plans/" + i4,schemaPath:"#/$defs/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2787,7 +2789,7 @@ errors++;
 }
 }
 else {
-const err196 = {instancePath:instancePath+"/hosting_plans/" + i4,schemaPath:"#/$defs/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err196 = {instancePath:instancePath+"/hosting_plans",schemaPath:"#/properties/hosting_plans/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2797,9 +2799,12 @@ vErrors.push(err196);
 errors++;
 }
 }
-}
-else {
-const err197 = {instancePath:instancePath+"/hosting_plans",schemaPath:"#/properties/hosting_plans/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.prune !== undefined){
+let data90 = data.prune;
+if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
+for(const key13 in data90){
+if(!((((key13 === "domains") || (key13 === "clients")) || (key13 === "hosting_plans")) || (key13 === "keep"))){
+const err197 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2809,12 +2814,9 @@ vErrors.push(err197);
 errors++;
 }
 }
-if(data.prune !== undefined){
-let data90 = data.prune;
-if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
-for(const key13 in data90){
-if(!((((key13 === "domains") || (key13 === "clients")) || (key13 === "hosting_plans")) || (key13 === "keep"))){
-const err198 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+if(data90.domains !== undefined){
+if(typeof data90.domains !== "boolean"){
+const err198 = {instancePath:instancePath+"/prune/domains",schemaPath:"#/properties/prune/properties/domains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2824,9 +2826,9 @@ vErrors.push(err198);
 errors++;
 }
 }
-if(data90.domains !== undefined){
-if(typeof data90.domains !== "boolean"){
-const err199 = {instancePath:instancePath+"/prune/domains",schemaPath:"#/properties/prune/properties/domains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data90.clients !== undefined){
+if(typeof data90.clients !== "boolean"){
+const err199 = {instancePath:instancePath+"/prune/clients",schemaPath:"#/properties/prune/properties/clients/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2836,26 +2838,14 @@ vErrors.push(err199);
 errors++;
 }
 }
-if(data90.clients !== undefined){
-if(typeof data90.clients !== "boolean"){
-const err200 = {instancePath:instancePath+"/prune/clients",schemaPath:"#/properties/prune/properties/clients/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data90.hosting_plans !== undefined){
+if(typeof data90.hosting_plans !== "boolean"){
+const err200 = {instancePath:instancePath+"/prune/hosting_plans",schemaPath:"#/properties/prune/properties/hosting_plans/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err200];
 }
 else {
 vErrors.push(err200);
-}
-errors++;
-}
-}
-if(data90.hosting_plans !== undefined){
-if(typeof data90.hosting_plans !== "boolean"){
-const err201 = {instancePath:instancePath+"/prune/hosting_plans",schemaPath:"#/properties/prune/properties/hosting_plans/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err201];
-}
-else {
-vErrors.push(err201);
 }
 errors++;
 }
@@ -2870,12 +2860,12 @@ const _errs335 = errors;
 let valid52 = false;
 const _errs336 = errors;
 if(typeof data95 !== "string"){
-const err202 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err201 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err202];
+vErrors = [err201];
 }
 else {
-vErrors.push(err202);
+vErrors.push(err201);
 }
 errors++;
 }
@@ -2884,7 +2874,18 @@ valid52 = valid52 || _valid20;
 const _errs338 = errors;
 if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
 if(data95.hosting_plan === undefined){
-const err203 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/required",keyword:"required",params:{missingProperty: "hosting_plan"},message:"must have required property '"+"hosting_plan"+"'"};
+const err202 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/required",keyword:"required",params:{missingProperty: "hosting_plan"},message:"must have required property '"+"hosting_plan"+"'"};
+if(vErrors === null){
+vErrors = [err202];
+}
+else {
+vErrors.push(err202);
+}
+errors++;
+}
+for(const key14 in data95){
+if(!(key14 === "hosting_plan")){
+const err203 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2893,9 +2894,10 @@ vErrors.push(err203);
 }
 errors++;
 }
-for(const key14 in data95){
-if(!(key14 === "hosting_plan")){
-const err204 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+}
+if(data95.hosting_plan !== undefined){
+if(typeof data95.hosting_plan !== "string"){
+const err204 = {instancePath:instancePath+"/prune/keep/" + i5+"/hosting_plan",schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/properties/hosting_plan/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2905,9 +2907,9 @@ vErrors.push(err204);
 errors++;
 }
 }
-if(data95.hosting_plan !== undefined){
-if(typeof data95.hosting_plan !== "string"){
-const err205 = {instancePath:instancePath+"/prune/keep/" + i5+"/hosting_plan",schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/properties/hosting_plan/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err205 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2916,27 +2918,15 @@ vErrors.push(err205);
 }
 errors++;
 }
-}
-}
-else {
-const err206 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid20 = _errs338 === errors;
+valid52 = valid52 || _valid20;
+if(!valid52){
+const err206 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err206];
 }
 else {
 vErrors.push(err206);
-}
-errors++;
-}
-var _valid20 = _errs338 === errors;
-valid52 = valid52 || _valid20;
-if(!valid52){
-const err207 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err207];
-}
-else {
-vErrors.push(err207);
 }
 errors++;
 }
@@ -2954,7 +2944,19 @@ vErrors = null;
 }
 }
 else {
-const err208 = {instancePath:instancePath+"/prune/keep",schemaPath:"#/properties/prune/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err207 = {instancePath:instancePath+"/prune/keep",schemaPath:"#/properties/prune/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
+}
+errors++;
+}
+}
+}
+else {
+const err208 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2964,9 +2966,9 @@ vErrors.push(err208);
 errors++;
 }
 }
-}
-else {
-const err209 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.$schema !== undefined){
+if(typeof data.$schema !== "string"){
+const err209 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2976,9 +2978,9 @@ vErrors.push(err209);
 errors++;
 }
 }
-if(data.$schema !== undefined){
-if(typeof data.$schema !== "string"){
-const err210 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err210 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2987,21 +2989,9 @@ vErrors.push(err210);
 }
 errors++;
 }
-}
-}
-else {
-const err211 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err211];
-}
-else {
-vErrors.push(err211);
-}
-errors++;
-}
 validate20.errors = vErrors;
 return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts), domains and hosting plans that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version","clients"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`.","type":"array","items":{"$ref":"#/$defs/client"}},"hosting_plans":{"title":"Hosting plans","description":"The hosting plans the panel should have, each with the keys it manages. Optional: plans not listed are left alone (unless prune.hosting_plans is true). A client's `plan` may name a plan listed here.","type":"array","items":{"$ref":"#/$defs/hosting_plan"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators, system domains and hosting plans in use are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"hosting_plans":{"title":"Prune hosting plans","description":"true: hosting plans the manifest does not list are deleted, except those a client is on (prune passes over them and says how many it kept). Off in runs scoped with --clients. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Hosting plans are matched by entries of their own, {hosting_plan: \"Premium*\"}: any text, case-sensitive, the whole name. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Pattern","description":"A name pattern of usernames and domain names, or {hosting_plan: ...} for plan names.","anyOf":[{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"},{"title":"Hosting plan pattern","description":"Plan names that prune never deletes: {hosting_plan: \"Premium*\"}, `*` matching any run of characters and `?` one; any text (plan names may hold spaces), case-sensitive, the whole name must match. Not empty.","type":"object","additionalProperties":false,"required":["hosting_plan"],"properties":{"hosting_plan":{"title":"Plan name pattern","description":"A plan name, with * and ? as wildcards, such as \"Premium*\".","type":"string"}}}]}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}},"hosting_plan":{"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1},"traffic":{"type":"integer","minimum":-1},"domains":{"type":"integer","minimum":-1},"subdomains":{"type":"integer","minimum":-1},"email_accounts":{"type":"integer","minimum":-1},"email_addresses":{"type":"integer","minimum":-1},"email_forwardings":{"type":"integer","minimum":-1},"databases":{"type":"integer","minimum":-1},"ftp_users":{"type":"integer","minimum":-1},"scheduled_tasks":{"type":"integer","minimum":-1}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts), domains and hosting plans that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`. A manifest file lists it unless it defines `hosting_plans`; a part of a manifest directory may leave it out.","type":"array","items":{"$ref":"#/$defs/client"}},"hosting_plans":{"title":"Hosting plans","description":"The hosting plans the panel should have, each with the keys it manages. Optional: plans not listed are left alone (unless prune.hosting_plans is true). A client's `plan` may name a plan listed here.","type":"array","items":{"$ref":"#/$defs/hosting_plan"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators, system domains and hosting plans in use are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"hosting_plans":{"title":"Prune hosting plans","description":"true: hosting plans the manifest does not list are deleted, except those a client is on (prune passes over them and says how many it kept). Off in runs scoped with --clients. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Hosting plans are matched by entries of their own, {hosting_plan: \"Premium*\"}: any text, case-sensitive, the whole name. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Pattern","description":"A name pattern of usernames and domain names, or {hosting_plan: ...} for plan names.","anyOf":[{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"},{"title":"Hosting plan pattern","description":"Plan names that prune never deletes: {hosting_plan: \"Premium*\"}, `*` matching any run of characters and `?` one; any text (plan names may hold spaces), case-sensitive, the whole name must match. Not empty.","type":"object","additionalProperties":false,"required":["hosting_plan"],"properties":{"hosting_plan":{"title":"Plan name pattern","description":"A plan name, with * and ? as wildcards, such as \"Premium*\".","type":"string"}}}]}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}},"hosting_plan":{"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1},"traffic":{"type":"integer","minimum":-1},"domains":{"type":"integer","minimum":-1},"subdomains":{"type":"integer","minimum":-1},"email_accounts":{"type":"integer","minimum":-1},"email_addresses":{"type":"integer","minimum":-1},"email_forwardings":{"type":"integer","minimum":-1},"databases":{"type":"integer","minimum":-1},"ftp_users":{"type":"integer","minimum":-1},"scheduled_tasks":{"type":"integer","minimum":-1}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}}}};

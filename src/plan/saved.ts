@@ -5,6 +5,7 @@ import { expectedFacts, fingerprintOf } from './fingerprint.js';
 import { type ChangeJson, changeToJson, readChanges } from './saved-changes.js';
 import type { ChangeAction, Conflict, Plan, Unknown } from './types.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
+import type { PartDigest } from '../manifest/parts.js';
 import { validate as generatedValidate } from './validator.generated.js';
 
 // Compiled at build time from schemas/plan.schema.json (scripts/generate-validator.ts).
@@ -19,10 +20,11 @@ const validate = generatedValidate as unknown as ValidateFunction;
  * fields) and refuses a newer major. 1.1 added `manifest_sha256` and `fingerprint`; 1.2 made
  * `plan_sha256` cover the whole document; 2.0 added updates and deletes, and `unknowns` in
  * place of `drift`; 2.1 a domain's settings (a create's `settings`, a domain's update and unknowns);
- * 2.2 a domain's DNS zone (`dns_zone` updates, `dns` conflicts).
+ * 2.2 a domain's DNS zone (`dns_zone` updates, `dns` conflicts) and hosting plans; 2.3 a manifest
+ * directory's parts (`manifest_parts`) and a scoped plan's `scope`.
  * Older files are refused: make them again.
  */
-export const PLAN_FORMAT_VERSION = '2.2';
+export const PLAN_FORMAT_VERSION = '2.3';
 const SUPPORTED_MAJOR = 2;
 const OLDEST_MINOR = 0;
 
@@ -33,8 +35,10 @@ export interface PlanSource {
   readonly panelUrl: string;
   /** The manifest's path as the user gave it (for people; never opened by apply). */
   readonly manifest: string;
-  /** sha256 (hex) of the manifest file's bytes. */
+  /** sha256 (hex) of the manifest file's bytes; of a directory, of its parts' digests (manifest/parts.ts). */
   readonly manifestSha256: string;
+  /** A manifest directory's parts, each with its digest, in the order they were read. */
+  readonly manifestParts?: readonly PartDigest[] | undefined;
   /** `sha256:<hex>` over exactly the panel facts the plan depends on (plan/fingerprint.ts). */
   readonly fingerprint: string;
   /** Sentences about how the panel was read, for people. */
@@ -65,6 +69,8 @@ export function planDocument(source: PlanSource): Record<string, unknown> {
     panel_url: source.panelUrl,
     manifest: source.manifest,
     manifest_sha256: source.manifestSha256,
+    ...(source.manifestParts === undefined ? {} : { manifest_parts: source.manifestParts }),
+    ...(plan.scope === undefined ? {} : { scope: { clients: plan.scope.clients } }),
     fingerprint: source.fingerprint,
     plan_sha256: '',
     changes: plan.changes.map(changeToJson),
@@ -114,6 +120,8 @@ interface DocumentJson {
   readonly panel_url: string;
   readonly manifest: string;
   readonly manifest_sha256: string;
+  readonly manifest_parts?: readonly PartDigest[];
+  readonly scope?: { readonly clients: readonly string[] };
   readonly fingerprint: string;
   readonly plan_sha256: string;
   readonly changes: readonly ChangeJson[];
@@ -178,6 +186,7 @@ export function parsePlanFile(text: string, source: string): SavedPlan {
         ? {}
         : { hostingPlans: unmanaged.hosting_plan_names ?? unnamed(unmanaged.hosting_plans) }),
     },
+    ...(document.scope === undefined ? {} : { scope: { clients: document.scope.clients } }),
   };
   if (fingerprintOf(expectedFacts(plan)) !== document.fingerprint) throw edited(source, 'fingerprint');
   return {
@@ -185,6 +194,7 @@ export function parsePlanFile(text: string, source: string): SavedPlan {
     panelUrl: document.panel_url,
     manifest: document.manifest,
     manifestSha256: document.manifest_sha256,
+    ...(document.manifest_parts === undefined ? {} : { manifestParts: document.manifest_parts }),
     fingerprint: document.fingerprint,
     plan,
     notes: document.notes,

@@ -34,6 +34,13 @@ export interface Plan {
   /** Managed fields the panel shows nowhere: neither compared nor sent, said once. */
   readonly unknowns: readonly Unknown[];
   readonly unmanaged: Unmanaged;
+  /**
+   * A plan scoped by `--clients` (design.md, "Working at scale"): the username patterns it was
+   * made for. Only matching clients, their domains and zones were planned, prune acted within
+   * them, hosting plans were left alone, and the unmanaged counts are of the scope. Undefined: the
+   * whole manifest.
+   */
+  readonly scope?: { readonly clients: readonly string[] };
 }
 
 /**

@@ -7,14 +7,15 @@ const require = createRequire(import.meta.url);
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["integer","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <file>` per part, in name order, as sha256sum prints them.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["integer","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}}}}}};
 const schema53 = {"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]};
 const schema34 = {"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
 const pattern4 = new RegExp("^[0-9]+\\.[0-9]+$", "u");
 const pattern5 = new RegExp(".", "u");
 const pattern6 = new RegExp("^[0-9a-f]{64}$", "u");
-const pattern7 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
-const pattern10 = new RegExp("^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
+const pattern8 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
+const pattern11 = new RegExp("^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
+const func1 = require("ajv/dist/runtime/ucs2length").default;
 const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["integer","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]};
 const schema33 = {"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"};
 const schema42 = {"title":"a whole number","type":"integer","minimum":1};
@@ -22,16 +23,15 @@ const schema62 = {"type":"object","additionalProperties":false,"required":["op",
 const schema63 = {"title":"a hosting plan's name","type":"string","minLength":1};
 const schema64 = {"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}}}};
 const schema69 = {"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."};
-const func1 = Object.prototype.hasOwnProperty;
-const func8 = require("ajv/dist/runtime/ucs2length").default;
-const pattern9 = new RegExp("^[a-z][a-z0-9_-]*$", "u");
-const pattern24 = new RegExp("^(resources|permissions|php|php_fpm)\\..", "u");
-const pattern25 = new RegExp("^(client|domain|dns_zone|hosting_plan):.", "u");
+const func3 = Object.prototype.hasOwnProperty;
+const pattern10 = new RegExp("^[a-z][a-z0-9_-]*$", "u");
+const pattern25 = new RegExp("^(resources|permissions|php|php_fpm)\\..", "u");
+const pattern26 = new RegExp("^(client|domain|dns_zone|hosting_plan):.", "u");
 const schema37 = {"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}};
 const schema38 = {"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"};
 const schema39 = {"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
 const schema40 = {"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}};
-const pattern13 = new RegExp("^([0-9]{1,3}\\.[0-9]{1,3}|default)$", "u");
+const pattern14 = new RegExp("^([0-9]{1,3}\\.[0-9]{1,3}|default)$", "u");
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -69,7 +69,7 @@ errors++;
 if(data.php_version !== undefined){
 let data0 = data.php_version;
 if(typeof data0 === "string"){
-if(!pattern13.test(data0)){
+if(!pattern14.test(data0)){
 const err2 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema38,data:data0};
 if(vErrors === null){
 vErrors = [err2];
@@ -478,7 +478,7 @@ errors++;
 if(data.after !== undefined){
 let data2 = data.after;
 if(typeof data2 === "string"){
-if(!pattern13.test(data2)){
+if(!pattern14.test(data2)){
 const err2 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema38,data:data2};
 if(vErrors === null){
 vErrors = [err2];
@@ -1433,7 +1433,7 @@ if(_valid0){
 const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema32.allOf[0].then.properties, key0))){
+if(!(func3.call(schema32.allOf[0].then.properties, key0))){
 const err3 = {instancePath,schemaPath:"#/allOf/0/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[0].then,data};
 if(vErrors === null){
 vErrors = [err3];
@@ -1460,7 +1460,7 @@ errors++;
 if(data.name !== undefined){
 let data3 = data.name;
 if(typeof data3 === "string"){
-if(!pattern9.test(data3)){
+if(!pattern10.test(data3)){
 const err5 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data3};
 if(vErrors === null){
 vErrors = [err5];
@@ -1711,7 +1711,7 @@ vErrors.push(err22);
 errors++;
 }
 for(const key2 in data){
-if(!(func1.call(schema32.allOf[1].then.properties, key2))){
+if(!(func3.call(schema32.allOf[1].then.properties, key2))){
 const err23 = {instancePath,schemaPath:"#/allOf/1/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err23];
@@ -1738,7 +1738,7 @@ errors++;
 if(data.name !== undefined){
 let data13 = data.name;
 if(typeof data13 === "string"){
-if(!pattern10.test(data13)){
+if(!pattern11.test(data13)){
 const err25 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data13};
 if(vErrors === null){
 vErrors = [err25];
@@ -1763,7 +1763,7 @@ errors++;
 if(data.client !== undefined){
 let data14 = data.client;
 if(typeof data14 === "string"){
-if(!pattern9.test(data14)){
+if(!pattern10.test(data14)){
 const err27 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data14};
 if(vErrors === null){
 vErrors = [err27];
@@ -1813,7 +1813,7 @@ errors++;
 if(data.parent !== undefined){
 let data16 = data.parent;
 if(typeof data16 === "string"){
-if(!pattern10.test(data16)){
+if(!pattern11.test(data16)){
 const err31 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data16};
 if(vErrors === null){
 vErrors = [err31];
@@ -1955,7 +1955,7 @@ vErrors.push(err38);
 errors++;
 }
 for(const key3 in data){
-if(!(func1.call(schema32.allOf[2].then.properties, key3))){
+if(!(func3.call(schema32.allOf[2].then.properties, key3))){
 const err39 = {instancePath,schemaPath:"#/allOf/2/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then,data};
 if(vErrors === null){
 vErrors = [err39];
@@ -1982,7 +1982,7 @@ errors++;
 if(data.name !== undefined){
 let data21 = data.name;
 if(typeof data21 === "string"){
-if(!pattern9.test(data21)){
+if(!pattern10.test(data21)){
 const err41 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data21};
 if(vErrors === null){
 vErrors = [err41];
@@ -2370,7 +2370,7 @@ vErrors.push(err69);
 errors++;
 }
 for(const key6 in data){
-if(!(func1.call(schema32.allOf[3].then.properties, key6))){
+if(!(func3.call(schema32.allOf[3].then.properties, key6))){
 const err70 = {instancePath,schemaPath:"#/allOf/3/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err70];
@@ -2397,7 +2397,7 @@ errors++;
 if(data.name !== undefined){
 let data34 = data.name;
 if(typeof data34 === "string"){
-if(!pattern10.test(data34)){
+if(!pattern11.test(data34)){
 const err72 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data34};
 if(vErrors === null){
 vErrors = [err72];
@@ -2447,7 +2447,7 @@ errors++;
 if(data.client !== undefined){
 let data36 = data.client;
 if(typeof data36 === "string"){
-if(!pattern9.test(data36)){
+if(!pattern10.test(data36)){
 const err76 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data36};
 if(vErrors === null){
 vErrors = [err76];
@@ -2650,7 +2650,7 @@ vErrors.push(err88);
 errors++;
 }
 for(const key7 in data){
-if(!(func1.call(schema32.allOf[4].then.properties, key7))){
+if(!(func3.call(schema32.allOf[4].then.properties, key7))){
 const err89 = {instancePath,schemaPath:"#/allOf/4/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err89];
@@ -2677,7 +2677,7 @@ errors++;
 if(data.name !== undefined){
 let data43 = data.name;
 if(typeof data43 === "string"){
-if(!pattern9.test(data43)){
+if(!pattern10.test(data43)){
 const err91 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data43};
 if(vErrors === null){
 vErrors = [err91];
@@ -2912,7 +2912,7 @@ vErrors.push(err106);
 errors++;
 }
 for(const key8 in data){
-if(!(func1.call(schema32.allOf[5].then.properties, key8))){
+if(!(func3.call(schema32.allOf[5].then.properties, key8))){
 const err107 = {instancePath,schemaPath:"#/allOf/5/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[5].then,data};
 if(vErrors === null){
 vErrors = [err107];
@@ -2939,7 +2939,7 @@ errors++;
 if(data.name !== undefined){
 let data51 = data.name;
 if(typeof data51 === "string"){
-if(!pattern10.test(data51)){
+if(!pattern11.test(data51)){
 const err109 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data51};
 if(vErrors === null){
 vErrors = [err109];
@@ -2989,7 +2989,7 @@ errors++;
 if(data.client !== undefined){
 let data53 = data.client;
 if(typeof data53 === "string"){
-if(!pattern9.test(data53)){
+if(!pattern10.test(data53)){
 const err113 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data53};
 if(vErrors === null){
 vErrors = [err113];
@@ -3229,7 +3229,7 @@ vErrors.push(err129);
 errors++;
 }
 for(const key9 in data){
-if(!(func1.call(schema32.allOf[6].then.properties, key9))){
+if(!(func3.call(schema32.allOf[6].then.properties, key9))){
 const err130 = {instancePath,schemaPath:"#/allOf/6/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err130];
@@ -3256,7 +3256,7 @@ errors++;
 if(data.name !== undefined){
 let data60 = data.name;
 if(typeof data60 === "string"){
-if(!pattern10.test(data60)){
+if(!pattern11.test(data60)){
 const err132 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data60};
 if(vErrors === null){
 vErrors = [err132];
@@ -3281,7 +3281,7 @@ errors++;
 if(data.client !== undefined){
 let data61 = data.client;
 if(typeof data61 === "string"){
-if(!pattern9.test(data61)){
+if(!pattern10.test(data61)){
 const err134 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data61};
 if(vErrors === null){
 vErrors = [err134];
@@ -3591,7 +3591,7 @@ vErrors.push(err158);
 errors++;
 }
 if(typeof data75 === "string"){
-if(!pattern7.test(data75)){
+if(!pattern8.test(data75)){
 const err159 = {instancePath:instancePath+"/zone_digest",schemaPath:"#/allOf/6/then/properties/zone_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema32.allOf[6].then.properties.zone_digest,data:data75};
 if(vErrors === null){
 vErrors = [err159];
@@ -3734,7 +3734,7 @@ errors++;
 if(data.name !== undefined){
 let data79 = data.name;
 if(typeof data79 === "string"){
-if(func8(data79) < 1){
+if(func1(data79) < 1){
 const err167 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema63,data:data79};
 if(vErrors === null){
 vErrors = [err167];
@@ -4019,7 +4019,7 @@ vErrors.push(err185);
 errors++;
 }
 for(const key17 in data){
-if(!(func1.call(schema32.allOf[8].then.properties, key17))){
+if(!(func3.call(schema32.allOf[8].then.properties, key17))){
 const err186 = {instancePath,schemaPath:"#/allOf/8/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[8].then,data};
 if(vErrors === null){
 vErrors = [err186];
@@ -4046,7 +4046,7 @@ errors++;
 if(data.name !== undefined){
 let data92 = data.name;
 if(typeof data92 === "string"){
-if(func8(data92) < 1){
+if(func1(data92) < 1){
 const err188 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema63,data:data92};
 if(vErrors === null){
 vErrors = [err188];
@@ -4155,7 +4155,7 @@ errors++;
 if(data95.field !== undefined){
 let data96 = data95.field;
 if(typeof data96 === "string"){
-if(!pattern24.test(data96)){
+if(!pattern25.test(data96)){
 const err197 = {instancePath:instancePath+"/fields/" + i6+"/field",schemaPath:"#/allOf/8/then/properties/fields/items/properties/field/pattern",keyword:"pattern",params:{pattern: "^(resources|permissions|php|php_fpm)\\.."},message:"must match pattern \""+"^(resources|permissions|php|php_fpm)\\.."+"\"",schema:"^(resources|permissions|php|php_fpm)\\..",parentSchema:schema32.allOf[8].then.properties.fields.items.properties.field,data:data96};
 if(vErrors === null){
 vErrors = [err197];
@@ -4353,7 +4353,7 @@ vErrors.push(err209);
 errors++;
 }
 for(const key19 in data){
-if(!(func1.call(schema32.allOf[9].then.properties, key19))){
+if(!(func3.call(schema32.allOf[9].then.properties, key19))){
 const err210 = {instancePath,schemaPath:"#/allOf/9/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[9].then,data};
 if(vErrors === null){
 vErrors = [err210];
@@ -4380,7 +4380,7 @@ errors++;
 if(data.name !== undefined){
 let data102 = data.name;
 if(typeof data102 === "string"){
-if(func8(data102) < 1){
+if(func1(data102) < 1){
 const err212 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema63,data:data102};
 if(vErrors === null){
 vErrors = [err212];
@@ -4607,7 +4607,7 @@ const len8 = data109.length;
 for(let i8=0; i8<len8; i8++){
 let data110 = data109[i8];
 if(typeof data110 === "string"){
-if(!pattern25.test(data110)){
+if(!pattern26.test(data110)){
 const err229 = {instancePath:instancePath+"/depends_on/" + i8,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain|dns_zone|hosting_plan):."},message:"must match pattern \""+"^(client|domain|dns_zone|hosting_plan):."+"\"",schema:"^(client|domain|dns_zone|hosting_plan):.",parentSchema:schema69,data:data110};
 if(vErrors === null){
 vErrors = [err229];
@@ -4975,11 +4975,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.fingerprint !== undefined){
-let data4 = data.fingerprint;
-if(typeof data4 === "string"){
-if(!pattern7.test(data4)){
-const err19 = {instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema31.properties.fingerprint,data:data4};
+if(data.manifest_parts !== undefined){
+let data4 = data.manifest_parts;
+if(Array.isArray(data4)){
+if(data4.length < 1){
+const err19 = {instancePath:instancePath+"/manifest_parts",schemaPath:"#/properties/manifest_parts/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema31.properties.manifest_parts,data:data4};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4988,9 +4988,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.fingerprint.type,parentSchema:schema31.properties.fingerprint,data:data4};
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.file === undefined){
+const err20 = {instancePath:instancePath+"/manifest_parts/" + i0,schemaPath:"#/properties/manifest_parts/items/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema31.properties.manifest_parts.items.required,parentSchema:schema31.properties.manifest_parts.items,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4999,12 +5002,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data.plan_sha256 !== undefined){
-let data5 = data.plan_sha256;
-if(typeof data5 === "string"){
-if(!pattern7.test(data5)){
-const err21 = {instancePath:instancePath+"/plan_sha256",schemaPath:"#/properties/plan_sha256/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema31.properties.plan_sha256,data:data5};
+if(data5.sha256 === undefined){
+const err21 = {instancePath:instancePath+"/manifest_parts/" + i0,schemaPath:"#/properties/manifest_parts/items/required",keyword:"required",params:{missingProperty: "sha256"},message:"must have required property '"+"sha256"+"'",schema:schema31.properties.manifest_parts.items.required,parentSchema:schema31.properties.manifest_parts.items,data:data5};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5013,9 +5012,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/plan_sha256",schemaPath:"#/properties/plan_sha256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.plan_sha256.type,parentSchema:schema31.properties.plan_sha256,data:data5};
+for(const key0 in data5){
+if(!((key0 === "file") || (key0 === "sha256"))){
+const err22 = {instancePath:instancePath+"/manifest_parts/" + i0,schemaPath:"#/properties/manifest_parts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.manifest_parts.items,data:data5};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5025,19 +5024,11 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.changes !== undefined){
-let data6 = data.changes;
-if(Array.isArray(data6)){
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate21(data6[i0], {instancePath:instancePath+"/changes/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/changes",schemaPath:"#/properties/changes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.changes.type,parentSchema:schema31.properties.changes,data:data6};
+if(data5.file !== undefined){
+let data6 = data5.file;
+if(typeof data6 === "string"){
+if(func1(data6) < 1){
+const err23 = {instancePath:instancePath+"/manifest_parts/" + i0+"/file",schemaPath:"#/properties/manifest_parts/items/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.manifest_parts.items.properties.file,data:data6};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5047,19 +5038,8 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.conflicts !== undefined){
-let data8 = data.conflicts;
-if(Array.isArray(data8)){
-const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
-let data9 = data8[i1];
-const _errs19 = errors;
-let valid5 = false;
-let passing0 = null;
-const _errs20 = errors;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.domain === undefined){
-const err24 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/oneOf/0/required",keyword:"required",params:{missingProperty: "domain"},message:"must have required property '"+"domain"+"'",schema:schema31.properties.conflicts.items.oneOf[0].required,parentSchema:schema31.properties.conflicts.items.oneOf[0],data:data9};
+else {
+const err24 = {instancePath:instancePath+"/manifest_parts/" + i0+"/file",schemaPath:"#/properties/manifest_parts/items/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.manifest_parts.items.properties.file.type,parentSchema:schema31.properties.manifest_parts.items.properties.file,data:data6};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5068,8 +5048,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(data9.client === undefined){
-const err25 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/oneOf/0/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.conflicts.items.oneOf[0].required,parentSchema:schema31.properties.conflicts.items.oneOf[0],data:data9};
+}
+if(data5.sha256 !== undefined){
+let data7 = data5.sha256;
+if(typeof data7 === "string"){
+if(!pattern6.test(data7)){
+const err25 = {instancePath:instancePath+"/manifest_parts/" + i0+"/sha256",schemaPath:"#/properties/manifest_parts/items/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema31.properties.manifest_parts.items.properties.sha256,data:data7};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5078,8 +5062,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data9.owner === undefined){
-const err26 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/oneOf/0/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'",schema:schema31.properties.conflicts.items.oneOf[0].required,parentSchema:schema31.properties.conflicts.items.oneOf[0],data:data9};
+}
+else {
+const err26 = {instancePath:instancePath+"/manifest_parts/" + i0+"/sha256",schemaPath:"#/properties/manifest_parts/items/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.manifest_parts.items.properties.sha256.type,parentSchema:schema31.properties.manifest_parts.items.properties.sha256,data:data7};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5088,9 +5073,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-for(const key0 in data9){
-if(!(((((key0 === "domain") || (key0 === "client")) || (key0 === "owner")) || (key0 === "subdomains")) || (key0 === "dns"))){
-const err27 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[0],data:data9};
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/manifest_parts/" + i0,schemaPath:"#/properties/manifest_parts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.manifest_parts.items.type,parentSchema:schema31.properties.manifest_parts.items,data:data5};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -5100,10 +5086,9 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data9.domain !== undefined){
-let data10 = data9.domain;
-if(typeof data10 !== "string"){
-const err28 = {instancePath:instancePath+"/conflicts/" + i1+"/domain",schemaPath:"#/properties/conflicts/items/oneOf/0/properties/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[0].properties.domain.type,parentSchema:schema31.properties.conflicts.items.oneOf[0].properties.domain,data:data10};
+}
+else {
+const err28 = {instancePath:instancePath+"/manifest_parts",schemaPath:"#/properties/manifest_parts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.manifest_parts.type,parentSchema:schema31.properties.manifest_parts,data:data4};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5113,10 +5098,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data9.client !== undefined){
-let data11 = data9.client;
-if(typeof data11 !== "string"){
-const err29 = {instancePath:instancePath+"/conflicts/" + i1+"/client",schemaPath:"#/properties/conflicts/items/oneOf/0/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[0].properties.client.type,parentSchema:schema31.properties.conflicts.items.oneOf[0].properties.client,data:data11};
+if(data.scope !== undefined){
+let data8 = data.scope;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.clients === undefined){
+const err29 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema31.properties.scope.required,parentSchema:schema31.properties.scope,data:data8};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5125,11 +5111,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data9.owner !== undefined){
-let data12 = data9.owner;
-if(typeof data12 !== "string"){
-const err30 = {instancePath:instancePath+"/conflicts/" + i1+"/owner",schemaPath:"#/properties/conflicts/items/oneOf/0/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[0].properties.owner.type,parentSchema:schema31.properties.conflicts.items.oneOf[0].properties.owner,data:data12};
+for(const key1 in data8){
+if(!(key1 === "clients")){
+const err30 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.scope,data:data8};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5139,14 +5123,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data9.subdomains !== undefined){
-let data13 = data9.subdomains;
-if(Array.isArray(data13)){
-const len2 = data13.length;
-for(let i2=0; i2<len2; i2++){
-let data14 = data13[i2];
-if(typeof data14 !== "string"){
-const err31 = {instancePath:instancePath+"/conflicts/" + i1+"/subdomains/" + i2,schemaPath:"#/properties/conflicts/items/oneOf/0/properties/subdomains/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[0].properties.subdomains.items.type,parentSchema:schema31.properties.conflicts.items.oneOf[0].properties.subdomains.items,data:data14};
+if(data8.clients !== undefined){
+let data9 = data8.clients;
+if(Array.isArray(data9)){
+if(data9.length < 1){
+const err31 = {instancePath:instancePath+"/scope/clients",schemaPath:"#/properties/scope/properties/clients/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema31.properties.scope.properties.clients,data:data9};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5155,10 +5136,12 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/conflicts/" + i1+"/subdomains",schemaPath:"#/properties/conflicts/items/oneOf/0/properties/subdomains/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.oneOf[0].properties.subdomains.type,parentSchema:schema31.properties.conflicts.items.oneOf[0].properties.subdomains,data:data13};
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+if(typeof data10 === "string"){
+if(func1(data10) < 1){
+const err32 = {instancePath:instancePath+"/scope/clients/" + i1,schemaPath:"#/properties/scope/properties/clients/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.scope.properties.clients.items,data:data10};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -5168,10 +5151,8 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data9.dns !== undefined){
-let data15 = data9.dns;
-if(!((data15 === "subdomain") || (data15 === "disabled"))){
-const err33 = {instancePath:instancePath+"/conflicts/" + i1+"/dns",schemaPath:"#/properties/conflicts/items/oneOf/0/properties/dns/enum",keyword:"enum",params:{allowedValues: schema31.properties.conflicts.items.oneOf[0].properties.dns.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.conflicts.items.oneOf[0].properties.dns.enum,parentSchema:schema31.properties.conflicts.items.oneOf[0].properties.dns,data:data15};
+else {
+const err33 = {instancePath:instancePath+"/scope/clients/" + i1,schemaPath:"#/properties/scope/properties/clients/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.scope.properties.clients.items.type,parentSchema:schema31.properties.scope.properties.clients.items,data:data10};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -5183,7 +5164,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[0].type,parentSchema:schema31.properties.conflicts.items.oneOf[0],data:data9};
+const err34 = {instancePath:instancePath+"/scope/clients",schemaPath:"#/properties/scope/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.scope.properties.clients.type,parentSchema:schema31.properties.scope.properties.clients,data:data9};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -5192,16 +5173,10 @@ vErrors.push(err34);
 }
 errors++;
 }
-var _valid0 = _errs20 === errors;
-if(_valid0){
-valid5 = true;
-passing0 = 0;
-var props1 = true;
 }
-const _errs34 = errors;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.hosting_plan === undefined){
-const err35 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/oneOf/1/required",keyword:"required",params:{missingProperty: "hosting_plan"},message:"must have required property '"+"hosting_plan"+"'",schema:schema31.properties.conflicts.items.oneOf[1].required,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data9};
+}
+else {
+const err35 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.scope.type,parentSchema:schema31.properties.scope,data:data8};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -5210,9 +5185,12 @@ vErrors.push(err35);
 }
 errors++;
 }
-for(const key1 in data9){
-if(!((((key1 === "hosting_plan") || (key1 === "clients")) || (key1 === "use_unknown")) || (key1 === "lacking"))){
-const err36 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data9};
+}
+if(data.fingerprint !== undefined){
+let data11 = data.fingerprint;
+if(typeof data11 === "string"){
+if(!pattern8.test(data11)){
+const err36 = {instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema31.properties.fingerprint,data:data11};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -5222,10 +5200,8 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data9.hosting_plan !== undefined){
-let data16 = data9.hosting_plan;
-if(typeof data16 !== "string"){
-const err37 = {instancePath:instancePath+"/conflicts/" + i1+"/hosting_plan",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/hosting_plan/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.hosting_plan.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.hosting_plan,data:data16};
+else {
+const err37 = {instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.fingerprint.type,parentSchema:schema31.properties.fingerprint,data:data11};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -5235,14 +5211,11 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data9.clients !== undefined){
-let data17 = data9.clients;
-if(Array.isArray(data17)){
-const len3 = data17.length;
-for(let i3=0; i3<len3; i3++){
-let data18 = data17[i3];
-if(typeof data18 !== "string"){
-const err38 = {instancePath:instancePath+"/conflicts/" + i1+"/clients/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/1/properties/clients/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.clients.items.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.clients.items,data:data18};
+if(data.plan_sha256 !== undefined){
+let data12 = data.plan_sha256;
+if(typeof data12 === "string"){
+if(!pattern8.test(data12)){
+const err38 = {instancePath:instancePath+"/plan_sha256",schemaPath:"#/properties/plan_sha256/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema31.properties.plan_sha256,data:data12};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -5252,9 +5225,8 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
 else {
-const err39 = {instancePath:instancePath+"/conflicts/" + i1+"/clients",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.oneOf[1].properties.clients.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.clients,data:data17};
+const err39 = {instancePath:instancePath+"/plan_sha256",schemaPath:"#/properties/plan_sha256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.plan_sha256.type,parentSchema:schema31.properties.plan_sha256,data:data12};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -5264,10 +5236,19 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data9.use_unknown !== undefined){
-let data19 = data9.use_unknown;
-if(true !== data19){
-const err40 = {instancePath:instancePath+"/conflicts/" + i1+"/use_unknown",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/use_unknown/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.use_unknown,data:data19};
+if(data.changes !== undefined){
+let data13 = data.changes;
+if(Array.isArray(data13)){
+const len2 = data13.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate21(data13[i2], {instancePath:instancePath+"/changes/" + i2,parentData:data13,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/changes",schemaPath:"#/properties/changes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.changes.type,parentSchema:schema31.properties.changes,data:data13};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -5277,14 +5258,19 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data9.lacking !== undefined){
-let data20 = data9.lacking;
-if(Array.isArray(data20)){
-const len4 = data20.length;
-for(let i4=0; i4<len4; i4++){
-let data21 = data20[i4];
-if(typeof data21 !== "string"){
-const err41 = {instancePath:instancePath+"/conflicts/" + i1+"/lacking/" + i4,schemaPath:"#/properties/conflicts/items/oneOf/1/properties/lacking/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.lacking.items.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.lacking.items,data:data21};
+if(data.conflicts !== undefined){
+let data15 = data.conflicts;
+if(Array.isArray(data15)){
+const len3 = data15.length;
+for(let i3=0; i3<len3; i3++){
+let data16 = data15[i3];
+const _errs35 = errors;
+let valid11 = false;
+let passing0 = null;
+const _errs36 = errors;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.domain === undefined){
+const err41 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/0/required",keyword:"required",params:{missingProperty: "domain"},message:"must have required property '"+"domain"+"'",schema:schema31.properties.conflicts.items.oneOf[0].required,parentSchema:schema31.properties.conflicts.items.oneOf[0],data:data16};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -5293,10 +5279,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-}
-else {
-const err42 = {instancePath:instancePath+"/conflicts/" + i1+"/lacking",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/lacking/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.oneOf[1].properties.lacking.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.lacking,data:data20};
+if(data16.client === undefined){
+const err42 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/0/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.conflicts.items.oneOf[0].required,parentSchema:schema31.properties.conflicts.items.oneOf[0],data:data16};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -5305,10 +5289,8 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-}
-else {
-const err43 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[1].type,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data9};
+if(data16.owner === undefined){
+const err43 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/0/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'",schema:schema31.properties.conflicts.items.oneOf[0].required,parentSchema:schema31.properties.conflicts.items.oneOf[0],data:data16};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -5317,22 +5299,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-var _valid0 = _errs34 === errors;
-if(_valid0 && valid5){
-valid5 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid5 = true;
-passing0 = 1;
-if(props1 !== true){
-props1 = true;
-}
-}
-}
-if(!valid5){
-const err44 = {instancePath:instancePath+"/conflicts/" + i1,schemaPath:"#/properties/conflicts/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema31.properties.conflicts.items.oneOf,parentSchema:schema31.properties.conflicts.items,data:data9};
+for(const key2 in data16){
+if(!(((((key2 === "domain") || (key2 === "client")) || (key2 === "owner")) || (key2 === "subdomains")) || (key2 === "dns"))){
+const err44 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[0],data:data16};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -5341,21 +5310,11 @@ vErrors.push(err44);
 }
 errors++;
 }
-else {
-errors = _errs19;
-if(vErrors !== null){
-if(_errs19){
-vErrors.length = _errs19;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/conflicts",schemaPath:"#/properties/conflicts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.type,parentSchema:schema31.properties.conflicts,data:data8};
+if(data16.domain !== undefined){
+let data17 = data16.domain;
+if(typeof data17 !== "string"){
+const err45 = {instancePath:instancePath+"/conflicts/" + i3+"/domain",schemaPath:"#/properties/conflicts/items/oneOf/0/properties/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[0].properties.domain.type,parentSchema:schema31.properties.conflicts.items.oneOf[0].properties.domain,data:data17};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -5365,19 +5324,10 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data.unknowns !== undefined){
-let data22 = data.unknowns;
-if(Array.isArray(data22)){
-const len5 = data22.length;
-for(let i5=0; i5<len5; i5++){
-let data23 = data22[i5];
-const _errs52 = errors;
-let valid16 = true;
-const _errs53 = errors;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-let missing0;
-if((data23.domain === undefined) && (missing0 = "domain")){
-const err46 = {};
+if(data16.client !== undefined){
+let data18 = data16.client;
+if(typeof data18 !== "string"){
+const err46 = {instancePath:instancePath+"/conflicts/" + i3+"/client",schemaPath:"#/properties/conflicts/items/oneOf/0/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[0].properties.client.type,parentSchema:schema31.properties.conflicts.items.oneOf[0].properties.client,data:data18};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -5387,24 +5337,10 @@ vErrors.push(err46);
 errors++;
 }
 }
-var _valid1 = _errs53 === errors;
-errors = _errs52;
-if(vErrors !== null){
-if(_errs52){
-vErrors.length = _errs52;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause0;
-if(_valid1){
-const _errs54 = errors;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.field !== undefined){
-let data24 = data23.field;
-if(!(((((data24 === "php_version") || (data24 === "https.lets_encrypt")) || (data24 === "https.force")) || (data24 === "https.hsts")) || (data24 === "redirect"))){
-const err47 = {instancePath:instancePath+"/unknowns/" + i5+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values",schema:schema53.enum,parentSchema:schema53,data:data24};
+if(data16.owner !== undefined){
+let data19 = data16.owner;
+if(typeof data19 !== "string"){
+const err47 = {instancePath:instancePath+"/conflicts/" + i3+"/owner",schemaPath:"#/properties/conflicts/items/oneOf/0/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[0].properties.owner.type,parentSchema:schema31.properties.conflicts.items.oneOf[0].properties.owner,data:data19};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -5414,23 +5350,14 @@ vErrors.push(err47);
 errors++;
 }
 }
-}
-var _valid1 = _errs54 === errors;
-valid16 = _valid1;
-if(valid16){
-var props2 = {};
-props2.field = true;
-props2.domain = true;
-}
-ifClause0 = "then";
-}
-else {
-const _errs57 = errors;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.field !== undefined){
-let data25 = data23.field;
-if(!((((data25 === "plan") || (data25 === "email")) || (data25 === "suspended")) || (data25 === "language"))){
-const err48 = {instancePath:instancePath+"/unknowns/" + i5+"/field",schemaPath:"#/properties/unknowns/items/else/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.else.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.else.properties.field.enum,parentSchema:schema31.properties.unknowns.items.else.properties.field,data:data25};
+if(data16.subdomains !== undefined){
+let data20 = data16.subdomains;
+if(Array.isArray(data20)){
+const len4 = data20.length;
+for(let i4=0; i4<len4; i4++){
+let data21 = data20[i4];
+if(typeof data21 !== "string"){
+const err48 = {instancePath:instancePath+"/conflicts/" + i3+"/subdomains/" + i4,schemaPath:"#/properties/conflicts/items/oneOf/0/properties/subdomains/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[0].properties.subdomains.items.type,parentSchema:schema31.properties.conflicts.items.oneOf[0].properties.subdomains.items,data:data21};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -5441,18 +5368,8 @@ errors++;
 }
 }
 }
-var _valid1 = _errs57 === errors;
-valid16 = _valid1;
-if(valid16){
-if(props2 !== true){
-props2 = props2 || {};
-props2.field = true;
-}
-}
-ifClause0 = "else";
-}
-if(!valid16){
-const err49 = {instancePath:instancePath+"/unknowns/" + i5,schemaPath:"#/properties/unknowns/items/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema31.properties.unknowns.items.if,parentSchema:schema31.properties.unknowns.items,data:data23};
+else {
+const err49 = {instancePath:instancePath+"/conflicts/" + i3+"/subdomains",schemaPath:"#/properties/conflicts/items/oneOf/0/properties/subdomains/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.oneOf[0].properties.subdomains.type,parentSchema:schema31.properties.conflicts.items.oneOf[0].properties.subdomains,data:data20};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -5461,9 +5378,11 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.client === undefined){
-const err50 = {instancePath:instancePath+"/unknowns/" + i5,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data23};
+}
+if(data16.dns !== undefined){
+let data22 = data16.dns;
+if(!((data22 === "subdomain") || (data22 === "disabled"))){
+const err50 = {instancePath:instancePath+"/conflicts/" + i3+"/dns",schemaPath:"#/properties/conflicts/items/oneOf/0/properties/dns/enum",keyword:"enum",params:{allowedValues: schema31.properties.conflicts.items.oneOf[0].properties.dns.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.conflicts.items.oneOf[0].properties.dns.enum,parentSchema:schema31.properties.conflicts.items.oneOf[0].properties.dns,data:data22};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -5472,8 +5391,10 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data23.field === undefined){
-const err51 = {instancePath:instancePath+"/unknowns/" + i5,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data23};
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[0].type,parentSchema:schema31.properties.conflicts.items.oneOf[0],data:data16};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -5482,9 +5403,16 @@ vErrors.push(err51);
 }
 errors++;
 }
-for(const key2 in data23){
-if(!((((key2 === "client") || (key2 === "domain")) || (key2 === "field")) || (key2 === "keys"))){
-const err52 = {instancePath:instancePath+"/unknowns/" + i5,schemaPath:"#/properties/unknowns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unknowns.items,data:data23};
+var _valid0 = _errs36 === errors;
+if(_valid0){
+valid11 = true;
+passing0 = 0;
+var props1 = true;
+}
+const _errs50 = errors;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.hosting_plan === undefined){
+const err52 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/1/required",keyword:"required",params:{missingProperty: "hosting_plan"},message:"must have required property '"+"hosting_plan"+"'",schema:schema31.properties.conflicts.items.oneOf[1].required,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data16};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -5493,11 +5421,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data23.client !== undefined){
-let data26 = data23.client;
-if(typeof data26 !== "string"){
-const err53 = {instancePath:instancePath+"/unknowns/" + i5+"/client",schemaPath:"#/properties/unknowns/items/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.client.type,parentSchema:schema31.properties.unknowns.items.properties.client,data:data26};
+for(const key3 in data16){
+if(!((((key3 === "hosting_plan") || (key3 === "clients")) || (key3 === "use_unknown")) || (key3 === "lacking"))){
+const err53 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data16};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -5507,11 +5433,10 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data23.domain !== undefined){
-let data27 = data23.domain;
-if(typeof data27 === "string"){
-if(!pattern10.test(data27)){
-const err54 = {instancePath:instancePath+"/unknowns/" + i5+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data27};
+if(data16.hosting_plan !== undefined){
+let data23 = data16.hosting_plan;
+if(typeof data23 !== "string"){
+const err54 = {instancePath:instancePath+"/conflicts/" + i3+"/hosting_plan",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/hosting_plan/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.hosting_plan.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.hosting_plan,data:data23};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -5521,8 +5446,14 @@ vErrors.push(err54);
 errors++;
 }
 }
-else {
-const err55 = {instancePath:instancePath+"/unknowns/" + i5+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data27};
+if(data16.clients !== undefined){
+let data24 = data16.clients;
+if(Array.isArray(data24)){
+const len5 = data24.length;
+for(let i5=0; i5<len5; i5++){
+let data25 = data24[i5];
+if(typeof data25 !== "string"){
+const err55 = {instancePath:instancePath+"/conflicts/" + i3+"/clients/" + i5,schemaPath:"#/properties/conflicts/items/oneOf/1/properties/clients/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.clients.items.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.clients.items,data:data25};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -5532,10 +5463,9 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data23.field !== undefined){
-let data28 = data23.field;
-if(!(((((((((data28 === "plan") || (data28 === "email")) || (data28 === "suspended")) || (data28 === "language")) || (data28 === "php_version")) || (data28 === "https.lets_encrypt")) || (data28 === "https.force")) || (data28 === "https.hsts")) || (data28 === "redirect"))){
-const err56 = {instancePath:instancePath+"/unknowns/" + i5+"/field",schemaPath:"#/properties/unknowns/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.properties.field.enum,parentSchema:schema31.properties.unknowns.items.properties.field,data:data28};
+}
+else {
+const err56 = {instancePath:instancePath+"/conflicts/" + i3+"/clients",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.oneOf[1].properties.clients.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.clients,data:data24};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -5545,14 +5475,10 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data23.keys !== undefined){
-let data29 = data23.keys;
-if(Array.isArray(data29)){
-const len6 = data29.length;
-for(let i6=0; i6<len6; i6++){
-let data30 = data29[i6];
-if(typeof data30 !== "string"){
-const err57 = {instancePath:instancePath+"/unknowns/" + i5+"/keys/" + i6,schemaPath:"#/properties/unknowns/items/properties/keys/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.keys.items.type,parentSchema:schema31.properties.unknowns.items.properties.keys.items,data:data30};
+if(data16.use_unknown !== undefined){
+let data26 = data16.use_unknown;
+if(true !== data26){
+const err57 = {instancePath:instancePath+"/conflicts/" + i3+"/use_unknown",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/use_unknown/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.use_unknown,data:data26};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -5562,9 +5488,14 @@ vErrors.push(err57);
 errors++;
 }
 }
-}
-else {
-const err58 = {instancePath:instancePath+"/unknowns/" + i5+"/keys",schemaPath:"#/properties/unknowns/items/properties/keys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.items.properties.keys.type,parentSchema:schema31.properties.unknowns.items.properties.keys,data:data29};
+if(data16.lacking !== undefined){
+let data27 = data16.lacking;
+if(Array.isArray(data27)){
+const len6 = data27.length;
+for(let i6=0; i6<len6; i6++){
+let data28 = data27[i6];
+if(typeof data28 !== "string"){
+const err58 = {instancePath:instancePath+"/conflicts/" + i3+"/lacking/" + i6,schemaPath:"#/properties/conflicts/items/oneOf/1/properties/lacking/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.lacking.items.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.lacking.items,data:data28};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -5576,7 +5507,7 @@ errors++;
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/unknowns/" + i5,schemaPath:"#/properties/unknowns/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unknowns.items.type,parentSchema:schema31.properties.unknowns.items,data:data23};
+const err59 = {instancePath:instancePath+"/conflicts/" + i3+"/lacking",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/lacking/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.oneOf[1].properties.lacking.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.lacking,data:data27};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -5588,7 +5519,7 @@ errors++;
 }
 }
 else {
-const err60 = {instancePath:instancePath+"/unknowns",schemaPath:"#/properties/unknowns/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.type,parentSchema:schema31.properties.unknowns,data:data22};
+const err60 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[1].type,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data16};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -5597,12 +5528,22 @@ vErrors.push(err60);
 }
 errors++;
 }
+var _valid0 = _errs50 === errors;
+if(_valid0 && valid11){
+valid11 = false;
+passing0 = [passing0, 1];
 }
-if(data.unmanaged !== undefined){
-let data31 = data.unmanaged;
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-if(data31.clients === undefined){
-const err61 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data31};
+else {
+if(_valid0){
+valid11 = true;
+passing0 = 1;
+if(props1 !== true){
+props1 = true;
+}
+}
+}
+if(!valid11){
+const err61 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema31.properties.conflicts.items.oneOf,parentSchema:schema31.properties.conflicts.items,data:data16};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -5611,8 +5552,21 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data31.domains === undefined){
-const err62 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data31};
+else {
+errors = _errs35;
+if(vErrors !== null){
+if(_errs35){
+vErrors.length = _errs35;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/conflicts",schemaPath:"#/properties/conflicts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.type,parentSchema:schema31.properties.conflicts,data:data15};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -5621,9 +5575,20 @@ vErrors.push(err62);
 }
 errors++;
 }
-for(const key3 in data31){
-if(!((((((key3 === "clients") || (key3 === "domains")) || (key3 === "client_names")) || (key3 === "domain_names")) || (key3 === "hosting_plans")) || (key3 === "hosting_plan_names"))){
-const err63 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unmanaged,data:data31};
+}
+if(data.unknowns !== undefined){
+let data29 = data.unknowns;
+if(Array.isArray(data29)){
+const len7 = data29.length;
+for(let i7=0; i7<len7; i7++){
+let data30 = data29[i7];
+const _errs68 = errors;
+let valid22 = true;
+const _errs69 = errors;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+let missing0;
+if((data30.domain === undefined) && (missing0 = "domain")){
+const err63 = {};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -5633,10 +5598,24 @@ vErrors.push(err63);
 errors++;
 }
 }
-if(data31.clients !== undefined){
-let data32 = data31.clients;
-if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
-const err64 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.clients.type,parentSchema:schema31.properties.unmanaged.properties.clients,data:data32};
+var _valid1 = _errs69 === errors;
+errors = _errs68;
+if(vErrors !== null){
+if(_errs68){
+vErrors.length = _errs68;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid1){
+const _errs70 = errors;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.field !== undefined){
+let data31 = data30.field;
+if(!(((((data31 === "php_version") || (data31 === "https.lets_encrypt")) || (data31 === "https.force")) || (data31 === "https.hsts")) || (data31 === "redirect"))){
+const err64 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values",schema:schema53.enum,parentSchema:schema53,data:data31};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -5645,9 +5624,24 @@ vErrors.push(err64);
 }
 errors++;
 }
-if((typeof data32 == "number") && (isFinite(data32))){
-if(data32 < 0 || isNaN(data32)){
-const err65 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.clients,data:data32};
+}
+}
+var _valid1 = _errs70 === errors;
+valid22 = _valid1;
+if(valid22){
+var props2 = {};
+props2.field = true;
+props2.domain = true;
+}
+ifClause0 = "then";
+}
+else {
+const _errs73 = errors;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.field !== undefined){
+let data32 = data30.field;
+if(!((((data32 === "plan") || (data32 === "email")) || (data32 === "suspended")) || (data32 === "language"))){
+const err65 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/properties/unknowns/items/else/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.else.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.else.properties.field.enum,parentSchema:schema31.properties.unknowns.items.else.properties.field,data:data32};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -5658,10 +5652,18 @@ errors++;
 }
 }
 }
-if(data31.domains !== undefined){
-let data33 = data31.domains;
-if((!(((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33))) && (isFinite(data33)))) && (data33 !== null)){
-const err66 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domains.type},message:"must be integer,null",schema:schema31.properties.unmanaged.properties.domains.type,parentSchema:schema31.properties.unmanaged.properties.domains,data:data33};
+var _valid1 = _errs73 === errors;
+valid22 = _valid1;
+if(valid22){
+if(props2 !== true){
+props2 = props2 || {};
+props2.field = true;
+}
+}
+ifClause0 = "else";
+}
+if(!valid22){
+const err66 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema31.properties.unknowns.items.if,parentSchema:schema31.properties.unknowns.items,data:data30};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -5670,9 +5672,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-if((typeof data33 == "number") && (isFinite(data33))){
-if(data33 < 0 || isNaN(data33)){
-const err67 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.domains,data:data33};
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.client === undefined){
+const err67 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data30};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -5681,16 +5683,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-}
-if(data31.client_names !== undefined){
-let data34 = data31.client_names;
-if(Array.isArray(data34)){
-const len7 = data34.length;
-for(let i7=0; i7<len7; i7++){
-let data35 = data34[i7];
-if(typeof data35 !== "string"){
-const err68 = {instancePath:instancePath+"/unmanaged/client_names/" + i7,schemaPath:"#/properties/unmanaged/properties/client_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.client_names.items.type,parentSchema:schema31.properties.unmanaged.properties.client_names.items,data:data35};
+if(data30.field === undefined){
+const err68 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data30};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -5699,10 +5693,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-}
-else {
-const err69 = {instancePath:instancePath+"/unmanaged/client_names",schemaPath:"#/properties/unmanaged/properties/client_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.client_names.type,parentSchema:schema31.properties.unmanaged.properties.client_names,data:data34};
+for(const key4 in data30){
+if(!((((key4 === "client") || (key4 === "domain")) || (key4 === "field")) || (key4 === "keys"))){
+const err69 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unknowns.items,data:data30};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -5712,10 +5705,10 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data31.domain_names !== undefined){
-let data36 = data31.domain_names;
-if((!(Array.isArray(data36))) && (data36 !== null)){
-const err70 = {instancePath:instancePath+"/unmanaged/domain_names",schemaPath:"#/properties/unmanaged/properties/domain_names/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domain_names.type},message:"must be array,null",schema:schema31.properties.unmanaged.properties.domain_names.type,parentSchema:schema31.properties.unmanaged.properties.domain_names,data:data36};
+if(data30.client !== undefined){
+let data33 = data30.client;
+if(typeof data33 !== "string"){
+const err70 = {instancePath:instancePath+"/unknowns/" + i7+"/client",schemaPath:"#/properties/unknowns/items/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.client.type,parentSchema:schema31.properties.unknowns.items.properties.client,data:data33};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -5724,12 +5717,12 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(Array.isArray(data36)){
-const len8 = data36.length;
-for(let i8=0; i8<len8; i8++){
-let data37 = data36[i8];
-if(typeof data37 !== "string"){
-const err71 = {instancePath:instancePath+"/unmanaged/domain_names/" + i8,schemaPath:"#/properties/unmanaged/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.domain_names.items.type,parentSchema:schema31.properties.unmanaged.properties.domain_names.items,data:data37};
+}
+if(data30.domain !== undefined){
+let data34 = data30.domain;
+if(typeof data34 === "string"){
+if(!pattern11.test(data34)){
+const err71 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data34};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -5739,12 +5732,8 @@ vErrors.push(err71);
 errors++;
 }
 }
-}
-}
-if(data31.hosting_plans !== undefined){
-let data38 = data31.hosting_plans;
-if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-const err72 = {instancePath:instancePath+"/unmanaged/hosting_plans",schemaPath:"#/properties/unmanaged/properties/hosting_plans/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.hosting_plans.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plans,data:data38};
+else {
+const err72 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data34};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -5753,9 +5742,11 @@ vErrors.push(err72);
 }
 errors++;
 }
-if((typeof data38 == "number") && (isFinite(data38))){
-if(data38 < 0 || isNaN(data38)){
-const err73 = {instancePath:instancePath+"/unmanaged/hosting_plans",schemaPath:"#/properties/unmanaged/properties/hosting_plans/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.hosting_plans,data:data38};
+}
+if(data30.field !== undefined){
+let data35 = data30.field;
+if(!(((((((((data35 === "plan") || (data35 === "email")) || (data35 === "suspended")) || (data35 === "language")) || (data35 === "php_version")) || (data35 === "https.lets_encrypt")) || (data35 === "https.force")) || (data35 === "https.hsts")) || (data35 === "redirect"))){
+const err73 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/properties/unknowns/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.properties.field.enum,parentSchema:schema31.properties.unknowns.items.properties.field,data:data35};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -5765,15 +5756,14 @@ vErrors.push(err73);
 errors++;
 }
 }
-}
-if(data31.hosting_plan_names !== undefined){
-let data39 = data31.hosting_plan_names;
-if(Array.isArray(data39)){
-const len9 = data39.length;
-for(let i9=0; i9<len9; i9++){
-let data40 = data39[i9];
-if(typeof data40 !== "string"){
-const err74 = {instancePath:instancePath+"/unmanaged/hosting_plan_names/" + i9,schemaPath:"#/properties/unmanaged/properties/hosting_plan_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.hosting_plan_names.items.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plan_names.items,data:data40};
+if(data30.keys !== undefined){
+let data36 = data30.keys;
+if(Array.isArray(data36)){
+const len8 = data36.length;
+for(let i8=0; i8<len8; i8++){
+let data37 = data36[i8];
+if(typeof data37 !== "string"){
+const err74 = {instancePath:instancePath+"/unknowns/" + i7+"/keys/" + i8,schemaPath:"#/properties/unknowns/items/properties/keys/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.keys.items.type,parentSchema:schema31.properties.unknowns.items.properties.keys.items,data:data37};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -5785,7 +5775,7 @@ errors++;
 }
 }
 else {
-const err75 = {instancePath:instancePath+"/unmanaged/hosting_plan_names",schemaPath:"#/properties/unmanaged/properties/hosting_plan_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.hosting_plan_names.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plan_names,data:data39};
+const err75 = {instancePath:instancePath+"/unknowns/" + i7+"/keys",schemaPath:"#/properties/unknowns/items/properties/keys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.items.properties.keys.type,parentSchema:schema31.properties.unknowns.items.properties.keys,data:data36};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -5797,7 +5787,7 @@ errors++;
 }
 }
 else {
-const err76 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unmanaged.type,parentSchema:schema31.properties.unmanaged,data:data31};
+const err76 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unknowns.items.type,parentSchema:schema31.properties.unknowns.items,data:data30};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -5807,14 +5797,9 @@ vErrors.push(err76);
 errors++;
 }
 }
-if(data.notes !== undefined){
-let data41 = data.notes;
-if(Array.isArray(data41)){
-const len10 = data41.length;
-for(let i10=0; i10<len10; i10++){
-let data42 = data41[i10];
-if(typeof data42 !== "string"){
-const err77 = {instancePath:instancePath+"/notes/" + i10,schemaPath:"#/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.notes.items.type,parentSchema:schema31.properties.notes.items,data:data42};
+}
+else {
+const err77 = {instancePath:instancePath+"/unknowns",schemaPath:"#/properties/unknowns/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.type,parentSchema:schema31.properties.unknowns,data:data29};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -5824,9 +5809,11 @@ vErrors.push(err77);
 errors++;
 }
 }
-}
-else {
-const err78 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.notes.type,parentSchema:schema31.properties.notes,data:data41};
+if(data.unmanaged !== undefined){
+let data38 = data.unmanaged;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(data38.clients === undefined){
+const err78 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data38};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -5835,15 +5822,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-if(data.warnings !== undefined){
-let data43 = data.warnings;
-if(Array.isArray(data43)){
-const len11 = data43.length;
-for(let i11=0; i11<len11; i11++){
-let data44 = data43[i11];
-if(typeof data44 !== "string"){
-const err79 = {instancePath:instancePath+"/warnings/" + i11,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.warnings.items.type,parentSchema:schema31.properties.warnings.items,data:data44};
+if(data38.domains === undefined){
+const err79 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data38};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -5852,10 +5832,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-}
-else {
-const err80 = {instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.warnings.type,parentSchema:schema31.properties.warnings,data:data43};
+for(const key5 in data38){
+if(!((((((key5 === "clients") || (key5 === "domains")) || (key5 === "client_names")) || (key5 === "domain_names")) || (key5 === "hosting_plans")) || (key5 === "hosting_plan_names"))){
+const err80 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unmanaged,data:data38};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -5865,13 +5844,10 @@ vErrors.push(err80);
 errors++;
 }
 }
-if(data.summary !== undefined){
-let data45 = data.summary;
-if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
-for(const key4 in data45){
-let data46 = data45[key4];
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
-const err81 = {instancePath:instancePath+"/summary/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.additionalProperties.type,parentSchema:schema31.properties.summary.additionalProperties,data:data46};
+if(data38.clients !== undefined){
+let data39 = data38.clients;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const err81 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.clients.type,parentSchema:schema31.properties.unmanaged.properties.clients,data:data39};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -5880,9 +5856,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 < 0 || isNaN(data46)){
-const err82 = {instancePath:instancePath+"/summary/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.additionalProperties,data:data46};
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 0 || isNaN(data39)){
+const err82 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.clients,data:data39};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -5893,9 +5869,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err83 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data45};
+if(data38.domains !== undefined){
+let data40 = data38.domains;
+if((!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))) && (data40 !== null)){
+const err83 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domains.type},message:"must be integer,null",schema:schema31.properties.unmanaged.properties.domains.type,parentSchema:schema31.properties.unmanaged.properties.domains,data:data40};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -5904,10 +5881,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-}
-else {
-const err84 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 0 || isNaN(data40)){
+const err84 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.domains,data:data40};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -5916,9 +5892,244 @@ vErrors.push(err84);
 }
 errors++;
 }
+}
+}
+if(data38.client_names !== undefined){
+let data41 = data38.client_names;
+if(Array.isArray(data41)){
+const len9 = data41.length;
+for(let i9=0; i9<len9; i9++){
+let data42 = data41[i9];
+if(typeof data42 !== "string"){
+const err85 = {instancePath:instancePath+"/unmanaged/client_names/" + i9,schemaPath:"#/properties/unmanaged/properties/client_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.client_names.items.type,parentSchema:schema31.properties.unmanaged.properties.client_names.items,data:data42};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/unmanaged/client_names",schemaPath:"#/properties/unmanaged/properties/client_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.client_names.type,parentSchema:schema31.properties.unmanaged.properties.client_names,data:data41};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data38.domain_names !== undefined){
+let data43 = data38.domain_names;
+if((!(Array.isArray(data43))) && (data43 !== null)){
+const err87 = {instancePath:instancePath+"/unmanaged/domain_names",schemaPath:"#/properties/unmanaged/properties/domain_names/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domain_names.type},message:"must be array,null",schema:schema31.properties.unmanaged.properties.domain_names.type,parentSchema:schema31.properties.unmanaged.properties.domain_names,data:data43};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+if(Array.isArray(data43)){
+const len10 = data43.length;
+for(let i10=0; i10<len10; i10++){
+let data44 = data43[i10];
+if(typeof data44 !== "string"){
+const err88 = {instancePath:instancePath+"/unmanaged/domain_names/" + i10,schemaPath:"#/properties/unmanaged/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.domain_names.items.type,parentSchema:schema31.properties.unmanaged.properties.domain_names.items,data:data44};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+}
+if(data38.hosting_plans !== undefined){
+let data45 = data38.hosting_plans;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err89 = {instancePath:instancePath+"/unmanaged/hosting_plans",schemaPath:"#/properties/unmanaged/properties/hosting_plans/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.hosting_plans.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plans,data:data45};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 < 0 || isNaN(data45)){
+const err90 = {instancePath:instancePath+"/unmanaged/hosting_plans",schemaPath:"#/properties/unmanaged/properties/hosting_plans/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.hosting_plans,data:data45};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+}
+if(data38.hosting_plan_names !== undefined){
+let data46 = data38.hosting_plan_names;
+if(Array.isArray(data46)){
+const len11 = data46.length;
+for(let i11=0; i11<len11; i11++){
+let data47 = data46[i11];
+if(typeof data47 !== "string"){
+const err91 = {instancePath:instancePath+"/unmanaged/hosting_plan_names/" + i11,schemaPath:"#/properties/unmanaged/properties/hosting_plan_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.hosting_plan_names.items.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plan_names.items,data:data47};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/unmanaged/hosting_plan_names",schemaPath:"#/properties/unmanaged/properties/hosting_plan_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.hosting_plan_names.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plan_names,data:data46};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+}
+else {
+const err93 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unmanaged.type,parentSchema:schema31.properties.unmanaged,data:data38};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+if(data.notes !== undefined){
+let data48 = data.notes;
+if(Array.isArray(data48)){
+const len12 = data48.length;
+for(let i12=0; i12<len12; i12++){
+let data49 = data48[i12];
+if(typeof data49 !== "string"){
+const err94 = {instancePath:instancePath+"/notes/" + i12,schemaPath:"#/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.notes.items.type,parentSchema:schema31.properties.notes.items,data:data49};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.notes.type,parentSchema:schema31.properties.notes,data:data48};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+if(data.warnings !== undefined){
+let data50 = data.warnings;
+if(Array.isArray(data50)){
+const len13 = data50.length;
+for(let i13=0; i13<len13; i13++){
+let data51 = data50[i13];
+if(typeof data51 !== "string"){
+const err96 = {instancePath:instancePath+"/warnings/" + i13,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.warnings.items.type,parentSchema:schema31.properties.warnings.items,data:data51};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.warnings.type,parentSchema:schema31.properties.warnings,data:data50};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(data.summary !== undefined){
+let data52 = data.summary;
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+for(const key6 in data52){
+let data53 = data52[key6];
+if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
+const err98 = {instancePath:instancePath+"/summary/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.additionalProperties.type,parentSchema:schema31.properties.summary.additionalProperties,data:data53};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+if((typeof data53 == "number") && (isFinite(data53))){
+if(data53 < 0 || isNaN(data53)){
+const err99 = {instancePath:instancePath+"/summary/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.additionalProperties,data:data53};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err100 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data52};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+}
+else {
+const err101 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":{"format_version":true,"panel_url":true,"manifest":true,"manifest_sha256":true,"fingerprint":true,"plan_sha256":true,"changes":true,"conflicts":true,"unknowns":true,"unmanaged":true,"notes":true,"warnings":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
+validate20.evaluated = {"props":{"format_version":true,"panel_url":true,"manifest":true,"manifest_sha256":true,"manifest_parts":true,"scope":true,"fingerprint":true,"plan_sha256":true,"changes":true,"conflicts":true,"unknowns":true,"unmanaged":true,"notes":true,"warnings":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex.","type":"string","pattern":"^[0-9a-f]{64}$"},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["integer","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}}}}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <file>` per part, in name order, as sha256sum prints them.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["integer","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}}}}}};

@@ -77,7 +77,7 @@ describe("the domain room's manifest keys", () => {
   });
 
   it('names the first listing of a name listed again, and its spelling when it differs', () => {
-    const first = { input: 'A.example', client: 'client "alice"', line: 4 };
+    const first = { input: 'A.example', client: 'client "alice"', at: 'line 4' };
     expect(listedAgain('a.example', 'client "alice"', first, true)).toBe(
       'domain "a.example" (same as "A.example") is listed twice in client "alice" (first at line 4): remove one',
     );

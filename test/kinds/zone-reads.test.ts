@@ -29,7 +29,11 @@ async function plan(
   const panel = client(simulator);
   const prepared = await planManifest(
     panel,
-    { desired: desired({ alice: { domains } }), name: 'manifest.yaml', bytes: new Uint8Array() },
+    {
+      desired: desired({ alice: { domains } }),
+      name: 'manifest.yaml',
+      files: { name: 'manifest.yaml', directory: false, parts: [{ file: 'manifest.yaml', bytes: new Uint8Array() }] },
+    },
     { showUnmanaged: false, redactions: new Redactions(), concurrency },
   );
   return { simulator, prepared };

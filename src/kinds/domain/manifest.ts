@@ -82,12 +82,12 @@ export function domainItemName(input: string, client: string): { readonly name: 
   return { severity: 'error', message: `domain ${quote(input)} in ${client} ${normalized.problem}` };
 }
 
-/** Where a domain was first listed in the manifest: as written, by which client, at which line. */
+/** Where a domain was first listed in the manifest: as written, by which client, where (`line 3`, `a.yaml:3`). */
 export interface FirstListing {
   readonly input: string;
   /** How messages name its client (`client "alice"`). */
   readonly client: string;
-  readonly line: number;
+  readonly at: string;
 }
 
 /**
@@ -98,7 +98,7 @@ export interface FirstListing {
 export function listedAgain(input: string, client: string, first: FirstListing, sameClient: boolean): string {
   const same = first.input === input ? '' : ` (same as ${quote(first.input)})`;
   return sameClient
-    ? `domain ${quote(input)}${same} is listed twice in ${client} (first at line ${first.line}): remove one`
-    : `domain ${quote(input)}${same} is already listed under ${first.client} at line ${first.line}: ` +
+    ? `domain ${quote(input)}${same} is listed twice in ${client} (first at ${first.at}): remove one`
+    : `domain ${quote(input)}${same} is already listed under ${first.client} at ${first.at}: ` +
         'a domain belongs to one client only';
 }

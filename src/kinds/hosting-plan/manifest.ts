@@ -191,18 +191,18 @@ export function planRefused(
   return `"${object}" of ${label} must be a mapping, like ${OBJECT_EXAMPLES[object]}`;
 }
 
-/** The error for a plan name listed again (first at line `firstLine`). */
-export function planListedAgain(name: string, firstLine: number): string {
-  return `hosting plan ${quote(name)} is listed twice (first at line ${firstLine}): remove one`;
+/** The error for a plan name listed again (first at `first`: `line 3`, or `a.yaml:3` in another part). */
+export function planListedAgain(name: string, first: string): string {
+  return `hosting plan ${quote(name)} is listed twice (first at ${first}): remove one`;
 }
 
 /**
- * The error at a client's `plan` naming a plan the manifest marks absent (at line `absentLine`):
- * the panel never deletes a plan in use, and the client could not be on it.
+ * The error at a client's `plan` naming a plan the manifest marks absent (at `absentAt`: `line 3`,
+ * or `a.yaml:3` in another part): the panel never deletes a plan in use, and the client could not be on it.
  */
-export function absentPlanUsed(name: string, client: string, absentLine: number): string {
+export function absentPlanUsed(name: string, client: string, absentAt: string): string {
   return (
-    `"plan" of ${client} names hosting plan ${quote(name)}, which is marked state: absent at line ${absentLine}: ` +
+    `"plan" of ${client} names hosting plan ${quote(name)}, which is marked state: absent at ${absentAt}: ` +
     'give the client another plan, or remove "state: absent" from the plan'
   );
 }

@@ -1,0 +1,183 @@
+import { quote } from '../escape.js';
+import { listedAgain } from '../kinds/domain.js';
+import { planListedAgain } from '../kinds/hosting-plan/manifest.js';
+import { compare, placeOf, sha256Hex } from '../util.js';
+import { usernameTwice } from './build.js';
+import { checkClientPlans } from './hosting-plans.js';
+import { type LoadResult, parseManifestBytes, validatePartBytes } from './load.js';
+import { lookalikeDiagnostics } from './lookalike.js';
+import { NO_PRUNE } from './types.js';
+import type { Desired, DesiredClient, DesiredHostingPlan, Diagnostic, Location } from './types.js';
+
+/**
+ * Manifest directories (design.md, "Working at scale"): every `*.yaml` and `*.yml` file of a
+ * directory, in name order, is one part; `clients` and `hosting_plans` of all parts are one
+ * list; `prune` stands in one part at most. Each part is validated on its own (as a file is,
+ * except that it may leave out `clients`), then across parts: a username, domain or plan name
+ * listed in two parts is an error at the second naming the first's file and line, as two
+ * `prune` are; a client on a plan another part marks absent too; look-alike names are warned
+ * about over the whole. The one owner of what a directory is: which files are parts, their
+ * order, the digest a plan records.
+ */
+
+/** One part: its path as messages name it (`manifests/clients.yaml`), and its bytes. */
+export interface ManifestPart {
+  readonly file: string;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * A manifest as read: one file (a single part, `directory` false), or a directory's parts in
+ * name order. `name` is the path as the user gave it.
+ */
+export interface ManifestFiles {
+  readonly name: string;
+  readonly directory: boolean;
+  readonly parts: readonly ManifestPart[];
+}
+
+/** Whether a directory entry is a part: `*.yaml` or `*.yml`, not hidden (editors' backups, `.#x.yaml`). */
+export function isPartName(name: string): boolean {
+  return !name.startsWith('.') && /\.ya?ml$/i.test(name);
+}
+
+/** Part names in the order they are read: code-unit order, the same on every machine. */
+export function partOrder(names: readonly string[]): string[] {
+  return names.filter(isPartName).sort(compare);
+}
+
+/** A part's digest as a plan records it. */
+export interface PartDigest {
+  readonly file: string;
+  readonly sha256: string;
+}
+
+/**
+ * What a plan records of its manifest: the sha256 of a file's bytes; for a directory, of the
+ * list of its parts' digests (`<sha256>  <file>` lines, as sha256sum prints them, so anyone can
+ * check it), and each part's.
+ */
+export function manifestDigest(files: ManifestFiles): { sha256: string; parts?: PartDigest[] } {
+  const [only] = files.parts;
+  if (!files.directory && only !== undefined) return { sha256: sha256Hex(only.bytes) };
+  const parts = files.parts.map((p) => ({ file: p.file, sha256: sha256Hex(p.bytes) }));
+  return { sha256: sha256Hex(parts.map((p) => `${p.sha256}  ${p.file}\n`).join('')), parts };
+}
+
+/** Validates a manifest as read: a file as parseManifestBytes does, a directory's parts as one manifest. */
+export function parseManifestFiles(files: ManifestFiles): LoadResult {
+  const [only] = files.parts;
+  if (!files.directory && only !== undefined) return parseManifestBytes(only.bytes, only.file);
+  return parseManifestParts(files.parts, files.name);
+}
+
+/** The parts of a directory named `name` as one manifest (see the module's comment). Pure. */
+export function parseManifestParts(parts: readonly ManifestPart[], name: string): LoadResult {
+  if (parts.length === 0) {
+    return {
+      desired: undefined,
+      diagnostics: [
+        {
+          file: name,
+          line: 1,
+          column: 1,
+          severity: 'error',
+          message: 'the directory holds no manifest part: add a *.yaml file with "version: 1" and a "clients" list',
+        },
+      ],
+    };
+  }
+  const diagnostics: Diagnostic[] = [];
+  let errorCount = 0;
+  const valid: Desired[] = [];
+  for (const part of parts) {
+    const result = validatePartBytes(part.bytes, part.file);
+    diagnostics.push(...result.diagnostics);
+    errorCount += result.errorCount ?? result.diagnostics.filter((d) => d.severity === 'error').length;
+    if (result.desired !== undefined) valid.push(result.desired);
+  }
+  const across = acrossParts(valid, name);
+  diagnostics.push(...across.diagnostics);
+  errorCount += across.diagnostics.filter((d) => d.severity === 'error').length;
+  const failed = errorCount > 0 || valid.length < parts.length;
+  const desired = failed ? undefined : across.desired;
+  if (desired !== undefined) diagnostics.push(...lookalikeDiagnostics(desired));
+  const order = new Map(parts.map((p, i) => [p.file, i] as const));
+  const rank = (d: Diagnostic): number => order.get(d.file) ?? -1;
+  diagnostics.sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.column - b.column);
+  const listed = diagnostics.filter((d) => d.severity === 'error').length;
+  return { desired, diagnostics, ...(listed === errorCount ? {} : { errorCount }) };
+}
+
+/** The valid parts as one Desired, with what may stand only once across them. */
+function acrossParts(parts: readonly Desired[], name: string): { desired: Desired; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const error = (at: Location, message: string): void => {
+    diagnostics.push({ ...at, severity: 'error', message });
+  };
+  const clients: DesiredClient[] = [];
+  const plans: DesiredHostingPlan[] = [];
+  let prune: Desired['prune'] | undefined;
+  const usernames = new Map<string, Location>();
+  const domains = new Map<string, { readonly input: string; readonly client: string; readonly loc: Location }>();
+  const planNames = new Map<string, Location>();
+  for (const part of parts) {
+    if (part.prune.loc !== undefined) {
+      if (prune?.loc === undefined) prune = part.prune;
+      else
+        error(
+          part.prune.loc,
+          `"prune" is given again (first at ${placeOf(prune.loc, part.prune.loc.file)}): ` +
+            'prune applies to the whole directory and stands in one part only; merge the two',
+        );
+    }
+    for (const client of part.clients) {
+      clients.push(client);
+      const loc = client.loc;
+      if (loc === undefined) continue;
+      const first = usernames.get(client.username);
+      if (first === undefined) usernames.set(client.username, loc);
+      else if (first.file !== loc.file) error(loc, usernameTwice(client.username, placeOf(first, loc.file)));
+      for (const domain of client.domains) {
+        const at = domain.loc;
+        if (at === undefined) continue;
+        const label = `client ${quote(client.username)}`;
+        const earlier = domains.get(domain.name);
+        if (earlier === undefined) domains.set(domain.name, { input: domain.input, client: label, loc: at });
+        else if (earlier.loc.file !== at.file)
+          error(
+            at,
+            listedAgain(
+              domain.input,
+              label,
+              { ...earlier, at: placeOf(earlier.loc, at.file) },
+              earlier.client === label,
+            ),
+          );
+      }
+    }
+    for (const plan of part.hostingPlans ?? []) {
+      plans.push(plan);
+      const loc = plan.loc;
+      if (loc === undefined) continue;
+      const first = planNames.get(plan.name);
+      if (first === undefined) planNames.set(plan.name, loc);
+      else if (first.file !== loc.file) error(loc, planListedAgain(plan.name, placeOf(first, loc.file)));
+    }
+  }
+  // A client on a plan another part marks absent (each part checked its own clients already).
+  for (const part of parts)
+    checkClientPlans(
+      clients.filter((c) => c.loc?.file !== part.file),
+      part.hostingPlans,
+      name,
+      diagnostics,
+    );
+  const desired: Desired = {
+    file: name,
+    clients,
+    prune: prune ?? NO_PRUNE,
+    ...(plans.length === 0 ? {} : { hostingPlans: plans }),
+  };
+  return { desired, diagnostics };
+}
