@@ -15,6 +15,7 @@ import type { ExistingClient, LookedUp } from '../secrets/recovery.js';
 import type { Redactions } from '../redact.js';
 import type { Snapshot } from './snapshot.js';
 import { plural } from '../util.js';
+import { globMatcher } from '../names.js';
 import { type ManifestFiles, manifestDigest } from '../manifest/parts.js';
 
 /**
@@ -80,6 +81,8 @@ interface PrepareOptions {
   readonly onEvent?: OnEvent | undefined;
   /** How many DNS zones are read at once: apply's --concurrency; default apply's DEFAULT_CONCURRENCY. */
   readonly concurrency?: number | undefined;
+  /** `--clients`: plan only the clients these username patterns match (plan/diff.ts). */
+  readonly scope?: readonly string[] | undefined;
 }
 
 /** A manifest loaded: what it wants, its name in messages, its files (their digest goes into the plan). */
@@ -106,14 +109,10 @@ export async function planManifest(
   options: PrepareOptions,
 ): Promise<Prepared> {
   const { desired } = manifest;
-  const { live, notes, unsettled } = await readAndSettle(panel, readsForManifest(desired), options);
-  if (!live.domainsComplete && desired.prune.domains) {
-    notes.push(
-      "prune.domains needs the panel's domain list, which it cannot give: no domain is pruned for being unlisted; " +
-        'state: absent entries still are deleted.',
-    );
-  }
-  const plan = diff(desired, live);
+  const { scope } = options;
+  const { live, notes, unsettled } = await readAndSettle(panel, readsForManifest(desired, scope), options);
+  notes.push(...planNotes(desired, live, scope));
+  const plan = diff(desired, live, { scope });
   options.onEvent?.({ type: 'planned', plan });
   const view = viewOf(plan, live, {
     panelUrl: panel.baseUrl,
@@ -134,12 +133,16 @@ export async function planSnapshot(
   snapshot: Snapshot,
   file: string,
   manifest: ManifestSource,
-  options: { readonly showUnmanaged: boolean; readonly now?: Date | undefined },
+  options: {
+    readonly showUnmanaged: boolean;
+    readonly now?: Date | undefined;
+    readonly scope?: readonly string[] | undefined;
+  },
 ): Promise<Prepared> {
   // Loaded only for a plan from a snapshot (test/cli/startup.test.ts).
   const { snapshotGaps, snapshotNote, withEmailDigests, withEmailsRestored } = await import('./snapshot.js');
   const { desired } = manifest;
-  const gaps = snapshotGaps(snapshot, desired);
+  const gaps = snapshotGaps(snapshot, desired, options.scope);
   if (gaps.length > 0) {
     throw new ProvisionError(
       'usage',
@@ -154,15 +157,14 @@ export async function planSnapshot(
     );
   }
   const { live } = snapshot;
-  const notes = [snapshotNote(snapshot, file, options.now ?? new Date()), ...snapshot.notes];
-  if (!live.domainsComplete && desired.prune.domains) {
-    notes.push(
-      "prune.domains needs the panel's domain list, which it cannot give: no domain is pruned for being unlisted; " +
-        'state: absent entries still are deleted.',
-    );
-  }
+  const { scope } = options;
+  const notes = [
+    snapshotNote(snapshot, file, options.now ?? new Date()),
+    ...snapshot.notes,
+    ...planNotes(desired, live, scope),
+  ];
   const digests = snapshot.emails === 'digest';
-  const planned = diff(digests ? withEmailDigests(desired) : desired, live);
+  const planned = diff(digests ? withEmailDigests(desired) : desired, live, { scope });
   const plan = digests ? withEmailsRestored(planned, desired) : planned;
   const view = viewOf(plan, live, {
     panelUrl: snapshot.panelUrl,
@@ -171,6 +173,23 @@ export async function planSnapshot(
     showUnmanaged: options.showUnmanaged,
   });
   return { view, conflictsAt: locateConflicts(plan, desired), unsettled: new Set() };
+}
+
+/** What plan says of how it could read the panel for `desired`, and of a scope that matches no client. */
+function planNotes(desired: Desired, live: Live, scope: readonly string[] | undefined): string[] {
+  const notes: string[] = [];
+  if (!live.domainsComplete && desired.prune.domains) {
+    notes.push(
+      "prune.domains needs the panel's domain list, which it cannot give: no domain is pruned for being unlisted; " +
+        'state: absent entries still are deleted.',
+    );
+  }
+  if (scope !== undefined) {
+    const inScope = globMatcher(scope);
+    if (!desired.clients.some((c) => inScope(c.username)) && !live.clients.some((c) => inScope(c.username)))
+      notes.push('--clients matches no client of the manifest or the panel: nothing is planned.');
+  }
+  return notes;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Plan } from '../plan/types.js';
 import { CLIENT_FIELDS, fieldsLacking, liveValue, managedFields } from '../kinds/client/index.js';
 import { type LiveZone, parseZone } from '../kinds/zone/record.js';
 import { isRecord, type JsonObject, type JsonValue, plural, sha256Hex } from '../util.js';
+import { globMatcher } from '../names.js';
 
 /**
  * A snapshot (schemas/snapshot.schema.json): the panel as plan reads it, saved as one JSON
@@ -282,12 +283,13 @@ function bad(file: string, problem: string, options: { hint?: string } = {}): Pr
  * What planning `desired` needs that the snapshot did not read, one sentence each; empty when
  * it holds everything a live plan would read: a domain looked up by name (a panel without a
  * domain list), a managed client field its record lacks and was not read one by one, a DNS zone
- * of a domain on the panel.
+ * of a domain on the panel. With `scope` (`--clients`), of the matching clients only.
  */
-export function snapshotGaps(snapshot: Snapshot, desired: Desired): string[] {
+export function snapshotGaps(snapshot: Snapshot, desired: Desired, scope?: readonly string[]): string[] {
   const { live, reads } = snapshot;
   const gaps: string[] = [];
-  const needs = readsForManifest(desired);
+  const needs = readsForManifest(desired, scope);
+  const inScope = scope === undefined ? () => true : globMatcher(scope);
   if (!live.domainsComplete) {
     const looked = new Set(reads.domainNames);
     for (const name of new Set(needs.domainNames))
@@ -297,6 +299,7 @@ export function snapshotGaps(snapshot: Snapshot, desired: Desired): string[] {
   const detailed = new Set(reads.clientDetails.usernames);
   const fieldsRead = new Set(reads.clientDetails.fields);
   for (const wanted of desired.clients) {
+    if (!inScope(wanted.username)) continue;
     const client = clients.get(wanted.username.toLowerCase());
     if (client === undefined) continue;
     const lacking = fieldsLacking(client, new Set(managedFields(wanted)));

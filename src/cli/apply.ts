@@ -33,6 +33,9 @@ import {
   planFromSavedPlan,
   type Prepared,
   readInput,
+  SCOPE_HELP,
+  SCOPE_OPTIONS,
+  scopeOf,
 } from './prepare.js';
 import { sourceName } from './manifest-input.js';
 
@@ -45,6 +48,7 @@ const settleTimeoutText = `${rangeText(SETTLE_TIMEOUT)}, default ${DEFAULT_SETTL
 const APPLY_OPTIONS = {
   ...CONNECTION_OPTIONS,
   ...MASS_OPTIONS,
+  ...SCOPE_OPTIONS,
   'auto-approve': { type: 'boolean', default: false },
   concurrency: { type: 'string' },
   'secrets-file': { type: 'string' },
@@ -58,7 +62,7 @@ const APPLY_OPTIONS = {
 
 const applyUsage =
   'provision apply <manifest | plan.json> [--auto-approve] [--concurrency N] [--secrets-file PATH] ' +
-  '[--secrets-recipient AGE_KEY] [--generate-passwords]';
+  '[--secrets-recipient AGE_KEY] [--generate-passwords] [--clients GLOB]...';
 
 export const apply: Command = {
   usage: applyUsage,
@@ -84,6 +88,8 @@ export const apply: Command = {
                              the account up (400/404 right after its 201): ${settleTimeoutText}
   --format FORMAT            text (default) or json (outcomes for scripts on stdout; progress on stderr)
   --show-unmanaged           list the names of clients and domains the manifest does not list
+${SCOPE_HELP}
+                         (a manifest only: a saved plan keeps the scope it was made with)
 ${MASS_HELP}
 
 Progress: a live line on a terminal; one timestamped line per finished action otherwise.
@@ -113,6 +119,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
       SETTLE_TIMEOUT,
     );
     const limits = massLimits(values);
+    const scope = scopeOf(values);
     const encryption = await loadEncryption(values['secrets-recipient'] ?? io.env.PROVISION_SECRETS_RECIPIENT);
     const path = positionals[0] ?? '';
     const secretsPath = values['secrets-file'] ?? io.env.PROVISION_SECRETS_FILE;
@@ -123,6 +130,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
       concurrency,
       showUnmanaged: values['show-unmanaged'],
       secretsPath,
+      scope,
     };
     // One apply (or secrets reset) at a time per secrets file, for the whole run (design.md):
     // taken before the panel is read, so a second run refuses before it sends anything, and

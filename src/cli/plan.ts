@@ -8,11 +8,20 @@ import { EXIT, exitCodesHelp } from './exit.js';
 import { checkOutPath, readManifestFiles, writeAtomically } from './files.js';
 import { onGitHubActions, stepSummary } from './github.js';
 import { useColor } from './io.js';
-import { MASS_HELP, MASS_OPTIONS, massLimits, planFromManifest } from './prepare.js';
+import {
+  MASS_HELP,
+  MASS_OPTIONS,
+  massLimits,
+  planFromManifest,
+  SCOPE_HELP,
+  SCOPE_OPTIONS,
+  scopeOf,
+} from './prepare.js';
 
 const PLAN_OPTIONS = {
   ...CONNECTION_OPTIONS,
   ...MASS_OPTIONS,
+  ...SCOPE_OPTIONS,
   format: { type: 'string' },
   out: { type: 'string' },
   'detailed-exitcode': { type: 'boolean', default: false },
@@ -25,7 +34,8 @@ const PLAN_OPTIONS = {
 const exitText = `exit ${EXIT.ok} when there are no changes, ${EXIT.changes} when there are, ${EXIT.failure} on errors`;
 
 const planUsage =
-  'provision plan <manifest> [--format text|json|markdown] [--out plan.json] [--detailed-exitcode] [--show-url] [--from-snapshot FILE]';
+  'provision plan <manifest> [--format text|json|markdown] [--out plan.json] [--detailed-exitcode] [--show-url] ' +
+  '[--clients GLOB]... [--from-snapshot FILE]';
 
 export const plan: Command = {
   usage: planUsage,
@@ -47,6 +57,7 @@ export const plan: Command = {
   --from-snapshot FILE   plan against a snapshot ('provision snapshot') instead of the panel: no URL,
                          no key; refused when the manifest needs reads it lacks. --out still works:
                          apply reads the live panel and refuses the plan as stale if it moved
+${SCOPE_HELP}
 ${MASS_HELP}
 
 Under GitHub Actions (GITHUB_ACTIONS=true) manifest problems and conflicts are also printed as
@@ -59,6 +70,7 @@ Examples:
   PROVISION_URL=https://panel.example PROVISION_API_KEY=... provision plan manifest.yaml
   provision plan manifest.yaml --out plan.json            # review it, then: provision apply plan.json
   provision plan manifest.yaml --format markdown > plan.md
+  provision plan manifests/ --clients alice --out fix.json  # a directory of parts; one client only
   provision plan manifest.yaml --detailed-exitcode || [ $? -eq ${EXIT.changes} ]
 
 ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
@@ -66,6 +78,7 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
     const { values, positionals } = parseCommandLine(args, PLAN_OPTIONS, 1, planUsage);
     const format = oneOf(values.format, '--format', ['text', 'json', 'markdown'], 'text');
     const limits = massLimits(values);
+    const scope = scopeOf(values);
     const out = checkOutPath(values.out, '--out', '--format json prints the same plan document on stdout');
     const path = positionals[0] ?? '';
     const files = await readManifestFiles(path, io);
@@ -74,6 +87,7 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
       ? planFromManifest(files, io, credentials, {
           connection: values,
           showUnmanaged: values['show-unmanaged'],
+          scope,
         })
       : // Loaded only for a plan from a snapshot.
         import('./snapshot.js').then((m) =>
@@ -82,6 +96,7 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
             out,
             connection: values,
             showUnmanaged: values['show-unmanaged'],
+            scope,
           }),
         ));
     if ('panel' in prepared) await (prepared as { panel: { close(): Promise<void> } }).panel.close();

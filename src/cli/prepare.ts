@@ -12,6 +12,8 @@ import {
 } from '../api/prepare.js';
 import type { PanelClient } from '../panel/index.js';
 import { count, type Credentials, type Range, rangeText } from './args.js';
+import { ProvisionError } from '../errors.js';
+import { checkClientPatterns } from '../names.js';
 import { connect, type ConnectionValues } from './connection.js';
 import { EXIT } from './exit.js';
 import { readManifestFiles } from './files.js';
@@ -50,6 +52,20 @@ export const MASS_HELP =
   `  --max-deletes N        the same for deletes (${maxDeletesText}); a deleted client counts once\n` +
   '                         plus once per domain that goes with it (its mail, databases and files go too)\n' +
   '  --allow-mass-delete    allow a plan over --max-deletes';
+
+/** `--clients`, for plan and apply: Terraform's -target, for clients. */
+export const SCOPE_OPTIONS = { clients: { type: 'string', multiple: true } } as const;
+
+export const SCOPE_HELP =
+  '  --clients GLOB         plan only the clients whose username matches (repeatable; * any run of\n' +
+  '                         characters, ? one), with their domains and zones; prune acts within them;\n' +
+  '                         other clients and the hosting plans are left alone. For an urgent fix, as\n' +
+  "                         Terraform's -target: the next plan without it shows what else is pending";
+
+/** The scope of SCOPE_OPTIONS, checked; undefined without --clients. */
+export function scopeOf(values: { clients?: string[] | undefined }): readonly string[] | undefined {
+  return values.clients === undefined ? undefined : checkClientPatterns(values.clients);
+}
 
 /** The limits of MASS_OPTIONS, checked: plain digits in MAX_CREATES and MAX_DELETES. */
 export function massLimits(values: {
@@ -91,6 +107,8 @@ interface PrepareOptions {
   readonly showUnmanaged: boolean;
   /** The secrets file, to name clients whose password an earlier killed run lost. */
   readonly secretsPath?: string | undefined;
+  /** `--clients`: only the clients these patterns match. */
+  readonly scope?: readonly string[] | undefined;
 }
 
 /** Manifest (its diagnostics printed), panel, diff. */
@@ -110,6 +128,7 @@ export async function planFromManifest(
         secretsPath: options.secretsPath,
         redactions: credentials.redactions,
         onEvent: journalPrinter(io),
+        scope: options.scope,
         ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       },
     ),
@@ -124,6 +143,13 @@ export async function planFromSavedPlan(
   credentials: Credentials,
   options: PrepareOptions,
 ): Promise<Prepared> {
+  if (options.scope !== undefined)
+    throw new ProvisionError('usage', `--clients scopes a manifest's plan; ${file} is a saved plan: nothing was sent`, {
+      hint:
+        file === '-'
+          ? 'a saved plan applies as it was made (its scope included): leave --clients out'
+          : `a saved plan applies as it was made (its scope included): leave --clients out, or plan again: provision plan <manifest> --clients ... --out ${file}`,
+    });
   return withPanel(io, credentials, options, (panel) =>
     planSaved(panel, saved, file, {
       secretsPath: options.secretsPath,

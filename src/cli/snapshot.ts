@@ -133,6 +133,8 @@ interface FromSnapshot {
   /** plan's --out: a warning when the plan updates an email known only by its digest. */
   readonly out: string | undefined;
   readonly connection: ConnectionValues;
+  /** plan's --clients. */
+  readonly scope?: readonly string[] | undefined;
 }
 
 /**
@@ -152,7 +154,7 @@ export async function planFromSnapshot(files: ManifestFiles, io: Io, options: Fr
     snap,
     options.file,
     { desired, name: sourceName(files.name), files },
-    { showUnmanaged: options.showUnmanaged },
+    { showUnmanaged: options.showUnmanaged, scope: options.scope },
   );
   const digested = digestUpdates(prepared.view.plan);
   // Saved all the same (the Action saves every plan to show it in the log), with a word on apply.

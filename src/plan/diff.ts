@@ -1,10 +1,10 @@
 import { type LocatedProblem, ProvisionError } from '../errors.js';
 import { quote } from '../escape.js';
-import type { Desired, DesiredClient, Location } from '../manifest/types.js';
+import type { Desired, DesiredClient, DesiredHostingPlan, Location } from '../manifest/types.js';
 import { closest, globMatcher } from '../names.js';
 import type { Live, LiveClient, LiveHostingPlan } from '../panel/types.js';
 import { orderChanges } from './order.js';
-import { planHostingPlans } from './hosting-plans.js';
+import { NO_PLAN_CHANGES, planHostingPlans } from './hosting-plans.js';
 import type {
   Change,
   Conflict,
@@ -50,17 +50,26 @@ import { newZone, updateZone, type UpdateZone } from '../kinds/zone.js';
  * Order (order.ts): creates and updates in manifest order, grouped by client, then deletes;
  * every change after those it depends on (a subdomain's create after its parent's, a parent's
  * delete after its subdomains').
+ *
+ * `options.scope` (`--clients`): username glob patterns. Only the manifest's clients that match
+ * are planned, with their domains and zones; prune deletes only matching clients, and domains of
+ * matching clients, and never a name the manifest lists anywhere; hosting plans are left alone
+ * (a matching client on a plan the panel lacks is refused, as for any unknown plan); the
+ * unmanaged counts are of matching clients and their domains.
  */
-export function diff(desired: Desired, live: Live): Plan {
+export function diff(desired: Desired, live: Live, options: DiffOptions = {}): Plan {
   const index = new LiveIndex(live);
+  const { scope } = options;
+  const inScope = scope === undefined ? () => true : globMatcher(scope);
   // The plans the manifest defines and the panel lacks: created in this run, before their clients.
   const defined = new Set(
-    (desired.hostingPlans ?? []).flatMap((p) =>
+    (scope === undefined ? (desired.hostingPlans ?? []) : []).flatMap((p) =>
       p.state === 'present' && index.plans.byName(p.name) === undefined ? [p.name] : [],
     ),
   );
   const plans: HostingPlans = { ...index.plans, creates: (name) => defined.has(name) };
-  resolveHostingPlans(desired, plans, live.hostingPlans);
+  const scoped = desired.clients.filter((c) => inScope(c.username));
+  resolveHostingPlans(scoped, plans, live.hostingPlans, scope === undefined ? undefined : desired.hostingPlans);
   const keep = globMatcher(desired.prune.keep);
   const listedClients = new Set<string>();
   const listedDomains = new Set<string>();
@@ -83,7 +92,7 @@ export function diff(desired: Desired, live: Live): Plan {
   const domainDeletes: DeleteDomain[] = [];
   const deletedClients = new Set<number>();
 
-  for (const client of desired.clients) {
+  for (const client of scoped) {
     const liveClient = index.clients.get(client.username);
     if (client.state === 'absent') {
       if (liveClient !== undefined) {
@@ -163,7 +172,9 @@ export function diff(desired: Desired, live: Live): Plan {
   }
 
   if (desired.prune.clients) {
-    const unlisted = live.clients.filter((c) => !listedClients.has(c.username) && !keep(c.username));
+    const unlisted = live.clients.filter(
+      (c) => inScope(c.username) && !listedClients.has(c.username) && !keep(c.username),
+    );
     for (const liveClient of [...unlisted].sort((a, b) => compare(a.username, b.username))) {
       clientChanges.push(deleteClient(liveClient, index, 'not in the manifest (prune.clients)'));
       deletedClients.add(liveClient.id);
@@ -179,7 +190,7 @@ export function diff(desired: Desired, live: Live): Plan {
   );
   domainChanges.push(...domainUpdates, ...zoneChanges);
 
-  const hostingPlans = planHostingPlans(desired, live, clientChanges);
+  const hostingPlans = scope === undefined ? planHostingPlans(desired, live, clientChanges) : NO_PLAN_CHANGES;
   conflicts.push(...hostingPlans.conflicts);
   return {
     changes: orderChanges(
@@ -192,10 +203,24 @@ export function diff(desired: Desired, live: Live): Plan {
     conflicts,
     unknowns,
     unmanaged: {
-      ...unmanaged(live, listedClients, listedDomains, deletedClients, new Set(deletes.map((d) => d.name))),
+      ...unmanaged(
+        live,
+        listedClients,
+        listedDomains,
+        deletedClients,
+        new Set(deletes.map((d) => d.name)),
+        scope === undefined ? undefined : (id) => inScope(index.ownerName(id)),
+      ),
       ...(hostingPlans.unmanaged === undefined ? {} : { hostingPlans: hostingPlans.unmanaged }),
     },
+    ...(scope === undefined ? {} : { scope: { clients: [...scope] } }),
   };
+}
+
+/** What diff takes beside the manifest and the panel. */
+export interface DiffOptions {
+  /** `--clients`: plan only the clients whose username matches one of these glob patterns (see diff). */
+  readonly scope?: readonly string[] | undefined;
 }
 
 /**
@@ -218,10 +243,19 @@ function deleteClient(live: LiveClient, index: LiveIndex, reason: string): Delet
   return clientDelete(live, domainNames, reason);
 }
 
-/** Throws unknown_hosting_plan when the manifest names plans the panel does not have (see diff). */
-function resolveHostingPlans(desired: Desired, plans: HostingPlans, onPanel: readonly LiveHostingPlan[]): void {
+/**
+ * Throws unknown_hosting_plan when `clients` name plans the panel does not have (see diff).
+ * `leftAlone`: in a scoped run, the plans the manifest defines (one of them named: run without
+ * --clients first).
+ */
+function resolveHostingPlans(
+  clients: readonly DesiredClient[],
+  plans: HostingPlans,
+  onPanel: readonly LiveHostingPlan[],
+  leftAlone: readonly DesiredHostingPlan[] | undefined,
+): void {
   const unknown = new Map<string, Location | undefined>();
-  for (const client of desired.clients) {
+  for (const client of clients) {
     if (
       client.plan !== undefined &&
       plans.byName(client.plan) === undefined &&
@@ -251,8 +285,10 @@ function resolveHostingPlans(desired: Desired, plans: HostingPlans, onPanel: rea
       {
         details,
         located,
-        hint:
-          available.length === 0
+        hint: [...unknown.keys()].some((name) => leftAlone?.some((p) => p.name === name) === true)
+          ? 'the manifest defines it, and a run scoped by --clients leaves hosting plans alone: ' +
+            'apply without --clients first, which creates it'
+          : available.length === 0
             ? 'the panel has no hosting plans: create one, or leave "plan" out'
             : `the panel has: ${available.map((n) => quote(n)).join(', ')} (names are case-sensitive)`,
       },
@@ -267,17 +303,24 @@ function unmanaged(
   domainNames: ReadonlySet<string>,
   deletedClients: ReadonlySet<number>,
   deletedDomains: ReadonlySet<string>,
+  /** A scoped plan's test of a client by id; undefined: every client. */
+  inScope: ((id: number) => boolean) | undefined,
 ): Plan['unmanaged'] {
+  const within = inScope ?? (() => true);
   return {
     clients: live.clients
-      .filter((c) => !usernames.has(c.username) && !deletedClients.has(c.id))
+      .filter((c) => within(c.id) && !usernames.has(c.username) && !deletedClients.has(c.id))
       .map((c) => c.username)
       .sort(compare),
     domains: live.domainsComplete
       ? live.domains
           .filter(
             (d) =>
-              !d.isSystem && !domainNames.has(d.name) && !deletedDomains.has(d.name) && !deletedClients.has(d.idUser),
+              within(d.idUser) &&
+              !d.isSystem &&
+              !domainNames.has(d.name) &&
+              !deletedDomains.has(d.name) &&
+              !deletedClients.has(d.idUser),
           )
           .map((d) => d.name)
           .sort(compare)

@@ -35,14 +35,16 @@ export interface PlannedHostingPlans {
   readonly unmanaged: readonly string[] | undefined;
 }
 
+/** No change to any plan: a manifest that defines none, or a run scoped by --clients. */
+export const NO_PLAN_CHANGES: PlannedHostingPlans = { first: [], last: [], conflicts: [], unmanaged: undefined };
+
 /**
  * The plans' changes, given the clients' changes already planned (`clientChanges`: a client's
  * delete, or an update moving it off a plan, frees the plan it was on).
  */
 export function planHostingPlans(desired: Desired, live: Live, clientChanges: readonly Change[]): PlannedHostingPlans {
   const wanted = desired.hostingPlans ?? [];
-  if (wanted.length === 0 && desired.prune.hostingPlans !== true)
-    return { first: [], last: [], conflicts: [], unmanaged: undefined };
+  if (wanted.length === 0 && desired.prune.hostingPlans !== true) return NO_PLAN_CHANGES;
   const byName = new Map(live.hostingPlans.map((p) => [p.name, p]));
   const leaving = leavers(clientChanges);
   const first: HostingPlanChange[] = [];

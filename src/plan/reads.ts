@@ -2,6 +2,7 @@ import type { Desired } from '../manifest/types.js';
 import type { ManagedField, ReadLiveOptions } from '../panel/index.js';
 import type { Plan } from './types.js';
 import { managedFields } from '../kinds/client/index.js';
+import { globMatcher } from '../names.js';
 
 /** What a plan needs read from the panel (readLive's options, without the callbacks). */
 export type PlanReads = Pick<ReadLiveOptions, 'domainNames' | 'details' | 'zones'>;
@@ -9,22 +10,25 @@ export type PlanReads = Pick<ReadLiveOptions, 'domainNames' | 'details' | 'zones
 /**
  * For planning a manifest: its domains (looked up one by one on a panel without GET /domains),
  * the clients that manage a field with those fields (what GET /clients must show, else
- * GET /clients/{id}), and the domains whose zones it manages.
+ * GET /clients/{id}), and the domains whose zones it manages. With `scope` (`--clients`), of
+ * the matching clients only.
  */
-export function readsForManifest(desired: Desired): PlanReads {
+export function readsForManifest(desired: Desired, scope?: readonly string[]): PlanReads {
   const usernames = new Set<string>();
   const fields = new Set<ManagedField>();
-  for (const client of desired.clients) {
+  const inScope = scope === undefined ? () => true : globMatcher(scope);
+  const clients = desired.clients.filter((c) => inScope(c.username));
+  for (const client of clients) {
     const managed = managedFields(client);
     if (managed.length === 0) continue;
     usernames.add(client.username);
     for (const field of managed) fields.add(field);
   }
   return {
-    domainNames: desired.clients.flatMap((c) => c.domains.map((d) => d.name)),
+    domainNames: clients.flatMap((c) => c.domains.map((d) => d.name)),
     details: { usernames, fields },
     // The zones of the domains that manage DNS: one GET /dns/{id} each, for those on the panel.
-    zones: desired.clients.flatMap((c) => c.domains.flatMap((d) => (d.dns === undefined ? [] : [d.name]))),
+    zones: clients.flatMap((c) => c.domains.flatMap((d) => (d.dns === undefined ? [] : [d.name]))),
   };
 }
 

@@ -277,6 +277,19 @@ function created(change: Extract<Change, { action: 'create' }>): string[] {
 }
 
 /**
+ * What a plan scoped by --clients leaves out, one sentence (patterns as data, quoted); undefined
+ * for a plan of the whole manifest.
+ */
+export function scopeLine(plan: Plan): string | undefined {
+  if (plan.scope === undefined) return undefined;
+  const patterns = plan.scope.clients.map((p) => quote(p)).join(', ');
+  return (
+    `scoped by --clients to ${patterns}: only matching clients, their domains and zones are planned, and pruned; ` +
+    'other clients and the hosting plans are left alone'
+  );
+}
+
+/**
  * `3 to create (1 client, 2 domains), 1 to update (1 zone), 2 to delete (2 domains), 4 DNS
  * records to remove` or `no changes`: the records a zone's change removes are deletes too.
  */

@@ -14,6 +14,7 @@ import {
   NOUNS,
   recordsRemoved,
   requestLine,
+  scopeLine,
   sign,
   subject,
   unicodeOf,
@@ -48,12 +49,14 @@ export interface MarkdownOptions {
 export function renderPlanMarkdown(view: PlanView, options: MarkdownOptions = {}): string {
   const { plan } = view;
   const counts = countRows(plan.changes);
+  const scope = scopeLine(plan);
   const head = [
-    `### panel-provision plan: ${changeSummary(plan.changes)}`,
+    `### panel-provision plan${plan.scope === undefined ? '' : ' (scoped)'}: ${changeSummary(plan.changes)}`,
     '',
     `Manifest <code>${markdownText(view.manifest)}</code>` +
       `${options.showUrl === true ? ` against <code>${markdownText(view.panelUrl)}</code>` : ''}.`,
     '',
+    ...(scope === undefined ? [] : [`> :dart: **Plan ${markdownText(scope)}.**`, '']),
     '| | count |',
     '|---|---:|',
     // Deletes first, then updates: what a reviewer must not miss comes before what is new.

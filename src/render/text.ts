@@ -17,6 +17,7 @@ import {
   unknownLine,
   unmanagedByKind,
   unmanagedCounts,
+  scopeLine,
   verb,
 } from './common.js';
 import { safeText } from '../escape.js';
@@ -31,8 +32,10 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
   const { plan } = view;
   const out: string[] = [];
 
+  const scope = scopeLine(plan);
+  if (scope !== undefined) out.push(paint('bold', `Plan ${safeText(scope)}.`));
   for (const note of view.notes) out.push(paint('dim', `note: ${safeText(note)}`));
-  if (view.notes.length > 0) out.push('');
+  if (view.notes.length > 0 || scope !== undefined) out.push('');
 
   if (plan.changes.length > 0) {
     out.push(`Changes to ${safeText(view.panelUrl)}:`, '');
