@@ -1,6 +1,6 @@
-import { type FileHandle, lstat, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, lstat, open, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
 import type { Io } from './io.js';
 import { type ManifestFiles, type ManifestPart, partOrder } from '../manifest/parts.js';
@@ -62,8 +62,11 @@ function pathMeta(path: string, named: string): { path?: string } {
 /**
  * A manifest as given: a file's bytes (`-`: standard input), or, for a directory, each part's
  * (manifest/parts.ts says which entries are parts, and their order). Parts are read through
- * symbolic links (a part shared by several panels' directories); an entry named like a part
- * that is not a regular file is refused, naming it.
+ * symbolic links (a part shared by several panels' directories), but only to a file inside the
+ * repository that holds the directory (the nearest folder above it with `.git`; without one, the
+ * directory itself): a pull request cannot make a part of a file elsewhere on the runner and have
+ * its lines quoted in a diagnostic. An entry named like a part that is not a regular file is
+ * refused, naming it.
  */
 export async function readManifestFiles(path: string, io: Io, what = 'manifest'): Promise<ManifestFiles> {
   const info = STDIN_PATHS.has(path) ? undefined : await stat(path).catch(() => undefined);
@@ -80,8 +83,15 @@ export async function readManifestFiles(path: string, io: Io, what = 'manifest')
     });
   }
   const parts: ManifestPart[] = [];
+  const root = await repositoryOf(path);
   for (const name of names) {
     const file = join(path, name);
+    const real = await realpath(file).catch(() => undefined);
+    if (real !== undefined && root !== undefined && !real.startsWith(root.endsWith(sep) ? root : root + sep))
+      throw new ProvisionError('io', `${file} leads out of ${root} (a symbolic link to ${real}): it is not read`, {
+        hint: 'a part may link only to a file inside the repository that holds the manifest directory',
+        meta: { path: file },
+      });
     const entry = await stat(file).catch(() => undefined);
     if (entry !== undefined && !entry.isFile())
       throw new ProvisionError('io', `${file} is ${fileKind(entry) ?? 'not a file'}, not a manifest part`, {
@@ -91,6 +101,24 @@ export async function readManifestFiles(path: string, io: Io, what = 'manifest')
     parts.push({ file, bytes: await readBytes(file, io, 'manifest part') });
   }
   return { name: path, directory: true, parts };
+}
+
+/** The repository that holds `dir` (the nearest folder with `.git`, resolved), else `dir` resolved; undefined when unreadable. */
+async function repositoryOf(dir: string): Promise<string | undefined> {
+  const start = await realpath(dir).catch(() => undefined);
+  if (start === undefined) return undefined;
+  for (let folder = start; ;) {
+    if (
+      await lstat(join(folder, '.git')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return folder;
+    const up = dirname(folder);
+    if (up === folder) return start;
+    folder = up;
+  }
 }
 
 /** A file's text (UTF-8). */

@@ -212,7 +212,8 @@ describe('the action, run', () => {
     const fake = await fakeGitHub();
     const s = await setup(CHANGES, fake, '7');
     await symlink('manifest.yaml', join(s.workspace, 'panel', 'link.yaml'));
-    for (const manifest of ['panel/link.yaml', '/dev/zero', 'panel']) {
+    await symlink('panel', join(s.workspace, 'link-dir'));
+    for (const manifest of ['panel/link.yaml', '/dev/zero', 'link-dir']) {
       const r = await runComposite(
         action,
         { manifest, url: simulator.url, 'api-key': API_KEY },
@@ -221,10 +222,10 @@ describe('the action, run', () => {
       expect(r.outputs['exit-code'], manifest).toBe('1');
       expect(r.failed).toBe(true);
       expect(r.steps[2]!.stdout).toContain(
-        '::error title=panel-provision::the manifest input must name a regular file',
+        '::error title=panel-provision::the manifest input must name a regular file or a directory',
       );
       expect(fake.comments.at(-1)!.body).toContain(
-        'error: the manifest must be a regular file of the checked-out repository, not a symlink',
+        'error: the manifest must be a regular file or a directory of the checked-out repository, not a symlink',
       );
     }
     expect(simulator.requests).toEqual([]);
@@ -264,10 +265,10 @@ describe('the action, run', () => {
       expect(r.outputs['exit-code'], manifest).toBe('1');
       expect(r.failed).toBe(true);
       expect(r.steps[2]!.stdout).toContain(
-        '::error title=panel-provision::the manifest input must name a file inside the checked-out repository',
+        '::error title=panel-provision::the manifest input must name a file or directory inside the checked-out repository',
       );
       expect(fake.comments.at(-1)!.body).toContain(
-        'error: the manifest must be a file inside the checked-out repository; its path, symlinked folders resolved, leads out of it',
+        'error: the manifest must be a file or directory inside the checked-out repository; its path, symlinked folders resolved, leads out of it',
       );
     }
     expect(simulator.requests).toEqual([]);
@@ -285,6 +286,35 @@ describe('the action, run', () => {
       );
       expect(r.outputs['exit-code'], manifest).toBe('2');
     }
+  });
+
+  it('plans a directory of parts, one linked to a part elsewhere in the repository; a part linked out of it is refused, unread', async () => {
+    const simulator = await sim();
+    const fake = await fakeGitHub();
+    const s = await setup(CHANGES, fake, '7');
+    await mkdir(join(s.workspace, '.git'));
+    await mkdir(join(s.workspace, 'parts'));
+    await writeFile(join(s.workspace, 'parts', 'b.yaml'), 'version: 1\nclients:\n  - username: bob\n');
+    await symlink('../panel/manifest.yaml', join(s.workspace, 'parts', 'a.yaml'));
+    const run = () =>
+      runComposite(
+        action,
+        { manifest: 'parts', url: simulator.url, 'api-key': API_KEY },
+        { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
+      );
+    const r = await run();
+    expect(r.outputs['exit-code']).toBe('2');
+    const plan = await readFile(r.outputs['plan-file']!, 'utf8');
+    expect(plan).toContain('alice');
+    expect(plan).toContain('bob');
+    // A part that is a link to a file outside the repository (the runner's own files) is never read.
+    await writeFile(join(s.temp, 'secret.yaml'), 'version: 1\nclients:\n  - username: SECRET-VALUE\n');
+    await symlink(join(s.temp, 'secret.yaml'), join(s.workspace, 'parts', 'c.yaml'));
+    const refused = await run();
+    expect(refused.outputs['exit-code']).toBe('1');
+    expect(fake.comments.at(-1)!.body).toContain('leads out of');
+    expect(fake.comments.at(-1)!.body).not.toContain('SECRET-VALUE');
+    expect(simulator.requests).toEqual(expect.not.arrayContaining([expect.objectContaining({ method: 'POST' })]));
   });
 
   it('given a version, installs that exact version or a release tarball from outside the work tree, nothing else', async () => {
