@@ -66,7 +66,8 @@ async function validateText(paths: readonly string[], io: Io): Promise<string[]>
       const parts = files.directory ? `${plural(files.parts.length, 'part')}, ` : '';
       io.stdout.write(
         `${sourceName(path)}: valid (${parts}${plural(desired.clients.length, 'client')}, ` +
-          `${plural(domainCount(desired.clients), 'domain')})\n`,
+          `${plural(domainCount(desired.clients), 'domain')}` +
+          `${desired.hostingPlans === undefined ? '' : `, ${plural(desired.hostingPlans.length, 'hosting plan')}`})\n`,
       );
     } catch (error) {
       // One manifest's problems are printed; the others are still checked.

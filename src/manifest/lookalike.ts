@@ -192,9 +192,11 @@ export function lookalikeGroups(names: readonly NamedAt[]): NamedAt[][] {
 }
 
 /**
- * Warnings for manifest usernames, and domains (compared in their Unicode form, label by
- * label), that differ only by case, whitespace or look-alike characters: one is probably a
- * typo or a spoof of the other. Each warning stands at the later name and names the earlier.
+ * Warnings for manifest usernames, domains (compared in their Unicode form, label by label)
+ * and the names of the hosting plans it defines, that differ only by case, whitespace or
+ * look-alike characters: one is probably a typo or a spoof of the other (and a panel that
+ * compares plan names without case refuses the second). Each warning stands at the later name
+ * and names the earlier.
  */
 export function lookalikeDiagnostics(desired: Desired): Diagnostic[] {
   const usernames = desired.clients.map((c): NamedAt => ({
@@ -207,10 +209,15 @@ export function lookalikeDiagnostics(desired: Desired): Diagnostic[] {
       ...(d.loc === undefined ? {} : { loc: d.loc }),
     })),
   );
+  const plans = (desired.hostingPlans ?? []).map((p): NamedAt => ({
+    name: p.name,
+    ...(p.loc === undefined ? {} : { loc: p.loc }),
+  }));
   const diagnostics: Diagnostic[] = [];
   for (const [kind, names] of [
     ['username', usernames],
     ['domain', domains],
+    ['hosting plan', plans],
   ] as const) {
     for (const [first, ...rest] of lookalikeGroups(names)) {
       if (first === undefined) continue;

@@ -99,6 +99,17 @@ describe('look-alike names in a manifest', () => {
     ]);
   });
 
+  it('warns for hosting plan names that differ only by case or spacing (a panel may compare them without case)', () => {
+    const { desired } = parseManifest(
+      'version: 1\nhosting_plans:\n  - name: Basic\n  - name: basic\n  - name: "Premium Plus"\n  - name: "Premium  Plus"\n  - name: Business\n',
+      'm.yaml',
+    );
+    expect(lookalikeDiagnostics(desired!).map((d) => `${d.line}:${d.column} ${d.message}`)).toEqual([
+      '4:11 hosting plan "basic" looks like hosting plan "Basic" (line 3): they differ only by case, spacing or look-alike characters',
+      '6:11 hosting plan "Premium  Plus" looks like hosting plan "Premium Plus" (line 5): they differ only by case, spacing or look-alike characters',
+    ]);
+  });
+
   it('finds nothing in distinct names', () => {
     const { desired } = parseManifest(
       'version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n  - username: bob\n',
