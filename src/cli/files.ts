@@ -3,7 +3,8 @@ import type { Stats } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
 import type { Io } from './io.js';
-import { type ManifestFiles, type ManifestPart, partOrder } from '../manifest/parts.js';
+import type { ManifestFiles, ManifestPart } from '../manifest/parts.js';
+import { partOrder } from '../manifest/part-names.js';
 
 /**
  * Reading and writing the user's files, each failure a ProvisionError 'io' that names the file

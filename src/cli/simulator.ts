@@ -38,7 +38,7 @@ export const simulator: Command = {
   usage,
   options: OPTIONS,
   summary:
-    'Run a local panel that speaks the API v2 (GET /ping, /hosting-plans, /clients, /domains, ' +
+    'Run a local panel that speaks the API v2 (GET /ping, /server, /admins, /hosting-plans, /clients, /domains, ' +
     'POST /hosting-plans, /clients, /domains, PUT and DELETE /hosting-plans/{id}, /clients/{id}, /domains/{id}; ' +
     'hosting plans are whole records (resources, permissions, php, php_fpm), and one a client is on cannot be ' +
     'deleted; domains carry their settings php_version, security and target; GET /dns/{domain id}, ' +

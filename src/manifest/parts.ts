@@ -1,12 +1,14 @@
 import { quote } from '../escape.js';
 import { listedAgain } from '../kinds/domain.js';
 import { planListedAgain } from '../kinds/hosting-plan/manifest.js';
-import { compare, placeOf, sha256Hex } from '../util.js';
+import { placeOf, sha256Hex } from '../util.js';
 import { usernameTwice } from './build.js';
 import { checkClientPlans } from './hosting-plans.js';
 import { type LoadResult, parseManifestBytes, validatePartBytes } from './load.js';
 import { lookalikeDiagnostics } from './lookalike.js';
 import { NO_PRUNE } from './types.js';
+
+export { isPartName, partOrder } from './part-names.js';
 import type { Desired, DesiredClient, DesiredHostingPlan, Diagnostic, Location } from './types.js';
 
 /**
@@ -34,16 +36,6 @@ export interface ManifestFiles {
   readonly name: string;
   readonly directory: boolean;
   readonly parts: readonly ManifestPart[];
-}
-
-/** Whether a directory entry is a part: `*.yaml` or `*.yml`, not hidden (editors' backups, `.#x.yaml`). */
-export function isPartName(name: string): boolean {
-  return !name.startsWith('.') && /\.ya?ml$/i.test(name);
-}
-
-/** Part names in the order they are read: code-unit order, the same on every machine. */
-export function partOrder(names: readonly string[]): string[] {
-  return names.filter(isPartName).sort(compare);
 }
 
 /** A part's digest as a plan records it. */

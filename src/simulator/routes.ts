@@ -57,6 +57,15 @@ export function route(
   if (first === 'ping' && segments.length === 1) {
     return method === 'GET' ? ok({ response: 'pong' }) : notAllowed(method, path, ['GET']);
   }
+  if (first === 'server' && segments.length === 1) {
+    // The shape varies by release (panel-api.md); the simulator says what it is, nothing of the machine.
+    return method === 'GET'
+      ? ok({
+          meta: { hostname: 'simulator.invalid', ip_addresses: ['127.0.0.1'] },
+          version: { panel: 'simulator', api: 'v2' },
+        })
+      : notAllowed(method, path, ['GET']);
+  }
   if (first === 'admins' && segments.length === 1) {
     return method === 'GET'
       ? ok([...store.admins].map(([username, id]) => ({ id, username })))
