@@ -53,9 +53,10 @@ import { newZone, updateZone, type UpdateZone } from '../kinds/zone.js';
  *
  * `options.scope` (`--clients`): username glob patterns. Only the manifest's clients that match
  * are planned, with their domains and zones; prune deletes only matching clients, and domains of
- * matching clients, and never a name the manifest lists anywhere; hosting plans are left alone
- * (a matching client on a plan the panel lacks is refused, as for any unknown plan); the
- * unmanaged counts are of matching clients and their domains.
+ * matching clients, and never a name the manifest lists anywhere (a matching client's delete
+ * that would take a domain listed under another client is a conflict, as without the scope);
+ * hosting plans are left alone (a matching client on a plan the panel lacks is refused, as for
+ * any unknown plan); the unmanaged counts are of matching clients and their domains.
  */
 export function diff(desired: Desired, live: Live, options: DiffOptions = {}): Plan {
   const index = new LiveIndex(live);
@@ -180,6 +181,9 @@ export function diff(desired: Desired, live: Live, options: DiffOptions = {}): P
       deletedClients.add(liveClient.id);
     }
   }
+  // A scoped delete of a client never takes a domain the manifest lists under a client out of
+  // the scope: the conflict a plan without the scope finds at that client's entry.
+  if (scope !== undefined) conflicts.push(...takenWith(desired, inScope, index, deletedClients));
 
   // What will stand after the plan beside the live domains: new domains of existing clients.
   const deletes = withoutBlocked(domainDeletes, live.domains, domainCreates, conflicts);
@@ -235,6 +239,26 @@ function afterPlanChanges(clientChanges: readonly Change[], planChanges: readonl
     const plan = changed.get(c.hostingPlan.name);
     return plan === undefined ? c : { ...c, dependsOn: [...c.dependsOn, plan] };
   });
+}
+
+/** The domains listed under clients out of the scope that the deletes of `deleted` (client ids) would take. */
+function takenWith(
+  desired: Desired,
+  inScope: (username: string) => boolean,
+  index: LiveIndex,
+  deleted: ReadonlySet<number>,
+): Conflict[] {
+  const conflicts: Conflict[] = [];
+  if (deleted.size === 0) return conflicts;
+  for (const client of desired.clients) {
+    if (inScope(client.username)) continue;
+    for (const domain of client.domains) {
+      const owner = index.domains.get(domain.name)?.idUser;
+      if (owner !== undefined && deleted.has(owner))
+        conflicts.push({ domain: domain.name, client: client.username, owner: index.ownerName(owner) });
+    }
+  }
+  return conflicts;
 }
 
 /** The delete of a live client, with the domains that go with it (null when the panel cannot list them). */

@@ -11,7 +11,8 @@ export type PlanReads = Pick<ReadLiveOptions, 'domainNames' | 'details' | 'zones
  * For planning a manifest: its domains (looked up one by one on a panel without GET /domains),
  * the clients that manage a field with those fields (what GET /clients must show, else
  * GET /clients/{id}), and the domains whose zones it manages. With `scope` (`--clients`), of
- * the matching clients only.
+ * the matching clients only; but when the scope may delete a client, every domain the manifest
+ * lists is looked up, so that diff sees one the delete would take (a conflict, as unscoped).
  */
 export function readsForManifest(desired: Desired, scope?: readonly string[]): PlanReads {
   const usernames = new Set<string>();
@@ -24,8 +25,9 @@ export function readsForManifest(desired: Desired, scope?: readonly string[]): P
     usernames.add(client.username);
     for (const field of managed) fields.add(field);
   }
+  const deletes = desired.prune.clients || clients.some((c) => c.state === 'absent');
   return {
-    domainNames: clients.flatMap((c) => c.domains.map((d) => d.name)),
+    domainNames: (deletes ? desired.clients : clients).flatMap((c) => c.domains.map((d) => d.name)),
     details: { usernames, fields },
     // The zones of the domains that manage DNS: one GET /dns/{id} each, for those on the panel.
     zones: clients.flatMap((c) => c.domains.flatMap((d) => (d.dns === undefined ? [] : [d.name]))),
