@@ -4,7 +4,6 @@ import { basename, dirname, join, sep } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
 import type { Io } from './io.js';
 import type { ManifestFiles, ManifestPart } from '../manifest/parts.js';
-import { partOrder } from '../manifest/part-names.js';
 
 /**
  * Reading and writing the user's files, each failure a ProvisionError 'io' that names the file
@@ -73,6 +72,8 @@ export async function readManifestFiles(path: string, io: Io, what = 'manifest')
   const info = STDIN_PATHS.has(path) ? undefined : await stat(path).catch(() => undefined);
   if (info?.isDirectory() !== true)
     return { name: path, directory: false, parts: [{ file: path, bytes: await readBytes(path, io, what) }] };
+  // Loaded for a directory only: a command that reads no manifest loads nothing of manifest/.
+  const { partOrder } = await import('../manifest/part-names.js');
   let names: string[];
   try {
     names = partOrder(await readdir(path));

@@ -2,7 +2,8 @@ import { compare } from '../util.js';
 
 /**
  * Which entries of a manifest directory are parts, and their order (parts.ts has the rest): kept
- * apart so that reading a directory (cli/files.ts) loads nothing of the manifest's checks.
+ * apart so that reading a directory (cli/files.ts) loads none of the manifest's checks before
+ * they are needed.
  */
 
 /** Whether a directory entry is a part: `*.yaml` or `*.yml`, not hidden (editors' backups, `.#x.yaml`). */
