@@ -4,10 +4,10 @@
  * protected environment, one per panel at a time (a `panel-<name>` concurrency group or GitLab
  * resource_group); every action pinned by its commit; current runtimes; and the multi-panel
  * example's matrix jobs, run here through action.yml against two simulators, give each panel its
- * own clients.
+ * own clients (each panel a directory of parts: its clients.yaml, and the shared hosting plans).
  */
 import { createRequire } from 'node:module';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateIdentity, identityToRecipient } from 'age-encryption';
 import { parse } from 'yaml';
@@ -272,10 +272,15 @@ describe('the multi-panel example', () => {
       expect([...(job.strategy?.matrix.panel ?? [])].sort()).toEqual(panels);
       expect(job.strategy?.['fail-fast']).toBe(false);
       expect(job.environment).toContain('${{ matrix.panel }}');
-      expect(actionStep(job).manifest).toBe('panels/${{ matrix.panel }}/manifest.yaml');
+      expect(actionStep(job).manifest).toBe('panels/${{ matrix.panel }}');
     }
     expect(apply.concurrency).toEqual({ group: 'panel-${{ matrix.panel }}', 'cancel-in-progress': false });
     expect(actionStep(apply)['artifact-name']).toBe('panel-secrets-${{ matrix.panel }}');
+    // A change to the shared hosting plans runs the matrix too: it is part of every panel's manifest.
+    const on = (
+      parse(await readFile(join(DIR, 'github-actions.yml'), 'utf8')) as { on: Record<string, { paths: string[] }> }
+    ).on;
+    for (const event of ['pull_request', 'push']) expect(on[event]?.paths, event).toEqual(['panels/**', 'shared/**']);
   });
 
   it('runs each matrix job through the action against its own panel: one comment per panel, each panel gets its own clients', async () => {
@@ -286,13 +291,11 @@ describe('the multi-panel example', () => {
     const recipient = await identityToRecipient(await generateIdentity());
     const temp = await tempDir();
     const workspace = join(temp, 'workspace');
-    for (const panel of panels) {
-      await mkdir(join(workspace, 'panels', panel), { recursive: true });
-      await writeFile(
-        join(workspace, 'panels', panel, 'manifest.yaml'),
-        await readFile(join(DIR, 'panels', panel, 'manifest.yaml')),
-      );
-    }
+    // The repository as checked out (its .git marks the repository a part may link within): each
+    // panel's directory, its link to the shared part kept a link.
+    await mkdir(join(workspace, '.git'), { recursive: true });
+    for (const folder of ['panels', 'shared'])
+      await cp(join(DIR, folder), join(workspace, folder), { recursive: true, verbatimSymlinks: true });
     const { env } = await fakeNpm(temp);
     /** The job's `with:` for one matrix value, each environment's URL and keys filled in. */
     const inputs = (job: Job, panel: string): Record<string, string> =>
@@ -321,7 +324,7 @@ describe('the multi-panel example', () => {
       expect(r.failed).toBe(false);
     }
     expect(fake.comments.map((c) => c.body.split('\n')[0]).sort()).toEqual(
-      panels.map((panel) => `<!-- panel-provision: panels/${panel}/manifest.yaml -->`).sort(),
+      panels.map((panel) => `<!-- panel-provision: panels/${panel} -->`).sort(),
     );
 
     const uploads: unknown[] = [];
@@ -335,7 +338,7 @@ describe('the multi-panel example', () => {
     expect(uploads).toEqual(panels.map((panel) => `panel-secrets-${panel}`));
     // Each panel holds exactly its own directory's clients.
     for (const panel of panels) {
-      const manifest = parse(await readFile(join(DIR, 'panels', panel, 'manifest.yaml'), 'utf8')) as {
+      const manifest = parse(await readFile(join(DIR, 'panels', panel, 'clients.yaml'), 'utf8')) as {
         clients: { username: string }[];
       };
       const wanted = manifest.clients.map((c) => c.username).sort();
@@ -346,7 +349,7 @@ describe('the multi-panel example', () => {
       ).toBe(true);
       for (const other of panels.filter((p) => p !== panel)) {
         const theirs = (
-          parse(await readFile(join(DIR, 'panels', other, 'manifest.yaml'), 'utf8')) as {
+          parse(await readFile(join(DIR, 'panels', other, 'clients.yaml'), 'utf8')) as {
             clients: { username: string }[];
           }
         ).clients;
