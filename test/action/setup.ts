@@ -1,0 +1,51 @@
+/** What the action's tests share: action.yml parsed, the package, a workspace with a manifest, fake npm. */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { tempDir } from '../helpers/sim-http.js';
+import { type ActionFile, fakeNpm } from './composite.js';
+import type { FakeGitHub } from './fake-github.js';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+export const action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as ActionFile;
+export const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  bin: Record<string, string>;
+};
+export const TOKEN = 'ghs_FAKEtoken0123456789abcdefTOKEN';
+
+export async function setup(
+  manifest: string,
+  fake: FakeGitHub,
+  pullRequest: string,
+): Promise<{
+  temp: string;
+  workspace: string;
+  npmLog: string;
+  env: Record<string, string>;
+  github: Record<string, string>;
+}> {
+  const temp = await tempDir();
+  const workspace = join(temp, 'workspace');
+  await mkdir(join(workspace, 'panel'), { recursive: true });
+  await writeFile(join(workspace, 'panel', 'manifest.yaml'), manifest);
+  const { env: npmEnv, npmLog } = await fakeNpm(temp);
+  const env = { ...npmEnv, GITHUB_API_URL: fake.url, GITHUB_REPOSITORY: 'acme/panel' };
+  return {
+    temp,
+    workspace,
+    npmLog,
+    env,
+    github: { token: TOKEN, 'event.pull_request.number': pullRequest, action_path: ROOT },
+  };
+}
+
+/** The pinned actions action.yml uses, by name (test/e2e/workflows.test.ts checks every pin's form). */
+export const SETUP_NODE = action.runs.steps[0]!.uses!;
+export const UPLOAD = action.runs.steps.find(
+  (step) => step.uses?.startsWith('actions/upload-artifact@') === true,
+)!.uses!;
+
+export const CHANGES = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n';
+export const CONFLICT = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example, shop.alice.example]\n';
