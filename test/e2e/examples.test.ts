@@ -14,7 +14,7 @@ const files = await readdir(DIR);
 /** Every example manifest: the top-level ones and each panel's of the multi-panel example. */
 const manifests = [
   ...files.filter((f) => f.endsWith('.yaml') && !f.includes('ci')),
-  ...(await readdir(join(DIR, 'multi-panel', 'panels'))).map((panel) => `multi-panel/panels/${panel}/manifest.yaml`),
+  ...(await readdir(join(DIR, 'multi-panel', 'panels'))).map((panel) => `multi-panel/panels/${panel}`),
 ];
 const workflows = files.filter((f) => f === 'github-actions.yml' || f === 'gitlab-ci.yml' || f === 'github-drift.yml');
 /** Every file whose shell calls provision: the workflows, the multi-panel one, and the action itself (relative to the repository). */

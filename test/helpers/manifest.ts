@@ -1,7 +1,12 @@
-import { readFile } from 'node:fs/promises';
-import { parseManifestBytes } from '../../src/manifest/index.js';
+import { readManifestFiles } from '../../src/cli/files.js';
+import type { Io } from '../../src/cli/io.js';
+import { parseManifestFiles } from '../../src/manifest/parts.js';
 
-/** A manifest file read and validated as the CLI does it (the CLI reads through src/cli/files.ts). */
+/**
+ * A manifest read and validated as the CLI does it (src/cli/files.ts reads it): a file, or a
+ * directory of parts.
+ */
 export async function loadManifestFile(path: string) {
-  return parseManifestBytes(await readFile(path), path);
+  // Standard input is never read here: the io is not needed.
+  return parseManifestFiles(await readManifestFiles(path, {} as Io));
 }
