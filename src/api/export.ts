@@ -3,10 +3,12 @@ import { ProvisionError } from '../errors.js';
 import { adopt } from '../export/adopt.js';
 import { LiveModel, type ZoneCounts } from '../export/model.js';
 import { checkRewritableVersion, rewrite } from '../export/rewrite.js';
+import { editsByPart } from '../export/parts.js';
 import { exportPlans } from '../export/plans.js';
 import { manifestText } from '../export/write.js';
 import { quote } from '../escape.js';
 import { validateManifest } from '../manifest/load.js';
+import { parseManifestParts } from '../manifest/parts.js';
 import type { Desired } from '../manifest/types.js';
 import { globMatcher } from '../names.js';
 import { DEFAULT_LOOKUP_CONCURRENCY, type Live, type PanelClient, readLive } from '../panel/index.js';
@@ -163,19 +165,28 @@ interface IntoScope {
 }
 
 /**
+ * A manifest's text as export --into rewrites it: a file (one part), or a directory's parts in
+ * name order (manifest/parts.ts), each with its path as messages name it.
+ */
+export interface IntoManifest {
+  readonly name: string;
+  readonly directory: boolean;
+  readonly parts: readonly { readonly file: string; readonly text: string }[];
+}
+
+/**
  * The scope of export --into for `desired` and the --clients `patterns`: the manifest's present
  * clients, plus (unless a prune.keep pattern keeps them out) every other client when it prunes
  * clients, or those the patterns match. Refuses first a manifest text it cannot rewrite
- * (aliases, %YAML 1.1).
+ * (%YAML 1.1, in any part).
  */
 export function intoScope(
   desired: Desired,
-  text: string,
-  path: string,
+  manifest: IntoManifest,
   patterns: readonly string[],
   options: ExportOptions = {},
 ): IntoScope {
-  checkRewritableVersion(text, path);
+  for (const part of manifest.parts) checkRewritableVersion(part.text, part.file);
   const claim = patterns.length === 0 ? () => false : globMatcher(patterns);
   const keep = globMatcher(desired.prune.keep);
   const listed = new Set(desired.clients.filter((c) => c.state === 'present').map((c) => c.username));
@@ -201,13 +212,16 @@ export function intoScope(
 }
 
 /**
- * The manifest's `text` rewritten to describe `live` for what it manages (only the changed
- * entries; comments and formatting kept), and what was left out; it validates (else a bug).
+ * The manifest's text rewritten to describe `live` for what it manages (only the changed
+ * entries; comments and formatting kept): each part's, in the order of `manifest.parts`, with
+ * the edits of the entries it holds, new entries in the part `newEntries` (default the first;
+ * export/parts.ts); and what was left out. The parts rewritten validate together as one
+ * manifest (else a bug). A part with edits that uses YAML aliases is refused (ProvisionError),
+ * before the caller writes any.
  */
 export function adoptInto(
   desired: Desired,
-  text: string,
-  path: string,
+  manifest: IntoManifest,
   live: Live,
   options: {
     readonly claim: (username: string) => boolean;
@@ -217,16 +231,34 @@ export function adoptInto(
      * --with hosting-plans: the panel's plans the manifest lacks are added (AdoptOptions.withPlans).
      */
     readonly with?: ReadonlySet<ExportWith>;
+    /** The index of the part that takes new entries (--new-entries). */
+    readonly newEntries?: number;
   },
-): { readonly rewritten: string; readonly warnings: readonly string[] } {
+): { readonly rewritten: readonly string[]; readonly warnings: readonly string[] } {
   const { edits, warnings } = adopt(desired, new LiveModel(live), {
     claim: options.claim,
     dropMissing: options.dropMissing,
     withDns: options.with?.has('dns') === true,
     withPlans: options.with?.has('hosting-plans') === true,
   });
-  const rewritten = rewrite(text, edits, path);
-  const check = validateManifest(rewritten, path);
+  const { parts } = manifest;
+  const byPart =
+    parts.length === 1
+      ? [edits]
+      : editsByPart(
+          edits,
+          desired,
+          parts.map((p) => p.file),
+          options.newEntries ?? 0,
+        );
+  const rewritten = parts.map((part, i) => rewrite(part.text, byPart[i] ?? [], part.file));
+  const encoder = new TextEncoder();
+  const check = manifest.directory
+    ? parseManifestParts(
+        parts.map((part, i) => ({ file: part.file, bytes: encoder.encode(rewritten[i]) })),
+        manifest.name,
+      )
+    : validateManifest(rewritten[0] ?? '', manifest.name);
   if (check.desired === undefined)
     throw new Error(
       `export --into made a manifest that does not validate (${check.diagnostics[0]?.message ?? 'no diagnostic'})`,

@@ -1,3 +1,5 @@
+import { lstat } from 'node:fs/promises';
+import { basename, resolve, sep } from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { ProvisionError } from '../errors.js';
 import { quote, safeText } from '../escape.js';
@@ -8,12 +10,14 @@ import {
   exportManifest,
   type ExportWith,
   exportZones,
+  type IntoManifest,
   intoScope,
   readForExport,
   type ZoneCounts,
   type ZonePick,
 } from '../api/export.js';
-import { globMatcher } from '../names.js';
+import { checkClientPatterns, globMatcher } from '../names.js';
+import type { ManifestFiles } from '../manifest/parts.js';
 import type { Live } from '../panel/index.js';
 import { plural } from '../util.js';
 import type { Command, Credentials } from './args.js';
@@ -37,15 +41,18 @@ const EXPORT_OPTIONS = {
   check: { type: 'boolean', default: false },
   clients: { type: 'string', multiple: true },
   'drop-missing': { type: 'boolean', default: false },
+  'new-entries': { type: 'string' },
   with: { type: 'string', multiple: true },
 } as const;
 
 const usage =
   'provision export [--out FILE] [--clients GLOB]... [--with dns|hosting-plans] | ' +
-  'provision export --into MANIFEST [--check] [--clients GLOB]... [--drop-missing] [--with dns|hosting-plans]';
+  'provision export --into MANIFEST|DIR [--new-entries FILE] [--check] [--clients GLOB]... [--drop-missing] ' +
+  '[--with dns|hosting-plans]';
 
 /** --check's exit codes, as its help line gives them. */
-const checkExitText = `exit ${EXIT.changes} when MANIFEST would change, ${EXIT.ok} when not`;
+const checkExitText = `exit ${EXIT.changes} when MANIFEST (a part of DIR)
+                         would change, ${EXIT.ok} when not`;
 
 /**
  * `provision export`: reads the panel (never writes to it) and prints or writes a manifest;
@@ -78,6 +85,14 @@ entries stay. The change is printed as a unified diff on stdout; the file is rew
 the changed entries) unless --check. A manifest that uses YAML aliases, or says %YAML 1.1, is
 refused: write it as plain YAML 1.2 first.
 
+With --into DIR (a manifest directory: its *.yaml and *.yml files, in name order, are one
+manifest): each entry is edited in the part that holds it (a client with its domains, a hosting
+plan; --drop-missing removes an entry from its part), and new entries (the clients claimed, the
+hosting plans added) go to the part --new-entries FILE names, by name (b.yaml) or as a path
+inside DIR; default the first part. A part without clients gets the key. One diff per changed
+part; the parts are written only when every part's rewrite succeeded and they validate together,
+and the others stay as they are, byte for byte.
+
 DNS zones: without --with dns, export reads none (no GET /dns). With it, export reads the zone
 of every domain it writes (GET /dns/{id} each, 8 at a time; not subdomains: their records are
 in their parent's zone) and writes a dns block (ttl: the zone's most common TTL, then its
@@ -104,7 +119,8 @@ Options:
   --out FILE             write the manifest to FILE (replaced atomically) instead of stdout
   --clients GLOB         only clients whose username matches (* any run, ? one character);
                          repeatable; with --into: also add the panel's clients that match
-  --into MANIFEST        rewrite MANIFEST in place (see above)
+  --into MANIFEST|DIR    rewrite MANIFEST, or the parts of DIR, in place (see above)
+  --new-entries FILE     with --into DIR: the part that takes new entries (default: the first)
   --check                with --into: write nothing; ${checkExitText}
   --drop-missing         with --into: remove the clients and domains the panel does not have
   --with WHAT            also read and write WHAT: dns (the records of custom DNS zones),
@@ -117,6 +133,7 @@ Examples:
   provision export --clients 'team-a-*' > team-a.yaml
   provision export --into manifest.yaml              # adopt changes made in the panel
   provision export --into manifest.yaml --check      # in CI: exit ${EXIT.changes} on drift
+  provision export --into manifests/ --clients 'team-c-*' --new-entries team-c.yaml
   provision export --with dns --out manifest.yaml    # with the records of custom zones
   provision export --with hosting-plans --out m.yaml # with the hosting plans, each whole
 
@@ -124,16 +141,12 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
   async run(args, io, credentials) {
     const { values } = parseCommandLine(args, EXPORT_OPTIONS, 0, usage);
     checkOutPath(values.out, '--out', 'without --out the manifest goes to stdout');
-    const patterns = values.clients ?? [];
-    if (patterns.some((p) => p.trim() === ''))
-      throw new ProvisionError('usage', '--clients needs a pattern such as team-*', {
-        hint: `usage: ${usage}`,
-      });
+    const patterns = checkClientPatterns(values.clients ?? []);
     const options: ExportOptions = { with: withOf(values.with ?? []) };
     const into = values.into;
     if (into === undefined) {
-      for (const flag of ['check', 'drop-missing'] as const) {
-        if (values[flag])
+      for (const flag of ['check', 'drop-missing', 'new-entries'] as const) {
+        if (values[flag] === true || typeof values[flag] === 'string')
           throw new ProvisionError('usage', `--${flag} works with --into only`, {
             hint: `usage: ${usage}`,
           });
@@ -216,48 +229,111 @@ async function exportPanel(
   return EXIT.ok;
 }
 
-/** --into: the manifest rewritten, the change shown as a diff, written unless --check. */
+/** --into: the manifest (a file, or a directory's parts) rewritten, each change a diff, written unless --check. */
 async function exportInto(
   io: Io,
   credentials: Credentials,
-  values: ConnectionValues & { check: boolean; 'drop-missing': boolean },
+  values: IntoValues,
   path: string,
   patterns: readonly string[],
   options: ExportOptions,
 ): Promise<typeof EXIT.ok | typeof EXIT.changes> {
   const files = await readManifestFiles(path, io);
-  const [only] = files.parts;
-  // A directory's parts: not yet (issue 24).
-  if (files.directory || only === undefined)
-    throw new ProvisionError('usage', 'export --into takes a manifest file, not a directory');
-  const { bytes } = only;
   const desired = loadWithDiagnostics(files, io);
-  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
-  const { claim, wanted, domainNames, zones } = intoScope(desired, text, path, patterns, options);
+  const newEntries = newEntriesPart(files, values['new-entries']);
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  const manifest: IntoManifest = {
+    name: path,
+    directory: files.directory,
+    parts: files.parts.map((p) => ({ file: p.file, text: decoder.decode(p.bytes) })),
+  };
+  const { claim, wanted, domainNames, zones } = intoScope(desired, manifest, patterns, options);
   const { live } = await readPanel(io, credentials, values, domainNames, wanted, zones);
-  const { rewritten, warnings } = adoptInto(desired, text, path, live, {
+  const { rewritten, warnings } = adoptInto(desired, manifest, live, {
     claim,
     dropMissing: values['drop-missing'],
+    newEntries,
     ...(options.with === undefined ? {} : { with: options.with }),
   });
   for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
-  if (rewritten === text) {
+  const changed = manifest.parts.flatMap((part, i) => {
+    const after = rewritten[i] ?? part.text;
+    return after === part.text ? [] : [{ ...part, after }];
+  });
+  if (changed.length === 0) {
     io.stderr.write(`${safeText(path)}: already describes the panel for what it manages: nothing to change\n`);
     return EXIT.ok;
   }
-  io.stdout.write(
-    createTwoFilesPatch(path, path, text, rewritten, undefined, undefined, {
-      headerOptions: FILE_HEADERS_ONLY,
-    }),
-  );
+  for (const part of changed)
+    io.stdout.write(
+      createTwoFilesPatch(part.file, part.file, part.text, part.after, undefined, undefined, {
+        headerOptions: FILE_HEADERS_ONLY,
+      }),
+    );
   await io.stdout.flushed?.();
+  // A directory: `manifests: 2 of 3 parts (a.yaml, b.yaml) differ from the panel`.
+  const which = files.directory
+    ? `: ${changed.length} of ${plural(files.parts.length, 'part')} ` +
+      `(${changed.map((p) => safeText(basename(p.file))).join(', ')})`
+    : '';
   if (values.check) {
-    io.stderr.write(`${safeText(path)}: differs from the panel (the diff above); --check: nothing was written\n`);
+    io.stderr.write(
+      `${safeText(path)}${which === '' ? ':' : which} ${changed.length === 1 ? 'differs' : 'differ'} ` +
+        'from the panel (the diff above); --check: nothing was written\n',
+    );
     return EXIT.changes;
   }
-  await writeAtomically(path, rewritten);
-  io.stderr.write(`${safeText(path)}: rewritten (the diff above)\n`);
+  // Every part is checked before the first is written: none is written when one cannot be.
+  if (files.directory) for (const part of changed) await checkReplaceable(part.file);
+  for (const part of changed) await writeAtomically(part.file, part.after);
+  io.stderr.write(`${safeText(path)}${which}: rewritten (the diff above)\n`);
   return EXIT.ok;
+}
+
+/** --into's flags, as parsed. */
+type IntoValues = ConnectionValues & { check: boolean; 'drop-missing': boolean; 'new-entries'?: string | undefined };
+
+/**
+ * The index of the part that takes new entries: the part `value` (--new-entries) names, as a
+ * path inside the directory or a bare part name; the first when not given. Refused when it
+ * names no part, or with a manifest file (which takes every entry itself).
+ */
+function newEntriesPart(files: ManifestFiles, value: string | undefined): number {
+  if (value === undefined) return 0;
+  if (!files.directory)
+    throw new ProvisionError(
+      'usage',
+      `--new-entries names a part of a manifest directory, and ${safeText(files.name)} is a file: ` +
+        'new entries go into it: nothing was read from the panel',
+      { hint: 'leave out --new-entries, or give --into a manifest directory' },
+    );
+  const bare = !value.includes('/') && !value.includes(sep);
+  const index = files.parts.findIndex((p) => (bare ? basename(p.file) === value : resolve(p.file) === resolve(value)));
+  if (index >= 0) return index;
+  const names = files.parts.map((p) => quote(basename(p.file)));
+  const shown = names.length > 10 ? [...names.slice(0, 10), `${names.length - 10} more`] : names;
+  throw new ProvisionError(
+    'usage',
+    `--new-entries ${quote(value)} is not a part of ${safeText(files.name)} (its parts: ${shown.join(', ')}): ` +
+      'nothing was read from the panel',
+    {
+      hint:
+        'give one of its parts, by name (b.yaml) or as a path inside the directory; ' +
+        'for a new part, create it first with "version: 1"',
+    },
+  );
+}
+
+/** Refuses a part writeAtomically would refuse (a symbolic link: a part shared by several directories), before any is written. */
+async function checkReplaceable(file: string): Promise<void> {
+  const info = await lstat(file).catch(() => undefined);
+  if (info === undefined || info.isFile()) return;
+  throw new ProvisionError(
+    'io',
+    `${safeText(file)} is ${info.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}: ` +
+      'export --into rewrites parts in place: no part was written',
+    { hint: 'edit the file it links to by hand, or make the part a file of its own', meta: { path: file } },
+  );
 }
 
 /** Connects and reads the panel (api/export.ts readForExport), printing its notes as they come. */

@@ -79,10 +79,16 @@ export function editList(
 
 /**
  * A new key at the end of `map`: `flow` (`key: value` on one line) after a flow mapping's last
- * entry, or `block`'s lines (at column 0, the first `key:`) after a block mapping's last line, at
- * the mapping's indentation.
+ * entry, or `block`'s lines (at column 0, the first `key:`) after a block mapping's last line (or
+ * at `at`, a line start after it), at the mapping's indentation.
  */
-export function appendPair(splicer: Splicer, map: YAMLMap, flow: string, block: readonly string[]): void {
+export function appendPair(
+  splicer: Splicer,
+  map: YAMLMap,
+  flow: string,
+  block: readonly string[],
+  at = splicer.blockEnd(map),
+): void {
   if (map.flow === true) {
     const last = map.items.at(-1);
     const end = last === undefined ? undefined : ((last.value as Node | null) ?? (last.key as Node)).range?.[1];
@@ -92,7 +98,7 @@ export function appendPair(splicer: Splicer, map: YAMLMap, flow: string, block: 
   }
   const column = splicer.column(keyStart(map.items[0]));
   splicer.insertLines(
-    splicer.blockEnd(map),
+    at,
     block.map((line) => ' '.repeat(column) + line),
   );
 }

@@ -5,19 +5,30 @@
  *   it can (rewrite-settings.ts setValue);
  * - new plans go at the end of the list in its own style (block items, or flow items on the
  *   list's line); a manifest without `hosting_plans` gets the section before `clients:` (above
- *   the comment lines right over it), its dashes as far right of the key as the clients' are.
+ *   the comment lines right over it), its dashes as far right of the key as the clients' are;
+ *   one without `clients` either (a directory's part) gets it after its last entry.
  * Pure: splices on a Splicer.
  */
 import { isMap, isSeq, type Pair, type YAMLMap } from 'yaml';
 import { HOSTING_PLANS_KEY } from '../kinds/hosting-plan/manifest.js';
-import { editList, type NewItems } from './lists.js';
+import { appendPair, editList, type NewItems } from './lists.js';
 import type { PlanEdit } from './plans.js';
 import { setValue } from './rewrite-settings.js';
 import { keyStart, pairOf, type Splicer } from './splicer.js';
 import { planItemText } from './write.js';
 
-/** `edits` on the manifest's top-level mapping `root`, whose `clients` pair is `clientsPair`. */
-export function editPlans(splicer: Splicer, root: YAMLMap, clientsPair: Pair, edits: readonly PlanEdit[]): void {
+/**
+ * `edits` on the manifest's top-level mapping `root`, whose `clients` pair is `clientsPair`
+ * (undefined in a manifest without one: a new `hosting_plans` then goes after its last entry,
+ * or at `end`, a line start after it).
+ */
+export function editPlans(
+  splicer: Splicer,
+  root: YAMLMap,
+  clientsPair: Pair | undefined,
+  edits: readonly PlanEdit[],
+  end?: number,
+): void {
   if (edits.length === 0) return;
   const pair = pairOf(root, HOSTING_PLANS_KEY);
   const list = pair?.value;
@@ -36,6 +47,16 @@ export function editPlans(splicer: Splicer, root: YAMLMap, clientsPair: Pair, ed
     return;
   }
   if (pair !== undefined) throw new Error(`export --into: "${HOSTING_PLANS_KEY}" is not a list`);
+  if (clientsPair === undefined) {
+    appendPair(
+      splicer,
+      root,
+      `${HOSTING_PLANS_KEY}: [${added('flow').join(', ')}]`,
+      [`${HOSTING_PLANS_KEY}:`, ...added('block').flatMap((item) => item.split('\n').map((line) => `  ${line}`))],
+      end,
+    );
+    return;
+  }
   const at = keyStart(clientsPair);
   if (root.flow === true) {
     splicer.add(at, at, `${HOSTING_PLANS_KEY}: [${added('flow').join(', ')}], `);

@@ -8,8 +8,9 @@
  * - a removed key takes its line(s) (a first key on a `- ` line takes itself up to the next
  *   key); in a flow mapping, itself and its comma;
  * - a new item goes after a block list's last line at that list's indentation (`- item`), or
- *   into a flow list as `, item` after its last item; a new key (a client's `domains:`) after
- *   its mapping's last line, at the mapping's indentation, or `, domains: [...]` in a flow one;
+ *   into a flow list as `, item` after its last item; a new key (a client's `domains:`, the
+ *   `clients:` of a manifest that has none, a directory's part) after its mapping's last line,
+ *   at the mapping's indentation, or `, domains: [...]` in a flow one;
  * - a removed item takes its lines (block) or itself and a comma (flow); a block list left
  *   empty becomes `key: []`; new clients under an empty flow `clients: []` are written as a
  *   block list under the key;
@@ -83,10 +84,11 @@ export function rewrite(text: string, edits: readonly Edit[], file: string): str
     },
   });
   const root = doc.contents;
-  const clientsPair = isMap(root) ? root.items.find((p) => isScalar(p.key) && p.key.value === 'clients') : undefined;
+  if (!isMap(root)) throw new Error('export --into: the manifest is not a mapping');
+  // A part of a directory (or a file that defines hosting_plans only) may leave out `clients`.
+  const clientsPair = pairOf(root, 'clients');
   const clients = clientsPair?.value;
-  if (!isMap(root) || clientsPair === undefined || !isSeq(clients))
-    throw new Error('export --into: the manifest has no clients list');
+  if (clientsPair !== undefined && !isSeq(clients)) throw new Error('export --into: "clients" is not a list');
 
   const byClient = new Map<number, Edit[]>();
   const droppedClients = new Set<number>();
@@ -117,22 +119,45 @@ export function rewrite(text: string, edits: readonly Edit[], file: string): str
         assertNever(edit);
     }
   }
+  const added: NewItems = (style) => newClients.flatMap((items) => items(style));
+  if (clientsPair === undefined || !isSeq(clients)) {
+    if (byClient.size > 0 || droppedClients.size > 0) throw new Error('export --into: client edits without clients');
+    // The plans first: a new `hosting_plans` goes at the end too, and stands before `clients`.
+    const end = documentEnd(splicer, doc.range[2]);
+    editPlans(splicer, root, undefined, planEdits, end);
+    if (newClients.length > 0) addClientsKey(splicer, root, added, end);
+    return bom + splicer.apply();
+  }
   for (const [index, clientEdits] of [...byClient].sort(([a], [b]) => a - b)) {
     const map = clients.items[index];
     if (!isMap(map)) throw new Error(`export --into: client ${index} is not a mapping`);
     editClient(splicer, map, clientEdits, sequenceIndent(splicer, clients));
   }
-  editList(
-    splicer,
-    root,
-    clientsPair,
-    clients,
-    droppedClients,
-    (style) => newClients.flatMap((items) => items(style)),
-    true,
-  );
+  editList(splicer, root, clientsPair, clients, droppedClients, added, true);
   editPlans(splicer, root, clientsPair, planEdits);
   return bom + splicer.apply();
+}
+
+/** A manifest without `clients` (a directory's part) gets the key, its items under it, at `end` (documentEnd). */
+function addClientsKey(splicer: Splicer, root: YAMLMap, items: NewItems, end: number): void {
+  appendPair(
+    splicer,
+    root,
+    `clients: [${items('flow').join(', ')}]`,
+    ['clients:', ...items('block').flatMap((item) => item.split('\n').map((line) => `  ${line}`))],
+    end,
+  );
+}
+
+/**
+ * Where a new top-level key goes in a block manifest: after its last line, the comments at its
+ * end included (`# new clients go here`), before a `...` that ends the document. `nodeEnd`: the
+ * document's end as parsed (its comments and end marker included).
+ */
+function documentEnd(splicer: Splicer, nodeEnd: number): number {
+  const body = splicer.text.slice(0, nodeEnd);
+  const marker = /(?:^|\n)\.\.\.[ \t]*(?:#[^\n]*)?\r?\n?$/.exec(body);
+  return marker === null ? body.length : marker.index + (marker[0].startsWith('\n') ? 1 : 0);
 }
 
 /** The changes to one client's mapping: its fields, its domains' settings, then its domain list. */

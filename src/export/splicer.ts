@@ -30,6 +30,8 @@ export class Splicer {
   /** The file's line ending: CRLF when it uses it anywhere, else LF. */
   readonly eol: string;
   private readonly splices: Splice[] = [];
+  /** Where insertLines broke a last line without a final newline. */
+  private readonly broken = new Set<number>();
 
   constructor(text: string) {
     this.text = text;
@@ -40,9 +42,13 @@ export class Splicer {
     this.splices.push({ start, end, text, order: this.splices.length });
   }
 
-  /** Whole lines inserted at `at` (a line start, or the end of a text without a final newline). */
+  /**
+   * Whole lines inserted at `at` (a line start, or the end of a text without a final newline:
+   * the first lines inserted there start with a line break, those after them need none).
+   */
   insertLines(at: number, lines: readonly string[]): void {
-    const before = at > 0 && this.text[at - 1] !== '\n' ? this.eol : '';
+    const before = at > 0 && this.text[at - 1] !== '\n' && !this.broken.has(at) ? this.eol : '';
+    if (before !== '') this.broken.add(at);
     this.add(at, at, before + lines.map((line) => line + this.eol).join(''));
   }
 
