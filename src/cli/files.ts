@@ -2,6 +2,7 @@ import { type FileHandle, lstat, open, readdir, readFile, realpath, rename, rm, 
 import type { Stats } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
+import { quote } from '../escape.js';
 import type { Io } from './io.js';
 import type { ManifestFiles, ManifestPart } from '../manifest/parts.js';
 
@@ -88,6 +89,12 @@ export async function readManifestFiles(path: string, io: Io, what = 'manifest')
   const root = await repositoryOf(path);
   for (const name of names) {
     const file = join(path, name);
+    // A name with a line break would break the part's messages and its line in the plan's digest.
+    if (/\p{Cc}/u.test(name))
+      throw new ProvisionError('io', `a part of ${path} has a control character in its name: ${quote(name)}`, {
+        hint: 'rename it: a part is named like clients.yaml',
+        meta: { path },
+      });
     const real = await realpath(file).catch(() => undefined);
     if (real !== undefined && root !== undefined && !real.startsWith(root.endsWith(sep) ? root : root + sep))
       throw new ProvisionError('io', `${file} leads out of ${root} (a symbolic link to ${real}): it is not read`, {

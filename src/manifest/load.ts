@@ -197,7 +197,9 @@ export function parseManifestWhole(text: string, file: string, part = false): Lo
     diagnostics.push({
       ...source.offset(0),
       severity: 'error',
-      message: 'the manifest is empty: start it with "version: 1" and a "clients" list',
+      message: part
+        ? 'the part is empty: start it with "version: 1", then what it holds ("clients", "hosting_plans" or "prune")'
+        : 'the manifest is empty: start it with "version: 1" and a "clients" list',
     });
     return finish(undefined, diagnostics);
   }

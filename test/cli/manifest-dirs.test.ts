@@ -185,6 +185,20 @@ describe('a directory of parts, validated, planned and applied as one manifest',
       `${w.manifests}:1:1: error: the directory holds no manifest part: add a *.yaml file with "version: 1" and a "clients" list`,
     );
   });
+
+  it('an empty part is named as a part; a part named with a control character is refused, naming it', async () => {
+    const w = await setup({ 'a.yaml': CLIENTS, 'b.yaml': '' });
+    const empty = await run(['validate', w.manifests]);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain(
+      `${w.path('b.yaml')}:1:1: error: the part is empty: start it with "version: 1", then what it holds ("clients", "hosting_plans" or "prune")`,
+    );
+    await writeFile(w.path('b.yaml'), 'version: 1\n');
+    await writeFile(w.path('c\nd.yaml'), 'version: 1\n');
+    const named = await run(['validate', w.manifests]);
+    expect(named.code).toBe(1);
+    expect(named.stderr).toContain(`a part of ${w.manifests} has a control character in its name: "c\\nd.yaml"`);
+  });
 });
 
 describe('duplicates across parts', () => {
