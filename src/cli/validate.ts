@@ -63,12 +63,13 @@ async function validateText(paths: readonly string[], io: Io): Promise<string[]>
     try {
       const files = await readManifestFiles(path, io);
       const desired = loadWithDiagnostics(files, io);
-      const parts = files.directory ? `${plural(files.parts.length, 'part')}, ` : '';
-      io.stdout.write(
-        `${sourceName(path)}: valid (${parts}${plural(desired.clients.length, 'client')}, ` +
-          `${plural(domainCount(desired.clients), 'domain')}` +
-          `${desired.hostingPlans === undefined ? '' : `, ${plural(desired.hostingPlans.length, 'hosting plan')}`})\n`,
-      );
+      const counts = [
+        ...(files.directory ? [plural(files.parts.length, 'part')] : []),
+        plural(desired.clients.length, 'client'),
+        plural(domainCount(desired.clients), 'domain'),
+        ...(desired.hostingPlans === undefined ? [] : [plural(desired.hostingPlans.length, 'hosting plan')]),
+      ];
+      io.stdout.write(`${sourceName(path)}: valid (${counts.join(', ')})\n`);
     } catch (error) {
       // One manifest's problems are printed; the others are still checked.
       if (paths.length === 1 || !(error instanceof ProvisionError) || error.code !== 'manifest_invalid') throw error;
