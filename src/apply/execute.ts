@@ -87,7 +87,9 @@ function outcomeOf(visited: Visited<Change, ChangeId, Applied>): Outcome {
         ? { change, status: 'succeeded', id: visited.value.id }
         : { change, status: 'succeeded', id: visited.value.id, note: visited.value.note };
     case 'failed':
-      return { change, status: 'failed', error: visited.error };
+      return visited.code === undefined
+        ? { change, status: 'failed', error: visited.error }
+        : { change, status: 'failed', error: visited.error, code: visited.code };
     case 'skipped':
       return { change, status: 'skipped', because: visited.because };
   }

@@ -8,10 +8,13 @@ interface WalkNode<Id extends string> {
   readonly dependsOn: readonly Id[];
 }
 
-/** What happened to one node. A failure carries its error's one-line message. */
+/**
+ * What happened to one node. A failure carries its error's one-line message, and its machine
+ * code when the error has one (a ProvisionError's, `zone_changed`).
+ */
 export type Visited<N, Id, R> =
   | { readonly node: N; readonly status: 'succeeded'; readonly value: R }
-  | { readonly node: N; readonly status: 'failed'; readonly error: string }
+  | { readonly node: N; readonly status: 'failed'; readonly error: string; readonly code?: string }
   | { readonly node: N; readonly status: 'skipped'; readonly because: Id | 'interrupted' };
 
 /**
@@ -30,6 +33,12 @@ export interface Slot {
 
 /** The slot of work done outside a walk (a change applied alone): runs `work` at once. */
 export const NO_SLOT: Slot = { run: (work) => work() };
+
+/** An error's machine code (`panel_http`, `zone_changed`): a lowercase word its class gives; else undefined. */
+function codeOf(error: unknown): string | undefined {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^[a-z][a-z_]{0,63}$/.test(code) ? code : undefined;
+}
 
 /** Thrown by Slot.run after an abort, instead of starting the work. */
 export class Interrupted extends Error {
@@ -108,7 +117,8 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
       return { node, status: 'succeeded', value: await visit(node, slot) };
     } catch (error) {
       if (!state.sent && error instanceof Interrupted) return { node, status: 'skipped', because: 'interrupted' };
-      return { node, status: 'failed', error: messageOf(error) };
+      const code = codeOf(error);
+      return { node, status: 'failed', error: messageOf(error), ...(code === undefined ? {} : { code }) };
     }
   };
 

@@ -5,7 +5,10 @@ import type { Change, ChangeId } from './types.js';
  * renderers print, below both.
  */
 
-/** What happened to one change. Failures carry a one-line message (never a secret). */
+/**
+ * What happened to one change. Failures carry a one-line message (never a secret), and the
+ * error's machine code when it has one (errors.ts ErrorCode, or `zone_changed`).
+ */
 export type Outcome =
   | {
       readonly change: Change;
@@ -13,7 +16,7 @@ export type Outcome =
       readonly id: number;
       readonly note?: string;
     }
-  | { readonly change: Change; readonly status: 'failed'; readonly error: string }
+  | { readonly change: Change; readonly status: 'failed'; readonly error: string; readonly code?: string }
   | {
       readonly change: Change;
       readonly status: 'skipped';

@@ -63,7 +63,8 @@ export function renderApplyJson(outcomes: readonly Outcome[], order: readonly st
   const sorted = [...outcomes].sort((a, b) => (position.get(a.change.id) ?? 0) - (position.get(b.change.id) ?? 0));
   return `${jsonText(
     {
-      format_version: '1.2', // schemas/apply-result.schema.json's; 1.2: dns_zone outcomes
+      // schemas/apply-result.schema.json's; 1.2: dns_zone outcomes; 1.3: hosting_plan outcomes, error_code
+      format_version: '1.3',
       panel_url: panelUrl,
       outcomes: sorted.map((o) => ({
         id: o.change.id,
@@ -74,7 +75,7 @@ export function renderApplyJson(outcomes: readonly Outcome[], order: readonly st
         ...(o.status === 'succeeded'
           ? { panel_id: o.id, ...(o.note === undefined ? {} : { note: o.note }) }
           : o.status === 'failed'
-            ? { error: o.error }
+            ? { error: o.error, ...(o.code === undefined ? {} : { error_code: o.code }) }
             : { because: o.because }),
       })),
       summary: tally(outcomes),

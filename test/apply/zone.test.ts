@@ -67,7 +67,8 @@ describe('a zone change applied', () => {
     expect(plan.changes.map((c) => c.id)).toEqual(['dns_zone:alice.example', 'dns_zone:bob.example']);
     const outcomes = await executeChanges(plan, adapter(panel), { concurrency: 4 });
     const alice = outcomes.find((o) => o.change.name === 'alice.example');
-    expect(alice).toMatchObject({ status: 'failed' });
+    // The machine code apply's JSON carries (error_code), beside the sentence.
+    expect(alice).toMatchObject({ status: 'failed', code: 'zone_changed' });
     const error = alice?.status === 'failed' ? alice.error : '';
     expect(error).toMatch(
       /^the zone of "alice\.example" changed on the panel since the plan read it \(\+ TXT _race-1 "/,

@@ -1,6 +1,6 @@
 /**
  * `apply --format json` of a plan with DNS zone changes is what schemas/apply-result.schema.json
- * says (format 1.2): each `dns_zone` outcome, succeeded, failed and skipped, validates against
+ * says (format 1.3): each `dns_zone` outcome, succeeded, failed and skipped, validates against
  * the file users get, compiled with ajv as test/e2e/schemas.test.ts compiles it, on real output
  * through the CLI against the simulator.
  */
@@ -43,7 +43,7 @@ interface Result {
 }
 
 describe('the apply result of DNS zone changes against its schema', () => {
-  it('a dns_zone outcome of each status validates; the format is 1.2', async () => {
+  it('a dns_zone outcome of each status validates; the format is 1.3', async () => {
     const w = await workspace(MANIFEST, {
       seed: {
         clients: [
@@ -71,7 +71,7 @@ describe('the apply result of DNS zone changes against its schema', () => {
     expect(applied.code, applied.stderr).toBe(1);
     const result = JSON.parse(applied.stdout) as Result;
     expect(applyValid(result), JSON.stringify(applyValid.errors)).toBe(true);
-    expect(result.format_version).toBe('1.2');
+    expect(result.format_version).toBe('1.3');
     const zones = result.outcomes.filter((o) => o.type === 'dns_zone');
     expect(zones.map((o) => [o.id, o.name, o.action, o.status])).toEqual([
       ['dns_zone:alice.example', 'alice.example', 'update', 'succeeded'],
@@ -81,10 +81,10 @@ describe('the apply result of DNS zone changes against its schema', () => {
   });
 
   it('the schema still refuses a change type that does not exist', () => {
-    const outcome = { id: 'hosting_plan:x', action: 'update', type: 'hosting_plan', name: 'x', status: 'skipped' };
+    const outcome = { id: 'mailbox:x', action: 'update', type: 'mailbox', name: 'x', status: 'skipped' };
     expect(
       applyValid({
-        format_version: '1.2',
+        format_version: '1.3',
         panel_url: 'x',
         outcomes: [{ ...outcome, because: 'interrupted' }],
         summary: { succeeded: 0, failed: 0, skipped: 1 },
