@@ -24,7 +24,8 @@ import type { Command, Credentials } from './args.js';
 import { parseCommandLine } from './args.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, connect, type ConnectionValues } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
-import { checkOutPath, readManifestFiles, STDIN, writeAtomically } from './files.js';
+import { checkOutPath, STDIN, writeAtomically } from './files.js';
+import { readManifestFiles } from './manifest-files.js';
 import type { Io } from './io.js';
 import { loadWithDiagnostics } from './manifest-input.js';
 

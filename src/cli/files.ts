@@ -1,15 +1,13 @@
-import { type FileHandle, lstat, open, readdir, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, lstat, open, readFile, rename, rm } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { basename, dirname, join, sep } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
-import { quote } from '../escape.js';
 import type { Io } from './io.js';
-import type { ManifestFiles, ManifestPart } from '../manifest/parts.js';
 
 /**
  * Reading and writing the user's files, each failure a ProvisionError 'io' that names the file
- * and the errno. The one place the CLI opens a file; what is in it is parsed by its format's
- * owner (manifest/, plan/, secrets/).
+ * and the errno. With manifest-files.ts (a manifest directory's parts), the one place the CLI
+ * opens a file; what is in it is parsed by its format's owner (manifest/, plan/, secrets/).
  */
 
 /** The path that means standard input. */
@@ -19,7 +17,7 @@ export const STDIN = '-';
  * Names of standard input itself: read from the process's own stream, since opening them by
  * path fails when stdin is a socket (ENXIO: a parent process that spawned this one).
  */
-const STDIN_PATHS = new Set([STDIN, '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+export const STDIN_PATHS = new Set([STDIN, '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
 
 /**
  * A file's bytes, read once; `-` (or /dev/stdin) reads standard input to its end. `named`: the
@@ -58,76 +56,6 @@ export async function readBytes(
  */
 function pathMeta(path: string, named: string): { path?: string } {
   return named.includes(path) ? { path } : {};
-}
-
-/**
- * A manifest as given: a file's bytes (`-`: standard input), or, for a directory, each part's
- * (manifest/parts.ts says which entries are parts, and their order). Parts are read through
- * symbolic links (a part shared by several panels' directories), but only to a file inside the
- * repository that holds the directory (the nearest folder above it with `.git`; without one, the
- * directory itself): a pull request cannot make a part of a file elsewhere on the runner and have
- * its lines quoted in a diagnostic. An entry named like a part that is not a regular file is
- * refused, naming it.
- */
-export async function readManifestFiles(path: string, io: Io, what = 'manifest'): Promise<ManifestFiles> {
-  const info = STDIN_PATHS.has(path) ? undefined : await stat(path).catch(() => undefined);
-  if (info?.isDirectory() !== true)
-    return { name: path, directory: false, parts: [{ file: path, bytes: await readBytes(path, io, what) }] };
-  // Loaded for a directory only: a command that reads no manifest loads nothing of manifest/.
-  const { partOrder } = await import('../manifest/part-names.js');
-  let names: string[];
-  try {
-    names = partOrder(await readdir(path));
-  } catch (error) {
-    throw new ProvisionError('io', `cannot read the manifest directory ${path}: ${errnoCode(error)}`, {
-      hint: readHint(errnoCode(error)),
-      meta: { path },
-      cause: error,
-    });
-  }
-  const parts: ManifestPart[] = [];
-  const root = await repositoryOf(path);
-  for (const name of names) {
-    const file = join(path, name);
-    // A name with a line break would break the part's messages and its line in the plan's digest.
-    if (/\p{Cc}/u.test(name))
-      throw new ProvisionError('io', `a part of ${path} has a control character in its name: ${quote(name)}`, {
-        hint: 'rename it: a part is named like clients.yaml',
-        meta: { path },
-      });
-    const real = await realpath(file).catch(() => undefined);
-    if (real !== undefined && root !== undefined && !real.startsWith(root.endsWith(sep) ? root : root + sep))
-      throw new ProvisionError('io', `${file} leads out of ${root} (a symbolic link to ${real}): it is not read`, {
-        hint: 'a part may link only to a file inside the repository that holds the manifest directory',
-        meta: { path: file },
-      });
-    const entry = await stat(file).catch(() => undefined);
-    if (entry !== undefined && !entry.isFile())
-      throw new ProvisionError('io', `${file} is ${fileKind(entry) ?? 'not a file'}, not a manifest part`, {
-        hint: 'every *.yaml and *.yml entry of a manifest directory is a part: rename it, or move it elsewhere',
-        meta: { path: file },
-      });
-    parts.push({ file, bytes: await readBytes(file, io, 'manifest part') });
-  }
-  return { name: path, directory: true, parts };
-}
-
-/** The repository that holds `dir` (the nearest folder with `.git`, resolved), else `dir` resolved; undefined when unreadable. */
-async function repositoryOf(dir: string): Promise<string | undefined> {
-  const start = await realpath(dir).catch(() => undefined);
-  if (start === undefined) return undefined;
-  for (let folder = start; ;) {
-    if (
-      await lstat(join(folder, '.git')).then(
-        () => true,
-        () => false,
-      )
-    )
-      return folder;
-    const up = dirname(folder);
-    if (up === folder) return start;
-    folder = up;
-  }
 }
 
 /** A file's text (UTF-8). */
@@ -191,7 +119,7 @@ export async function readJson(path: string, io: Io, what = 'file'): Promise<unk
   }
 }
 
-function readHint(code: string): string {
+export function readHint(code: string): string {
   switch (code) {
     case 'ENOENT':
       return 'check the path: a relative path starts from the current directory';
@@ -270,7 +198,7 @@ export async function writeAtomically(path: string, text: string): Promise<void>
 }
 
 /** What a path that is not a regular file is, for the refusal; undefined for a regular file. */
-function fileKind(info: Stats): string | undefined {
+export function fileKind(info: Stats): string | undefined {
   if (info.isFile()) return undefined;
   if (info.isSymbolicLink()) return 'a symbolic link';
   if (info.isDirectory()) return 'a directory';

@@ -5,7 +5,8 @@ import { oneOf, parseCommandLine } from './args.js';
 import { safeText } from '../escape.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
-import { checkOutPath, readManifestFiles, writeAtomically } from './files.js';
+import { checkOutPath, writeAtomically } from './files.js';
+import { readManifestFiles } from './manifest-files.js';
 import { onGitHubActions, stepSummary } from './github.js';
 import { useColor } from './io.js';
 import {

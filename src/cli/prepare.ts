@@ -16,7 +16,7 @@ import { ProvisionError } from '../errors.js';
 import { checkClientPatterns } from '../names.js';
 import { connect, type ConnectionValues } from './connection.js';
 import { EXIT } from './exit.js';
-import { readManifestFiles } from './files.js';
+import { readManifestFiles } from './manifest-files.js';
 import type { ManifestFiles } from '../manifest/parts.js';
 import type { Io } from './io.js';
 import { loadWithDiagnostics, sourceName } from './manifest-input.js';

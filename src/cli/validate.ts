@@ -5,7 +5,8 @@ import { plural } from '../util.js';
 import type { Command } from './args.js';
 import { oneOf, parseCommandLine } from './args.js';
 import { EXIT, exitCodesHelp } from './exit.js';
-import { readManifestFiles, STDIN } from './files.js';
+import { STDIN } from './files.js';
+import { readManifestFiles } from './manifest-files.js';
 import type { Io } from './io.js';
 import { annotate, checkManifest, loadWithDiagnostics, sourceName } from './manifest-input.js';
 

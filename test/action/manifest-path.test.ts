@@ -118,7 +118,7 @@ describe('the action, its manifest input', () => {
     await symlink(join(s.temp, 'secret.yaml'), join(s.workspace, 'parts', 'c.yaml'));
     const refused = await run();
     expect(refused.outputs['exit-code']).toBe('1');
-    expect(fake.comments.at(-1)!.body).toContain('leads out of');
+    expect(fake.comments.at(-1)!.body).toContain('not to a manifest part inside');
     expect(fake.comments.at(-1)!.body).not.toContain('SECRET-VALUE');
     expect(simulator.requests).toEqual(expect.not.arrayContaining([expect.objectContaining({ method: 'POST' })]));
   });

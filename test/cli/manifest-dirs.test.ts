@@ -143,7 +143,7 @@ describe('a directory of parts, validated, planned and applied as one manifest',
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(
-      `error: ${w.path('c-elsewhere.yaml')} leads out of ${w.dir} (a symbolic link to ${outside}): it is not read`,
+      `error: ${w.path('c-elsewhere.yaml')} is a link to ${outside}, not to a manifest part inside ${w.dir}: it is not read`,
     );
     expect(r.stderr).not.toContain('Mallory');
     expect(w.sim.requests).toEqual([]);
@@ -155,7 +155,42 @@ describe('a directory of parts, validated, planned and applied as one manifest',
     await symlink(join(w.dir, 'beside.yaml'), w.path('c-beside.yaml'));
     const bare = await run(['validate', w.manifests]);
     expect(bare.code).toBe(1);
-    expect(bare.stderr).toContain(`error: ${w.path('c-beside.yaml')} leads out of ${w.manifests}`);
+    expect(bare.stderr).toContain(
+      `error: ${w.path('c-beside.yaml')} is a link to ${join(w.dir, 'beside.yaml')}, not to a manifest part inside ${w.manifests}`,
+    );
+  });
+
+  it("refuses a part linked to the checkout's credentials (.git/config) or any file not named like a part, unread", async () => {
+    const w = await setup();
+    await mkdir(join(w.dir, '.git'));
+    // What actions/checkout writes by default: a header with the job's token.
+    await writeFile(
+      join(w.dir, '.git', 'config'),
+      '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic TOKEN-VALUE\n',
+    );
+    await writeFile(join(w.dir, '.git', 'x.yaml'), 'version: 1\nclients:\n  - username: TOKEN-VALUE\n');
+    await writeFile(join(w.dir, 'secrets.jsonl'), '{"username":"alice","password":"TOKEN-VALUE"}\n');
+    for (const target of [join('..', '.git', 'config'), join('..', '.git', 'x.yaml'), join('..', 'secrets.jsonl')]) {
+      await rm(w.path('c-link.yaml'), { force: true });
+      await symlink(target, w.path('c-link.yaml'));
+      const r = await run(['plan', w.manifests, '--format', 'markdown'], { ...w.env, GITHUB_ACTIONS: 'true' });
+      expect(r.code, target).toBe(1);
+      expect(r.stderr).toContain(`error: ${w.path('c-link.yaml')} is a link to `);
+      expect(r.stdout + r.stderr).not.toContain('TOKEN-VALUE');
+    }
+    expect(w.sim.requests).toEqual([]);
+  });
+
+  it('a manifest directory that is itself a link out of the repository: its parts are refused', async () => {
+    const w = await setup();
+    await mkdir(join(w.dir, '.git'));
+    const outside = await tempDir();
+    await writeFile(join(outside, 'a.yaml'), 'version: 1\nclients:\n  - username: mallory\n');
+    await symlink(outside, join(w.dir, 'evil'));
+    const r = await run(['validate', join(w.dir, 'evil')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`is a link to ${join(outside, 'a.yaml')}, not to a manifest part inside ${w.dir}`);
+    expect(r.stdout).toBe('');
   });
 
   it('refuses a directory named like a part, naming it, before any request', async () => {

@@ -1,4 +1,4 @@
-import { readManifestFiles } from '../../src/cli/files.js';
+import { readManifestFiles } from '../../src/cli/manifest-files.js';
 import type { Io } from '../../src/cli/io.js';
 import { parseManifestFiles } from '../../src/manifest/parts.js';
 
