@@ -17,6 +17,7 @@ import type {
 } from './types.js';
 import { deleteDomain, nearestParent, subdomainsFirst, withoutBlocked } from './domain-deletes.js';
 import { compare } from '../util.js';
+import { refuseStalePlanCopies } from './scope.js';
 import { LiveIndex } from './live-index.js';
 import { createClient, deleteClient as clientDelete, type HostingPlans, updateClient } from '../kinds/client/index.js';
 import { createDomain, type DomainSettings, updateDomain } from '../kinds/domain.js';
@@ -56,7 +57,8 @@ import { newZone, updateZone, type UpdateZone } from '../kinds/zone.js';
  * matching clients, and never a name the manifest lists anywhere (a matching client's delete
  * that would take a domain listed under another client is a conflict, as without the scope);
  * hosting plans are left alone (a matching client on a plan the panel lacks is refused, as for
- * any unknown plan); the unmanaged counts are of matching clients and their domains.
+ * any unknown plan, and one put on a plan the manifest changes: scope.ts); the unmanaged counts
+ * are of matching clients and their domains.
  */
 export function diff(desired: Desired, live: Live, options: DiffOptions = {}): Plan {
   const index = new LiveIndex(live);
@@ -194,7 +196,9 @@ export function diff(desired: Desired, live: Live, options: DiffOptions = {}): P
   );
   domainChanges.push(...domainUpdates, ...zoneChanges);
 
-  const hostingPlans = scope === undefined ? planHostingPlans(desired, live, clientChanges) : NO_PLAN_CHANGES;
+  const planned = planHostingPlans(desired, live, clientChanges);
+  if (scope !== undefined) refuseStalePlanCopies(clientChanges, planned.first);
+  const hostingPlans = scope === undefined ? planned : NO_PLAN_CHANGES;
   conflicts.push(...hostingPlans.conflicts);
   return {
     changes: orderChanges(

@@ -325,6 +325,28 @@ describe('a plan scoped by --clients', () => {
       expect(ids(diff(manifest, panel, { scope: ['bob'] }))).toEqual(['client:bob']);
     });
 
+    it('a matching client created on, or moved to, a plan the manifest changes is refused: it would keep the old copy', () => {
+      const plans: DesiredHostingPlan[] = [{ name: 'Unused', state: 'present', wants: { resources: { domains: 9 } } }];
+      // alice moves from Basic to Unused, which the manifest updates; carol is created on it.
+      for (const manifest of [
+        withPlans(desired({ alice: { plan: 'Unused' } }), plans),
+        withPlans(desired({ alice: {}, carol: { plan: 'Unused' } }), plans),
+      ]) {
+        const full = diff(manifest, panel);
+        expect(full.changes.find((c) => c.type === 'client')?.dependsOn).toEqual(['hosting_plan:Unused']);
+        const err = thrown(() => diff(manifest, panel, { scope: ['alice', 'carol'] }));
+        expect(err.code).toBe('usage');
+        expect(err.message).toContain('the manifest changes the plan 1 client would be put on');
+        expect(err.details).toEqual([expect.stringMatching(/^client "(alice|carol)" on hosting plan "Unused"$/)]);
+        expect(err.hint).toContain('apply without --clients first');
+      }
+      // A plan the manifest leaves as the panel has it: the scoped move goes ahead.
+      const same = withPlans(desired({ alice: { plan: 'Unused' } }), [
+        { name: 'Unused', state: 'present', wants: { resources: { domains: 1 } } },
+      ]);
+      expect(ids(diff(same, panel, { scope: ['alice'] }))).toEqual(['client:alice']);
+    });
+
     it('a matching client on a plan nobody defines is refused with the usual hint', () => {
       const manifest = desired({ alice: { plan: 'Gold' } });
       const err = thrown(() => diff(manifest, panel, { scope: ['alice'] }));
