@@ -2,7 +2,7 @@
  * `npm run bench [-- --quick] [-- --json] [-- <section>...]`: the engine's figures, each a
  * ratio to a yardstick measured in the same run (the machine is shared and noisy: paired runs,
  * medians). Sections (all by default): apply, inprocess, lifecycle, startup, memory, export,
- * scale, state, dns. Everything runs on loopback; the simulator runs in its own process
+ * scale, state, dns, parts. Everything runs on loopback; the simulator runs in its own process
  * (bench/sim-server.ts). See docs/benchmarks.md for what each figure means and what limits it.
  */
 import { existsSync } from 'node:fs';
@@ -14,11 +14,23 @@ import { measureBig } from './big.js';
 import { measureDns } from './dns.js';
 import { count } from './fixtures.js';
 import { BIN, type Figure, LATENCY_MS, log, mb, median, ms } from './lib.js';
+import { measureParts } from './parts.js';
 import { measurePlanScale, measureValidateScale, type PlanScale, type ValidateScale } from './scale.js';
 import { measureStartup, type StartupDetail } from './startup.js';
 import { measureState, type StateRun } from './state.js';
 
-const SECTIONS = ['apply', 'inprocess', 'lifecycle', 'startup', 'memory', 'export', 'scale', 'state', 'dns'] as const;
+const SECTIONS = [
+  'apply',
+  'inprocess',
+  'lifecycle',
+  'startup',
+  'memory',
+  'export',
+  'scale',
+  'state',
+  'dns',
+  'parts',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 const argv = process.argv.slice(2);
@@ -46,6 +58,7 @@ const MODE = QUICK
       scale: { sizes: [100, 1_000], runs: 2 },
       state: { sizes: [1_000, 4_000], runs: 1 },
       dns: { zones: 1_000, runs: 3 },
+      parts: { validate: 10_000, growth: 100_000, plan: 1_000, scoped: 10_000, runs: 3 },
     }
   : {
       apply: [
@@ -60,6 +73,7 @@ const MODE = QUICK
       scale: { sizes: [100, 1_000, 10_000], runs: 3 },
       state: { sizes: [1_000, 9_000], runs: 3 },
       dns: { zones: 1_000, runs: 5 },
+      parts: { validate: 10_000, growth: 100_000, plan: 1_000, scoped: 10_000, runs: 7 },
     };
 
 const x = (n: number): string => (Number.isNaN(n) ? 'n/a' : `${n.toFixed(2)}x`);
@@ -184,6 +198,10 @@ async function runAll(): Promise<void> {
     if (chosen.has('dns')) {
       log(`DNS: plan of zones, ${LATENCY_MS} ms latency, at apply's bound (measureDns says it)`);
       figures.push(...(await measureDns(MODE.dns.zones, dir, MODE.dns.runs)));
+    }
+    if (chosen.has('parts')) {
+      log('manifest directories and scoped plans (whole processes, side by side)');
+      figures.push(...(await measureParts(MODE.parts, dir)));
     }
     const totalSeconds = Math.round((performance.now() - started) / 1000);
     if (JSON_OUT) {
