@@ -102,12 +102,45 @@ function editDistance(a: string, b: string): number {
  * must match. Patterns are compared case-insensitively, as usernames and domains are.
  */
 export function globMatcher(patterns: readonly string[]): (name: string) => boolean {
-  if (patterns.length === 0) return () => false;
-  const sources = patterns.map((p) =>
-    p.toLowerCase().replace(/[\\^$.|+()[\]{}*?]/g, (ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : `\\${ch}`)),
-  );
-  const any = new RegExp(`^(?:${sources.join('|')})$`, 'su');
-  return (name) => any.test(name.toLowerCase());
+  const any = wildcardMatcher(patterns.map((p) => p.toLowerCase()));
+  return (name) => any(name.toLowerCase());
+}
+
+/**
+ * A test for names against wildcard patterns, exactly as written (case-sensitive): `*` any run of
+ * characters, `?` one (a code point), everything else literal, the whole name. Never a regular
+ * expression: a pattern from a pull request (`*a*a*a*a*a*b`) costs at most its length times the
+ * name's, where backtracking took minutes.
+ */
+export function wildcardMatcher(patterns: readonly string[]): (name: string) => boolean {
+  const compiled = patterns.map((p) => (/[*?]/.test(p) ? Array.from(p) : p));
+  return (name) => {
+    let chars: string[] | undefined;
+    return compiled.some((p) => (typeof p === 'string' ? p === name : wildcardMatch(p, (chars ??= Array.from(name)))));
+  };
+}
+
+/** One pattern against one name, both as code points: the greedy match that backs up to the last `*` only. */
+function wildcardMatch(pattern: readonly string[], name: readonly string[]): boolean {
+  let p = 0;
+  let n = 0;
+  let star = -1;
+  let resume = 0;
+  while (n < name.length) {
+    const c = pattern[p];
+    if (c === '*') {
+      star = p++;
+      resume = n;
+    } else if (c !== undefined && (c === '?' || c === name[n])) {
+      p++;
+      n++;
+    } else if (star >= 0) {
+      p = star + 1;
+      n = ++resume;
+    } else return false;
+  }
+  while (pattern[p] === '*') p++;
+  return p === pattern.length;
 }
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { closest, globMatcher, normalizeDomain } from '../src/names.js';
+import { closest, globMatcher, normalizeDomain, wildcardMatcher } from '../src/names.js';
 
 describe('closest', () => {
   it('suggests near names, counting a swap of neighbours as one edit', () => {
@@ -93,5 +93,38 @@ describe('globMatcher', () => {
     const keep = globMatcher(['a+b', '(x)', '[y]']);
     expect(['a+b', '(x)', '[y]'].map(keep)).toEqual([true, true, true]);
     expect(['aab', 'x', 'y'].map(keep)).toEqual([false, false, false]);
+  });
+});
+
+describe('wildcardMatcher', () => {
+  /** The meaning of a pattern, as a regular expression: the reference the matcher is held to. */
+  const reference = (pattern: string, name: string): boolean =>
+    new RegExp(
+      `^${pattern.replace(/[\\^$.|+()[\]{}*?]/g, (ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : `\\${ch}`))}$`,
+      'su',
+    ).test(name);
+
+  it('agrees with the regular expression a pattern means, on random patterns and names', () => {
+    const text = (chars: string[]) => fc.array(fc.constantFrom(...chars), { maxLength: 12 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(text(['a', 'b', '.', '*', '?', 'é', '😀']), text(['a', 'b', '.', 'é', '😀']), (pattern, name) => {
+        expect(wildcardMatcher([pattern])(name)).toBe(reference(pattern, name));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('is case-sensitive (plan names), where globMatcher folds case; ? is one character, an emoji included', () => {
+    expect(wildcardMatcher(['Premium*'])('Premium Plus')).toBe(true);
+    expect(wildcardMatcher(['Premium*'])('premium plus')).toBe(false);
+    expect(globMatcher(['Premium*'])('premium plus')).toBe(true);
+    expect(wildcardMatcher(['?'])('😀')).toBe(true);
+    expect(wildcardMatcher([])('x')).toBe(false);
+  });
+
+  it('answers a pattern of many stars against a long name that fails only at its end (a regular expression backtracks for minutes)', () => {
+    const pattern = `${'*a'.repeat(14)}*b`;
+    expect(globMatcher([pattern])('a'.repeat(200))).toBe(false);
+    expect(globMatcher([pattern])(`${'a'.repeat(200)}b`)).toBe(true);
   });
 });

@@ -11,6 +11,7 @@
  */
 import { quote } from '../../escape.js';
 import { isRecord } from '../../util.js';
+import { wildcardMatcher } from '../../names.js';
 import type { FieldProblem } from '../common.js';
 import { checkPlanValue, PLAN_OBJECTS, type PlanObject, type PlanValue, type PlanWants } from './fields.js';
 
@@ -234,10 +235,5 @@ export function planKeepProblem(pattern: string): FieldProblem | undefined {
  * exactly).
  */
 export function planNameMatcher(patterns: readonly string[]): (name: string) => boolean {
-  if (patterns.length === 0) return () => false;
-  const sources = patterns.map((p) =>
-    p.replace(/[\\^$.|+()[\]{}*?]/g, (ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : `\\${ch}`)),
-  );
-  const any = new RegExp(`^(?:${sources.join('|')})$`, 'su');
-  return (name) => any.test(name);
+  return wildcardMatcher(patterns);
 }
