@@ -24,7 +24,7 @@ import type { Command, Credentials } from './args.js';
 import { parseCommandLine } from './args.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, connect, type ConnectionValues } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
-import { checkOutPath, STDIN, writeAtomically } from './files.js';
+import { checkOutPath, STDIN, writeAllAtomically, writeAtomically } from './files.js';
 import { readManifestFiles } from './manifest-files.js';
 import type { Io } from './io.js';
 import { loadWithDiagnostics } from './manifest-input.js';
@@ -284,9 +284,10 @@ async function exportInto(
     );
     return EXIT.changes;
   }
-  // Every part is checked before the first is written: none is written when one cannot be.
+  // Every part is checked, then written beside itself, before the first is replaced: none is
+  // replaced when one cannot be (files.ts writeAllAtomically).
   if (files.directory) for (const part of changed) await checkReplaceable(part.file);
-  for (const part of changed) await writeAtomically(part.file, part.after);
+  await writeAllAtomically(changed.map((part) => ({ path: part.file, text: part.after })));
   io.stderr.write(`${safeText(path)}${which}: rewritten (the diff above)\n`);
   return EXIT.ok;
 }

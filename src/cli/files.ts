@@ -151,16 +151,72 @@ export function readHint(code: string): string {
  * word blanked.
  */
 export async function writeAtomically(path: string, text: string): Promise<void> {
+  await (await stageWrite(path, text)).commit();
+}
+
+/**
+ * Several files written as writeAtomically writes one, all or none as far as a file system
+ * allows: every file is written and synced beside its path first (a file that cannot be, its
+ * owner or mode that cannot be kept, refuses them all, nothing replaced), then each is renamed
+ * into place. Only a rename failing in between (a file made immutable meanwhile) leaves some
+ * replaced: the error then names the ones that were.
+ */
+export async function writeAllAtomically(
+  files: readonly { readonly path: string; readonly text: string }[],
+): Promise<void> {
+  const staged: StagedWrite[] = [];
+  try {
+    for (const { path, text } of files) staged.push(await stageWrite(path, text));
+  } catch (error) {
+    for (const s of staged) await s.discard();
+    throw error instanceof ProvisionError && files.length > 1
+      ? new ProvisionError(error.code, `${error.message.replace(/: nothing was written$/, '')}: no file was written`, {
+          ...(error.hint === undefined ? {} : { hint: error.hint }),
+          meta: error.meta,
+          cause: error,
+        })
+      : error;
+  }
+  const done: string[] = [];
+  for (const [i, s] of staged.entries()) {
+    try {
+      await s.commit();
+      done.push(s.path);
+    } catch (error) {
+      for (const rest of staged.slice(i + 1)) await rest.discard();
+      if (done.length === 0 || !(error instanceof ProvisionError)) throw error;
+      throw new ProvisionError('io', `${error.message}; already rewritten: ${done.join(', ')}`, {
+        hint: 'the files named were replaced whole; fix the cause and run again, which rewrites only what still differs',
+        meta: error.meta,
+        cause: error,
+      });
+    }
+  }
+}
+
+/** A file written and synced beside `path`, not yet in place: commit renames it over `path`, discard removes it. */
+interface StagedWrite {
+  readonly path: string;
+  commit(): Promise<void>;
+  discard(): Promise<void>;
+}
+
+/** The first half of writeAtomically: checks, the temporary file written, synced, given the old owner and mode. */
+async function stageWrite(path: string, text: string): Promise<StagedWrite> {
   if (path === STDOUT) throw dashRefused();
+  const failed = (error: unknown): ProvisionError =>
+    error instanceof ProvisionError
+      ? error
+      : new ProvisionError('io', `cannot write ${path}: ${errnoCode(error)}`, {
+          hint: 'check that the directory exists and is writable',
+          meta: { path },
+          cause: error,
+        });
   const existing = await lstat(path).then(
     (info) => info,
     (error: unknown) => {
       if (errnoCode(error) === 'ENOENT') return undefined;
-      throw new ProvisionError('io', `cannot write ${path}: ${errnoCode(error)}`, {
-        hint: 'check that the directory exists and is writable',
-        meta: { path },
-        cause: error,
-      });
+      throw failed(error);
     },
   );
   const kind = existing === undefined ? undefined : fileKind(existing);
@@ -173,6 +229,7 @@ export async function writeAtomically(path: string, text: string): Promise<void>
   // node:crypto at the first write, not at start-up: most runs write no file.
   const { randomBytes } = process.getBuiltinModule('node:crypto');
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const discard = (): Promise<void> => rm(temp, { force: true }).catch(() => undefined);
   let created = false;
   try {
     const handle = await open(temp, 'wx', existing === undefined ? 0o644 : 0o600);
@@ -185,16 +242,22 @@ export async function writeAtomically(path: string, text: string): Promise<void>
     } finally {
       await handle.close();
     }
-    await rename(temp, path);
   } catch (error) {
-    if (created) await rm(temp, { force: true }).catch(() => undefined);
-    if (error instanceof ProvisionError) throw error;
-    throw new ProvisionError('io', `cannot write ${path}: ${errnoCode(error)}`, {
-      hint: 'check that the directory exists and is writable',
-      meta: { path },
-      cause: error,
-    });
+    if (created) await discard();
+    throw failed(error);
   }
+  return {
+    path,
+    discard,
+    commit: async () => {
+      try {
+        await rename(temp, path);
+      } catch (error) {
+        await discard();
+        throw failed(error);
+      }
+    },
+  };
 }
 
 /** What a path that is not a regular file is, for the refusal; undefined for a regular file. */

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readBytes, readJson, writeAtomically } from '../../src/cli/files.js';
+import { readBytes, readJson, writeAllAtomically, writeAtomically } from '../../src/cli/files.js';
 import type { Io } from '../../src/cli/io.js';
 import { ProvisionError } from '../../src/errors.js';
 
@@ -96,5 +96,27 @@ describe('the CLI reads and writes files in one place', () => {
     }
     expect(await readFile(target, 'utf8')).toBe('keep');
     expect((await readdir(dir)).sort()).toEqual(['elsewhere.txt', 'fifo', 'link.json', 'sub']);
+  });
+
+  it('writes several files all or none: one that cannot be written leaves every other as it was, no temporary file behind', async () => {
+    const a = join(dir, 'a.yaml');
+    const b = join(dir, 'b.yaml');
+    await writeFile(a, 'old a');
+    await writeFile(b, 'old b');
+    await expect(
+      writeAllAtomically([
+        { path: a, text: 'new a' },
+        { path: b, text: 'new b' },
+        { path: join(dir, 'no-such-dir', 'c.yaml'), text: 'new c' },
+      ]),
+    ).rejects.toMatchObject({ code: 'io', message: expect.stringContaining('no file was written') as unknown });
+    expect([await readFile(a, 'utf8'), await readFile(b, 'utf8')]).toEqual(['old a', 'old b']);
+    expect((await readdir(dir)).sort()).toEqual(['a.yaml', 'b.yaml']);
+    await writeAllAtomically([
+      { path: a, text: 'new a' },
+      { path: b, text: 'new b' },
+    ]);
+    expect([await readFile(a, 'utf8'), await readFile(b, 'utf8')]).toEqual(['new a', 'new b']);
+    expect((await readdir(dir)).sort()).toEqual(['a.yaml', 'b.yaml']);
   });
 });
