@@ -251,7 +251,7 @@ function desired(
  * At most this many diagnostics are reported, then how many more there are: a manifest full of
  * errors stays readable.
  */
-const MAX_DIAGNOSTICS = 1000;
+export const MAX_DIAGNOSTICS = 1000;
 
 /** `counted`: problems found past the ones kept (a chunked read keeps only the first), and how many are errors. */
 function finish(

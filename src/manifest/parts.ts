@@ -1,10 +1,10 @@
 import { quote } from '../escape.js';
 import { listedAgain } from '../kinds/domain.js';
 import { planListedAgain } from '../kinds/hosting-plan/manifest.js';
-import { placeOf, sha256Hex } from '../util.js';
+import { placeOf, plural, sha256Hex } from '../util.js';
 import { usernameTwice } from './build.js';
 import { checkClientPlans } from './hosting-plans.js';
-import { type LoadResult, parseManifestBytes, validatePartBytes } from './load.js';
+import { type LoadResult, MAX_DIAGNOSTICS, parseManifestBytes, validatePartBytes } from './load.js';
 import { lookalikeDiagnostics } from './lookalike.js';
 import { NO_PRUNE } from './types.js';
 
@@ -97,8 +97,21 @@ export function parseManifestParts(parts: readonly ManifestPart[], name: string)
   const order = new Map(parts.map((p, i) => [p.file, i] as const));
   const rank = (d: Diagnostic): number => order.get(d.file) ?? -1;
   diagnostics.sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.column - b.column);
-  const listed = diagnostics.filter((d) => d.severity === 'error').length;
-  return { desired, diagnostics, ...(listed === errorCount ? {} : { errorCount }) };
+  // At most MAX_DIAGNOSTICS for the whole directory, as for a file (each part's own are capped too).
+  const beyond = diagnostics[MAX_DIAGNOSTICS];
+  const shown = beyond === undefined ? diagnostics : diagnostics.slice(0, MAX_DIAGNOSTICS);
+  if (beyond !== undefined) {
+    // A part's own "… and N more" line stands for N problems.
+    const hidden = diagnostics
+      .slice(MAX_DIAGNOSTICS)
+      .reduce((n, d) => n + Number(/^… and (\d+) more problems? from here on/.exec(d.message)?.[1] ?? 1), 0);
+    shown.push({
+      ...beyond,
+      message: `… and ${plural(hidden, 'more problem')} from here on, not shown: fix the ones above first`,
+    });
+  }
+  const listed = shown.filter((d) => d.severity === 'error' && !d.message.startsWith('… and ')).length;
+  return { desired, diagnostics: shown, ...(listed === errorCount ? {} : { errorCount }) };
 }
 
 /** The valid parts as one Desired, with what may stand only once across them. */

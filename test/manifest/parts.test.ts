@@ -287,9 +287,24 @@ describe('parseManifestParts, duplicates across parts', () => {
       DIR,
     );
     expect(result.errorCount).toBe(1201);
-    expect(result.diagnostics).toHaveLength(1002);
-    expect(result.diagnostics.at(-2)?.message).toMatch(/^… and 200 more problems from here on, not shown/);
-    expect(result.diagnostics.at(-1)).toMatchObject({ file: `${DIR}/b.yaml`, line: 3 });
+    // At most 1,000 for the whole directory: a.yaml's first 1,000, then one line for the rest
+    // (a.yaml's 200 more and b.yaml's one).
+    expect(result.diagnostics).toHaveLength(1001);
+    expect(result.diagnostics.at(-1)?.message).toMatch(/^… and 201 more problems from here on, not shown/);
+    expect(result.diagnostics.at(-1)).toMatchObject({ file: `${DIR}/a.yaml` });
+  });
+
+  it('lists at most 1,000 problems for the whole directory, however many parts hold some', () => {
+    const bad = (n: number): string =>
+      `${['version: 1', 'clients:', ...Array.from({ length: n }, (_, i) => `  - username: Bad${i}`)].join('\n')}\n`;
+    const parts = Array.from({ length: 5 }, (_, i) => part(`p${i}.yaml`, bad(300)));
+    const result = parseManifestParts(parts, DIR);
+    expect(result.errorCount).toBe(1500);
+    expect(result.diagnostics).toHaveLength(1001);
+    expect(result.diagnostics.at(-1)).toMatchObject({
+      file: `${DIR}/p3.yaml`,
+      message: expect.stringMatching(/^… and 500 more problems from here on, not shown: fix the ones above first$/),
+    });
   });
 
   it('sorts the diagnostics by part, then line, whatever order they were found in', () => {
