@@ -33,6 +33,7 @@ import {
   planFromSavedPlan,
   type Prepared,
   readInput,
+  refuseScopedSavedPlan,
   SCOPE_HELP,
   SCOPE_OPTIONS,
   scopeOf,
@@ -144,6 +145,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
         io.stderr.write(`${sourceName(path)}: a manifest: planning against the panel now\n`);
         prepared = await planFromManifest(input.files, io, credentials, options);
       } else {
+        refuseScopedSavedPlan(scope, path);
         io.stderr.write(
           `${path}: a saved plan (format ${input.saved.formatVersion}, made from ${input.saved.manifest}): ` +
             'applying exactly it, without asking: the plan was the review\n',

@@ -135,6 +135,17 @@ export async function planFromManifest(
   );
 }
 
+/** `--clients` with a saved plan: refused before anything is said or sent (a saved plan keeps its own scope). */
+export function refuseScopedSavedPlan(scope: readonly string[] | undefined, file: string): void {
+  if (scope !== undefined)
+    throw new ProvisionError('usage', `--clients scopes a manifest's plan; ${file} is a saved plan: nothing was sent`, {
+      hint:
+        file === '-'
+          ? 'a saved plan applies as it was made (its scope included): leave --clients out'
+          : `a saved plan applies as it was made (its scope included): leave --clients out, or plan again: provision plan <manifest> --clients ... --out ${file}`,
+    });
+}
+
 /** The panel re-read for a saved plan (api/prepare.ts planSaved: another panel's plan or a stale one is refused). */
 export async function planFromSavedPlan(
   saved: SavedPlan,
@@ -143,13 +154,6 @@ export async function planFromSavedPlan(
   credentials: Credentials,
   options: PrepareOptions,
 ): Promise<Prepared> {
-  if (options.scope !== undefined)
-    throw new ProvisionError('usage', `--clients scopes a manifest's plan; ${file} is a saved plan: nothing was sent`, {
-      hint:
-        file === '-'
-          ? 'a saved plan applies as it was made (its scope included): leave --clients out'
-          : `a saved plan applies as it was made (its scope included): leave --clients out, or plan again: provision plan <manifest> --clients ... --out ${file}`,
-    });
   return withPanel(io, credentials, options, (panel) =>
     planSaved(panel, saved, file, {
       secretsPath: options.secretsPath,

@@ -305,6 +305,8 @@ clients:
     expect(r.stderr).toContain('--clients scopes a manifest');
     expect(r.stderr).toContain('nothing was sent');
     expect(r.stderr).toContain('leave --clients out');
+    // Refused before apply says it is applying the saved plan.
+    expect(r.stderr).not.toContain('applying exactly it');
     expect(w.sim.requests.length).toBe(sent);
     const json = await run(['apply', w.planFile, '--clients', 'bob', '--auto-approve', '--format', 'json'], w.env);
     expect((JSON.parse(json.stdout) as { error: { code: string } }).error.code).toBe('usage');
