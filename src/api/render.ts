@@ -54,9 +54,5 @@ export function renderApplyText(outcomes: readonly Outcome[], options: { readonl
 
 /** The outcomes as `apply --format json` prints them (schemas/apply-result.schema.json), in the plan's order. */
 export function renderApplyJson(outcomes: readonly Outcome[], view: PlanView): string {
-  return applyJson(
-    outcomes,
-    view.plan.changes.map((c) => c.id),
-    view.panelUrl,
-  );
+  return applyJson(outcomes, view.plan, view.panelUrl);
 }

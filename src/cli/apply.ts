@@ -159,7 +159,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
         if (format === 'text') io.stdout.write(renderPlanText(view, { color }));
         refuseConflicts(view.plan, prepared.conflictsAt);
         if (view.plan.changes.length === 0) {
-          if (format === 'json') io.stdout.write(renderApplyJson([], [], view.panelUrl));
+          if (format === 'json') io.stdout.write(renderApplyJson([], view.plan, view.panelUrl));
           return EXIT.ok;
         }
         refuseMassChanges(view.plan, limits);
@@ -218,14 +218,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
           await secrets?.close();
         }
         const interrupted = controller.signal.aborted;
-        if (format === 'json')
-          io.stdout.write(
-            renderApplyJson(
-              outcomes,
-              view.plan.changes.map((c) => c.id),
-              view.panelUrl,
-            ),
-          );
+        if (format === 'json') io.stdout.write(renderApplyJson(outcomes, view.plan, view.panelUrl));
         else io.stdout.write(`\n${renderApplySummary(outcomes)}\n`);
         if (secrets !== undefined && tally(outcomes).succeeded > 0) {
           io.stderr.write(

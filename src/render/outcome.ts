@@ -1,7 +1,7 @@
 import { type Outcome, tally } from '../plan/outcome.js';
 import { jsonText, quote, safeText } from '../escape.js';
 import { paint as paintIf, subject } from './common.js';
-import type { Change } from '../plan/types.js';
+import type { Change, Plan } from '../plan/types.js';
 import { assertNever } from '../util.js';
 import { zoneOutcome } from '../kinds/zone.js';
 
@@ -58,14 +58,20 @@ export function renderApplySummary(outcomes: readonly Outcome[]): string {
 }
 
 /** The apply result for scripts (schemas/apply-result.schema.json); outcomes in plan order. */
-export function renderApplyJson(outcomes: readonly Outcome[], order: readonly string[], panelUrl: string): string {
-  const position = new Map(order.map((id, i) => [id, i]));
+export function renderApplyJson(
+  outcomes: readonly Outcome[],
+  plan: Pick<Plan, 'changes' | 'scope'>,
+  panelUrl: string,
+): string {
+  const position = new Map(plan.changes.map((c, i) => [c.id, i]));
   const sorted = [...outcomes].sort((a, b) => (position.get(a.change.id) ?? 0) - (position.get(b.change.id) ?? 0));
   return `${jsonText(
     {
       // schemas/apply-result.schema.json's; 1.2: dns_zone outcomes; 1.3: hosting_plan outcomes, error_code
       format_version: '1.3',
       panel_url: panelUrl,
+      // A plan scoped by --clients: the patterns it was made for (plan/types.ts Plan.scope).
+      ...(plan.scope === undefined ? {} : { scope: { clients: plan.scope.clients } }),
       outcomes: sorted.map((o) => ({
         id: o.change.id,
         action: o.change.action,

@@ -3,6 +3,7 @@
  * says (format 1.3): `hosting_plan` outcomes, succeeded, failed (with the error's machine code,
  * `error_code`) and skipped, validate against the file users get, on real output through the CLI
  * against the simulator. (Format 1.2 refused them: the schema knew no hosting_plan id or type.)
+ * A scoped run's result says its scope.
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -55,5 +56,23 @@ describe('the apply result of hosting plan changes against its schema', () => {
       ['client:carol', 'create', 'succeeded', undefined],
       ['client:dave', 'create', 'skipped', undefined],
     ]);
+  });
+
+  it('the result of a run scoped by --clients carries its scope; one of the whole manifest has none', async () => {
+    const w = await workspace('version: 1\nclients:\n  - username: carol\n  - username: dave\n');
+    const scoped = await run(
+      ['apply', w.file, '--clients', 'car*', '--auto-approve', '--format', 'json'],
+      w.envWithSecrets,
+    );
+    expect(scoped.code, scoped.stderr).toBe(0);
+    const result = JSON.parse(scoped.stdout) as Result & { scope?: unknown };
+    expect(applyValid(result), JSON.stringify(applyValid.errors)).toBe(true);
+    expect(result.scope).toEqual({ clients: ['car*'] });
+    expect(result.outcomes.map((o) => o.id)).toEqual(['client:carol']);
+    const whole = await run(['apply', w.file, '--auto-approve', '--format', 'json'], w.envWithSecrets);
+    const rest = JSON.parse(whole.stdout) as Result & { scope?: unknown };
+    expect(applyValid(rest), JSON.stringify(applyValid.errors)).toBe(true);
+    expect(rest.scope).toBeUndefined();
+    expect(rest.outcomes.map((o) => o.id)).toEqual(['client:dave']);
   });
 });

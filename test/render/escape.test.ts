@@ -97,7 +97,7 @@ function checkAll(name: string): void {
     { change, status: 'skipped', because: `client:${name}` },
   ] as const) {
     checkText(renderOutcomeLine(outcome, { color: false }));
-    checkText(renderApplyJson([outcome], [change.id], 'https://panel.example/api/v2'));
+    checkText(renderApplyJson([outcome], { changes: [change] }, 'https://panel.example/api/v2'));
   }
   const annotation = githubAnnotation({
     file: name,
