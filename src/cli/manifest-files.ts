@@ -36,49 +36,66 @@ export async function readManifestFiles(path: string, io: Io, what = 'manifest')
     });
   }
   const root = await repositoryOf(path);
+  // Parts are read a few at a time (a directory of a part per client holds thousands); the first
+  // problem in name order is the one reported, whatever finished first.
+  const { default: pLimit } = await import('p-limit');
+  const limit = pLimit(PARTS_AT_ONCE);
+  const read = await Promise.allSettled(names.map((name) => limit(() => readPart(path, name, root, isPartName, io))));
   const parts: ManifestPart[] = [];
-  for (const name of names) {
-    const file = join(path, name);
-    // A name with a line break would break the part's messages and its line in the plan's digest.
-    if (/\p{Cc}/u.test(name))
-      throw new ProvisionError('io', `a part of ${path} has a control character in its name: ${quote(name)}`, {
-        hint: 'rename it: a part is named like clients.yaml',
-        meta: { path },
-      });
-    // A dangling link or a loop: readBytes names the file and the errno.
-    const real = await realpath(file).catch(() => undefined);
-    if (real === undefined) {
-      parts.push({ file, bytes: await readBytes(file, io, 'manifest part') });
-      continue;
-    }
-    const inside = relative(root, real);
-    if (
-      inside === '' ||
-      inside.startsWith(`..${sep}`) ||
-      inside === '..' ||
-      resolve(root, inside) !== real ||
-      inside.split(sep).includes('.git') ||
-      !isPartName(basename(real))
-    )
-      throw new ProvisionError(
-        'io',
-        `${file} is a link to ${real}, not to a manifest part inside ${root}: it is not read`,
-        {
-          hint:
-            'a part may link only to a *.yaml or *.yml file of the repository that holds the manifest directory, ' +
-            'outside .git',
-          meta: { path: file },
-        },
-      );
-    const entry = await stat(real).catch(() => undefined);
-    if (entry !== undefined && !entry.isFile())
-      throw new ProvisionError('io', `${file} is ${fileKind(entry) ?? 'not a file'}, not a manifest part`, {
-        hint: 'every *.yaml and *.yml entry of a manifest directory is a part: rename it, or move it elsewhere',
-        meta: { path: file },
-      });
-    parts.push({ file, bytes: await readBytes(real, io, 'manifest part', `the manifest part ${file}`) });
+  for (const result of read) {
+    if (result.status === 'rejected') throw result.reason;
+    parts.push(result.value);
   }
   return { name: path, directory: true, parts };
+}
+
+/** How many parts are read at once. */
+const PARTS_AT_ONCE = 16;
+
+/** One entry `name` of the directory `path`, checked and read (see readManifestFiles). */
+async function readPart(
+  path: string,
+  name: string,
+  root: string,
+  isPartName: (name: string) => boolean,
+  io: Io,
+): Promise<ManifestPart> {
+  const file = join(path, name);
+  // A name with a line break would break the part's messages and its line in the plan's digest.
+  if (/\p{Cc}/u.test(name))
+    throw new ProvisionError('io', `a part of ${path} has a control character in its name: ${quote(name)}`, {
+      hint: 'rename it: a part is named like clients.yaml',
+      meta: { path },
+    });
+  // A dangling link or a loop: readBytes names the file and the errno.
+  const real = await realpath(file).catch(() => undefined);
+  if (real === undefined) return { file, bytes: await readBytes(file, io, 'manifest part') };
+  const inside = relative(root, real);
+  if (
+    inside === '' ||
+    inside.startsWith(`..${sep}`) ||
+    inside === '..' ||
+    resolve(root, inside) !== real ||
+    inside.split(sep).includes('.git') ||
+    !isPartName(basename(real))
+  )
+    throw new ProvisionError(
+      'io',
+      `${file} is a link to ${real}, not to a manifest part inside ${root}: it is not read`,
+      {
+        hint:
+          'a part may link only to a *.yaml or *.yml file of the repository that holds the manifest directory, ' +
+          'outside .git',
+        meta: { path: file },
+      },
+    );
+  const entry = await stat(real).catch(() => undefined);
+  if (entry !== undefined && !entry.isFile())
+    throw new ProvisionError('io', `${file} is ${fileKind(entry) ?? 'not a file'}, not a manifest part`, {
+      hint: 'every *.yaml and *.yml entry of a manifest directory is a part: rename it, or move it elsewhere',
+      meta: { path: file },
+    });
+  return { file, bytes: await readBytes(real, io, 'manifest part', `the manifest part ${file}`) };
 }
 
 /**

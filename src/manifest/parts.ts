@@ -124,7 +124,7 @@ function acrossParts(parts: readonly Desired[], name: string): { desired: Desire
   const plans: DesiredHostingPlan[] = [];
   let prune: Desired['prune'] | undefined;
   const usernames = new Map<string, Location>();
-  const domains = new Map<string, { readonly input: string; readonly client: string; readonly loc: Location }>();
+  const domains = new Map<string, { readonly input: string; readonly username: string; readonly loc: Location }>();
   const planNames = new Map<string, Location>();
   for (const part of parts) {
     if (part.prune.loc !== undefined) {
@@ -146,21 +146,21 @@ function acrossParts(parts: readonly Desired[], name: string): { desired: Desire
       for (const domain of client.domains) {
         const at = domain.loc;
         if (at === undefined) continue;
-        const label = `client ${quote(client.username)}`;
         const earlier = domains.get(domain.name);
-        if (earlier === undefined) domains.set(domain.name, { input: domain.input, client: label, loc: at });
-        else if (earlier.loc.file !== at.file)
-          error(
-            at,
-            listedAgain(
-              domain.input,
-              label,
-              { ...earlier, at: placeOf(earlier.loc, at.file) },
-              earlier.client === label,
-            ),
-          );
+        if (earlier === undefined)
+          domains.set(domain.name, { input: domain.input, username: client.username, loc: at });
+        else if (earlier.loc.file !== at.file) {
+          const label = `client ${quote(client.username)}`;
+          const first = {
+            input: earlier.input,
+            client: `client ${quote(earlier.username)}`,
+            at: placeOf(earlier.loc, at.file),
+          };
+          error(at, listedAgain(domain.input, label, first, earlier.username === client.username));
+        }
       }
     }
+
     for (const plan of part.hostingPlans ?? []) {
       plans.push(plan);
       const loc = plan.loc;
@@ -170,14 +170,15 @@ function acrossParts(parts: readonly Desired[], name: string): { desired: Desire
       else if (first.file !== loc.file) error(loc, planListedAgain(plan.name, placeOf(first, loc.file)));
     }
   }
-  // A client on a plan another part marks absent (each part checked its own clients already).
-  for (const part of parts)
-    checkClientPlans(
-      clients.filter((c) => c.loc?.file !== part.file),
-      part.hostingPlans,
-      name,
-      diagnostics,
-    );
+  // A client on a plan another part marks absent (each part checked its own clients already):
+  // one pass over the clients, whatever the number of parts.
+  const absentIn = new Map<string, string | undefined>();
+  for (const plan of plans)
+    if (plan.state === 'absent' && !absentIn.has(plan.name)) absentIn.set(plan.name, plan.loc?.file);
+  const elsewhere = clients.filter(
+    (c) => c.plan !== undefined && absentIn.has(c.plan) && absentIn.get(c.plan) !== c.loc?.file,
+  );
+  if (elsewhere.length > 0) checkClientPlans(elsewhere, plans, name, diagnostics);
   const desired: Desired = {
     file: name,
     clients,
