@@ -7,52 +7,14 @@
  * linked out of it refused, and a directory named like a part too; validate --format json and
  * GitHub annotations name the part. One run is of the built CLI as a process.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { run, workspace } from '../helpers/cli.js';
+import { run } from '../helpers/cli.js';
+import { CLIENTS, escaped, MORE, setup, sha256, validLine } from '../helpers/manifest-dir.js';
 import { runBin } from '../helpers/process.js';
-import { tempDir } from '../helpers/sim-http.js';
-
-const sha256 = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
-const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** validate's line for a valid directory: `<dir>: valid (2 parts, 2 clients, 3 domains…)` (more counts may follow). */
-const validLine = (dir: string, counts: string): RegExp =>
-  new RegExp(`^${escaped(dir)}: valid \\(${counts}[,)][^\\n]*\\n$`);
-
-/** alice (on plan Basic) and her two domains. */
-const CLIENTS = `version: 1
-clients:
-  - username: alice
-    plan: Basic
-    domains: [alice.example, shop.alice.example]
-`;
-/** A hosting plan, and bob with one domain. */
-const MORE = `version: 1
-hosting_plans:
-  - name: Gold
-    resources: {domains: 10}
-clients:
-  - username: bob
-    plan: Gold
-    domains: [bob.example]
-`;
-
-/**
- * A simulator, and a manifest directory `<tmp>/manifests` holding `parts` (name: text), for one
- * test; `path(name)` is a part's path as messages name it.
- */
-async function setup(parts: Record<string, string> = { 'a-clients.yaml': CLIENTS, 'b-more.yml': MORE }) {
-  const w = await workspace('version: 1\nclients: []\n');
-  const dir = join(w.dir, 'manifests');
-  await mkdir(dir);
-  for (const [name, text] of Object.entries(parts)) await writeFile(join(dir, name), text);
-  return { ...w, manifests: dir, path: (name: string) => join(dir, name) };
-}
 
 describe('a directory of parts, validated, planned and applied as one manifest', () => {
   it('validates it, plans and applies the clients of both parts, and then plans no changes', async () => {
@@ -109,107 +71,6 @@ describe('a directory of parts, validated, planned and applied as one manifest',
     const r = await run(['validate', w.manifests]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(validLine(w.manifests, '2 parts, 2 clients, 3 domains'));
-  });
-
-  it('reads a part that is a symbolic link to a file outside the directory, inside its repository', async () => {
-    const w = await setup();
-    // The repository holding the directory (cli/files.ts: the nearest folder with .git).
-    await mkdir(join(w.dir, '.git'));
-    const shared = join(w.dir, 'shared.yaml');
-    await writeFile(shared, 'version: 1\nclients:\n  - username: carol\n    domains: [carol.example]\n');
-    await symlink(shared, w.path('c-shared.yaml'));
-    const valid = await run(['validate', w.manifests]);
-    expect(valid.code, valid.stderr).toBe(0);
-    expect(valid.stdout).toMatch(validLine(w.manifests, '3 parts, 3 clients, 4 domains'));
-    const applied = await run(['apply', w.manifests, '--auto-approve'], w.envWithSecrets);
-    expect(applied.code, applied.stderr).toBe(0);
-    expect(w.sim.state.domainNamed('carol.example')?.id_user).toBe(w.sim.state.clientNamed('carol')?.id);
-
-    // A broken link is named, with the reason, no stack trace.
-    await symlink(join(w.dir, 'gone.yaml'), w.path('d-gone.yaml'));
-    const broken = await run(['validate', w.manifests]);
-    expect(broken.code).toBe(1);
-    expect(broken.stderr).toContain(`cannot read the manifest part ${w.path('d-gone.yaml')}: ENOENT`);
-    expect(broken.stderr).not.toMatch(/\n\s+at /);
-  });
-
-  it('refuses a part linked out of its repository (or, with none, out of the directory), naming it', async () => {
-    const w = await setup();
-    const outside = join(await tempDir(), 'secret.yaml');
-    await writeFile(outside, 'version: 1\nclients:\n  - username: Mallory\n');
-    await symlink(outside, w.path('c-elsewhere.yaml'));
-    await mkdir(join(w.dir, '.git'));
-    const r = await run(['plan', w.manifests], w.env);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(
-      `error: ${w.path('c-elsewhere.yaml')} is a link to ${outside}, not to a manifest part inside ${w.dir}: it is not read`,
-    );
-    expect(r.stderr).not.toContain('Mallory');
-    expect(w.sim.requests).toEqual([]);
-
-    // Without a repository, the directory itself is the bound: a link beside it is refused too.
-    await rm(join(w.dir, '.git'), { recursive: true });
-    await rm(w.path('c-elsewhere.yaml'));
-    await writeFile(join(w.dir, 'beside.yaml'), 'version: 1\nclients: []\n');
-    await symlink(join(w.dir, 'beside.yaml'), w.path('c-beside.yaml'));
-    const bare = await run(['validate', w.manifests]);
-    expect(bare.code).toBe(1);
-    expect(bare.stderr).toContain(
-      `error: ${w.path('c-beside.yaml')} is a link to ${join(w.dir, 'beside.yaml')}, not to a manifest part inside ${w.manifests}`,
-    );
-  });
-
-  it("refuses a part linked to the checkout's credentials (.git/config) or any file not named like a part, unread", async () => {
-    const w = await setup();
-    await mkdir(join(w.dir, '.git'));
-    // What actions/checkout writes by default: a header with the job's token.
-    await writeFile(
-      join(w.dir, '.git', 'config'),
-      '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic TOKEN-VALUE\n',
-    );
-    await writeFile(join(w.dir, '.git', 'x.yaml'), 'version: 1\nclients:\n  - username: TOKEN-VALUE\n');
-    await writeFile(join(w.dir, 'secrets.jsonl'), '{"username":"alice","password":"TOKEN-VALUE"}\n');
-    for (const target of [join('..', '.git', 'config'), join('..', '.git', 'x.yaml'), join('..', 'secrets.jsonl')]) {
-      await rm(w.path('c-link.yaml'), { force: true });
-      await symlink(target, w.path('c-link.yaml'));
-      const r = await run(['plan', w.manifests, '--format', 'markdown'], { ...w.env, GITHUB_ACTIONS: 'true' });
-      expect(r.code, target).toBe(1);
-      expect(r.stderr).toContain(`error: ${w.path('c-link.yaml')} is a link to `);
-      expect(r.stdout + r.stderr).not.toContain('TOKEN-VALUE');
-    }
-    expect(w.sim.requests).toEqual([]);
-  });
-
-  it('a manifest directory that is itself a link out of the repository: its parts are refused', async () => {
-    const w = await setup();
-    await mkdir(join(w.dir, '.git'));
-    const outside = await tempDir();
-    await writeFile(join(outside, 'a.yaml'), 'version: 1\nclients:\n  - username: mallory\n');
-    await symlink(outside, join(w.dir, 'evil'));
-    const r = await run(['validate', join(w.dir, 'evil')]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`is a link to ${join(outside, 'a.yaml')}, not to a manifest part inside ${w.dir}`);
-    expect(r.stdout).toBe('');
-  });
-
-  it('refuses a directory named like a part, naming it, before any request', async () => {
-    const w = await setup();
-    await mkdir(w.path('x.yaml'));
-    for (const argv of [
-      ['validate', w.manifests],
-      ['plan', w.manifests],
-      ['apply', w.manifests, '--auto-approve'],
-    ]) {
-      const r = await run(argv, w.envWithSecrets);
-      expect(r.code, argv[0]).toBe(1);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toContain(`error: ${w.path('x.yaml')} is a directory, not a manifest part\n`);
-      expect(r.stderr).toContain(
-        'hint: every *.yaml and *.yml entry of a manifest directory is a part: rename it, or move it elsewhere',
-      );
-    }
-    expect(w.sim.requests).toEqual([]);
   });
 
   it('refuses a directory with no part', async () => {
