@@ -3,8 +3,7 @@
  * simulator on loopback, on real files in a temp directory: a directory of parts validated,
  * planned and applied as one manifest; duplicates across parts named at both files; a saved plan
  * records each part's digest and applies what was reviewed after a part is edited; hidden files
- * and README.md are not parts; a part linked to a file elsewhere in its repository is read, one
- * linked out of it refused, and a directory named like a part too; validate --format json and
+ * and README.md are not parts (links: manifest-links.test.ts); validate --format json and
  * GitHub annotations name the part. One run is of the built CLI as a process.
  */
 import { readFileSync } from 'node:fs';
