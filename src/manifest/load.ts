@@ -22,6 +22,12 @@ export interface LoadResult {
   readonly diagnostics: Diagnostic[];
   /** How many errors there are in all, when more were found than `diagnostics` lists. */
   readonly errorCount?: number;
+  /**
+   * With errors, what did read (the entries well-formed enough to be built), for the checks
+   * across a directory's parts (parts.ts): every problem at once, not a part's own first. Never
+   * a manifest to plan.
+   */
+  readonly partial?: Desired;
 }
 
 /** Resource-exhaustion guard for aliases of aliases (the "billion laughs"); a manifest needs few. */
@@ -262,7 +268,8 @@ function finish(
   const sorted = dedupe(diagnostics.sort(compareDiagnostics));
   const failed = counted.errors > 0 || sorted.some((d) => d.severity === 'error');
   const beyond = sorted[MAX_DIAGNOSTICS];
-  if (beyond === undefined) return { desired: failed ? undefined : desired, diagnostics: sorted };
+  const read = failed ? { desired: undefined, ...(desired === undefined ? {} : { partial: desired }) } : { desired };
+  if (beyond === undefined) return { ...read, diagnostics: sorted };
   const more = sorted.length - MAX_DIAGNOSTICS + counted.problems;
   const shown = sorted.slice(0, MAX_DIAGNOSTICS);
   shown.push({
@@ -270,7 +277,7 @@ function finish(
     message: `… and ${plural(more, 'more problem')} from here on, not shown: fix the ones above first`,
   });
   const errorCount = sorted.reduce((n, d) => n + (d.severity === 'error' ? 1 : 0), 0) + counted.errors;
-  return { desired: failed ? undefined : desired, diagnostics: shown, errorCount };
+  return { ...read, diagnostics: shown, errorCount };
 }
 
 function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {

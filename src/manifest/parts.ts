@@ -1,4 +1,5 @@
 import { quote } from '../escape.js';
+import { USERNAME_PATTERN } from '../names.js';
 import { listedAgain } from '../kinds/domain.js';
 import { planListedAgain } from '../kinds/hosting-plan/manifest.js';
 import { placeOf, plural, sha256Hex } from '../util.js';
@@ -81,17 +82,19 @@ export function parseManifestParts(parts: readonly ManifestPart[], name: string)
   }
   const diagnostics: Diagnostic[] = [];
   let errorCount = 0;
-  const valid: Desired[] = [];
+  const readParts: Desired[] = [];
   for (const part of parts) {
     const result = validatePartBytes(part.bytes, part.file);
     diagnostics.push(...result.diagnostics);
     errorCount += result.errorCount ?? result.diagnostics.filter((d) => d.severity === 'error').length;
-    if (result.desired !== undefined) valid.push(result.desired);
+    // A part with errors of its own is checked across too, as far as it reads: every problem at once.
+    const read = result.desired ?? result.partial;
+    if (read !== undefined) readParts.push(read);
   }
-  const across = acrossParts(valid, name);
+  const across = acrossParts(readParts, name);
   diagnostics.push(...across.diagnostics);
   errorCount += across.diagnostics.filter((d) => d.severity === 'error').length;
-  const failed = errorCount > 0 || valid.length < parts.length;
+  const failed = errorCount > 0 || readParts.length < parts.length;
   const desired = failed ? undefined : across.desired;
   if (desired !== undefined) diagnostics.push(...lookalikeDiagnostics(desired));
   const order = new Map(parts.map((p, i) => [p.file, i] as const));
@@ -114,7 +117,7 @@ export function parseManifestParts(parts: readonly ManifestPart[], name: string)
   return { desired, diagnostics: shown, ...(listed === errorCount ? {} : { errorCount }) };
 }
 
-/** The valid parts as one Desired, with what may stand only once across them. */
+/** The parts (as far as they read) as one Desired, with what may stand only once across them. */
 function acrossParts(parts: readonly Desired[], name: string): { desired: Desired; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const error = (at: Location, message: string): void => {
@@ -140,7 +143,8 @@ function acrossParts(parts: readonly Desired[], name: string): { desired: Desire
       clients.push(client);
       const loc = client.loc;
       if (loc === undefined) continue;
-      const first = usernames.get(client.username);
+      // A username its part refused (uppercase) is not compared: its own error says enough.
+      const first = USERNAME_PATTERN.test(client.username) ? usernames.get(client.username) : loc;
       if (first === undefined) usernames.set(client.username, loc);
       else if (first.file !== loc.file) error(loc, usernameTwice(client.username, placeOf(first, loc.file)));
       for (const domain of client.domains) {

@@ -1,6 +1,7 @@
 /**
  * Manifest directories (src/manifest/parts.ts): how many problems are listed, for a part and for
- * the whole directory (at most 1,000, as for a file), and how many errors are counted in all.
+ * the whole directory (at most 1,000, as for a file), how many errors are counted in all, and
+ * that a part's own problems do not hide the ones across parts.
  */
 import { describe, expect, it } from 'vitest';
 import { type ManifestPart, parseManifestParts } from '../../src/manifest/parts.js';
@@ -39,5 +40,27 @@ describe('parseManifestParts, many problems', () => {
         /^… and 500 more problems from here on, not shown: fix the ones above first$/,
       ) as unknown,
     });
+  });
+
+  it('reports the problems across parts of a part that has problems of its own too: every problem at once', () => {
+    const result = parseManifestParts(
+      [
+        part('b.yaml', 'version: 1\nprune: {clients: true}\nclients:\n  - username: bob\n    domains: [bob.example]\n'),
+        part(
+          'd.yaml',
+          'version: 1\nprune: {domains: true}\nclients:\n  - username: dave\n    domains: [d.example, d.example, ＢＯＢ.example]\n',
+        ),
+      ],
+      DIR,
+    );
+    expect(result.desired).toBeUndefined();
+    expect(result.diagnostics.map((d) => `${d.file}:${d.line} ${d.message}`)).toEqual([
+      expect.stringMatching(/^panels\/fra1\/d\.yaml:2 "prune" is given again \(first at panels\/fra1\/b\.yaml:2\)/),
+      expect.stringMatching(/^panels\/fra1\/d\.yaml:5 domain "d\.example" is listed twice in client "dave"/),
+      expect.stringMatching(
+        /^panels\/fra1\/d\.yaml:5 domain "ＢＯＢ\.example" \(same as "bob\.example"\) is already listed/,
+      ),
+    ]);
+    expect(result.errorCount ?? result.diagnostics.length).toBe(3);
   });
 });
