@@ -39,6 +39,11 @@ describe('values', () => {
   it("compares the panel's spellings of a value", () => {
     expect(samePlanValue(0, false)).toBe(true);
     expect(samePlanValue('1', true)).toBe(true);
+    // Every spelling the engine reads a flag in (kinds/common.ts readFlag), as domain settings do.
+    expect(samePlanValue('true', true)).toBe(true);
+    expect(samePlanValue(' FALSE ', false)).toBe(true);
+    expect(samePlanValue('false', true)).toBe(false);
+    expect(samePlanValue('yes', true)).toBe(false);
     expect(samePlanValue('30', 30)).toBe(true);
     expect(samePlanValue('', 0)).toBe(false);
     expect(samePlanValue('256M', '256m')).toBe(false);

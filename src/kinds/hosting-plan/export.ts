@@ -9,7 +9,7 @@
  */
 import { quote } from '../../escape.js';
 import { isRecord, type JsonValue } from '../../util.js';
-import type { LiveHostingPlan } from '../common.js';
+import { type LiveHostingPlan, readFlag } from '../common.js';
 import { checkPlanValue, KNOWN_KEYS, PLAN_OBJECTS, type PlanObject, type PlanValue, samePlanValue } from './fields.js';
 
 /** A plan item as export writes it: the objects in PLAN_OBJECTS order, each key in the record's order. */
@@ -59,11 +59,14 @@ export function exportPlanValue(
   return { value: converted };
 }
 
-/** The value as the manifest says it: 0/1 permissions as booleans, numeric-string resources as numbers. */
+/**
+ * The value as the manifest says it: permissions as booleans however the panel spells them
+ * (readFlag), numeric-string resources as numbers.
+ */
 function manifestValue(object: PlanObject, value: JsonValue | undefined): PlanValue | undefined {
   if (value === undefined || (value !== null && typeof value === 'object')) return undefined;
-  if (object === 'permissions' && (value === 0 || value === 1 || value === '0' || value === '1'))
-    return value === 1 || value === '1';
+  const flag = object === 'permissions' ? readFlag(value) : undefined;
+  if (flag !== undefined) return flag;
   if (object === 'resources' && typeof value === 'string' && /^-?[0-9]+$/.test(value.trim())) {
     const n = Number(value);
     if (Number.isSafeInteger(n)) return n;

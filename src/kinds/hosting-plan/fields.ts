@@ -6,7 +6,7 @@
  */
 import { closest } from '../../names.js';
 import { isRecord, type JsonObject, type JsonValue } from '../../util.js';
-import type { FieldProblem } from '../common.js';
+import { type FieldProblem, readFlag } from '../common.js';
 
 /** The plan's nested objects, in the order requests and manifests carry them. */
 export const PLAN_OBJECTS = ['resources', 'permissions', 'php', 'php_fpm'] as const;
@@ -139,12 +139,13 @@ export function readPlanObjects(record: Readonly<Record<string, unknown>>): Live
 }
 
 /**
- * Whether the panel's value is the manifest's: numbers and strings exactly, booleans also as the
- * panel's 0/1; a number the panel sends as a string (`"10"`) equals 10.
+ * Whether the panel's value is the manifest's: numbers and strings exactly, booleans as the
+ * engine reads every flag (readFlag: 0/1, "0"/"1", "true"/"false"); a number the panel sends as a
+ * string (`"10"`) equals 10.
  */
 export function samePlanValue(live: JsonValue | undefined, wanted: PlanValue): boolean {
   if (live === wanted) return true;
-  if (typeof wanted === 'boolean') return wanted ? live === 1 || live === '1' : live === 0 || live === '0';
+  if (typeof wanted === 'boolean') return readFlag(live) === wanted;
   if (typeof wanted === 'number' && typeof live === 'string') return live.trim() !== '' && Number(live) === wanted;
   return false;
 }
