@@ -259,7 +259,7 @@ async function exportInto(
   for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
   const changed = manifest.parts.flatMap((part, i) => {
     const after = rewritten[i] ?? part.text;
-    return after === part.text ? [] : [{ ...part, after }];
+    return after === part.text ? [] : [{ ...part, after, bytes: files.parts[i]?.bytes }];
   });
   if (changed.length === 0) {
     io.stderr.write(`${safeText(path)}: already describes the panel for what it manages: nothing to change\n`);
@@ -287,7 +287,14 @@ async function exportInto(
   // Every part is checked, then written beside itself, before the first is replaced: none is
   // replaced when one cannot be (files.ts writeAllAtomically).
   if (files.directory) for (const part of changed) await checkReplaceable(part.file);
-  await writeAllAtomically(changed.map((part) => ({ path: part.file, text: part.after })));
+  // A part saved by someone while the panel was read is refused, not overwritten.
+  await writeAllAtomically(
+    changed.map((part) => ({
+      path: part.file,
+      text: part.after,
+      ...(part.bytes === undefined ? {} : { unchangedFrom: part.bytes }),
+    })),
+  );
   io.stderr.write(`${safeText(path)}${which}: rewritten (the diff above)\n`);
   return EXIT.ok;
 }

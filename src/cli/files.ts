@@ -1,8 +1,9 @@
 import { type FileHandle, lstat, open, readFile, rename, rm } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
+import { rmSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
 import type { Io } from './io.js';
+import { atExit } from '../exit-cleanup.js';
 
 /**
  * Reading and writing the user's files, each failure a ProvisionError 'io' that names the file
@@ -162,11 +163,19 @@ export async function writeAtomically(path: string, text: string): Promise<void>
  * replaced: the error then names the ones that were.
  */
 export async function writeAllAtomically(
-  files: readonly { readonly path: string; readonly text: string }[],
+  files: readonly {
+    readonly path: string;
+    readonly text: string;
+    /** The bytes the file held when it was read: one that changed since is refused (an edit is never lost). */
+    readonly unchangedFrom?: Uint8Array;
+  }[],
 ): Promise<void> {
   const staged: StagedWrite[] = [];
   try {
-    for (const { path, text } of files) staged.push(await stageWrite(path, text));
+    for (const { path, text, unchangedFrom } of files) {
+      if (unchangedFrom !== undefined) await refuseChanged(path, unchangedFrom);
+      staged.push(await stageWrite(path, text));
+    }
   } catch (error) {
     for (const s of staged) await s.discard();
     throw error instanceof ProvisionError && files.length > 1
@@ -192,6 +201,16 @@ export async function writeAllAtomically(
       });
     }
   }
+}
+
+/** Refuses to replace `path` when it no longer holds `bytes` (someone saved it meanwhile). */
+async function refuseChanged(path: string, bytes: Uint8Array): Promise<void> {
+  const now = await readFile(path).catch(() => undefined);
+  if (now !== undefined && Buffer.compare(now, bytes) === 0) return;
+  throw new ProvisionError('io', `${path} changed since it was read: nothing was written`, {
+    hint: 'run the command again: it starts from the file as it is now',
+    meta: { path },
+  });
 }
 
 /** A file written and synced beside `path`, not yet in place: commit renames it over `path`, discard removes it. */
@@ -229,7 +248,14 @@ async function stageWrite(path: string, text: string): Promise<StagedWrite> {
   // node:crypto at the first write, not at start-up: most runs write no file.
   const { randomBytes } = process.getBuiltinModule('node:crypto');
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const discard = (): Promise<void> => rm(temp, { force: true }).catch(() => undefined);
+  // However the process ends before the temporary file is renamed or removed, it is removed.
+  const forget = atExit(() => {
+    rmSync(temp, { force: true });
+  });
+  const discard = async (): Promise<void> => {
+    await rm(temp, { force: true }).catch(() => undefined);
+    forget();
+  };
   let created = false;
   try {
     const handle = await open(temp, 'wx', existing === undefined ? 0o644 : 0o600);
@@ -244,6 +270,7 @@ async function stageWrite(path: string, text: string): Promise<StagedWrite> {
     }
   } catch (error) {
     if (created) await discard();
+    else forget();
     throw failed(error);
   }
   return {
@@ -252,6 +279,7 @@ async function stageWrite(path: string, text: string): Promise<StagedWrite> {
     commit: async () => {
       try {
         await rename(temp, path);
+        forget();
       } catch (error) {
         await discard();
         throw failed(error);

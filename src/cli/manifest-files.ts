@@ -35,12 +35,17 @@ export async function readManifestFiles(path: string, io: Io, what = 'manifest')
       cause: error,
     });
   }
-  const root = await repositoryOf(path);
+  // The directory as the system resolves it (a `..` after a link goes where the link leads, as
+  // readdir went), and the repository that holds it as given.
+  const dir = await resolved(path, 'the manifest directory');
+  const root = await repositoryOf(path, dir);
   // Parts are read a few at a time (a directory of a part per client holds thousands); the first
   // problem in name order is the one reported, whatever finished first.
   const { default: pLimit } = await import('p-limit');
   const limit = pLimit(PARTS_AT_ONCE);
-  const read = await Promise.allSettled(names.map((name) => limit(() => readPart(path, name, root, isPartName, io))));
+  const read = await Promise.allSettled(
+    names.map((name) => limit(() => readPart({ path, dir, root }, name, isPartName, io))),
+  );
   const parts: ManifestPart[] = [];
   for (const result of read) {
     if (result.status === 'rejected') throw result.reason;
@@ -52,24 +57,26 @@ export async function readManifestFiles(path: string, io: Io, what = 'manifest')
 /** How many parts are read at once. */
 const PARTS_AT_ONCE = 16;
 
-/** One entry `name` of the directory `path`, checked and read (see readManifestFiles). */
+/** One entry `name` of the directory (as given, as resolved, its repository), checked and read (see readManifestFiles). */
 async function readPart(
-  path: string,
+  where: { readonly path: string; readonly dir: string; readonly root: string },
   name: string,
-  root: string,
   isPartName: (name: string) => boolean,
   io: Io,
 ): Promise<ManifestPart> {
-  const file = join(path, name);
+  const { path, dir, root } = where;
+  // Named as given, never simplified as text: `a/link/../b` is not `a/b` when `link` is a link.
+  const file = path.endsWith(sep) ? `${path}${name}` : `${path}${sep}${name}`;
   // A name with a line break would break the part's messages and its line in the plan's digest.
   if (/\p{Cc}/u.test(name))
     throw new ProvisionError('io', `a part of ${path} has a control character in its name: ${quote(name)}`, {
       hint: 'rename it: a part is named like clients.yaml',
       meta: { path },
     });
-  // A dangling link or a loop: readBytes names the file and the errno.
-  const real = await realpath(file).catch(() => undefined);
-  if (real === undefined) return { file, bytes: await readBytes(file, io, 'manifest part') };
+  // What the entry leads to: a link that does not resolve (dangling, a loop, a path too long) is
+  // never read through.
+  const entry = join(dir, name);
+  const real = await resolved(entry, 'the manifest part', file);
   const inside = relative(root, real);
   if (
     inside === '' ||
@@ -78,10 +85,16 @@ async function readPart(
     resolve(root, inside) !== real ||
     inside.split(sep).includes('.git') ||
     !isPartName(basename(real))
-  )
+  ) {
+    const link = await lstat(entry).then(
+      (info) => info.isSymbolicLink(),
+      () => true,
+    );
     throw new ProvisionError(
       'io',
-      `${file} is a link to ${real}, not to a manifest part inside ${root}: it is not read`,
+      link
+        ? `${file} is a link to ${real}, not to a manifest part inside ${root}: it is not read`
+        : `${file} is in ${dirname(real)}, outside ${root}, the repository that holds ${path} (a link): it is not read`,
       {
         hint:
           'a part may link only to a *.yaml or *.yml file of the repository that holds the manifest directory, ' +
@@ -89,32 +102,48 @@ async function readPart(
         meta: { path: file },
       },
     );
-  const entry = await stat(real).catch(() => undefined);
-  if (entry !== undefined && !entry.isFile())
-    throw new ProvisionError('io', `${file} is ${fileKind(entry) ?? 'not a file'}, not a manifest part`, {
+  }
+  const info = await stat(real).catch(() => undefined);
+  if (info !== undefined && !info.isFile())
+    throw new ProvisionError('io', `${file} is ${fileKind(info) ?? 'not a file'}, not a manifest part`, {
       hint: 'every *.yaml and *.yml entry of a manifest directory is a part: rename it, or move it elsewhere',
       meta: { path: file },
     });
   return { file, bytes: await readBytes(real, io, 'manifest part', `the manifest part ${file}`) };
 }
 
+/** `path` resolved by the system (realpath), or an error naming it as `what` (and `named`) with the errno. */
+async function resolved(path: string, what: string, named = path): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (error) {
+    throw new ProvisionError('io', `cannot read ${what} ${named}: ${errnoCode(error)}`, {
+      hint: readHint(errnoCode(error)),
+      meta: { path: named },
+      cause: error,
+    });
+  }
+}
+
 /**
- * The repository that holds `dir` as given (its parent's links resolved, not its own: a
- * directory that is a link out of the repository leads nowhere else), resolved: the nearest
- * folder with `.git`; without one, the directory itself, resolved.
+ * The repository that holds the directory `path` as given (its parents' links resolved, not its
+ * own: a directory that is a link out of the repository leads nowhere else), resolved: the
+ * nearest folder with `.git`; without one, the directory itself (`dir`, resolved).
  */
-async function repositoryOf(dir: string): Promise<string> {
-  const absolute = resolve(dir);
-  const parent = await realpath(dirname(absolute));
-  const start = join(parent, basename(absolute));
+async function repositoryOf(path: string, dir: string): Promise<string> {
+  const last = basename(path);
+  const start =
+    last === '' || last === '.' || last === '..'
+      ? dir
+      : join(await resolved(dirname(path), 'the folder of the manifest directory'), last);
   for (let folder = start; ;) {
     const found = await lstat(join(folder, '.git')).then(
       () => true,
       () => false,
     );
-    if (found) return folder;
+    if (found) return resolved(folder, 'the repository of the manifest directory');
     const up = dirname(folder);
-    if (up === folder) return realpath(dir);
+    if (up === folder) return dir;
     folder = up;
   }
 }

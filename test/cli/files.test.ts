@@ -119,4 +119,21 @@ describe('the CLI reads and writes files in one place', () => {
     expect([await readFile(a, 'utf8'), await readFile(b, 'utf8')]).toEqual(['new a', 'new b']);
     expect((await readdir(dir)).sort()).toEqual(['a.yaml', 'b.yaml']);
   });
+
+  it('refuses to replace a file that changed since it was read (an edit saved meanwhile is never lost): none written', async () => {
+    const a = join(dir, 'a.yaml');
+    const b = join(dir, 'b.yaml');
+    await writeFile(a, 'old a');
+    await writeFile(b, 'old b');
+    const read = { a: await readFile(a), b: await readFile(b) };
+    await writeFile(b, 'old b, and my edit');
+    await expect(
+      writeAllAtomically([
+        { path: a, text: 'new a', unchangedFrom: read.a },
+        { path: b, text: 'new b', unchangedFrom: read.b },
+      ]),
+    ).rejects.toMatchObject({ code: 'io', message: `${b} changed since it was read: no file was written` });
+    expect([await readFile(a, 'utf8'), await readFile(b, 'utf8')]).toEqual(['old a', 'old b, and my edit']);
+    expect((await readdir(dir)).sort()).toEqual(['a.yaml', 'b.yaml']);
+  });
 });

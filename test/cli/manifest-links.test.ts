@@ -4,11 +4,13 @@
  * to a file not named like a part, or a directory that is itself a link out of the repository is
  * refused, unread; a directory named like a part is refused, naming it.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../helpers/cli.js';
 import { setup, validLine } from '../helpers/manifest-dir.js';
+import { runBin } from '../helpers/process.js';
 import { tempDir } from '../helpers/sim-http.js';
 
 describe('a manifest directory and symbolic links', () => {
@@ -90,8 +92,68 @@ describe('a manifest directory and symbolic links', () => {
     await symlink(outside, join(w.dir, 'evil'));
     const r = await run(['validate', join(w.dir, 'evil')]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`is a link to ${join(outside, 'a.yaml')}, not to a manifest part inside ${w.dir}`);
+    expect(r.stderr).toContain(
+      `error: ${join(w.dir, 'evil', 'a.yaml')} is in ${outside}, outside ${w.dir}, the repository that holds ${join(w.dir, 'evil')} (a link): it is not read`,
+    );
     expect(r.stdout).toBe('');
+  });
+
+  it('a repository reached through a link is read; `..` after a link goes where the link leads, as the system reads it', async () => {
+    const w = await setup();
+    const repo = join(w.dir, 'r2');
+    await mkdir(join(repo, '.git'), { recursive: true });
+    await writeFile(join(repo, 'a.yaml'), 'version: 1\nclients:\n  - username: rita\n');
+    await symlink(repo, join(w.dir, 'r2link'));
+    const linked = await run(['validate', join(w.dir, 'r2link')]);
+    expect(linked.code, linked.stderr).toBe(0);
+    expect(linked.stdout).toContain('valid (1 part, 1 client');
+    // deep/lk -> ../m: deep/lk/../x is m/../x, that is x beside m, not deep/x.
+    await mkdir(join(w.dir, 'm'));
+    await mkdir(join(w.dir, 'x'));
+    await mkdir(join(w.dir, 'deep', 'x'), { recursive: true });
+    await writeFile(join(w.dir, 'x', 'p.yaml'), 'version: 1\nclients:\n  - username: xavier\n');
+    await writeFile(join(w.dir, 'deep', 'x', 'p.yaml'), 'version: 1\nclients:\n  - username: deepak\n');
+    await symlink(join('..', 'm'), join(w.dir, 'deep', 'lk'));
+    // Given as typed (join would simplify the `..` away as text).
+    const typed = `${w.dir}/deep/lk/../x`;
+    const across = await run(['validate', '--format', 'json', typed]);
+    expect(across.code, across.stderr).toBe(0);
+    const file = (JSON.parse(across.stdout) as { files: { clients: number }[] }).files[0];
+    expect(file?.clients).toBe(1);
+    const plan = await run(['plan', typed, '--format', 'json'], w.env);
+    expect(plan.stdout).toContain('"client:xavier"');
+    expect(plan.stdout).not.toContain('deepak');
+  });
+
+  it('never reads through a link the system cannot resolve (a path too long): refused, naming the errno', async () => {
+    const w = await setup();
+    await mkdir(join(w.dir, '.git'));
+    await writeFile(join(w.dir, 'secret.env'), 'GITHUB_TOKEN: TOKEN-VALUE\n');
+    // A chain of folders whose relative path fits in PATH_MAX and whose absolute one does not,
+    // made from inside the repository (as git would check it out), its last link to the secret.
+    const script = `
+      const fs = require('node:fs');
+      const parts = []; let total = 0;
+      while (total < 4070 - 251) { parts.push('d'.repeat(250)); total += 251; }
+      parts.push('e'.repeat(4070 - total));
+      const deep = parts.join('/');
+      fs.mkdirSync(deep, { recursive: true });
+      fs.symlinkSync(${JSON.stringify(join(w.dir, 'secret.env'))}, deep + '/z.yaml');
+      fs.symlinkSync('../' + deep + '/z.yaml', 'manifests/c-deep.yaml');`;
+    const made = spawnSync(process.execPath, ['-e', script], { cwd: w.dir, encoding: 'utf8' });
+    try {
+      expect(made.status, made.stderr).toBe(0);
+      const r = await runBin(['validate', 'manifests'], {}, { cwd: w.dir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/cannot read the manifest part manifests\/c-deep\.yaml: ENAMETOOLONG/);
+      expect(r.stdout + r.stderr).not.toContain('TOKEN-VALUE');
+      expect(r.stderr).not.toContain('internal error');
+    } finally {
+      // Removed from inside, by relative paths: the absolute ones are too long for the system.
+      spawnSync(process.execPath, ['-e', `require('node:fs').rmSync('${'d'.repeat(250)}', { recursive: true })`], {
+        cwd: w.dir,
+      });
+    }
   });
 
   it('refuses a directory named like a part, naming it, before any request', async () => {
