@@ -241,7 +241,7 @@ async function exportInto(
 ): Promise<typeof EXIT.ok | typeof EXIT.changes> {
   const files = await readManifestFiles(path, io);
   const desired = loadWithDiagnostics(files, io);
-  const newEntries = newEntriesPart(files, values['new-entries']);
+  const newEntries = await newEntriesPart(files, values['new-entries']);
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const manifest: IntoManifest = {
     name: path,
@@ -307,7 +307,7 @@ type IntoValues = ConnectionValues & { check: boolean; 'drop-missing': boolean; 
  * path inside the directory or a bare part name; the first when not given. Refused when it
  * names no part, or with a manifest file (which takes every entry itself).
  */
-function newEntriesPart(files: ManifestFiles, value: string | undefined): number {
+async function newEntriesPart(files: ManifestFiles, value: string | undefined): Promise<number> {
   if (value === undefined) return 0;
   if (!files.directory)
     throw new ProvisionError(
@@ -318,7 +318,18 @@ function newEntriesPart(files: ManifestFiles, value: string | undefined): number
     );
   const bare = !value.includes('/') && !value.includes(sep);
   const index = files.parts.findIndex((p) => (bare ? basename(p.file) === value : resolve(p.file) === resolve(value)));
-  if (index >= 0) return index;
+  const part = files.parts[index];
+  if (part !== undefined) {
+    // A part shared by a link is never rewritten (checkReplaceable): said before the panel is read.
+    if ((await lstat(part.file).catch(() => undefined))?.isSymbolicLink() === true)
+      throw new ProvisionError(
+        'usage',
+        `--new-entries ${quote(value)} is a link (a part shared with other directories): ` +
+          'export --into does not rewrite it: nothing was read from the panel',
+        { hint: 'give a part of this directory that is a file of its own' },
+      );
+    return index;
+  }
   const names = files.parts.map((p) => quote(basename(p.file)));
   const shown = names.length > 10 ? [...names.slice(0, 10), `${names.length - 10} more`] : names;
   throw new ProvisionError(

@@ -201,6 +201,16 @@ describe('provision export --into DIR', () => {
     expect((await run(['export', '--into', dir, '--new-entries', 'z.yaml'], w.env)).stderr).toContain(
       'hint: give one of its parts, by name (b.yaml) or as a path inside the directory',
     );
+    // A part that is a link (shared with other directories) is never rewritten: said up front.
+    await mkdir(join(w.dir, '.git'));
+    await mkdir(join(w.dir, 'shared'));
+    await writeFile(join(w.dir, 'shared', 'plans.yaml'), 'version: 1\n');
+    await symlink(join('..', 'shared', 'plans.yaml'), join(dir, 'plans.yaml'));
+    const linked = await run(['export', '--into', dir, '--new-entries', 'plans.yaml'], w.env);
+    expect(linked.code).toBe(1);
+    expect(linked.stderr).toContain(
+      'error: --new-entries "plans.yaml" is a link (a part shared with other directories): export --into does not rewrite it: nothing was read from the panel',
+    );
     expect(w.sim.requests).toEqual([]);
     expect(await readFile(join(dir, 'b.yaml'), 'utf8')).toBe(B);
   });
