@@ -12,6 +12,28 @@ import { runComposite } from './composite.js';
 import { fakeGitHub } from './fake-github.js';
 import { action, CHANGES, setup } from './setup.js';
 
+/** The action run on `manifest`, which it must refuse before provision runs: the log's annotation and the comment say `why`. */
+async function expectRefused(
+  manifest: string,
+  why: { readonly annotation: string; readonly comment: string },
+  context: {
+    simulator: { url: string };
+    fake: Awaited<ReturnType<typeof fakeGitHub>>;
+    s: Awaited<ReturnType<typeof setup>>;
+  },
+): Promise<void> {
+  const { simulator, fake, s } = context;
+  const r = await runComposite(
+    action,
+    { manifest, url: simulator.url, 'api-key': API_KEY },
+    { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
+  );
+  expect(r.outputs['exit-code'], manifest).toBe('1');
+  expect(r.failed).toBe(true);
+  expect(r.steps[2]!.stdout).toContain(`::error title=panel-provision::${why.annotation}`);
+  expect(fake.comments.at(-1)!.body).toContain(`error: ${why.comment}`);
+}
+
 describe('the action, its manifest input', () => {
   it('refuses a manifest that is a symlink or a device before provision reads it, and says so in the comment; a path that starts with - is a path', async () => {
     const simulator = await sim();
@@ -19,21 +41,15 @@ describe('the action, its manifest input', () => {
     const s = await setup(CHANGES, fake, '7');
     await symlink('manifest.yaml', join(s.workspace, 'panel', 'link.yaml'));
     await symlink('panel', join(s.workspace, 'link-dir'));
-    for (const manifest of ['panel/link.yaml', '/dev/zero', 'link-dir']) {
-      const r = await runComposite(
-        action,
-        { manifest, url: simulator.url, 'api-key': API_KEY },
-        { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
+    for (const manifest of ['panel/link.yaml', '/dev/zero', 'link-dir'])
+      await expectRefused(
+        manifest,
+        {
+          annotation: 'the manifest input must name a regular file or a directory',
+          comment: 'the manifest must be a regular file or a directory of the checked-out repository, not a symlink',
+        },
+        { simulator, fake, s },
       );
-      expect(r.outputs['exit-code'], manifest).toBe('1');
-      expect(r.failed).toBe(true);
-      expect(r.steps[2]!.stdout).toContain(
-        '::error title=panel-provision::the manifest input must name a regular file or a directory',
-      );
-      expect(fake.comments.at(-1)!.body).toContain(
-        'error: the manifest must be a regular file or a directory of the checked-out repository, not a symlink',
-      );
-    }
     expect(simulator.requests).toEqual([]);
     // Given after `--`: a file named like a flag is read as the manifest.
     await writeFile(join(s.workspace, '--show-url'), CHANGES);
@@ -62,21 +78,16 @@ describe('the action, its manifest input', () => {
       '../outside/manifest.yaml',
       'panel/../../outside/manifest.yaml',
       join(outside, 'manifest.yaml'),
-    ]) {
-      const r = await runComposite(
-        action,
-        { manifest, url: simulator.url, 'api-key': API_KEY },
-        { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
+    ])
+      await expectRefused(
+        manifest,
+        {
+          annotation: 'the manifest input must name a file or directory inside the checked-out repository',
+          comment:
+            'the manifest must be a file or directory inside the checked-out repository; its path, symlinked folders resolved, leads out of it',
+        },
+        { simulator, fake, s },
       );
-      expect(r.outputs['exit-code'], manifest).toBe('1');
-      expect(r.failed).toBe(true);
-      expect(r.steps[2]!.stdout).toContain(
-        '::error title=panel-provision::the manifest input must name a file or directory inside the checked-out repository',
-      );
-      expect(fake.comments.at(-1)!.body).toContain(
-        'error: the manifest must be a file or directory inside the checked-out repository; its path, symlinked folders resolved, leads out of it',
-      );
-    }
     expect(simulator.requests).toEqual([]);
     // Inside the workspace, whichever way: a symlinked folder that stays in it, its absolute path.
     await symlink('panel', join(s.workspace, 'also-panel'));
