@@ -18,7 +18,8 @@
  */
 
 // The manifest: load and validate.
-export { loadManifest, type LoadedManifest } from './manifest.js';
+export { loadManifest, loadManifestParts, type LoadedManifest } from './manifest.js';
+export { partOrder } from '../manifest/part-names.js';
 export type { Desired, DesiredClient, DesiredDomain, Diagnostic, Location, Prune } from '../manifest/types.js';
 
 // The panel: connect and read.

@@ -1,5 +1,6 @@
 import { ProvisionError, type LocatedProblem } from '../errors.js';
-import { parseManifestBytes } from '../manifest/load.js';
+import { type LoadResult, parseManifestBytes } from '../manifest/load.js';
+import { type ManifestFiles, manifestDigest, parseManifestFiles, type PartDigest } from '../manifest/parts.js';
 import type { Desired, Diagnostic } from '../manifest/types.js';
 import { formatDiagnostic } from '../render/diagnostics.js';
 import { plural, sha256Hex } from '../util.js';
@@ -12,8 +13,10 @@ export interface LoadedManifest {
   readonly desired: Desired;
   /** What does not stop it (look-alike names), each located; the caller decides whether to show them. */
   readonly warnings: readonly Diagnostic[];
-  /** sha256 (hex) of the bytes loaded: a plan records it. */
+  /** sha256 (hex) of the bytes loaded (of a directory: of its parts' digests, manifest/parts.ts): a plan records it. */
   readonly sha256: string;
+  /** A directory's parts with their digests (loadManifestParts): a plan records them. */
+  readonly parts?: readonly PartDigest[];
 }
 
 /**
@@ -25,7 +28,37 @@ export interface LoadedManifest {
  */
 export function loadManifest(source: string | Uint8Array, file = 'manifest.yaml'): LoadedManifest {
   const bytes = typeof source === 'string' ? new TextEncoder().encode(source) : source;
-  const { desired, diagnostics, errorCount } = parseManifestBytes(bytes, file);
+  return loaded(parseManifestBytes(bytes, file), file, sha256Hex(bytes));
+}
+
+/**
+ * Loads a manifest directory's parts as one manifest, exactly as `provision validate DIR` does
+ * (design.md "Working at scale": each part validated, then across parts; `prune` in one part).
+ * `parts`: each part's name as messages should give it (`panels/fra1/clients.yaml`) and its text
+ * or bytes, in the order to read them (`partOrder` of their file names, as the CLI reads a
+ * directory); `name` names the directory. Reads no file; errors as loadManifest's. The result's
+ * `sha256` and `parts` are what a plan of it records.
+ */
+export function loadManifestParts(
+  parts: readonly { readonly file: string; readonly source: string | Uint8Array }[],
+  name: string,
+): LoadedManifest {
+  const files: ManifestFiles = {
+    name,
+    directory: true,
+    parts: parts.map((p) => ({
+      file: p.file,
+      bytes: typeof p.source === 'string' ? new TextEncoder().encode(p.source) : p.source,
+    })),
+  };
+  const digest = manifestDigest(files);
+  const result = loaded(parseManifestFiles(files), name, digest.sha256);
+  return digest.parts === undefined ? result : { ...result, parts: digest.parts };
+}
+
+/** A load's result as a LoadedManifest, or its errors thrown as one ProvisionError. */
+function loaded(result: LoadResult, file: string, sha256: string): LoadedManifest {
+  const { desired, diagnostics, errorCount } = result;
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (desired === undefined) {
     const located: LocatedProblem[] = errors.map(({ file: f, line, column, message }) => ({
@@ -43,10 +76,5 @@ export function loadManifest(source: string | Uint8Array, file = 'manifest.yaml'
       },
     );
   }
-  return {
-    file,
-    desired,
-    warnings: diagnostics.filter((d) => d.severity === 'warning'),
-    sha256: sha256Hex(bytes),
-  };
+  return { file, desired, warnings: diagnostics.filter((d) => d.severity === 'warning'), sha256 };
 }

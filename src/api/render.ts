@@ -29,10 +29,12 @@ export interface PlanContext {
  * a rename).
  */
 export function planView(plan: Plan, context: PlanContext): PlanView {
+  const parts: LoadedManifest['parts'] = 'parts' in context.manifest ? context.manifest.parts : undefined;
   const view = viewOf(plan, context.live, {
     panelUrl: context.panelUrl,
     manifest: context.manifest.file,
     manifestSha256: context.manifest.sha256,
+    ...(parts === undefined ? {} : { manifestParts: parts }),
     notes: context.notes ?? [],
     showUnmanaged: context.showUnmanaged === true,
   });

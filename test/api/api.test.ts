@@ -184,6 +184,48 @@ describe('the library API', () => {
   });
 });
 
+describe('loadManifestParts', () => {
+  it('loads parts as provision validate DIR does, their digests for the plan; errors name the part', async () => {
+    const parts = [
+      { file: 'panels/a/b.yaml', source: 'version: 1\nclients:\n  - username: bob\n' },
+      { file: 'panels/a/a.yaml', source: new TextEncoder().encode('version: 1\nclients:\n  - username: alice\n') },
+    ];
+    const order = api.partOrder(parts.map((p) => p.file.split('/').at(-1) ?? ''));
+    expect(order).toEqual(['a.yaml', 'b.yaml']);
+    const sorted = order.map((name) => parts.find((p) => p.file.endsWith(`/${name}`))!);
+    const loaded = api.loadManifestParts(sorted, 'panels/a');
+    expect(loaded.desired.clients.map((c) => c.username)).toEqual(['alice', 'bob']);
+    const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
+    expect(loaded.parts).toEqual([
+      { file: 'panels/a/a.yaml', sha256: sha('version: 1\nclients:\n  - username: alice\n') },
+      { file: 'panels/a/b.yaml', sha256: sha('version: 1\nclients:\n  - username: bob\n') },
+    ]);
+    expect(loaded.sha256).toBe(sha(loaded.parts!.map((p) => `${p.sha256}  ${p.file}\n`).join('')));
+    const simulator = await sim();
+    const panel = connectPanel({ url: simulator.url, apiKey: API_KEY });
+    const live = await readLive(panel, loaded.desired);
+    const document = JSON.parse(
+      renderPlanJson(planView(diff(loaded.desired, live), { panelUrl: panel.baseUrl, manifest: loaded, live })),
+    ) as { manifest: string; manifest_sha256: string; manifest_parts: unknown };
+    await panel.close();
+    expect(document).toMatchObject({
+      manifest: 'panels/a',
+      manifest_sha256: loaded.sha256,
+      manifest_parts: loaded.parts,
+    });
+    try {
+      api.loadManifestParts(
+        [...sorted, { file: 'panels/a/c.yaml', source: 'version: 1\nclients:\n  - username: bob\n' }],
+        'panels/a',
+      );
+      expect.fail('a username in two parts must be refused');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ProvisionError);
+      expect((error as ProvisionError).located[0]).toMatchObject({ file: 'panels/a/c.yaml', line: 3 });
+    }
+  });
+});
+
 describe('the surface', () => {
   it('is the documented names, nothing internal', () => {
     expect(Object.keys(api).sort()).toEqual([
@@ -195,7 +237,9 @@ describe('the surface', () => {
       'emailDigest',
       'executePlan',
       'loadManifest',
+      'loadManifestParts',
       'parseSnapshot',
+      'partOrder',
       'planView',
       'readLive',
       'renderApplyJson',
