@@ -42,7 +42,7 @@ export {
 } from './snapshot.js';
 
 // The plan: a pure function of the manifest and the panel.
-export { diff } from '../plan/diff.js';
+export { diff, type DiffOptions } from '../plan/diff.js';
 export type {
   Change,
   ChangeAction,
