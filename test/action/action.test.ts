@@ -232,12 +232,12 @@ describe('action.yml', () => {
     expect(pkg.bin['provision-pr-comment']).toBe('dist/action/pr-comment.js');
   });
 
-  it('every input and output says what it is; the required ones have no default', () => {
-    for (const [name, input] of Object.entries(
-      action.inputs as Record<string, { description?: string; required?: boolean; default?: string }>,
-    )) {
+  it('every input and output says what it is; the required ones have no default; url and api-key are optional, empty by default', () => {
+    const inputs = action.inputs as Record<string, { description?: string; required?: boolean; default?: string }>;
+    for (const [name, input] of Object.entries(inputs)) {
       expect(input.description, name).toMatch(/\w{3}/);
       if (input.required === true) expect(input.default, name).toBeUndefined();
+      else expect(typeof input.default, name).toBe('string');
     }
     for (const [name, output] of Object.entries(action.outputs as Record<string, { description?: string }>))
       expect(output.description, name).toMatch(/\w{3}/);
@@ -246,7 +246,27 @@ describe('action.yml', () => {
         .filter(([, input]) => input.required === true)
         .map(([name]) => name)
         .sort(),
-    ).toEqual(['api-key', 'manifest', 'url']);
+    ).toEqual(['manifest']);
+    // A plan from a snapshot (a pull request's job, forks included) is given neither.
+    for (const name of ['url', 'api-key']) {
+      expect(inputs[name], name).toMatchObject({ required: false, default: '' });
+      expect(inputs[name]!.description, name).toContain('--from-snapshot');
+    }
+    expect(inputs.command!.description).toMatch(/\bplan\b[\s\S]*\bapply\b[\s\S]*\bsnapshot\b/);
+    expect(action.outputs['snapshot-file']!.value).toBe('${{ steps.run.outputs.snapshot-file }}');
+  });
+
+  it('each command-specific input reaches the provision step only; a snapshot posts no comment; the step fails on a failed snapshot', () => {
+    for (const input of ['plan-args', 'apply-args', 'snapshot-args', 'secrets-recipient'])
+      for (const step of steps)
+        expect(JSON.stringify(step.env ?? {}).includes(`inputs.${input} `), `${input} in ${step.name}`).toBe(
+          step.id === 'run',
+        );
+    expect(byName('Comment on the pull request').if).toContain("inputs.command != 'snapshot'");
+    // The apply's own steps stay apply's: a snapshot has none.
+    expect(byName('Summarise the apply').if).toContain("inputs.command == 'apply'");
+    expect(byName('Keep the encrypted passwords').if).toContain("inputs.command == 'apply'");
+    expect(byName('Fail when provision failed').if).toBe("always() && steps.run.outputs.ok == 'false'");
   });
 
   it('the panel key reaches the provision step only, the GitHub token the comment step only; no expression is pasted into a script', () => {
@@ -260,6 +280,10 @@ describe('action.yml', () => {
       }
     }
     expect(JSON.stringify(byName('Comment on the pull request').env)).not.toContain('PROVISION_API_KEY');
+    // Given empty (a plan from a snapshot), the key is not even set for provision: unset, not ''.
+    expect(byName('provision ${{ inputs.command }}').run).toContain(
+      '[ -n "${key_given//[[:space:]]/}" ] || unset PROVISION_API_KEY',
+    );
     // The URL reaches the comment step, to be blanked there.
     expect(byName('Comment on the pull request').env?.PROVISION_URL).toBe('${{ inputs.url }}');
   });

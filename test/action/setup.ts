@@ -1,5 +1,5 @@
-/** What the action's tests share: action.yml parsed, the package, a workspace with a manifest, fake npm. */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+/** What the action's tests share: action.yml parsed, the package, a workspace with a manifest, fake npm, a node spy. */
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { tempDir } from '../helpers/sim-http.js';
@@ -49,3 +49,44 @@ export const UPLOAD = action.runs.steps.find(
 
 export const CHANGES = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n';
 export const CONFLICT = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example, shop.alice.example]\n';
+
+/** One `node` the action's steps started: the script (or -e), its first argument, which of PROVISION_URL and PROVISION_API_KEY it had. */
+export interface NodeCall {
+  readonly script: string;
+  readonly arg: string;
+  readonly vars: readonly string[];
+}
+
+/**
+ * A `node` first on PATH that records each start (the bins the install step writes call `node`
+ * by name), then runs the real one: which of the panel's two variables (names only, set even
+ * when empty) each process had.
+ * `env` goes over setup()'s; `calls()` reads the record.
+ */
+export async function spyNode(
+  temp: string,
+  base: Record<string, string>,
+): Promise<{
+  env: Record<string, string>;
+  calls: () => Promise<NodeCall[]>;
+}> {
+  const dir = join(temp, 'spybin');
+  const log = join(temp, 'node-calls.log');
+  await mkdir(dir, { recursive: true });
+  await writeFile(
+    join(dir, 'node'),
+    `#!/bin/sh\nprintf '%s\\t%s\\t%s\\n' "$1" "$2" "$(env | awk -F= '/^PROVISION_(URL|API_KEY)=/ { print $1 }' | sort | tr '\\n' ' ')" >> "${log}"\nexec "${process.execPath}" "$@"\n`,
+  );
+  await chmod(join(dir, 'node'), 0o755);
+  return {
+    env: { ...base, PATH: `${dir}:${base.PATH ?? ''}` },
+    calls: async () =>
+      (await readFile(log, 'utf8').catch(() => ''))
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => {
+          const [script = '', arg = '', vars = ''] = line.split('\t');
+          return { script, arg, vars: vars.split(' ').filter((v) => v !== '') };
+        }),
+  };
+}
