@@ -1,5 +1,4 @@
-import { lstat } from 'node:fs/promises';
-import { basename, resolve, sep } from 'node:path';
+import { basename } from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { ProvisionError } from '../errors.js';
 import { quote, safeText } from '../escape.js';
@@ -17,7 +16,6 @@ import {
   type ZonePick,
 } from '../api/export.js';
 import { checkClientPatterns, globMatcher } from '../names.js';
-import type { ManifestFiles } from '../manifest/parts.js';
 import type { Live } from '../panel/index.js';
 import { plural } from '../util.js';
 import type { Command, Credentials } from './args.js';
@@ -25,6 +23,7 @@ import { parseCommandLine } from './args.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, connect, type ConnectionValues } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
 import { checkOutPath, STDIN, writeAllAtomically, writeAtomically } from './files.js';
+import { checkReplaceable, newEntriesPart } from './export-parts.js';
 import { readManifestFiles } from './manifest-files.js';
 import type { Io } from './io.js';
 import { loadWithDiagnostics } from './manifest-input.js';
@@ -90,7 +89,8 @@ With --into DIR (a manifest directory: its *.yaml and *.yml files, in name order
 manifest): each entry is edited in the part that holds it (a client with its domains, a hosting
 plan; --drop-missing removes an entry from its part), and new entries (the clients claimed, the
 hosting plans added) go to the part --new-entries FILE names, by name (b.yaml) or as a path
-inside DIR; default the first part. A part without clients gets the key. One diff per changed
+inside DIR; default the first part that is not a link (a part shared with other directories is
+never rewritten). A part without clients gets the key. One diff per changed
 part; the parts are written only when every part's rewrite succeeded and they validate together,
 and the others stay as they are, byte for byte.
 
@@ -121,7 +121,8 @@ Options:
   --clients GLOB         only clients whose username matches (* any run, ? one character);
                          repeatable; with --into: also add the panel's clients that match
   --into MANIFEST|DIR    rewrite MANIFEST, or the parts of DIR, in place (see above)
-  --new-entries FILE     with --into DIR: the part that takes new entries (default: the first)
+  --new-entries FILE     with --into DIR: the part that takes new entries (default: the first
+                         that is not a link)
   --check                with --into: write nothing; ${checkExitText}
   --drop-missing         with --into: remove the clients and domains the panel does not have
   --with WHAT            also read and write WHAT: dns (the records of custom DNS zones),
@@ -301,60 +302,6 @@ async function exportInto(
 
 /** --into's flags, as parsed. */
 type IntoValues = ConnectionValues & { check: boolean; 'drop-missing': boolean; 'new-entries'?: string | undefined };
-
-/**
- * The index of the part that takes new entries: the part `value` (--new-entries) names, as a
- * path inside the directory or a bare part name; the first when not given. Refused when it
- * names no part, or with a manifest file (which takes every entry itself).
- */
-async function newEntriesPart(files: ManifestFiles, value: string | undefined): Promise<number> {
-  if (value === undefined) return 0;
-  if (!files.directory)
-    throw new ProvisionError(
-      'usage',
-      `--new-entries names a part of a manifest directory, and ${safeText(files.name)} is a file: ` +
-        'new entries go into it: nothing was read from the panel',
-      { hint: 'leave out --new-entries, or give --into a manifest directory' },
-    );
-  const bare = !value.includes('/') && !value.includes(sep);
-  const index = files.parts.findIndex((p) => (bare ? basename(p.file) === value : resolve(p.file) === resolve(value)));
-  const part = files.parts[index];
-  if (part !== undefined) {
-    // A part shared by a link is never rewritten (checkReplaceable): said before the panel is read.
-    if ((await lstat(part.file).catch(() => undefined))?.isSymbolicLink() === true)
-      throw new ProvisionError(
-        'usage',
-        `--new-entries ${quote(value)} is a link (a part shared with other directories): ` +
-          'export --into does not rewrite it: nothing was read from the panel',
-        { hint: 'give a part of this directory that is a file of its own' },
-      );
-    return index;
-  }
-  const names = files.parts.map((p) => quote(basename(p.file)));
-  const shown = names.length > 10 ? [...names.slice(0, 10), `${names.length - 10} more`] : names;
-  throw new ProvisionError(
-    'usage',
-    `--new-entries ${quote(value)} is not a part of ${safeText(files.name)} (its parts: ${shown.join(', ')}): ` +
-      'nothing was read from the panel',
-    {
-      hint:
-        'give one of its parts, by name (b.yaml) or as a path inside the directory; ' +
-        'for a new part, create it first with "version: 1"',
-    },
-  );
-}
-
-/** Refuses a part writeAtomically would refuse (a symbolic link: a part shared by several directories), before any is written. */
-async function checkReplaceable(file: string): Promise<void> {
-  const info = await lstat(file).catch(() => undefined);
-  if (info === undefined || info.isFile()) return;
-  throw new ProvisionError(
-    'io',
-    `${safeText(file)} is ${info.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}: ` +
-      'export --into rewrites parts in place: no part was written',
-    { hint: 'edit the file it links to by hand, or make the part a file of its own', meta: { path: file } },
-  );
-}
 
 /** Connects and reads the panel (api/export.ts readForExport), printing its notes as they come. */
 async function readPanel(

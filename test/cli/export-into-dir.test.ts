@@ -147,6 +147,20 @@ describe('provision export --into DIR', () => {
     }
   });
 
+  it('new entries go by default to the first part that is a file of its own, not to a linked (shared) part', async () => {
+    const entry = '  - username: team-c-1\n    plan: Basic\n    domains:\n      - c1.example\n';
+    const { w, dir, read } = await directory({ 'b.yaml': B });
+    await mkdir(join(w.dir, '.git'));
+    await mkdir(join(w.dir, 'shared'));
+    await writeFile(join(w.dir, 'shared', 'plans.yaml'), 'version: 1\n');
+    // a-plans.yaml sorts first, and is a link.
+    await symlink(join('..', 'shared', 'plans.yaml'), join(dir, 'a-plans.yaml'));
+    const r = await run(['export', '--into', dir, '--clients', 'team-*'], w.env);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await read('b.yaml')).endsWith(`  - extra.bob.example\n${entry}`)).toBe(true);
+    expect(await readFile(join(w.dir, 'shared', 'plans.yaml'), 'utf8')).toBe('version: 1\n');
+  });
+
   it('a new-entries part without clients gets the key; --with hosting-plans adds the panel plans there too', async () => {
     const plans = 'version: 1\n# plans only\nhosting_plans:\n  - name: Basic\n';
     const { w, dir, read } = await directory({ 'a.yaml': A, 'b.yaml': B, 'c.yaml': C, 'plans.yaml': plans });
