@@ -138,10 +138,11 @@ describe('example CI workflows', () => {
       for (const input of Object.keys(given)) expect(Object.keys(inputs), `${name}: input ${input}`).toContain(input);
       await expectKnown(`${name} plan-args`, 'plan', (given['plan-args'] ?? '').split(/\s+/));
       await expectKnown(`${name} apply-args`, 'apply', (given['apply-args'] ?? '').split(/\s+/));
+      await expectKnown(`${name} snapshot-args`, 'snapshot', (given['snapshot-args'] ?? '').split(/\s+/));
     }
     const commands = [...invocations(shell).map((c) => c[0]), ...actionUses(parse(text)).map((w) => w.command)];
     if (name === 'action.yml')
-      expect(invocations(shell).map((c) => c[0])).toEqual(['--version', 'plan', 'show', 'plan', 'apply']);
+      expect(invocations(shell).map((c) => c[0])).toEqual(['--version', 'plan', 'show', 'plan', 'apply', 'snapshot']);
     else
       expect(commands).toEqual(
         expect.arrayContaining(name.endsWith('github-drift.yml') ? ['export'] : ['plan', 'apply']),
