@@ -284,8 +284,8 @@ export function scopeLine(plan: Plan): string | undefined {
   if (plan.scope === undefined) return undefined;
   const patterns = plan.scope.clients.map((p) => quote(p)).join(', ');
   return (
-    `scoped by --clients to ${patterns}: only matching clients, their domains and zones are planned, and pruned; ` +
-    'other clients and the hosting plans are left alone'
+    `scoped by --clients to ${patterns}: only matching clients, their domains and zones are planned, ` +
+    'and prune acts only within them; other clients and the hosting plans are left alone'
   );
 }
 

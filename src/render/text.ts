@@ -93,7 +93,11 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
     warnings.length > 0 ? paint('yellow', plural(warnings.length, 'warning')) : '',
   ].filter(Boolean);
   const summary =
-    plan.changes.length === 0 ? 'No changes: the panel matches the manifest' : `Plan: ${changeSummary(plan.changes)}`;
+    plan.changes.length === 0
+      ? plan.scope === undefined
+        ? 'No changes: the panel matches the manifest'
+        : 'No changes within the scope: the panel matches the manifest for the clients it covers'
+      : `Plan: ${changeSummary(plan.changes)}`;
   out.push(paint('bold', `${summary}${findings.length > 0 ? `; ${findings.join(', ')}` : ''}.`));
   return `${out.join('\n')}\n`;
 }

@@ -136,8 +136,9 @@ describe('--clients through the CLI', () => {
     }
 
     // The scope converged; the whole manifest still has bob's changes and carol's prune pending.
-    const again = await run(['plan', w.file, '--clients', 'al*', '--detailed-exitcode'], w.env);
+    const again = await run(['plan', w.file, '--clients', 'al*', '--detailed-exitcode', '--no-color'], w.env);
     expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.stdout).toContain('No changes within the scope: '); // not "the panel matches the manifest"
     const whole = await run(['plan', w.file, '--format', 'json'], w.env);
     expect((JSON.parse(whole.stdout) as PlanJson).changes.map((c) => c.id)).toEqual([
       'client:bob',
@@ -167,7 +168,7 @@ describe('--clients through the CLI', () => {
     const lines = text.stdout.split('\n');
     expect(lines[0]).toBe(
       'Plan scoped by --clients to "bob", "CAR?L": only matching clients, their domains and zones are planned, ' +
-        'and pruned; other clients and the hosting plans are left alone.',
+        'and prune acts only within them; other clients and the hosting plans are left alone.',
     );
     expect(text.stdout).toContain('client "carol" will be deleted');
     expect(text.stdout).not.toMatch(/alice|alfred|alex/);
