@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { quote } from '../escape.js';
 import { USERNAME_PATTERN } from '../names.js';
 import { listedAgain } from '../kinds/domain.js';
@@ -47,14 +48,15 @@ export interface PartDigest {
 
 /**
  * What a plan records of its manifest: the sha256 of a file's bytes; for a directory, of the
- * list of its parts' digests (`<sha256>  <file>` lines, as sha256sum prints them, so anyone can
- * check it), and each part's.
+ * list of its parts' digests (`<sha256>  <name>` lines, each part's name in the directory, as
+ * `sha256sum *.yaml` prints them inside it, so anyone can check it; the same however the
+ * directory's path was typed), and each part's (named as given).
  */
 export function manifestDigest(files: ManifestFiles): { sha256: string; parts?: PartDigest[] } {
   const [only] = files.parts;
   if (!files.directory && only !== undefined) return { sha256: sha256Hex(only.bytes) };
   const parts = files.parts.map((p) => ({ file: p.file, sha256: sha256Hex(p.bytes) }));
-  return { sha256: sha256Hex(parts.map((p) => `${p.sha256}  ${p.file}\n`).join('')), parts };
+  return { sha256: sha256Hex(parts.map((p) => `${p.sha256}  ${basename(p.file)}\n`).join('')), parts };
 }
 
 /** Validates a manifest as read: a file as parseManifestBytes does, a directory's parts as one manifest. */

@@ -200,7 +200,7 @@ describe('loadManifestParts', () => {
       { file: 'panels/a/a.yaml', sha256: sha('version: 1\nclients:\n  - username: alice\n') },
       { file: 'panels/a/b.yaml', sha256: sha('version: 1\nclients:\n  - username: bob\n') },
     ]);
-    expect(loaded.sha256).toBe(sha(loaded.parts!.map((p) => `${p.sha256}  ${p.file}\n`).join('')));
+    expect(loaded.sha256).toBe(sha(loaded.parts!.map((p) => `${p.sha256}  ${p.file.split('/').at(-1)}\n`).join('')));
     const simulator = await sim();
     const panel = connectPanel({ url: simulator.url, apiKey: API_KEY });
     const live = await readLive(panel, loaded.desired);

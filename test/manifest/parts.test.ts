@@ -350,10 +350,10 @@ describe('manifestDigest', () => {
     });
   });
 
-  it('of a directory: each part\'s sha256, and the sha256 of the "<sha256>  <file>" lines sha256sum prints', () => {
+  it('of a directory: each part\'s sha256, and the sha256 of the "<sha256>  <name>" lines sha256sum prints in it', () => {
     const parts = [part('a.yaml', ALICE), part('b.yml', BOB)];
     const digest = manifestDigest({ name: DIR, directory: true, parts });
-    const lines = `${sha256(ALICE)}  ${DIR}/a.yaml\n${sha256(BOB)}  ${DIR}/b.yml\n`;
+    const lines = `${sha256(ALICE)}  a.yaml\n${sha256(BOB)}  b.yml\n`;
     expect(digest).toEqual({
       sha256: sha256(lines),
       parts: [
@@ -363,7 +363,14 @@ describe('manifestDigest', () => {
     });
     // A directory of one part is still a directory: not the part's own digest.
     const one = manifestDigest({ name: DIR, directory: true, parts: [part('a.yaml', ALICE)] });
-    expect(one.sha256).toBe(sha256(`${sha256(ALICE)}  ${DIR}/a.yaml\n`));
+    expect(one.sha256).toBe(sha256(`${sha256(ALICE)}  a.yaml\n`));
+    // The same however the directory's path was typed.
+    const typed = manifestDigest({
+      name: `./${DIR}/`,
+      directory: true,
+      parts: [{ ...part('a.yaml', ALICE), file: `./${DIR}//a.yaml` }],
+    });
+    expect(typed.sha256).toBe(one.sha256);
     expect(one.sha256).not.toBe(sha256(ALICE));
     // An empty directory: the digest of no lines.
     expect(manifestDigest({ name: DIR, directory: true, parts: [] })).toEqual({ sha256: sha256(''), parts: [] });
