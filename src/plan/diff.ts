@@ -197,7 +197,7 @@ export function diff(desired: Desired, live: Live, options: DiffOptions = {}): P
   domainChanges.push(...domainUpdates, ...zoneChanges);
 
   const planned = planHostingPlans(desired, live, clientChanges);
-  if (scope !== undefined) refuseStalePlanCopies(clientChanges, planned.first);
+  if (scope !== undefined) refuseStalePlanCopies(clientChanges, planned.first, desired);
   const hostingPlans = scope === undefined ? planned : NO_PLAN_CHANGES;
   conflicts.push(...hostingPlans.conflicts);
   return {

@@ -335,9 +335,11 @@ describe('a plan scoped by --clients', () => {
         const full = diff(manifest, panel);
         expect(full.changes.find((c) => c.type === 'client')?.dependsOn).toEqual(['hosting_plan:Unused']);
         const err = thrown(() => diff(manifest, panel, { scope: ['alice', 'carol'] }));
-        expect(err.code).toBe('usage');
+        expect(err.code).toBe('plan_conflict');
         expect(err.message).toContain('the manifest changes the plan 1 client would be put on');
-        expect(err.details).toEqual([expect.stringMatching(/^client "(alice|carol)" on hosting plan "Unused"$/)]);
+        expect([...err.details, ...err.located.map((l) => l.message)]).toEqual([
+          expect.stringMatching(/^client "(alice|carol)" on hosting plan "Unused"$/),
+        ]);
         expect(err.hint).toContain('apply without --clients first');
       }
       // A plan the manifest leaves as the panel has it: the scoped move goes ahead.
