@@ -2,7 +2,7 @@ import { compare } from '../util.js';
 
 /**
  * Which entries of a manifest directory are parts, and their order (parts.ts has the rest): kept
- * apart so that reading a directory (cli/files.ts) loads none of the manifest's checks before
+ * apart so that reading a directory (cli/manifest-files.ts) loads none of the manifest's checks before
  * they are needed.
  */
 

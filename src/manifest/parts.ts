@@ -20,8 +20,8 @@ import type { Desired, DesiredClient, DesiredHostingPlan, Diagnostic, Location }
  * except that it may leave out `clients`), then across parts: a username, domain or plan name
  * listed in two parts is an error at the second naming the first's file and line, as two
  * `prune` are; a client on a plan another part marks absent too; look-alike names are warned
- * about over the whole. The one owner of what a directory is: which files are parts, their
- * order, the digest a plan records.
+ * about over the whole. With part-names.ts (which entries are parts, and their order), the one
+ * owner of what a directory is: how its parts make one manifest, the digest a plan records.
  */
 
 /** One part: its path as messages name it (`manifests/clients.yaml`), and its bytes. */

@@ -16,7 +16,7 @@ import { tempDir } from '../helpers/sim-http.js';
 describe('a manifest directory and symbolic links', () => {
   it('reads a part that is a symbolic link to a file outside the directory, inside its repository', async () => {
     const w = await setup();
-    // The repository holding the directory (cli/files.ts: the nearest folder with .git).
+    // The repository holding the directory (cli/manifest-files.ts repositoryOf: the nearest folder with .git).
     await mkdir(join(w.dir, '.git'));
     const shared = join(w.dir, 'shared.yaml');
     await writeFile(shared, 'version: 1\nclients:\n  - username: carol\n    domains: [carol.example]\n');

@@ -3,7 +3,7 @@ import type { Io } from '../../src/cli/io.js';
 import { parseManifestFiles } from '../../src/manifest/parts.js';
 
 /**
- * A manifest read and validated as the CLI does it (src/cli/files.ts reads it): a file, or a
+ * A manifest read and validated as the CLI does it (src/cli/manifest-files.ts reads it): a file, or a
  * directory of parts.
  */
 export async function loadManifestFile(path: string) {

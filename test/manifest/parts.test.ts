@@ -101,7 +101,7 @@ describe('parseManifestParts, merging', () => {
     expect(desired?.prune.loc).toBeUndefined();
   });
 
-  it('takes the parts in the order given: the caller (cli/files.ts) orders them with partOrder', () => {
+  it('takes the parts in the order given: the caller (cli/manifest-files.ts) orders them with partOrder', () => {
     const result = parseManifestParts([part('b.yaml', BOB), part('a.yaml', ALICE)], DIR);
     expect(result.desired?.clients.map((c) => c.username)).toEqual(['bob', 'alice']);
   });
