@@ -93,6 +93,9 @@ ${SCOPE_HELP}
                          (a manifest only: a saved plan keeps the scope it was made with)
 ${MASS_HELP}
 
+A manifest may be a file or a directory of parts (every *.yaml and *.yml file in it, in name
+order, as one manifest: docs/manifest.md, "Manifest directories").
+
 Progress: a live line on a terminal; one timestamped line per finished action otherwise.
 Ctrl-C (SIGINT) or SIGTERM: requests in flight finish, the rest is skipped, the summary is
 printed, exit ${EXIT.interrupted}; running apply again finishes the job. A second one stops at once.

@@ -61,6 +61,9 @@ export const plan: Command = {
 ${SCOPE_HELP}
 ${MASS_HELP}
 
+A manifest may be a file or a directory of parts (every *.yaml and *.yml file in it, in name
+order, as one manifest: docs/manifest.md, "Manifest directories").
+
 Under GitHub Actions (GITHUB_ACTIONS=true) manifest problems and conflicts are also printed as
 annotations on the manifest's lines, and the Markdown plan is appended to $GITHUB_STEP_SUMMARY
 when it is set. A plan saved with --out is printed again, without the panel, by 'provision show FILE'.

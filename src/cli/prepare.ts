@@ -57,7 +57,7 @@ export const MASS_HELP =
 export const SCOPE_OPTIONS = { clients: { type: 'string', multiple: true } } as const;
 
 export const SCOPE_HELP =
-  '  --clients GLOB         plan only the clients whose username matches (repeatable; * any run of\n' +
+  '  --clients GLOB         only the clients whose username matches (repeatable; * any run of\n' +
   '                         characters, ? one), with their domains and zones; prune acts within them;\n' +
   '                         other clients and the hosting plans are left alone. For an urgent fix, as\n' +
   "                         Terraform's -target: the next plan without it shows what else is pending";

@@ -46,6 +46,9 @@ Take it where the key is (a job on the default branch, on a schedule), with the 
 that branch; a pull request that adds a domain with "dns" or a managed client field the
 snapshot did not read is refused by plan --from-snapshot until the snapshot is taken again.
 
+A manifest may be a file or a directory of parts (every *.yaml and *.yml file in it, in name
+order, as one manifest: docs/manifest.md, "Manifest directories").
+
 ${CONNECTION_HELP}
 
 Examples:

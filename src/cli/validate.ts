@@ -27,12 +27,14 @@ export const validate: Command = {
                          document on stdout: each manifest, valid or not, with its diagnostics;
                          schemas/validate-result.schema.json)
 
-A manifest given as - is read from standard input. Each manifest is checked and reported,
-whatever the others hold. A file that cannot be read is an error, not a diagnostic.
+A manifest given as - is read from standard input; a directory is one manifest of parts (every
+*.yaml and *.yml file in it, in name order: docs/manifest.md, "Manifest directories"). Each
+manifest is checked and reported, whatever the others hold. A file that cannot be read is an
+error, not a diagnostic.
 
 Examples:
   provision validate manifest.yaml
-  provision validate panels/*/manifest.yaml
+  provision validate panels/*                      # each panel's directory of parts
   cat manifest.yaml | provision validate -
   provision validate manifest.yaml --format json | jq '.files[].diagnostics[]'
 
