@@ -171,20 +171,16 @@ export async function writeAllAtomically(
   }[],
 ): Promise<void> {
   const staged: StagedWrite[] = [];
+  // What a refusal says of the others: none of them is written either.
+  const nothing = files.length > 1 ? 'no file was written' : NOTHING_WRITTEN;
   try {
     for (const { path, text, unchangedFrom } of files) {
-      if (unchangedFrom !== undefined) await refuseChanged(path, unchangedFrom);
-      staged.push(await stageWrite(path, text));
+      if (unchangedFrom !== undefined) await refuseChanged(path, unchangedFrom, nothing);
+      staged.push(await stageWrite(path, text, nothing));
     }
   } catch (error) {
     for (const s of staged) await s.discard();
-    throw error instanceof ProvisionError && files.length > 1
-      ? new ProvisionError(error.code, `${error.message.replace(/: nothing was written$/, '')}: no file was written`, {
-          ...(error.hint === undefined ? {} : { hint: error.hint }),
-          meta: error.meta,
-          cause: error,
-        })
-      : error;
+    throw error;
   }
   const done: string[] = [];
   for (const [i, s] of staged.entries()) {
@@ -203,11 +199,14 @@ export async function writeAllAtomically(
   }
 }
 
+/** The end of a refusal to write one file. */
+const NOTHING_WRITTEN = 'nothing was written';
+
 /** Refuses to replace `path` when it no longer holds `bytes` (someone saved it meanwhile). */
-async function refuseChanged(path: string, bytes: Uint8Array): Promise<void> {
+async function refuseChanged(path: string, bytes: Uint8Array, nothing: string): Promise<void> {
   const now = await readFile(path).catch(() => undefined);
   if (now !== undefined && Buffer.compare(now, bytes) === 0) return;
-  throw new ProvisionError('io', `${path} changed since it was read: nothing was written`, {
+  throw new ProvisionError('io', `${path} changed since it was read: ${nothing}`, {
     hint: 'run the command again: it starts from the file as it is now',
     meta: { path },
   });
@@ -221,16 +220,20 @@ interface StagedWrite {
 }
 
 /** The first half of writeAtomically: checks, the temporary file written, synced, given the old owner and mode. */
-async function stageWrite(path: string, text: string): Promise<StagedWrite> {
+async function stageWrite(path: string, text: string, nothing = NOTHING_WRITTEN): Promise<StagedWrite> {
   if (path === STDOUT) throw dashRefused();
   const failed = (error: unknown): ProvisionError =>
     error instanceof ProvisionError
       ? error
-      : new ProvisionError('io', `cannot write ${path}: ${errnoCode(error)}`, {
-          hint: 'check that the directory exists and is writable',
-          meta: { path },
-          cause: error,
-        });
+      : new ProvisionError(
+          'io',
+          `cannot write ${path}: ${errnoCode(error)}${nothing === NOTHING_WRITTEN ? '' : `: ${nothing}`}`,
+          {
+            hint: 'check that the directory exists and is writable',
+            meta: { path },
+            cause: error,
+          },
+        );
   const existing = await lstat(path).then(
     (info) => info,
     (error: unknown) => {
@@ -240,7 +243,7 @@ async function stageWrite(path: string, text: string): Promise<StagedWrite> {
   );
   const kind = existing === undefined ? undefined : fileKind(existing);
   if (kind !== undefined) {
-    throw new ProvisionError('io', `${path} is ${kind}, not a regular file: nothing was written`, {
+    throw new ProvisionError('io', `${path} is ${kind}, not a regular file: ${nothing}`, {
       hint: 'give the path of a regular file (it is created when missing)',
       meta: { path },
     });
@@ -262,7 +265,7 @@ async function stageWrite(path: string, text: string): Promise<StagedWrite> {
     created = true;
     try {
       await handle.writeFile(text);
-      if (existing !== undefined) await keepOwnerAndMode(handle, existing, path);
+      if (existing !== undefined) await keepOwnerAndMode(handle, existing, path, nothing);
       // On disk before the rename: a crash after it never leaves an empty or partial file.
       await handle.sync();
     } finally {
@@ -303,7 +306,7 @@ export function fileKind(info: Stats): string | undefined {
  * clears the set-user-ID and set-group-ID bits). The owner is changed only where it differs
  * from the new file's: a user who owns the file rewrites it without privileges.
  */
-async function keepOwnerAndMode(handle: FileHandle, old: Stats, path: string): Promise<void> {
+async function keepOwnerAndMode(handle: FileHandle, old: Stats, path: string, nothing: string): Promise<void> {
   const made = await handle.stat();
   if (made.uid !== old.uid || made.gid !== old.gid) {
     try {
@@ -314,7 +317,7 @@ async function keepOwnerAndMode(handle: FileHandle, old: Stats, path: string): P
       const what = ours
         ? `the group of ${path} (group ${old.gid})`
         : `the owner of ${path} (user ${old.uid}, group ${old.gid})`;
-      throw new ProvisionError('io', `cannot keep ${what}: ${errnoCode(error)}: nothing was written`, {
+      throw new ProvisionError('io', `cannot keep ${what}: ${errnoCode(error)}: ${nothing}`, {
         hint: ours
           ? "change the file's group to one of yours (chgrp), or give the path of a new file"
           : "run as the file's owner (or root), or give the path of a new file",

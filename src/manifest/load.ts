@@ -28,6 +28,11 @@ export interface LoadResult {
    * a manifest to plan.
    */
   readonly partial?: Desired;
+  /**
+   * How many problems were found past the ones listed, when there were too many: `diagnostics`
+   * then ends with the line that says so (at the first of them).
+   */
+  readonly hidden?: number;
 }
 
 /** Resource-exhaustion guard for aliases of aliases (the "billion laughs"); a manifest needs few. */
@@ -274,10 +279,15 @@ function finish(
   const shown = sorted.slice(0, MAX_DIAGNOSTICS);
   shown.push({
     ...beyond,
-    message: `… and ${plural(more, 'more problem')} from here on, not shown: fix the ones above first`,
+    message: moreProblems(more),
   });
   const errorCount = sorted.reduce((n, d) => n + (d.severity === 'error' ? 1 : 0), 0) + counted.errors;
-  return { ...read, diagnostics: shown, errorCount };
+  return { ...read, diagnostics: shown, errorCount, hidden: more };
+}
+
+/** The line that stands for the problems past the ones listed. */
+export function moreProblems(n: number): string {
+  return `… and ${plural(n, 'more problem')} from here on, not shown: fix the ones above first`;
 }
 
 function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {

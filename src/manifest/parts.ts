@@ -3,10 +3,10 @@ import { quote } from '../escape.js';
 import { USERNAME_PATTERN } from '../names.js';
 import { listedAgain } from '../kinds/domain.js';
 import { planListedAgain } from '../kinds/hosting-plan/manifest.js';
-import { placeOf, plural, sha256Hex } from '../util.js';
+import { placeOf, sha256Hex } from '../util.js';
 import { usernameTwice } from './build.js';
 import { checkClientPlans } from './hosting-plans.js';
-import { type LoadResult, MAX_DIAGNOSTICS, parseManifestBytes, validatePartBytes } from './load.js';
+import { type LoadResult, MAX_DIAGNOSTICS, moreProblems, parseManifestBytes, validatePartBytes } from './load.js';
 import { lookalikeDiagnostics } from './lookalike.js';
 import { NO_PRUNE } from './types.js';
 
@@ -84,11 +84,21 @@ export function parseManifestParts(parts: readonly ManifestPart[], name: string)
   }
   const diagnostics: Diagnostic[] = [];
   let errorCount = 0;
+  /** Problems a part found past the ones it listed, and where the first of them stands. */
+  let hidden = 0;
+  let firstHidden: Diagnostic | undefined;
   const readParts: Desired[] = [];
   for (const part of parts) {
     const result = validatePartBytes(part.bytes, part.file);
-    diagnostics.push(...result.diagnostics);
-    errorCount += result.errorCount ?? result.diagnostics.filter((d) => d.severity === 'error').length;
+    const listed = [...result.diagnostics];
+    // A part's own "… and N more" line (its last) is said again once for the whole directory.
+    if (result.hidden !== undefined) {
+      const line = listed.pop();
+      hidden += result.hidden;
+      firstHidden ??= line;
+    }
+    diagnostics.push(...listed);
+    errorCount += result.errorCount ?? listed.filter((d) => d.severity === 'error').length;
     // A part with errors of its own is checked across too, as far as it reads: every problem at once.
     const read = result.desired ?? result.partial;
     if (read !== undefined) readParts.push(read);
@@ -101,21 +111,15 @@ export function parseManifestParts(parts: readonly ManifestPart[], name: string)
   if (desired !== undefined) diagnostics.push(...lookalikeDiagnostics(desired));
   const order = new Map(parts.map((p, i) => [p.file, i] as const));
   const rank = (d: Diagnostic): number => order.get(d.file) ?? -1;
-  diagnostics.sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.column - b.column);
-  // At most MAX_DIAGNOSTICS for the whole directory, as for a file (each part's own are capped too).
-  const beyond = diagnostics[MAX_DIAGNOSTICS];
-  const shown = beyond === undefined ? diagnostics : diagnostics.slice(0, MAX_DIAGNOSTICS);
-  if (beyond !== undefined) {
-    // A part's own "… and N more" line stands for N problems.
-    const hidden = diagnostics
-      .slice(MAX_DIAGNOSTICS)
-      .reduce((n, d) => n + Number(/^… and (\d+) more problems? from here on/.exec(d.message)?.[1] ?? 1), 0);
-    shown.push({
-      ...beyond,
-      message: `… and ${plural(hidden, 'more problem')} from here on, not shown: fix the ones above first`,
-    });
-  }
-  const listed = shown.filter((d) => d.severity === 'error' && !d.message.startsWith('… and ')).length;
+  const inOrder = (a: Diagnostic, b: Diagnostic): number => rank(a) - rank(b) || a.line - b.line || a.column - b.column;
+  diagnostics.sort(inOrder);
+  // At most MAX_DIAGNOSTICS for the whole directory, as for a file, then one line for the rest.
+  const shown = diagnostics.slice(0, MAX_DIAGNOSTICS);
+  const more = diagnostics.length - shown.length + hidden;
+  // The line stands at the first problem not listed, in the directory's order.
+  const [at] = [diagnostics[MAX_DIAGNOSTICS], firstHidden].filter((d) => d !== undefined).sort(inOrder);
+  if (more > 0 && at !== undefined) shown.push({ ...at, message: moreProblems(more) });
+  const listed = shown.filter((d) => d.severity === 'error').length - (more > 0 && at?.severity === 'error' ? 1 : 0);
   return { desired, diagnostics: shown, ...(listed === errorCount ? {} : { errorCount }) };
 }
 
