@@ -76,7 +76,7 @@ export type { PanelEvent } from '../events.js';
 
 // Apply: carry the plan out.
 export { executePlan, type ApplyOptions } from './apply.js';
-export type { Outcome } from '../plan/outcome.js';
+export type { FailureCode, Outcome } from '../plan/outcome.js';
 
 // Render: text, Markdown (a pull-request comment) and JSON, as the CLI prints them.
 export { planView, renderApplyJson, renderApplyText, renderPlanText, type PlanContext } from './render.js';

@@ -3,7 +3,8 @@ import { type LoadResult, parseManifestBytes } from '../manifest/load.js';
 import { type ManifestFiles, manifestDigest, parseManifestFiles, type PartDigest } from '../manifest/parts.js';
 import type { Desired, Diagnostic } from '../manifest/types.js';
 import { formatDiagnostic } from '../render/diagnostics.js';
-import { plural, sha256Hex } from '../util.js';
+import { compare, plural, sha256Hex } from '../util.js';
+import { basename } from 'node:path';
 
 /** A valid manifest, loaded: what `diff`, `readLive` and `planView` take. */
 export interface LoadedManifest {
@@ -35,9 +36,9 @@ export function loadManifest(source: string | Uint8Array, file = 'manifest.yaml'
  * Loads a manifest directory's parts as one manifest, exactly as `provision validate DIR` does
  * (design.md "Working at scale": each part validated, then across parts; `prune` in one part).
  * `parts`: each part's name as messages should give it (`panels/fra1/clients.yaml`) and its text
- * or bytes, in the order to read them (`partOrder` of their file names, as the CLI reads a
- * directory); `name` names the directory. Reads no file; errors as loadManifest's. The result's
- * `sha256` and `parts` are what a plan of it records.
+ * or bytes, in any order: they are read in the CLI's order (the code-unit order of their names in
+ * the directory, as `partOrder` gives it); `name` names the directory. Reads no file; errors as
+ * loadManifest's. The result's `sha256` and `parts` are what a plan of it records.
  */
 export function loadManifestParts(
   parts: readonly { readonly file: string; readonly source: string | Uint8Array }[],
@@ -46,10 +47,12 @@ export function loadManifestParts(
   const files: ManifestFiles = {
     name,
     directory: true,
-    parts: parts.map((p) => ({
-      file: p.file,
-      bytes: typeof p.source === 'string' ? new TextEncoder().encode(p.source) : p.source,
-    })),
+    parts: [...parts]
+      .sort((a, b) => compare(basename(a.file), basename(b.file)))
+      .map((p) => ({
+        file: p.file,
+        bytes: typeof p.source === 'string' ? new TextEncoder().encode(p.source) : p.source,
+      })),
   };
   const digest = manifestDigest(files);
   const result = loaded(parseManifestFiles(files), name, digest.sha256);

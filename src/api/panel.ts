@@ -69,6 +69,11 @@ export interface ReadOptions {
   readonly onEvent?: OnEvent;
   /** Told, in a sentence, when the read is partial (no domain list) or costs more requests: the `note` events. */
   readonly onNote?: (message: string) => void;
+  /**
+   * `--clients`: read for the clients these username patterns match only (their details and
+   * zones), as for diff's `scope`; the four lists are read whole either way.
+   */
+  readonly scope?: readonly string[] | undefined;
 }
 
 /**
@@ -79,7 +84,7 @@ export interface ReadOptions {
  */
 export async function readLive(panel: PanelClient, desired: Desired, options: ReadOptions = {}): Promise<Live> {
   return readPanel(panel, {
-    ...readsForManifest(desired),
+    ...readsForManifest(desired, options.scope),
     onEvent: (event) => {
       options.onEvent?.(event);
       if (event.type === 'note') options.onNote?.(event.message);

@@ -1,6 +1,8 @@
 import pLimit from 'p-limit';
 import { quote } from '../escape.js';
 import { messageOf } from '../util.js';
+import { ProvisionError } from '../errors.js';
+import type { FailureCode } from '../plan/outcome.js';
 
 /** A unit of work and the ones that must succeed before it starts. */
 interface WalkNode<Id extends string> {
@@ -14,7 +16,7 @@ interface WalkNode<Id extends string> {
  */
 export type Visited<N, Id, R> =
   | { readonly node: N; readonly status: 'succeeded'; readonly value: R }
-  | { readonly node: N; readonly status: 'failed'; readonly error: string; readonly code?: string }
+  | { readonly node: N; readonly status: 'failed'; readonly error: string; readonly code?: FailureCode }
   | { readonly node: N; readonly status: 'skipped'; readonly because: Id | 'interrupted' };
 
 /**
@@ -34,10 +36,10 @@ export interface Slot {
 /** The slot of work done outside a walk (a change applied alone): runs `work` at once. */
 export const NO_SLOT: Slot = { run: (work) => work() };
 
-/** An error's machine code (`panel_http`, `zone_changed`): a lowercase word its class gives; else undefined. */
-function codeOf(error: unknown): string | undefined {
-  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && /^[a-z][a-z_]{0,63}$/.test(code) ? code : undefined;
+/** An error's machine code: a ProvisionError's (`panel_http`), or a zone changed since the plan (zone.ts); else undefined. */
+function codeOf(error: unknown): FailureCode | undefined {
+  if (error instanceof ProvisionError) return error.code;
+  return error instanceof Error && (error as { code?: unknown }).code === 'zone_changed' ? 'zone_changed' : undefined;
 }
 
 /** Thrown by Slot.run after an abort, instead of starting the work. */

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../errors.js';
 import type { Change, ChangeId } from './types.js';
 
 /**
@@ -16,12 +17,15 @@ export type Outcome =
       readonly id: number;
       readonly note?: string;
     }
-  | { readonly change: Change; readonly status: 'failed'; readonly error: string; readonly code?: string }
+  | { readonly change: Change; readonly status: 'failed'; readonly error: string; readonly code?: FailureCode }
   | {
       readonly change: Change;
       readonly status: 'skipped';
       readonly because: ChangeId | 'interrupted';
     };
+
+/** A failure's machine code: a ProvisionError's, or a DNS zone changed since the plan (apply/zone.ts). */
+export type FailureCode = ErrorCode | 'zone_changed';
 
 /** succeeded / failed / skipped counts. */
 export function tally(outcomes: readonly Outcome[]): Record<Outcome['status'], number> {

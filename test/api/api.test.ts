@@ -193,7 +193,8 @@ describe('loadManifestParts', () => {
     const order = api.partOrder(parts.map((p) => p.file.split('/').at(-1) ?? ''));
     expect(order).toEqual(['a.yaml', 'b.yaml']);
     const sorted = order.map((name) => parts.find((p) => p.file.endsWith(`/${name}`))!);
-    const loaded = api.loadManifestParts(sorted, 'panels/a');
+    // Given in any order, read in the CLI's.
+    const loaded = api.loadManifestParts(parts, 'panels/a');
     expect(loaded.desired.clients.map((c) => c.username)).toEqual(['alice', 'bob']);
     const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
     expect(loaded.parts).toEqual([
@@ -223,6 +224,30 @@ describe('loadManifestParts', () => {
       expect(error).toBeInstanceOf(ProvisionError);
       expect((error as ProvisionError).located[0]).toMatchObject({ file: 'panels/a/c.yaml', line: 3 });
     }
+  });
+});
+
+describe('readLive with a scope', () => {
+  it("reads the zones and details of the scope's clients only, as plan --clients does", async () => {
+    const text = ['alice', 'bob']
+      .map((u) => `  - username: ${u}\n    domains:\n      - name: ${u}.example\n        dns: {records: []}\n`)
+      .join('');
+    const { desired } = loadManifest(`version: 1\nclients:\n${text}`, 'm.yaml');
+    const simulator = await sim({
+      seed: {
+        clients: [
+          { username: 'alice', domains: ['alice.example'] },
+          { username: 'bob', domains: ['bob.example'] },
+        ],
+      },
+    });
+    const panel = connectPanel({ url: simulator.url, apiKey: API_KEY });
+    const zoneReads = (): string[] => simulator.requests.filter((r) => r.path.startsWith('/dns/')).map((r) => r.path);
+    await readLive(panel, desired, { scope: ['al*'] });
+    expect(zoneReads()).toHaveLength(1);
+    await readLive(panel, desired);
+    expect(zoneReads()).toHaveLength(3);
+    await panel.close();
   });
 });
 
