@@ -1,5 +1,4 @@
 import { domainToASCII } from 'node:url';
-import { ProvisionError } from './errors.js';
 import { quote } from './escape.js';
 
 /**
@@ -141,27 +140,4 @@ function wildcardMatch(pattern: readonly string[], name: readonly string[]): boo
   }
   while (pattern[p] === '*') p++;
   return p === pattern.length;
-}
-
-/**
- * `--clients` patterns (plan, apply, export), checked: each must be able to match a username
- * (letters, digits, `-`, `_`, and the wildcards `*` and `?`; case does not matter). Throws
- * ProvisionError 'usage' naming the first that cannot (a domain given by mistake, an empty one).
- */
-export function checkClientPatterns(patterns: readonly string[]): readonly string[] {
-  for (const pattern of patterns) {
-    if (/^[a-z0-9_*?-]+$/i.test(pattern)) continue;
-    throw new ProvisionError(
-      'usage',
-      pattern.trim() === ''
-        ? '--clients needs a pattern such as team-*'
-        : `--clients ${quote(pattern)} cannot match a username: usernames are letters, digits, "-" and "_"`,
-      {
-        hint: pattern.includes('.')
-          ? '--clients takes usernames (team-*), not domains: give the username of the client that owns the domain'
-          : 'give a username, or a pattern with * (any run of characters) and ? (one character)',
-      },
-    );
-  }
-  return patterns;
 }

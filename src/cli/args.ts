@@ -248,3 +248,26 @@ export function rate(value: string | undefined, flag: string): number | undefine
     );
   return n;
 }
+
+/**
+ * `--clients` patterns (plan, apply, export), checked: each must be able to match a username
+ * (letters, digits, `-`, `_`, and the wildcards `*` and `?`; case does not matter). Throws
+ * ProvisionError 'usage' naming the first that cannot (a domain given by mistake, an empty one).
+ */
+export function checkClientPatterns(patterns: readonly string[]): readonly string[] {
+  for (const pattern of patterns) {
+    if (/^[a-z0-9_*?-]+$/i.test(pattern)) continue;
+    throw new ProvisionError(
+      'usage',
+      pattern.trim() === ''
+        ? '--clients needs a pattern such as team-*'
+        : `--clients ${quote(pattern)} cannot match a username: usernames are letters, digits, "-" and "_"`,
+      {
+        hint: pattern.includes('.')
+          ? '--clients takes usernames (team-*), not domains: give the username of the client that owns the domain'
+          : 'give a username, or a pattern with * (any run of characters) and ? (one character)',
+      },
+    );
+  }
+  return patterns;
+}

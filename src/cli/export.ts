@@ -15,11 +15,11 @@ import {
   type ZoneCounts,
   type ZonePick,
 } from '../api/export.js';
-import { checkClientPatterns, globMatcher } from '../names.js';
+import { globMatcher } from '../names.js';
 import type { Live } from '../panel/index.js';
 import { plural } from '../util.js';
 import type { Command, Credentials } from './args.js';
-import { parseCommandLine } from './args.js';
+import { checkClientPatterns, parseCommandLine } from './args.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, connect, type ConnectionValues } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
 import { checkOutPath, STDIN, writeAllAtomically, writeAtomically } from './files.js';

@@ -11,9 +11,8 @@ import {
   type SavedPlan,
 } from '../api/prepare.js';
 import type { PanelClient } from '../panel/index.js';
-import { count, type Credentials, type Range, rangeText } from './args.js';
+import { checkClientPatterns, count, type Credentials, type Range, rangeText } from './args.js';
 import { ProvisionError } from '../errors.js';
-import { checkClientPatterns } from '../names.js';
 import { connect, type ConnectionValues } from './connection.js';
 import { EXIT } from './exit.js';
 import { readManifestFiles } from './manifest-files.js';
