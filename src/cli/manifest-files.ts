@@ -13,11 +13,11 @@ import type { Io } from './io.js';
  * A part may be a symbolic link (a part shared by several panels' directories), but only to a
  * file named like a part (`*.yaml`, `*.yml`) inside the repository that holds the directory as
  * given (the nearest folder above it with `.git`; without one, the directory itself), never under
- * `.git`: a pull request cannot make a part of a file elsewhere on the runner, or of the
- * checkout's own credentials (`.git/config`), and have its lines quoted in a diagnostic that the
- * pull request's comment shows. The part is read at the path its link resolved to, so it cannot
- * be swapped between the check and the read. An entry named like a part that is not a regular
- * file is refused, naming it.
+ * `.git`, never through a link the system cannot resolve: a pull request cannot make a part of a
+ * file elsewhere on the runner, or of the checkout's own credentials (`.git/config`), and have
+ * its lines quoted in a diagnostic that the pull request's comment shows. The part is read at the
+ * path its link resolved to: the links are not followed a second time. An entry named like a
+ * part that is not a regular file is refused, naming it.
  */
 export async function readManifestFiles(path: string, io: Io, what = 'manifest'): Promise<ManifestFiles> {
   const info = STDIN_PATHS.has(path) ? undefined : await stat(path).catch(() => undefined);
