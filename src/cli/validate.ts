@@ -90,7 +90,8 @@ async function validateText(paths: readonly string[], io: Io): Promise<string[]>
 async function validateJson(paths: readonly string[], io: Io): Promise<string[]> {
   const files: ValidatedFile[] = [];
   for (const path of paths) {
-    const checked = checkManifest(await readManifestFiles(path, io));
+    const manifest = await readManifestFiles(path, io);
+    const checked = checkManifest(manifest);
     annotate(checked.diagnostics, io);
     const { desired } = checked;
     files.push({
@@ -98,7 +99,14 @@ async function validateJson(paths: readonly string[], io: Io): Promise<string[]>
       diagnostics: checked.diagnostics,
       errors: checked.errors,
       counts:
-        desired === undefined ? undefined : { clients: desired.clients.length, domains: domainCount(desired.clients) },
+        desired === undefined
+          ? undefined
+          : {
+              clients: desired.clients.length,
+              domains: domainCount(desired.clients),
+              hostingPlans: desired.hostingPlans?.length,
+              parts: manifest.directory ? manifest.parts.length : undefined,
+            },
     });
   }
   io.stdout.write(renderValidateJson(files));

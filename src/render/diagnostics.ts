@@ -57,12 +57,25 @@ export interface ValidatedFile {
   readonly diagnostics: readonly Diagnostic[];
   /** Errors in all (more than `diagnostics` lists when they were too many to list). */
   readonly errors: number;
-  /** Clients and domains, when valid. */
-  readonly counts?: { readonly clients: number; readonly domains: number } | undefined;
+  /**
+   * Clients and domains, when valid; the hosting plans it defines when it defines some; a
+   * directory's parts.
+   */
+  readonly counts?:
+    | {
+        readonly clients: number;
+        readonly domains: number;
+        readonly hostingPlans?: number | undefined;
+        readonly parts?: number | undefined;
+      }
+    | undefined;
 }
 
-/** The format of validate's JSON (schemas/validate-result.schema.json); a reader accepts any minor of its major. */
-export const VALIDATE_FORMAT_VERSION = '1.0';
+/**
+ * The format of validate's JSON (schemas/validate-result.schema.json); a reader accepts any minor
+ * of its major. 1.1: `hosting_plans` and a directory's `parts`.
+ */
+export const VALIDATE_FORMAT_VERSION = '1.1';
 
 /**
  * `validate --format json`: every manifest with its diagnostics as data (snake_case, like the
@@ -74,7 +87,14 @@ export function renderValidateJson(files: readonly ValidatedFile[]): string {
     valid: f.errors === 0,
     error_count: f.errors,
     warning_count: f.diagnostics.filter((d) => d.severity === 'warning').length,
-    ...(f.counts === undefined ? {} : { clients: f.counts.clients, domains: f.counts.domains }),
+    ...(f.counts === undefined
+      ? {}
+      : {
+          clients: f.counts.clients,
+          domains: f.counts.domains,
+          ...(f.counts.hostingPlans === undefined ? {} : { hosting_plans: f.counts.hostingPlans }),
+          ...(f.counts.parts === undefined ? {} : { parts: f.counts.parts }),
+        }),
     diagnostics: f.diagnostics.map((d) => ({
       severity: d.severity,
       file: d.file,

@@ -231,7 +231,7 @@ describe('validate --format json and GitHub annotations', () => {
     const okDoc = JSON.parse(ok.stdout) as unknown;
     expect(validResult(okDoc), JSON.stringify(validResult.errors)).toBe(true);
     expect(okDoc).toEqual({
-      format_version: '1.0',
+      format_version: '1.1',
       valid: true,
       files: [
         {
@@ -241,6 +241,8 @@ describe('validate --format json and GitHub annotations', () => {
           warning_count: 0,
           clients: 2,
           domains: 3,
+          hosting_plans: 1,
+          parts: 2,
           diagnostics: [],
         },
       ],

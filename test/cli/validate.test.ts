@@ -64,7 +64,7 @@ describe('validate --format json', () => {
     const result = JSON.parse(r.stdout) as { files: { diagnostics: { message: string }[] }[] };
     expect(valid(result), JSON.stringify(valid.errors)).toBe(true);
     expect(result).toMatchObject({
-      format_version: '1.0',
+      format_version: '1.1',
       valid: false,
       files: [
         {
