@@ -106,6 +106,14 @@ export function globMatcher(patterns: readonly string[]): (name: string) => bool
 }
 
 /**
+ * The test of a `--clients` scope (diff's, readLive's, a snapshot's): usernames matching one of
+ * its patterns (globMatcher); without a scope, every username.
+ */
+export function scopeMatcher(scope: readonly string[] | undefined): (username: string) => boolean {
+  return scope === undefined ? () => true : globMatcher(scope);
+}
+
+/**
  * A test for names against wildcard patterns, exactly as written (case-sensitive): `*` any run of
  * characters, `?` one (a code point), everything else literal, the whole name. Never a regular
  * expression: a pattern from a pull request (`*a*a*a*a*a*b`) costs at most its length times the

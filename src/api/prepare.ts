@@ -15,7 +15,7 @@ import type { ExistingClient, LookedUp } from '../secrets/recovery.js';
 import type { Redactions } from '../redact.js';
 import type { Snapshot } from './snapshot.js';
 import { plural } from '../util.js';
-import { globMatcher } from '../names.js';
+import { scopeMatcher } from '../names.js';
 import { type ManifestFiles, manifestDigest } from '../manifest/parts.js';
 
 /**
@@ -185,7 +185,7 @@ function planNotes(desired: Desired, live: Live, scope: readonly string[] | unde
     );
   }
   if (scope !== undefined) {
-    const inScope = globMatcher(scope);
+    const inScope = scopeMatcher(scope);
     if (!desired.clients.some((c) => inScope(c.username)) && !live.clients.some((c) => inScope(c.username)))
       notes.push('--clients matches no client of the manifest or the panel: nothing is planned.');
   }

@@ -8,7 +8,7 @@ import type { Plan } from '../plan/types.js';
 import { CLIENT_FIELDS, fieldsLacking, liveValue, managedFields } from '../kinds/client/index.js';
 import { type LiveZone, parseZone } from '../kinds/zone/record.js';
 import { isRecord, type JsonObject, type JsonValue, plural, sha256Hex } from '../util.js';
-import { globMatcher } from '../names.js';
+import { scopeMatcher } from '../names.js';
 
 /**
  * A snapshot (schemas/snapshot.schema.json): the panel as plan reads it, saved as one JSON
@@ -289,7 +289,7 @@ export function snapshotGaps(snapshot: Snapshot, desired: Desired, scope?: reado
   const { live, reads } = snapshot;
   const gaps: string[] = [];
   const needs = readsForManifest(desired, scope);
-  const inScope = scope === undefined ? () => true : globMatcher(scope);
+  const inScope = scopeMatcher(scope);
   if (!live.domainsComplete) {
     const looked = new Set(reads.domainNames);
     for (const name of new Set(needs.domainNames))

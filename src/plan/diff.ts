@@ -1,7 +1,7 @@
 import { type LocatedProblem, ProvisionError } from '../errors.js';
 import { quote } from '../escape.js';
 import type { Desired, DesiredClient, DesiredHostingPlan, Location } from '../manifest/types.js';
-import { closest, globMatcher } from '../names.js';
+import { closest, globMatcher, scopeMatcher } from '../names.js';
 import type { Live, LiveClient, LiveHostingPlan } from '../panel/types.js';
 import { orderChanges } from './order.js';
 import { NO_PLAN_CHANGES, planHostingPlans } from './hosting-plans.js';
@@ -63,7 +63,7 @@ import { newZone, updateZone, type UpdateZone } from '../kinds/zone.js';
 export function diff(desired: Desired, live: Live, options: DiffOptions = {}): Plan {
   const index = new LiveIndex(live);
   const { scope } = options;
-  const inScope = scope === undefined ? () => true : globMatcher(scope);
+  const inScope = scopeMatcher(scope);
   // The plans the manifest defines and the panel lacks: created in this run, before their clients.
   const defined = new Set(
     (scope === undefined ? (desired.hostingPlans ?? []) : []).flatMap((p) =>

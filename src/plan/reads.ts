@@ -2,7 +2,7 @@ import type { Desired } from '../manifest/types.js';
 import type { ManagedField, ReadLiveOptions } from '../panel/index.js';
 import type { Plan } from './types.js';
 import { managedFields } from '../kinds/client/index.js';
-import { globMatcher } from '../names.js';
+import { scopeMatcher } from '../names.js';
 
 /** What a plan needs read from the panel (readLive's options, without the callbacks). */
 export type PlanReads = Pick<ReadLiveOptions, 'domainNames' | 'details' | 'zones'>;
@@ -17,7 +17,7 @@ export type PlanReads = Pick<ReadLiveOptions, 'domainNames' | 'details' | 'zones
 export function readsForManifest(desired: Desired, scope?: readonly string[]): PlanReads {
   const usernames = new Set<string>();
   const fields = new Set<ManagedField>();
-  const inScope = scope === undefined ? () => true : globMatcher(scope);
+  const inScope = scopeMatcher(scope);
   const clients = desired.clients.filter((c) => inScope(c.username));
   for (const client of clients) {
     const managed = managedFields(client);
