@@ -9,28 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { type DnsRecord, TTL_RANGE } from '../../src/kinds/zone.js';
 import { parseManifest } from '../../src/manifest/index.js';
 import { parseManifestChunked, parseManifestWhole, validateManifest } from '../../src/manifest/load.js';
-import type { DesiredDomain } from '../../src/manifest/types.js';
-import { formatDiagnostic } from '../../src/render/diagnostics.js';
-
-const FILE = 'm.yaml';
-const at = (line: number, column: number) => ({ file: FILE, line, column });
-
-/** A manifest of one client, alice, whose domains are the lines given (indented under `domains:`). */
-function manifest(...lines: string[]): string {
-  return `version: 1\nclients:\n  - username: alice\n    domains:\n${lines.map((l) => `      ${l}\n`).join('')}`;
-}
-
-/** The formatted diagnostics, as the CLI prints them. */
-function report(text: string): string[] {
-  return parseManifest(text, FILE).diagnostics.map(formatDiagnostic);
-}
-
-/** The domains of the first client, when the manifest is valid. */
-function domains(text: string): readonly DesiredDomain[] | undefined {
-  const result = parseManifest(text, FILE);
-  expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  return result.desired?.clients[0]?.domains;
-}
+import { at, domains, FILE, manifest, report } from '../helpers/domain-items.js';
 
 /** The three reads of `text` agree (chunked.test.ts's rule), in batches of `batchChars`. */
 function agree(text: string, batchChars: number): void {
