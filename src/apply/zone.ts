@@ -175,7 +175,8 @@ function zoneBuilder(
               .join('; ')})`,
         );
     }
-    return { body, request: zoneRequest(change, { id, body }) };
+    // The body built here, never the plan's: zoneRequest prefers a change's own body.
+    return { body, request: zoneRequest({ ...change, body }, { id, body }) };
   };
 }
 

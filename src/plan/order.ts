@@ -13,16 +13,17 @@ import { phaseOf } from './types.js';
 export function orderChanges(
   desired: Desired,
   clientChanges: readonly Change[],
-  domainFirst: readonly (CreateDomain | UpdateDomain | UpdateZone)[],
+  domainChanges: readonly (CreateDomain | UpdateDomain | UpdateZone)[],
   domainDeletes: readonly DeleteDomain[],
   /** Hosting plans: creates and updates before every client, deletes after everything. */
   hostingPlans: { readonly first: readonly Change[]; readonly last: readonly Change[] } = { first: [], last: [] },
 ): Change[] {
+  const domainFirst = afterSubdomainCreates(domainChanges);
   const byId = new Map<ChangeId, Change>();
   for (const change of [
     ...hostingPlans.first,
     ...clientChanges,
-    ...afterSubdomainCreates(domainFirst),
+    ...domainFirst,
     ...domainDeletes,
     ...hostingPlans.last,
   ])

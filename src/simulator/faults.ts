@@ -3,6 +3,8 @@
  * produce, switched on by options (all off by default), reproducible with `faultSeed`.
  *
  * Where a request meets each fault (after the body is read and `intercept` declined):
+ * 0. `writesBehind`: as the nth matching request arrives, before anything else, a write of
+ *    someone else's (a person in the panel, an ACME client) goes through the simulator's routes.
  * 1. Transient faults, like a reverse proxy in front of the panel, before authentication and
  *    before any state change: `resetRate` (connection destroyed, no answer), then
  *    `retryAfter` (429/503 with Retry-After), then `errorRate` (500/502/503).
@@ -11,8 +13,6 @@
  * 4. The key: a wrong key gets 401 and counts towards the lock-out; the right one resets the count.
  * 5. `allowedIps`: the right key from another address gets 403.
  * 6. `notReadyMs`: POST /domains for a client created less than that long ago gets 400.
- * 6b. `writesBehind`: before the route of the nth matching request, a write of someone else's
- *    (a person in the panel, an ACME client) goes through the simulator's own routes.
  * 7. The route; then `failAfterWrite`: a matching write that succeeded (its change is saved) is
  *    answered 503 (or another status) instead; then `ambiguousPostRate` (`ambiguousPutRate`): a
  *    POST (a PUT) that succeeded (its change is saved) loses its connection instead of its answer.
@@ -85,8 +85,8 @@ export interface SimulatorFaults {
    */
   readonly onZoneRead?: (domainId: number, reads: number) => boolean | undefined;
   /**
-   * Writes behind the tool's back, deterministic: just before the route of the `nth` request
-   * (counted from the simulator's start, 1 the first) that `match` accepts, `write` runs with a
+   * Writes behind the tool's back, deterministic: as the `nth` request (counted from the
+   * simulator's start, 1 the first) that `match` accepts arrives, `write` runs with a
    * `call` that sends requests through the simulator's own routes (authenticated, no fault),
    * like a person in the panel or an ACME client between a read and a write.
    */
@@ -100,9 +100,9 @@ export interface SimulatorFaults {
   readonly failAfterWrite?: readonly FailAfterWrite[];
 }
 
-/** Which requests a deterministic fault is about: a method and a path relative to /api/v2 (exactly, or a pattern). */
+/** Which requests a deterministic fault is about: a method (default: any) and a path relative to /api/v2 (exactly, or a pattern). */
 export interface RequestMatch {
-  readonly method: string;
+  readonly method?: string;
   readonly path: string | RegExp;
 }
 
@@ -131,7 +131,10 @@ export interface FailAfterWrite {
 }
 
 function matches(match: RequestMatch, method: string, path: string): boolean {
-  return method === match.method && (typeof match.path === 'string' ? path === match.path : match.path.test(path));
+  return (
+    (match.method === undefined || method === match.method) &&
+    (typeof match.path === 'string' ? path === match.path : match.path.test(path))
+  );
 }
 
 export interface RetryAfterFault {
@@ -169,7 +172,7 @@ export class Faults {
     this.failSeen = (options.failAfterWrite ?? []).map(() => 0);
   }
 
-  /** Step 6b: the writes behind the tool's back due before this request's route. */
+  /** Step 0: the writes behind the tool's back due as this request arrives. */
   writesBefore(method: string, path: string): ((call: PanelCall) => void)[] {
     const due: ((call: PanelCall) => void)[] = [];
     (this.options.writesBehind ?? []).forEach((w, i) => {

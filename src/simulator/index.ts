@@ -239,6 +239,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     });
     if (intercepted !== undefined) return intercepted;
     const relative = relativePath(path);
+    if (await writeBehind(method, relative)) return error(500, 'The simulator could not save its state file.');
     const fault = faults.transient(method, relative);
     if (fault !== undefined) return fault;
     if (options.apiEnabled === false) {
@@ -259,7 +260,6 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     if (refused !== undefined) return refused;
     const trimmed = path.replace(/\/+$/, '');
     if (!trimmed.startsWith(`${BASE_PATH}/`)) return notFound(path);
-    if (await writeBehind(method, relative)) return error(500, 'The simulator could not save its state file.');
     const result = route(store, method, trimmed.slice(BASE_PATH.length + 1).split('/'), body, routeOptions);
     if (result.mutated === true && stateFile !== undefined) {
       try {
