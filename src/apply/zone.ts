@@ -153,8 +153,16 @@ function zoneBuilder(
       first ??= fresh;
       if (fresh.digest !== first.digest)
         throw new ZoneChanged(change.name, recordDrift(first.records, fresh.records), []);
-      const { ops, other } = zoneDiff(wantOfNewZone(change), fresh.records);
-      body = zoneBody(fresh, other);
+      // Its subdomains' records, from their POSTs in this run, are carried even under prune,
+      // unless the manifest lists their host and type.
+      const want = wantOfNewZone(change);
+      const listed = new Set(want.records.map((r) => `${r.host} ${r.type}`));
+      const ours = (r: LiveRecord): boolean => created.has(r.host) && !listed.has(`${r.host} ${r.type}`);
+      const { ops, other } = zoneDiff(
+        want,
+        fresh.records.filter((r) => !ours(r)),
+      );
+      body = zoneBody(fresh, [...other, ...fresh.records.filter(ours).map((r) => r.raw)]);
       note(newZoneNote(fresh, ops));
     } else {
       if (change.body === null)

@@ -90,6 +90,24 @@ describe('a zone written whole', () => {
     expect(zoneOf(simulator, ALICE)).toEqual(expect.arrayContaining(['shop A 192.0.2.1', 'www2 A 192.0.2.7']));
   });
 
+  test("a new domain's zone under prune keeps the record its new subdomain's POST added", async () => {
+    const simulator = await sim({ seed: { clients: [{ username: 'alice' }] } });
+    const panel = client(simulator);
+    const dns = wantZone([['@', 'A', '192.0.2.10']], { prune: true });
+    const plan = await planned(panel, [{ name: 'new.example', dns }, 'shop.new.example']);
+    const outcomes = await executeChanges(plan, adapter(panel), { concurrency: 4 });
+    expect(outcomes.map((o) => [o.change.id, o.status])).toEqual([
+      ['domain:new.example', 'succeeded'],
+      ['domain:shop.new.example', 'succeeded'],
+      ['dns_zone:new.example', 'succeeded'],
+    ]);
+    const id = simulator.state.domainNamed('new.example')?.id ?? -1;
+    expect(zoneOf(simulator, id)).toEqual(
+      expect.arrayContaining(['@ A 192.0.2.10', 'shop A 192.0.2.1', '@ NS ns1.sim.keyhelp.test.']),
+    );
+    expect(zoneOf(simulator, id)).not.toContain('www A 192.0.2.1'); // pruned: the panel's default
+  });
+
   test('a PUT answered 503 after it landed is not resent: the ACME record written since stays', async () => {
     const simulator = await sim({
       seed,
