@@ -50,8 +50,10 @@ export async function writeWhole<R, B>(
   tell: (message: string) => void,
 ): Promise<WholeWritten<R, B>> {
   let from: R = await slot.run(() => write.read());
+  /** The last failed write, once there was one: a refusal to build again says it came after it. */
+  let failed: { readonly described: string; readonly why: string } | undefined;
   for (let writes = 1; ; writes++) {
-    const { request, body } = write.build(from);
+    const { request, body } = buildAfter(write, from, failed);
     const described = panel.describe(request.method, request.path);
     try {
       await slot.run(() => send(panel, request, signal, true));
@@ -86,7 +88,30 @@ export async function writeWhole<R, B>(
         );
       // Built again from this read: `build` refuses it when anything else changed.
       from = now;
+      failed = { described, why };
     }
+  }
+}
+
+/**
+ * `write.build(from)`; after a failed write, a refusal (a stale object) says so: the write that
+ * went before it, and that nothing more was sent. Its machine code is kept.
+ */
+function buildAfter<R, B>(
+  write: WholeWrite<R, B>,
+  from: R,
+  failed: { readonly described: string; readonly why: string } | undefined,
+): { readonly request: PanelRequest; readonly body: B } {
+  try {
+    return write.build(from);
+  } catch (error) {
+    if (failed === undefined || !(error instanceof Error)) throw error;
+    const code = (error as { code?: unknown }).code;
+    const message =
+      `${failed.described} ${failed.why}, and then ` +
+      error.message.replace('nothing was sent to it', 'nothing more was sent to it');
+    if (error instanceof ProvisionError) throw new ProvisionError(error.code, message, { cause: error });
+    throw Object.assign(new Error(message, { cause: error }), typeof code === 'string' ? { code } : {});
   }
 }
 

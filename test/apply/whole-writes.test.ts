@@ -143,7 +143,12 @@ describe('a zone written whole', () => {
     const plan = await planned(panel, [{ name: 'alice.example', dns: ADD }]);
     const [outcome] = await executeChanges(plan, adapter(panel), { concurrency: 4 });
     expect(outcome).toMatchObject({ status: 'failed', code: 'zone_changed' });
-    expect(outcome?.status === 'failed' ? outcome.error : '').toContain('(+ TXT _acme-challenge "token-from-lego"');
+    const error = outcome?.status === 'failed' ? outcome.error : '';
+    expect(error).toMatch(
+      /^PUT \/api\/v2\/dns\/2 answered 503, and then the zone of "alice\.example" changed on the panel/,
+    );
+    expect(error).toContain('(+ TXT _acme-challenge "token-from-lego"');
+    expect(error).toContain('nothing more was sent to it');
     expect(dnsPuts(simulator)).toBe(1);
     expect(zoneOf(simulator, ALICE)).toContain('_acme-challenge TXT token-from-lego');
     expect(zoneOf(simulator, ALICE)).not.toContain('www2 A 192.0.2.7');
