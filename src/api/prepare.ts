@@ -7,6 +7,7 @@ import { diff } from '../plan/diff.js';
 import type { OnEvent } from '../plan/events.js';
 import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
 import { type Limits, massChanges, planWarnings } from '../plan/guards.js';
+import { hostingPlanLookalikes } from '../plan/hosting-plans.js';
 import { type PlanReads, readsForManifest, readsForSavedPlan } from '../plan/reads.js';
 import type { SavedPlan } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
@@ -198,7 +199,14 @@ function planNotes(desired: Desired, live: Live, scope: readonly string[] | unde
  * panel facts the plan depends on. A saved plan's view is the saved document itself (planSaved).
  */
 export function viewOf(plan: Plan, live: Live, source: Omit<PlanView, 'plan' | 'fingerprint' | 'warnings'>): PlanView {
-  return { plan, ...source, fingerprint: planFingerprint(plan, live) };
+  // What needs the panel's names beside the plan (a saved plan's view keeps its document's).
+  const lookalikes = hostingPlanLookalikes(plan, live);
+  return {
+    plan,
+    ...source,
+    fingerprint: planFingerprint(plan, live),
+    ...(lookalikes.length === 0 ? {} : { warnings: lookalikes }),
+  };
 }
 
 /**
@@ -304,7 +312,8 @@ async function readAndSettle(
 
 /** The view with the warnings of `limits` (a mass change, what looks like a rename), when there are any. */
 export function withWarnings(view: PlanView, limits: Limits): PlanView {
-  const warnings = planWarnings(view.plan, limits);
+  // Added to the view's own (viewOf's look-alikes), each once however often this is called.
+  const warnings = [...new Set([...(view.warnings ?? []), ...planWarnings(view.plan, limits)])];
   return warnings.length === 0 ? view : { ...view, warnings };
 }
 
