@@ -24,7 +24,7 @@ export async function readManifestFiles(path: string, io: Io, what = 'manifest')
   if (info?.isDirectory() !== true)
     return { name: path, directory: false, parts: [{ file: path, bytes: await readBytes(path, io, what) }] };
   // Loaded for a directory only: a command that reads no manifest loads nothing of manifest/.
-  const { isPartName, partOrder } = await import('../manifest/part-names.js');
+  const { isPartName, partNameTwins, partOrder } = await import('../manifest/part-names.js');
   let names: string[];
   try {
     names = partOrder(await readdir(path));
@@ -35,6 +35,15 @@ export async function readManifestFiles(path: string, io: Io, what = 'manifest')
       cause: error,
     });
   }
+  const twins = partNameTwins(names);
+  if (twins.length > 0)
+    throw new ProvisionError(
+      'io',
+      `the manifest directory ${path} has parts whose names differ only by case or Unicode form: ` +
+        twins.map(([a, b]) => `${quote(a)} and ${quote(b)}`).join(', ') +
+        ': a checkout on macOS or Windows would hold only one of each pair, so it would be another manifest there',
+      { hint: 'rename one of each pair, or merge them into one part', meta: { path } },
+    );
   // The directory as the system resolves it (a `..` after a link goes where the link leads, as
   // readdir went), and the repository that holds it as given.
   const dir = await resolved(path, 'the manifest directory');
