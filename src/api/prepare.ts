@@ -141,7 +141,8 @@ export async function planSnapshot(
   },
 ): Promise<Prepared> {
   // Loaded only for a plan from a snapshot (test/cli/startup.test.ts).
-  const { snapshotGaps, snapshotNote, withEmailDigests, withEmailsRestored } = await import('./snapshot.js');
+  const { snapshotFromFuture, snapshotGaps, snapshotNote, withEmailDigests, withEmailsRestored } =
+    await import('./snapshot.js');
   const { desired } = manifest;
   const gaps = snapshotGaps(snapshot, desired, options.scope);
   if (gaps.length > 0) {
@@ -159,11 +160,9 @@ export async function planSnapshot(
   }
   const { live } = snapshot;
   const { scope } = options;
-  const notes = [
-    snapshotNote(snapshot, file, options.now ?? new Date()),
-    ...snapshot.notes,
-    ...planNotes(desired, live, scope),
-  ];
+  const now = options.now ?? new Date();
+  const future = snapshotFromFuture(snapshot, file, now);
+  const notes = [snapshotNote(snapshot, file, now), ...snapshot.notes, ...planNotes(desired, live, scope)];
   const digests = snapshot.emails === 'digest';
   const planned = diff(digests ? withEmailDigests(desired) : desired, live, { scope });
   const plan = digests ? withEmailsRestored(planned, desired) : planned;
@@ -173,7 +172,8 @@ export async function planSnapshot(
     notes,
     showUnmanaged: options.showUnmanaged,
   });
-  return { view, conflictsAt: locateConflicts(plan, desired), unsettled: new Set() };
+  const warned = future === undefined ? view : { ...view, warnings: [...(view.warnings ?? []), future] };
+  return { view: warned, conflictsAt: locateConflicts(plan, desired), unsettled: new Set() };
 }
 
 /** What plan says of how it could read the panel for `desired`, and of a scope that matches no client. */
