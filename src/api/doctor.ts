@@ -8,8 +8,10 @@
  * A check is `failed` when plan or apply would stop on what the panel answers there, or when a
  * manifest key could never be compared on this panel; `ok` when the engine works with it, maybe
  * through a fallback it has (the message then names what that costs or leaves out); `not_checked`
- * when there is nothing to look at (an empty panel) or an earlier check failed. The panel's
- * version (GET /server, which the engine never uses) is never `failed`.
+ * when there is nothing to look at (an empty panel) or an earlier check failed, or when what was
+ * seen proves nothing (a key is proved only by a list read). The panel's version (GET /server,
+ * which the engine never uses) is never `failed`. All of it within a deadline (DoctorOptions):
+ * a panel that answers /ping and then hangs would cost each request its own budget.
  *
  * Messages hold names and values from the panel as data (quoted); the caller escapes them for
  * its output (the CLI: safeText, jsonText). The API key is never in them.
