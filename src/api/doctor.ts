@@ -78,11 +78,10 @@ export async function doctor(panel: PanelClient, options: DoctorOptions = {}): P
   const deadlineMs = options.deadlineMs ?? DOCTOR_DEADLINE_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_resolve, reject) => {
-    // unref: a deadline alone never keeps the process alive.
+    // Kept referenced (cleared when doctor ends): the deadline fires even if nothing else is pending.
     timer = setTimeout(() => {
       reject(new DeadlinePassed());
     }, deadlineMs);
-    timer.unref();
   });
   expired.catch(() => undefined);
   const within = <T>(step: Promise<T>): Promise<T> => Promise.race([step, expired]);
