@@ -98,7 +98,13 @@ describe('hosting plan keys a JavaScript object inherits', () => {
     expect(md.code, md.stderr).toBe(0);
     expect(md.stdout).toContain('constructor');
 
-    const applied = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
+    // Saved, shown again and applied as saved: the document's checks read own keys too.
+    const saved = await run(['plan', w.file, '--out', w.planFile], w.env);
+    expect(saved.code, saved.stderr).toBe(0);
+    const shown = await run(['show', w.planFile]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('resources.__proto__: 2 -> 7');
+    const applied = await run(['apply', w.planFile, '--auto-approve'], w.envWithSecrets);
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
     expect(writes).toHaveLength(1);
     const body = writes[0] as { resources: Record<string, unknown>; php: Record<string, unknown> };
