@@ -19,7 +19,7 @@ import {
   updateHostingPlan,
 } from '../kinds/hosting-plan.js';
 import { changeId, type ChangeId, type LiveHostingPlan } from '../kinds/common.js';
-import { describe, skeleton } from '../manifest/lookalike.js';
+import { oddCharacter, skeleton } from '../manifest/lookalike.js';
 import type { Desired } from '../manifest/types.js';
 import { quote } from '../escape.js';
 import type { Live } from '../panel/types.js';
@@ -160,7 +160,7 @@ export function hostingPlanLookalikes(plan: Plan, live: Live): string[] {
       if (twin !== name)
         warnings.push(
           `hosting plan ${quote(name)} is to be created, and the panel has hosting plan ${quote(twin)}, ` +
-            `which looks like it: they differ only by case, spacing or look-alike characters${describe(name, twin)}` +
+            `which looks like it: they differ only by case, spacing or look-alike characters${oddCharacter(name, twin)}` +
             (deleted.has(twin) ? `; this plan also deletes ${quote(twin)}` : '') +
             ": if the manifest means the panel's plan, write its name as the panel shows it",
         );
