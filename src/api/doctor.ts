@@ -8,40 +8,37 @@
  * A check is `failed` when plan or apply would stop on what the panel answers there, or when a
  * manifest key could never be compared on this panel; `ok` when the engine works with it, maybe
  * through a fallback it has (the message then names what that costs or leaves out); `not_checked`
- * when there is nothing to look at (an empty panel) or an earlier check failed. The panel's
- * version (GET /server, which the engine never uses) is never `failed`.
+ * when there is nothing to look at (an empty panel) or an earlier check failed, or when what was
+ * seen proves nothing (a key is proved only by a list read). The panel's version (GET /server,
+ * which the engine never uses) is never `failed`. All of it within a deadline (DoctorOptions):
+ * a panel that answers /ping and then hangs would cost each request its own budget.
  *
  * Messages hold names and values from the panel as data (quoted); the caller escapes them for
  * its output (the CLI: safeText, jsonText). The API key is never in them.
  */
-import { ProvisionError } from '../errors.js';
-import { quote } from '../escape.js';
-import { CLIENT_FIELDS, liveValue, type LiveClient } from '../kinds/client/index.js';
-import { type LiveDomain, SETTING_ROWS } from '../kinds/domain.js';
+import type { ProvisionError } from '../errors.js';
 import type { PanelClient } from '../panel/client.js';
 import { PanelHttpError, PanelNetworkError } from '../panel/errors.js';
-import { findClientById } from '../panel/read.js';
 import { readRecords } from '../panel/list-read.js';
-import { parseClientRecord, parseDomainRecord, parseHostingPlanRecord, shape } from '../panel/records.js';
-import { readZone } from '../panel/zones.js';
-import { isRecord, plural } from '../util.js';
+import { parseClientRecord, parseHostingPlanRecord, shape } from '../panel/records.js';
+import { isRecord } from '../util.js';
+import {
+  DOCTOR_CHECKS,
+  type DoctorCheckId,
+  type DoctorStatus,
+  asProvisionError,
+  attempt,
+  clientFieldsCheck,
+  domainFieldsCheck,
+  listsCheck,
+  type Read,
+  readDomainList,
+  versionCheck,
+  withHint,
+  zonesCheck,
+} from './doctor-checks.js';
 
-/** The checks, in the order they run and are reported. */
-export const DOCTOR_CHECKS = [
-  'reachable',
-  'api',
-  'key',
-  'lists',
-  'client_fields',
-  'domain_fields',
-  'zones',
-  'version',
-] as const;
-
-export type DoctorCheckId = (typeof DOCTOR_CHECKS)[number];
-
-/** `ok`: holds; `failed`: does not (the message says what to do); `not_checked`: nothing to look at, or an earlier check failed (the message says why). */
-export type DoctorStatus = 'ok' | 'failed' | 'not_checked';
+export { DOCTOR_CHECKS, type DoctorCheckId, type DoctorStatus } from './doctor-checks.js';
 
 /** One check's outcome: its id, its status, and one line saying what was seen (names from the panel quoted). */
 export interface DoctorCheck {
@@ -57,33 +54,91 @@ export interface DoctorResult {
   readonly ok: boolean;
 }
 
-/** The settings each nested object (or top-level key) of a domain record holds, as a manifest names them. */
-const SETTINGS_IN = ['php_version', 'security', 'target'] as const;
+/** How long doctor may take in all, by default: it then reports what it has (docs/doctor.md). */
+export const DOCTOR_DEADLINE_MS = 60_000;
+
+export interface DoctorOptions {
+  /**
+   * How long the checks may take in all (default DOCTOR_DEADLINE_MS): once it has passed, the
+   * check waiting for the panel fails, saying so, and the rest are not checked. A request then
+   * in flight is abandoned, not cut: it ends within its own budget (the client's retryBudgetMs).
+   */
+  readonly deadlineMs?: number;
+}
+
+/** Thrown by a step still waiting when doctor's deadline passes. */
+class DeadlinePassed extends Error {}
 
 /**
- * Runs every check against `panel` (connectPanel's client; the caller closes it). Never throws
- * for what the panel answers or fails to answer: that is a check's outcome. Changes nothing.
+ * Runs every check against `panel` (connectPanel's client; the caller closes it), within
+ * `deadlineMs` in all. Never throws for what the panel answers or fails to answer: that is a
+ * check's outcome. Changes nothing.
  */
-export async function doctor(panel: PanelClient): Promise<DoctorResult> {
+export async function doctor(panel: PanelClient, options: DoctorOptions = {}): Promise<DoctorResult> {
+  const deadlineMs = options.deadlineMs ?? DOCTOR_DEADLINE_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    // Kept referenced (cleared when doctor ends): the deadline fires even if nothing else is pending.
+    timer = setTimeout(() => {
+      reject(new DeadlinePassed());
+    }, deadlineMs);
+  });
+  expired.catch(() => undefined);
+  const within = <T>(step: Promise<T>): Promise<T> => Promise.race([step, expired]);
   const checks: DoctorCheck[] = [];
+  // The check in progress and the request it waits for, for the deadline's message.
+  const now = { id: 'reachable' as DoctorCheckId, waiting: panel.describe('GET', '/ping') };
+  try {
+    await runChecks(panel, checks, within, now);
+  } catch (error) {
+    if (!(error instanceof DeadlinePassed)) throw error;
+    const seconds = `${deadlineMs / 1000} s`;
+    checks.push({
+      id: now.id,
+      status: 'failed',
+      message:
+        `no answer within doctor's deadline of ${seconds} (${now.waiting} was still waiting); ` +
+        'what to do: the panel is slow or stuck: check its load and logs, then run doctor again',
+    });
+    for (const id of DOCTOR_CHECKS.slice(DOCTOR_CHECKS.indexOf(now.id) + 1))
+      checks.push({ id, status: 'not_checked', message: `doctor's deadline of ${seconds} passed before it` });
+  } finally {
+    clearTimeout(timer);
+  }
+  return result(panel, checks);
+}
+
+/** The checks in order, into `checks`; each wait for the panel through `within` (the deadline). */
+async function runChecks(
+  panel: PanelClient,
+  checks: DoctorCheck[],
+  within: <T>(step: Promise<T>) => Promise<T>,
+  now: { id: DoctorCheckId; waiting: string },
+): Promise<void> {
   const say = (id: DoctorCheckId, status: DoctorStatus, message: string): void => {
     checks.push({ id, status, message });
   };
-  const rest = (after: DoctorCheckId, why: string): DoctorResult => {
+  const rest = (after: DoctorCheckId, why: string): void => {
     for (const id of DOCTOR_CHECKS.slice(DOCTOR_CHECKS.indexOf(after) + 1)) say(id, 'not_checked', why);
-    return result(panel, checks);
   };
   const where = (path: string): string => panel.describe('GET', path);
+  const step = <T>(id: DoctorCheckId, path: string, run: () => Promise<T>): Promise<T> => {
+    now.id = id;
+    now.waiting = where(path);
+    return within(run());
+  };
 
   // reachable, API on, and the key as far as GET /ping tells it.
   let pong: unknown;
   try {
-    pong = await panel.get('/ping');
+    pong = await step('reachable', '/ping', () => panel.get('/ping'));
   } catch (error) {
+    if (error instanceof DeadlinePassed) throw error;
     const failure = asProvisionError(error);
     if (failure instanceof PanelNetworkError || (failure instanceof PanelHttpError && failure.status === 407)) {
       say('reachable', 'failed', withHint(failure));
-      return rest('reachable', 'the panel did not answer');
+      rest('reachable', 'the panel did not answer');
+      return;
     }
     say('reachable', 'ok', reached(panel));
     if (failure instanceof PanelHttpError && (failure.status === 401 || failure.status === 403)) {
@@ -91,10 +146,12 @@ export async function doctor(panel: PanelClient): Promise<DoctorResult> {
         say('api', 'not_checked', `${where('/ping')} answered ${failure.status} without a JSON message`);
       else say('api', 'ok', `the API answers (${where('/ping')}: ${failure.status} with a JSON message)`);
       say('key', 'failed', keyRefused(failure));
-      return rest('key', KEY_REFUSED);
+      rest('key', KEY_REFUSED);
+      return;
     }
     say('api', 'failed', withHint(failure));
-    return rest('api', 'the API did not answer');
+    rest('api', 'the API did not answer');
+    return;
   }
   say('reachable', 'ok', reached(panel));
   if (!isRecord(pong) || pong.response !== 'pong') {
@@ -104,32 +161,51 @@ export async function doctor(panel: PanelClient): Promise<DoctorResult> {
       `${where('/ping')}: expected {"response":"pong"}, got ${shape(pong)}; ` +
         'what to do: check that --url / PROVISION_URL points at the panel (its API lives under /api/v2)',
     );
-    return rest('api', 'the API did not answer');
+    rest('api', 'the API did not answer');
+    return;
   }
   say('api', 'ok', `${where('/ping')} answers {"response":"pong"}`);
 
-  // The key: GET /ping may answer without one, so the first list confirms it.
-  const plans = await attempt(() => readRecords(panel, '/hosting-plans', parseHostingPlanRecord));
-  if ('error' in plans && plans.error instanceof PanelHttpError && [401, 403].includes(plans.error.status)) {
-    say('key', 'failed', keyRefused(plans.error));
-    return rest('key', KEY_REFUSED);
+  // The key: GET /ping may answer without one, so the first list confirms it (only a list read
+  // proves it, a 401 or 403 disproves it; anything else tells nothing).
+  let plans: Read<unknown>;
+  try {
+    plans = await step('key', '/hosting-plans', () =>
+      attempt(() => readRecords(panel, '/hosting-plans', parseHostingPlanRecord)),
+    );
+  } catch (error) {
+    if (!(error instanceof DeadlinePassed)) throw error;
+    say('key', 'not_checked', `${where('/hosting-plans')}, which confirms the key, did not answer in time`);
+    now.id = 'lists';
+    throw error;
   }
-  say('key', 'ok', `accepted by ${where('/hosting-plans')}`);
+  if ('error' in plans) {
+    const failure = plans.error;
+    if (failure instanceof PanelHttpError && [401, 403].includes(failure.status)) {
+      say('key', 'failed', keyRefused(failure));
+      rest('key', KEY_REFUSED);
+      return;
+    }
+    say('key', 'not_checked', `neither confirmed nor refused: ${where('/hosting-plans')} ${unread(failure)}`);
+  } else say('key', 'ok', `accepted by ${where('/hosting-plans')}`);
 
-  const clients = await attempt(() => readRecords(panel, '/clients', parseClientRecord));
-  const domains = await readDomainList(panel);
+  const clients = await step('lists', '/clients', () =>
+    attempt(() => readRecords(panel, '/clients', parseClientRecord)),
+  );
+  const domains = await step('lists', '/domains', () => readDomainList(panel));
   say(...listsCheck(panel, plans, clients, domains));
-  say(...(await clientFieldsCheck(panel, clients)));
+  say(...(await step('client_fields', '/clients/{id}', () => clientFieldsCheck(panel, clients))));
   say(...domainFieldsCheck(domains));
-  say(...(await zonesCheck(panel, domains)));
-  say(...(await versionCheck(panel)));
-  return result(panel, checks);
+  say(...(await step('zones', '/dns/{id}', () => zonesCheck(panel, domains))));
+  say(...(await step('version', '/server', () => versionCheck(panel))));
 }
 
-type Outcome = readonly [DoctorCheckId, DoctorStatus, string];
-type Read<T> = { readonly records: T[] } | { readonly error: ProvisionError };
-/** The domain list: read, failed, or missing (404 or 405: a panel without GET /domains). */
-type DomainList = Read<LiveDomain> | { readonly missing: number };
+/** What a list read that proves nothing of the key got instead: `answered 500`, `got no answer (…)`. */
+function unread(error: ProvisionError): string {
+  if (error instanceof PanelHttpError) return `answered ${error.status} (the list shapes line says more)`;
+  if (error instanceof PanelNetworkError) return `got no answer (${error.what})`;
+  return 'answered what is not a list it can read (the list shapes line says what)';
+}
 
 const KEY_REFUSED = 'the key was refused: nothing more was sent';
 
@@ -143,194 +219,4 @@ function reached(panel: PanelClient): string {
 
 function keyRefused(error: PanelHttpError): string {
   return `${withHint(error)} (doctor sent it once and nothing after it)`;
-}
-
-/** An error's message and what to do about it, on one line. */
-function withHint(error: ProvisionError): string {
-  const message = error.message.replace(/\s+/g, ' ').replace(/\.$/, '');
-  return error.hint === undefined ? message : `${message}; what to do: ${error.hint}`;
-}
-
-/** A ProvisionError as thrown; anything else (a bug) is thrown on. */
-function asProvisionError(error: unknown): ProvisionError {
-  if (error instanceof ProvisionError) return error;
-  throw error;
-}
-
-async function attempt<T>(read: () => Promise<T[]>): Promise<Read<T>> {
-  try {
-    return { records: await read() };
-  } catch (error) {
-    return { error: asProvisionError(error) };
-  }
-}
-
-async function readDomainList(panel: PanelClient): Promise<DomainList> {
-  const read = await attempt(() => readRecords(panel, '/domains', parseDomainRecord));
-  if ('error' in read && read.error instanceof PanelHttpError && [404, 405].includes(read.error.status))
-    return { missing: read.error.status };
-  return read;
-}
-
-function listsCheck(panel: PanelClient, plans: Read<unknown>, clients: Read<unknown>, domains: DomainList): Outcome {
-  const failures = [plans, clients, domains].flatMap((read) => ('error' in read ? [withHint(read.error)] : []));
-  if (failures.length > 0) return ['lists', 'failed', failures.join(' | ')];
-  const n = (read: DomainList | Read<unknown>): number => ('records' in read ? read.records.length : 0);
-  const counts = [plural(n(plans), 'hosting plan'), plural(n(clients), 'client')];
-  if ('missing' in domains) {
-    return [
-      'lists',
-      'ok',
-      `complete (${counts.join(', ')}); no domain list (${panel.describe('GET', '/domains')} answered ` +
-        `${domains.missing}): look-ups by name, prune of domains unavailable, export refused`,
-    ];
-  }
-  counts.push(plural(n(domains), 'domain'));
-  return ['lists', 'ok', `complete, each read whole (${counts.join(', ')})`];
-}
-
-/** Which managed client fields GET /clients carries, else whether GET /clients/{id} of one client does. */
-async function clientFieldsCheck(panel: PanelClient, clients: Read<LiveClient>): Promise<Outcome> {
-  if (!('records' in clients)) return ['client_fields', 'not_checked', 'the client list could not be read'];
-  const listed = clients.records;
-  if (listed.length === 0) return ['client_fields', 'not_checked', 'the panel has no client to look at'];
-  const panelKeys = (rows: typeof CLIENT_FIELDS): string => rows.map((row) => `"${row.panel[0]}"`).join(', ');
-  const lacking = (client: LiveClient): typeof CLIENT_FIELDS =>
-    CLIENT_FIELDS.filter((row) => liveValue(row, client) === undefined);
-  const one = listed.find((c) => lacking(c).length > 0);
-  if (one === undefined)
-    return ['client_fields', 'ok', `${panel.describe('GET', '/clients')} carries ${panelKeys(CLIENT_FIELDS)}`];
-  const left = CLIENT_FIELDS.filter((row) => listed.some((c) => lacking(c).includes(row)));
-  const path = `/clients/${one.id}`;
-  let record: LiveClient | undefined;
-  try {
-    record = await findClientById(panel, one.id);
-  } catch (error) {
-    return ['client_fields', 'failed', withHint(asProvisionError(error))];
-  }
-  const leaves = `${panel.describe('GET', '/clients')} leaves out ${panelKeys(left)}`;
-  if (record === undefined)
-    return [
-      'client_fields',
-      'failed',
-      `${leaves}, and ${panel.describe('GET', path)} (client ${quote(one.username)}) answered 404; ` +
-        'what to do: run doctor again (the client may have been deleted meanwhile), then report the panel version',
-    ];
-  const still = left.filter((row) => liveValue(row, record) === undefined);
-  if (still.length === 0)
-    return [
-      'client_fields',
-      'ok',
-      `${leaves}; ${panel.describe('GET', path)} (client ${quote(one.username)}) carries them: ` +
-        'plan reads each client whose manifest entry manages them (a request more per client)',
-    ];
-  return [
-    'client_fields',
-    'failed',
-    `neither ${panel.describe('GET', '/clients')} nor ${panel.describe('GET', path)} (client ${quote(one.username)}) ` +
-      `shows ${panelKeys(still)}: a manifest's ${still.map((row) => row.key).join(', ')} ` +
-      'is never compared on this panel, so never changed (plan notes it); what to do: leave those keys out of ' +
-      'the manifest, and report the panel version',
-  ];
-}
-
-/** Whether the domain records say `is_system_domain`, and carry the settings the engine manages. */
-function domainFieldsCheck(domains: DomainList): Outcome {
-  if ('missing' in domains) return ['domain_fields', 'not_checked', 'no domain list: no domain record to look at'];
-  if ('error' in domains) return ['domain_fields', 'not_checked', 'the domain list could not be read'];
-  const records = domains.records;
-  if (records.length === 0) return ['domain_fields', 'not_checked', 'the panel has no domain to look at'];
-  const of = `of ${plural(records.length, 'domain record')}`;
-  const missing = SETTINGS_IN.flatMap((key) => {
-    const without = records.filter((d) => d.settings?.[key] === undefined).length;
-    return without === 0 ? [] : [{ key, without }];
-  });
-  if (missing.length > 0) {
-    const settings = SETTING_ROWS.filter((row) => missing.some((m) => (row.object ?? row.key) === m.key)).map(
-      (row) => row.key,
-    );
-    return [
-      'domain_fields',
-      'failed',
-      `${missing.map((m) => `no "${m.key}"${m.key === 'php_version' ? '' : ' object'} in ${m.without} ${of}`).join(', ')}: ` +
-        `a manifest's ${settings.join(', ')} is never compared on those domains, so never changed (plan notes it); ` +
-        'what to do: leave those settings out of the manifest for them, and report the panel version',
-    ];
-  }
-  const unsaid = records.filter((d) => d.isSystem === undefined).length;
-  const carry = `every record carries ${SETTINGS_IN.map((key) => `"${key}"`).join(', ')}`;
-  return [
-    'domain_fields',
-    'ok',
-    unsaid === 0
-      ? `every record says "is_system_domain"; ${carry}`
-      : `"is_system_domain" unsaid in ${unsaid} ${of}: prune never deletes those; ${carry}`,
-  ];
-}
-
-/** GET /dns/{id} of the first top-level domain, read whole as plan reads a zone. */
-async function zonesCheck(panel: PanelClient, domains: DomainList): Promise<Outcome> {
-  if ('missing' in domains) return ['zones', 'not_checked', 'no domain list: no domain id to read a zone of'];
-  if ('error' in domains) return ['zones', 'not_checked', 'the domain list could not be read'];
-  const domain = domains.records.find((d) => d.isSubdomain !== true);
-  if (domain === undefined) return ['zones', 'not_checked', 'the panel has no top-level domain to read a zone of'];
-  const path = panel.describe('GET', `/dns/${domain.id}`);
-  try {
-    const zone = await readZone(panel, domain);
-    const disabled = zone.isDisabled === true ? '; DNS is disabled for it, so a manifest cannot change it' : '';
-    return [
-      'zones',
-      'ok',
-      `${path} (the zone of ${quote(domain.name)}): ${plural(zone.records.length, 'record')}, read whole${disabled}`,
-    ];
-  } catch (error) {
-    const failure = asProvisionError(error);
-    const lead = failure instanceof PanelHttpError ? `${quote(domain.name)}: ` : '';
-    return ['zones', 'failed', `${lead}${withHint(failure)}; a manifest's dns cannot be used on this panel`];
-  }
-}
-
-/** GET /server's `version`, as data; never failed (the engine does not use it). */
-async function versionCheck(panel: PanelClient): Promise<Outcome> {
-  const where = panel.describe('GET', '/server');
-  let answer: unknown;
-  try {
-    answer = await panel.get('/server');
-  } catch (error) {
-    const failure = asProvisionError(error);
-    const why =
-      failure instanceof PanelHttpError
-        ? `${where} answered ${failure.status}${failure.status === 403 ? ' (the key may not read it)' : ''}`
-        : failure.message;
-    return ['version', 'not_checked', `${why}: the panel does not say its version here (the engine does not need it)`];
-  }
-  const version = isRecord(answer) ? answer.version : undefined;
-  const said = version === undefined ? [] : leaves(version, '', 0);
-  if (said.length === 0) return ['version', 'not_checked', `${where} answered without a "version"`];
-  const shown = said.slice(0, MAX_VERSION_VALUES).join(', ');
-  const more = said.length > MAX_VERSION_VALUES ? `, and ${said.length - MAX_VERSION_VALUES} values more` : '';
-  return ['version', 'ok', `${where}: version ${shown}${more}`];
-}
-
-/** How many of `version`'s values are shown, and how much of each string. */
-const MAX_VERSION_VALUES = 6;
-const MAX_VERSION_CHARS = 64;
-const MAX_VERSION_DEPTH = 4;
-
-/**
- * The values of `version` in whatever shape the panel gives it: a string or number as it is, an
- * object's (or array's) values each after its key path (`build 1234`), strings quoted and cut.
- */
-function leaves(value: unknown, path: string, depth: number): string[] {
-  const at = path === '' ? '' : `${path} `;
-  if (typeof value === 'string') {
-    const cut = value.length > MAX_VERSION_CHARS ? `${value.slice(0, MAX_VERSION_CHARS)}…` : value;
-    return value.trim() === '' ? [] : [`${at}${quote(cut)}`];
-  }
-  if (typeof value === 'number' || typeof value === 'boolean') return [`${at}${String(value)}`];
-  if (typeof value !== 'object' || value === null || depth >= MAX_VERSION_DEPTH) return [];
-  return Object.entries(value).flatMap(([key, inner]) => {
-    const name = /^[A-Za-z0-9_.-]{1,40}$/.test(key) ? key : quote(key.slice(0, MAX_VERSION_CHARS));
-    return leaves(inner, path === '' ? name : `${path}.${name}`, depth + 1);
-  });
 }

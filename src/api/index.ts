@@ -28,7 +28,14 @@ export type { PanelClient } from '../panel/client.js';
 export type { Live, LiveClient, LiveDomain, LiveHostingPlan, ManagedField } from '../panel/types.js';
 
 // Doctor: read-only checks of a panel, one line each.
-export { doctor, type DoctorCheck, type DoctorCheckId, type DoctorResult, type DoctorStatus } from './doctor.js';
+export {
+  doctor,
+  type DoctorCheck,
+  type DoctorCheckId,
+  type DoctorOptions,
+  type DoctorResult,
+  type DoctorStatus,
+} from './doctor.js';
 
 // Snapshots: the panel as plan reads it, saved, for planning without the key.
 export {

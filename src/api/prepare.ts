@@ -7,6 +7,7 @@ import { diff } from '../plan/diff.js';
 import type { OnEvent } from '../plan/events.js';
 import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
 import { type Limits, massChanges, planWarnings } from '../plan/guards.js';
+import { hostingPlanLookalikes } from '../plan/hosting-plans.js';
 import { type PlanReads, readsForManifest, readsForSavedPlan } from '../plan/reads.js';
 import type { SavedPlan } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
@@ -140,7 +141,8 @@ export async function planSnapshot(
   },
 ): Promise<Prepared> {
   // Loaded only for a plan from a snapshot (test/cli/startup.test.ts).
-  const { snapshotGaps, snapshotNote, withEmailDigests, withEmailsRestored } = await import('./snapshot.js');
+  const { snapshotFromFuture, snapshotGaps, snapshotNote, withEmailDigests, withEmailsRestored } =
+    await import('./snapshot.js');
   const { desired } = manifest;
   const gaps = snapshotGaps(snapshot, desired, options.scope);
   if (gaps.length > 0) {
@@ -158,11 +160,9 @@ export async function planSnapshot(
   }
   const { live } = snapshot;
   const { scope } = options;
-  const notes = [
-    snapshotNote(snapshot, file, options.now ?? new Date()),
-    ...snapshot.notes,
-    ...planNotes(desired, live, scope),
-  ];
+  const now = options.now ?? new Date();
+  const future = snapshotFromFuture(snapshot, file, now);
+  const notes = [snapshotNote(snapshot, file, now), ...snapshot.notes, ...planNotes(desired, live, scope)];
   const digests = snapshot.emails === 'digest';
   const planned = diff(digests ? withEmailDigests(desired) : desired, live, { scope });
   const plan = digests ? withEmailsRestored(planned, desired) : planned;
@@ -172,7 +172,8 @@ export async function planSnapshot(
     notes,
     showUnmanaged: options.showUnmanaged,
   });
-  return { view, conflictsAt: locateConflicts(plan, desired), unsettled: new Set() };
+  const warned = future === undefined ? view : { ...view, warnings: [...(view.warnings ?? []), future] };
+  return { view: warned, conflictsAt: locateConflicts(plan, desired), unsettled: new Set() };
 }
 
 /** What plan says of how it could read the panel for `desired`, and of a scope that matches no client. */
@@ -198,7 +199,14 @@ function planNotes(desired: Desired, live: Live, scope: readonly string[] | unde
  * panel facts the plan depends on. A saved plan's view is the saved document itself (planSaved).
  */
 export function viewOf(plan: Plan, live: Live, source: Omit<PlanView, 'plan' | 'fingerprint' | 'warnings'>): PlanView {
-  return { plan, ...source, fingerprint: planFingerprint(plan, live) };
+  // What needs the panel's names beside the plan (a saved plan's view keeps its document's).
+  const lookalikes = hostingPlanLookalikes(plan, live);
+  return {
+    plan,
+    ...source,
+    fingerprint: planFingerprint(plan, live),
+    ...(lookalikes.length === 0 ? {} : { warnings: lookalikes }),
+  };
 }
 
 /**
@@ -304,7 +312,8 @@ async function readAndSettle(
 
 /** The view with the warnings of `limits` (a mass change, what looks like a rename), when there are any. */
 export function withWarnings(view: PlanView, limits: Limits): PlanView {
-  const warnings = planWarnings(view.plan, limits);
+  // Added to the view's own (viewOf's look-alikes), each once however often this is called.
+  const warnings = [...new Set([...(view.warnings ?? []), ...planWarnings(view.plan, limits)])];
   return warnings.length === 0 ? view : { ...view, warnings };
 }
 

@@ -376,6 +376,19 @@ export function snapshotNote(snapshot: Snapshot, file: string, now: Date): strin
   );
 }
 
+/**
+ * A warning for a snapshot dated later than `now` by more than a minute (clocks may differ that
+ * much): its age is unknown, a wrong clock where it was taken or an edited file.
+ */
+export function snapshotFromFuture(snapshot: Snapshot, file: string, now: Date): string | undefined {
+  const ahead = Date.parse(snapshot.takenAt) - now.getTime();
+  if (!(ahead > 60_000)) return undefined;
+  return (
+    `the snapshot ${file} says it was taken at ${snapshot.takenAt}, ${ageText(ahead)} from now: its age is ` +
+    'unknown (a wrong clock where it was taken, or an edited file); check that clock and take it again'
+  );
+}
+
 function ageText(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
   if (minutes < 1) return 'less than a minute';

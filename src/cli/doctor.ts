@@ -48,7 +48,9 @@ export const doctor: Command = {
                          schemas/doctor-result.schema.json)
 
 A refused key stops the checks at once: nothing more is sent (repeated bad keys can lock you
-out). docs/doctor.md says what each check means and what to do when it fails; attach the JSON
+out). Only a list read proves the key: when GET /hosting-plans fails otherwise (a 500, no
+answer), "key accepted" is not checked. Doctor takes 60 s at most in all: a panel still silent
+then fails the check that waits for it, and the rest are not checked. docs/doctor.md says what each check means and what to do when it fails; attach the JSON
 to a bug report.
 
 ${CONNECTION_HELP}

@@ -1,5 +1,5 @@
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, normalize, relative, resolve, sep } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
 import { quote } from '../escape.js';
 import type { ManifestFiles, ManifestPart } from '../manifest/parts.js';
@@ -24,7 +24,7 @@ export async function readManifestFiles(path: string, io: Io, what = 'manifest')
   if (info?.isDirectory() !== true)
     return { name: path, directory: false, parts: [{ file: path, bytes: await readBytes(path, io, what) }] };
   // Loaded for a directory only: a command that reads no manifest loads nothing of manifest/.
-  const { isPartName, partOrder } = await import('../manifest/part-names.js');
+  const { isPartName, partNameTwins, partOrder } = await import('../manifest/part-names.js');
   let names: string[];
   try {
     names = partOrder(await readdir(path));
@@ -35,6 +35,15 @@ export async function readManifestFiles(path: string, io: Io, what = 'manifest')
       cause: error,
     });
   }
+  const twins = partNameTwins(names);
+  if (twins.length > 0)
+    throw new ProvisionError(
+      'io',
+      `the manifest directory ${path} has parts whose names differ only by case or Unicode form: ` +
+        twins.map(([a, b]) => `${quote(a)} and ${quote(b)}`).join(', ') +
+        ': a checkout on macOS or Windows would hold only one of each pair, so it would be another manifest there',
+      { hint: 'rename one of each pair, or merge them into one part', meta: { path } },
+    );
   // The directory as the system resolves it (a `..` after a link goes where the link leads, as
   // readdir went), and the repository that holds it as given.
   const dir = await resolved(path, 'the manifest directory');
@@ -128,14 +137,21 @@ async function resolved(path: string, what: string, named = path): Promise<strin
 /**
  * The repository that holds the directory `path` as given (its parents' links resolved, not its
  * own: a directory that is a link out of the repository leads nowhere else), resolved: the
- * nearest folder with `.git`; without one, the directory itself (`dir`, resolved).
+ * nearest folder with `.git`; without one, the directory itself (`dir`, resolved). The path is
+ * first simplified as text (`evil/.` is `evil`, `lk/..` the folder holding `lk`): resolved by the
+ * system, a trailing `.` or `..` would follow the link it comes after, and the repository would
+ * be the one the link leads to (the parts are still read where the system leads: a part out of
+ * this repository is refused).
  */
 async function repositoryOf(path: string, dir: string): Promise<string> {
-  const last = basename(path);
+  const given = normalize(path);
+  const last = basename(given);
+  // Only `/`, `.` or leading `..`s are left to end in these: nothing of them is a link but the
+  // working directory's own folders, which the system resolves as the text says.
   const start =
     last === '' || last === '.' || last === '..'
-      ? dir
-      : join(await resolved(dirname(path), 'the folder of the manifest directory'), last);
+      ? await resolved(given, 'the manifest directory')
+      : join(await resolved(dirname(given), 'the folder of the manifest directory'), last);
   for (let folder = start; ;) {
     const found = await lstat(join(folder, '.git')).then(
       () => true,

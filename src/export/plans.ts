@@ -86,7 +86,7 @@ export function planEdits(desired: Desired, live: Live, add: boolean, warn: (mes
       if (wanted === undefined) continue;
       const record = now.objects?.[object];
       for (const [key, value] of Object.entries(wanted)) {
-        if (record === undefined || !(key in record)) {
+        if (record === undefined || !Object.hasOwn(record, key)) {
           warn(
             `${name}: the panel's record has no ${record === undefined ? `"${object}"` : `"${object}.${key}"`}: ` +
               `"${object}.${key}" left as written (plan refuses to manage it)`,

@@ -93,7 +93,7 @@ function replaceCollection(splicer: Splicer, pair: Pair, node: Node | null, text
 function holds(map: YAMLMap, before: Record<string, unknown>, value: Record<string, unknown>): boolean {
   const keys = map.items.map((p) => (isScalar(p.key) ? p.key.value : undefined));
   return (
-    keys.every((k) => typeof k === 'string' && k in value) &&
+    keys.every((k) => typeof k === 'string' && Object.hasOwn(value, k)) &&
     Object.keys(value).every((k) => keys.includes(k) || sameSetting(before[k], value[k]))
   );
 }

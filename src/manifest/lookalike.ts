@@ -230,7 +230,7 @@ export function lookalikeDiagnostics(desired: Desired): Diagnostic[] {
           severity: 'warning',
           message:
             `${kind} ${quote(other.name)} looks like ${kind} ${quote(first.name)}${where}: ` +
-            `they differ only by case, spacing or look-alike characters${describe(other.name, first.name)}`,
+            `they differ only by case, spacing or look-alike characters${oddCharacter(other.name, first.name)}`,
         });
       }
     }
@@ -238,8 +238,8 @@ export function lookalikeDiagnostics(desired: Desired): Diagnostic[] {
   return diagnostics;
 }
 
-/** `: "а" (U+0430) vs "a"` for the first differing character that is not plain ASCII. */
-function describe(a: string, b: string): string {
+/** ` ("а" is U+0430)` for the first differing character that is not plain ASCII; '' when there is none. */
+export function oddCharacter(a: string, b: string): string {
   const ca = Array.from(a);
   const cb = Array.from(b);
   for (let i = 0; i < Math.max(ca.length, cb.length); i++) {

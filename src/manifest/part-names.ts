@@ -15,3 +15,21 @@ export function isPartName(name: string): boolean {
 export function partOrder(names: readonly string[]): string[] {
   return names.filter(isPartName).sort(compare);
 }
+
+/**
+ * Pairs of part names that differ only by case or Unicode normalisation (`clients.yaml` and
+ * `Clients.YAML`, `é.yaml` composed and decomposed), each the first name in `names`' order and
+ * another: a checkout on a file system that ignores case (macOS, Windows) or normalises names
+ * (macOS) holds only one of them, so the same commit would be another manifest there.
+ */
+export function partNameTwins(names: readonly string[]): [string, string][] {
+  const first = new Map<string, string>();
+  const twins: [string, string][] = [];
+  for (const name of names) {
+    const folded = name.normalize('NFC').toLowerCase();
+    const seen = first.get(folded);
+    if (seen === undefined) first.set(folded, name);
+    else twins.push([seen, name]);
+  }
+  return twins;
+}

@@ -19,9 +19,11 @@ import {
   updateHostingPlan,
 } from '../kinds/hosting-plan.js';
 import { changeId, type ChangeId, type LiveHostingPlan } from '../kinds/common.js';
+import { oddCharacter, skeleton } from '../manifest/lookalike.js';
 import type { Desired } from '../manifest/types.js';
+import { quote } from '../escape.js';
 import type { Live } from '../panel/types.js';
-import type { Change, PlanConflict } from './types.js';
+import type { Change, Plan, PlanConflict } from './types.js';
 import { compare } from '../util.js';
 
 /** What the planner decides of hosting plans. */
@@ -133,4 +135,34 @@ function leavers(changes: readonly Change[]): Map<string, ChangeId | undefined> 
     else if (change.action === 'update' && change.hostingPlan !== undefined) leaving.set(change.name, undefined);
   }
   return leaving;
+}
+
+/**
+ * Warnings for each hosting plan the plan creates whose name looks like a plan the panel has
+ * (same skeleton, manifest/lookalike.ts): a Cyrillic `Вasic` created beside the panel's `Basic`
+ * is most likely a typo or a spoof, and with prune the real one would be deleted. Said whether or
+ * not the plan also deletes the panel's one (it then says so).
+ */
+export function hostingPlanLookalikes(plan: Plan, live: Live): string[] {
+  const created = plan.changes.flatMap((c) => (c.type === 'hosting_plan' && c.action === 'create' ? [c.name] : []));
+  if (created.length === 0) return [];
+  const deleted = new Set(
+    plan.changes.flatMap((c) => (c.type === 'hosting_plan' && c.action === 'delete' ? [c.name] : [])),
+  );
+  const panelBySkeleton = new Map<string, string[]>();
+  for (const p of live.hostingPlans) {
+    const key = skeleton(p.name);
+    panelBySkeleton.set(key, [...(panelBySkeleton.get(key) ?? []), p.name]);
+  }
+  const warnings: string[] = [];
+  for (const name of created)
+    for (const twin of panelBySkeleton.get(skeleton(name)) ?? [])
+      if (twin !== name)
+        warnings.push(
+          `hosting plan ${quote(name)} is to be created, and the panel has hosting plan ${quote(twin)}, ` +
+            `which looks like it: they differ only by case, spacing or look-alike characters${oddCharacter(name, twin)}` +
+            (deleted.has(twin) ? `; this plan also deletes ${quote(twin)}` : '') +
+            ": if the manifest means the panel's plan, write its name as the panel shows it",
+        );
+  return warnings;
 }

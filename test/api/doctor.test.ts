@@ -239,3 +239,68 @@ describe('doctor against raw panels', () => {
     expect(message(result, 'key')).toContain('bad key');
   });
 });
+
+describe('doctor when the key cannot be judged, and its deadline', () => {
+  it('a 500 to GET /hosting-plans: the key is neither confirmed nor refused (not checked), the lists fail', async () => {
+    const { url } = await rawApi({ ...LISTS, '/hosting-plans': [500, { message: 'Internal error.' }] });
+    const result = await doctor(client(url));
+    expect(statuses(result).slice(0, 4)).toEqual(['reachable ok', 'api ok', 'key not_checked', 'lists failed']);
+    expect(message(result, 'key')).toBe(
+      'neither confirmed nor refused: GET /api/v2/hosting-plans answered 500 (the list shapes line says more)',
+    );
+    expect(result.ok).toBe(false);
+  });
+
+  it('no answer to GET /hosting-plans (the connection reset): the key is not checked, saying why', async () => {
+    const url = await onLoopback(
+      createServer((req, res) => {
+        if ((req.url ?? '').endsWith('/ping'))
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"response":"pong"}');
+        else req.socket.destroy();
+      }),
+    );
+    // A budget below one attempt: the reset is not retried.
+    const result = await doctor(client(url, { retryBudgetMs: 1 }));
+    expect(statuses(result).slice(0, 4)).toEqual(['reachable ok', 'api ok', 'key not_checked', 'lists failed']);
+    expect(message(result, 'key')).toMatch(
+      /^neither confirmed nor refused: GET \/api\/v2\/hosting-plans got no answer \(/,
+    );
+  });
+
+  it('a panel that answers /ping and then hangs: doctor ends at its deadline, the waiting check failed, the rest not checked', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const panel = await sim({
+      seed: SEED,
+      intercept: async (req) => {
+        if (req.path === '/ping') return undefined;
+        await held;
+        return { status: 500, json: { message: 'late' } };
+      },
+    });
+    try {
+      const result = await doctor(client(panel), { deadlineMs: 1500 });
+      expect(statuses(result)).toEqual([
+        'reachable ok',
+        'api ok',
+        'key not_checked',
+        'lists failed',
+        'client_fields not_checked',
+        'domain_fields not_checked',
+        'zones not_checked',
+        'version not_checked',
+      ]);
+      expect(message(result, 'key')).toBe('GET /api/v2/hosting-plans, which confirms the key, did not answer in time');
+      expect(message(result, 'lists')).toBe(
+        "no answer within doctor's deadline of 1.5 s (GET /api/v2/hosting-plans was still waiting); " +
+          'what to do: the panel is slow or stuck: check its load and logs, then run doctor again',
+      );
+      expect(message(result, 'zones')).toBe("doctor's deadline of 1.5 s passed before it");
+      expect(result.ok).toBe(false);
+    } finally {
+      release();
+    }
+  });
+});

@@ -287,4 +287,34 @@ describe('validate --format json and GitHub annotations', () => {
     );
     expect(warned.stdout).toMatch(validLine(w.manifests, '3 parts, 3 clients, 3 domains'));
   });
+
+  it('refuses parts whose names differ only by case or Unicode form, naming both, before any request', async () => {
+    const w = await setup({
+      'clients.yaml': CLIENTS,
+      'Clients.YAML': MORE,
+      'caf\u00e9.yaml': MORE,
+      'cafe\u0301.yml': MORE,
+    });
+    for (const argv of [
+      ['validate', w.manifests],
+      ['plan', w.manifests],
+    ]) {
+      const r = await run(argv, w.env);
+      expect(r.code, argv[0]).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(
+        `error: the manifest directory ${w.manifests} has parts whose names differ only by case or Unicode form: ` +
+          '"Clients.YAML" and "clients.yaml": a checkout on macOS or Windows',
+      );
+      expect(r.stderr).toContain('hint: rename one of each pair, or merge them into one part');
+      expect(r.stderr).not.toContain('caf\u00e9.yaml" and');
+    }
+    expect(w.sim.requests).toEqual([]);
+
+    // Above, the composed and decomposed é differed by extension too (two parts); here only by form and case.
+    const apart = await setup({ 'a.yaml': CLIENTS, 'caf\u00e9.yaml': MORE, 'cafe\u0301.YAML': 'version: 1\n' });
+    const twins = await run(['validate', apart.manifests]);
+    expect(twins.code).toBe(1);
+    expect(twins.stderr).toContain('"cafe\u0301.YAML" and "caf\u00e9.yaml"');
+  });
 });

@@ -98,6 +98,27 @@ describe('a manifest directory and symbolic links', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('a directory given with a trailing `/.` or a `..` after a link out of the repository: its parts are refused too', async () => {
+    const w = await setup();
+    await mkdir(join(w.dir, '.git'));
+    const outside = await tempDir();
+    await mkdir(join(outside, 'sub'));
+    await writeFile(join(outside, 'a.yaml'), 'version: 1\nclients:\n  - username: mallory\n');
+    await writeFile(join(outside, 'sub', 'a.yaml'), 'version: 1\nclients:\n  - username: mallory\n');
+    await symlink(join(outside, 'sub'), join(w.dir, 'evil'));
+    // Typed as given: join would simplify the `.` and `..` away as text.
+    for (const typed of [`${w.dir}/evil/.`, `${w.dir}/evil/./`, `${w.dir}/evil/..`]) {
+      const r = await run(['validate', typed]);
+      expect(r.code, typed).toBe(1);
+      expect(r.stderr, typed).toMatch(/a\.yaml is (in|a link to) .*: it is not read/);
+      expect(r.stdout, typed).toBe('');
+      const planned = await run(['plan', typed], w.env);
+      expect(planned.code, typed).toBe(1);
+      expect(planned.stdout + planned.stderr, typed).not.toContain('mallory');
+    }
+    expect(w.sim.requests).toEqual([]);
+  });
+
   it('a repository reached through a link is read; `..` after a link goes where the link leads, as the system reads it', async () => {
     const w = await setup();
     const repo = join(w.dir, 'r2');

@@ -42,17 +42,19 @@ export function planDiff(wants: PlanWants, live: LivePlanObjects | undefined): P
       lacking.push(object);
       continue;
     }
-    const changed: Record<string, JsonValue> = {};
+    const changed: [string, JsonValue][] = [];
     for (const [key, value] of Object.entries(wanted)) {
-      if (!(key in now)) {
+      // Own keys only: `constructor` or `toString` are keys a panel may hold, not ones every object inherits.
+      if (!Object.hasOwn(now, key)) {
         lacking.push(`${object}.${key}`);
         continue;
       }
       if (samePlanValue(now[key], value)) continue;
-      changed[key] = value;
+      changed.push([key, value]);
       fields.push({ field: `${object}.${key}`, before: now[key] ?? null, after: value });
     }
-    if (Object.keys(changed).length > 0) body[object] = { ...now, ...changed };
+    // fromEntries and spread define keys (an assignment to `__proto__` would set no key).
+    if (changed.length > 0) body[object] = { ...now, ...Object.fromEntries(changed) };
   }
   return { fields, body, lacking };
 }

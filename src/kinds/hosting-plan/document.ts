@@ -71,7 +71,7 @@ export function hostingPlanProblems(change: HostingPlanChange, path: string): st
     }
     touched.add(object as string);
     const sent = change.body[object as PlanObject];
-    if (sent !== undefined && canonical(sent[key]) !== canonical(f.after))
+    if (sent !== undefined && canonical(Object.hasOwn(sent, key) ? sent[key] : undefined) !== canonical(f.after))
       problems.push(`${path}.request.body: does not send ${f.field} as the change says: the file was edited`);
   }
   for (const object of touched)

@@ -82,7 +82,7 @@ export function exportedPlan(plan: LiveHostingPlan): ExportedPlan {
   for (const object of PLAN_OBJECTS) {
     const live = plan.objects?.[object];
     if (!isRecord(live)) continue;
-    const values: Record<string, PlanValue> = {};
+    const values: [string, PlanValue][] = [];
     for (const [key, value] of Object.entries(live)) {
       const field = `${object}.${key}` as const;
       const written = exportPlanValue(object, key, value, `"${field}" of hosting plan ${quote(plan.name)}`);
@@ -91,10 +91,11 @@ export function exportedPlan(plan: LiveHostingPlan): ExportedPlan {
         continue;
       }
       if (!KNOWN_KEYS[object].includes(key)) unknown.push(field);
-      values[key] = written.value;
+      values.push([key, written.value]);
     }
-    // An empty object manages nothing (the manifest warns of it): left out.
-    if (Object.keys(values).length > 0) entry[object] = values;
+    // An empty object manages nothing (the manifest warns of it): left out. fromEntries defines
+    // each key (an assignment to `__proto__` would set no key).
+    if (values.length > 0) entry[object] = Object.fromEntries(values);
   }
   return { entry, unwritable, unknown };
 }

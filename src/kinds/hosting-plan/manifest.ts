@@ -104,7 +104,7 @@ export function planItem(
 
   if (state === 'absent') {
     // A plan to delete is named, nothing more: its objects would say what it should be.
-    const extra = PLAN_OBJECTS.filter((key) => key in item);
+    const extra = PLAN_OBJECTS.filter((key) => Object.hasOwn(item, key));
     const [first] = extra;
     if (first !== undefined)
       problems.push({
@@ -133,7 +133,7 @@ export function planItem(
       });
       continue;
     }
-    const values: Record<string, PlanValue> = {};
+    const values: [string, PlanValue][] = [];
     for (const key of keys) {
       const value = given[key];
       const where = `"${object}.${key}" of ${label}`;
@@ -150,9 +150,10 @@ export function planItem(
           });
         continue;
       }
-      if (problem?.severity !== 'error') values[key] = value;
+      if (problem?.severity !== 'error') values.push([key, value]);
     }
-    wants[object] = values;
+    // fromEntries defines each key: an assignment to `__proto__` would set no key.
+    wants[object] = Object.fromEntries(values);
   }
   return { plan: typeof name === 'string' ? { name, state, wants } : undefined, problems };
 }
