@@ -1,11 +1,17 @@
 /**
- * A hosting plan's create carried out: `POST /hosting-plans`, its id kept for the clients
- * created on it in the same run. A POST whose answer was lost is settled by the plan's name
- * (names are unique on the panel): found, it was created; not found, the failure stands.
+ * A hosting plan's create and update carried out. Create: `POST /hosting-plans`, its id kept for
+ * the clients created on it in the same run; a POST whose answer was lost is settled by the plan's
+ * name (names are unique on the panel): found, it was created; not found, the failure stands.
+ * Update: a whole-object write (whole-write.ts): the plan is read again just before its PUT
+ * (`GET /hosting-plans/{id}`) and each object it sends is built from that read with only the
+ * change's keys written; a key the change writes that moved since the plan read it fails the
+ * change as stale (nothing sent); any other key is carried as it is now.
  */
-import { quote } from '../escape.js';
-import { type CreateHostingPlan } from '../kinds/hosting-plan.js';
+import { jsonText, quote } from '../escape.js';
+import { type CreateHostingPlan, type UpdateHostingPlan } from '../kinds/hosting-plan.js';
+import { planLanded, rebuildPlanBody } from '../kinds/hosting-plan/rebuild.js';
 import type { PanelClient } from '../panel/client.js';
+import { readHostingPlanById } from '../panel/object-reads.js';
 import { findHostingPlan } from '../panel/read.js';
 import { ambiguity } from '../panel/retry.js';
 import { requestFor } from '../plan/requests.js';
@@ -13,6 +19,7 @@ import { idOf } from './create-failures.js';
 import type { Applied } from './execute.js';
 import { send } from './send.js';
 import type { Slot } from './walk.js';
+import { ObjectChanged, writeWhole } from './whole-write.js';
 
 /** Creates plans; `ids` holds the id of each plan created in this run. */
 export function planCreator(
@@ -58,5 +65,41 @@ export function planCreator(
       return applied;
     },
     ids,
+  };
+}
+
+/** Carries out hosting plan updates (see the file's comment). */
+export function planUpdater(
+  panel: PanelClient,
+  signal: AbortSignal | undefined,
+  tell: (message: string) => void,
+): (change: UpdateHostingPlan, slot: Slot) => Promise<Applied> {
+  return async (change, slot) => {
+    const what = `hosting plan ${quote(change.name)}`;
+    const done = await writeWhole(
+      panel,
+      {
+        what,
+        read: () => readHostingPlanById(panel, change.planId),
+        build: (fresh) => {
+          const rebuilt = rebuildPlanBody(change.fields, fresh.objects);
+          if ('moved' in rebuilt)
+            throw new ObjectChanged(
+              what,
+              rebuilt.moved.map(
+                (m) =>
+                  `${m.field}: ${jsonText(m.before)} when planned, ` +
+                  (m.now === undefined ? 'not in its record now' : `${jsonText(m.now)} now`),
+              ),
+            );
+          return { body: rebuilt.body, request: requestFor({ ...change, body: rebuilt.body }) };
+        },
+        landed: (now) => (planLanded(change.fields, now.objects) ? {} : undefined),
+      },
+      slot,
+      signal,
+      tell,
+    );
+    return done.note === undefined ? { id: change.planId } : { id: change.planId, note: done.note };
   };
 }

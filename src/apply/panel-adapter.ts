@@ -18,7 +18,8 @@ import type {
   UpdateDomain,
   UpdateHostingPlan,
 } from '../plan/types.js';
-import { planCreator } from './hosting-plan.js';
+import { domainUpdater } from './domain-update.js';
+import { planCreator, planUpdater } from './hosting-plan.js';
 import { zoneWriter } from './zone.js';
 import { assertNever, messageOf, plural } from '../util.js';
 import type { PanelAdapterOptions } from './adapter-options.js';
@@ -34,9 +35,11 @@ import type { Applied, ChangeAdapter } from './execute.js';
  * - Creates: apply/create.ts (write-ahead passwords, adoption after an ambiguous answer,
  *   settling). With `newPassword` a POST /clients carries its request's body plus the
  *   `password` made for it, added as it is sent: the plan never holds one.
- * - Updates: `PUT /clients/{id}` with the fields that differ, `PUT /domains/{id}` with the
- *   settings that differ (nested objects whole); the client retries it where a repeat is safe
- *   (it is idempotent). Any 2xx is done, whatever its body. A zone's PUT: apply/zone.ts.
+ * - Updates: `PUT /clients/{id}` with the fields that differ; the client retries it where a
+ *   repeat is safe (it is idempotent). Any 2xx is done, whatever its body. Whole-object writes
+ *   (whole-write.ts: built from a read just before them, never resent as they were): a domain's
+ *   settings with a nested object (domain-update.ts), a hosting plan's objects (hosting-plan.ts),
+ *   a zone's records (zone.ts).
  * - Deletes: `DELETE /clients/{id}` or `/domains/{id}`, retried the same way. A 404 means it is
  *   gone already: done, with a note. When no answer came (after the retries), the record is
  *   read back: gone means done; still there, the failure stands.
@@ -47,15 +50,19 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
   const creates = creator(panel, options, plans.ids);
   const writeZone = zoneWriter(panel, (name) => creates.domainIdOf(name), options.signal, tell);
 
+  const updateDomain = domainUpdater(panel, options.signal, tell);
+  const updatePlan = planUpdater(panel, options.signal, tell);
+
   const update = async (change: UpdateClient | UpdateDomain | UpdateHostingPlan, slot: Slot): Promise<Applied> => {
-    await slot.run(() => send(panel, requestFor(change, undefined, plans.ids), options.signal));
     switch (change.type) {
       case 'client':
+        // Fields that differ, each whole: a partial PUT, retried as any idempotent request.
+        await slot.run(() => send(panel, requestFor(change, undefined, plans.ids), options.signal));
         return { id: change.clientId };
       case 'domain':
-        return { id: change.domainId };
+        return updateDomain(change, slot);
       case 'hosting_plan':
-        return { id: change.planId };
+        return updatePlan(change, slot);
       default:
         return assertNever(change);
     }

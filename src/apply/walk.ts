@@ -36,10 +36,14 @@ export interface Slot {
 /** The slot of work done outside a walk (a change applied alone): runs `work` at once. */
 export const NO_SLOT: Slot = { run: (work) => work() };
 
-/** An error's machine code: a ProvisionError's (`panel_http`), or a zone changed since the plan (zone.ts); else undefined. */
+/**
+ * An error's machine code: a ProvisionError's (`panel_http`), or an object changed since the plan
+ * (a zone: zone.ts; a domain's settings, a hosting plan: whole-write.ts); else undefined.
+ */
 function codeOf(error: unknown): FailureCode | undefined {
   if (error instanceof ProvisionError) return error.code;
-  return error instanceof Error && (error as { code?: unknown }).code === 'zone_changed' ? 'zone_changed' : undefined;
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return code === 'zone_changed' || code === 'object_changed' ? code : undefined;
 }
 
 /** Thrown by Slot.run after an abort, instead of starting the work. */

@@ -1,18 +1,24 @@
 /**
- * A zone's change, carried out: the zone is read again just before its PUT. An existing domain's
- * zone must be as the plan read it (its digest): one changed since (an ACME hook, a person in the
- * panel) fails as stale, naming what changed, and sends nothing; the other changes go on. A new
- * domain's zone is read after its POST (the panel fills in its default records) and diffed then.
- * The PUT replaces the record list with the same body however often it is sent: the client
- * retries it as it retries every idempotent request, and when no answer came at all the zone is
- * read back (holding the records sent, the PUT is done).
+ * A zone's change, carried out as a whole-object write (whole-write.ts): the zone is read again
+ * just before its PUT, after every create this change waits for (the creates of its subdomains in
+ * the same apply, which add their records to it: plan/order.ts), and the PUT's body is built from
+ * that read. An existing domain's zone must be as the plan read it (its digest), apart from records
+ * at the hosts of subdomains this apply created (the apply's own doing: carried); one changed
+ * otherwise (an ACME hook, a person in the panel) fails as stale, naming what changed, and gets
+ * nothing; the other changes go on. A new domain's zone is read after its POST (the panel fills in
+ * its default records) and diffed then. A PUT that failed with no answer, 429 or a 5xx is never
+ * resent as it was: the zone is read again; holding the records sent, it is done; as the change
+ * saw it, the body is built again and sent; otherwise it is stale.
  */
 import { quote } from '../escape.js';
 import {
   type DnsRecord,
+  exactKey,
+  type LiveRecord,
   type LiveZone,
   plannedRecords,
   recordDrift,
+  recordKey,
   recordMultiset,
   recordsAfter,
   recordLine,
@@ -23,15 +29,16 @@ import {
   type ZoneBody,
   zoneBody,
   zoneDiff,
+  zoneDigest,
   zoneRequest,
 } from '../kinds/zone.js';
 import type { PanelClient } from '../panel/client.js';
-import { ambiguity } from '../panel/retry.js';
 import { readZone } from '../panel/zones.js';
+import type { PanelRequest } from '../plan/requests.js';
 import { canonical, messageOf, plural } from '../util.js';
 import type { Applied } from './execute.js';
-import { send } from './send.js';
 import type { Slot } from './walk.js';
+import { type WholeWrite, writeWhole } from './whole-write.js';
 
 /** How many of a stale zone's changed records its message names; the rest are counted. */
 const NAMED_DRIFT = 5;
@@ -59,7 +66,7 @@ export class ZoneChanged extends Error {
   }
 }
 
-/** Told a note (a read-back after a lost answer) in one sentence. */
+/** Told a note (a read again after a failed write) in one sentence. */
 type Tell = (message: string) => void;
 
 /** Carries out zone changes; `domainIdOf` gives the id of a domain created in this run. */
@@ -73,47 +80,17 @@ export function zoneWriter(
     const id = change.domainId ?? domainIdOf(change.name);
     if (id === undefined)
       throw new Error(`the id of domain ${quote(change.name)} is unknown: it was not created in this run`);
-    const zone = await slot.run(() => readZone(panel, { name: change.name, id }));
-    let body: ZoneBody;
-    let note: string | undefined;
-    if (change.domainId === null) {
-      const { ops, other } = zoneDiff(wantOfNewZone(change), zone.records);
-      body = zoneBody(zone, other);
-      note = newZoneNote(zone, ops);
-    } else {
-      if (change.body === null)
-        throw new Error(`the change of the zone of ${quote(change.name)} holds no records to send: make a new plan`);
-      if (zone.digest !== change.zoneDigest) throw staleZone(change, zone);
-      checkBody(change, change.body, zone);
-      body = change.body;
-    }
-    const request = zoneRequest(change, { id, body });
-    try {
-      await slot.run(() => send(panel, request, signal));
-    } catch (error) {
-      const why = ambiguity(error);
-      if (why === undefined) throw error;
-      const described = panel.describe(request.method, request.path);
-      tell(`${described} ${why}: reading the zone back to see whether it holds the records sent`);
-      const now = await slot
-        .run(() => readZone(panel, { name: change.name, id }))
-        .catch((readError: unknown) => {
-          throw new Error(
-            `${described} ${why}, and reading the zone back failed too (${messageOf(readError)}): ` +
-              'it may or may not hold the records sent; run plan again',
-            { cause: error },
-          );
-        });
-      const sent = sentRecords(change.name, body) ?? [];
-      if (recordDrift(sent, now.records).length > 0) throw error;
-      return {
-        id,
-        note: `the answer was lost (${why}), but the zone holds the records sent${note ? `; ${note}` : ''}`,
-      };
-    }
-    const back = await readBack(change, id, body, slot);
-    const notes = [note, back].filter((n) => n !== undefined);
-    return notes.length === 0 ? { id } : { id, note: notes.join('; ') };
+    const notes: string[] = [];
+    const write: WholeWrite<LiveZone, ZoneBody> = {
+      what: `the zone of ${quote(change.name)}`,
+      read: () => readZone(panel, { name: change.name, id }),
+      build: zoneBuilder(change, id, createdHosts(change, domainIdOf), (note) => notes.splice(0, notes.length, note)),
+      landed: (now, body, from) => zoneLanded(change.name, now, body, from),
+    };
+    const done = await writeWhole(panel, write, slot, signal, tell);
+    const back = await readBack(change, id, done.body, slot);
+    const all = [...notes, done.note, back].filter((n) => n !== undefined);
+    return all.length === 0 ? { id } : { id, note: all.join('; ') };
   };
 
   /**
@@ -131,12 +108,136 @@ export function zoneWriter(
     }
     const drift = recordDrift(sentRecords(change.name, body) ?? [], now.records);
     if (drift.length === 0) return undefined;
-    const more = drift.length > NAMED_DRIFT ? `, and ${plural(drift.length - NAMED_DRIFT, 'more record')}` : '';
     return (
-      `warning: the zone read back holds records otherwise than sent (${drift.slice(0, NAMED_DRIFT).map(recordLine).join('; ')}${more}): ` +
+      `warning: the zone read back holds records otherwise than sent (${driftText(drift)}): ` +
       'the panel rewrote them (or something wrote the zone since); write the values as the panel does, or the next apply sends them again'
     );
   }
+}
+
+/** `+ A x 192.0.2.1 (ttl 60); ...`, the first NAMED_DRIFT named, the rest counted. */
+function driftText(drift: readonly RecordOp[]): string {
+  const more = drift.length > NAMED_DRIFT ? `, and ${plural(drift.length - NAMED_DRIFT, 'more record')}` : '';
+  return `${drift.slice(0, NAMED_DRIFT).map(recordLine).join('; ')}${more}`;
+}
+
+/**
+ * The hosts, relative to the zone, of the subdomains this apply created that the change waits
+ * for: their POSTs added records there (the panel's defaults for a subdomain).
+ */
+function createdHosts(change: UpdateZone, domainIdOf: (name: string) => number | undefined): ReadonlySet<string> {
+  const hosts = new Set<string>();
+  const suffix = `.${change.name}`;
+  for (const dep of change.dependsOn) {
+    const name = dep.startsWith('domain:') ? dep.slice('domain:'.length) : '';
+    if (name.endsWith(suffix) && domainIdOf(name) !== undefined) hosts.add(name.slice(0, -suffix.length));
+  }
+  return hosts;
+}
+
+/**
+ * Builds the zone's PUT from a read (WholeWrite.build); throws ZoneChanged when the zone is not as
+ * the change saw it: as the plan read it for an existing domain (the records the subdomains this
+ * apply created added aside), as apply first read it after the POST for a new one.
+ */
+function zoneBuilder(
+  change: UpdateZone,
+  id: number,
+  created: ReadonlySet<string>,
+  note: (note: string) => void,
+): (fresh: LiveZone) => { request: PanelRequest; body: ZoneBody } {
+  let first: LiveZone | undefined;
+  return (fresh) => {
+    let body: ZoneBody;
+    if (change.domainId === null) {
+      first ??= fresh;
+      if (fresh.digest !== first.digest)
+        throw new ZoneChanged(change.name, recordDrift(first.records, fresh.records), []);
+      // Its subdomains' records, from their POSTs in this run, are carried even under prune,
+      // unless the manifest lists their host and type.
+      const want = wantOfNewZone(change);
+      const listed = new Set(want.records.map((r) => `${r.host} ${r.type}`));
+      const ours = (r: LiveRecord): boolean => created.has(r.host) && !listed.has(`${r.host} ${r.type}`);
+      const { ops, other } = zoneDiff(
+        want,
+        fresh.records.filter((r) => !ours(r)),
+      );
+      body = zoneBody(fresh, [...other, ...fresh.records.filter(ours).map((r) => r.raw)]);
+      note(newZoneNote(fresh, ops));
+    } else {
+      if (change.body === null)
+        throw new Error(`the change of the zone of ${quote(change.name)} holds no records to send: make a new plan`);
+      const { base, carried } = withoutCreated(fresh, created, plannedRecords(change) ?? []);
+      if (base.digest !== change.zoneDigest) throw staleZone(change, base);
+      checkBody(change, change.body, base);
+      const after = recordsAfter(fresh.records, change.records);
+      // checkBody made the same changes of the same records: they apply.
+      if ('problem' in after) throw new Error(`the changes of the zone of ${quote(change.name)}: ${after.problem}`);
+      body = zoneBody(fresh, after.other);
+      if (carried.length > 0)
+        note(
+          `kept ${plural(carried.length, 'record')} the subdomains created in this run added to it ` +
+            `(${carried
+              .slice(0, NAMED_DRIFT)
+              .map((r) => recordLine({ op: 'add', ...r }))
+              .join('; ')})`,
+        );
+    }
+    // The body built here, never the plan's: zoneRequest prefers a change's own body.
+    return { body, request: zoneRequest({ ...change, body }, { id, body }) };
+  };
+}
+
+/**
+ * The zone without the records at `created` hosts that the plan did not see (`planned`): `base`,
+ * the zone as the plan's digest covers it, and those `carried` records.
+ */
+function withoutCreated(
+  fresh: LiveZone,
+  created: ReadonlySet<string>,
+  planned: readonly DnsRecord[],
+): { base: LiveZone; carried: LiveRecord[] } {
+  if (created.size === 0) return { base: fresh, carried: [] };
+  const seen = new Map<string, number>();
+  for (const r of planned) seen.set(exactKey(r), (seen.get(exactKey(r)) ?? 0) + 1);
+  const records: LiveRecord[] = [];
+  const carried: LiveRecord[] = [];
+  for (const r of fresh.records) {
+    const left = seen.get(exactKey(r)) ?? 0;
+    if (left > 0) seen.set(exactKey(r), left - 1);
+    if (left === 0 && created.has(r.host)) carried.push(r);
+    else records.push(r);
+  }
+  const digest = zoneDigest(
+    fresh.soa,
+    fresh.dkim,
+    records.map((r) => r.raw),
+  );
+  return { base: { ...fresh, records, digest }, carried };
+}
+
+/**
+ * After a failed PUT: whether the zone read now holds the records sent (WholeWrite.landed). Records
+ * beside them are someone else's since (an ACME client): kept, and named; but a record the PUT
+ * removed or changed being there again says it may not have landed.
+ */
+function zoneLanded(
+  zone: string,
+  now: LiveZone,
+  body: ZoneBody,
+  from: LiveZone,
+): { readonly note?: string } | undefined {
+  const sent = sentRecords(zone, body) ?? [];
+  const drift = recordDrift(sent, now.records);
+  if (drift.length === 0) return {};
+  if (drift.some((op) => op.op !== 'add')) return undefined;
+  const undone = new Set(
+    recordDrift(from.records, sent)
+      .filter((op) => op.op !== 'add')
+      .map(recordKey),
+  );
+  if (drift.some((op) => undone.has(recordKey(op)))) return undefined;
+  return { note: `${plural(drift.length, 'record')} written beside them since, kept (${driftText(drift)})` };
 }
 
 /**

@@ -165,14 +165,18 @@ export class PanelClient {
    * sent again once `signal` is aborted. Any 2xx is success whatever its body: the parsed JSON,
    * or undefined for 204, an empty body or a body that is not JSON. A 2xx HTML page is a
    * contract error (a panel whose API is off answers so); an error status is PanelHttpError.
+   * `wholeObject`: the body replaces a whole object built from a read (a zone's records, a
+   * domain's `security`): the retry policy never sends it again; the caller reads again first.
    */
   send(
     method: 'PUT' | 'DELETE',
     path: string,
     body: unknown,
-    options: { readonly signal?: AbortSignal | undefined } = {},
+    options: { readonly signal?: AbortSignal | undefined; readonly wholeObject?: boolean | undefined } = {},
   ): Promise<unknown> {
-    return this.call(method, path, body, options.signal).then((answer) => answer.value);
+    return this.call(method, path, body, options.signal, undefined, options.wholeObject === true).then(
+      (answer) => answer.value,
+    );
   }
 
   /** GET /<collection>/name/<encodeURIComponent(name)>, undefined on 404. */
@@ -196,9 +200,9 @@ export class PanelClient {
 
   /**
    * One request with its retry policy (retry.ts): the single place where retries belong. GET,
-   * PUT and DELETE on transient network failures and 429/502/503/504, POST on 429/503 only,
-   * Retry-After honoured, within the budget; nothing sent again once `signal` is aborted. The
-   * last failure is thrown as it was.
+   * PUT and DELETE on transient network failures and 429/502/503/504, POST on 429/503 only, a
+   * whole-object write never; Retry-After honoured, within the budget; nothing sent again once
+   * `signal` is aborted. The last failure is thrown as it was.
    */
   private async call(
     method: Method,
@@ -206,6 +210,7 @@ export class PanelClient {
     body: unknown,
     signal?: AbortSignal,
     list?: ListItem,
+    wholeObject = false,
   ): Promise<AttemptResult & { ok: true }> {
     const started = this.clock.now();
     const budget = this.timing.budgetMs;
@@ -228,7 +233,7 @@ export class PanelClient {
       );
       if (outcome.ok) return outcome;
       const now = this.clock.now();
-      const delay = retryDelayMs(method, outcome, {
+      const delay = retryDelayMs({ method, wholeObject }, outcome, {
         attempt,
         elapsedMs: now - started,
         nowMs: now,

@@ -9,6 +9,11 @@
  * - PUT and DELETE are idempotent (the same partial PUT twice leaves the same record; a second
  *   DELETE finds nothing to delete), so they follow GET's rules. What a DELETE that got no
  *   answer did is the caller's to read back (apply/panel-adapter.ts).
+ * - A whole-object write (a request marked `wholeObject`: a zone's record list, a domain's
+ *   `security`/`target`, a hosting plan's objects) is never sent again by the client: its body was
+ *   built from a read, and between two attempts someone else may write the object (an ACME
+ *   client after a 503). The caller reads the object again, checks it, rebuilds the body and
+ *   sends that (apply/whole-write.ts); `rewriteReason` says which failures are worth it.
  * - POST is retried only on 429 and 503 (the panel did not process it). Anything ambiguous is
  *   the caller's to resolve (see apply/panel-adapter.ts): a POST is never repeated blindly.
  * - A request that changes the panel (POST, PUT, DELETE) is not sent again once the caller's
@@ -72,11 +77,22 @@ export interface RetryContext {
   readonly timing: RetryTiming;
 }
 
-/** How long to wait before attempt `attempt + 1`, or undefined to stop and report the outcome. */
-export type RetryPolicy = (method: Method, outcome: AttemptResult, context: RetryContext) => number | undefined;
+/**
+ * What the retry policy knows of a request: its method and, for a write that replaces a whole
+ * object built from a read (`wholeObject`), that it is never resent as it is. A bare method is a
+ * request of that method that is not a whole-object write.
+ */
+export type RetriedRequest = Method | { readonly method: Method; readonly wholeObject?: boolean | undefined };
 
-export const retryDelayMs: RetryPolicy = (method, outcome, context) => {
-  if (outcome.ok || !isRetryable(method, outcome.error)) return undefined;
+/** How long to wait before attempt `attempt + 1`, or undefined to stop and report the outcome. */
+export type RetryPolicy = (
+  request: RetriedRequest,
+  outcome: AttemptResult,
+  context: RetryContext,
+) => number | undefined;
+
+export const retryDelayMs: RetryPolicy = (request, outcome, context) => {
+  if (outcome.ok || !isRetryable(request, outcome.error)) return undefined;
   if (context.attempt >= context.timing.maxAttempts) return undefined;
   const after =
     outcome.error instanceof PanelHttpError ? parseRetryAfterMs(outcome.error.retryAfter, context.nowMs) : undefined;
@@ -85,10 +101,13 @@ export const retryDelayMs: RetryPolicy = (method, outcome, context) => {
 };
 
 /**
- * Whether this failure may go away by itself and sending again is safe for `method`: GET, PUT
- * and DELETE on 429/502/503/504 and transient network failures; POST on 429/503 only.
+ * Whether this failure may go away by itself and sending again is safe for the request: GET, PUT
+ * and DELETE on 429/502/503/504 and transient network failures; POST on 429/503 only; a
+ * whole-object write never (its caller reads again and rebuilds: rewriteReason).
  */
-export function isRetryable(method: Method, error: ProvisionError): boolean {
+export function isRetryable(request: RetriedRequest, error: ProvisionError): boolean {
+  const method = typeof request === 'string' ? request : request.method;
+  if (typeof request !== 'string' && request.wholeObject === true) return false;
   const idempotent = method !== 'POST';
   if (error instanceof PanelHttpError)
     return (idempotent ? RETRY_IDEMPOTENT_STATUSES : RETRY_POST_STATUSES).has(error.status);
@@ -135,6 +154,30 @@ export function ambiguity(error: unknown): string | undefined {
   if (error instanceof PanelHttpError && (error.status === 502 || error.status === 504))
     return `answered ${error.status}`;
   return undefined;
+}
+
+/** Whole-object writes sent for one change, the first included, each built from its own read. */
+export const MAX_WHOLE_WRITES = 3;
+
+/**
+ * Why a failed whole-object write is worth a new read and, if the object is as the change saw it,
+ * a rebuilt write: no answer (it may have been carried out), or 429 or a 5xx (the panel was busy,
+ * or failed after writing: a 503 may follow a write that landed). undefined for a refusal (4xx),
+ * which stands.
+ */
+export function rewriteReason(error: unknown): string | undefined {
+  if (error instanceof PanelNetworkError && error.transient)
+    return error.sent
+      ? `got no answer (${error.what}, ${error.networkCode})`
+      : `was not sent (${error.what}, ${error.networkCode})`;
+  if (error instanceof PanelHttpError && (error.status === 429 || error.status >= 500))
+    return `answered ${error.status}`;
+  return undefined;
+}
+
+/** The wait before reading a whole object again after write number `writes` failed (rewriteReason). */
+export function rewriteDelayMs(writes: number, random: () => number): number {
+  return Math.max(MIN_CREATE_WAIT_MS, backoffMs(writes, CREATE_BACKOFF, random));
 }
 
 /**

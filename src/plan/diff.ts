@@ -18,6 +18,7 @@ import type {
 import { deleteDomain, nearestParent, subdomainsFirst, withoutBlocked } from './domain-deletes.js';
 import { compare } from '../util.js';
 import { refuseStalePlanCopies } from './scope.js';
+import { refuseNewSubdomainZones } from './new-subdomain-dns.js';
 import { LiveIndex } from './live-index.js';
 import { createClient, deleteClient as clientDelete, type HostingPlans, updateClient } from '../kinds/client/index.js';
 import { createDomain, type DomainSettings, updateDomain } from '../kinds/domain.js';
@@ -39,7 +40,9 @@ import { newZone, updateZone, type UpdateZone } from '../kinds/zone.js';
  *   `state: absent` deletes it from its client.
  * - A domain with `dns` gets its zone's update when its records differ (kinds/zone: after the
  *   domain's own create or update; a new domain's zone is written after its POST); `dns` on a
- *   subdomain of the panel, or on a zone the panel serves no DNS for, is a conflict.
+ *   subdomain of the panel, or on a zone the panel serves no DNS for, is a conflict; on a new
+ *   domain that will be a subdomain (of a panel domain, or of another new one), the plan is
+ *   refused at its line (new-subdomain-dns.ts).
  * - Hosting plans the manifest defines (hosting-plans.ts): created before the clients on them,
  *   updated, or deleted when no client stays on them; clients created on or moved to a plan the
  *   run creates or updates wait for that change.
@@ -187,6 +190,7 @@ export function diff(desired: Desired, live: Live, options: DiffOptions = {}): P
   // the scope: the conflict a plan without the scope finds at that client's entry.
   if (scope !== undefined) conflicts.push(...takenWith(desired, inScope, index, deletedClients));
 
+  refuseNewSubdomainZones(domainCreates, new Set(live.domains.map((d) => d.name)));
   // What will stand after the plan beside the live domains: new domains of existing clients.
   const deletes = withoutBlocked(domainDeletes, live.domains, domainCreates, conflicts);
   const created = new Set(domainCreates.map((d) => d.name));

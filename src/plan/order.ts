@@ -7,16 +7,18 @@ import { phaseOf } from './types.js';
  * domains (created or updated, then their zones); then deletes, domains before clients. Every change comes after those it depends on
  * (a parent domain created for a client listed later is pulled ahead; a subdomain's delete goes
  * before its parent's). Dependencies point only at clients, at shorter domain names, or (for
- * deletes) at longer ones of the same phase, so there are no cycles.
+ * deletes) at longer ones of the same phase, or from a zone's change at creates (nothing waits for
+ * a zone's change), so there are no cycles.
  */
 export function orderChanges(
   desired: Desired,
   clientChanges: readonly Change[],
-  domainFirst: readonly (CreateDomain | UpdateDomain | UpdateZone)[],
+  domainChanges: readonly (CreateDomain | UpdateDomain | UpdateZone)[],
   domainDeletes: readonly DeleteDomain[],
   /** Hosting plans: creates and updates before every client, deletes after everything. */
   hostingPlans: { readonly first: readonly Change[]; readonly last: readonly Change[] } = { first: [], last: [] },
 ): Change[] {
+  const domainFirst = afterSubdomainCreates(domainChanges);
   const byId = new Map<ChangeId, Change>();
   for (const change of [
     ...hostingPlans.first,
@@ -72,4 +74,28 @@ export function orderChanges(
   for (const change of clientChanges) if (phaseOf(change) === 1) visit(change);
   for (const change of hostingPlans.last) visit(change);
   return ordered;
+}
+
+/**
+ * Each zone's change waits for the creates in the same apply of the domains below it: a
+ * subdomain's POST adds its records to its parent's zone, and the zone's PUT, built from a read
+ * taken after them, must not drop them (apply/zone.ts carries them). A create below a zone that
+ * turns out to be a zone of its own costs an order, nothing more.
+ */
+function afterSubdomainCreates(
+  domainFirst: readonly (CreateDomain | UpdateDomain | UpdateZone)[],
+): readonly (CreateDomain | UpdateDomain | UpdateZone)[] {
+  const zones = new Map<string, ChangeId[]>();
+  for (const c of domainFirst) if (c.type === 'dns_zone') zones.set(c.name, []);
+  if (zones.size === 0) return domainFirst;
+  for (const c of domainFirst) {
+    if (c.type !== 'domain' || c.action !== 'create') continue;
+    for (let dot = c.name.indexOf('.'); dot !== -1; dot = c.name.indexOf('.', dot + 1))
+      zones.get(c.name.slice(dot + 1))?.push(c.id);
+  }
+  return domainFirst.map((c) => {
+    const creates = c.type === 'dns_zone' ? (zones.get(c.name) ?? []) : [];
+    const added = creates.filter((id) => !c.dependsOn.includes(id));
+    return added.length === 0 ? c : { ...c, dependsOn: [...c.dependsOn, ...added] };
+  });
 }

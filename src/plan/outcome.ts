@@ -24,8 +24,11 @@ export type Outcome =
       readonly because: ChangeId | 'interrupted';
     };
 
-/** A failure's machine code: a ProvisionError's, or a DNS zone changed since the plan (apply/zone.ts). */
-export type FailureCode = ErrorCode | 'zone_changed';
+/**
+ * A failure's machine code: a ProvisionError's, a DNS zone changed since the plan (apply/zone.ts),
+ * or a domain's settings or a hosting plan changed since the plan (apply/whole-write.ts).
+ */
+export type FailureCode = ErrorCode | 'zone_changed' | 'object_changed';
 
 /** succeeded / failed / skipped counts. */
 export function tally(outcomes: readonly Outcome[]): Record<Outcome['status'], number> {

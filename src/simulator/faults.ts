@@ -3,6 +3,8 @@
  * produce, switched on by options (all off by default), reproducible with `faultSeed`.
  *
  * Where a request meets each fault (after the body is read and `intercept` declined):
+ * 0. `writesBehind`: as the nth matching request arrives, before anything else, a write of
+ *    someone else's (a person in the panel, an ACME client) goes through the simulator's routes.
  * 1. Transient faults, like a reverse proxy in front of the panel, before authentication and
  *    before any state change: `resetRate` (connection destroyed, no answer), then
  *    `retryAfter` (429/503 with Retry-After), then `errorRate` (500/502/503).
@@ -11,13 +13,15 @@
  * 4. The key: a wrong key gets 401 and counts towards the lock-out; the right one resets the count.
  * 5. `allowedIps`: the right key from another address gets 403.
  * 6. `notReadyMs`: POST /domains for a client created less than that long ago gets 400.
- * 7. The route; then `ambiguousPostRate` (`ambiguousPutRate`): a POST (a PUT) that succeeded
- *    (its change is saved) loses its connection instead of its answer.
+ * 7. The route; then `failAfterWrite`: a matching write that succeeded (its change is saved) is
+ *    answered 503 (or another status) instead; then `ambiguousPostRate` (`ambiguousPutRate`): a
+ *    POST (a PUT) that succeeded (its change is saved) loses its connection instead of its answer.
  * 8. `zoneRaceRate`, `onZoneRead`: after a GET of a DNS zone, the zone changes (zones.ts
  *    raceZone: `TXT _race-<n>` added, the zone custom), saved before the answer goes out; the
  *    answer still shows the zone as it was read.
  * 9. `slowBodyMs`: the answer's body trickles out.
- * Every fault except the lock-out, the key, `allowedIps` and `onZoneRead` applies only to the
+ * Every fault except the lock-out, the key, `allowedIps`, `onZoneRead`, `writesBehind` and
+ * `failAfterWrite` (which name their requests themselves) applies only to the
  * requests `faultFilter` accepts. Random draws come from one PRNG seeded with `faultSeed`, one draw
  * per enabled rate per request in arrival order: the same seed and the same requests in the
  * same order give the same faults (concurrent requests may arrive in another order).
@@ -80,6 +84,57 @@ export interface SimulatorFaults {
    * Not subject to `faultFilter`; a zone it changed is not drawn for `zoneRaceRate` again.
    */
   readonly onZoneRead?: (domainId: number, reads: number) => boolean | undefined;
+  /**
+   * Writes behind the tool's back, deterministic: as the `nth` request (counted from the
+   * simulator's start, 1 the first) that `match` accepts arrives, `write` runs with a
+   * `call` that sends requests through the simulator's own routes (authenticated, no fault),
+   * like a person in the panel or an ACME client between a read and a write.
+   */
+  readonly writesBehind?: readonly WriteBehind[];
+  /**
+   * A write that lands, then fails: the `nth` request (counted from the start, among those
+   * `match` accepts that the route answered 2xx) and the `times - 1` after it are carried out (the
+   * change saved), then answered `status` instead of their own answer (a proxy's 503 after the
+   * panel wrote, a panel failing after it stored).
+   */
+  readonly failAfterWrite?: readonly FailAfterWrite[];
+}
+
+/** Which requests a deterministic fault is about: a method (default: any) and a path relative to /api/v2 (exactly, or a pattern). */
+export interface RequestMatch {
+  readonly method?: string;
+  readonly path: string | RegExp;
+}
+
+/** A request sent through the simulator's routes by a write behind the tool's back: its status and JSON answer. */
+export type PanelCall = (
+  method: string,
+  path: string,
+  body?: unknown,
+) => { readonly status: number; readonly json?: unknown };
+
+export interface WriteBehind {
+  readonly match: RequestMatch;
+  /** Default 1. */
+  readonly nth?: number;
+  readonly write: (call: PanelCall) => void;
+}
+
+export interface FailAfterWrite {
+  readonly match: RequestMatch;
+  /** Default 1. */
+  readonly nth?: number;
+  /** Default 1. */
+  readonly times?: number;
+  /** Default 503. */
+  readonly status?: number;
+}
+
+function matches(match: RequestMatch, method: string, path: string): boolean {
+  return (
+    (match.method === undefined || method === match.method) &&
+    (typeof match.path === 'string' ? path === match.path : match.path.test(path))
+  );
 }
 
 export interface RetryAfterFault {
@@ -105,12 +160,41 @@ export class Faults {
   private readonly readyAt = new Map<number, number>();
   private readonly zoneReads = new Map<number, number>();
   private races = 0;
+  private readonly behindSeen: number[];
+  private readonly failSeen: number[];
 
   constructor(
     private readonly options: SimulatorFaults,
     private readonly now: () => number = Date.now,
   ) {
     this.random = mulberry32(options.faultSeed ?? 1);
+    this.behindSeen = (options.writesBehind ?? []).map(() => 0);
+    this.failSeen = (options.failAfterWrite ?? []).map(() => 0);
+  }
+
+  /** Step 0: the writes behind the tool's back due as this request arrives. */
+  writesBefore(method: string, path: string): ((call: PanelCall) => void)[] {
+    const due: ((call: PanelCall) => void)[] = [];
+    (this.options.writesBehind ?? []).forEach((w, i) => {
+      if (!matches(w.match, method, path)) return;
+      const seen = (this.behindSeen[i] = (this.behindSeen[i] ?? 0) + 1);
+      if (seen === (w.nth ?? 1)) due.push(w.write);
+    });
+    return due;
+  }
+
+  /** Step 7, first: the answer instead of a write's own after it landed, or undefined. */
+  afterWrite(method: string, path: string, answer: Answer): Answer | undefined {
+    if (answer.status < 200 || answer.status >= 300) return undefined;
+    let instead: Answer | undefined;
+    (this.options.failAfterWrite ?? []).forEach((f, i) => {
+      if (!matches(f.match, method, path)) return;
+      const seen = (this.failSeen[i] = (this.failSeen[i] ?? 0) + 1);
+      const first = f.nth ?? 1;
+      if (instead === undefined && seen >= first && seen < first + (f.times ?? 1))
+        instead = error(f.status ?? 503, 'Injected failure after the write was stored.');
+    });
+    return instead;
   }
 
   applies(method: string, path: string): boolean {

@@ -110,7 +110,15 @@ export {
   type SimZone,
 } from './zones.js';
 export { parseSeed, type SimulatorSeed, type SimulatorSeedClient, type SimulatorSeedDomain } from './seed.js';
-export { mulberry32, type RetryAfterFault, type SimulatorFaults } from './faults.js';
+export {
+  type FailAfterWrite,
+  mulberry32,
+  type PanelCall,
+  type RequestMatch,
+  type RetryAfterFault,
+  type SimulatorFaults,
+  type WriteBehind,
+} from './faults.js';
 
 /** The answer an `intercept` hook gives instead of the simulator's own. */
 export interface InterceptResult {
@@ -231,6 +239,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     });
     if (intercepted !== undefined) return intercepted;
     const relative = relativePath(path);
+    if (await writeBehind(method, relative)) return error(500, 'The simulator could not save its state file.');
     const fault = faults.transient(method, relative);
     if (fault !== undefined) return fault;
     if (options.apiEnabled === false) {
@@ -268,8 +277,33 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         return error(500, 'The simulator could not save its state file.');
       }
     }
-    // The change is committed (and saved); only the answer is lost.
-    return faults.afterRoute(method, relative, result) ? 'drop' : result;
+    // The change is committed (and saved); only the answer is lost, or replaced.
+    return (
+      faults.afterWrite(method, relative, result) ?? (faults.afterRoute(method, relative, result) ? 'drop' : result)
+    );
+  };
+
+  /** faults.ts step 6b: someone else's writes due before this request, saved; true when saving failed. */
+  const writeBehind = async (method: string, relative: string): Promise<boolean> => {
+    const saved = { mutated: false };
+    for (const write of faults.writesBefore(method, relative))
+      write((m, p, b) => {
+        const segments = p.replace(/^\/+|\/+$/g, '').split('/');
+        const answer = route(
+          store,
+          m,
+          segments,
+          b === undefined ? { kind: 'none' } : { kind: 'json', value: b },
+          routeOptions,
+        );
+        saved.mutated ||= answer.mutated === true;
+        return { status: answer.status, json: answer.json };
+      });
+    if (!saved.mutated || stateFile === undefined) return false;
+    return stateFile.save().then(
+      () => false,
+      () => true,
+    );
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {

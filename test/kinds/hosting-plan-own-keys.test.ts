@@ -24,8 +24,9 @@ const planValid = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: 
 );
 
 /**
- * A panel whose plan list is the simulator's, with `extra` added as own keys to Basic's objects
- * (JSON.parse makes `__proto__` an own key, as a real panel's answer would).
+ * A panel whose plan list (and plan records: apply reads one again just before its PUT) is the
+ * simulator's, with `extra` added as own keys to Basic's objects (JSON.parse makes `__proto__` an
+ * own key, as a real panel's answer would).
  */
 function withKeys(extra: Record<string, string>): {
   intercept: (req: InterceptRequest) => InterceptResult | undefined;
@@ -35,8 +36,11 @@ function withKeys(extra: Record<string, string>): {
   return {
     bind: (w) => (sim = w),
     intercept: (req) => {
-      if (sim === undefined || req.method !== 'GET' || req.path !== '/hosting-plans') return undefined;
-      const plans = JSON.parse(JSON.stringify([...sim.sim.state.plans.values()])) as Record<string, unknown>[];
+      if (sim === undefined || req.method !== 'GET') return undefined;
+      const one = /^\/hosting-plans\/([0-9]+)$/.exec(req.path);
+      if (req.path !== '/hosting-plans' && one === null) return undefined;
+      const all = [...sim.sim.state.plans.values()];
+      const plans = one === null ? all : all.find((p) => String(p.id) === one[1]);
       const text = JSON.stringify(plans)
         .replace('"name":"Basic","resources":{', `"name":"Basic","resources":{${extra.resources ?? ''}`)
         .replace(/("name":"Basic".*?"php":\{)/, `$1${extra.php ?? ''}`);
