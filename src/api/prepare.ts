@@ -11,8 +11,9 @@ import { type PlanReads, readsForManifest, readsForSavedPlan } from '../plan/rea
 import type { SavedPlan } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
 import { conflictLine, type PlanView } from '../render/common.js';
-import type { ExistingClient, LookedUp } from '../secrets/recovery.js';
+import type { EarlierCreates, ExistingClient, LookedUp } from '../secrets/recovery.js';
 import type { Redactions } from '../redact.js';
+import type { JournalState } from '../apply/recover.js';
 import type { Snapshot } from './snapshot.js';
 import { plural } from '../util.js';
 import { scopeMatcher } from '../names.js';
@@ -67,7 +68,13 @@ export interface Prepared {
   /** Each conflict at the manifest entry it comes from (none for a saved plan): for refuseConflicts. */
   readonly conflictsAt: readonly LocatedProblem[];
   /** Usernames whose create an earlier run left unsettled in the secrets file (PanelAdapterOptions.unsettled). */
-  readonly unsettled: ReadonlySet<string>;
+  readonly unsettled: ReadonlyMap<string, EarlierCreates>;
+  /**
+   * Clients the panel lists whose password the secrets file cannot tell (an earlier run's
+   * requests left open): apply gives each a new one before its plan (api/apply.ts
+   * settlePasswords); a plan only names them.
+   */
+  readonly unknownPasswords: readonly ExistingClient[];
 }
 
 /** What preparing needs beside the panel and the input. */
@@ -110,7 +117,7 @@ export async function planManifest(
 ): Promise<Prepared> {
   const { desired } = manifest;
   const { scope } = options;
-  const { live, notes, unsettled } = await readAndSettle(panel, readsForManifest(desired, scope), options);
+  const { live, notes, journal } = await readAndSettle(panel, readsForManifest(desired, scope), options);
   notes.push(...planNotes(desired, live, scope));
   const plan = diff(desired, live, { scope });
   options.onEvent?.({ type: 'planned', plan });
@@ -120,7 +127,12 @@ export async function planManifest(
     notes,
     showUnmanaged: options.showUnmanaged,
   });
-  return { view, conflictsAt: locateConflicts(plan, desired), unsettled };
+  return {
+    view,
+    conflictsAt: locateConflicts(plan, desired),
+    unsettled: journal.unsettled,
+    unknownPasswords: journal.unknown,
+  };
 }
 
 /**
@@ -172,7 +184,7 @@ export async function planSnapshot(
     notes,
     showUnmanaged: options.showUnmanaged,
   });
-  return { view, conflictsAt: locateConflicts(plan, desired), unsettled: new Set() };
+  return { view, conflictsAt: locateConflicts(plan, desired), unsettled: new Map(), unknownPasswords: [] };
 }
 
 /** What plan says of how it could read the panel for `desired`, and of a scope that matches no client. */
@@ -245,7 +257,7 @@ export async function planSaved(
       },
     );
   }
-  const { live, notes, unsettled } = await readAndSettle(panel, readsForSavedPlan(saved.plan), options);
+  const { live, notes, journal } = await readAndSettle(panel, readsForSavedPlan(saved.plan), options);
   if (planFingerprint(saved.plan, live) !== saved.fingerprint) {
     const reasons = staleReasons(saved.plan, live);
     throw new ProvisionError(
@@ -269,7 +281,7 @@ export async function planSaved(
     manifestSha256: saved.manifestSha256,
     fingerprint: saved.fingerprint,
   };
-  return { view, conflictsAt: [], unsettled };
+  return { view, conflictsAt: [], unsettled: journal.unsettled, unknownPasswords: journal.unknown };
 }
 
 /**
@@ -281,7 +293,7 @@ async function readAndSettle(
   panel: PanelClient,
   reads: PlanReads,
   options: Omit<PrepareOptions, 'showUnmanaged'>,
-): Promise<{ live: Live; notes: string[]; unsettled: ReadonlySet<string> }> {
+): Promise<{ live: Live; notes: string[]; journal: JournalState }> {
   const notes: string[] = [];
   const live = await readLive(panel, {
     ...reads,
@@ -291,7 +303,7 @@ async function readAndSettle(
     },
   });
   options.onEvent?.({ type: 'read', panelUrl: panel.baseUrl, live });
-  const unsettled = await settleJournal(
+  const journal = await settleJournal(
     options.secretsPath,
     panel.baseUrl,
     live,
@@ -299,7 +311,7 @@ async function readAndSettle(
     'every',
     options.onEvent,
   );
-  return { live, notes, unsettled };
+  return { live, notes, journal };
 }
 
 /** The view with the warnings of `limits` (a mass change, what looks like a rename), when there are any. */
@@ -356,8 +368,10 @@ export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] =
 /**
  * What earlier runs left in the secrets journal for this panel, settled and told (`warning`,
  * `note`) before the run sends anything (apply/recover.ts): passwords lost or recovered,
- * records completed, and creates and resets whose outcome is still unknown. Returns the
- * usernames whose create is unsettled (for the panel adapter); none without a secrets file.
+ * records completed, and creates and resets whose outcome is still unknown. Sends nothing.
+ * Returns what the run must still settle (apply/recover.ts JournalState): creates left open of
+ * clients the panel does not list, for the panel adapter, and clients whose password the file
+ * cannot tell, for apply to give new ones; nothing without a secrets file.
  * `lookedUp`: 'every' when `live.clients` is every client of the panel, else the usernames
  * looked up. The caller holds the secrets file's lock: this writes the journal.
  */
@@ -368,8 +382,8 @@ export async function settleJournal(
   redactions: Redactions,
   lookedUp: LookedUp,
   onEvent: OnEvent | undefined,
-): Promise<ReadonlySet<string>> {
-  if (path === undefined || path === '') return new Set();
+): Promise<JournalState> {
+  if (path === undefined || path === '') return { unsettled: new Map(), unknown: [] };
   const { recoverJournal } = await import('../apply/recover.js');
   return recoverJournal(
     path,
