@@ -214,7 +214,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
           if (secrets !== undefined)
             unsettled = await settlePasswords(panel, secrets.sink, unknownPasswords, {
               signal: controller.signal,
-              onEvent: (event) => progress.onEvent(event),
+              onEvent: progress.onEvent,
             });
           outcomes = await runPlan(view.plan, panel, {
             concurrency,
