@@ -219,9 +219,10 @@ export async function findLostIntents(
     // A reset left open beside the create (apply's own, after an adoption): it may have landed too.
     const setters = [...creates, ...(resets.get(client.username) ?? [])].sort((a, b) => a.line - b.line);
     const pendingLines = setters.filter((i) => hasPending(i.entry)).map((i) => i.line);
-    const only = setters.length === 1 ? setters[0] : undefined;
+    // Two open requests: which one landed is unknown, and so is the password, unless each
+    // carried the same one in clear (apply sends an earlier run's pending password again).
+    const only = setters.length === 1 ? setters[0] : sameInClear(setters);
     const pending = only === undefined ? undefined : pendingOf(only.entry);
-    // Two open requests: which one landed, and with which password, is unknown.
     if (pendingLines.length === 0) lost.push({ username: client.username, id: client.id });
     else if (only === undefined || pending === undefined)
       ambiguous.push({ username: client.username, id: client.id, pendingLines });
@@ -270,6 +271,14 @@ export async function findLostIntents(
     goneResets,
     skipped: lines.filter((line): line is UnreadableLine => line.kind === 'unreadable'),
   };
+}
+
+/** The last of `intents` when every one carries the same pending password in clear; else undefined. */
+function sameInClear(intents: readonly EntryLine[]): EntryLine | undefined {
+  const [first] = intents;
+  const password = first?.entry.pending_password;
+  if (typeof password !== 'string') return undefined;
+  return intents.every((i) => i.entry.pending_password === password) ? intents.at(-1) : undefined;
 }
 
 /** An intent's pending password as written (encrypted ones stay encrypted), or undefined when it has none. */

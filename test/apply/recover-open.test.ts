@@ -88,6 +88,17 @@ describe('two creates of one client left open', () => {
     expect(said.map((m) => m.text)).toEqual([expect.stringContaining(`(written ahead at ${path}:1, ${path}:2)`)]);
   });
 
+  it('two open creates that carried the same password in clear (apply sent it again): that one is recorded', async () => {
+    await writeFile(
+      path,
+      jsonl(intent('bob', 'i1', { pending_password: 'P1' }), intent('bob', 'i2', { pending_password: 'P1' })),
+      { mode: 0o600 },
+    );
+    const { unsettled } = await recover([{ username: 'bob', id: 7 }]);
+    expect(unsettled.unknown).toEqual([]);
+    expect(await current('bob')).toEqual({ current: 'P1', open: [] });
+  });
+
   it('one open create: the password written ahead for it is recorded, as before', async () => {
     await writeFile(path, jsonl(intent('bob', 'i1', { pending_password: 'P1' })), { mode: 0o600 });
     await recover([{ username: 'bob', id: 7 }]);

@@ -60,7 +60,10 @@ describe('an earlier run left a create unsettled', () => {
       `${JSON.stringify({ intent: 'create_client', intent_id: '0123456789abcdef', at: 't', panel_url: w.sim.url, username: 'alice', pending_password: 'Written-Ahead-By-Run-1' })}\n`,
       { mode: 0o600 },
     );
-    const r = await run(['apply', w.file, '--auto-approve', '--generate-passwords'], w.envWithSecrets);
+    const r = await run(
+      ['apply', w.file, '--auto-approve', '--generate-passwords', '--settle-timeout', '1'],
+      w.envWithSecrets,
+    );
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).toContain(
       "an earlier apply's POST for this client got no answer: it may have created it",

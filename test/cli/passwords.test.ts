@@ -73,19 +73,21 @@ describe('apply --generate-passwords', () => {
     expectNoPasswords(w.sim, clients, r);
   });
 
-  it('without the flag, an answer lost on the wire loses the password, and the message names secrets reset, which repairs it', async () => {
+  it('without the flag, an answer lost on the wire: the run sets a new password at once (PUT), and records it', async () => {
     const w = await workspace('version: 1\nclients:\n  - username: alice\n', {
       ambiguousPostRate: 1,
     });
     const r = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(
-      'its password was lost with the interrupted answer: give it a new one with provision secrets reset alice',
+      'the password the panel made for it was lost with the answer: a new password is set and recorded',
     );
-    expect(await currentPasswords(w.secrets)).toEqual({ alice: null });
-    const reset = await run(['secrets', 'reset', 'alice'], w.envWithSecrets);
-    expect(reset.code, reset.stderr).toBe(0);
+    expect(w.sim.requests.filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([
+      'POST /clients 0',
+      'PUT /clients/2 200',
+    ]);
     expect(await currentPasswords(w.secrets)).toEqual({ alice: w.sim.state.passwordOf('alice') });
+    expectNoPasswords(w.sim, ['alice'], r);
   });
 });
 
