@@ -105,8 +105,8 @@ export async function recoverJournal(
       intent.pendingLines.length === 1
         ? `${path}:${intent.line}: client ${quote(intent.username)}: ` +
             "an earlier apply's POST carried the password written ahead there and its outcome is unknown; " +
-            'the panel does not list the client (yet): once it does, apply records that password as current ' +
-            '(if this run creates the client, the new password counts)'
+            'the panel does not list the client (yet): once it does, apply records that password as current; ' +
+            'an apply that creates the client looks it up again first, and sends that password again when it can read it'
         : `${at(intent.pendingLines)}: client ${quote(intent.username)}: ` +
             "earlier applies' POSTs carried the passwords written ahead there and their outcomes are unknown; " +
             'the panel does not list the client (yet): the apply that finds it gives it a new one',

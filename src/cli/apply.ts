@@ -203,7 +203,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
             if (!running) return;
             progress.note(
               'stopped at once: the answers of requests in flight are lost; ' +
-                'run apply again: it creates what is missing and names any client whose password was never seen',
+                'run apply again: it creates what is missing and sets a new password for any client whose password was never seen',
             );
             io.exit?.(EXIT.interrupted);
           });
