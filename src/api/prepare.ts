@@ -69,11 +69,7 @@ export interface Prepared {
   readonly conflictsAt: readonly LocatedProblem[];
   /** Usernames whose create an earlier run left unsettled in the secrets file (PanelAdapterOptions.unsettled). */
   readonly unsettled: ReadonlyMap<string, EarlierCreates>;
-  /**
-   * Clients the panel lists whose password the secrets file cannot tell (an earlier run's
-   * requests left open): apply gives each a new one before its plan (api/apply.ts
-   * settlePasswords); a plan only names them.
-   */
+  /** Clients whose password the secrets file cannot tell: apply sets new ones (api/apply.ts settlePasswords). */
   readonly unknownPasswords: readonly ExistingClient[];
 }
 
@@ -131,7 +127,8 @@ export async function planManifest(
     view,
     conflictsAt: locateConflicts(plan, desired),
     unsettled: journal.unsettled,
-    unknownPasswords: journal.unknown,
+    // A scoped run leaves a password outside its scope to a run that covers it.
+    unknownPasswords: journal.unknown.filter((c) => scopeMatcher(scope)(c.username)),
   };
 }
 
@@ -281,7 +278,12 @@ export async function planSaved(
     manifestSha256: saved.manifestSha256,
     fingerprint: saved.fingerprint,
   };
-  return { view, conflictsAt: [], unsettled: journal.unsettled, unknownPasswords: journal.unknown };
+  return {
+    view,
+    conflictsAt: [],
+    unsettled: journal.unsettled,
+    unknownPasswords: journal.unknown.filter((c) => scopeMatcher(saved.plan.scope?.clients)(c.username)),
+  };
 }
 
 /**

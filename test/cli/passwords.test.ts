@@ -144,6 +144,19 @@ describe('a password the secrets file cannot tell (two creates of one client lef
     expect(writes()).toEqual(['PUT /clients/2 200']);
   });
 
+  it('a run scoped by --clients leaves a client outside its scope alone', async () => {
+    const w = await workspace('version: 1\nclients:\n  - username: alice\n  - username: bob\n', {
+      seed: { clients: [{ username: 'alice' }, { username: 'bob' }] },
+    });
+    await writeFile(w.secrets, `${twoOpen(w.sim.url)}\n`, { mode: 0o600 });
+    const r = await run(['apply', w.file, '--auto-approve', '--clients', 'bob'], w.envWithSecrets);
+    expect(r.code, r.stderr).toBe(0);
+    expect(w.sim.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+    const all = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
+    expect(all.code, all.stderr).toBe(0);
+    expect(await currentPasswords(w.secrets)).toEqual({ alice: w.sim.state.passwordOf('alice') });
+  });
+
   it('the PUT refused: apply exits 1 naming the client, and records the password as unknown', async () => {
     const w = await workspace('version: 1\nclients:\n  - username: alice\n', {
       seed: { clients: [{ username: 'alice' }] },
