@@ -236,10 +236,11 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
         const interrupted = controller.signal.aborted;
         if (format === 'json') io.stdout.write(renderApplyJson(outcomes, view.plan, view.panelUrl));
         else io.stdout.write(`\n${renderApplySummary(outcomes)}\n`);
-        if (secrets !== undefined && tally(outcomes).succeeded > 0) {
+        const setAnew = unknownPasswords.length - unsettled.length;
+        if (secrets !== undefined && (tally(outcomes).succeeded > 0 || setAnew > 0)) {
           io.stderr.write(
-            `New clients' passwords are in ${secrets.path}` +
-              `${secrets.encrypted ? ', encrypted to the age recipient' : ''}.\n`,
+            `${setAnew > 0 && tally(outcomes).succeeded === 0 ? 'The new passwords' : "New clients' passwords"} ` +
+              `are in ${secrets.path}${secrets.encrypted ? ', encrypted to the age recipient' : ''}.\n`,
           );
         }
         for (const failure of unsettled) io.stderr.write(`error: ${failure}\n`);

@@ -132,6 +132,7 @@ describe('a password the secrets file cannot tell (two creates of one client lef
     );
     expect(r.stderr).toContain('client "alice" (id 2): its password was unknown: a new one is set and recorded');
     expect(writes()).toEqual(['PUT /clients/2 200']);
+    expect(r.stderr).toContain(`The new passwords are in ${w.secrets}.`);
     expect(await currentPasswords(w.secrets)).toEqual({ alice: w.sim.state.passwordOf('alice') });
     expect(w.sim.state.passwordOf('alice')).not.toMatch(/Written-Ahead/);
     // Written ahead first: the journal grew by the reset's intent and its record.
