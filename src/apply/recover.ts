@@ -112,12 +112,19 @@ export async function recoverJournal(
             'the panel does not list the client (yet): the apply that finds it gives it a new one',
     );
   }
+  const listed = new Map(clients.map((client) => [client.username, client.id]));
+  const resets: ExistingClient[] = [];
   for (const intent of found.pendingResets) {
-    warn(
+    const id = listed.get(intent.username);
+    const pending =
       `${at(intent.pendingLines)}: client ${quote(intent.username)} has a newer password pending ` +
-        'from a secrets reset whose outcome is unknown: the panel holds it or the current one; ' +
-        `${resetCommand(intent.username)} settles it`,
-    );
+      'from a secrets reset whose outcome is unknown: the panel holds it or the current one';
+    if (id === undefined) warn(`${pending}; ${resetCommand(intent.username)} settles it`);
+    else {
+      // Which one the panel holds cannot be told: as for two creates, a new one settles it.
+      note(`${pending}: this run gives it a new one before anything else`);
+      resets.push({ username: intent.username, id });
+    }
   }
   for (const reset of found.goneResets) {
     note(
@@ -128,6 +135,6 @@ export async function recoverJournal(
   await closeLostIntents(path, panelUrl, found);
   return {
     unsettled: new Map(found.unsettled.map((intent) => [intent.username, intent.creates])),
-    unknown: [...found.lost, ...found.ambiguous].map(({ username, id }) => ({ username, id })),
+    unknown: [...found.lost, ...found.ambiguous, ...resets].map(({ username, id }) => ({ username, id })),
   };
 }

@@ -136,6 +136,28 @@ describe('two creates of one client left open', () => {
   });
 });
 
+describe('a reset left pending for a client the panel lists', () => {
+  it('apply gives it a new one: returned, told as a note, nothing recorded', async () => {
+    await writeFile(
+      path,
+      jsonl(
+        { created_at: at, panel_url: URL, username: 'carol', id: 3, password: 'old' },
+        intent('carol', 'r1', { pending_password: 'maybe' }, 'reset_password'),
+      ),
+      { mode: 0o600 },
+    );
+    const { said, unsettled } = await recover([{ username: 'carol', id: 3 }]);
+    expect(unsettled.unknown).toEqual([{ username: 'carol', id: 3 }]);
+    expect(said).toEqual([
+      {
+        kind: 'note',
+        text: `${path}:2: client "carol" has a newer password pending from a secrets reset whose outcome is unknown: the panel holds it or the current one: this run gives it a new one before anything else`,
+      },
+    ]);
+    expect(await current('carol')).toEqual({ current: 'old', open: [2] });
+  });
+});
+
 describe('a reset left pending for a client the panel no longer has', () => {
   const journal = () =>
     jsonl(
