@@ -33,11 +33,11 @@ import { Interrupted, type Slot } from './walk.js';
  * finds the client: the panel holds the password the creating request carried.
  *
  * An earlier run's POST for the client left open (`options.unsettled`) and the panel not
- * listing it: before a second intent is written, the client is looked up again until the
+ * listing it: the POST carries the earlier pending password again when it is in clear, so
+ * whichever POST landed, the panel holds the same one. When it cannot be read (encrypted to a
+ * recipient), before a second intent is written the client is looked up again until the
  * settle time (`settleTimeoutMs`) after that POST; found, it holds the one password written
- * ahead for it (recorded), and when that cannot be told, a new one is set. Not found, the POST
- * carries the earlier pending password again when it is in clear, so whichever POST landed, the
- * panel holds the same one.
+ * ahead for it (recorded), and when that cannot be told, a new one is set.
  *
  * Whenever the password of a client found by name cannot be told (either of two POSTs with
  * passwords of their own may have created it, or the answer that carried a panel-made one was
@@ -89,7 +89,10 @@ export async function createClient(
   const base = { panel_url: options.panelUrl, username: name };
   /** An earlier run's POST for this client is unsettled: what it left open may be what the panel holds. */
   const earlier = options.unsettled?.get(name);
-  if (earlier !== undefined) {
+  // Only where a second intent would make the password ambiguous: this run writes one ahead
+  // and cannot send the earlier one again (encrypted). Elsewhere the wait would buy nothing a
+  // lost password does not cost already, and it costs up to --settle-timeout per run after a kill.
+  if (earlier !== undefined && options.newPassword !== undefined && readable(earlier) === undefined) {
     const found = await lookAgain(ctx, name, earlier, slot);
     if (found !== undefined) return adoptEarlier(ctx, sink, found.id, name, earlier, slot);
   }
