@@ -60,10 +60,7 @@ describe('an earlier run left a create unsettled', () => {
       `${JSON.stringify({ intent: 'create_client', intent_id: '0123456789abcdef', at: 't', panel_url: w.sim.url, username: 'alice', pending_password: 'Written-Ahead-By-Run-1' })}\n`,
       { mode: 0o600 },
     );
-    const r = await run(
-      ['apply', w.file, '--auto-approve', '--generate-passwords', '--settle-timeout', '1'],
-      w.envWithSecrets,
-    );
+    const r = await run(['apply', w.file, '--auto-approve', '--generate-passwords'], w.envWithSecrets);
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).toContain(
       "an earlier apply's POST for this client got no answer: it may have created it",
@@ -95,10 +92,7 @@ describe('an answer lost, then a refusal', () => {
       'version: 1\nclients:\n  - username: alice\n',
       lostThenLagging(() => lag),
     );
-    const r = await run(
-      ['apply', w.file, '--auto-approve', '--generate-passwords', '--settle-timeout', '1'],
-      w.envWithSecrets,
-    );
+    const r = await run(['apply', w.file, '--auto-approve', '--generate-passwords'], w.envWithSecrets);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/the first attempt may have created it, but it is still not found by name: not settled/);
     const held = w.sim.state.passwordOf('alice');
