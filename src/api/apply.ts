@@ -11,7 +11,10 @@ import { Redactions } from '../redact.js';
 import type { SecretsSink } from '../secrets/journal.js';
 import { generatePassword } from '../secrets/password.js';
 import { SecretsLock } from '../secrets/lock.js';
-import type { ExistingClient } from '../secrets/recovery.js';
+import type { EarlierCreates, ExistingClient } from '../secrets/recovery.js';
+import type { JournalState } from '../apply/recover.js';
+import { settleUnknown, unsettledPassword } from '../apply/reset.js';
+import { quote } from '../escape.js';
 import { loadEncryption, openSecretsSink, requireSecretsPath } from '../secrets/sink.js';
 import { settleJournal } from './prepare.js';
 
@@ -96,7 +99,7 @@ export async function executePlan(plan: Plan, panel: PanelClient, options: Apply
     options.onEvent?.({ type: 'warning', message });
     options.onWarning?.(message);
   };
-  const run = (secrets: SecretsSink | undefined, unsettled: ReadonlySet<string>): Promise<Outcome[]> =>
+  const run = (secrets: SecretsSink | undefined, unsettled: JournalState['unsettled']): Promise<Outcome[]> =>
     runPlan(plan, panel, {
       concurrency,
       settleTimeoutMs: options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS,
@@ -106,20 +109,27 @@ export async function executePlan(plan: Plan, panel: PanelClient, options: Apply
       ...(options.generatePasswords === true ? { newPassword: () => generatePassword() } : {}),
       onEvent,
     });
-  if (path === undefined) return run(undefined, new Set());
+  if (path === undefined) return run(undefined, new Map());
   // As the CLI's apply: one run at a time per secrets file, for the whole run (the journal's
   // repairs included); a second one, in this process or another, is refused before anything is sent.
   const lock = await SecretsLock.acquire(path, 'executePlan');
   try {
     const redactions = new Redactions();
-    const unsettled = await settleLookedUp(path, panel, redactions, (event) => {
+    const journal = await settleLookedUp(path, panel, redactions, (event) => {
       options.onEvent?.(event);
       if (event.type === 'warning' || event.type === 'note') options.onWarning?.(event.message);
     });
-    const secrets = createsClients(plan.changes) ? await openSecretsSink({ path, encryption, redactions }) : undefined;
+    const writes = createsClients(plan.changes) || journal.unknown.length > 0;
+    const secrets = writes ? await openSecretsSink({ path, encryption, redactions }) : undefined;
     for (const warning of secrets?.warnings ?? []) warn(warning);
     try {
-      return await run(secrets?.sink, unsettled);
+      if (secrets !== undefined)
+        for (const failure of await settlePasswords(panel, secrets.sink, journal.unknown, {
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+          onEvent,
+        }))
+          warn(failure);
+      return await run(secrets?.sink, journal.unsettled);
     } finally {
       await secrets?.close();
     }
@@ -136,8 +146,8 @@ interface RunOptions {
   readonly settleTimeoutMs: number;
   /** Where new clients' passwords go; a plan that creates clients is refused without one. */
   readonly secrets: SecretsSink | undefined;
-  /** Usernames whose create an earlier run left unsettled (settleJournal); default none. */
-  readonly unsettled?: ReadonlySet<string>;
+  /** Usernames whose create an earlier run left unsettled (settleJournal), with what they wrote ahead; default none. */
+  readonly unsettled?: ReadonlyMap<string, EarlierCreates>;
   readonly signal?: AbortSignal;
   /** Makes each new client's password here (apply --generate-passwords). */
   readonly newPassword?: () => string;
@@ -165,17 +175,51 @@ export function runPlan(plan: Plan, panel: PanelClient, options: RunOptions): Pr
 }
 
 /**
+ * Gives each client whose password the secrets file cannot tell (settleJournal's `unknown`:
+ * an earlier run's requests left open) a new one, before the plan is carried out: written
+ * ahead to `sink`, then `PUT /clients/{id}`, sent again with the same password while its
+ * outcome is unknown, then recorded (apply/reset.ts settleUnknown). Each one set is told as a
+ * `note`; returns a sentence for each client it could not settle (the run then fails: exit 1).
+ */
+export async function settlePasswords(
+  panel: PanelClient,
+  sink: SecretsSink,
+  clients: readonly ExistingClient[],
+  options: { readonly signal?: AbortSignal; readonly onEvent?: OnEvent },
+): Promise<string[]> {
+  if (clients.length === 0) return [];
+  const outcomes = await settleUnknown(panel, sink, clients, {
+    panelUrl: panel.baseUrl,
+    newPassword: () => generatePassword(),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  const failures: string[] = [];
+  for (const outcome of outcomes) {
+    const failure = unsettledPassword(outcome);
+    if (failure !== undefined) failures.push(failure);
+    else
+      options.onEvent?.({
+        type: 'note',
+        message:
+          `client ${quote(outcome.username)} (id ${outcome.id}): its password was unknown: ` +
+          'a new one is set and recorded',
+      });
+  }
+  return failures;
+}
+
+/**
  * What a killed run left in the journal, settled before anything is sent, as the CLI does
  * while it plans (api/prepare.ts settleJournal): the CLI reads every client, so here the
- * clients the journal needs are looked up by name (a GET each, usually none). Returns the
- * usernames whose create is still unsettled.
+ * clients the journal needs are looked up by name (a GET each, usually none). Returns what
+ * the run must still settle.
  */
 async function settleLookedUp(
   path: string,
   panel: PanelClient,
   redactions: Redactions,
   onEvent: OnEvent,
-): Promise<ReadonlySet<string>> {
+): Promise<JournalState> {
   // Imported here, as the CLI's apply imports the journal's repairs: only a run with a secrets file loads them.
   const { usernamesToSettle } = await import('../secrets/recovery.js');
   const clients: ExistingClient[] = [];

@@ -6,14 +6,14 @@ import { readLive } from '../panel/index.js';
 import { diff } from '../plan/diff.js';
 import type { OnEvent } from '../plan/events.js';
 import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
-import { type Limits, massChanges, planWarnings } from '../plan/guards.js';
 import { hostingPlanLookalikes } from '../plan/hosting-plans.js';
 import { type PlanReads, readsForManifest, readsForSavedPlan } from '../plan/reads.js';
 import type { SavedPlan } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
 import { conflictLine, type PlanView } from '../render/common.js';
-import type { ExistingClient, LookedUp } from '../secrets/recovery.js';
+import type { EarlierCreates, ExistingClient, LookedUp } from '../secrets/recovery.js';
 import type { Redactions } from '../redact.js';
+import type { JournalState } from '../apply/recover.js';
 import type { Snapshot } from './snapshot.js';
 import { plural } from '../util.js';
 import { scopeMatcher } from '../names.js';
@@ -30,6 +30,7 @@ import { type ManifestFiles, manifestDigest } from '../manifest/parts.js';
  */
 
 export { DEFAULT_MAX_CREATES, DEFAULT_MAX_DELETES, type Limits } from '../plan/guards.js';
+export { refuseConflicts, refuseMassChanges, withWarnings } from './rails.js';
 export type { SavedPlan } from '../plan/saved.js';
 export type { OnEvent, ProvisionEvent } from '../plan/events.js';
 
@@ -68,7 +69,9 @@ export interface Prepared {
   /** Each conflict at the manifest entry it comes from (none for a saved plan): for refuseConflicts. */
   readonly conflictsAt: readonly LocatedProblem[];
   /** Usernames whose create an earlier run left unsettled in the secrets file (PanelAdapterOptions.unsettled). */
-  readonly unsettled: ReadonlySet<string>;
+  readonly unsettled: ReadonlyMap<string, EarlierCreates>;
+  /** Clients whose password the secrets file cannot tell: apply sets new ones (api/apply.ts settlePasswords). */
+  readonly unknownPasswords: readonly ExistingClient[];
 }
 
 /** What preparing needs beside the panel and the input. */
@@ -111,7 +114,7 @@ export async function planManifest(
 ): Promise<Prepared> {
   const { desired } = manifest;
   const { scope } = options;
-  const { live, notes, unsettled } = await readAndSettle(panel, readsForManifest(desired, scope), options);
+  const { live, notes, journal } = await readAndSettle(panel, readsForManifest(desired, scope), options);
   notes.push(...planNotes(desired, live, scope));
   const plan = diff(desired, live, { scope });
   options.onEvent?.({ type: 'planned', plan });
@@ -121,7 +124,13 @@ export async function planManifest(
     notes,
     showUnmanaged: options.showUnmanaged,
   });
-  return { view, conflictsAt: locateConflicts(plan, desired), unsettled };
+  return {
+    view,
+    conflictsAt: locateConflicts(plan, desired),
+    unsettled: journal.unsettled,
+    // A scoped run leaves a password outside its scope to a run that covers it.
+    unknownPasswords: journal.unknown.filter((c) => scopeMatcher(scope)(c.username)),
+  };
 }
 
 /**
@@ -173,7 +182,7 @@ export async function planSnapshot(
     showUnmanaged: options.showUnmanaged,
   });
   const warned = future === undefined ? view : { ...view, warnings: [...(view.warnings ?? []), future] };
-  return { view: warned, conflictsAt: locateConflicts(plan, desired), unsettled: new Set() };
+  return { view: warned, conflictsAt: locateConflicts(plan, desired), unsettled: new Map(), unknownPasswords: [] };
 }
 
 /** What plan says of how it could read the panel for `desired`, and of a scope that matches no client. */
@@ -253,7 +262,7 @@ export async function planSaved(
       },
     );
   }
-  const { live, notes, unsettled } = await readAndSettle(panel, readsForSavedPlan(saved.plan), options);
+  const { live, notes, journal } = await readAndSettle(panel, readsForSavedPlan(saved.plan), options);
   if (planFingerprint(saved.plan, live) !== saved.fingerprint) {
     const reasons = staleReasons(saved.plan, live);
     throw new ProvisionError(
@@ -277,7 +286,12 @@ export async function planSaved(
     manifestSha256: saved.manifestSha256,
     fingerprint: saved.fingerprint,
   };
-  return { view, conflictsAt: [], unsettled };
+  return {
+    view,
+    conflictsAt: [],
+    unsettled: journal.unsettled,
+    unknownPasswords: journal.unknown.filter((c) => scopeMatcher(saved.plan.scope?.clients)(c.username)),
+  };
 }
 
 /**
@@ -289,7 +303,7 @@ async function readAndSettle(
   panel: PanelClient,
   reads: PlanReads,
   options: Omit<PrepareOptions, 'showUnmanaged'>,
-): Promise<{ live: Live; notes: string[]; unsettled: ReadonlySet<string> }> {
+): Promise<{ live: Live; notes: string[]; journal: JournalState }> {
   const notes: string[] = [];
   const live = await readLive(panel, {
     ...reads,
@@ -299,7 +313,7 @@ async function readAndSettle(
     },
   });
   options.onEvent?.({ type: 'read', panelUrl: panel.baseUrl, live });
-  const unsettled = await settleJournal(
+  const journal = await settleJournal(
     options.secretsPath,
     panel.baseUrl,
     live,
@@ -307,66 +321,16 @@ async function readAndSettle(
     'every',
     options.onEvent,
   );
-  return { live, notes, unsettled };
-}
-
-/** The view with the warnings of `limits` (a mass change, what looks like a rename), when there are any. */
-export function withWarnings(view: PlanView, limits: Limits): PlanView {
-  // Added to the view's own (viewOf's look-alikes), each once however often this is called.
-  const warnings = [...new Set([...(view.warnings ?? []), ...planWarnings(view.plan, limits)])];
-  return warnings.length === 0 ? view : { ...view, warnings };
-}
-
-/** Refuses, before anything is sent, a plan past a mass-change limit (the CLI's rail: exit massChange). */
-export function refuseMassChanges(plan: Plan, limits: Limits): void {
-  const found = massChanges(plan, limits);
-  if (found.length === 0) return;
-  throw new ProvisionError('mass_change', `${found.join('; ')}: nothing was sent`, {
-    hint: 'check the plan; if it is meant, run apply again with the --allow flag it names (or a higher limit)',
-  });
-}
-
-/**
- * Conflicts make plan and apply fail: apply sends nothing until they are resolved. `located`:
- * the conflicts at their manifest lines (Prepared.conflictsAt), printed under the error and,
- * under GitHub Actions, annotated on those lines.
- */
-export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] = []): void {
-  if (plan.conflicts.length === 0) return;
-  const plans = plan.conflicts.filter((c) => 'hosting_plan' in c).length;
-  const dns = plan.conflicts.filter((c) => !('hosting_plan' in c) && c.dns !== undefined).length;
-  const owned = plan.conflicts.filter(
-    (c) => !('hosting_plan' in c) && c.subdomains === undefined && c.dns === undefined,
-  ).length;
-  const blocked = plan.conflicts.length - owned - plans - dns;
-  const what = [
-    plans > 0 ? `${plural(plans, 'hosting plan')} cannot be changed as the manifest says` : '',
-    owned > 0
-      ? `${plural(owned, 'domain')} of the manifest belong${owned === 1 ? 's' : ''} to another client on the panel`
-      : '',
-    blocked > 0 ? `${plural(blocked, 'domain')} to delete ${blocked === 1 ? 'has' : 'have'} subdomains that stay` : '',
-    dns > 0
-      ? `${plural(dns, 'domain')} of the manifest manage${dns === 1 ? 's' : ''} "dns" the panel has no zone to write for`
-      : '',
-  ].filter(Boolean);
-  throw new ProvisionError('plan_conflict', `${what.join('; ')}: apply sends nothing until this is resolved`, {
-    located,
-    hint:
-      owned > 0
-        ? 'move the domain under its owner in the manifest, remove it, or move it on the panel'
-        : blocked > 0
-          ? 'mark the subdomains absent too (or let prune.domains take them), or keep the domain'
-          : dns > 0
-            ? `remove "dns" from the domain, or list a subdomain's records in its parent's zone; turn DNS on in the panel for a domain it serves none for`
-            : 'each conflict above says what to change: the clients on a plan, or the keys the panel lacks',
-  });
+  return { live, notes, journal };
 }
 
 /**
  * What earlier runs left in the secrets journal for this panel, settled and told (`warning`,
  * `note`) before the run sends anything (apply/recover.ts): passwords lost or recovered,
- * records completed, and creates and resets whose outcome is still unknown. Returns the
- * usernames whose create is unsettled (for the panel adapter); none without a secrets file.
+ * records completed, and creates and resets whose outcome is still unknown. Sends nothing.
+ * Returns what the run must still settle (apply/recover.ts JournalState): creates left open of
+ * clients the panel does not list, for the panel adapter, and clients whose password the file
+ * cannot tell, for apply to give new ones; nothing without a secrets file.
  * `lookedUp`: 'every' when `live.clients` is every client of the panel, else the usernames
  * looked up. The caller holds the secrets file's lock: this writes the journal.
  */
@@ -377,8 +341,8 @@ export async function settleJournal(
   redactions: Redactions,
   lookedUp: LookedUp,
   onEvent: OnEvent | undefined,
-): Promise<ReadonlySet<string>> {
-  if (path === undefined || path === '') return new Set();
+): Promise<JournalState> {
+  if (path === undefined || path === '') return { unsettled: new Map(), unknown: [] };
   const { recoverJournal } = await import('../apply/recover.js');
   return recoverJournal(
     path,

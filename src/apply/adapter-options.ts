@@ -5,6 +5,7 @@
 import type { PanelClock } from '../panel/client.js';
 import type { OnEvent } from '../plan/events.js';
 import type { SecretsSink } from '../secrets/journal.js';
+import type { EarlierCreates } from '../secrets/recovery.js';
 
 /** How long a POST /domains for a client created in the same run is retried while refused (30 s). */
 export const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
@@ -39,9 +40,10 @@ export interface PanelAdapterOptions {
   readonly newPassword?: () => string;
   /**
    * Usernames whose POST /clients an earlier run left unsettled (its create intent is open in
-   * the secrets file) and that the panel did not list when this run read it: a refusal of this
-   * run's POST for one says so, and finding one after this run's own POST went unanswered
-   * records its password as unknown (either request may have created it).
+   * the secrets file) and that the panel did not list when this run read it, with what those
+   * POSTs wrote ahead: the client is looked up again until the settle time after that POST
+   * before another is sent, its pending password sent again when readable, and a password
+   * that cannot be told is replaced (apply/create-client.ts).
    */
-  readonly unsettled?: ReadonlySet<string>;
+  readonly unsettled?: ReadonlyMap<string, EarlierCreates>;
 }

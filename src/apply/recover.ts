@@ -1,22 +1,47 @@
 /**
  * What a run settles in the secrets journal before it sends anything, and says as it does, for
- * the CLI (apply, `secrets reset`) and the library's executePlan alike: clients an earlier,
- * interrupted run created without ever seeing their password; passwords written ahead of the
- * requests that created clients (the panel holds them: recorded as current); passwords saved
- * without their client's id; and, named only, what is still unsettled: a create or a reset
- * whose outcome is unknown. The journal's own rules are secrets/recovery.ts.
+ * the CLI (apply, `secrets reset`) and the library's executePlan alike: passwords written ahead
+ * of the requests that created clients (the panel holds them: recorded as current); passwords
+ * saved without their client's id; and, named only, what is still unsettled: clients an
+ * earlier, interrupted run created without the journal telling which password the panel holds
+ * (returned: the run gives each a new one, apply/reset.ts settleUnknown), and a create or a
+ * reset whose outcome is unknown. Nothing here sends a request. The journal's own rules are
+ * secrets/recovery.ts.
  */
 import { quote } from '../escape.js';
 import type { Redactions } from '../redact.js';
 import { skippedLineWarning } from '../secrets/journal.js';
-import { closeLostIntents, type ExistingClient, findLostIntents, type LookedUp } from '../secrets/recovery.js';
-import { resetCommand } from './create.js';
+import {
+  closeLostIntents,
+  type EarlierCreates,
+  type ExistingClient,
+  findLostIntents,
+  type LookedUp,
+} from '../secrets/recovery.js';
+import { resetCommand } from './create-failures.js';
 
 /** A sentence for the user: a `warning` (something is lost or unsettled) or a `note` (repaired). */
 export interface RecoveryMessage {
   readonly kind: 'warning' | 'note';
   readonly text: string;
 }
+
+/** What a run must still settle after the journal's repairs: see recoverJournal. */
+export interface JournalState {
+  /**
+   * Clients whose create an earlier run left open and that the panel did not list (yet), with
+   * what those creates wrote ahead (PanelAdapterOptions.unsettled).
+   */
+  readonly unsettled: ReadonlyMap<string, EarlierCreates>;
+  /**
+   * Clients the panel lists whose password the journal cannot tell (created by one of several
+   * unanswered requests, or by one that carried none): apply gives each a new one at once.
+   */
+  readonly unknown: readonly ExistingClient[];
+}
+
+/** Nothing to settle: a run without a secrets file. */
+export const NOTHING_TO_SETTLE: JournalState = { unsettled: new Map(), unknown: [] };
 
 /**
  * Names what earlier runs left for this panel in the journal at `path`, given the clients that
@@ -25,8 +50,8 @@ export interface RecoveryMessage {
  * apply, else the names looked up), then records the repairs once (named first: a kill in
  * between names them again, never not at all). A password recovered in clear joins
  * `redactions` before anything is said.
- * Returns the usernames whose create is still unsettled (PanelAdapterOptions.unsettled). Run
- * it under the secrets file's lock (secrets/lock.ts): it writes the journal.
+ * Returns what is left for the run to settle (JournalState). Run it under the secrets file's
+ * lock (secrets/lock.ts): it writes the journal.
  */
 export async function recoverJournal(
   path: string,
@@ -35,7 +60,7 @@ export async function recoverJournal(
   redactions: Redactions,
   tell: (message: RecoveryMessage) => void,
   lookedUp: LookedUp = [],
-): Promise<ReadonlySet<string>> {
+): Promise<JournalState> {
   const found = await findLostIntents(path, panelUrl, clients, lookedUp);
   const at = (lines: readonly number[]): string => lines.map((line) => `${path}:${line}`).join(', ');
   const warn = (text: string): void => {
@@ -46,10 +71,10 @@ export async function recoverJournal(
   };
   for (const line of found.skipped) warn(skippedLineWarning(path, line));
   for (const client of found.lost) {
-    warn(
+    note(
       `client ${quote(client.username)} (id ${client.id}) was created by an earlier apply ` +
-        "that was stopped before the panel's answer arrived: its password is unknown: " +
-        `give it a new one with ${resetCommand(client.username)}`,
+        "that was stopped before the panel's answer arrived: its password was never seen: " +
+        'this run gives it a new one before anything else',
     );
   }
   for (const client of found.recovered) {
@@ -61,11 +86,11 @@ export async function recoverJournal(
     );
   }
   for (const client of found.ambiguous) {
-    warn(
-      `client ${quote(client.username)} (id ${client.id}) was created by one of several earlier applies ` +
+    note(
+      `client ${quote(client.username)} (id ${client.id}) was created by one of several earlier requests ` +
         "that were stopped before the panel's answer arrived, each with a password of its own " +
-        `(written ahead at ${at(client.pendingLines)}): which one the panel holds is unknown: recorded as unknown; ` +
-        `give it a new one with ${resetCommand(client.username)}`,
+        `(written ahead at ${at(client.pendingLines)}): which one the panel holds is unknown: ` +
+        'this run gives it a new one before anything else',
     );
   }
   for (const record of found.incomplete) {
@@ -80,20 +105,26 @@ export async function recoverJournal(
       intent.pendingLines.length === 1
         ? `${path}:${intent.line}: client ${quote(intent.username)}: ` +
             "an earlier apply's POST carried the password written ahead there and its outcome is unknown; " +
-            'the panel does not list the client (yet): once it does, apply records that password as current ' +
-            '(if this run creates the client, the new password counts)'
+            'the panel does not list the client (yet): once it does, apply records that password as current; ' +
+            'an apply that creates the client looks it up again first, and sends that password again when it can read it'
         : `${at(intent.pendingLines)}: client ${quote(intent.username)}: ` +
             "earlier applies' POSTs carried the passwords written ahead there and their outcomes are unknown; " +
-            'the panel does not list the client (yet): once it does, its password is unknown ' +
-            `(give it a new one with ${resetCommand(intent.username)}), unless this run creates it`,
+            'the panel does not list the client (yet): the apply that finds it gives it a new one',
     );
   }
+  const listed = new Map(clients.map((client) => [client.username, client.id]));
+  const resets: ExistingClient[] = [];
   for (const intent of found.pendingResets) {
-    warn(
+    const id = listed.get(intent.username);
+    const pending =
       `${at(intent.pendingLines)}: client ${quote(intent.username)} has a newer password pending ` +
-        'from a secrets reset whose outcome is unknown: the panel holds it or the current one; ' +
-        `${resetCommand(intent.username)} settles it`,
-    );
+      'from a secrets reset whose outcome is unknown: the panel holds it or the current one';
+    if (id === undefined) warn(`${pending}; ${resetCommand(intent.username)} settles it`);
+    else {
+      // Which one the panel holds cannot be told: as for two creates, a new one settles it.
+      note(`${pending}: this run gives it a new one before anything else`);
+      resets.push({ username: intent.username, id });
+    }
   }
   for (const reset of found.goneResets) {
     note(
@@ -102,5 +133,8 @@ export async function recoverJournal(
     );
   }
   await closeLostIntents(path, panelUrl, found);
-  return new Set(found.unsettled.map((intent) => intent.username));
+  return {
+    unsettled: new Map(found.unsettled.map((intent) => [intent.username, intent.creates])),
+    unknown: [...found.lost, ...found.ambiguous, ...resets].map(({ username, id }) => ({ username, id })),
+  };
 }

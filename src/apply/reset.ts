@@ -2,8 +2,10 @@ import type { PanelClient } from '../panel/client.js';
 import { afterUnanswered, PanelHttpError } from '../panel/errors.js';
 import { findClientById } from '../panel/read.js';
 import { newIntentId, type SecretsSink } from '../secrets/journal.js';
+import { quote } from '../escape.js';
 import { messageOf } from '../util.js';
 import { send } from './send.js';
+import { NO_SLOT, type Slot } from './walk.js';
 
 /** A client whose password `secrets reset` changes: as found by name on the panel. */
 export interface ResetTarget {
@@ -40,6 +42,8 @@ interface ResetOptions {
   readonly signal?: AbortSignal;
   /** Told as each client is done (never its password). */
   readonly onOutcome?: (outcome: ResetOutcome) => void;
+  /** Each request runs through it (apply's executor: the concurrency bound); default none. */
+  readonly slot?: Slot;
 }
 
 /**
@@ -68,6 +72,7 @@ export async function resetPasswords(
   options: ResetOptions,
 ): Promise<ResetOutcome[]> {
   const now = options.now ?? (() => new Date());
+  const slot = options.slot ?? NO_SLOT;
   const outcomes: ResetOutcome[] = [];
   const done = (outcome: ResetOutcome): void => {
     outcomes.push(outcome);
@@ -99,9 +104,9 @@ export async function resetPasswords(
       continue;
     }
     try {
-      await send(panel, { method: 'PUT', path: `/clients/${id}`, body: { password } }, options.signal);
+      await slot.run(() => send(panel, { method: 'PUT', path: `/clients/${id}`, body: { password } }, options.signal));
     } catch (error) {
-      const refused = await refusalOf(panel, id, error);
+      const refused = await slot.run(() => refusalOf(panel, id, error));
       if (refused !== undefined) {
         const recorded = await sink.refused({ ...base, at: now().toISOString(), intent_id: intentId, refused }).then(
           () => '',
@@ -167,4 +172,43 @@ async function clientGone(panel: PanelClient, id: number, error: unknown): Promi
   } catch {
     return false;
   }
+}
+
+/**
+ * Gives each client whose password is unknown a new one at once, as resetPasswords does (apply:
+ * the journal cannot tell which password written ahead the panel holds, or a client was found
+ * after the answer that carried its password was lost). Its PUT is idempotent: after an attempt
+ * without an answer (a reset connection, a 502 or 504) the panel client sends it again with
+ * the same password. What is left (`unknown`, `skipped`) keeps the client's intents open in the
+ * journal, so the next apply finds its password unknown again and sets another; a refusal
+ * (`refused`) records the password as unknown (`password: null`), so no later run sends a PUT
+ * the panel refuses: someone must set one in the panel. Each failure is for the caller to name.
+ */
+export async function settleUnknown(
+  panel: PanelClient,
+  sink: SecretsSink,
+  targets: readonly ResetTarget[],
+  options: ResetOptions,
+): Promise<ResetOutcome[]> {
+  const now = options.now ?? (() => new Date());
+  const outcomes = await resetPasswords(panel, sink, targets, options);
+  for (const outcome of outcomes) {
+    if (outcome.status !== 'refused') continue;
+    const { username, id } = outcome;
+    await sink
+      .record({ created_at: now().toISOString(), panel_url: options.panelUrl, username, id, password: null })
+      .catch(() => undefined);
+  }
+  return outcomes;
+}
+
+/** What a settleUnknown outcome that failed says: the client, why, and what to do; undefined for a success. */
+export function unsettledPassword(outcome: ResetOutcome): string | undefined {
+  if (outcome.status === 'reset') return undefined;
+  const who = `client ${quote(outcome.username)} (id ${outcome.id})`;
+  return outcome.status === 'refused'
+    ? `${who}: its password is unknown and the panel refused a new one (${outcome.why}): ` +
+        'recorded as unknown: set one in the panel, or run provision secrets reset once it takes one'
+    : `${who}: its password is unknown and a new one could not be set (${outcome.why}): ` +
+        'run apply again: it sets one';
 }

@@ -5,6 +5,7 @@ import {
   MAX_CONCURRENCY,
   type Outcome,
   runPlan,
+  settlePasswords,
   tally,
 } from '../api/apply.js';
 import { DEFAULT_MAX_DELETES, refuseConflicts, refuseMassChanges, withWarnings } from '../api/prepare.js';
@@ -161,12 +162,17 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
         const color = useColor(io.stdout, io.env);
         if (format === 'text') io.stdout.write(renderPlanText(view, { color }));
         refuseConflicts(view.plan, prepared.conflictsAt);
-        if (view.plan.changes.length === 0) {
+        // Passwords the secrets file cannot tell are set anew even when nothing else is to do.
+        const { unknownPasswords } = prepared;
+        if (view.plan.changes.length === 0 && unknownPasswords.length === 0) {
           if (format === 'json') io.stdout.write(renderApplyJson([], view.plan, view.panelUrl));
           return EXIT.ok;
         }
         refuseMassChanges(view.plan, limits);
-        const checkedSecretsPath = createsClients(view.plan.changes) ? requireSecretsPath(secretsPath) : undefined;
+        const checkedSecretsPath =
+          createsClients(view.plan.changes) || unknownPasswords.length > 0
+            ? requireSecretsPath(secretsPath)
+            : undefined;
         if (checkedSecretsPath !== undefined)
           refusePlaintextInCi({
             encryption,
@@ -174,7 +180,8 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
             allowPlaintext: values['allow-plaintext-secrets'],
             command: 'this apply',
           });
-        if (input.kind === 'manifest' && !values['auto-approve']) await confirm(view, io, format);
+        if (input.kind === 'manifest' && !values['auto-approve'] && view.plan.changes.length > 0)
+          await confirm(view, io, format);
         const secrets =
           checkedSecretsPath === undefined
             ? undefined
@@ -196,13 +203,19 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
             if (!running) return;
             progress.note(
               'stopped at once: the answers of requests in flight are lost; ' +
-                'run apply again: it creates what is missing and names any client whose password was never seen',
+                'run apply again: it creates what is missing and sets a new password for any client whose password was never seen',
             );
             io.exit?.(EXIT.interrupted);
           });
         });
         let outcomes: Outcome[];
+        let unsettled: string[] = [];
         try {
+          if (secrets !== undefined)
+            unsettled = await settlePasswords(panel, secrets.sink, unknownPasswords, {
+              signal: controller.signal,
+              onEvent: progress.onEvent,
+            });
           outcomes = await runPlan(view.plan, panel, {
             concurrency,
             settleTimeoutMs,
@@ -223,12 +236,14 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
         const interrupted = controller.signal.aborted;
         if (format === 'json') io.stdout.write(renderApplyJson(outcomes, view.plan, view.panelUrl));
         else io.stdout.write(`\n${renderApplySummary(outcomes)}\n`);
-        if (secrets !== undefined && tally(outcomes).succeeded > 0) {
+        const setAnew = unknownPasswords.length - unsettled.length;
+        if (secrets !== undefined && (tally(outcomes).succeeded > 0 || setAnew > 0)) {
           io.stderr.write(
-            `New clients' passwords are in ${secrets.path}` +
-              `${secrets.encrypted ? ', encrypted to the age recipient' : ''}.\n`,
+            `${setAnew > 0 && tally(outcomes).succeeded === 0 ? 'The new passwords' : "New clients' passwords"} ` +
+              `are in ${secrets.path}${secrets.encrypted ? ', encrypted to the age recipient' : ''}.\n`,
           );
         }
+        for (const failure of unsettled) io.stderr.write(`error: ${failure}\n`);
         if (interrupted) io.stderr.write('Interrupted: run apply again to do what is still to do.\n');
         // The step summary exists only under GitHub Actions (stepSummary checks the rest): the Markdown
         // renderer is loaded for it alone.
@@ -240,7 +255,11 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
             `${renderPlanMarkdown(view)}\n**${renderApplySummary(summary.outcomes)}**\n`,
           );
         }
-        return interrupted ? EXIT.interrupted : tally(outcomes).failed > 0 ? EXIT.failure : EXIT.ok;
+        return interrupted
+          ? EXIT.interrupted
+          : tally(outcomes).failed > 0 || unsettled.length > 0
+            ? EXIT.failure
+            : EXIT.ok;
       } finally {
         await panel.close();
       }

@@ -68,8 +68,8 @@ export class EncryptingSink implements SecretsSink {
     return this.inner.refused(entry);
   }
 
-  async record(entry: SecretRecord): Promise<void> {
-    if (entry.password === null) return this.inner.record(entry);
+  async record(entry: SecretRecord | EncryptedSecretRecord): Promise<void> {
+    if ('password_age' in entry || entry.password === null) return this.inner.record(entry);
     const { password, ...rest } = entry;
     const encrypted: EncryptedSecretRecord = {
       ...rest,

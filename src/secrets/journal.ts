@@ -96,10 +96,14 @@ export function newIntentId(): string {
   return process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex');
 }
 
-/** Where passwords go; callers await each call before the request or step that depends on it. */
+/**
+ * Where passwords go; callers await each call before the request or step that depends on it.
+ * `record` takes a password already encrypted too (a pending one copied as written, when the
+ * client turns out to hold it): it is written as it is.
+ */
 export interface SecretsSink {
   intend(entry: IntentRecord): Promise<void>;
-  record(entry: SecretRecord): Promise<void>;
+  record(entry: SecretRecord | EncryptedSecretRecord): Promise<void>;
   refused(entry: RefusedRecord): Promise<void>;
 }
 

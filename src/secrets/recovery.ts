@@ -73,7 +73,7 @@ export interface ExistingClient {
  */
 interface RecoveredPassword extends ExistingClient {
   readonly line: number;
-  readonly pending: { readonly password: string } | { readonly password_age: string };
+  readonly pending: Pending;
 }
 
 /** A password saved without its client's id (the panel's answer lacked it), and the id the panel lists now. */
@@ -96,10 +96,34 @@ interface OpenIntent {
   readonly pendingLines: readonly number[];
 }
 
+/** A password written ahead on an intent, as written: in clear, or age-encrypted. */
+export type Pending = { readonly password: string } | { readonly password_age: string };
+
 /**
- * A client created by one of several unanswered POSTs, at least one of which carried a password
- * written ahead (runs that lost their answers one after another): which one landed, and so
- * which password the panel holds, is unknown. Recorded as unknown, for `secrets reset`.
+ * What a client's open create intents say, for the run that is about to POST it again
+ * (PanelAdapterOptions.unsettled): how many there are, when the last was written, and the
+ * passwords written ahead on them.
+ */
+export interface EarlierCreates {
+  /** Open create intents of the client. */
+  readonly count: number;
+  /** When the last one was written (its `at`, epoch ms); undefined when it cannot be read. */
+  readonly lastAt: number | undefined;
+  /** The pending passwords of those intents, oldest first (one per intent that carries one). */
+  readonly pending: readonly Pending[];
+}
+
+/** An open create of a client the panel does not list (yet), with what apply needs to settle it. */
+interface UnsettledCreate extends OpenIntent {
+  readonly creates: EarlierCreates;
+}
+
+/**
+ * A client created by one of several unanswered requests, at least one of which carried a
+ * password written ahead (runs that lost their answers one after another; or a create and a
+ * reset of the same client): which one landed, and so which password the panel holds, is
+ * unknown. Apply (or `secrets reset`) gives it a new one; nothing is recorded until then, so
+ * a run stopped first leaves it to the next.
  */
 interface AmbiguousCreate extends ExistingClient {
   /** The lines of the intents that carried a password written ahead, oldest first. */
@@ -123,12 +147,15 @@ export type LookedUp = 'every' | readonly string[];
 interface JournalRepairs {
   /**
    * Clients that exist and whose create intent a killed run left open without a password written
-   * ahead: their passwords were never seen.
+   * ahead: their passwords were never seen. Left open: apply gives each a new one.
    */
   readonly lost: readonly ExistingClient[];
   /** The same, with a password written ahead: the panel holds it, so it is recorded as current. */
   readonly recovered: readonly RecoveredPassword[];
-  /** The same, but more than one create of the client was left open: its password is unknown. */
+  /**
+   * The same, but more than one request that set its password was left open (two creates, or a
+   * create and a reset): its password is unknown. Left open: apply gives each a new one.
+   */
   readonly ambiguous: readonly AmbiguousCreate[];
   /** Passwords saved without their client's id, whose client the panel lists now. */
   readonly incomplete: readonly IncompleteRecord[];
@@ -138,7 +165,7 @@ interface JournalRepairs {
    * proves nothing about the earlier one, and a password pending on it may be what the panel
    * holds once it lists the client.
    */
-  readonly unsettled: readonly OpenIntent[];
+  readonly unsettled: readonly UnsettledCreate[];
   /**
    * Clients with a password pending from a `secrets reset` whose outcome is unknown: the panel
    * holds it or the current one.
@@ -185,25 +212,39 @@ export async function findLostIntents(
   const lost: ExistingClient[] = [];
   const recovered: RecoveredPassword[] = [];
   const ambiguous: AmbiguousCreate[] = [];
+  const resets = pendingResetsOf(lines, panelUrl);
   for (const client of clients) {
     const creates = open.get(client.username);
     if (creates === undefined) continue;
-    const pendingLines = creates.filter((i) => hasPending(i.entry)).map((i) => i.line);
-    const only = creates.length === 1 ? creates[0] : undefined;
+    // A reset left open beside the create (apply's own, after an adoption): it may have landed too.
+    const setters = [...creates, ...(resets.get(client.username) ?? [])].sort((a, b) => a.line - b.line);
+    const pendingLines = setters.filter((i) => hasPending(i.entry)).map((i) => i.line);
+    // Two open requests: which one landed is unknown, and so is the password, unless each
+    // carried the same one in clear (apply sends an earlier run's pending password again).
+    const only = setters.length === 1 ? setters[0] : sameInClear(setters);
     const pending = only === undefined ? undefined : pendingOf(only.entry);
-    // Two open creates: which request landed, and with which password, is unknown (create.ts
-    // records null for the same reason within a run).
     if (pendingLines.length === 0) lost.push({ username: client.username, id: client.id });
     else if (only === undefined || pending === undefined)
       ambiguous.push({ username: client.username, id: client.id, pendingLines });
     else recovered.push({ username: client.username, id: client.id, line: only.line, pending });
   }
-  const unsettled: OpenIntent[] = [];
+  const unsettled: UnsettledCreate[] = [];
   for (const [username, creates] of open) {
     if (ids.has(username)) continue;
     const pendingLines = creates.filter((i) => hasPending(i.entry)).map((i) => i.line);
-    const line = creates.at(-1)?.line ?? 0;
-    unsettled.push({ username, line, pending: pendingLines.length > 0, pendingLines });
+    const last = creates.at(-1);
+    const at = typeof last?.entry.at === 'string' ? Date.parse(last.entry.at) : Number.NaN;
+    unsettled.push({
+      username,
+      line: last?.line ?? 0,
+      pending: pendingLines.length > 0,
+      pendingLines,
+      creates: {
+        count: creates.length,
+        lastAt: Number.isFinite(at) ? at : undefined,
+        pending: creates.flatMap((i) => pendingOf(i.entry) ?? []),
+      },
+    });
   }
   const gone = (username: string): boolean =>
     !ids.has(username) && (lookedUp === 'every' || lookedUp.includes(username));
@@ -211,6 +252,8 @@ export async function findLostIntents(
   const goneResets: GoneReset[] = [];
   for (const [username, resets] of pendingResetsOf(lines, panelUrl)) {
     const line = resets.at(-1)?.line ?? 0;
+    // A client with a create open too is settled above (ambiguous: a new password for it).
+    if (open.has(username) && ids.has(username)) continue;
     if (!gone(username)) pendingResets.push({ username, line, pending: true, pendingLines: resets.map((i) => i.line) });
     // One without intent_id (an older version) cannot be closed alone: it is left, unsaid.
     else
@@ -230,8 +273,16 @@ export async function findLostIntents(
   };
 }
 
+/** The last of `intents` when every one carries the same pending password in clear; else undefined. */
+function sameInClear(intents: readonly EntryLine[]): EntryLine | undefined {
+  const [first] = intents;
+  const password = first?.entry.pending_password;
+  if (typeof password !== 'string') return undefined;
+  return intents.every((i) => i.entry.pending_password === password) ? intents.at(-1) : undefined;
+}
+
 /** An intent's pending password as written (encrypted ones stay encrypted), or undefined when it has none. */
-function pendingOf(entry: Entry): RecoveredPassword['pending'] | undefined {
+function pendingOf(entry: Entry): Pending | undefined {
   if (!hasPending(entry)) return undefined;
   return typeof entry.pending_password === 'string'
     ? { password: entry.pending_password }
@@ -239,33 +290,23 @@ function pendingOf(entry: Entry): RecoveredPassword['pending'] | undefined {
 }
 
 /**
- * Repairs what findLostIntents found: each lost or ambiguous client gets one `password: null`
- * record, each recovered one a record of its pending password as the password (copied as
- * written: an encrypted one stays encrypted), each incomplete record a copy with its id (the
- * last record for a username is the one that counts), each reset of a client that is gone a
- * `refused` record naming its intent.
+ * Repairs what findLostIntents found: each recovered client a record of its pending password
+ * as the password (copied as written: an encrypted one stays encrypted), each incomplete
+ * record a copy with its id (the last record for a username is the one that counts), each
+ * reset of a client that is gone a `refused` record naming its intent. Lost and ambiguous
+ * clients are left open: only a new password settles them (apply, `secrets reset`), and an
+ * open intent is what tells the next run so if this one stops first.
  */
 export async function closeLostIntents(
   path: string,
   panelUrl: string,
-  found: Pick<JournalRepairs, 'lost' | 'recovered' | 'incomplete'> &
-    Partial<Pick<JournalRepairs, 'ambiguous' | 'goneResets'>>,
+  found: Pick<JournalRepairs, 'recovered' | 'incomplete'> & Partial<Pick<JournalRepairs, 'goneResets'>>,
   now: () => Date = () => new Date(),
 ): Promise<void> {
-  const { ambiguous = [], goneResets = [] } = found;
-  const nulls = [...found.lost, ...ambiguous];
-  if (nulls.length + found.recovered.length + found.incomplete.length + goneResets.length === 0) return;
+  const { goneResets = [] } = found;
+  if (found.recovered.length + found.incomplete.length + goneResets.length === 0) return;
   const file = await SecretsFile.open(path);
   try {
-    for (const client of nulls) {
-      await file.record({
-        created_at: now().toISOString(),
-        panel_url: panelUrl,
-        username: client.username,
-        id: client.id,
-        password: null,
-      });
-    }
     for (const client of found.recovered) {
       await file.record({
         created_at: now().toISOString(),

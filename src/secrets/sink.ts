@@ -123,7 +123,7 @@ function redacting(inner: SecretsSink, redactions: Redactions): SecretsSink {
     },
     refused: (entry) => inner.refused(entry),
     record: (entry) => {
-      if (entry.password !== null) redactions.add(entry.password);
+      if ('password' in entry && entry.password !== null) redactions.add(entry.password);
       return inner.record(entry);
     },
   };

@@ -106,7 +106,7 @@ describe('apply --generate-passwords: the adapter', () => {
         order.push(`intent ${String(entry.pending_password)}`);
       },
       record: (entry) => {
-        order.push(`record ${String(entry.password)}`);
+        order.push(`record ${String('password' in entry ? entry.password : entry.password_age)}`);
         return Promise.resolve();
       },
       refused: () => Promise.resolve(),

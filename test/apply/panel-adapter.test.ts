@@ -49,7 +49,7 @@ function adapter(panel: PanelClient, options: Partial<PanelAdapterOptions> = {})
 }
 
 describe('panel adapter: ambiguous failures', () => {
-  test('a client created but its answer lost: looked up by name and adopted, without a second POST', async () => {
+  test('a client created but its answer lost: looked up by name and adopted, without a second POST; a new password set', async () => {
     const simulator = await sim({ ambiguousPostRate: 1 });
     const waits: string[] = [];
     const secrets = memorySink();
@@ -61,19 +61,26 @@ describe('panel adapter: ambiguous failures', () => {
     }).apply(newClient('alice'));
     expect(applied).toEqual({
       id: 2,
-      note: 'its password was lost with the interrupted answer: give it a new one with provision secrets reset alice',
+      note: 'the password the panel made for it was lost with the answer: a new password is set and recorded',
     });
     expect(simulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
       'POST /clients 0',
       'GET /clients/name/alice 200',
+      'PUT /clients/2 200',
     ]);
     expect(waits[0]).toMatch(
       /^POST \/api\/v2\/clients for client "alice" got no answer \(the connection was closed before an answer, \w+\): it may have been created; looking it up by name/,
     );
-    expect(waits[1]).toBe('client "alice" exists (id 2): adopted; its password was lost with the answer');
-    // The intent is closed by a record that says the password is unknown.
-    expect(secrets.calls.map((c) => c.kind)).toEqual(['intent', 'record']);
-    expect(secrets.calls[1]?.entry).toMatchObject({ username: 'alice', id: 2, password: null });
+    expect(waits[1]).toBe(
+      'client "alice" exists (id 2): adopted; the password the panel made for it was lost with the answer: ' +
+        'setting a new password',
+    );
+    // The intent is closed by the new password, written ahead first; the panel holds it.
+    expect(secrets.calls.map((c) => c.kind)).toEqual(['intent', 'intent', 'record']);
+    const set = secrets.calls[2]?.entry as { password?: unknown };
+    expect(secrets.calls[2]?.entry).toMatchObject({ username: 'alice', id: 2 });
+    expect(typeof set.password).toBe('string');
+    expect(simulator.state.passwordOf('alice')).toBe(set.password);
     shown(...waits);
   });
 

@@ -51,7 +51,7 @@ async function current(username: string) {
 }
 
 describe('two creates of one client left open', () => {
-  it('the client exists: its password is unknown (null), and every line written ahead is named', async () => {
+  it('the client exists: returned for a new password, every line written ahead named, and the lines stay open', async () => {
     // Run 1 (--generate-passwords) lost the POST's answer; run 2, the client still not
     // listed, wrote its own and was killed mid-POST. Either POST may be the one that landed.
     await writeFile(
@@ -59,16 +59,44 @@ describe('two creates of one client left open', () => {
       jsonl(intent('bob', 'i1', { pending_password: 'P1' }), intent('bob', 'i2', { pending_password: 'P2' })),
       { mode: 0o600 },
     );
-    const { said } = await recover([{ username: 'bob', id: 7 }]);
-    expect(await current('bob')).toEqual({ current: null, open: [] });
+    const { said, unsettled } = await recover([{ username: 'bob', id: 7 }]);
+    expect(unsettled.unknown).toEqual([{ username: 'bob', id: 7 }]);
+    // Nothing recorded: only the new password apply sets settles them, and a run stopped first
+    // leaves them for the next.
+    expect(await current('bob')).toEqual({ current: undefined, open: [1, 2] });
     expect(said).toEqual([
       {
-        kind: 'warning',
-        text: `client "bob" (id 7) was created by one of several earlier applies that were stopped before the panel's answer arrived, each with a password of its own (written ahead at ${path}:1, ${path}:2): which one the panel holds is unknown: recorded as unknown; give it a new one with provision secrets reset bob`,
+        kind: 'note',
+        text: `client "bob" (id 7) was created by one of several earlier requests that were stopped before the panel's answer arrived, each with a password of its own (written ahead at ${path}:1, ${path}:2): which one the panel holds is unknown: this run gives it a new one before anything else`,
       },
     ]);
-    // Settled: the next run says nothing.
-    expect((await recover([{ username: 'bob', id: 7 }])).said).toEqual([]);
+    expect((await recover([{ username: 'bob', id: 7 }])).unsettled.unknown).toEqual([{ username: 'bob', id: 7 }]);
+  });
+
+  it("a create and a reset left open (apply set a new password and was stopped): unknown again, never the create's", async () => {
+    await writeFile(
+      path,
+      jsonl(
+        intent('bob', 'i1', { pending_password: 'P1' }),
+        intent('bob', 'i2', { pending_password: 'P2' }, 'reset_password'),
+      ),
+      { mode: 0o600 },
+    );
+    const { said, unsettled } = await recover([{ username: 'bob', id: 7 }]);
+    expect(unsettled.unknown).toEqual([{ username: 'bob', id: 7 }]);
+    expect(await current('bob')).toEqual({ current: undefined, open: [1, 2] });
+    expect(said.map((m) => m.text)).toEqual([expect.stringContaining(`(written ahead at ${path}:1, ${path}:2)`)]);
+  });
+
+  it('two open creates that carried the same password in clear (apply sent it again): that one is recorded', async () => {
+    await writeFile(
+      path,
+      jsonl(intent('bob', 'i1', { pending_password: 'P1' }), intent('bob', 'i2', { pending_password: 'P1' })),
+      { mode: 0o600 },
+    );
+    const { unsettled } = await recover([{ username: 'bob', id: 7 }]);
+    expect(unsettled.unknown).toEqual([]);
+    expect(await current('bob')).toEqual({ current: 'P1', open: [] });
   });
 
   it('one open create: the password written ahead for it is recorded, as before', async () => {
@@ -84,7 +112,12 @@ describe('two creates of one client left open', () => {
       { mode: 0o600 },
     );
     const { said, unsettled } = await recover([]);
-    expect([...unsettled]).toEqual(['bob']);
+    expect([...unsettled.unsettled.keys()]).toEqual(['bob']);
+    expect(unsettled.unsettled.get('bob')).toEqual({
+      count: 2,
+      lastAt: Date.parse(at),
+      pending: [{ password: 'P1' }, { password: 'P2' }],
+    });
     expect(said.map((m) => m.text)).toEqual([expect.stringContaining(`${path}:1, ${path}:2: client "bob": `)]);
     expect(await current('bob')).toEqual({ current: undefined, open: [1, 2] });
   });
@@ -100,6 +133,28 @@ describe('two creates of one client left open', () => {
     expect(r.stderr).toContain(
       `${path}:1, ${path}:2: client "bob" has no current password, only 2 pending ones (their requests' outcomes are unknown)`,
     );
+  });
+});
+
+describe('a reset left pending for a client the panel lists', () => {
+  it('apply gives it a new one: returned, told as a note, nothing recorded', async () => {
+    await writeFile(
+      path,
+      jsonl(
+        { created_at: at, panel_url: URL, username: 'carol', id: 3, password: 'old' },
+        intent('carol', 'r1', { pending_password: 'maybe' }, 'reset_password'),
+      ),
+      { mode: 0o600 },
+    );
+    const { said, unsettled } = await recover([{ username: 'carol', id: 3 }]);
+    expect(unsettled.unknown).toEqual([{ username: 'carol', id: 3 }]);
+    expect(said).toEqual([
+      {
+        kind: 'note',
+        text: `${path}:2: client "carol" has a newer password pending from a secrets reset whose outcome is unknown: the panel holds it or the current one: this run gives it a new one before anything else`,
+      },
+    ]);
+    expect(await current('carol')).toEqual({ current: 'old', open: [2] });
   });
 });
 

@@ -110,7 +110,7 @@ describe('a refusal after an attempt without an answer', () => {
     expect(await standing('alice')).toEqual({ current: undefined, pending: 'Written-Ahead-Password-02' });
   });
 
-  test('without a password written ahead: adopted, its password unknown (null), and the outcome names secrets reset', async () => {
+  test('without a password written ahead: adopted, and a new password set at once (written ahead, then PUT) and recorded', async () => {
     const simulator = await lossThenLag(2);
     const panel = client(simulator, { clock: fakeClock() });
     const file = await SecretsFile.open(path);
@@ -121,11 +121,17 @@ describe('a refusal after an attempt without an answer', () => {
       clock: fakeClock(),
     }).apply(newClient('alice'));
     await file.close();
-    expect(applied).toMatchObject({ id: 2, note: expect.stringContaining('provision secrets reset alice') as unknown });
-    expect(await standing('alice')).toEqual({ current: null, pending: undefined });
+    expect(applied).toMatchObject({
+      id: 2,
+      note: expect.stringContaining('a new password is set and recorded') as unknown,
+    });
+    expect(simulator.requests.at(-1)).toMatchObject({ method: 'PUT', path: '/clients/2', status: 200 });
+    const held = simulator.state.passwordOf('alice');
+    expect(await standing('alice')).toEqual({ current: held, pending: undefined });
+    expect(parseJournal(await readFile(path, 'utf8')).map((l) => l.kind)).toEqual(['intent', 'intent', 'password']);
   });
 
-  test("an earlier run's POST left unsettled, and this run's was lost too: adopted with its password unknown, not this run's", async () => {
+  test("an earlier run's POST left unsettled with its password in clear: sent again with the same password at once: no ambiguity", async () => {
     const simulator = await lossThenLag(2);
     const panel = client(simulator, { clock: fakeClock() });
     const file = await SecretsFile.open(path);
@@ -137,17 +143,83 @@ describe('a refusal after an attempt without an answer', () => {
       username: 'alice',
       pending_password: 'Earlier-Runs-Password-01',
     });
+    const waits: string[] = [];
+    const applied = await panelAdapter(panel, {
+      settleTimeoutMs: 1_000,
+      secrets: file,
+      panelUrl: panel.baseUrl,
+      newPassword: () => 'This-Runs-Password-00001',
+      unsettled: new Map([
+        ['alice', { count: 1, lastAt: undefined, pending: [{ password: 'Earlier-Runs-Password-01' }] }],
+      ]),
+      clock: fakeClock(),
+      onEvent: notesTo(waits),
+    }).apply(newClient('alice'));
+    await file.close();
+    expect(applied).toEqual({ id: 2 });
+    expect(waits.join('\n')).not.toContain('looking again for up to');
+    // No wait before the POST, which carried the earlier password; no PUT.
+    const sent = simulator.requests.map((r) => `${r.method} ${r.path}`);
+    expect(sent[0]).toBe('POST /clients');
+    expect(sent).not.toContain('PUT /clients/2');
+    expect(simulator.state.passwordOf('alice')).toBe('Earlier-Runs-Password-01');
+    expect(await standing('alice')).toEqual({ current: 'Earlier-Runs-Password-01', pending: undefined });
+  });
+
+  test("an earlier run's POST left unsettled with its password encrypted, and this run's was lost too: which one landed is unknown: a new password set", async () => {
+    const simulator = await lossThenLag(2);
+    const panel = client(simulator, { clock: fakeClock() });
+    const file = await SecretsFile.open(path);
+    await file.intend({
+      intent: 'create_client',
+      intent_id: 'earlier',
+      at: 't',
+      panel_url: panel.baseUrl,
+      username: 'alice',
+      pending_password_age: 'AGE-ARMORED',
+    });
+    let made = 0;
     const applied = await panelAdapter(panel, {
       settleTimeoutMs: 30_000,
       secrets: file,
       panelUrl: panel.baseUrl,
-      newPassword: () => 'This-Runs-Password-00001',
-      unsettled: new Set(['alice']),
+      newPassword: () => `This-Runs-Password-0000${++made}`,
+      unsettled: new Map([['alice', { count: 1, lastAt: 0, pending: [{ password_age: 'AGE-ARMORED' }] }]]),
       clock: fakeClock(),
     }).apply(newClient('alice'));
     await file.close();
-    expect(applied).toMatchObject({ id: 2, note: expect.stringContaining('secrets decrypt --all') as unknown });
-    expect(await standing('alice')).toEqual({ current: null, pending: undefined });
+    expect(applied).toMatchObject({
+      id: 2,
+      note: expect.stringContaining("this run's POST or an earlier apply's") as unknown,
+    });
+    expect(simulator.state.passwordOf('alice')).toBe('This-Runs-Password-00002');
+    expect(await standing('alice')).toEqual({ current: 'This-Runs-Password-00002', pending: undefined });
+  });
+
+  test("an earlier run's POST left unsettled, its password encrypted, is found when looked up again: adopted with its password, nothing sent", async () => {
+    const simulator = await sim({ seed: { clients: [{ username: 'alice' }] } });
+    const waits: string[] = [];
+    const panel = client(simulator, { clock: fakeClock() });
+    const file = await SecretsFile.open(path);
+    const applied = await panelAdapter(panel, {
+      settleTimeoutMs: 30_000,
+      secrets: file,
+      panelUrl: panel.baseUrl,
+      newPassword: () => 'This-Runs-Password-00003',
+      unsettled: new Map([['alice', { count: 1, lastAt: undefined, pending: [{ password_age: 'AGE-ARMORED' }] }]]),
+      clock: fakeClock(),
+      onEvent: notesTo(waits),
+    }).apply(newClient('alice'));
+    await file.close();
+    expect(applied).toEqual({ id: 2 });
+    expect(waits[0]).toMatch(
+      /^an earlier apply's POST for client "alice" got no answer and the panel does not list it: looking again for up to 30 s/,
+    );
+    expect(simulator.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /clients/name/alice']);
+    const journal = parseJournal(await readFile(path, 'utf8'));
+    expect(journal.map((l) => (l.kind === 'unreadable' ? l.why : l.entry))).toEqual([
+      expect.objectContaining({ username: 'alice', id: 2, password_age: 'AGE-ARMORED' }),
+    ]);
   });
 
   test("an earlier run's POST left unsettled, and this run's is refused at once: only this run's intent is closed; the error says so", async () => {
@@ -168,7 +240,9 @@ describe('a refusal after an attempt without an answer', () => {
       secrets: file,
       panelUrl: panel.baseUrl,
       newPassword: () => 'This-Runs-Password-00002',
-      unsettled: new Set(['alice']),
+      unsettled: new Map([
+        ['alice', { count: 1, lastAt: undefined, pending: [{ password: 'Earlier-Runs-Password-02' }] }],
+      ]),
     }).apply(newClient('alice'));
     await expect(failure).rejects.toThrow(/400 Bad Request.*an earlier apply's POST for this client got no answer/);
     await file.close();

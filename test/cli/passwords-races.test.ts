@@ -92,10 +92,7 @@ describe('an answer lost, then a refusal', () => {
       'version: 1\nclients:\n  - username: alice\n',
       lostThenLagging(() => lag),
     );
-    const r = await run(
-      ['apply', w.file, '--auto-approve', '--generate-passwords', '--settle-timeout', '1'],
-      w.envWithSecrets,
-    );
+    const r = await run(['apply', w.file, '--auto-approve', '--generate-passwords'], w.envWithSecrets);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/the first attempt may have created it, but it is still not found by name: not settled/);
     const held = w.sim.state.passwordOf('alice');
@@ -110,14 +107,15 @@ describe('an answer lost, then a refusal', () => {
     expect(await standing(w.secrets)).toEqual({ alice: { current: held, pending: undefined } });
   });
 
-  it('reset: the PUT landed, its answer was lost, the repeat was refused (409): exit 1, the new password stays pending; decrypt and the next apply name it', async () => {
+  it('reset: the PUT landed, its answer was lost, the repeat was refused (409): exit 1, the new password stays pending; decrypt names it, the next apply sets a new one', async () => {
     let puts = 0;
+    let faulty = true;
     const w = await workspace('version: 1\nclients:\n  - username: alice\n', {
       seed: { clients: [{ username: 'alice' }] },
       ambiguousPutRate: 1,
-      faultFilter: (r) => r.method === 'PUT' && puts === 1,
+      faultFilter: (r) => faulty && r.method === 'PUT' && puts === 1,
       intercept: (req) => {
-        if (req.method !== 'PUT') return undefined;
+        if (!faulty || req.method !== 'PUT') return undefined;
         puts++;
         return puts === 1 ? undefined : { status: 409, json: { code: '409 Conflict', message: 'Nothing to change.' } };
       },
@@ -135,11 +133,15 @@ describe('an answer lost, then a refusal', () => {
     expect(await standing(w.secrets)).toEqual({ alice: { current: 'Old-Password-Of-Alice-01', pending: held } });
     const decrypt = await run(['secrets', 'decrypt', w.secrets], w.env);
     expect(decrypt.stderr).toMatch(/client "alice" has a newer password pending/);
+    faulty = false;
     const next = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
     expect(next.code, next.stderr).toBe(0);
     expect(next.stderr).toMatch(
-      /warning: .*secrets\.jsonl:2: client "alice" has a newer password pending from a secrets reset whose outcome is unknown/,
+      /secrets\.jsonl:2: client "alice" has a newer password pending from a secrets reset whose outcome is unknown: the panel holds it or the current one: this run gives it a new one/,
     );
+    expect(next.stderr).toContain('client "alice" (id 2): its password was unknown: a new one is set and recorded');
+    const now = w.sim.state.passwordOf('alice');
+    expect(await standing(w.secrets)).toEqual({ alice: { current: now, pending: undefined } });
   });
 });
 

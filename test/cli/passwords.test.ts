@@ -73,19 +73,104 @@ describe('apply --generate-passwords', () => {
     expectNoPasswords(w.sim, clients, r);
   });
 
-  it('without the flag, an answer lost on the wire loses the password, and the message names secrets reset, which repairs it', async () => {
+  it('without the flag, an answer lost on the wire: the run sets a new password at once (PUT), and records it', async () => {
     const w = await workspace('version: 1\nclients:\n  - username: alice\n', {
       ambiguousPostRate: 1,
     });
     const r = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(
-      'its password was lost with the interrupted answer: give it a new one with provision secrets reset alice',
+      'the password the panel made for it was lost with the answer: a new password is set and recorded',
     );
-    expect(await currentPasswords(w.secrets)).toEqual({ alice: null });
-    const reset = await run(['secrets', 'reset', 'alice'], w.envWithSecrets);
-    expect(reset.code, reset.stderr).toBe(0);
+    expect(w.sim.requests.filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([
+      'POST /clients 0',
+      'PUT /clients/2 200',
+    ]);
     expect(await currentPasswords(w.secrets)).toEqual({ alice: w.sim.state.passwordOf('alice') });
+    expectNoPasswords(w.sim, ['alice'], r);
+  });
+});
+
+describe('a password the secrets file cannot tell (two creates of one client left open)', () => {
+  const twoOpen = (url: string) =>
+    ['P1-Written-Ahead-By-Run1', 'P2-Written-Ahead-By-Run2']
+      .map((pending, i) =>
+        JSON.stringify({
+          intent: 'create_client',
+          intent_id: `000000000000000${i}`,
+          at: '2030-01-01T00:00:00.000Z',
+          panel_url: url,
+          username: 'alice',
+          pending_password: pending,
+        }),
+      )
+      .join('\n');
+
+  it('plan sends nothing; apply refused sends nothing; the next apply sets a new password at once, with no change planned', async () => {
+    const w = await workspace('version: 1\nclients:\n  - username: alice\n', {
+      seed: { clients: [{ username: 'alice' }] },
+    });
+    await writeFile(w.secrets, `${twoOpen(w.sim.url)}\n`, { mode: 0o600 });
+    const writes = () =>
+      w.sim.requests.filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.path} ${q.status}`);
+    const plan = await run(['plan', w.file], w.envWithSecrets);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(writes()).toEqual([]);
+    // No terminal and no --auto-approve, with a change to make: refused, nothing sent, nothing recorded.
+    const more = join(w.dir, 'more.yaml');
+    await writeFile(more, 'version: 1\nclients:\n  - username: alice\n  - username: bob\n');
+    const refused = await run(['apply', more], w.envWithSecrets);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('apply needs --auto-approve');
+    expect(writes()).toEqual([]);
+    expect(await currentPasswords(w.secrets)).toEqual({ alice: undefined });
+    const before = await readFile(w.secrets, 'utf8');
+    const r = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'which one the panel holds is unknown: this run gives it a new one before anything else',
+    );
+    expect(r.stderr).toContain('client "alice" (id 2): its password was unknown: a new one is set and recorded');
+    expect(writes()).toEqual(['PUT /clients/2 200']);
+    expect(r.stderr).toContain(`The new passwords are in ${w.secrets}.`);
+    expect(await currentPasswords(w.secrets)).toEqual({ alice: w.sim.state.passwordOf('alice') });
+    expect(w.sim.state.passwordOf('alice')).not.toMatch(/Written-Ahead/);
+    // Written ahead first: the journal grew by the reset's intent and its record.
+    const added = parseJournal((await readFile(w.secrets, 'utf8')).slice(before.length));
+    expect(added.map((l) => (l.kind === 'unreadable' ? l.why : l.kind))).toEqual(['intent', 'password']);
+    expectNoPasswords(w.sim, ['alice'], r);
+    // Settled: the next apply has nothing to do.
+    const again = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
+    expect(again.code, again.stderr).toBe(0);
+    expect(writes()).toEqual(['PUT /clients/2 200']);
+  });
+
+  it('a run scoped by --clients leaves a client outside its scope alone', async () => {
+    const w = await workspace('version: 1\nclients:\n  - username: alice\n  - username: bob\n', {
+      seed: { clients: [{ username: 'alice' }, { username: 'bob' }] },
+    });
+    await writeFile(w.secrets, `${twoOpen(w.sim.url)}\n`, { mode: 0o600 });
+    const r = await run(['apply', w.file, '--auto-approve', '--clients', 'bob'], w.envWithSecrets);
+    expect(r.code, r.stderr).toBe(0);
+    expect(w.sim.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+    const all = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
+    expect(all.code, all.stderr).toBe(0);
+    expect(await currentPasswords(w.secrets)).toEqual({ alice: w.sim.state.passwordOf('alice') });
+  });
+
+  it('the PUT refused: apply exits 1 naming the client, and records the password as unknown', async () => {
+    const w = await workspace('version: 1\nclients:\n  - username: alice\n', {
+      seed: { clients: [{ username: 'alice' }] },
+      intercept: (req) =>
+        req.method === 'PUT'
+          ? { status: 400, json: { code: '400 Bad Request', message: 'The password is too weak.' } }
+          : undefined,
+    });
+    await writeFile(w.secrets, `${twoOpen(w.sim.url)}\n`, { mode: 0o600 });
+    const r = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error: client "alice" (id 2): its password is unknown and the panel refused a new one');
+    expect(await currentPasswords(w.secrets)).toEqual({ alice: null });
   });
 });
 

@@ -2,7 +2,7 @@
  * The reliability machinery as a user meets it through `provision apply`: settling accounts,
  * ambiguous POSTs adopted, proxies from the environment, --verbose.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { API_KEY, createdRecords, run, workspace } from '../helpers/cli.js';
 import { PROXIED_HOST, proxiedUrl, startTestProxy } from '../helpers/proxy.js';
@@ -46,7 +46,7 @@ describe('apply meets a panel that is still setting an account up', () => {
 });
 
 describe('apply meets a POST whose answer is lost', () => {
-  it('adopts the client it created, records the password as unknown and says so', async () => {
+  it('adopts the client it created, sets a new password at once and records it', async () => {
     const { file, env, sim, secrets } = await setup({
       ambiguousPostRate: 1,
       faultFilter: ({ method, path }) => method === 'POST' && path === '/clients',
@@ -54,17 +54,17 @@ describe('apply meets a POST whose answer is lost', () => {
     const r = await run(['apply', file, '--auto-approve'], env);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(
-      /✓ created client "alice" \(id \d+\): its password was lost with the interrupted answer: give it a new one with provision secrets reset alice/,
+      /✓ created client "alice" \(id \d+\): the password the panel made for it was lost with the answer: a new password is set and recorded/,
     );
     expect(sim.requests.filter((q) => q.method === 'POST' && q.path === '/clients')).toHaveLength(1);
-    const records = await createdRecords(secrets);
-    expect(records).toEqual([
-      expect.objectContaining({
-        username: 'alice',
-        id: sim.state.clientNamed('alice')?.id,
-        password: null,
-      }),
-    ]);
+    const id = sim.state.clientNamed('alice')?.id;
+    expect(sim.requests.filter((q) => q.method === 'PUT').map((q) => q.path)).toEqual([`/clients/${String(id)}`]);
+    const journal = await readFile(secrets, 'utf8');
+    expect(JSON.parse(journal.trim().split('\n').at(-1) ?? '')).toMatchObject({
+      username: 'alice',
+      id,
+      password: sim.state.passwordOf('alice'),
+    });
   });
 });
 
@@ -245,7 +245,17 @@ describe('a password lost by an earlier run', () => {
     expect(r.stderr).toContain(
       `client "alice" (id ${String(w.sim.state.clientNamed('alice')?.id)}) was created by an earlier apply that was stopped before the panel's answer arrived`,
     );
-    expect(await createdRecords(w.secrets)).toEqual([expect.objectContaining({ username: 'alice', password: null })]);
+    // Refused: nothing sent and nothing recorded; the open intent tells the next apply, which sets one.
+    expect(w.sim.requests.filter((q) => q.method === 'PUT')).toEqual([]);
+    expect(await createdRecords(w.secrets)).toEqual([]);
+    const next = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain('client "alice" (id 2): its password was unknown: a new one is set and recorded');
+    const journal = await readFile(w.secrets, 'utf8');
+    expect(JSON.parse(journal.trim().split('\n').at(-1) ?? '')).toMatchObject({
+      username: 'alice',
+      password: w.sim.state.passwordOf('alice'),
+    });
   });
 });
 

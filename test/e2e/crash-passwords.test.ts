@@ -1,13 +1,13 @@
 /**
  * apply --generate-passwords as a real process, killed with SIGKILL at pseudo-random moments
- * against a slow simulator, round after round, then run to the end; in one variant the
- * simulator also drops the answers of committed POSTs (--ambiguous-post-rate) and the
- * passwords are encrypted. No password wrong, none lost without a trace: at the end, for every
- * client, the current password in the secrets file is the one the panel holds (the simulator
- * says which), or, where two killed runs each left a create of it open (which one landed
- * cannot be known from the journal), or a run's POST went unanswered after a killed run left a
- * create of the same client open, it is recorded as unknown, a run said so, and the panel's
- * password is one of those written ahead for it (`secrets decrypt --all` shows them).
+ * against a slow simulator, then run to the end; in the acceptance case (issue 30, item 1) the
+ * simulator also drops the answers of 30% of the committed POSTs /clients
+ * (--ambiguous-post-rate), with the passwords in clear and encrypted, over three timings. No
+ * password unknown after a run that exits 0: at the end, for every client, the current password
+ * in the secrets file is the one the panel holds (the simulator says which). Where the journal
+ * cannot tell which password written ahead landed, the run that finds the client sets a new one
+ * (written ahead, then PUT); where it can (one open create, or an earlier run's password sent
+ * again in clear), that one is recorded.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,12 +16,10 @@ import { generateIdentity, identityToRecipient } from 'age-encryption';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decryptPassword } from '../../src/secrets/encrypt.js';
 import { readJournal } from '../../src/secrets/file.js';
-import { type JournalLine, parseJournal, passwordStates } from '../../src/secrets/journal.js';
+import { parseJournal, passwordStates } from '../../src/secrets/journal.js';
 import type { SimulatorOptions } from '../../src/simulator/index.js';
 import { startWorkspace, type Workspace } from '../helpers/cli.js';
-import { killRounds, type Run } from '../helpers/process.js';
-
-const CLIENTS = 30;
+import { killRounds, type Run, runBin } from '../helpers/process.js';
 
 let p: Workspace | undefined;
 afterEach(async () => {
@@ -62,91 +60,110 @@ async function currentPasswords(path: string, identity?: string): Promise<Map<st
   return passwords;
 }
 
-async function manifest(w: Workspace): Promise<string> {
+async function manifest(w: Workspace, clients: number): Promise<string> {
   const path = join(w.dir, 'manifest.yaml');
   const lines = ['version: 1', 'clients:'];
-  for (let i = 0; i < CLIENTS; i++) lines.push(`  - username: user${i}`, `    domains: [site${i}.example]`);
+  for (let i = 0; i < clients; i++) lines.push(`  - username: user${i}`, `    domains: [site${i}.example]`);
   await writeFile(path, `${lines.join('\n')}\n`);
   return path;
 }
 
-/** The passwords written ahead for `username` (pending ones), decrypted with `identity` when encrypted. */
-async function writtenAhead(lines: readonly JournalLine[], username: string, identity?: string): Promise<string[]> {
-  const passwords: string[] = [];
-  for (const line of lines) {
-    if (line.kind !== 'intent' || line.entry.username !== username) continue;
-    const { pending_password: clear, pending_password_age: armored } = line.entry;
-    if (typeof clear === 'string') passwords.push(clear);
-    else if (typeof armored === 'string' && identity !== undefined)
-      passwords.push(await decryptPassword(armored, [identity]));
-  }
-  return passwords;
-}
-
 /**
  * Every client exists once, and the file's current password of each is the one the panel
- * holds, or unknown (see the module's comment): said by a run, the panel's password among those
- * written ahead, at most one such client per kill.
+ * holds: none unknown, none open.
  */
-async function expectNoneLost(w: Workspace, runs: readonly Run[], kills: number, identity?: string): Promise<void> {
+async function expectEveryPasswordKnown(w: Workspace, clients: number, identity?: string): Promise<void> {
   const path = join(w.dir, 'secrets.jsonl');
   const current = await currentPasswords(path, identity);
-  const lines = parseJournal(await readJournal(path, { required: true }));
-  const said = runs.map((run) => run.stderr).join('');
-  let unknown = 0;
-  for (let i = 0; i < CLIENTS; i++) {
+  for (let i = 0; i < clients; i++) {
     const username = `user${i}`;
     const held = w.sim.state.passwordOf(username);
     expect(held, username).toMatch(/^[A-Za-z0-9]{24}$/);
-    if (current.get(username) === null) {
-      unknown++;
-      const id = String(w.sim.state.clientNamed(username)?.id);
-      // Said by the next run's repair, or by the run whose own POST went unanswered as well.
-      expect(
-        said.includes(`client "${username}" (id ${id}) was created by one of several earlier applies`) ||
-          said.includes(
-            `client "${username}" exists (id ${id}): adopted; it was created by this run's POST or an earlier apply's: ` +
-              'its password is unknown',
-          ),
-        username,
-      ).toBe(true);
-      expect(await writtenAhead(lines, username, identity), username).toContain(held);
-    } else expect(current.get(username), username).toBe(held);
+    expect(current.get(username), username).toBe(held);
   }
-  expect(unknown).toBeLessThanOrEqual(kills);
-  // One POST per client, committed (201, or 0: committed, its answer dropped): nothing created twice, nothing refused.
+  // Nothing left open for a later run: every create and reset settled.
+  const open = [...passwordStates(parseJournal(await readJournal(path, { required: true }))).values()].filter(
+    (state) => state.open.length > 0,
+  );
+  expect(open.map((state) => state.username)).toEqual([]);
+  // One committed POST per client (201, or 0: committed, its answer dropped): nothing created twice.
   const posts = w.sim.requests.filter((r) => r.method === 'POST' && r.path === '/clients').map((r) => r.status);
   expect(posts.filter((s) => s !== 201 && s !== 0)).toEqual([]);
-  expect(posts).toHaveLength(CLIENTS);
-  expect(w.sim.state.clients.size).toBe(CLIENTS);
+  expect(w.sim.state.clients.size).toBe(clients);
+}
+
+/**
+ * `kills` runs of `args`, each killed with SIGKILL at a pseudo-random moment (from `seed`): as
+ * soon as it has reported 1 to 8 finished changes, with others in flight (a run that ends
+ * first is run again, up to twice as many rounds), then one run to the end: it must exit 0.
+ * Counting its progress lines, not milliseconds, puts every kill inside the creates whatever
+ * the machine's speed (an encrypted run starts slower).
+ */
+async function killedThenFinished(
+  args: string[],
+  env: Record<string, string>,
+  seed: number,
+  kills: number,
+): Promise<{ runs: Run[]; kills: number }> {
+  const runs: Run[] = [];
+  let killed = 0;
+  let state = seed;
+  for (let round = 0; killed < kills && round < 2 * kills; round++) {
+    state = (state * 48_271) % 2_147_483_647;
+    const after = 1 + (state % 8);
+    const run = await runBin(args, env, {
+      signalWhen: { signal: 'SIGKILL', stdout: (text) => (text.match(/ created /g) ?? []).length >= after },
+    });
+    runs.push(run);
+    if (run.signal === 'SIGKILL') killed++;
+  }
+  const last = await runBin(args, env);
+  runs.push(last);
+  expect(last.code, last.stderr).toBe(0);
+  return { runs, kills: killed };
 }
 
 describe('apply --generate-passwords killed with SIGKILL, then run again', () => {
   it('loses no password: every current password in the file is the one the panel holds', async () => {
     p = await slowPanel();
-    const args = ['apply', await manifest(p), '--auto-approve', '--generate-passwords', '--concurrency', '4'];
+    const args = ['apply', await manifest(p, 30), '--auto-approve', '--generate-passwords', '--concurrency', '4'];
     const env = { ...p.env, PROVISION_SECRETS_FILE: join(p.dir, 'secrets.jsonl') };
-    const { runs, kills } = await killRounds(args, env, 5);
+    const { kills } = await killRounds([...args, '--settle-timeout', '1'], env, 5);
     expect(kills).toBeGreaterThan(0);
-    // Whether a kill lands between a client's creation and its answer is up to timing: the
-    // recovery of such a client is asserted deterministically in test/cli/passwords.test.ts.
-    await expectNoneLost(p, runs, kills);
+    await expectEveryPasswordKnown(p, 30);
   }, 60_000);
+});
 
-  it('with answers lost on the wire too, and encrypted: still none lost', async () => {
-    p = await slowPanel({ ambiguousPostRate: 0.3, faultSeed: 3 });
-    const identity = await generateIdentity();
-    const args = ['apply', await manifest(p), '--auto-approve', '--generate-passwords', '--concurrency', '4'];
-    const env = {
-      ...p.env,
-      PROVISION_SECRETS_FILE: join(p.dir, 'secrets.jsonl'),
-      PROVISION_SECRETS_RECIPIENT: await identityToRecipient(identity),
-    };
-    const { runs, kills } = await killRounds(args, env, 13);
-    expect(kills).toBeGreaterThan(0);
-    expect(p.sim.requests.some((r) => r.method === 'POST' && r.status === 0)).toBe(true);
-    // A password may be unknown here: a POST unanswered after a killed run's open create for the
-    // same client (which one landed cannot be known); expectNoneLost holds each such case.
-    await expectNoneLost(p, runs, kills, identity);
-  }, 60_000);
+describe('issue 30 acceptance: 40 clients, 30% of POST answers dropped, 4 SIGKILLs, then a final apply', () => {
+  const CLIENTS = 40;
+  // Three timings (the kill moments and the dropped answers both follow the seed).
+  for (const seed of [3, 11, 29]) {
+    for (const encrypted of [false, true]) {
+      it(`seed ${seed}, ${encrypted ? 'encrypted' : 'in clear'}: exit 0, and all ${CLIENTS} passwords known and held by the panel`, async () => {
+        p = await slowPanel({ ambiguousPostRate: 0.3, faultSeed: seed });
+        const identity = encrypted ? await generateIdentity() : undefined;
+        const args = [
+          'apply',
+          await manifest(p, CLIENTS),
+          '--auto-approve',
+          '--generate-passwords',
+          '--concurrency',
+          '4',
+          '--settle-timeout',
+          '1',
+        ];
+        const env = {
+          ...p.env,
+          PROVISION_SECRETS_FILE: join(p.dir, 'secrets.jsonl'),
+          ...(identity === undefined ? {} : { PROVISION_SECRETS_RECIPIENT: await identityToRecipient(identity) }),
+        };
+        const { runs, kills } = await killedThenFinished(args, env, seed, 4);
+        expect(kills).toBe(4);
+        expect(p.sim.requests.some((r) => r.method === 'POST' && r.status === 0)).toBe(true);
+        // The final run says nothing is unknown, and never tells the user to reset one.
+        expect(runs.at(-1)?.stderr).not.toMatch(/unknown: give it a new one|recorded as unknown/);
+        await expectEveryPasswordKnown(p, CLIENTS, identity);
+      }, 60_000);
+    }
+  }
 });
