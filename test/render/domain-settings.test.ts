@@ -142,7 +142,7 @@ describe('a domain settings update in text', () => {
     );
     expect(text).toContain(
       '  # domain "plain.bob.example" of client "bob" will be created: not on the panel, after bob.example\n' +
-        '  + POST /domains {"domain":"plain.bob.example","id_user":(known after apply)}\n',
+        '  + POST /domains {"domain":"plain.bob.example","id_user":(known after apply),"id_parent_domain":(known after apply)}\n',
     );
     expect(text).not.toContain('+ client "bob":');
     expect(text).toMatch(/^Plan: 3 to create \(1 client, 2 domains\)\.$/m);
