@@ -211,3 +211,16 @@ describe("the simulator's id_parent_domain", () => {
     });
   });
 });
+
+describe('hosting plan values in a saved plan', () => {
+  it('a PHP setting that is not a whole number goes through a saved plan', async () => {
+    const w = await watched(
+      'version: 1\nhosting_plans:\n  - name: Basic\n    php: {max_execution_time: 2.5}\n    php_fpm: {status: true}\n',
+    );
+    expect((await run(['plan', w.file, '--out', w.planFile], w.env)).code).toBe(0);
+    // Read back and sent (before, the plan schema took whole numbers only: the file was refused).
+    const applied = await run(['apply', w.planFile], w.env);
+    expect(applied.stderr).toContain('applying exactly it');
+    expect(w.sim.requests.filter((r) => r.method === 'PUT').map((r) => r.path)).toEqual(['/hosting-plans/1']);
+  });
+});
