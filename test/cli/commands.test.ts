@@ -53,15 +53,15 @@ describe('plan', () => {
       "Changes to URL:
 
         # client "alice" on hosting plan "Basic" will be created: not on the panel
-        + POST /clients {"username":"alice","id_hosting_plan":1,"email":"alice@example.com"}
+        + POST /clients {"username":"alice","id_hosting_plan":1,"email":"alice@example.com","send_login_credentials":false}
         # domain "alice.example" of client "alice" will be created: not on the panel
         + POST /domains {"domain":"alice.example","id_user":(known after apply)}
         # domain "shop.alice.example" of client "alice" will be created: not on the panel, after alice.example
-        + POST /domains {"domain":"shop.alice.example","id_user":(known after apply)}
+        + POST /domains {"domain":"shop.alice.example","id_user":(known after apply),"id_parent_domain":(known after apply)}
         # domain "xn--bcher-kva.example" (bücher.example) of client "alice" will be created: not on the panel
         + POST /domains {"domain":"xn--bcher-kva.example","id_user":(known after apply)}
         # client "bob" will be created: not on the panel
-        + POST /clients {"username":"bob"}
+        + POST /clients {"username":"bob","send_login_credentials":false}
         # domain "bob.example" of client "bob" will be created: not on the panel
         + POST /domains {"domain":"bob.example","id_user":(known after apply)}
 
