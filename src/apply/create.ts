@@ -183,10 +183,13 @@ export function creator(
   };
 
   const createDomain = async (change: CreateDomain, slot: Slot): Promise<Applied> => {
-    const request = requestFor(change, newClientIds);
+    const request = requestFor(change, newClientIds, undefined, newDomainIds);
     const idUser = request.body?.id_user ?? null;
     if (idUser === null)
       throw new Error(`the id of client ${quote(change.client)} is unknown: it was not created in this run`);
+    // Never sent without its parent's id: a panel left to guess may make it a top-level domain.
+    if (change.parentDomain !== undefined && request.body?.id_parent_domain === null)
+      throw new Error(`the id of domain ${quote(change.parentDomain.name)} is unknown: it was not created in this run`);
     const created = await create(
       request,
       `domain ${quote(change.name)}`,

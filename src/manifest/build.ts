@@ -4,7 +4,7 @@ import { clientLabel } from './schema.js';
 import type { DesiredClient, DesiredDomain, Diagnostic, Location } from './types.js';
 import { isRecord, placeOf } from '../util.js';
 import { quote } from '../escape.js';
-import { CLIENT_FIELDS, type ClientWants } from '../kinds/client/index.js';
+import { CLIENT_CREATE_ONLY_KEYS, CLIENT_FIELDS, type ClientWants } from '../kinds/client/index.js';
 import {
   domainItem,
   domainItemName,
@@ -22,7 +22,7 @@ export function usernameTwice(username: string, first: string): string {
 }
 
 /** The keys a client marked `state: absent` may not have (the schema reports unknown keys). */
-const ABSENT_KEYS: readonly string[] = [...CLIENT_FIELDS.map((row) => row.key), 'domains'];
+const ABSENT_KEYS: readonly string[] = [...CLIENT_FIELDS.map((row) => row.key), ...CLIENT_CREATE_ONLY_KEYS, 'domains'];
 
 /** `"plan"`, `"plan" and "email"`, `"plan", "email" and "domains"`. */
 function quoteList(keys: readonly string[]): string {
@@ -195,6 +195,10 @@ export class ClientsBuilder {
       username,
       state,
       ...(wants as ClientWants),
+      // Create only (never compared): the schema checked its type.
+      ...(typeof client.send_login_credentials === 'boolean'
+        ? { sendLoginCredentials: client.send_login_credentials }
+        : {}),
       ...(planLoc === undefined ? {} : { planLoc }),
       domains: desiredDomains,
       loc,

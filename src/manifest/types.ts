@@ -1,4 +1,4 @@
-import type { ClientWants } from '../kinds/client/index.js';
+import type { ClientCreateOnly, ClientWants } from '../kinds/client/index.js';
 import type { DomainSettings } from '../kinds/domain.js';
 import type { DesiredZone } from '../kinds/zone.js';
 import type { PlanWants } from '../kinds/hosting-plan/fields.js';
@@ -47,7 +47,7 @@ export interface DesiredDomain {
  * manifest cannot say "none" (leave the field out: not managed). `plan` is a hosting plan's
  * name as written; absent means the panel's default resources.
  */
-export interface DesiredClient extends ClientWants {
+export interface DesiredClient extends ClientWants, ClientCreateOnly {
   readonly username: string;
   /**
    * `absent`: delete the client when the panel has it (its domains go with it); such an entry

@@ -7,9 +7,9 @@ const require = createRequire(import.meta.url);
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts), domains and hosting plans that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`. A manifest file lists it unless it defines `hosting_plans`; a part of a manifest directory may leave it out.","type":"array","items":{"$ref":"#/$defs/client"}},"hosting_plans":{"title":"Hosting plans","description":"The hosting plans the panel should have, each with the keys it manages. Optional: plans not listed are left alone (unless prune.hosting_plans is true). A client's `plan` may name a plan listed here.","type":"array","items":{"$ref":"#/$defs/hosting_plan"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators, system domains and hosting plans in use are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"hosting_plans":{"title":"Prune hosting plans","description":"true: hosting plans the manifest does not list are deleted, except those a client is on (prune passes over them and says how many it kept). Off in runs scoped with --clients. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Hosting plans are matched by entries of their own, {hosting_plan: \"Premium*\"}: any text, case-sensitive, the whole name. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Pattern","description":"A name pattern of usernames and domain names, or {hosting_plan: ...} for plan names.","anyOf":[{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"},{"title":"Hosting plan pattern","description":"Plan names that prune never deletes: {hosting_plan: \"Premium*\"}, `*` matching any run of characters and `?` one; any text (plan names may hold spaces), case-sensitive, the whole name must match. Not empty.","type":"object","additionalProperties":false,"required":["hosting_plan"],"properties":{"hosting_plan":{"title":"Plan name pattern","description":"A plan name, with * and ? as wildcards, such as \"Premium*\".","type":"string"}}}]}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}},"hosting_plan":{"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1},"traffic":{"type":"integer","minimum":-1},"domains":{"type":"integer","minimum":-1},"subdomains":{"type":"integer","minimum":-1},"email_accounts":{"type":"integer","minimum":-1},"email_addresses":{"type":"integer","minimum":-1},"email_forwardings":{"type":"integer","minimum":-1},"databases":{"type":"integer","minimum":-1},"ftp_users":{"type":"integer","minimum":-1},"scheduled_tasks":{"type":"integer","minimum":-1}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}}}};
-const schema32 = {"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}};
-const schema33 = {"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1},"traffic":{"type":"integer","minimum":-1},"domains":{"type":"integer","minimum":-1},"subdomains":{"type":"integer","minimum":-1},"email_accounts":{"type":"integer","minimum":-1},"email_addresses":{"type":"integer","minimum":-1},"email_forwardings":{"type":"integer","minimum":-1},"databases":{"type":"integer","minimum":-1},"ftp_users":{"type":"integer","minimum":-1},"scheduled_tasks":{"type":"integer","minimum":-1}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts), domains and hosting plans that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`. A manifest file lists it unless it defines `hosting_plans`; a part of a manifest directory may leave it out.","type":"array","items":{"$ref":"#/$defs/client"}},"hosting_plans":{"title":"Hosting plans","description":"The hosting plans the panel should have, each with the keys it manages. Optional: plans not listed are left alone (unless prune.hosting_plans is true). A client's `plan` may name a plan listed here.","type":"array","items":{"$ref":"#/$defs/hosting_plan"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators, system domains and hosting plans in use are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"hosting_plans":{"title":"Prune hosting plans","description":"true: hosting plans the manifest does not list are deleted, except those a client is on (prune passes over them and says how many it kept). Off in runs scoped with --clients. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Hosting plans are matched by entries of their own, {hosting_plan: \"Premium*\"}: any text, case-sensitive, the whole name. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Pattern","description":"A name pattern of usernames and domain names, or {hosting_plan: ...} for plan names.","anyOf":[{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"},{"title":"Hosting plan pattern","description":"Plan names that prune never deletes: {hosting_plan: \"Premium*\"}, `*` matching any run of characters and `?` one; any text (plan names may hold spaces), case-sensitive, the whole name must match. Not empty.","type":"object","additionalProperties":false,"required":["hosting_plan"],"properties":{"hosting_plan":{"title":"Plan name pattern","description":"A plan name, with * and ? as wildcards, such as \"Premium*\".","type":"string"}}}]}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"send_login_credentials":{"title":"Send login credentials","description":"Create only: whether the panel mails the new client its login when the client is created (POST /clients send_login_credentials). Default false: a provisioning run mails no one unless asked. Never compared and never sent to a client that exists.","type":"boolean","default":false},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}},"hosting_plan":{"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1},"traffic":{"type":"integer","minimum":-1},"domains":{"type":"integer","minimum":-1},"subdomains":{"type":"integer","minimum":-1},"email_accounts":{"type":"integer","minimum":-1},"email_addresses":{"type":"integer","minimum":-1},"email_forwardings":{"type":"integer","minimum":-1},"databases":{"type":"integer","minimum":-1},"ftp_users":{"type":"integer","minimum":-1},"scheduled_tasks":{"type":"integer","minimum":-1}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null; `status` may also be true or false (a flag on some releases). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}}}};
+const schema32 = {"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"send_login_credentials":{"title":"Send login credentials","description":"Create only: whether the panel mails the new client its login when the client is created (POST /clients send_login_credentials). Default false: a provisioning run mails no one unless asked. Never compared and never sent to a client that exists.","type":"boolean","default":false},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}};
+const schema33 = {"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1},"traffic":{"type":"integer","minimum":-1},"domains":{"type":"integer","minimum":-1},"subdomains":{"type":"integer","minimum":-1},"email_accounts":{"type":"integer","minimum":-1},"email_addresses":{"type":"integer","minimum":-1},"email_forwardings":{"type":"integer","minimum":-1},"databases":{"type":"integer","minimum":-1},"ftp_users":{"type":"integer","minimum":-1},"scheduled_tasks":{"type":"integer","minimum":-1}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null; `status` may also be true or false (a flag on some releases). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}};
 const pattern4 = new RegExp("^[a-z][a-z0-9_-]{0,31}$", "u");
 const pattern5 = new RegExp("^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$", "u");
 const pattern6 = new RegExp("^(?:-1|[0-9]{1,12}[KMGkmg]?)$", "u");
@@ -80,7 +80,7 @@ vErrors.push(err3);
 errors++;
 }
 for(const key1 in data2){
-if(!(((((((key1 === "username") || (key1 === "state")) || (key1 === "plan")) || (key1 === "email")) || (key1 === "suspended")) || (key1 === "language")) || (key1 === "domains"))){
+if(!((((((((key1 === "username") || (key1 === "state")) || (key1 === "plan")) || (key1 === "email")) || (key1 === "suspended")) || (key1 === "language")) || (key1 === "send_login_credentials")) || (key1 === "domains"))){
 const err4 = {instancePath:instancePath+"/clients/" + i0,schemaPath:"#/$defs/client/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
@@ -190,17 +190,9 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data2.domains !== undefined){
-let data9 = data2.domains;
-if(Array.isArray(data9)){
-const len1 = data9.length;
-for(let i1=0; i1<len1; i1++){
-let data10 = data9[i1];
-const _errs23 = errors;
-let valid7 = false;
-const _errs24 = errors;
-if(typeof data10 !== "string"){
-const err13 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data2.send_login_credentials !== undefined){
+if(typeof data2.send_login_credentials !== "boolean"){
+const err13 = {instancePath:instancePath+"/clients/" + i0+"/send_login_credentials",schemaPath:"#/$defs/client/properties/send_login_credentials/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -209,12 +201,18 @@ vErrors.push(err13);
 }
 errors++;
 }
-var _valid0 = _errs24 === errors;
-valid7 = valid7 || _valid0;
+}
+if(data2.domains !== undefined){
+let data10 = data2.domains;
+if(Array.isArray(data10)){
+const len1 = data10.length;
+for(let i1=0; i1<len1; i1++){
+let data11 = data10[i1];
+const _errs25 = errors;
+let valid7 = false;
 const _errs26 = errors;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.name === undefined){
-const err14 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(typeof data11 !== "string"){
+const err14 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -223,9 +221,12 @@ vErrors.push(err14);
 }
 errors++;
 }
-for(const key2 in data10){
-if(!((((((key2 === "name") || (key2 === "state")) || (key2 === "php_version")) || (key2 === "https")) || (key2 === "redirect")) || (key2 === "dns"))){
-const err15 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+var _valid0 = _errs26 === errors;
+valid7 = valid7 || _valid0;
+const _errs28 = errors;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.name === undefined){
+const err15 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -234,10 +235,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data10.name !== undefined){
-if(typeof data10.name !== "string"){
-const err16 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/name",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key2 in data11){
+if(!((((((key2 === "name") || (key2 === "state")) || (key2 === "php_version")) || (key2 === "https")) || (key2 === "redirect")) || (key2 === "dns"))){
+const err16 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -247,10 +247,9 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data10.state !== undefined){
-let data12 = data10.state;
-if(!((data12 === "present") || (data12 === "absent"))){
-const err17 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/state",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/state/enum",keyword:"enum",params:{allowedValues: schema32.properties.domains.items.anyOf[1].properties.state.enum},message:"must be equal to one of the allowed values"};
+if(data11.name !== undefined){
+if(typeof data11.name !== "string"){
+const err17 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/name",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -260,11 +259,10 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data10.php_version !== undefined){
-let data13 = data10.php_version;
-if(typeof data13 === "string"){
-if(!pattern5.test(data13)){
-const err18 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/php_version",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/php_version/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\""};
+if(data11.state !== undefined){
+let data13 = data11.state;
+if(!((data13 === "present") || (data13 === "absent"))){
+const err18 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/state",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/state/enum",keyword:"enum",params:{allowedValues: schema32.properties.domains.items.anyOf[1].properties.state.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -274,8 +272,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-else {
-const err19 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/php_version",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/php_version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data11.php_version !== undefined){
+let data14 = data11.php_version;
+if(typeof data14 === "string"){
+if(!pattern5.test(data14)){
+const err19 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/php_version",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/php_version/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\""};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -285,12 +286,8 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data10.https !== undefined){
-let data14 = data10.https;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key3 in data14){
-if(!(((key3 === "lets_encrypt") || (key3 === "force")) || (key3 === "hsts"))){
-const err20 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+else {
+const err20 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/php_version",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/php_version/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -300,9 +297,12 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data14.lets_encrypt !== undefined){
-if(typeof data14.lets_encrypt !== "boolean"){
-const err21 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/lets_encrypt",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/lets_encrypt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data11.https !== undefined){
+let data15 = data11.https;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+for(const key3 in data15){
+if(!(((key3 === "lets_encrypt") || (key3 === "force")) || (key3 === "hsts"))){
+const err21 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -312,9 +312,9 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data14.force !== undefined){
-if(typeof data14.force !== "boolean"){
-const err22 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/force",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data15.lets_encrypt !== undefined){
+if(typeof data15.lets_encrypt !== "boolean"){
+const err22 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/lets_encrypt",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/lets_encrypt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -324,13 +324,9 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data14.hsts !== undefined){
-let data17 = data14.hsts;
-const _errs42 = errors;
-let valid10 = false;
-const _errs43 = errors;
-if(false !== data17){
-const err23 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
+if(data15.force !== undefined){
+if(typeof data15.force !== "boolean"){
+const err23 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/force",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -339,12 +335,14 @@ vErrors.push(err23);
 }
 errors++;
 }
-var _valid1 = _errs43 === errors;
-valid10 = valid10 || _valid1;
+}
+if(data15.hsts !== undefined){
+let data18 = data15.hsts;
 const _errs44 = errors;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.max_age === undefined){
-const err24 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'"};
+let valid10 = false;
+const _errs45 = errors;
+if(false !== data18){
+const err24 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -353,9 +351,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-for(const key4 in data17){
-if(!(((key4 === "max_age") || (key4 === "include_subdomains")) || (key4 === "preload"))){
-const err25 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+var _valid1 = _errs45 === errors;
+valid10 = valid10 || _valid1;
+const _errs46 = errors;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+if(data18.max_age === undefined){
+const err25 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -364,11 +365,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-if(data17.max_age !== undefined){
-let data18 = data17.max_age;
-if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err26 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/max_age",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+for(const key4 in data18){
+if(!(((key4 === "max_age") || (key4 === "include_subdomains")) || (key4 === "preload"))){
+const err26 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -377,9 +376,11 @@ vErrors.push(err26);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 0 || isNaN(data18)){
-const err27 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/max_age",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data18.max_age !== undefined){
+let data19 = data18.max_age;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err27 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/max_age",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -388,11 +389,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-}
-if(data17.include_subdomains !== undefined){
-if(typeof data17.include_subdomains !== "boolean"){
-const err28 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/include_subdomains",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 0 || isNaN(data19)){
+const err28 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/max_age",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -402,9 +401,10 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data17.preload !== undefined){
-if(typeof data17.preload !== "boolean"){
-const err29 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/preload",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data18.include_subdomains !== undefined){
+if(typeof data18.include_subdomains !== "boolean"){
+const err29 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/include_subdomains",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -414,9 +414,9 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
-else {
-const err30 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data18.preload !== undefined){
+if(typeof data18.preload !== "boolean"){
+const err30 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts/preload",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -425,10 +425,10 @@ vErrors.push(err30);
 }
 errors++;
 }
-var _valid1 = _errs44 === errors;
-valid10 = valid10 || _valid1;
-if(!valid10){
-const err31 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -437,11 +437,23 @@ vErrors.push(err31);
 }
 errors++;
 }
+var _valid1 = _errs46 === errors;
+valid10 = valid10 || _valid1;
+if(!valid10){
+const err32 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https/hsts",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/properties/hsts/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err32];
+}
 else {
-errors = _errs42;
+vErrors.push(err32);
+}
+errors++;
+}
+else {
+errors = _errs44;
 if(vErrors !== null){
-if(_errs42){
-vErrors.length = _errs42;
+if(_errs44){
+vErrors.length = _errs44;
 }
 else {
 vErrors = null;
@@ -451,23 +463,7 @@ vErrors = null;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-if(data10.redirect !== undefined){
-let data21 = data10.redirect;
-const _errs54 = errors;
-let valid12 = false;
-const _errs55 = errors;
-if(false !== data21){
-const err33 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
+const err33 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/https",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/https/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -476,12 +472,14 @@ vErrors.push(err33);
 }
 errors++;
 }
-var _valid2 = _errs55 === errors;
-valid12 = valid12 || _valid2;
+}
+if(data11.redirect !== undefined){
+let data22 = data11.redirect;
 const _errs56 = errors;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.to === undefined){
-const err34 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+let valid12 = false;
+const _errs57 = errors;
+if(false !== data22){
+const err34 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -490,9 +488,12 @@ vErrors.push(err34);
 }
 errors++;
 }
-for(const key5 in data21){
-if(!((key5 === "to") || (key5 === "status"))){
-const err35 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+var _valid2 = _errs57 === errors;
+valid12 = valid12 || _valid2;
+const _errs58 = errors;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.to === undefined){
+const err35 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -501,10 +502,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-if(data21.to !== undefined){
-if(typeof data21.to !== "string"){
-const err36 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect/to",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key5 in data22){
+if(!((key5 === "to") || (key5 === "status"))){
+const err36 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -514,10 +514,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data21.status !== undefined){
-let data23 = data21.status;
-if(!((data23 === 301) || (data23 === 302))){
-const err37 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect/status",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/properties/status/enum",keyword:"enum",params:{allowedValues: schema32.properties.domains.items.anyOf[1].properties.redirect.anyOf[1].properties.status.enum},message:"must be equal to one of the allowed values"};
+if(data22.to !== undefined){
+if(typeof data22.to !== "string"){
+const err37 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect/to",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -527,9 +526,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data22.status !== undefined){
+let data24 = data22.status;
+if(!((data24 === 301) || (data24 === 302))){
+const err38 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect/status",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/properties/status/enum",keyword:"enum",params:{allowedValues: schema32.properties.domains.items.anyOf[1].properties.redirect.anyOf[1].properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -538,10 +538,10 @@ vErrors.push(err38);
 }
 errors++;
 }
-var _valid2 = _errs56 === errors;
-valid12 = valid12 || _valid2;
-if(!valid12){
-const err39 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -550,23 +550,10 @@ vErrors.push(err39);
 }
 errors++;
 }
-else {
-errors = _errs54;
-if(vErrors !== null){
-if(_errs54){
-vErrors.length = _errs54;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data10.dns !== undefined){
-let data24 = data10.dns;
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-if(data24.records === undefined){
-const err40 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'"};
+var _valid2 = _errs58 === errors;
+valid12 = valid12 || _valid2;
+if(!valid12){
+const err40 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/redirect",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/redirect/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -575,9 +562,23 @@ vErrors.push(err40);
 }
 errors++;
 }
-for(const key6 in data24){
-if(!((((key6 === "ttl") || (key6 === "records")) || (key6 === "prune")) || (key6 === "keep"))){
-const err41 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+else {
+errors = _errs56;
+if(vErrors !== null){
+if(_errs56){
+vErrors.length = _errs56;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data11.dns !== undefined){
+let data25 = data11.dns;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+if(data25.records === undefined){
+const err41 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -586,11 +587,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-if(data24.ttl !== undefined){
-let data25 = data24.ttl;
-if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err42 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+for(const key6 in data25){
+if(!((((key6 === "ttl") || (key6 === "records")) || (key6 === "prune")) || (key6 === "keep"))){
+const err42 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -599,9 +598,11 @@ vErrors.push(err42);
 }
 errors++;
 }
-if((typeof data25 == "number") && (isFinite(data25))){
-if(data25 > 2592000 || isNaN(data25)){
-const err43 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/ttl/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2592000},message:"must be <= 2592000"};
+}
+if(data25.ttl !== undefined){
+let data26 = data25.ttl;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err43 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -610,8 +611,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data25 < 60 || isNaN(data25)){
-const err44 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 60},message:"must be >= 60"};
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 2592000 || isNaN(data26)){
+const err44 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/ttl/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2592000},message:"must be <= 2592000"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -620,17 +622,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-}
-if(data24.records !== undefined){
-let data26 = data24.records;
-if(Array.isArray(data26)){
-const len2 = data26.length;
-for(let i2=0; i2<len2; i2++){
-let data27 = data26[i2];
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.host === undefined){
-const err45 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'"};
+if(data26 < 60 || isNaN(data26)){
+const err45 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 60},message:"must be >= 60"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -639,8 +632,17 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(data27.type === undefined){
-const err46 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+}
+}
+if(data25.records !== undefined){
+let data27 = data25.records;
+if(Array.isArray(data27)){
+const len2 = data27.length;
+for(let i2=0; i2<len2; i2++){
+let data28 = data27[i2];
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.host === undefined){
+const err46 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -649,8 +651,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data27.value === undefined){
-const err47 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
+if(data28.type === undefined){
+const err47 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -659,9 +661,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-for(const key7 in data27){
-if(!((((key7 === "host") || (key7 === "type")) || (key7 === "value")) || (key7 === "ttl"))){
-const err48 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(data28.value === undefined){
+const err48 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -670,10 +671,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data27.host !== undefined){
-if(typeof data27.host !== "string"){
-const err49 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/host",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key7 in data28){
+if(!((((key7 === "host") || (key7 === "type")) || (key7 === "value")) || (key7 === "ttl"))){
+const err49 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -683,9 +683,9 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data27.type !== undefined){
-if(typeof data27.type !== "string"){
-const err50 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/type",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data28.host !== undefined){
+if(typeof data28.host !== "string"){
+const err50 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/host",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -695,9 +695,9 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data27.value !== undefined){
-if(typeof data27.value !== "string"){
-const err51 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/value",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data28.type !== undefined){
+if(typeof data28.type !== "string"){
+const err51 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/type",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -707,10 +707,9 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data27.ttl !== undefined){
-let data31 = data27.ttl;
-if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
-const err52 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data28.value !== undefined){
+if(typeof data28.value !== "string"){
+const err52 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/value",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -719,9 +718,11 @@ vErrors.push(err52);
 }
 errors++;
 }
-if((typeof data31 == "number") && (isFinite(data31))){
-if(data31 > 2592000 || isNaN(data31)){
-const err53 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/ttl/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2592000},message:"must be <= 2592000"};
+}
+if(data28.ttl !== undefined){
+let data32 = data28.ttl;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err53 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -730,8 +731,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data31 < 60 || isNaN(data31)){
-const err54 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 60},message:"must be >= 60"};
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 > 2592000 || isNaN(data32)){
+const err54 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/ttl/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2592000},message:"must be <= 2592000"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -740,11 +742,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data32 < 60 || isNaN(data32)){
+const err55 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2+"/ttl",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 60},message:"must be >= 60"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -755,8 +754,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err56 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err56 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records/" + i2,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -766,9 +766,9 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data24.prune !== undefined){
-if(typeof data24.prune !== "boolean"){
-const err57 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/prune",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/prune/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err57 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/records",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/records/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -778,13 +778,9 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data24.keep !== undefined){
-let data33 = data24.keep;
-if(Array.isArray(data33)){
-const len3 = data33.length;
-for(let i3=0; i3<len3; i3++){
-if(typeof data33[i3] !== "string"){
-const err58 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/keep/" + i3,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/keep/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data25.prune !== undefined){
+if(typeof data25.prune !== "boolean"){
+const err58 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/prune",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/prune/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -794,9 +790,13 @@ vErrors.push(err58);
 errors++;
 }
 }
-}
-else {
-const err59 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/keep",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data25.keep !== undefined){
+let data34 = data25.keep;
+if(Array.isArray(data34)){
+const len3 = data34.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data34[i3] !== "string"){
+const err59 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/keep/" + i3,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/keep/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -808,7 +808,7 @@ errors++;
 }
 }
 else {
-const err60 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err60 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns/keep",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -820,7 +820,7 @@ errors++;
 }
 }
 else {
-const err61 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err61 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1+"/dns",schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/properties/dns/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -829,10 +829,10 @@ vErrors.push(err61);
 }
 errors++;
 }
-var _valid0 = _errs26 === errors;
-valid7 = valid7 || _valid0;
-if(!valid7){
-const err62 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -841,11 +841,23 @@ vErrors.push(err62);
 }
 errors++;
 }
+var _valid0 = _errs28 === errors;
+valid7 = valid7 || _valid0;
+if(!valid7){
+const err63 = {instancePath:instancePath+"/clients/" + i0+"/domains/" + i1,schemaPath:"#/$defs/client/properties/domains/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err63];
+}
 else {
-errors = _errs23;
+vErrors.push(err63);
+}
+errors++;
+}
+else {
+errors = _errs25;
 if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
+if(_errs25){
+vErrors.length = _errs25;
 }
 else {
 vErrors = null;
@@ -855,19 +867,7 @@ vErrors = null;
 }
 }
 else {
-const err63 = {instancePath:instancePath+"/clients/" + i0+"/domains",schemaPath:"#/$defs/client/properties/domains/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-}
-}
-else {
-const err64 = {instancePath:instancePath+"/clients/" + i0,schemaPath:"#/$defs/client/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err64 = {instancePath:instancePath+"/clients/" + i0+"/domains",schemaPath:"#/$defs/client/properties/domains/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -879,7 +879,7 @@ errors++;
 }
 }
 else {
-const err65 = {instancePath:instancePath+"/clients",schemaPath:"#/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err65 = {instancePath:instancePath+"/clients/" + i0,schemaPath:"#/$defs/client/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -889,15 +889,9 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data.hosting_plans !== undefined){
-let data35 = data.hosting_plans;
-if(Array.isArray(data35)){
-const len4 = data35.length;
-for(let i4=0; i4<len4; i4++){
-let data36 = data35[i4];
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-if(data36.name === undefined){
-const err66 = {instancePath:instancePath+"/hosting_plans/" + i4,schemaPath:"#/$defs/hosting_plan/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+}
+else {
+const err66 = {instancePath:instancePath+"/clients",schemaPath:"#/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -906,9 +900,16 @@ vErrors.push(err66);
 }
 errors++;
 }
-for(const key8 in data36){
-if(!((((((key8 === "name") || (key8 === "state")) || (key8 === "resources")) || (key8 === "permissions")) || (key8 === "php")) || (key8 === "php_fpm"))){
-const err67 = {instancePath:instancePath+"/hosting_plans/" + i4,schemaPath:"#/$defs/hosting_plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+}
+if(data.hosting_plans !== undefined){
+let data36 = data.hosting_plans;
+if(Array.isArray(data36)){
+const len4 = data36.length;
+for(let i4=0; i4<len4; i4++){
+let data37 = data36[i4];
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+if(data37.name === undefined){
+const err67 = {instancePath:instancePath+"/hosting_plans/" + i4,schemaPath:"#/$defs/hosting_plan/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -917,10 +918,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-if(data36.name !== undefined){
-if(typeof data36.name !== "string"){
-const err68 = {instancePath:instancePath+"/hosting_plans/" + i4+"/name",schemaPath:"#/$defs/hosting_plan/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key8 in data37){
+if(!((((((key8 === "name") || (key8 === "state")) || (key8 === "resources")) || (key8 === "permissions")) || (key8 === "php")) || (key8 === "php_fpm"))){
+const err68 = {instancePath:instancePath+"/hosting_plans/" + i4,schemaPath:"#/$defs/hosting_plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -930,10 +930,9 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data36.state !== undefined){
-let data38 = data36.state;
-if(!((data38 === "present") || (data38 === "absent"))){
-const err69 = {instancePath:instancePath+"/hosting_plans/" + i4+"/state",schemaPath:"#/$defs/hosting_plan/properties/state/enum",keyword:"enum",params:{allowedValues: schema33.properties.state.enum},message:"must be equal to one of the allowed values"};
+if(data37.name !== undefined){
+if(typeof data37.name !== "string"){
+const err69 = {instancePath:instancePath+"/hosting_plans/" + i4+"/name",schemaPath:"#/$defs/hosting_plan/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -943,17 +942,10 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data36.resources !== undefined){
-let data39 = data36.resources;
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-for(const key9 in data39){
-if(!(func2.call(schema33.properties.resources.properties, key9))){
-let data40 = data39[key9];
-const _errs99 = errors;
-let valid25 = false;
-const _errs100 = errors;
-if(typeof data40 !== "string"){
-const err70 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data37.state !== undefined){
+let data39 = data37.state;
+if(!((data39 === "present") || (data39 === "absent"))){
+const err70 = {instancePath:instancePath+"/hosting_plans/" + i4+"/state",schemaPath:"#/$defs/hosting_plan/properties/state/enum",keyword:"enum",params:{allowedValues: schema33.properties.state.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -962,11 +954,18 @@ vErrors.push(err70);
 }
 errors++;
 }
-var _valid3 = _errs100 === errors;
-valid25 = valid25 || _valid3;
+}
+if(data37.resources !== undefined){
+let data40 = data37.resources;
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+for(const key9 in data40){
+if(!(func2.call(schema33.properties.resources.properties, key9))){
+let data41 = data40[key9];
+const _errs101 = errors;
+let valid25 = false;
 const _errs102 = errors;
-if(!((typeof data40 == "number") && (isFinite(data40)))){
-const err71 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data41 !== "string"){
+const err71 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -978,8 +977,8 @@ errors++;
 var _valid3 = _errs102 === errors;
 valid25 = valid25 || _valid3;
 const _errs104 = errors;
-if(typeof data40 !== "boolean"){
-const err72 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!((typeof data41 == "number") && (isFinite(data41)))){
+const err72 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -991,8 +990,8 @@ errors++;
 var _valid3 = _errs104 === errors;
 valid25 = valid25 || _valid3;
 const _errs106 = errors;
-if(data40 !== null){
-const err73 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(typeof data41 !== "boolean"){
+const err73 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1003,8 +1002,9 @@ errors++;
 }
 var _valid3 = _errs106 === errors;
 valid25 = valid25 || _valid3;
-if(!valid25){
-const err74 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs108 = errors;
+if(data41 !== null){
+const err74 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1013,23 +1013,10 @@ vErrors.push(err74);
 }
 errors++;
 }
-else {
-errors = _errs99;
-if(vErrors !== null){
-if(_errs99){
-vErrors.length = _errs99;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-if(data39.disk_space !== undefined){
-let data41 = data39.disk_space;
-if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err75 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/disk_space",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/disk_space/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid3 = _errs108 === errors;
+valid25 = valid25 || _valid3;
+if(!valid25){
+const err75 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/resources/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1038,9 +1025,23 @@ vErrors.push(err75);
 }
 errors++;
 }
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 < -1 || isNaN(data41)){
-const err76 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/disk_space",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/disk_space/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+else {
+errors = _errs101;
+if(vErrors !== null){
+if(_errs101){
+vErrors.length = _errs101;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+if(data40.disk_space !== undefined){
+let data42 = data40.disk_space;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err76 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/disk_space",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/disk_space/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1049,12 +1050,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-}
-if(data39.traffic !== undefined){
-let data42 = data39.traffic;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err77 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 < -1 || isNaN(data42)){
+const err77 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/disk_space",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/disk_space/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1063,9 +1061,12 @@ vErrors.push(err77);
 }
 errors++;
 }
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 < -1 || isNaN(data42)){
-const err78 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data40.traffic !== undefined){
+let data43 = data40.traffic;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err78 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1074,12 +1075,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-}
-if(data39.domains !== undefined){
-let data43 = data39.domains;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err79 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 < -1 || isNaN(data43)){
+const err79 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1088,9 +1086,12 @@ vErrors.push(err79);
 }
 errors++;
 }
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 < -1 || isNaN(data43)){
-const err80 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data40.domains !== undefined){
+let data44 = data40.domains;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err80 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1099,12 +1100,9 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-}
-if(data39.subdomains !== undefined){
-let data44 = data39.subdomains;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err81 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 < -1 || isNaN(data44)){
+const err81 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1113,9 +1111,12 @@ vErrors.push(err81);
 }
 errors++;
 }
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 < -1 || isNaN(data44)){
-const err82 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data40.subdomains !== undefined){
+let data45 = data40.subdomains;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err82 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1124,12 +1125,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-}
-if(data39.email_accounts !== undefined){
-let data45 = data39.email_accounts;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
-const err83 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 < -1 || isNaN(data45)){
+const err83 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1138,9 +1136,12 @@ vErrors.push(err83);
 }
 errors++;
 }
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 < -1 || isNaN(data45)){
-const err84 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data40.email_accounts !== undefined){
+let data46 = data40.email_accounts;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err84 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1149,12 +1150,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-}
-if(data39.email_addresses !== undefined){
-let data46 = data39.email_addresses;
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
-const err85 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < -1 || isNaN(data46)){
+const err85 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1163,9 +1161,12 @@ vErrors.push(err85);
 }
 errors++;
 }
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 < -1 || isNaN(data46)){
-const err86 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data40.email_addresses !== undefined){
+let data47 = data40.email_addresses;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err86 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1174,12 +1175,9 @@ vErrors.push(err86);
 }
 errors++;
 }
-}
-}
-if(data39.email_forwardings !== undefined){
-let data47 = data39.email_forwardings;
-if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
-const err87 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < -1 || isNaN(data47)){
+const err87 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1188,9 +1186,12 @@ vErrors.push(err87);
 }
 errors++;
 }
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 < -1 || isNaN(data47)){
-const err88 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data40.email_forwardings !== undefined){
+let data48 = data40.email_forwardings;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
+const err88 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1199,12 +1200,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-}
-if(data39.databases !== undefined){
-let data48 = data39.databases;
-if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
-const err89 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 < -1 || isNaN(data48)){
+const err89 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1213,9 +1211,12 @@ vErrors.push(err89);
 }
 errors++;
 }
-if((typeof data48 == "number") && (isFinite(data48))){
-if(data48 < -1 || isNaN(data48)){
-const err90 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data40.databases !== undefined){
+let data49 = data40.databases;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err90 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1224,12 +1225,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-}
-if(data39.ftp_users !== undefined){
-let data49 = data39.ftp_users;
-if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
-const err91 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 < -1 || isNaN(data49)){
+const err91 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1238,9 +1236,12 @@ vErrors.push(err91);
 }
 errors++;
 }
-if((typeof data49 == "number") && (isFinite(data49))){
-if(data49 < -1 || isNaN(data49)){
-const err92 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data40.ftp_users !== undefined){
+let data50 = data40.ftp_users;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err92 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1249,12 +1250,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-}
-if(data39.scheduled_tasks !== undefined){
-let data50 = data39.scheduled_tasks;
-if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
-const err93 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < -1 || isNaN(data50)){
+const err93 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1263,9 +1261,12 @@ vErrors.push(err93);
 }
 errors++;
 }
-if((typeof data50 == "number") && (isFinite(data50))){
-if(data50 < -1 || isNaN(data50)){
-const err94 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data40.scheduled_tasks !== undefined){
+let data51 = data40.scheduled_tasks;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+const err94 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1274,11 +1275,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err95 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources",schemaPath:"#/$defs/hosting_plan/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 < -1 || isNaN(data51)){
+const err95 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1288,17 +1287,10 @@ vErrors.push(err95);
 errors++;
 }
 }
-if(data36.permissions !== undefined){
-let data51 = data36.permissions;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-for(const key10 in data51){
-if(!(func2.call(schema33.properties.permissions.properties, key10))){
-let data52 = data51[key10];
-const _errs132 = errors;
-let valid28 = false;
-const _errs133 = errors;
-if(typeof data52 !== "string"){
-const err96 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err96 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources",schemaPath:"#/$defs/hosting_plan/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1307,11 +1299,18 @@ vErrors.push(err96);
 }
 errors++;
 }
-var _valid4 = _errs133 === errors;
-valid28 = valid28 || _valid4;
+}
+if(data37.permissions !== undefined){
+let data52 = data37.permissions;
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+for(const key10 in data52){
+if(!(func2.call(schema33.properties.permissions.properties, key10))){
+let data53 = data52[key10];
+const _errs134 = errors;
+let valid28 = false;
 const _errs135 = errors;
-if(!((typeof data52 == "number") && (isFinite(data52)))){
-const err97 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data53 !== "string"){
+const err97 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1323,8 +1322,8 @@ errors++;
 var _valid4 = _errs135 === errors;
 valid28 = valid28 || _valid4;
 const _errs137 = errors;
-if(typeof data52 !== "boolean"){
-const err98 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!((typeof data53 == "number") && (isFinite(data53)))){
+const err98 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1336,8 +1335,8 @@ errors++;
 var _valid4 = _errs137 === errors;
 valid28 = valid28 || _valid4;
 const _errs139 = errors;
-if(data52 !== null){
-const err99 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(typeof data53 !== "boolean"){
+const err99 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1348,8 +1347,9 @@ errors++;
 }
 var _valid4 = _errs139 === errors;
 valid28 = valid28 || _valid4;
-if(!valid28){
-const err100 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs141 = errors;
+if(data53 !== null){
+const err100 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1358,22 +1358,10 @@ vErrors.push(err100);
 }
 errors++;
 }
-else {
-errors = _errs132;
-if(vErrors !== null){
-if(_errs132){
-vErrors.length = _errs132;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-if(data51.ftp !== undefined){
-if(typeof data51.ftp !== "boolean"){
-const err101 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ftp",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ftp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+var _valid4 = _errs141 === errors;
+valid28 = valid28 || _valid4;
+if(!valid28){
+const err101 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1382,10 +1370,22 @@ vErrors.push(err101);
 }
 errors++;
 }
+else {
+errors = _errs134;
+if(vErrors !== null){
+if(_errs134){
+vErrors.length = _errs134;
 }
-if(data51.php !== undefined){
-if(typeof data51.php !== "boolean"){
-const err102 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/php",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/php/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+if(data52.ftp !== undefined){
+if(typeof data52.ftp !== "boolean"){
+const err102 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ftp",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ftp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1395,9 +1395,9 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data51.perl !== undefined){
-if(typeof data51.perl !== "boolean"){
-const err103 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/perl",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/perl/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.php !== undefined){
+if(typeof data52.php !== "boolean"){
+const err103 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/php",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/php/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1407,9 +1407,9 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(data51.ssh !== undefined){
-if(typeof data51.ssh !== "boolean"){
-const err104 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ssh",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ssh/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.perl !== undefined){
+if(typeof data52.perl !== "boolean"){
+const err104 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/perl",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/perl/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1419,9 +1419,9 @@ vErrors.push(err104);
 errors++;
 }
 }
-if(data51.backup !== undefined){
-if(typeof data51.backup !== "boolean"){
-const err105 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/backup",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/backup/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.ssh !== undefined){
+if(typeof data52.ssh !== "boolean"){
+const err105 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ssh",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ssh/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1431,9 +1431,9 @@ vErrors.push(err105);
 errors++;
 }
 }
-if(data51.panel_access !== undefined){
-if(typeof data51.panel_access !== "boolean"){
-const err106 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/panel_access",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/panel_access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.backup !== undefined){
+if(typeof data52.backup !== "boolean"){
+const err106 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/backup",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/backup/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1443,9 +1443,9 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data51.domain_security !== undefined){
-if(typeof data51.domain_security !== "boolean"){
-const err107 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/domain_security",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/domain_security/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.panel_access !== undefined){
+if(typeof data52.panel_access !== "boolean"){
+const err107 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/panel_access",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/panel_access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1455,9 +1455,9 @@ vErrors.push(err107);
 errors++;
 }
 }
-if(data51.certificate_management !== undefined){
-if(typeof data51.certificate_management !== "boolean"){
-const err108 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/certificate_management",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/certificate_management/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.domain_security !== undefined){
+if(typeof data52.domain_security !== "boolean"){
+const err108 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/domain_security",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/domain_security/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1467,9 +1467,9 @@ vErrors.push(err108);
 errors++;
 }
 }
-if(data51.file_manager !== undefined){
-if(typeof data51.file_manager !== "boolean"){
-const err109 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/file_manager",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/file_manager/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.certificate_management !== undefined){
+if(typeof data52.certificate_management !== "boolean"){
+const err109 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/certificate_management",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/certificate_management/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1479,9 +1479,9 @@ vErrors.push(err109);
 errors++;
 }
 }
-if(data51.dns_editor !== undefined){
-if(typeof data51.dns_editor !== "boolean"){
-const err110 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/dns_editor",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/dns_editor/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.file_manager !== undefined){
+if(typeof data52.file_manager !== "boolean"){
+const err110 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/file_manager",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/file_manager/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1491,9 +1491,9 @@ vErrors.push(err110);
 errors++;
 }
 }
-if(data51.database_remote_access !== undefined){
-if(typeof data51.database_remote_access !== "boolean"){
-const err111 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/database_remote_access",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/database_remote_access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.dns_editor !== undefined){
+if(typeof data52.dns_editor !== "boolean"){
+const err111 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/dns_editor",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/dns_editor/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1503,9 +1503,9 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(data51.email_catchall !== undefined){
-if(typeof data51.email_catchall !== "boolean"){
-const err112 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/email_catchall",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/email_catchall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.database_remote_access !== undefined){
+if(typeof data52.database_remote_access !== "boolean"){
+const err112 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/database_remote_access",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/database_remote_access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1515,9 +1515,9 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data51.applications !== undefined){
-if(typeof data51.applications !== "boolean"){
-const err113 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/applications",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/applications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.email_catchall !== undefined){
+if(typeof data52.email_catchall !== "boolean"){
+const err113 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/email_catchall",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/email_catchall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1527,9 +1527,9 @@ vErrors.push(err113);
 errors++;
 }
 }
-if(data51.ssh_jail !== undefined){
-if(typeof data51.ssh_jail !== "boolean"){
-const err114 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ssh_jail",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ssh_jail/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.applications !== undefined){
+if(typeof data52.applications !== "boolean"){
+const err114 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/applications",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/applications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1539,9 +1539,9 @@ vErrors.push(err114);
 errors++;
 }
 }
-if(data51.delete_main_domain !== undefined){
-if(typeof data51.delete_main_domain !== "boolean"){
-const err115 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/delete_main_domain",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/delete_main_domain/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.ssh_jail !== undefined){
+if(typeof data52.ssh_jail !== "boolean"){
+const err115 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ssh_jail",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ssh_jail/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1551,9 +1551,9 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(data51.change_personal_data !== undefined){
-if(typeof data51.change_personal_data !== "boolean"){
-const err116 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/change_personal_data",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/change_personal_data/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.delete_main_domain !== undefined){
+if(typeof data52.delete_main_domain !== "boolean"){
+const err116 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/delete_main_domain",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/delete_main_domain/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1563,9 +1563,9 @@ vErrors.push(err116);
 errors++;
 }
 }
-if(data51.update_contact_data !== undefined){
-if(typeof data51.update_contact_data !== "boolean"){
-const err117 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/update_contact_data",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/update_contact_data/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.change_personal_data !== undefined){
+if(typeof data52.change_personal_data !== "boolean"){
+const err117 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/change_personal_data",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/change_personal_data/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1575,9 +1575,9 @@ vErrors.push(err117);
 errors++;
 }
 }
-}
-else {
-const err118 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions",schemaPath:"#/$defs/hosting_plan/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data52.update_contact_data !== undefined){
+if(typeof data52.update_contact_data !== "boolean"){
+const err118 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/update_contact_data",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/update_contact_data/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1587,17 +1587,9 @@ vErrors.push(err118);
 errors++;
 }
 }
-if(data36.php !== undefined){
-let data70 = data36.php;
-if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
-for(const key11 in data70){
-if(!(func2.call(schema33.properties.php.properties, key11))){
-let data71 = data70[key11];
-const _errs179 = errors;
-let valid31 = false;
-const _errs180 = errors;
-if(typeof data71 !== "string"){
-const err119 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err119 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions",schemaPath:"#/$defs/hosting_plan/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1606,11 +1598,18 @@ vErrors.push(err119);
 }
 errors++;
 }
-var _valid5 = _errs180 === errors;
-valid31 = valid31 || _valid5;
+}
+if(data37.php !== undefined){
+let data71 = data37.php;
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+for(const key11 in data71){
+if(!(func2.call(schema33.properties.php.properties, key11))){
+let data72 = data71[key11];
+const _errs181 = errors;
+let valid31 = false;
 const _errs182 = errors;
-if(!((typeof data71 == "number") && (isFinite(data71)))){
-const err120 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data72 !== "string"){
+const err120 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1622,8 +1621,8 @@ errors++;
 var _valid5 = _errs182 === errors;
 valid31 = valid31 || _valid5;
 const _errs184 = errors;
-if(typeof data71 !== "boolean"){
-const err121 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!((typeof data72 == "number") && (isFinite(data72)))){
+const err121 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1635,8 +1634,8 @@ errors++;
 var _valid5 = _errs184 === errors;
 valid31 = valid31 || _valid5;
 const _errs186 = errors;
-if(data71 !== null){
-const err122 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(typeof data72 !== "boolean"){
+const err122 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1647,8 +1646,9 @@ errors++;
 }
 var _valid5 = _errs186 === errors;
 valid31 = valid31 || _valid5;
-if(!valid31){
-const err123 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs188 = errors;
+if(data72 !== null){
+const err123 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1657,24 +1657,10 @@ vErrors.push(err123);
 }
 errors++;
 }
-else {
-errors = _errs179;
-if(vErrors !== null){
-if(_errs179){
-vErrors.length = _errs179;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-if(data70.memory_limit !== undefined){
-let data72 = data70.memory_limit;
-if(typeof data72 === "string"){
-if(!pattern6.test(data72)){
-const err124 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/memory_limit",schemaPath:"#/$defs/hosting_plan/properties/php/properties/memory_limit/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
+var _valid5 = _errs188 === errors;
+valid31 = valid31 || _valid5;
+if(!valid31){
+const err124 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1683,9 +1669,24 @@ vErrors.push(err124);
 }
 errors++;
 }
+else {
+errors = _errs181;
+if(vErrors !== null){
+if(_errs181){
+vErrors.length = _errs181;
 }
 else {
-const err125 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/memory_limit",schemaPath:"#/$defs/hosting_plan/properties/php/properties/memory_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+}
+}
+if(data71.memory_limit !== undefined){
+let data73 = data71.memory_limit;
+if(typeof data73 === "string"){
+if(!pattern6.test(data73)){
+const err125 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/memory_limit",schemaPath:"#/$defs/hosting_plan/properties/php/properties/memory_limit/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1695,13 +1696,8 @@ vErrors.push(err125);
 errors++;
 }
 }
-if(data70.max_execution_time !== undefined){
-let data73 = data70.max_execution_time;
-const _errs191 = errors;
-let valid33 = false;
-const _errs192 = errors;
-if(typeof data73 !== "string"){
-const err126 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err126 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/memory_limit",schemaPath:"#/$defs/hosting_plan/properties/php/properties/memory_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1710,11 +1706,14 @@ vErrors.push(err126);
 }
 errors++;
 }
-var _valid6 = _errs192 === errors;
-valid33 = valid33 || _valid6;
+}
+if(data71.max_execution_time !== undefined){
+let data74 = data71.max_execution_time;
+const _errs193 = errors;
+let valid33 = false;
 const _errs194 = errors;
-if(!((typeof data73 == "number") && (isFinite(data73)))){
-const err127 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data74 !== "string"){
+const err127 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1726,8 +1725,8 @@ errors++;
 var _valid6 = _errs194 === errors;
 valid33 = valid33 || _valid6;
 const _errs196 = errors;
-if(typeof data73 !== "boolean"){
-const err128 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!((typeof data74 == "number") && (isFinite(data74)))){
+const err128 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1739,8 +1738,8 @@ errors++;
 var _valid6 = _errs196 === errors;
 valid33 = valid33 || _valid6;
 const _errs198 = errors;
-if(data73 !== null){
-const err129 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(typeof data74 !== "boolean"){
+const err129 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1751,8 +1750,9 @@ errors++;
 }
 var _valid6 = _errs198 === errors;
 valid33 = valid33 || _valid6;
-if(!valid33){
-const err130 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs200 = errors;
+if(data74 !== null){
+const err130 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1761,23 +1761,10 @@ vErrors.push(err130);
 }
 errors++;
 }
-else {
-errors = _errs191;
-if(vErrors !== null){
-if(_errs191){
-vErrors.length = _errs191;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data70.post_max_size !== undefined){
-let data74 = data70.post_max_size;
-if(typeof data74 === "string"){
-if(!pattern6.test(data74)){
-const err131 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/post_max_size",schemaPath:"#/$defs/hosting_plan/properties/php/properties/post_max_size/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
+var _valid6 = _errs200 === errors;
+valid33 = valid33 || _valid6;
+if(!valid33){
+const err131 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1786,9 +1773,23 @@ vErrors.push(err131);
 }
 errors++;
 }
+else {
+errors = _errs193;
+if(vErrors !== null){
+if(_errs193){
+vErrors.length = _errs193;
 }
 else {
-const err132 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/post_max_size",schemaPath:"#/$defs/hosting_plan/properties/php/properties/post_max_size/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+}
+if(data71.post_max_size !== undefined){
+let data75 = data71.post_max_size;
+if(typeof data75 === "string"){
+if(!pattern6.test(data75)){
+const err132 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/post_max_size",schemaPath:"#/$defs/hosting_plan/properties/php/properties/post_max_size/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1798,11 +1799,8 @@ vErrors.push(err132);
 errors++;
 }
 }
-if(data70.upload_max_filesize !== undefined){
-let data75 = data70.upload_max_filesize;
-if(typeof data75 === "string"){
-if(!pattern6.test(data75)){
-const err133 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/upload_max_filesize",schemaPath:"#/$defs/hosting_plan/properties/php/properties/upload_max_filesize/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
+else {
+const err133 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/post_max_size",schemaPath:"#/$defs/hosting_plan/properties/php/properties/post_max_size/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1812,8 +1810,11 @@ vErrors.push(err133);
 errors++;
 }
 }
-else {
-const err134 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/upload_max_filesize",schemaPath:"#/$defs/hosting_plan/properties/php/properties/upload_max_filesize/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data71.upload_max_filesize !== undefined){
+let data76 = data71.upload_max_filesize;
+if(typeof data76 === "string"){
+if(!pattern6.test(data76)){
+const err134 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/upload_max_filesize",schemaPath:"#/$defs/hosting_plan/properties/php/properties/upload_max_filesize/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1823,13 +1824,8 @@ vErrors.push(err134);
 errors++;
 }
 }
-if(data70.open_basedir !== undefined){
-let data76 = data70.open_basedir;
-const _errs205 = errors;
-let valid34 = false;
-const _errs206 = errors;
-if(typeof data76 !== "string"){
-const err135 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err135 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/upload_max_filesize",schemaPath:"#/$defs/hosting_plan/properties/php/properties/upload_max_filesize/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1838,11 +1834,14 @@ vErrors.push(err135);
 }
 errors++;
 }
-var _valid7 = _errs206 === errors;
-valid34 = valid34 || _valid7;
+}
+if(data71.open_basedir !== undefined){
+let data77 = data71.open_basedir;
+const _errs207 = errors;
+let valid34 = false;
 const _errs208 = errors;
-if(!((typeof data76 == "number") && (isFinite(data76)))){
-const err136 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data77 !== "string"){
+const err136 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1854,8 +1853,8 @@ errors++;
 var _valid7 = _errs208 === errors;
 valid34 = valid34 || _valid7;
 const _errs210 = errors;
-if(typeof data76 !== "boolean"){
-const err137 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!((typeof data77 == "number") && (isFinite(data77)))){
+const err137 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1867,8 +1866,8 @@ errors++;
 var _valid7 = _errs210 === errors;
 valid34 = valid34 || _valid7;
 const _errs212 = errors;
-if(data76 !== null){
-const err138 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(typeof data77 !== "boolean"){
+const err138 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1879,8 +1878,9 @@ errors++;
 }
 var _valid7 = _errs212 === errors;
 valid34 = valid34 || _valid7;
-if(!valid34){
-const err139 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs214 = errors;
+if(data77 !== null){
+const err139 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1889,25 +1889,10 @@ vErrors.push(err139);
 }
 errors++;
 }
-else {
-errors = _errs205;
-if(vErrors !== null){
-if(_errs205){
-vErrors.length = _errs205;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data70.disable_functions !== undefined){
-let data77 = data70.disable_functions;
-const _errs215 = errors;
-let valid35 = false;
-const _errs216 = errors;
-if(typeof data77 !== "string"){
-const err140 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid7 = _errs214 === errors;
+valid34 = valid34 || _valid7;
+if(!valid34){
+const err140 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1916,11 +1901,25 @@ vErrors.push(err140);
 }
 errors++;
 }
-var _valid8 = _errs216 === errors;
-valid35 = valid35 || _valid8;
+else {
+errors = _errs207;
+if(vErrors !== null){
+if(_errs207){
+vErrors.length = _errs207;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data71.disable_functions !== undefined){
+let data78 = data71.disable_functions;
+const _errs217 = errors;
+let valid35 = false;
 const _errs218 = errors;
-if(!((typeof data77 == "number") && (isFinite(data77)))){
-const err141 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data78 !== "string"){
+const err141 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1932,8 +1931,8 @@ errors++;
 var _valid8 = _errs218 === errors;
 valid35 = valid35 || _valid8;
 const _errs220 = errors;
-if(typeof data77 !== "boolean"){
-const err142 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!((typeof data78 == "number") && (isFinite(data78)))){
+const err142 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1945,8 +1944,8 @@ errors++;
 var _valid8 = _errs220 === errors;
 valid35 = valid35 || _valid8;
 const _errs222 = errors;
-if(data77 !== null){
-const err143 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(typeof data78 !== "boolean"){
+const err143 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1957,8 +1956,9 @@ errors++;
 }
 var _valid8 = _errs222 === errors;
 valid35 = valid35 || _valid8;
-if(!valid35){
-const err144 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs224 = errors;
+if(data78 !== null){
+const err144 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1967,25 +1967,10 @@ vErrors.push(err144);
 }
 errors++;
 }
-else {
-errors = _errs215;
-if(vErrors !== null){
-if(_errs215){
-vErrors.length = _errs215;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data70.additional_settings !== undefined){
-let data78 = data70.additional_settings;
-const _errs225 = errors;
-let valid36 = false;
-const _errs226 = errors;
-if(typeof data78 !== "string"){
-const err145 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid8 = _errs224 === errors;
+valid35 = valid35 || _valid8;
+if(!valid35){
+const err145 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1994,11 +1979,25 @@ vErrors.push(err145);
 }
 errors++;
 }
-var _valid9 = _errs226 === errors;
-valid36 = valid36 || _valid9;
+else {
+errors = _errs217;
+if(vErrors !== null){
+if(_errs217){
+vErrors.length = _errs217;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data71.additional_settings !== undefined){
+let data79 = data71.additional_settings;
+const _errs227 = errors;
+let valid36 = false;
 const _errs228 = errors;
-if(!((typeof data78 == "number") && (isFinite(data78)))){
-const err146 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data79 !== "string"){
+const err146 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -2010,8 +2009,8 @@ errors++;
 var _valid9 = _errs228 === errors;
 valid36 = valid36 || _valid9;
 const _errs230 = errors;
-if(typeof data78 !== "boolean"){
-const err147 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!((typeof data79 == "number") && (isFinite(data79)))){
+const err147 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -2023,8 +2022,8 @@ errors++;
 var _valid9 = _errs230 === errors;
 valid36 = valid36 || _valid9;
 const _errs232 = errors;
-if(data78 !== null){
-const err148 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(typeof data79 !== "boolean"){
+const err148 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -2035,8 +2034,9 @@ errors++;
 }
 var _valid9 = _errs232 === errors;
 valid36 = valid36 || _valid9;
-if(!valid36){
-const err149 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs234 = errors;
+if(data79 !== null){
+const err149 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2045,25 +2045,10 @@ vErrors.push(err149);
 }
 errors++;
 }
-else {
-errors = _errs225;
-if(vErrors !== null){
-if(_errs225){
-vErrors.length = _errs225;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data70.sendmail_from !== undefined){
-let data79 = data70.sendmail_from;
-const _errs235 = errors;
-let valid37 = false;
-const _errs236 = errors;
-if(typeof data79 !== "string"){
-const err150 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid9 = _errs234 === errors;
+valid36 = valid36 || _valid9;
+if(!valid36){
+const err150 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2072,11 +2057,25 @@ vErrors.push(err150);
 }
 errors++;
 }
-var _valid10 = _errs236 === errors;
-valid37 = valid37 || _valid10;
+else {
+errors = _errs227;
+if(vErrors !== null){
+if(_errs227){
+vErrors.length = _errs227;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data71.sendmail_from !== undefined){
+let data80 = data71.sendmail_from;
+const _errs237 = errors;
+let valid37 = false;
 const _errs238 = errors;
-if(!((typeof data79 == "number") && (isFinite(data79)))){
-const err151 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data80 !== "string"){
+const err151 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2088,8 +2087,8 @@ errors++;
 var _valid10 = _errs238 === errors;
 valid37 = valid37 || _valid10;
 const _errs240 = errors;
-if(typeof data79 !== "boolean"){
-const err152 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!((typeof data80 == "number") && (isFinite(data80)))){
+const err152 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2101,8 +2100,8 @@ errors++;
 var _valid10 = _errs240 === errors;
 valid37 = valid37 || _valid10;
 const _errs242 = errors;
-if(data79 !== null){
-const err153 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(typeof data80 !== "boolean"){
+const err153 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2113,8 +2112,9 @@ errors++;
 }
 var _valid10 = _errs242 === errors;
 valid37 = valid37 || _valid10;
-if(!valid37){
-const err154 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs244 = errors;
+if(data80 !== null){
+const err154 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2123,25 +2123,10 @@ vErrors.push(err154);
 }
 errors++;
 }
-else {
-errors = _errs235;
-if(vErrors !== null){
-if(_errs235){
-vErrors.length = _errs235;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data70.env_variables !== undefined){
-let data80 = data70.env_variables;
-const _errs245 = errors;
-let valid38 = false;
-const _errs246 = errors;
-if(typeof data80 !== "string"){
-const err155 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid10 = _errs244 === errors;
+valid37 = valid37 || _valid10;
+if(!valid37){
+const err155 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2150,11 +2135,25 @@ vErrors.push(err155);
 }
 errors++;
 }
-var _valid11 = _errs246 === errors;
-valid38 = valid38 || _valid11;
+else {
+errors = _errs237;
+if(vErrors !== null){
+if(_errs237){
+vErrors.length = _errs237;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data71.env_variables !== undefined){
+let data81 = data71.env_variables;
+const _errs247 = errors;
+let valid38 = false;
 const _errs248 = errors;
-if(!((typeof data80 == "number") && (isFinite(data80)))){
-const err156 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data81 !== "string"){
+const err156 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2166,8 +2165,8 @@ errors++;
 var _valid11 = _errs248 === errors;
 valid38 = valid38 || _valid11;
 const _errs250 = errors;
-if(typeof data80 !== "boolean"){
-const err157 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!((typeof data81 == "number") && (isFinite(data81)))){
+const err157 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2179,8 +2178,8 @@ errors++;
 var _valid11 = _errs250 === errors;
 valid38 = valid38 || _valid11;
 const _errs252 = errors;
-if(data80 !== null){
-const err158 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(typeof data81 !== "boolean"){
+const err158 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2191,8 +2190,9 @@ errors++;
 }
 var _valid11 = _errs252 === errors;
 valid38 = valid38 || _valid11;
-if(!valid38){
-const err159 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs254 = errors;
+if(data81 !== null){
+const err159 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2201,11 +2201,23 @@ vErrors.push(err159);
 }
 errors++;
 }
+var _valid11 = _errs254 === errors;
+valid38 = valid38 || _valid11;
+if(!valid38){
+const err160 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err160];
+}
 else {
-errors = _errs245;
+vErrors.push(err160);
+}
+errors++;
+}
+else {
+errors = _errs247;
 if(vErrors !== null){
-if(_errs245){
-vErrors.length = _errs245;
+if(_errs247){
+vErrors.length = _errs247;
 }
 else {
 vErrors = null;
@@ -2215,27 +2227,7 @@ vErrors = null;
 }
 }
 else {
-const err160 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php",schemaPath:"#/$defs/hosting_plan/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err160];
-}
-else {
-vErrors.push(err160);
-}
-errors++;
-}
-}
-if(data36.php_fpm !== undefined){
-let data81 = data36.php_fpm;
-if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
-for(const key12 in data81){
-if(!(((((((key12 === "pm") || (key12 === "max_children")) || (key12 === "max_requests")) || (key12 === "min_spare_servers")) || (key12 === "max_spare_servers")) || (key12 === "status")) || (key12 === "status_ip_restriction"))){
-let data82 = data81[key12];
-const _errs258 = errors;
-let valid40 = false;
-const _errs259 = errors;
-if(typeof data82 !== "string"){
-const err161 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err161 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php",schemaPath:"#/$defs/hosting_plan/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2244,11 +2236,18 @@ vErrors.push(err161);
 }
 errors++;
 }
-var _valid12 = _errs259 === errors;
-valid40 = valid40 || _valid12;
+}
+if(data37.php_fpm !== undefined){
+let data82 = data37.php_fpm;
+if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
+for(const key12 in data82){
+if(!(((((((key12 === "pm") || (key12 === "max_children")) || (key12 === "max_requests")) || (key12 === "min_spare_servers")) || (key12 === "max_spare_servers")) || (key12 === "status")) || (key12 === "status_ip_restriction"))){
+let data83 = data82[key12];
+const _errs260 = errors;
+let valid40 = false;
 const _errs261 = errors;
-if(!((typeof data82 == "number") && (isFinite(data82)))){
-const err162 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data83 !== "string"){
+const err162 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2260,8 +2259,8 @@ errors++;
 var _valid12 = _errs261 === errors;
 valid40 = valid40 || _valid12;
 const _errs263 = errors;
-if(typeof data82 !== "boolean"){
-const err163 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(!((typeof data83 == "number") && (isFinite(data83)))){
+const err163 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2273,8 +2272,8 @@ errors++;
 var _valid12 = _errs263 === errors;
 valid40 = valid40 || _valid12;
 const _errs265 = errors;
-if(data82 !== null){
-const err164 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(typeof data83 !== "boolean"){
+const err164 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2285,8 +2284,9 @@ errors++;
 }
 var _valid12 = _errs265 === errors;
 valid40 = valid40 || _valid12;
-if(!valid40){
-const err165 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs267 = errors;
+if(data83 !== null){
+const err165 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2295,26 +2295,10 @@ vErrors.push(err165);
 }
 errors++;
 }
-else {
-errors = _errs258;
-if(vErrors !== null){
-if(_errs258){
-vErrors.length = _errs258;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-if(data81.pm !== undefined){
-let data83 = data81.pm;
-const _errs268 = errors;
-let valid42 = false;
-const _errs269 = errors;
-if(typeof data83 !== "string"){
-const err166 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid12 = _errs267 === errors;
+valid40 = valid40 || _valid12;
+if(!valid40){
+const err166 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2323,11 +2307,26 @@ vErrors.push(err166);
 }
 errors++;
 }
-var _valid13 = _errs269 === errors;
-valid42 = valid42 || _valid13;
+else {
+errors = _errs260;
+if(vErrors !== null){
+if(_errs260){
+vErrors.length = _errs260;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+if(data82.pm !== undefined){
+let data84 = data82.pm;
+const _errs270 = errors;
+let valid42 = false;
 const _errs271 = errors;
-if(!((typeof data83 == "number") && (isFinite(data83)))){
-const err167 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data84 !== "string"){
+const err167 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2339,8 +2338,8 @@ errors++;
 var _valid13 = _errs271 === errors;
 valid42 = valid42 || _valid13;
 const _errs273 = errors;
-if(data83 !== null){
-const err168 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!((typeof data84 == "number") && (isFinite(data84)))){
+const err168 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2351,8 +2350,9 @@ errors++;
 }
 var _valid13 = _errs273 === errors;
 valid42 = valid42 || _valid13;
-if(!valid42){
-const err169 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs275 = errors;
+if(data84 !== null){
+const err169 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2361,25 +2361,10 @@ vErrors.push(err169);
 }
 errors++;
 }
-else {
-errors = _errs268;
-if(vErrors !== null){
-if(_errs268){
-vErrors.length = _errs268;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data81.max_children !== undefined){
-let data84 = data81.max_children;
-const _errs276 = errors;
-let valid43 = false;
-const _errs277 = errors;
-if(typeof data84 !== "string"){
-const err170 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid13 = _errs275 === errors;
+valid42 = valid42 || _valid13;
+if(!valid42){
+const err170 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2388,11 +2373,25 @@ vErrors.push(err170);
 }
 errors++;
 }
-var _valid14 = _errs277 === errors;
-valid43 = valid43 || _valid14;
+else {
+errors = _errs270;
+if(vErrors !== null){
+if(_errs270){
+vErrors.length = _errs270;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data82.max_children !== undefined){
+let data85 = data82.max_children;
+const _errs278 = errors;
+let valid43 = false;
 const _errs279 = errors;
-if(!((typeof data84 == "number") && (isFinite(data84)))){
-const err171 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data85 !== "string"){
+const err171 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2404,8 +2403,8 @@ errors++;
 var _valid14 = _errs279 === errors;
 valid43 = valid43 || _valid14;
 const _errs281 = errors;
-if(data84 !== null){
-const err172 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!((typeof data85 == "number") && (isFinite(data85)))){
+const err172 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2416,8 +2415,9 @@ errors++;
 }
 var _valid14 = _errs281 === errors;
 valid43 = valid43 || _valid14;
-if(!valid43){
-const err173 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs283 = errors;
+if(data85 !== null){
+const err173 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2426,25 +2426,10 @@ vErrors.push(err173);
 }
 errors++;
 }
-else {
-errors = _errs276;
-if(vErrors !== null){
-if(_errs276){
-vErrors.length = _errs276;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data81.max_requests !== undefined){
-let data85 = data81.max_requests;
-const _errs284 = errors;
-let valid44 = false;
-const _errs285 = errors;
-if(typeof data85 !== "string"){
-const err174 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid14 = _errs283 === errors;
+valid43 = valid43 || _valid14;
+if(!valid43){
+const err174 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2453,11 +2438,25 @@ vErrors.push(err174);
 }
 errors++;
 }
-var _valid15 = _errs285 === errors;
-valid44 = valid44 || _valid15;
+else {
+errors = _errs278;
+if(vErrors !== null){
+if(_errs278){
+vErrors.length = _errs278;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data82.max_requests !== undefined){
+let data86 = data82.max_requests;
+const _errs286 = errors;
+let valid44 = false;
 const _errs287 = errors;
-if(!((typeof data85 == "number") && (isFinite(data85)))){
-const err175 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data86 !== "string"){
+const err175 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2469,8 +2468,8 @@ errors++;
 var _valid15 = _errs287 === errors;
 valid44 = valid44 || _valid15;
 const _errs289 = errors;
-if(data85 !== null){
-const err176 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!((typeof data86 == "number") && (isFinite(data86)))){
+const err176 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2481,8 +2480,9 @@ errors++;
 }
 var _valid15 = _errs289 === errors;
 valid44 = valid44 || _valid15;
-if(!valid44){
-const err177 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs291 = errors;
+if(data86 !== null){
+const err177 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2491,25 +2491,10 @@ vErrors.push(err177);
 }
 errors++;
 }
-else {
-errors = _errs284;
-if(vErrors !== null){
-if(_errs284){
-vErrors.length = _errs284;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data81.min_spare_servers !== undefined){
-let data86 = data81.min_spare_servers;
-const _errs292 = errors;
-let valid45 = false;
-const _errs293 = errors;
-if(typeof data86 !== "string"){
-const err178 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid15 = _errs291 === errors;
+valid44 = valid44 || _valid15;
+if(!valid44){
+const err178 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2518,11 +2503,25 @@ vErrors.push(err178);
 }
 errors++;
 }
-var _valid16 = _errs293 === errors;
-valid45 = valid45 || _valid16;
+else {
+errors = _errs286;
+if(vErrors !== null){
+if(_errs286){
+vErrors.length = _errs286;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data82.min_spare_servers !== undefined){
+let data87 = data82.min_spare_servers;
+const _errs294 = errors;
+let valid45 = false;
 const _errs295 = errors;
-if(!((typeof data86 == "number") && (isFinite(data86)))){
-const err179 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data87 !== "string"){
+const err179 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2534,8 +2533,8 @@ errors++;
 var _valid16 = _errs295 === errors;
 valid45 = valid45 || _valid16;
 const _errs297 = errors;
-if(data86 !== null){
-const err180 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!((typeof data87 == "number") && (isFinite(data87)))){
+const err180 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2546,8 +2545,9 @@ errors++;
 }
 var _valid16 = _errs297 === errors;
 valid45 = valid45 || _valid16;
-if(!valid45){
-const err181 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs299 = errors;
+if(data87 !== null){
+const err181 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2556,25 +2556,10 @@ vErrors.push(err181);
 }
 errors++;
 }
-else {
-errors = _errs292;
-if(vErrors !== null){
-if(_errs292){
-vErrors.length = _errs292;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data81.max_spare_servers !== undefined){
-let data87 = data81.max_spare_servers;
-const _errs300 = errors;
-let valid46 = false;
-const _errs301 = errors;
-if(typeof data87 !== "string"){
-const err182 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid16 = _errs299 === errors;
+valid45 = valid45 || _valid16;
+if(!valid45){
+const err182 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2583,11 +2568,25 @@ vErrors.push(err182);
 }
 errors++;
 }
-var _valid17 = _errs301 === errors;
-valid46 = valid46 || _valid17;
+else {
+errors = _errs294;
+if(vErrors !== null){
+if(_errs294){
+vErrors.length = _errs294;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data82.max_spare_servers !== undefined){
+let data88 = data82.max_spare_servers;
+const _errs302 = errors;
+let valid46 = false;
 const _errs303 = errors;
-if(!((typeof data87 == "number") && (isFinite(data87)))){
-const err183 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data88 !== "string"){
+const err183 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2599,8 +2598,8 @@ errors++;
 var _valid17 = _errs303 === errors;
 valid46 = valid46 || _valid17;
 const _errs305 = errors;
-if(data87 !== null){
-const err184 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!((typeof data88 == "number") && (isFinite(data88)))){
+const err184 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2611,8 +2610,9 @@ errors++;
 }
 var _valid17 = _errs305 === errors;
 valid46 = valid46 || _valid17;
-if(!valid46){
-const err185 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs307 = errors;
+if(data88 !== null){
+const err185 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2621,25 +2621,10 @@ vErrors.push(err185);
 }
 errors++;
 }
-else {
-errors = _errs300;
-if(vErrors !== null){
-if(_errs300){
-vErrors.length = _errs300;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data81.status !== undefined){
-let data88 = data81.status;
-const _errs308 = errors;
-let valid47 = false;
-const _errs309 = errors;
-if(typeof data88 !== "string"){
-const err186 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid17 = _errs307 === errors;
+valid46 = valid46 || _valid17;
+if(!valid46){
+const err186 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2648,11 +2633,25 @@ vErrors.push(err186);
 }
 errors++;
 }
-var _valid18 = _errs309 === errors;
-valid47 = valid47 || _valid18;
+else {
+errors = _errs302;
+if(vErrors !== null){
+if(_errs302){
+vErrors.length = _errs302;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data82.status !== undefined){
+let data89 = data82.status;
+const _errs310 = errors;
+let valid47 = false;
 const _errs311 = errors;
-if(!((typeof data88 == "number") && (isFinite(data88)))){
-const err187 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(typeof data89 !== "string"){
+const err187 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2664,8 +2663,8 @@ errors++;
 var _valid18 = _errs311 === errors;
 valid47 = valid47 || _valid18;
 const _errs313 = errors;
-if(data88 !== null){
-const err188 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(!((typeof data89 == "number") && (isFinite(data89)))){
+const err188 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2676,8 +2675,9 @@ errors++;
 }
 var _valid18 = _errs313 === errors;
 valid47 = valid47 || _valid18;
-if(!valid47){
-const err189 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs315 = errors;
+if(typeof data89 !== "boolean"){
+const err189 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2686,25 +2686,11 @@ vErrors.push(err189);
 }
 errors++;
 }
-else {
-errors = _errs308;
-if(vErrors !== null){
-if(_errs308){
-vErrors.length = _errs308;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data81.status_ip_restriction !== undefined){
-let data89 = data81.status_ip_restriction;
-const _errs316 = errors;
-let valid48 = false;
+var _valid18 = _errs315 === errors;
+valid47 = valid47 || _valid18;
 const _errs317 = errors;
-if(typeof data89 !== "string"){
-const err190 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data89 !== null){
+const err190 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2713,11 +2699,10 @@ vErrors.push(err190);
 }
 errors++;
 }
-var _valid19 = _errs317 === errors;
-valid48 = valid48 || _valid19;
-const _errs319 = errors;
-if(!((typeof data89 == "number") && (isFinite(data89)))){
-const err191 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+var _valid18 = _errs317 === errors;
+valid47 = valid47 || _valid18;
+if(!valid47){
+const err191 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2726,11 +2711,25 @@ vErrors.push(err191);
 }
 errors++;
 }
-var _valid19 = _errs319 === errors;
-valid48 = valid48 || _valid19;
+else {
+errors = _errs310;
+if(vErrors !== null){
+if(_errs310){
+vErrors.length = _errs310;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data82.status_ip_restriction !== undefined){
+let data90 = data82.status_ip_restriction;
+const _errs320 = errors;
+let valid48 = false;
 const _errs321 = errors;
-if(data89 !== null){
-const err192 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(typeof data90 !== "string"){
+const err192 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2741,8 +2740,9 @@ errors++;
 }
 var _valid19 = _errs321 === errors;
 valid48 = valid48 || _valid19;
-if(!valid48){
-const err193 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs323 = errors;
+if(!((typeof data90 == "number") && (isFinite(data90)))){
+const err193 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2751,11 +2751,36 @@ vErrors.push(err193);
 }
 errors++;
 }
+var _valid19 = _errs323 === errors;
+valid48 = valid48 || _valid19;
+const _errs325 = errors;
+if(data90 !== null){
+const err194 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err194];
+}
 else {
-errors = _errs316;
+vErrors.push(err194);
+}
+errors++;
+}
+var _valid19 = _errs325 === errors;
+valid48 = valid48 || _valid19;
+if(!valid48){
+const err195 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err195];
+}
+else {
+vErrors.push(err195);
+}
+errors++;
+}
+else {
+errors = _errs320;
 if(vErrors !== null){
-if(_errs316){
-vErrors.length = _errs316;
+if(_errs320){
+vErrors.length = _errs320;
 }
 else {
 vErrors = null;
@@ -2765,31 +2790,7 @@ vErrors = null;
 }
 }
 else {
-const err194 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err194];
-}
-else {
-vErrors.push(err194);
-}
-errors++;
-}
-}
-}
-else {
-const err195 = {instancePath:instancePath+"/hosting_plans/" + i4,schemaPath:"#/$defs/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err195];
-}
-else {
-vErrors.push(err195);
-}
-errors++;
-}
-}
-}
-else {
-const err196 = {instancePath:instancePath+"/hosting_plans",schemaPath:"#/properties/hosting_plans/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err196 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2799,12 +2800,9 @@ vErrors.push(err196);
 errors++;
 }
 }
-if(data.prune !== undefined){
-let data90 = data.prune;
-if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
-for(const key13 in data90){
-if(!((((key13 === "domains") || (key13 === "clients")) || (key13 === "hosting_plans")) || (key13 === "keep"))){
-const err197 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+}
+else {
+const err197 = {instancePath:instancePath+"/hosting_plans/" + i4,schemaPath:"#/$defs/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2814,9 +2812,9 @@ vErrors.push(err197);
 errors++;
 }
 }
-if(data90.domains !== undefined){
-if(typeof data90.domains !== "boolean"){
-const err198 = {instancePath:instancePath+"/prune/domains",schemaPath:"#/properties/prune/properties/domains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err198 = {instancePath:instancePath+"/hosting_plans",schemaPath:"#/properties/hosting_plans/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2826,9 +2824,12 @@ vErrors.push(err198);
 errors++;
 }
 }
-if(data90.clients !== undefined){
-if(typeof data90.clients !== "boolean"){
-const err199 = {instancePath:instancePath+"/prune/clients",schemaPath:"#/properties/prune/properties/clients/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.prune !== undefined){
+let data91 = data.prune;
+if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
+for(const key13 in data91){
+if(!((((key13 === "domains") || (key13 === "clients")) || (key13 === "hosting_plans")) || (key13 === "keep"))){
+const err199 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2838,9 +2839,9 @@ vErrors.push(err199);
 errors++;
 }
 }
-if(data90.hosting_plans !== undefined){
-if(typeof data90.hosting_plans !== "boolean"){
-const err200 = {instancePath:instancePath+"/prune/hosting_plans",schemaPath:"#/properties/prune/properties/hosting_plans/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data91.domains !== undefined){
+if(typeof data91.domains !== "boolean"){
+const err200 = {instancePath:instancePath+"/prune/domains",schemaPath:"#/properties/prune/properties/domains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2850,17 +2851,9 @@ vErrors.push(err200);
 errors++;
 }
 }
-if(data90.keep !== undefined){
-let data94 = data90.keep;
-if(Array.isArray(data94)){
-const len5 = data94.length;
-for(let i5=0; i5<len5; i5++){
-let data95 = data94[i5];
-const _errs335 = errors;
-let valid52 = false;
-const _errs336 = errors;
-if(typeof data95 !== "string"){
-const err201 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data91.clients !== undefined){
+if(typeof data91.clients !== "boolean"){
+const err201 = {instancePath:instancePath+"/prune/clients",schemaPath:"#/properties/prune/properties/clients/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2869,12 +2862,10 @@ vErrors.push(err201);
 }
 errors++;
 }
-var _valid20 = _errs336 === errors;
-valid52 = valid52 || _valid20;
-const _errs338 = errors;
-if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
-if(data95.hosting_plan === undefined){
-const err202 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/required",keyword:"required",params:{missingProperty: "hosting_plan"},message:"must have required property '"+"hosting_plan"+"'"};
+}
+if(data91.hosting_plans !== undefined){
+if(typeof data91.hosting_plans !== "boolean"){
+const err202 = {instancePath:instancePath+"/prune/hosting_plans",schemaPath:"#/properties/prune/properties/hosting_plans/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2883,9 +2874,18 @@ vErrors.push(err202);
 }
 errors++;
 }
-for(const key14 in data95){
-if(!(key14 === "hosting_plan")){
-const err203 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+}
+if(data91.keep !== undefined){
+let data95 = data91.keep;
+if(Array.isArray(data95)){
+const len5 = data95.length;
+for(let i5=0; i5<len5; i5++){
+let data96 = data95[i5];
+const _errs339 = errors;
+let valid52 = false;
+const _errs340 = errors;
+if(typeof data96 !== "string"){
+const err203 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2894,10 +2894,12 @@ vErrors.push(err203);
 }
 errors++;
 }
-}
-if(data95.hosting_plan !== undefined){
-if(typeof data95.hosting_plan !== "string"){
-const err204 = {instancePath:instancePath+"/prune/keep/" + i5+"/hosting_plan",schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/properties/hosting_plan/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid20 = _errs340 === errors;
+valid52 = valid52 || _valid20;
+const _errs342 = errors;
+if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
+if(data96.hosting_plan === undefined){
+const err204 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/required",keyword:"required",params:{missingProperty: "hosting_plan"},message:"must have required property '"+"hosting_plan"+"'"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2906,10 +2908,9 @@ vErrors.push(err204);
 }
 errors++;
 }
-}
-}
-else {
-const err205 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key14 in data96){
+if(!(key14 === "hosting_plan")){
+const err205 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2918,10 +2919,10 @@ vErrors.push(err205);
 }
 errors++;
 }
-var _valid20 = _errs338 === errors;
-valid52 = valid52 || _valid20;
-if(!valid52){
-const err206 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data96.hosting_plan !== undefined){
+if(typeof data96.hosting_plan !== "string"){
+const err206 = {instancePath:instancePath+"/prune/keep/" + i5+"/hosting_plan",schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/properties/hosting_plan/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2930,11 +2931,35 @@ vErrors.push(err206);
 }
 errors++;
 }
+}
+}
 else {
-errors = _errs335;
+const err207 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
+}
+errors++;
+}
+var _valid20 = _errs342 === errors;
+valid52 = valid52 || _valid20;
+if(!valid52){
+const err208 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
+}
+errors++;
+}
+else {
+errors = _errs339;
 if(vErrors !== null){
-if(_errs335){
-vErrors.length = _errs335;
+if(_errs339){
+vErrors.length = _errs339;
 }
 else {
 vErrors = null;
@@ -2944,31 +2969,7 @@ vErrors = null;
 }
 }
 else {
-const err207 = {instancePath:instancePath+"/prune/keep",schemaPath:"#/properties/prune/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err207];
-}
-else {
-vErrors.push(err207);
-}
-errors++;
-}
-}
-}
-else {
-const err208 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err208];
-}
-else {
-vErrors.push(err208);
-}
-errors++;
-}
-}
-if(data.$schema !== undefined){
-if(typeof data.$schema !== "string"){
-const err209 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err209 = {instancePath:instancePath+"/prune/keep",schemaPath:"#/properties/prune/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2980,7 +2981,7 @@ errors++;
 }
 }
 else {
-const err210 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err210 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2989,9 +2990,33 @@ vErrors.push(err210);
 }
 errors++;
 }
+}
+if(data.$schema !== undefined){
+if(typeof data.$schema !== "string"){
+const err211 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err211];
+}
+else {
+vErrors.push(err211);
+}
+errors++;
+}
+}
+}
+else {
+const err212 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err212];
+}
+else {
+vErrors.push(err212);
+}
+errors++;
+}
 validate20.errors = vErrors;
 return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts), domains and hosting plans that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`. A manifest file lists it unless it defines `hosting_plans`; a part of a manifest directory may leave it out.","type":"array","items":{"$ref":"#/$defs/client"}},"hosting_plans":{"title":"Hosting plans","description":"The hosting plans the panel should have, each with the keys it manages. Optional: plans not listed are left alone (unless prune.hosting_plans is true). A client's `plan` may name a plan listed here.","type":"array","items":{"$ref":"#/$defs/hosting_plan"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators, system domains and hosting plans in use are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"hosting_plans":{"title":"Prune hosting plans","description":"true: hosting plans the manifest does not list are deleted, except those a client is on (prune passes over them and says how many it kept). Off in runs scoped with --clients. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Hosting plans are matched by entries of their own, {hosting_plan: \"Premium*\"}: any text, case-sensitive, the whole name. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Pattern","description":"A name pattern of usernames and domain names, or {hosting_plan: ...} for plan names.","anyOf":[{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"},{"title":"Hosting plan pattern","description":"Plan names that prune never deletes: {hosting_plan: \"Premium*\"}, `*` matching any run of characters and `?` one; any text (plan names may hold spaces), case-sensitive, the whole name must match. Not empty.","type":"object","additionalProperties":false,"required":["hosting_plan"],"properties":{"hosting_plan":{"title":"Plan name pattern","description":"A plan name, with * and ? as wildcards, such as \"Premium*\".","type":"string"}}}]}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}},"hosting_plan":{"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1},"traffic":{"type":"integer","minimum":-1},"domains":{"type":"integer","minimum":-1},"subdomains":{"type":"integer","minimum":-1},"email_accounts":{"type":"integer","minimum":-1},"email_addresses":{"type":"integer","minimum":-1},"email_forwardings":{"type":"integer","minimum":-1},"databases":{"type":"integer","minimum":-1},"ftp_users":{"type":"integer","minimum":-1},"scheduled_tasks":{"type":"integer","minimum":-1}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts), domains and hosting plans that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`. A manifest file lists it unless it defines `hosting_plans`; a part of a manifest directory may leave it out.","type":"array","items":{"$ref":"#/$defs/client"}},"hosting_plans":{"title":"Hosting plans","description":"The hosting plans the panel should have, each with the keys it manages. Optional: plans not listed are left alone (unless prune.hosting_plans is true). A client's `plan` may name a plan listed here.","type":"array","items":{"$ref":"#/$defs/hosting_plan"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators, system domains and hosting plans in use are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"hosting_plans":{"title":"Prune hosting plans","description":"true: hosting plans the manifest does not list are deleted, except those a client is on (prune passes over them and says how many it kept). Off in runs scoped with --clients. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Hosting plans are matched by entries of their own, {hosting_plan: \"Premium*\"}: any text, case-sensitive, the whole name. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Pattern","description":"A name pattern of usernames and domain names, or {hosting_plan: ...} for plan names.","anyOf":[{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"},{"title":"Hosting plan pattern","description":"Plan names that prune never deletes: {hosting_plan: \"Premium*\"}, `*` matching any run of characters and `?` one; any text (plan names may hold spaces), case-sensitive, the whole name must match. Not empty.","type":"object","additionalProperties":false,"required":["hosting_plan"],"properties":{"hosting_plan":{"title":"Plan name pattern","description":"A plan name, with * and ? as wildcards, such as \"Premium*\".","type":"string"}}}]}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"send_login_credentials":{"title":"Send login credentials","description":"Create only: whether the panel mails the new client its login when the client is created (POST /clients send_login_credentials). Default false: a provisioning run mails no one unless asked. Never compared and never sent to a client that exists.","type":"boolean","default":false},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}},"hosting_plan":{"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1},"traffic":{"type":"integer","minimum":-1},"domains":{"type":"integer","minimum":-1},"subdomains":{"type":"integer","minimum":-1},"email_accounts":{"type":"integer","minimum":-1},"email_addresses":{"type":"integer","minimum":-1},"email_forwardings":{"type":"integer","minimum":-1},"databases":{"type":"integer","minimum":-1},"ftp_users":{"type":"integer","minimum":-1},"scheduled_tasks":{"type":"integer","minimum":-1}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null; `status` may also be true or false (a flag on some releases). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}}}};

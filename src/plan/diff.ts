@@ -20,6 +20,7 @@ import { compare } from '../util.js';
 import { refuseStalePlanCopies } from './scope.js';
 import { refuseNewSubdomainZones } from './new-subdomain-dns.js';
 import { LiveIndex } from './live-index.js';
+import { parentDomainOf } from './parents.js';
 import { createClient, deleteClient as clientDelete, type HostingPlans, updateClient } from '../kinds/client/index.js';
 import { createDomain, type DomainSettings, updateDomain } from '../kinds/domain.js';
 import { newZone, updateZone, type UpdateZone } from '../kinds/zone.js';
@@ -194,9 +195,17 @@ export function diff(desired: Desired, live: Live, options: DiffOptions = {}): P
   // What will stand after the plan beside the live domains: new domains of existing clients.
   const deletes = withoutBlocked(domainDeletes, live.domains, domainCreates, conflicts);
   const created = new Set(domainCreates.map((d) => d.name));
+  const createdBy = new Map(domainCreates.map((d) => [d.name, d.client.username] as const));
   const domainChanges: (CreateDomain | UpdateDomain | UpdateZone)[] = domainCreates.map(
     ({ client, name, liveClient, settings }) =>
-      createDomain(name, client.username, liveClient?.id ?? null, nearestParent(name, created), settings),
+      createDomain(
+        name,
+        client.username,
+        liveClient?.id ?? null,
+        nearestParent(name, created),
+        settings,
+        parentDomainOf(name, { username: client.username, id: liveClient?.id }, index.domains, createdBy),
+      ),
   );
   domainChanges.push(...domainUpdates, ...zoneChanges);
 

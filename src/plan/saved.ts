@@ -21,10 +21,11 @@ const validate = generatedValidate as unknown as ValidateFunction;
  * `plan_sha256` cover the whole document; 2.0 added updates and deletes, and `unknowns` in
  * place of `drift`; 2.1 a domain's settings (a create's `settings`, a domain's update and unknowns);
  * 2.2 a domain's DNS zone (`dns_zone` updates, `dns` conflicts) and hosting plans; 2.3 a manifest
- * directory's parts (`manifest_parts`) and a scoped plan's `scope`.
- * Older files are refused: make them again.
+ * directory's parts (`manifest_parts`) and a scoped plan's `scope`; 2.4 a client create's
+ * `send_login_credentials` and a subdomain create's `parent_domain` (older files lack them, and
+ * their requests are applied as they were reviewed). Older majors are refused: make them again.
  */
-export const PLAN_FORMAT_VERSION = '2.3';
+export const PLAN_FORMAT_VERSION = '2.4';
 const SUPPORTED_MAJOR = 2;
 const OLDEST_MINOR = 0;
 

@@ -7,8 +7,8 @@ const require = createRequire(import.meta.url);
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["integer","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}}}}}};
-const schema53 = {"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}}}};
+const schema54 = {"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]};
 const schema34 = {"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
 const pattern4 = new RegExp("^[0-9]+\\.[0-9]+$", "u");
 const pattern5 = new RegExp(".", "u");
@@ -16,22 +16,22 @@ const pattern6 = new RegExp("^[0-9a-f]{64}$", "u");
 const pattern8 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
 const pattern11 = new RegExp("^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
 const func1 = require("ajv/dist/runtime/ucs2length").default;
-const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["integer","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]};
+const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]};
 const schema33 = {"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"};
-const schema42 = {"title":"a whole number","type":"integer","minimum":1};
-const schema62 = {"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}};
-const schema63 = {"title":"a hosting plan's name","type":"string","minLength":1};
-const schema64 = {"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}}}};
-const schema69 = {"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."};
+const schema43 = {"title":"a whole number","type":"integer","minimum":1};
+const schema63 = {"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}};
+const schema64 = {"title":"a hosting plan's name","type":"string","minLength":1};
+const schema65 = {"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}};
+const schema70 = {"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."};
 const func3 = Object.prototype.hasOwnProperty;
 const pattern10 = new RegExp("^[a-z][a-z0-9_-]*$", "u");
-const pattern25 = new RegExp("^(resources|permissions|php|php_fpm)\\..", "u");
-const pattern26 = new RegExp("^(client|domain|dns_zone|hosting_plan):.", "u");
-const schema37 = {"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}};
-const schema38 = {"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"};
-const schema39 = {"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
-const schema40 = {"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}};
-const pattern14 = new RegExp("^([0-9]{1,3}\\.[0-9]{1,3}|default)$", "u");
+const pattern26 = new RegExp("^(resources|permissions|php|php_fpm)\\..", "u");
+const pattern27 = new RegExp("^(client|domain|dns_zone|hosting_plan):.", "u");
+const schema38 = {"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}};
+const schema39 = {"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"};
+const schema40 = {"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
+const schema41 = {"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}};
+const pattern15 = new RegExp("^([0-9]{1,3}\\.[0-9]{1,3}|default)$", "u");
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -45,7 +45,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema37,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema38,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -56,7 +56,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "php_version") || (key0 === "https.lets_encrypt")) || (key0 === "https.force")) || (key0 === "https.hsts")) || (key0 === "redirect"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema37,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -69,8 +69,8 @@ errors++;
 if(data.php_version !== undefined){
 let data0 = data.php_version;
 if(typeof data0 === "string"){
-if(!pattern14.test(data0)){
-const err2 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema38,data:data0};
+if(!pattern15.test(data0)){
+const err2 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema39,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -81,7 +81,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data0};
+const err3 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -94,7 +94,7 @@ errors++;
 if(data["https.lets_encrypt"] !== undefined){
 let data1 = data["https.lets_encrypt"];
 if(typeof data1 !== "boolean"){
-const err4 = {instancePath:instancePath+"/https.lets_encrypt",schemaPath:"#/properties/https.lets_encrypt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema37.properties["https.lets_encrypt"].type,parentSchema:schema37.properties["https.lets_encrypt"],data:data1};
+const err4 = {instancePath:instancePath+"/https.lets_encrypt",schemaPath:"#/properties/https.lets_encrypt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema38.properties["https.lets_encrypt"].type,parentSchema:schema38.properties["https.lets_encrypt"],data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -107,7 +107,7 @@ errors++;
 if(data["https.force"] !== undefined){
 let data2 = data["https.force"];
 if(typeof data2 !== "boolean"){
-const err5 = {instancePath:instancePath+"/https.force",schemaPath:"#/properties/https.force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema37.properties["https.force"].type,parentSchema:schema37.properties["https.force"],data:data2};
+const err5 = {instancePath:instancePath+"/https.force",schemaPath:"#/properties/https.force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema38.properties["https.force"].type,parentSchema:schema38.properties["https.force"],data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -124,7 +124,7 @@ let valid2 = false;
 let passing0 = null;
 const _errs11 = errors;
 if(false !== data3){
-const err6 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema37.properties["https.hsts"].oneOf[0],data:data3};
+const err6 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema38.properties["https.hsts"].oneOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -141,7 +141,7 @@ passing0 = 0;
 const _errs12 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.max_age === undefined){
-const err7 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema39.required,parentSchema:schema39,data:data3};
+const err7 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema40.required,parentSchema:schema40,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -151,7 +151,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data3.include_subdomains === undefined){
-const err8 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema39.required,parentSchema:schema39,data:data3};
+const err8 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema40.required,parentSchema:schema40,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -161,7 +161,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data3.preload === undefined){
-const err9 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema39.required,parentSchema:schema39,data:data3};
+const err9 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema40.required,parentSchema:schema40,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -172,7 +172,7 @@ errors++;
 }
 for(const key1 in data3){
 if(!(((key1 === "max_age") || (key1 === "include_subdomains")) || (key1 === "preload"))){
-const err10 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data3};
+const err10 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -185,7 +185,7 @@ errors++;
 if(data3.max_age !== undefined){
 let data4 = data3.max_age;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err11 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.max_age.type,parentSchema:schema39.properties.max_age,data:data4};
+const err11 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.max_age.type,parentSchema:schema40.properties.max_age,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -196,7 +196,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-const err12 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.max_age,data:data4};
+const err12 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.max_age,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -210,7 +210,7 @@ errors++;
 if(data3.include_subdomains !== undefined){
 let data5 = data3.include_subdomains;
 if(typeof data5 !== "boolean"){
-const err13 = {instancePath:instancePath+"/https.hsts/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.include_subdomains.type,parentSchema:schema39.properties.include_subdomains,data:data5};
+const err13 = {instancePath:instancePath+"/https.hsts/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.include_subdomains.type,parentSchema:schema40.properties.include_subdomains,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -223,7 +223,7 @@ errors++;
 if(data3.preload !== undefined){
 let data6 = data3.preload;
 if(typeof data6 !== "boolean"){
-const err14 = {instancePath:instancePath+"/https.hsts/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.preload.type,parentSchema:schema39.properties.preload,data:data6};
+const err14 = {instancePath:instancePath+"/https.hsts/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.preload.type,parentSchema:schema40.properties.preload,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -235,7 +235,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data3};
+const err15 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -256,7 +256,7 @@ passing0 = 1;
 }
 }
 if(!valid2){
-const err16 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema37.properties["https.hsts"].oneOf,parentSchema:schema37.properties["https.hsts"],data:data3};
+const err16 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema38.properties["https.hsts"].oneOf,parentSchema:schema38.properties["https.hsts"],data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -284,7 +284,7 @@ let valid5 = false;
 let passing1 = null;
 const _errs24 = errors;
 if(false !== data7){
-const err17 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema37.properties.redirect.oneOf[0],data:data7};
+const err17 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema38.properties.redirect.oneOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -301,7 +301,7 @@ passing1 = 0;
 const _errs25 = errors;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.to === undefined){
-const err18 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema40.required,parentSchema:schema40,data:data7};
+const err18 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema41.required,parentSchema:schema41,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -311,7 +311,7 @@ vErrors.push(err18);
 errors++;
 }
 if(data7.status === undefined){
-const err19 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema40.required,parentSchema:schema40,data:data7};
+const err19 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema41.required,parentSchema:schema41,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -322,7 +322,7 @@ errors++;
 }
 for(const key2 in data7){
 if(!((key2 === "to") || (key2 === "status"))){
-const err20 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data:data7};
+const err20 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -335,7 +335,7 @@ errors++;
 if(data7.to !== undefined){
 let data8 = data7.to;
 if(typeof data8 !== "string"){
-const err21 = {instancePath:instancePath+"/redirect/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.to.type,parentSchema:schema40.properties.to,data:data8};
+const err21 = {instancePath:instancePath+"/redirect/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.to.type,parentSchema:schema41.properties.to,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -348,7 +348,7 @@ errors++;
 if(data7.status !== undefined){
 let data9 = data7.status;
 if(!((data9 === 301) || (data9 === 302))){
-const err22 = {instancePath:instancePath+"/redirect/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema40.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.status.enum,parentSchema:schema40.properties.status,data:data9};
+const err22 = {instancePath:instancePath+"/redirect/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema41.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.status.enum,parentSchema:schema41.properties.status,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -360,7 +360,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data:data7};
+const err23 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -381,7 +381,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err24 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema37.properties.redirect.oneOf,parentSchema:schema37.properties.redirect,data:data7};
+const err24 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema38.properties.redirect.oneOf,parentSchema:schema38.properties.redirect,data:data7};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -404,7 +404,7 @@ vErrors = null;
 }
 }
 else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data};
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -418,9 +418,9 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema47 = {"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]};
-const schema49 = {"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
-const schema51 = {"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}};
+const schema48 = {"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]};
+const schema50 = {"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
+const schema52 = {"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -465,7 +465,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.before !== undefined){
 let data1 = data.before;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/0/then/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.allOf[0].then.properties.before.type,parentSchema:schema47.allOf[0].then.properties.before,data:data1};
+const err1 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/0/then/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.allOf[0].then.properties.before.type,parentSchema:schema48.allOf[0].then.properties.before,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -478,8 +478,8 @@ errors++;
 if(data.after !== undefined){
 let data2 = data.after;
 if(typeof data2 === "string"){
-if(!pattern14.test(data2)){
-const err2 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema38,data:data2};
+if(!pattern15.test(data2)){
+const err2 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema39,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -490,7 +490,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data2};
+const err3 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -511,7 +511,7 @@ props0.field = true;
 }
 }
 if(!valid1){
-const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema47.allOf[0].if,parentSchema:schema47.allOf[0],data};
+const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[0].if,parentSchema:schema48.allOf[0],data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -554,7 +554,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.before !== undefined){
 let data4 = data.before;
 if(typeof data4 !== "boolean"){
-const err6 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/1/then/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.allOf[1].then.properties.before.type,parentSchema:schema47.allOf[1].then.properties.before,data:data4};
+const err6 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/1/then/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema48.allOf[1].then.properties.before.type,parentSchema:schema48.allOf[1].then.properties.before,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -567,7 +567,7 @@ errors++;
 if(data.after !== undefined){
 let data5 = data.after;
 if(typeof data5 !== "boolean"){
-const err7 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/1/then/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.allOf[1].then.properties.after.type,parentSchema:schema47.allOf[1].then.properties.after,data:data5};
+const err7 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/1/then/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema48.allOf[1].then.properties.after.type,parentSchema:schema48.allOf[1].then.properties.after,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -588,7 +588,7 @@ props1.field = true;
 }
 }
 if(!valid5){
-const err8 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema47.allOf[1].if,parentSchema:schema47.allOf[1],data};
+const err8 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[1].if,parentSchema:schema48.allOf[1],data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -643,7 +643,7 @@ let valid11 = false;
 let passing0 = null;
 const _errs27 = errors;
 if(typeof data7 !== "boolean"){
-const err10 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.allOf[2].then.properties.before.oneOf[0].type,parentSchema:schema47.allOf[2].then.properties.before.oneOf[0],data:data7};
+const err10 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema48.allOf[2].then.properties.before.oneOf[0].type,parentSchema:schema48.allOf[2].then.properties.before.oneOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -660,7 +660,7 @@ passing0 = 0;
 const _errs29 = errors;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.max_age === undefined){
-const err11 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema49.required,parentSchema:schema49,data:data7};
+const err11 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema50.required,parentSchema:schema50,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -670,7 +670,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data7.include_subdomains === undefined){
-const err12 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema49.required,parentSchema:schema49,data:data7};
+const err12 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema50.required,parentSchema:schema50,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -680,7 +680,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data7.preload === undefined){
-const err13 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema49.required,parentSchema:schema49,data:data7};
+const err13 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema50.required,parentSchema:schema50,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -691,7 +691,7 @@ errors++;
 }
 for(const key0 in data7){
 if(!(((key0 === "max_age") || (key0 === "include_subdomains")) || (key0 === "preload"))){
-const err14 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data:data7};
+const err14 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema50,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -704,7 +704,7 @@ errors++;
 if(data7.max_age !== undefined){
 let data8 = data7.max_age;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err15 = {instancePath:instancePath+"/before/max_age",schemaPath:"#/$defs/hstsRead/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema49.properties.max_age.type,parentSchema:schema49.properties.max_age,data:data8};
+const err15 = {instancePath:instancePath+"/before/max_age",schemaPath:"#/$defs/hstsRead/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema50.properties.max_age.type,parentSchema:schema50.properties.max_age,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -717,7 +717,7 @@ errors++;
 if(data7.include_subdomains !== undefined){
 let data9 = data7.include_subdomains;
 if(typeof data9 !== "boolean"){
-const err16 = {instancePath:instancePath+"/before/include_subdomains",schemaPath:"#/$defs/hstsRead/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema49.properties.include_subdomains.type,parentSchema:schema49.properties.include_subdomains,data:data9};
+const err16 = {instancePath:instancePath+"/before/include_subdomains",schemaPath:"#/$defs/hstsRead/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.properties.include_subdomains.type,parentSchema:schema50.properties.include_subdomains,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -730,7 +730,7 @@ errors++;
 if(data7.preload !== undefined){
 let data10 = data7.preload;
 if(typeof data10 !== "boolean"){
-const err17 = {instancePath:instancePath+"/before/preload",schemaPath:"#/$defs/hstsRead/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema49.properties.preload.type,parentSchema:schema49.properties.preload,data:data10};
+const err17 = {instancePath:instancePath+"/before/preload",schemaPath:"#/$defs/hstsRead/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.properties.preload.type,parentSchema:schema50.properties.preload,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -742,7 +742,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data:data7};
+const err18 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.type,parentSchema:schema50,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -763,7 +763,7 @@ passing0 = 1;
 }
 }
 if(!valid11){
-const err19 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema47.allOf[2].then.properties.before.oneOf,parentSchema:schema47.allOf[2].then.properties.before,data:data7};
+const err19 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema48.allOf[2].then.properties.before.oneOf,parentSchema:schema48.allOf[2].then.properties.before,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -791,7 +791,7 @@ let valid14 = false;
 let passing1 = null;
 const _errs41 = errors;
 if(false !== data11){
-const err20 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema47.allOf[2].then.properties.after.oneOf[0],data:data11};
+const err20 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema48.allOf[2].then.properties.after.oneOf[0],data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -808,7 +808,7 @@ passing1 = 0;
 const _errs42 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.max_age === undefined){
-const err21 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema39.required,parentSchema:schema39,data:data11};
+const err21 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema40.required,parentSchema:schema40,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -818,7 +818,7 @@ vErrors.push(err21);
 errors++;
 }
 if(data11.include_subdomains === undefined){
-const err22 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema39.required,parentSchema:schema39,data:data11};
+const err22 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema40.required,parentSchema:schema40,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -828,7 +828,7 @@ vErrors.push(err22);
 errors++;
 }
 if(data11.preload === undefined){
-const err23 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema39.required,parentSchema:schema39,data:data11};
+const err23 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema40.required,parentSchema:schema40,data:data11};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -839,7 +839,7 @@ errors++;
 }
 for(const key1 in data11){
 if(!(((key1 === "max_age") || (key1 === "include_subdomains")) || (key1 === "preload"))){
-const err24 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data11};
+const err24 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data:data11};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -852,7 +852,7 @@ errors++;
 if(data11.max_age !== undefined){
 let data12 = data11.max_age;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err25 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.max_age.type,parentSchema:schema39.properties.max_age,data:data12};
+const err25 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.max_age.type,parentSchema:schema40.properties.max_age,data:data12};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -863,7 +863,7 @@ errors++;
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err26 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.max_age,data:data12};
+const err26 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.max_age,data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -877,7 +877,7 @@ errors++;
 if(data11.include_subdomains !== undefined){
 let data13 = data11.include_subdomains;
 if(typeof data13 !== "boolean"){
-const err27 = {instancePath:instancePath+"/after/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.include_subdomains.type,parentSchema:schema39.properties.include_subdomains,data:data13};
+const err27 = {instancePath:instancePath+"/after/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.include_subdomains.type,parentSchema:schema40.properties.include_subdomains,data:data13};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -890,7 +890,7 @@ errors++;
 if(data11.preload !== undefined){
 let data14 = data11.preload;
 if(typeof data14 !== "boolean"){
-const err28 = {instancePath:instancePath+"/after/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.preload.type,parentSchema:schema39.properties.preload,data:data14};
+const err28 = {instancePath:instancePath+"/after/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.preload.type,parentSchema:schema40.properties.preload,data:data14};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -902,7 +902,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data11};
+const err29 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -923,7 +923,7 @@ passing1 = 1;
 }
 }
 if(!valid14){
-const err30 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema47.allOf[2].then.properties.after.oneOf,parentSchema:schema47.allOf[2].then.properties.after,data:data11};
+const err30 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema48.allOf[2].then.properties.after.oneOf,parentSchema:schema48.allOf[2].then.properties.after,data:data11};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -955,7 +955,7 @@ props4.field = true;
 }
 }
 if(!valid8){
-const err31 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema47.allOf[2].if,parentSchema:schema47.allOf[2],data};
+const err31 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[2].if,parentSchema:schema48.allOf[2],data};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1010,7 +1010,7 @@ let valid20 = false;
 let passing2 = null;
 const _errs59 = errors;
 if(typeof data16 !== "boolean"){
-const err33 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.allOf[3].then.properties.before.oneOf[0].type,parentSchema:schema47.allOf[3].then.properties.before.oneOf[0],data:data16};
+const err33 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema48.allOf[3].then.properties.before.oneOf[0].type,parentSchema:schema48.allOf[3].then.properties.before.oneOf[0],data:data16};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1027,7 +1027,7 @@ passing2 = 0;
 const _errs61 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(data16.to === undefined){
-const err34 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema51.required,parentSchema:schema51,data:data16};
+const err34 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema52.required,parentSchema:schema52,data:data16};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1037,7 +1037,7 @@ vErrors.push(err34);
 errors++;
 }
 if(data16.status === undefined){
-const err35 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema51.required,parentSchema:schema51,data:data16};
+const err35 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema52.required,parentSchema:schema52,data:data16};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1048,7 +1048,7 @@ errors++;
 }
 for(const key2 in data16){
 if(!((key2 === "to") || (key2 === "status"))){
-const err36 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data:data16};
+const err36 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1061,7 +1061,7 @@ errors++;
 if(data16.to !== undefined){
 let data17 = data16.to;
 if(typeof data17 !== "string"){
-const err37 = {instancePath:instancePath+"/before/to",schemaPath:"#/$defs/redirectRead/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.to.type,parentSchema:schema51.properties.to,data:data17};
+const err37 = {instancePath:instancePath+"/before/to",schemaPath:"#/$defs/redirectRead/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.to.type,parentSchema:schema52.properties.to,data:data17};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1074,7 +1074,7 @@ errors++;
 if(data16.status !== undefined){
 let data18 = data16.status;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err38 = {instancePath:instancePath+"/before/status",schemaPath:"#/$defs/redirectRead/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema51.properties.status.type,parentSchema:schema51.properties.status,data:data18};
+const err38 = {instancePath:instancePath+"/before/status",schemaPath:"#/$defs/redirectRead/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema52.properties.status.type,parentSchema:schema52.properties.status,data:data18};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1086,7 +1086,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data:data16};
+const err39 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data:data16};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1107,7 +1107,7 @@ passing2 = 1;
 }
 }
 if(!valid20){
-const err40 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema47.allOf[3].then.properties.before.oneOf,parentSchema:schema47.allOf[3].then.properties.before,data:data16};
+const err40 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema48.allOf[3].then.properties.before.oneOf,parentSchema:schema48.allOf[3].then.properties.before,data:data16};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1135,7 +1135,7 @@ let valid23 = false;
 let passing3 = null;
 const _errs71 = errors;
 if(false !== data19){
-const err41 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema47.allOf[3].then.properties.after.oneOf[0],data:data19};
+const err41 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema48.allOf[3].then.properties.after.oneOf[0],data:data19};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1152,7 +1152,7 @@ passing3 = 0;
 const _errs72 = errors;
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 if(data19.to === undefined){
-const err42 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema40.required,parentSchema:schema40,data:data19};
+const err42 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema41.required,parentSchema:schema41,data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1162,7 +1162,7 @@ vErrors.push(err42);
 errors++;
 }
 if(data19.status === undefined){
-const err43 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema40.required,parentSchema:schema40,data:data19};
+const err43 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema41.required,parentSchema:schema41,data:data19};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1173,7 +1173,7 @@ errors++;
 }
 for(const key3 in data19){
 if(!((key3 === "to") || (key3 === "status"))){
-const err44 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data:data19};
+const err44 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1186,7 +1186,7 @@ errors++;
 if(data19.to !== undefined){
 let data20 = data19.to;
 if(typeof data20 !== "string"){
-const err45 = {instancePath:instancePath+"/after/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.to.type,parentSchema:schema40.properties.to,data:data20};
+const err45 = {instancePath:instancePath+"/after/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.to.type,parentSchema:schema41.properties.to,data:data20};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1199,7 +1199,7 @@ errors++;
 if(data19.status !== undefined){
 let data21 = data19.status;
 if(!((data21 === 301) || (data21 === 302))){
-const err46 = {instancePath:instancePath+"/after/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema40.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.status.enum,parentSchema:schema40.properties.status,data:data21};
+const err46 = {instancePath:instancePath+"/after/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema41.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.status.enum,parentSchema:schema41.properties.status,data:data21};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1211,7 +1211,7 @@ errors++;
 }
 }
 else {
-const err47 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data:data19};
+const err47 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data:data19};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -1232,7 +1232,7 @@ passing3 = 1;
 }
 }
 if(!valid23){
-const err48 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema47.allOf[3].then.properties.after.oneOf,parentSchema:schema47.allOf[3].then.properties.after,data:data19};
+const err48 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema48.allOf[3].then.properties.after.oneOf,parentSchema:schema48.allOf[3].then.properties.after,data:data19};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -1264,7 +1264,7 @@ props7.field = true;
 }
 }
 if(!valid17){
-const err49 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema47.allOf[3].if,parentSchema:schema47.allOf[3],data};
+const err49 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[3].if,parentSchema:schema48.allOf[3],data};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -1284,7 +1284,7 @@ Object.assign(props0, props7);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err50 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema47.required,parentSchema:schema47,data};
+const err50 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema48.required,parentSchema:schema48,data};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -1294,7 +1294,7 @@ vErrors.push(err50);
 errors++;
 }
 if(data.before === undefined){
-const err51 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema47.required,parentSchema:schema47,data};
+const err51 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema48.required,parentSchema:schema48,data};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1304,7 +1304,7 @@ vErrors.push(err51);
 errors++;
 }
 if(data.after === undefined){
-const err52 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema47.required,parentSchema:schema47,data};
+const err52 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema48.required,parentSchema:schema48,data};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1315,7 +1315,7 @@ errors++;
 }
 for(const key4 in data){
 if(!(((key4 === "field") || (key4 === "before")) || (key4 === "after"))){
-const err53 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data};
+const err53 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -1328,7 +1328,7 @@ errors++;
 if(data.field !== undefined){
 let data22 = data.field;
 if(!(((((data22 === "php_version") || (data22 === "https.lets_encrypt")) || (data22 === "https.force")) || (data22 === "https.hsts")) || (data22 === "redirect"))){
-const err54 = {instancePath:instancePath+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values",schema:schema53.enum,parentSchema:schema53,data:data22};
+const err54 = {instancePath:instancePath+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values",schema:schema54.enum,parentSchema:schema54,data:data22};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -1340,7 +1340,7 @@ errors++;
 }
 }
 else {
-const err55 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
+const err55 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -1606,15 +1606,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-var _valid0 = _errs6 === errors;
-valid1 = _valid0;
-if(valid1){
-var props0 = true;
-}
-}
-if(!valid1){
-const err17 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[0].if,parentSchema:schema32.allOf[0],data};
+if(data.send_login_credentials !== undefined){
+let data10 = data.send_login_credentials;
+if(typeof data10 !== "boolean"){
+const err17 = {instancePath:instancePath+"/send_login_credentials",schemaPath:"#/allOf/0/then/properties/send_login_credentials/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.allOf[0].then.properties.send_login_credentials.type,parentSchema:schema32.allOf[0].then.properties.send_login_credentials,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1623,13 +1618,16 @@ vErrors.push(err17);
 }
 errors++;
 }
-const _errs27 = errors;
-let valid6 = true;
-const _errs28 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if(((data.action === undefined) && (missing1 = "action")) || ((data.type === undefined) && (missing1 = "type"))){
-const err18 = {};
+}
+}
+var _valid0 = _errs6 === errors;
+valid1 = _valid0;
+if(valid1){
+var props0 = true;
+}
+}
+if(!valid1){
+const err18 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[0].if,parentSchema:schema32.allOf[0],data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1638,10 +1636,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-else {
-if(data.action !== undefined){
 const _errs29 = errors;
-if("create" !== data.action){
+let valid6 = true;
+const _errs30 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.action === undefined) && (missing1 = "action")) || ((data.type === undefined) && (missing1 = "type"))){
 const err19 = {};
 if(vErrors === null){
 vErrors = [err19];
@@ -1651,15 +1651,10 @@ vErrors.push(err19);
 }
 errors++;
 }
-var valid7 = _errs29 === errors;
-}
 else {
-var valid7 = true;
-}
-if(valid7){
-if(data.type !== undefined){
-const _errs30 = errors;
-if("domain" !== data.type){
+if(data.action !== undefined){
+const _errs31 = errors;
+if("create" !== data.action){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -1669,29 +1664,16 @@ vErrors.push(err20);
 }
 errors++;
 }
-var valid7 = _errs30 === errors;
+var valid7 = _errs31 === errors;
 }
 else {
 var valid7 = true;
 }
-}
-}
-}
-var _valid1 = _errs28 === errors;
-errors = _errs27;
-if(vErrors !== null){
-if(_errs27){
-vErrors.length = _errs27;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid1){
-const _errs31 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err21 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[1].then.required,parentSchema:schema32.allOf[1].then,data};
+if(valid7){
+if(data.type !== undefined){
+const _errs32 = errors;
+if("domain" !== data.type){
+const err21 = {};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1700,8 +1682,29 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data.client_id === undefined){
-const err22 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[1].then.required,parentSchema:schema32.allOf[1].then,data};
+var valid7 = _errs32 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+var _valid1 = _errs30 === errors;
+errors = _errs29;
+if(vErrors !== null){
+if(_errs29){
+vErrors.length = _errs29;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs33 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err22 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[1].then.required,parentSchema:schema32.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1710,9 +1713,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-for(const key2 in data){
-if(!(func3.call(schema32.allOf[1].then.properties, key2))){
-const err23 = {instancePath,schemaPath:"#/allOf/1/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[1].then,data};
+if(data.client_id === undefined){
+const err23 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[1].then.required,parentSchema:schema32.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1721,11 +1723,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data12 = data.id;
-if(typeof data12 !== "string"){
-const err24 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[1].then.properties.id.type,parentSchema:schema32.allOf[1].then.properties.id,data:data12};
+for(const key2 in data){
+if(!(func3.call(schema32.allOf[1].then.properties, key2))){
+const err24 = {instancePath,schemaPath:"#/allOf/1/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1735,11 +1735,10 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data13 = data.name;
-if(typeof data13 === "string"){
-if(!pattern11.test(data13)){
-const err25 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data13};
+if(data.id !== undefined){
+let data13 = data.id;
+if(typeof data13 !== "string"){
+const err25 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/1/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[1].then.properties.id.type,parentSchema:schema32.allOf[1].then.properties.id,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1749,8 +1748,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-else {
-const err26 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data13};
+if(data.name !== undefined){
+let data14 = data.name;
+if(typeof data14 === "string"){
+if(!pattern11.test(data14)){
+const err26 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1760,11 +1762,8 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.client !== undefined){
-let data14 = data.client;
-if(typeof data14 === "string"){
-if(!pattern10.test(data14)){
-const err27 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data14};
+else {
+const err27 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1774,8 +1773,11 @@ vErrors.push(err27);
 errors++;
 }
 }
-else {
-const err28 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data14};
+if(data.client !== undefined){
+let data15 = data.client;
+if(typeof data15 === "string"){
+if(!pattern10.test(data15)){
+const err28 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data15};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1785,10 +1787,8 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.client_id !== undefined){
-let data15 = data.client_id;
-if((!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))) && (data15 !== null)){
-const err29 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/1/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[1].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[1].then.properties.client_id.type,parentSchema:schema32.allOf[1].then.properties.client_id,data:data15};
+else {
+const err29 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data15};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1797,9 +1797,11 @@ vErrors.push(err29);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 < 1 || isNaN(data15)){
-const err30 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/1/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[1].then.properties.client_id,data:data15};
+}
+if(data.client_id !== undefined){
+let data16 = data.client_id;
+if((!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))) && (data16 !== null)){
+const err30 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/1/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[1].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[1].then.properties.client_id.type,parentSchema:schema32.allOf[1].then.properties.client_id,data:data16};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1808,13 +1810,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-}
-if(data.parent !== undefined){
-let data16 = data.parent;
-if(typeof data16 === "string"){
-if(!pattern11.test(data16)){
-const err31 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data16};
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 1 || isNaN(data16)){
+const err31 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/1/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[1].then.properties.client_id,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1824,13 +1822,125 @@ vErrors.push(err31);
 errors++;
 }
 }
-else {
-const err32 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data16};
+}
+if(data.parent !== undefined){
+let data17 = data.parent;
+if(typeof data17 === "string"){
+if(!pattern11.test(data17)){
+const err32 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data17};
 if(vErrors === null){
 vErrors = [err32];
 }
 else {
 vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data17};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.parent_domain !== undefined){
+let data18 = data.parent_domain;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+if(data18.name === undefined){
+const err34 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/1/then/properties/parent_domain/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.allOf[1].then.properties.parent_domain.required,parentSchema:schema32.allOf[1].then.properties.parent_domain,data:data18};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data18.id === undefined){
+const err35 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/1/then/properties/parent_domain/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.allOf[1].then.properties.parent_domain.required,parentSchema:schema32.allOf[1].then.properties.parent_domain,data:data18};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+for(const key3 in data18){
+if(!((key3 === "name") || (key3 === "id"))){
+const err36 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/1/then/properties/parent_domain/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[1].then.properties.parent_domain,data:data18};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data18.name !== undefined){
+let data19 = data18.name;
+if(typeof data19 === "string"){
+if(!pattern11.test(data19)){
+const err37 = {instancePath:instancePath+"/parent_domain/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data19};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/parent_domain/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data19};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data18.id !== undefined){
+let data20 = data18.id;
+if((!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))) && (data20 !== null)){
+const err39 = {instancePath:instancePath+"/parent_domain/id",schemaPath:"#/allOf/1/then/properties/parent_domain/properties/id/type",keyword:"type",params:{type: schema32.allOf[1].then.properties.parent_domain.properties.id.type},message:"must be integer,null",schema:schema32.allOf[1].then.properties.parent_domain.properties.id.type,parentSchema:schema32.allOf[1].then.properties.parent_domain.properties.id,data:data20};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 1 || isNaN(data20)){
+const err40 = {instancePath:instancePath+"/parent_domain/id",schemaPath:"#/allOf/1/then/properties/parent_domain/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[1].then.properties.parent_domain.properties.id,data:data20};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/1/then/properties/parent_domain/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[1].then.properties.parent_domain.type,parentSchema:schema32.allOf[1].then.properties.parent_domain,data:data18};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
 }
 errors++;
 }
@@ -1842,19 +1952,19 @@ errors = vErrors.length;
 }
 }
 }
-var _valid1 = _errs31 === errors;
+var _valid1 = _errs33 === errors;
 valid6 = _valid1;
 if(valid6){
 var props1 = true;
 }
 }
 if(!valid6){
-const err33 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[1].if,parentSchema:schema32.allOf[1],data};
+const err42 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[1].if,parentSchema:schema32.allOf[1],data};
 if(vErrors === null){
-vErrors = [err33];
+vErrors = [err42];
 }
 else {
-vErrors.push(err33);
+vErrors.push(err42);
 }
 errors++;
 }
@@ -1867,147 +1977,13 @@ props0 = props0 || {};
 Object.assign(props0, props1);
 }
 }
-const _errs48 = errors;
-let valid12 = true;
-const _errs49 = errors;
+const _errs58 = errors;
+let valid14 = true;
+const _errs59 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.action === undefined) && (missing2 = "action")) || ((data.type === undefined) && (missing2 = "type"))){
-const err34 = {};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs50 = errors;
-if("update" !== data.action){
-const err35 = {};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-var valid13 = _errs50 === errors;
-}
-else {
-var valid13 = true;
-}
-if(valid13){
-if(data.type !== undefined){
-const _errs51 = errors;
-if("client" !== data.type){
-const err36 = {};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-var valid13 = _errs51 === errors;
-}
-else {
-var valid13 = true;
-}
-}
-}
-}
-var _valid2 = _errs49 === errors;
-errors = _errs48;
-if(vErrors !== null){
-if(_errs48){
-vErrors.length = _errs48;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid2){
-const _errs52 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client_id === undefined){
-const err37 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[2].then.required,parentSchema:schema32.allOf[2].then,data};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-if(data.fields === undefined){
-const err38 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[2].then.required,parentSchema:schema32.allOf[2].then,data};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-for(const key3 in data){
-if(!(func3.call(schema32.allOf[2].then.properties, key3))){
-const err39 = {instancePath,schemaPath:"#/allOf/2/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then,data};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data20 = data.id;
-if(typeof data20 !== "string"){
-const err40 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/2/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[2].then.properties.id.type,parentSchema:schema32.allOf[2].then.properties.id,data:data20};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data21 = data.name;
-if(typeof data21 === "string"){
-if(!pattern10.test(data21)){
-const err41 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data21};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-else {
-const err42 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data21};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-if(data.client_id !== undefined){
-let data22 = data.client_id;
-if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
-const err43 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.type,parentSchema:schema42,data:data22};
+const err43 = {};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2016,9 +1992,11 @@ vErrors.push(err43);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 1 || isNaN(data22)){
-const err44 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema42,data:data22};
+else {
+if(data.action !== undefined){
+const _errs60 = errors;
+if("update" !== data.action){
+const err44 = {};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2027,13 +2005,16 @@ vErrors.push(err44);
 }
 errors++;
 }
+var valid15 = _errs60 === errors;
 }
+else {
+var valid15 = true;
 }
-if(data.fields !== undefined){
-let data23 = data.fields;
-if(Array.isArray(data23)){
-if(data23.length < 1){
-const err45 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/2/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[2].then.properties.fields,data:data23};
+if(valid15){
+if(data.type !== undefined){
+const _errs61 = errors;
+if("client" !== data.type){
+const err45 = {};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2042,12 +2023,29 @@ vErrors.push(err45);
 }
 errors++;
 }
-const len0 = data23.length;
-for(let i0=0; i0<len0; i0++){
-let data24 = data23[i0];
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-if(data24.field === undefined){
-const err46 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data24};
+var valid15 = _errs61 === errors;
+}
+else {
+var valid15 = true;
+}
+}
+}
+}
+var _valid2 = _errs59 === errors;
+errors = _errs58;
+if(vErrors !== null){
+if(_errs58){
+vErrors.length = _errs58;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs62 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client_id === undefined){
+const err46 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[2].then.required,parentSchema:schema32.allOf[2].then,data};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2056,8 +2054,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data24.before === undefined){
-const err47 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data24};
+if(data.fields === undefined){
+const err47 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[2].then.required,parentSchema:schema32.allOf[2].then,data};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2066,8 +2064,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(data24.after === undefined){
-const err48 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data24};
+for(const key4 in data){
+if(!(func3.call(schema32.allOf[2].then.properties, key4))){
+const err48 = {instancePath,schemaPath:"#/allOf/2/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then,data};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2076,9 +2075,11 @@ vErrors.push(err48);
 }
 errors++;
 }
-for(const key4 in data24){
-if(!(((key4 === "field") || (key4 === "before")) || (key4 === "after"))){
-const err49 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data24};
+}
+if(data.id !== undefined){
+let data24 = data.id;
+if(typeof data24 !== "string"){
+const err49 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/2/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[2].then.properties.id.type,parentSchema:schema32.allOf[2].then.properties.id,data:data24};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2088,10 +2089,11 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data24.field !== undefined){
-let data25 = data24.field;
-if(!((((data25 === "plan") || (data25 === "email")) || (data25 === "suspended")) || (data25 === "language"))){
-const err50 = {instancePath:instancePath+"/fields/" + i0+"/field",schemaPath:"#/allOf/2/then/properties/fields/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema32.allOf[2].then.properties.fields.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema32.allOf[2].then.properties.fields.items.properties.field.enum,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.field,data:data25};
+if(data.name !== undefined){
+let data25 = data.name;
+if(typeof data25 === "string"){
+if(!pattern10.test(data25)){
+const err50 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data25};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2101,10 +2103,8 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data24.before !== undefined){
-let data26 = data24.before;
-if(((typeof data26 !== "string") && (typeof data26 !== "boolean")) && (data26 !== null)){
-const err51 = {instancePath:instancePath+"/fields/" + i0+"/before",schemaPath:"#/allOf/2/then/properties/fields/items/properties/before/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.fields.items.properties.before.type},message:"must be string,boolean,null",schema:schema32.allOf[2].then.properties.fields.items.properties.before.type,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.before,data:data26};
+else {
+const err51 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data25};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2114,10 +2114,10 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data24.after !== undefined){
-let data27 = data24.after;
-if((typeof data27 !== "string") && (typeof data27 !== "boolean")){
-const err52 = {instancePath:instancePath+"/fields/" + i0+"/after",schemaPath:"#/allOf/2/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.fields.items.properties.after.type},message:"must be string,boolean",schema:schema32.allOf[2].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.after,data:data27};
+if(data.client_id !== undefined){
+let data26 = data.client_id;
+if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
+const err52 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.type,parentSchema:schema43,data:data26};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2126,10 +2126,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[2].then.properties.fields.items.type,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data24};
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 < 1 || isNaN(data26)){
+const err53 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema43,data:data26};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2140,8 +2139,11 @@ errors++;
 }
 }
 }
-else {
-const err54 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/2/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[2].then.properties.fields.type,parentSchema:schema32.allOf[2].then.properties.fields,data:data23};
+if(data.fields !== undefined){
+let data27 = data.fields;
+if(Array.isArray(data27)){
+if(data27.length < 1){
+const err54 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/2/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[2].then.properties.fields,data:data27};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2150,12 +2152,12 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-if(data.hosting_plan !== undefined){
-let data28 = data.hosting_plan;
+const len0 = data27.length;
+for(let i0=0; i0<len0; i0++){
+let data28 = data27[i0];
 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if(data28.name === undefined){
-const err55 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.allOf[2].then.properties.hosting_plan.required,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data28};
+if(data28.field === undefined){
+const err55 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data28};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2164,8 +2166,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data28.id === undefined){
-const err56 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.allOf[2].then.properties.hosting_plan.required,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data28};
+if(data28.before === undefined){
+const err56 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data28};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2174,9 +2176,8 @@ vErrors.push(err56);
 }
 errors++;
 }
-for(const key5 in data28){
-if(!((key5 === "name") || (key5 === "id"))){
-const err57 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data28};
+if(data28.after === undefined){
+const err57 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data28};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2185,11 +2186,9 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data28.name !== undefined){
-let data29 = data28.name;
-if(typeof data29 !== "string"){
-const err58 = {instancePath:instancePath+"/hosting_plan/name",schemaPath:"#/allOf/2/then/properties/hosting_plan/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[2].then.properties.hosting_plan.properties.name.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan.properties.name,data:data29};
+for(const key5 in data28){
+if(!(((key5 === "field") || (key5 === "before")) || (key5 === "after"))){
+const err58 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data28};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2199,10 +2198,10 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data28.id !== undefined){
-let data30 = data28.id;
-if((!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))) && (data30 !== null)){
-const err59 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/allOf/2/then/properties/hosting_plan/properties/id/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.hosting_plan.properties.id.type},message:"must be integer,null",schema:schema32.allOf[2].then.properties.hosting_plan.properties.id.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan.properties.id,data:data30};
+if(data28.field !== undefined){
+let data29 = data28.field;
+if(!((((data29 === "plan") || (data29 === "email")) || (data29 === "suspended")) || (data29 === "language"))){
+const err59 = {instancePath:instancePath+"/fields/" + i0+"/field",schemaPath:"#/allOf/2/then/properties/fields/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema32.allOf[2].then.properties.fields.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema32.allOf[2].then.properties.fields.items.properties.field.enum,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.field,data:data29};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2211,9 +2210,11 @@ vErrors.push(err59);
 }
 errors++;
 }
-if((typeof data30 == "number") && (isFinite(data30))){
-if(data30 < 1 || isNaN(data30)){
-const err60 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/allOf/2/then/properties/hosting_plan/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[2].then.properties.hosting_plan.properties.id,data:data30};
+}
+if(data28.before !== undefined){
+let data30 = data28.before;
+if(((typeof data30 !== "string") && (typeof data30 !== "boolean")) && (data30 !== null)){
+const err60 = {instancePath:instancePath+"/fields/" + i0+"/before",schemaPath:"#/allOf/2/then/properties/fields/items/properties/before/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.fields.items.properties.before.type},message:"must be string,boolean,null",schema:schema32.allOf[2].then.properties.fields.items.properties.before.type,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.before,data:data30};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2223,10 +2224,10 @@ vErrors.push(err60);
 errors++;
 }
 }
-}
-}
-else {
-const err61 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[2].then.properties.hosting_plan.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data28};
+if(data28.after !== undefined){
+let data31 = data28.after;
+if((typeof data31 !== "string") && (typeof data31 !== "boolean")){
+const err61 = {instancePath:instancePath+"/fields/" + i0+"/after",schemaPath:"#/allOf/2/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.fields.items.properties.after.type},message:"must be string,boolean",schema:schema32.allOf[2].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.after,data:data31};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2237,19 +2238,128 @@ errors++;
 }
 }
 }
-var _valid2 = _errs52 === errors;
-valid12 = _valid2;
-if(valid12){
-var props2 = true;
-}
-}
-if(!valid12){
-const err62 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[2].if,parentSchema:schema32.allOf[2],data};
+else {
+const err62 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[2].then.properties.fields.items.type,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data28};
 if(vErrors === null){
 vErrors = [err62];
 }
 else {
 vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/2/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[2].then.properties.fields.type,parentSchema:schema32.allOf[2].then.properties.fields,data:data27};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data.hosting_plan !== undefined){
+let data32 = data.hosting_plan;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.name === undefined){
+const err64 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.allOf[2].then.properties.hosting_plan.required,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data32};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if(data32.id === undefined){
+const err65 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.allOf[2].then.properties.hosting_plan.required,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data32};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+for(const key6 in data32){
+if(!((key6 === "name") || (key6 === "id"))){
+const err66 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data32};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(data32.name !== undefined){
+let data33 = data32.name;
+if(typeof data33 !== "string"){
+const err67 = {instancePath:instancePath+"/hosting_plan/name",schemaPath:"#/allOf/2/then/properties/hosting_plan/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[2].then.properties.hosting_plan.properties.name.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan.properties.name,data:data33};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data32.id !== undefined){
+let data34 = data32.id;
+if((!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))) && (data34 !== null)){
+const err68 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/allOf/2/then/properties/hosting_plan/properties/id/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.hosting_plan.properties.id.type},message:"must be integer,null",schema:schema32.allOf[2].then.properties.hosting_plan.properties.id.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan.properties.id,data:data34};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if((typeof data34 == "number") && (isFinite(data34))){
+if(data34 < 1 || isNaN(data34)){
+const err69 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/allOf/2/then/properties/hosting_plan/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[2].then.properties.hosting_plan.properties.id,data:data34};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[2].then.properties.hosting_plan.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data32};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+}
+var _valid2 = _errs62 === errors;
+valid14 = _valid2;
+if(valid14){
+var props2 = true;
+}
+}
+if(!valid14){
+const err71 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[2].if,parentSchema:schema32.allOf[2],data};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
 }
 errors++;
 }
@@ -2262,143 +2372,13 @@ props0 = props0 || {};
 Object.assign(props0, props2);
 }
 }
-const _errs80 = errors;
-let valid21 = true;
-const _errs81 = errors;
+const _errs90 = errors;
+let valid23 = true;
+const _errs91 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.action === undefined) && (missing3 = "action")) || ((data.type === undefined) && (missing3 = "type"))){
-const err63 = {};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs82 = errors;
-if("update" !== data.action){
-const err64 = {};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-var valid22 = _errs82 === errors;
-}
-else {
-var valid22 = true;
-}
-if(valid22){
-if(data.type !== undefined){
-const _errs83 = errors;
-if("domain" !== data.type){
-const err65 = {};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-var valid22 = _errs83 === errors;
-}
-else {
-var valid22 = true;
-}
-}
-}
-}
-var _valid3 = _errs81 === errors;
-errors = _errs80;
-if(vErrors !== null){
-if(_errs80){
-vErrors.length = _errs80;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid3){
-const _errs84 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.domain_id === undefined){
-const err66 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-if(data.client === undefined){
-const err67 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-if(data.client_id === undefined){
-const err68 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-if(data.fields === undefined){
-const err69 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-for(const key6 in data){
-if(!(func3.call(schema32.allOf[3].then.properties, key6))){
-const err70 = {instancePath,schemaPath:"#/allOf/3/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then,data};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data33 = data.id;
-if(typeof data33 !== "string"){
-const err71 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/3/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[3].then.properties.id.type,parentSchema:schema32.allOf[3].then.properties.id,data:data33};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data34 = data.name;
-if(typeof data34 === "string"){
-if(!pattern11.test(data34)){
-const err72 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data34};
+const err72 = {};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -2407,9 +2387,11 @@ vErrors.push(err72);
 }
 errors++;
 }
-}
 else {
-const err73 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data34};
+if(data.action !== undefined){
+const _errs92 = errors;
+if("update" !== data.action){
+const err73 = {};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -2418,11 +2400,16 @@ vErrors.push(err73);
 }
 errors++;
 }
+var valid24 = _errs92 === errors;
 }
-if(data.domain_id !== undefined){
-let data35 = data.domain_id;
-if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
-const err74 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.type,parentSchema:schema42,data:data35};
+else {
+var valid24 = true;
+}
+if(valid24){
+if(data.type !== undefined){
+const _errs93 = errors;
+if("domain" !== data.type){
+const err74 = {};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -2431,9 +2418,29 @@ vErrors.push(err74);
 }
 errors++;
 }
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 < 1 || isNaN(data35)){
-const err75 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema42,data:data35};
+var valid24 = _errs93 === errors;
+}
+else {
+var valid24 = true;
+}
+}
+}
+}
+var _valid3 = _errs91 === errors;
+errors = _errs90;
+if(vErrors !== null){
+if(_errs90){
+vErrors.length = _errs90;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs94 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.domain_id === undefined){
+const err75 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -2442,13 +2449,8 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-}
-if(data.client !== undefined){
-let data36 = data.client;
-if(typeof data36 === "string"){
-if(!pattern10.test(data36)){
-const err76 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data36};
+if(data.client === undefined){
+const err76 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -2457,9 +2459,8 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-else {
-const err77 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data36};
+if(data.client_id === undefined){
+const err77 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -2468,11 +2469,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-if(data.client_id !== undefined){
-let data37 = data.client_id;
-if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
-const err78 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.type,parentSchema:schema42,data:data37};
+if(data.fields === undefined){
+const err78 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -2481,9 +2479,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 < 1 || isNaN(data37)){
-const err79 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema42,data:data37};
+for(const key7 in data){
+if(!(func3.call(schema32.allOf[3].then.properties, key7))){
+const err79 = {instancePath,schemaPath:"#/allOf/3/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -2493,12 +2491,10 @@ vErrors.push(err79);
 errors++;
 }
 }
-}
-if(data.fields !== undefined){
-let data38 = data.fields;
-if(Array.isArray(data38)){
-if(data38.length < 1){
-const err80 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/3/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[3].then.properties.fields,data:data38};
+if(data.id !== undefined){
+let data37 = data.id;
+if(typeof data37 !== "string"){
+const err80 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/3/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[3].then.properties.id.type,parentSchema:schema32.allOf[3].then.properties.id,data:data37};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -2507,16 +2503,12 @@ vErrors.push(err80);
 }
 errors++;
 }
-const len1 = data38.length;
-for(let i1=0; i1<len1; i1++){
-if(!(validate24(data38[i1], {instancePath:instancePath+"/fields/" + i1,parentData:data38,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
 }
-}
-}
-else {
-const err81 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/3/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[3].then.properties.fields.type,parentSchema:schema32.allOf[3].then.properties.fields,data:data38};
+if(data.name !== undefined){
+let data38 = data.name;
+if(typeof data38 === "string"){
+if(!pattern11.test(data38)){
+const err81 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data38};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -2526,20 +2518,138 @@ vErrors.push(err81);
 errors++;
 }
 }
-}
-var _valid3 = _errs84 === errors;
-valid21 = _valid3;
-if(valid21){
-var props3 = true;
-}
-}
-if(!valid21){
-const err82 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[3].if,parentSchema:schema32.allOf[3],data};
+else {
+const err82 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data38};
 if(vErrors === null){
 vErrors = [err82];
 }
 else {
 vErrors.push(err82);
+}
+errors++;
+}
+}
+if(data.domain_id !== undefined){
+let data39 = data.domain_id;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const err83 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.type,parentSchema:schema43,data:data39};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 1 || isNaN(data39)){
+const err84 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema43,data:data39};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+if(data.client !== undefined){
+let data40 = data.client;
+if(typeof data40 === "string"){
+if(!pattern10.test(data40)){
+const err85 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data40};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data40};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data.client_id !== undefined){
+let data41 = data.client_id;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+const err87 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.type,parentSchema:schema43,data:data41};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 1 || isNaN(data41)){
+const err88 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema43,data:data41};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+if(data.fields !== undefined){
+let data42 = data.fields;
+if(Array.isArray(data42)){
+if(data42.length < 1){
+const err89 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/3/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[3].then.properties.fields,data:data42};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+const len1 = data42.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate24(data42[i1], {instancePath:instancePath+"/fields/" + i1,parentData:data42,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/3/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[3].then.properties.fields.type,parentSchema:schema32.allOf[3].then.properties.fields,data:data42};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+}
+var _valid3 = _errs94 === errors;
+valid23 = _valid3;
+if(valid23){
+var props3 = true;
+}
+}
+if(!valid23){
+const err91 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[3].if,parentSchema:schema32.allOf[3],data};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
 }
 errors++;
 }
@@ -2552,144 +2662,13 @@ props0 = props0 || {};
 Object.assign(props0, props3);
 }
 }
-const _errs104 = errors;
-let valid30 = true;
-const _errs105 = errors;
+const _errs114 = errors;
+let valid32 = true;
+const _errs115 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if(((data.action === undefined) && (missing4 = "action")) || ((data.type === undefined) && (missing4 = "type"))){
-const err83 = {};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs106 = errors;
-if("delete" !== data.action){
-const err84 = {};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
-errors++;
-}
-var valid31 = _errs106 === errors;
-}
-else {
-var valid31 = true;
-}
-if(valid31){
-if(data.type !== undefined){
-const _errs107 = errors;
-if("client" !== data.type){
-const err85 = {};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
-errors++;
-}
-var valid31 = _errs107 === errors;
-}
-else {
-var valid31 = true;
-}
-}
-}
-}
-var _valid4 = _errs105 === errors;
-errors = _errs104;
-if(vErrors !== null){
-if(_errs104){
-vErrors.length = _errs104;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid4){
-const _errs108 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client_id === undefined){
-const err86 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
-errors++;
-}
-if(data.domains === undefined){
-const err87 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
-errors++;
-}
-if(data.domain_names === undefined){
-const err88 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "domain_names"},message:"must have required property '"+"domain_names"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
-errors++;
-}
-for(const key7 in data){
-if(!(func3.call(schema32.allOf[4].then.properties, key7))){
-const err89 = {instancePath,schemaPath:"#/allOf/4/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[4].then,data};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data42 = data.id;
-if(typeof data42 !== "string"){
-const err90 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/4/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.id.type,parentSchema:schema32.allOf[4].then.properties.id,data:data42};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data43 = data.name;
-if(typeof data43 === "string"){
-if(!pattern10.test(data43)){
-const err91 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data43};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
-errors++;
-}
-}
-else {
-const err92 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data43};
+const err92 = {};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -2698,11 +2677,11 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-if(data.client_id !== undefined){
-let data44 = data.client_id;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err93 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.type,parentSchema:schema42,data:data44};
+else {
+if(data.action !== undefined){
+const _errs116 = errors;
+if("delete" !== data.action){
+const err93 = {};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -2711,9 +2690,16 @@ vErrors.push(err93);
 }
 errors++;
 }
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 < 1 || isNaN(data44)){
-const err94 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema42,data:data44};
+var valid33 = _errs116 === errors;
+}
+else {
+var valid33 = true;
+}
+if(valid33){
+if(data.type !== undefined){
+const _errs117 = errors;
+if("client" !== data.type){
+const err94 = {};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -2722,12 +2708,29 @@ vErrors.push(err94);
 }
 errors++;
 }
+var valid33 = _errs117 === errors;
+}
+else {
+var valid33 = true;
 }
 }
-if(data.domains !== undefined){
-let data45 = data.domains;
-if((!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))) && (data45 !== null)){
-const err95 = {instancePath:instancePath+"/domains",schemaPath:"#/allOf/4/then/properties/domains/type",keyword:"type",params:{type: schema32.allOf[4].then.properties.domains.type},message:"must be integer,null",schema:schema32.allOf[4].then.properties.domains.type,parentSchema:schema32.allOf[4].then.properties.domains,data:data45};
+}
+}
+var _valid4 = _errs115 === errors;
+errors = _errs114;
+if(vErrors !== null){
+if(_errs114){
+vErrors.length = _errs114;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid4){
+const _errs118 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client_id === undefined){
+const err95 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -2736,9 +2739,8 @@ vErrors.push(err95);
 }
 errors++;
 }
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 < 0 || isNaN(data45)){
-const err96 = {instancePath:instancePath+"/domains",schemaPath:"#/allOf/4/then/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[4].then.properties.domains,data:data45};
+if(data.domains === undefined){
+const err96 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -2747,12 +2749,8 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-}
-if(data.domain_names !== undefined){
-let data46 = data.domain_names;
-if((!(Array.isArray(data46))) && (data46 !== null)){
-const err97 = {instancePath:instancePath+"/domain_names",schemaPath:"#/allOf/4/then/properties/domain_names/type",keyword:"type",params:{type: schema32.allOf[4].then.properties.domain_names.type},message:"must be array,null",schema:schema32.allOf[4].then.properties.domain_names.type,parentSchema:schema32.allOf[4].then.properties.domain_names,data:data46};
+if(data.domain_names === undefined){
+const err97 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "domain_names"},message:"must have required property '"+"domain_names"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -2761,12 +2759,9 @@ vErrors.push(err97);
 }
 errors++;
 }
-if(Array.isArray(data46)){
-const len2 = data46.length;
-for(let i2=0; i2<len2; i2++){
-let data47 = data46[i2];
-if(typeof data47 !== "string"){
-const err98 = {instancePath:instancePath+"/domain_names/" + i2,schemaPath:"#/allOf/4/then/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.domain_names.items.type,parentSchema:schema32.allOf[4].then.properties.domain_names.items,data:data47};
+for(const key8 in data){
+if(!(func3.call(schema32.allOf[4].then.properties, key8))){
+const err98 = {instancePath,schemaPath:"#/allOf/4/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -2776,22 +2771,137 @@ vErrors.push(err98);
 errors++;
 }
 }
-}
-}
-}
-var _valid4 = _errs108 === errors;
-valid30 = _valid4;
-if(valid30){
-var props4 = true;
-}
-}
-if(!valid30){
-const err99 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[4].if,parentSchema:schema32.allOf[4],data};
+if(data.id !== undefined){
+let data46 = data.id;
+if(typeof data46 !== "string"){
+const err99 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/4/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.id.type,parentSchema:schema32.allOf[4].then.properties.id,data:data46};
 if(vErrors === null){
 vErrors = [err99];
 }
 else {
 vErrors.push(err99);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data47 = data.name;
+if(typeof data47 === "string"){
+if(!pattern10.test(data47)){
+const err100 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data47};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data47};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+if(data.client_id !== undefined){
+let data48 = data.client_id;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
+const err102 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.type,parentSchema:schema43,data:data48};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 < 1 || isNaN(data48)){
+const err103 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema43,data:data48};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+}
+if(data.domains !== undefined){
+let data49 = data.domains;
+if((!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))) && (data49 !== null)){
+const err104 = {instancePath:instancePath+"/domains",schemaPath:"#/allOf/4/then/properties/domains/type",keyword:"type",params:{type: schema32.allOf[4].then.properties.domains.type},message:"must be integer,null",schema:schema32.allOf[4].then.properties.domains.type,parentSchema:schema32.allOf[4].then.properties.domains,data:data49};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 < 0 || isNaN(data49)){
+const err105 = {instancePath:instancePath+"/domains",schemaPath:"#/allOf/4/then/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[4].then.properties.domains,data:data49};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+}
+if(data.domain_names !== undefined){
+let data50 = data.domain_names;
+if((!(Array.isArray(data50))) && (data50 !== null)){
+const err106 = {instancePath:instancePath+"/domain_names",schemaPath:"#/allOf/4/then/properties/domain_names/type",keyword:"type",params:{type: schema32.allOf[4].then.properties.domain_names.type},message:"must be array,null",schema:schema32.allOf[4].then.properties.domain_names.type,parentSchema:schema32.allOf[4].then.properties.domain_names,data:data50};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+if(Array.isArray(data50)){
+const len2 = data50.length;
+for(let i2=0; i2<len2; i2++){
+let data51 = data50[i2];
+if(typeof data51 !== "string"){
+const err107 = {instancePath:instancePath+"/domain_names/" + i2,schemaPath:"#/allOf/4/then/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.domain_names.items.type,parentSchema:schema32.allOf[4].then.properties.domain_names.items,data:data51};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+}
+}
+}
+var _valid4 = _errs118 === errors;
+valid32 = _valid4;
+if(valid32){
+var props4 = true;
+}
+}
+if(!valid32){
+const err108 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[4].if,parentSchema:schema32.allOf[4],data};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
 }
 errors++;
 }
@@ -2804,143 +2914,13 @@ props0 = props0 || {};
 Object.assign(props0, props4);
 }
 }
-const _errs125 = errors;
-let valid37 = true;
-const _errs126 = errors;
+const _errs135 = errors;
+let valid39 = true;
+const _errs136 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.action === undefined) && (missing5 = "action")) || ((data.type === undefined) && (missing5 = "type"))){
-const err100 = {};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs127 = errors;
-if("delete" !== data.action){
-const err101 = {};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
-errors++;
-}
-var valid38 = _errs127 === errors;
-}
-else {
-var valid38 = true;
-}
-if(valid38){
-if(data.type !== undefined){
-const _errs128 = errors;
-if("domain" !== data.type){
-const err102 = {};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
-errors++;
-}
-var valid38 = _errs128 === errors;
-}
-else {
-var valid38 = true;
-}
-}
-}
-}
-var _valid5 = _errs126 === errors;
-errors = _errs125;
-if(vErrors !== null){
-if(_errs125){
-vErrors.length = _errs125;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid5){
-const _errs129 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.domain_id === undefined){
-const err103 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
-}
-errors++;
-}
-if(data.client === undefined){
-const err104 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
-if(vErrors === null){
-vErrors = [err104];
-}
-else {
-vErrors.push(err104);
-}
-errors++;
-}
-if(data.client_id === undefined){
-const err105 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
-if(vErrors === null){
-vErrors = [err105];
-}
-else {
-vErrors.push(err105);
-}
-errors++;
-}
-if(data.subdomains === undefined){
-const err106 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "subdomains"},message:"must have required property '"+"subdomains"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
-if(vErrors === null){
-vErrors = [err106];
-}
-else {
-vErrors.push(err106);
-}
-errors++;
-}
-for(const key8 in data){
-if(!(func3.call(schema32.allOf[5].then.properties, key8))){
-const err107 = {instancePath,schemaPath:"#/allOf/5/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[5].then,data};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data50 = data.id;
-if(typeof data50 !== "string"){
-const err108 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/5/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[5].then.properties.id.type,parentSchema:schema32.allOf[5].then.properties.id,data:data50};
-if(vErrors === null){
-vErrors = [err108];
-}
-else {
-vErrors.push(err108);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data51 = data.name;
-if(typeof data51 === "string"){
-if(!pattern11.test(data51)){
-const err109 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data51};
+const err109 = {};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -2949,9 +2929,11 @@ vErrors.push(err109);
 }
 errors++;
 }
-}
 else {
-const err110 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data51};
+if(data.action !== undefined){
+const _errs137 = errors;
+if("delete" !== data.action){
+const err110 = {};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -2960,11 +2942,16 @@ vErrors.push(err110);
 }
 errors++;
 }
+var valid40 = _errs137 === errors;
 }
-if(data.domain_id !== undefined){
-let data52 = data.domain_id;
-if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
-const err111 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.type,parentSchema:schema42,data:data52};
+else {
+var valid40 = true;
+}
+if(valid40){
+if(data.type !== undefined){
+const _errs138 = errors;
+if("domain" !== data.type){
+const err111 = {};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -2973,9 +2960,29 @@ vErrors.push(err111);
 }
 errors++;
 }
-if((typeof data52 == "number") && (isFinite(data52))){
-if(data52 < 1 || isNaN(data52)){
-const err112 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema42,data:data52};
+var valid40 = _errs138 === errors;
+}
+else {
+var valid40 = true;
+}
+}
+}
+}
+var _valid5 = _errs136 === errors;
+errors = _errs135;
+if(vErrors !== null){
+if(_errs135){
+vErrors.length = _errs135;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid5){
+const _errs139 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.domain_id === undefined){
+const err112 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -2984,13 +2991,8 @@ vErrors.push(err112);
 }
 errors++;
 }
-}
-}
-if(data.client !== undefined){
-let data53 = data.client;
-if(typeof data53 === "string"){
-if(!pattern10.test(data53)){
-const err113 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data53};
+if(data.client === undefined){
+const err113 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -2999,9 +3001,8 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-else {
-const err114 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data53};
+if(data.client_id === undefined){
+const err114 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -3010,11 +3011,8 @@ vErrors.push(err114);
 }
 errors++;
 }
-}
-if(data.client_id !== undefined){
-let data54 = data.client_id;
-if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
-const err115 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.type,parentSchema:schema42,data:data54};
+if(data.subdomains === undefined){
+const err115 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "subdomains"},message:"must have required property '"+"subdomains"+"'",schema:schema32.allOf[5].then.required,parentSchema:schema32.allOf[5].then,data};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -3023,9 +3021,9 @@ vErrors.push(err115);
 }
 errors++;
 }
-if((typeof data54 == "number") && (isFinite(data54))){
-if(data54 < 1 || isNaN(data54)){
-const err116 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema42,data:data54};
+for(const key9 in data){
+if(!(func3.call(schema32.allOf[5].then.properties, key9))){
+const err116 = {instancePath,schemaPath:"#/allOf/5/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[5].then,data};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -3035,15 +3033,10 @@ vErrors.push(err116);
 errors++;
 }
 }
-}
-if(data.subdomains !== undefined){
-let data55 = data.subdomains;
-if(Array.isArray(data55)){
-const len3 = data55.length;
-for(let i3=0; i3<len3; i3++){
-let data56 = data55[i3];
-if(typeof data56 !== "string"){
-const err117 = {instancePath:instancePath+"/subdomains/" + i3,schemaPath:"#/allOf/5/then/properties/subdomains/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[5].then.properties.subdomains.items.type,parentSchema:schema32.allOf[5].then.properties.subdomains.items,data:data56};
+if(data.id !== undefined){
+let data54 = data.id;
+if(typeof data54 !== "string"){
+const err117 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/5/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[5].then.properties.id.type,parentSchema:schema32.allOf[5].then.properties.id,data:data54};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -3053,9 +3046,11 @@ vErrors.push(err117);
 errors++;
 }
 }
-}
-else {
-const err118 = {instancePath:instancePath+"/subdomains",schemaPath:"#/allOf/5/then/properties/subdomains/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[5].then.properties.subdomains.type,parentSchema:schema32.allOf[5].then.properties.subdomains,data:data55};
+if(data.name !== undefined){
+let data55 = data.name;
+if(typeof data55 === "string"){
+if(!pattern11.test(data55)){
+const err118 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data55};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -3065,20 +3060,135 @@ vErrors.push(err118);
 errors++;
 }
 }
-}
-var _valid5 = _errs129 === errors;
-valid37 = _valid5;
-if(valid37){
-var props5 = true;
-}
-}
-if(!valid37){
-const err119 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[5].if,parentSchema:schema32.allOf[5],data};
+else {
+const err119 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data55};
 if(vErrors === null){
 vErrors = [err119];
 }
 else {
 vErrors.push(err119);
+}
+errors++;
+}
+}
+if(data.domain_id !== undefined){
+let data56 = data.domain_id;
+if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
+const err120 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.type,parentSchema:schema43,data:data56};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+if((typeof data56 == "number") && (isFinite(data56))){
+if(data56 < 1 || isNaN(data56)){
+const err121 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema43,data:data56};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+}
+if(data.client !== undefined){
+let data57 = data.client;
+if(typeof data57 === "string"){
+if(!pattern10.test(data57)){
+const err122 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data57};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+else {
+const err123 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data57};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+if(data.client_id !== undefined){
+let data58 = data.client_id;
+if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
+const err124 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.type,parentSchema:schema43,data:data58};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+if((typeof data58 == "number") && (isFinite(data58))){
+if(data58 < 1 || isNaN(data58)){
+const err125 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema43,data:data58};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+}
+if(data.subdomains !== undefined){
+let data59 = data.subdomains;
+if(Array.isArray(data59)){
+const len3 = data59.length;
+for(let i3=0; i3<len3; i3++){
+let data60 = data59[i3];
+if(typeof data60 !== "string"){
+const err126 = {instancePath:instancePath+"/subdomains/" + i3,schemaPath:"#/allOf/5/then/properties/subdomains/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[5].then.properties.subdomains.items.type,parentSchema:schema32.allOf[5].then.properties.subdomains.items,data:data60};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+}
+else {
+const err127 = {instancePath:instancePath+"/subdomains",schemaPath:"#/allOf/5/then/properties/subdomains/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[5].then.properties.subdomains.type,parentSchema:schema32.allOf[5].then.properties.subdomains,data:data59};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+}
+var _valid5 = _errs139 === errors;
+valid39 = _valid5;
+if(valid39){
+var props5 = true;
+}
+}
+if(!valid39){
+const err128 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[5].if,parentSchema:schema32.allOf[5],data};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
 }
 errors++;
 }
@@ -3091,135 +3201,13 @@ props0 = props0 || {};
 Object.assign(props0, props5);
 }
 }
-const _errs150 = errors;
-let valid46 = true;
-const _errs151 = errors;
+const _errs160 = errors;
+let valid48 = true;
+const _errs161 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if(((data.action === undefined) && (missing6 = "action")) || ((data.type === undefined) && (missing6 = "type"))){
-const err120 = {};
-if(vErrors === null){
-vErrors = [err120];
-}
-else {
-vErrors.push(err120);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs152 = errors;
-if("update" !== data.action){
-const err121 = {};
-if(vErrors === null){
-vErrors = [err121];
-}
-else {
-vErrors.push(err121);
-}
-errors++;
-}
-var valid47 = _errs152 === errors;
-}
-else {
-var valid47 = true;
-}
-if(valid47){
-if(data.type !== undefined){
-const _errs153 = errors;
-if("dns_zone" !== data.type){
-const err122 = {};
-if(vErrors === null){
-vErrors = [err122];
-}
-else {
-vErrors.push(err122);
-}
-errors++;
-}
-var valid47 = _errs153 === errors;
-}
-else {
-var valid47 = true;
-}
-}
-}
-}
-var _valid6 = _errs151 === errors;
-errors = _errs150;
-if(vErrors !== null){
-if(_errs150){
-vErrors.length = _errs150;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid6){
-const _errs154 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err123 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err123];
-}
-else {
-vErrors.push(err123);
-}
-errors++;
-}
-if(data.domain_id === undefined){
-const err124 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err124];
-}
-else {
-vErrors.push(err124);
-}
-errors++;
-}
-if(data.records === undefined){
-const err125 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err125];
-}
-else {
-vErrors.push(err125);
-}
-errors++;
-}
-if(data.prune === undefined){
-const err126 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "prune"},message:"must have required property '"+"prune"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err126];
-}
-else {
-vErrors.push(err126);
-}
-errors++;
-}
-if(data.keep === undefined){
-const err127 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "keep"},message:"must have required property '"+"keep"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err127];
-}
-else {
-vErrors.push(err127);
-}
-errors++;
-}
-if(data.makes_custom === undefined){
-const err128 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "makes_custom"},message:"must have required property '"+"makes_custom"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
-if(vErrors === null){
-vErrors = [err128];
-}
-else {
-vErrors.push(err128);
-}
-errors++;
-}
-if(data.zone_digest === undefined){
-const err129 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "zone_digest"},message:"must have required property '"+"zone_digest"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
+const err129 = {};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -3228,9 +3216,11 @@ vErrors.push(err129);
 }
 errors++;
 }
-for(const key9 in data){
-if(!(func3.call(schema32.allOf[6].then.properties, key9))){
-const err130 = {instancePath,schemaPath:"#/allOf/6/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[6].then,data};
+else {
+if(data.action !== undefined){
+const _errs162 = errors;
+if("update" !== data.action){
+const err130 = {};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -3239,11 +3229,16 @@ vErrors.push(err130);
 }
 errors++;
 }
+var valid49 = _errs162 === errors;
 }
-if(data.id !== undefined){
-let data59 = data.id;
-if(typeof data59 !== "string"){
-const err131 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/6/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[6].then.properties.id.type,parentSchema:schema32.allOf[6].then.properties.id,data:data59};
+else {
+var valid49 = true;
+}
+if(valid49){
+if(data.type !== undefined){
+const _errs163 = errors;
+if("dns_zone" !== data.type){
+const err131 = {};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -3252,12 +3247,29 @@ vErrors.push(err131);
 }
 errors++;
 }
+var valid49 = _errs163 === errors;
 }
-if(data.name !== undefined){
-let data60 = data.name;
-if(typeof data60 === "string"){
-if(!pattern11.test(data60)){
-const err132 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data60};
+else {
+var valid49 = true;
+}
+}
+}
+}
+var _valid6 = _errs161 === errors;
+errors = _errs160;
+if(vErrors !== null){
+if(_errs160){
+vErrors.length = _errs160;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid6){
+const _errs164 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err132 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -3266,9 +3278,8 @@ vErrors.push(err132);
 }
 errors++;
 }
-}
-else {
-const err133 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data60};
+if(data.domain_id === undefined){
+const err133 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -3277,12 +3288,8 @@ vErrors.push(err133);
 }
 errors++;
 }
-}
-if(data.client !== undefined){
-let data61 = data.client;
-if(typeof data61 === "string"){
-if(!pattern10.test(data61)){
-const err134 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data61};
+if(data.records === undefined){
+const err134 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "records"},message:"must have required property '"+"records"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -3291,9 +3298,8 @@ vErrors.push(err134);
 }
 errors++;
 }
-}
-else {
-const err135 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data61};
+if(data.prune === undefined){
+const err135 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "prune"},message:"must have required property '"+"prune"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -3302,11 +3308,8 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-if(data.domain_id !== undefined){
-let data62 = data.domain_id;
-if((!(((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62))) && (isFinite(data62)))) && (data62 !== null)){
-const err136 = {instancePath:instancePath+"/domain_id",schemaPath:"#/allOf/6/then/properties/domain_id/type",keyword:"type",params:{type: schema32.allOf[6].then.properties.domain_id.type},message:"must be integer,null",schema:schema32.allOf[6].then.properties.domain_id.type,parentSchema:schema32.allOf[6].then.properties.domain_id,data:data62};
+if(data.keep === undefined){
+const err136 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "keep"},message:"must have required property '"+"keep"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -3315,9 +3318,8 @@ vErrors.push(err136);
 }
 errors++;
 }
-if((typeof data62 == "number") && (isFinite(data62))){
-if(data62 < 1 || isNaN(data62)){
-const err137 = {instancePath:instancePath+"/domain_id",schemaPath:"#/allOf/6/then/properties/domain_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[6].then.properties.domain_id,data:data62};
+if(data.makes_custom === undefined){
+const err137 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "makes_custom"},message:"must have required property '"+"makes_custom"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -3326,17 +3328,8 @@ vErrors.push(err137);
 }
 errors++;
 }
-}
-}
-if(data.records !== undefined){
-let data63 = data.records;
-if(Array.isArray(data63)){
-const len4 = data63.length;
-for(let i4=0; i4<len4; i4++){
-let data64 = data63[i4];
-if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
-if(data64.op === undefined){
-const err138 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'",schema:schema62.required,parentSchema:schema62,data:data64};
+if(data.zone_digest === undefined){
+const err138 = {instancePath,schemaPath:"#/allOf/6/then/required",keyword:"required",params:{missingProperty: "zone_digest"},message:"must have required property '"+"zone_digest"+"'",schema:schema32.allOf[6].then.required,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -3345,8 +3338,9 @@ vErrors.push(err138);
 }
 errors++;
 }
-if(data64.host === undefined){
-const err139 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'",schema:schema62.required,parentSchema:schema62,data:data64};
+for(const key10 in data){
+if(!(func3.call(schema32.allOf[6].then.properties, key10))){
+const err139 = {instancePath,schemaPath:"#/allOf/6/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[6].then,data};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -3355,8 +3349,11 @@ vErrors.push(err139);
 }
 errors++;
 }
-if(data64.type === undefined){
-const err140 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema62.required,parentSchema:schema62,data:data64};
+}
+if(data.id !== undefined){
+let data63 = data.id;
+if(typeof data63 !== "string"){
+const err140 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/6/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[6].then.properties.id.type,parentSchema:schema32.allOf[6].then.properties.id,data:data63};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -3365,8 +3362,12 @@ vErrors.push(err140);
 }
 errors++;
 }
-if(data64.value === undefined){
-const err141 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema62.required,parentSchema:schema62,data:data64};
+}
+if(data.name !== undefined){
+let data64 = data.name;
+if(typeof data64 === "string"){
+if(!pattern11.test(data64)){
+const err141 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data64};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -3375,8 +3376,9 @@ vErrors.push(err141);
 }
 errors++;
 }
-if(data64.ttl === undefined){
-const err142 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "ttl"},message:"must have required property '"+"ttl"+"'",schema:schema62.required,parentSchema:schema62,data:data64};
+}
+else {
+const err142 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data64};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -3385,9 +3387,12 @@ vErrors.push(err142);
 }
 errors++;
 }
-for(const key10 in data64){
-if(!((((((key10 === "op") || (key10 === "host")) || (key10 === "type")) || (key10 === "value")) || (key10 === "ttl")) || (key10 === "ttl_before"))){
-const err143 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema62,data:data64};
+}
+if(data.client !== undefined){
+let data65 = data.client;
+if(typeof data65 === "string"){
+if(!pattern10.test(data65)){
+const err143 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data65};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -3397,10 +3402,8 @@ vErrors.push(err143);
 errors++;
 }
 }
-if(data64.op !== undefined){
-let data65 = data64.op;
-if(!(((data65 === "add") || (data65 === "remove")) || (data65 === "update"))){
-const err144 = {instancePath:instancePath+"/records/" + i4+"/op",schemaPath:"#/$defs/recordOp/properties/op/enum",keyword:"enum",params:{allowedValues: schema62.properties.op.enum},message:"must be equal to one of the allowed values",schema:schema62.properties.op.enum,parentSchema:schema62.properties.op,data:data65};
+else {
+const err144 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data65};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -3410,10 +3413,10 @@ vErrors.push(err144);
 errors++;
 }
 }
-if(data64.host !== undefined){
-let data66 = data64.host;
-if(typeof data66 !== "string"){
-const err145 = {instancePath:instancePath+"/records/" + i4+"/host",schemaPath:"#/$defs/recordOp/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.host.type,parentSchema:schema62.properties.host,data:data66};
+if(data.domain_id !== undefined){
+let data66 = data.domain_id;
+if((!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))) && (data66 !== null)){
+const err145 = {instancePath:instancePath+"/domain_id",schemaPath:"#/allOf/6/then/properties/domain_id/type",keyword:"type",params:{type: schema32.allOf[6].then.properties.domain_id.type},message:"must be integer,null",schema:schema32.allOf[6].then.properties.domain_id.type,parentSchema:schema32.allOf[6].then.properties.domain_id,data:data66};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -3422,11 +3425,9 @@ vErrors.push(err145);
 }
 errors++;
 }
-}
-if(data64.type !== undefined){
-let data67 = data64.type;
-if(typeof data67 !== "string"){
-const err146 = {instancePath:instancePath+"/records/" + i4+"/type",schemaPath:"#/$defs/recordOp/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.type.type,parentSchema:schema62.properties.type,data:data67};
+if((typeof data66 == "number") && (isFinite(data66))){
+if(data66 < 1 || isNaN(data66)){
+const err146 = {instancePath:instancePath+"/domain_id",schemaPath:"#/allOf/6/then/properties/domain_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[6].then.properties.domain_id,data:data66};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -3436,10 +3437,16 @@ vErrors.push(err146);
 errors++;
 }
 }
-if(data64.value !== undefined){
-let data68 = data64.value;
-if(typeof data68 !== "string"){
-const err147 = {instancePath:instancePath+"/records/" + i4+"/value",schemaPath:"#/$defs/recordOp/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.value.type,parentSchema:schema62.properties.value,data:data68};
+}
+if(data.records !== undefined){
+let data67 = data.records;
+if(Array.isArray(data67)){
+const len4 = data67.length;
+for(let i4=0; i4<len4; i4++){
+let data68 = data67[i4];
+if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+if(data68.op === undefined){
+const err147 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'",schema:schema63.required,parentSchema:schema63,data:data68};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -3448,11 +3455,8 @@ vErrors.push(err147);
 }
 errors++;
 }
-}
-if(data64.ttl !== undefined){
-let data69 = data64.ttl;
-if(!(((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69))) && (isFinite(data69)))){
-const err148 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema62.properties.ttl.type,parentSchema:schema62.properties.ttl,data:data69};
+if(data68.host === undefined){
+const err148 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'",schema:schema63.required,parentSchema:schema63,data:data68};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -3461,9 +3465,8 @@ vErrors.push(err148);
 }
 errors++;
 }
-if((typeof data69 == "number") && (isFinite(data69))){
-if(data69 < 0 || isNaN(data69)){
-const err149 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema62.properties.ttl,data:data69};
+if(data68.type === undefined){
+const err149 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema63.required,parentSchema:schema63,data:data68};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -3472,12 +3475,8 @@ vErrors.push(err149);
 }
 errors++;
 }
-}
-}
-if(data64.ttl_before !== undefined){
-let data70 = data64.ttl_before;
-if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
-const err150 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema62.properties.ttl_before.type,parentSchema:schema62.properties.ttl_before,data:data70};
+if(data68.value === undefined){
+const err150 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema63.required,parentSchema:schema63,data:data68};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -3486,9 +3485,8 @@ vErrors.push(err150);
 }
 errors++;
 }
-if((typeof data70 == "number") && (isFinite(data70))){
-if(data70 < 0 || isNaN(data70)){
-const err151 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema62.properties.ttl_before,data:data70};
+if(data68.ttl === undefined){
+const err151 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/required",keyword:"required",params:{missingProperty: "ttl"},message:"must have required property '"+"ttl"+"'",schema:schema63.required,parentSchema:schema63,data:data68};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -3497,11 +3495,9 @@ vErrors.push(err151);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err152 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data:data64};
+for(const key11 in data68){
+if(!((((((key11 === "op") || (key11 === "host")) || (key11 === "type")) || (key11 === "value")) || (key11 === "ttl")) || (key11 === "ttl_before"))){
+const err152 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema63,data:data68};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -3511,9 +3507,10 @@ vErrors.push(err152);
 errors++;
 }
 }
-}
-else {
-const err153 = {instancePath:instancePath+"/records",schemaPath:"#/allOf/6/then/properties/records/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[6].then.properties.records.type,parentSchema:schema32.allOf[6].then.properties.records,data:data63};
+if(data68.op !== undefined){
+let data69 = data68.op;
+if(!(((data69 === "add") || (data69 === "remove")) || (data69 === "update"))){
+const err153 = {instancePath:instancePath+"/records/" + i4+"/op",schemaPath:"#/$defs/recordOp/properties/op/enum",keyword:"enum",params:{allowedValues: schema63.properties.op.enum},message:"must be equal to one of the allowed values",schema:schema63.properties.op.enum,parentSchema:schema63.properties.op,data:data69};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -3523,10 +3520,10 @@ vErrors.push(err153);
 errors++;
 }
 }
-if(data.prune !== undefined){
-let data71 = data.prune;
-if(typeof data71 !== "boolean"){
-const err154 = {instancePath:instancePath+"/prune",schemaPath:"#/allOf/6/then/properties/prune/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.allOf[6].then.properties.prune.type,parentSchema:schema32.allOf[6].then.properties.prune,data:data71};
+if(data68.host !== undefined){
+let data70 = data68.host;
+if(typeof data70 !== "string"){
+const err154 = {instancePath:instancePath+"/records/" + i4+"/host",schemaPath:"#/$defs/recordOp/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.host.type,parentSchema:schema63.properties.host,data:data70};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -3536,14 +3533,10 @@ vErrors.push(err154);
 errors++;
 }
 }
-if(data.keep !== undefined){
-let data72 = data.keep;
-if(Array.isArray(data72)){
-const len5 = data72.length;
-for(let i5=0; i5<len5; i5++){
-let data73 = data72[i5];
-if(typeof data73 !== "string"){
-const err155 = {instancePath:instancePath+"/keep/" + i5,schemaPath:"#/allOf/6/then/properties/keep/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[6].then.properties.keep.items.type,parentSchema:schema32.allOf[6].then.properties.keep.items,data:data73};
+if(data68.type !== undefined){
+let data71 = data68.type;
+if(typeof data71 !== "string"){
+const err155 = {instancePath:instancePath+"/records/" + i4+"/type",schemaPath:"#/$defs/recordOp/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.type.type,parentSchema:schema63.properties.type,data:data71};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -3553,9 +3546,10 @@ vErrors.push(err155);
 errors++;
 }
 }
-}
-else {
-const err156 = {instancePath:instancePath+"/keep",schemaPath:"#/allOf/6/then/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[6].then.properties.keep.type,parentSchema:schema32.allOf[6].then.properties.keep,data:data72};
+if(data68.value !== undefined){
+let data72 = data68.value;
+if(typeof data72 !== "string"){
+const err156 = {instancePath:instancePath+"/records/" + i4+"/value",schemaPath:"#/$defs/recordOp/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.value.type,parentSchema:schema63.properties.value,data:data72};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -3565,10 +3559,10 @@ vErrors.push(err156);
 errors++;
 }
 }
-if(data.makes_custom !== undefined){
-let data74 = data.makes_custom;
-if(typeof data74 !== "boolean"){
-const err157 = {instancePath:instancePath+"/makes_custom",schemaPath:"#/allOf/6/then/properties/makes_custom/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.allOf[6].then.properties.makes_custom.type,parentSchema:schema32.allOf[6].then.properties.makes_custom,data:data74};
+if(data68.ttl !== undefined){
+let data73 = data68.ttl;
+if(!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))){
+const err157 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema63.properties.ttl.type,parentSchema:schema63.properties.ttl,data:data73};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -3577,11 +3571,9 @@ vErrors.push(err157);
 }
 errors++;
 }
-}
-if(data.zone_digest !== undefined){
-let data75 = data.zone_digest;
-if((typeof data75 !== "string") && (data75 !== null)){
-const err158 = {instancePath:instancePath+"/zone_digest",schemaPath:"#/allOf/6/then/properties/zone_digest/type",keyword:"type",params:{type: schema32.allOf[6].then.properties.zone_digest.type},message:"must be string,null",schema:schema32.allOf[6].then.properties.zone_digest.type,parentSchema:schema32.allOf[6].then.properties.zone_digest,data:data75};
+if((typeof data73 == "number") && (isFinite(data73))){
+if(data73 < 0 || isNaN(data73)){
+const err158 = {instancePath:instancePath+"/records/" + i4+"/ttl",schemaPath:"#/$defs/recordOp/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema63.properties.ttl,data:data73};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -3590,9 +3582,12 @@ vErrors.push(err158);
 }
 errors++;
 }
-if(typeof data75 === "string"){
-if(!pattern8.test(data75)){
-const err159 = {instancePath:instancePath+"/zone_digest",schemaPath:"#/allOf/6/then/properties/zone_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema32.allOf[6].then.properties.zone_digest,data:data75};
+}
+}
+if(data68.ttl_before !== undefined){
+let data74 = data68.ttl_before;
+if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
+const err159 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema63.properties.ttl_before.type,parentSchema:schema63.properties.ttl_before,data:data74};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -3601,22 +3596,137 @@ vErrors.push(err159);
 }
 errors++;
 }
-}
-}
-}
-var _valid6 = _errs154 === errors;
-valid46 = _valid6;
-if(valid46){
-var props6 = true;
-}
-}
-if(!valid46){
-const err160 = {instancePath,schemaPath:"#/allOf/6/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[6].if,parentSchema:schema32.allOf[6],data};
+if((typeof data74 == "number") && (isFinite(data74))){
+if(data74 < 0 || isNaN(data74)){
+const err160 = {instancePath:instancePath+"/records/" + i4+"/ttl_before",schemaPath:"#/$defs/recordOp/properties/ttl_before/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema63.properties.ttl_before,data:data74};
 if(vErrors === null){
 vErrors = [err160];
 }
 else {
 vErrors.push(err160);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err161 = {instancePath:instancePath+"/records/" + i4,schemaPath:"#/$defs/recordOp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data:data68};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+}
+}
+else {
+const err162 = {instancePath:instancePath+"/records",schemaPath:"#/allOf/6/then/properties/records/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[6].then.properties.records.type,parentSchema:schema32.allOf[6].then.properties.records,data:data67};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+}
+if(data.prune !== undefined){
+let data75 = data.prune;
+if(typeof data75 !== "boolean"){
+const err163 = {instancePath:instancePath+"/prune",schemaPath:"#/allOf/6/then/properties/prune/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.allOf[6].then.properties.prune.type,parentSchema:schema32.allOf[6].then.properties.prune,data:data75};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+}
+if(data.keep !== undefined){
+let data76 = data.keep;
+if(Array.isArray(data76)){
+const len5 = data76.length;
+for(let i5=0; i5<len5; i5++){
+let data77 = data76[i5];
+if(typeof data77 !== "string"){
+const err164 = {instancePath:instancePath+"/keep/" + i5,schemaPath:"#/allOf/6/then/properties/keep/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[6].then.properties.keep.items.type,parentSchema:schema32.allOf[6].then.properties.keep.items,data:data77};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+}
+}
+else {
+const err165 = {instancePath:instancePath+"/keep",schemaPath:"#/allOf/6/then/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[6].then.properties.keep.type,parentSchema:schema32.allOf[6].then.properties.keep,data:data76};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
+}
+if(data.makes_custom !== undefined){
+let data78 = data.makes_custom;
+if(typeof data78 !== "boolean"){
+const err166 = {instancePath:instancePath+"/makes_custom",schemaPath:"#/allOf/6/then/properties/makes_custom/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema32.allOf[6].then.properties.makes_custom.type,parentSchema:schema32.allOf[6].then.properties.makes_custom,data:data78};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+}
+if(data.zone_digest !== undefined){
+let data79 = data.zone_digest;
+if((typeof data79 !== "string") && (data79 !== null)){
+const err167 = {instancePath:instancePath+"/zone_digest",schemaPath:"#/allOf/6/then/properties/zone_digest/type",keyword:"type",params:{type: schema32.allOf[6].then.properties.zone_digest.type},message:"must be string,null",schema:schema32.allOf[6].then.properties.zone_digest.type,parentSchema:schema32.allOf[6].then.properties.zone_digest,data:data79};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+if(typeof data79 === "string"){
+if(!pattern8.test(data79)){
+const err168 = {instancePath:instancePath+"/zone_digest",schemaPath:"#/allOf/6/then/properties/zone_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema32.allOf[6].then.properties.zone_digest,data:data79};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+}
+}
+}
+var _valid6 = _errs164 === errors;
+valid48 = _valid6;
+if(valid48){
+var props6 = true;
+}
+}
+if(!valid48){
+const err169 = {instancePath,schemaPath:"#/allOf/6/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[6].if,parentSchema:schema32.allOf[6],data};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
 }
 errors++;
 }
@@ -3629,155 +3739,13 @@ props0 = props0 || {};
 Object.assign(props0, props6);
 }
 }
-const _errs194 = errors;
-let valid57 = true;
-const _errs195 = errors;
+const _errs204 = errors;
+let valid59 = true;
+const _errs205 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if(((data.action === undefined) && (missing7 = "action")) || ((data.type === undefined) && (missing7 = "type"))){
-const err161 = {};
-if(vErrors === null){
-vErrors = [err161];
-}
-else {
-vErrors.push(err161);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs196 = errors;
-if("create" !== data.action){
-const err162 = {};
-if(vErrors === null){
-vErrors = [err162];
-}
-else {
-vErrors.push(err162);
-}
-errors++;
-}
-var valid58 = _errs196 === errors;
-}
-else {
-var valid58 = true;
-}
-if(valid58){
-if(data.type !== undefined){
-const _errs197 = errors;
-if("hosting_plan" !== data.type){
-const err163 = {};
-if(vErrors === null){
-vErrors = [err163];
-}
-else {
-vErrors.push(err163);
-}
-errors++;
-}
-var valid58 = _errs197 === errors;
-}
-else {
-var valid58 = true;
-}
-}
-}
-}
-var _valid7 = _errs195 === errors;
-errors = _errs194;
-if(vErrors !== null){
-if(_errs194){
-vErrors.length = _errs194;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid7){
-const _errs198 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.objects === undefined){
-const err164 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "objects"},message:"must have required property '"+"objects"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
-if(vErrors === null){
-vErrors = [err164];
-}
-else {
-vErrors.push(err164);
-}
-errors++;
-}
-for(const key11 in data){
-if(!((((((((key11 === "id") || (key11 === "action")) || (key11 === "type")) || (key11 === "reason")) || (key11 === "depends_on")) || (key11 === "request")) || (key11 === "name")) || (key11 === "objects"))){
-const err165 = {instancePath,schemaPath:"#/allOf/7/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[7].then,data};
-if(vErrors === null){
-vErrors = [err165];
-}
-else {
-vErrors.push(err165);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data78 = data.id;
-if(typeof data78 !== "string"){
-const err166 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/7/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[7].then.properties.id.type,parentSchema:schema32.allOf[7].then.properties.id,data:data78};
-if(vErrors === null){
-vErrors = [err166];
-}
-else {
-vErrors.push(err166);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data79 = data.name;
-if(typeof data79 === "string"){
-if(func1(data79) < 1){
-const err167 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema63,data:data79};
-if(vErrors === null){
-vErrors = [err167];
-}
-else {
-vErrors.push(err167);
-}
-errors++;
-}
-}
-else {
-const err168 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.type,parentSchema:schema63,data:data79};
-if(vErrors === null){
-vErrors = [err168];
-}
-else {
-vErrors.push(err168);
-}
-errors++;
-}
-}
-if(data.objects !== undefined){
-let data80 = data.objects;
-if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
-for(const key12 in data80){
-if(!((((key12 === "resources") || (key12 === "permissions")) || (key12 === "php")) || (key12 === "php_fpm"))){
-const err169 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema64,data:data80};
-if(vErrors === null){
-vErrors = [err169];
-}
-else {
-vErrors.push(err169);
-}
-errors++;
-}
-}
-if(data80.resources !== undefined){
-let data81 = data80.resources;
-if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
-for(const key13 in data81){
-let data82 = data81[key13];
-if((((!(((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82))) && (isFinite(data82)))) && (typeof data82 !== "boolean")) && (typeof data82 !== "string")) && (data82 !== null)){
-const err170 = {instancePath:instancePath+"/objects/resources/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/resources/additionalProperties/type",keyword:"type",params:{type: schema64.properties.resources.additionalProperties.type},message:"must be integer,boolean,string,null",schema:schema64.properties.resources.additionalProperties.type,parentSchema:schema64.properties.resources.additionalProperties,data:data82};
+const err170 = {};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -3786,10 +3754,11 @@ vErrors.push(err170);
 }
 errors++;
 }
-}
-}
 else {
-const err171 = {instancePath:instancePath+"/objects/resources",schemaPath:"#/$defs/planObjects/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.resources.type,parentSchema:schema64.properties.resources,data:data81};
+if(data.action !== undefined){
+const _errs206 = errors;
+if("create" !== data.action){
+const err171 = {};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -3798,14 +3767,16 @@ vErrors.push(err171);
 }
 errors++;
 }
+var valid60 = _errs206 === errors;
 }
-if(data80.permissions !== undefined){
-let data83 = data80.permissions;
-if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
-for(const key14 in data83){
-let data84 = data83[key14];
-if((((!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))) && (typeof data84 !== "boolean")) && (typeof data84 !== "string")) && (data84 !== null)){
-const err172 = {instancePath:instancePath+"/objects/permissions/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/permissions/additionalProperties/type",keyword:"type",params:{type: schema64.properties.permissions.additionalProperties.type},message:"must be integer,boolean,string,null",schema:schema64.properties.permissions.additionalProperties.type,parentSchema:schema64.properties.permissions.additionalProperties,data:data84};
+else {
+var valid60 = true;
+}
+if(valid60){
+if(data.type !== undefined){
+const _errs207 = errors;
+if("hosting_plan" !== data.type){
+const err172 = {};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -3814,10 +3785,29 @@ vErrors.push(err172);
 }
 errors++;
 }
-}
+var valid60 = _errs207 === errors;
 }
 else {
-const err173 = {instancePath:instancePath+"/objects/permissions",schemaPath:"#/$defs/planObjects/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.permissions.type,parentSchema:schema64.properties.permissions,data:data83};
+var valid60 = true;
+}
+}
+}
+}
+var _valid7 = _errs205 === errors;
+errors = _errs204;
+if(vErrors !== null){
+if(_errs204){
+vErrors.length = _errs204;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid7){
+const _errs208 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.objects === undefined){
+const err173 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "objects"},message:"must have required property '"+"objects"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -3826,14 +3816,9 @@ vErrors.push(err173);
 }
 errors++;
 }
-}
-if(data80.php !== undefined){
-let data85 = data80.php;
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-for(const key15 in data85){
-let data86 = data85[key15];
-if((((!(((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86))) && (isFinite(data86)))) && (typeof data86 !== "boolean")) && (typeof data86 !== "string")) && (data86 !== null)){
-const err174 = {instancePath:instancePath+"/objects/php/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php/additionalProperties/type",keyword:"type",params:{type: schema64.properties.php.additionalProperties.type},message:"must be integer,boolean,string,null",schema:schema64.properties.php.additionalProperties.type,parentSchema:schema64.properties.php.additionalProperties,data:data86};
+for(const key12 in data){
+if(!((((((((key12 === "id") || (key12 === "action")) || (key12 === "type")) || (key12 === "reason")) || (key12 === "depends_on")) || (key12 === "request")) || (key12 === "name")) || (key12 === "objects"))){
+const err174 = {instancePath,schemaPath:"#/allOf/7/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[7].then,data};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -3843,9 +3828,10 @@ vErrors.push(err174);
 errors++;
 }
 }
-}
-else {
-const err175 = {instancePath:instancePath+"/objects/php",schemaPath:"#/$defs/planObjects/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.php.type,parentSchema:schema64.properties.php,data:data85};
+if(data.id !== undefined){
+let data82 = data.id;
+if(typeof data82 !== "string"){
+const err175 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/7/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[7].then.properties.id.type,parentSchema:schema32.allOf[7].then.properties.id,data:data82};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -3855,13 +3841,11 @@ vErrors.push(err175);
 errors++;
 }
 }
-if(data80.php_fpm !== undefined){
-let data87 = data80.php_fpm;
-if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
-for(const key16 in data87){
-let data88 = data87[key16];
-if((((!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))) && (typeof data88 !== "boolean")) && (typeof data88 !== "string")) && (data88 !== null)){
-const err176 = {instancePath:instancePath+"/objects/php_fpm/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php_fpm/additionalProperties/type",keyword:"type",params:{type: schema64.properties.php_fpm.additionalProperties.type},message:"must be integer,boolean,string,null",schema:schema64.properties.php_fpm.additionalProperties.type,parentSchema:schema64.properties.php_fpm.additionalProperties,data:data88};
+if(data.name !== undefined){
+let data83 = data.name;
+if(typeof data83 === "string"){
+if(func1(data83) < 1){
+const err176 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema64,data:data83};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -3871,9 +3855,8 @@ vErrors.push(err176);
 errors++;
 }
 }
-}
 else {
-const err177 = {instancePath:instancePath+"/objects/php_fpm",schemaPath:"#/$defs/planObjects/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.php_fpm.type,parentSchema:schema64.properties.php_fpm,data:data87};
+const err177 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data83};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -3883,9 +3866,12 @@ vErrors.push(err177);
 errors++;
 }
 }
-}
-else {
-const err178 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data:data80};
+if(data.objects !== undefined){
+let data84 = data.objects;
+if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
+for(const key13 in data84){
+if(!((((key13 === "resources") || (key13 === "permissions")) || (key13 === "php")) || (key13 === "php_fpm"))){
+const err178 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema65,data:data84};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -3895,20 +3881,144 @@ vErrors.push(err178);
 errors++;
 }
 }
-}
-var _valid7 = _errs198 === errors;
-valid57 = _valid7;
-if(valid57){
-var props7 = true;
-}
-}
-if(!valid57){
-const err179 = {instancePath,schemaPath:"#/allOf/7/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[7].if,parentSchema:schema32.allOf[7],data};
+if(data84.resources !== undefined){
+let data85 = data84.resources;
+if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
+for(const key14 in data85){
+let data86 = data85[key14];
+if((((!((typeof data86 == "number") && (isFinite(data86)))) && (typeof data86 !== "boolean")) && (typeof data86 !== "string")) && (data86 !== null)){
+const err179 = {instancePath:instancePath+"/objects/resources/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/resources/additionalProperties/type",keyword:"type",params:{type: schema65.properties.resources.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema65.properties.resources.additionalProperties.type,parentSchema:schema65.properties.resources.additionalProperties,data:data86};
 if(vErrors === null){
 vErrors = [err179];
 }
 else {
 vErrors.push(err179);
+}
+errors++;
+}
+}
+}
+else {
+const err180 = {instancePath:instancePath+"/objects/resources",schemaPath:"#/$defs/planObjects/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.resources.type,parentSchema:schema65.properties.resources,data:data85};
+if(vErrors === null){
+vErrors = [err180];
+}
+else {
+vErrors.push(err180);
+}
+errors++;
+}
+}
+if(data84.permissions !== undefined){
+let data87 = data84.permissions;
+if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
+for(const key15 in data87){
+let data88 = data87[key15];
+if((((!((typeof data88 == "number") && (isFinite(data88)))) && (typeof data88 !== "boolean")) && (typeof data88 !== "string")) && (data88 !== null)){
+const err181 = {instancePath:instancePath+"/objects/permissions/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/permissions/additionalProperties/type",keyword:"type",params:{type: schema65.properties.permissions.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema65.properties.permissions.additionalProperties.type,parentSchema:schema65.properties.permissions.additionalProperties,data:data88};
+if(vErrors === null){
+vErrors = [err181];
+}
+else {
+vErrors.push(err181);
+}
+errors++;
+}
+}
+}
+else {
+const err182 = {instancePath:instancePath+"/objects/permissions",schemaPath:"#/$defs/planObjects/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.permissions.type,parentSchema:schema65.properties.permissions,data:data87};
+if(vErrors === null){
+vErrors = [err182];
+}
+else {
+vErrors.push(err182);
+}
+errors++;
+}
+}
+if(data84.php !== undefined){
+let data89 = data84.php;
+if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
+for(const key16 in data89){
+let data90 = data89[key16];
+if((((!((typeof data90 == "number") && (isFinite(data90)))) && (typeof data90 !== "boolean")) && (typeof data90 !== "string")) && (data90 !== null)){
+const err183 = {instancePath:instancePath+"/objects/php/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php/additionalProperties/type",keyword:"type",params:{type: schema65.properties.php.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema65.properties.php.additionalProperties.type,parentSchema:schema65.properties.php.additionalProperties,data:data90};
+if(vErrors === null){
+vErrors = [err183];
+}
+else {
+vErrors.push(err183);
+}
+errors++;
+}
+}
+}
+else {
+const err184 = {instancePath:instancePath+"/objects/php",schemaPath:"#/$defs/planObjects/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.php.type,parentSchema:schema65.properties.php,data:data89};
+if(vErrors === null){
+vErrors = [err184];
+}
+else {
+vErrors.push(err184);
+}
+errors++;
+}
+}
+if(data84.php_fpm !== undefined){
+let data91 = data84.php_fpm;
+if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
+for(const key17 in data91){
+let data92 = data91[key17];
+if((((!((typeof data92 == "number") && (isFinite(data92)))) && (typeof data92 !== "boolean")) && (typeof data92 !== "string")) && (data92 !== null)){
+const err185 = {instancePath:instancePath+"/objects/php_fpm/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php_fpm/additionalProperties/type",keyword:"type",params:{type: schema65.properties.php_fpm.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema65.properties.php_fpm.additionalProperties.type,parentSchema:schema65.properties.php_fpm.additionalProperties,data:data92};
+if(vErrors === null){
+vErrors = [err185];
+}
+else {
+vErrors.push(err185);
+}
+errors++;
+}
+}
+}
+else {
+const err186 = {instancePath:instancePath+"/objects/php_fpm",schemaPath:"#/$defs/planObjects/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.php_fpm.type,parentSchema:schema65.properties.php_fpm,data:data91};
+if(vErrors === null){
+vErrors = [err186];
+}
+else {
+vErrors.push(err186);
+}
+errors++;
+}
+}
+}
+else {
+const err187 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data:data84};
+if(vErrors === null){
+vErrors = [err187];
+}
+else {
+vErrors.push(err187);
+}
+errors++;
+}
+}
+}
+var _valid7 = _errs208 === errors;
+valid59 = _valid7;
+if(valid59){
+var props7 = true;
+}
+}
+if(!valid59){
+const err188 = {instancePath,schemaPath:"#/allOf/7/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[7].if,parentSchema:schema32.allOf[7],data};
+if(vErrors === null){
+vErrors = [err188];
+}
+else {
+vErrors.push(err188);
 }
 errors++;
 }
@@ -3921,144 +4031,13 @@ props0 = props0 || {};
 Object.assign(props0, props7);
 }
 }
-const _errs230 = errors;
-let valid67 = true;
-const _errs231 = errors;
+const _errs240 = errors;
+let valid69 = true;
+const _errs241 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if(((data.action === undefined) && (missing8 = "action")) || ((data.type === undefined) && (missing8 = "type"))){
-const err180 = {};
-if(vErrors === null){
-vErrors = [err180];
-}
-else {
-vErrors.push(err180);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs232 = errors;
-if("update" !== data.action){
-const err181 = {};
-if(vErrors === null){
-vErrors = [err181];
-}
-else {
-vErrors.push(err181);
-}
-errors++;
-}
-var valid68 = _errs232 === errors;
-}
-else {
-var valid68 = true;
-}
-if(valid68){
-if(data.type !== undefined){
-const _errs233 = errors;
-if("hosting_plan" !== data.type){
-const err182 = {};
-if(vErrors === null){
-vErrors = [err182];
-}
-else {
-vErrors.push(err182);
-}
-errors++;
-}
-var valid68 = _errs233 === errors;
-}
-else {
-var valid68 = true;
-}
-}
-}
-}
-var _valid8 = _errs231 === errors;
-errors = _errs230;
-if(vErrors !== null){
-if(_errs230){
-vErrors.length = _errs230;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid8){
-const _errs234 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.plan_id === undefined){
-const err183 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
-if(vErrors === null){
-vErrors = [err183];
-}
-else {
-vErrors.push(err183);
-}
-errors++;
-}
-if(data.fields === undefined){
-const err184 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
-if(vErrors === null){
-vErrors = [err184];
-}
-else {
-vErrors.push(err184);
-}
-errors++;
-}
-if(data.clients === undefined){
-const err185 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
-if(vErrors === null){
-vErrors = [err185];
-}
-else {
-vErrors.push(err185);
-}
-errors++;
-}
-for(const key17 in data){
-if(!(func3.call(schema32.allOf[8].then.properties, key17))){
-const err186 = {instancePath,schemaPath:"#/allOf/8/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[8].then,data};
-if(vErrors === null){
-vErrors = [err186];
-}
-else {
-vErrors.push(err186);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data91 = data.id;
-if(typeof data91 !== "string"){
-const err187 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/8/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[8].then.properties.id.type,parentSchema:schema32.allOf[8].then.properties.id,data:data91};
-if(vErrors === null){
-vErrors = [err187];
-}
-else {
-vErrors.push(err187);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data92 = data.name;
-if(typeof data92 === "string"){
-if(func1(data92) < 1){
-const err188 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema63,data:data92};
-if(vErrors === null){
-vErrors = [err188];
-}
-else {
-vErrors.push(err188);
-}
-errors++;
-}
-}
-else {
-const err189 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.type,parentSchema:schema63,data:data92};
+const err189 = {};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -4067,11 +4046,11 @@ vErrors.push(err189);
 }
 errors++;
 }
-}
-if(data.plan_id !== undefined){
-let data93 = data.plan_id;
-if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
-const err190 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.type,parentSchema:schema42,data:data93};
+else {
+if(data.action !== undefined){
+const _errs242 = errors;
+if("update" !== data.action){
+const err190 = {};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -4080,9 +4059,16 @@ vErrors.push(err190);
 }
 errors++;
 }
-if((typeof data93 == "number") && (isFinite(data93))){
-if(data93 < 1 || isNaN(data93)){
-const err191 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema42,data:data93};
+var valid70 = _errs242 === errors;
+}
+else {
+var valid70 = true;
+}
+if(valid70){
+if(data.type !== undefined){
+const _errs243 = errors;
+if("hosting_plan" !== data.type){
+const err191 = {};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -4091,13 +4077,29 @@ vErrors.push(err191);
 }
 errors++;
 }
+var valid70 = _errs243 === errors;
+}
+else {
+var valid70 = true;
 }
 }
-if(data.fields !== undefined){
-let data94 = data.fields;
-if(Array.isArray(data94)){
-if(data94.length < 1){
-const err192 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[8].then.properties.fields,data:data94};
+}
+}
+var _valid8 = _errs241 === errors;
+errors = _errs240;
+if(vErrors !== null){
+if(_errs240){
+vErrors.length = _errs240;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid8){
+const _errs244 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.plan_id === undefined){
+const err192 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -4106,12 +4108,8 @@ vErrors.push(err192);
 }
 errors++;
 }
-const len6 = data94.length;
-for(let i6=0; i6<len6; i6++){
-let data95 = data94[i6];
-if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
-if(data95.field === undefined){
-const err193 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[8].then.properties.fields.items.required,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data95};
+if(data.fields === undefined){
+const err193 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -4120,8 +4118,8 @@ vErrors.push(err193);
 }
 errors++;
 }
-if(data95.before === undefined){
-const err194 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[8].then.properties.fields.items.required,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data95};
+if(data.clients === undefined){
+const err194 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -4130,8 +4128,9 @@ vErrors.push(err194);
 }
 errors++;
 }
-if(data95.after === undefined){
-const err195 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[8].then.properties.fields.items.required,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data95};
+for(const key18 in data){
+if(!(func3.call(schema32.allOf[8].then.properties, key18))){
+const err195 = {instancePath,schemaPath:"#/allOf/8/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[8].then,data};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -4140,9 +4139,11 @@ vErrors.push(err195);
 }
 errors++;
 }
-for(const key18 in data95){
-if(!(((key18 === "field") || (key18 === "before")) || (key18 === "after"))){
-const err196 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data95};
+}
+if(data.id !== undefined){
+let data95 = data.id;
+if(typeof data95 !== "string"){
+const err196 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/8/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[8].then.properties.id.type,parentSchema:schema32.allOf[8].then.properties.id,data:data95};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -4152,11 +4153,11 @@ vErrors.push(err196);
 errors++;
 }
 }
-if(data95.field !== undefined){
-let data96 = data95.field;
+if(data.name !== undefined){
+let data96 = data.name;
 if(typeof data96 === "string"){
-if(!pattern25.test(data96)){
-const err197 = {instancePath:instancePath+"/fields/" + i6+"/field",schemaPath:"#/allOf/8/then/properties/fields/items/properties/field/pattern",keyword:"pattern",params:{pattern: "^(resources|permissions|php|php_fpm)\\.."},message:"must match pattern \""+"^(resources|permissions|php|php_fpm)\\.."+"\"",schema:"^(resources|permissions|php|php_fpm)\\..",parentSchema:schema32.allOf[8].then.properties.fields.items.properties.field,data:data96};
+if(func1(data96) < 1){
+const err197 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema64,data:data96};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -4167,7 +4168,7 @@ errors++;
 }
 }
 else {
-const err198 = {instancePath:instancePath+"/fields/" + i6+"/field",schemaPath:"#/allOf/8/then/properties/fields/items/properties/field/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[8].then.properties.fields.items.properties.field.type,parentSchema:schema32.allOf[8].then.properties.fields.items.properties.field,data:data96};
+const err198 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data96};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -4177,10 +4178,10 @@ vErrors.push(err198);
 errors++;
 }
 }
-if(data95.after !== undefined){
-let data97 = data95.after;
-if((((!(((typeof data97 == "number") && (!(data97 % 1) && !isNaN(data97))) && (isFinite(data97)))) && (typeof data97 !== "boolean")) && (typeof data97 !== "string")) && (data97 !== null)){
-const err199 = {instancePath:instancePath+"/fields/" + i6+"/after",schemaPath:"#/allOf/8/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[8].then.properties.fields.items.properties.after.type},message:"must be integer,boolean,string,null",schema:schema32.allOf[8].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[8].then.properties.fields.items.properties.after,data:data97};
+if(data.plan_id !== undefined){
+let data97 = data.plan_id;
+if(!(((typeof data97 == "number") && (!(data97 % 1) && !isNaN(data97))) && (isFinite(data97)))){
+const err199 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.type,parentSchema:schema43,data:data97};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -4189,10 +4190,9 @@ vErrors.push(err199);
 }
 errors++;
 }
-}
-}
-else {
-const err200 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[8].then.properties.fields.items.type,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data95};
+if((typeof data97 == "number") && (isFinite(data97))){
+if(data97 < 1 || isNaN(data97)){
+const err200 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema43,data:data97};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -4203,8 +4203,11 @@ errors++;
 }
 }
 }
-else {
-const err201 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[8].then.properties.fields.type,parentSchema:schema32.allOf[8].then.properties.fields,data:data94};
+if(data.fields !== undefined){
+let data98 = data.fields;
+if(Array.isArray(data98)){
+if(data98.length < 1){
+const err201 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[8].then.properties.fields,data:data98};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -4213,11 +4216,12 @@ vErrors.push(err201);
 }
 errors++;
 }
-}
-if(data.clients !== undefined){
-let data98 = data.clients;
-if((!(((typeof data98 == "number") && (!(data98 % 1) && !isNaN(data98))) && (isFinite(data98)))) && (data98 !== null)){
-const err202 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/8/then/properties/clients/type",keyword:"type",params:{type: schema32.allOf[8].then.properties.clients.type},message:"must be integer,null",schema:schema32.allOf[8].then.properties.clients.type,parentSchema:schema32.allOf[8].then.properties.clients,data:data98};
+const len6 = data98.length;
+for(let i6=0; i6<len6; i6++){
+let data99 = data98[i6];
+if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
+if(data99.field === undefined){
+const err202 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[8].then.properties.fields.items.required,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data99};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -4226,9 +4230,8 @@ vErrors.push(err202);
 }
 errors++;
 }
-if((typeof data98 == "number") && (isFinite(data98))){
-if(data98 < 0 || isNaN(data98)){
-const err203 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/8/then/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[8].then.properties.clients,data:data98};
+if(data99.before === undefined){
+const err203 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[8].then.properties.fields.items.required,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data99};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -4237,22 +4240,129 @@ vErrors.push(err203);
 }
 errors++;
 }
-}
-}
-}
-var _valid8 = _errs234 === errors;
-valid67 = _valid8;
-if(valid67){
-var props8 = true;
-}
-}
-if(!valid67){
-const err204 = {instancePath,schemaPath:"#/allOf/8/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[8].if,parentSchema:schema32.allOf[8],data};
+if(data99.after === undefined){
+const err204 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[8].then.properties.fields.items.required,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data99};
 if(vErrors === null){
 vErrors = [err204];
 }
 else {
 vErrors.push(err204);
+}
+errors++;
+}
+for(const key19 in data99){
+if(!(((key19 === "field") || (key19 === "before")) || (key19 === "after"))){
+const err205 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data99};
+if(vErrors === null){
+vErrors = [err205];
+}
+else {
+vErrors.push(err205);
+}
+errors++;
+}
+}
+if(data99.field !== undefined){
+let data100 = data99.field;
+if(typeof data100 === "string"){
+if(!pattern26.test(data100)){
+const err206 = {instancePath:instancePath+"/fields/" + i6+"/field",schemaPath:"#/allOf/8/then/properties/fields/items/properties/field/pattern",keyword:"pattern",params:{pattern: "^(resources|permissions|php|php_fpm)\\.."},message:"must match pattern \""+"^(resources|permissions|php|php_fpm)\\.."+"\"",schema:"^(resources|permissions|php|php_fpm)\\..",parentSchema:schema32.allOf[8].then.properties.fields.items.properties.field,data:data100};
+if(vErrors === null){
+vErrors = [err206];
+}
+else {
+vErrors.push(err206);
+}
+errors++;
+}
+}
+else {
+const err207 = {instancePath:instancePath+"/fields/" + i6+"/field",schemaPath:"#/allOf/8/then/properties/fields/items/properties/field/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[8].then.properties.fields.items.properties.field.type,parentSchema:schema32.allOf[8].then.properties.fields.items.properties.field,data:data100};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
+}
+errors++;
+}
+}
+if(data99.after !== undefined){
+let data101 = data99.after;
+if((((!((typeof data101 == "number") && (isFinite(data101)))) && (typeof data101 !== "boolean")) && (typeof data101 !== "string")) && (data101 !== null)){
+const err208 = {instancePath:instancePath+"/fields/" + i6+"/after",schemaPath:"#/allOf/8/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[8].then.properties.fields.items.properties.after.type},message:"must be number,boolean,string,null",schema:schema32.allOf[8].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[8].then.properties.fields.items.properties.after,data:data101};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
+}
+errors++;
+}
+}
+}
+else {
+const err209 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[8].then.properties.fields.items.type,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data99};
+if(vErrors === null){
+vErrors = [err209];
+}
+else {
+vErrors.push(err209);
+}
+errors++;
+}
+}
+}
+else {
+const err210 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[8].then.properties.fields.type,parentSchema:schema32.allOf[8].then.properties.fields,data:data98};
+if(vErrors === null){
+vErrors = [err210];
+}
+else {
+vErrors.push(err210);
+}
+errors++;
+}
+}
+if(data.clients !== undefined){
+let data102 = data.clients;
+if((!(((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102))) && (isFinite(data102)))) && (data102 !== null)){
+const err211 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/8/then/properties/clients/type",keyword:"type",params:{type: schema32.allOf[8].then.properties.clients.type},message:"must be integer,null",schema:schema32.allOf[8].then.properties.clients.type,parentSchema:schema32.allOf[8].then.properties.clients,data:data102};
+if(vErrors === null){
+vErrors = [err211];
+}
+else {
+vErrors.push(err211);
+}
+errors++;
+}
+if((typeof data102 == "number") && (isFinite(data102))){
+if(data102 < 0 || isNaN(data102)){
+const err212 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/8/then/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[8].then.properties.clients,data:data102};
+if(vErrors === null){
+vErrors = [err212];
+}
+else {
+vErrors.push(err212);
+}
+errors++;
+}
+}
+}
+}
+var _valid8 = _errs244 === errors;
+valid69 = _valid8;
+if(valid69){
+var props8 = true;
+}
+}
+if(!valid69){
+const err213 = {instancePath,schemaPath:"#/allOf/8/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[8].if,parentSchema:schema32.allOf[8],data};
+if(vErrors === null){
+vErrors = [err213];
+}
+else {
+vErrors.push(err213);
 }
 errors++;
 }
@@ -4265,147 +4375,13 @@ props0 = props0 || {};
 Object.assign(props0, props8);
 }
 }
-const _errs256 = errors;
-let valid75 = true;
-const _errs257 = errors;
+const _errs266 = errors;
+let valid77 = true;
+const _errs267 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if(((data.action === undefined) && (missing9 = "action")) || ((data.type === undefined) && (missing9 = "type"))){
-const err205 = {};
-if(vErrors === null){
-vErrors = [err205];
-}
-else {
-vErrors.push(err205);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs258 = errors;
-if("delete" !== data.action){
-const err206 = {};
-if(vErrors === null){
-vErrors = [err206];
-}
-else {
-vErrors.push(err206);
-}
-errors++;
-}
-var valid76 = _errs258 === errors;
-}
-else {
-var valid76 = true;
-}
-if(valid76){
-if(data.type !== undefined){
-const _errs259 = errors;
-if("hosting_plan" !== data.type){
-const err207 = {};
-if(vErrors === null){
-vErrors = [err207];
-}
-else {
-vErrors.push(err207);
-}
-errors++;
-}
-var valid76 = _errs259 === errors;
-}
-else {
-var valid76 = true;
-}
-}
-}
-}
-var _valid9 = _errs257 === errors;
-errors = _errs256;
-if(vErrors !== null){
-if(_errs256){
-vErrors.length = _errs256;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid9){
-const _errs260 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.plan_id === undefined){
-const err208 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
-if(vErrors === null){
-vErrors = [err208];
-}
-else {
-vErrors.push(err208);
-}
-errors++;
-}
-if(data.leaving === undefined){
-const err209 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "leaving"},message:"must have required property '"+"leaving"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
-if(vErrors === null){
-vErrors = [err209];
-}
-else {
-vErrors.push(err209);
-}
-errors++;
-}
-for(const key19 in data){
-if(!(func3.call(schema32.allOf[9].then.properties, key19))){
-const err210 = {instancePath,schemaPath:"#/allOf/9/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[9].then,data};
-if(vErrors === null){
-vErrors = [err210];
-}
-else {
-vErrors.push(err210);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data101 = data.id;
-if(typeof data101 !== "string"){
-const err211 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/9/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[9].then.properties.id.type,parentSchema:schema32.allOf[9].then.properties.id,data:data101};
-if(vErrors === null){
-vErrors = [err211];
-}
-else {
-vErrors.push(err211);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data102 = data.name;
-if(typeof data102 === "string"){
-if(func1(data102) < 1){
-const err212 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema63,data:data102};
-if(vErrors === null){
-vErrors = [err212];
-}
-else {
-vErrors.push(err212);
-}
-errors++;
-}
-}
-else {
-const err213 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.type,parentSchema:schema63,data:data102};
-if(vErrors === null){
-vErrors = [err213];
-}
-else {
-vErrors.push(err213);
-}
-errors++;
-}
-}
-if(data.plan_id !== undefined){
-let data103 = data.plan_id;
-if(!(((typeof data103 == "number") && (!(data103 % 1) && !isNaN(data103))) && (isFinite(data103)))){
-const err214 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.type,parentSchema:schema42,data:data103};
+const err214 = {};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -4414,9 +4390,11 @@ vErrors.push(err214);
 }
 errors++;
 }
-if((typeof data103 == "number") && (isFinite(data103))){
-if(data103 < 1 || isNaN(data103)){
-const err215 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema42,data:data103};
+else {
+if(data.action !== undefined){
+const _errs268 = errors;
+if("delete" !== data.action){
+const err215 = {};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -4425,16 +4403,16 @@ vErrors.push(err215);
 }
 errors++;
 }
+var valid78 = _errs268 === errors;
 }
+else {
+var valid78 = true;
 }
-if(data.leaving !== undefined){
-let data104 = data.leaving;
-if(Array.isArray(data104)){
-const len7 = data104.length;
-for(let i7=0; i7<len7; i7++){
-let data105 = data104[i7];
-if(typeof data105 !== "string"){
-const err216 = {instancePath:instancePath+"/leaving/" + i7,schemaPath:"#/allOf/9/then/properties/leaving/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[9].then.properties.leaving.items.type,parentSchema:schema32.allOf[9].then.properties.leaving.items,data:data105};
+if(valid78){
+if(data.type !== undefined){
+const _errs269 = errors;
+if("hosting_plan" !== data.type){
+const err216 = {};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -4443,10 +4421,29 @@ vErrors.push(err216);
 }
 errors++;
 }
-}
+var valid78 = _errs269 === errors;
 }
 else {
-const err217 = {instancePath:instancePath+"/leaving",schemaPath:"#/allOf/9/then/properties/leaving/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[9].then.properties.leaving.type,parentSchema:schema32.allOf[9].then.properties.leaving,data:data104};
+var valid78 = true;
+}
+}
+}
+}
+var _valid9 = _errs267 === errors;
+errors = _errs266;
+if(vErrors !== null){
+if(_errs266){
+vErrors.length = _errs266;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid9){
+const _errs270 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.plan_id === undefined){
+const err217 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -4455,21 +4452,134 @@ vErrors.push(err217);
 }
 errors++;
 }
-}
-}
-var _valid9 = _errs260 === errors;
-valid75 = _valid9;
-if(valid75){
-var props9 = true;
-}
-}
-if(!valid75){
-const err218 = {instancePath,schemaPath:"#/allOf/9/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[9].if,parentSchema:schema32.allOf[9],data};
+if(data.leaving === undefined){
+const err218 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "leaving"},message:"must have required property '"+"leaving"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
 if(vErrors === null){
 vErrors = [err218];
 }
 else {
 vErrors.push(err218);
+}
+errors++;
+}
+for(const key20 in data){
+if(!(func3.call(schema32.allOf[9].then.properties, key20))){
+const err219 = {instancePath,schemaPath:"#/allOf/9/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[9].then,data};
+if(vErrors === null){
+vErrors = [err219];
+}
+else {
+vErrors.push(err219);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data105 = data.id;
+if(typeof data105 !== "string"){
+const err220 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/9/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[9].then.properties.id.type,parentSchema:schema32.allOf[9].then.properties.id,data:data105};
+if(vErrors === null){
+vErrors = [err220];
+}
+else {
+vErrors.push(err220);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data106 = data.name;
+if(typeof data106 === "string"){
+if(func1(data106) < 1){
+const err221 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema64,data:data106};
+if(vErrors === null){
+vErrors = [err221];
+}
+else {
+vErrors.push(err221);
+}
+errors++;
+}
+}
+else {
+const err222 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data106};
+if(vErrors === null){
+vErrors = [err222];
+}
+else {
+vErrors.push(err222);
+}
+errors++;
+}
+}
+if(data.plan_id !== undefined){
+let data107 = data.plan_id;
+if(!(((typeof data107 == "number") && (!(data107 % 1) && !isNaN(data107))) && (isFinite(data107)))){
+const err223 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.type,parentSchema:schema43,data:data107};
+if(vErrors === null){
+vErrors = [err223];
+}
+else {
+vErrors.push(err223);
+}
+errors++;
+}
+if((typeof data107 == "number") && (isFinite(data107))){
+if(data107 < 1 || isNaN(data107)){
+const err224 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema43,data:data107};
+if(vErrors === null){
+vErrors = [err224];
+}
+else {
+vErrors.push(err224);
+}
+errors++;
+}
+}
+}
+if(data.leaving !== undefined){
+let data108 = data.leaving;
+if(Array.isArray(data108)){
+const len7 = data108.length;
+for(let i7=0; i7<len7; i7++){
+let data109 = data108[i7];
+if(typeof data109 !== "string"){
+const err225 = {instancePath:instancePath+"/leaving/" + i7,schemaPath:"#/allOf/9/then/properties/leaving/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[9].then.properties.leaving.items.type,parentSchema:schema32.allOf[9].then.properties.leaving.items,data:data109};
+if(vErrors === null){
+vErrors = [err225];
+}
+else {
+vErrors.push(err225);
+}
+errors++;
+}
+}
+}
+else {
+const err226 = {instancePath:instancePath+"/leaving",schemaPath:"#/allOf/9/then/properties/leaving/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[9].then.properties.leaving.type,parentSchema:schema32.allOf[9].then.properties.leaving,data:data108};
+if(vErrors === null){
+vErrors = [err226];
+}
+else {
+vErrors.push(err226);
+}
+errors++;
+}
+}
+}
+var _valid9 = _errs270 === errors;
+valid77 = _valid9;
+if(valid77){
+var props9 = true;
+}
+}
+if(!valid77){
+const err227 = {instancePath,schemaPath:"#/allOf/9/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[9].if,parentSchema:schema32.allOf[9],data};
+if(vErrors === null){
+vErrors = [err227];
+}
+else {
+vErrors.push(err227);
 }
 errors++;
 }
@@ -4484,72 +4594,72 @@ Object.assign(props0, props9);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err219 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err228 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err219];
+vErrors = [err228];
 }
 else {
-vErrors.push(err219);
+vErrors.push(err228);
 }
 errors++;
 }
 if(data.action === undefined){
-const err220 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err229 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err220];
+vErrors = [err229];
 }
 else {
-vErrors.push(err220);
+vErrors.push(err229);
 }
 errors++;
 }
 if(data.type === undefined){
-const err221 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err230 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err221];
+vErrors = [err230];
 }
 else {
-vErrors.push(err221);
+vErrors.push(err230);
 }
 errors++;
 }
 if(data.name === undefined){
-const err222 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err231 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err222];
+vErrors = [err231];
 }
 else {
-vErrors.push(err222);
+vErrors.push(err231);
 }
 errors++;
 }
 if(data.reason === undefined){
-const err223 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err232 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err223];
+vErrors = [err232];
 }
 else {
-vErrors.push(err223);
+vErrors.push(err232);
 }
 errors++;
 }
 if(data.depends_on === undefined){
-const err224 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err233 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err224];
+vErrors = [err233];
 }
 else {
-vErrors.push(err224);
+vErrors.push(err233);
 }
 errors++;
 }
 if(data.request === undefined){
-const err225 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request"},message:"must have required property '"+"request"+"'",schema:schema32.required,parentSchema:schema32,data};
+const err234 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request"},message:"must have required property '"+"request"+"'",schema:schema32.required,parentSchema:schema32,data};
 if(vErrors === null){
-vErrors = [err225];
+vErrors = [err234];
 }
 else {
-vErrors.push(err225);
+vErrors.push(err234);
 }
 errors++;
 }
@@ -4562,121 +4672,9 @@ props0.depends_on = true;
 props0.request = true;
 }
 if(data.action !== undefined){
-let data106 = data.action;
-if(!(((data106 === "create") || (data106 === "update")) || (data106 === "delete"))){
-const err226 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema32.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.action.enum,parentSchema:schema32.properties.action,data:data106};
-if(vErrors === null){
-vErrors = [err226];
-}
-else {
-vErrors.push(err226);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data107 = data.type;
-if(!((((data107 === "client") || (data107 === "domain")) || (data107 === "dns_zone")) || (data107 === "hosting_plan"))){
-const err227 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema32.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.type.enum,parentSchema:schema32.properties.type,data:data107};
-if(vErrors === null){
-vErrors = [err227];
-}
-else {
-vErrors.push(err227);
-}
-errors++;
-}
-}
-if(data.reason !== undefined){
-let data108 = data.reason;
-if(typeof data108 !== "string"){
-const err228 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.reason.type,parentSchema:schema32.properties.reason,data:data108};
-if(vErrors === null){
-vErrors = [err228];
-}
-else {
-vErrors.push(err228);
-}
-errors++;
-}
-}
-if(data.depends_on !== undefined){
-let data109 = data.depends_on;
-if(Array.isArray(data109)){
-const len8 = data109.length;
-for(let i8=0; i8<len8; i8++){
-let data110 = data109[i8];
-if(typeof data110 === "string"){
-if(!pattern26.test(data110)){
-const err229 = {instancePath:instancePath+"/depends_on/" + i8,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain|dns_zone|hosting_plan):."},message:"must match pattern \""+"^(client|domain|dns_zone|hosting_plan):."+"\"",schema:"^(client|domain|dns_zone|hosting_plan):.",parentSchema:schema69,data:data110};
-if(vErrors === null){
-vErrors = [err229];
-}
-else {
-vErrors.push(err229);
-}
-errors++;
-}
-}
-else {
-const err230 = {instancePath:instancePath+"/depends_on/" + i8,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.type,parentSchema:schema69,data:data110};
-if(vErrors === null){
-vErrors = [err230];
-}
-else {
-vErrors.push(err230);
-}
-errors++;
-}
-}
-}
-else {
-const err231 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.depends_on.type,parentSchema:schema32.properties.depends_on,data:data109};
-if(vErrors === null){
-vErrors = [err231];
-}
-else {
-vErrors.push(err231);
-}
-errors++;
-}
-}
-if(data.request !== undefined){
-let data111 = data.request;
-if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
-if(data111.method === undefined){
-const err232 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data111};
-if(vErrors === null){
-vErrors = [err232];
-}
-else {
-vErrors.push(err232);
-}
-errors++;
-}
-if(data111.path === undefined){
-const err233 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data111};
-if(vErrors === null){
-vErrors = [err233];
-}
-else {
-vErrors.push(err233);
-}
-errors++;
-}
-if(data111.body === undefined){
-const err234 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data111};
-if(vErrors === null){
-vErrors = [err234];
-}
-else {
-vErrors.push(err234);
-}
-errors++;
-}
-for(const key20 in data111){
-if(!(((key20 === "method") || (key20 === "path")) || (key20 === "body"))){
-const err235 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.request,data:data111};
+let data110 = data.action;
+if(!(((data110 === "create") || (data110 === "update")) || (data110 === "delete"))){
+const err235 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema32.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.action.enum,parentSchema:schema32.properties.action,data:data110};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -4686,10 +4684,10 @@ vErrors.push(err235);
 errors++;
 }
 }
-if(data111.method !== undefined){
-let data112 = data111.method;
-if(!(((data112 === "POST") || (data112 === "PUT")) || (data112 === "DELETE"))){
-const err236 = {instancePath:instancePath+"/request/method",schemaPath:"#/properties/request/properties/method/enum",keyword:"enum",params:{allowedValues: schema32.properties.request.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.request.properties.method.enum,parentSchema:schema32.properties.request.properties.method,data:data112};
+if(data.type !== undefined){
+let data111 = data.type;
+if(!((((data111 === "client") || (data111 === "domain")) || (data111 === "dns_zone")) || (data111 === "hosting_plan"))){
+const err236 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema32.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.type.enum,parentSchema:schema32.properties.type,data:data111};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -4699,10 +4697,10 @@ vErrors.push(err236);
 errors++;
 }
 }
-if(data111.path !== undefined){
-let data113 = data111.path;
-if(typeof data113 !== "string"){
-const err237 = {instancePath:instancePath+"/request/path",schemaPath:"#/properties/request/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.request.properties.path.type,parentSchema:schema32.properties.request.properties.path,data:data113};
+if(data.reason !== undefined){
+let data112 = data.reason;
+if(typeof data112 !== "string"){
+const err237 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.reason.type,parentSchema:schema32.properties.reason,data:data112};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -4712,10 +4710,15 @@ vErrors.push(err237);
 errors++;
 }
 }
-if(data111.body !== undefined){
-let data114 = data111.body;
-if((!(data114 && typeof data114 == "object" && !Array.isArray(data114))) && (data114 !== null)){
-const err238 = {instancePath:instancePath+"/request/body",schemaPath:"#/properties/request/properties/body/type",keyword:"type",params:{type: schema32.properties.request.properties.body.type},message:"must be object,null",schema:schema32.properties.request.properties.body.type,parentSchema:schema32.properties.request.properties.body,data:data114};
+if(data.depends_on !== undefined){
+let data113 = data.depends_on;
+if(Array.isArray(data113)){
+const len8 = data113.length;
+for(let i8=0; i8<len8; i8++){
+let data114 = data113[i8];
+if(typeof data114 === "string"){
+if(!pattern27.test(data114)){
+const err238 = {instancePath:instancePath+"/depends_on/" + i8,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain|dns_zone|hosting_plan):."},message:"must match pattern \""+"^(client|domain|dns_zone|hosting_plan):."+"\"",schema:"^(client|domain|dns_zone|hosting_plan):.",parentSchema:schema70,data:data114};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -4725,9 +4728,8 @@ vErrors.push(err238);
 errors++;
 }
 }
-}
 else {
-const err239 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.request.type,parentSchema:schema32.properties.request,data:data111};
+const err239 = {instancePath:instancePath+"/depends_on/" + i8,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.type,parentSchema:schema70,data:data114};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -4739,12 +4741,120 @@ errors++;
 }
 }
 else {
-const err240 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+const err240 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.depends_on.type,parentSchema:schema32.properties.depends_on,data:data113};
 if(vErrors === null){
 vErrors = [err240];
 }
 else {
 vErrors.push(err240);
+}
+errors++;
+}
+}
+if(data.request !== undefined){
+let data115 = data.request;
+if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
+if(data115.method === undefined){
+const err241 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data115};
+if(vErrors === null){
+vErrors = [err241];
+}
+else {
+vErrors.push(err241);
+}
+errors++;
+}
+if(data115.path === undefined){
+const err242 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data115};
+if(vErrors === null){
+vErrors = [err242];
+}
+else {
+vErrors.push(err242);
+}
+errors++;
+}
+if(data115.body === undefined){
+const err243 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data115};
+if(vErrors === null){
+vErrors = [err243];
+}
+else {
+vErrors.push(err243);
+}
+errors++;
+}
+for(const key21 in data115){
+if(!(((key21 === "method") || (key21 === "path")) || (key21 === "body"))){
+const err244 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.request,data:data115};
+if(vErrors === null){
+vErrors = [err244];
+}
+else {
+vErrors.push(err244);
+}
+errors++;
+}
+}
+if(data115.method !== undefined){
+let data116 = data115.method;
+if(!(((data116 === "POST") || (data116 === "PUT")) || (data116 === "DELETE"))){
+const err245 = {instancePath:instancePath+"/request/method",schemaPath:"#/properties/request/properties/method/enum",keyword:"enum",params:{allowedValues: schema32.properties.request.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.request.properties.method.enum,parentSchema:schema32.properties.request.properties.method,data:data116};
+if(vErrors === null){
+vErrors = [err245];
+}
+else {
+vErrors.push(err245);
+}
+errors++;
+}
+}
+if(data115.path !== undefined){
+let data117 = data115.path;
+if(typeof data117 !== "string"){
+const err246 = {instancePath:instancePath+"/request/path",schemaPath:"#/properties/request/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.request.properties.path.type,parentSchema:schema32.properties.request.properties.path,data:data117};
+if(vErrors === null){
+vErrors = [err246];
+}
+else {
+vErrors.push(err246);
+}
+errors++;
+}
+}
+if(data115.body !== undefined){
+let data118 = data115.body;
+if((!(data118 && typeof data118 == "object" && !Array.isArray(data118))) && (data118 !== null)){
+const err247 = {instancePath:instancePath+"/request/body",schemaPath:"#/properties/request/properties/body/type",keyword:"type",params:{type: schema32.properties.request.properties.body.type},message:"must be object,null",schema:schema32.properties.request.properties.body.type,parentSchema:schema32.properties.request.properties.body,data:data118};
+if(vErrors === null){
+vErrors = [err247];
+}
+else {
+vErrors.push(err247);
+}
+errors++;
+}
+}
+}
+else {
+const err248 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.request.type,parentSchema:schema32.properties.request,data:data115};
+if(vErrors === null){
+vErrors = [err248];
+}
+else {
+vErrors.push(err248);
+}
+errors++;
+}
+}
+}
+else {
+const err249 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err249];
+}
+else {
+vErrors.push(err249);
 }
 errors++;
 }
@@ -5615,7 +5725,7 @@ if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 if(data30.field !== undefined){
 let data31 = data30.field;
 if(!(((((data31 === "php_version") || (data31 === "https.lets_encrypt")) || (data31 === "https.force")) || (data31 === "https.hsts")) || (data31 === "redirect"))){
-const err64 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values",schema:schema53.enum,parentSchema:schema53,data:data31};
+const err64 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values",schema:schema54.enum,parentSchema:schema54,data:data31};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -6132,4 +6242,4 @@ return errors === 0;
 }
 validate20.evaluated = {"props":{"format_version":true,"panel_url":true,"manifest":true,"manifest_sha256":true,"manifest_parts":true,"scope":true,"fingerprint":true,"plan_sha256":true,"changes":true,"conflicts":true,"unknowns":true,"unmanaged":true,"notes":true,"warnings":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` is null there until its client is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["integer","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["integer","boolean","string","null"]}}}}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}}}};

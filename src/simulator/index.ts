@@ -35,8 +35,11 @@
  *   `state.passwordOf` tells tests which password a client has).
  * - POST /domains: body shape (domain, id_user, then the settings `php_version`, `security`,
  *   `target`) -> name valid (normalizeDomain) -> id_user is a client (404) -> not a duplicate
- *   (case-insensitive, IDN-aware). The parent is the nearest enclosing domain of the same user;
- *   an enclosing domain of another user leaves it top-level.
+ *   (case-insensitive, IDN-aware) -> `id_parent_domain` (0: top level; else a domain of the
+ *   same user that encloses the name: 404 unknown, 400 otherwise). Without it the parent is
+ *   guessed, the nearest enclosing domain of the same user (an enclosing domain of another user
+ *   leaves it top-level); `parentDomains: 'given'` guesses nothing: top level. Other fields
+ *   (`send_login_credentials` on POST /clients too) are ignored.
  * - Domain records carry their settings in the panel's shapes (`php_version`, `security`,
  *   `target`, and fixed `status`, `is_custom_dns`, `is_dns_disabled`, `apache`): defaults,
  *   checks, and how POST (merged over the defaults) and PUT (a nested object taken whole) set
@@ -177,6 +180,13 @@ export interface SimulatorOptions extends SimulatorFaults {
   readonly acceptsPassword?: boolean;
   /** Default true: each new client gets a system domain `<username>.sim.keyhelp.test`. */
   readonly systemDomains?: boolean;
+  /**
+   * How POST /domains finds a new domain's parent when the body has no `id_parent_domain`:
+   * 'guess' (default), the nearest enclosing domain of the same user; 'given', none (a
+   * top-level domain with a zone of its own), like a panel that honours the field and guesses
+   * nothing. A given `id_parent_domain` is honoured (and checked) either way.
+   */
+  readonly parentDomains?: 'guess' | 'given';
   /** Default true; false: every request gets 200 text/html, like a panel whose API is off. */
   readonly apiEnabled?: boolean;
   /** Fault injection: return an answer to send it instead of the simulator's own. */
@@ -218,6 +228,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     deleteStatus: options.deleteStatus ?? 200,
     systemDomains: options.systemDomains ?? true,
     acceptsPassword: options.acceptsPassword ?? true,
+    parentDomains: options.parentDomains ?? 'guess',
     now: () => new Date(),
   };
   const store = await loadStore(options, routeOptions.systemDomains);

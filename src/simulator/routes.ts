@@ -27,6 +27,12 @@ export interface RouteOptions extends LifecycleOptions {
   readonly systemDomains: boolean;
   /** POST /clients uses a `password` it is given (default); false: ignores it, like a panel without the field. */
   readonly acceptsPassword?: boolean;
+  /**
+   * POST /domains without `id_parent_domain`: 'guess' (default) makes it a subdomain of the
+   * nearest enclosing domain of the same user; 'given' makes it a top-level domain, like a panel
+   * that honours the field and guesses nothing. Given, the field is honoured either way.
+   */
+  readonly parentDomains?: 'guess' | 'given';
   readonly now: () => Date;
 }
 
@@ -194,6 +200,9 @@ function createClient(store: SimStore, body: Record<string, unknown>, options: R
     return error(400, "The field 'language' must be a string.");
   if (suspended !== undefined && typeof suspended !== 'boolean')
     return error(400, "The field 'is_suspended' must be a boolean.");
+  // Taken and ignored: the simulator mails no one (tests read what was sent with `intercept`).
+  if (body.send_login_credentials !== undefined && typeof body.send_login_credentials !== 'boolean')
+    return error(400, "The field 'send_login_credentials' must be a boolean.");
   const given = options.acceptsPassword === false ? undefined : password;
   const badPassword = given === undefined ? undefined : passwordProblem(given);
   if (badPassword !== undefined) return error(400, badPassword);
@@ -235,12 +244,46 @@ function createDomain(store: SimStore, body: Record<string, unknown>, options: R
   if (problem !== undefined) return error(400, settingMessage(problem));
   const check = store.checkNewDomain(domain, idUser as number);
   if ('status' in check) return error(check.status, check.message);
+  const parent = parentOf(store, body.id_parent_domain, check.name, idUser as number, options);
+  if (typeof parent === 'object') return error(parent.status, parent.message);
   const settings = settingsOf(body);
   const created = store.addDomain(
-    { name: check.name, idUser: idUser as number, system: false, settings },
+    {
+      name: check.name,
+      idUser: idUser as number,
+      system: false,
+      settings,
+      ...(parent === undefined ? {} : { idParent: parent }),
+    },
     options.now(),
   );
   return { status: 201, json: { id: created.id }, mutated: true };
+}
+
+/**
+ * A new domain's `id_parent_domain`: 0 for a top-level domain, or a domain of the same user that
+ * encloses the new name (the simulator's checks; the panel's are not documented). Undefined:
+ * none given, and the simulator guesses (the default) — with `parentDomains: 'given'`, top level.
+ */
+function parentOf(
+  store: SimStore,
+  given: unknown,
+  name: string,
+  idUser: number,
+  options: RouteOptions,
+): number | { status: number; message: string } | undefined {
+  if (given === undefined) return options.parentDomains === 'given' ? 0 : undefined;
+  if (!Number.isSafeInteger(given) || (given as number) < 0)
+    return { status: 400, message: "The field 'id_parent_domain' must be an integer (0: a top-level domain)." };
+  const id = given as number;
+  if (id === 0) return 0;
+  const parent = store.domains.get(id);
+  if (parent === undefined) return { status: 404, message: `The parent domain with id ${id} was not found.` };
+  if (parent.id_user !== idUser)
+    return { status: 400, message: `The parent domain '${parent.domain}' belongs to another client.` };
+  if (!name.endsWith(`.${parent.domain}`))
+    return { status: 400, message: `The domain '${name}' is not a subdomain of '${parent.domain}'.` };
+  return parent.id;
 }
 
 function ok(json: unknown): Answer {

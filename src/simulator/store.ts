@@ -219,12 +219,16 @@ export class SimStore implements SimulatorState {
 
   /**
    * Creates a domain that checkNewDomain accepted, with settings that settingsProblem accepted
-   * merged over the defaults (domain-settings.ts). Its parent is the nearest enclosing domain
-   * of the same user; one that belongs to another user does not make it a subdomain.
+   * merged over the defaults (domain-settings.ts). Its parent is `idParent` when given (0: top
+   * level; parentProblem checked it), else the nearest enclosing domain of the same user; one
+   * that belongs to another user does not make it a subdomain.
    */
-  addDomain(input: { name: string; idUser: number; system: boolean; settings?: SettingsInput }, now: Date): SimDomain {
-    let parent: SimDomain | undefined;
-    const labels = input.name.split('.');
+  addDomain(
+    input: { name: string; idUser: number; system: boolean; settings?: SettingsInput; idParent?: number },
+    now: Date,
+  ): SimDomain {
+    let parent: SimDomain | undefined = input.idParent === undefined ? undefined : this.domains.get(input.idParent);
+    const labels = input.idParent === undefined ? input.name.split('.') : [];
     for (let i = 1; i < labels.length - 1 && parent === undefined; i++) {
       const candidate = this.domainsByName.get(labels.slice(i).join('.'));
       if (candidate?.id_user === input.idUser) parent = candidate;

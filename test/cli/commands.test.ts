@@ -53,15 +53,15 @@ describe('plan', () => {
       "Changes to URL:
 
         # client "alice" on hosting plan "Basic" will be created: not on the panel
-        + POST /clients {"username":"alice","id_hosting_plan":1,"email":"alice@example.com"}
+        + POST /clients {"username":"alice","id_hosting_plan":1,"email":"alice@example.com","send_login_credentials":false}
         # domain "alice.example" of client "alice" will be created: not on the panel
         + POST /domains {"domain":"alice.example","id_user":(known after apply)}
         # domain "shop.alice.example" of client "alice" will be created: not on the panel, after alice.example
-        + POST /domains {"domain":"shop.alice.example","id_user":(known after apply)}
+        + POST /domains {"domain":"shop.alice.example","id_user":(known after apply),"id_parent_domain":(known after apply)}
         # domain "xn--bcher-kva.example" (bücher.example) of client "alice" will be created: not on the panel
         + POST /domains {"domain":"xn--bcher-kva.example","id_user":(known after apply)}
         # client "bob" will be created: not on the panel
-        + POST /clients {"username":"bob"}
+        + POST /clients {"username":"bob","send_login_credentials":false}
         # domain "bob.example" of client "bob" will be created: not on the panel
         + POST /domains {"domain":"bob.example","id_user":(known after apply)}
 
@@ -90,7 +90,7 @@ describe('plan', () => {
     expect(r.code).toBe(0);
     const plan = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(plan).toMatchObject({
-      format_version: '2.3',
+      format_version: '2.4',
       summary: { create: 6, update: 0, delete: 0, conflicts: 0, unknowns: 0 },
     });
     // The hash of the very bytes read, the byte order mark included.

@@ -28,7 +28,7 @@ const SEED: SimulatorSeed = {
             hsts_preload: false,
           },
         },
-        { name: 'www.alice.example', target: { target: 'https://alice.example/?a="1"#x,y', is_forwarding: true } },
+        { name: 'www.alice.example', target: { target: "https://alice.example/?a='1'#x,y", is_forwarding: true } },
         { name: 'old.alice.example', php_version: '8.10', target: { target: '/srv/old/', is_forwarding: true } },
       ],
     },
@@ -67,7 +67,7 @@ describe('provision export: domain settings', () => {
           force: true
           hsts: {max_age: 31536000, include_subdomains: true, preload: false}
       - name: www.alice.example
-        redirect: {to: 'https://alice.example/?a="1"#x,y', status: 301}
+        redirect: {to: "https://alice.example/?a='1'#x,y", status: 301}
   - username: bob
     plan: Basic
     domains:
@@ -117,7 +117,7 @@ clients:
         php_version: "8.3"         # pinned
         https: {force: true}
       - name: www.alice.example
-        redirect: {to: 'https://alice.example/?a="1"#x,y', status: 301}
+        redirect: {to: "https://alice.example/?a='1'#x,y", status: 301}
       - name: old.alice.example
         php_version: "8.10"
   - username: bob

@@ -90,10 +90,10 @@ describe('the client field table', () => {
     expect(clientRequest(create)).toEqual({
       method: 'POST',
       path: '/clients',
-      body: { username: 'bob', id_hosting_plan: 1, is_suspended: false },
+      body: { username: 'bob', id_hosting_plan: 1, is_suspended: false, send_login_credentials: false },
     });
     const json = clientToJson(create);
-    expect(json).toEqual({ hosting_plan: { name: 'Basic', id: 1 }, suspended: false });
+    expect(json).toEqual({ hosting_plan: { name: 'Basic', id: 1 }, suspended: false, send_login_credentials: false });
     expect(clientFromJson({ action: 'create', ...json }, create)).toEqual(create);
   });
 

@@ -80,7 +80,7 @@ describe('language in the plan', () => {
   it("goes into a new client's POST", () => {
     const plan = diff(desired({ bob: { language: 'de' } }), live());
     expect(plan.changes.map((c) => requestFor(c))).toEqual([
-      { method: 'POST', path: '/clients', body: { username: 'bob', language: 'de' } },
+      { method: 'POST', path: '/clients', body: { username: 'bob', language: 'de', send_login_credentials: false } },
     ]);
   });
 });

@@ -33,11 +33,13 @@ describe('diff', () => {
       dependsOn: [],
       hostingPlan: { name: 'Basic', id: 1 },
       email: 'a@example.com',
+      sendLoginCredentials: false,
     });
     expect(plan.changes[2]).toMatchObject({
       client: 'alice',
       clientId: null,
       parent: 'alice.example',
+      parentDomain: { name: 'alice.example', id: null },
     });
     expect(plan.conflicts).toEqual([]);
     expect(plan.unknowns).toEqual([]);
@@ -207,7 +209,7 @@ describe('requestFor', () => {
     expect(requestFor(client!)).toEqual({
       method: 'POST',
       path: '/clients',
-      body: { username: 'alice', id_hosting_plan: 3 },
+      body: { username: 'alice', id_hosting_plan: 3, send_login_credentials: false },
     });
     expect(requestFor(domain!).body).toEqual({ domain: 'alice.example', id_user: null });
     expect(requestFor(domain!, new Map([['alice', 42]])).body).toEqual({

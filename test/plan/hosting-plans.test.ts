@@ -53,10 +53,12 @@ describe('hosting plans in the plan', () => {
     expect(alice === undefined ? undefined : requestFor(alice).body).toEqual({
       username: 'alice',
       id_hosting_plan: null,
+      send_login_credentials: false,
     });
     expect(alice === undefined ? undefined : requestFor(alice, undefined, new Map([['Pro', 9]])).body).toEqual({
       username: 'alice',
       id_hosting_plan: 9,
+      send_login_credentials: false,
     });
     // The plan document reads it back, the client still waiting for the plan.
     const problems: string[] = [];

@@ -89,7 +89,13 @@ describe('updates', () => {
     expect(requestFor(plan.changes[0]!)).toEqual({
       method: 'POST',
       path: '/clients',
-      body: { username: 'a', id_hosting_plan: 1, email: 'a@example.com', is_suspended: true },
+      body: {
+        username: 'a',
+        id_hosting_plan: 1,
+        email: 'a@example.com',
+        is_suspended: true,
+        send_login_credentials: false,
+      },
     });
   });
 });

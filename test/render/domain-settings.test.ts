@@ -142,7 +142,7 @@ describe('a domain settings update in text', () => {
     );
     expect(text).toContain(
       '  # domain "plain.bob.example" of client "bob" will be created: not on the panel, after bob.example\n' +
-        '  + POST /domains {"domain":"plain.bob.example","id_user":(known after apply)}\n',
+        '  + POST /domains {"domain":"plain.bob.example","id_user":(known after apply),"id_parent_domain":(known after apply)}\n',
     );
     expect(text).not.toContain('+ client "bob":');
     expect(text).toMatch(/^Plan: 3 to create \(1 client, 2 domains\)\.$/m);
@@ -263,7 +263,7 @@ describe('setting values are data', () => {
       changes: { action: string; type: string; name: string; fields?: unknown; settings?: unknown }[];
       summary: Record<string, number>;
     };
-    expect(document.format_version).toBe('2.3');
+    expect(document.format_version).toBe('2.4');
     expect(document.summary).toMatchObject({ create: 1, update: 1, delete: 0 });
     expect(document.changes[0]).toMatchObject({
       action: 'update',

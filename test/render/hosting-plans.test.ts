@@ -74,7 +74,7 @@ describe('hosting plans in the text plan', () => {
         '  ~ hosting plan "Basic": resources.domains: 5 -> 10\n' +
         '  ~ PUT /hosting-plans/1 {"resources":{"disk_space":1024,"traffic":-1,"domains":10}}\n' +
         '  # client "dave" on hosting plan "Pro" will be created: not on the panel\n' +
-        '  + POST /clients {"username":"dave","id_hosting_plan":(known after apply)}\n' +
+        '  + POST /clients {"username":"dave","id_hosting_plan":(known after apply),"send_login_credentials":false}\n' +
         '  # hosting plan "Unused" will be deleted: state: absent in the manifest\n' +
         '  - DELETE /hosting-plans/3\n',
     );

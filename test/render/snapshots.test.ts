@@ -50,11 +50,11 @@ describe('rendered plans', () => {
       Changes to https://panel.example.com/api/v2:
 
         # client "alice" on hosting plan "Basic" will be created: not on the panel
-        + POST /clients {"username":"alice","id_hosting_plan":1,"email":"alice@example.com"}
+        + POST /clients {"username":"alice","id_hosting_plan":1,"email":"alice@example.com","send_login_credentials":false}
         # domain "alice.example" of client "alice" will be created: not on the panel
         + POST /domains {"domain":"alice.example","id_user":(known after apply)}
         # domain "shop.alice.example" of client "alice" will be created: not on the panel, after alice.example
-        + POST /domains {"domain":"shop.alice.example","id_user":(known after apply)}
+        + POST /domains {"domain":"shop.alice.example","id_user":(known after apply),"id_parent_domain":(known after apply)}
         # domain "xn--bcher-kva.example" (bücher.example) of client "alice" will be created: not on the panel
         + POST /domains {"domain":"xn--bcher-kva.example","id_user":(known after apply)}
         # client "carol" will be updated: differs from the manifest
@@ -115,9 +115,9 @@ describe('rendered plans', () => {
       <details><summary><code>alice</code>: 4 to create (1 client, 3 domains)</summary>
 
       \`\`\`diff
-      + POST /clients {"username":"alice","id_hosting_plan":1,"email":"alice@example.com"}
+      + POST /clients {"username":"alice","id_hosting_plan":1,"email":"alice@example.com","send_login_credentials":false}
       + POST /domains {"domain":"alice.example","id_user":(known after apply)}
-      + POST /domains {"domain":"shop.alice.example","id_user":(known after apply)}
+      + POST /domains {"domain":"shop.alice.example","id_user":(known after apply),"id_parent_domain":(known after apply)}
       # domain "xn--bcher-kva.example" (bücher.example) of client "alice"
       + POST /domains {"domain":"xn--bcher-kva.example","id_user":(known after apply)}
       \`\`\`
@@ -181,7 +181,7 @@ describe('rendered plans with domain settings', () => {
         ~ PUT /domains/70 {"php_version":"8.3","security":{"id_certificate":3,"lets_encrypt":true,"is_prefer_https":true,"is_hsts":false,"hsts_max_age":0,"hsts_include":false,"hsts_preload":false}}
         # domain "shop.alice.example" of client "alice" will be created: not on the panel
         + domain "shop.alice.example": https.lets_encrypt: true, https.hsts: {"max_age":31536000,"include_subdomains":true,"preload":false}, redirect: {"to":"https://alice.example/","status":301}
-        + POST /domains {"domain":"shop.alice.example","id_user":7,"security":{"lets_encrypt":true,"is_hsts":true,"hsts_max_age":31536000,"hsts_include":true,"hsts_preload":false},"target":{"is_forwarding":true,"target":"https://alice.example/","forwarding_type":301}}
+        + POST /domains {"domain":"shop.alice.example","id_user":7,"id_parent_domain":70,"security":{"lets_encrypt":true,"is_hsts":true,"hsts_max_age":31536000,"hsts_include":true,"hsts_preload":false},"target":{"is_forwarding":true,"target":"https://alice.example/","forwarding_type":301}}
 
       Plan: 1 to create (1 domain), 1 to update (1 domain).
       "
@@ -213,7 +213,7 @@ describe('rendered plans with domain settings', () => {
       +     https.lets_encrypt: true
       +     https.hsts: {"max_age":31536000,"include_subdomains":true,"preload":false}
       +     redirect: {"to":"https://alice.example/","status":301}
-      + POST /domains {"domain":"shop.alice.example","id_user":7,"security":{"lets_encrypt":true,"is_hsts":true,"hsts_max_age":31536000,"hsts_include":true,"hsts_preload":false},"target":{"is_forwarding":true,"target":"https://alice.example/","forwarding_type":301}}
+      + POST /domains {"domain":"shop.alice.example","id_user":7,"id_parent_domain":70,"security":{"lets_encrypt":true,"is_hsts":true,"hsts_max_age":31536000,"hsts_include":true,"hsts_preload":false},"target":{"is_forwarding":true,"target":"https://alice.example/","forwarding_type":301}}
       \`\`\`
       </details>
 

@@ -17,6 +17,7 @@ import {
   type ClientField,
   type ClientFieldRow,
   type ClientTargets,
+  type ClientCreateOnly,
   type ClientWants,
   clientField,
   type FieldChange,
@@ -26,10 +27,19 @@ import {
 } from './fields.js';
 import type { LiveClient } from './record.js';
 
-/** A client the panel lacks: `POST /clients` with its username and each field the manifest gives. */
+/**
+ * A client the panel lacks: `POST /clients` with its username, each field the manifest gives and
+ * `send_login_credentials`.
+ */
 export interface CreateClient extends ChangeBase, ClientTargets {
   readonly action: 'create';
   readonly type: 'client';
+  /**
+   * Whether the panel mails the new login (ClientCreateOnly): always set by the planner (false
+   * unless the manifest asks); absent only in a plan file of format 2.3 or older, whose request
+   * is applied as it was reviewed.
+   */
+  readonly sendLoginCredentials?: boolean;
 }
 
 /** A client whose managed fields differ: `PUT /clients/{id}` with only those fields. */
@@ -58,7 +68,11 @@ export interface DeleteClient extends ChangeBase {
 export type ClientChange = CreateClient | UpdateClient | DeleteClient;
 
 /** The create of a client the panel lacks, with every field the manifest gives. */
-export function createClient(username: string, wants: ClientWants, plans: HostingPlans): CreateClient {
+export function createClient(
+  username: string,
+  wants: ClientWants & ClientCreateOnly,
+  plans: HostingPlans,
+): CreateClient {
   const targets: Record<string, unknown> = {};
   for (const row of CLIENT_FIELDS) {
     const wanted = wants[row.key];
@@ -73,6 +87,7 @@ export function createClient(username: string, wants: ClientWants, plans: Hostin
     // A plan the same run creates or updates: the planner adds the wait (plan/diff.ts).
     dependsOn: [],
     ...(targets as ClientTargets),
+    sendLoginCredentials: wants.sendLoginCredentials ?? false,
   };
 }
 
@@ -162,6 +177,7 @@ export function clientRequest(change: ClientChange, newPlanIds?: ReadonlyMap<str
         const target = (change as unknown as Readonly<Record<string, unknown>>)[row.changeKey];
         if (target !== undefined) body[row.panel[0]] = row.send(target as never) ?? planId();
       }
+      if (change.sendLoginCredentials !== undefined) body.send_login_credentials = change.sendLoginCredentials;
       return { method: 'POST', path: '/clients', body };
     }
     case 'update': {
@@ -192,7 +208,8 @@ export function clientSubject(change: ClientChange): string {
 
 /**
  * What the text plan's comment line says of a client's change beside its subject (`what`) and
- * after its reason (`after`): the hosting plan a new client is created on. (A delete the plan
+ * after its reason (`after`): the hosting plan a new client is created on, and the mail of its
+ * login when the manifest asks for it. (A delete the plan
  * makes waits for nothing; one read from an edited plan file says what it waits for.)
  */
 export function clientDetails(change: ClientChange): { what: string; after: string } {
@@ -200,7 +217,9 @@ export function clientDetails(change: ClientChange): { what: string; after: stri
     case 'create':
       return {
         what: change.hostingPlan === undefined ? '' : ` on hosting plan ${quote(change.hostingPlan.name)}`,
-        after: '',
+        // Asked for in the manifest: a mail to a person, said where a reviewer reads.
+        after:
+          change.sendLoginCredentials === true ? ', and the panel mails it its login (send_login_credentials)' : '',
       };
     case 'update':
       return { what: '', after: '' };

@@ -12,6 +12,8 @@ import { CLIENT_FIELDS, type ClientTargets, type ClientTargetsJson, clientField,
 /** A client's change as the document holds it (snake_case), beside the common fields; the schema checked it. */
 export interface ClientChangeJson extends ClientTargetsJson {
   readonly action: ClientChange['action'];
+  /** A create's: absent only in a plan file of format 2.3 or older. */
+  readonly send_login_credentials?: boolean;
   readonly client_id?: number | null;
   readonly fields?: readonly FieldChange[];
   readonly domains?: number | null;
@@ -22,7 +24,10 @@ export interface ClientChangeJson extends ClientTargetsJson {
 export function clientToJson(change: ClientChange): Record<string, unknown> {
   switch (change.action) {
     case 'create':
-      return { ...targetsToJson(change) };
+      return {
+        ...targetsToJson(change),
+        ...(change.sendLoginCredentials === undefined ? {} : { send_login_credentials: change.sendLoginCredentials }),
+      };
     case 'update':
       return {
         client_id: change.clientId,
@@ -50,7 +55,14 @@ export function clientFromJson(
   const clientId = item.client_id ?? 0;
   switch (item.action) {
     case 'create':
-      return { ...base, id, action: 'create', type: 'client', ...targetsFromJson(item) };
+      return {
+        ...base,
+        id,
+        action: 'create',
+        type: 'client',
+        ...targetsFromJson(item),
+        ...(item.send_login_credentials === undefined ? {} : { sendLoginCredentials: item.send_login_credentials }),
+      };
     case 'update':
       return {
         ...base,

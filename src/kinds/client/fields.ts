@@ -78,6 +78,21 @@ export type ClientLiveFields = { readonly [K in ClientField as T[K]['liveKey']]?
 /** The managed fields a manifest gives for a client; one left out is not managed. */
 export type ClientWants = { readonly [K in ClientField]?: T[K]['wanted'] };
 
+/**
+ * A client's create-only keys: sent in its `POST /clients`, never compared, never sent on update,
+ * never exported, so not rows of the table. A panel default that would act on someone is never
+ * left to the panel: `send_login_credentials` (the panel mails the new login to the client) is
+ * false unless the manifest asks, so a provisioning run mails no one by itself. The panel's
+ * `create_system_domain` is never sent (its default stands).
+ */
+export interface ClientCreateOnly {
+  /** The manifest's `send_login_credentials`; left out: false. */
+  readonly sendLoginCredentials?: boolean;
+}
+
+/** The manifest's create-only client keys (ClientCreateOnly). */
+export const CLIENT_CREATE_ONLY_KEYS = ['send_login_credentials'] as const;
+
 /** What a client's create sets beside its username: each field the manifest gives. */
 export type ClientTargets = { readonly [K in ClientField as T[K]['changeKey']]?: T[K]['target'] };
 

@@ -29,6 +29,12 @@ export interface CreateDomain extends ChangeBase {
   readonly clientId: number | null;
   /** A parent domain created in the same run, which this subdomain waits for. */
   readonly parent?: string;
+  /**
+   * The domain it is a subdomain of (`id_parent_domain`): the nearest enclosing domain of the same
+   * client, on the panel (its `id`) or created in the same run (`id` null: that create's answer
+   * gives it). Absent: a top-level domain. Sent always, never left to a panel's guess.
+   */
+  readonly parentDomain?: ParentDomain;
   /** The settings the manifest gives, sent in the same POST; absent when it gives none. */
   readonly settings?: DomainSettings;
 }
@@ -64,6 +70,12 @@ export interface DeleteDomain extends ChangeBase {
 
 export type DomainChange = CreateDomain | UpdateDomain | DeleteDomain;
 
+/** A new subdomain's parent: its name, and its id on the panel (null: created in the same run). */
+export interface ParentDomain {
+  readonly name: string;
+  readonly id: number | null;
+}
+
 /**
  * The create of `name` for `client` (`clientId` null when the client is created in the same
  * run: it then waits for the client's create), after its `parent` when that is created too.
@@ -74,8 +86,11 @@ export function createDomain(
   clientId: number | null,
   parent?: string,
   settings?: DomainSettings,
+  parentDomain?: ParentDomain,
 ): CreateDomain {
   const given = givenSettings(settings).length > 0;
+  // A parent of the same client created in the same run: its id comes from its create's answer.
+  const waitsFor = parentDomain?.id === null && parentDomain.name !== parent ? [parentDomain.name] : [];
   return {
     id: changeId('domain', name),
     action: 'create',
@@ -87,8 +102,10 @@ export function createDomain(
     dependsOn: [
       ...(clientId === null ? [changeId('client', client)] : []),
       ...(parent === undefined ? [] : [changeId('domain', parent)]),
+      ...waitsFor.map((name) => changeId('domain', name)),
     ],
     ...(parent === undefined ? {} : { parent }),
+    ...(parentDomain === undefined ? {} : { parentDomain }),
     ...(given && settings !== undefined ? { settings } : {}),
   };
 }
@@ -167,9 +184,16 @@ export function deleteDomain(
 
 /**
  * The request a domain's change becomes. A domain of a client created in the same run takes
- * its `id_user` from `newClientIds`; before apply (a preview) it is null: known after apply.
+ * its `id_user` from `newClientIds`, a subdomain of a domain created in the same run its
+ * `id_parent_domain` from `newDomainIds`; before apply (a preview) they are null: known after
+ * apply. A subdomain always carries `id_parent_domain`: a panel left to guess may make it a
+ * top-level domain with a zone of its own.
  */
-export function domainRequest(change: DomainChange, newClientIds?: ReadonlyMap<string, number>): PanelRequest {
+export function domainRequest(
+  change: DomainChange,
+  newClientIds?: ReadonlyMap<string, number>,
+  newDomainIds?: ReadonlyMap<string, number>,
+): PanelRequest {
   switch (change.action) {
     case 'create':
       return {
@@ -178,6 +202,11 @@ export function domainRequest(change: DomainChange, newClientIds?: ReadonlyMap<s
         body: {
           domain: change.name,
           id_user: change.clientId ?? newClientIds?.get(change.client) ?? null,
+          ...(change.parentDomain === undefined
+            ? {}
+            : {
+                id_parent_domain: change.parentDomain.id ?? newDomainIds?.get(change.parentDomain.name) ?? null,
+              }),
           ...settingsBody(
             givenSettings(change.settings).map(([row, after]) => ({ field: row.key, after })),
             {},

@@ -19,6 +19,7 @@ export interface DomainChangeJson {
   readonly client?: string;
   readonly client_id?: number | null;
   readonly parent?: string;
+  readonly parent_domain?: { readonly name: string; readonly id: number | null };
   readonly domain_id?: number;
   readonly subdomains?: readonly string[];
   /** A create's settings, by their dotted names. */
@@ -37,6 +38,7 @@ export function domainToJson(change: DomainChange): Record<string, unknown> {
         client: change.client,
         client_id: change.clientId,
         ...(change.parent === undefined ? {} : { parent: change.parent }),
+        ...(change.parentDomain === undefined ? {} : { parent_domain: change.parentDomain }),
         ...(change.settings === undefined ? {} : { settings: change.settings }),
       };
     case 'update':
@@ -96,6 +98,9 @@ export function domainFromJson(
     client: item.client ?? '',
     clientId: item.client_id ?? null,
     ...(item.parent === undefined ? {} : { parent: item.parent }),
+    ...(item.parent_domain === undefined
+      ? {}
+      : { parentDomain: { name: item.parent_domain.name, id: item.parent_domain.id } }),
     ...(item.settings === undefined ? {} : { settings: item.settings }),
   };
 }
@@ -118,6 +123,13 @@ export function domainProblems(change: DomainChange, path: string): string[] {
   const parent = change.parent === undefined ? undefined : changeId('domain', change.parent);
   if (parent !== undefined && !change.dependsOn.includes(parent))
     problems.push(`${path}.parent: ${quote(change.parent ?? '')}, yet the change does not depend on ${quote(parent)}`);
+  const above = change.parentDomain;
+  if (above !== undefined && !change.name.endsWith(`.${above.name}`))
+    problems.push(`${path}.parent_domain.name: ${quote(above.name)} does not enclose ${quote(change.name)}`);
+  if (above?.id === null && !change.dependsOn.includes(changeId('domain', above.name)))
+    problems.push(
+      `${path}.parent_domain.id: null, yet the change does not depend on ${quote(changeId('domain', above.name))}`,
+    );
   return problems;
 }
 

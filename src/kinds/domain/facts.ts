@@ -21,7 +21,8 @@ export interface DomainFactIndex extends Pick<ClientFactIndex, 'clients'> {
 
 /**
  * The facts a domain's change depends on, in this order:
- * - a create: `domain:<name>` absent; an existing owner: `owner:<name>` `id:<n>`;
+ * - a create: `domain:<name>` absent; an existing owner: `owner:<name>` `id:<n>`; a parent on
+ *   the panel (`id_parent_domain`): `domain-parent:<name>` with the parent's id and owner;
  * - an update: `domain-record:<name>` with its id and owner, each setting's value before
  *   (`domain-setting:<name>:<field>`, as settingBefore reads it: `true` for HSTS or forwarding on
  *   whose details do not read), and each nested object it sends whole
@@ -48,6 +49,24 @@ export function domainFacts(change: DomainChange): Fact<DomainFactIndex>[] {
         },
       ];
       if (clientId !== null) facts.push(existingClient(client, clientId, 'owner', 'which the plan adds domains to'));
+      const above = change.parentDomain;
+      if (above?.id != null && clientId !== null) {
+        // The request names the parent by id: one deleted and made again is another domain.
+        const parentId = above.id;
+        facts.push({
+          key: `domain-parent:${name}`,
+          expected: `id:${parentId},owner:${clientId}`,
+          actual: (live) => {
+            const domain = live.domains.get(above.name);
+            return domain === undefined ? 'absent' : `id:${domain.id},owner:${domain.idUser}`;
+          },
+          reason: (actual) =>
+            actual === 'absent'
+              ? `domain ${quote(above.name)}, the parent the plan creates ${quote(name)} under, is no longer on the panel`
+              : `domain ${quote(above.name)}, the parent the plan creates ${quote(name)} under, is now ${actual} ` +
+                `(the plan names id ${parentId} of client id ${clientId})`,
+        });
+      }
       return facts;
     }
     case 'update': {

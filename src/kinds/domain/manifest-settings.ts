@@ -11,7 +11,9 @@
  *
  * Validation never refuses what a panel can hold (design.md): every value export writes (what
  * the rows' `unwritable` accepts: any MAJOR.MINOR version, any max_age of 0 or more, any absolute
- * http(s) URL, 301 or 302) is taken; odd but possible values are warnings.
+ * http(s) URL without user info or characters it needs percent-encoded (url.ts), 301 or 302) is
+ * taken; odd but possible values are warnings. A panel's URL that the manifest refuses is left
+ * out by export, with a warning that names the encoded URL to write.
  */
 import { quote } from '../../escape.js';
 import { isRecord } from '../../util.js';
@@ -24,6 +26,7 @@ import {
   PHP_VERSION,
   REDIRECT_STATUSES,
 } from './settings.js';
+import { redirectUrlProblem } from './url.js';
 
 /** A problem of an item's settings, at `path` in the item (`['https', 'hsts', 'max_age']`). */
 export interface SettingProblem extends FieldProblem {
@@ -223,6 +226,19 @@ const redirect: ManifestSettingRow<'redirect'> = {
           rest: ['to'],
           severity: 'error',
           message: `${to} must be an absolute http or https URL with a host, like "https://example.com/"${written(value.to)}`,
+        },
+      ];
+    const unsafe = redirectUrlProblem(value.to);
+    if (unsafe !== undefined)
+      return [
+        {
+          rest: ['to'],
+          severity: 'error',
+          message:
+            `${to} ${unsafe.what}: ` +
+            (unsafe.instead === undefined
+              ? 'write the URL without them'
+              : `write ${quote(unsafe.instead)} instead (the same URL, encoded)`),
         },
       ];
     if (domain !== undefined && hostOf(value.to) === domain)

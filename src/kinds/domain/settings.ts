@@ -10,6 +10,7 @@
  */
 import { canonical, isRecord, type JsonObject, type JsonValue } from '../../util.js';
 import { readFlag as flag } from '../common.js';
+import { unsafeTarget } from './url.js';
 
 /** HTTP Strict Transport Security as the manifest gives it (`https.hsts`). */
 export interface Hsts {
@@ -274,7 +275,7 @@ const redirect: SettingRow<'redirect'> = {
         ? `forwarding type ${value.status} (a manifest takes 301 or 302)`
         : !isHttpUrl(value.to)
           ? 'a target that is not an absolute http(s) URL'
-          : undefined,
+          : unsafeTarget(value.to),
 };
 
 /** The settings, in the order the manifest lists them and requests carry them. */
