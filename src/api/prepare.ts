@@ -210,11 +210,16 @@ export function viewOf(plan: Plan, live: Live, source: Omit<PlanView, 'plan' | '
 function locateConflicts(plan: Plan, desired: Desired): LocatedProblem[] {
   const located: LocatedProblem[] = [];
   for (const conflict of plan.conflicts) {
+    const domain =
+      'hosting_plan' in conflict
+        ? undefined
+        : desired.clients.find((c) => c.username === conflict.client)?.domains.find((d) => d.name === conflict.domain);
     const loc =
       'hosting_plan' in conflict
         ? (desired.hostingPlans?.find((p) => p.name === conflict.hosting_plan)?.loc ?? desired.prune.loc)
-        : (desired.clients.find((c) => c.username === conflict.client)?.domains.find((d) => d.name === conflict.domain)
-            ?.loc ?? (conflict.subdomains === undefined ? undefined : desired.prune.loc));
+        : 'rule' in conflict
+          ? zoneRecordLoc(domain, conflict.record.index)
+          : (domain?.loc ?? (conflict.subdomains === undefined ? undefined : desired.prune.loc));
     if (loc !== undefined)
       located.push({
         file: loc.file,
@@ -224,6 +229,13 @@ function locateConflicts(plan: Plan, desired: Desired): LocatedProblem[] {
       });
   }
   return located;
+}
+
+/** Where a zone conflict's record (its index in `dns.records`) stands: its line, else its domain's. */
+function zoneRecordLoc(domain: Desired['clients'][number]['domains'][number] | undefined, index: number) {
+  const at = domain?.dns?.origin?.find((o) => o.index === index);
+  if (domain?.loc === undefined || at === undefined) return domain?.loc;
+  return { file: domain.loc.file, line: at.line, column: at.column };
 }
 
 /**
@@ -325,11 +337,12 @@ export function refuseMassChanges(plan: Plan, limits: Limits): void {
 export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] = []): void {
   if (plan.conflicts.length === 0) return;
   const plans = plan.conflicts.filter((c) => 'hosting_plan' in c).length;
-  const dns = plan.conflicts.filter((c) => !('hosting_plan' in c) && c.dns !== undefined).length;
+  const zones = plan.conflicts.filter((c) => 'rule' in c).length;
+  const dns = plan.conflicts.filter((c) => !('hosting_plan' in c) && c.dns !== undefined).length - zones;
   const owned = plan.conflicts.filter(
-    (c) => !('hosting_plan' in c) && c.subdomains === undefined && c.dns === undefined,
+    (c) => !('hosting_plan' in c) && !('rule' in c) && c.subdomains === undefined && c.dns === undefined,
   ).length;
-  const blocked = plan.conflicts.length - owned - plans - dns;
+  const blocked = plan.conflicts.length - owned - plans - dns - zones;
   const what = [
     plans > 0 ? `${plural(plans, 'hosting plan')} cannot be changed as the manifest says` : '',
     owned > 0
@@ -338,6 +351,9 @@ export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] =
     blocked > 0 ? `${plural(blocked, 'domain')} to delete ${blocked === 1 ? 'has' : 'have'} subdomains that stay` : '',
     dns > 0
       ? `${plural(dns, 'domain')} of the manifest manage${dns === 1 ? 's' : ''} "dns" the panel has no zone to write for`
+      : '',
+    zones > 0
+      ? `${plural(zones, 'DNS record')} of the manifest would leave ${zones === 1 ? 'its zone' : 'zones'} broken`
       : '',
   ].filter(Boolean);
   throw new ProvisionError('plan_conflict', `${what.join('; ')}: apply sends nothing until this is resolved`, {
@@ -349,7 +365,9 @@ export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] =
           ? 'mark the subdomains absent too (or let prune.domains take them), or keep the domain'
           : dns > 0
             ? `remove "dns" from the domain, or list a subdomain's records in its parent's zone; turn DNS on in the panel for a domain it serves none for`
-            : 'each conflict above says what to change: the clients on a plan, or the keys the panel lacks',
+            : zones > 0
+              ? 'each conflict above names the record, the one it meets and the fix'
+              : 'each conflict above says what to change: the clients on a plan, or the keys the panel lacks',
   });
 }
 

@@ -11,6 +11,7 @@ import { quote } from '../escape.js';
 import {
   type DnsRecord,
   type LiveZone,
+  newZoneWrite,
   plannedRecords,
   recordDrift,
   recordMultiset,
@@ -19,10 +20,7 @@ import {
   type RecordOp,
   sentRecords,
   type UpdateZone,
-  wantOfNewZone,
   type ZoneBody,
-  zoneBody,
-  zoneDiff,
   zoneRequest,
 } from '../kinds/zone.js';
 import type { PanelClient } from '../panel/client.js';
@@ -77,9 +75,9 @@ export function zoneWriter(
     let body: ZoneBody;
     let note: string | undefined;
     if (change.domainId === null) {
-      const { ops, other } = zoneDiff(wantOfNewZone(change), zone.records);
-      body = zoneBody(zone, other);
-      note = newZoneNote(zone, ops);
+      const written = newZoneWrite(change, zone);
+      if ('problem' in written) throw new Error(written.problem);
+      ({ body, note } = written);
     } else {
       if (change.body === null)
         throw new Error(`the change of the zone of ${quote(change.name)} holds no records to send: make a new plan`);
@@ -175,15 +173,4 @@ function staleZone(change: UpdateZone, zone: LiveZone): ZoneChanged {
   }
   if (drift.length === 0 && other.length === 0) other.push('fields of its records panel-provision does not compare');
   return new ZoneChanged(change.name, drift, other);
-}
-
-/** What the outcome says of a new domain's zone (read after its POST): what its diff did to the panel's defaults. */
-function newZoneNote(zone: LiveZone, ops: readonly RecordOp[]): string {
-  const count = (what: RecordOp['op']): number => ops.reduce((n, op) => n + (op.op === what ? 1 : 0), 0);
-  const removed = count('remove');
-  const kept = zone.records.length - removed;
-  return (
-    `of the ${plural(zone.records.length, 'record')} the panel made, ` +
-    `${kept} kept, ${removed} removed; ${count('add')} added, ${count('update')} updated`
-  );
 }
