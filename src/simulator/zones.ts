@@ -244,7 +244,7 @@ export function writeZone(store: ZoneStore, id: number, body: unknown, refuse: R
   if (!isRecord(records)) return refuse(400, "The field 'records' is required and must be an object.");
   if (!isRecord(records.soa)) return refuse(400, "The field 'records.soa' is required and must be an object.");
   // Go's `omitempty` drops an empty list: lego's clean-up of the last record sends no `records.other`.
-  const other = records.other ?? [];
+  const other = records.other === undefined ? [] : records.other;
   const problem = recordsProblem(other, 'records.other', true);
   if (problem !== undefined) return refuse(400, problem);
   if (!sameSoa(records.soa, zone.records.soa))
