@@ -6,9 +6,15 @@
  * zone failing after its POST, the domain created and its zone untouched); ACME records kept by
  * prune without `keep`, and left out of export.
  */
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import type { InterceptRequest, SimulatorOptions } from '../../src/simulator/index.js';
 import { run, workspace } from '../helpers/cli.js';
+
+const planValid = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(
+  JSON.parse(readFileSync(new URL('../../schemas/plan.schema.json', import.meta.url), 'utf8')) as object,
+);
 
 async function recorded(manifest: string, options: Partial<SimulatorOptions> = {}) {
   const seen: InterceptRequest[] = [];
@@ -120,6 +126,20 @@ clients:
     expect(done.stderr).toContain('"dns" record #2 (CNAME @ other.example.) of domain "alice.example"');
     expect(done.stderr).toContain('list the target\'s A or AAAA records at "@" instead');
     expect(w.writes()).toEqual([]);
+    // The plan document carries it, as its published schema says.
+    const json = await run(['plan', w.file, '--format', 'json'], w.env);
+    const planned = JSON.parse(json.stdout) as { conflicts: unknown[] };
+    expect(planned.conflicts).toEqual([
+      {
+        domain: 'alice.example',
+        client: 'alice',
+        owner: 'alice',
+        dns: 'records',
+        rule: 'cname_at_apex',
+        record: { host: '@', type: 'CNAME', value: 'other.example.', index: 1 },
+      },
+    ]);
+    expect(planValid(planned), JSON.stringify(planValid.errors)).toBe(true);
   });
 
   it("a record beside the panel's CNAME the manifest does not list is a conflict naming that record", async () => {
