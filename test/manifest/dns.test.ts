@@ -57,7 +57,7 @@ describe('dns, valid', () => {
           ],
           prune: true,
           keep: ['_acme-challenge*'],
-          origin: expect.any(Array),
+          origin: expect.any(Array) as unknown[],
         },
         loc: at(5, 15),
       },
@@ -103,7 +103,7 @@ describe('dns, valid', () => {
       ],
       prune: false,
       keep: [],
-      origin: expect.any(Array),
+      origin: expect.any(Array) as unknown[],
     });
     expect(parseManifestChunked(text, FILE, 200)).toEqual(whole);
     for (const text of [FULL]) for (const batchChars of [1, 64, 4096]) agree(text, batchChars);
@@ -301,7 +301,7 @@ describe('validation never refuses what a panel can hold', () => {
             records: want,
             prune: false,
             keep: [],
-            origin: expect.any(Array),
+            origin: expect.any(Array) as unknown[],
           });
           agree(text, 64);
         },
