@@ -12,6 +12,7 @@ import { type DnsRecord } from '../../src/kinds/zone/record.js';
 import { zoneIssues } from '../../src/kinds/zone/check.js';
 import { zoneConflicts, zoneConflictText } from '../../src/kinds/zone/conflicts.js';
 import { itemZone } from '../../src/kinds/zone/manifest.js';
+import { writableRecords } from '../../src/kinds/zone/export.js';
 import { patternProblem } from '../../src/manifest/prune.js';
 
 const live = (host: string, type: string, value: string, ttl = 3600): LiveRecord => ({
@@ -214,5 +215,37 @@ describe('the manifest', () => {
       'warning dns.records.0.value "value" of "dns" record #1 of domain "alice.example" in client "alice" "alice.example" has no trailing dot: DNS reads it relative to the zone, as "alice.example.alice.example."; write "alice.example." for the name as written',
       'warning dns.records.1.value "value" of "dns" record #2 of domain "alice.example" in client "alice" "www" has no trailing dot: DNS reads it relative to the zone, as "www.alice.example."; write "www.alice.example." to say so',
     ]);
+  });
+});
+
+describe('export of a zone', () => {
+  it('leaves out ACME records, and what a listing would break or remove: a broken host, a set beside an unwritable record', () => {
+    const zone = {
+      records: [
+        live('@', 'A', '192.0.2.1'),
+        live('www', 'CNAME', 'alice.example.'),
+        live('www', 'A', '192.0.2.1'),
+        live('@', 'TXT', 'v=spf1 -all'),
+        live('@', 'TXT', 'v=spf1 mx -all'),
+        live('_acme-challenge', 'TXT', 'token'),
+        live('x', 'TXT', 'ok'),
+        live('x', 'TXT', 'bad\n'),
+      ],
+    };
+    const { records, unwritable, transient } = writableRecords(zone, 'alice.example');
+    expect(records.map((r) => `${r.host} ${r.type}`)).toEqual(['@ A']);
+    expect(transient.map((r) => r.host)).toEqual(['_acme-challenge']);
+    expect(unwritable.map((u) => `${u.record.host} ${u.record.type} ${u.record.value}`)).toEqual([
+      'x TXT bad\n',
+      'www CNAME alice.example.',
+      'www A 192.0.2.1',
+      '@ TXT v=spf1 -all',
+      '@ TXT v=spf1 mx -all',
+      'x TXT ok',
+    ]);
+    // What is written plans to no change: nothing it lists breaks the zone or owns a record left out.
+    const want: DesiredZone = { records: [...records], prune: false, keep: [] };
+    expect(zoneDiff(want, zone.records).ops).toEqual([]);
+    expect(zoneConflicts({ name: 'alice.example', client: 'alice' }, want, zone)).toEqual([]);
   });
 });

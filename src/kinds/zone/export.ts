@@ -5,12 +5,15 @@
  * the manifest would refuse is left out, with its reason, so the export always validates: a
  * value checkValue calls an error, a host recordHost refuses, a TTL outside TTL_RANGE, a second
  * record of the same identity (the manifest refuses duplicates; the panel keeps both and a plan
- * of one leaves the other alone). An ACME challenge's record is never written (a note counts
- * them). `prune` is never written: an adopted zone removes nothing.
+ * of one leaves the other alone); a record whose host and type (or, for a CNAME, host) a
+ * listing would own beside one left out, or that the zone's check would refuse (check.ts: the
+ * panel's zone breaks DNS there), is left out too, so the export plans to no change. An ACME
+ * challenge's record is never written (a note counts them). `prune` is never written: an adopted zone removes nothing.
  * Pure.
  */
 import { quote, jsonText, safeText } from '../../escape.js';
 import { type DnsRecord, type LiveZone, recordKey } from './record.js';
+import { zoneIssues } from './check.js';
 import { isAcmeHost, setKey } from './diff.js';
 import { checkValue, recordHost, TTL_RANGE, ttlInRange } from './values.js';
 
@@ -82,9 +85,24 @@ export function writableRecords(zone: Pick<LiveZone, 'records'>, name: string): 
   // What a manifest names, it owns: listing the rest of a set (or a CNAME at the host) would remove the unwritable.
   const taintedSets = new Set(unwritable.map((u) => setKey(u.record)));
   const taintedHosts = new Set(unwritable.map((u) => u.record.host));
+  // A zone the panel holds broken (a CNAME beside others, two SPF): listed, the plan would refuse it.
+  const broken = new Set<string>();
+  const brokenHosts = new Set<string>();
+  for (const issue of zoneIssues({ records: first }, first, name))
+    for (const r of issue.other === undefined ? [issue.record] : [issue.record, issue.other]) {
+      if (r.type === 'CNAME') brokenHosts.add(r.host);
+      else broken.add(setKey(r));
+    }
   const records: DnsRecord[] = [];
   for (const record of first) {
-    if (taintedSets.has(setKey(record)) || (record.type === 'CNAME' && taintedHosts.has(record.host)))
+    if (broken.has(setKey(record)) || brokenHosts.has(record.host))
+      unwritable.push({
+        record,
+        reason:
+          'is part of what its zone holds against DNS rules (a CNAME beside other records or at the apex, two ' +
+          'SPF records, an MX or NS at a CNAME): listed, plan would refuse it; fix the zone in the panel',
+      });
+    else if (taintedSets.has(setKey(record)) || (record.type === 'CNAME' && taintedHosts.has(record.host)))
       unwritable.push({
         record,
         reason:
