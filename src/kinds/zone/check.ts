@@ -50,19 +50,50 @@ export function targetHost(r: Pick<DnsRecord, 'type' | 'value'>, zone: string): 
 
 const id = ({ host, type, value }: RecordId): RecordId => ({ host, type, value });
 
-/** The issues of the zone whose records after apply are `after`, of which `want` lists some; `zone` its ASCII name. */
+/** What the checks need of one host, gathered in one pass (the zone may hold 10,000 records at one host). */
+interface HostFacts {
+  /** Its first two records of distinct identities: a record's other is one of them. */
+  readonly firstTwo: DnsRecord[];
+  firstUnlisted?: DnsRecord;
+  firstCname?: DnsRecord;
+  unlistedCname?: DnsRecord;
+  unlistedSpf?: DnsRecord;
+  /** The listed SPF record that comes first in the manifest, and its place. */
+  firstListedSpf?: { readonly record: DnsRecord; readonly listed: number };
+  /** The first MX or NS the manifest does not list that points at this host. */
+  unlistedPointer?: DnsRecord;
+}
+
+/** The issues of the zone whose records after apply are `after`, of which `want` lists some; `zone` its ASCII name. Linear. */
 export function zoneIssues(want: Pick<DesiredZone, 'records'>, after: readonly DnsRecord[], zone: string): ZoneIssue[] {
   const listedAt = new Map<string, number>();
   want.records.forEach((r, i) => {
     if (!listedAt.has(recordKey(r))) listedAt.set(recordKey(r), i);
   });
-  const byHost = new Map<string, DnsRecord[]>();
-  const pointing = new Map<string, DnsRecord[]>();
+  const hosts = new Map<string, HostFacts>();
+  const facts = (host: string): HostFacts => {
+    let f = hosts.get(host);
+    if (f === undefined) hosts.set(host, (f = { firstTwo: [] }));
+    return f;
+  };
   for (const r of after) {
-    push(byHost, r.host, r);
-    if (r.type !== 'MX' && r.type !== 'NS') continue;
-    const target = targetHost(r, zone);
-    if (target !== undefined) push(pointing, target, r);
+    const f = facts(r.host);
+    const listed = listedAt.get(recordKey(r));
+    if (f.firstTwo.length < 2 && !f.firstTwo.some((o) => recordKey(o) === recordKey(r))) f.firstTwo.push(r);
+    if (listed === undefined) f.firstUnlisted ??= r;
+    if (r.type === 'CNAME') {
+      f.firstCname ??= r;
+      if (listed === undefined) f.unlistedCname ??= r;
+    }
+    if (isSpf(r)) {
+      if (listed === undefined) f.unlistedSpf ??= r;
+      else if (f.firstListedSpf === undefined || listed < f.firstListedSpf.listed)
+        f.firstListedSpf = { record: r, listed };
+    }
+    if ((r.type === 'MX' || r.type === 'NS') && listed === undefined) {
+      const target = targetHost(r, zone);
+      if (target !== undefined) facts(target).unlistedPointer ??= r;
+    }
   }
   const other = (r: DnsRecord): RecordId & { listed?: number } => {
     const listed = listedAt.get(recordKey(r));
@@ -71,39 +102,30 @@ export function zoneIssues(want: Pick<DesiredZone, 'records'>, after: readonly D
   const issues: ZoneIssue[] = [];
   want.records.forEach((r, listed) => {
     if (listedAt.get(recordKey(r)) !== listed) return; // a second listing: the manifest's checks say it
+    const f = hosts.get(r.host);
+    if (f === undefined) return; // not in the zone after apply (a caller's `after` without it)
     const add = (rule: ZoneRule, o?: DnsRecord): void => {
       issues.push({ rule, listed, record: id(r), ...(o === undefined ? {} : { other: other(o) }) });
     };
-    const here = (byHost.get(r.host) ?? []).filter((o) => recordKey(o) !== recordKey(r));
     if (r.type === 'CNAME') {
       if (r.host === '@') add('cname_at_apex');
       else {
-        const beside = here.find((o) => !listedAt.has(recordKey(o))) ?? here[0];
+        const beside = f.firstUnlisted ?? f.firstTwo.find((o) => recordKey(o) !== recordKey(r));
         if (beside !== undefined) add('cname_beside', beside);
       }
-      const at = (pointing.get(r.host) ?? []).find((o) => !listedAt.has(recordKey(o)));
-      if (at !== undefined) add('target_is_cname', at);
-    } else {
-      const cname = here.find((o) => o.type === 'CNAME' && !listedAt.has(recordKey(o)));
-      if (cname !== undefined) add('cname_beside', cname);
-    }
+      if (f.unlistedPointer !== undefined) add('target_is_cname', f.unlistedPointer);
+    } else if (f.unlistedCname !== undefined) add('cname_beside', f.unlistedCname);
     if (isSpf(r)) {
-      const spf =
-        here.find((o) => isSpf(o) && !listedAt.has(recordKey(o))) ??
-        here.find((o) => isSpf(o) && (listedAt.get(recordKey(o)) ?? listed) < listed);
+      const earlier =
+        f.firstListedSpf !== undefined && f.firstListedSpf.listed < listed ? f.firstListedSpf.record : undefined;
+      const spf = f.unlistedSpf ?? earlier;
       if (spf !== undefined) add('two_spf', spf);
     }
     if (r.type === 'MX' || r.type === 'NS') {
       const target = targetHost(r, zone);
-      const alias = target === undefined ? undefined : byHost.get(target)?.find((o) => o.type === 'CNAME');
+      const alias = target === undefined ? undefined : hosts.get(target)?.firstCname;
       if (alias !== undefined) add('target_is_cname', alias);
     }
   });
   return issues;
-}
-
-function push<T>(map: Map<string, T[]>, key: string, value: T): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else list.push(value);
 }
