@@ -217,8 +217,8 @@ function locateConflicts(plan: Plan, desired: Desired): LocatedProblem[] {
     const loc =
       'hosting_plan' in conflict
         ? (desired.hostingPlans?.find((p) => p.name === conflict.hosting_plan)?.loc ?? desired.prune.loc)
-        : 'rule' in conflict
-          ? zoneRecordLoc(domain, conflict.record.index)
+        : 'rule' in conflict // a zone's conflict: at its record's line
+          ? domain?.loc && { ...domain.loc, ...domain.dns?.origin?.find((o) => o.index === conflict.record.index) }
           : (domain?.loc ?? (conflict.subdomains === undefined ? undefined : desired.prune.loc));
     if (loc !== undefined)
       located.push({
@@ -229,13 +229,6 @@ function locateConflicts(plan: Plan, desired: Desired): LocatedProblem[] {
       });
   }
   return located;
-}
-
-/** Where a zone conflict's record (its index in `dns.records`) stands: its line, else its domain's. */
-function zoneRecordLoc(domain: Desired['clients'][number]['domains'][number] | undefined, index: number) {
-  const at = domain?.dns?.origin?.find((o) => o.index === index);
-  if (domain?.loc === undefined || at === undefined) return domain?.loc;
-  return { file: domain.loc.file, line: at.line, column: at.column };
 }
 
 /**
