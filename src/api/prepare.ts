@@ -227,11 +227,16 @@ export function viewOf(plan: Plan, live: Live, source: Omit<PlanView, 'plan' | '
 function locateConflicts(plan: Plan, desired: Desired): LocatedProblem[] {
   const located: LocatedProblem[] = [];
   for (const conflict of plan.conflicts) {
+    const domain =
+      'hosting_plan' in conflict
+        ? undefined
+        : desired.clients.find((c) => c.username === conflict.client)?.domains.find((d) => d.name === conflict.domain);
     const loc =
       'hosting_plan' in conflict
         ? (desired.hostingPlans?.find((p) => p.name === conflict.hosting_plan)?.loc ?? desired.prune.loc)
-        : (desired.clients.find((c) => c.username === conflict.client)?.domains.find((d) => d.name === conflict.domain)
-            ?.loc ?? (conflict.subdomains === undefined ? undefined : desired.prune.loc));
+        : 'rule' in conflict // a zone's conflict: at its record's line
+          ? domain?.loc && { ...domain.loc, ...domain.dns?.origin?.find((o) => o.index === conflict.record.index) }
+          : (domain?.loc ?? (conflict.subdomains === undefined ? undefined : desired.prune.loc));
     if (loc !== undefined)
       located.push({
         file: loc.file,

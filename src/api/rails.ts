@@ -33,11 +33,12 @@ export function refuseMassChanges(plan: Plan, limits: Limits): void {
 export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] = []): void {
   if (plan.conflicts.length === 0) return;
   const plans = plan.conflicts.filter((c) => 'hosting_plan' in c).length;
-  const dns = plan.conflicts.filter((c) => !('hosting_plan' in c) && c.dns !== undefined).length;
+  const zones = plan.conflicts.filter((c) => 'rule' in c).length;
+  const dns = plan.conflicts.filter((c) => !('hosting_plan' in c) && c.dns !== undefined).length - zones;
   const owned = plan.conflicts.filter(
-    (c) => !('hosting_plan' in c) && c.subdomains === undefined && c.dns === undefined,
+    (c) => !('hosting_plan' in c) && !('rule' in c) && c.subdomains === undefined && c.dns === undefined,
   ).length;
-  const blocked = plan.conflicts.length - owned - plans - dns;
+  const blocked = plan.conflicts.length - owned - plans - dns - zones;
   const what = [
     plans > 0 ? `${plural(plans, 'hosting plan')} cannot be changed as the manifest says` : '',
     owned > 0
@@ -46,6 +47,9 @@ export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] =
     blocked > 0 ? `${plural(blocked, 'domain')} to delete ${blocked === 1 ? 'has' : 'have'} subdomains that stay` : '',
     dns > 0
       ? `${plural(dns, 'domain')} of the manifest manage${dns === 1 ? 's' : ''} "dns" the panel has no zone to write for`
+      : '',
+    zones > 0
+      ? `${plural(zones, 'DNS record')} of the manifest would leave ${zones === 1 ? 'its zone' : 'zones'} broken`
       : '',
   ].filter(Boolean);
   throw new ProvisionError('plan_conflict', `${what.join('; ')}: apply sends nothing until this is resolved`, {
@@ -57,6 +61,8 @@ export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] =
           ? 'mark the subdomains absent too (or let prune.domains take them), or keep the domain'
           : dns > 0
             ? `remove "dns" from the domain, or list a subdomain's records in its parent's zone; turn DNS on in the panel for a domain it serves none for`
-            : 'each conflict above says what to change: the clients on a plan, or the keys the panel lacks',
+            : zones > 0
+              ? 'each conflict above names the record, the one it meets and the fix'
+              : 'each conflict above says what to change: the clients on a plan, or the keys the panel lacks',
   });
 }

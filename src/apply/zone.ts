@@ -16,6 +16,7 @@ import {
   exactKey,
   type LiveRecord,
   type LiveZone,
+  newZoneWrite,
   plannedRecords,
   recordDrift,
   recordKey,
@@ -25,10 +26,8 @@ import {
   type RecordOp,
   sentRecords,
   type UpdateZone,
-  wantOfNewZone,
   type ZoneBody,
   zoneBody,
-  zoneDiff,
   zoneDigest,
   zoneRequest,
 } from '../kinds/zone.js';
@@ -155,15 +154,10 @@ function zoneBuilder(
         throw new ZoneChanged(change.name, recordDrift(first.records, fresh.records), []);
       // Its subdomains' records, from their POSTs in this run, are carried even under prune,
       // unless the manifest lists their host and type.
-      const want = wantOfNewZone(change);
-      const listed = new Set(want.records.map((r) => `${r.host} ${r.type}`));
-      const ours = (r: LiveRecord): boolean => created.has(r.host) && !listed.has(`${r.host} ${r.type}`);
-      const { ops, other } = zoneDiff(
-        want,
-        fresh.records.filter((r) => !ours(r)),
-      );
-      body = zoneBody(fresh, [...other, ...fresh.records.filter(ours).map((r) => r.raw)]);
-      note(newZoneNote(fresh, ops));
+      const written = newZoneWrite(change, fresh, created);
+      if ('problem' in written) throw new Error(written.problem);
+      body = written.body;
+      note(written.note);
     } else {
       if (change.body === null)
         throw new Error(`the change of the zone of ${quote(change.name)} holds no records to send: make a new plan`);
@@ -276,15 +270,4 @@ function staleZone(change: UpdateZone, zone: LiveZone): ZoneChanged {
   }
   if (drift.length === 0 && other.length === 0) other.push('fields of its records panel-provision does not compare');
   return new ZoneChanged(change.name, drift, other);
-}
-
-/** What the outcome says of a new domain's zone (read after its POST): what its diff did to the panel's defaults. */
-function newZoneNote(zone: LiveZone, ops: readonly RecordOp[]): string {
-  const count = (what: RecordOp['op']): number => ops.reduce((n, op) => n + (op.op === what ? 1 : 0), 0);
-  const removed = count('remove');
-  const kept = zone.records.length - removed;
-  return (
-    `of the ${plural(zone.records.length, 'record')} the panel made, ` +
-    `${kept} kept, ${removed} removed; ${count('add')} added, ${count('update')} updated`
-  );
 }

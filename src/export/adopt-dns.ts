@@ -7,7 +7,7 @@ import { quote } from '../escape.js';
 import { globMatcher } from '../names.js';
 import type { DesiredDomain } from '../manifest/types.js';
 import type { LiveClient, LiveDomain } from '../panel/types.js';
-import { type DnsRecord, panelRecordText, recordKey, writableRecords } from '../kinds/zone.js';
+import { type DnsRecord, panelRecordText, recordKey, transientNote, writableRecords } from '../kinds/zone.js';
 import type { LiveModel, ZoneEntry } from './model.js';
 
 /** The edits of a domain's zone (adopt.ts Edit); `client` and `domain` index the manifest's lists. */
@@ -55,7 +55,12 @@ export function dnsEdits(
     );
     return [];
   }
-  const { records, unwritable } = writableRecords(zone, domain.name);
+  const { records, unwritable, transient } = writableRecords(zone, domain.name);
+  // An ACME challenge's record the manifest lists stays as written; the others are left out, counted.
+  const listedHosts = new Set(want.records.map((r) => r.host));
+  const acme = transientNote(transient.filter((r) => !listedHosts.has(r.host)));
+  if (acme !== undefined) warn(`${name}: ${acme}`);
+  const heldAcme = new Set(transient.map(recordKey));
   const panel = new Map(records.map((r) => [recordKey(r), r]));
   const refused = new Map(unwritable.map((u) => [recordKey(u.record), u]));
   const listed = new Set(want.records.map(recordKey));
@@ -63,6 +68,7 @@ export function dnsEdits(
   const ttls: { record: number; ttl: number }[] = [];
   want.records.forEach((r, k) => {
     const key = recordKey(r);
+    if (heldAcme.has(key)) return;
     const seen = panel.get(key);
     if (seen !== undefined) {
       if (seen.ttl !== r.ttl) ttls.push({ record: k, ttl: seen.ttl });

@@ -19,7 +19,7 @@ import {
   settingText,
   SETTING_ROWS,
 } from '../kinds/domain.js';
-import { panelRecordText, writableRecords, zoneEntry, type ZoneEntry } from '../kinds/zone.js';
+import { panelRecordText, transientNote, writableRecords, zoneEntry, type ZoneEntry } from '../kinds/zone.js';
 import { USERNAME_PATTERN } from '../names.js';
 import type { Live, LiveClient } from '../panel/types.js';
 import { LiveIndex } from '../plan/live-index.js';
@@ -130,7 +130,9 @@ export class LiveModel {
   zoneOf(domain: ExportDomain, client: LiveClient, warn: (message: string) => void): ZoneEntry | undefined {
     const zone = this.index.zones.get(domain.name);
     if (zone === undefined || zone.isCustom !== true || zone.isDisabled === true) return undefined;
-    const { records, unwritable } = writableRecords(zone, domain.name);
+    const { records, unwritable, transient } = writableRecords(zone, domain.name);
+    const acme = transientNote(transient);
+    if (acme !== undefined) warn(`domain ${quote(domain.text)} of client ${quote(client.username)}: ${acme}`);
     for (const u of unwritable)
       warn(
         `domain ${quote(domain.text)} of client ${quote(client.username)}: the panel's DNS record ` +

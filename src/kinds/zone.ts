@@ -12,3 +12,6 @@ export * from './zone/document.js';
 export * from './zone/facts.js';
 export * from './zone/phrases.js';
 export * from './zone/export.js';
+export * from './zone/check.js';
+export * from './zone/conflicts.js';
+export * from './zone/new-zone.js';

@@ -2,6 +2,7 @@ import { USERNAME_PATTERN } from '../names.js';
 import { type Found, type Locator, locateIn } from './locate.js';
 import { clientLabel } from './schema.js';
 import type { DesiredClient, DesiredDomain, Diagnostic, Location } from './types.js';
+import { patternProblem } from './prune.js';
 import { isRecord, placeOf } from '../util.js';
 import { quote } from '../escape.js';
 import { CLIENT_CREATE_ONLY_KEYS, CLIENT_FIELDS, type ClientWants } from '../kinds/client/index.js';
@@ -149,6 +150,7 @@ export class ClientsBuilder {
           label,
           'name' in normalized ? normalized.name : input.trim().toLowerCase(),
           (path) => locateIn(source, itemNode, path, false).line,
+          { at: (path) => locateIn(source, itemNode, path, false), keepProblem: patternProblem },
         );
         for (const { path, atKey, ...problem } of [...problems, ...zone.problems]) {
           this.diagnostics.push({ ...locateIn(source, itemNode, path, atKey === true), ...problem });

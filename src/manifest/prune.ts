@@ -84,8 +84,8 @@ function planHint(pattern: string): string {
   return `; for a hosting plan's name, write {${KEEP_PLAN_KEY}: ${quote(pattern)}}`;
 }
 
-/** What is wrong with a keep pattern (the end of a sentence), or its form to match with. */
-function patternProblem(pattern: string): string | { ascii: string } {
+/** What is wrong with a keep pattern (the end of a sentence), or its form to match with; `dns.keep`'s too. */
+export function patternProblem(pattern: string): string | { ascii: string } {
   if (pattern.trim() === '')
     return 'is empty: write a username or domain name, with * or ? as wildcards (like "legacy-*"), or remove it';
   if (pattern.trim() !== pattern)

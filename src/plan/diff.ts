@@ -23,7 +23,7 @@ import { LiveIndex } from './live-index.js';
 import { parentDomainOf } from './parents.js';
 import { createClient, deleteClient as clientDelete, type HostingPlans, updateClient } from '../kinds/client/index.js';
 import { createDomain, type DomainSettings, updateDomain } from '../kinds/domain.js';
-import { newZone, updateZone, type UpdateZone } from '../kinds/zone.js';
+import { newZone, updateZone, type UpdateZone, zoneConflicts } from '../kinds/zone.js';
 
 /**
  * Diffs the manifest against the live panel. Pure and deterministic: no I/O, no clock; the
@@ -122,7 +122,16 @@ export function diff(desired: Desired, live: Live, options: DiffOptions = {}): P
       if (liveDomain === undefined) {
         if (domain.state === 'present') {
           domainCreates.push({ client, name: domain.name, liveClient, settings: domain.settings });
-          const zone = domain.dns === undefined ? undefined : newZone(domain.name, client.username, domain.dns);
+          // What the manifest alone breaks is a conflict now; the panel's defaults are checked after the POST.
+          const broken =
+            domain.dns === undefined
+              ? []
+              : zoneConflicts({ name: domain.name, client: client.username }, domain.dns, { records: [] });
+          conflicts.push(...broken);
+          const zone =
+            domain.dns === undefined || broken.length > 0
+              ? undefined
+              : newZone(domain.name, client.username, domain.dns);
           if (zone !== undefined) zoneChanges.push(zone);
         }
       } else if (liveClient === undefined || liveDomain.idUser !== liveClient.id) {
@@ -158,12 +167,18 @@ export function diff(desired: Desired, live: Live, options: DiffOptions = {}): P
           if (dns !== undefined)
             conflicts.push({ domain: domain.name, client: client.username, owner: client.username, dns });
           else if (zone !== undefined) {
-            const change = updateZone(
-              { name: domain.name, id: liveDomain.id, client: client.username },
-              domain.dns,
-              zone,
-              update === undefined ? [] : [update.id],
-            );
+            // The zone as the manifest would leave it is checked first: a conflict sends nothing.
+            const broken = zoneConflicts({ name: domain.name, client: client.username }, domain.dns, zone);
+            conflicts.push(...broken);
+            const change =
+              broken.length > 0
+                ? undefined
+                : updateZone(
+                    { name: domain.name, id: liveDomain.id, client: client.username },
+                    domain.dns,
+                    zone,
+                    update === undefined ? [] : [update.id],
+                  );
             if (change !== undefined) zoneChanges.push(change);
           }
         }

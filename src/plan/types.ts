@@ -2,6 +2,7 @@ import type { CreateDomain, DeleteDomain, DomainConflict, DomainSetting, UpdateD
 import type { ClientField, CreateClient, DeleteClient, UpdateClient } from '../kinds/client/index.js';
 import { assertNever } from '../util.js';
 import type { UpdateZone } from '../kinds/zone/changes.js';
+import type { ZoneConflict } from '../kinds/zone/conflicts.js';
 import type {
   CreateHostingPlan,
   DeleteHostingPlan,
@@ -62,7 +63,7 @@ export type Change =
 export type ChangeAction = Change['action'];
 
 /** What apply cannot do as the manifest says: a domain's or a hosting plan's conflict (see their rooms). */
-export type Conflict = DomainConflict | PlanConflict;
+export type Conflict = DomainConflict | PlanConflict | ZoneConflict;
 
 /**
  * A managed field that the panel shows nowhere: a client's (not even GET /clients/{id}), or a

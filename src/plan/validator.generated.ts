@@ -7,7 +7,7 @@ const require = createRequire(import.meta.url);
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}}}};
 const schema54 = {"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]};
 const schema34 = {"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
 const pattern4 = new RegExp("^[0-9]+\\.[0-9]+$", "u");
@@ -5651,14 +5651,430 @@ if(props1 !== true){
 props1 = true;
 }
 }
-}
-if(!valid11){
-const err61 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema31.properties.conflicts.items.oneOf,parentSchema:schema31.properties.conflicts.items,data:data16};
+const _errs64 = errors;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.domain === undefined){
+const err61 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/required",keyword:"required",params:{missingProperty: "domain"},message:"must have required property '"+"domain"+"'",schema:schema31.properties.conflicts.items.oneOf[2].required,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
 if(vErrors === null){
 vErrors = [err61];
 }
 else {
 vErrors.push(err61);
+}
+errors++;
+}
+if(data16.client === undefined){
+const err62 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.conflicts.items.oneOf[2].required,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+if(data16.owner === undefined){
+const err63 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'",schema:schema31.properties.conflicts.items.oneOf[2].required,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(data16.dns === undefined){
+const err64 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/required",keyword:"required",params:{missingProperty: "dns"},message:"must have required property '"+"dns"+"'",schema:schema31.properties.conflicts.items.oneOf[2].required,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if(data16.rule === undefined){
+const err65 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'",schema:schema31.properties.conflicts.items.oneOf[2].required,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(data16.record === undefined){
+const err66 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/required",keyword:"required",params:{missingProperty: "record"},message:"must have required property '"+"record"+"'",schema:schema31.properties.conflicts.items.oneOf[2].required,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+for(const key4 in data16){
+if(!(((((((key4 === "domain") || (key4 === "client")) || (key4 === "owner")) || (key4 === "dns")) || (key4 === "rule")) || (key4 === "record")) || (key4 === "other"))){
+const err67 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data16.domain !== undefined){
+let data29 = data16.domain;
+if(typeof data29 !== "string"){
+const err68 = {instancePath:instancePath+"/conflicts/" + i3+"/domain",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.domain.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.domain,data:data29};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data16.client !== undefined){
+let data30 = data16.client;
+if(typeof data30 !== "string"){
+const err69 = {instancePath:instancePath+"/conflicts/" + i3+"/client",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.client.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.client,data:data30};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data16.owner !== undefined){
+let data31 = data16.owner;
+if(typeof data31 !== "string"){
+const err70 = {instancePath:instancePath+"/conflicts/" + i3+"/owner",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.owner.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.owner,data:data31};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data16.dns !== undefined){
+let data32 = data16.dns;
+if("records" !== data32){
+const err71 = {instancePath:instancePath+"/conflicts/" + i3+"/dns",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/dns/const",keyword:"const",params:{allowedValue: "records"},message:"must be equal to constant",schema:"records",parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.dns,data:data32};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data16.rule !== undefined){
+let data33 = data16.rule;
+if(!((((data33 === "cname_at_apex") || (data33 === "cname_beside")) || (data33 === "two_spf")) || (data33 === "target_is_cname"))){
+const err72 = {instancePath:instancePath+"/conflicts/" + i3+"/rule",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/rule/enum",keyword:"enum",params:{allowedValues: schema31.properties.conflicts.items.oneOf[2].properties.rule.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.conflicts.items.oneOf[2].properties.rule.enum,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.rule,data:data33};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data16.record !== undefined){
+let data34 = data16.record;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.host === undefined){
+const err73 = {instancePath:instancePath+"/conflicts/" + i3+"/record",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'",schema:schema31.properties.conflicts.items.oneOf[2].properties.record.required,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record,data:data34};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(data34.type === undefined){
+const err74 = {instancePath:instancePath+"/conflicts/" + i3+"/record",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema31.properties.conflicts.items.oneOf[2].properties.record.required,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record,data:data34};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+if(data34.value === undefined){
+const err75 = {instancePath:instancePath+"/conflicts/" + i3+"/record",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema31.properties.conflicts.items.oneOf[2].properties.record.required,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record,data:data34};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if(data34.index === undefined){
+const err76 = {instancePath:instancePath+"/conflicts/" + i3+"/record",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/required",keyword:"required",params:{missingProperty: "index"},message:"must have required property '"+"index"+"'",schema:schema31.properties.conflicts.items.oneOf[2].properties.record.required,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record,data:data34};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+for(const key5 in data34){
+if(!((((key5 === "host") || (key5 === "type")) || (key5 === "value")) || (key5 === "index"))){
+const err77 = {instancePath:instancePath+"/conflicts/" + i3+"/record",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record,data:data34};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data34.host !== undefined){
+let data35 = data34.host;
+if(typeof data35 !== "string"){
+const err78 = {instancePath:instancePath+"/conflicts/" + i3+"/record/host",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.record.properties.host.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record.properties.host,data:data35};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data34.type !== undefined){
+let data36 = data34.type;
+if(typeof data36 !== "string"){
+const err79 = {instancePath:instancePath+"/conflicts/" + i3+"/record/type",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.record.properties.type.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record.properties.type,data:data36};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+if(data34.value !== undefined){
+let data37 = data34.value;
+if(typeof data37 !== "string"){
+const err80 = {instancePath:instancePath+"/conflicts/" + i3+"/record/value",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.record.properties.value.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record.properties.value,data:data37};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data34.index !== undefined){
+let data38 = data34.index;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err81 = {instancePath:instancePath+"/conflicts/" + i3+"/record/index",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.conflicts.items.oneOf[2].properties.record.properties.index.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record.properties.index,data:data38};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 0 || isNaN(data38)){
+const err82 = {instancePath:instancePath+"/conflicts/" + i3+"/record/index",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record.properties.index,data:data38};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/conflicts/" + i3+"/record",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[2].properties.record.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record,data:data34};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data16.other !== undefined){
+let data39 = data16.other;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.host === undefined){
+const err84 = {instancePath:instancePath+"/conflicts/" + i3+"/other",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'",schema:schema31.properties.conflicts.items.oneOf[2].properties.other.required,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other,data:data39};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+if(data39.type === undefined){
+const err85 = {instancePath:instancePath+"/conflicts/" + i3+"/other",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema31.properties.conflicts.items.oneOf[2].properties.other.required,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other,data:data39};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+if(data39.value === undefined){
+const err86 = {instancePath:instancePath+"/conflicts/" + i3+"/other",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema31.properties.conflicts.items.oneOf[2].properties.other.required,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other,data:data39};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+for(const key6 in data39){
+if(!((((key6 === "host") || (key6 === "type")) || (key6 === "value")) || (key6 === "index"))){
+const err87 = {instancePath:instancePath+"/conflicts/" + i3+"/other",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other,data:data39};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+if(data39.host !== undefined){
+let data40 = data39.host;
+if(typeof data40 !== "string"){
+const err88 = {instancePath:instancePath+"/conflicts/" + i3+"/other/host",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.other.properties.host.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other.properties.host,data:data40};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(data39.type !== undefined){
+let data41 = data39.type;
+if(typeof data41 !== "string"){
+const err89 = {instancePath:instancePath+"/conflicts/" + i3+"/other/type",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.other.properties.type.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other.properties.type,data:data41};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+if(data39.value !== undefined){
+let data42 = data39.value;
+if(typeof data42 !== "string"){
+const err90 = {instancePath:instancePath+"/conflicts/" + i3+"/other/value",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.other.properties.value.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other.properties.value,data:data42};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+if(data39.index !== undefined){
+let data43 = data39.index;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err91 = {instancePath:instancePath+"/conflicts/" + i3+"/other/index",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.conflicts.items.oneOf[2].properties.other.properties.index.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other.properties.index,data:data43};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 < 0 || isNaN(data43)){
+const err92 = {instancePath:instancePath+"/conflicts/" + i3+"/other/index",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other.properties.index,data:data43};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err93 = {instancePath:instancePath+"/conflicts/" + i3+"/other",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[2].properties.other.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other,data:data39};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+}
+else {
+const err94 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[2].type,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+var _valid0 = _errs64 === errors;
+if(_valid0 && valid11){
+valid11 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid11 = true;
+passing0 = 2;
+if(props1 !== true){
+props1 = true;
+}
+}
+}
+}
+if(!valid11){
+const err95 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema31.properties.conflicts.items.oneOf,parentSchema:schema31.properties.conflicts.items,data:data16};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
 }
 errors++;
 }
@@ -5676,495 +6092,7 @@ vErrors = null;
 }
 }
 else {
-const err62 = {instancePath:instancePath+"/conflicts",schemaPath:"#/properties/conflicts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.type,parentSchema:schema31.properties.conflicts,data:data15};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-}
-if(data.unknowns !== undefined){
-let data29 = data.unknowns;
-if(Array.isArray(data29)){
-const len7 = data29.length;
-for(let i7=0; i7<len7; i7++){
-let data30 = data29[i7];
-const _errs68 = errors;
-let valid22 = true;
-const _errs69 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-let missing0;
-if((data30.domain === undefined) && (missing0 = "domain")){
-const err63 = {};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-}
-var _valid1 = _errs69 === errors;
-errors = _errs68;
-if(vErrors !== null){
-if(_errs68){
-vErrors.length = _errs68;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause0;
-if(_valid1){
-const _errs70 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.field !== undefined){
-let data31 = data30.field;
-if(!(((((data31 === "php_version") || (data31 === "https.lets_encrypt")) || (data31 === "https.force")) || (data31 === "https.hsts")) || (data31 === "redirect"))){
-const err64 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values",schema:schema54.enum,parentSchema:schema54,data:data31};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-}
-}
-var _valid1 = _errs70 === errors;
-valid22 = _valid1;
-if(valid22){
-var props2 = {};
-props2.field = true;
-props2.domain = true;
-}
-ifClause0 = "then";
-}
-else {
-const _errs73 = errors;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.field !== undefined){
-let data32 = data30.field;
-if(!((((data32 === "plan") || (data32 === "email")) || (data32 === "suspended")) || (data32 === "language"))){
-const err65 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/properties/unknowns/items/else/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.else.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.else.properties.field.enum,parentSchema:schema31.properties.unknowns.items.else.properties.field,data:data32};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-}
-}
-var _valid1 = _errs73 === errors;
-valid22 = _valid1;
-if(valid22){
-if(props2 !== true){
-props2 = props2 || {};
-props2.field = true;
-}
-}
-ifClause0 = "else";
-}
-if(!valid22){
-const err66 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema31.properties.unknowns.items.if,parentSchema:schema31.properties.unknowns.items,data:data30};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.client === undefined){
-const err67 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data30};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-if(data30.field === undefined){
-const err68 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data30};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-for(const key4 in data30){
-if(!((((key4 === "client") || (key4 === "domain")) || (key4 === "field")) || (key4 === "keys"))){
-const err69 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unknowns.items,data:data30};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-}
-if(data30.client !== undefined){
-let data33 = data30.client;
-if(typeof data33 !== "string"){
-const err70 = {instancePath:instancePath+"/unknowns/" + i7+"/client",schemaPath:"#/properties/unknowns/items/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.client.type,parentSchema:schema31.properties.unknowns.items.properties.client,data:data33};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-}
-if(data30.domain !== undefined){
-let data34 = data30.domain;
-if(typeof data34 === "string"){
-if(!pattern11.test(data34)){
-const err71 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data34};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-}
-else {
-const err72 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data34};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
-}
-}
-if(data30.field !== undefined){
-let data35 = data30.field;
-if(!(((((((((data35 === "plan") || (data35 === "email")) || (data35 === "suspended")) || (data35 === "language")) || (data35 === "php_version")) || (data35 === "https.lets_encrypt")) || (data35 === "https.force")) || (data35 === "https.hsts")) || (data35 === "redirect"))){
-const err73 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/properties/unknowns/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.properties.field.enum,parentSchema:schema31.properties.unknowns.items.properties.field,data:data35};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
-}
-if(data30.keys !== undefined){
-let data36 = data30.keys;
-if(Array.isArray(data36)){
-const len8 = data36.length;
-for(let i8=0; i8<len8; i8++){
-let data37 = data36[i8];
-if(typeof data37 !== "string"){
-const err74 = {instancePath:instancePath+"/unknowns/" + i7+"/keys/" + i8,schemaPath:"#/properties/unknowns/items/properties/keys/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.keys.items.type,parentSchema:schema31.properties.unknowns.items.properties.keys.items,data:data37};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-}
-}
-else {
-const err75 = {instancePath:instancePath+"/unknowns/" + i7+"/keys",schemaPath:"#/properties/unknowns/items/properties/keys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.items.properties.keys.type,parentSchema:schema31.properties.unknowns.items.properties.keys,data:data36};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-}
-}
-else {
-const err76 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unknowns.items.type,parentSchema:schema31.properties.unknowns.items,data:data30};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-}
-}
-else {
-const err77 = {instancePath:instancePath+"/unknowns",schemaPath:"#/properties/unknowns/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.type,parentSchema:schema31.properties.unknowns,data:data29};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-}
-if(data.unmanaged !== undefined){
-let data38 = data.unmanaged;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.clients === undefined){
-const err78 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data38};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
-if(data38.domains === undefined){
-const err79 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data38};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
-for(const key5 in data38){
-if(!((((((key5 === "clients") || (key5 === "domains")) || (key5 === "client_names")) || (key5 === "domain_names")) || (key5 === "hosting_plans")) || (key5 === "hosting_plan_names"))){
-const err80 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unmanaged,data:data38};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-}
-if(data38.clients !== undefined){
-let data39 = data38.clients;
-if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-const err81 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.clients.type,parentSchema:schema31.properties.unmanaged.properties.clients,data:data39};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
-}
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 < 0 || isNaN(data39)){
-const err82 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.clients,data:data39};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
-errors++;
-}
-}
-}
-if(data38.domains !== undefined){
-let data40 = data38.domains;
-if((!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))) && (data40 !== null)){
-const err83 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domains.type},message:"must be integer,null",schema:schema31.properties.unmanaged.properties.domains.type,parentSchema:schema31.properties.unmanaged.properties.domains,data:data40};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
-}
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 < 0 || isNaN(data40)){
-const err84 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.domains,data:data40};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
-errors++;
-}
-}
-}
-if(data38.client_names !== undefined){
-let data41 = data38.client_names;
-if(Array.isArray(data41)){
-const len9 = data41.length;
-for(let i9=0; i9<len9; i9++){
-let data42 = data41[i9];
-if(typeof data42 !== "string"){
-const err85 = {instancePath:instancePath+"/unmanaged/client_names/" + i9,schemaPath:"#/properties/unmanaged/properties/client_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.client_names.items.type,parentSchema:schema31.properties.unmanaged.properties.client_names.items,data:data42};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
-errors++;
-}
-}
-}
-else {
-const err86 = {instancePath:instancePath+"/unmanaged/client_names",schemaPath:"#/properties/unmanaged/properties/client_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.client_names.type,parentSchema:schema31.properties.unmanaged.properties.client_names,data:data41};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
-errors++;
-}
-}
-if(data38.domain_names !== undefined){
-let data43 = data38.domain_names;
-if((!(Array.isArray(data43))) && (data43 !== null)){
-const err87 = {instancePath:instancePath+"/unmanaged/domain_names",schemaPath:"#/properties/unmanaged/properties/domain_names/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domain_names.type},message:"must be array,null",schema:schema31.properties.unmanaged.properties.domain_names.type,parentSchema:schema31.properties.unmanaged.properties.domain_names,data:data43};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
-errors++;
-}
-if(Array.isArray(data43)){
-const len10 = data43.length;
-for(let i10=0; i10<len10; i10++){
-let data44 = data43[i10];
-if(typeof data44 !== "string"){
-const err88 = {instancePath:instancePath+"/unmanaged/domain_names/" + i10,schemaPath:"#/properties/unmanaged/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.domain_names.items.type,parentSchema:schema31.properties.unmanaged.properties.domain_names.items,data:data44};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
-errors++;
-}
-}
-}
-}
-if(data38.hosting_plans !== undefined){
-let data45 = data38.hosting_plans;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
-const err89 = {instancePath:instancePath+"/unmanaged/hosting_plans",schemaPath:"#/properties/unmanaged/properties/hosting_plans/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.hosting_plans.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plans,data:data45};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
-errors++;
-}
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 < 0 || isNaN(data45)){
-const err90 = {instancePath:instancePath+"/unmanaged/hosting_plans",schemaPath:"#/properties/unmanaged/properties/hosting_plans/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.hosting_plans,data:data45};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
-errors++;
-}
-}
-}
-if(data38.hosting_plan_names !== undefined){
-let data46 = data38.hosting_plan_names;
-if(Array.isArray(data46)){
-const len11 = data46.length;
-for(let i11=0; i11<len11; i11++){
-let data47 = data46[i11];
-if(typeof data47 !== "string"){
-const err91 = {instancePath:instancePath+"/unmanaged/hosting_plan_names/" + i11,schemaPath:"#/properties/unmanaged/properties/hosting_plan_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.hosting_plan_names.items.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plan_names.items,data:data47};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
-errors++;
-}
-}
-}
-else {
-const err92 = {instancePath:instancePath+"/unmanaged/hosting_plan_names",schemaPath:"#/properties/unmanaged/properties/hosting_plan_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.hosting_plan_names.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plan_names,data:data46};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
-errors++;
-}
-}
-}
-else {
-const err93 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unmanaged.type,parentSchema:schema31.properties.unmanaged,data:data38};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
-errors++;
-}
-}
-if(data.notes !== undefined){
-let data48 = data.notes;
-if(Array.isArray(data48)){
-const len12 = data48.length;
-for(let i12=0; i12<len12; i12++){
-let data49 = data48[i12];
-if(typeof data49 !== "string"){
-const err94 = {instancePath:instancePath+"/notes/" + i12,schemaPath:"#/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.notes.items.type,parentSchema:schema31.properties.notes.items,data:data49};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
-errors++;
-}
-}
-}
-else {
-const err95 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.notes.type,parentSchema:schema31.properties.notes,data:data48};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
-errors++;
-}
-}
-if(data.warnings !== undefined){
-let data50 = data.warnings;
-if(Array.isArray(data50)){
-const len13 = data50.length;
-for(let i13=0; i13<len13; i13++){
-let data51 = data50[i13];
-if(typeof data51 !== "string"){
-const err96 = {instancePath:instancePath+"/warnings/" + i13,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.warnings.items.type,parentSchema:schema31.properties.warnings.items,data:data51};
+const err96 = {instancePath:instancePath+"/conflicts",schemaPath:"#/properties/conflicts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.type,parentSchema:schema31.properties.conflicts,data:data15};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -6174,9 +6102,19 @@ vErrors.push(err96);
 errors++;
 }
 }
-}
-else {
-const err97 = {instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.warnings.type,parentSchema:schema31.properties.warnings,data:data50};
+if(data.unknowns !== undefined){
+let data44 = data.unknowns;
+if(Array.isArray(data44)){
+const len7 = data44.length;
+for(let i7=0; i7<len7; i7++){
+let data45 = data44[i7];
+const _errs101 = errors;
+let valid25 = true;
+const _errs102 = errors;
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+let missing0;
+if((data45.domain === undefined) && (missing0 = "domain")){
+const err97 = {};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -6186,13 +6124,24 @@ vErrors.push(err97);
 errors++;
 }
 }
-if(data.summary !== undefined){
-let data52 = data.summary;
-if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
-for(const key6 in data52){
-let data53 = data52[key6];
-if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
-const err98 = {instancePath:instancePath+"/summary/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.additionalProperties.type,parentSchema:schema31.properties.summary.additionalProperties,data:data53};
+var _valid1 = _errs102 === errors;
+errors = _errs101;
+if(vErrors !== null){
+if(_errs101){
+vErrors.length = _errs101;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid1){
+const _errs103 = errors;
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.field !== undefined){
+let data46 = data45.field;
+if(!(((((data46 === "php_version") || (data46 === "https.lets_encrypt")) || (data46 === "https.force")) || (data46 === "https.hsts")) || (data46 === "redirect"))){
+const err98 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values",schema:schema54.enum,parentSchema:schema54,data:data46};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -6201,9 +6150,24 @@ vErrors.push(err98);
 }
 errors++;
 }
-if((typeof data53 == "number") && (isFinite(data53))){
-if(data53 < 0 || isNaN(data53)){
-const err99 = {instancePath:instancePath+"/summary/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.additionalProperties,data:data53};
+}
+}
+var _valid1 = _errs103 === errors;
+valid25 = _valid1;
+if(valid25){
+var props2 = {};
+props2.field = true;
+props2.domain = true;
+}
+ifClause0 = "then";
+}
+else {
+const _errs106 = errors;
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.field !== undefined){
+let data47 = data45.field;
+if(!((((data47 === "plan") || (data47 === "email")) || (data47 === "suspended")) || (data47 === "language"))){
+const err99 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/properties/unknowns/items/else/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.else.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.else.properties.field.enum,parentSchema:schema31.properties.unknowns.items.else.properties.field,data:data47};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -6214,9 +6178,18 @@ errors++;
 }
 }
 }
+var _valid1 = _errs106 === errors;
+valid25 = _valid1;
+if(valid25){
+if(props2 !== true){
+props2 = props2 || {};
+props2.field = true;
 }
-else {
-const err100 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data52};
+}
+ifClause0 = "else";
+}
+if(!valid25){
+const err100 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema31.properties.unknowns.items.if,parentSchema:schema31.properties.unknowns.items,data:data45};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -6225,10 +6198,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
-}
-else {
-const err101 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.client === undefined){
+const err101 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data45};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -6237,9 +6209,453 @@ vErrors.push(err101);
 }
 errors++;
 }
+if(data45.field === undefined){
+const err102 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema31.properties.unknowns.items.required,parentSchema:schema31.properties.unknowns.items,data:data45};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+for(const key7 in data45){
+if(!((((key7 === "client") || (key7 === "domain")) || (key7 === "field")) || (key7 === "keys"))){
+const err103 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unknowns.items,data:data45};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+if(data45.client !== undefined){
+let data48 = data45.client;
+if(typeof data48 !== "string"){
+const err104 = {instancePath:instancePath+"/unknowns/" + i7+"/client",schemaPath:"#/properties/unknowns/items/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.client.type,parentSchema:schema31.properties.unknowns.items.properties.client,data:data48};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+if(data45.domain !== undefined){
+let data49 = data45.domain;
+if(typeof data49 === "string"){
+if(!pattern11.test(data49)){
+const err105 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data49};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data49};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data45.field !== undefined){
+let data50 = data45.field;
+if(!(((((((((data50 === "plan") || (data50 === "email")) || (data50 === "suspended")) || (data50 === "language")) || (data50 === "php_version")) || (data50 === "https.lets_encrypt")) || (data50 === "https.force")) || (data50 === "https.hsts")) || (data50 === "redirect"))){
+const err107 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/properties/unknowns/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema31.properties.unknowns.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.unknowns.items.properties.field.enum,parentSchema:schema31.properties.unknowns.items.properties.field,data:data50};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+if(data45.keys !== undefined){
+let data51 = data45.keys;
+if(Array.isArray(data51)){
+const len8 = data51.length;
+for(let i8=0; i8<len8; i8++){
+let data52 = data51[i8];
+if(typeof data52 !== "string"){
+const err108 = {instancePath:instancePath+"/unknowns/" + i7+"/keys/" + i8,schemaPath:"#/properties/unknowns/items/properties/keys/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unknowns.items.properties.keys.items.type,parentSchema:schema31.properties.unknowns.items.properties.keys.items,data:data52};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/unknowns/" + i7+"/keys",schemaPath:"#/properties/unknowns/items/properties/keys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.items.properties.keys.type,parentSchema:schema31.properties.unknowns.items.properties.keys,data:data51};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+}
+else {
+const err110 = {instancePath:instancePath+"/unknowns/" + i7,schemaPath:"#/properties/unknowns/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unknowns.items.type,parentSchema:schema31.properties.unknowns.items,data:data45};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+}
+else {
+const err111 = {instancePath:instancePath+"/unknowns",schemaPath:"#/properties/unknowns/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unknowns.type,parentSchema:schema31.properties.unknowns,data:data44};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+if(data.unmanaged !== undefined){
+let data53 = data.unmanaged;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+if(data53.clients === undefined){
+const err112 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data53};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+if(data53.domains === undefined){
+const err113 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema31.properties.unmanaged.required,parentSchema:schema31.properties.unmanaged,data:data53};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+for(const key8 in data53){
+if(!((((((key8 === "clients") || (key8 === "domains")) || (key8 === "client_names")) || (key8 === "domain_names")) || (key8 === "hosting_plans")) || (key8 === "hosting_plan_names"))){
+const err114 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unmanaged,data:data53};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+if(data53.clients !== undefined){
+let data54 = data53.clients;
+if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
+const err115 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.clients.type,parentSchema:schema31.properties.unmanaged.properties.clients,data:data54};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+if((typeof data54 == "number") && (isFinite(data54))){
+if(data54 < 0 || isNaN(data54)){
+const err116 = {instancePath:instancePath+"/unmanaged/clients",schemaPath:"#/properties/unmanaged/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.clients,data:data54};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+}
+if(data53.domains !== undefined){
+let data55 = data53.domains;
+if((!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))) && (data55 !== null)){
+const err117 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domains.type},message:"must be integer,null",schema:schema31.properties.unmanaged.properties.domains.type,parentSchema:schema31.properties.unmanaged.properties.domains,data:data55};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+if((typeof data55 == "number") && (isFinite(data55))){
+if(data55 < 0 || isNaN(data55)){
+const err118 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.domains,data:data55};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+}
+if(data53.client_names !== undefined){
+let data56 = data53.client_names;
+if(Array.isArray(data56)){
+const len9 = data56.length;
+for(let i9=0; i9<len9; i9++){
+let data57 = data56[i9];
+if(typeof data57 !== "string"){
+const err119 = {instancePath:instancePath+"/unmanaged/client_names/" + i9,schemaPath:"#/properties/unmanaged/properties/client_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.client_names.items.type,parentSchema:schema31.properties.unmanaged.properties.client_names.items,data:data57};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/unmanaged/client_names",schemaPath:"#/properties/unmanaged/properties/client_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.client_names.type,parentSchema:schema31.properties.unmanaged.properties.client_names,data:data56};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+if(data53.domain_names !== undefined){
+let data58 = data53.domain_names;
+if((!(Array.isArray(data58))) && (data58 !== null)){
+const err121 = {instancePath:instancePath+"/unmanaged/domain_names",schemaPath:"#/properties/unmanaged/properties/domain_names/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domain_names.type},message:"must be array,null",schema:schema31.properties.unmanaged.properties.domain_names.type,parentSchema:schema31.properties.unmanaged.properties.domain_names,data:data58};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+if(Array.isArray(data58)){
+const len10 = data58.length;
+for(let i10=0; i10<len10; i10++){
+let data59 = data58[i10];
+if(typeof data59 !== "string"){
+const err122 = {instancePath:instancePath+"/unmanaged/domain_names/" + i10,schemaPath:"#/properties/unmanaged/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.domain_names.items.type,parentSchema:schema31.properties.unmanaged.properties.domain_names.items,data:data59};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+}
+}
+if(data53.hosting_plans !== undefined){
+let data60 = data53.hosting_plans;
+if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
+const err123 = {instancePath:instancePath+"/unmanaged/hosting_plans",schemaPath:"#/properties/unmanaged/properties/hosting_plans/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.unmanaged.properties.hosting_plans.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plans,data:data60};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+if((typeof data60 == "number") && (isFinite(data60))){
+if(data60 < 0 || isNaN(data60)){
+const err124 = {instancePath:instancePath+"/unmanaged/hosting_plans",schemaPath:"#/properties/unmanaged/properties/hosting_plans/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.hosting_plans,data:data60};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+}
+if(data53.hosting_plan_names !== undefined){
+let data61 = data53.hosting_plan_names;
+if(Array.isArray(data61)){
+const len11 = data61.length;
+for(let i11=0; i11<len11; i11++){
+let data62 = data61[i11];
+if(typeof data62 !== "string"){
+const err125 = {instancePath:instancePath+"/unmanaged/hosting_plan_names/" + i11,schemaPath:"#/properties/unmanaged/properties/hosting_plan_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.hosting_plan_names.items.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plan_names.items,data:data62};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+}
+else {
+const err126 = {instancePath:instancePath+"/unmanaged/hosting_plan_names",schemaPath:"#/properties/unmanaged/properties/hosting_plan_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.hosting_plan_names.type,parentSchema:schema31.properties.unmanaged.properties.hosting_plan_names,data:data61};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+}
+else {
+const err127 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.unmanaged.type,parentSchema:schema31.properties.unmanaged,data:data53};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+if(data.notes !== undefined){
+let data63 = data.notes;
+if(Array.isArray(data63)){
+const len12 = data63.length;
+for(let i12=0; i12<len12; i12++){
+let data64 = data63[i12];
+if(typeof data64 !== "string"){
+const err128 = {instancePath:instancePath+"/notes/" + i12,schemaPath:"#/properties/notes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.notes.items.type,parentSchema:schema31.properties.notes.items,data:data64};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+}
+else {
+const err129 = {instancePath:instancePath+"/notes",schemaPath:"#/properties/notes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.notes.type,parentSchema:schema31.properties.notes,data:data63};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+if(data.warnings !== undefined){
+let data65 = data.warnings;
+if(Array.isArray(data65)){
+const len13 = data65.length;
+for(let i13=0; i13<len13; i13++){
+let data66 = data65[i13];
+if(typeof data66 !== "string"){
+const err130 = {instancePath:instancePath+"/warnings/" + i13,schemaPath:"#/properties/warnings/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.warnings.items.type,parentSchema:schema31.properties.warnings.items,data:data66};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+}
+}
+else {
+const err131 = {instancePath:instancePath+"/warnings",schemaPath:"#/properties/warnings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.warnings.type,parentSchema:schema31.properties.warnings,data:data65};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+if(data.summary !== undefined){
+let data67 = data.summary;
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+for(const key9 in data67){
+let data68 = data67[key9];
+if(!(((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68))) && (isFinite(data68)))){
+const err132 = {instancePath:instancePath+"/summary/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.additionalProperties.type,parentSchema:schema31.properties.summary.additionalProperties,data:data68};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+if((typeof data68 == "number") && (isFinite(data68))){
+if(data68 < 0 || isNaN(data68)){
+const err133 = {instancePath:instancePath+"/summary/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/summary/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.additionalProperties,data:data68};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err134 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data67};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+}
+}
+else {
+const err135 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
 validate20.errors = vErrors;
 return errors === 0;
 }
 validate20.evaluated = {"props":{"format_version":true,"panel_url":true,"manifest":true,"manifest_sha256":true,"manifest_parts":true,"scope":true,"fingerprint":true,"plan_sha256":true,"changes":true,"conflicts":true,"unknowns":true,"unmanaged":true,"notes":true,"warnings":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}}}};

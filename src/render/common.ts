@@ -11,7 +11,16 @@ import {
   unknownLine as clientUnknownLine,
 } from '../kinds/client/index.js';
 import type { KindName, KindNoun } from '../kinds/common.js';
-import { recordSign, recordText, ZONE_NOUN, zoneDeletes, zoneRequestLine, zoneSubject } from '../kinds/zone.js';
+import {
+  isZoneConflict,
+  recordSign,
+  recordText,
+  ZONE_NOUN,
+  zoneConflictText,
+  zoneDeletes,
+  zoneRequestLine,
+  zoneSubject,
+} from '../kinds/zone.js';
 import { HOSTING_PLAN_NOUN, hostingPlanSubject, planConflictText, planFieldsText } from '../kinds/hosting-plan.js';
 import {
   conflictText,
@@ -320,7 +329,8 @@ export function recordsRemoved(changes: readonly Change[]): number {
  * says "another client".
  */
 export function conflictLine(c: Plan['conflicts'][number], nameOwner = true): string {
-  return 'hosting_plan' in c ? planConflictText(c, nameOwner) : conflictText(c, nameOwner);
+  if ('hosting_plan' in c) return planConflictText(c, nameOwner);
+  return isZoneConflict(c) ? zoneConflictText(c) : conflictText(c, nameOwner);
 }
 
 /** `client "alice": the panel shows its email nowhere: not compared`, or a domain's setting so. */

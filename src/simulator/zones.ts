@@ -20,7 +20,8 @@
  *   or punycode) answer the zone; an unknown domain is 404.
  * - PUT /dns/{id}: checks in order: unknown domain (404), subdomain (400), `is_dns_disabled`
  *   (400: a disabled zone cannot be written), body shape (400 naming the field: `dkim_record` a
- *   string, `records` an object, `records.soa` an object, `records.other` an array of exactly
+ *   string, `records` an object, `records.soa` an object, `records.other` (missing: an empty
+ *   list, as go-acme/lego's body leaves it out when empty) an array of exactly
  *   `{host, ttl, type, value}`: host a non-empty string, ttl an integer from 0 to 2147483647,
  *   type letters and digits, value a string), then `dkim_record` and `records.soa` must equal
  *   the stored ones (400 otherwise: the simulator is stricter than a panel that might ignore
@@ -242,12 +243,14 @@ export function writeZone(store: ZoneStore, id: number, body: unknown, refuse: R
   if (typeof dkim !== 'string') return refuse(400, "The field 'dkim_record' is required and must be a string.");
   if (!isRecord(records)) return refuse(400, "The field 'records' is required and must be an object.");
   if (!isRecord(records.soa)) return refuse(400, "The field 'records.soa' is required and must be an object.");
-  const problem = recordsProblem(records.other, 'records.other', true);
+  // Go's `omitempty` drops an empty list: lego's clean-up of the last record sends no `records.other`.
+  const other = records.other === undefined ? [] : records.other;
+  const problem = recordsProblem(other, 'records.other', true);
   if (problem !== undefined) return refuse(400, problem);
   if (!sameSoa(records.soa, zone.records.soa))
     return refuse(400, "The field 'records.soa' cannot be changed: send it as read.");
   if (dkim !== zone.dkim_record) return refuse(400, "The field 'dkim_record' cannot be changed: send it as read.");
-  storeZone(store, id, withOther(zone, recordsOf(records.other as unknown[]), true));
+  storeZone(store, id, withOther(zone, recordsOf(other as unknown[]), true));
   return { status: 200, json: { id }, mutated: true };
 }
 

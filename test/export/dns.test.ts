@@ -91,6 +91,7 @@ describe('export --with dns', () => {
           1,
           zone('alice.example', [
             ['@', 'A', '192.0.2.10'],
+            ['www', 'A', '192.0.2.10'],
             ['x', 'A', 'not-an-address'],
             ['bad host', 'TXT', 'a'],
             ['www.other.example.', 'A', '192.0.2.1'],
@@ -103,7 +104,7 @@ describe('export --with dns', () => {
       ]),
     );
     expect(text).toContain(
-      '          records:\n            - {host: "@", type: A, value: 192.0.2.10}\n  - username: bob',
+      '          records:\n            - {host: www, type: A, value: 192.0.2.10}\n  - username: bob',
     );
     expect(text.match(/host:/g)).toHaveLength(1);
     const at = 'domain "alice.example" of client "alice": the panel\'s DNS record';
@@ -116,6 +117,8 @@ describe('export --with dns', () => {
       `${at} A "short" "192.0.2.2" (ttl 30) has a TTL outside 60-2592000 seconds${out}`,
       `${at} A "long" "192.0.2.3" (ttl 2592001) has a TTL outside 60-2592000 seconds${out}`,
       `${at} A "@" "192.0.2.10" (ttl 60) is on the panel twice (a manifest lists a record once)${out}`,
+      // A manifest listing the rest of a record set owns it: the record it cannot hold would go.
+      `${at} A "@" "192.0.2.10" (ttl 3600) stands beside a record of its host the manifest cannot hold (listed, it would own that one and remove it)${out}`,
     ]);
   });
 

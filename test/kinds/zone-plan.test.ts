@@ -113,22 +113,28 @@ describe('a zone planned', () => {
       ]),
       records,
     );
-    expect(zoneChange(plan).records).toEqual([{ op: 'add', host: '@', type: 'TXT', value: 'v=spf1 -all', ttl: 3600 }]);
-    // The matched record goes back as the panel spelled it.
+    // The listed TXT set replaces the panel's TXT at the apex: the value in another case goes.
+    expect(zoneChange(plan).records).toEqual([
+      { op: 'add', host: '@', type: 'TXT', value: 'v=spf1 -all', ttl: 3600 },
+      { op: 'remove', host: '@', type: 'TXT', value: 'V=SPF1 -ALL', ttl: 3600 },
+    ]);
+    // The matched record goes back as the panel spelled it, its TTL read as a string sent as a number.
     expect(zoneChange(plan).body?.records.other[0]).toEqual({
       host: 'WWW.Alice.Example.',
-      ttl: '3600',
+      ttl: 3600,
       type: 'a',
       value: '192.0.2.1',
     });
   });
 
-  it('counts equal records on the panel as two: one matches, prune removes the other', () => {
+  it('counts equal records on the panel as two: one matches, the other goes (the listed set owns it)', () => {
     const records: RecordSpec[] = [
       ['@', 'A', '192.0.2.1'],
       ['@', 'A', '192.0.2.1'],
     ];
-    expect(planOf(wantZone([['@', 'A', '192.0.2.1', 86400]]), records).plan.changes).toEqual([]);
+    expect(zoneChange(planOf(wantZone([['@', 'A', '192.0.2.1', 86400]]), records).plan).records).toEqual([
+      { op: 'remove', host: '@', type: 'A', value: '192.0.2.1', ttl: 86400 },
+    ]);
     const change = zoneChange(planOf(wantZone([['@', 'A', '192.0.2.1', 86400]], { prune: true }), records).plan);
     expect(change.records).toEqual([{ op: 'remove', host: '@', type: 'A', value: '192.0.2.1', ttl: 86400 }]);
     expect(change.body?.records.other).toHaveLength(1);

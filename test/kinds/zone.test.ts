@@ -161,25 +161,27 @@ describe('the diff rule', () => {
     const { ops, other } = zoneDiff(want([a], true, ['_acme-challenge*']), zone);
     expect(ops).toEqual([{ op: 'remove', host: 'www', type: 'A', value: '192.0.2.10', ttl: 3600 }]);
     expect(other.map((r) => r.host)).toEqual(['@', '_acme-challenge', '@']);
-    // Listing an apex NS record manages the set: the other goes.
+    // Listing an apex NS record manages the set: the other goes. An ACME challenge's record stays without keep.
     const ns = { host: '@', type: 'NS', value: 'ns2.example.net.', ttl: 3600 };
     expect(zoneDiff(want([a, ns], true), zone).ops.map((o) => `${o.op} ${o.host} ${o.type}`)).toEqual([
       'add @ NS',
       'remove www A',
-      'remove _acme-challenge TXT',
       'remove @ NS',
     ]);
   });
 
-  it('counts two equal records on the panel as two: one listed, the other unlisted', () => {
+  it('counts two equal records on the panel as two: one listed, the other goes (the set is exactly the listed ones)', () => {
     const zone = [live('@', 'A', '192.0.2.10'), live('@', 'A', '192.0.2.10')];
-    expect(zoneDiff(want([a]), zone).ops).toEqual([]);
+    expect(zoneDiff(want([a]), zone).ops).toEqual([{ op: 'remove', ...a }]);
     expect(zoneDiff(want([a], true), zone).ops).toEqual([{ op: 'remove', ...a }]);
   });
 
-  it('compares values exactly: a value in another case is another record', () => {
+  it('compares values exactly: a value in another case is another record (and the listed set replaces it)', () => {
     const zone = [live('@', 'TXT', 'V=SPF1 -all', 300)];
-    expect(zoneDiff(want([txt]), zone).ops).toEqual([{ op: 'add', ...txt }]);
+    expect(zoneDiff(want([txt]), zone).ops).toEqual([
+      { op: 'add', ...txt },
+      { op: 'remove', ...txt, value: 'V=SPF1 -all' },
+    ]);
   });
 });
 

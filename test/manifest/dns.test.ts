@@ -57,6 +57,7 @@ describe('dns, valid', () => {
           ],
           prune: true,
           keep: ['_acme-challenge*'],
+          origin: expect.any(Array) as unknown[],
         },
         loc: at(5, 15),
       },
@@ -64,7 +65,13 @@ describe('dns, valid', () => {
         name: 'bob.example',
         input: 'bob.example',
         state: 'present',
-        dns: { records: [{ host: '@', type: 'AAAA', value: '2001:db8::10', ttl: 3600 }], prune: false, keep: [] },
+        dns: {
+          records: [{ host: '@', type: 'AAAA', value: '2001:db8::10', ttl: 3600 }],
+          prune: false,
+          keep: [],
+          // Each record's place, for a conflict at its line.
+          origin: [{ index: 0, line: 19, column: 25 }],
+        },
         loc: at(18, 15),
       },
       { name: 'shop.alice.example', input: 'shop.alice.example', state: 'present', loc: at(20, 9) },
@@ -96,6 +103,7 @@ describe('dns, valid', () => {
       ],
       prune: false,
       keep: [],
+      origin: expect.any(Array) as unknown[],
     });
     expect(parseManifestChunked(text, FILE, 200)).toEqual(whole);
     for (const text of [FULL]) for (const batchChars of [1, 64, 4096]) agree(text, batchChars);
@@ -193,7 +201,7 @@ describe('dns, refused', () => {
         "m.yaml:22:54: error: "ttl" of "dns" record #14 of domain "a.example" in client "alice" must be a whole number of seconds from 60 to 2592000 (one minute to 30 days), like 3600 (one hour), not 2.5",
         "m.yaml:23:18: error: "dns.prune" of domain "a.example" in client "alice" must be true or false, not "yes"",
         "m.yaml:24:11: warning: "dns.keep" of domain "a.example" in client "alice" keeps nothing without prune: true (only prune removes unlisted records); add prune: true, or remove "keep"",
-        "m.yaml:24:18: error: pattern #1 in "dns.keep" of domain "a.example" in client "alice" must be a host pattern: letters, digits, "_", "-", "." and the wildcards "*" and "?", like "_acme-challenge*", not "a b"",
+        "m.yaml:24:18: error: pattern #1 in "dns.keep" of domain "a.example" in client "alice" holds a space (U+0020), which no username or domain name has, so it would keep nothing: write "ab"",
         "m.yaml:24:25: error: pattern #2 in "dns.keep" of domain "a.example" in client "alice" must be a string, like "_acme-challenge*"",
         "m.yaml:25:11: error: unknown key "purne" in "dns" of domain "a.example" in client "alice": did you mean "prune"?",
         "m.yaml:26:32: error: "dns" of domain "b.example" in client "alice" has no "records": add the list, like records: [{host: "@", type: A, value: 192.0.2.10}] (records: [] for none)",
@@ -289,7 +297,12 @@ describe('validation never refuses what a panel can hold', () => {
             value: r.typed[1],
             ttl: r.ttl ?? ttl ?? 3600,
           }));
-          expect(result.desired?.clients[0]?.domains[0]?.dns).toEqual({ records: want, prune: false, keep: [] });
+          expect(result.desired?.clients[0]?.domains[0]?.dns).toEqual({
+            records: want,
+            prune: false,
+            keep: [],
+            origin: expect.any(Array) as unknown[],
+          });
           agree(text, 64);
         },
       ),

@@ -3,14 +3,17 @@
  * of random records (duplicates, hosts and types in the panel's odd spellings, TTLs as strings),
  * new domains among them. Applying the plan as the simulator would (an existing zone takes the
  * PUT's records; a new domain gets the panel's default records, then its diff) plans no changes
- * again; the PUT's records are exactly the ones read with the plan's record changes applied; and
- * prune never takes a keep match, an unlisted apex NS, or anything at all when off.
+ * again (a zone the manifest would break is a conflict, unchanged); the PUT's records are
+ * exactly the ones read with the plan's record changes applied; and a record goes only when a
+ * listed set owns it or prune takes it (never a keep match, an unlisted apex NS), never at an
+ * ACME challenge's host the manifest lists nothing at.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { globMatcher } from '../../src/names.js';
 import {
   type DesiredZone,
+  isZoneConflict,
   type LiveZone,
   recordDrift,
   type RecordOp,
@@ -92,7 +95,8 @@ describe('planner properties over zones', () => {
     fc.assert(
       fc.property(manifest, panel, (d, l) => {
         const plan = diff(d, l);
-        expect(plan.conflicts).toEqual([]);
+        // A zone the manifest would break is a conflict, and has no change: it stays as it is.
+        expect(plan.conflicts.every(isZoneConflict)).toBe(true);
         const again = diff(d, simulateApply(plan, l));
         expect(again.changes).toEqual([]);
       }),
@@ -122,7 +126,7 @@ describe('planner properties over zones', () => {
     );
   });
 
-  it('removes only with prune, never a keep match nor an apex NS record when the manifest lists none; each counts as a delete', () => {
+  it('removes only what a listed set owns or prune takes, never a keep match under prune, an unlisted apex NS, an unlisted ACME host; each counts as a delete', () => {
     fc.assert(
       fc.property(manifest, panel, (d, l) => {
         const plan = diff(d, l);
@@ -134,10 +138,15 @@ describe('planner properties over zones', () => {
           const want = wants.get(change.name);
           expect(want).toBeDefined();
           const keep = globMatcher(want?.keep ?? []);
-          const listsApexNs = (want?.records ?? []).some((r) => r.host === '@' && r.type === 'NS');
+          const listed = want?.records ?? [];
+          const listsApexNs = listed.some((r) => r.host === '@' && r.type === 'NS');
           for (const op of change.records) {
             if (op.op !== 'remove') continue;
             removed++;
+            const hostListed = listed.some((r) => r.host === op.host);
+            const owned = listed.some((r) => r.host === op.host && (r.type === op.type || r.type === 'CNAME'));
+            if (op.host.startsWith('_acme-challenge')) expect(hostListed).toBe(true);
+            if (owned) continue;
             expect(want?.prune).toBe(true);
             expect(keep(op.host)).toBe(false);
             if (op.host === '@' && op.type === 'NS') expect(listsApexNs).toBe(true);

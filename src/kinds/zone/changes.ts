@@ -4,7 +4,7 @@
  * has at most one change, an update, whatever its records do. Pure.
  */
 import { type ChangeBase, changeId, type KindNoun, type PanelRequest } from '../common.js';
-import { type DesiredZone, type RecordOp, removals, zoneBody, zoneDiff } from './diff.js';
+import { type DesiredZone, type RecordOp, removals, setKey, zoneBody, zoneDiff } from './diff.js';
 import { type DnsRecord, exactKey, type LiveZone, parseZone, type ZoneBody } from './record.js';
 
 /**
@@ -130,16 +130,24 @@ export function plannedRecords(change: UpdateZone): DnsRecord[] | undefined {
   const was = new Map<string, number[]>();
   for (const op of change.records) {
     if (op.op === 'add') drop.set(exact(op), (drop.get(exact(op)) ?? 0) + 1);
-    if (op.op === 'update') was.set(exact(op), [...(was.get(exact(op)) ?? []), op.ttl_before ?? op.ttl]);
+    if (op.op === 'update') {
+      const list = was.get(exact(op));
+      if (list === undefined) was.set(exact(op), [op.ttl_before ?? op.ttl]);
+      else list.push(op.ttl_before ?? op.ttl);
+    }
   }
   const records: DnsRecord[] = [];
+  const used = new Map<string, number>();
   for (const r of sent) {
     const n = drop.get(exact(r)) ?? 0;
     if (n > 0) {
       drop.set(exact(r), n - 1);
       continue;
     }
-    const ttl = was.get(exact(r))?.shift();
+    const list = was.get(exact(r));
+    const next = used.get(exact(r)) ?? 0;
+    const ttl = list?.[next];
+    if (ttl !== undefined) used.set(exact(r), next + 1);
     records.push(ttl === undefined ? r : { ...r, ttl });
   }
   for (const op of change.records)
@@ -168,22 +176,26 @@ const rewritten = (value: string): string => value.toLowerCase().replace(/\.$/, 
 /**
  * The adds of an existing domain's zone that have a twin on the panel: a record of the same host
  * and type whose value differs only by a trailing dot or letter case (`alice.example` listed,
- * `alice.example.` held). A panel that rewrites values so would get the add again on every apply.
+ * `alice.example.` held), kept or removed by the change. A panel that rewrites values so would
+ * get the add (and the remove) again on every apply.
  */
 export function recordTwins(change: UpdateZone): RecordTwin[] {
   const sent = sentRecords(change.name, change.body);
   if (sent === undefined) return [];
+  // By record set and rewritten value: one look-up per add, not a scan of the zone.
+  const held = new Map<string, string[]>();
+  // The panel's records: those the PUT keeps, and those it removes (a listed set replaces its twin).
+  for (const r of [...sent, ...change.records.filter((op) => op.op === 'remove')]) {
+    const key = `${setKey(r)}\u0000${rewritten(r.value)}`;
+    const list = held.get(key);
+    if (list === undefined) held.set(key, [r.value]);
+    else list.push(r.value);
+  }
   const twins: RecordTwin[] = [];
   for (const add of change.records) {
     if (add.op !== 'add') continue;
-    const twin = sent.find(
-      (r) =>
-        r.host === add.host &&
-        r.type === add.type &&
-        r.value !== add.value &&
-        rewritten(r.value) === rewritten(add.value),
-    );
-    if (twin !== undefined) twins.push({ add, panel: twin.value });
+    const twin = held.get(`${setKey(add)}\u0000${rewritten(add.value)}`)?.find((value) => value !== add.value);
+    if (twin !== undefined) twins.push({ add, panel: twin });
   }
   return twins;
 }

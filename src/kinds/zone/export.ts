@@ -5,11 +5,16 @@
  * the manifest would refuse is left out, with its reason, so the export always validates: a
  * value checkValue calls an error, a host recordHost refuses, a TTL outside TTL_RANGE, a second
  * record of the same identity (the manifest refuses duplicates; the panel keeps both and a plan
- * of one leaves the other alone). `prune` is never written: an adopted zone removes nothing.
+ * of one leaves the other alone); a record whose host and type (or, for a CNAME, host) a
+ * listing would own beside one left out, or that the zone's check would refuse (check.ts: the
+ * panel's zone breaks DNS there), is left out too, so the export plans to no change. An ACME
+ * challenge's record is never written (a note counts them). `prune` is never written: an adopted zone removes nothing.
  * Pure.
  */
 import { quote, jsonText, safeText } from '../../escape.js';
 import { type DnsRecord, type LiveZone, recordKey } from './record.js';
+import { zoneIssues } from './check.js';
+import { isAcmeHost, setKey } from './diff.js';
 import { checkValue, recordHost, TTL_RANGE, ttlInRange } from './values.js';
 
 /** A record as a manifest's `dns.records` writes it: `ttl` only when it differs from the block's. */
@@ -32,10 +37,11 @@ export interface UnwritableRecord {
   readonly reason: string;
 }
 
-/** The records of a zone a manifest can hold (in the panel's order), and those it cannot. */
+/** The records of a zone a manifest can hold (in the panel's order), those it cannot, and the ACME challenges' (never written). */
 export interface WritableRecords {
   readonly records: readonly DnsRecord[];
   readonly unwritable: readonly UnwritableRecord[];
+  readonly transient: readonly DnsRecord[];
 }
 
 /** Why the manifest cannot hold `record` of the zone `zone` (its ASCII name); undefined when it can. */
@@ -49,25 +55,72 @@ export function recordProblem(record: DnsRecord, zone: string): string | undefin
 }
 
 /**
- * The zone's records split into those a manifest can hold (the first of each identity) and
- * those it cannot (recordProblem, or a second record of an identity written already).
+ * The zone's records split into those a manifest can hold (the first of each identity), those
+ * it cannot (recordProblem, or a second record of an identity written already, or a record of
+ * the same host and type as one of those: a manifest listing it would own the set and remove
+ * the other), and the ACME challenges' (hosts `_acme-challenge`, `_acme-challenge.*`:
+ * transient, never written).
  */
 export function writableRecords(zone: Pick<LiveZone, 'records'>, name: string): WritableRecords {
-  const records: DnsRecord[] = [];
+  const first: DnsRecord[] = [];
   const unwritable: UnwritableRecord[] = [];
+  const transient: DnsRecord[] = [];
   const seen = new Set<string>();
   for (const r of zone.records) {
     const record: DnsRecord = { host: r.host, type: r.type, value: r.value, ttl: r.ttl };
+    // A certificate being issued: a manifest holding its token would write a stale one back.
+    if (isAcmeHost(r.host)) {
+      transient.push(record);
+      continue;
+    }
     const reason = recordProblem(record, name);
     if (reason !== undefined) unwritable.push({ record, reason });
     else if (seen.has(recordKey(record)))
       unwritable.push({ record, reason: 'is on the panel twice (a manifest lists a record once)' });
     else {
       seen.add(recordKey(record));
-      records.push(record);
+      first.push(record);
     }
   }
-  return { records, unwritable };
+  // What a manifest names, it owns: listing the rest of a set (or a CNAME at the host) would remove the unwritable.
+  const taintedSets = new Set(unwritable.map((u) => setKey(u.record)));
+  const taintedHosts = new Set(unwritable.map((u) => u.record.host));
+  // A zone the panel holds broken (a CNAME beside others, two SPF): listed, the plan would refuse it.
+  const broken = new Set<string>();
+  const brokenHosts = new Set<string>();
+  for (const issue of zoneIssues({ records: first }, first, name))
+    for (const r of issue.other === undefined ? [issue.record] : [issue.record, issue.other]) {
+      if (r.type === 'CNAME') brokenHosts.add(r.host);
+      else broken.add(setKey(r));
+    }
+  const records: DnsRecord[] = [];
+  for (const record of first) {
+    if (broken.has(setKey(record)) || brokenHosts.has(record.host))
+      unwritable.push({
+        record,
+        reason:
+          'is part of what its zone holds against DNS rules (a CNAME beside other records or at the apex, two ' +
+          'SPF records, an MX or NS at a CNAME): listed, plan would refuse it; fix the zone in the panel',
+      });
+    else if (taintedSets.has(setKey(record)) || (record.type === 'CNAME' && taintedHosts.has(record.host)))
+      unwritable.push({
+        record,
+        reason:
+          'stands beside a record of its host the manifest cannot hold (listed, it would own that one and remove it)',
+      });
+    else records.push(record);
+  }
+  return { records, unwritable, transient };
+}
+
+/** The note for the ACME challenges' records export leaves out; undefined when there are none. */
+export function transientNote(transient: readonly DnsRecord[]): string | undefined {
+  if (transient.length === 0) return undefined;
+  return (
+    `${transient.length === 1 ? "1 ACME challenge's record" : `${transient.length} ACME challenges' records`} ` +
+    '(hosts _acme-challenge and _acme-challenge.*) left out of "dns": they are transient, and plan never removes ' +
+    'them unless the manifest lists a record at their host'
+  );
 }
 
 /** The most common TTL of `records`, the first met among equals; undefined when there are none. */

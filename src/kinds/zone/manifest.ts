@@ -29,6 +29,17 @@ export interface ZoneProblem extends FieldProblem {
 /** The line a path in the item stands on, for messages that name an earlier record. */
 export type LineOf = (path: readonly [string, ...(string | number)[]]) => number;
 
+/**
+ * What the manifest's reader adds (it knows the file and the rules of names): `at`, where a path
+ * stands (each record's place is kept in DesiredZone.origin, for conflicts at their line);
+ * `keepProblem`, the check `prune.keep` patterns get (manifest/prune.ts), given to `dns.keep`
+ * too: what is wrong with a pattern (the end of a sentence), or its form to match with.
+ */
+export interface ZoneReader {
+  readonly at?: (path: readonly [string, ...(string | number)[]]) => { readonly line: number; readonly column: number };
+  readonly keepProblem?: (pattern: string) => string | { readonly ascii: string };
+}
+
 /** A `keep` pattern: host characters and the wildcards `*` and `?`. */
 const KEEP_PATTERN = /^[A-Za-z0-9_.*?-]+$/;
 
@@ -49,6 +60,7 @@ export function itemZone(
   domain: string,
   zone: string,
   lineOf: LineOf,
+  reader: ZoneReader = {},
 ): { readonly dns: DesiredZone | undefined; readonly problems: ZoneProblem[] } {
   const problems: ZoneProblem[] = [];
   const block = isRecord(item) ? item[DNS_KEY] : undefined;
@@ -75,7 +87,7 @@ export function itemZone(
   const unique = withoutDuplicates(records, domain, lineOf, problems);
   cnameBesideOthers(unique, domain, lineOf, problems);
   const prune = block.prune === true;
-  const keep = keepPatterns(block.keep, prune, domain, zone, problems);
+  const keep = keepPatterns(block.keep, prune, domain, zone, problems, reader.keepProblem);
   if (prune && listed.length === 0 && Array.isArray(block.records))
     problems.push({
       path: [DNS_KEY, 'records'],
@@ -84,8 +96,23 @@ export function itemZone(
         `${dnsPart('records', domain)} is empty with prune: true: every record of the zone goes ` +
         '(but the apex NS records and the hosts "keep" matches); list the records to keep',
     });
+  const at = reader.at;
+  const origin =
+    at === undefined
+      ? {}
+      : {
+          origin: unique.map(({ index }) => {
+            const { line, column } = at([DNS_KEY, 'records', index]);
+            return { index, line, column };
+          }),
+        };
   return {
-    dns: { records: unique.map(({ host, type, value, ttl: t }) => ({ host, type, value, ttl: t })), prune, keep },
+    dns: {
+      records: unique.map(({ host, type, value, ttl: t }) => ({ host, type, value, ttl: t })),
+      prune,
+      keep,
+      ...origin,
+    },
     problems,
   };
 }
@@ -142,9 +169,33 @@ function takeRecord(
         message: `${recordField('value', index, domain)} ${problem.message}`,
       });
   }
+  if (type === 'CNAME' && typeof value === 'string' && checkValue(type, value) === undefined) {
+    const relative = relativeTarget(value, zone);
+    if (relative !== undefined)
+      problems.push({
+        path: at('value'),
+        severity: 'warning',
+        message: `${recordField('value', index, domain)} ${relative}`,
+      });
+  }
   if (host === undefined || type === undefined || typeof value !== 'string') return undefined;
   const own = typeof record.ttl === 'number' && ttlInRange(record.ttl) ? record.ttl : undefined;
   return { host, type, value, ttl: own ?? ttl, index };
+}
+
+/**
+ * What a CNAME's target without a trailing dot is told: a zone reads it relative to the zone
+ * (`alice.example` in the zone alice.example is alice.example.alice.example.), which is rarely
+ * meant for a name with dots; undefined for `@` and an absolute name.
+ */
+function relativeTarget(value: string, zone: string): string | undefined {
+  const name = value.trim();
+  if (name === '@' || name.endsWith('.')) return undefined;
+  const meant = name.toLowerCase() === zone || name.toLowerCase().endsWith(`.${zone}`) || name.includes('.');
+  return (
+    `${quote(name)} has no trailing dot: DNS reads it relative to the zone, as ${quote(`${name}.${zone}.`)}; ` +
+    (meant ? `write ${quote(`${name}.`)} for the name as written` : `write ${quote(`${name}.${zone}.`)} to say so`)
+  );
 }
 
 /** The records without a second listing of the same (host, type, value): each one an error naming the first. */
@@ -181,9 +232,16 @@ function withoutDuplicates(
  * an alias has no other data), panels take it, and resolvers then answer one or the other.
  */
 function cnameBesideOthers(records: readonly Listed[], domain: string, lineOf: LineOf, problems: ZoneProblem[]): void {
+  // The first two records of each host: enough to find another beside each CNAME, in one pass.
+  const firstTwo = new Map<string, Listed[]>();
+  for (const r of records) {
+    const list = firstTwo.get(r.host);
+    if (list === undefined) firstTwo.set(r.host, [r]);
+    else if (list.length < 2) list.push(r);
+  }
   for (const r of records) {
     if (r.type !== 'CNAME') continue;
-    const other = records.find((o) => o !== r && o.host === r.host);
+    const other = firstTwo.get(r.host)?.find((o) => o !== r);
     if (other === undefined) continue;
     problems.push({
       path: [DNS_KEY, 'records', r.index, 'type'],
@@ -204,6 +262,7 @@ function keepPatterns(
   domain: string,
   zone: string,
   problems: ZoneProblem[],
+  keepProblem: ZoneReader['keepProblem'],
 ): readonly string[] {
   if (!Array.isArray(keep)) return [];
   const patterns: string[] = [];
@@ -211,7 +270,11 @@ function keepPatterns(
     if (typeof pattern !== 'string') return; // the schema refuses it
     const subject = `pattern #${i + 1} in ${dnsPart('keep', domain)}`;
     const lower = pattern.toLowerCase().replace(/\.$/, '');
-    if (!KEEP_PATTERN.test(pattern))
+    // prune.keep's checks first (a trailing dot, an empty label, a look-alike letter: it would keep nothing).
+    const said = keepProblem?.(pattern);
+    if (typeof said === 'string')
+      problems.push({ path: [DNS_KEY, 'keep', i], severity: 'error', message: `${subject} ${said}` });
+    else if (!KEEP_PATTERN.test(pattern))
       problems.push({
         path: [DNS_KEY, 'keep', i],
         severity: 'error',

@@ -86,9 +86,9 @@ function countsText(change: UpdateZone, done: boolean): string {
 /**
  * What a zone's change does beyond its records, one sentence each: a warning for each add whose
  * value the panel holds written otherwise (recordTwins); the first write makes the zone custom;
- * a new domain's zone is written after the domain's POST, and with prune the default records the
- * panel fills in then go (which ones, and how many, is known after apply: --max-deletes cannot
- * count them).
+ * a new domain's zone is written after the domain's POST, and the default records the panel
+ * fills in then at the (host, type) pairs it lists go, or with prune all but keep matches (which
+ * ones, and how many, is known after apply: --max-deletes cannot count them).
  */
 export function zoneNotes(change: UpdateZone): string[] {
   return [
@@ -101,7 +101,7 @@ export function zoneNotes(change: UpdateZone): string[] {
       ? [
           change.prune
             ? "its records are written after the domain's POST; the default records the panel fills in then are removed, except keep matches (which ones: known after apply; --max-deletes does not count them)"
-            : "its records are written after the domain's POST, beside the default records the panel fills in",
+            : "its records are written after the domain's POST; of the default records the panel fills in then, those of each host and type it lists (every one at a host it lists a CNAME at) are replaced, the others kept (which ones: known after apply; --max-deletes does not count them)",
         ]
       : []),
     ...(change.makesCustom ? ['the zone becomes custom: the panel stops regenerating its default records'] : []),

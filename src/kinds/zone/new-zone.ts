@@ -1,0 +1,58 @@
+/**
+ * A new domain's zone, written after the domain's POST: the panel has filled in its default
+ * records by then, and only then are they known. The manifest's records replace the defaults of
+ * each (host, type) it lists (a listed CNAME: every default at its host), and the zone as it
+ * would be after the write is checked as a plan checks an existing zone: a conflict fails this
+ * zone's change and nothing is sent to it. The defaults replaced are named in the outcome; they
+ * were not counted for --max-deletes (no plan could know them). Pure.
+ */
+import { quote } from '../../escape.js';
+import { plural } from '../../util.js';
+import { type UpdateZone, wantOfNewZone } from './changes.js';
+import { afterIssues, newZoneIssueText, recordIdText } from './conflicts.js';
+import { type RecordOp, zoneBody, zoneDiff } from './diff.js';
+import type { LiveRecord, LiveZone, ZoneBody } from './record.js';
+
+/** How many of the replaced default records the outcome names; the rest are counted. */
+const NAMED_DEFAULTS = 10;
+
+/**
+ * The PUT's body for a new domain's zone as read after its POST, and the outcome's note; or the
+ * problem that fails the change (the zone as the manifest would leave it breaks DNS).
+ */
+export function newZoneWrite(
+  change: UpdateZone,
+  zone: LiveZone,
+  /** Hosts of subdomains created in this apply: their records are carried unless the manifest lists their (host, type). */
+  created: ReadonlySet<string> = new Set(),
+): { readonly body: ZoneBody; readonly note: string } | { readonly problem: string } {
+  const want = wantOfNewZone(change);
+  const listed = new Set(want.records.map((r) => `${r.host} ${r.type}`));
+  const ours = (r: LiveRecord): boolean => created.has(r.host) && !listed.has(`${r.host} ${r.type}`);
+  const base = zone.records.filter((r) => !ours(r));
+  const carried = zone.records.filter(ours).map((r) => r.raw);
+  const { ops, other } = zoneDiff(want, base);
+  const issues = afterIssues(want, zone.records, ops, change.name);
+  if (issues.length > 0)
+    return {
+      problem:
+        `the zone of ${quote(change.name)} as the manifest would leave it breaks DNS: ` +
+        `${issues.map(newZoneIssueText).join('; ')}; the domain was created, and nothing was sent to its zone ` +
+        '(it holds the records the panel made): change the manifest and apply again',
+    };
+  return { body: zoneBody(zone, [...other, ...carried]), note: newZoneNote({ ...zone, records: base }, ops) };
+}
+
+/** What the outcome says of a new domain's zone: what its diff did to the panel's defaults, naming those that went. */
+function newZoneNote(zone: LiveZone, ops: readonly RecordOp[]): string {
+  const count = (what: RecordOp['op']): number => ops.reduce((n, op) => n + (op.op === what ? 1 : 0), 0);
+  const removed = ops.filter((op) => op.op === 'remove');
+  const kept = zone.records.length - removed.length;
+  const named = removed.slice(0, NAMED_DEFAULTS).map(recordIdText).join(', ');
+  const more = removed.length > NAMED_DEFAULTS ? `, and ${plural(removed.length - NAMED_DEFAULTS, 'more')}` : '';
+  return (
+    `of the ${plural(zone.records.length, 'record')} the panel made, ${kept} kept, ${removed.length} removed` +
+    (removed.length === 0 ? '' : ` (${named}${more}; not counted for --max-deletes)`) +
+    `; ${count('add')} added, ${count('update')} updated`
+  );
+}
