@@ -1,7 +1,8 @@
 import { LineCounter, parseDocument } from 'yaml';
 import type { YAMLError } from 'yaml';
 import { buildClients, ClientsBuilder } from './build.js';
-import { readChunked } from './chunked.js';
+import { BATCH_CHARS, readChunked } from './chunked.js';
+import { readJsonChunked } from './chunked-json.js';
 import { SourceMap } from './locate.js';
 import { buildHostingPlans, checkClientPlans } from './hosting-plans.js';
 import { lookalikeDiagnostics } from './lookalike.js';
@@ -147,7 +148,8 @@ export function parseManifestChunked(
   batchChars?: number,
   keepDiagnostics = false,
 ): LoadResult | undefined {
-  const read = readChunked(text, file, MAX_ALIAS_COUNT, batchChars);
+  const read =
+    readChunked(text, file, MAX_ALIAS_COUNT, batchChars) ?? readJsonChunked(text, file, batchChars ?? BATCH_CHARS);
   if (read === undefined || !schemaValid(read.top)) return undefined;
   const diagnostics: Diagnostic[] = [];
   const prune = buildPrune(read.top, read.topSource, diagnostics);

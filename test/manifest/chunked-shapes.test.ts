@@ -1,0 +1,116 @@
+/**
+ * The chunked read of the shapes users write beside plain block YAML (src/manifest/chunked.ts,
+ * chunked-json.ts): a document that opens with `---`, and a manifest written as JSON. For any
+ * text the reads agree (the chunked read, when it answers, answers exactly what the whole read
+ * does: data, every location, every diagnostic), and valid manifests of these shapes take the
+ * chunked read, whose memory is a batch's (bench/manifest-memory.ts).
+ */
+import fc from 'fast-check';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { parseManifestChunked, parseManifestWhole, validateManifest } from '../../src/manifest/load.js';
+import { anyClients, anyShape, manifestText, shape, validClients } from './arbitraries.js';
+
+const FILE = 'm.json';
+
+/** The three reads of `text` agree; returns whether the chunked read answered. */
+function agree(text: string, batchChars?: number): boolean {
+  const whole = parseManifestWhole(text, FILE);
+  expect(validateManifest(text, FILE)).toEqual(whole);
+  const chunked = parseManifestChunked(text, FILE, batchChars);
+  if (chunked !== undefined) {
+    expect(chunked).toEqual(whole);
+    expect(whole.diagnostics).toEqual([]);
+  }
+  const keeping = parseManifestChunked(text, FILE, batchChars, true);
+  if (keeping !== undefined) expect(keeping).toEqual(whole);
+  return chunked !== undefined;
+}
+
+/** The manifest's data as JSON text: compact, indented, or indented with CRLF line breaks. */
+const asJson = fc.constantFrom(
+  (data: unknown) => JSON.stringify(data),
+  (data: unknown) => `${JSON.stringify(data, null, 2)}\n`,
+  (data: unknown) => `${JSON.stringify(data, null, 4).replaceAll('\n', '\r\n')}\r\n`,
+);
+
+/** Small changes to JSON text that the JSON reader must either read as yaml does, or leave to it. */
+const jsonEdit = fc.oneof(
+  fc.constant((t: string) => t),
+  fc.constant((t: string) => t.replace(/\]/, ',]')), // a trailing comma
+  fc.constant((t: string) => t.replace(/"username"/, '"username"\n')), // a line break before a colon
+  fc.constant((t: string) => t.replace(/"version": ?1/, '"version": 1.0')),
+  fc.constant((t: string) => t.replace(/"version": ?1/, '"version": 1, "version": 1')),
+  fc.constant((t: string) => `${t} # a comment`),
+  fc.constant((t: string) => t.replace(/("username": ?")/, '$1\\u0061')),
+  fc.constant((t: string) => t.replace(/("username": ?")/, '$1\\/')),
+  fc.constant((t: string) => t.replace(/"domains"/, '"__proto__"')),
+  fc.constant((t: string) => t.replace(/\{/g, '{\n')),
+  fc.constant((t: string) => t.replace(/, /g, ',\n')),
+  fc.constant((t: string) => `${t}{}`),
+  fc.record({ at: fc.nat(), cut: fc.nat({ max: 3 }) }).map(
+    ({ at, cut }) =>
+      (t: string) =>
+        t.slice(0, at % (t.length + 1)) + t.slice((at % (t.length + 1)) + cut),
+  ),
+);
+
+describe('a manifest written as JSON', () => {
+  it('valid: read in chunks, exactly as the whole read reads it', () => {
+    fc.assert(
+      fc.property(shape, validClients, asJson, fc.integer({ min: 1, max: 400 }), (s, clients, json, batchChars) => {
+        const text = json(parse(manifestText(s, clients)));
+        expect(parseManifestWhole(text, FILE).diagnostics).toEqual([]);
+        expect(agree(text, batchChars)).toBe(true);
+        expect(agree(text)).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('with mistakes, and with what JSON and YAML read differently: the reads agree', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(shape, anyShape),
+        fc.oneof(validClients, anyClients),
+        asJson,
+        jsonEdit,
+        fc.integer({ min: 1, max: 400 }),
+        (s, clients, json, change, batchChars) => {
+          let data: unknown;
+          try {
+            data = parse(manifestText(s, clients));
+          } catch {
+            return;
+          }
+          agree(change(json(data)), batchChars);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('a document that opens with ---', () => {
+  it('valid: read in chunks, exactly as the whole read reads it; a second --- is left to the whole read', () => {
+    fc.assert(
+      fc.property(shape, validClients, fc.integer({ min: 1, max: 400 }), (s, clients, batchChars) => {
+        const text = manifestText(s, clients);
+        expect(agree(`---\n${text}`, batchChars)).toBe(true);
+        expect(agree(`# a comment\n--- # the document\n${text}`, batchChars)).toBe(true);
+        expect(agree(`---\n---\n${text}`, batchChars)).toBe(false);
+        agree(`${text}---\n`, batchChars);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('with mistakes: the reads agree', () => {
+    fc.assert(
+      fc.property(anyShape, anyClients, fc.integer({ min: 1, max: 400 }), (s, clients, batchChars) => {
+        agree(`---\n${manifestText(s, clients)}`, batchChars);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
