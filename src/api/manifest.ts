@@ -26,7 +26,7 @@ export interface LoadOptions {
   /**
    * The size limit of a manifest, and of each part of a directory, in MB (MiB): a larger one is
    * refused with ProvisionError `manifest_invalid` before it is parsed (parsing costs a multiple of
-   * the bytes). Default 32, as the CLI's --max-manifest-mb.
+   * the bytes). Default 16, as the CLI's --max-manifest-mb.
    */
   readonly maxManifestMb?: number;
 }

@@ -36,7 +36,7 @@ function bomb(levels: number): string {
 }
 
 describe('maxManifestMb', () => {
-  it('refuses a manifest one byte over it unparsed, naming the option; 32 MB by default', () => {
+  it('refuses a manifest one byte over it unparsed, naming the option; 16 MB by default', () => {
     const over = JUNK + '#'.repeat(MB + 1 - JUNK.length);
     const e = thrown(() => loadManifest(over, 'big.yaml', { maxManifestMb: 1 }));
     expect(e.code).toBe('manifest_invalid');
@@ -48,8 +48,8 @@ describe('maxManifestMb', () => {
     expect(e.meta).toMatchObject({ size_bytes: MB + 1, limit_bytes: MB });
     // Under the default limit, the same text is parsed: its errors are located.
     expect(thrown(() => loadManifest(over, 'big.yaml')).located.length).toBeGreaterThan(0);
-    const past = new Uint8Array(32 * MB + 1);
-    expect(thrown(() => loadManifest(past, 'huge.yaml')).message).toContain('over the manifest size limit of 32 MB');
+    const past = new Uint8Array(16 * MB + 1);
+    expect(thrown(() => loadManifest(past, 'huge.yaml')).message).toContain('over the manifest size limit of 16 MB');
   });
 
   it("holds each of a directory's parts to it, naming the part", () => {
