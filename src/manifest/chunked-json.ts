@@ -1,17 +1,19 @@
 import type { ChunkedRead, ItemBatch } from './chunked.js';
 import { PositionMap } from './chunked.js';
-import type { PosEntry, PosNode } from './simple-items.js';
+import { plainValue, type PosEntry, type PosNode } from './simple-items.js';
 
 /**
  * The chunked read of a manifest written as JSON (a script's output: `{"version": 1, "clients":
- * [...]}`), which `yaml` reads as one flow mapping: its syntax tree and Document cost about 100
+ * [...]}`) or in YAML's flow style with plain strings (`{version: 1, clients: [{username: a}]}`),
+ * which `yaml` reads as one flow mapping: its syntax tree and Document cost about 100
  * times the file's bytes, where this reads the top level, then the client items a batch at a
  * time (as chunked.ts does for block YAML), with the positions `yaml` would give each node (a
  * collection at its bracket, a string at its opening quote, a key at its quote).
  *
  * It reads only what it reads exactly as `yaml` does and gives up (undefined: the whole read)
- * on anything else: a value other than an object, array, string, `true`, `false`, `null` or an
- * integer of at most 15 digits; a control character in a string; a key twice in an object, a key
+ * on anything else: a value other than an object, array, string, `true`, `false`, `null`, an
+ * integer of at most 15 digits or a plain scalar simple-items.ts reads (`plainValue`); a plain
+ * scalar a line break ends but not its item; a plain key whose colon a space does not follow; a control character in a string; a key twice in an object, a key
  * longer than 1,000 characters or `__proto__`; a line break between a key and its colon; a
  * trailing comma; anything after the top-level object; a top level without a `clients` array.
  * test/manifest/chunked-shapes.test.ts holds it to the whole read's answer.
@@ -69,14 +71,38 @@ class Reader {
       return { value: values, node: { ...at, items } };
     }
     if (c === '"') return { value: this.string(), node: at };
-    const word = /true|false|null|(?:0|-?[1-9]\d{0,14})(?![\d.eE])/y;
-    word.lastIndex = this.pos;
-    const match = word.exec(this.text);
-    if (match === null) throw new GiveUp();
-    this.pos += match[0].length;
-    const value =
-      match[0] === 'true' ? true : match[0] === 'false' ? false : match[0] === 'null' ? null : Number(match[0]);
-    return { value, node: at };
+    const token = this.token();
+    const json = /^(?:true|false|null|0|-?[1-9]\d{0,14})$/.exec(token);
+    if (json !== null) {
+      const value = token === 'true' ? true : token === 'false' ? false : token === 'null' ? null : Number(token);
+      return { value, node: at };
+    }
+    // YAML's flow style writes strings plain (`{username: alice, plan: Premium Plus}`).
+    const plain = plainValue(token);
+    if (plain === undefined) throw new GiveUp();
+    return { value: plain.value, node: at };
+  }
+
+  /**
+   * A plain token from here to `,`, `]`, `}`, `:` or the line's end, trailing spaces dropped; one
+   * that a line break ends must be followed by `,`, `]` or `}` (else it may go on: yaml's to read).
+   */
+  token(): string {
+    const { text } = this;
+    const start = this.pos;
+    let end = start;
+    for (;;) {
+      const c = text.charCodeAt(end);
+      if (Number.isNaN(c) || c === 44 || c === 93 || c === 125 || c === 58 || c === 10 || c === 13) break;
+      end++;
+    }
+    this.pos = end;
+    if (text.charCodeAt(end) === 10 || text.charCodeAt(end) === 13) {
+      const next = /[ \r\n]*([,\]}])?/y;
+      next.lastIndex = end;
+      if (next.exec(text)?.[1] === undefined) throw new GiveUp();
+    }
+    return text.slice(start, end).replace(/ +$/, '');
   }
 
   /** An array's items, each given to `each` as it is read; false when `stop` ended it early (see rest). */
@@ -125,14 +151,16 @@ class Reader {
     }
     for (;;) {
       const keyAt = this.here();
-      if (this.text[this.pos] !== '"') throw new GiveUp();
-      const key = this.string();
+      const quoted = this.text[this.pos] === '"';
+      const key = quoted ? this.string() : this.plainKey();
       if (keys.has(key) || key.length > 1000 || key === '__proto__') throw new GiveUp();
       keys.add(key);
       const line = this.line;
       this.space();
       if (this.line !== line) throw new GiveUp();
       this.expect(':');
+      // A plain key's colon is followed by a space or a line break (`a:b` is one scalar in YAML).
+      if (!quoted && !/[ \r\n]/.test(this.text[this.pos] ?? '')) throw new GiveUp();
       this.space();
       if (skip !== undefined && key === 'clients') {
         entries.push({ key, ...keyAt, value: this.here() });
@@ -151,6 +179,14 @@ class Reader {
       this.expect(',');
       this.space();
     }
+  }
+
+  /** A plain key (YAML's flow style): a plain string, on its line, up to its colon. */
+  plainKey(): string {
+    const key = this.token();
+    const plain = plainValue(key);
+    if (typeof plain?.value !== 'string' || this.text[this.pos] !== ':') throw new GiveUp();
+    return key;
   }
 
   /** A string at its opening quote, JSON's escapes decoded; a control character gives up. */
@@ -226,13 +262,14 @@ const ESCAPES: Readonly<Record<string, string>> = {
  */
 export function readJsonChunked(text: string, file: string, batchChars: number): ChunkedRead | undefined {
   const reader = new Reader(text);
-  let clientsAt: { pos: number; line: number; lineStart: number } | undefined;
+  let clientsAt: { pos: number; line: number; lineStart: number; end: number } | undefined;
   let top: { value: Record<string, unknown>; node: PosNode };
   try {
     reader.space();
     top = reader.object(reader.here(), () => {
-      clientsAt = { pos: reader.pos, line: reader.line, lineStart: reader.lineStart };
+      clientsAt = { pos: reader.pos, line: reader.line, lineStart: reader.lineStart, end: 0 };
       reader.skipArray();
+      clientsAt.end = reader.pos;
     });
     reader.space();
     if (reader.pos !== text.length || clientsAt === undefined) return undefined;
@@ -252,11 +289,13 @@ export function readJsonChunked(text: string, file: string, batchChars: number):
 function* jsonBatches(
   text: string,
   file: string,
-  from: { pos: number; line: number; lineStart: number },
+  from: { pos: number; line: number; lineStart: number; end: number },
   batchChars: number,
 ): Generator<ItemBatch | undefined> {
   const reader = new Reader(text);
-  Object.assign(reader, from);
+  reader.pos = from.pos;
+  reader.line = from.line;
+  reader.lineStart = from.lineStart;
   let done = false;
   let first = true;
   while (!done) {
@@ -271,6 +310,8 @@ function* jsonBatches(
       const full = (): boolean => reader.pos - start >= batchChars;
       done = first ? reader.items(each, full) : reader.rest(each, full);
       first = false;
+      // The items end where the first pass stepped over them, or something was read differently.
+      if (done && reader.pos !== from.end) throw new GiveUp();
     } catch (error) {
       if (!(error instanceof GiveUp)) throw error;
       yield undefined;

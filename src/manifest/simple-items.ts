@@ -348,3 +348,16 @@ for (let code = 0x20; code < 0x7f; code++) {
   const char = String.fromCharCode(code);
   PLAIN_ASCII[code] = ':,[]{}"\'\\`'.includes(char) ? 0 : ' -?#&*!|>%@~'.includes(char) ? 1 : 2;
 }
+
+/**
+ * A plain scalar's value as `yaml` resolves it, for a token already cut at its end (chunked-json.ts,
+ * YAML's flow style): `true`, `false`, a plain decimal integer, or a string that is plainly one;
+ * undefined for anything else (yaml's to read).
+ */
+export function plainValue(text: string): { readonly value: unknown } | undefined {
+  if (text === '' || text.includes(' #')) return undefined;
+  for (let i = 0; i < text.length; i++) if (!plainCharacter(text.charCodeAt(i), i === 0)) return undefined;
+  if (text === 'true' || text === 'false') return { value: text === 'true' };
+  if (DECIMAL.test(text)) return { value: Number(text) };
+  return NOT_PLAINLY_A_STRING.test(text) && !IPV4.test(text) ? undefined : { value: text };
+}
