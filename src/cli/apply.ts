@@ -94,7 +94,7 @@ ${SCOPE_HELP}
                          (a manifest only: a saved plan keeps the scope it was made with)
 ${MASS_HELP}
 ${MANIFEST_SIZE_HELP}
-                         (a manifest only: a saved plan file is not held to it)
+                         (a manifest only: not a saved plan file)
 
 A manifest may be a file or a directory of parts (every *.yaml and *.yml file in it, in name
 order, as one manifest: docs/manifest.md, "Manifest directories").

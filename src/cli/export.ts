@@ -129,7 +129,7 @@ Options:
   --with WHAT            also read and write WHAT: dns (the records of custom DNS zones),
                          hosting-plans (the hosting_plans section); repeatable, or a comma list
 ${MANIFEST_SIZE_HELP}
-                         (with --into: the manifest it rewrites)
+                         (with --into, the manifest it rewrites)
 
 ${CONNECTION_HELP}
 
