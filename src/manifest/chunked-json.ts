@@ -14,8 +14,8 @@ import { plainValue, type PosEntry, type PosNode } from './simple-items.js';
  * on anything else: a value other than an object, array, string, `true`, `false`, `null`, an
  * integer of at most 15 digits or a plain scalar simple-items.ts reads (`plainValue`); a plain
  * scalar a line break ends but not its item; a plain key whose colon a space does not follow; a control character in a string; a key twice in an object, a key
- * longer than 1,000 characters or `__proto__`; a line break between a key and its colon; a
- * trailing comma; anything after the top-level object; a top level without a `clients` array.
+ * longer than 1,000 characters or `__proto__`; a line break between a key and its colon;
+ * anything after the top-level object; a top level without a `clients` array.
  * test/manifest/chunked-shapes.test.ts holds it to the whole read's answer.
  */
 
@@ -130,7 +130,11 @@ class Reader {
       }
       this.expect(',');
       this.space();
-      if (this.text[this.pos] === ']') throw new GiveUp();
+      // A trailing comma: YAML's flow style allows one, and yaml reads the array without it.
+      if (this.text[this.pos] === ']') {
+        this.pos++;
+        return true;
+      }
       if (stop?.() === true) return false;
     }
   }
@@ -178,6 +182,10 @@ class Reader {
       }
       this.expect(',');
       this.space();
+      if (this.text[this.pos] === '}') {
+        this.pos++;
+        return { value, node: { ...at, entries } };
+      }
     }
   }
 
