@@ -18,7 +18,7 @@
  */
 
 // The manifest: load and validate.
-export { loadManifest, loadManifestParts, type LoadedManifest } from './manifest.js';
+export { loadManifest, loadManifestParts, type LoadedManifest, type LoadOptions } from './manifest.js';
 export { partOrder } from '../manifest/part-names.js';
 export type { Desired, DesiredClient, DesiredDomain, Diagnostic, Location, Prune } from '../manifest/types.js';
 

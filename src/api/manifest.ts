@@ -2,6 +2,7 @@ import { ProvisionError, type LocatedProblem } from '../errors.js';
 import { type LoadResult, parseManifestBytes } from '../manifest/load.js';
 import { type ManifestFiles, manifestDigest, parseManifestFiles, type PartDigest } from '../manifest/parts.js';
 import type { Desired, Diagnostic } from '../manifest/types.js';
+import { DEFAULT_MAX_MANIFEST_MB, manifestTooLarge, megabytes } from '../manifest/size.js';
 import { formatDiagnostic } from '../render/diagnostics.js';
 import { compare, plural, sha256Hex } from '../util.js';
 import { basename } from 'node:path';
@@ -20,16 +21,38 @@ export interface LoadedManifest {
   readonly parts?: readonly PartDigest[];
 }
 
+/** How a manifest is loaded. */
+export interface LoadOptions {
+  /**
+   * The size limit of a manifest, and of each part of a directory, in MB (MiB): a larger one is
+   * refused with ProvisionError `manifest_invalid` before it is parsed (parsing costs a multiple of
+   * the bytes). Default 16, as the CLI's --max-manifest-mb.
+   */
+  readonly maxManifestMb?: number;
+}
+
 /**
  * Loads and validates a manifest (YAML or JSON) from its text or bytes, exactly as
  * `provision validate` does: syntax, the JSON Schema, the rules. Prints nothing. Invalid:
  * throws ProvisionError `manifest_invalid` whose `located` holds every error (file, line,
  * column, message) and whose `details` holds them as `file:line:column: error: ...` lines.
  * `file` names the source in those messages (default `manifest.yaml`); nothing is read from it.
+ * Over `options.maxManifestMb`: refused unparsed, `manifest_invalid` with no `located`.
  */
-export function loadManifest(source: string | Uint8Array, file = 'manifest.yaml'): LoadedManifest {
+export function loadManifest(
+  source: string | Uint8Array,
+  file = 'manifest.yaml',
+  options: LoadOptions = {},
+): LoadedManifest {
   const bytes = typeof source === 'string' ? new TextEncoder().encode(source) : source;
+  refuseTooLarge(bytes, `the manifest ${file}`, options);
   return loaded(parseManifestBytes(bytes, file), file, sha256Hex(bytes));
+}
+
+/** Refuses `bytes` over the limit of `options`, before anything parses them. */
+function refuseTooLarge(bytes: Uint8Array, named: string, options: LoadOptions): void {
+  const mb = options.maxManifestMb ?? DEFAULT_MAX_MANIFEST_MB;
+  if (bytes.length > megabytes(mb)) throw manifestTooLarge(named, bytes.length, mb, 'the maxManifestMb option');
 }
 
 /**
@@ -38,11 +61,13 @@ export function loadManifest(source: string | Uint8Array, file = 'manifest.yaml'
  * `parts`: each part's name as messages should give it (`panels/fra1/clients.yaml`) and its text
  * or bytes, in any order: they are read in the CLI's order (the code-unit order of their names in
  * the directory, as `partOrder` gives it); `name` names the directory. Reads no file; errors as
- * loadManifest's. The result's `sha256` and `parts` are what a plan of it records.
+ * loadManifest's, each part held to `options.maxManifestMb`. The result's `sha256` and `parts` are
+ * what a plan of it records.
  */
 export function loadManifestParts(
   parts: readonly { readonly file: string; readonly source: string | Uint8Array }[],
   name: string,
+  options: LoadOptions = {},
 ): LoadedManifest {
   const files: ManifestFiles = {
     name,
@@ -54,6 +79,7 @@ export function loadManifestParts(
         bytes: typeof p.source === 'string' ? new TextEncoder().encode(p.source) : p.source,
       })),
   };
+  for (const part of files.parts) refuseTooLarge(part.bytes, `the manifest part ${part.file}`, options);
   const digest = manifestDigest(files);
   const result = loaded(parseManifestFiles(files), name, digest.sha256);
   return digest.parts === undefined ? result : { ...result, parts: digest.parts };

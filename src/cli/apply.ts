@@ -39,7 +39,7 @@ import {
   SCOPE_OPTIONS,
   scopeOf,
 } from './prepare.js';
-import { sourceName } from './manifest-input.js';
+import { MANIFEST_SIZE_HELP, MANIFEST_SIZE_OPTIONS, manifestSizeLimit, sourceName } from './manifest-input.js';
 
 const CONCURRENCY: Range = { min: 1, max: MAX_CONCURRENCY };
 /** --settle-timeout, in seconds: up to an hour. */
@@ -60,6 +60,7 @@ const APPLY_OPTIONS = {
   'settle-timeout': { type: 'string' },
   format: { type: 'string' },
   'show-unmanaged': { type: 'boolean', default: false },
+  ...MANIFEST_SIZE_OPTIONS,
 } as const;
 
 const applyUsage =
@@ -93,6 +94,8 @@ export const apply: Command = {
 ${SCOPE_HELP}
                          (a manifest only: a saved plan keeps the scope it was made with)
 ${MASS_HELP}
+${MANIFEST_SIZE_HELP}
+                         (a manifest only: not a saved plan file)
 
 A manifest may be a file or a directory of parts (every *.yaml and *.yml file in it, in name
 order, as one manifest: docs/manifest.md, "Manifest directories").
@@ -125,6 +128,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
     );
     const limits = massLimits(values);
     const scope = scopeOf(values);
+    const cap = manifestSizeLimit(values);
     const encryption = await loadEncryption(values['secrets-recipient'] ?? io.env.PROVISION_SECRETS_RECIPIENT);
     const path = positionals[0] ?? '';
     const secretsPath = values['secrets-file'] ?? io.env.PROVISION_SECRETS_FILE;
@@ -143,7 +147,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
     const lock =
       secretsPath === undefined || secretsPath === '' ? undefined : await SecretsLock.acquire(secretsPath, 'apply');
     try {
-      const input = await readInput(path, io);
+      const input = await readInput(path, io, cap);
       let prepared: Prepared;
       if (input.kind === 'manifest') {
         io.stderr.write(`${sourceName(path)}: a manifest: planning against the panel now\n`);

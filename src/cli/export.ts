@@ -26,7 +26,7 @@ import { checkOutPath, STDIN, writeAllAtomically, writeAtomically } from './file
 import { checkReplaceable, newEntriesPart } from './export-parts.js';
 import { readManifestFiles } from './manifest-files.js';
 import type { Io } from './io.js';
-import { loadWithDiagnostics } from './manifest-input.js';
+import { loadWithDiagnostics, MANIFEST_SIZE_HELP, MANIFEST_SIZE_OPTIONS, manifestSizeLimit } from './manifest-input.js';
 
 /**
  * `provision export`: the manifest of the live panel (src/export/model.ts, write.ts), or, with
@@ -43,6 +43,7 @@ const EXPORT_OPTIONS = {
   'drop-missing': { type: 'boolean', default: false },
   'new-entries': { type: 'string' },
   with: { type: 'string', multiple: true },
+  ...MANIFEST_SIZE_OPTIONS,
 } as const;
 
 const usage =
@@ -127,6 +128,8 @@ Options:
   --drop-missing         with --into: remove the clients and domains the panel does not have
   --with WHAT            also read and write WHAT: dns (the records of custom DNS zones),
                          hosting-plans (the hosting_plans section); repeatable, or a comma list
+${MANIFEST_SIZE_HELP}
+                         (with --into, the manifest it rewrites)
 
 ${CONNECTION_HELP}
 
@@ -147,7 +150,7 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
     const options: ExportOptions = { with: withOf(values.with ?? []) };
     const into = values.into;
     if (into === undefined) {
-      for (const flag of ['check', 'drop-missing', 'new-entries'] as const) {
+      for (const flag of ['check', 'drop-missing', 'new-entries', 'max-manifest-mb'] as const) {
         if (values[flag] === true || typeof values[flag] === 'string')
           throw new ProvisionError('usage', `--${flag} works with --into only`, {
             hint: `usage: ${usage}`,
@@ -240,7 +243,7 @@ async function exportInto(
   patterns: readonly string[],
   options: ExportOptions,
 ): Promise<typeof EXIT.ok | typeof EXIT.changes> {
-  const files = await readManifestFiles(path, io);
+  const files = await readManifestFiles(path, io, 'manifest', manifestSizeLimit(values));
   const desired = loadWithDiagnostics(files, io);
   const newEntries = await newEntriesPart(files, values['new-entries']);
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -301,7 +304,12 @@ async function exportInto(
 }
 
 /** --into's flags, as parsed. */
-type IntoValues = ConnectionValues & { check: boolean; 'drop-missing': boolean; 'new-entries'?: string | undefined };
+type IntoValues = ConnectionValues & {
+  check: boolean;
+  'drop-missing': boolean;
+  'new-entries'?: string | undefined;
+  'max-manifest-mb'?: string | undefined;
+};
 
 /** Connects and reads the panel (api/export.ts readForExport), printing its notes as they come. */
 async function readPanel(

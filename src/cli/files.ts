@@ -2,8 +2,11 @@ import { type FileHandle, lstat, open, readFile, rename, rm } from 'node:fs/prom
 import { rmSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { errnoCode, ProvisionError } from '../errors.js';
+import { readCapped, type SizeLimit } from './capped-read.js';
 import type { Io } from './io.js';
 import { atExit } from '../exit-cleanup.js';
+
+export type { SizeLimit } from './capped-read.js';
 
 /**
  * Reading and writing the user's files, each failure a ProvisionError 'io' that names the file
@@ -22,24 +25,30 @@ export const STDIN_PATHS = new Set([STDIN, '/dev/stdin', '/dev/fd/0', '/proc/sel
 
 /**
  * A file's bytes, read once; `-` (or /dev/stdin) reads standard input to its end. `named`: the
- * file as the error that it cannot be read names it (`the manifest m.yaml` by default).
+ * file as the error that it cannot be read names it (`the manifest m.yaml` by default). With
+ * `limit`, never more than its `maxBytes` + 1 bytes are held.
  */
 export async function readBytes(
   path: string,
   io: Io,
   what = 'file',
   named = `the ${what} ${path}`,
+  limit?: SizeLimit,
 ): Promise<Uint8Array> {
   if (STDIN_PATHS.has(path)) {
     if (io.readStdin === undefined)
       throw new ProvisionError('usage', `no standard input to read the ${what} from`, {
         hint: 'give the path of the file',
       });
-    return io.readStdin();
+    const bytes = await io.readStdin(limit?.maxBytes);
+    if (limit !== undefined && bytes.length > limit.maxBytes)
+      throw limit.refuse(named === `the ${what} ${path}` ? `the ${what} on standard input` : named, undefined);
+    return bytes;
   }
   try {
-    return await readFile(path);
+    return limit === undefined ? await readFile(path) : await readCapped(path, named, limit);
   } catch (error) {
+    if (error instanceof ProvisionError) throw error; // the limit's refusal
     // Node's message ends with the system call and the path again (", open 'x.yaml'"): keep
     // "ENOENT: no such file or directory" only.
     const reason = error instanceof Error ? error.message.replace(/, \w+( '.*')?$/s, '') : String(error);
@@ -57,6 +66,26 @@ export async function readBytes(
  */
 function pathMeta(path: string, named: string): { path?: string } {
   return named.includes(path) ? { path } : {};
+}
+
+/**
+ * The first `n` bytes of a regular file (fewer when it is shorter); undefined for standard input
+ * and for anything that cannot be opened or is not a regular file (the read proper then says why).
+ */
+export async function readHead(path: string, n: number): Promise<Uint8Array | undefined> {
+  if (STDIN_PATHS.has(path)) return undefined;
+  const handle = await open(path, 'r').catch(() => undefined);
+  if (handle === undefined) return undefined;
+  try {
+    if (!(await handle.stat()).isFile()) return undefined;
+    const buffer = Buffer.alloc(n);
+    const { bytesRead } = await handle.read(buffer, 0, n, 0);
+    return buffer.subarray(0, bytesRead);
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** A file's text (UTF-8). */

@@ -19,8 +19,11 @@ export interface Io {
   readonly prompt?: (question: string) => Promise<string>;
   /** Ends the process at once with `code` (a second Ctrl-C); absent in tests that run commands in-process. */
   readonly exit?: (code: number) => void;
-  /** Reads standard input to its end (a manifest or plan given as `-`); absent when there is none to read. */
-  readonly readStdin?: () => Promise<Uint8Array>;
+  /**
+   * Reads standard input to its end (a manifest or plan given as `-`), or stops once more than
+   * `maxBytes` are read (the caller refuses it); absent when there is none to read.
+   */
+  readonly readStdin?: (maxBytes?: number) => Promise<Uint8Array>;
 }
 
 export interface Output {

@@ -3,7 +3,7 @@ import { basename, dirname, join, normalize, relative, resolve, sep } from 'node
 import { errnoCode, ProvisionError } from '../errors.js';
 import { quote } from '../escape.js';
 import type { ManifestFiles, ManifestPart } from '../manifest/parts.js';
-import { fileKind, readBytes, readHint, STDIN_PATHS } from './files.js';
+import { fileKind, readBytes, readHint, type SizeLimit, STDIN_PATHS } from './files.js';
 import type { Io } from './io.js';
 
 /**
@@ -17,12 +17,21 @@ import type { Io } from './io.js';
  * file elsewhere on the runner, or of the checkout's own credentials (`.git/config`), and have
  * its lines quoted in a diagnostic that the pull request's comment shows. The part is read at the
  * path its link resolved to: the links are not followed a second time. An entry named like a
- * part that is not a regular file is refused, naming it.
+ * part that is not a regular file is refused, naming it. `cap`: the size limit of each file or part.
  */
-export async function readManifestFiles(path: string, io: Io, what = 'manifest'): Promise<ManifestFiles> {
+export async function readManifestFiles(
+  path: string,
+  io: Io,
+  what = 'manifest',
+  cap?: SizeLimit,
+): Promise<ManifestFiles> {
   const info = STDIN_PATHS.has(path) ? undefined : await stat(path).catch(() => undefined);
   if (info?.isDirectory() !== true)
-    return { name: path, directory: false, parts: [{ file: path, bytes: await readBytes(path, io, what) }] };
+    return {
+      name: path,
+      directory: false,
+      parts: [{ file: path, bytes: await readBytes(path, io, what, undefined, cap) }],
+    };
   // Loaded for a directory only: a command that reads no manifest loads nothing of manifest/.
   const { isPartName, partNameTwins, partOrder } = await import('../manifest/part-names.js');
   let names: string[];
@@ -53,7 +62,7 @@ export async function readManifestFiles(path: string, io: Io, what = 'manifest')
   const { default: pLimit } = await import('p-limit');
   const limit = pLimit(PARTS_AT_ONCE);
   const read = await Promise.allSettled(
-    names.map((name) => limit(() => readPart({ path, dir, root }, name, isPartName, io))),
+    names.map((name) => limit(() => readPart({ path, dir, root, cap }, name, isPartName, io))),
   );
   const parts: ManifestPart[] = [];
   for (const result of read) {
@@ -68,7 +77,7 @@ const PARTS_AT_ONCE = 16;
 
 /** One entry `name` of the directory (as given, as resolved, its repository), checked and read (see readManifestFiles). */
 async function readPart(
-  where: { readonly path: string; readonly dir: string; readonly root: string },
+  where: { readonly path: string; readonly dir: string; readonly root: string; readonly cap?: SizeLimit | undefined },
   name: string,
   isPartName: (name: string) => boolean,
   io: Io,
@@ -118,7 +127,7 @@ async function readPart(
       hint: 'every *.yaml and *.yml entry of a manifest directory is a part: rename it, or move it elsewhere',
       meta: { path: file },
     });
-  return { file, bytes: await readBytes(real, io, 'manifest part', `the manifest part ${file}`) };
+  return { file, bytes: await readBytes(real, io, 'manifest part', `the manifest part ${file}`, where.cap) };
 }
 
 /** `path` resolved by the system (realpath), or an error naming it as `what` (and `named`) with the errno. */

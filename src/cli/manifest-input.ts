@@ -1,9 +1,11 @@
 import { ProvisionError } from '../errors.js';
 import type { Desired, Diagnostic } from '../manifest/index.js';
 import { type ManifestFiles, parseManifestFiles } from '../manifest/parts.js';
+import { DEFAULT_MAX_MANIFEST_MB, MAX_MANIFEST_MB, manifestTooLarge, megabytes } from '../manifest/size.js';
 import { formatDiagnostic, githubAnnotation } from '../render/diagnostics.js';
 import { plural } from '../util.js';
-import { STDIN } from './files.js';
+import { count, type Range, rangeText } from './args.js';
+import { type SizeLimit, STDIN } from './files.js';
 import { onGitHubActions } from './github.js';
 import type { Io } from './io.js';
 
@@ -11,6 +13,24 @@ import type { Io } from './io.js';
  * A manifest as every command reads it: validated, its diagnostics printed. Kept apart from
  * prepare.ts (the panel's side) so that `validate` loads no HTTP client.
  */
+
+/** --max-manifest-mb, for every command that reads a manifest. */
+export const MANIFEST_SIZE_OPTIONS = { 'max-manifest-mb': { type: 'string' } } as const;
+
+const MAX_MANIFEST: Range = { min: 1, max: MAX_MANIFEST_MB };
+
+export const MANIFEST_SIZE_HELP =
+  `  --max-manifest-mb N    refuse, unread, a manifest file or a part of a directory over N MB\n` +
+  `                         (${rangeText(MAX_MANIFEST)}, default ${DEFAULT_MAX_MANIFEST_MB}): reading one takes 20 to 160 times its size in memory`;
+
+/** The cap of MANIFEST_SIZE_OPTIONS, checked: what readManifestFiles takes. */
+export function manifestSizeLimit(values: { 'max-manifest-mb'?: string | undefined }): SizeLimit {
+  const mb = count(values['max-manifest-mb'], '--max-manifest-mb', MAX_MANIFEST, DEFAULT_MAX_MANIFEST_MB);
+  return {
+    maxBytes: megabytes(mb),
+    refuse: (named, size) => manifestTooLarge(named, size, mb, `--max-manifest-mb N`),
+  };
+}
 
 /** The name a manifest's diagnostics carry: its path, or `stdin`. */
 export function sourceName(path: string): string {

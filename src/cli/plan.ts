@@ -7,6 +7,7 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connection.js';
 import { EXIT, exitCodesHelp } from './exit.js';
 import { checkOutPath, writeAtomically } from './files.js';
 import { readManifestFiles } from './manifest-files.js';
+import { MANIFEST_SIZE_HELP, MANIFEST_SIZE_OPTIONS, manifestSizeLimit } from './manifest-input.js';
 import { onGitHubActions, stepSummary } from './github.js';
 import { useColor } from './io.js';
 import {
@@ -23,6 +24,7 @@ const PLAN_OPTIONS = {
   ...CONNECTION_OPTIONS,
   ...MASS_OPTIONS,
   ...SCOPE_OPTIONS,
+  ...MANIFEST_SIZE_OPTIONS,
   format: { type: 'string' },
   out: { type: 'string' },
   'detailed-exitcode': { type: 'boolean', default: false },
@@ -60,6 +62,7 @@ export const plan: Command = {
                          apply reads the live panel and refuses the plan as stale if it moved
 ${SCOPE_HELP}
 ${MASS_HELP}
+${MANIFEST_SIZE_HELP}
 
 A manifest may be a file or a directory of parts (every *.yaml and *.yml file in it, in name
 order, as one manifest: docs/manifest.md, "Manifest directories").
@@ -85,7 +88,7 @@ ${exitCodesHelp(['ok', 'failure', 'changes'])}`,
     const scope = scopeOf(values);
     const out = checkOutPath(values.out, '--out', '--format json prints the same plan document on stdout');
     const path = positionals[0] ?? '';
-    const files = await readManifestFiles(path, io);
+    const files = await readManifestFiles(path, io, 'manifest', manifestSizeLimit(values));
     const snapshotFile = values['from-snapshot'];
     const prepared = await (snapshotFile === undefined
       ? planFromManifest(files, io, credentials, {

@@ -19,6 +19,7 @@ import { readManifestFiles } from './manifest-files.js';
 import type { ManifestFiles } from '../manifest/parts.js';
 import type { Io } from './io.js';
 import { loadWithDiagnostics, sourceName } from './manifest-input.js';
+import { readHead, type SizeLimit } from './files.js';
 
 /**
  * The CLI's side of the stage plan and apply share (api/prepare.ts does the work): the mass
@@ -83,10 +84,14 @@ export function massLimits(values: {
 
 /**
  * Reads `path` (`-`: stdin) once and tells a saved plan from a manifest (api/prepare.ts
- * classifyInput); a directory is a manifest's parts.
+ * classifyInput); a directory is a manifest's parts. `cap`: a manifest's size limit (none: show's plan).
  */
-export async function readInput(path: string, io: Io): Promise<Input> {
-  const files = await readManifestFiles(path, io, 'manifest or plan file');
+export async function readInput(path: string, io: Io, cap?: SizeLimit): Promise<Input> {
+  // A saved plan (plan --out) is the tool's own output, larger than its manifest: the cap is a
+  // manifest's. Told by its first key; on standard input it is held to the cap too.
+  const head = cap === undefined ? undefined : await readHead(path, 64);
+  const plan = head !== undefined && /^\s*\{\s*"format_version"/.test(new TextDecoder().decode(head));
+  const files = await readManifestFiles(path, io, 'manifest or plan file', plan ? undefined : cap);
   const [only] = files.parts;
   return files.directory || only === undefined ? { kind: 'manifest', files } : classifyInput(only.bytes, path);
 }

@@ -66,10 +66,19 @@ async function prompt(question: string): Promise<string> {
   }
 }
 
-/** Standard input to its end, for a manifest or plan given as `-` (only when it is not a terminal). */
-async function readStdin(): Promise<Uint8Array> {
+/**
+ * Standard input to its end, for a manifest or plan given as `-` (only when it is not a
+ * terminal); past `maxBytes` it stops, holding at most that and one byte (the caller refuses it).
+ */
+async function readStdin(maxBytes = Infinity): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    const bytes = chunk as Buffer;
+    chunks.push(size + bytes.length > maxBytes ? bytes.subarray(0, maxBytes + 1 - size) : bytes);
+    size += bytes.length;
+    if (size > maxBytes) break;
+  }
   return Buffer.concat(chunks);
 }
 

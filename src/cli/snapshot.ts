@@ -11,7 +11,13 @@ import { EXIT, exitCodesHelp } from './exit.js';
 import { checkOutPath, readText, writeAtomically } from './files.js';
 import { readManifestFiles } from './manifest-files.js';
 import type { Io } from './io.js';
-import { loadWithDiagnostics, sourceName } from './manifest-input.js';
+import {
+  loadWithDiagnostics,
+  MANIFEST_SIZE_HELP,
+  MANIFEST_SIZE_OPTIONS,
+  manifestSizeLimit,
+  sourceName,
+} from './manifest-input.js';
 import { type ManifestFiles, manifestDigest } from '../manifest/parts.js';
 
 /**
@@ -24,6 +30,7 @@ const SNAPSHOT_OPTIONS = {
   ...CONNECTION_OPTIONS,
   out: { type: 'string' },
   'with-emails': { type: 'boolean', default: false },
+  ...MANIFEST_SIZE_OPTIONS,
 } as const;
 
 const usage = 'provision snapshot [<manifest>] [--out snapshot.json] [--with-emails]';
@@ -41,6 +48,7 @@ export const snapshot: Command = {
   --out FILE             write the snapshot to FILE (atomically, mode 0600); default: stdout
   --with-emails          keep the clients' email addresses; by default each is stored as the
                          sha256 of the lowercase address, which plan compares with the manifest's
+${MANIFEST_SIZE_HELP}
 
 Take it where the key is (a job on the default branch, on a schedule), with the manifest of
 that branch; a pull request that adds a domain with "dns" or a managed client field the
@@ -64,7 +72,8 @@ ${exitCodesHelp(['ok', 'failure'])}`,
       });
     const out = checkOutPath(values.out, '--out', 'leave --out out to print the snapshot on stdout');
     const path = positionals[0];
-    const files = path === undefined ? undefined : await readManifestFiles(path, io);
+    const cap = manifestSizeLimit(values);
+    const files = path === undefined ? undefined : await readManifestFiles(path, io, 'manifest', cap);
     const manifest =
       files === undefined
         ? undefined

@@ -8,13 +8,23 @@ import { EXIT, exitCodesHelp } from './exit.js';
 import { STDIN } from './files.js';
 import { readManifestFiles } from './manifest-files.js';
 import type { Io } from './io.js';
-import { annotate, checkManifest, loadWithDiagnostics, sourceName } from './manifest-input.js';
+import {
+  annotate,
+  checkManifest,
+  loadWithDiagnostics,
+  MANIFEST_SIZE_HELP,
+  MANIFEST_SIZE_OPTIONS,
+  manifestSizeLimit,
+  sourceName,
+} from './manifest-input.js';
+import type { SizeLimit } from './files.js';
 
 const VALIDATE_OPTIONS = {
+  ...MANIFEST_SIZE_OPTIONS,
   format: { type: 'string' },
 } as const;
 
-const usage = 'provision validate <manifest>... [--format text|json]';
+const usage = 'provision validate <manifest>... [--format text|json] [--max-manifest-mb N]';
 
 export const validate: Command = {
   usage,
@@ -26,6 +36,7 @@ export const validate: Command = {
   --format FORMAT        text (default: problems as file:line:column lines on stderr) or json (one
                          document on stdout: each manifest, valid or not, with its diagnostics;
                          schemas/validate-result.schema.json)
+${MANIFEST_SIZE_HELP}
 
 A manifest given as - is read from standard input; a directory is one manifest of parts (every
 *.yaml and *.yml file in it, in name order: docs/manifest.md, "Manifest directories"). Each
@@ -42,12 +53,14 @@ ${exitCodesHelp(['ok', 'failure'])}`,
   async run(args, io) {
     const { values, positionals } = parseCommandLine(args, VALIDATE_OPTIONS, { atLeast: 1 }, usage);
     const format = oneOf(values.format, '--format', ['text', 'json'], 'text');
+    const cap = manifestSizeLimit(values);
     if (positionals.filter((path) => path === STDIN).length > 1) {
       throw new ProvisionError('usage', 'standard input (-) can be given once', {
         hint: `usage: ${usage}`,
       });
     }
-    const invalid = format === 'json' ? await validateJson(positionals, io) : await validateText(positionals, io);
+    const invalid =
+      format === 'json' ? await validateJson(positionals, io, cap) : await validateText(positionals, io, cap);
     if (invalid.length > 0) {
       throw new ProvisionError(
         'manifest_invalid',
@@ -60,11 +73,11 @@ ${exitCodesHelp(['ok', 'failure'])}`,
 };
 
 /** Each manifest's problems on stderr, a line per valid one on stdout; the names of the invalid ones. */
-async function validateText(paths: readonly string[], io: Io): Promise<string[]> {
+async function validateText(paths: readonly string[], io: Io, cap: SizeLimit): Promise<string[]> {
   const invalid: string[] = [];
   for (const path of paths) {
     try {
-      const files = await readManifestFiles(path, io);
+      const files = await readManifestFiles(path, io, 'manifest', cap);
       const desired = loadWithDiagnostics(files, io);
       const counts = [
         ...(files.directory ? [plural(files.parts.length, 'part')] : []),
@@ -87,10 +100,10 @@ async function validateText(paths: readonly string[], io: Io): Promise<string[]>
  * One JSON document on stdout for all of them (annotations under GitHub Actions still on
  * stderr); the names of the invalid ones.
  */
-async function validateJson(paths: readonly string[], io: Io): Promise<string[]> {
+async function validateJson(paths: readonly string[], io: Io, cap: SizeLimit): Promise<string[]> {
   const files: ValidatedFile[] = [];
   for (const path of paths) {
-    const manifest = await readManifestFiles(path, io);
+    const manifest = await readManifestFiles(path, io, 'manifest', cap);
     const checked = checkManifest(manifest);
     annotate(checked.diagnostics, io);
     const { desired } = checked;

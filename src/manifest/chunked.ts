@@ -41,7 +41,7 @@ import { isRecord } from '../util.js';
  */
 
 /** What the chunked reader found: the top-level data, and the client items batch by batch. */
-interface ChunkedRead {
+export interface ChunkedRead {
   /** The top-level mapping's data, with `clients: []`. */
   readonly top: Record<string, unknown>;
   /** Locates paths in the top level (`prune` and what is under it) at the file's lines and columns. */
@@ -51,7 +51,7 @@ interface ChunkedRead {
 }
 
 /** Some consecutive client items: their data, and where each one and its parts stand. */
-interface ItemBatch {
+export interface ItemBatch {
   readonly clients: readonly unknown[];
   readonly nodes: readonly Found<PosNode>[];
   readonly source: Locator<PosNode>;
@@ -63,9 +63,11 @@ interface ItemBatch {
  * generation and raise the peak: 64 KiB peaks at 220 MB on the 100,000-resource file, 4 KiB
  * at 155 MB), large enough that the per-document cost of yaml does not show.
  */
-const BATCH_CHARS = 4 * 1024;
+export const BATCH_CHARS = 4 * 1024;
 
 const CLIENTS_LINE = /^clients:(?: *| +#.*)$/;
+/** The start of the document: once, before any key (a second is a second document: read whole). */
+const DOCUMENT_START = /^---(?: *| +#.*)$/;
 /**
  * A top-level line the header and trailer may hold: a plain key, then nothing (a block value
  * follows on indented lines: `prune:`), a plain simple value (`version: 1`) or a flow
@@ -121,12 +123,16 @@ export function readChunked(
     return inEntry;
   };
 
-  // The header, up to and including `clients:`.
+  // The header, up to and including `clients:`; it may open with a document start (`---`, as
+  // yamllint's document-start rule asks), before any key.
   let line = nextLine();
+  let keys = false;
   for (;;) {
     if (line === undefined) return undefined;
     if (CLIENTS_LINE.test(text.slice(line.start, line.end))) break;
-    if (!isTopLine(line.start, line.end)) return undefined;
+    if (!keys && DOCUMENT_START.test(text.slice(line.start, line.end))) keys = true;
+    else if (!isTopLine(line.start, line.end)) return undefined;
+    else keys ||= !isBlankOrComment(line.start, line.end);
     line = nextLine();
   }
   const sectionStart = lineStart; // the offset after the `clients:` line
@@ -320,7 +326,7 @@ function position(node: Node, place: Place): PosNode | undefined {
 }
 
 /** Locates data paths in the positions the chunked reader kept. */
-class PositionMap implements Locator<PosNode> {
+export class PositionMap implements Locator<PosNode> {
   constructor(
     readonly file: string,
     private readonly text: string,

@@ -1,7 +1,8 @@
 import { LineCounter, parseDocument } from 'yaml';
 import type { YAMLError } from 'yaml';
 import { buildClients, ClientsBuilder } from './build.js';
-import { readChunked } from './chunked.js';
+import { BATCH_CHARS, readChunked } from './chunked.js';
+import { readJsonChunked } from './chunked-json.js';
 import { SourceMap } from './locate.js';
 import { buildHostingPlans, checkClientPlans } from './hosting-plans.js';
 import { lookalikeDiagnostics } from './lookalike.js';
@@ -128,10 +129,12 @@ export function validateManifest(text: string, file: string, part = false): Load
 /**
  * Manifests larger than this (characters) keep the chunked read when their clients have
  * problems: the whole-document read of a 20 MB file full of errors takes 1.7 GB and 15 s
- * before its first diagnostic. Smaller ones are read whole then, so that every diagnostic and
- * its location is the whole-document parse's (chunked.ts).
+ * before its first diagnostic, and costs 100 to 160 bytes a byte read. Smaller ones are read
+ * whole then (at most about 10 MB of memory), so that every diagnostic and its location is the
+ * whole-document parse's (chunked.ts); the tests hold the chunked read's diagnostics to the
+ * whole read's at every size.
  */
-export const CHUNKED_DIAGNOSTICS_ABOVE = 1024 * 1024;
+export const CHUNKED_DIAGNOSTICS_ABOVE = 64 * 1024;
 
 /**
  * The chunked read (see chunked.ts): the result of a manifest of the shape it handles;
@@ -147,7 +150,8 @@ export function parseManifestChunked(
   batchChars?: number,
   keepDiagnostics = false,
 ): LoadResult | undefined {
-  const read = readChunked(text, file, MAX_ALIAS_COUNT, batchChars);
+  const read =
+    readChunked(text, file, MAX_ALIAS_COUNT, batchChars) ?? readJsonChunked(text, file, batchChars ?? BATCH_CHARS);
   if (read === undefined || !schemaValid(read.top)) return undefined;
   const diagnostics: Diagnostic[] = [];
   const prune = buildPrune(read.top, read.topSource, diagnostics);

@@ -3,15 +3,16 @@
  * manifest is written in: block sequences and block mappings, one plain scalar per line.
  * `yaml` builds a concrete syntax tree and a Document for that, about 60% of the time plan
  * spends on a 1,000-client manifest (docs/benchmarks.md); this reads the lines directly,
- * block sequences and mappings, and one-line flow sequences of plain scalars.
+ * block sequences and mappings, and one-line flow sequences and mappings of plain scalars.
  *
  * It reads only what it can read exactly as `yaml` would, data and positions alike, and gives
  * up (undefined: the batch goes through `yaml`) on anything else: a quoted, block or
- * multi-line scalar, a flow collection other than a sequence of plain scalars on one line
- * (`domains: [a.example, b.example]`), an anchor, alias or tag, an empty value, a key that is
+ * multi-line scalar, a flow collection other than a sequence of plain scalars or a mapping of
+ * plain names to plain scalars on one line (`domains: [a.example, b.example]`, `- {host: www,
+ * type: A, value: 192.0.2.1}`), an anchor, alias or tag, an empty value, a key that is
  * not a plain name, the same key twice, a sequence at its key's own indentation, a plain
  * scalar that is not plainly a string (whatever YAML's core schema could read as a null, a
- * number, or a boolean other than `true` and `false`), or with a character `yaml` might
+ * number other than a plain decimal integer, or a boolean other than `true` and `false`), or with a character `yaml` might
  * treat otherwise (indicators, `:`, `,`, brackets, quotes, controls), keys YAML reads as
  * booleans or nulls, very long keys, deep nesting. test/manifest/simple-items.test.ts holds
  * it to `yaml`'s answer (readItemsWithYaml) on random and generated items, cut anywhere.
@@ -56,6 +57,12 @@ const MAX_KEY = 1000;
 
 /** Collections nested deeper than this are left to yaml (a manifest nests four deep). */
 const MAX_DEPTH = 32;
+
+/** A plain decimal integer YAML's core schema reads as that number: no sign, no leading zero, safe. */
+const DECIMAL = /^(?:0|[1-9][0-9]{0,14})$/;
+
+/** An IPv4 address (an A record's value): three dots, where a number of the core schema has one at most. */
+const IPV4 = /^[0-9]{1,3}(?:\.[0-9]{1,3}){3}$/;
 
 /**
  * A plain scalar that YAML's core schema could read as something else than a string: a null
@@ -190,7 +197,9 @@ class LineReader {
     let at = from;
     while (at < line.end && this.text.charCodeAt(at) === 32) at++;
     if (at < line.end && this.text.charCodeAt(at) !== 35) {
-      const scalar = this.text.charCodeAt(at) === 91 ? this.flowSequence(at, line) : this.scalar(at, line);
+      const c = this.text.charCodeAt(at);
+      const scalar =
+        c === 91 ? this.flowSequence(at, line) : c === 123 ? this.flowMapping(at, line) : this.scalar(at, line);
       this.at++;
       // A more indented line after it would go on the scalar (or be an error): yaml's to read.
       const next = this.lines[this.at];
@@ -211,7 +220,7 @@ class LineReader {
     const line = this.lines[this.at];
     if (line === undefined) return undefined;
     this.at++;
-    return this.scalar(from, line);
+    return this.text.charCodeAt(from) === 123 ? this.flowMapping(from, line) : this.scalar(from, line);
   }
 
   /** A plain scalar from `from` to the line's end (or a comment). */
@@ -250,6 +259,44 @@ class LineReader {
   }
 
   /**
+   * `{key: value, ...}` on one line, keys plain names each once, values plain scalars, then
+   * nothing or a comment (a DNS record: `{host: www, type: A, value: 192.0.2.1}`).
+   */
+  private flowMapping(from: number, line: Line): Read | undefined {
+    const value: Record<string, unknown> = {};
+    const entries: PosEntry[] = [];
+    let at = from + 1;
+    const spaces = (): void => {
+      while (at < line.end && this.text.charCodeAt(at) === 32) at++;
+    };
+    spaces();
+    if (this.text.charCodeAt(at) === 125) at++;
+    else {
+      for (;;) {
+        spaces();
+        const keyStart = at;
+        const after = this.keyEnd(keyStart, line.end);
+        if (after === -1) return undefined;
+        const key = this.text.slice(keyStart, after - 1);
+        if (key === 'true' || key === 'false' || NOT_PLAINLY_A_STRING.test(key) || Object.hasOwn(value, key))
+          return undefined;
+        at = after;
+        spaces();
+        const start = at;
+        while (at < line.end && this.text.charCodeAt(at) !== 44 && this.text.charCodeAt(at) !== 125) at++;
+        const item = this.plain(start, at, line);
+        if (item === undefined || at === line.end) return undefined;
+        value[key] = item.value;
+        entries.push({ key, line: line.number, column: keyStart - line.start + 1, value: item.pos });
+        if (this.text.charCodeAt(at++) === 125) break;
+      }
+    }
+    spaces();
+    if (at < line.end && !this.startsComment(at)) return undefined;
+    return { value, pos: { line: line.number, column: from - line.start + 1, entries } };
+  }
+
+  /**
    * The plain scalar from `from` to `end` (trailing spaces dropped), when it is plainly a
    * string, or `true` or `false`, and holds no comment.
    */
@@ -260,7 +307,9 @@ class LineReader {
     const text = this.text.slice(from, end);
     const pos = { line: line.number, column: from - line.start + 1 };
     if (text === 'true' || text === 'false') return { value: text === 'true', pos };
-    return text === '' || NOT_PLAINLY_A_STRING.test(text) ? undefined : { value: text, pos };
+    // A decimal integer without sign or leading zero (a TTL, an MX priority): the core schema's int.
+    if (DECIMAL.test(text)) return { value: Number(text), pos };
+    return text === '' || (NOT_PLAINLY_A_STRING.test(text) && !IPV4.test(text)) ? undefined : { value: text, pos };
   }
 
   /** A `#` after a space. */
@@ -298,4 +347,17 @@ const PLAIN_ASCII = new Uint8Array(0x80);
 for (let code = 0x20; code < 0x7f; code++) {
   const char = String.fromCharCode(code);
   PLAIN_ASCII[code] = ':,[]{}"\'\\`'.includes(char) ? 0 : ' -?#&*!|>%@~'.includes(char) ? 1 : 2;
+}
+
+/**
+ * A plain scalar's value as `yaml` resolves it, for a token already cut at its end (chunked-json.ts,
+ * YAML's flow style): `true`, `false`, a plain decimal integer, or a string that is plainly one;
+ * undefined for anything else (yaml's to read).
+ */
+export function plainValue(text: string): { readonly value: unknown } | undefined {
+  if (text === '' || text.includes(' #')) return undefined;
+  for (let i = 0; i < text.length; i++) if (!plainCharacter(text.charCodeAt(i), i === 0)) return undefined;
+  if (text === 'true' || text === 'false') return { value: text === 'true' };
+  if (DECIMAL.test(text)) return { value: Number(text) };
+  return NOT_PLAINLY_A_STRING.test(text) && !IPV4.test(text) ? undefined : { value: text };
 }

@@ -39,8 +39,8 @@ describe('exit codes in help texts', () => {
 
 /** The string flags of each command whose parser takes a number, as probing finds them. */
 const NUMERIC = {
-  plan: ['max-answer-mb', 'max-creates', 'max-deletes'],
-  apply: ['concurrency', 'max-answer-mb', 'max-creates', 'max-deletes', 'settle-timeout'],
+  plan: ['max-answer-mb', 'max-creates', 'max-deletes', 'max-manifest-mb'],
+  apply: ['concurrency', 'max-answer-mb', 'max-creates', 'max-deletes', 'max-manifest-mb', 'settle-timeout'],
   simulator: [
     'ambiguous-post-rate',
     'ambiguous-put-rate',
@@ -52,12 +52,12 @@ const NUMERIC = {
     'reset-rate',
     'zone-race-rate',
   ],
-  validate: [],
-  export: ['max-answer-mb'],
+  validate: ['max-manifest-mb'],
+  export: ['max-answer-mb', 'max-manifest-mb'],
   secrets: [],
   show: [],
   doctor: ['max-answer-mb'],
-  snapshot: ['max-answer-mb'],
+  snapshot: ['max-answer-mb', 'max-manifest-mb'],
 } as const;
 
 describe('numeric flags', () => {

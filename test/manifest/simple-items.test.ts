@@ -68,6 +68,12 @@ const TRICKY = [
   '-.Inf',
   '.NaN',
   '2001-12-14',
+  '192.0.2.1',
+  '10.0.0.256',
+  '1.2.3',
+  '1.2.3.4.5',
+  '010',
+  '3600',
   '12:30',
   '1und1.de',
   '123.example',
@@ -319,5 +325,40 @@ describe('the fast read of client items', () => {
       expect(section, example).toBeDefined();
       if (section !== undefined) expect(agree(text, ...section), example).toBe(true);
     }
+  });
+
+  it('one-line flow mappings (DNS records), with tricky keys, values and spacing: as yaml reads them, or left to yaml', () => {
+    const pair = fc
+      .tuple(key, scalar, fc.constantFrom(': ', ':  ', ':'), fc.constantFrom(', ', ',', ' , ', ',  '))
+      .map(([k, v, colon, comma]) => ({ k, text: `${k}${colon}${v}`, comma }));
+    const mapping = fc
+      .tuple(fc.array(pair, { maxLength: 4 }), fc.constantFrom('{', '{ '), fc.constantFrom('}', ' }'))
+      .map(
+        ([pairs, open, close]) => `${open}${pairs.map((p, i) => (i === 0 ? '' : p.comma) + p.text).join('')}${close}`,
+      );
+    const line = fc.oneof(
+      fc.tuple(mapping, fc.constantFrom('', ' # c', '#c', ' x')).map(([m, c]) => `  - ${m}${c}`),
+      fc.tuple(key, mapping).map(([k, m]) => `    ${k}: ${m}`),
+      fc.tuple(mapping).map(([m]) => `      - ${m}`),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 6 }), fc.constantFrom('\n', '\r\n'), (lines, eol) => {
+        agree(`  - username: a\n    records:\n${lines.join(eol)}${eol}`);
+        agree(lines.join(eol) + eol);
+      }),
+      { numRuns: 1500 },
+    );
+    const zone = [
+      '  - username: big',
+      '    domains:',
+      '      - name: big.example',
+      '        dns:',
+      '          records:',
+      '            - {host: www, type: A, value: 192.0.2.1}',
+      '            - {host: mail,type: MX, value: mx.example., priority: 10}  # the relay',
+      '            - { host: sub , type: CNAME, value: www.big.example. }',
+      '',
+    ].join('\n');
+    expect(agree(zone)).toBe(true);
   });
 });
