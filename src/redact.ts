@@ -218,13 +218,16 @@ function decodeReference(text: string, at: number): readonly [string, number] | 
       ? parseInt(name.slice(2), 16)
       : undefined;
   if (point === undefined) {
-    const named = NAMED_REFERENCES[name.toLowerCase()];
+    // Own keys only: `&__proto__;` names no character.
+    const lower = name.toLowerCase();
+    const named = Object.hasOwn(NAMED_REFERENCES, lower) ? NAMED_REFERENCES[lower] : undefined;
     return named === undefined ? undefined : [named, length];
   }
   return point > 0x10ffff ? undefined : [String.fromCodePoint(point), length];
 }
 
-const BACKSLASH_ESCAPES: Readonly<Record<string, string>> = {
+/** JSON's one-character backslash escapes, by the character after the backslash (also read by manifest/chunked-json.ts). */
+export const JSON_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"',
   '\\': '\\',
   '/': '/',
@@ -242,6 +245,6 @@ function decodeBackslash(text: string, at: number): readonly [string, number] | 
     const hex = text.slice(at + 2, at + 6);
     return /^[0-9a-fA-F]{4}$/.test(hex) ? [String.fromCharCode(parseInt(hex, 16)), 6] : undefined;
   }
-  const escaped = Object.hasOwn(BACKSLASH_ESCAPES, next) ? BACKSLASH_ESCAPES[next] : undefined;
+  const escaped = Object.hasOwn(JSON_ESCAPES, next) ? JSON_ESCAPES[next] : undefined;
   return escaped === undefined ? undefined : [escaped, 2];
 }

@@ -107,6 +107,12 @@ describe('Redactions', () => {
     expect(redactions.redact('k&#39;y&amp;z')).toBe(REDACTED);
   });
 
+  it('reads only its own entity names: `&__proto__;` is text, not a character', () => {
+    const redactions = new Redactions().add('a<b-Secret');
+    expect(redactions.redact('x&__proto__;a&lt;b-Secret')).toBe(`x&__proto__;${REDACTED}`);
+    expect(redactions.redact('a&__proto__;b-Secret')).toBe('a&__proto__;b-Secret');
+  });
+
   it('leaves values shorter than MIN_REDACTED_LENGTH alone, and text without credentials untouched', () => {
     const redactions = new Redactions().add('abc');
     expect(MIN_REDACTED_LENGTH).toBe(4);

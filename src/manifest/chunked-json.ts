@@ -1,3 +1,4 @@
+import { JSON_ESCAPES } from '../redact.js';
 import type { ChunkedRead, ItemBatch } from './chunked.js';
 import { PositionMap } from './chunked.js';
 import { plainValue, type PosEntry, type PosNode } from './simple-items.js';
@@ -217,7 +218,7 @@ class Reader {
       }
       out += text.slice(from, this.pos);
       const e = text[this.pos + 1];
-      const simple = e === undefined ? undefined : ESCAPES[e];
+      const simple = e === undefined ? undefined : JSON_ESCAPES[e];
       if (simple !== undefined) {
         out += simple;
         this.pos += 2;
@@ -252,17 +253,6 @@ class Reader {
     }
   }
 }
-
-const ESCAPES: Readonly<Record<string, string>> = {
-  '"': '"',
-  '\\': '\\',
-  '/': '/',
-  b: '\b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-};
 
 /**
  * A JSON manifest's top level and its client items in batches of about `batchChars`; undefined
