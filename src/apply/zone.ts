@@ -12,6 +12,7 @@
  */
 import { quote } from '../escape.js';
 import {
+  carriedProblem,
   type DnsRecord,
   exactKey,
   type LiveRecord,
@@ -168,6 +169,8 @@ function zoneBuilder(
       // checkBody made the same changes of the same records: they apply.
       if ('problem' in after) throw new Error(`the changes of the zone of ${quote(change.name)}: ${after.problem}`);
       body = zoneBody(fresh, after.other);
+      const broken = carriedProblem(change.name, carried, sentRecords(change.name, body) ?? []);
+      if (broken !== undefined) throw new Error(broken);
       if (carried.length > 0)
         note(
           `kept ${plural(carried.length, 'record')} the subdomains created in this run added to it ` +

@@ -1,0 +1,61 @@
+/**
+ * A manifest that lists a CNAME at the host of a subdomain created in the same apply: the
+ * subdomain's POST adds its own record there (the simulator: `A <host>`), which the plan could
+ * not see. The CNAME owns its whole host, as it owns a new domain's default records: on a new
+ * parent's zone the subdomain's record is replaced and named; on an existing parent's zone,
+ * whose change the plan made without it, the zone is not written with a CNAME beside another
+ * record (that breaks DNS): its change fails naming both, and the next apply converges.
+ */
+import { describe, expect, it } from 'vitest';
+import type { SimulatorSeed } from '../../src/simulator/index.js';
+import { run, workspace } from '../helpers/cli.js';
+
+const MANIFEST = `version: 1
+clients:
+  - username: alice
+    domains:
+      - name: parent.example
+        dns:
+          records:
+            - {host: shop, type: CNAME, value: elsewhere.example.}
+      - shop.parent.example
+`;
+
+type Zone = { records: { other: { host: string; type: string; value: string }[] } };
+
+async function setUp(seed: SimulatorSeed) {
+  const w = await workspace(MANIFEST, { seed });
+  const atShop = () =>
+    (
+      (w.sim.state.zones.get(w.sim.state.domainNamed('parent.example')?.id ?? -1) as Zone | undefined)?.records.other ??
+      []
+    )
+      .filter((r) => r.host === 'shop')
+      .map((r) => `${r.type} ${r.value}`);
+  return { ...w, atShop };
+}
+
+describe('a CNAME at the host of a subdomain created in the same apply', () => {
+  it("on a new parent: the subdomain's record is replaced, named in the outcome; converged", async () => {
+    const w = await setUp({ clients: [{ username: 'alice' }] });
+    const done = await run(['apply', w.file, '--auto-approve'], w.env);
+    expect(done.code, done.stdout + done.stderr).toBe(0);
+    expect(done.stdout).toContain('A shop 192.0.2.1');
+    expect(w.atShop()).toEqual(['CNAME elsewhere.example.']);
+    const again = await run(['plan', w.file, '--detailed-exitcode'], w.env);
+    expect(again.code, again.stdout).toBe(0);
+  });
+
+  it('on an existing parent: never a CNAME beside another record; the zone change fails naming both, then converges', async () => {
+    const w = await setUp({ clients: [{ username: 'alice', domains: ['parent.example'] }] });
+    const done = await run(['apply', w.file, '--auto-approve'], w.env);
+    expect(done.code, done.stdout + done.stderr).toBe(1);
+    expect(done.stdout + done.stderr).toContain('A shop 192.0.2.1');
+    expect(done.stdout + done.stderr).toContain('CNAME shop elsewhere.example.');
+    expect(w.sim.state.domainNamed('shop.parent.example')).toBeDefined();
+    expect(w.atShop()).toEqual(['A 192.0.2.1']);
+    const again = await run(['apply', w.file, '--auto-approve'], w.env);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(w.atShop()).toEqual(['CNAME elsewhere.example.']);
+  });
+});
