@@ -6,6 +6,7 @@
  * whose change the plan made without it, the zone is not written with a CNAME beside another
  * record (that breaks DNS): its change fails naming both, and the next apply converges.
  */
+import { writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { SimulatorSeed } from '../../src/simulator/index.js';
 import { run, workspace } from '../helpers/cli.js';
@@ -46,16 +47,62 @@ describe('a CNAME at the host of a subdomain created in the same apply', () => {
     expect(again.code, again.stdout).toBe(0);
   });
 
-  it('on an existing parent: never a CNAME beside another record; the zone change fails naming both, then converges', async () => {
+  it("on an existing parent: the subdomain's record is replaced too, named in the outcome; converged", async () => {
     const w = await setUp({ clients: [{ username: 'alice', domains: ['parent.example'] }] });
     const done = await run(['apply', w.file, '--auto-approve'], w.env);
-    expect(done.code, done.stdout + done.stderr).toBe(1);
-    expect(done.stdout + done.stderr).toContain('A shop 192.0.2.1');
-    expect(done.stdout + done.stderr).toContain('CNAME shop elsewhere.example.');
-    expect(w.sim.state.domainNamed('shop.parent.example')).toBeDefined();
-    expect(w.atShop()).toEqual(['A 192.0.2.1']);
-    const again = await run(['apply', w.file, '--auto-approve'], w.env);
-    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(done.code, done.stdout + done.stderr).toBe(0);
+    expect(done.stdout).toContain('replaced 1 record');
+    expect(done.stdout).toContain('A shop 192.0.2.1');
     expect(w.atShop()).toEqual(['CNAME elsewhere.example.']);
+    const again = await run(['plan', w.file, '--detailed-exitcode'], w.env);
+    expect(again.code, again.stdout).toBe(0);
+  });
+
+  it('an A listed at the new host of an existing parent replaces the one the create added: one address, from a saved plan too', async () => {
+    const w = await setUp({ clients: [{ username: 'alice', domains: ['parent.example'] }] });
+    await writeFile(
+      w.file,
+      MANIFEST.replace(
+        '{host: shop, type: CNAME, value: elsewhere.example.}',
+        '{host: shop, type: A, value: 192.0.2.50}',
+      ),
+    );
+    // From a saved plan: the zone change waits for the create all the same.
+    const planned = await run(['plan', w.file, '--out', w.planFile], w.env);
+    expect(planned.code, planned.stderr).toBe(0);
+    const done = await run(['apply', w.planFile, '--auto-approve'], w.env);
+    expect(done.code, done.stdout + done.stderr).toBe(0);
+    expect(w.atShop()).toEqual(['A 192.0.2.50']);
+    const again = await run(['plan', w.file, '--detailed-exitcode'], w.env);
+    expect(again.code, again.stdout).toBe(0);
+  });
+
+  it("a CNAME the panel holds at the new host beside the create's record: the zone change fails naming both, nothing sent", async () => {
+    const w = await setUp({
+      clients: [
+        {
+          username: 'alice',
+          domains: [
+            {
+              name: 'parent.example',
+              // Not custom: the panel still adds a new subdomain's record to it.
+              dns: { is_custom_dns: false, records: [{ host: 'shop', type: 'CNAME', value: 'elsewhere.example.' }] },
+            },
+          ],
+        },
+      ],
+    });
+    await writeFile(
+      w.file,
+      MANIFEST.replace(
+        '{host: shop, type: CNAME, value: elsewhere.example.}',
+        '{host: www2, type: A, value: 192.0.2.50}',
+      ),
+    );
+    const done = await run(['apply', w.file, '--auto-approve'], w.env);
+    expect(done.code, done.stdout + done.stderr).toBe(1);
+    expect(done.stdout).toContain('A shop 192.0.2.1 and CNAME shop elsewhere.example.: an alias has no other records');
+    expect(w.sim.state.domainNamed('shop.parent.example')).toBeDefined();
+    expect(w.atShop()).toEqual(['CNAME elsewhere.example.', 'A 192.0.2.1']);
   });
 });

@@ -93,3 +93,20 @@ export function carriedProblem(
     'it shows the records the manifest replaces there'
   );
 }
+
+/**
+ * An existing domain's records carried from its subdomains' creates in this apply, split as the
+ * change owns them: `replaced` where it adds or updates records of their (host, type), or a CNAME
+ * at their host (as a new zone's defaults are replaced: named in the outcome, not counted for
+ * --max-deletes, since no plan could see them), `kept` otherwise.
+ */
+export function splitCarried<R extends Pick<DnsRecord, 'host' | 'type'>>(
+  change: Pick<UpdateZone, 'records'>,
+  carried: readonly R[],
+): { readonly replaced: R[]; readonly kept: R[] } {
+  const owned = ownedBy({ records: change.records.filter((op) => op.op !== 'remove') });
+  const replaced: R[] = [];
+  const kept: R[] = [];
+  for (const r of carried) (owned.sets.has(setKey(r)) || owned.cnameHosts.has(r.host) ? replaced : kept).push(r);
+  return { replaced, kept };
+}
