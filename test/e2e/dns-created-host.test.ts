@@ -106,3 +106,26 @@ describe('a CNAME at the host of a subdomain created in the same apply', () => {
     expect(w.atShop()).toEqual(['CNAME elsewhere.example.', 'A 192.0.2.1']);
   });
 });
+
+describe('a zone change that waits for a subdomain create that fails', () => {
+  it('is still written (it only waited): the zone gets its record, the create alone fails', async () => {
+    const w = await workspace(
+      MANIFEST.replace(
+        '{host: shop, type: CNAME, value: elsewhere.example.}',
+        '{host: www2, type: A, value: 192.0.2.50}',
+      ),
+      {
+        seed: { clients: [{ username: 'alice', domains: ['parent.example'] }] },
+        // Every POST refused with a 500 (not ambiguous): the subdomain is not created.
+        errorRate: 1,
+        errorStatuses: [500],
+        faultFilter: (request) => request.method === 'POST',
+      },
+    );
+    const done = await run(['apply', w.file, '--auto-approve'], w.env);
+    expect(done.code, done.stdout + done.stderr).toBe(1);
+    expect(done.stdout).toMatch(/✗ failed to create domain "shop\.parent\.example"/);
+    expect(done.stdout).toMatch(/✓ updated dns "parent\.example"/);
+    expect(done.stdout).toContain('1 succeeded, 1 failed, 0 skipped');
+  });
+});
