@@ -66,6 +66,11 @@ interface WalkOptions<N, Id, R> {
    * (a password written ahead of a POST not sent yet).
    */
   readonly perRequest?: boolean;
+  /**
+   * Whether `node` only waits for `dep`: it starts once `dep` is done, whether that succeeded,
+   * failed or was skipped (not interrupted). Default: it needs `dep` to succeed.
+   */
+  readonly waitsOnly?: (node: N, dep: Id) => boolean;
   /** Aborted: nodes not yet visited are skipped as 'interrupted'; visits under way finish. */
   readonly signal?: AbortSignal;
   /** Called as each node is done (succeeded, failed or skipped), in that order. */
@@ -131,8 +136,11 @@ export async function walk<Id extends string, N extends WalkNode<Id>, R>(
   const start = async (node: N): Promise<Visited<N, Id, R>> => {
     for (const dep of node.dependsOn) {
       const before = await resultOf(dep);
-      if (before.status === 'failed') return done({ node, status: 'skipped', because: dep });
-      if (before.status === 'skipped') return done({ node, status: 'skipped', because: before.because });
+      if (before.status === 'succeeded') continue;
+      if (before.status === 'failed' && options.waitsOnly?.(node, dep) !== true)
+        return done({ node, status: 'skipped', because: dep });
+      if (before.status === 'skipped' && (before.because === 'interrupted' || options.waitsOnly?.(node, dep) !== true))
+        return done({ node, status: 'skipped', because: before.because });
     }
     // Reported before its place is given to the next node: without perRequest, an abort from
     // onVisited stops that one.

@@ -12,6 +12,7 @@
  */
 import { quote } from '../escape.js';
 import {
+  carriedProblem,
   type DnsRecord,
   exactKey,
   type LiveRecord,
@@ -25,6 +26,8 @@ import {
   recordLine,
   type RecordOp,
   sentRecords,
+  splitCarried,
+  recordIdText,
   type UpdateZone,
   type ZoneBody,
   zoneBody,
@@ -164,22 +167,45 @@ function zoneBuilder(
       const { base, carried } = withoutCreated(fresh, created, plannedRecords(change) ?? []);
       if (base.digest !== change.zoneDigest) throw staleZone(change, base);
       checkBody(change, change.body, base);
-      const after = recordsAfter(fresh.records, change.records);
+      const { replaced, kept } = splitCarried(change, carried);
+      const gone = new Set<LiveRecord>(replaced);
+      const after = recordsAfter(
+        gone.size === 0 ? fresh.records : fresh.records.filter((r) => !gone.has(r)),
+        change.records,
+      );
       // checkBody made the same changes of the same records: they apply.
       if ('problem' in after) throw new Error(`the changes of the zone of ${quote(change.name)}: ${after.problem}`);
       body = zoneBody(fresh, after.other);
-      if (carried.length > 0)
-        note(
-          `kept ${plural(carried.length, 'record')} the subdomains created in this run added to it ` +
-            `(${carried
-              .slice(0, NAMED_DRIFT)
-              .map((r) => recordLine({ op: 'add', ...r }))
-              .join('; ')})`,
-        );
+      const broken = carriedProblem(change.name, kept, sentRecords(change.name, body) ?? []);
+      if (broken !== undefined) throw new Error(broken);
+      const told = [
+        ...(kept.length === 0
+          ? []
+          : [
+              `kept ${plural(kept.length, 'record')} the subdomains created in this run added to it ` +
+                `(${kept
+                  .slice(0, NAMED_DRIFT)
+                  .map((r) => recordLine({ op: 'add', ...r }))
+                  .join('; ')})`,
+            ]),
+        ...(replaced.length === 0
+          ? []
+          : [
+              `replaced ${plural(replaced.length, 'record')} the subdomains created in this run added to it ` +
+                `at the manifest's hosts and types (${carriedText(replaced)}; not counted for --max-deletes)`,
+            ]),
+      ];
+      if (told.length > 0) note(told.join('; '));
     }
     // The body built here, never the plan's: zoneRequest prefers a change's own body.
     return { body, request: zoneRequest({ ...change, body }, { id, body }) };
   };
+}
+
+/** Records carried from subdomains' creates, the first NAMED_DRIFT named. */
+function carriedText(records: readonly LiveRecord[]): string {
+  const more = records.length > NAMED_DRIFT ? `, and ${plural(records.length - NAMED_DRIFT, 'more')}` : '';
+  return records.slice(0, NAMED_DRIFT).map(recordIdText).join('; ') + more;
 }
 
 /**

@@ -77,6 +77,15 @@ export function orderChanges(
 }
 
 /**
+ * Whether `change` only waits for `dep` (apply/walk.ts `waitsOnly`): a zone's change for the
+ * creates below it (afterSubdomainCreates). One that failed added nothing the change must keep
+ * (or, landed after all, makes the zone stale, nothing sent): the zone is written all the same.
+ */
+export function zoneWaitsOnly(change: Pick<Change, 'type' | 'name'>, dep: ChangeId): boolean {
+  return change.type === 'dns_zone' && dep.startsWith('domain:') && dep.endsWith(`.${change.name}`);
+}
+
+/**
  * Each zone's change waits for the creates in the same apply of the domains below it: a
  * subdomain's POST adds its records to its parent's zone, and the zone's PUT, built from a read
  * taken after them, must not drop them (apply/zone.ts carries them). A create below a zone that
