@@ -179,7 +179,8 @@ export function runPlan(plan: Plan, panel: PanelClient, options: RunOptions): Pr
  * an earlier run's requests left open) a new one, before the plan is carried out: written
  * ahead to `sink`, then `PUT /clients/{id}`, sent again with the same password while its
  * outcome is unknown, then recorded (apply/reset.ts settleUnknown). Each one set is told as a
- * `note`; returns a sentence for each client it could not settle (the run then fails: exit 1).
+ * `note`, as is a client the panel no longer has; returns a sentence for each client it could not
+ * settle (the run then fails: exit 1).
  */
 export async function settlePasswords(
   panel: PanelClient,
@@ -196,7 +197,13 @@ export async function settlePasswords(
   const failures: string[] = [];
   for (const outcome of outcomes) {
     const failure = unsettledPassword(outcome);
-    if (failure !== undefined) failures.push(failure);
+    // Deleted since the panel was read: no password is left to know (its journal says unknown).
+    if (outcome.status === 'refused' && outcome.gone === true)
+      options.onEvent?.({
+        type: 'note',
+        message: `client ${quote(outcome.username)} (id ${outcome.id}) is no longer on the panel: no password to set`,
+      });
+    else if (failure !== undefined) failures.push(failure);
     else
       options.onEvent?.({
         type: 'note',
