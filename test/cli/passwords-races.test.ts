@@ -92,7 +92,11 @@ describe('an answer lost, then a refusal', () => {
       'version: 1\nclients:\n  - username: alice\n',
       lostThenLagging(() => lag),
     );
-    const r = await run(['apply', w.file, '--auto-approve', '--generate-passwords'], w.envWithSecrets);
+    // Its look-ups after the refusal last until --settle-timeout: 1 s, not the default 30.
+    const r = await run(
+      ['apply', w.file, '--auto-approve', '--generate-passwords', '--settle-timeout', '1'],
+      w.envWithSecrets,
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/the first attempt may have created it, but it is still not found by name: not settled/);
     const held = w.sim.state.passwordOf('alice');
