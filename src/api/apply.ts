@@ -15,6 +15,7 @@ import type { EarlierCreates, ExistingClient } from '../secrets/recovery.js';
 import type { JournalState } from '../apply/recover.js';
 import { settleUnknown, unsettledPassword } from '../apply/reset.js';
 import { quote } from '../escape.js';
+import { scopeMatcher } from '../names.js';
 import { loadEncryption, openSecretsSink, requireSecretsPath } from '../secrets/sink.js';
 import { settleJournal } from './prepare.js';
 
@@ -115,10 +116,16 @@ export async function executePlan(plan: Plan, panel: PanelClient, options: Apply
   const lock = await SecretsLock.acquire(path, 'executePlan');
   try {
     const redactions = new Redactions();
-    const journal = await settleLookedUp(path, panel, redactions, (event) => {
-      options.onEvent?.(event);
-      if (event.type === 'warning' || event.type === 'note') options.onWarning?.(event.message);
-    });
+    const journal = await settleLookedUp(
+      path,
+      panel,
+      redactions,
+      (event) => {
+        options.onEvent?.(event);
+        if (event.type === 'warning' || event.type === 'note') options.onWarning?.(event.message);
+      },
+      plan.scope?.clients,
+    );
     const writes = createsClients(plan.changes) || journal.unknown.length > 0;
     const secrets = writes ? await openSecretsSink({ path, encryption, redactions }) : undefined;
     for (const warning of secrets?.warnings ?? []) warn(warning);
@@ -226,6 +233,8 @@ async function settleLookedUp(
   panel: PanelClient,
   redactions: Redactions,
   onEvent: OnEvent,
+  /** The plan's `--clients` scope: as apply, a password outside it is left to a run that covers it. */
+  scope: readonly string[] | undefined,
 ): Promise<JournalState> {
   // Imported here, as the CLI's apply imports the journal's repairs: only a run with a secrets file loads them.
   const { usernamesToSettle } = await import('../secrets/recovery.js');
@@ -235,5 +244,5 @@ async function settleLookedUp(
     const found = await findClient(panel, username);
     if (found !== undefined) clients.push({ username, id: found.id });
   }
-  return settleJournal(path, panel.baseUrl, { clients }, redactions, names, onEvent);
+  return settleJournal(path, panel.baseUrl, { clients }, redactions, names, onEvent, scopeMatcher(scope));
 }
