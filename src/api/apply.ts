@@ -15,6 +15,7 @@ import type { EarlierCreates, ExistingClient } from '../secrets/recovery.js';
 import type { JournalState } from '../apply/recover.js';
 import { settleUnknown, unsettledPassword } from '../apply/reset.js';
 import { quote } from '../escape.js';
+import { scopeMatcher } from '../names.js';
 import { loadEncryption, openSecretsSink, requireSecretsPath } from '../secrets/sink.js';
 import { settleJournal } from './prepare.js';
 
@@ -115,10 +116,16 @@ export async function executePlan(plan: Plan, panel: PanelClient, options: Apply
   const lock = await SecretsLock.acquire(path, 'executePlan');
   try {
     const redactions = new Redactions();
-    const journal = await settleLookedUp(path, panel, redactions, (event) => {
-      options.onEvent?.(event);
-      if (event.type === 'warning' || event.type === 'note') options.onWarning?.(event.message);
-    });
+    const journal = await settleLookedUp(
+      path,
+      panel,
+      redactions,
+      (event) => {
+        options.onEvent?.(event);
+        if (event.type === 'warning' || event.type === 'note') options.onWarning?.(event.message);
+      },
+      plan.scope?.clients,
+    );
     const writes = createsClients(plan.changes) || journal.unknown.length > 0;
     const secrets = writes ? await openSecretsSink({ path, encryption, redactions }) : undefined;
     for (const warning of secrets?.warnings ?? []) warn(warning);
@@ -179,7 +186,8 @@ export function runPlan(plan: Plan, panel: PanelClient, options: RunOptions): Pr
  * an earlier run's requests left open) a new one, before the plan is carried out: written
  * ahead to `sink`, then `PUT /clients/{id}`, sent again with the same password while its
  * outcome is unknown, then recorded (apply/reset.ts settleUnknown). Each one set is told as a
- * `note`; returns a sentence for each client it could not settle (the run then fails: exit 1).
+ * `note`, as is a client the panel no longer has; returns a sentence for each client it could not
+ * settle (the run then fails: exit 1).
  */
 export async function settlePasswords(
   panel: PanelClient,
@@ -196,7 +204,13 @@ export async function settlePasswords(
   const failures: string[] = [];
   for (const outcome of outcomes) {
     const failure = unsettledPassword(outcome);
-    if (failure !== undefined) failures.push(failure);
+    // Deleted since the panel was read: no password is left to know (its journal says unknown).
+    if (outcome.status === 'refused' && outcome.gone === true)
+      options.onEvent?.({
+        type: 'note',
+        message: `client ${quote(outcome.username)} (id ${outcome.id}) is no longer on the panel: no password to set`,
+      });
+    else if (failure !== undefined) failures.push(failure);
     else
       options.onEvent?.({
         type: 'note',
@@ -219,6 +233,8 @@ async function settleLookedUp(
   panel: PanelClient,
   redactions: Redactions,
   onEvent: OnEvent,
+  /** The plan's `--clients` scope: as apply, a password outside it is left to a run that covers it. */
+  scope: readonly string[] | undefined,
 ): Promise<JournalState> {
   // Imported here, as the CLI's apply imports the journal's repairs: only a run with a secrets file loads them.
   const { usernamesToSettle } = await import('../secrets/recovery.js');
@@ -228,5 +244,5 @@ async function settleLookedUp(
     const found = await findClient(panel, username);
     if (found !== undefined) clients.push({ username, id: found.id });
   }
-  return settleJournal(path, panel.baseUrl, { clients }, redactions, names, onEvent);
+  return settleJournal(path, panel.baseUrl, { clients }, redactions, names, onEvent, scopeMatcher(scope));
 }

@@ -114,7 +114,7 @@ export async function planManifest(
 ): Promise<Prepared> {
   const { desired } = manifest;
   const { scope } = options;
-  const { live, notes, journal } = await readAndSettle(panel, readsForManifest(desired, scope), options);
+  const { live, notes, journal } = await readAndSettle(panel, readsForManifest(desired, scope), options, scope);
   notes.push(...planNotes(desired, live, scope));
   const plan = diff(desired, live, { scope });
   options.onEvent?.({ type: 'planned', plan });
@@ -128,8 +128,7 @@ export async function planManifest(
     view,
     conflictsAt: locateConflicts(plan, desired),
     unsettled: journal.unsettled,
-    // A scoped run leaves a password outside its scope to a run that covers it.
-    unknownPasswords: journal.unknown.filter((c) => scopeMatcher(scope)(c.username)),
+    unknownPasswords: journal.unknown,
   };
 }
 
@@ -267,7 +266,12 @@ export async function planSaved(
       },
     );
   }
-  const { live, notes, journal } = await readAndSettle(panel, readsForSavedPlan(saved.plan), options);
+  const { live, notes, journal } = await readAndSettle(
+    panel,
+    readsForSavedPlan(saved.plan),
+    options,
+    saved.plan.scope?.clients,
+  );
   if (planFingerprint(saved.plan, live) !== saved.fingerprint) {
     const reasons = staleReasons(saved.plan, live);
     throw new ProvisionError(
@@ -295,7 +299,7 @@ export async function planSaved(
     view,
     conflictsAt: [],
     unsettled: journal.unsettled,
-    unknownPasswords: journal.unknown.filter((c) => scopeMatcher(saved.plan.scope?.clients)(c.username)),
+    unknownPasswords: journal.unknown,
   };
 }
 
@@ -308,6 +312,8 @@ async function readAndSettle(
   panel: PanelClient,
   reads: PlanReads,
   options: Omit<PrepareOptions, 'showUnmanaged'>,
+  /** `--clients`: a password outside it is left to a run that covers it. */
+  scope: readonly string[] | undefined,
 ): Promise<{ live: Live; notes: string[]; journal: JournalState }> {
   const notes: string[] = [];
   const live = await readLive(panel, {
@@ -325,6 +331,7 @@ async function readAndSettle(
     options.redactions,
     'every',
     options.onEvent,
+    scopeMatcher(scope),
   );
   return { live, notes, journal };
 }
@@ -346,6 +353,8 @@ export async function settleJournal(
   redactions: Redactions,
   lookedUp: LookedUp,
   onEvent: OnEvent | undefined,
+  /** Whether the run covers a client (`--clients`); default every one. */
+  covers?: (username: string) => boolean,
 ): Promise<JournalState> {
   if (path === undefined || path === '') return { unsettled: new Map(), unknown: [] };
   const { recoverJournal } = await import('../apply/recover.js');
@@ -356,5 +365,6 @@ export async function settleJournal(
     redactions,
     (message) => onEvent?.({ type: message.kind, message: message.text }),
     lookedUp,
+    covers,
   );
 }

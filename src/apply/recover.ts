@@ -60,8 +60,14 @@ export async function recoverJournal(
   redactions: Redactions,
   tell: (message: RecoveryMessage) => void,
   lookedUp: LookedUp = [],
+  /** Whether the run covers a client (`--clients`): one it does not is named, and left to a run that does. */
+  covers: (username: string) => boolean = () => true,
 ): Promise<JournalState> {
   const found = await findLostIntents(path, panelUrl, clients, lookedUp);
+  const anew = (username: string): string =>
+    covers(username)
+      ? 'this run gives it a new one before anything else'
+      : 'it is outside --clients: an apply that covers it gives it a new one';
   const at = (lines: readonly number[]): string => lines.map((line) => `${path}:${line}`).join(', ');
   const warn = (text: string): void => {
     tell({ kind: 'warning', text });
@@ -74,7 +80,7 @@ export async function recoverJournal(
     note(
       `client ${quote(client.username)} (id ${client.id}) was created by an earlier apply ` +
         "that was stopped before the panel's answer arrived: its password was never seen: " +
-        'this run gives it a new one before anything else',
+        anew(client.username),
     );
   }
   for (const client of found.recovered) {
@@ -90,7 +96,7 @@ export async function recoverJournal(
       `client ${quote(client.username)} (id ${client.id}) was created by one of several earlier requests ` +
         "that were stopped before the panel's answer arrived, each with a password of its own " +
         `(written ahead at ${at(client.pendingLines)}): which one the panel holds is unknown: ` +
-        'this run gives it a new one before anything else',
+        anew(client.username),
     );
   }
   for (const record of found.incomplete) {
@@ -122,7 +128,7 @@ export async function recoverJournal(
     if (id === undefined) warn(`${pending}; ${resetCommand(intent.username)} settles it`);
     else {
       // Which one the panel holds cannot be told: as for two creates, a new one settles it.
-      note(`${pending}: this run gives it a new one before anything else`);
+      note(`${pending}: ${anew(intent.username)}`);
       resets.push({ username: intent.username, id });
     }
   }
@@ -135,6 +141,8 @@ export async function recoverJournal(
   await closeLostIntents(path, panelUrl, found);
   return {
     unsettled: new Map(found.unsettled.map((intent) => [intent.username, intent.creates])),
-    unknown: [...found.lost, ...found.ambiguous, ...resets].map(({ username, id }) => ({ username, id })),
+    unknown: [...found.lost, ...found.ambiguous, ...resets]
+      .filter(({ username }) => covers(username))
+      .map(({ username, id }) => ({ username, id })),
   };
 }

@@ -29,6 +29,8 @@ export type ResetOutcome =
       readonly id: number;
       readonly status: 'refused' | 'unknown' | 'skipped';
       readonly why: string;
+      /** Refused because the panel no longer has the client (a 404, and a look-up by id finds none). */
+      readonly gone?: true;
     };
 
 interface ResetOptions {
@@ -113,7 +115,13 @@ export async function resetPasswords(
           (e: unknown) => ` (and the refusal could not be recorded: ${messageOf(e)})`,
         );
         const gone = refused === GONE ? ': the panel has no such client any more' : '';
-        done({ username, id, status: 'refused', why: `${messageOf(error)}${gone}${recorded}` });
+        done({
+          username,
+          id,
+          status: 'refused',
+          why: `${messageOf(error)}${gone}${recorded}`,
+          ...(refused === GONE ? { gone: true } : {}),
+        });
       } else {
         const earlier = afterUnanswered(error);
         // No answer, a 5xx, an answer that breaks the contract, or a 4xx after an attempt that

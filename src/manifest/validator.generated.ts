@@ -7,9 +7,9 @@ const require = createRequire(import.meta.url);
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts), domains and hosting plans that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`. A manifest file lists it unless it defines `hosting_plans`; a part of a manifest directory may leave it out.","type":"array","items":{"$ref":"#/$defs/client"}},"hosting_plans":{"title":"Hosting plans","description":"The hosting plans the panel should have, each with the keys it manages. Optional: plans not listed are left alone (unless prune.hosting_plans is true). A client's `plan` may name a plan listed here.","type":"array","items":{"$ref":"#/$defs/hosting_plan"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators, system domains and hosting plans in use are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"hosting_plans":{"title":"Prune hosting plans","description":"true: hosting plans the manifest does not list are deleted, except those a client is on (prune passes over them and says how many it kept). Off in runs scoped with --clients. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Hosting plans are matched by entries of their own, {hosting_plan: \"Premium*\"}: any text, case-sensitive, the whole name. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Pattern","description":"A name pattern of usernames and domain names, or {hosting_plan: ...} for plan names.","anyOf":[{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"},{"title":"Hosting plan pattern","description":"Plan names that prune never deletes: {hosting_plan: \"Premium*\"}, `*` matching any run of characters and `?` one; any text (plan names may hold spaces), case-sensitive, the whole name must match. Not empty.","type":"object","additionalProperties":false,"required":["hosting_plan"],"properties":{"hosting_plan":{"title":"Plan name pattern","description":"A plan name, with * and ? as wildcards, such as \"Premium*\".","type":"string"}}}]}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"send_login_credentials":{"title":"Send login credentials","description":"Create only: whether the panel mails the new client its login when the client is created (POST /clients send_login_credentials). Default false: a provisioning run mails no one unless asked. Never compared and never sent to a client that exists.","type":"boolean","default":false},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}},"hosting_plan":{"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1},"traffic":{"type":"integer","minimum":-1},"domains":{"type":"integer","minimum":-1},"subdomains":{"type":"integer","minimum":-1},"email_accounts":{"type":"integer","minimum":-1},"email_addresses":{"type":"integer","minimum":-1},"email_forwardings":{"type":"integer","minimum":-1},"databases":{"type":"integer","minimum":-1},"ftp_users":{"type":"integer","minimum":-1},"scheduled_tasks":{"type":"integer","minimum":-1}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null; `status` may also be true or false (a flag on some releases). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts), domains and hosting plans that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`. A manifest file lists it unless it defines `hosting_plans`; a part of a manifest directory may leave it out.","type":"array","items":{"$ref":"#/$defs/client"}},"hosting_plans":{"title":"Hosting plans","description":"The hosting plans the panel should have, each with the keys it manages. Optional: plans not listed are left alone (unless prune.hosting_plans is true). A client's `plan` may name a plan listed here.","type":"array","items":{"$ref":"#/$defs/hosting_plan"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators, system domains and hosting plans in use are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"hosting_plans":{"title":"Prune hosting plans","description":"true: hosting plans the manifest does not list are deleted, except those a client is on (prune passes over them and says how many it kept). Off in runs scoped with --clients. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Hosting plans are matched by entries of their own, {hosting_plan: \"Premium*\"}: any text, case-sensitive, the whole name. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Pattern","description":"A name pattern of usernames and domain names, or {hosting_plan: ...} for plan names.","anyOf":[{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"},{"title":"Hosting plan pattern","description":"Plan names that prune never deletes: {hosting_plan: \"Premium*\"}, `*` matching any run of characters and `?` one; any text (plan names may hold spaces), case-sensitive, the whole name must match. Not empty.","type":"object","additionalProperties":false,"required":["hosting_plan"],"properties":{"hosting_plan":{"title":"Plan name pattern","description":"A plan name, with * and ? as wildcards, such as \"Premium*\".","type":"string"}}}]}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"send_login_credentials":{"title":"Send login credentials","description":"Create only: whether the panel mails the new client its login when the client is created (POST /clients send_login_credentials). Default false: a provisioning run mails no one unless asked. Never compared and never sent to a client that exists.","type":"boolean","default":false},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}},"hosting_plan":{"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1,"maximum":9007199254740991},"traffic":{"type":"integer","minimum":-1,"maximum":9007199254740991},"domains":{"type":"integer","minimum":-1,"maximum":9007199254740991},"subdomains":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_accounts":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_addresses":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_forwardings":{"type":"integer","minimum":-1,"maximum":9007199254740991},"databases":{"type":"integer","minimum":-1,"maximum":9007199254740991},"ftp_users":{"type":"integer","minimum":-1,"maximum":9007199254740991},"scheduled_tasks":{"type":"integer","minimum":-1,"maximum":9007199254740991}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null; `status` may also be true or false (a flag on some releases). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}}}};
 const schema32 = {"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"send_login_credentials":{"title":"Send login credentials","description":"Create only: whether the panel mails the new client its login when the client is created (POST /clients send_login_credentials). Default false: a provisioning run mails no one unless asked. Never compared and never sent to a client that exists.","type":"boolean","default":false},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}};
-const schema33 = {"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1},"traffic":{"type":"integer","minimum":-1},"domains":{"type":"integer","minimum":-1},"subdomains":{"type":"integer","minimum":-1},"email_accounts":{"type":"integer","minimum":-1},"email_addresses":{"type":"integer","minimum":-1},"email_forwardings":{"type":"integer","minimum":-1},"databases":{"type":"integer","minimum":-1},"ftp_users":{"type":"integer","minimum":-1},"scheduled_tasks":{"type":"integer","minimum":-1}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null; `status` may also be true or false (a flag on some releases). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}};
+const schema33 = {"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1,"maximum":9007199254740991},"traffic":{"type":"integer","minimum":-1,"maximum":9007199254740991},"domains":{"type":"integer","minimum":-1,"maximum":9007199254740991},"subdomains":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_accounts":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_addresses":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_forwardings":{"type":"integer","minimum":-1,"maximum":9007199254740991},"databases":{"type":"integer","minimum":-1,"maximum":9007199254740991},"ftp_users":{"type":"integer","minimum":-1,"maximum":9007199254740991},"scheduled_tasks":{"type":"integer","minimum":-1,"maximum":9007199254740991}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null; `status` may also be true or false (a flag on some releases). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}};
 const pattern4 = new RegExp("^[a-z][a-z0-9_-]{0,31}$", "u");
 const pattern5 = new RegExp("^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$", "u");
 const pattern6 = new RegExp("^(?:-1|[0-9]{1,12}[KMGkmg]?)$", "u");
@@ -1051,8 +1051,8 @@ vErrors.push(err76);
 errors++;
 }
 if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 < -1 || isNaN(data42)){
-const err77 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/disk_space",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/disk_space/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+if(data42 > 9007199254740991 || isNaN(data42)){
+const err77 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/disk_space",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/disk_space/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1061,12 +1061,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-}
-if(data40.traffic !== undefined){
-let data43 = data40.traffic;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err78 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data42 < -1 || isNaN(data42)){
+const err78 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/disk_space",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/disk_space/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1075,9 +1071,12 @@ vErrors.push(err78);
 }
 errors++;
 }
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 < -1 || isNaN(data43)){
-const err79 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data40.traffic !== undefined){
+let data43 = data40.traffic;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err79 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1086,12 +1085,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-}
-if(data40.domains !== undefined){
-let data44 = data40.domains;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err80 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 > 9007199254740991 || isNaN(data43)){
+const err80 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1100,9 +1096,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 < -1 || isNaN(data44)){
-const err81 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+if(data43 < -1 || isNaN(data43)){
+const err81 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/traffic",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/traffic/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1113,10 +1108,10 @@ errors++;
 }
 }
 }
-if(data40.subdomains !== undefined){
-let data45 = data40.subdomains;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
-const err82 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data40.domains !== undefined){
+let data44 = data40.domains;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err82 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1125,9 +1120,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 < -1 || isNaN(data45)){
-const err83 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 > 9007199254740991 || isNaN(data44)){
+const err83 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1136,12 +1131,8 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-}
-if(data40.email_accounts !== undefined){
-let data46 = data40.email_accounts;
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
-const err84 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data44 < -1 || isNaN(data44)){
+const err84 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/domains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1150,9 +1141,12 @@ vErrors.push(err84);
 }
 errors++;
 }
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 < -1 || isNaN(data46)){
-const err85 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data40.subdomains !== undefined){
+let data45 = data40.subdomains;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err85 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1161,12 +1155,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-}
-if(data40.email_addresses !== undefined){
-let data47 = data40.email_addresses;
-if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
-const err86 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 > 9007199254740991 || isNaN(data45)){
+const err86 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1175,9 +1166,8 @@ vErrors.push(err86);
 }
 errors++;
 }
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 < -1 || isNaN(data47)){
-const err87 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+if(data45 < -1 || isNaN(data45)){
+const err87 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/subdomains",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/subdomains/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1188,10 +1178,10 @@ errors++;
 }
 }
 }
-if(data40.email_forwardings !== undefined){
-let data48 = data40.email_forwardings;
-if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
-const err88 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data40.email_accounts !== undefined){
+let data46 = data40.email_accounts;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err88 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1200,9 +1190,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-if((typeof data48 == "number") && (isFinite(data48))){
-if(data48 < -1 || isNaN(data48)){
-const err89 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 > 9007199254740991 || isNaN(data46)){
+const err89 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1211,12 +1201,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-}
-if(data40.databases !== undefined){
-let data49 = data40.databases;
-if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
-const err90 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data46 < -1 || isNaN(data46)){
+const err90 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_accounts",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_accounts/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1225,9 +1211,12 @@ vErrors.push(err90);
 }
 errors++;
 }
-if((typeof data49 == "number") && (isFinite(data49))){
-if(data49 < -1 || isNaN(data49)){
-const err91 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+}
+}
+if(data40.email_addresses !== undefined){
+let data47 = data40.email_addresses;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err91 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1236,12 +1225,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-}
-if(data40.ftp_users !== undefined){
-let data50 = data40.ftp_users;
-if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
-const err92 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 > 9007199254740991 || isNaN(data47)){
+const err92 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1250,9 +1236,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-if((typeof data50 == "number") && (isFinite(data50))){
-if(data50 < -1 || isNaN(data50)){
-const err93 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+if(data47 < -1 || isNaN(data47)){
+const err93 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_addresses",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_addresses/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1263,10 +1248,10 @@ errors++;
 }
 }
 }
-if(data40.scheduled_tasks !== undefined){
-let data51 = data40.scheduled_tasks;
-if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
-const err94 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data40.email_forwardings !== undefined){
+let data48 = data40.email_forwardings;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
+const err94 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1275,9 +1260,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 < -1 || isNaN(data51)){
-const err95 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 > 9007199254740991 || isNaN(data48)){
+const err95 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1286,16 +1271,131 @@ vErrors.push(err95);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err96 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources",schemaPath:"#/$defs/hosting_plan/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data48 < -1 || isNaN(data48)){
+const err96 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/email_forwardings",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/email_forwardings/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
 if(vErrors === null){
 vErrors = [err96];
 }
 else {
 vErrors.push(err96);
+}
+errors++;
+}
+}
+}
+if(data40.databases !== undefined){
+let data49 = data40.databases;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err97 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 > 9007199254740991 || isNaN(data49)){
+const err98 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+if(data49 < -1 || isNaN(data49)){
+const err99 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/databases",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/databases/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+}
+if(data40.ftp_users !== undefined){
+let data50 = data40.ftp_users;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err100 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 > 9007199254740991 || isNaN(data50)){
+const err101 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+if(data50 < -1 || isNaN(data50)){
+const err102 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/ftp_users",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/ftp_users/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+}
+if(data40.scheduled_tasks !== undefined){
+let data51 = data40.scheduled_tasks;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+const err103 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 > 9007199254740991 || isNaN(data51)){
+const err104 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+if(data51 < -1 || isNaN(data51)){
+const err105 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources/scheduled_tasks",schemaPath:"#/$defs/hosting_plan/properties/resources/properties/scheduled_tasks/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1},message:"must be >= -1"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/hosting_plans/" + i4+"/resources",schemaPath:"#/$defs/hosting_plan/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
 }
 errors++;
 }
@@ -1310,12 +1410,12 @@ const _errs134 = errors;
 let valid28 = false;
 const _errs135 = errors;
 if(typeof data53 !== "string"){
-const err97 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err107 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err97];
+vErrors = [err107];
 }
 else {
-vErrors.push(err97);
+vErrors.push(err107);
 }
 errors++;
 }
@@ -1323,12 +1423,12 @@ var _valid4 = _errs135 === errors;
 valid28 = valid28 || _valid4;
 const _errs137 = errors;
 if(!((typeof data53 == "number") && (isFinite(data53)))){
-const err98 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err108 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err98];
+vErrors = [err108];
 }
 else {
-vErrors.push(err98);
+vErrors.push(err108);
 }
 errors++;
 }
@@ -1336,12 +1436,12 @@ var _valid4 = _errs137 === errors;
 valid28 = valid28 || _valid4;
 const _errs139 = errors;
 if(typeof data53 !== "boolean"){
-const err99 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err109 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err99];
+vErrors = [err109];
 }
 else {
-vErrors.push(err99);
+vErrors.push(err109);
 }
 errors++;
 }
@@ -1349,24 +1449,24 @@ var _valid4 = _errs139 === errors;
 valid28 = valid28 || _valid4;
 const _errs141 = errors;
 if(data53 !== null){
-const err100 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err110 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err100];
+vErrors = [err110];
 }
 else {
-vErrors.push(err100);
+vErrors.push(err110);
 }
 errors++;
 }
 var _valid4 = _errs141 === errors;
 valid28 = valid28 || _valid4;
 if(!valid28){
-const err101 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err111 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/permissions/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err101];
+vErrors = [err111];
 }
 else {
-vErrors.push(err101);
+vErrors.push(err111);
 }
 errors++;
 }
@@ -1385,127 +1485,7 @@ vErrors = null;
 }
 if(data52.ftp !== undefined){
 if(typeof data52.ftp !== "boolean"){
-const err102 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ftp",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ftp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
-errors++;
-}
-}
-if(data52.php !== undefined){
-if(typeof data52.php !== "boolean"){
-const err103 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/php",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/php/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
-}
-errors++;
-}
-}
-if(data52.perl !== undefined){
-if(typeof data52.perl !== "boolean"){
-const err104 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/perl",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/perl/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err104];
-}
-else {
-vErrors.push(err104);
-}
-errors++;
-}
-}
-if(data52.ssh !== undefined){
-if(typeof data52.ssh !== "boolean"){
-const err105 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ssh",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ssh/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err105];
-}
-else {
-vErrors.push(err105);
-}
-errors++;
-}
-}
-if(data52.backup !== undefined){
-if(typeof data52.backup !== "boolean"){
-const err106 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/backup",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/backup/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err106];
-}
-else {
-vErrors.push(err106);
-}
-errors++;
-}
-}
-if(data52.panel_access !== undefined){
-if(typeof data52.panel_access !== "boolean"){
-const err107 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/panel_access",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/panel_access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
-errors++;
-}
-}
-if(data52.domain_security !== undefined){
-if(typeof data52.domain_security !== "boolean"){
-const err108 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/domain_security",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/domain_security/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err108];
-}
-else {
-vErrors.push(err108);
-}
-errors++;
-}
-}
-if(data52.certificate_management !== undefined){
-if(typeof data52.certificate_management !== "boolean"){
-const err109 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/certificate_management",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/certificate_management/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err109];
-}
-else {
-vErrors.push(err109);
-}
-errors++;
-}
-}
-if(data52.file_manager !== undefined){
-if(typeof data52.file_manager !== "boolean"){
-const err110 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/file_manager",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/file_manager/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
-errors++;
-}
-}
-if(data52.dns_editor !== undefined){
-if(typeof data52.dns_editor !== "boolean"){
-const err111 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/dns_editor",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/dns_editor/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err111];
-}
-else {
-vErrors.push(err111);
-}
-errors++;
-}
-}
-if(data52.database_remote_access !== undefined){
-if(typeof data52.database_remote_access !== "boolean"){
-const err112 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/database_remote_access",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/database_remote_access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err112 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ftp",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ftp/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1515,9 +1495,9 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data52.email_catchall !== undefined){
-if(typeof data52.email_catchall !== "boolean"){
-const err113 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/email_catchall",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/email_catchall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.php !== undefined){
+if(typeof data52.php !== "boolean"){
+const err113 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/php",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/php/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1527,9 +1507,9 @@ vErrors.push(err113);
 errors++;
 }
 }
-if(data52.applications !== undefined){
-if(typeof data52.applications !== "boolean"){
-const err114 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/applications",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/applications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.perl !== undefined){
+if(typeof data52.perl !== "boolean"){
+const err114 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/perl",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/perl/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1539,9 +1519,9 @@ vErrors.push(err114);
 errors++;
 }
 }
-if(data52.ssh_jail !== undefined){
-if(typeof data52.ssh_jail !== "boolean"){
-const err115 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ssh_jail",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ssh_jail/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.ssh !== undefined){
+if(typeof data52.ssh !== "boolean"){
+const err115 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ssh",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ssh/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1551,9 +1531,9 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(data52.delete_main_domain !== undefined){
-if(typeof data52.delete_main_domain !== "boolean"){
-const err116 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/delete_main_domain",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/delete_main_domain/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.backup !== undefined){
+if(typeof data52.backup !== "boolean"){
+const err116 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/backup",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/backup/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1563,9 +1543,9 @@ vErrors.push(err116);
 errors++;
 }
 }
-if(data52.change_personal_data !== undefined){
-if(typeof data52.change_personal_data !== "boolean"){
-const err117 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/change_personal_data",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/change_personal_data/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.panel_access !== undefined){
+if(typeof data52.panel_access !== "boolean"){
+const err117 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/panel_access",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/panel_access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1575,9 +1555,9 @@ vErrors.push(err117);
 errors++;
 }
 }
-if(data52.update_contact_data !== undefined){
-if(typeof data52.update_contact_data !== "boolean"){
-const err118 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/update_contact_data",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/update_contact_data/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data52.domain_security !== undefined){
+if(typeof data52.domain_security !== "boolean"){
+const err118 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/domain_security",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/domain_security/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1587,14 +1567,134 @@ vErrors.push(err118);
 errors++;
 }
 }
-}
-else {
-const err119 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions",schemaPath:"#/$defs/hosting_plan/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data52.certificate_management !== undefined){
+if(typeof data52.certificate_management !== "boolean"){
+const err119 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/certificate_management",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/certificate_management/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err119];
 }
 else {
 vErrors.push(err119);
+}
+errors++;
+}
+}
+if(data52.file_manager !== undefined){
+if(typeof data52.file_manager !== "boolean"){
+const err120 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/file_manager",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/file_manager/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+if(data52.dns_editor !== undefined){
+if(typeof data52.dns_editor !== "boolean"){
+const err121 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/dns_editor",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/dns_editor/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+if(data52.database_remote_access !== undefined){
+if(typeof data52.database_remote_access !== "boolean"){
+const err122 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/database_remote_access",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/database_remote_access/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+if(data52.email_catchall !== undefined){
+if(typeof data52.email_catchall !== "boolean"){
+const err123 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/email_catchall",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/email_catchall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+if(data52.applications !== undefined){
+if(typeof data52.applications !== "boolean"){
+const err124 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/applications",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/applications/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+if(data52.ssh_jail !== undefined){
+if(typeof data52.ssh_jail !== "boolean"){
+const err125 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/ssh_jail",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/ssh_jail/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+if(data52.delete_main_domain !== undefined){
+if(typeof data52.delete_main_domain !== "boolean"){
+const err126 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/delete_main_domain",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/delete_main_domain/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+if(data52.change_personal_data !== undefined){
+if(typeof data52.change_personal_data !== "boolean"){
+const err127 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/change_personal_data",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/change_personal_data/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+if(data52.update_contact_data !== undefined){
+if(typeof data52.update_contact_data !== "boolean"){
+const err128 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions/update_contact_data",schemaPath:"#/$defs/hosting_plan/properties/permissions/properties/update_contact_data/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+}
+else {
+const err129 = {instancePath:instancePath+"/hosting_plans/" + i4+"/permissions",schemaPath:"#/$defs/hosting_plan/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
 }
 errors++;
 }
@@ -1609,12 +1709,12 @@ const _errs181 = errors;
 let valid31 = false;
 const _errs182 = errors;
 if(typeof data72 !== "string"){
-const err120 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err130 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err120];
+vErrors = [err130];
 }
 else {
-vErrors.push(err120);
+vErrors.push(err130);
 }
 errors++;
 }
@@ -1622,12 +1722,12 @@ var _valid5 = _errs182 === errors;
 valid31 = valid31 || _valid5;
 const _errs184 = errors;
 if(!((typeof data72 == "number") && (isFinite(data72)))){
-const err121 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err131 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err121];
+vErrors = [err131];
 }
 else {
-vErrors.push(err121);
+vErrors.push(err131);
 }
 errors++;
 }
@@ -1635,12 +1735,12 @@ var _valid5 = _errs184 === errors;
 valid31 = valid31 || _valid5;
 const _errs186 = errors;
 if(typeof data72 !== "boolean"){
-const err122 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err132 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err122];
+vErrors = [err132];
 }
 else {
-vErrors.push(err122);
+vErrors.push(err132);
 }
 errors++;
 }
@@ -1648,24 +1748,24 @@ var _valid5 = _errs186 === errors;
 valid31 = valid31 || _valid5;
 const _errs188 = errors;
 if(data72 !== null){
-const err123 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err133 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err123];
+vErrors = [err133];
 }
 else {
-vErrors.push(err123);
+vErrors.push(err133);
 }
 errors++;
 }
 var _valid5 = _errs188 === errors;
 valid31 = valid31 || _valid5;
 if(!valid31){
-const err124 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err134 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err124];
+vErrors = [err134];
 }
 else {
-vErrors.push(err124);
+vErrors.push(err134);
 }
 errors++;
 }
@@ -1686,23 +1786,23 @@ if(data71.memory_limit !== undefined){
 let data73 = data71.memory_limit;
 if(typeof data73 === "string"){
 if(!pattern6.test(data73)){
-const err125 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/memory_limit",schemaPath:"#/$defs/hosting_plan/properties/php/properties/memory_limit/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
+const err135 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/memory_limit",schemaPath:"#/$defs/hosting_plan/properties/php/properties/memory_limit/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
 if(vErrors === null){
-vErrors = [err125];
+vErrors = [err135];
 }
 else {
-vErrors.push(err125);
+vErrors.push(err135);
 }
 errors++;
 }
 }
 else {
-const err126 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/memory_limit",schemaPath:"#/$defs/hosting_plan/properties/php/properties/memory_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err136 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/memory_limit",schemaPath:"#/$defs/hosting_plan/properties/php/properties/memory_limit/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err126];
+vErrors = [err136];
 }
 else {
-vErrors.push(err126);
+vErrors.push(err136);
 }
 errors++;
 }
@@ -1713,12 +1813,12 @@ const _errs193 = errors;
 let valid33 = false;
 const _errs194 = errors;
 if(typeof data74 !== "string"){
-const err127 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err137 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err127];
+vErrors = [err137];
 }
 else {
-vErrors.push(err127);
+vErrors.push(err137);
 }
 errors++;
 }
@@ -1726,12 +1826,12 @@ var _valid6 = _errs194 === errors;
 valid33 = valid33 || _valid6;
 const _errs196 = errors;
 if(!((typeof data74 == "number") && (isFinite(data74)))){
-const err128 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err138 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err128];
+vErrors = [err138];
 }
 else {
-vErrors.push(err128);
+vErrors.push(err138);
 }
 errors++;
 }
@@ -1739,12 +1839,12 @@ var _valid6 = _errs196 === errors;
 valid33 = valid33 || _valid6;
 const _errs198 = errors;
 if(typeof data74 !== "boolean"){
-const err129 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err139 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err129];
+vErrors = [err139];
 }
 else {
-vErrors.push(err129);
+vErrors.push(err139);
 }
 errors++;
 }
@@ -1752,24 +1852,24 @@ var _valid6 = _errs198 === errors;
 valid33 = valid33 || _valid6;
 const _errs200 = errors;
 if(data74 !== null){
-const err130 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err140 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err130];
+vErrors = [err140];
 }
 else {
-vErrors.push(err130);
+vErrors.push(err140);
 }
 errors++;
 }
 var _valid6 = _errs200 === errors;
 valid33 = valid33 || _valid6;
 if(!valid33){
-const err131 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err141 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/max_execution_time",schemaPath:"#/$defs/hosting_plan/properties/php/properties/max_execution_time/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err131];
+vErrors = [err141];
 }
 else {
-vErrors.push(err131);
+vErrors.push(err141);
 }
 errors++;
 }
@@ -1789,23 +1889,23 @@ if(data71.post_max_size !== undefined){
 let data75 = data71.post_max_size;
 if(typeof data75 === "string"){
 if(!pattern6.test(data75)){
-const err132 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/post_max_size",schemaPath:"#/$defs/hosting_plan/properties/php/properties/post_max_size/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
+const err142 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/post_max_size",schemaPath:"#/$defs/hosting_plan/properties/php/properties/post_max_size/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
 if(vErrors === null){
-vErrors = [err132];
+vErrors = [err142];
 }
 else {
-vErrors.push(err132);
+vErrors.push(err142);
 }
 errors++;
 }
 }
 else {
-const err133 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/post_max_size",schemaPath:"#/$defs/hosting_plan/properties/php/properties/post_max_size/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err143 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/post_max_size",schemaPath:"#/$defs/hosting_plan/properties/php/properties/post_max_size/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err133];
+vErrors = [err143];
 }
 else {
-vErrors.push(err133);
+vErrors.push(err143);
 }
 errors++;
 }
@@ -1814,23 +1914,23 @@ if(data71.upload_max_filesize !== undefined){
 let data76 = data71.upload_max_filesize;
 if(typeof data76 === "string"){
 if(!pattern6.test(data76)){
-const err134 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/upload_max_filesize",schemaPath:"#/$defs/hosting_plan/properties/php/properties/upload_max_filesize/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
+const err144 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/upload_max_filesize",schemaPath:"#/$defs/hosting_plan/properties/php/properties/upload_max_filesize/pattern",keyword:"pattern",params:{pattern: "^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},message:"must match pattern \""+"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"+"\""};
 if(vErrors === null){
-vErrors = [err134];
+vErrors = [err144];
 }
 else {
-vErrors.push(err134);
+vErrors.push(err144);
 }
 errors++;
 }
 }
 else {
-const err135 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/upload_max_filesize",schemaPath:"#/$defs/hosting_plan/properties/php/properties/upload_max_filesize/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err145 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/upload_max_filesize",schemaPath:"#/$defs/hosting_plan/properties/php/properties/upload_max_filesize/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err135];
+vErrors = [err145];
 }
 else {
-vErrors.push(err135);
+vErrors.push(err145);
 }
 errors++;
 }
@@ -1841,12 +1941,12 @@ const _errs207 = errors;
 let valid34 = false;
 const _errs208 = errors;
 if(typeof data77 !== "string"){
-const err136 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err146 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err136];
+vErrors = [err146];
 }
 else {
-vErrors.push(err136);
+vErrors.push(err146);
 }
 errors++;
 }
@@ -1854,12 +1954,12 @@ var _valid7 = _errs208 === errors;
 valid34 = valid34 || _valid7;
 const _errs210 = errors;
 if(!((typeof data77 == "number") && (isFinite(data77)))){
-const err137 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err147 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err137];
+vErrors = [err147];
 }
 else {
-vErrors.push(err137);
+vErrors.push(err147);
 }
 errors++;
 }
@@ -1867,12 +1967,12 @@ var _valid7 = _errs210 === errors;
 valid34 = valid34 || _valid7;
 const _errs212 = errors;
 if(typeof data77 !== "boolean"){
-const err138 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err148 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err138];
+vErrors = [err148];
 }
 else {
-vErrors.push(err138);
+vErrors.push(err148);
 }
 errors++;
 }
@@ -1880,24 +1980,24 @@ var _valid7 = _errs212 === errors;
 valid34 = valid34 || _valid7;
 const _errs214 = errors;
 if(data77 !== null){
-const err139 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err149 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err139];
+vErrors = [err149];
 }
 else {
-vErrors.push(err139);
+vErrors.push(err149);
 }
 errors++;
 }
 var _valid7 = _errs214 === errors;
 valid34 = valid34 || _valid7;
 if(!valid34){
-const err140 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err150 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/open_basedir",schemaPath:"#/$defs/hosting_plan/properties/php/properties/open_basedir/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err140];
+vErrors = [err150];
 }
 else {
-vErrors.push(err140);
+vErrors.push(err150);
 }
 errors++;
 }
@@ -1919,12 +2019,12 @@ const _errs217 = errors;
 let valid35 = false;
 const _errs218 = errors;
 if(typeof data78 !== "string"){
-const err141 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err151 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err141];
+vErrors = [err151];
 }
 else {
-vErrors.push(err141);
+vErrors.push(err151);
 }
 errors++;
 }
@@ -1932,12 +2032,12 @@ var _valid8 = _errs218 === errors;
 valid35 = valid35 || _valid8;
 const _errs220 = errors;
 if(!((typeof data78 == "number") && (isFinite(data78)))){
-const err142 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err152 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err142];
+vErrors = [err152];
 }
 else {
-vErrors.push(err142);
+vErrors.push(err152);
 }
 errors++;
 }
@@ -1945,12 +2045,12 @@ var _valid8 = _errs220 === errors;
 valid35 = valid35 || _valid8;
 const _errs222 = errors;
 if(typeof data78 !== "boolean"){
-const err143 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err153 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err143];
+vErrors = [err153];
 }
 else {
-vErrors.push(err143);
+vErrors.push(err153);
 }
 errors++;
 }
@@ -1958,24 +2058,24 @@ var _valid8 = _errs222 === errors;
 valid35 = valid35 || _valid8;
 const _errs224 = errors;
 if(data78 !== null){
-const err144 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err154 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err144];
+vErrors = [err154];
 }
 else {
-vErrors.push(err144);
+vErrors.push(err154);
 }
 errors++;
 }
 var _valid8 = _errs224 === errors;
 valid35 = valid35 || _valid8;
 if(!valid35){
-const err145 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err155 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/disable_functions",schemaPath:"#/$defs/hosting_plan/properties/php/properties/disable_functions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err145];
+vErrors = [err155];
 }
 else {
-vErrors.push(err145);
+vErrors.push(err155);
 }
 errors++;
 }
@@ -1997,12 +2097,12 @@ const _errs227 = errors;
 let valid36 = false;
 const _errs228 = errors;
 if(typeof data79 !== "string"){
-const err146 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err156 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err146];
+vErrors = [err156];
 }
 else {
-vErrors.push(err146);
+vErrors.push(err156);
 }
 errors++;
 }
@@ -2010,12 +2110,12 @@ var _valid9 = _errs228 === errors;
 valid36 = valid36 || _valid9;
 const _errs230 = errors;
 if(!((typeof data79 == "number") && (isFinite(data79)))){
-const err147 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err157 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err147];
+vErrors = [err157];
 }
 else {
-vErrors.push(err147);
+vErrors.push(err157);
 }
 errors++;
 }
@@ -2023,12 +2123,12 @@ var _valid9 = _errs230 === errors;
 valid36 = valid36 || _valid9;
 const _errs232 = errors;
 if(typeof data79 !== "boolean"){
-const err148 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err158 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err148];
+vErrors = [err158];
 }
 else {
-vErrors.push(err148);
+vErrors.push(err158);
 }
 errors++;
 }
@@ -2036,24 +2136,24 @@ var _valid9 = _errs232 === errors;
 valid36 = valid36 || _valid9;
 const _errs234 = errors;
 if(data79 !== null){
-const err149 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err159 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err149];
+vErrors = [err159];
 }
 else {
-vErrors.push(err149);
+vErrors.push(err159);
 }
 errors++;
 }
 var _valid9 = _errs234 === errors;
 valid36 = valid36 || _valid9;
 if(!valid36){
-const err150 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err160 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/additional_settings",schemaPath:"#/$defs/hosting_plan/properties/php/properties/additional_settings/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err150];
+vErrors = [err160];
 }
 else {
-vErrors.push(err150);
+vErrors.push(err160);
 }
 errors++;
 }
@@ -2075,12 +2175,12 @@ const _errs237 = errors;
 let valid37 = false;
 const _errs238 = errors;
 if(typeof data80 !== "string"){
-const err151 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err161 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err151];
+vErrors = [err161];
 }
 else {
-vErrors.push(err151);
+vErrors.push(err161);
 }
 errors++;
 }
@@ -2088,12 +2188,12 @@ var _valid10 = _errs238 === errors;
 valid37 = valid37 || _valid10;
 const _errs240 = errors;
 if(!((typeof data80 == "number") && (isFinite(data80)))){
-const err152 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err162 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err152];
+vErrors = [err162];
 }
 else {
-vErrors.push(err152);
+vErrors.push(err162);
 }
 errors++;
 }
@@ -2101,12 +2201,12 @@ var _valid10 = _errs240 === errors;
 valid37 = valid37 || _valid10;
 const _errs242 = errors;
 if(typeof data80 !== "boolean"){
-const err153 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err163 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err153];
+vErrors = [err163];
 }
 else {
-vErrors.push(err153);
+vErrors.push(err163);
 }
 errors++;
 }
@@ -2114,24 +2214,24 @@ var _valid10 = _errs242 === errors;
 valid37 = valid37 || _valid10;
 const _errs244 = errors;
 if(data80 !== null){
-const err154 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err164 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err154];
+vErrors = [err164];
 }
 else {
-vErrors.push(err154);
+vErrors.push(err164);
 }
 errors++;
 }
 var _valid10 = _errs244 === errors;
 valid37 = valid37 || _valid10;
 if(!valid37){
-const err155 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err165 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/sendmail_from",schemaPath:"#/$defs/hosting_plan/properties/php/properties/sendmail_from/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err155];
+vErrors = [err165];
 }
 else {
-vErrors.push(err155);
+vErrors.push(err165);
 }
 errors++;
 }
@@ -2153,12 +2253,12 @@ const _errs247 = errors;
 let valid38 = false;
 const _errs248 = errors;
 if(typeof data81 !== "string"){
-const err156 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err166 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err156];
+vErrors = [err166];
 }
 else {
-vErrors.push(err156);
+vErrors.push(err166);
 }
 errors++;
 }
@@ -2166,12 +2266,12 @@ var _valid11 = _errs248 === errors;
 valid38 = valid38 || _valid11;
 const _errs250 = errors;
 if(!((typeof data81 == "number") && (isFinite(data81)))){
-const err157 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err167 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err157];
+vErrors = [err167];
 }
 else {
-vErrors.push(err157);
+vErrors.push(err167);
 }
 errors++;
 }
@@ -2179,12 +2279,12 @@ var _valid11 = _errs250 === errors;
 valid38 = valid38 || _valid11;
 const _errs252 = errors;
 if(typeof data81 !== "boolean"){
-const err158 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err168 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err158];
+vErrors = [err168];
 }
 else {
-vErrors.push(err158);
+vErrors.push(err168);
 }
 errors++;
 }
@@ -2192,24 +2292,24 @@ var _valid11 = _errs252 === errors;
 valid38 = valid38 || _valid11;
 const _errs254 = errors;
 if(data81 !== null){
-const err159 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err169 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err159];
+vErrors = [err169];
 }
 else {
-vErrors.push(err159);
+vErrors.push(err169);
 }
 errors++;
 }
 var _valid11 = _errs254 === errors;
 valid38 = valid38 || _valid11;
 if(!valid38){
-const err160 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err170 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php/env_variables",schemaPath:"#/$defs/hosting_plan/properties/php/properties/env_variables/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err160];
+vErrors = [err170];
 }
 else {
-vErrors.push(err160);
+vErrors.push(err170);
 }
 errors++;
 }
@@ -2227,12 +2327,12 @@ vErrors = null;
 }
 }
 else {
-const err161 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php",schemaPath:"#/$defs/hosting_plan/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err171 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php",schemaPath:"#/$defs/hosting_plan/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err161];
+vErrors = [err171];
 }
 else {
-vErrors.push(err161);
+vErrors.push(err171);
 }
 errors++;
 }
@@ -2247,12 +2347,12 @@ const _errs260 = errors;
 let valid40 = false;
 const _errs261 = errors;
 if(typeof data83 !== "string"){
-const err162 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err172 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err162];
+vErrors = [err172];
 }
 else {
-vErrors.push(err162);
+vErrors.push(err172);
 }
 errors++;
 }
@@ -2260,12 +2360,12 @@ var _valid12 = _errs261 === errors;
 valid40 = valid40 || _valid12;
 const _errs263 = errors;
 if(!((typeof data83 == "number") && (isFinite(data83)))){
-const err163 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err173 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err163];
+vErrors = [err173];
 }
 else {
-vErrors.push(err163);
+vErrors.push(err173);
 }
 errors++;
 }
@@ -2273,12 +2373,12 @@ var _valid12 = _errs263 === errors;
 valid40 = valid40 || _valid12;
 const _errs265 = errors;
 if(typeof data83 !== "boolean"){
-const err164 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err174 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err164];
+vErrors = [err174];
 }
 else {
-vErrors.push(err164);
+vErrors.push(err174);
 }
 errors++;
 }
@@ -2286,24 +2386,24 @@ var _valid12 = _errs265 === errors;
 valid40 = valid40 || _valid12;
 const _errs267 = errors;
 if(data83 !== null){
-const err165 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err175 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err165];
+vErrors = [err175];
 }
 else {
-vErrors.push(err165);
+vErrors.push(err175);
 }
 errors++;
 }
 var _valid12 = _errs267 === errors;
 valid40 = valid40 || _valid12;
 if(!valid40){
-const err166 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err176 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/hosting_plan/properties/php_fpm/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err166];
+vErrors = [err176];
 }
 else {
-vErrors.push(err166);
+vErrors.push(err176);
 }
 errors++;
 }
@@ -2326,12 +2426,12 @@ const _errs270 = errors;
 let valid42 = false;
 const _errs271 = errors;
 if(typeof data84 !== "string"){
-const err167 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err177 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err167];
+vErrors = [err177];
 }
 else {
-vErrors.push(err167);
+vErrors.push(err177);
 }
 errors++;
 }
@@ -2339,12 +2439,12 @@ var _valid13 = _errs271 === errors;
 valid42 = valid42 || _valid13;
 const _errs273 = errors;
 if(!((typeof data84 == "number") && (isFinite(data84)))){
-const err168 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err178 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err168];
+vErrors = [err178];
 }
 else {
-vErrors.push(err168);
+vErrors.push(err178);
 }
 errors++;
 }
@@ -2352,24 +2452,24 @@ var _valid13 = _errs273 === errors;
 valid42 = valid42 || _valid13;
 const _errs275 = errors;
 if(data84 !== null){
-const err169 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err179 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err169];
+vErrors = [err179];
 }
 else {
-vErrors.push(err169);
+vErrors.push(err179);
 }
 errors++;
 }
 var _valid13 = _errs275 === errors;
 valid42 = valid42 || _valid13;
 if(!valid42){
-const err170 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err180 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/pm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/pm/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err170];
+vErrors = [err180];
 }
 else {
-vErrors.push(err170);
+vErrors.push(err180);
 }
 errors++;
 }
@@ -2391,12 +2491,12 @@ const _errs278 = errors;
 let valid43 = false;
 const _errs279 = errors;
 if(typeof data85 !== "string"){
-const err171 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err181 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err171];
+vErrors = [err181];
 }
 else {
-vErrors.push(err171);
+vErrors.push(err181);
 }
 errors++;
 }
@@ -2404,12 +2504,12 @@ var _valid14 = _errs279 === errors;
 valid43 = valid43 || _valid14;
 const _errs281 = errors;
 if(!((typeof data85 == "number") && (isFinite(data85)))){
-const err172 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err182 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err172];
+vErrors = [err182];
 }
 else {
-vErrors.push(err172);
+vErrors.push(err182);
 }
 errors++;
 }
@@ -2417,24 +2517,24 @@ var _valid14 = _errs281 === errors;
 valid43 = valid43 || _valid14;
 const _errs283 = errors;
 if(data85 !== null){
-const err173 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err183 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err173];
+vErrors = [err183];
 }
 else {
-vErrors.push(err173);
+vErrors.push(err183);
 }
 errors++;
 }
 var _valid14 = _errs283 === errors;
 valid43 = valid43 || _valid14;
 if(!valid43){
-const err174 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err184 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_children",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_children/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err174];
+vErrors = [err184];
 }
 else {
-vErrors.push(err174);
+vErrors.push(err184);
 }
 errors++;
 }
@@ -2456,12 +2556,12 @@ const _errs286 = errors;
 let valid44 = false;
 const _errs287 = errors;
 if(typeof data86 !== "string"){
-const err175 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err185 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err175];
+vErrors = [err185];
 }
 else {
-vErrors.push(err175);
+vErrors.push(err185);
 }
 errors++;
 }
@@ -2469,12 +2569,12 @@ var _valid15 = _errs287 === errors;
 valid44 = valid44 || _valid15;
 const _errs289 = errors;
 if(!((typeof data86 == "number") && (isFinite(data86)))){
-const err176 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err186 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err176];
+vErrors = [err186];
 }
 else {
-vErrors.push(err176);
+vErrors.push(err186);
 }
 errors++;
 }
@@ -2482,24 +2582,24 @@ var _valid15 = _errs289 === errors;
 valid44 = valid44 || _valid15;
 const _errs291 = errors;
 if(data86 !== null){
-const err177 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err187 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err177];
+vErrors = [err187];
 }
 else {
-vErrors.push(err177);
+vErrors.push(err187);
 }
 errors++;
 }
 var _valid15 = _errs291 === errors;
 valid44 = valid44 || _valid15;
 if(!valid44){
-const err178 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err188 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_requests",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_requests/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err178];
+vErrors = [err188];
 }
 else {
-vErrors.push(err178);
+vErrors.push(err188);
 }
 errors++;
 }
@@ -2521,12 +2621,12 @@ const _errs294 = errors;
 let valid45 = false;
 const _errs295 = errors;
 if(typeof data87 !== "string"){
-const err179 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err189 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err179];
+vErrors = [err189];
 }
 else {
-vErrors.push(err179);
+vErrors.push(err189);
 }
 errors++;
 }
@@ -2534,12 +2634,12 @@ var _valid16 = _errs295 === errors;
 valid45 = valid45 || _valid16;
 const _errs297 = errors;
 if(!((typeof data87 == "number") && (isFinite(data87)))){
-const err180 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err190 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err180];
+vErrors = [err190];
 }
 else {
-vErrors.push(err180);
+vErrors.push(err190);
 }
 errors++;
 }
@@ -2547,24 +2647,24 @@ var _valid16 = _errs297 === errors;
 valid45 = valid45 || _valid16;
 const _errs299 = errors;
 if(data87 !== null){
-const err181 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err191 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err181];
+vErrors = [err191];
 }
 else {
-vErrors.push(err181);
+vErrors.push(err191);
 }
 errors++;
 }
 var _valid16 = _errs299 === errors;
 valid45 = valid45 || _valid16;
 if(!valid45){
-const err182 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err192 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/min_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/min_spare_servers/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err182];
+vErrors = [err192];
 }
 else {
-vErrors.push(err182);
+vErrors.push(err192);
 }
 errors++;
 }
@@ -2586,12 +2686,12 @@ const _errs302 = errors;
 let valid46 = false;
 const _errs303 = errors;
 if(typeof data88 !== "string"){
-const err183 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err193 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err183];
+vErrors = [err193];
 }
 else {
-vErrors.push(err183);
+vErrors.push(err193);
 }
 errors++;
 }
@@ -2599,12 +2699,12 @@ var _valid17 = _errs303 === errors;
 valid46 = valid46 || _valid17;
 const _errs305 = errors;
 if(!((typeof data88 == "number") && (isFinite(data88)))){
-const err184 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err194 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err184];
+vErrors = [err194];
 }
 else {
-vErrors.push(err184);
+vErrors.push(err194);
 }
 errors++;
 }
@@ -2612,24 +2712,24 @@ var _valid17 = _errs305 === errors;
 valid46 = valid46 || _valid17;
 const _errs307 = errors;
 if(data88 !== null){
-const err185 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err195 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err185];
+vErrors = [err195];
 }
 else {
-vErrors.push(err185);
+vErrors.push(err195);
 }
 errors++;
 }
 var _valid17 = _errs307 === errors;
 valid46 = valid46 || _valid17;
 if(!valid46){
-const err186 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err196 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/max_spare_servers",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/max_spare_servers/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err186];
+vErrors = [err196];
 }
 else {
-vErrors.push(err186);
+vErrors.push(err196);
 }
 errors++;
 }
@@ -2651,12 +2751,12 @@ const _errs310 = errors;
 let valid47 = false;
 const _errs311 = errors;
 if(typeof data89 !== "string"){
-const err187 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err197 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err187];
+vErrors = [err197];
 }
 else {
-vErrors.push(err187);
+vErrors.push(err197);
 }
 errors++;
 }
@@ -2664,12 +2764,12 @@ var _valid18 = _errs311 === errors;
 valid47 = valid47 || _valid18;
 const _errs313 = errors;
 if(!((typeof data89 == "number") && (isFinite(data89)))){
-const err188 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err198 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err188];
+vErrors = [err198];
 }
 else {
-vErrors.push(err188);
+vErrors.push(err198);
 }
 errors++;
 }
@@ -2677,12 +2777,12 @@ var _valid18 = _errs313 === errors;
 valid47 = valid47 || _valid18;
 const _errs315 = errors;
 if(typeof data89 !== "boolean"){
-const err189 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err199 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err189];
+vErrors = [err199];
 }
 else {
-vErrors.push(err189);
+vErrors.push(err199);
 }
 errors++;
 }
@@ -2690,24 +2790,24 @@ var _valid18 = _errs315 === errors;
 valid47 = valid47 || _valid18;
 const _errs317 = errors;
 if(data89 !== null){
-const err190 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err200 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err190];
+vErrors = [err200];
 }
 else {
-vErrors.push(err190);
+vErrors.push(err200);
 }
 errors++;
 }
 var _valid18 = _errs317 === errors;
 valid47 = valid47 || _valid18;
 if(!valid47){
-const err191 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err201 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err191];
+vErrors = [err201];
 }
 else {
-vErrors.push(err191);
+vErrors.push(err201);
 }
 errors++;
 }
@@ -2729,12 +2829,12 @@ const _errs320 = errors;
 let valid48 = false;
 const _errs321 = errors;
 if(typeof data90 !== "string"){
-const err192 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err202 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err192];
+vErrors = [err202];
 }
 else {
-vErrors.push(err192);
+vErrors.push(err202);
 }
 errors++;
 }
@@ -2742,12 +2842,12 @@ var _valid19 = _errs321 === errors;
 valid48 = valid48 || _valid19;
 const _errs323 = errors;
 if(!((typeof data90 == "number") && (isFinite(data90)))){
-const err193 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err203 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
-vErrors = [err193];
+vErrors = [err203];
 }
 else {
-vErrors.push(err193);
+vErrors.push(err203);
 }
 errors++;
 }
@@ -2755,24 +2855,24 @@ var _valid19 = _errs323 === errors;
 valid48 = valid48 || _valid19;
 const _errs325 = errors;
 if(data90 !== null){
-const err194 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err204 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err194];
+vErrors = [err204];
 }
 else {
-vErrors.push(err194);
+vErrors.push(err204);
 }
 errors++;
 }
 var _valid19 = _errs325 === errors;
 valid48 = valid48 || _valid19;
 if(!valid48){
-const err195 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err205 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm/status_ip_restriction",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/properties/status_ip_restriction/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err195];
+vErrors = [err205];
 }
 else {
-vErrors.push(err195);
+vErrors.push(err205);
 }
 errors++;
 }
@@ -2790,36 +2890,36 @@ vErrors = null;
 }
 }
 else {
-const err196 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err206 = {instancePath:instancePath+"/hosting_plans/" + i4+"/php_fpm",schemaPath:"#/$defs/hosting_plan/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err196];
+vErrors = [err206];
 }
 else {
-vErrors.push(err196);
+vErrors.push(err206);
 }
 errors++;
 }
 }
 }
 else {
-const err197 = {instancePath:instancePath+"/hosting_plans/" + i4,schemaPath:"#/$defs/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err207 = {instancePath:instancePath+"/hosting_plans/" + i4,schemaPath:"#/$defs/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err197];
+vErrors = [err207];
 }
 else {
-vErrors.push(err197);
+vErrors.push(err207);
 }
 errors++;
 }
 }
 }
 else {
-const err198 = {instancePath:instancePath+"/hosting_plans",schemaPath:"#/properties/hosting_plans/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err208 = {instancePath:instancePath+"/hosting_plans",schemaPath:"#/properties/hosting_plans/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err198];
+vErrors = [err208];
 }
 else {
-vErrors.push(err198);
+vErrors.push(err208);
 }
 errors++;
 }
@@ -2829,48 +2929,48 @@ let data91 = data.prune;
 if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
 for(const key13 in data91){
 if(!((((key13 === "domains") || (key13 === "clients")) || (key13 === "hosting_plans")) || (key13 === "keep"))){
-const err199 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+const err209 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err199];
+vErrors = [err209];
 }
 else {
-vErrors.push(err199);
+vErrors.push(err209);
 }
 errors++;
 }
 }
 if(data91.domains !== undefined){
 if(typeof data91.domains !== "boolean"){
-const err200 = {instancePath:instancePath+"/prune/domains",schemaPath:"#/properties/prune/properties/domains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err210 = {instancePath:instancePath+"/prune/domains",schemaPath:"#/properties/prune/properties/domains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err200];
+vErrors = [err210];
 }
 else {
-vErrors.push(err200);
+vErrors.push(err210);
 }
 errors++;
 }
 }
 if(data91.clients !== undefined){
 if(typeof data91.clients !== "boolean"){
-const err201 = {instancePath:instancePath+"/prune/clients",schemaPath:"#/properties/prune/properties/clients/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err211 = {instancePath:instancePath+"/prune/clients",schemaPath:"#/properties/prune/properties/clients/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err201];
+vErrors = [err211];
 }
 else {
-vErrors.push(err201);
+vErrors.push(err211);
 }
 errors++;
 }
 }
 if(data91.hosting_plans !== undefined){
 if(typeof data91.hosting_plans !== "boolean"){
-const err202 = {instancePath:instancePath+"/prune/hosting_plans",schemaPath:"#/properties/prune/properties/hosting_plans/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err212 = {instancePath:instancePath+"/prune/hosting_plans",schemaPath:"#/properties/prune/properties/hosting_plans/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err202];
+vErrors = [err212];
 }
 else {
-vErrors.push(err202);
+vErrors.push(err212);
 }
 errors++;
 }
@@ -2885,12 +2985,12 @@ const _errs339 = errors;
 let valid52 = false;
 const _errs340 = errors;
 if(typeof data96 !== "string"){
-const err203 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err213 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err203];
+vErrors = [err213];
 }
 else {
-vErrors.push(err203);
+vErrors.push(err213);
 }
 errors++;
 }
@@ -2899,59 +2999,59 @@ valid52 = valid52 || _valid20;
 const _errs342 = errors;
 if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
 if(data96.hosting_plan === undefined){
-const err204 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/required",keyword:"required",params:{missingProperty: "hosting_plan"},message:"must have required property '"+"hosting_plan"+"'"};
+const err214 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/required",keyword:"required",params:{missingProperty: "hosting_plan"},message:"must have required property '"+"hosting_plan"+"'"};
 if(vErrors === null){
-vErrors = [err204];
+vErrors = [err214];
 }
 else {
-vErrors.push(err204);
+vErrors.push(err214);
 }
 errors++;
 }
 for(const key14 in data96){
 if(!(key14 === "hosting_plan")){
-const err205 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+const err215 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err205];
+vErrors = [err215];
 }
 else {
-vErrors.push(err205);
+vErrors.push(err215);
 }
 errors++;
 }
 }
 if(data96.hosting_plan !== undefined){
 if(typeof data96.hosting_plan !== "string"){
-const err206 = {instancePath:instancePath+"/prune/keep/" + i5+"/hosting_plan",schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/properties/hosting_plan/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err216 = {instancePath:instancePath+"/prune/keep/" + i5+"/hosting_plan",schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/properties/hosting_plan/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err206];
+vErrors = [err216];
 }
 else {
-vErrors.push(err206);
+vErrors.push(err216);
 }
 errors++;
 }
 }
 }
 else {
-const err207 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err217 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err207];
+vErrors = [err217];
 }
 else {
-vErrors.push(err207);
+vErrors.push(err217);
 }
 errors++;
 }
 var _valid20 = _errs342 === errors;
 valid52 = valid52 || _valid20;
 if(!valid52){
-const err208 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err218 = {instancePath:instancePath+"/prune/keep/" + i5,schemaPath:"#/properties/prune/properties/keep/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err208];
+vErrors = [err218];
 }
 else {
-vErrors.push(err208);
+vErrors.push(err218);
 }
 errors++;
 }
@@ -2969,48 +3069,48 @@ vErrors = null;
 }
 }
 else {
-const err209 = {instancePath:instancePath+"/prune/keep",schemaPath:"#/properties/prune/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err219 = {instancePath:instancePath+"/prune/keep",schemaPath:"#/properties/prune/properties/keep/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err209];
+vErrors = [err219];
 }
 else {
-vErrors.push(err209);
+vErrors.push(err219);
 }
 errors++;
 }
 }
 }
 else {
-const err210 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err220 = {instancePath:instancePath+"/prune",schemaPath:"#/properties/prune/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err210];
+vErrors = [err220];
 }
 else {
-vErrors.push(err210);
+vErrors.push(err220);
 }
 errors++;
 }
 }
 if(data.$schema !== undefined){
 if(typeof data.$schema !== "string"){
-const err211 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err221 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err211];
+vErrors = [err221];
 }
 else {
-vErrors.push(err211);
+vErrors.push(err221);
 }
 errors++;
 }
 }
 }
 else {
-const err212 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err222 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err212];
+vErrors = [err222];
 }
 else {
-vErrors.push(err212);
+vErrors.push(err222);
 }
 errors++;
 }
@@ -3019,4 +3119,4 @@ return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts), domains and hosting plans that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`. A manifest file lists it unless it defines `hosting_plans`; a part of a manifest directory may leave it out.","type":"array","items":{"$ref":"#/$defs/client"}},"hosting_plans":{"title":"Hosting plans","description":"The hosting plans the panel should have, each with the keys it manages. Optional: plans not listed are left alone (unless prune.hosting_plans is true). A client's `plan` may name a plan listed here.","type":"array","items":{"$ref":"#/$defs/hosting_plan"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators, system domains and hosting plans in use are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"hosting_plans":{"title":"Prune hosting plans","description":"true: hosting plans the manifest does not list are deleted, except those a client is on (prune passes over them and says how many it kept). Off in runs scoped with --clients. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Hosting plans are matched by entries of their own, {hosting_plan: \"Premium*\"}: any text, case-sensitive, the whole name. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Pattern","description":"A name pattern of usernames and domain names, or {hosting_plan: ...} for plan names.","anyOf":[{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"},{"title":"Hosting plan pattern","description":"Plan names that prune never deletes: {hosting_plan: \"Premium*\"}, `*` matching any run of characters and `?` one; any text (plan names may hold spaces), case-sensitive, the whole name must match. Not empty.","type":"object","additionalProperties":false,"required":["hosting_plan"],"properties":{"hosting_plan":{"title":"Plan name pattern","description":"A plan name, with * and ? as wildcards, such as \"Premium*\".","type":"string"}}}]}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"send_login_credentials":{"title":"Send login credentials","description":"Create only: whether the panel mails the new client its login when the client is created (POST /clients send_login_credentials). Default false: a provisioning run mails no one unless asked. Never compared and never sent to a client that exists.","type":"boolean","default":false},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}},"hosting_plan":{"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1},"traffic":{"type":"integer","minimum":-1},"domains":{"type":"integer","minimum":-1},"subdomains":{"type":"integer","minimum":-1},"email_accounts":{"type":"integer","minimum":-1},"email_addresses":{"type":"integer","minimum":-1},"email_forwardings":{"type":"integer","minimum":-1},"databases":{"type":"integer","minimum":-1},"ftp_users":{"type":"integer","minimum":-1},"scheduled_tasks":{"type":"integer","minimum":-1}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null; `status` may also be true or false (a flag on some releases). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/manifest.schema.json","title":"panel-provision manifest","description":"The clients (hosting accounts), domains and hosting plans that should exist on the hosting panel. `provision plan` shows what would change; `provision apply` does it.","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"title":"Manifest format version","description":"Always 1 for this format.","const":1},"clients":{"title":"Clients","description":"The hosting accounts the panel should have, each with its domains. May be empty: `clients: []`. A manifest file lists it unless it defines `hosting_plans`; a part of a manifest directory may leave it out.","type":"array","items":{"$ref":"#/$defs/client"}},"hosting_plans":{"title":"Hosting plans","description":"The hosting plans the panel should have, each with the keys it manages. Optional: plans not listed are left alone (unless prune.hosting_plans is true). A client's `plan` may name a plan listed here.","type":"array","items":{"$ref":"#/$defs/hosting_plan"}},"prune":{"title":"Prune","description":"What may be deleted for not being listed in this manifest. Without `prune`, nothing is deleted for being unlisted: only what is marked `state: absent` is. Administrators, system domains and hosting plans in use are never pruned.","type":"object","additionalProperties":false,"properties":{"domains":{"title":"Prune domains","description":"true: the domains of a listed client that the manifest does not list are deleted. Default false.","type":"boolean","default":false},"clients":{"title":"Prune clients","description":"true: clients the manifest does not list are deleted, with their domains, mail, databases and files. Default false.","type":"boolean","default":false},"hosting_plans":{"title":"Prune hosting plans","description":"true: hosting plans the manifest does not list are deleted, except those a client is on (prune passes over them and says how many it kept). Off in runs scoped with --clients. Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Glob patterns of usernames and domain names that prune never deletes: `*` matches any run of characters (dots included), `?` one character; case-insensitive, the whole name must match. ASCII only: an international domain in its punycode form (xn--...); no trailing dot. Hosting plans are matched by entries of their own, {hosting_plan: \"Premium*\"}: any text, case-sensitive, the whole name. Example: [\"legacy-*\", \"*.example.org\"]. Default [].","type":"array","default":[],"items":{"title":"Pattern","description":"A name pattern of usernames and domain names, or {hosting_plan: ...} for plan names.","anyOf":[{"title":"Name pattern","description":"A username or domain name, with `*` and `?` as wildcards, such as legacy-* or *.example.org. Not empty; ASCII only (an international domain in its punycode form, xn--...); no trailing dot.","type":"string"},{"title":"Hosting plan pattern","description":"Plan names that prune never deletes: {hosting_plan: \"Premium*\"}, `*` matching any run of characters and `?` one; any text (plan names may hold spaces), case-sensitive, the whole name must match. Not empty.","type":"object","additionalProperties":false,"required":["hosting_plan"],"properties":{"hosting_plan":{"title":"Plan name pattern","description":"A plan name, with * and ? as wildcards, such as \"Premium*\".","type":"string"}}}]}}}},"$schema":{"title":"JSON Schema","description":"The address of this schema, for editors that read it from the document (a JSON manifest's `\"$schema\"`); ignored by provision.","type":"string"}},"$defs":{"client":{"title":"Client","description":"One hosting account (a system user on the server) and the domains it owns.","type":"object","additionalProperties":false,"required":["username"],"properties":{"username":{"title":"Username","description":"A lowercase letter first, then lowercase letters, digits, - and _ (at most 32 characters). Never rewritten: a username that breaks the rule is refused. Unique in the manifest.","type":"string","pattern":"^[a-z][a-z0-9_-]{0,31}$"},"state":{"title":"State","description":"present (the default): the client should exist. absent: the client is deleted when the panel has it, with its domains, mail, databases and files; a client marked absent has no other keys than `username` and `state`.","enum":["present","absent"],"default":"present"},"plan":{"title":"Hosting plan","description":"The name of an existing hosting plan on the panel (may contain spaces). Managed when given: a client on another plan is moved to this one. Omit it for the panel's default resources (and to leave an existing client's plan alone).","type":"string"},"email":{"title":"Email","description":"The client's contact address. Managed when given: a different address on the panel is updated. Omit it to leave the panel's address alone.","type":"string"},"suspended":{"title":"Suspended","description":"true: the client is suspended (cannot log in, sites offline); false: it is active. Managed when given: apply changes the panel to match. Omit it to leave the panel's setting alone.","type":"boolean"},"language":{"title":"Language","description":"The language of the client's panel and mails: an ISO 639-1 code such as de or en. Managed when given: a different language on the panel is updated. Omit it to leave the panel's language alone. A code that is not two lowercase letters is a warning, not an error: a panel may hold one.","type":"string","minLength":1},"send_login_credentials":{"title":"Send login credentials","description":"Create only: whether the panel mails the new client its login when the client is created (POST /clients send_login_credentials). Default false: a provisioning run mails no one unless asked. Never compared and never sent to a client that exists.","type":"boolean","default":false},"domains":{"title":"Domains","description":"The domains this client owns: a domain name, or a mapping {name: ..., ...} for a domain to delete (state: absent) or whose settings are managed (php_version, https, redirect) or DNS records (dns). Case-insensitive; international names are allowed and compared in their ASCII (punycode) form. Each domain is listed once in the whole manifest.","type":"array","default":[],"items":{"title":"Domain","description":"A bare domain name such as example.com (no scheme, path, port or trailing dot), or a mapping {name: example.com, ...} to say whether it should exist and which of its settings are managed.","anyOf":[{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot. The domain should exist.","type":"string"},{"title":"Domain entry","description":"A domain with its state and settings: {name: old.example.com, state: absent} deletes it when the panel has it; {name: shop.example.com, php_version: \"8.3\"} manages its PHP version. Each setting is managed only when given: one left out is never compared and never sent. A domain marked absent has no settings and no dns.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Domain name","description":"A bare domain name such as example.com: no scheme, path, port or trailing dot.","type":"string"},"state":{"title":"State","description":"present (the default): the domain should exist. absent: the domain is deleted when the panel has it (it must belong to this client).","enum":["present","absent"],"default":"present"},"php_version":{"title":"PHP version","description":"The PHP version of the domain: \"MAJOR.MINOR\" such as \"8.3\", \"7.4\" or \"8.10\", quoted (unquoted, YAML reads 8.10 as the number 8.1), or \"default\" for the panel's default. Managed when given; omit it to leave the panel's setting alone.","type":"string","pattern":"^(?:[0-9]{1,3}\\.[0-9]{1,3}|default)$"},"https":{"title":"HTTPS","description":"The domain's HTTPS settings: lets_encrypt, force and hsts, each managed only when given. Omit it to leave them all alone; an empty mapping manages nothing (a warning).","type":"object","additionalProperties":false,"properties":{"lets_encrypt":{"title":"Let's Encrypt","description":"true: the domain gets a Let's Encrypt certificate; false: it does not. Managed when given.","type":"boolean"},"force":{"title":"Force HTTPS","description":"true: plain HTTP requests are redirected to HTTPS; false: they are not. Managed when given.","type":"boolean"},"hsts":{"title":"HSTS","description":"HTTP Strict Transport Security: false turns it off; a mapping turns it on, like {max_age: 31536000, include_subdomains: true, preload: false}. max_age is required; include_subdomains and preload default to false. Managed when given.","anyOf":[{"title":"HSTS off","description":"false: no Strict-Transport-Security header.","const":false},{"title":"HSTS on","description":"The Strict-Transport-Security header: {max_age: 31536000, include_subdomains: true, preload: false}.","type":"object","additionalProperties":false,"required":["max_age"],"properties":{"max_age":{"title":"Max age","description":"How long browsers remember to use HTTPS only, in seconds (a whole number, 0 or more): 31536000 is one year. Required. Under 300 seconds or over two years (63072000) is a warning, not an error.","type":"integer","minimum":0},"include_subdomains":{"title":"Include subdomains","description":"true: the header covers the subdomains too. Default false.","type":"boolean","default":false},"preload":{"title":"Preload","description":"true: the header asks browsers' preload lists to include the domain (they also need max_age of a year or more and include_subdomains: a warning otherwise). Default false.","type":"boolean","default":false}}}]}}},"redirect":{"title":"Redirect","description":"Forwarding of the whole domain to a URL: false turns forwarding off; a mapping turns it on, like {to: \"https://example.com/\", status: 301}. Managed when given; omit it to leave the panel's setting alone.","anyOf":[{"title":"No redirect","description":"false: forwarding off (target.is_forwarding false); the panel's target stays as read, so a domain that forwarded keeps the old URL there (the plan says so): whether the panel restores its document root is not known.","const":false},{"title":"Redirect to a URL","description":"{to: \"https://example.com/\", status: 301}: to is required, status defaults to 301.","type":"object","additionalProperties":false,"required":["to"],"properties":{"to":{"title":"Target URL","description":"An absolute http or https URL with a host, such as \"https://example.com/shop\". Required. A redirect to the domain itself is a warning (a loop).","type":"string"},"status":{"title":"Status","description":"301 (moved permanently, the default) or 302 (found: a temporary redirect).","enum":[301,302],"default":301}}}]},"dns":{"title":"DNS records","description":"The domain's DNS zone: the records it should hold, like {ttl: 3600, records: [{host: \"@\", type: A, value: 192.0.2.10}], prune: true, keep: [\"_acme-challenge*\"]}. Listed records are added (or their TTL updated); records on the panel that are not listed stay unless prune is true. Not on a subdomain of a domain listed under the same client (its records live in the parent's zone, like host: _acme-challenge.shop), nor on a domain marked absent.","type":"object","additionalProperties":false,"required":["records"],"properties":{"ttl":{"title":"Default TTL","description":"The TTL of the records below that give none, in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default 3600.","type":"integer","minimum":60,"maximum":2592000,"default":3600},"records":{"title":"Records","description":"The records the zone should hold; may be empty (records: []). A record is (host, type, value): host and type compared case-insensitively, the value exactly. Each listed once.","type":"array","items":{"title":"DNS record","description":"One record of the zone: {host: www, type: A, value: 192.0.2.10, ttl: 300}.","type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"title":"Host","description":"The name relative to the domain: \"@\" for the domain itself, www, _dmarc, *.shop (a wildcard), _acme-challenge.shop (a subdomain's record). Case-insensitive. An absolute name (with a trailing dot) is refused.","type":"string"},"type":{"title":"Type","description":"The record type, in any case: A, AAAA, CNAME, MX, TXT, SRV, CAA and NS have their values checked; another type of letters and digits is a warning, not an error.","type":"string"},"value":{"title":"Value","description":"The record's data as the panel holds it, compared exactly: an IPv4 address for A, IPv6 for AAAA, a host name for CNAME and NS, \"priority host\" for MX (\"10 mail.example.com.\"), \"priority weight port target\" for SRV, \"flags tag value\" for CAA, any text for TXT without control characters (a newline, a tab: refused; over 255 characters is a warning: the panel splits it). Always a string: quote numbers.","type":"string"},"ttl":{"title":"TTL","description":"The record's TTL in seconds, a whole number from 60 (one minute) to 2592000 (30 days). Default: the block's ttl.","type":"integer","minimum":60,"maximum":2592000}}}},"prune":{"title":"Prune records","description":"true: records on the panel that are not listed are removed (except the hosts keep matches, and the apex NS records unless apex NS records are listed). Default false.","type":"boolean","default":false},"keep":{"title":"Never prune","description":"Host patterns that prune never removes: letters, digits, _, - and ., with * matching any run of characters and ? one; case-insensitive, relative to the zone like the hosts. Example: [\"_acme-challenge*\"]. Only with prune: true. Default [].","type":"array","default":[],"items":{"title":"Host pattern","description":"A host relative to the zone, with * and ? as wildcards, such as _acme-challenge*.","type":"string"}}}}}}]}}}},"hosting_plan":{"title":"Hosting plan","description":"One hosting plan: its name, and the keys of its objects (resources, permissions, php, php_fpm) that are managed, each only when given: {name: Business, resources: {disk_space: 10737418240, traffic: -1}, permissions: {ssh: true}}. {name: Legacy, state: absent} deletes the plan when the panel has it and no client is on it.","type":"object","additionalProperties":false,"required":["name"],"properties":{"name":{"title":"Plan name","description":"The plan's name as the panel shows it; may contain spaces. Compared exactly. Listed once in the manifest.","type":"string"},"state":{"title":"State","description":"present (the default): the plan should exist. absent: the plan is deleted when the panel has it, never while a client is on it; a plan marked absent has no other keys than `name` and `state`, and no client of the manifest may name it.","enum":["present","absent"],"default":"present"},"resources":{"title":"Resources","description":"The plan's limits, as GET /hosting-plans shows them: whole numbers, sizes in bytes, -1 for unlimited, like {disk_space: 10737418240, traffic: -1, domains: 10}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ): plan refuses to manage a key the panel's plans lack.","type":"object","properties":{"disk_space":{"type":"integer","minimum":-1,"maximum":9007199254740991},"traffic":{"type":"integer","minimum":-1,"maximum":9007199254740991},"domains":{"type":"integer","minimum":-1,"maximum":9007199254740991},"subdomains":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_accounts":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_addresses":{"type":"integer","minimum":-1,"maximum":9007199254740991},"email_forwardings":{"type":"integer","minimum":-1,"maximum":9007199254740991},"databases":{"type":"integer","minimum":-1,"maximum":9007199254740991},"ftp_users":{"type":"integer","minimum":-1,"maximum":9007199254740991},"scheduled_tasks":{"type":"integer","minimum":-1,"maximum":9007199254740991}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"permissions":{"title":"Permissions","description":"What the plan's clients may do: true or false, like {ssh: true, backup: true}. Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"ftp":{"type":"boolean"},"php":{"type":"boolean"},"perl":{"type":"boolean"},"ssh":{"type":"boolean"},"backup":{"type":"boolean"},"panel_access":{"type":"boolean"},"domain_security":{"type":"boolean"},"certificate_management":{"type":"boolean"},"file_manager":{"type":"boolean"},"dns_editor":{"type":"boolean"},"database_remote_access":{"type":"boolean"},"email_catchall":{"type":"boolean"},"applications":{"type":"boolean"},"ssh_jail":{"type":"boolean"},"delete_main_domain":{"type":"boolean"},"change_personal_data":{"type":"boolean"},"update_contact_data":{"type":"boolean"}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php":{"title":"PHP settings","description":"The plan's PHP settings, like {memory_limit: 512M, max_execution_time: 60}: memory_limit, post_max_size and upload_max_filesize are PHP sizes (a whole number with an optional K, M or G, or \"-1\"). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"memory_limit":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"max_execution_time":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"post_max_size":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"upload_max_filesize":{"type":"string","pattern":"^(?:-1|[0-9]{1,12}[KMGkmg]?)$"},"open_basedir":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"disable_functions":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"additional_settings":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"sendmail_from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"env_variables":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}},"php_fpm":{"title":"PHP-FPM settings","description":"The plan's PHP-FPM pool, like {pm: ondemand, max_children: 10}: strings, numbers or null; `status` may also be true or false (a flag on some releases). Each key managed only when given. A key not listed here is a warning, not an error (releases differ).","type":"object","properties":{"pm":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_children":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_requests":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"min_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"max_spare_servers":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]},"status":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]},"status_ip_restriction":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}},"additionalProperties":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]}}}}}};

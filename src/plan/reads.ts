@@ -34,7 +34,10 @@ export function readsForManifest(desired: Desired, scope?: readonly string[]): P
   };
 }
 
-/** For checking a saved plan against the panel: its domains, the fields its updates compare, the zones it changes. */
+/**
+ * For checking a saved plan against the panel: its domains and the parents its creates name, the
+ * fields its updates compare, the zones it changes.
+ */
 export function readsForSavedPlan(plan: Plan): PlanReads {
   const usernames = new Set<string>();
   const fields = new Set<ManagedField>();
@@ -45,7 +48,14 @@ export function readsForSavedPlan(plan: Plan): PlanReads {
     for (const f of change.fields) fields.add(f.field);
   }
   return {
-    domainNames: plan.changes.filter((c) => c.type !== 'client').map((c) => c.name),
+    // A subdomain's parent on the panel too: the fingerprint checks it is still the one the plan names.
+    domainNames: plan.changes.flatMap((c) =>
+      c.type === 'client'
+        ? []
+        : c.type === 'domain' && c.action === 'create' && c.parentDomain?.id != null
+          ? [c.name, c.parentDomain.name]
+          : [c.name],
+    ),
     details: { usernames, fields },
     zones: plan.changes.flatMap((c) => (c.type === 'dns_zone' && c.domainId !== null ? [c.name] : [])),
   };

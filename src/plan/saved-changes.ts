@@ -2,7 +2,7 @@ import { quote } from '../escape.js';
 import { assertNever, canonical } from '../util.js';
 import { requestFor } from './requests.js';
 import type { Change, ChangeAction, ChangeId } from './types.js';
-import { phaseOf } from './types.js';
+import { changeId, phaseOf } from './types.js';
 import { type ClientChangeJson, clientFromJson, clientProblems, clientToJson } from '../kinds/client/index.js';
 import { type DomainChangeJson, domainFromJson, domainProblems, domainToJson } from '../kinds/domain.js';
 import { type ZoneChangeJson, zoneFromJson, zoneProblems, zoneToJson } from '../kinds/zone.js';
@@ -77,7 +77,7 @@ export function readChanges(list: readonly ChangeJson[], problems: string[]): Ch
       else if (phaseOf(first) !== phaseOf(change))
         problems.push(`${path}.depends_on: ${quote(dep)} is a ${first.action}; a ${change.action} cannot wait for it`);
     }
-    problems.push(...kindProblems(change, item, path));
+    problems.push(...kindProblems(change, item, path, seen));
     if (problems.length === before && canonical(item.request) !== canonical(requestFor(change)))
       problems.push(`${path}.request: does not match the change: the file was edited`);
     // Listed, even when wrong in itself: its dependents are not blamed for its mistakes.
@@ -88,12 +88,15 @@ export function readChanges(list: readonly ChangeJson[], problems: string[]): Ch
 }
 
 /** What a change of its kind must say about itself beyond the schema: its room says. */
-function kindProblems(change: Change, item: ChangeJson, path: string): string[] {
+function kindProblems(change: Change, item: ChangeJson, path: string, seen: ReadonlyMap<string, Change>): string[] {
   switch (change.type) {
     case 'client':
       return clientProblems(change, item as ClientChangeJson, path);
     case 'domain':
-      return domainProblems(change, path);
+      return domainProblems(change, path, (name) => {
+        const before = seen.get(changeId('domain', name));
+        return before?.type === 'domain' && before.action === 'create' ? before.client : undefined;
+      });
     case 'dns_zone':
       return zoneProblems(change, path);
     case 'hosting_plan':

@@ -66,6 +66,23 @@ describe('executePlan and a password the secrets file cannot tell', () => {
     }
   });
 
+  it('a plan scoped to other clients leaves it alone, as apply --clients does', async () => {
+    const { simulator, panel, secretsFile, plan } = await twoOpenCreates();
+    try {
+      const notes: string[] = [];
+      await executePlan({ ...plan, scope: { clients: ['bob'] } }, panel, {
+        secretsFile,
+        onEvent: (e) => {
+          if (e.type === 'note') notes.push(e.message);
+        },
+      });
+      expect(simulator.requests.filter((r) => r.method === 'PUT')).toEqual([]);
+      expect(notes.join('\n')).toContain('it is outside --clients: an apply that covers it gives it a new one');
+    } finally {
+      await simulator.close();
+    }
+  });
+
   it('a PUT that never gets an answer: named in a warning, the intents left open for the next run', async () => {
     const { simulator, panel, secretsFile, plan } = await twoOpenCreates({
       intercept: (req) => (req.method === 'PUT' ? { status: 502, json: { message: 'Bad gateway.' } } : undefined),

@@ -153,6 +153,11 @@ describe('a password the secrets file cannot tell (two creates of one client lef
     const r = await run(['apply', w.file, '--auto-approve', '--clients', 'bob'], w.envWithSecrets);
     expect(r.code, r.stderr).toBe(0);
     expect(w.sim.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+    // Said as it is: not set by this run.
+    expect(r.stderr).toContain(
+      'which one the panel holds is unknown: it is outside --clients: an apply that covers it gives it a new one',
+    );
+    expect(r.stderr).not.toContain('this run gives it a new one');
     const all = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
     expect(all.code, all.stderr).toBe(0);
     expect(await currentPasswords(w.secrets)).toEqual({ alice: w.sim.state.passwordOf('alice') });

@@ -126,6 +126,22 @@ describe('a subdomain names its parent in its POST', () => {
   });
 });
 
+describe('a saved plan naming a parent the panel has', () => {
+  it('applies on a panel without a domain list: the parent is looked up by name too', async () => {
+    const manifest = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example, shop.alice.example]\n';
+    const w = await watched(manifest, {
+      listDomains: false,
+      parentDomains: 'given',
+      seed: { clients: [{ username: 'alice', domains: ['alice.example'] }] },
+    });
+    expect((await run(['plan', w.file, '--out', w.planFile], w.env)).code).toBe(0);
+    const applied = await run(['apply', w.planFile], w.envWithSecrets);
+    expect(applied.stderr).not.toContain('stale plan');
+    expect(applied.code).toBe(0);
+    expect(parents(w)['shop.alice.example']).toBe('alice.example');
+  });
+});
+
 describe('send_login_credentials', () => {
   const MANIFEST = `version: 1
 clients:

@@ -154,6 +154,30 @@ describe('plan file validation', () => {
     );
   });
 
+  it("refuses a subdomain hung under another client's domain, even with the digest made again", () => {
+    // mallory is created with the plan; zed owns other.example (id 70) on the panel.
+    const wants = desired({
+      alice: { domains: ['alice.example'] },
+      mallory: { domains: ['x.alice.example', 'x.other.example'] },
+    });
+    const forged = JSON.parse(saved(diff(wants, LIVE))) as { changes: Record<string, unknown>[] };
+    const edit = (name: string, parent: { name: string; id: number | null }, dependsOn?: string): void => {
+      const change = forged.changes.find((c) => c.name === name)!;
+      expect(change).not.toHaveProperty('parent_domain');
+      change.parent_domain = parent;
+      if (dependsOn !== undefined) (change.depends_on as string[]).push(dependsOn);
+      (change.request as { body: Record<string, unknown> }).body.id_parent_domain = parent.id;
+    };
+    edit('x.alice.example', { name: 'alice.example', id: null }, 'domain:alice.example');
+    edit('x.other.example', { name: 'other.example', id: 70 });
+    const text = JSON.stringify({ ...forged, plan_sha256: planDigest(forged) });
+    const at = (name: string): number => forged.changes.findIndex((c) => c.name === name);
+    expect(parseError(text).details).toEqual([
+      `changes[${at('x.alice.example')}].parent_domain.name: "alice.example" is not a domain this plan creates for "mallory"`,
+      `changes[${at('x.other.example')}].parent_domain.id: 70, yet the client is created in this plan and has no domain yet`,
+    ]);
+  });
+
   it('refuses an edit to any field the plan holds, once the file is consistent again: the digest covers the whole document', () => {
     type Editable = Record<string, unknown> & {
       changes: Record<string, unknown>[];

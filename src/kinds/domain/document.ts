@@ -108,10 +108,15 @@ export function domainFromJson(
 /**
  * What a domain's change read back must say of itself beyond the schema: a create waits for what
  * it names; each value it would send is one a manifest may give (the row's `unwritable`: a
- * MAJOR.MINOR version or "default", status 301 or 302, an http(s) URL, max_age 0 or more); an
- * update's body sends exactly what its fields say.
+ * MAJOR.MINOR version or "default", status 301 or 302, an http(s) URL, max_age 0 or more); a
+ * subdomain's parent is its own client's; an update's body sends exactly what its fields say.
  */
-export function domainProblems(change: DomainChange, path: string): string[] {
+export function domainProblems(
+  change: DomainChange,
+  path: string,
+  /** By name, the owner's username of a domain create listed before this change; undefined for none. */
+  createdBefore: (name: string) => string | undefined,
+): string[] {
   if (change.action === 'update') return updateProblems(change.fields, change.body, path);
   if (change.action !== 'create') return [];
   const problems: string[] = givenSettings(change.settings).flatMap(([row, value]) =>
@@ -126,9 +131,19 @@ export function domainProblems(change: DomainChange, path: string): string[] {
   const above = change.parentDomain;
   if (above !== undefined && !change.name.endsWith(`.${above.name}`))
     problems.push(`${path}.parent_domain.name: ${quote(above.name)} does not enclose ${quote(change.name)}`);
+  // A domain never hangs under another customer's: the planner names a parent of the same
+  // client only, and the fingerprint checks a panel parent's owner only for a client that exists.
   if (above?.id === null && !change.dependsOn.includes(changeId('domain', above.name)))
     problems.push(
       `${path}.parent_domain.id: null, yet the change does not depend on ${quote(changeId('domain', above.name))}`,
+    );
+  else if (above?.id === null && (createdBefore(above.name) ?? change.client) !== change.client)
+    problems.push(
+      `${path}.parent_domain.name: ${quote(above.name)} is not a domain this plan creates for ${quote(change.client)}`,
+    );
+  if (above !== undefined && above.id !== null && change.clientId === null)
+    problems.push(
+      `${path}.parent_domain.id: ${above.id}, yet the client is created in this plan and has no domain yet`,
     );
   return problems;
 }
