@@ -124,7 +124,7 @@ export async function recoverJournal(
     const id = listed.get(intent.username);
     const pending =
       `${at(intent.pendingLines)}: client ${quote(intent.username)} has a newer password pending ` +
-      'from a secrets reset whose outcome is unknown: the panel holds it or the current one';
+      'from a reset whose outcome is unknown: the panel holds it or the current one';
     if (id === undefined) warn(`${pending}; ${resetCommand(intent.username)} settles it`);
     else {
       // Which one the panel holds cannot be told: as for two creates, a new one settles it.
@@ -134,7 +134,7 @@ export async function recoverJournal(
   }
   for (const reset of found.goneResets) {
     note(
-      `${path}:${reset.line}: client ${quote(reset.username)} had a password pending from a secrets reset, ` +
+      `${path}:${reset.line}: client ${quote(reset.username)} had a password pending from a reset, ` +
         'and the panel no longer has the client: nothing is left to settle: closed',
     );
   }

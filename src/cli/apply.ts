@@ -88,7 +88,8 @@ export const apply: Command = {
   --generate-passwords       make each new client's password here (24 random letters and digits), write it
                              to the secrets file before the POST that sends it: no kill or lost answer loses one
   --settle-timeout SECONDS   how long a new client's domains are retried while the panel still sets
-                             the account up (400/404 right after its 201): ${settleTimeoutText}
+                             the account up (400/404 right after its 201), and how long after an
+                             earlier run's unanswered POST its client is looked for: ${settleTimeoutText}
   --format FORMAT            text (default) or json (outcomes for scripts on stdout; progress on stderr)
   --show-unmanaged           list the names of clients and domains the manifest does not list
 ${SCOPE_HELP}

@@ -7,9 +7,10 @@
  * The contract (design.md, "Adoption and passwords"):
  * - The last record of a client (panel_url + username) that has `password` or `password_age`
  *   holds its current password. `password` appears only where the panel holds that password:
- *   it answered, or a later run found the client created by the request that carried it.
- *   `password: null` says the password is unknown (lost with an answer); `secrets reset`
- *   repairs it.
+ *   it answered, or a later run found the client created by the request that carried it, or a
+ *   reset set it. `password: null` says the password is unknown (the panel refused the new one
+ *   apply tried to set; files from older versions): `secrets reset` repairs it. Open intents
+ *   that leave the password undecided are no null: the next apply sets a new one.
  * - A password written ahead of the request that sets it is `pending_password` (or
  *   `pending_password_age`), on an intent record: never current by itself. It is settled by
  *   the next record of its client with a password (it, another, or null), or by a `refused`
@@ -42,8 +43,8 @@ type Event =
 
 /**
  * A record that holds a client's password: the only place a password becomes current. `null`
- * when it is unknown (the client was adopted after its answer was lost, without a password
- * written ahead): `provision secrets reset` gives it a new one.
+ * when it is unknown (the panel refused the new password apply tried to set: apply/reset.ts;
+ * files from older versions): `provision secrets reset` gives it a new one.
  */
 export type SecretRecord = ClientRef & Event & { readonly password: string | null };
 
@@ -53,12 +54,12 @@ export type SecretRecord = ClientRef & Event & { readonly password: string | nul
  */
 export type EncryptedSecretRecord = ClientRef & Event & { readonly password_age: string };
 
-/** What an intent announces: a POST /clients (apply) or a PUT of a password (`secrets reset`). */
+/** What an intent announces: a POST /clients (apply) or a PUT of a password (`secrets reset`, or apply settling an unknown one). */
 type IntentKind = 'create_client' | 'reset_password';
 
 /**
  * A line written before the request leaves (write-ahead), so a killed run leaves a trace. With
- * a password made here (apply --generate-passwords, secrets reset) it carries it as
+ * a password made here (apply --generate-passwords, a reset) it carries it as
  * `pending_password`: readable by people after a crash, never current by itself.
  */
 export interface IntentRecord extends ClientRef {

@@ -151,7 +151,7 @@ describe('a reset left pending for a client the panel lists', () => {
     expect(said).toEqual([
       {
         kind: 'note',
-        text: `${path}:2: client "carol" has a newer password pending from a secrets reset whose outcome is unknown: the panel holds it or the current one: this run gives it a new one before anything else`,
+        text: `${path}:2: client "carol" has a newer password pending from a reset whose outcome is unknown: the panel holds it or the current one: this run gives it a new one before anything else`,
       },
     ]);
     expect(await current('carol')).toEqual({ current: 'old', open: [2] });
@@ -171,7 +171,7 @@ describe('a reset left pending for a client the panel no longer has', () => {
     expect(first.said).toEqual([
       {
         kind: 'note',
-        text: `${path}:2: client "carol" had a password pending from a secrets reset, and the panel no longer has the client: nothing is left to settle: closed`,
+        text: `${path}:2: client "carol" had a password pending from a reset, and the panel no longer has the client: nothing is left to settle: closed`,
       },
     ]);
     const last = parseJournal(await readFile(path, 'utf8')).at(-1);

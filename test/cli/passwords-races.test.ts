@@ -140,7 +140,7 @@ describe('an answer lost, then a refusal', () => {
     const next = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
     expect(next.code, next.stderr).toBe(0);
     expect(next.stderr).toMatch(
-      /secrets\.jsonl:2: client "alice" has a newer password pending from a secrets reset whose outcome is unknown: the panel holds it or the current one: this run gives it a new one/,
+      /secrets\.jsonl:2: client "alice" has a newer password pending from a reset whose outcome is unknown: the panel holds it or the current one: this run gives it a new one/,
     );
     expect(next.stderr).toContain('client "alice" (id 2): its password was unknown: a new one is set and recorded');
     const now = w.sim.state.passwordOf('alice');
