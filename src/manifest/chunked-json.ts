@@ -91,6 +91,8 @@ class Reader {
   token(): string {
     const { text } = this;
     const start = this.pos;
+    // `... ` at a line's start ends the document, in a flow collection too: yaml refuses the file.
+    if (start === this.lineStart && /^\.\.\.(?:[ \r\n]|$)/.test(text.slice(start, start + 4))) throw new GiveUp();
     let end = start;
     for (;;) {
       const c = text.charCodeAt(end);

@@ -140,6 +140,23 @@ describe('a manifest in YAML flow style', () => {
     expect(agree(text)).toBe(true);
     expect(agree(text.replace('alice.example]', 'alice.example] # a comment'))).toBe(false);
   });
+
+  it('leaves to the whole read a line that opens with `... `, the end of the document, inside the flow', () => {
+    // yaml refuses these (the document ends inside its flow collection): never read as a plan `... y`.
+    for (const text of [
+      '{"version": 1, "clients": [{"username": "a", "plan":\n... y}]}',
+      '{version: 1, clients: [{username: a, plan:\n... y}]}',
+      '{version: 1, clients: [{username: a,\n... y: b}]}',
+      '{version: 1, clients: [{username: a}], prune: {domains:\n... true}}',
+    ]) {
+      expect(parseManifestWhole(text, FILE).desired).toBeUndefined();
+      expect(agree(text)).toBe(false);
+      expect(parseManifestChunked(text, FILE, undefined, true)).toBeUndefined();
+    }
+    // Not a document marker: `...` then no space, or not at the line's start.
+    expect(agree('{version: 1, clients: [{username: a, plan:\n ... y}]}')).toBe(true);
+    expect(agree('{version: 1, clients: [{username: a, plan:\n...y}]}')).toBe(true);
+  });
 });
 
 describe('a document that opens with ---', () => {
