@@ -2,7 +2,7 @@ import { ProvisionError, type LocatedProblem } from '../errors.js';
 import { type LoadResult, parseManifestBytes } from '../manifest/load.js';
 import { type ManifestFiles, manifestDigest, parseManifestFiles, type PartDigest } from '../manifest/parts.js';
 import type { Desired, Diagnostic } from '../manifest/types.js';
-import { DEFAULT_MAX_MANIFEST_MB, manifestTooLarge, megabytes } from '../manifest/size.js';
+import { DEFAULT_MAX_MANIFEST_MB, MAX_MANIFEST_MB, manifestTooLarge, megabytes } from '../manifest/size.js';
 import { formatDiagnostic } from '../render/diagnostics.js';
 import { compare, plural, sha256Hex } from '../util.js';
 import { basename } from 'node:path';
@@ -52,6 +52,11 @@ export function loadManifest(
 /** Refuses `bytes` over the limit of `options`, before anything parses them. */
 function refuseTooLarge(bytes: Uint8Array, named: string, options: LoadOptions): void {
   const mb = options.maxManifestMb ?? DEFAULT_MAX_MANIFEST_MB;
+  // NaN or a string compares false with every size: the limit would silently be off.
+  if (typeof mb !== 'number' || !(mb > 0 && mb <= MAX_MANIFEST_MB))
+    throw new ProvisionError('usage', `maxManifestMb ${String(mb)} is out of range`, {
+      hint: `give a number of MB above 0 and at most ${MAX_MANIFEST_MB}`,
+    });
   if (bytes.length > megabytes(mb)) throw manifestTooLarge(named, bytes.length, mb, 'the maxManifestMb option');
 }
 

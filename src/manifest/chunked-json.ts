@@ -16,9 +16,13 @@ import { plainValue, type PosEntry, type PosNode } from './simple-items.js';
  * integer of at most 15 digits or a plain scalar simple-items.ts reads (`plainValue`); a plain
  * scalar a line break ends but not its item; a plain key whose colon a space does not follow; a control character in a string; a key twice in an object, a key
  * longer than 1,000 characters or `__proto__`; a line break between a key and its colon;
- * anything after the top-level object; a top level without a `clients` array.
+ * anything after the top-level object; a top level without a `clients` array; collections
+ * nested over 32 deep; a line that opens with `... ` (the document's end).
  * test/manifest/chunked-shapes.test.ts holds it to the whole read's answer.
  */
+
+/** Collections nested deeper than this are left to yaml (as simple-items.ts does; a manifest nests four deep). */
+const MAX_DEPTH = 32;
 
 /** Thrown inside the reader to give up; caught at its entry points, never beyond. */
 class GiveUp extends Error {
@@ -30,6 +34,8 @@ class Reader {
   pos = 0;
   line = 1;
   lineStart = 0;
+  /** Collections open around the value being read. */
+  depth = 0;
 
   constructor(readonly text: string) {}
 
@@ -61,15 +67,13 @@ class Reader {
   value(): { value: unknown; node: PosNode } {
     const at = this.here();
     const c = this.text[this.pos];
-    if (c === '{') return this.object(at);
-    if (c === '[') {
-      const values: unknown[] = [];
-      const items: PosNode[] = [];
-      this.items((item) => {
-        values.push(item.value);
-        items.push(item.node);
-      });
-      return { value: values, node: { ...at, items } };
+    if (c === '{' || c === '[') {
+      // Deeper is yaml's to refuse (it stops at its own limit), before this recursion overflows the stack.
+      if (this.depth >= MAX_DEPTH) throw new GiveUp();
+      this.depth++;
+      const read = c === '{' ? this.object(at) : this.array(at);
+      this.depth--;
+      return read;
     }
     if (c === '"') return { value: this.string(), node: at };
     const token = this.token();
@@ -84,6 +88,16 @@ class Reader {
     return { value: plain.value, node: at };
   }
 
+  array(at: { line: number; column: number }): { value: unknown[]; node: PosNode } {
+    const values: unknown[] = [];
+    const items: PosNode[] = [];
+    this.items((item) => {
+      values.push(item.value);
+      items.push(item.node);
+    });
+    return { value: values, node: { ...at, items } };
+  }
+
   /**
    * A plain token from here to `,`, `]`, `}`, `:` or the line's end, trailing spaces dropped; one
    * that a line break ends must be followed by `,`, `]` or `}` (else it may go on: yaml's to read).
@@ -91,6 +105,8 @@ class Reader {
   token(): string {
     const { text } = this;
     const start = this.pos;
+    // `... ` at a line's start ends the document, in a flow collection too: yaml refuses the file.
+    if (start === this.lineStart && /^\.\.\.(?:[ \r\n]|$)/.test(text.slice(start, start + 4))) throw new GiveUp();
     let end = start;
     for (;;) {
       const c = text.charCodeAt(end);

@@ -52,6 +52,15 @@ describe('maxManifestMb', () => {
     expect(thrown(() => loadManifest(past, 'huge.yaml')).message).toContain('over the manifest size limit of 16 MB');
   });
 
+  it('refuses a limit that is not a number of MB from above 0 to 500, rather than reading without one', () => {
+    for (const mb of [Number.NaN, Infinity, 0, -1, 501, '1' as unknown as number]) {
+      const e = thrown(() => loadManifest('version: 1\nclients: []\n', 'm.yaml', { maxManifestMb: mb }));
+      expect(e.code).toBe('usage');
+      expect(e.message).toBe(`maxManifestMb ${String(mb)} is out of range`);
+    }
+    expect(loadManifest('version: 1\nclients: []\n', 'm.yaml', { maxManifestMb: 500 }).desired.clients).toEqual([]);
+  });
+
   it("holds each of a directory's parts to it, naming the part", () => {
     const e = thrown(() =>
       loadManifestParts(

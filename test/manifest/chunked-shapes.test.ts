@@ -140,6 +140,45 @@ describe('a manifest in YAML flow style', () => {
     expect(agree(text)).toBe(true);
     expect(agree(text.replace('alice.example]', 'alice.example] # a comment'))).toBe(false);
   });
+
+  it('leaves deep nesting to the whole read, and never throws for it', () => {
+    for (const depth of [33, 1000, 5000]) {
+      const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+      for (const text of [
+        `{"version": 1, "clients": [{"username": "a", "x": ${deep}}]}`,
+        `{"version": 1, "clients": [{"username": "a"}], "x": ${deep}}`,
+      ]) {
+        expect(() => parseManifestChunked(text, FILE, undefined, true)).not.toThrow();
+        expect(parseManifestChunked(text, FILE, undefined, true)).toBeUndefined();
+        // yaml stops where its stack runs out ("nests too deeply"), so what it says depends on the stack.
+        const result = validateManifest(text, FILE);
+        expect(result.desired).toBeUndefined();
+        if (depth === 33) expect(result).toEqual(parseManifestWhole(text, FILE));
+        else expect(result.diagnostics.length).toBeGreaterThan(0);
+      }
+    }
+    // Up to 32 deep is read (its diagnostics the whole read's).
+    const nested = `{"version": 1, "clients": [{"username": "a", "x": ${'['.repeat(30)}${']'.repeat(30)}}]}`;
+    expect(parseManifestChunked(nested, FILE, undefined, true)).toEqual(parseManifestWhole(nested, FILE));
+    expect(parseManifestChunked(nested, FILE, undefined, true)).toBeDefined();
+  });
+
+  it('leaves to the whole read a line that opens with `... `, the end of the document, inside the flow', () => {
+    // yaml refuses these (the document ends inside its flow collection): never read as a plan `... y`.
+    for (const text of [
+      '{"version": 1, "clients": [{"username": "a", "plan":\n... y}]}',
+      '{version: 1, clients: [{username: a, plan:\n... y}]}',
+      '{version: 1, clients: [{username: a,\n... y: b}]}',
+      '{version: 1, clients: [{username: a}], prune: {domains:\n... true}}',
+    ]) {
+      expect(parseManifestWhole(text, FILE).desired).toBeUndefined();
+      expect(agree(text)).toBe(false);
+      expect(parseManifestChunked(text, FILE, undefined, true)).toBeUndefined();
+    }
+    // Not a document marker: `...` then no space, or not at the line's start.
+    expect(agree('{version: 1, clients: [{username: a, plan:\n ... y}]}')).toBe(true);
+    expect(agree('{version: 1, clients: [{username: a, plan:\n...y}]}')).toBe(true);
+  });
 });
 
 describe('a document that opens with ---', () => {
