@@ -226,6 +226,21 @@ describe("a domain's settings and a hosting plan written whole", () => {
     expect(simulator.requests.filter((r) => r.method === 'PUT')).toEqual([]); // the write behind is not a request
   });
 
+  test('a PUT of security refused with 503 before it landed: read again, as planned, built again and sent once more', async () => {
+    const simulator = await sim({
+      seed: shopSeed,
+      retryAfter: { seconds: 0, status: 503, first: 1 },
+      faultFilter: (r) => r.method === 'PUT',
+    });
+    const panel = client(simulator, { clock: fakeClock() });
+    const plan = await planned(panel, [{ name: 'shop.example', settings: { 'https.force': true } }]);
+    const [outcome] = await executeChanges(plan, adapter(panel), { concurrency: 4 });
+    expect(outcome).toMatchObject({ status: 'succeeded' });
+    // Never claimed done on a read that lacks the write: the second PUT is what carried it.
+    expect(simulator.requests.filter((r) => r.method === 'PUT')).toHaveLength(2);
+    expect(simulator.state.domainNamed('shop.example')?.security).toMatchObject({ is_prefer_https: true });
+  });
+
   test("a hosting plan's key changed in the panel between plan and PUT stays after the PUT of another key", async () => {
     const planId = (simulator: Simulator): number => simulator.state.planNamed('Business')?.id ?? -1;
     let id = -1;
