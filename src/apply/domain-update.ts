@@ -15,7 +15,7 @@ import { requestFor } from '../plan/requests.js';
 import type { Applied } from './execute.js';
 import { send } from './send.js';
 import type { Slot } from './walk.js';
-import { ObjectChanged, writeWhole } from './whole-write.js';
+import { writeManagedKeys } from './whole-write.js';
 
 /** Carries out domain settings updates. */
 export function domainUpdater(
@@ -28,31 +28,21 @@ export function domainUpdater(
       await slot.run(() => send(panel, requestFor(change), signal));
       return { id: change.domainId };
     }
-    const what = `the settings of domain ${quote(change.name)}`;
-    const done = await writeWhole(
+    return writeManagedKeys(
       panel,
       {
-        what,
+        what: `the settings of domain ${quote(change.name)}`,
+        id: change.domainId,
         read: () => readDomainById(panel, change.domainId),
-        build: (fresh) => {
-          const rebuilt = rebuildSettings(change.fields, fresh.settings);
-          if ('moved' in rebuilt)
-            throw new ObjectChanged(
-              what,
-              rebuilt.moved.map(
-                (m) =>
-                  `${m.field}: ${settingText(m.before)} when planned, ` +
-                  (m.now === undefined ? 'not readable now' : `${settingText(m.now)} now`),
-              ),
-            );
-          return { body: rebuilt.body, request: requestFor({ ...change, body: rebuilt.body }) };
-        },
-        landed: (now) => (settingsLanded(change.fields, now.settings) ? {} : undefined),
+        rebuild: (fresh) => rebuildSettings(change.fields, fresh.settings),
+        request: (body) => requestFor({ ...change, body }),
+        landed: (now) => settingsLanded(change.fields, now.settings),
+        show: settingText,
+        unread: 'not readable now',
       },
       slot,
       signal,
       tell,
     );
-    return done.note === undefined ? { id: change.domainId } : { id: change.domainId, note: done.note };
   };
 }

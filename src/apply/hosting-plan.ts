@@ -19,7 +19,7 @@ import { idOf } from './create-failures.js';
 import type { Applied } from './execute.js';
 import { send } from './send.js';
 import type { Slot } from './walk.js';
-import { ObjectChanged, writeWhole } from './whole-write.js';
+import { writeManagedKeys } from './whole-write.js';
 
 /** Creates plans; `ids` holds the id of each plan created in this run. */
 export function planCreator(
@@ -74,32 +74,21 @@ export function planUpdater(
   signal: AbortSignal | undefined,
   tell: (message: string) => void,
 ): (change: UpdateHostingPlan, slot: Slot) => Promise<Applied> {
-  return async (change, slot) => {
-    const what = `hosting plan ${quote(change.name)}`;
-    const done = await writeWhole(
+  return (change, slot) =>
+    writeManagedKeys(
       panel,
       {
-        what,
+        what: `hosting plan ${quote(change.name)}`,
+        id: change.planId,
         read: () => readHostingPlanById(panel, change.planId),
-        build: (fresh) => {
-          const rebuilt = rebuildPlanBody(change.fields, fresh.objects);
-          if ('moved' in rebuilt)
-            throw new ObjectChanged(
-              what,
-              rebuilt.moved.map(
-                (m) =>
-                  `${m.field}: ${jsonText(m.before)} when planned, ` +
-                  (m.now === undefined ? 'not in its record now' : `${jsonText(m.now)} now`),
-              ),
-            );
-          return { body: rebuilt.body, request: requestFor({ ...change, body: rebuilt.body }) };
-        },
-        landed: (now) => (planLanded(change.fields, now.objects) ? {} : undefined),
+        rebuild: (fresh) => rebuildPlanBody(change.fields, fresh.objects),
+        request: (body) => requestFor({ ...change, body }),
+        landed: (now) => planLanded(change.fields, now.objects),
+        show: jsonText,
+        unread: 'not in its record now',
       },
       slot,
       signal,
       tell,
     );
-    return done.note === undefined ? { id: change.planId } : { id: change.planId, note: done.note };
-  };
 }

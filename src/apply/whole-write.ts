@@ -17,6 +17,7 @@ import { MAX_WHOLE_WRITES, rewriteDelayMs, rewriteReason } from '../panel/retry.
 import type { PanelRequest } from '../plan/requests.js';
 import { messageOf, untilAborted } from '../util.js';
 import { send } from './send.js';
+import type { Applied } from './execute.js';
 import type { Slot } from './walk.js';
 
 /** What one whole-object write needs: how to read its object, build its request, and tell whether it landed. */
@@ -136,4 +137,66 @@ export class ObjectChanged extends Error {
         'run plan again, it shows it as it is now',
     );
   }
+}
+
+/** A key a change writes that moved since the plan read it: its value then, and now (undefined: not readable). */
+interface MovedKey<V> {
+  readonly field: string;
+  readonly before: V;
+  readonly now: V | undefined;
+}
+
+/**
+ * A whole-object write of the keys a change manages (a domain's settings, a hosting plan's
+ * objects): `rebuild` makes the body from the fresh read, or names the keys that moved since the
+ * plan (ObjectChanged: nothing sent); `landed` says whether a read holds what the change writes.
+ */
+export interface ManagedKeysWrite<R, B, V> {
+  /** How notes and errors name the object. */
+  readonly what: string;
+  /** The object's id on the panel, the change's outcome. */
+  readonly id: number;
+  read(): Promise<R>;
+  rebuild(fresh: R): { readonly body: B } | { readonly moved: readonly MovedKey<V>[] };
+  request(body: B): PanelRequest;
+  landed(now: R): boolean;
+  /** A key's value as a moved key's sentence shows it. */
+  show(value: V): string;
+  /** What a moved key's sentence says when the fresh read does not hold it. */
+  readonly unread: string;
+}
+
+/** Carries out `write` through writeWhole (see the file's comment). */
+export async function writeManagedKeys<R, B, V>(
+  panel: PanelClient,
+  write: ManagedKeysWrite<R, B, V>,
+  slot: Slot,
+  signal: AbortSignal | undefined,
+  tell: (message: string) => void,
+): Promise<Applied> {
+  const done = await writeWhole(
+    panel,
+    {
+      what: write.what,
+      read: () => write.read(),
+      build: (fresh) => {
+        const rebuilt = write.rebuild(fresh);
+        if ('moved' in rebuilt)
+          throw new ObjectChanged(
+            write.what,
+            rebuilt.moved.map(
+              (m) =>
+                `${m.field}: ${write.show(m.before)} when planned, ` +
+                (m.now === undefined ? write.unread : `${write.show(m.now)} now`),
+            ),
+          );
+        return { body: rebuilt.body, request: write.request(rebuilt.body) };
+      },
+      landed: (now) => (write.landed(now) ? {} : undefined),
+    },
+    slot,
+    signal,
+    tell,
+  );
+  return done.note === undefined ? { id: write.id } : { id: write.id, note: done.note };
 }
