@@ -4,8 +4,8 @@ import type { PanelClient, PanelClock } from '../panel/client.js';
 import { findClient } from '../panel/read.js';
 import { refusal, settleDelayMs } from '../panel/retry.js';
 import type { LiveClient } from '../panel/types.js';
-import { requestFor, type PanelRequest } from '../plan/requests.js';
-import type { CreateClient } from '../plan/types.js';
+import { type NewIds, requestFor, type PanelRequest } from '../plan/requests.js';
+import { changeId, type CreateClient } from '../plan/types.js';
 import { type EncryptedSecretRecord, newIntentId, type SecretRecord, type SecretsSink } from '../secrets/journal.js';
 import { generatePassword } from '../secrets/password.js';
 import type { EarlierCreates, Pending } from '../secrets/recovery.js';
@@ -61,7 +61,7 @@ export interface ClientContext {
   readonly tell: (message: string) => void;
   readonly interrupted: () => boolean;
   /** Hosting plans created in this run, by name: their clients' id_hosting_plan. */
-  readonly newPlanIds: ReadonlyMap<string, number>;
+  readonly newIds: NewIds;
   /** The POST, its ambiguous failures resolved (create.ts). */
   readonly post: (
     request: PanelRequest,
@@ -79,11 +79,11 @@ export async function createClient(
   slot: Slot,
 ): Promise<Applied> {
   const { panel, options, tell, now } = ctx;
-  if (change.hostingPlan?.id === null && !ctx.newPlanIds.has(change.hostingPlan.name))
+  if (change.hostingPlan?.id === null && !ctx.newIds.has(changeId('hosting_plan', change.hostingPlan.name)))
     throw new Error(
       `the id of hosting plan ${quote(change.hostingPlan.name)} is unknown: it was not created in this run`,
     );
-  const planned = requestFor(change, undefined, ctx.newPlanIds);
+  const planned = requestFor(change, ctx.newIds);
   const described = panel.describe(planned.method, planned.path);
   const name = change.name;
   const base = { panel_url: options.panelUrl, username: name };

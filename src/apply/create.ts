@@ -3,8 +3,8 @@ import type { PanelClient, PanelClock } from '../panel/client.js';
 import type { PanelHttpError } from '../panel/errors.js';
 import { findDomain } from '../panel/read.js';
 import { ambiguity, mayBeSettling, refusal, repostDelayMs, settleDelayMs } from '../panel/retry.js';
-import { requestFor, type PanelRequest } from '../plan/requests.js';
-import type { CreateClient, CreateDomain } from '../plan/types.js';
+import { type NewIds, requestFor, type PanelRequest } from '../plan/requests.js';
+import { changeId, type CreateClient, type CreateDomain } from '../plan/types.js';
 import type { SecretsSink } from '../secrets/journal.js';
 import { formatSeconds, untilAborted } from '../util.js';
 import type { PanelAdapterOptions } from './adapter-options.js';
@@ -63,18 +63,17 @@ interface Creator {
 export function creator(
   panel: PanelClient,
   options: PanelAdapterOptions,
-  /** Hosting plans created in this run, by name: their clients' id_hosting_plan. */
-  newPlanIds: ReadonlyMap<string, number> = new Map(),
+  /**
+   * The ids of what this run created, by change id (the adapter records each create's): a
+   * client's hosting plan, a domain's client, a subdomain's parent.
+   */
+  newIds: NewIds = new Map(),
 ): Creator {
   const clock: PanelClock = { ...panel.clock, ...options.clock };
   const now = options.now ?? (() => new Date());
   const tell = (message: string): void => options.onEvent?.({ type: 'note', message });
   /** A function, not a value: the signal may abort during any await. */
   const interrupted = (): boolean => options.signal?.aborted === true;
-  /** Clients created in this run, by username: their domains' id_user. */
-  const newClientIds = new Map<string, number>();
-  /** Domains created in this run, by name: their zones' ids. */
-  const newDomainIds = new Map<string, number>();
 
   /**
    * After an attempt whose outcome is unknown (`unsure`), a later attempt was refused (`err`,
@@ -183,7 +182,7 @@ export function creator(
   };
 
   const createDomain = async (change: CreateDomain, slot: Slot): Promise<Applied> => {
-    const request = requestFor(change, newClientIds, undefined, newDomainIds);
+    const request = requestFor(change, newIds);
     const idUser = request.body?.id_user ?? null;
     if (idUser === null)
       throw new Error(`the id of client ${quote(change.client)} is unknown: it was not created in this run`);
@@ -209,21 +208,13 @@ export function creator(
     now,
     tell,
     interrupted,
-    newPlanIds,
+    newIds,
     post: (request, label, find, left, slot) => create(request, label, find, false, left, slot),
   };
 
   return {
-    async createClient(change, sink, slot = NO_SLOT) {
-      const applied = await createClient(clientContext, change, sink, slot);
-      newClientIds.set(change.name, applied.id);
-      return applied;
-    },
-    async createDomain(change, slot = NO_SLOT) {
-      const applied = await createDomain(change, slot);
-      newDomainIds.set(change.name, applied.id);
-      return applied;
-    },
-    domainIdOf: (name) => newDomainIds.get(name),
+    createClient: (change, sink, slot = NO_SLOT) => createClient(clientContext, change, sink, slot),
+    createDomain: (change, slot = NO_SLOT) => createDomain(change, slot),
+    domainIdOf: (name) => newIds.get(changeId('domain', name)),
   };
 }

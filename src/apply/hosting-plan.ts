@@ -21,17 +21,14 @@ import { send } from './send.js';
 import type { Slot } from './walk.js';
 import { writeManagedKeys } from './whole-write.js';
 
-/** Creates plans; `ids` holds the id of each plan created in this run. */
+/** Creates plans. */
 export function planCreator(
   panel: PanelClient,
   signal: AbortSignal | undefined,
   tell: (message: string) => void,
 ): {
   create(change: CreateHostingPlan, slot: Slot): Promise<Applied>;
-  /** The plans created in this run, by name. */
-  readonly ids: ReadonlyMap<string, number>;
 } {
-  const ids = new Map<string, number>();
   const create = async (change: CreateHostingPlan, slot: Slot): Promise<Applied> => {
     const request = requestFor(change);
     const described = panel.describe(request.method, request.path);
@@ -58,14 +55,7 @@ export function planCreator(
       return { id, note: 'the answer had no id: looked the plan up by name' };
     }
   };
-  return {
-    async create(change, slot) {
-      const applied = await create(change, slot);
-      ids.set(change.name, applied.id);
-      return applied;
-    },
-    ids,
-  };
+  return { create };
 }
 
 /** Carries out hosting plan updates (see the file's comment). */

@@ -11,6 +11,7 @@ import { createsClients } from '../plan/guards.js';
 import { requestFor } from '../plan/requests.js';
 import type {
   Change,
+  ChangeId,
   DeleteClient,
   DeleteDomain,
   DeleteHostingPlan,
@@ -46,8 +47,10 @@ import type { Applied, ChangeAdapter } from './execute.js';
  */
 export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): ChangeAdapter {
   const tell = (message: string): void => options.onEvent?.({ type: 'note', message });
+  /** The ids of what this run created, by change id: what a later change names takes them from here. */
+  const newIds = new Map<ChangeId, number>();
   const plans = planCreator(panel, options.signal, tell);
-  const creates = creator(panel, options, plans.ids);
+  const creates = creator(panel, options, newIds);
   const writeZone = zoneWriter(panel, (name) => creates.domainIdOf(name), options.signal, tell);
 
   const updateDomain = domainUpdater(panel, options.signal, tell);
@@ -57,7 +60,7 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
     switch (change.type) {
       case 'client':
         // Fields that differ, each whole: a partial PUT, retried as any idempotent request.
-        await slot.run(() => send(panel, requestFor(change, undefined, plans.ids), options.signal));
+        await slot.run(() => send(panel, requestFor(change, newIds), options.signal));
         return { id: change.clientId };
       case 'domain':
         return updateDomain(change, slot);
@@ -120,6 +123,56 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
     }
   };
 
+  const dispatch = async (change: Change, slot: Slot): Promise<Applied> => {
+    switch (change.action) {
+      case 'create':
+        switch (change.type) {
+          case 'client':
+            // check() refused a plan that creates clients without a secrets sink.
+            if (options.secrets === undefined)
+              throw new Error('creating clients needs a secrets file for their passwords');
+            return creates.createClient(change, options.secrets, slot);
+          case 'domain':
+            return creates.createDomain(change, slot);
+          case 'hosting_plan':
+            return plans.create(change, slot);
+          default:
+            return assertNever(change);
+        }
+      case 'update':
+        return change.type === 'dns_zone' ? writeZone(change, slot) : update(change, slot);
+      case 'delete':
+        switch (change.type) {
+          case 'client':
+            return remove(
+              change,
+              change.clientId,
+              async () => (await findClientById(panel, change.clientId)) !== undefined,
+              slot,
+            );
+          case 'domain':
+            return remove(
+              change,
+              change.domainId,
+              async () => (await findDomain(panel, change.name))?.id === change.domainId,
+              slot,
+            );
+          case 'hosting_plan':
+            await stillUnused(change, slot);
+            return remove(
+              change,
+              change.planId,
+              async () => (await findHostingPlan(panel, change.name))?.id === change.planId,
+              slot,
+            );
+          default:
+            return assertNever(change);
+        }
+      default:
+        return assertNever(change);
+    }
+  };
+
   return {
     // Each request runs through the executor's slot; the secrets file's flushes run outside it.
     perRequest: true,
@@ -132,53 +185,9 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
       }
     },
     async apply(change: Change, slot: Slot = NO_SLOT): Promise<Applied> {
-      switch (change.action) {
-        case 'create':
-          switch (change.type) {
-            case 'client':
-              // check() refused a plan that creates clients without a secrets sink.
-              if (options.secrets === undefined)
-                throw new Error('creating clients needs a secrets file for their passwords');
-              return creates.createClient(change, options.secrets, slot);
-            case 'domain':
-              return creates.createDomain(change, slot);
-            case 'hosting_plan':
-              return plans.create(change, slot);
-            default:
-              return assertNever(change);
-          }
-        case 'update':
-          return change.type === 'dns_zone' ? writeZone(change, slot) : update(change, slot);
-        case 'delete':
-          switch (change.type) {
-            case 'client':
-              return remove(
-                change,
-                change.clientId,
-                async () => (await findClientById(panel, change.clientId)) !== undefined,
-                slot,
-              );
-            case 'domain':
-              return remove(
-                change,
-                change.domainId,
-                async () => (await findDomain(panel, change.name))?.id === change.domainId,
-                slot,
-              );
-            case 'hosting_plan':
-              await stillUnused(change, slot);
-              return remove(
-                change,
-                change.planId,
-                async () => (await findHostingPlan(panel, change.name))?.id === change.planId,
-                slot,
-              );
-            default:
-              return assertNever(change);
-          }
-        default:
-          return assertNever(change);
-      }
+      const applied = await dispatch(change, slot);
+      if (change.action === 'create') newIds.set(change.id, applied.id);
+      return applied;
     },
   };
 }

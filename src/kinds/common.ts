@@ -5,13 +5,10 @@
 import { type JsonObject, type JsonValue, plural } from '../util.js';
 
 /**
- * `client:<username>`, `domain:<ascii name>`, `dns_zone:<ascii name>` or `hosting_plan:<name>`: unique
- * within a plan (one change per resource).
+ * `<kind>:<name>`: `client:<username>`, `domain:<ascii name>`, ...: unique within a plan (one
+ * change per resource). `N` narrows it to one kind's.
  */
-export type ChangeId = `client:${string}` | `domain:${string}` | `dns_zone:${string}` | `hosting_plan:${string}`;
-
-/** The kinds of resource the engine manages, as a change's `type` says them. */
-export type KindName = 'client' | 'domain' | 'dns_zone' | 'hosting_plan';
+export type ChangeId<N extends string = string> = `${N}:${string}`;
 
 /** How people's text names a kind: `1 client`, `2 clients`, `clients to create`. */
 export interface KindNoun {
@@ -19,14 +16,16 @@ export interface KindNoun {
   readonly many: string;
 }
 
-/** The change id of a client or a domain: the one place the form is written. */
-export function changeId(type: KindName, name: string): ChangeId {
+/** The change id of a resource of kind `type`: the one place the form is written. */
+export function changeId<N extends string>(type: N, name: string): ChangeId<N> {
   return `${type}:${name}`;
 }
 
 /** What every change has, whatever its kind and action. */
-export interface ChangeBase {
-  readonly id: ChangeId;
+export interface ChangeBase<N extends string = string> {
+  readonly id: ChangeId<N>;
+  /** Its kind's name (the table of kinds, ./index.ts). */
+  readonly type: N;
   readonly name: string;
   /** Why this change is in the plan, for people. */
   readonly reason: string;

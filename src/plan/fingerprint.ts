@@ -1,10 +1,7 @@
 import type { Live } from '../panel/types.js';
-import { clientFacts, type ClientFactIndex } from '../kinds/client/index.js';
-import { domainFacts, type DomainFactIndex } from '../kinds/domain.js';
-import { zoneFacts, type ZoneFactIndex } from '../kinds/zone.js';
-import { hostingPlanFacts, type HostingPlanFactIndex } from '../kinds/hosting-plan.js';
+import { type FactIndex, kindOf } from '../kinds/index.js';
 import type { Fact } from '../kinds/facts.js';
-import { assertNever, sha256Hex } from '../util.js';
+import { sha256Hex } from '../util.js';
 import { LiveIndex } from './live-index.js';
 import type { Change, Plan } from './types.js';
 
@@ -18,19 +15,8 @@ import type { Change, Plan } from './types.js';
  */
 
 /** The facts one change depends on, as its kind's room states them (each room's facts.ts). */
-function factsOf(change: Change): Fact<ClientFactIndex & DomainFactIndex & ZoneFactIndex & HostingPlanFactIndex>[] {
-  switch (change.type) {
-    case 'client':
-      return clientFacts(change);
-    case 'domain':
-      return domainFacts(change);
-    case 'dns_zone':
-      return zoneFacts(change);
-    case 'hosting_plan':
-      return hostingPlanFacts(change);
-    default:
-      return assertNever(change);
-  }
+function factsOf(change: Change): readonly Fact<FactIndex>[] {
+  return kindOf(change).facts(change);
 }
 
 /** The panel facts the plan depends on, as `key -> value`, read from `live`. */

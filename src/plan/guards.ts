@@ -1,7 +1,8 @@
 import { quote } from '../escape.js';
 import { assertNever, plural } from '../util.js';
 import type { Change, Plan } from './types.js';
-import { zoneDeletes } from '../kinds/zone.js';
+import { kindOf } from '../kinds/index.js';
+import type { Weight } from '../kinds/kind.js';
 
 /**
  * The rails a plan is checked against before apply sends anything (pure: the CLI decides what
@@ -19,32 +20,8 @@ export const DEFAULT_MAX_DELETES = 10;
  * that goes with it; a client whose domains the panel cannot list is marked `unknown`; a zone's
  * update counts once per record it removes.
  */
-export function weight(change: Change): {
-  readonly creates: number;
-  readonly deletes: number;
-  readonly unknown?: true;
-} {
-  switch (change.action) {
-    case 'create':
-      return { creates: 1, deletes: 0 };
-    case 'update':
-      // A zone's removed records count one each: a prune can empty a zone.
-      return { creates: 0, deletes: change.type === 'dns_zone' ? zoneDeletes(change) : 0 };
-    case 'delete':
-      switch (change.type) {
-        case 'client':
-          return change.domainNames === null
-            ? { creates: 0, deletes: 1, unknown: true }
-            : { creates: 0, deletes: 1 + change.domainNames.length };
-        case 'domain':
-        case 'hosting_plan':
-          return { creates: 0, deletes: 1 };
-        default:
-          return assertNever(change);
-      }
-    default:
-      return assertNever(change);
-  }
+export function weight(change: Change): Weight {
+  return kindOf(change).weight(change);
 }
 
 /** Resources the plan creates and deletes in all, and how many deleted clients take domains nobody could count. */

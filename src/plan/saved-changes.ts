@@ -1,17 +1,12 @@
 import { quote } from '../escape.js';
-import { assertNever, canonical } from '../util.js';
+import { canonical } from '../util.js';
 import { requestFor } from './requests.js';
 import type { Change, ChangeAction, ChangeId } from './types.js';
-import { changeId, phaseOf } from './types.js';
-import { type ClientChangeJson, clientFromJson, clientProblems, clientToJson } from '../kinds/client/index.js';
-import { type DomainChangeJson, domainFromJson, domainProblems, domainToJson } from '../kinds/domain.js';
-import { type ZoneChangeJson, zoneFromJson, zoneProblems, zoneToJson } from '../kinds/zone.js';
-import {
-  type HostingPlanChangeJson,
-  hostingPlanFromJson,
-  hostingPlanProblems,
-  hostingPlanToJson,
-} from '../kinds/hosting-plan.js';
+import { phaseOf } from './types.js';
+import type { ClientChangeJson } from '../kinds/client/index.js';
+import type { DomainChangeJson } from '../kinds/domain.js';
+import type { ZoneChangeJson } from '../kinds/zone.js';
+import { KINDS, kindOf } from '../kinds/index.js';
 
 /**
  * The plan document's changes, both ways (plan/saved.ts owns the document around them): each
@@ -27,18 +22,7 @@ import {
 export function changeToJson(change: Change): Record<string, unknown> {
   const common = { id: change.id, action: change.action, type: change.type, name: change.name };
   const tail = { reason: change.reason, depends_on: change.dependsOn, request: requestFor(change) };
-  switch (change.type) {
-    case 'client':
-      return { ...common, ...clientToJson(change), ...tail };
-    case 'domain':
-      return { ...common, ...domainToJson(change), ...tail };
-    case 'dns_zone':
-      return { ...common, ...zoneToJson(change), ...tail };
-    case 'hosting_plan':
-      return { ...common, ...hostingPlanToJson(change), ...tail };
-    default:
-      return assertNever(change);
-  }
+  return { ...common, ...kindOf(change).toJson(change), ...tail };
 }
 
 /** The fields of a document that passed the schema, as the reader uses them: the common ones and each kind's. */
@@ -89,36 +73,12 @@ export function readChanges(list: readonly ChangeJson[], problems: string[]): Ch
 
 /** What a change of its kind must say about itself beyond the schema: its room says. */
 function kindProblems(change: Change, item: ChangeJson, path: string, seen: ReadonlyMap<string, Change>): string[] {
-  switch (change.type) {
-    case 'client':
-      return clientProblems(change, item as ClientChangeJson, path);
-    case 'domain':
-      return domainProblems(change, path, (name) => {
-        const before = seen.get(changeId('domain', name));
-        return before?.type === 'domain' && before.action === 'create' ? before.client : undefined;
-      });
-    case 'dns_zone':
-      return zoneProblems(change, path);
-    case 'hosting_plan':
-      return hostingPlanProblems(change, path);
-    default:
-      return assertNever(change);
-  }
+  return [...kindOf(change).problems(change, item, path, (id) => seen.get(id))];
 }
 
 /** The change an item describes, built by its kind's room from the common fields. */
 function changeFromJson(item: ChangeJson): Change {
   const base = { name: item.name, reason: item.reason, dependsOn: item.depends_on };
-  switch (item.type) {
-    case 'client':
-      return clientFromJson(item as ClientChangeJson, base);
-    case 'domain':
-      return domainFromJson(item as DomainChangeJson, base);
-    case 'dns_zone':
-      return zoneFromJson(item, base);
-    case 'hosting_plan':
-      return hostingPlanFromJson(item as unknown as HostingPlanChangeJson, base);
-    default:
-      return assertNever(item.type);
-  }
+  // The schema allows only the table's kinds in `type`.
+  return (KINDS[item.type] as unknown as { fromJson(item: ChangeJson, b: typeof base): Change }).fromJson(item, base);
 }

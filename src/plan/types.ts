@@ -1,17 +1,13 @@
-import type { CreateDomain, DeleteDomain, DomainConflict, DomainSetting, UpdateDomain } from '../kinds/domain.js';
-import type { ClientField, CreateClient, DeleteClient, UpdateClient } from '../kinds/client/index.js';
+import type { DomainConflict, DomainSetting } from '../kinds/domain.js';
+import type { ClientField } from '../kinds/client/index.js';
 import { assertNever } from '../util.js';
-import type { UpdateZone } from '../kinds/zone/changes.js';
 import type { ZoneConflict } from '../kinds/zone/conflicts.js';
-import type {
-  CreateHostingPlan,
-  DeleteHostingPlan,
-  PlanConflict,
-  UpdateHostingPlan,
-} from '../kinds/hosting-plan/changes.js';
+import type { PlanConflict } from '../kinds/hosting-plan/changes.js';
+import type { Change } from '../kinds/index.js';
 
-export type { ChangeId, HostingPlanRef } from '../kinds/common.js';
+export type { HostingPlanRef } from '../kinds/common.js';
 export { changeId } from '../kinds/common.js';
+export type { Change, ChangeId, KindName } from '../kinds/index.js';
 export type { CreateClient, DeleteClient, FieldChange, UpdateClient } from '../kinds/client/index.js';
 export type { CreateDomain, DeleteDomain, UpdateDomain } from '../kinds/domain.js';
 export type { UpdateZone } from '../kinds/zone/changes.js';
@@ -43,22 +39,6 @@ export interface Plan {
    */
   readonly scope?: { readonly clients: readonly string[] };
 }
-
-/**
- * One change, a closed union on `action` × `type`: every branch over it ends in assertNever,
- * and each kind has one converter to its request (requests.ts).
- */
-export type Change =
-  | CreateClient
-  | CreateDomain
-  | CreateHostingPlan
-  | UpdateClient
-  | UpdateDomain
-  | UpdateZone
-  | UpdateHostingPlan
-  | DeleteClient
-  | DeleteDomain
-  | DeleteHostingPlan;
 
 export type ChangeAction = Change['action'];
 

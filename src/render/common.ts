@@ -3,35 +3,12 @@ import type { Change, ChangeAction, Plan } from '../plan/types.js';
 import { requestFor } from '../plan/requests.js';
 import type { PlanSource } from '../plan/saved.js';
 import { jsonText, quote } from '../escape.js';
-import {
-  CLIENT_NOUN,
-  clientSubject,
-  fieldsText,
-  goesWith as clientGoesWith,
-  unknownLine as clientUnknownLine,
-} from '../kinds/client/index.js';
-import type { KindName, KindNoun } from '../kinds/common.js';
-import {
-  isZoneConflict,
-  recordSign,
-  recordText,
-  ZONE_NOUN,
-  zoneConflictText,
-  zoneDeletes,
-  zoneRequestLine,
-  zoneSubject,
-} from '../kinds/zone.js';
-import { HOSTING_PLAN_NOUN, hostingPlanSubject, planConflictText, planFieldsText } from '../kinds/hosting-plan.js';
-import {
-  conflictText,
-  DOMAIN_NOUN,
-  domainSubject,
-  givenSettings,
-  settingsText,
-  settingText,
-  settingUnknownLine,
-  unicodeForm,
-} from '../kinds/domain.js';
+import { unknownLine as clientUnknownLine } from '../kinds/client/index.js';
+import { KIND_NAMES, KINDS as TABLE, kindOf, type KindName } from '../kinds/index.js';
+import type { KindNoun } from '../kinds/common.js';
+import { isZoneConflict, recordSign, zoneConflictText, zoneDeletes } from '../kinds/zone.js';
+import { planConflictText } from '../kinds/hosting-plan.js';
+import { conflictText, givenSettings, settingText, settingUnknownLine } from '../kinds/domain.js';
 
 export { fieldsText } from '../kinds/client/index.js';
 
@@ -45,25 +22,19 @@ export const KNOWN_AFTER_APPLY = '(known after apply)';
 
 /** `POST /domains {"domain":"a.example","id_user":(known after apply)}`, `DELETE /clients/7` */
 export function requestLine(change: Change): string {
-  // A zone's body is its whole record list: said in short (JSON keeps it whole).
-  if (change.type === 'dns_zone') return zoneRequestLine(change);
+  const short = kindOf(change).requestLine?.(change);
+  if (short !== undefined) return short;
   const { method, path, body } = requestFor(change);
   if (body === null) return `${method} ${path}`;
   const fields = Object.entries(body).map(([k, v]) => `${jsonText(k)}:${v === null ? KNOWN_AFTER_APPLY : jsonText(v)}`);
   return `${method} ${path} {${fields.join(',')}}`;
 }
 
-/**
- * How people's text names each kind, as its room says; in the order summaries list the kinds.
- * A new kind's room gives its noun here, or this does not compile.
- */
-export const NOUNS: { readonly [K in KindName]: KindNoun } = {
-  client: CLIENT_NOUN,
-  domain: DOMAIN_NOUN,
-  dns_zone: ZONE_NOUN,
-  hosting_plan: HOSTING_PLAN_NOUN,
+/** How people's text names each kind, as its room says; in the order summaries list the kinds. */
+export const NOUNS = Object.fromEntries(KIND_NAMES.map((name) => [name, TABLE[name].noun])) as {
+  readonly [K in KindName]: KindNoun;
 };
-export const KINDS = Object.keys(NOUNS) as KindName[];
+export const KINDS = KIND_NAMES;
 
 /** `3 clients`: a count of a kind, in its noun. */
 export function countOf(n: number, kind: KindName): string {
@@ -72,36 +43,15 @@ export function countOf(n: number, kind: KindName): string {
 
 /** `client "alice"` / `domain "a.example" of client "alice"` */
 export function subject(change: Change): string {
-  switch (change.type) {
-    case 'client':
-      return clientSubject(change);
-    case 'domain':
-      return domainSubject(change);
-    case 'dns_zone':
-      return zoneSubject(change);
-    case 'hosting_plan':
-      return hostingPlanSubject(change);
-    default:
-      return assertNever(change);
-  }
+  return kindOf(change).subject(change);
 }
 
 /**
- * The client a change belongs to: the client itself, or a domain's owner; undefined for a
- * hosting plan, which belongs to no client (the Markdown comment gives plans a group of their own).
+ * The client a change belongs to: the client itself, or a domain's owner; undefined for a kind
+ * that belongs to no client (the Markdown comment gives those a group of their own).
  */
 export function clientOf(change: Change): string | undefined {
-  switch (change.type) {
-    case 'client':
-      return change.name;
-    case 'domain':
-    case 'dns_zone':
-      return change.client;
-    case 'hosting_plan':
-      return undefined;
-    default:
-      return assertNever(change);
-  }
+  return kindOf(change).clientOf(change);
 }
 
 /** `will be created`, `will be updated`, `will be deleted`: what happens to a change's subject. */
@@ -134,31 +84,12 @@ export function sign(change: Change): '+' | '~' | '-' {
 
 /** ` with its 3 domains, mail, databases and files` after a client's delete; else ''. */
 export function goesWith(change: Change): string {
-  switch (change.type) {
-    case 'client':
-      return clientGoesWith(change);
-    case 'domain':
-    case 'dns_zone':
-    case 'hosting_plan':
-      return '';
-    default:
-      return assertNever(change);
-  }
+  return kindOf(change).goesWith(change);
 }
 
 /** ` (bücher.example)` beside a change's name when its kind has a Unicode form of it; else ''. */
 export function unicodeOf(change: Change): string {
-  switch (change.type) {
-    case 'client':
-      return '';
-    case 'domain':
-    case 'dns_zone':
-      return unicodeForm(change.name);
-    case 'hosting_plan':
-      return '';
-    default:
-      return assertNever(change);
-  }
+  return kindOf(change).unicodeOf(change);
 }
 
 /**
@@ -166,18 +97,7 @@ export function unicodeOf(change: Change): string {
  * its kind's room words it, one part each.
  */
 export function updatedFields(change: Extract<Change, { action: 'update' }>): string[] {
-  switch (change.type) {
-    case 'client':
-      return change.fields.map((f) => fieldsText([f]));
-    case 'domain':
-      return change.fields.map((f) => settingsText([f]));
-    case 'dns_zone':
-      return change.records.map(recordText);
-    case 'hosting_plan':
-      return planFieldsText(change.fields);
-    default:
-      return assertNever(change);
-  }
+  return [...kindOf(change).updatedFields(change)];
 }
 
 /**
@@ -185,18 +105,7 @@ export function updatedFields(change: Extract<Change, { action: 'update' }>): st
  * domain's client is left out: the comment line above says it, and Markdown groups by client.
  */
 export function lineSubject(change: Change): string {
-  switch (change.type) {
-    case 'client':
-      return clientSubject(change);
-    case 'domain':
-      return `domain ${quote(change.name)}${unicodeForm(change.name)}`;
-    case 'dns_zone':
-      return `dns ${quote(change.name)}${unicodeForm(change.name)}`;
-    case 'hosting_plan':
-      return hostingPlanSubject(change);
-    default:
-      return assertNever(change);
-  }
+  return kindOf(change).lineSubject(change);
 }
 
 /** What a change does in the manifest's terms: its subject, and one part per field or setting. */

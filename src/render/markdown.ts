@@ -24,7 +24,7 @@ import {
 import { changeNotes, deleteTakes } from './notes.js';
 import { weight } from '../plan/guards.js';
 import { assertNever } from '../util.js';
-import type { KindName } from '../kinds/common.js';
+import type { KindName } from '../kinds/index.js';
 import { recordText, type UpdateZone } from '../kinds/zone.js';
 
 /** GitHub refuses comments over 65,536 characters; stay well under with room for the tail. */

@@ -36,7 +36,10 @@ describe('the domain room', () => {
       path: '/domains',
       body: { domain: 'shop.alice.example', id_user: null },
     });
-    expect(domainRequest(create, new Map([['alice', 12]])).body).toEqual({ domain: 'shop.alice.example', id_user: 12 });
+    expect(domainRequest(create, new Map([['client:alice', 12]])).body).toEqual({
+      domain: 'shop.alice.example',
+      id_user: 12,
+    });
     expect(createDomain('alice.example', 'alice', 7).dependsOn).toEqual([]);
   });
 

@@ -212,7 +212,7 @@ describe('requestFor', () => {
       body: { username: 'alice', id_hosting_plan: 3, send_login_credentials: false },
     });
     expect(requestFor(domain!).body).toEqual({ domain: 'alice.example', id_user: null });
-    expect(requestFor(domain!, new Map([['alice', 42]])).body).toEqual({
+    expect(requestFor(domain!, new Map([['client:alice', 42]])).body).toEqual({
       domain: 'alice.example',
       id_user: 42,
     });

@@ -55,7 +55,7 @@ describe('hosting plans in the plan', () => {
       id_hosting_plan: null,
       send_login_credentials: false,
     });
-    expect(alice === undefined ? undefined : requestFor(alice, undefined, new Map([['Pro', 9]])).body).toEqual({
+    expect(alice === undefined ? undefined : requestFor(alice, new Map([['hosting_plan:Pro', 9]])).body).toEqual({
       username: 'alice',
       id_hosting_plan: 9,
       send_login_credentials: false,

@@ -26,12 +26,13 @@ import {
   printValue,
 } from './fields.js';
 import type { LiveClient } from './record.js';
+import type { NewIds } from '../kind.js';
 
 /**
  * A client the panel lacks: `POST /clients` with its username, each field the manifest gives and
  * `send_login_credentials`.
  */
-export interface CreateClient extends ChangeBase, ClientTargets {
+export interface CreateClient extends ChangeBase<'client'>, ClientTargets {
   readonly action: 'create';
   readonly type: 'client';
   /**
@@ -43,7 +44,7 @@ export interface CreateClient extends ChangeBase, ClientTargets {
 }
 
 /** A client whose managed fields differ: `PUT /clients/{id}` with only those fields. */
-export interface UpdateClient extends ChangeBase {
+export interface UpdateClient extends ChangeBase<'client'> {
   readonly action: 'update';
   readonly type: 'client';
   readonly clientId: number;
@@ -54,7 +55,7 @@ export interface UpdateClient extends ChangeBase {
 }
 
 /** A client deleted (`state: absent`, or pruned); its domains go with it, without DELETEs of their own. */
-export interface DeleteClient extends ChangeBase {
+export interface DeleteClient extends ChangeBase<'client'> {
   readonly action: 'delete';
   readonly type: 'client';
   readonly clientId: number;
@@ -166,10 +167,10 @@ function fieldChange<K extends ClientField>(
  * The request a client's change becomes: the one converter for the kind. An update sends only the
  * fields that differ.
  */
-export function clientRequest(change: ClientChange, newPlanIds?: ReadonlyMap<string, number>): PanelRequest {
+export function clientRequest(change: ClientChange, newIds?: NewIds): PanelRequest {
   // A hosting plan the same run creates: its id from its create's answer (null before apply: a preview).
   const planId = (): number | null =>
-    change.action === 'delete' ? null : (newPlanIds?.get(change.hostingPlan?.name ?? '') ?? null);
+    change.action === 'delete' ? null : (newIds?.get(changeId('hosting_plan', change.hostingPlan?.name ?? '')) ?? null);
   switch (change.action) {
     case 'create': {
       const body: Record<string, string | number | boolean | null> = { username: change.name };

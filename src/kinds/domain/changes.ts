@@ -18,9 +18,10 @@ import {
   type SettingsBody,
   settingsBody,
 } from './settings.js';
+import type { NewIds } from '../kind.js';
 
 /** A domain the panel lacks: `POST /domains` for its client. */
-export interface CreateDomain extends ChangeBase {
+export interface CreateDomain extends ChangeBase<'domain'> {
   readonly action: 'create';
   readonly type: 'domain';
   /** The owning client's username. */
@@ -43,7 +44,7 @@ export interface CreateDomain extends ChangeBase {
  * A domain whose managed settings differ: `PUT /domains/{id}` with only the top-level keys that
  * differ, each nested object whole (as read, with the managed keys changed).
  */
-export interface UpdateDomain extends ChangeBase {
+export interface UpdateDomain extends ChangeBase<'domain'> {
   readonly action: 'update';
   readonly type: 'domain';
   readonly domainId: number;
@@ -57,7 +58,7 @@ export interface UpdateDomain extends ChangeBase {
 }
 
 /** A domain deleted (`state: absent`, or pruned); after its subdomains that are deleted too. */
-export interface DeleteDomain extends ChangeBase {
+export interface DeleteDomain extends ChangeBase<'domain'> {
   readonly action: 'delete';
   readonly type: 'domain';
   readonly domainId: number;
@@ -184,16 +185,12 @@ export function deleteDomain(
 
 /**
  * The request a domain's change becomes. A domain of a client created in the same run takes
- * its `id_user` from `newClientIds`, a subdomain of a domain created in the same run its
- * `id_parent_domain` from `newDomainIds`; before apply (a preview) they are null: known after
+ * its `id_user` from `newIds`, a subdomain of a domain created in the same run its
+ * `id_parent_domain` from `newIds`; before apply (a preview) they are null: known after
  * apply. A subdomain always carries `id_parent_domain`: a panel left to guess may make it a
  * top-level domain with a zone of its own.
  */
-export function domainRequest(
-  change: DomainChange,
-  newClientIds?: ReadonlyMap<string, number>,
-  newDomainIds?: ReadonlyMap<string, number>,
-): PanelRequest {
+export function domainRequest(change: DomainChange, newIds?: NewIds): PanelRequest {
   switch (change.action) {
     case 'create':
       return {
@@ -201,11 +198,12 @@ export function domainRequest(
         path: '/domains',
         body: {
           domain: change.name,
-          id_user: change.clientId ?? newClientIds?.get(change.client) ?? null,
+          id_user: change.clientId ?? newIds?.get(changeId('client', change.client)) ?? null,
           ...(change.parentDomain === undefined
             ? {}
             : {
-                id_parent_domain: change.parentDomain.id ?? newDomainIds?.get(change.parentDomain.name) ?? null,
+                id_parent_domain:
+                  change.parentDomain.id ?? newIds?.get(changeId('domain', change.parentDomain.name)) ?? null,
               }),
           ...settingsBody(
             givenSettings(change.settings).map(([row, after]) => ({ field: row.key, after })),

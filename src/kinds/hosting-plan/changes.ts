@@ -9,7 +9,7 @@ import { newPlanBody, type PlanFieldChange, planDiff } from './diff.js';
 import type { PlanObject, PlanWants } from './fields.js';
 
 /** A plan the panel lacks: `POST /hosting-plans` with its name and the objects the manifest gives. */
-export interface CreateHostingPlan extends ChangeBase {
+export interface CreateHostingPlan extends ChangeBase<'hosting_plan'> {
   readonly action: 'create';
   readonly type: 'hosting_plan';
   readonly objects: PlanWants;
@@ -20,7 +20,7 @@ export interface CreateHostingPlan extends ChangeBase {
  * each whole as read with the managed keys changed. The panel copied the plan into each client
  * on it when it was assigned: they keep their copied values.
  */
-export interface UpdateHostingPlan extends ChangeBase {
+export interface UpdateHostingPlan extends ChangeBase<'hosting_plan'> {
   readonly action: 'update';
   readonly type: 'hosting_plan';
   readonly planId: number;
@@ -32,7 +32,7 @@ export interface UpdateHostingPlan extends ChangeBase {
 }
 
 /** A plan deleted (`state: absent`, or pruned); only one no client stays on. */
-export interface DeleteHostingPlan extends ChangeBase {
+export interface DeleteHostingPlan extends ChangeBase<'hosting_plan'> {
   readonly action: 'delete';
   readonly type: 'hosting_plan';
   readonly planId: number;

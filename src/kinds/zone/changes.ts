@@ -11,7 +11,7 @@ import { type DnsRecord, exactKey, type LiveZone, parseZone, type ZoneBody } fro
  * A domain's zone whose records differ from the manifest's: one `PUT /dns/{domain id}` with the
  * records as read and the changes applied, the SOA and the DKIM record as read.
  */
-export interface UpdateZone extends ChangeBase {
+export interface UpdateZone extends ChangeBase<'dns_zone'> {
   readonly action: 'update';
   readonly type: 'dns_zone';
   /** The domain (ASCII), whose zone this is. */
