@@ -97,10 +97,11 @@ export interface Kind<N extends string, C extends AnyChange & { readonly type: N
   /** Whether several parts of a change read better as a list under it than on one line (Markdown). */
   readonly listsParts: boolean;
   /**
-   * Each part's own sign, when a change's parts are changes of their own (a zone's records: `+`
-   * added, `-` removed, `~` a TTL changed); absent when the parts take the change's sign.
+   * When a change's parts are changes of their own (a zone's records: `+` added, `-` removed,
+   * `~` a TTL changed): each part's own sign, and how the Markdown counts the parts it leaves
+   * out (`… and 3 more record changes`). Absent when the parts take the change's sign.
    */
-  partMarks?(change: C): readonly PartMark[];
+  readonly markedParts?: { marks(change: C): readonly PartMark[]; readonly item: string };
   /** What apply did, after `✓ updated <subject> (id 12)`: `2 records added`; absent when the line says it all. */
   outcome?(change: C): string;
   /** What a delete of the kind takes with it, as a note on deletes says it; absent for a kind never deleted. */

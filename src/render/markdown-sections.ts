@@ -76,7 +76,9 @@ function describe(change: Change): string[] {
       `${mark} ${described.subject}:`,
       ...shown,
       ...(left > 0
-        ? [`${mark}     … and ${plural(left, 'more record change')} (run provision plan for all of them)`]
+        ? [
+            `${mark}     … and ${plural(left, `more ${described.item ?? 'change'}`)} (run provision plan for all of them)`,
+          ]
         : []),
     ];
   }

@@ -23,6 +23,8 @@ export interface ChangeParts {
    * `-` removed, `~` a TTL changed); undefined when the parts take the change's sign.
    */
   readonly marks?: readonly PartMark[];
+  /** With `marks`: how a bounded list counts the parts it leaves out (`record change`). */
+  readonly item?: string;
 }
 
 /**
@@ -46,8 +48,13 @@ export function changeParts(change: Change): ChangeParts | undefined {
     }
   })();
   if (parts.length === 0) return undefined;
-  const marks = kind.partMarks?.(change);
-  return { subject: lineSubject(change), parts, list: kind.listsParts, ...(marks === undefined ? {} : { marks }) };
+  const marked = kind.markedParts;
+  return {
+    subject: lineSubject(change),
+    parts,
+    list: kind.listsParts,
+    ...(marked === undefined ? {} : { marks: marked.marks(change), item: marked.item }),
+  };
 }
 
 /** A part with its own sign before it (a zone's record: `+ A @ 192.0.2.10 (ttl 3600)`), else as it is. */

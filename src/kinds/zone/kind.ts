@@ -44,7 +44,7 @@ export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJs
   createdParts: () => [],
   listsParts: true,
   // Each record is a change of its own: added, removed, or its TTL changed.
-  partMarks: (change) => change.records.map(recordSign),
+  markedParts: { marks: (change) => change.records.map(recordSign), item: 'record change' },
   outcome: zoneOutcome,
   createsRow: 'never',
   // Its records read under their domain's own change.
