@@ -11,6 +11,7 @@ import {
   exportZones,
   type IntoManifest,
   intoScope,
+  KEEP_PLAN_KEY,
   readForExport,
   type ZoneCounts,
   type ZonePick,
@@ -115,7 +116,7 @@ manifest would refuse is left out with a warning naming the plan and the key. Wi
 plans the manifest lists get the panel's values of the keys they give (a key left out stays
 out; a plan marked absent stays as written); with --with hosting-plans (or
 prune.hosting_plans: true), the panel's plans the manifest does not list are added whole,
-except those a prune.keep entry {hosting_plan: ...} matches.
+except those a prune.keep entry {${KEEP_PLAN_KEY}: ...} matches.
 
 Options:
   --out FILE             write the manifest to FILE (replaced atomically) instead of stdout

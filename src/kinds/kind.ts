@@ -6,6 +6,7 @@
  * stages hand in what touches the world.
  */
 import type { ChangeBase, ChangeId, KindNoun, PanelRequest } from './common.js';
+import type { KindExport } from './export.js';
 import type { Fact } from './facts.js';
 
 /** What every change is: a kind's name in `type`, and an action. */
@@ -86,6 +87,14 @@ export interface Kind<N extends string, C extends AnyChange & { readonly type: N
    * removes (a zone's records).
    */
   weight(change: C): Weight;
+
+  // export (src/export: `provision export`, `export --into`)
+  /**
+   * Its part in export beyond the client entries the stage writes itself (kinds/export.ts): the
+   * key it writes in a domain item, or its own section of the manifest; its `--with` word; how
+   * its values are written. Undefined: none.
+   */
+  readonly export?: KindExport;
 }
 
 /** A kind of any name: what a loop over the table sees. */

@@ -18,7 +18,7 @@ import { linesOf, outside } from './lines.js';
 function into(text: string, panel: Live, withDns = false): { text: string; warnings: readonly string[] } {
   const before = validateManifest(text, 'm.yaml');
   if (before.desired === undefined) throw new Error(`test manifest invalid: ${JSON.stringify(before.diagnostics)}`);
-  const { edits, warnings } = adopt(before.desired, new LiveModel(panel), { withDns });
+  const { edits, warnings } = adopt(before.desired, new LiveModel(panel), withDns ? { with: new Set(['dns']) } : {});
   const out = rewrite(text, edits, 'm.yaml');
   const after = validateManifest(out, 'm.yaml');
   expect(after.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);

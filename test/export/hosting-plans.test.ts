@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { adopt } from '../../src/export/adopt.js';
 import { LiveModel } from '../../src/export/model.js';
-import { exportPlans } from '../../src/export/plans.js';
+import { exportPlans } from '../../src/kinds/hosting-plan/export-edits.js';
 import { rewrite } from '../../src/export/rewrite.js';
 import { manifestText } from '../../src/export/write.js';
 import type { LiveHostingPlan } from '../../src/kinds/common.js';
@@ -42,7 +42,11 @@ const PANEL = panel([
 function into(text: string, live: Live, withPlans = false): { text: string; warnings: readonly string[] } {
   const before = validateManifest(text, 'm.yaml');
   if (before.desired === undefined) throw new Error(`test manifest invalid: ${JSON.stringify(before.diagnostics)}`);
-  const { edits, warnings } = adopt(before.desired, new LiveModel(live), { withPlans });
+  const { edits, warnings } = adopt(
+    before.desired,
+    new LiveModel(live),
+    withPlans ? { with: new Set(['hosting-plans']) } : {},
+  );
   const out = rewrite(text, edits, 'm.yaml');
   const after = validateManifest(out, 'm.yaml');
   expect(after.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
@@ -83,7 +87,7 @@ describe('export --with hosting-plans', () => {
       'hosting plan "Legacy #2: \\"old\\"": resources.inodes written as the panel holds it ' +
         '(keys panel-provision does not know: validate warns of them)',
     ]);
-    const text = manifestText([], [], plans);
+    const text = manifestText([], [], [{ key: 'hosting_plans', entries: plans }]);
     expect(text).toContain(`hosting_plans:
   - name: Business
     resources:

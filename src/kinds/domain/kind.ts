@@ -13,6 +13,7 @@ import {
 import { type DomainChangeJson, domainFromJson, domainProblems, domainToJson } from './document.js';
 import { type DomainFactIndex, domainFacts } from './facts.js';
 import { unicodeForm } from './record.js';
+import { SETTINGS_EXPORT } from './export-edits.js';
 
 export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainChangeJson> = {
   name: 'domain',
@@ -34,4 +35,6 @@ export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainCh
   unicodeOf: (change) => unicodeForm(change.name),
   updatedFields: (change) => change.fields.map((f) => settingsText([f])),
   weight: kindWeight,
+  // Its settings are the domain item's own keys; `hsts` and `redirect` each a flow mapping on one line.
+  export: { style: { flowValues: ['hsts', 'redirect'] }, item: SETTINGS_EXPORT },
 };

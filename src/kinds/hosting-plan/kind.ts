@@ -9,6 +9,8 @@ import {
 } from './changes.js';
 import { type HostingPlanChangeJson, hostingPlanFromJson, hostingPlanProblems, hostingPlanToJson } from './document.js';
 import { type HostingPlanFactIndex, hostingPlanFacts } from './facts.js';
+import { PHP_SIZE_KEYS } from './export.js';
+import { PLANS_EXPORT } from './export-edits.js';
 
 export const HOSTING_PLAN_KIND: Kind<'hosting_plan', HostingPlanChange, HostingPlanFactIndex, HostingPlanChangeJson> = {
   name: 'hosting_plan',
@@ -27,4 +29,6 @@ export const HOSTING_PLAN_KIND: Kind<'hosting_plan', HostingPlanChange, HostingP
   unicodeOf: () => '',
   updatedFields: (change) => planFieldsText(change.fields),
   weight: kindWeight,
+  // The `hosting_plans` section, written with --with hosting-plans; PHP sizes double-quoted (`"512M"`).
+  export: { with: 'hosting-plans', style: { quoted: PHP_SIZE_KEYS }, section: PLANS_EXPORT },
 };

@@ -6,6 +6,7 @@ import { type UpdateZone, ZONE_NOUN, zoneDeletes, zoneRequest } from './changes.
 import { type ZoneChangeJson, zoneFromJson, zoneProblems, zoneToJson } from './document.js';
 import { type ZoneFactIndex, zoneFacts } from './facts.js';
 import { recordText, zoneRequestLine, zoneSubject } from './phrases.js';
+import { ZONE_EXPORT } from './export-edits.js';
 
 export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJson> = {
   name: 'dns_zone',
@@ -26,4 +27,6 @@ export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJs
   requestLine: zoneRequestLine,
   // Its removed records count one each: a prune can empty a zone.
   weight: (change) => ({ creates: 0, deletes: zoneDeletes(change) }),
+  // A domain item's `dns` block, written with --with dns; its records as one flow mapping a line.
+  export: { with: 'dns', style: { flowItems: ['records'] }, item: ZONE_EXPORT },
 };
