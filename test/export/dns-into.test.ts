@@ -1,6 +1,6 @@
 /**
- * export --into and DNS zones, pure (src/export/adopt-dns.ts, rewrite-dns.ts): a listed
- * domain's dns block gets the panel's records (removed, added at the end, TTLs set) in its own
+ * export --into and DNS zones, pure (src/kinds/zone/export-edits.ts, export-rewrite.ts): a
+ * listed domain's dns block gets the panel's records (removed, added at the end, TTLs set) in its own
  * style, keeping ttl, prune, keep and comments; with --with dns a domain without dns gets the
  * block export writes when its zone is custom; without it, none.
  */

@@ -1,6 +1,6 @@
 /**
- * Hosting plans in export, pure (src/kinds/hosting-plan/export.ts, src/export/plans.ts,
- * rewrite-plans.ts): the panel's values in the manifest's terms, refused values left out with a
+ * Hosting plans in export, pure (src/kinds/hosting-plan/export.ts, export-edits.ts,
+ * export-rewrite.ts): the panel's values in the manifest's terms, refused values left out with a
  * warning naming the plan and the key; export --into sets the keys a listed plan gives in their
  * own style, adds the panel's other plans (with --with hosting-plans) in the list's style, or a
  * section before clients when the manifest has none. Every result validates and plans to no
