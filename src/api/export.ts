@@ -1,7 +1,7 @@
 import { EXPORTED_FIELDS } from '../kinds/client/index.js';
 import { ProvisionError } from '../errors.js';
 import { adopt } from '../export/adopt.js';
-import { exportedSections, LiveModel, type ZoneCounts } from '../export/model.js';
+import { exportedSections, exportHeader, LiveModel, type ZoneCounts } from '../export/model.js';
 import { checkRewritableVersion, rewrite } from '../export/rewrite.js';
 import { editsByPart } from '../export/parts.js';
 import { manifestText } from '../export/write.js';
@@ -107,6 +107,11 @@ interface ExportedManifest {
   readonly plans?: number;
   /** The zones read and written (--with dns); undefined when none was asked for. */
   readonly zones?: ZoneCounts;
+}
+
+/** The header lines of a manifest export for what `--with` asks for: a line for each kind it names (Kind.export.header). */
+export function withHeader(options: ExportOptions): string[] {
+  return exportHeader((word) => options.with?.has(word as ExportWith) === true);
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   intoScope,
   KEEP_PLAN_KEY,
   readForExport,
+  withHeader,
   type ZoneCounts,
   type ZonePick,
 } from '../api/export.js';
@@ -198,20 +199,13 @@ async function exportPanel(
   const include = patterns.length === 0 ? () => true : globMatcher(patterns);
   const { live, url } = await readPanel(io, credentials, values, [], include, exportZones(include, options));
   const filter = patterns.length === 0 ? '' : ` (clients matching ${patterns.map((p) => quote(p)).join(', ')})`;
-  const dns = options.with?.has('dns') === true;
-  const withPlans = options.with?.has('hosting-plans') === true;
   const { text, clients, domains, warnings, notes, zones, plans } = exportManifest(
     live,
     include,
     [
       `The panel ${url}${filter}, as provision export read it.`,
       'Review it, commit it: provision plan of it against this panel shows no changes.',
-      ...(dns
-        ? ['dns: the records of the zones the panel marks custom; without prune, so plan removes no record.']
-        : []),
-      ...(withPlans
-        ? ['hosting_plans: each plan whole, as the panel holds it; without prune, so plan deletes no plan.']
-        : []),
+      ...withHeader(options),
     ],
     options,
   );

@@ -91,6 +91,13 @@ export function exportedSections(
   });
 }
 
+/** The header lines of a manifest export for the kinds `asked` accepts (Kind.export.header), in the table's order. */
+export function exportHeader(asked: (word: string) => boolean): string[] {
+  return EXPORTS.flatMap(({ export: part }) =>
+    part.header !== undefined && (part.with === undefined || asked(part.with)) ? [part.header] : [],
+  );
+}
+
 /** A kind's part in export by its name (an edit's `type`); a name without one is a bug. */
 export function exportOf(name: KindName): KindExport {
   const part = EXPORTS.find((k) => k.name === name);

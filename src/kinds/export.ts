@@ -140,6 +140,8 @@ export interface SectionExport<P, M, T, E> {
  */
 export interface KindExport {
   readonly with?: string;
+  /** What the header of a manifest export writes says of it, when asked for (one comment line). */
+  readonly header?: string;
   readonly style?: ExportStyle;
   readonly item?: ItemExport<unknown, WantedDomain, unknown, unknown>;
   readonly section?: SectionExport<unknown, unknown, unknown, unknown>;

@@ -30,5 +30,10 @@ export const HOSTING_PLAN_KIND: Kind<'hosting_plan', HostingPlanChange, HostingP
   updatedFields: (change) => planFieldsText(change.fields),
   weight: kindWeight,
   // The `hosting_plans` section, written with --with hosting-plans; PHP sizes double-quoted (`"512M"`).
-  export: { with: 'hosting-plans', style: { quoted: PHP_SIZE_KEYS }, section: PLANS_EXPORT },
+  export: {
+    with: 'hosting-plans',
+    header: 'hosting_plans: each plan whole, as the panel holds it; without prune, so plan deletes no plan.',
+    style: { quoted: PHP_SIZE_KEYS },
+    section: PLANS_EXPORT,
+  },
 };

@@ -28,5 +28,10 @@ export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJs
   // Its removed records count one each: a prune can empty a zone.
   weight: (change) => ({ creates: 0, deletes: zoneDeletes(change) }),
   // A domain item's `dns` block, written with --with dns; its records as one flow mapping a line.
-  export: { with: 'dns', style: { flowItems: ['records'] }, item: ZONE_EXPORT },
+  export: {
+    with: 'dns',
+    header: 'dns: the records of the zones the panel marks custom; without prune, so plan removes no record.',
+    style: { flowItems: ['records'] },
+    item: ZONE_EXPORT,
+  },
 };
