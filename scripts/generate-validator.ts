@@ -5,15 +5,18 @@
  * - schemas/manifest.schema.json → src/manifest/validator.generated.ts
  * - schemas/plan.schema.json → src/plan/validator.generated.ts
  * Run by `npm run build`; test/manifest/validator.test.ts fails when a committed file is out
- * of date.
+ * of date. It composes the published schemas from the kinds' fragments first
+ * (scripts/compose-schemas.ts), so a fragment's change reaches the schemas and the validators
+ * in one run.
  *
  * `node --import tsx scripts/generate-validator.ts [--check]`: --check writes nothing and
- * exits 1 when a file differs.
+ * exits 1 when a file (a schema or a validator) differs.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv2020, type Options } from 'ajv/dist/2020.js';
 import standalone from 'ajv/dist/standalone/index.js';
+import { writeSchemas } from './compose-schemas.js';
 
 const at = (path: string): string => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
@@ -67,6 +70,12 @@ export function generateValidatorSource(schemaText: string, target: Target): str
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const check = process.argv.includes('--check');
+  for (const file of writeSchemas(check)) {
+    if (!check) continue;
+    process.stderr.write(`${file} is out of date: run npm run build\n`);
+    process.exitCode = 1;
+  }
   for (const target of TARGETS) {
     const wanted = generateValidatorSource(readFileSync(target.schema, 'utf8'), target);
     let current: string | undefined;
@@ -76,7 +85,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
       current = undefined;
     }
     if (current === wanted) continue;
-    if (process.argv.includes('--check')) {
+    if (check) {
       process.stderr.write(`${target.generated} is out of date: run npm run build\n`);
       process.exitCode = 1;
     } else {

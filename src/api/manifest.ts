@@ -62,7 +62,7 @@ function refuseTooLarge(bytes: Uint8Array, named: string, options: LoadOptions):
 
 /**
  * Loads a manifest directory's parts as one manifest, exactly as `provision validate DIR` does
- * (design.md "Working at scale": each part validated, then across parts; `prune` in one part).
+ * (docs/manifest.md, "Manifest directories": each part validated, then across parts; `prune` in one part).
  * `parts`: each part's name as messages should give it (`panels/fra1/clients.yaml`) and its text
  * or bytes, in any order: they are read in the CLI's order (the code-unit order of their names in
  * the directory, as `partOrder` gives it); `name` names the directory. Reads no file; errors as

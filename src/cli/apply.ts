@@ -142,7 +142,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
       secretsPath,
       scope,
     };
-    // One apply (or secrets reset) at a time per secrets file, for the whole run (design.md):
+    // One apply (or secrets reset) at a time per secrets file, for the whole run (docs/passwords.md):
     // taken before the panel is read, so a second run refuses before it sends anything, and
     // the repairs of the journal while planning run under it too.
     const lock =

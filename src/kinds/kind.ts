@@ -88,6 +88,49 @@ export interface Kind<N extends string, C extends AnyChange & { readonly type: N
    */
   weight(change: C): Weight;
 
+  // --- Phrases for the renderers (render/*): how text and Markdown say a change, its findings ---
+  /** What the text plan's comment line says beside a change's subject (`what`) and after its reason (`after`). */
+  details(change: C): { readonly what: string; readonly after: string };
+  /** What a change does beyond what its lines say, one sentence each (the Markdown's `# ...` notes). */
+  notes(change: C): readonly string[];
+  /** `php_version: "8.3"`: what a create sets in the manifest's terms, one part each; none when its request says it all. */
+  createdParts(change: Extract<C, { readonly action: 'create' }>): readonly string[];
+  /** Whether several parts of a change read better as a list under it than on one line (Markdown). */
+  readonly listsParts: boolean;
+  /**
+   * When a change's parts are changes of their own (a zone's records: `+` added, `-` removed,
+   * `~` a TTL changed): each part's own sign, and how the Markdown counts the parts it leaves
+   * out (`… and 3 more record changes`). Absent when the parts take the change's sign.
+   */
+  readonly markedParts?: { marks(change: C): readonly PartMark[]; readonly item: string };
+  /** What apply did, after `✓ updated <subject> (id 12)`: `2 records added`; absent when the line says it all. */
+  outcome?(change: C): string;
+  /** What a delete of the kind takes with it, as a note on deletes says it; absent for a kind never deleted. */
+  readonly deleteTakes?: string;
+  /**
+   * Whether the Markdown's summary table counts the kind's creates: `always` (a reviewer looks for
+   * them), `some` (only when there are some), `never` (the kind is never created on its own).
+   */
+  readonly createsRow: 'always' | 'some' | 'never';
+  /** The change whose lines a change's are shown right under in Markdown (a zone's under its domain's); else undefined. */
+  shownUnder?(change: C): ChangeId | undefined;
+  /** What a kind's updates remove of what they hold (a zone's records), reviewed like deletes; absent when nothing. */
+  readonly removals?: Removals<C>;
+  /**
+   * A plan's conflict in one sentence when it is this kind's (told apart by its fields), else
+   * undefined. The conflict's other party may be another customer: `nameOthers: false` (a
+   * pull-request comment) does not name them.
+   */
+  conflictLine?(conflict: object, nameOthers: boolean): string | undefined;
+  /** A plan's unknown (a managed field the panel shows nowhere) in one sentence when it is this kind's, else undefined. */
+  unknownLine?(unknown: object): string | undefined;
+  /**
+   * Where the plan's `unmanaged` holds the names of the kind's resources the manifest does not
+   * list (`key`), and what its absence there says: `uncounted` (the panel cannot list them) or
+   * `omitted` (not counted). Absent for a kind never unmanaged on its own (a zone goes with its domain).
+   */
+  readonly unmanaged?: { readonly key: string; readonly absent: 'uncounted' | 'omitted' };
+
   // export (src/export: `provision export`, `export --into`)
   /**
    * Its part in export beyond the client entries the stage writes itself (kinds/export.ts): the
@@ -95,6 +138,30 @@ export interface Kind<N extends string, C extends AnyChange & { readonly type: N
    * its values are written. Undefined: none.
    */
   readonly export?: KindExport;
+}
+
+/** A part's own sign in a diff (Kind.partMarks): `+` added, `~` changed, `-` removed. */
+export type PartMark = '+' | '~' | '-';
+
+/**
+ * What a kind's updates remove of what they hold (a zone's records): counted beside the deletes
+ * in the summaries, and listed one by one in Markdown, since a prune is reviewed like a delete.
+ */
+export interface Removals<C> {
+  /** How people's text names what goes: `1 DNS record`, `2 DNS records`. */
+  readonly noun: KindNoun;
+  /** How the Markdown's bounded list counts what it leaves out: `… and 3 more records`. */
+  readonly item: string;
+  /** How many things a change removes (each counts as a delete for --max-deletes). */
+  count(change: C): number;
+  /** What a change removes, one line each, after its subject: `dns "a.example": A @ 192.0.2.10 (ttl 3600)`. */
+  lines(change: C): readonly string[];
+  /** A line when a change removes more that is known only after apply (a new domain's zone pruned); else undefined. */
+  uncounted(change: C): string | undefined;
+  /** ` and the defaults of 2 new zones`: beside the count in the Markdown's table, for `n` changes of `uncounted`; '' for none. */
+  uncountedBeside(n: number): string;
+  /** `3 records leave their zones, and the default records of 1 new domain`: the Markdown's sentence over the lines. */
+  sentence(removed: number, uncounted: number): string;
 }
 
 /** A kind of any name: what a loop over the table sees. */

@@ -14,7 +14,7 @@ export { isPartName, partOrder } from './part-names.js';
 import type { Desired, DesiredClient, DesiredHostingPlan, Diagnostic, Location } from './types.js';
 
 /**
- * Manifest directories (design.md, "Working at scale"): every `*.yaml` and `*.yml` file of a
+ * Manifest directories (docs/manifest.md, "Manifest directories"): every `*.yaml` and `*.yml` file of a
  * directory, in name order, is one part; `clients` and `hosting_plans` of all parts are one
  * list; `prune` stands in one part at most. Each part is validated on its own (as a file is,
  * except that it may leave out `clients`), then across parts: a username, domain or plan name

@@ -7,18 +7,18 @@ const require = createRequire(import.meta.url);
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}}}};
-const schema54 = {"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]};
-const schema34 = {"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"client_names":{"type":"array","items":{"type":"string"}},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]}}};
+const schema56 = {"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]};
+const schema38 = {"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
 const pattern4 = new RegExp("^[0-9]+\\.[0-9]+$", "u");
 const pattern5 = new RegExp(".", "u");
 const pattern6 = new RegExp("^[0-9a-f]{64}$", "u");
 const pattern8 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
-const pattern11 = new RegExp("^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
+const pattern13 = new RegExp("^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
 const func1 = require("ajv/dist/runtime/ucs2length").default;
-const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]};
+const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]};
 const schema33 = {"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"};
-const schema43 = {"title":"a whole number","type":"integer","minimum":1};
+const schema35 = {"title":"a whole number","type":"integer","minimum":1};
 const schema63 = {"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}};
 const schema64 = {"title":"a hosting plan's name","type":"string","minLength":1};
 const schema65 = {"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}};
@@ -27,11 +27,11 @@ const func3 = Object.prototype.hasOwnProperty;
 const pattern10 = new RegExp("^[a-z][a-z0-9_-]*$", "u");
 const pattern26 = new RegExp("^(resources|permissions|php|php_fpm)\\..", "u");
 const pattern27 = new RegExp("^(client|domain|dns_zone|hosting_plan):.", "u");
-const schema38 = {"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}};
-const schema39 = {"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"};
-const schema40 = {"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
-const schema41 = {"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}};
-const pattern15 = new RegExp("^([0-9]{1,3}\\.[0-9]{1,3}|default)$", "u");
+const schema42 = {"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}};
+const schema43 = {"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"};
+const schema44 = {"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
+const schema45 = {"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}};
+const pattern17 = new RegExp("^([0-9]{1,3}\\.[0-9]{1,3}|default)$", "u");
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -45,7 +45,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema38,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -56,7 +56,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "php_version") || (key0 === "https.lets_encrypt")) || (key0 === "https.force")) || (key0 === "https.hsts")) || (key0 === "redirect"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -69,8 +69,8 @@ errors++;
 if(data.php_version !== undefined){
 let data0 = data.php_version;
 if(typeof data0 === "string"){
-if(!pattern15.test(data0)){
-const err2 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema39,data:data0};
+if(!pattern17.test(data0)){
+const err2 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema43,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -81,7 +81,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data0};
+const err3 = {instancePath:instancePath+"/php_version",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -94,7 +94,7 @@ errors++;
 if(data["https.lets_encrypt"] !== undefined){
 let data1 = data["https.lets_encrypt"];
 if(typeof data1 !== "boolean"){
-const err4 = {instancePath:instancePath+"/https.lets_encrypt",schemaPath:"#/properties/https.lets_encrypt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema38.properties["https.lets_encrypt"].type,parentSchema:schema38.properties["https.lets_encrypt"],data:data1};
+const err4 = {instancePath:instancePath+"/https.lets_encrypt",schemaPath:"#/properties/https.lets_encrypt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties["https.lets_encrypt"].type,parentSchema:schema42.properties["https.lets_encrypt"],data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -107,7 +107,7 @@ errors++;
 if(data["https.force"] !== undefined){
 let data2 = data["https.force"];
 if(typeof data2 !== "boolean"){
-const err5 = {instancePath:instancePath+"/https.force",schemaPath:"#/properties/https.force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema38.properties["https.force"].type,parentSchema:schema38.properties["https.force"],data:data2};
+const err5 = {instancePath:instancePath+"/https.force",schemaPath:"#/properties/https.force/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties["https.force"].type,parentSchema:schema42.properties["https.force"],data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -124,7 +124,7 @@ let valid2 = false;
 let passing0 = null;
 const _errs11 = errors;
 if(false !== data3){
-const err6 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema38.properties["https.hsts"].oneOf[0],data:data3};
+const err6 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema42.properties["https.hsts"].oneOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -141,7 +141,7 @@ passing0 = 0;
 const _errs12 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.max_age === undefined){
-const err7 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema40.required,parentSchema:schema40,data:data3};
+const err7 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema44.required,parentSchema:schema44,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -151,7 +151,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data3.include_subdomains === undefined){
-const err8 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema40.required,parentSchema:schema40,data:data3};
+const err8 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema44.required,parentSchema:schema44,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -161,7 +161,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data3.preload === undefined){
-const err9 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema40.required,parentSchema:schema40,data:data3};
+const err9 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema44.required,parentSchema:schema44,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -172,7 +172,7 @@ errors++;
 }
 for(const key1 in data3){
 if(!(((key1 === "max_age") || (key1 === "include_subdomains")) || (key1 === "preload"))){
-const err10 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data:data3};
+const err10 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -185,7 +185,7 @@ errors++;
 if(data3.max_age !== undefined){
 let data4 = data3.max_age;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err11 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.max_age.type,parentSchema:schema40.properties.max_age,data:data4};
+const err11 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema44.properties.max_age.type,parentSchema:schema44.properties.max_age,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -196,7 +196,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-const err12 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.max_age,data:data4};
+const err12 = {instancePath:instancePath+"/https.hsts/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema44.properties.max_age,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -210,7 +210,7 @@ errors++;
 if(data3.include_subdomains !== undefined){
 let data5 = data3.include_subdomains;
 if(typeof data5 !== "boolean"){
-const err13 = {instancePath:instancePath+"/https.hsts/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.include_subdomains.type,parentSchema:schema40.properties.include_subdomains,data:data5};
+const err13 = {instancePath:instancePath+"/https.hsts/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema44.properties.include_subdomains.type,parentSchema:schema44.properties.include_subdomains,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -223,7 +223,7 @@ errors++;
 if(data3.preload !== undefined){
 let data6 = data3.preload;
 if(typeof data6 !== "boolean"){
-const err14 = {instancePath:instancePath+"/https.hsts/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.preload.type,parentSchema:schema40.properties.preload,data:data6};
+const err14 = {instancePath:instancePath+"/https.hsts/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema44.properties.preload.type,parentSchema:schema44.properties.preload,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -235,7 +235,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data:data3};
+const err15 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -256,7 +256,7 @@ passing0 = 1;
 }
 }
 if(!valid2){
-const err16 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema38.properties["https.hsts"].oneOf,parentSchema:schema38.properties["https.hsts"],data:data3};
+const err16 = {instancePath:instancePath+"/https.hsts",schemaPath:"#/properties/https.hsts/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema42.properties["https.hsts"].oneOf,parentSchema:schema42.properties["https.hsts"],data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -284,7 +284,7 @@ let valid5 = false;
 let passing1 = null;
 const _errs24 = errors;
 if(false !== data7){
-const err17 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema38.properties.redirect.oneOf[0],data:data7};
+const err17 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema42.properties.redirect.oneOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -301,7 +301,7 @@ passing1 = 0;
 const _errs25 = errors;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.to === undefined){
-const err18 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema41.required,parentSchema:schema41,data:data7};
+const err18 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema45.required,parentSchema:schema45,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -311,7 +311,7 @@ vErrors.push(err18);
 errors++;
 }
 if(data7.status === undefined){
-const err19 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema41.required,parentSchema:schema41,data:data7};
+const err19 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema45.required,parentSchema:schema45,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -322,7 +322,7 @@ errors++;
 }
 for(const key2 in data7){
 if(!((key2 === "to") || (key2 === "status"))){
-const err20 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data:data7};
+const err20 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -335,7 +335,7 @@ errors++;
 if(data7.to !== undefined){
 let data8 = data7.to;
 if(typeof data8 !== "string"){
-const err21 = {instancePath:instancePath+"/redirect/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.to.type,parentSchema:schema41.properties.to,data:data8};
+const err21 = {instancePath:instancePath+"/redirect/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.to.type,parentSchema:schema45.properties.to,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -348,7 +348,7 @@ errors++;
 if(data7.status !== undefined){
 let data9 = data7.status;
 if(!((data9 === 301) || (data9 === 302))){
-const err22 = {instancePath:instancePath+"/redirect/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema41.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.status.enum,parentSchema:schema41.properties.status,data:data9};
+const err22 = {instancePath:instancePath+"/redirect/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema45.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.status.enum,parentSchema:schema45.properties.status,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -360,7 +360,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data:data7};
+const err23 = {instancePath:instancePath+"/redirect",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -381,7 +381,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err24 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema38.properties.redirect.oneOf,parentSchema:schema38.properties.redirect,data:data7};
+const err24 = {instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema42.properties.redirect.oneOf,parentSchema:schema42.properties.redirect,data:data7};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -404,7 +404,7 @@ vErrors = null;
 }
 }
 else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data};
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -418,9 +418,9 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema48 = {"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]};
-const schema50 = {"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
-const schema52 = {"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}};
+const schema50 = {"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]};
+const schema52 = {"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
+const schema54 = {"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -465,7 +465,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.before !== undefined){
 let data1 = data.before;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/0/then/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.allOf[0].then.properties.before.type,parentSchema:schema48.allOf[0].then.properties.before,data:data1};
+const err1 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/0/then/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.allOf[0].then.properties.before.type,parentSchema:schema50.allOf[0].then.properties.before,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -478,8 +478,8 @@ errors++;
 if(data.after !== undefined){
 let data2 = data.after;
 if(typeof data2 === "string"){
-if(!pattern15.test(data2)){
-const err2 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema39,data:data2};
+if(!pattern17.test(data2)){
+const err2 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/pattern",keyword:"pattern",params:{pattern: "^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},message:"must match pattern \""+"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"+"\"",schema:"^([0-9]{1,3}\\.[0-9]{1,3}|default)$",parentSchema:schema43,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -490,7 +490,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data2};
+const err3 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/phpVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.type,parentSchema:schema43,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -511,7 +511,7 @@ props0.field = true;
 }
 }
 if(!valid1){
-const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[0].if,parentSchema:schema48.allOf[0],data};
+const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema50.allOf[0].if,parentSchema:schema50.allOf[0],data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -554,7 +554,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.before !== undefined){
 let data4 = data.before;
 if(typeof data4 !== "boolean"){
-const err6 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/1/then/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema48.allOf[1].then.properties.before.type,parentSchema:schema48.allOf[1].then.properties.before,data:data4};
+const err6 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/1/then/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.allOf[1].then.properties.before.type,parentSchema:schema50.allOf[1].then.properties.before,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -567,7 +567,7 @@ errors++;
 if(data.after !== undefined){
 let data5 = data.after;
 if(typeof data5 !== "boolean"){
-const err7 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/1/then/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema48.allOf[1].then.properties.after.type,parentSchema:schema48.allOf[1].then.properties.after,data:data5};
+const err7 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/1/then/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.allOf[1].then.properties.after.type,parentSchema:schema50.allOf[1].then.properties.after,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -588,7 +588,7 @@ props1.field = true;
 }
 }
 if(!valid5){
-const err8 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[1].if,parentSchema:schema48.allOf[1],data};
+const err8 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema50.allOf[1].if,parentSchema:schema50.allOf[1],data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -643,7 +643,7 @@ let valid11 = false;
 let passing0 = null;
 const _errs27 = errors;
 if(typeof data7 !== "boolean"){
-const err10 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema48.allOf[2].then.properties.before.oneOf[0].type,parentSchema:schema48.allOf[2].then.properties.before.oneOf[0],data:data7};
+const err10 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.allOf[2].then.properties.before.oneOf[0].type,parentSchema:schema50.allOf[2].then.properties.before.oneOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -660,7 +660,7 @@ passing0 = 0;
 const _errs29 = errors;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.max_age === undefined){
-const err11 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema50.required,parentSchema:schema50,data:data7};
+const err11 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema52.required,parentSchema:schema52,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -670,7 +670,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data7.include_subdomains === undefined){
-const err12 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema50.required,parentSchema:schema50,data:data7};
+const err12 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema52.required,parentSchema:schema52,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -680,7 +680,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data7.preload === undefined){
-const err13 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema50.required,parentSchema:schema50,data:data7};
+const err13 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema52.required,parentSchema:schema52,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -691,7 +691,7 @@ errors++;
 }
 for(const key0 in data7){
 if(!(((key0 === "max_age") || (key0 === "include_subdomains")) || (key0 === "preload"))){
-const err14 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema50,data:data7};
+const err14 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -704,7 +704,7 @@ errors++;
 if(data7.max_age !== undefined){
 let data8 = data7.max_age;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err15 = {instancePath:instancePath+"/before/max_age",schemaPath:"#/$defs/hstsRead/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema50.properties.max_age.type,parentSchema:schema50.properties.max_age,data:data8};
+const err15 = {instancePath:instancePath+"/before/max_age",schemaPath:"#/$defs/hstsRead/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema52.properties.max_age.type,parentSchema:schema52.properties.max_age,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -717,7 +717,7 @@ errors++;
 if(data7.include_subdomains !== undefined){
 let data9 = data7.include_subdomains;
 if(typeof data9 !== "boolean"){
-const err16 = {instancePath:instancePath+"/before/include_subdomains",schemaPath:"#/$defs/hstsRead/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.properties.include_subdomains.type,parentSchema:schema50.properties.include_subdomains,data:data9};
+const err16 = {instancePath:instancePath+"/before/include_subdomains",schemaPath:"#/$defs/hstsRead/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.properties.include_subdomains.type,parentSchema:schema52.properties.include_subdomains,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -730,7 +730,7 @@ errors++;
 if(data7.preload !== undefined){
 let data10 = data7.preload;
 if(typeof data10 !== "boolean"){
-const err17 = {instancePath:instancePath+"/before/preload",schemaPath:"#/$defs/hstsRead/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.properties.preload.type,parentSchema:schema50.properties.preload,data:data10};
+const err17 = {instancePath:instancePath+"/before/preload",schemaPath:"#/$defs/hstsRead/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.properties.preload.type,parentSchema:schema52.properties.preload,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -742,7 +742,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.type,parentSchema:schema50,data:data7};
+const err18 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/hstsRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -763,7 +763,7 @@ passing0 = 1;
 }
 }
 if(!valid11){
-const err19 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema48.allOf[2].then.properties.before.oneOf,parentSchema:schema48.allOf[2].then.properties.before,data:data7};
+const err19 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/2/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema50.allOf[2].then.properties.before.oneOf,parentSchema:schema50.allOf[2].then.properties.before,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -791,7 +791,7 @@ let valid14 = false;
 let passing1 = null;
 const _errs41 = errors;
 if(false !== data11){
-const err20 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema48.allOf[2].then.properties.after.oneOf[0],data:data11};
+const err20 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema50.allOf[2].then.properties.after.oneOf[0],data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -808,7 +808,7 @@ passing1 = 0;
 const _errs42 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.max_age === undefined){
-const err21 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema40.required,parentSchema:schema40,data:data11};
+const err21 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "max_age"},message:"must have required property '"+"max_age"+"'",schema:schema44.required,parentSchema:schema44,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -818,7 +818,7 @@ vErrors.push(err21);
 errors++;
 }
 if(data11.include_subdomains === undefined){
-const err22 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema40.required,parentSchema:schema40,data:data11};
+const err22 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "include_subdomains"},message:"must have required property '"+"include_subdomains"+"'",schema:schema44.required,parentSchema:schema44,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -828,7 +828,7 @@ vErrors.push(err22);
 errors++;
 }
 if(data11.preload === undefined){
-const err23 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema40.required,parentSchema:schema40,data:data11};
+const err23 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/required",keyword:"required",params:{missingProperty: "preload"},message:"must have required property '"+"preload"+"'",schema:schema44.required,parentSchema:schema44,data:data11};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -839,7 +839,7 @@ errors++;
 }
 for(const key1 in data11){
 if(!(((key1 === "max_age") || (key1 === "include_subdomains")) || (key1 === "preload"))){
-const err24 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data:data11};
+const err24 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data:data11};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -852,7 +852,7 @@ errors++;
 if(data11.max_age !== undefined){
 let data12 = data11.max_age;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err25 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.max_age.type,parentSchema:schema40.properties.max_age,data:data12};
+const err25 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema44.properties.max_age.type,parentSchema:schema44.properties.max_age,data:data12};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -863,7 +863,7 @@ errors++;
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err26 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.max_age,data:data12};
+const err26 = {instancePath:instancePath+"/after/max_age",schemaPath:"#/$defs/hsts/properties/max_age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema44.properties.max_age,data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -877,7 +877,7 @@ errors++;
 if(data11.include_subdomains !== undefined){
 let data13 = data11.include_subdomains;
 if(typeof data13 !== "boolean"){
-const err27 = {instancePath:instancePath+"/after/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.include_subdomains.type,parentSchema:schema40.properties.include_subdomains,data:data13};
+const err27 = {instancePath:instancePath+"/after/include_subdomains",schemaPath:"#/$defs/hsts/properties/include_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema44.properties.include_subdomains.type,parentSchema:schema44.properties.include_subdomains,data:data13};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -890,7 +890,7 @@ errors++;
 if(data11.preload !== undefined){
 let data14 = data11.preload;
 if(typeof data14 !== "boolean"){
-const err28 = {instancePath:instancePath+"/after/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.preload.type,parentSchema:schema40.properties.preload,data:data14};
+const err28 = {instancePath:instancePath+"/after/preload",schemaPath:"#/$defs/hsts/properties/preload/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema44.properties.preload.type,parentSchema:schema44.properties.preload,data:data14};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -902,7 +902,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data:data11};
+const err29 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/hsts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -923,7 +923,7 @@ passing1 = 1;
 }
 }
 if(!valid14){
-const err30 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema48.allOf[2].then.properties.after.oneOf,parentSchema:schema48.allOf[2].then.properties.after,data:data11};
+const err30 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/2/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema50.allOf[2].then.properties.after.oneOf,parentSchema:schema50.allOf[2].then.properties.after,data:data11};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -955,7 +955,7 @@ props4.field = true;
 }
 }
 if(!valid8){
-const err31 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[2].if,parentSchema:schema48.allOf[2],data};
+const err31 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema50.allOf[2].if,parentSchema:schema50.allOf[2],data};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1010,7 +1010,7 @@ let valid20 = false;
 let passing2 = null;
 const _errs59 = errors;
 if(typeof data16 !== "boolean"){
-const err33 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema48.allOf[3].then.properties.before.oneOf[0].type,parentSchema:schema48.allOf[3].then.properties.before.oneOf[0],data:data16};
+const err33 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.allOf[3].then.properties.before.oneOf[0].type,parentSchema:schema50.allOf[3].then.properties.before.oneOf[0],data:data16};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1027,7 +1027,7 @@ passing2 = 0;
 const _errs61 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(data16.to === undefined){
-const err34 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema52.required,parentSchema:schema52,data:data16};
+const err34 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema54.required,parentSchema:schema54,data:data16};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1037,7 +1037,7 @@ vErrors.push(err34);
 errors++;
 }
 if(data16.status === undefined){
-const err35 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema52.required,parentSchema:schema52,data:data16};
+const err35 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema54.required,parentSchema:schema54,data:data16};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1048,7 +1048,7 @@ errors++;
 }
 for(const key2 in data16){
 if(!((key2 === "to") || (key2 === "status"))){
-const err36 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data:data16};
+const err36 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1061,7 +1061,7 @@ errors++;
 if(data16.to !== undefined){
 let data17 = data16.to;
 if(typeof data17 !== "string"){
-const err37 = {instancePath:instancePath+"/before/to",schemaPath:"#/$defs/redirectRead/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.to.type,parentSchema:schema52.properties.to,data:data17};
+const err37 = {instancePath:instancePath+"/before/to",schemaPath:"#/$defs/redirectRead/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.to.type,parentSchema:schema54.properties.to,data:data17};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1074,7 +1074,7 @@ errors++;
 if(data16.status !== undefined){
 let data18 = data16.status;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err38 = {instancePath:instancePath+"/before/status",schemaPath:"#/$defs/redirectRead/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema52.properties.status.type,parentSchema:schema52.properties.status,data:data18};
+const err38 = {instancePath:instancePath+"/before/status",schemaPath:"#/$defs/redirectRead/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema54.properties.status.type,parentSchema:schema54.properties.status,data:data18};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1086,7 +1086,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data:data16};
+const err39 = {instancePath:instancePath+"/before",schemaPath:"#/$defs/redirectRead/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data:data16};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1107,7 +1107,7 @@ passing2 = 1;
 }
 }
 if(!valid20){
-const err40 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema48.allOf[3].then.properties.before.oneOf,parentSchema:schema48.allOf[3].then.properties.before,data:data16};
+const err40 = {instancePath:instancePath+"/before",schemaPath:"#/allOf/3/then/properties/before/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema50.allOf[3].then.properties.before.oneOf,parentSchema:schema50.allOf[3].then.properties.before,data:data16};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1135,7 +1135,7 @@ let valid23 = false;
 let passing3 = null;
 const _errs71 = errors;
 if(false !== data19){
-const err41 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema48.allOf[3].then.properties.after.oneOf[0],data:data19};
+const err41 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema50.allOf[3].then.properties.after.oneOf[0],data:data19};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1152,7 +1152,7 @@ passing3 = 0;
 const _errs72 = errors;
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 if(data19.to === undefined){
-const err42 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema41.required,parentSchema:schema41,data:data19};
+const err42 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema45.required,parentSchema:schema45,data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1162,7 +1162,7 @@ vErrors.push(err42);
 errors++;
 }
 if(data19.status === undefined){
-const err43 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema41.required,parentSchema:schema41,data:data19};
+const err43 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema45.required,parentSchema:schema45,data:data19};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1173,7 +1173,7 @@ errors++;
 }
 for(const key3 in data19){
 if(!((key3 === "to") || (key3 === "status"))){
-const err44 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema41,data:data19};
+const err44 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1186,7 +1186,7 @@ errors++;
 if(data19.to !== undefined){
 let data20 = data19.to;
 if(typeof data20 !== "string"){
-const err45 = {instancePath:instancePath+"/after/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.to.type,parentSchema:schema41.properties.to,data:data20};
+const err45 = {instancePath:instancePath+"/after/to",schemaPath:"#/$defs/redirect/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.to.type,parentSchema:schema45.properties.to,data:data20};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1199,7 +1199,7 @@ errors++;
 if(data19.status !== undefined){
 let data21 = data19.status;
 if(!((data21 === 301) || (data21 === 302))){
-const err46 = {instancePath:instancePath+"/after/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema41.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.status.enum,parentSchema:schema41.properties.status,data:data21};
+const err46 = {instancePath:instancePath+"/after/status",schemaPath:"#/$defs/redirect/properties/status/enum",keyword:"enum",params:{allowedValues: schema45.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.status.enum,parentSchema:schema45.properties.status,data:data21};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1211,7 +1211,7 @@ errors++;
 }
 }
 else {
-const err47 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data:data19};
+const err47 = {instancePath:instancePath+"/after",schemaPath:"#/$defs/redirect/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data:data19};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -1232,7 +1232,7 @@ passing3 = 1;
 }
 }
 if(!valid23){
-const err48 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema48.allOf[3].then.properties.after.oneOf,parentSchema:schema48.allOf[3].then.properties.after,data:data19};
+const err48 = {instancePath:instancePath+"/after",schemaPath:"#/allOf/3/then/properties/after/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema50.allOf[3].then.properties.after.oneOf,parentSchema:schema50.allOf[3].then.properties.after,data:data19};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -1264,7 +1264,7 @@ props7.field = true;
 }
 }
 if(!valid17){
-const err49 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema48.allOf[3].if,parentSchema:schema48.allOf[3],data};
+const err49 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema50.allOf[3].if,parentSchema:schema50.allOf[3],data};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -1284,7 +1284,7 @@ Object.assign(props0, props7);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.field === undefined){
-const err50 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema48.required,parentSchema:schema48,data};
+const err50 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema50.required,parentSchema:schema50,data};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -1294,7 +1294,7 @@ vErrors.push(err50);
 errors++;
 }
 if(data.before === undefined){
-const err51 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema48.required,parentSchema:schema48,data};
+const err51 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema50.required,parentSchema:schema50,data};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1304,7 +1304,7 @@ vErrors.push(err51);
 errors++;
 }
 if(data.after === undefined){
-const err52 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema48.required,parentSchema:schema48,data};
+const err52 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema50.required,parentSchema:schema50,data};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1315,7 +1315,7 @@ errors++;
 }
 for(const key4 in data){
 if(!(((key4 === "field") || (key4 === "before")) || (key4 === "after"))){
-const err53 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema48,data};
+const err53 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema50,data};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -1328,7 +1328,7 @@ errors++;
 if(data.field !== undefined){
 let data22 = data.field;
 if(!(((((data22 === "php_version") || (data22 === "https.lets_encrypt")) || (data22 === "https.force")) || (data22 === "https.hsts")) || (data22 === "redirect"))){
-const err54 = {instancePath:instancePath+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values",schema:schema54.enum,parentSchema:schema54,data:data22};
+const err54 = {instancePath:instancePath+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values",schema:schema56.enum,parentSchema:schema56,data:data22};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -1340,7 +1340,7 @@ errors++;
 }
 }
 else {
-const err55 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data};
+const err55 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.type,parentSchema:schema50,data};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -1654,7 +1654,7 @@ errors++;
 else {
 if(data.action !== undefined){
 const _errs31 = errors;
-if("create" !== data.action){
+if("update" !== data.action){
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -1672,7 +1672,7 @@ var valid7 = true;
 if(valid7){
 if(data.type !== undefined){
 const _errs32 = errors;
-if("domain" !== data.type){
+if("client" !== data.type){
 const err21 = {};
 if(vErrors === null){
 vErrors = [err21];
@@ -1703,8 +1703,8 @@ vErrors = null;
 if(_valid1){
 const _errs33 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client === undefined){
-const err22 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[1].then.required,parentSchema:schema32.allOf[1].then,data};
+if(data.client_id === undefined){
+const err22 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[1].then.required,parentSchema:schema32.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1713,8 +1713,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data.client_id === undefined){
-const err23 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[1].then.required,parentSchema:schema32.allOf[1].then,data};
+if(data.fields === undefined){
+const err23 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[1].then.required,parentSchema:schema32.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1751,8 +1751,8 @@ errors++;
 if(data.name !== undefined){
 let data14 = data.name;
 if(typeof data14 === "string"){
-if(!pattern11.test(data14)){
-const err26 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data14};
+if(!pattern10.test(data14)){
+const err26 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1763,7 +1763,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data14};
+const err27 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1773,11 +1773,10 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.client !== undefined){
-let data15 = data.client;
-if(typeof data15 === "string"){
-if(!pattern10.test(data15)){
-const err28 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data15};
+if(data.client_id !== undefined){
+let data15 = data.client_id;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err28 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data15};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1786,9 +1785,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-else {
-const err29 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data15};
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 1 || isNaN(data15)){
+const err29 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data15};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1798,10 +1797,12 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.client_id !== undefined){
-let data16 = data.client_id;
-if((!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))) && (data16 !== null)){
-const err30 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/1/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[1].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[1].then.properties.client_id.type,parentSchema:schema32.allOf[1].then.properties.client_id,data:data16};
+}
+if(data.fields !== undefined){
+let data16 = data.fields;
+if(Array.isArray(data16)){
+if(data16.length < 1){
+const err30 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/1/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[1].then.properties.fields,data:data16};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1810,9 +1811,12 @@ vErrors.push(err30);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 1 || isNaN(data16)){
-const err31 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/1/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[1].then.properties.client_id,data:data16};
+const len0 = data16.length;
+for(let i0=0; i0<len0; i0++){
+let data17 = data16[i0];
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.field === undefined){
+const err31 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/1/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[1].then.properties.fields.items.required,parentSchema:schema32.allOf[1].then.properties.fields.items,data:data17};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1821,13 +1825,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-}
-if(data.parent !== undefined){
-let data17 = data.parent;
-if(typeof data17 === "string"){
-if(!pattern11.test(data17)){
-const err32 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data17};
+if(data17.before === undefined){
+const err32 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/1/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[1].then.properties.fields.items.required,parentSchema:schema32.allOf[1].then.properties.fields.items,data:data17};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1836,9 +1835,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-else {
-const err33 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data17};
+if(data17.after === undefined){
+const err33 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/1/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[1].then.properties.fields.items.required,parentSchema:schema32.allOf[1].then.properties.fields.items,data:data17};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1847,12 +1845,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-if(data.parent_domain !== undefined){
-let data18 = data.parent_domain;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.name === undefined){
-const err34 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/1/then/properties/parent_domain/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.allOf[1].then.properties.parent_domain.required,parentSchema:schema32.allOf[1].then.properties.parent_domain,data:data18};
+for(const key3 in data17){
+if(!(((key3 === "field") || (key3 === "before")) || (key3 === "after"))){
+const err34 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/1/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[1].then.properties.fields.items,data:data17};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1861,8 +1856,11 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data18.id === undefined){
-const err35 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/1/then/properties/parent_domain/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.allOf[1].then.properties.parent_domain.required,parentSchema:schema32.allOf[1].then.properties.parent_domain,data:data18};
+}
+if(data17.field !== undefined){
+let data18 = data17.field;
+if(!((((data18 === "plan") || (data18 === "email")) || (data18 === "suspended")) || (data18 === "language"))){
+const err35 = {instancePath:instancePath+"/fields/" + i0+"/field",schemaPath:"#/allOf/1/then/properties/fields/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema32.allOf[1].then.properties.fields.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema32.allOf[1].then.properties.fields.items.properties.field.enum,parentSchema:schema32.allOf[1].then.properties.fields.items.properties.field,data:data18};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1871,9 +1869,11 @@ vErrors.push(err35);
 }
 errors++;
 }
-for(const key3 in data18){
-if(!((key3 === "name") || (key3 === "id"))){
-const err36 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/1/then/properties/parent_domain/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[1].then.properties.parent_domain,data:data18};
+}
+if(data17.before !== undefined){
+let data19 = data17.before;
+if(((typeof data19 !== "string") && (typeof data19 !== "boolean")) && (data19 !== null)){
+const err36 = {instancePath:instancePath+"/fields/" + i0+"/before",schemaPath:"#/allOf/1/then/properties/fields/items/properties/before/type",keyword:"type",params:{type: schema32.allOf[1].then.properties.fields.items.properties.before.type},message:"must be string,boolean,null",schema:schema32.allOf[1].then.properties.fields.items.properties.before.type,parentSchema:schema32.allOf[1].then.properties.fields.items.properties.before,data:data19};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1883,11 +1883,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data18.name !== undefined){
-let data19 = data18.name;
-if(typeof data19 === "string"){
-if(!pattern11.test(data19)){
-const err37 = {instancePath:instancePath+"/parent_domain/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data19};
+if(data17.after !== undefined){
+let data20 = data17.after;
+if((typeof data20 !== "string") && (typeof data20 !== "boolean")){
+const err37 = {instancePath:instancePath+"/fields/" + i0+"/after",schemaPath:"#/allOf/1/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[1].then.properties.fields.items.properties.after.type},message:"must be string,boolean",schema:schema32.allOf[1].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[1].then.properties.fields.items.properties.after,data:data20};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1897,8 +1896,9 @@ vErrors.push(err37);
 errors++;
 }
 }
+}
 else {
-const err38 = {instancePath:instancePath+"/parent_domain/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data19};
+const err38 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/1/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[1].then.properties.fields.items.type,parentSchema:schema32.allOf[1].then.properties.fields.items,data:data17};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1908,10 +1908,9 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data18.id !== undefined){
-let data20 = data18.id;
-if((!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))) && (data20 !== null)){
-const err39 = {instancePath:instancePath+"/parent_domain/id",schemaPath:"#/allOf/1/then/properties/parent_domain/properties/id/type",keyword:"type",params:{type: schema32.allOf[1].then.properties.parent_domain.properties.id.type},message:"must be integer,null",schema:schema32.allOf[1].then.properties.parent_domain.properties.id.type,parentSchema:schema32.allOf[1].then.properties.parent_domain.properties.id,data:data20};
+}
+else {
+const err39 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/1/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[1].then.properties.fields.type,parentSchema:schema32.allOf[1].then.properties.fields,data:data16};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1920,9 +1919,12 @@ vErrors.push(err39);
 }
 errors++;
 }
-if((typeof data20 == "number") && (isFinite(data20))){
-if(data20 < 1 || isNaN(data20)){
-const err40 = {instancePath:instancePath+"/parent_domain/id",schemaPath:"#/allOf/1/then/properties/parent_domain/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[1].then.properties.parent_domain.properties.id,data:data20};
+}
+if(data.hosting_plan !== undefined){
+let data21 = data.hosting_plan;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.name === undefined){
+const err40 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/1/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.allOf[1].then.properties.hosting_plan.required,parentSchema:schema32.allOf[1].then.properties.hosting_plan,data:data21};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1931,11 +1933,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/1/then/properties/parent_domain/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[1].then.properties.parent_domain.type,parentSchema:schema32.allOf[1].then.properties.parent_domain,data:data18};
+if(data21.id === undefined){
+const err41 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/1/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.allOf[1].then.properties.hosting_plan.required,parentSchema:schema32.allOf[1].then.properties.hosting_plan,data:data21};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1944,11 +1943,66 @@ vErrors.push(err41);
 }
 errors++;
 }
+for(const key4 in data21){
+if(!((key4 === "name") || (key4 === "id"))){
+const err42 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/1/then/properties/hosting_plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[1].then.properties.hosting_plan,data:data21};
+if(vErrors === null){
+vErrors = [err42];
 }
-if(data.settings !== undefined){
-if(!(validate22(data.settings, {instancePath:instancePath+"/settings",parentData:data,parentDataProperty:"settings",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data21.name !== undefined){
+let data22 = data21.name;
+if(typeof data22 !== "string"){
+const err43 = {instancePath:instancePath+"/hosting_plan/name",schemaPath:"#/allOf/1/then/properties/hosting_plan/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[1].then.properties.hosting_plan.properties.name.type,parentSchema:schema32.allOf[1].then.properties.hosting_plan.properties.name,data:data22};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data21.id !== undefined){
+let data23 = data21.id;
+if((!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))) && (data23 !== null)){
+const err44 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/allOf/1/then/properties/hosting_plan/properties/id/type",keyword:"type",params:{type: schema32.allOf[1].then.properties.hosting_plan.properties.id.type},message:"must be integer,null",schema:schema32.allOf[1].then.properties.hosting_plan.properties.id.type,parentSchema:schema32.allOf[1].then.properties.hosting_plan.properties.id,data:data23};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 1 || isNaN(data23)){
+const err45 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/allOf/1/then/properties/hosting_plan/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[1].then.properties.hosting_plan.properties.id,data:data23};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/1/then/properties/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[1].then.properties.hosting_plan.type,parentSchema:schema32.allOf[1].then.properties.hosting_plan,data:data21};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
 }
 }
 }
@@ -1959,12 +2013,12 @@ var props1 = true;
 }
 }
 if(!valid6){
-const err42 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[1].if,parentSchema:schema32.allOf[1],data};
+const err47 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[1].if,parentSchema:schema32.allOf[1],data};
 if(vErrors === null){
-vErrors = [err42];
+vErrors = [err47];
 }
 else {
-vErrors.push(err42);
+vErrors.push(err47);
 }
 errors++;
 }
@@ -1977,96 +2031,13 @@ props0 = props0 || {};
 Object.assign(props0, props1);
 }
 }
-const _errs58 = errors;
-let valid14 = true;
-const _errs59 = errors;
+const _errs61 = errors;
+let valid15 = true;
+const _errs62 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.action === undefined) && (missing2 = "action")) || ((data.type === undefined) && (missing2 = "type"))){
-const err43 = {};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs60 = errors;
-if("update" !== data.action){
-const err44 = {};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-var valid15 = _errs60 === errors;
-}
-else {
-var valid15 = true;
-}
-if(valid15){
-if(data.type !== undefined){
-const _errs61 = errors;
-if("client" !== data.type){
-const err45 = {};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-var valid15 = _errs61 === errors;
-}
-else {
-var valid15 = true;
-}
-}
-}
-}
-var _valid2 = _errs59 === errors;
-errors = _errs58;
-if(vErrors !== null){
-if(_errs58){
-vErrors.length = _errs58;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid2){
-const _errs62 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client_id === undefined){
-const err46 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[2].then.required,parentSchema:schema32.allOf[2].then,data};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-if(data.fields === undefined){
-const err47 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[2].then.required,parentSchema:schema32.allOf[2].then,data};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-for(const key4 in data){
-if(!(func3.call(schema32.allOf[2].then.properties, key4))){
-const err48 = {instancePath,schemaPath:"#/allOf/2/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then,data};
+const err48 = {};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2075,11 +2046,11 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data24 = data.id;
-if(typeof data24 !== "string"){
-const err49 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/2/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[2].then.properties.id.type,parentSchema:schema32.allOf[2].then.properties.id,data:data24};
+else {
+if(data.action !== undefined){
+const _errs63 = errors;
+if("delete" !== data.action){
+const err49 = {};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2088,12 +2059,16 @@ vErrors.push(err49);
 }
 errors++;
 }
+var valid16 = _errs63 === errors;
 }
-if(data.name !== undefined){
-let data25 = data.name;
-if(typeof data25 === "string"){
-if(!pattern10.test(data25)){
-const err50 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data25};
+else {
+var valid16 = true;
+}
+if(valid16){
+if(data.type !== undefined){
+const _errs64 = errors;
+if("client" !== data.type){
+const err50 = {};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2102,9 +2077,29 @@ vErrors.push(err50);
 }
 errors++;
 }
+var valid16 = _errs64 === errors;
 }
 else {
-const err51 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data25};
+var valid16 = true;
+}
+}
+}
+}
+var _valid2 = _errs62 === errors;
+errors = _errs61;
+if(vErrors !== null){
+if(_errs61){
+vErrors.length = _errs61;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs65 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client_id === undefined){
+const err51 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[2].then.required,parentSchema:schema32.allOf[2].then,data};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2113,11 +2108,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-if(data.client_id !== undefined){
-let data26 = data.client_id;
-if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
-const err52 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.type,parentSchema:schema43,data:data26};
+if(data.domains === undefined){
+const err52 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema32.allOf[2].then.required,parentSchema:schema32.allOf[2].then,data};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2126,9 +2118,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-if((typeof data26 == "number") && (isFinite(data26))){
-if(data26 < 1 || isNaN(data26)){
-const err53 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema43,data:data26};
+if(data.domain_names === undefined){
+const err53 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "domain_names"},message:"must have required property '"+"domain_names"+"'",schema:schema32.allOf[2].then.required,parentSchema:schema32.allOf[2].then,data};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2137,13 +2128,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-}
-if(data.fields !== undefined){
-let data27 = data.fields;
-if(Array.isArray(data27)){
-if(data27.length < 1){
-const err54 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/2/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[2].then.properties.fields,data:data27};
+for(const key5 in data){
+if(!(func3.call(schema32.allOf[2].then.properties, key5))){
+const err54 = {instancePath,schemaPath:"#/allOf/2/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then,data};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2152,12 +2139,11 @@ vErrors.push(err54);
 }
 errors++;
 }
-const len0 = data27.length;
-for(let i0=0; i0<len0; i0++){
-let data28 = data27[i0];
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if(data28.field === undefined){
-const err55 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data28};
+}
+if(data.id !== undefined){
+let data26 = data.id;
+if(typeof data26 !== "string"){
+const err55 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/2/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[2].then.properties.id.type,parentSchema:schema32.allOf[2].then.properties.id,data:data26};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2166,8 +2152,12 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data28.before === undefined){
-const err56 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data28};
+}
+if(data.name !== undefined){
+let data27 = data.name;
+if(typeof data27 === "string"){
+if(!pattern10.test(data27)){
+const err56 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data27};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2176,8 +2166,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(data28.after === undefined){
-const err57 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[2].then.properties.fields.items.required,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data28};
+}
+else {
+const err57 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data27};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2186,9 +2177,11 @@ vErrors.push(err57);
 }
 errors++;
 }
-for(const key5 in data28){
-if(!(((key5 === "field") || (key5 === "before")) || (key5 === "after"))){
-const err58 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data28};
+}
+if(data.client_id !== undefined){
+let data28 = data.client_id;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
+const err58 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data28};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2197,11 +2190,9 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-if(data28.field !== undefined){
-let data29 = data28.field;
-if(!((((data29 === "plan") || (data29 === "email")) || (data29 === "suspended")) || (data29 === "language"))){
-const err59 = {instancePath:instancePath+"/fields/" + i0+"/field",schemaPath:"#/allOf/2/then/properties/fields/items/properties/field/enum",keyword:"enum",params:{allowedValues: schema32.allOf[2].then.properties.fields.items.properties.field.enum},message:"must be equal to one of the allowed values",schema:schema32.allOf[2].then.properties.fields.items.properties.field.enum,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.field,data:data29};
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 1 || isNaN(data28)){
+const err59 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data28};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2211,10 +2202,11 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data28.before !== undefined){
-let data30 = data28.before;
-if(((typeof data30 !== "string") && (typeof data30 !== "boolean")) && (data30 !== null)){
-const err60 = {instancePath:instancePath+"/fields/" + i0+"/before",schemaPath:"#/allOf/2/then/properties/fields/items/properties/before/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.fields.items.properties.before.type},message:"must be string,boolean,null",schema:schema32.allOf[2].then.properties.fields.items.properties.before.type,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.before,data:data30};
+}
+if(data.domains !== undefined){
+let data29 = data.domains;
+if((!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))) && (data29 !== null)){
+const err60 = {instancePath:instancePath+"/domains",schemaPath:"#/allOf/2/then/properties/domains/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.domains.type},message:"must be integer,null",schema:schema32.allOf[2].then.properties.domains.type,parentSchema:schema32.allOf[2].then.properties.domains,data:data29};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2223,11 +2215,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-if(data28.after !== undefined){
-let data31 = data28.after;
-if((typeof data31 !== "string") && (typeof data31 !== "boolean")){
-const err61 = {instancePath:instancePath+"/fields/" + i0+"/after",schemaPath:"#/allOf/2/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.fields.items.properties.after.type},message:"must be string,boolean",schema:schema32.allOf[2].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[2].then.properties.fields.items.properties.after,data:data31};
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 < 0 || isNaN(data29)){
+const err61 = {instancePath:instancePath+"/domains",schemaPath:"#/allOf/2/then/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[2].then.properties.domains,data:data29};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2238,8 +2228,10 @@ errors++;
 }
 }
 }
-else {
-const err62 = {instancePath:instancePath+"/fields/" + i0,schemaPath:"#/allOf/2/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[2].then.properties.fields.items.type,parentSchema:schema32.allOf[2].then.properties.fields.items,data:data28};
+if(data.domain_names !== undefined){
+let data30 = data.domain_names;
+if((!(Array.isArray(data30))) && (data30 !== null)){
+const err62 = {instancePath:instancePath+"/domain_names",schemaPath:"#/allOf/2/then/properties/domain_names/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.domain_names.type},message:"must be array,null",schema:schema32.allOf[2].then.properties.domain_names.type,parentSchema:schema32.allOf[2].then.properties.domain_names,data:data30};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -2248,10 +2240,12 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-}
-else {
-const err63 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/2/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[2].then.properties.fields.type,parentSchema:schema32.allOf[2].then.properties.fields,data:data27};
+if(Array.isArray(data30)){
+const len1 = data30.length;
+for(let i1=0; i1<len1; i1++){
+let data31 = data30[i1];
+if(typeof data31 !== "string"){
+const err63 = {instancePath:instancePath+"/domain_names/" + i1,schemaPath:"#/allOf/2/then/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[2].then.properties.domain_names.items.type,parentSchema:schema32.allOf[2].then.properties.domain_names.items,data:data31};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -2261,105 +2255,22 @@ vErrors.push(err63);
 errors++;
 }
 }
-if(data.hosting_plan !== undefined){
-let data32 = data.hosting_plan;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-if(data32.name === undefined){
-const err64 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.allOf[2].then.properties.hosting_plan.required,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data32};
+}
+}
+}
+var _valid2 = _errs65 === errors;
+valid15 = _valid2;
+if(valid15){
+var props2 = true;
+}
+}
+if(!valid15){
+const err64 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[2].if,parentSchema:schema32.allOf[2],data};
 if(vErrors === null){
 vErrors = [err64];
 }
 else {
 vErrors.push(err64);
-}
-errors++;
-}
-if(data32.id === undefined){
-const err65 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.allOf[2].then.properties.hosting_plan.required,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data32};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-for(const key6 in data32){
-if(!((key6 === "name") || (key6 === "id"))){
-const err66 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data32};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-}
-if(data32.name !== undefined){
-let data33 = data32.name;
-if(typeof data33 !== "string"){
-const err67 = {instancePath:instancePath+"/hosting_plan/name",schemaPath:"#/allOf/2/then/properties/hosting_plan/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[2].then.properties.hosting_plan.properties.name.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan.properties.name,data:data33};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-}
-if(data32.id !== undefined){
-let data34 = data32.id;
-if((!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))) && (data34 !== null)){
-const err68 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/allOf/2/then/properties/hosting_plan/properties/id/type",keyword:"type",params:{type: schema32.allOf[2].then.properties.hosting_plan.properties.id.type},message:"must be integer,null",schema:schema32.allOf[2].then.properties.hosting_plan.properties.id.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan.properties.id,data:data34};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-if((typeof data34 == "number") && (isFinite(data34))){
-if(data34 < 1 || isNaN(data34)){
-const err69 = {instancePath:instancePath+"/hosting_plan/id",schemaPath:"#/allOf/2/then/properties/hosting_plan/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[2].then.properties.hosting_plan.properties.id,data:data34};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err70 = {instancePath:instancePath+"/hosting_plan",schemaPath:"#/allOf/2/then/properties/hosting_plan/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[2].then.properties.hosting_plan.type,parentSchema:schema32.allOf[2].then.properties.hosting_plan,data:data32};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-}
-}
-var _valid2 = _errs62 === errors;
-valid14 = _valid2;
-if(valid14){
-var props2 = true;
-}
-}
-if(!valid14){
-const err71 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[2].if,parentSchema:schema32.allOf[2],data};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
 }
 errors++;
 }
@@ -2372,13 +2283,123 @@ props0 = props0 || {};
 Object.assign(props0, props2);
 }
 }
-const _errs90 = errors;
-let valid23 = true;
-const _errs91 = errors;
+const _errs82 = errors;
+let valid22 = true;
+const _errs83 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.action === undefined) && (missing3 = "action")) || ((data.type === undefined) && (missing3 = "type"))){
-const err72 = {};
+const err65 = {};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs84 = errors;
+if("create" !== data.action){
+const err66 = {};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+var valid23 = _errs84 === errors;
+}
+else {
+var valid23 = true;
+}
+if(valid23){
+if(data.type !== undefined){
+const _errs85 = errors;
+if("domain" !== data.type){
+const err67 = {};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+var valid23 = _errs85 === errors;
+}
+else {
+var valid23 = true;
+}
+}
+}
+}
+var _valid3 = _errs83 === errors;
+errors = _errs82;
+if(vErrors !== null){
+if(_errs82){
+vErrors.length = _errs82;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs86 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err68 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+if(data.client_id === undefined){
+const err69 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+for(const key6 in data){
+if(!(func3.call(schema32.allOf[3].then.properties, key6))){
+const err70 = {instancePath,schemaPath:"#/allOf/3/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then,data};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data34 = data.id;
+if(typeof data34 !== "string"){
+const err71 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/3/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[3].then.properties.id.type,parentSchema:schema32.allOf[3].then.properties.id,data:data34};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data35 = data.name;
+if(typeof data35 === "string"){
+if(!pattern13.test(data35)){
+const err72 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data35};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -2387,11 +2408,9 @@ vErrors.push(err72);
 }
 errors++;
 }
+}
 else {
-if(data.action !== undefined){
-const _errs92 = errors;
-if("update" !== data.action){
-const err73 = {};
+const err73 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data35};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -2400,16 +2419,12 @@ vErrors.push(err73);
 }
 errors++;
 }
-var valid24 = _errs92 === errors;
 }
-else {
-var valid24 = true;
-}
-if(valid24){
-if(data.type !== undefined){
-const _errs93 = errors;
-if("domain" !== data.type){
-const err74 = {};
+if(data.client !== undefined){
+let data36 = data.client;
+if(typeof data36 === "string"){
+if(!pattern10.test(data36)){
+const err74 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data36};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -2418,29 +2433,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-var valid24 = _errs93 === errors;
 }
 else {
-var valid24 = true;
-}
-}
-}
-}
-var _valid3 = _errs91 === errors;
-errors = _errs90;
-if(vErrors !== null){
-if(_errs90){
-vErrors.length = _errs90;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid3){
-const _errs94 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.domain_id === undefined){
-const err75 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
+const err75 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data36};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -2449,8 +2444,11 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(data.client === undefined){
-const err76 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
+}
+if(data.client_id !== undefined){
+let data37 = data.client_id;
+if((!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))) && (data37 !== null)){
+const err76 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/3/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[3].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[3].then.properties.client_id.type,parentSchema:schema32.allOf[3].then.properties.client_id,data:data37};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -2459,8 +2457,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(data.client_id === undefined){
-const err77 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 1 || isNaN(data37)){
+const err77 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/3/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[3].then.properties.client_id,data:data37};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -2469,8 +2468,13 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(data.fields === undefined){
-const err78 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[3].then.required,parentSchema:schema32.allOf[3].then,data};
+}
+}
+if(data.parent !== undefined){
+let data38 = data.parent;
+if(typeof data38 === "string"){
+if(!pattern13.test(data38)){
+const err78 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data38};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -2479,9 +2483,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-for(const key7 in data){
-if(!(func3.call(schema32.allOf[3].then.properties, key7))){
-const err79 = {instancePath,schemaPath:"#/allOf/3/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then,data};
+}
+else {
+const err79 = {instancePath:instancePath+"/parent",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data38};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -2491,10 +2495,11 @@ vErrors.push(err79);
 errors++;
 }
 }
-if(data.id !== undefined){
-let data37 = data.id;
-if(typeof data37 !== "string"){
-const err80 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/3/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[3].then.properties.id.type,parentSchema:schema32.allOf[3].then.properties.id,data:data37};
+if(data.parent_domain !== undefined){
+let data39 = data.parent_domain;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.name === undefined){
+const err80 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.allOf[3].then.properties.parent_domain.required,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data39};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -2503,12 +2508,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-if(data.name !== undefined){
-let data38 = data.name;
-if(typeof data38 === "string"){
-if(!pattern11.test(data38)){
-const err81 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data38};
+if(data39.id === undefined){
+const err81 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.allOf[3].then.properties.parent_domain.required,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data39};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -2517,9 +2518,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-else {
-const err82 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data38};
+for(const key7 in data39){
+if(!((key7 === "name") || (key7 === "id"))){
+const err82 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data39};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -2529,10 +2530,11 @@ vErrors.push(err82);
 errors++;
 }
 }
-if(data.domain_id !== undefined){
-let data39 = data.domain_id;
-if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-const err83 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.type,parentSchema:schema43,data:data39};
+if(data39.name !== undefined){
+let data40 = data39.name;
+if(typeof data40 === "string"){
+if(!pattern13.test(data40)){
+const err83 = {instancePath:instancePath+"/parent_domain/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data40};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -2541,9 +2543,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 < 1 || isNaN(data39)){
-const err84 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema43,data:data39};
+}
+else {
+const err84 = {instancePath:instancePath+"/parent_domain/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data40};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -2553,12 +2555,10 @@ vErrors.push(err84);
 errors++;
 }
 }
-}
-if(data.client !== undefined){
-let data40 = data.client;
-if(typeof data40 === "string"){
-if(!pattern10.test(data40)){
-const err85 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data40};
+if(data39.id !== undefined){
+let data41 = data39.id;
+if((!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))) && (data41 !== null)){
+const err85 = {instancePath:instancePath+"/parent_domain/id",schemaPath:"#/allOf/3/then/properties/parent_domain/properties/id/type",keyword:"type",params:{type: schema32.allOf[3].then.properties.parent_domain.properties.id.type},message:"must be integer,null",schema:schema32.allOf[3].then.properties.parent_domain.properties.id.type,parentSchema:schema32.allOf[3].then.properties.parent_domain.properties.id,data:data41};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -2567,9 +2567,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-else {
-const err86 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data40};
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 1 || isNaN(data41)){
+const err86 = {instancePath:instancePath+"/parent_domain/id",schemaPath:"#/allOf/3/then/properties/parent_domain/properties/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[3].then.properties.parent_domain.properties.id,data:data41};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -2579,10 +2579,10 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(data.client_id !== undefined){
-let data41 = data.client_id;
-if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err87 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.type,parentSchema:schema43,data:data41};
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/parent_domain",schemaPath:"#/allOf/3/then/properties/parent_domain/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[3].then.properties.parent_domain.type,parentSchema:schema32.allOf[3].then.properties.parent_domain,data:data39};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -2591,65 +2591,27 @@ vErrors.push(err87);
 }
 errors++;
 }
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 < 1 || isNaN(data41)){
-const err88 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema43,data:data41};
+}
+if(data.settings !== undefined){
+if(!(validate22(data.settings, {instancePath:instancePath+"/settings",parentData:data,parentDataProperty:"settings",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
+}
+var _valid3 = _errs86 === errors;
+valid22 = _valid3;
+if(valid22){
+var props3 = true;
+}
+}
+if(!valid22){
+const err88 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[3].if,parentSchema:schema32.allOf[3],data};
 if(vErrors === null){
 vErrors = [err88];
 }
 else {
 vErrors.push(err88);
-}
-errors++;
-}
-}
-}
-if(data.fields !== undefined){
-let data42 = data.fields;
-if(Array.isArray(data42)){
-if(data42.length < 1){
-const err89 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/3/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[3].then.properties.fields,data:data42};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
-errors++;
-}
-const len1 = data42.length;
-for(let i1=0; i1<len1; i1++){
-if(!(validate24(data42[i1], {instancePath:instancePath+"/fields/" + i1,parentData:data42,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err90 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/3/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[3].then.properties.fields.type,parentSchema:schema32.allOf[3].then.properties.fields,data:data42};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
-errors++;
-}
-}
-}
-var _valid3 = _errs94 === errors;
-valid23 = _valid3;
-if(valid23){
-var props3 = true;
-}
-}
-if(!valid23){
-const err91 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[3].if,parentSchema:schema32.allOf[3],data};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
 }
 errors++;
 }
@@ -2662,13 +2624,75 @@ props0 = props0 || {};
 Object.assign(props0, props3);
 }
 }
-const _errs114 = errors;
-let valid32 = true;
-const _errs115 = errors;
+const _errs111 = errors;
+let valid30 = true;
+const _errs112 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if(((data.action === undefined) && (missing4 = "action")) || ((data.type === undefined) && (missing4 = "type"))){
-const err92 = {};
+const err89 = {};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs113 = errors;
+if("update" !== data.action){
+const err90 = {};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+var valid31 = _errs113 === errors;
+}
+else {
+var valid31 = true;
+}
+if(valid31){
+if(data.type !== undefined){
+const _errs114 = errors;
+if("domain" !== data.type){
+const err91 = {};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+var valid31 = _errs114 === errors;
+}
+else {
+var valid31 = true;
+}
+}
+}
+}
+var _valid4 = _errs112 === errors;
+errors = _errs111;
+if(vErrors !== null){
+if(_errs111){
+vErrors.length = _errs111;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid4){
+const _errs115 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.domain_id === undefined){
+const err92 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "domain_id"},message:"must have required property '"+"domain_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -2677,11 +2701,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-else {
-if(data.action !== undefined){
-const _errs116 = errors;
-if("delete" !== data.action){
-const err93 = {};
+if(data.client === undefined){
+const err93 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -2690,16 +2711,8 @@ vErrors.push(err93);
 }
 errors++;
 }
-var valid33 = _errs116 === errors;
-}
-else {
-var valid33 = true;
-}
-if(valid33){
-if(data.type !== undefined){
-const _errs117 = errors;
-if("client" !== data.type){
-const err94 = {};
+if(data.client_id === undefined){
+const err94 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -2708,29 +2721,8 @@ vErrors.push(err94);
 }
 errors++;
 }
-var valid33 = _errs117 === errors;
-}
-else {
-var valid33 = true;
-}
-}
-}
-}
-var _valid4 = _errs115 === errors;
-errors = _errs114;
-if(vErrors !== null){
-if(_errs114){
-vErrors.length = _errs114;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid4){
-const _errs118 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.client_id === undefined){
-const err95 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
+if(data.fields === undefined){
+const err95 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -2739,8 +2731,9 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(data.domains === undefined){
-const err96 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "domains"},message:"must have required property '"+"domains"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
+for(const key8 in data){
+if(!(func3.call(schema32.allOf[4].then.properties, key8))){
+const err96 = {instancePath,schemaPath:"#/allOf/4/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -2749,8 +2742,11 @@ vErrors.push(err96);
 }
 errors++;
 }
-if(data.domain_names === undefined){
-const err97 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "domain_names"},message:"must have required property '"+"domain_names"+"'",schema:schema32.allOf[4].then.required,parentSchema:schema32.allOf[4].then,data};
+}
+if(data.id !== undefined){
+let data45 = data.id;
+if(typeof data45 !== "string"){
+const err97 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/4/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.id.type,parentSchema:schema32.allOf[4].then.properties.id,data:data45};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -2759,9 +2755,12 @@ vErrors.push(err97);
 }
 errors++;
 }
-for(const key8 in data){
-if(!(func3.call(schema32.allOf[4].then.properties, key8))){
-const err98 = {instancePath,schemaPath:"#/allOf/4/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[4].then,data};
+}
+if(data.name !== undefined){
+let data46 = data.name;
+if(typeof data46 === "string"){
+if(!pattern13.test(data46)){
+const err98 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data46};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -2771,10 +2770,8 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(data.id !== undefined){
-let data46 = data.id;
-if(typeof data46 !== "string"){
-const err99 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/4/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.id.type,parentSchema:schema32.allOf[4].then.properties.id,data:data46};
+else {
+const err99 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data46};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -2784,11 +2781,10 @@ vErrors.push(err99);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data47 = data.name;
-if(typeof data47 === "string"){
-if(!pattern10.test(data47)){
-const err100 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data47};
+if(data.domain_id !== undefined){
+let data47 = data.domain_id;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err100 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data47};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -2797,9 +2793,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
-else {
-const err101 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data47};
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 1 || isNaN(data47)){
+const err101 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data47};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -2809,10 +2805,12 @@ vErrors.push(err101);
 errors++;
 }
 }
-if(data.client_id !== undefined){
-let data48 = data.client_id;
-if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
-const err102 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.type,parentSchema:schema43,data:data48};
+}
+if(data.client !== undefined){
+let data48 = data.client;
+if(typeof data48 === "string"){
+if(!pattern10.test(data48)){
+const err102 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data48};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -2821,9 +2819,9 @@ vErrors.push(err102);
 }
 errors++;
 }
-if((typeof data48 == "number") && (isFinite(data48))){
-if(data48 < 1 || isNaN(data48)){
-const err103 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema43,data:data48};
+}
+else {
+const err103 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data48};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -2833,11 +2831,10 @@ vErrors.push(err103);
 errors++;
 }
 }
-}
-if(data.domains !== undefined){
-let data49 = data.domains;
-if((!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))) && (data49 !== null)){
-const err104 = {instancePath:instancePath+"/domains",schemaPath:"#/allOf/4/then/properties/domains/type",keyword:"type",params:{type: schema32.allOf[4].then.properties.domains.type},message:"must be integer,null",schema:schema32.allOf[4].then.properties.domains.type,parentSchema:schema32.allOf[4].then.properties.domains,data:data49};
+if(data.client_id !== undefined){
+let data49 = data.client_id;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err104 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data49};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -2847,8 +2844,8 @@ vErrors.push(err104);
 errors++;
 }
 if((typeof data49 == "number") && (isFinite(data49))){
-if(data49 < 0 || isNaN(data49)){
-const err105 = {instancePath:instancePath+"/domains",schemaPath:"#/allOf/4/then/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[4].then.properties.domains,data:data49};
+if(data49 < 1 || isNaN(data49)){
+const err105 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data49};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -2859,10 +2856,11 @@ errors++;
 }
 }
 }
-if(data.domain_names !== undefined){
-let data50 = data.domain_names;
-if((!(Array.isArray(data50))) && (data50 !== null)){
-const err106 = {instancePath:instancePath+"/domain_names",schemaPath:"#/allOf/4/then/properties/domain_names/type",keyword:"type",params:{type: schema32.allOf[4].then.properties.domain_names.type},message:"must be array,null",schema:schema32.allOf[4].then.properties.domain_names.type,parentSchema:schema32.allOf[4].then.properties.domain_names,data:data50};
+if(data.fields !== undefined){
+let data50 = data.fields;
+if(Array.isArray(data50)){
+if(data50.length < 1){
+const err106 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/4/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[4].then.properties.fields,data:data50};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -2871,12 +2869,16 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(Array.isArray(data50)){
 const len2 = data50.length;
 for(let i2=0; i2<len2; i2++){
-let data51 = data50[i2];
-if(typeof data51 !== "string"){
-const err107 = {instancePath:instancePath+"/domain_names/" + i2,schemaPath:"#/allOf/4/then/properties/domain_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[4].then.properties.domain_names.items.type,parentSchema:schema32.allOf[4].then.properties.domain_names.items,data:data51};
+if(!(validate24(data50[i2], {instancePath:instancePath+"/fields/" + i2,parentData:data50,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err107 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/4/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[4].then.properties.fields.type,parentSchema:schema32.allOf[4].then.properties.fields,data:data50};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -2887,15 +2889,13 @@ errors++;
 }
 }
 }
-}
-}
-var _valid4 = _errs118 === errors;
-valid32 = _valid4;
-if(valid32){
+var _valid4 = _errs115 === errors;
+valid30 = _valid4;
+if(valid30){
 var props4 = true;
 }
 }
-if(!valid32){
+if(!valid30){
 const err108 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[4].if,parentSchema:schema32.allOf[4],data};
 if(vErrors === null){
 vErrors = [err108];
@@ -3049,8 +3049,8 @@ errors++;
 if(data.name !== undefined){
 let data55 = data.name;
 if(typeof data55 === "string"){
-if(!pattern11.test(data55)){
-const err118 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data55};
+if(!pattern13.test(data55)){
+const err118 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data55};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -3061,7 +3061,7 @@ errors++;
 }
 }
 else {
-const err119 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data55};
+const err119 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data55};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -3074,7 +3074,7 @@ errors++;
 if(data.domain_id !== undefined){
 let data56 = data.domain_id;
 if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
-const err120 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.type,parentSchema:schema43,data:data56};
+const err120 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data56};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -3085,7 +3085,7 @@ errors++;
 }
 if((typeof data56 == "number") && (isFinite(data56))){
 if(data56 < 1 || isNaN(data56)){
-const err121 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema43,data:data56};
+const err121 = {instancePath:instancePath+"/domain_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data56};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -3124,7 +3124,7 @@ errors++;
 if(data.client_id !== undefined){
 let data58 = data.client_id;
 if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
-const err124 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.type,parentSchema:schema43,data:data58};
+const err124 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data58};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -3135,7 +3135,7 @@ errors++;
 }
 if((typeof data58 == "number") && (isFinite(data58))){
 if(data58 < 1 || isNaN(data58)){
-const err125 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema43,data:data58};
+const err125 = {instancePath:instancePath+"/client_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data58};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -3366,8 +3366,8 @@ errors++;
 if(data.name !== undefined){
 let data64 = data.name;
 if(typeof data64 === "string"){
-if(!pattern11.test(data64)){
-const err141 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data64};
+if(!pattern13.test(data64)){
+const err141 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data64};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -3378,7 +3378,7 @@ errors++;
 }
 }
 else {
-const err142 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data64};
+const err142 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data64};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -4181,7 +4181,7 @@ errors++;
 if(data.plan_id !== undefined){
 let data97 = data.plan_id;
 if(!(((typeof data97 == "number") && (!(data97 % 1) && !isNaN(data97))) && (isFinite(data97)))){
-const err199 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.type,parentSchema:schema43,data:data97};
+const err199 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data97};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -4192,7 +4192,7 @@ errors++;
 }
 if((typeof data97 == "number") && (isFinite(data97))){
 if(data97 < 1 || isNaN(data97)){
-const err200 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema43,data:data97};
+const err200 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data97};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -4515,7 +4515,7 @@ errors++;
 if(data.plan_id !== undefined){
 let data107 = data.plan_id;
 if(!(((typeof data107 == "number") && (!(data107 % 1) && !isNaN(data107))) && (isFinite(data107)))){
-const err223 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.type,parentSchema:schema43,data:data107};
+const err223 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data107};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -4526,7 +4526,7 @@ errors++;
 }
 if((typeof data107 == "number") && (isFinite(data107))){
 if(data107 < 1 || isNaN(data107)){
-const err224 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema43,data:data107};
+const err224 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data107};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -5521,8 +5521,8 @@ var props1 = true;
 }
 const _errs50 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.hosting_plan === undefined){
-const err52 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/1/required",keyword:"required",params:{missingProperty: "hosting_plan"},message:"must have required property '"+"hosting_plan"+"'",schema:schema31.properties.conflicts.items.oneOf[1].required,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data16};
+if(data16.domain === undefined){
+const err52 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/1/required",keyword:"required",params:{missingProperty: "domain"},message:"must have required property '"+"domain"+"'",schema:schema31.properties.conflicts.items.oneOf[1].required,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data16};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -5531,9 +5531,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-for(const key3 in data16){
-if(!((((key3 === "hosting_plan") || (key3 === "clients")) || (key3 === "use_unknown")) || (key3 === "lacking"))){
-const err53 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data16};
+if(data16.client === undefined){
+const err53 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/1/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.conflicts.items.oneOf[1].required,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data16};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -5542,11 +5541,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-if(data16.hosting_plan !== undefined){
-let data23 = data16.hosting_plan;
-if(typeof data23 !== "string"){
-const err54 = {instancePath:instancePath+"/conflicts/" + i3+"/hosting_plan",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/hosting_plan/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.hosting_plan.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.hosting_plan,data:data23};
+if(data16.owner === undefined){
+const err54 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/1/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'",schema:schema31.properties.conflicts.items.oneOf[1].required,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data16};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -5555,15 +5551,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-if(data16.clients !== undefined){
-let data24 = data16.clients;
-if(Array.isArray(data24)){
-const len5 = data24.length;
-for(let i5=0; i5<len5; i5++){
-let data25 = data24[i5];
-if(typeof data25 !== "string"){
-const err55 = {instancePath:instancePath+"/conflicts/" + i3+"/clients/" + i5,schemaPath:"#/properties/conflicts/items/oneOf/1/properties/clients/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.clients.items.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.clients.items,data:data25};
+if(data16.dns === undefined){
+const err55 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/1/required",keyword:"required",params:{missingProperty: "dns"},message:"must have required property '"+"dns"+"'",schema:schema31.properties.conflicts.items.oneOf[1].required,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data16};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -5572,10 +5561,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-}
-else {
-const err56 = {instancePath:instancePath+"/conflicts/" + i3+"/clients",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.oneOf[1].properties.clients.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.clients,data:data24};
+if(data16.rule === undefined){
+const err56 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/1/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'",schema:schema31.properties.conflicts.items.oneOf[1].required,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data16};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -5584,11 +5571,8 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data16.use_unknown !== undefined){
-let data26 = data16.use_unknown;
-if(true !== data26){
-const err57 = {instancePath:instancePath+"/conflicts/" + i3+"/use_unknown",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/use_unknown/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.use_unknown,data:data26};
+if(data16.record === undefined){
+const err57 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/1/required",keyword:"required",params:{missingProperty: "record"},message:"must have required property '"+"record"+"'",schema:schema31.properties.conflicts.items.oneOf[1].required,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data16};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -5597,15 +5581,9 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data16.lacking !== undefined){
-let data27 = data16.lacking;
-if(Array.isArray(data27)){
-const len6 = data27.length;
-for(let i6=0; i6<len6; i6++){
-let data28 = data27[i6];
-if(typeof data28 !== "string"){
-const err58 = {instancePath:instancePath+"/conflicts/" + i3+"/lacking/" + i6,schemaPath:"#/properties/conflicts/items/oneOf/1/properties/lacking/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.lacking.items.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.lacking.items,data:data28};
+for(const key3 in data16){
+if(!(((((((key3 === "domain") || (key3 === "client")) || (key3 === "owner")) || (key3 === "dns")) || (key3 === "rule")) || (key3 === "record")) || (key3 === "other"))){
+const err58 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data16};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -5615,9 +5593,10 @@ vErrors.push(err58);
 errors++;
 }
 }
-}
-else {
-const err59 = {instancePath:instancePath+"/conflicts/" + i3+"/lacking",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/lacking/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.oneOf[1].properties.lacking.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.lacking,data:data27};
+if(data16.domain !== undefined){
+let data23 = data16.domain;
+if(typeof data23 !== "string"){
+const err59 = {instancePath:instancePath+"/conflicts/" + i3+"/domain",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.domain.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.domain,data:data23};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -5627,14 +5606,318 @@ vErrors.push(err59);
 errors++;
 }
 }
-}
-else {
-const err60 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[1].type,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data16};
+if(data16.client !== undefined){
+let data24 = data16.client;
+if(typeof data24 !== "string"){
+const err60 = {instancePath:instancePath+"/conflicts/" + i3+"/client",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.client.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.client,data:data24};
 if(vErrors === null){
 vErrors = [err60];
 }
 else {
 vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data16.owner !== undefined){
+let data25 = data16.owner;
+if(typeof data25 !== "string"){
+const err61 = {instancePath:instancePath+"/conflicts/" + i3+"/owner",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.owner.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.owner,data:data25};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data16.dns !== undefined){
+let data26 = data16.dns;
+if("records" !== data26){
+const err62 = {instancePath:instancePath+"/conflicts/" + i3+"/dns",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/dns/const",keyword:"const",params:{allowedValue: "records"},message:"must be equal to constant",schema:"records",parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.dns,data:data26};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data16.rule !== undefined){
+let data27 = data16.rule;
+if(!((((data27 === "cname_at_apex") || (data27 === "cname_beside")) || (data27 === "two_spf")) || (data27 === "target_is_cname"))){
+const err63 = {instancePath:instancePath+"/conflicts/" + i3+"/rule",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/rule/enum",keyword:"enum",params:{allowedValues: schema31.properties.conflicts.items.oneOf[1].properties.rule.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.conflicts.items.oneOf[1].properties.rule.enum,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.rule,data:data27};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data16.record !== undefined){
+let data28 = data16.record;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.host === undefined){
+const err64 = {instancePath:instancePath+"/conflicts/" + i3+"/record",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/record/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'",schema:schema31.properties.conflicts.items.oneOf[1].properties.record.required,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.record,data:data28};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if(data28.type === undefined){
+const err65 = {instancePath:instancePath+"/conflicts/" + i3+"/record",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/record/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema31.properties.conflicts.items.oneOf[1].properties.record.required,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.record,data:data28};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(data28.value === undefined){
+const err66 = {instancePath:instancePath+"/conflicts/" + i3+"/record",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/record/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema31.properties.conflicts.items.oneOf[1].properties.record.required,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.record,data:data28};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if(data28.index === undefined){
+const err67 = {instancePath:instancePath+"/conflicts/" + i3+"/record",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/record/required",keyword:"required",params:{missingProperty: "index"},message:"must have required property '"+"index"+"'",schema:schema31.properties.conflicts.items.oneOf[1].properties.record.required,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.record,data:data28};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+for(const key4 in data28){
+if(!((((key4 === "host") || (key4 === "type")) || (key4 === "value")) || (key4 === "index"))){
+const err68 = {instancePath:instancePath+"/conflicts/" + i3+"/record",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/record/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.record,data:data28};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data28.host !== undefined){
+let data29 = data28.host;
+if(typeof data29 !== "string"){
+const err69 = {instancePath:instancePath+"/conflicts/" + i3+"/record/host",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/record/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.record.properties.host.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.record.properties.host,data:data29};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data28.type !== undefined){
+let data30 = data28.type;
+if(typeof data30 !== "string"){
+const err70 = {instancePath:instancePath+"/conflicts/" + i3+"/record/type",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/record/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.record.properties.type.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.record.properties.type,data:data30};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data28.value !== undefined){
+let data31 = data28.value;
+if(typeof data31 !== "string"){
+const err71 = {instancePath:instancePath+"/conflicts/" + i3+"/record/value",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/record/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.record.properties.value.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.record.properties.value,data:data31};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data28.index !== undefined){
+let data32 = data28.index;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err72 = {instancePath:instancePath+"/conflicts/" + i3+"/record/index",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/record/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.conflicts.items.oneOf[1].properties.record.properties.index.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.record.properties.index,data:data32};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 < 0 || isNaN(data32)){
+const err73 = {instancePath:instancePath+"/conflicts/" + i3+"/record/index",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/record/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.record.properties.index,data:data32};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/conflicts/" + i3+"/record",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/record/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[1].properties.record.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.record,data:data28};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data16.other !== undefined){
+let data33 = data16.other;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if(data33.host === undefined){
+const err75 = {instancePath:instancePath+"/conflicts/" + i3+"/other",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/other/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'",schema:schema31.properties.conflicts.items.oneOf[1].properties.other.required,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.other,data:data33};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if(data33.type === undefined){
+const err76 = {instancePath:instancePath+"/conflicts/" + i3+"/other",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/other/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema31.properties.conflicts.items.oneOf[1].properties.other.required,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.other,data:data33};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if(data33.value === undefined){
+const err77 = {instancePath:instancePath+"/conflicts/" + i3+"/other",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/other/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema31.properties.conflicts.items.oneOf[1].properties.other.required,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.other,data:data33};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+for(const key5 in data33){
+if(!((((key5 === "host") || (key5 === "type")) || (key5 === "value")) || (key5 === "index"))){
+const err78 = {instancePath:instancePath+"/conflicts/" + i3+"/other",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/other/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.other,data:data33};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data33.host !== undefined){
+let data34 = data33.host;
+if(typeof data34 !== "string"){
+const err79 = {instancePath:instancePath+"/conflicts/" + i3+"/other/host",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/other/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.other.properties.host.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.other.properties.host,data:data34};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+if(data33.type !== undefined){
+let data35 = data33.type;
+if(typeof data35 !== "string"){
+const err80 = {instancePath:instancePath+"/conflicts/" + i3+"/other/type",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/other/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.other.properties.type.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.other.properties.type,data:data35};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data33.value !== undefined){
+let data36 = data33.value;
+if(typeof data36 !== "string"){
+const err81 = {instancePath:instancePath+"/conflicts/" + i3+"/other/value",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/other/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[1].properties.other.properties.value.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.other.properties.value,data:data36};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+if(data33.index !== undefined){
+let data37 = data33.index;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+const err82 = {instancePath:instancePath+"/conflicts/" + i3+"/other/index",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/other/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.conflicts.items.oneOf[1].properties.other.properties.index.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.other.properties.index,data:data37};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 0 || isNaN(data37)){
+const err83 = {instancePath:instancePath+"/conflicts/" + i3+"/other/index",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/other/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.other.properties.index,data:data37};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err84 = {instancePath:instancePath+"/conflicts/" + i3+"/other",schemaPath:"#/properties/conflicts/items/oneOf/1/properties/other/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[1].properties.other.type,parentSchema:schema31.properties.conflicts.items.oneOf[1].properties.other,data:data33};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[1].type,parentSchema:schema31.properties.conflicts.items.oneOf[1],data:data16};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
 }
 errors++;
 }
@@ -5651,301 +5934,10 @@ if(props1 !== true){
 props1 = true;
 }
 }
-const _errs64 = errors;
+const _errs83 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.domain === undefined){
-const err61 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/required",keyword:"required",params:{missingProperty: "domain"},message:"must have required property '"+"domain"+"'",schema:schema31.properties.conflicts.items.oneOf[2].required,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-if(data16.client === undefined){
-const err62 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema31.properties.conflicts.items.oneOf[2].required,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-if(data16.owner === undefined){
-const err63 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'",schema:schema31.properties.conflicts.items.oneOf[2].required,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-if(data16.dns === undefined){
-const err64 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/required",keyword:"required",params:{missingProperty: "dns"},message:"must have required property '"+"dns"+"'",schema:schema31.properties.conflicts.items.oneOf[2].required,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-if(data16.rule === undefined){
-const err65 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'",schema:schema31.properties.conflicts.items.oneOf[2].required,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-if(data16.record === undefined){
-const err66 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/required",keyword:"required",params:{missingProperty: "record"},message:"must have required property '"+"record"+"'",schema:schema31.properties.conflicts.items.oneOf[2].required,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-for(const key4 in data16){
-if(!(((((((key4 === "domain") || (key4 === "client")) || (key4 === "owner")) || (key4 === "dns")) || (key4 === "rule")) || (key4 === "record")) || (key4 === "other"))){
-const err67 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-}
-if(data16.domain !== undefined){
-let data29 = data16.domain;
-if(typeof data29 !== "string"){
-const err68 = {instancePath:instancePath+"/conflicts/" + i3+"/domain",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.domain.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.domain,data:data29};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-}
-if(data16.client !== undefined){
-let data30 = data16.client;
-if(typeof data30 !== "string"){
-const err69 = {instancePath:instancePath+"/conflicts/" + i3+"/client",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/client/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.client.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.client,data:data30};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-}
-if(data16.owner !== undefined){
-let data31 = data16.owner;
-if(typeof data31 !== "string"){
-const err70 = {instancePath:instancePath+"/conflicts/" + i3+"/owner",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.owner.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.owner,data:data31};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-}
-if(data16.dns !== undefined){
-let data32 = data16.dns;
-if("records" !== data32){
-const err71 = {instancePath:instancePath+"/conflicts/" + i3+"/dns",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/dns/const",keyword:"const",params:{allowedValue: "records"},message:"must be equal to constant",schema:"records",parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.dns,data:data32};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-}
-if(data16.rule !== undefined){
-let data33 = data16.rule;
-if(!((((data33 === "cname_at_apex") || (data33 === "cname_beside")) || (data33 === "two_spf")) || (data33 === "target_is_cname"))){
-const err72 = {instancePath:instancePath+"/conflicts/" + i3+"/rule",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/rule/enum",keyword:"enum",params:{allowedValues: schema31.properties.conflicts.items.oneOf[2].properties.rule.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.conflicts.items.oneOf[2].properties.rule.enum,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.rule,data:data33};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
-}
-}
-if(data16.record !== undefined){
-let data34 = data16.record;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-if(data34.host === undefined){
-const err73 = {instancePath:instancePath+"/conflicts/" + i3+"/record",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'",schema:schema31.properties.conflicts.items.oneOf[2].properties.record.required,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record,data:data34};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
-if(data34.type === undefined){
-const err74 = {instancePath:instancePath+"/conflicts/" + i3+"/record",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema31.properties.conflicts.items.oneOf[2].properties.record.required,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record,data:data34};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-if(data34.value === undefined){
-const err75 = {instancePath:instancePath+"/conflicts/" + i3+"/record",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema31.properties.conflicts.items.oneOf[2].properties.record.required,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record,data:data34};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-if(data34.index === undefined){
-const err76 = {instancePath:instancePath+"/conflicts/" + i3+"/record",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/required",keyword:"required",params:{missingProperty: "index"},message:"must have required property '"+"index"+"'",schema:schema31.properties.conflicts.items.oneOf[2].properties.record.required,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record,data:data34};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-for(const key5 in data34){
-if(!((((key5 === "host") || (key5 === "type")) || (key5 === "value")) || (key5 === "index"))){
-const err77 = {instancePath:instancePath+"/conflicts/" + i3+"/record",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record,data:data34};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-}
-if(data34.host !== undefined){
-let data35 = data34.host;
-if(typeof data35 !== "string"){
-const err78 = {instancePath:instancePath+"/conflicts/" + i3+"/record/host",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.record.properties.host.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record.properties.host,data:data35};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
-}
-if(data34.type !== undefined){
-let data36 = data34.type;
-if(typeof data36 !== "string"){
-const err79 = {instancePath:instancePath+"/conflicts/" + i3+"/record/type",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.record.properties.type.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record.properties.type,data:data36};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
-}
-if(data34.value !== undefined){
-let data37 = data34.value;
-if(typeof data37 !== "string"){
-const err80 = {instancePath:instancePath+"/conflicts/" + i3+"/record/value",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.record.properties.value.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record.properties.value,data:data37};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-}
-if(data34.index !== undefined){
-let data38 = data34.index;
-if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-const err81 = {instancePath:instancePath+"/conflicts/" + i3+"/record/index",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.conflicts.items.oneOf[2].properties.record.properties.index.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record.properties.index,data:data38};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
-}
-if((typeof data38 == "number") && (isFinite(data38))){
-if(data38 < 0 || isNaN(data38)){
-const err82 = {instancePath:instancePath+"/conflicts/" + i3+"/record/index",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record.properties.index,data:data38};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err83 = {instancePath:instancePath+"/conflicts/" + i3+"/record",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/record/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[2].properties.record.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.record,data:data34};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
-}
-}
-if(data16.other !== undefined){
-let data39 = data16.other;
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-if(data39.host === undefined){
-const err84 = {instancePath:instancePath+"/conflicts/" + i3+"/other",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/required",keyword:"required",params:{missingProperty: "host"},message:"must have required property '"+"host"+"'",schema:schema31.properties.conflicts.items.oneOf[2].properties.other.required,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other,data:data39};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
-errors++;
-}
-if(data39.type === undefined){
-const err85 = {instancePath:instancePath+"/conflicts/" + i3+"/other",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema31.properties.conflicts.items.oneOf[2].properties.other.required,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other,data:data39};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
-errors++;
-}
-if(data39.value === undefined){
-const err86 = {instancePath:instancePath+"/conflicts/" + i3+"/other",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema31.properties.conflicts.items.oneOf[2].properties.other.required,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other,data:data39};
+if(data16.hosting_plan === undefined){
+const err86 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/required",keyword:"required",params:{missingProperty: "hosting_plan"},message:"must have required property '"+"hosting_plan"+"'",schema:schema31.properties.conflicts.items.oneOf[2].required,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -5954,9 +5946,9 @@ vErrors.push(err86);
 }
 errors++;
 }
-for(const key6 in data39){
-if(!((((key6 === "host") || (key6 === "type")) || (key6 === "value")) || (key6 === "index"))){
-const err87 = {instancePath:instancePath+"/conflicts/" + i3+"/other",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other,data:data39};
+for(const key6 in data16){
+if(!((((key6 === "hosting_plan") || (key6 === "clients")) || (key6 === "use_unknown")) || (key6 === "lacking"))){
+const err87 = {instancePath:instancePath+"/conflicts/" + i3,schemaPath:"#/properties/conflicts/items/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.conflicts.items.oneOf[2],data:data16};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -5966,10 +5958,10 @@ vErrors.push(err87);
 errors++;
 }
 }
-if(data39.host !== undefined){
-let data40 = data39.host;
-if(typeof data40 !== "string"){
-const err88 = {instancePath:instancePath+"/conflicts/" + i3+"/other/host",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.other.properties.host.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other.properties.host,data:data40};
+if(data16.hosting_plan !== undefined){
+let data38 = data16.hosting_plan;
+if(typeof data38 !== "string"){
+const err88 = {instancePath:instancePath+"/conflicts/" + i3+"/hosting_plan",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/hosting_plan/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.hosting_plan.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.hosting_plan,data:data38};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -5979,10 +5971,14 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(data39.type !== undefined){
-let data41 = data39.type;
-if(typeof data41 !== "string"){
-const err89 = {instancePath:instancePath+"/conflicts/" + i3+"/other/type",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.other.properties.type.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other.properties.type,data:data41};
+if(data16.clients !== undefined){
+let data39 = data16.clients;
+if(Array.isArray(data39)){
+const len5 = data39.length;
+for(let i5=0; i5<len5; i5++){
+let data40 = data39[i5];
+if(typeof data40 !== "string"){
+const err89 = {instancePath:instancePath+"/conflicts/" + i3+"/clients/" + i5,schemaPath:"#/properties/conflicts/items/oneOf/2/properties/clients/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.clients.items.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.clients.items,data:data40};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -5992,10 +5988,9 @@ vErrors.push(err89);
 errors++;
 }
 }
-if(data39.value !== undefined){
-let data42 = data39.value;
-if(typeof data42 !== "string"){
-const err90 = {instancePath:instancePath+"/conflicts/" + i3+"/other/value",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.other.properties.value.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other.properties.value,data:data42};
+}
+else {
+const err90 = {instancePath:instancePath+"/conflicts/" + i3+"/clients",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.oneOf[2].properties.clients.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.clients,data:data39};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -6005,10 +6000,10 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data39.index !== undefined){
-let data43 = data39.index;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err91 = {instancePath:instancePath+"/conflicts/" + i3+"/other/index",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.conflicts.items.oneOf[2].properties.other.properties.index.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other.properties.index,data:data43};
+if(data16.use_unknown !== undefined){
+let data41 = data16.use_unknown;
+if(true !== data41){
+const err91 = {instancePath:instancePath+"/conflicts/" + i3+"/use_unknown",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/use_unknown/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.use_unknown,data:data41};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -6017,9 +6012,15 @@ vErrors.push(err91);
 }
 errors++;
 }
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 < 0 || isNaN(data43)){
-const err92 = {instancePath:instancePath+"/conflicts/" + i3+"/other/index",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other.properties.index,data:data43};
+}
+if(data16.lacking !== undefined){
+let data42 = data16.lacking;
+if(Array.isArray(data42)){
+const len6 = data42.length;
+for(let i6=0; i6<len6; i6++){
+let data43 = data42[i6];
+if(typeof data43 !== "string"){
+const err92 = {instancePath:instancePath+"/conflicts/" + i3+"/lacking/" + i6,schemaPath:"#/properties/conflicts/items/oneOf/2/properties/lacking/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.conflicts.items.oneOf[2].properties.lacking.items.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.lacking.items,data:data43};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -6030,9 +6031,8 @@ errors++;
 }
 }
 }
-}
 else {
-const err93 = {instancePath:instancePath+"/conflicts/" + i3+"/other",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/other/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.conflicts.items.oneOf[2].properties.other.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.other,data:data39};
+const err93 = {instancePath:instancePath+"/conflicts/" + i3+"/lacking",schemaPath:"#/properties/conflicts/items/oneOf/2/properties/lacking/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.conflicts.items.oneOf[2].properties.lacking.type,parentSchema:schema31.properties.conflicts.items.oneOf[2].properties.lacking,data:data42};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -6053,7 +6053,7 @@ vErrors.push(err94);
 }
 errors++;
 }
-var _valid0 = _errs64 === errors;
+var _valid0 = _errs83 === errors;
 if(_valid0 && valid11){
 valid11 = false;
 passing0 = [passing0, 2];
@@ -6141,7 +6141,7 @@ if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
 if(data45.field !== undefined){
 let data46 = data45.field;
 if(!(((((data46 === "php_version") || (data46 === "https.lets_encrypt")) || (data46 === "https.force")) || (data46 === "https.hsts")) || (data46 === "redirect"))){
-const err98 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema54.enum},message:"must be equal to one of the allowed values",schema:schema54.enum,parentSchema:schema54,data:data46};
+const err98 = {instancePath:instancePath+"/unknowns/" + i7+"/field",schemaPath:"#/$defs/setting/enum",keyword:"enum",params:{allowedValues: schema56.enum},message:"must be equal to one of the allowed values",schema:schema56.enum,parentSchema:schema56,data:data46};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -6247,8 +6247,8 @@ errors++;
 if(data45.domain !== undefined){
 let data49 = data45.domain;
 if(typeof data49 === "string"){
-if(!pattern11.test(data49)){
-const err105 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema34,data:data49};
+if(!pattern13.test(data49)){
+const err105 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data49};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -6259,7 +6259,7 @@ errors++;
 }
 }
 else {
-const err106 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data49};
+const err106 = {instancePath:instancePath+"/unknowns/" + i7+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data49};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -6359,7 +6359,7 @@ vErrors.push(err113);
 errors++;
 }
 for(const key8 in data53){
-if(!((((((key8 === "clients") || (key8 === "domains")) || (key8 === "client_names")) || (key8 === "domain_names")) || (key8 === "hosting_plans")) || (key8 === "hosting_plan_names"))){
+if(!((((((key8 === "clients") || (key8 === "client_names")) || (key8 === "domains")) || (key8 === "domain_names")) || (key8 === "hosting_plans")) || (key8 === "hosting_plan_names"))){
 const err114 = {instancePath:instancePath+"/unmanaged",schemaPath:"#/properties/unmanaged/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.unmanaged,data:data53};
 if(vErrors === null){
 vErrors = [err114];
@@ -6395,10 +6395,14 @@ errors++;
 }
 }
 }
-if(data53.domains !== undefined){
-let data55 = data53.domains;
-if((!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))) && (data55 !== null)){
-const err117 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domains.type},message:"must be integer,null",schema:schema31.properties.unmanaged.properties.domains.type,parentSchema:schema31.properties.unmanaged.properties.domains,data:data55};
+if(data53.client_names !== undefined){
+let data55 = data53.client_names;
+if(Array.isArray(data55)){
+const len9 = data55.length;
+for(let i9=0; i9<len9; i9++){
+let data56 = data55[i9];
+if(typeof data56 !== "string"){
+const err117 = {instancePath:instancePath+"/unmanaged/client_names/" + i9,schemaPath:"#/properties/unmanaged/properties/client_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.client_names.items.type,parentSchema:schema31.properties.unmanaged.properties.client_names.items,data:data56};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -6407,9 +6411,10 @@ vErrors.push(err117);
 }
 errors++;
 }
-if((typeof data55 == "number") && (isFinite(data55))){
-if(data55 < 0 || isNaN(data55)){
-const err118 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.domains,data:data55};
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/unmanaged/client_names",schemaPath:"#/properties/unmanaged/properties/client_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.client_names.type,parentSchema:schema31.properties.unmanaged.properties.client_names,data:data55};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -6419,15 +6424,10 @@ vErrors.push(err118);
 errors++;
 }
 }
-}
-if(data53.client_names !== undefined){
-let data56 = data53.client_names;
-if(Array.isArray(data56)){
-const len9 = data56.length;
-for(let i9=0; i9<len9; i9++){
-let data57 = data56[i9];
-if(typeof data57 !== "string"){
-const err119 = {instancePath:instancePath+"/unmanaged/client_names/" + i9,schemaPath:"#/properties/unmanaged/properties/client_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.unmanaged.properties.client_names.items.type,parentSchema:schema31.properties.unmanaged.properties.client_names.items,data:data57};
+if(data53.domains !== undefined){
+let data57 = data53.domains;
+if((!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))) && (data57 !== null)){
+const err119 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/type",keyword:"type",params:{type: schema31.properties.unmanaged.properties.domains.type},message:"must be integer,null",schema:schema31.properties.unmanaged.properties.domains.type,parentSchema:schema31.properties.unmanaged.properties.domains,data:data57};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -6436,10 +6436,9 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-}
-else {
-const err120 = {instancePath:instancePath+"/unmanaged/client_names",schemaPath:"#/properties/unmanaged/properties/client_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.unmanaged.properties.client_names.type,parentSchema:schema31.properties.unmanaged.properties.client_names,data:data56};
+if((typeof data57 == "number") && (isFinite(data57))){
+if(data57 < 0 || isNaN(data57)){
+const err120 = {instancePath:instancePath+"/unmanaged/domains",schemaPath:"#/properties/unmanaged/properties/domains/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.unmanaged.properties.domains,data:data57};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -6447,6 +6446,7 @@ else {
 vErrors.push(err120);
 }
 errors++;
+}
 }
 }
 if(data53.domain_names !== undefined){
@@ -6658,4 +6658,4 @@ return errors === 0;
 }
 validate20.evaluated = {"props":{"format_version":true,"panel_url":true,"manifest":true,"manifest_sha256":true,"manifest_parts":true,"scope":true,"fingerprint":true,"plan_sha256":true,"changes":true,"conflicts":true,"unknowns":true,"unmanaged":true,"notes":true,"warnings":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"client_names":{"type":"array","items":{"type":"string"}},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"client_names":{"type":"array","items":{"type":"string"}},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]}}};

@@ -2,7 +2,7 @@ import { planDocumentText } from '../plan/saved.js';
 import type { PlanView } from './common.js';
 
 /**
- * The plan JSON contract (design.md, schemas/plan.schema.json), also the `--out` plan file: one
+ * The plan JSON contract (docs/formats.md, schemas/plan.schema.json), also the `--out` plan file: one
  * document, written by its owner (plan/saved.ts). Never holds the API key or a password;
  * unmanaged names only when asked for, since they may be other customers'.
  */

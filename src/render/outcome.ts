@@ -1,23 +1,27 @@
 import { type Outcome, tally } from '../plan/outcome.js';
 import { jsonText, quote, safeText } from '../escape.js';
-import { paint as paintIf, subject } from './common.js';
+import { subject } from './common.js';
+import { paint as paintIf } from './paint.js';
 import type { Change, Plan } from '../plan/types.js';
 import { assertNever } from '../util.js';
-import { zoneOutcome } from '../kinds/zone.js';
+import { kindOf } from '../kinds/index.js';
 
 /** One line for a finished change: `✓ created client "alice" (id 12)`. */
 export function renderOutcomeLine(outcome: Outcome, options: { color: boolean }): string {
   const paint = (style: 'green' | 'red' | 'yellow', text: string): string => paintIf(style, text, options.color);
   const what = subject(outcome.change);
   switch (outcome.status) {
-    case 'succeeded':
+    case 'succeeded': {
+      // What its kind says apply did (a zone's records), then apply's note after it.
+      const did = kindOf(outcome.change).outcome?.(outcome.change);
       return (
         `${paint('green', '✓')} ${done(outcome.change)} ${what} (id ${outcome.id})` +
-        (outcome.change.type === 'dns_zone' ? `: ${zoneOutcome(outcome.change)}` : '') +
+        (did === undefined ? '' : `: ${did}`) +
         (outcome.note === undefined
           ? ''
-          : `${outcome.change.type === 'dns_zone' ? ';' : ':'} ${paint('yellow', safeText(outcome.note))}`)
+          : `${did === undefined ? ':' : ';'} ${paint('yellow', safeText(outcome.note))}`)
       );
+    }
     case 'failed':
       return `${paint('red', '✗')} failed to ${outcome.change.action} ${what}: ${safeText(outcome.error)}`;
     case 'skipped':
@@ -67,7 +71,7 @@ export function renderApplyJson(
   const sorted = [...outcomes].sort((a, b) => (position.get(a.change.id) ?? 0) - (position.get(b.change.id) ?? 0));
   return `${jsonText(
     {
-      // schemas/apply-result.schema.json's; 1.2: dns_zone outcomes; 1.3: hosting_plan outcomes, error_code
+      // schemas/apply-result.schema.json's; 1.2: zone outcomes; 1.3: hosting plan outcomes, error_code
       format_version: '1.3',
       panel_url: panelUrl,
       // A plan scoped by --clients: the patterns it was made for (plan/types.ts Plan.scope).

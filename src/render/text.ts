@@ -1,30 +1,11 @@
-import type { Change } from '../plan/types.js';
-import { assertNever, plural } from '../util.js';
+import { plural } from '../util.js';
+import { kindOf } from '../kinds/index.js';
 import type { PlanView } from './common.js';
-import {
-  type Style,
-  paint as paintIf,
-  changeLine,
-  changeParts,
-  changeSummary,
-  conflictLine,
-  goesWith,
-  hasUnmanaged,
-  NOUNS,
-  requestLine,
-  sign,
-  subject,
-  unknownLine,
-  unmanagedByKind,
-  unmanagedCounts,
-  scopeLine,
-  verb,
-} from './common.js';
+import { conflictLine, goesWith, NOUNS, requestLine, sign, subject, unknownLine, verb } from './common.js';
+import { type Style, paint as paintIf } from './paint.js';
+import { changeLine, changeParts } from './parts.js';
+import { changeSummary, hasUnmanaged, scopeLine, unmanagedByKind, unmanagedCounts } from './summary.js';
 import { safeText } from '../escape.js';
-import { clientDetails } from '../kinds/client/index.js';
-import { domainDetails } from '../kinds/domain.js';
-import { zoneDetails } from '../kinds/zone.js';
-import { hostingPlanDetails } from '../kinds/hosting-plan.js';
 
 /** The plan for people, Terraform-like. `color` only when writing to a terminal without NO_COLOR. */
 export function renderPlanText(view: PlanView, options: { color: boolean }): string {
@@ -40,7 +21,8 @@ export function renderPlanText(view: PlanView, options: { color: boolean }): str
   if (plan.changes.length > 0) {
     out.push(`Changes to ${safeText(view.panelUrl)}:`, '');
     for (const change of plan.changes) {
-      const { what, after } = details(change);
+      // What its kind's room says beside its subject and after its reason.
+      const { what, after } = kindOf(change).details(change);
       out.push(
         paint(
           'dim',
@@ -107,19 +89,3 @@ const SIGN_STYLE: Readonly<Record<'+' | '~' | '-', Style>> = {
   '~': 'yellow',
   '-': 'red',
 };
-
-/** What a change's comment line says beside its subject and reason: its kind's room says. */
-function details(change: Change): { what: string; after: string } {
-  switch (change.type) {
-    case 'client':
-      return clientDetails(change);
-    case 'domain':
-      return domainDetails(change);
-    case 'dns_zone':
-      return zoneDetails(change);
-    case 'hosting_plan':
-      return hostingPlanDetails(change);
-    default:
-      return assertNever(change);
-  }
-}

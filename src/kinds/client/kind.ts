@@ -1,8 +1,19 @@
 /** The client as a kind of the table (../index.ts): what the stages ask of a client's change. */
 import { type Kind, kindWeight } from '../kind.js';
-import { CLIENT_NOUN, type ClientChange, clientRequest, clientSubject, fieldsText, goesWith } from './changes.js';
+import {
+  CLIENT_DELETE_TAKES,
+  CLIENT_NOUN,
+  type ClientChange,
+  clientDetails,
+  clientRequest,
+  clientSubject,
+  fieldsText,
+  goesWith,
+  unknownLine,
+} from './changes.js';
 import { type ClientChangeJson, clientFromJson, clientProblems, clientToJson } from './document.js';
 import { type ClientFactIndex, clientFacts } from './facts.js';
+import type { ClientField } from './fields.js';
 
 export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientChangeJson> = {
   name: 'client',
@@ -26,4 +37,20 @@ export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientCh
       ? { creates: 0, deletes: 1, unknown: true }
       : { creates: 0, deletes: 1 + change.domainNames.length };
   },
+
+  details: clientDetails,
+  notes: () => [],
+  // Its create's request says each field as the manifest gives it.
+  createdParts: () => [],
+  // Its fields are short: they stay on one line.
+  listsParts: false,
+  deleteTakes: CLIENT_DELETE_TAKES,
+  createsRow: 'always',
+  unknownLine: (u) => (isClientUnknown(u) ? unknownLine(u) : undefined),
+  unmanaged: { key: 'clients', absent: 'uncounted' },
 };
+
+/** A plan's unknown of a client's field: it names a client and no domain (a domain's setting names its domain). */
+function isClientUnknown(u: object): u is { readonly client: string; readonly field: ClientField } {
+  return 'client' in u && 'field' in u && (!('domain' in u) || u.domain === undefined);
+}

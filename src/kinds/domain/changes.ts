@@ -257,6 +257,11 @@ export function domainDetails(change: DomainChange): { what: string; after: stri
   }
 }
 
+/** `php_version: "8.3"`, `https.force: true`: the settings a create sets, in the settings' table order. */
+export function domainCreatedParts(change: CreateDomain): string[] {
+  return givenSettings(change.settings).map(([row, value]) => `${row.key}: ${settingText(value)}`);
+}
+
 /**
  * What apply cannot do as the manifest says of a domain: one listed under a client that the
  * panel has under another, or (with `subdomains`) one to delete whose subdomains on the panel
@@ -276,6 +281,11 @@ export interface DomainConflict {
    * parent's zone), or the panel serves no DNS for it (`is_dns_disabled`).
    */
   readonly dns?: 'subdomain' | 'disabled';
+}
+
+/** Whether a plan's conflict is a domain's: it names a domain, and is not of the domain's zone records (the zone's room). */
+export function isDomainConflict(c: object): c is DomainConflict {
+  return 'domain' in c && 'owner' in c && (c as { dns?: unknown }).dns !== 'records';
 }
 
 /**

@@ -3,16 +3,23 @@ import { quote } from '../../escape.js';
 import { changeId } from '../common.js';
 import { type Kind, kindWeight } from '../kind.js';
 import {
+  conflictText,
   type CreateDomain,
+  DOMAIN_DELETE_TAKES,
   DOMAIN_NOUN,
   type DomainChange,
+  domainCreatedParts,
+  domainDetails,
   domainRequest,
   domainSubject,
+  isDomainConflict,
   settingsText,
+  settingUnknownLine,
 } from './changes.js';
 import { type DomainChangeJson, domainFromJson, domainProblems, domainToJson } from './document.js';
 import { type DomainFactIndex, domainFacts } from './facts.js';
 import { unicodeForm } from './record.js';
+import type { DomainSetting } from './settings.js';
 import { SETTINGS_EXPORT } from './export-edits.js';
 
 export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainChangeJson> = {
@@ -35,6 +42,24 @@ export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainCh
   unicodeOf: (change) => unicodeForm(change.name),
   updatedFields: (change) => change.fields.map((f) => settingsText([f])),
   weight: kindWeight,
+
+  details: domainDetails,
+  notes: () => [],
+  createdParts: domainCreatedParts,
+  // Its settings' values are JSON objects: a list under the domain reads better than one line.
+  listsParts: true,
+  deleteTakes: DOMAIN_DELETE_TAKES,
+  createsRow: 'always',
+  conflictLine: (c, nameOthers) => (isDomainConflict(c) ? conflictText(c, nameOthers) : undefined),
+  // A domain's unknown names its domain (a client's does not).
+  unknownLine: (u) => (isSettingUnknown(u) ? settingUnknownLine(u) : undefined),
+  unmanaged: { key: 'domains', absent: 'uncounted' },
+
   // Its settings are the domain item's own keys; `hsts` and `redirect` each a flow mapping on one line.
   export: { style: { flowValues: ['hsts', 'redirect'] }, item: SETTINGS_EXPORT },
 };
+
+/** A plan's unknown of a domain's setting: it names its domain. */
+function isSettingUnknown(u: object): u is Parameters<typeof settingUnknownLine>[0] & { field: DomainSetting } {
+  return 'domain' in u && typeof u.domain === 'string';
+}

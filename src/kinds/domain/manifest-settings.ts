@@ -9,7 +9,7 @@
  * out. `redirect: {...}` needs `to`; `status` is 301 when left out. `https: {}` manages nothing
  * (a warning): each setting is managed only when given.
  *
- * Validation never refuses what a panel can hold (design.md): every value export writes (what
+ * Validation never refuses what a panel can hold (export's output must validate: docs/adoption.md): every value export writes (what
  * the rows' `unwritable` accepts: any MAJOR.MINOR version, any max_age of 0 or more, any absolute
  * http(s) URL without user info or characters it needs percent-encoded (url.ts), 301 or 302) is
  * taken; odd but possible values are warnings. A panel's URL that the manifest refuses is left

@@ -152,6 +152,13 @@ export function hostingPlanNote(change: HostingPlanChange): string | undefined {
   }
 }
 
+/** `resources.disk_space: 2048`: the keys a create sets, one part each, values as JSON text (data). */
+export function planCreatedParts(change: CreateHostingPlan): string[] {
+  return Object.entries(change.objects).flatMap(([object, keys]) =>
+    Object.entries(keys).map(([key, value]) => `${object}.${key}: ${jsonText(value)}`),
+  );
+}
+
 /** What a plan's delete takes with it, as a note on deletes says it: nothing of any client. */
 export const HOSTING_PLAN_DELETE_TAKES = 'a hosting plan alone (no client is on it)';
 
@@ -170,6 +177,11 @@ export interface PlanConflict {
   readonly clients?: readonly string[];
   readonly use_unknown?: true;
   readonly lacking?: readonly string[];
+}
+
+/** Whether a plan's conflict is a hosting plan's: it names one. */
+export function isPlanConflict(c: object): c is PlanConflict {
+  return 'hosting_plan' in c;
 }
 
 /** The conflict in one sentence; `nameClients: false` (a pull-request comment) counts the clients instead. */

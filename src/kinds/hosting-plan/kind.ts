@@ -1,10 +1,16 @@
 /** The hosting plan as a kind of the table (../index.ts): what the stages ask of a plan's change. */
 import { type Kind, kindWeight } from '../kind.js';
 import {
+  HOSTING_PLAN_DELETE_TAKES,
   HOSTING_PLAN_NOUN,
   type HostingPlanChange,
+  hostingPlanDetails,
+  hostingPlanNote,
   hostingPlanRequest,
   hostingPlanSubject,
+  isPlanConflict,
+  planConflictText,
+  planCreatedParts,
   planFieldsText,
 } from './changes.js';
 import { type HostingPlanChangeJson, hostingPlanFromJson, hostingPlanProblems, hostingPlanToJson } from './document.js';
@@ -29,6 +35,22 @@ export const HOSTING_PLAN_KIND: Kind<'hosting_plan', HostingPlanChange, HostingP
   unicodeOf: () => '',
   updatedFields: (change) => planFieldsText(change.fields),
   weight: kindWeight,
+
+  details: hostingPlanDetails,
+  notes: (change) => {
+    const note = hostingPlanNote(change);
+    return note === undefined ? [] : [note];
+  },
+  createdParts: planCreatedParts,
+  listsParts: true,
+  deleteTakes: HOSTING_PLAN_DELETE_TAKES,
+  // Counted only when some are created: most manifests define none.
+  createsRow: 'some',
+  // The clients on a plan may be other customers: counted when not named.
+  conflictLine: (c, nameOthers) => (isPlanConflict(c) ? planConflictText(c, nameOthers) : undefined),
+  // Counted only when the manifest defines plans (else every plan of the panel would count).
+  unmanaged: { key: 'hostingPlans', absent: 'omitted' },
+
   // The `hosting_plans` section, written with --with hosting-plans; PHP sizes double-quoted (`"512M"`).
   export: {
     with: 'hosting-plans',

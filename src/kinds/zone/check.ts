@@ -1,5 +1,5 @@
 /**
- * The zone as it would be after apply, checked (design.md "DNS records"): a CNAME at the apex, a
+ * The zone as it would be after apply, checked (docs/manifest.md, "DNS records"): a CNAME at the apex, a
  * CNAME beside other records at its host, two SPF records at one host, an MX or NS whose target
  * is a CNAME of the same zone. Only what the manifest has a hand in is an issue: a listed record
  * at fault, or one the listed records meet; the panel's own faults it does not touch stay the

@@ -1,11 +1,22 @@
 /** The DNS zone as a kind of the table (../index.ts): what the stages ask of a zone's change. */
-import { quote } from '../../escape.js';
+import { changeId } from '../common.js';
 import { unicodeForm } from '../domain/record.js';
 import type { Kind } from '../kind.js';
 import { type UpdateZone, ZONE_NOUN, zoneDeletes, zoneRequest } from './changes.js';
+import { isZoneConflict, zoneConflictText } from './conflicts.js';
 import { type ZoneChangeJson, zoneFromJson, zoneProblems, zoneToJson } from './document.js';
 import { type ZoneFactIndex, zoneFacts } from './facts.js';
-import { recordText, zoneRequestLine, zoneSubject } from './phrases.js';
+import {
+  recordSign,
+  recordText,
+  ZONE_REMOVALS,
+  zoneDetails,
+  zoneLineSubject,
+  zoneNotes,
+  zoneOutcome,
+  zoneRequestLine,
+  zoneSubject,
+} from './phrases.js';
 import { ZONE_EXPORT } from './export-edits.js';
 
 export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJson> = {
@@ -18,7 +29,7 @@ export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJs
   fromJson: zoneFromJson,
   problems: (change, _item, path) => zoneProblems(change, path),
   subject: zoneSubject,
-  lineSubject: (change) => `dns ${quote(change.name)}${unicodeForm(change.name)}`,
+  lineSubject: zoneLineSubject,
   clientOf: (change) => change.client,
   goesWith: () => '',
   unicodeOf: (change) => unicodeForm(change.name),
@@ -27,6 +38,21 @@ export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJs
   requestLine: zoneRequestLine,
   // Its removed records count one each: a prune can empty a zone.
   weight: (change) => ({ creates: 0, deletes: zoneDeletes(change) }),
+
+  details: zoneDetails,
+  notes: zoneNotes,
+  // A zone is never created on its own: a domain's comes with it.
+  createdParts: () => [],
+  listsParts: true,
+  // Each record is a change of its own: added, removed, or its TTL changed.
+  markedParts: { marks: (change) => change.records.map(recordSign), item: 'record change' },
+  outcome: zoneOutcome,
+  createsRow: 'never',
+  // Its records read under their domain's own change.
+  shownUnder: (change) => changeId('domain', change.name),
+  removals: ZONE_REMOVALS,
+  conflictLine: (c) => (isZoneConflict(c) ? zoneConflictText(c) : undefined),
+
   // A domain item's `dns` block, written with --with dns; its records as one flow mapping a line.
   export: {
     with: 'dns',

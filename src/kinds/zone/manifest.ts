@@ -5,7 +5,7 @@
  * checks the JSON Schema cannot make, each problem at a path in the item. The schema checks the
  * shapes and the TTL range; manifest-words.ts words its refusals.
  *
- * Validation never refuses what a panel can hold (design.md: export's output must validate): a
+ * Validation never refuses what a panel can hold (export's output must validate: docs/adoption.md): a
  * type outside RECORD_TYPES, a CNAME beside other records, a TXT value over 255 characters, a
  * CAA tag no authority knows are warnings. Pure.
  */

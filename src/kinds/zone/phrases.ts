@@ -6,12 +6,19 @@
  */
 import { jsonText, quote } from '../../escape.js';
 import { plural, sha256Hex } from '../../util.js';
-import { recordTwins, type UpdateZone } from './changes.js';
+import { unicodeForm } from '../domain/record.js';
+import type { Removals } from '../kind.js';
+import { recordTwins, type UpdateZone, zoneDeletes } from './changes.js';
 import type { RecordOp } from './diff.js';
 
 /** `dns "alice.example" of client "alice"`. */
 export function zoneSubject(change: UpdateZone): string {
   return `dns ${quote(change.name)} of client ${quote(change.client)}`;
+}
+
+/** `dns "xn--bcher-kva.example" (bücher.example)`: a zone's subject on its own diff line (its client is said above it). */
+export function zoneLineSubject(change: UpdateZone): string {
+  return `dns ${quote(change.name)}${unicodeForm(change.name)}`;
 }
 
 /** A value longer than this (in characters) is cut in text and Markdown. */
@@ -143,3 +150,24 @@ export function zoneOutcome(change: UpdateZone): string {
   const counts = countsText(change, true);
   return counts === '' ? 'written' : counts;
 }
+
+/**
+ * The records zones lose, as the summaries count them and the Markdown lists them: a prune is
+ * reviewed like a delete. A new domain's zone pruned loses the default records the panel fills
+ * in after its POST: which ones, and how many, is known after apply.
+ */
+export const ZONE_REMOVALS: Removals<UpdateZone> = {
+  noun: { one: 'DNS record', many: 'DNS records' },
+  item: 'record',
+  count: zoneDeletes,
+  lines: (change) =>
+    change.records.filter((op) => op.op === 'remove').map((op) => `${zoneLineSubject(change)}: ${recordText(op)}`),
+  uncounted: (change) =>
+    change.domainId === null && change.prune
+      ? `${zoneLineSubject(change)}: the default records the panel fills in, except keep matches (known after apply)`
+      : undefined,
+  uncountedBeside: (n) => (n > 0 ? ` and the defaults of ${plural(n, 'new zone')}` : ''),
+  sentence: (removed, uncounted) =>
+    `${plural(removed, 'record')} ${removed === 1 ? 'leaves its zone' : 'leave their zones'}` +
+    (uncounted > 0 ? `, and the default records of ${plural(uncounted, 'new domain')}` : ''),
+};
