@@ -148,6 +148,8 @@ function editSections(
     const edits = bySection.get(name);
     if (edits !== undefined) part.section?.rewrite(editor, root, clientsPair, edits, end);
   }
+  const lost = [...bySection.keys()].filter((name) => exportOf(name).section === undefined);
+  if (lost.length > 0) throw new Error(`export --into: section edits of ${lost.join(', ')}, which have none`);
 }
 
 /** A manifest without `clients` (a directory's part) gets the key, its items under it, at `end` (documentEnd). */
@@ -199,7 +201,9 @@ function editClient(
       case 'item': {
         const domains = pairOf(map, 'domains')?.value;
         if (!isSeq(domains)) throw new Error('export --into: no domains list to edit a domain item in');
-        exportOf(edit.type).item?.rewrite(editor, domains, domains.items[edit.domain], edit.edit);
+        const part = exportOf(edit.type).item;
+        if (part === undefined) throw new Error(`export --into: an item edit of ${edit.type}, which has none`);
+        part.rewrite(editor, domains, domains.items[edit.domain], edit.edit);
         break;
       }
       case 'add-domains':
