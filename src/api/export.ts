@@ -1,10 +1,9 @@
 import { EXPORTED_FIELDS } from '../kinds/client/index.js';
 import { ProvisionError } from '../errors.js';
 import { adopt } from '../export/adopt.js';
-import { LiveModel, type ZoneCounts } from '../export/model.js';
+import { exportedSections, exportHeader, LiveModel, type ZoneCounts } from '../export/model.js';
 import { checkRewritableVersion, rewrite } from '../export/rewrite.js';
 import { editsByPart } from '../export/parts.js';
-import { exportPlans } from '../export/plans.js';
 import { manifestText } from '../export/write.js';
 import { quote } from '../escape.js';
 import { validateManifest } from '../manifest/load.js';
@@ -30,6 +29,9 @@ export const EXPORT_WITH = ['dns', 'hosting-plans'] as const;
 export type ExportWith = (typeof EXPORT_WITH)[number];
 
 export type { ZoneCounts };
+
+/** The key of a typed `prune.keep` entry that matches plan names, as export's help names it. */
+export { KEEP_PLAN_KEY } from '../kinds/hosting-plan/manifest.js';
 
 /** Which zones to read, chosen from the panel as read (export --with dns, export --into). */
 export type ZonePick = (model: LiveModel) => readonly ZoneDomain[];
@@ -107,6 +109,11 @@ interface ExportedManifest {
   readonly zones?: ZoneCounts;
 }
 
+/** The header lines of a manifest export for what `--with` asks for: a line for each kind it names (Kind.export.header). */
+export function withHeader(options: ExportOptions): string[] {
+  return exportHeader((word) => options.with?.has(word as ExportWith) === true);
+}
+
 /**
  * The manifest of `live` (every client `include` accepts), headed by `header`'s comment lines;
  * it validates (a manifest that does not is a bug, thrown as one).
@@ -120,16 +127,15 @@ export function exportManifest(
   const warnings: string[] = [];
   const model = new LiveModel(live);
   const notes: string[] = [];
-  const plans =
-    options.with?.has('hosting-plans') === true
-      ? exportPlans(
-          live.hostingPlans,
-          (w) => warnings.push(w),
-          (n) => notes.push(n),
-        )
-      : undefined;
+  const sections = exportedSections(
+    model,
+    (word) => options.with?.has(word as ExportWith) === true,
+    (w) => warnings.push(w),
+    (n) => notes.push(n),
+  );
+  const plans = sections.find((s) => s.with === 'hosting-plans')?.entries;
   const clients = model.entries((w) => warnings.push(w), include);
-  const text = manifestText(clients, header, plans);
+  const text = manifestText(clients, header, sections);
   const check = validateManifest(text, 'export');
   if (check.desired === undefined)
     throw new Error(
@@ -227,8 +233,8 @@ export function adoptInto(
     readonly claim: (username: string) => boolean;
     readonly dropMissing: boolean;
     /**
-     * --with dns: a listed domain without `dns` whose zone is custom gets one (AdoptOptions.withDns);
-     * --with hosting-plans: the panel's plans the manifest lacks are added (AdoptOptions.withPlans).
+     * --with dns: a listed domain without `dns` whose zone is custom gets one; --with
+     * hosting-plans: the panel's plans the manifest lacks are added (AdoptOptions.with).
      */
     readonly with?: ReadonlySet<ExportWith>;
     /** The index of the part that takes new entries (--new-entries). */
@@ -238,8 +244,7 @@ export function adoptInto(
   const { edits, warnings } = adopt(desired, new LiveModel(live), {
     claim: options.claim,
     dropMissing: options.dropMissing,
-    withDns: options.with?.has('dns') === true,
-    withPlans: options.with?.has('hosting-plans') === true,
+    ...(options.with === undefined ? {} : { with: options.with }),
   });
   const { parts } = manifest;
   const byPart =

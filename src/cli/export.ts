@@ -11,7 +11,9 @@ import {
   exportZones,
   type IntoManifest,
   intoScope,
+  KEEP_PLAN_KEY,
   readForExport,
+  withHeader,
   type ZoneCounts,
   type ZonePick,
 } from '../api/export.js';
@@ -115,7 +117,7 @@ manifest would refuse is left out with a warning naming the plan and the key. Wi
 plans the manifest lists get the panel's values of the keys they give (a key left out stays
 out; a plan marked absent stays as written); with --with hosting-plans (or
 prune.hosting_plans: true), the panel's plans the manifest does not list are added whole,
-except those a prune.keep entry {hosting_plan: ...} matches.
+except those a prune.keep entry {${KEEP_PLAN_KEY}: ...} matches.
 
 Options:
   --out FILE             write the manifest to FILE (replaced atomically) instead of stdout
@@ -197,20 +199,13 @@ async function exportPanel(
   const include = patterns.length === 0 ? () => true : globMatcher(patterns);
   const { live, url } = await readPanel(io, credentials, values, [], include, exportZones(include, options));
   const filter = patterns.length === 0 ? '' : ` (clients matching ${patterns.map((p) => quote(p)).join(', ')})`;
-  const dns = options.with?.has('dns') === true;
-  const withPlans = options.with?.has('hosting-plans') === true;
   const { text, clients, domains, warnings, notes, zones, plans } = exportManifest(
     live,
     include,
     [
       `The panel ${url}${filter}, as provision export read it.`,
       'Review it, commit it: provision plan of it against this panel shows no changes.',
-      ...(dns
-        ? ['dns: the records of the zones the panel marks custom; without prune, so plan removes no record.']
-        : []),
-      ...(withPlans
-        ? ['hosting_plans: each plan whole, as the panel holds it; without prune, so plan deletes no plan.']
-        : []),
+      ...withHeader(options),
     ],
     options,
   );

@@ -14,20 +14,12 @@
  *   writing it down would make the next apply fight it). A value the manifest cannot hold (a
  *   plan id the panel does not list, an email the manifest refuses) is left as written, with a
  *   warning; so is a field the panel does not show.
- * - Each of its domains the panel has under it: each setting the domain item gives (object
- *   form: `php_version`, `https.force`, ...) that differs is set to the panel's value; a domain
- *   listed by name alone manages none and stays a name, and a setting the item leaves out is
- *   not added. A value the manifest cannot hold (the row's `unwritable`) stays as written, with
- *   a warning; so, silently, does one the panel's record does not show.
- * - A listed domain whose entry has `dns` (the panel has it under the same client, not a
- *   subdomain, serving DNS): its records become the panel's (adopt-dns.ts): a listed record the
- *   panel lacks goes, one whose TTL differs gets the panel's, and the panel's records it does
- *   not list are added at the end, except those whose host a `keep` pattern of the block matches
- *   (owned elsewhere: an ACME client's challenge). The block's other keys (`ttl`, `prune`,
- *   `keep`) stay. A record the manifest cannot hold is not added (warned); a listed record the
- *   panel holds only in such a form stays as written (warned). With `withDns` (--with dns), a
- *   listed domain without `dns` whose zone the panel marks custom gets the block export writes;
- *   without it, a domain without `dns` gets none.
+ * - Each of its domains the panel has under it (not a subdomain where the kind says so): each
+ *   kind with a part in a domain item (Kind.export.item) makes its edits, in the table's order:
+ *   the domain's settings (kinds/domain/export-edits.ts: each setting the item gives that
+ *   differs is set to the panel's value; a domain listed by name alone manages none), then its
+ *   `dns` block (kinds/zone/export-edits.ts: its records become the panel's; with --with dns, a
+ *   domain without one whose zone is custom gets the block export writes).
  * - Its domains the panel has and the manifest lists nowhere are added at the end of its list,
  *   in domainOrder (parents first), as export writes them (Unicode for IDNs, in object form
  *   with the settings that differ from the panel's default); never a system domain, a
@@ -39,24 +31,17 @@
  * - Entries the panel lacks (present clients and domains) stay, as pending creates, unless
  *   `dropMissing`; `state: absent` entries stay as written either way. A domain listed under one
  *   client that the panel has under another stays (plan reports the conflict), with a warning.
+ * - Each kind with a section of the manifest's own (Kind.export.section: `hosting_plans`,
+ *   kinds/hosting-plan/export-edits.ts) makes the edits of its section last.
  */
 import { quote } from '../escape.js';
 import type { Desired, DesiredClient, DesiredDomain } from '../manifest/types.js';
 import { globMatcher } from '../names.js';
 import type { LiveClient, ManagedField } from '../panel/types.js';
 import { assertNever, compare } from '../util.js';
-import { type DnsEdit, dnsEdits } from './adopt-dns.js';
-import { type PlanEdit, planEdits } from './plans.js';
-import { type DomainEntry, type ExportClient, type LiveModel } from './model.js';
+import { type DomainEntry, type ExportClient, EXPORTS, type LiveModel } from './model.js';
 import { CLIENT_FIELDS } from '../kinds/client/index.js';
-import {
-  type DomainSetting,
-  type DomainSettingTypes,
-  givenSettings,
-  type LiveDomain,
-  sameSetting,
-  settingText,
-} from '../kinds/domain.js';
+import type { KindName } from '../kinds/index.js';
 
 /**
  * One change to the manifest; `client` and `domain` are indexes into the manifest's `clients`
@@ -71,17 +56,15 @@ export type Edit =
     }
   | { readonly kind: 'unset'; readonly client: number; readonly field: ManagedField }
   | {
-      readonly kind: 'set-setting';
+      /** A kind's edit of a listed domain item (Kind.export.item), which only that kind reads. */
+      readonly kind: 'item';
+      readonly type: KindName;
       readonly client: number;
       readonly domain: number;
-      /** The dotted name: the path to its value in the domain's object form. */
-      readonly field: DomainSetting;
-      /** The manifest's value (defaults filled in: hsts's flags, redirect's status), and the panel's. */
-      readonly before: DomainSettingTypes[DomainSetting];
-      readonly value: DomainSettingTypes[DomainSetting];
+      readonly edit: unknown;
     }
-  | DnsEdit
-  | PlanEdit
+  /** A kind's edit of its section of the manifest (Kind.export.section), which only that kind reads. */
+  | { readonly kind: 'section'; readonly type: KindName; readonly edit: unknown }
   | { readonly kind: 'add-domains'; readonly client: number; readonly domains: readonly DomainEntry[] }
   | { readonly kind: 'drop-client'; readonly client: number }
   | { readonly kind: 'drop-domain'; readonly client: number; readonly domain: number }
@@ -93,10 +76,12 @@ export interface AdoptOptions {
   readonly claim?: (username: string) => boolean;
   /** Remove present entries the panel lacks (--drop-missing). */
   readonly dropMissing?: boolean;
-  /** --with dns: a listed domain without `dns` whose zone is custom gets a `dns` block. */
-  readonly withDns?: boolean;
-  /** --with hosting-plans: the panel's plans the manifest does not list are added (plans.ts). */
-  readonly withPlans?: boolean;
+  /**
+   * The words of --with: what each kind adds when its word is given (Kind.export.with): `dns`,
+   * a listed domain without `dns` whose zone is custom gets a `dns` block; `hosting-plans`, the
+   * panel's plans the manifest does not list are added.
+   */
+  readonly with?: ReadonlySet<string>;
 }
 
 /** The edits, in the manifest's order, and the warnings met on the way (each a sentence). */
@@ -113,6 +98,7 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
     warnings.push(message);
   };
   const keep = globMatcher(desired.prune.keep);
+  const asked = (word: string | undefined): boolean => word === undefined || options.with?.has(word) === true;
   const { clients: clientsByName, usernames: ownerName, domains: domainsByName } = model.index;
   // What --drop-missing removes is listed no more: the panel's owner of such a domain gets it.
   const dropClient = (client: DesiredClient): boolean =>
@@ -145,8 +131,11 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
             'left as is (plan reports the conflict)',
         );
       } else {
-        edits.push(...settingEdits(domain, i, j, found, warn));
-        edits.push(...dnsEdits(domain, i, j, found, live, model, options.withDns === true, warn));
+        const exported = { name: domain.name, text: domain.input, live: found, owner: live.username };
+        for (const { name, export: part } of EXPORTS) {
+          const made = part.item?.edits(domain, exported, model, asked(part.with), warn) ?? [];
+          edits.push(...made.map((edit) => ({ kind: 'item', type: name, client: i, domain: j, edit }) as const));
+        }
       }
     });
     const added = model.domains(live, warn).filter((d) => !listedDomains.has(d.name) && !keep(d.name));
@@ -168,7 +157,10 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
       return [{ ...entry, domains: domains.map((d) => model.entryOf(d, c, () => undefined)) }];
     });
   if (added.length > 0) edits.push({ kind: 'add-clients', clients: added });
-  edits.push(...planEdits(desired, model.live, options.withPlans === true, warn));
+  for (const { name, export: part } of EXPORTS) {
+    const made = part.section?.edits(desired, model, asked(part.with), warn) ?? [];
+    edits.push(...made.map((edit) => ({ kind: 'section', type: name, edit }) as const));
+  }
   return { edits, warnings };
 }
 
@@ -207,35 +199,6 @@ function fieldEdits(
       default:
         assertNever(seen);
     }
-  }
-  return edits;
-}
-
-/**
- * The setting edits of one listed domain the panel has (under the same client): for each
- * setting the manifest gives that differs, the panel's value; one the record does not show
- * stays as written, and one the manifest cannot hold stays with a warning. A domain listed by
- * name alone gives none, so gets none.
- */
-function settingEdits(
-  domain: DesiredDomain,
-  client: number,
-  index: number,
-  live: LiveDomain,
-  warn: (message: string) => void,
-): Edit[] {
-  const edits: Edit[] = [];
-  for (const [row, wanted] of givenSettings(domain.settings)) {
-    const seen = live.settings === undefined ? undefined : row.read(live.settings);
-    if (seen === undefined || sameSetting(seen, wanted)) continue;
-    const reason = row.unwritable(seen);
-    if (reason === undefined)
-      edits.push({ kind: 'set-setting', client, domain: index, field: row.key, before: wanted, value: seen });
-    else
-      warn(
-        `domain ${quote(domain.input)}: the panel's ${row.key} ${settingText(seen)} is ${reason}: ` +
-          `"${row.key}" left as written`,
-      );
   }
   return edits;
 }

@@ -1,13 +1,13 @@
 /**
- * Splices that grow or shrink a manifest's collections (rewrite.ts, rewrite-dns.ts): a list's
- * removed and added items, in its own style (block or flow), and a new key at a mapping's end.
- * Pure: splices on a Splicer.
+ * Splices that grow or shrink a manifest's collections (rewrite.ts, and the kinds' rewrites
+ * through editor.ts): a list's removed and added items, in its own style (block or flow), and a
+ * new key at a mapping's end. Pure: splices on a Splicer.
  */
 import { type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import type { NewItems } from '../kinds/export.js';
 import { keyStart, type Splicer } from './splicer.js';
 
-/** Items a list gets: their text for a block list (each `- ...`, maybe several lines) or a flow one. */
-export type NewItems = (style: 'block' | 'flow') => string[];
+export type { NewItems };
 
 /**
  * A list's removals (`dropped` item indexes) and additions (at its end). `parent` and `pair`

@@ -15,11 +15,14 @@ import {
   domainOrder,
   type DomainSetting,
   exportedSettings,
+  isSubdomain,
   type LiveDomain,
   settingText,
   SETTING_ROWS,
 } from '../kinds/domain.js';
-import { panelRecordText, transientNote, writableRecords, zoneEntry, type ZoneEntry } from '../kinds/zone.js';
+import type { ExportedDomain, KindExport, Warn } from '../kinds/export.js';
+import { KIND_NAMES, type KindName, KINDS } from '../kinds/index.js';
+import { type ZoneCounts, zoneCounts } from '../kinds/zone.js';
 import { USERNAME_PATTERN } from '../names.js';
 import type { Live, LiveClient } from '../panel/types.js';
 import { LiveIndex } from '../plan/live-index.js';
@@ -44,22 +47,65 @@ export interface ExportDomain extends DomainForm {
 }
 
 /**
- * A domain item as export writes it: its name alone, or `{name, ...settings, dns?}` when it has
- * settings or a zone to write (`dns` last).
+ * A domain item as export writes it: its name alone, or `{name, ...settings, ...keys}` when it
+ * has settings or a kind's key to write (a zone's `dns`, last).
  */
-export type DomainEntry = SettingsEntry | (Exclude<SettingsEntry, string> & { readonly dns?: ZoneEntry });
+export type DomainEntry = SettingsEntry | (Exclude<SettingsEntry, string> & Readonly<Record<string, unknown>>);
 
-/** What export made of the zones it read: how many it read, wrote, and passed over and why. */
-export interface ZoneCounts {
-  readonly read: number;
-  readonly written: number;
-  /** Zones the panel serves no DNS for (`is_dns_disabled`): a `dns` block on them is a conflict. */
-  readonly disabled: number;
-  /** Zones that do not say whether they are custom (no `is_custom_dns`): taken as the panel's defaults. */
-  readonly unsaid: number;
+/** A kind with a part in export, by name (Kind.export). */
+export interface KindPart {
+  readonly name: KindName;
+  readonly export: KindExport;
 }
 
-export type { ClientView, DomainForm, FieldView, ZoneEntry };
+/** The kinds with a part in export, in the table's order: the stage loops over them. */
+export const EXPORTS: readonly KindPart[] = KIND_NAMES.flatMap((name) => {
+  const part: KindExport | undefined = KINDS[name].export;
+  return part === undefined ? [] : [{ name, export: part }];
+});
+
+/** A section of the manifest's own that export writes (a kind's, Kind.export.section): its key and its entries. */
+export interface ExportSection {
+  readonly key: string;
+  readonly entries: readonly unknown[];
+  /** The `--with` word that asked for it (undefined: a kind always written). */
+  readonly with?: string;
+}
+
+/**
+ * The sections export writes, in the table's order: each kind's whose `--with` word `asked`
+ * accepts (Kind.export.section entries: `warn` hears of a value left out, `note` of keys written
+ * that panel-provision does not know).
+ */
+export function exportedSections(
+  model: LiveModel,
+  asked: (word: string) => boolean,
+  warn: Warn,
+  note: Warn,
+): ExportSection[] {
+  return EXPORTS.flatMap(({ export: part }) => {
+    const section = part.section;
+    if (section === undefined || (part.with !== undefined && !asked(part.with))) return [];
+    const entries = section.entries(model, warn, note);
+    return [{ key: section.key, entries, ...(part.with === undefined ? {} : { with: part.with }) }];
+  });
+}
+
+/** The header lines of a manifest export for the kinds `asked` accepts (Kind.export.header), in the table's order. */
+export function exportHeader(asked: (word: string) => boolean): string[] {
+  return EXPORTS.flatMap(({ export: part }) =>
+    part.header !== undefined && (part.with === undefined || asked(part.with)) ? [part.header] : [],
+  );
+}
+
+/** A kind's part in export by its name (an edit's `type`); a name without one is a bug. */
+export function exportOf(name: KindName): KindExport {
+  const part = EXPORTS.find((k) => k.name === name);
+  if (part === undefined) throw new Error(`export: the kind ${name} has no part in export`);
+  return part.export;
+}
+
+export type { ClientView, DomainForm, FieldView, ZoneCounts };
 export { domainForm, domainOrder };
 
 /**
@@ -104,11 +150,12 @@ export class LiveModel {
 
   /**
    * The domain as a manifest item (kinds/domain/export.ts domainEntry): its name, in object form
-   * when a setting differs from the panel's default. A setting the manifest cannot hold is left
-   * out with a warning naming the domain and the setting; one the record does not show is left
-   * out silently (unshownSettings sums those up).
+   * when a setting differs from the panel's default or a kind writes its key there (a zone's
+   * `dns`: Kind.export.item). A setting the manifest cannot hold is left out with a warning naming
+   * the domain and the setting; one the record does not show is left out silently
+   * (unshownSettings sums those up).
    */
-  entryOf(domain: ExportDomain, client: LiveClient, warn: (message: string) => void): DomainEntry {
+  entryOf(domain: ExportDomain, client: LiveClient, warn: Warn): DomainEntry {
     const { settings, unwritable } = exportedSettings(domain.live.settings);
     for (const u of unwritable)
       warn(
@@ -116,29 +163,16 @@ export class LiveModel {
           `the panel's ${u.field} ${settingText(u.value)} is ${u.reason}: "${u.field}" left out (not managed)`,
       );
     const entry = domainEntry(domain.text, settings);
-    const dns = this.zoneOf(domain, client, warn);
-    if (dns === undefined) return entry;
-    return typeof entry === 'string' ? { name: entry, dns } : { ...entry, dns };
-  }
-
-  /**
-   * The domain's `dns` block, or undefined: only for a zone read (export --with dns) that the
-   * panel marks custom (`is_custom_dns: true`) and serves (not `is_dns_disabled`); any other is
-   * the panel's defaults, or one a manifest cannot manage. A record the manifest cannot hold is
-   * left out with a warning naming the domain and the record (kinds/zone/export.ts).
-   */
-  zoneOf(domain: ExportDomain, client: LiveClient, warn: (message: string) => void): ZoneEntry | undefined {
-    const zone = this.index.zones.get(domain.name);
-    if (zone === undefined || zone.isCustom !== true || zone.isDisabled === true) return undefined;
-    const { records, unwritable, transient } = writableRecords(zone, domain.name);
-    const acme = transientNote(transient);
-    if (acme !== undefined) warn(`domain ${quote(domain.text)} of client ${quote(client.username)}: ${acme}`);
-    for (const u of unwritable)
-      warn(
-        `domain ${quote(domain.text)} of client ${quote(client.username)}: the panel's DNS record ` +
-          `${panelRecordText(u.record)} ${u.reason}: left out of "dns" (the panel keeps it)`,
-      );
-    return zoneEntry(records);
+    const exported: ExportedDomain<LiveDomain> = { ...domain, owner: client.username };
+    const keys: [string, unknown][] = [];
+    for (const { export: part } of EXPORTS) {
+      const key = part.item?.key;
+      const value = key === undefined ? undefined : part.item?.entry?.(exported, this, warn);
+      if (key !== undefined && value !== undefined) keys.push([key, value]);
+    }
+    if (keys.length === 0) return entry;
+    const more = Object.fromEntries(keys);
+    return typeof entry === 'string' ? { name: entry, ...more } : { ...entry, ...more };
   }
 
   /**
@@ -157,30 +191,17 @@ export class LiveModel {
     return out;
   }
 
-  /**
-   * Whether `domain` has no zone a manifest can manage: a subdomain as its record says, or a
-   * domain a parent of whose name the panel has under the same client (the manifest refuses
-   * `dns` there), or, when its record does not say, under any.
-   */
+  /** Whether `domain` has no zone a manifest can manage (kinds/domain/export.ts isSubdomain). */
   isSubdomain(domain: LiveDomain): boolean {
-    if (domain.isSubdomain === true) return true;
-    const labels = domain.name.split('.');
-    return labels.some((_, i) => {
-      if (i === 0 || i === labels.length - 1) return false;
-      const parent = this.index.domains.get(labels.slice(i).join('.'));
-      return parent !== undefined && (domain.isSubdomain === undefined || parent.idUser === domain.idUser);
-    });
+    return isSubdomain(domain, this.index.domains);
   }
 
   /** How many zones were read, and of those how many `entries` writes, or passes over as disabled or unsaid. */
   zoneCounts(entries: readonly ExportClient[]): ZoneCounts {
-    const zones = [...this.index.zones.values()];
-    return {
-      read: zones.length,
-      written: entries.reduce((n, c) => n + c.domains.filter((d) => typeof d !== 'string' && 'dns' in d).length, 0),
-      disabled: zones.filter((z) => z.isDisabled === true).length,
-      unsaid: zones.filter((z) => z.isCustom === undefined && z.isDisabled !== true).length,
-    };
+    return zoneCounts(
+      [...this.index.zones.values()],
+      entries.flatMap((c) => c.domains),
+    );
   }
 
   /**

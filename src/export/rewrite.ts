@@ -3,8 +3,8 @@
  * document: comments, key order, quoting, flow style, blank lines and line endings stay
  * wherever nothing changes. The document is parsed (yaml, with its source tokens) only to
  * learn where each node stands:
- * - a changed value replaces its scalar's characters, written in the same quoting style (a
- *   domain's setting: rewrite-settings.ts);
+ * - a changed value replaces its scalar's characters, written in the same quoting style
+ *   (values.ts);
  * - a removed key takes its line(s) (a first key on a `- ` line takes itself up to the next
  *   key); in a flow mapping, itself and its comma;
  * - a new item goes after a block list's last line at that list's indentation (`- item`), or
@@ -14,19 +14,19 @@
  * - a removed item takes its lines (block) or itself and a comma (flow); a block list left
  *   empty becomes `key: []`; new clients under an empty flow `clients: []` are written as a
  *   block list under the key;
- * - a hosting plan's keys and new plans: rewrite-plans.ts.
+ * - a kind's edits of a domain item (a domain's settings, its `dns` block) and of its section
+ *   (`hosting_plans`): its room's rewrite (Kind.export), through a ManifestEditor (editor.ts).
  * Pure: text in, text out.
  */
-import { isMap, isScalar, isSeq, parseDocument, type Node, visit, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isMap, isScalar, isSeq, type Node, type Pair, parseDocument, visit, type YAMLMap, type YAMLSeq } from 'yaml';
 import { ProvisionError } from '../errors.js';
 import { safeText } from '../escape.js';
 import { assertNever } from '../util.js';
+import type { ManifestEditor } from '../kinds/export.js';
+import type { KindName } from '../kinds/index.js';
 import type { Edit } from './adopt.js';
-import type { DomainEntry } from './model.js';
-import { addDns, setRecords } from './rewrite-dns.js';
-import type { PlanEdit } from './plans.js';
-import { editPlans } from './rewrite-plans.js';
-import { setSetting } from './rewrite-settings.js';
+import { editorOf } from './editor.js';
+import { type DomainEntry, EXPORTS, exportOf } from './model.js';
 import { appendPair, editList, type NewItems } from './lists.js';
 import { keyStart, pairOf, Splicer } from './splicer.js';
 import { domainItemText, entryText, scalarText } from './write.js';
@@ -90,15 +90,15 @@ export function rewrite(text: string, edits: readonly Edit[], file: string): str
   const clients = clientsPair?.value;
   if (clientsPair !== undefined && !isSeq(clients)) throw new Error('export --into: "clients" is not a list');
 
+  const editor = editorOf(splicer);
   const byClient = new Map<number, Edit[]>();
   const droppedClients = new Set<number>();
   const newClients: NewItems[] = [];
-  const planEdits: PlanEdit[] = [];
+  const bySection = new Map<KindName, unknown[]>();
   for (const edit of edits) {
     switch (edit.kind) {
-      case 'set-plan-value':
-      case 'add-plans':
-        planEdits.push(edit);
+      case 'section':
+        bySection.set(edit.type, [...(bySection.get(edit.type) ?? []), edit.edit]);
         break;
       case 'drop-client':
         droppedClients.add(edit.client);
@@ -108,9 +108,7 @@ export function rewrite(text: string, edits: readonly Edit[], file: string): str
         break;
       case 'set':
       case 'unset':
-      case 'set-setting':
-      case 'set-records':
-      case 'add-dns':
+      case 'item':
       case 'add-domains':
       case 'drop-domain':
         byClient.set(edit.client, [...(byClient.get(edit.client) ?? []), edit]);
@@ -122,20 +120,36 @@ export function rewrite(text: string, edits: readonly Edit[], file: string): str
   const added: NewItems = (style) => newClients.flatMap((items) => items(style));
   if (clientsPair === undefined || !isSeq(clients)) {
     if (byClient.size > 0 || droppedClients.size > 0) throw new Error('export --into: client edits without clients');
-    // The plans first: a new `hosting_plans` goes at the end too, and stands before `clients`.
+    // The sections first: a new one (`hosting_plans`) goes at the end too, and stands before `clients`.
     const end = documentEnd(splicer, doc.range[2]);
-    editPlans(splicer, root, undefined, planEdits, end);
+    editSections(editor, root, undefined, bySection, end);
     if (newClients.length > 0) addClientsKey(splicer, root, added, end);
     return bom + splicer.apply();
   }
   for (const [index, clientEdits] of [...byClient].sort(([a], [b]) => a - b)) {
     const map = clients.items[index];
     if (!isMap(map)) throw new Error(`export --into: client ${index} is not a mapping`);
-    editClient(splicer, map, clientEdits, sequenceIndent(splicer, clients));
+    editClient(splicer, editor, map, clientEdits, sequenceIndent(splicer, clients));
   }
   editList(splicer, root, clientsPair, clients, droppedClients, added, true);
-  editPlans(splicer, root, clientsPair, planEdits);
+  editSections(editor, root, clientsPair, bySection);
   return bom + splicer.apply();
+}
+
+/** Each kind's edits of its section (Kind.export.section), in the table's order. */
+function editSections(
+  editor: ManifestEditor,
+  root: YAMLMap,
+  clientsPair: Pair | undefined,
+  bySection: ReadonlyMap<KindName, readonly unknown[]>,
+  end?: number,
+): void {
+  for (const { name, export: part } of EXPORTS) {
+    const edits = bySection.get(name);
+    if (edits !== undefined) part.section?.rewrite(editor, root, clientsPair, edits, end);
+  }
+  const lost = [...bySection.keys()].filter((name) => exportOf(name).section === undefined);
+  if (lost.length > 0) throw new Error(`export --into: section edits of ${lost.join(', ')}, which have none`);
 }
 
 /** A manifest without `clients` (a directory's part) gets the key, its items under it, at `end` (documentEnd). */
@@ -160,8 +174,14 @@ function documentEnd(splicer: Splicer, nodeEnd: number): number {
   return marker === null ? body.length : marker.index + (marker[0].startsWith('\n') ? 1 : 0);
 }
 
-/** The changes to one client's mapping: its fields, its domains' settings, then its domain list. */
-function editClient(splicer: Splicer, map: YAMLMap, edits: readonly Edit[], indent: number): void {
+/** The changes to one client's mapping: its fields, its domain items (each kind's edits), then its domain list. */
+function editClient(
+  splicer: Splicer,
+  editor: ManifestEditor,
+  map: YAMLMap,
+  edits: readonly Edit[],
+  indent: number,
+): void {
   const dropped = new Set<number>();
   const added: DomainEntry[] = [];
   for (const edit of edits) {
@@ -178,18 +198,12 @@ function editClient(splicer: Splicer, map: YAMLMap, edits: readonly Edit[], inde
       case 'unset':
         removePair(splicer, map, edit.field);
         break;
-      case 'set-setting': {
+      case 'item': {
         const domains = pairOf(map, 'domains')?.value;
-        if (!isSeq(domains)) throw new Error('export --into: no domains list to set a setting in');
-        setSetting(splicer, domains.items[edit.domain], edit.field, edit.before, edit.value);
-        break;
-      }
-      case 'set-records':
-      case 'add-dns': {
-        const domains = pairOf(map, 'domains')?.value;
-        if (!isSeq(domains)) throw new Error('export --into: no domains list to set records in');
-        if (edit.kind === 'set-records') setRecords(splicer, domains.items[edit.domain], edit);
-        else addDns(splicer, domains, domains.items[edit.domain], edit);
+        if (!isSeq(domains)) throw new Error('export --into: no domains list to edit a domain item in');
+        const part = exportOf(edit.type).item;
+        if (part === undefined) throw new Error(`export --into: an item edit of ${edit.type}, which has none`);
+        part.rewrite(editor, domains, domains.items[edit.domain], edit.edit);
         break;
       }
       case 'add-domains':
@@ -200,9 +214,8 @@ function editClient(splicer: Splicer, map: YAMLMap, edits: readonly Edit[], inde
         break;
       case 'drop-client':
       case 'add-clients':
-      case 'set-plan-value':
-      case 'add-plans':
-        throw new Error("export --into: a list or plan edit among a client's edits");
+      case 'section':
+        throw new Error("export --into: a list or section edit among a client's edits");
       default:
         assertNever(edit);
     }

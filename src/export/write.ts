@@ -8,11 +8,8 @@
 import { Document, isCollection, isMap, isScalar, isSeq, parse, Scalar, visit } from 'yaml';
 import { jsonText, safeText } from '../escape.js';
 import { schema } from '../manifest/validator.generated.js';
-import type { DomainEntry, ExportClient, ZoneEntry } from './model.js';
-import type { RecordEntry } from '../kinds/zone.js';
+import { type DomainEntry, type ExportClient, type ExportSection, EXPORTS } from './model.js';
 import { CLIENT_FIELDS } from '../kinds/client/index.js';
-import { PHP_SIZE_KEYS, type PlanEntry } from '../kinds/hosting-plan/export.js';
-import { HOSTING_PLANS_KEY } from '../kinds/hosting-plan/manifest.js';
 
 /** How yaml writes: no folding of long lines (a name stays on one line), `[a, b]` not `[ a, b ]`. */
 const OPTIONS = { lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false } as const;
@@ -26,34 +23,25 @@ export const SCHEMA_MODELINE = `# yaml-language-server: $schema=${schema.$id}`;
 
 /**
  * The manifest of `clients`: SCHEMA_MODELINE, `header` lines as `#` comments (each made safe
- * text), then `version: 1`, the `hosting_plans` section when `plans` is given (export --with
- * hosting-plans; `hosting_plans: []` when empty) and `clients:` as a block list (`clients: []`
- * when empty), each entry as entryValue orders it.
+ * text), then `version: 1`, the kinds' `sections` in their order (export --with hosting-plans:
+ * `hosting_plans`, `[]` when empty) and `clients:` as a block list (`clients: []` when empty),
+ * each entry as entryValue orders it.
  */
 export function manifestText(
   clients: readonly ExportClient[],
   header: readonly string[],
-  plans?: readonly PlanEntry[],
+  sections: readonly ExportSection[] = [],
 ): string {
   const comment = [SCHEMA_MODELINE, ...header.map((line) => `# ${safeText(line)}`.trimEnd())].join('\n');
   const body = render(
     {
       version: 1,
-      ...(plans === undefined ? {} : { [HOSTING_PLANS_KEY]: [...plans] }),
+      ...Object.fromEntries(sections.map((section) => [section.key, [...section.entries]])),
       clients: clients.map(entryValue),
     },
     false,
   );
   return `${comment}\n${body}`;
-}
-
-/**
- * A hosting plan item as text: `block` gives `- name: …` and its objects' lines under it (at
- * column 0; the caller indents them), `flow` gives `{name: …, resources: {…}, …}` on one line.
- * No trailing newline.
- */
-export function planItemText(entry: PlanEntry, style: 'block' | 'flow'): string {
-  return render(style === 'block' ? [entry] : entry, style === 'flow').trimEnd();
 }
 
 /**
@@ -73,20 +61,6 @@ export function domainItemText(entry: DomainEntry, style: 'block' | 'flow'): str
   if (typeof entry === 'string')
     return style === 'block' ? `- ${scalarText(entry, 'block')}` : scalarText(entry, 'flow');
   return render(style === 'block' ? [entry] : entry, style === 'flow').trimEnd();
-}
-
-/**
- * A domain's `dns` block as text: `block` gives `dns:` and the block's lines under it (at column
- * 0; the caller indents them), `flow` gives `{ttl: …, records: [{…}, …]}` on one line. Each
- * record is a flow mapping on a line of its own in the block form. No trailing newline.
- */
-export function dnsText(entry: ZoneEntry, style: 'block' | 'flow'): string {
-  return render(style === 'block' ? { dns: entry } : entry, style === 'flow').trimEnd();
-}
-
-/** One record of a `dns` block as a flow mapping on one line: `{host: "@", type: A, value: 192.0.2.10}`. */
-export function recordItemText(entry: RecordEntry): string {
-  return render(entry, true).trimEnd();
 }
 
 /**
@@ -147,12 +121,14 @@ function entryValue(client: ExportClient): Record<string, unknown> {
   return entry;
 }
 
-/** `value` as YAML text, the top collection in flow style when `flow`; unsafe strings as escapes. */
-function render(value: unknown, flow: boolean): string {
+/**
+ * `value` as YAML text, the top collection in flow style when `flow`, each kind's values in its
+ * style (kinds/export.ts ExportStyle); unsafe strings as escapes.
+ */
+export function render(value: unknown, flow: boolean): string {
   const doc = new Document(value);
   markUnsafe(doc);
-  flowSettings(doc);
-  quoteSizes(doc);
+  styleKinds(doc);
   if (flow && isCollection(doc.contents)) doc.contents.flow = true;
   const text = escapeRaw(doc.toString(OPTIONS));
   const back: unknown = parse(text);
@@ -161,29 +137,30 @@ function render(value: unknown, flow: boolean): string {
   return text;
 }
 
+/** The keys each kind's style names (Kind.export.style), gathered over the table once. */
+const STYLE = {
+  flowValues: new Set(EXPORTS.flatMap((k) => k.export.style?.flowValues ?? [])),
+  flowItems: new Set(EXPORTS.flatMap((k) => k.export.style?.flowItems ?? [])),
+  quoted: new Set(EXPORTS.flatMap((k) => [...(k.export.style?.quoted ?? [])])),
+};
+
 /**
- * A domain's `hsts` and `redirect` objects in flow style, on one line as the manifest's
- * documentation writes them (`hsts: {max_age: 31536000, include_subdomains: true, preload: false}`),
- * and so each record of a `dns` block's `records` (`- {host: "@", type: A, value: 192.0.2.10}`).
- * No other mapping of a manifest has those keys.
+ * The kinds' styles: a mapping under a `flowValues` key in flow style, on one line as the
+ * manifest's documentation writes it (a domain's `hsts: {max_age: 31536000, …}`); each mapping
+ * item of a list under a `flowItems` key so (a `dns` block's `- {host: "@", type: A, …}`); a
+ * string under a `quoted` key double-quoted (a plan's `memory_limit: "512M"`). No other mapping
+ * of a manifest has those keys.
  */
-function flowSettings(doc: Document): void {
+function styleKinds(doc: Document): void {
   visit(doc, {
     Pair(_key, pair) {
       if (!isScalar(pair.key)) return;
-      if ((pair.key.value === 'hsts' || pair.key.value === 'redirect') && isMap(pair.value)) pair.value.flow = true;
-      if (pair.key.value === 'records' && isSeq(pair.value))
+      const key = String(pair.key.value);
+      if (STYLE.flowValues.has(key) && isMap(pair.value)) pair.value.flow = true;
+      if (STYLE.flowItems.has(key) && isSeq(pair.value))
         for (const item of pair.value.items) if (isMap(item)) item.flow = true;
-    },
-  });
-}
-
-/** The PHP sizes of a hosting plan's `php` (`memory_limit: "512M"`) double-quoted, as the manifest's documentation writes them. */
-function quoteSizes(doc: Document): void {
-  visit(doc, {
-    Pair(_key, pair) {
-      if (isScalar(pair.key) && PHP_SIZE_KEYS.has(String(pair.key.value)) && isScalar(pair.value))
-        if (typeof pair.value.value === 'string') pair.value.type = Scalar.QUOTE_DOUBLE;
+      if (STYLE.quoted.has(key) && isScalar(pair.value) && typeof pair.value.value === 'string')
+        pair.value.type = Scalar.QUOTE_DOUBLE;
     },
   });
 }

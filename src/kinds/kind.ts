@@ -6,6 +6,7 @@
  * stages hand in what touches the world.
  */
 import type { ChangeBase, ChangeId, KindNoun, PanelRequest } from './common.js';
+import type { KindExport } from './export.js';
 import type { Fact } from './facts.js';
 
 /** What every change is: a kind's name in `type`, and an action. */
@@ -129,6 +130,14 @@ export interface Kind<N extends string, C extends AnyChange & { readonly type: N
    * `omitted` (not counted). Absent for a kind never unmanaged on its own (a zone goes with its domain).
    */
   readonly unmanaged?: { readonly key: string; readonly absent: 'uncounted' | 'omitted' };
+
+  // export (src/export: `provision export`, `export --into`)
+  /**
+   * Its part in export beyond the client entries the stage writes itself (kinds/export.ts): the
+   * key it writes in a domain item, or its own section of the manifest; its `--with` word; how
+   * its values are written. Undefined: none.
+   */
+  readonly export?: KindExport;
 }
 
 /** A part's own sign in a diff (Kind.partMarks): `+` added, `~` changed, `-` removed. */

@@ -1,6 +1,6 @@
 /**
- * export --into and DNS zones, pure (src/export/adopt-dns.ts, rewrite-dns.ts): a listed
- * domain's dns block gets the panel's records (removed, added at the end, TTLs set) in its own
+ * export --into and DNS zones, pure (src/kinds/zone/export-edits.ts, export-rewrite.ts): a
+ * listed domain's dns block gets the panel's records (removed, added at the end, TTLs set) in its own
  * style, keeping ttl, prune, keep and comments; with --with dns a domain without dns gets the
  * block export writes when its zone is custom; without it, none.
  */
@@ -18,7 +18,7 @@ import { linesOf, outside } from './lines.js';
 function into(text: string, panel: Live, withDns = false): { text: string; warnings: readonly string[] } {
   const before = validateManifest(text, 'm.yaml');
   if (before.desired === undefined) throw new Error(`test manifest invalid: ${JSON.stringify(before.diagnostics)}`);
-  const { edits, warnings } = adopt(before.desired, new LiveModel(panel), { withDns });
+  const { edits, warnings } = adopt(before.desired, new LiveModel(panel), withDns ? { with: new Set(['dns']) } : {});
   const out = rewrite(text, edits, 'm.yaml');
   const after = validateManifest(out, 'm.yaml');
   expect(after.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);

@@ -1,6 +1,6 @@
 /**
- * export --into and a domain's settings, pure (src/export/adopt.ts, rewrite.ts,
- * rewrite-settings.ts): the keys a listed domain manages get the panel's values, in their own
+ * export --into and a domain's settings, pure (src/kinds/domain/export-edits.ts,
+ * src/export/values.ts): the keys a listed domain manages get the panel's values, in their own
  * style; a domain listed by name stays a name, a key not given is not added; comments and
  * order stay; what the manifest cannot hold, or the record does not show, stays as written.
  */

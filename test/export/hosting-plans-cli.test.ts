@@ -55,6 +55,13 @@ describe('provision export --with hosting-plans', () => {
     const both = await run(['export', '--with', 'dns,hosting-plans'], w.env);
     expect(both.code, both.stderr).toBe(0);
     expect(both.stdout).toContain('hosting_plans:');
+    // The header says what each --with wrote, in the order of the kinds (dns, then hosting_plans).
+    const header = both.stdout.split('\n').filter((line) => line.startsWith('# '));
+    expect(header.slice(-2)).toEqual([
+      '# dns: the records of the zones the panel marks custom; without prune, so plan removes no record.',
+      '# hosting_plans: each plan whole, as the panel holds it; without prune, so plan deletes no plan.',
+    ]);
+    expect(r.stdout).not.toContain('# dns:');
   });
 
   it('export --into after a PUT in the panel brings the listed keys back; plan then shows no changes', async () => {

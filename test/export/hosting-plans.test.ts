@@ -1,6 +1,6 @@
 /**
- * Hosting plans in export, pure (src/kinds/hosting-plan/export.ts, src/export/plans.ts,
- * rewrite-plans.ts): the panel's values in the manifest's terms, refused values left out with a
+ * Hosting plans in export, pure (src/kinds/hosting-plan/export.ts, export-edits.ts,
+ * export-rewrite.ts): the panel's values in the manifest's terms, refused values left out with a
  * warning naming the plan and the key; export --into sets the keys a listed plan gives in their
  * own style, adds the panel's other plans (with --with hosting-plans) in the list's style, or a
  * section before clients when the manifest has none. Every result validates and plans to no
@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { adopt } from '../../src/export/adopt.js';
 import { LiveModel } from '../../src/export/model.js';
-import { exportPlans } from '../../src/export/plans.js';
+import { exportPlans } from '../../src/kinds/hosting-plan/export-edits.js';
 import { rewrite } from '../../src/export/rewrite.js';
 import { manifestText } from '../../src/export/write.js';
 import type { LiveHostingPlan } from '../../src/kinds/common.js';
@@ -42,7 +42,11 @@ const PANEL = panel([
 function into(text: string, live: Live, withPlans = false): { text: string; warnings: readonly string[] } {
   const before = validateManifest(text, 'm.yaml');
   if (before.desired === undefined) throw new Error(`test manifest invalid: ${JSON.stringify(before.diagnostics)}`);
-  const { edits, warnings } = adopt(before.desired, new LiveModel(live), { withPlans });
+  const { edits, warnings } = adopt(
+    before.desired,
+    new LiveModel(live),
+    withPlans ? { with: new Set(['hosting-plans']) } : {},
+  );
   const out = rewrite(text, edits, 'm.yaml');
   const after = validateManifest(out, 'm.yaml');
   expect(after.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
@@ -83,7 +87,7 @@ describe('export --with hosting-plans', () => {
       'hosting plan "Legacy #2: \\"old\\"": resources.inodes written as the panel holds it ' +
         '(keys panel-provision does not know: validate warns of them)',
     ]);
-    const text = manifestText([], [], plans);
+    const text = manifestText([], [], [{ key: 'hosting_plans', entries: plans }]);
     expect(text).toContain(`hosting_plans:
   - name: Business
     resources:

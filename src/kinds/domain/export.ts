@@ -1,7 +1,8 @@
 /**
  * A domain's export entry: which of its settings, as the panel holds them, a manifest writes
  * (those that differ from the panel's default and that the manifest can hold), and the
- * manifest's nested form of them (`https: {force: true}` for `https.force`). Pure.
+ * manifest's nested form of them (`https: {force: true}` for `https.force`); and whether a domain
+ * has a zone of its own a manifest can manage (isSubdomain). Pure.
  */
 import {
   type DomainSetting,
@@ -12,6 +13,7 @@ import {
   type Redirect,
   SETTING_ROWS,
 } from './settings.js';
+import type { LiveDomain } from './record.js';
 
 /** The settings in the manifest's nested form, each key only when given (the dotted names split at the dot). */
 export interface NestedSettings {
@@ -110,4 +112,22 @@ function ordered(value: DomainSettingTypes[DomainSetting]): unknown {
   if ('max_age' in value)
     return { max_age: value.max_age, include_subdomains: value.include_subdomains, preload: value.preload };
   return { to: value.to, status: value.status };
+}
+
+/**
+ * Whether `domain` has no zone a manifest can manage: a subdomain as its record says, or a
+ * domain a parent of whose name the panel has (in `domains`, by name) under the same client
+ * (the manifest refuses `dns` there), or, when its record does not say, under any.
+ */
+export function isSubdomain(
+  domain: Pick<LiveDomain, 'name' | 'idUser' | 'isSubdomain'>,
+  domains: ReadonlyMap<string, Pick<LiveDomain, 'idUser'>>,
+): boolean {
+  if (domain.isSubdomain === true) return true;
+  const labels = domain.name.split('.');
+  return labels.some((_, i) => {
+    if (i === 0 || i === labels.length - 1) return false;
+    const parent = domains.get(labels.slice(i).join('.'));
+    return parent !== undefined && (domain.isSubdomain === undefined || parent.idUser === domain.idUser);
+  });
 }

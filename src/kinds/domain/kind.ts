@@ -20,6 +20,7 @@ import { type DomainChangeJson, domainFromJson, domainProblems, domainToJson } f
 import { type DomainFactIndex, domainFacts } from './facts.js';
 import { unicodeForm } from './record.js';
 import type { DomainSetting } from './settings.js';
+import { SETTINGS_EXPORT } from './export-edits.js';
 
 export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainChangeJson> = {
   name: 'domain',
@@ -53,6 +54,9 @@ export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainCh
   // A domain's unknown names its domain (a client's does not).
   unknownLine: (u) => (isSettingUnknown(u) ? settingUnknownLine(u) : undefined),
   unmanaged: { key: 'domains', absent: 'uncounted' },
+
+  // Its settings are the domain item's own keys; `hsts` and `redirect` each a flow mapping on one line.
+  export: { style: { flowValues: ['hsts', 'redirect'] }, item: SETTINGS_EXPORT },
 };
 
 /** A plan's unknown of a domain's setting: it names its domain. */

@@ -15,6 +15,8 @@ import {
 } from './changes.js';
 import { type HostingPlanChangeJson, hostingPlanFromJson, hostingPlanProblems, hostingPlanToJson } from './document.js';
 import { type HostingPlanFactIndex, hostingPlanFacts } from './facts.js';
+import { PHP_SIZE_KEYS } from './export.js';
+import { PLANS_EXPORT } from './export-edits.js';
 
 export const HOSTING_PLAN_KIND: Kind<'hosting_plan', HostingPlanChange, HostingPlanFactIndex, HostingPlanChangeJson> = {
   name: 'hosting_plan',
@@ -48,4 +50,12 @@ export const HOSTING_PLAN_KIND: Kind<'hosting_plan', HostingPlanChange, HostingP
   conflictLine: (c, nameOthers) => (isPlanConflict(c) ? planConflictText(c, nameOthers) : undefined),
   // Counted only when the manifest defines plans (else every plan of the panel would count).
   unmanaged: { key: 'hostingPlans', absent: 'omitted' },
+
+  // The `hosting_plans` section, written with --with hosting-plans; PHP sizes double-quoted (`"512M"`).
+  export: {
+    with: 'hosting-plans',
+    header: 'hosting_plans: each plan whole, as the panel holds it; without prune, so plan deletes no plan.',
+    style: { quoted: PHP_SIZE_KEYS },
+    section: PLANS_EXPORT,
+  },
 };

@@ -16,6 +16,7 @@ import { type DnsRecord, type LiveZone, recordKey } from './record.js';
 import { zoneIssues } from './check.js';
 import { isAcmeHost, setKey } from './diff.js';
 import { checkValue, recordHost, TTL_RANGE, ttlInRange } from './values.js';
+import { DNS_KEY } from './manifest-words.js';
 
 /** A record as a manifest's `dns.records` writes it: `ttl` only when it differs from the block's. */
 export interface RecordEntry {
@@ -148,4 +149,27 @@ export function zoneEntry(records: readonly DnsRecord[]): ZoneEntry {
 /** `TXT "_x" "v=1" (ttl 30)`: a record in running text, every part as data. */
 export function panelRecordText(record: DnsRecord): string {
   return `${safeText(record.type)} ${quote(record.host)} ${jsonText(record.value)} (ttl ${record.ttl})`;
+}
+
+/** What export made of the zones it read: how many it read, wrote, and passed over and why. */
+export interface ZoneCounts {
+  readonly read: number;
+  readonly written: number;
+  /** Zones the panel serves no DNS for (`is_dns_disabled`): a `dns` block on them is a conflict. */
+  readonly disabled: number;
+  /** Zones that do not say whether they are custom (no `is_custom_dns`): taken as the panel's defaults. */
+  readonly unsaid: number;
+}
+
+/** How many of `zones` (those read) there are, how many `items` (the domain items written) hold a `dns` block, and how many were passed over as disabled or unsaid. */
+export function zoneCounts(
+  zones: readonly Pick<LiveZone, 'isCustom' | 'isDisabled'>[],
+  items: readonly unknown[],
+): ZoneCounts {
+  return {
+    read: zones.length,
+    written: items.filter((d) => typeof d === 'object' && d !== null && DNS_KEY in d).length,
+    disabled: zones.filter((z) => z.isDisabled === true).length,
+    unsaid: zones.filter((z) => z.isCustom === undefined && z.isDisabled !== true).length,
+  };
 }

@@ -17,6 +17,7 @@ import {
   zoneRequestLine,
   zoneSubject,
 } from './phrases.js';
+import { ZONE_EXPORT } from './export-edits.js';
 
 export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJson> = {
   name: 'dns_zone',
@@ -51,4 +52,12 @@ export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJs
   shownUnder: (change) => changeId('domain', change.name),
   removals: ZONE_REMOVALS,
   conflictLine: (c) => (isZoneConflict(c) ? zoneConflictText(c) : undefined),
+
+  // A domain item's `dns` block, written with --with dns; its records as one flow mapping a line.
+  export: {
+    with: 'dns',
+    header: 'dns: the records of the zones the panel marks custom; without prune, so plan removes no record.',
+    style: { flowItems: ['records'] },
+    item: ZONE_EXPORT,
+  },
 };

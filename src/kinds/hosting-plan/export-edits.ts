@@ -1,7 +1,7 @@
 /**
- * Hosting plans in export (the plan's room: src/kinds/hosting-plan/export.ts): the panel's plans
- * as the manifest's `hosting_plans` items (`export --with hosting-plans`), and the edits that make
- * a manifest's `hosting_plans` describe the panel (`export --into`, adopt.ts):
+ * Hosting plans in export (Kind.export: the manifest's `hosting_plans` section): the panel's
+ * plans as the section's items (`export --with hosting-plans`), and the edits that make a
+ * manifest's `hosting_plans` describe the panel (`export --into`):
  * - a listed plan the panel has (by its exact name): each key the manifest gives whose value
  *   differs gets the panel's value; a key left out stays out; a key the panel's record lacks stays
  *   as written (warned: plan refuses to manage it), and so does one whose panel value the manifest
@@ -9,29 +9,39 @@
  *   create), stay as written;
  * - with `add` (--with hosting-plans, or `prune.hosting_plans: true`, which claims every plan),
  *   the panel's plans the manifest does not list are added whole at the end of the list, sorted
- *   by name, as export writes them; never one a `prune.keep` entry `{hosting_plan: ...}` matches.
- * Pure.
+ *   by name, as export writes them; never one a typed `prune.keep` entry (KEEP_PLAN_KEY) matches.
+ * The splices: export-rewrite.ts. Pure.
  */
-import { jsonText, quote } from '../escape.js';
-import { exportedPlan, exportPlanValue, type PlanEntry } from '../kinds/hosting-plan/export.js';
-import { PLAN_OBJECTS, type PlanObject, type PlanValue, samePlanValue } from '../kinds/hosting-plan/fields.js';
-import { planNameMatcher } from '../kinds/hosting-plan/manifest.js';
-import type { Desired } from '../manifest/types.js';
-import type { Live } from '../panel/types.js';
-import { compare } from '../util.js';
+import { jsonText, quote } from '../../escape.js';
+import { compare } from '../../util.js';
+import type { LiveHostingPlan } from '../common.js';
+import type { SectionExport } from '../export.js';
+import { exportedPlan, exportPlanValue, type PlanEntry } from './export.js';
+import { editPlans, type PlanEdit } from './export-rewrite.js';
+import { PLAN_OBJECTS, type PlanWants, samePlanValue } from './fields.js';
+import { HOSTING_PLANS_KEY, planNameMatcher } from './manifest.js';
 
-export type { PlanEntry };
+/** The live panel as the plans' export looks it up (export/model.ts LiveModel is one). */
+export interface PlanExportPanel {
+  readonly live: { readonly hostingPlans: readonly LiveHostingPlan[] };
+}
 
-/** The edits of `hosting_plans` (adopt.ts Edit); `plan` indexes the manifest's list. */
-export type PlanEdit =
-  | {
-      readonly kind: 'set-plan-value';
-      readonly plan: number;
-      readonly object: PlanObject;
-      readonly key: string;
-      readonly value: PlanValue;
-    }
-  | { readonly kind: 'add-plans'; readonly plans: readonly PlanEntry[] };
+/** The manifest as the plans' edits read it (manifest/types.ts Desired is one). */
+export interface PlanManifest {
+  /** The plans it defines, in manifest order; undefined when it lists none. */
+  readonly hostingPlans?: readonly {
+    readonly name: string;
+    readonly state: 'present' | 'absent';
+    readonly wants: PlanWants;
+    readonly loc?: { readonly file: string };
+  }[];
+  readonly prune: {
+    /** `prune.hosting_plans`: every plan is claimed. */
+    readonly hostingPlans?: boolean;
+    /** The typed keep entries' patterns. */
+    readonly keepHostingPlans?: readonly string[];
+  };
+}
 
 /**
  * The panel's plans as manifest items, sorted by name, each whole (exportedPlan). A value the
@@ -40,7 +50,7 @@ export type PlanEdit =
  * warning. `note` hears of the keys written that panel-provision does not know (validate warns).
  */
 export function exportPlans(
-  plans: Live['hostingPlans'],
+  plans: readonly LiveHostingPlan[],
   warn: (message: string) => void,
   note: (message: string) => void = () => undefined,
 ): PlanEntry[] {
@@ -71,12 +81,17 @@ export function exportPlans(
   return out;
 }
 
-/** The edits that make the manifest's `hosting_plans` describe `live`'s plans (see the module comment). */
-export function planEdits(desired: Desired, live: Live, add: boolean, warn: (message: string) => void): PlanEdit[] {
+/** The edits that make the manifest's `hosting_plans` describe `plans`, the panel's (see the module comment). */
+export function planEdits(
+  desired: PlanManifest,
+  plans: readonly LiveHostingPlan[],
+  add: boolean,
+  warn: (message: string) => void,
+): PlanEdit[] {
   const edits: PlanEdit[] = [];
   const listed = desired.hostingPlans ?? [];
-  const byName = new Map<string, Live['hostingPlans'][number]>();
-  for (const p of live.hostingPlans) if (!byName.has(p.name)) byName.set(p.name, p);
+  const byName = new Map<string, LiveHostingPlan>();
+  for (const p of plans) if (!byName.has(p.name)) byName.set(p.name, p);
   listed.forEach((plan, index) => {
     const now = byName.get(plan.name);
     if (plan.state === 'absent' || now === undefined) return;
@@ -105,8 +120,19 @@ export function planEdits(desired: Desired, live: Live, add: boolean, warn: (mes
   if (!add && desired.prune.hostingPlans !== true) return edits;
   const names = new Set(listed.map((p) => p.name));
   const keep = planNameMatcher(desired.prune.keepHostingPlans ?? []);
-  const unlisted = live.hostingPlans.filter((p) => !names.has(p.name) && !keep(p.name));
-  const plans = exportPlans(unlisted, warn);
-  if (plans.length > 0) edits.push({ kind: 'add-plans', plans });
+  const unlisted = plans.filter((p) => !names.has(p.name) && !keep(p.name));
+  const added = exportPlans(unlisted, warn);
+  if (added.length > 0) edits.push({ kind: 'add-plans', plans: added });
   return edits;
 }
+
+/** The hosting plans in export: the `hosting_plans` section. */
+export const PLANS_EXPORT: SectionExport<PlanExportPanel, PlanManifest, PlanEntry, PlanEdit> = {
+  key: HOSTING_PLANS_KEY,
+  entries: (panel, warn, note) => exportPlans(panel.live.hostingPlans, warn, note),
+  listed: (manifest) => manifest.hostingPlans ?? [],
+  edits: (manifest, panel, add, warn) => planEdits(manifest, panel.live.hostingPlans, add, warn),
+  placeOf: (edit) => (edit.kind === 'set-plan-value' ? edit.plan : undefined),
+  moved: (edit, index) => (edit.kind === 'set-plan-value' ? { ...edit, plan: index } : edit),
+  rewrite: editPlans,
+};

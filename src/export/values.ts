@@ -1,7 +1,6 @@
 /**
- * A domain setting's new value spliced into a manifest's text (rewrite.ts, edit `set-setting`):
- * the value stands at the setting's dotted path in the domain's object form (`https.force` is
- * `force` in the domain's `https` mapping). Only what differs is touched:
+ * A key's new value spliced into a manifest's text (ManifestEditor setValue: a domain's setting,
+ * a hosting plan's key, through their rooms' rewrites). Only what differs is touched:
  * - a scalar replaces the scalar's characters, in the same quoting style where it can;
  * - an object over a mapping changes each key whose value differs, the same way (so
  *   `hsts: {max_age: 300, ...}` keeps its layout and comments), when the mapping has every key
@@ -12,38 +11,11 @@
  * Pure: splices on a Splicer.
  */
 import { isCollection, isMap, isScalar, type Node, type Pair, type YAMLMap } from 'yaml';
-import { type DomainSetting, sameSetting } from '../kinds/domain.js';
-import { isRecord } from '../util.js';
+import { canonical, isRecord } from '../util.js';
 import { pairOf, type Splicer } from './splicer.js';
 import { valueText } from './write.js';
 
-/**
- * Sets `field` of the domain item `item` (a node of the manifest's domains list) from `before`
- * (the value the manifest gives, defaults filled in) to `value`.
- */
-export function setSetting(
-  splicer: Splicer,
-  item: unknown,
-  field: DomainSetting,
-  before: unknown,
-  value: unknown,
-): void {
-  if (!isMap(item)) throw new Error(`export --into: no domain mapping to set "${field}" in`);
-  const path = field.split('.');
-  const key = path.pop() as string;
-  let map: YAMLMap = item;
-  for (const part of path) {
-    const next = pairOf(map, part)?.value;
-    if (!isMap(next)) throw new Error(`export --into: no "${part}" mapping to set "${field}" in`);
-    map = next;
-  }
-  setValue(splicer, map, key, before, value);
-}
-
-/**
- * Sets `key` of `map` from `before` to `value` (see the module comment); also a hosting plan's
- * key in its object's mapping (rewrite-plans.ts).
- */
+/** Sets `key` of `map` from `before` (the manifest's value, defaults filled in) to `value` (see the module comment). */
 export function setValue(splicer: Splicer, map: YAMLMap, key: string, before: unknown, value: unknown): void {
   const pair = pairOf(map, key);
   if (pair === undefined) throw new Error(`export --into: no "${key}" value to set`);
@@ -94,6 +66,6 @@ function holds(map: YAMLMap, before: Record<string, unknown>, value: Record<stri
   const keys = map.items.map((p) => (isScalar(p.key) ? p.key.value : undefined));
   return (
     keys.every((k) => typeof k === 'string' && Object.hasOwn(value, k)) &&
-    Object.keys(value).every((k) => keys.includes(k) || sameSetting(before[k], value[k]))
+    Object.keys(value).every((k) => keys.includes(k) || canonical(before[k]) === canonical(value[k]))
   );
 }
