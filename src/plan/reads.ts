@@ -2,7 +2,7 @@ import type { Desired } from '../manifest/types.js';
 import type { ManagedField, ReadLiveOptions } from '../panel/index.js';
 import type { Plan } from './types.js';
 import { managedFields } from '../kinds/client/index.js';
-import { scopeMatcher } from '../names.js';
+import { type ClientScope, clientScope } from '../names.js';
 
 /** What a plan needs read from the panel (readLive's options, without the callbacks). */
 export type PlanReads = Pick<ReadLiveOptions, 'domainNames' | 'details' | 'zones'>;
@@ -14,11 +14,11 @@ export type PlanReads = Pick<ReadLiveOptions, 'domainNames' | 'details' | 'zones
  * the matching clients only; but when the scope may delete a client, every domain the manifest
  * lists is looked up, so that diff sees one the delete would take (a conflict, as unscoped).
  */
-export function readsForManifest(desired: Desired, scope?: readonly string[]): PlanReads {
+export function readsForManifest(desired: Desired, scope?: ClientScope | readonly string[]): PlanReads {
   const usernames = new Set<string>();
   const fields = new Set<ManagedField>();
-  const inScope = scopeMatcher(scope);
-  const clients = desired.clients.filter((c) => inScope(c.username));
+  const { covers } = clientScope(scope);
+  const clients = desired.clients.filter((c) => covers(c.username));
   for (const client of clients) {
     const managed = managedFields(client);
     if (managed.length === 0) continue;
