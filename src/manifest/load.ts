@@ -4,7 +4,7 @@ import { buildClients, ClientsBuilder } from './build.js';
 import { BATCH_CHARS, readChunked } from './chunked.js';
 import { readJsonChunked } from './chunked-json.js';
 import { SourceMap } from './locate.js';
-import { buildHostingPlans, checkClientPlans } from './hosting-plans.js';
+import { buildHostingPlans, checkClientPlans } from '../kinds/hosting-plan/manifest-list.js';
 import { lookalikeDiagnostics } from './lookalike.js';
 import { buildPrune } from './prune.js';
 import { checkClientSchema, checkSchema, NO_CLIENTS, schemaValid } from './schema.js';
