@@ -7,6 +7,7 @@ import { diff } from '../plan/diff.js';
 import type { OnEvent } from '../plan/events.js';
 import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
 import { hostingPlanLookalikes } from '../kinds/hosting-plan/lookalikes.js';
+import { conflictPlan, isPlanConflict } from '../kinds/hosting-plan/diff-rule.js';
 import { oddCharacter, skeleton } from '../manifest/lookalike.js';
 import { type PlanReads, readsForManifest, readsForSavedPlan } from '../plan/reads.js';
 import type { SavedPlan } from '../plan/saved.js';
@@ -228,16 +229,14 @@ export function viewOf(plan: Plan, live: Live, source: Omit<PlanView, 'plan' | '
 function locateConflicts(plan: Plan, desired: Desired): LocatedProblem[] {
   const located: LocatedProblem[] = [];
   for (const conflict of plan.conflicts) {
-    const domain =
-      'hosting_plan' in conflict
-        ? undefined
-        : desired.clients.find((c) => c.username === conflict.client)?.domains.find((d) => d.name === conflict.domain);
-    const loc =
-      'hosting_plan' in conflict
-        ? (desired.hostingPlans?.find((p) => p.name === conflict.hosting_plan)?.loc ?? desired.prune.loc)
-        : 'rule' in conflict // a zone's conflict: at its record's line
-          ? domain?.loc && { ...domain.loc, ...domain.dns?.origin?.find((o) => o.index === conflict.record.index) }
-          : (domain?.loc ?? (conflict.subdomains === undefined ? undefined : desired.prune.loc));
+    const domain = isPlanConflict(conflict)
+      ? undefined
+      : desired.clients.find((c) => c.username === conflict.client)?.domains.find((d) => d.name === conflict.domain);
+    const loc = isPlanConflict(conflict)
+      ? (desired.hostingPlans?.find((p) => p.name === conflictPlan(conflict))?.loc ?? desired.prune.loc)
+      : 'rule' in conflict // a zone's conflict: at its record's line
+        ? domain?.loc && { ...domain.loc, ...domain.dns?.origin?.find((o) => o.index === conflict.record.index) }
+        : (domain?.loc ?? (conflict.subdomains === undefined ? undefined : desired.prune.loc));
     if (loc !== undefined)
       located.push({
         file: loc.file,

@@ -86,6 +86,24 @@ export interface Kind<N extends string, C extends AnyChange & { readonly type: N
    * removes (a zone's records).
    */
   weight(change: C): Weight;
+
+  // The planner's area: the order of changes (plan/order.ts), apply's waits, a saved plan's reads (plan/reads.ts).
+  /**
+   * Whether a change waits for the creates, in the same run, of the domains below its name, and
+   * only waits for them (one that failed or was skipped does not hold it back): a zone's, whose
+   * records a subdomain's POST adds to (its PUT, built from a read after them, must keep them).
+   */
+  readonly waitsForCreatesBelow: boolean;
+  /** What the panel must be read again for, to check a saved plan's change against it (beyond a client's fields). */
+  readsAgain(change: C): ReadsAgain;
+}
+
+/** What a saved plan's change needs read from the panel (Kind.readsAgain; plan/reads.ts gathers them). */
+export interface ReadsAgain {
+  /** Domains looked up by name on a panel without GET /domains (the fingerprint checks them). */
+  readonly domainNames: readonly string[];
+  /** Domains whose DNS zones are read (GET /dns/{id}). */
+  readonly zones: readonly string[];
 }
 
 /** A kind of any name: what a loop over the table sees. */

@@ -26,4 +26,7 @@ export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientCh
       ? { creates: 0, deletes: 1, unknown: true }
       : { creates: 0, deletes: 1 + change.domainNames.length };
   },
+  waitsForCreatesBelow: false,
+  // A client's update reads its fields (plan/reads.ts): no domain, no zone.
+  readsAgain: () => ({ domainNames: [], zones: [] }),
 };

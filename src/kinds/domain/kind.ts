@@ -34,4 +34,13 @@ export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainCh
   unicodeOf: (change) => unicodeForm(change.name),
   updatedFields: (change) => change.fields.map((f) => settingsText([f])),
   weight: kindWeight,
+  waitsForCreatesBelow: false,
+  // A subdomain's parent on the panel too: the fingerprint checks it is still the one the plan names.
+  readsAgain: (change) => ({
+    domainNames:
+      change.action === 'create' && change.parentDomain?.id != null
+        ? [change.name, change.parentDomain.name]
+        : [change.name],
+    zones: [],
+  }),
 };

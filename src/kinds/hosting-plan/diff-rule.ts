@@ -190,3 +190,13 @@ export function afterPlanChanges<C extends ClientMove & { readonly dependsOn: re
     return plan === undefined ? c : { ...c, dependsOn: [...c.dependsOn, plan] };
   });
 }
+
+/** Whether a plan's conflict is a hosting plan's (the other kinds' conflicts name a domain). */
+export function isPlanConflict(c: object): c is PlanConflict {
+  return 'hosting_plan' in c;
+}
+
+/** The hosting plan a conflict is of, by name as the manifest writes it. */
+export function conflictPlan(c: PlanConflict): string {
+  return c.hosting_plan;
+}

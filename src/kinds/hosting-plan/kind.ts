@@ -27,4 +27,7 @@ export const HOSTING_PLAN_KIND: Kind<'hosting_plan', HostingPlanChange, HostingP
   unicodeOf: () => '',
   updatedFields: (change) => planFieldsText(change.fields),
   weight: kindWeight,
+  waitsForCreatesBelow: false,
+  // Its name among the domains looked up, as every change but a client's was before the table of kinds.
+  readsAgain: (change) => ({ domainNames: [change.name], zones: [] }),
 };

@@ -26,4 +26,8 @@ export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJs
   requestLine: zoneRequestLine,
   // Its removed records count one each: a prune can empty a zone.
   weight: (change) => ({ creates: 0, deletes: zoneDeletes(change) }),
+  // A subdomain's POST adds its records to the zone: the zone's PUT waits for it, failed or not.
+  waitsForCreatesBelow: true,
+  // A new domain's zone (no id yet) is not read: its domain's create is checked.
+  readsAgain: (change) => ({ domainNames: [change.name], zones: change.domainId === null ? [] : [change.name] }),
 };
