@@ -26,9 +26,10 @@ export interface PlanListSource<F, L extends Place> {
   step(from: F, key: string | number): F | undefined;
   /** Where a message about a node should point. */
   at(found: F): L;
-  /** Where the key `key` of the mapping at `found` is written; undefined when it is not. */
-  keyAt(found: F, key: string): L | undefined;
 }
+
+/** Where a problem at `path` below `node` stands (at its key when `atKey`): manifest/locate.ts locateIn. */
+export type LocateIn<F, L extends Place> = (node: F, path: readonly (string | number)[], atKey: boolean) => L;
 
 /** A hosting plan the manifest defines, where its name stands (manifest/types.ts DesiredHostingPlan). */
 export interface ListedHostingPlan<L extends Place> extends WantedHostingPlan {
@@ -46,6 +47,7 @@ export function buildHostingPlans<F, L extends Place>(
   data: unknown,
   source: PlanListSource<F, L>,
   diagnostics: Problem<L>[],
+  locate: LocateIn<F, L>,
 ): ListedHostingPlan<L>[] | undefined {
   const list = (data as Record<string, unknown> | null)?.[HOSTING_PLANS_KEY];
   const root = source.root();
@@ -58,7 +60,7 @@ export function buildHostingPlans<F, L extends Place>(
     if (node === undefined) return;
     const { plan, problems } = planItem(item, i);
     for (const { path, atKey, ...problem } of problems)
-      diagnostics.push({ ...placeAt(source, node, path, atKey === true), ...problem });
+      diagnostics.push({ ...locate(node, path, atKey === true), ...problem });
     if (plan === undefined) return; // the schema check reported it
     const loc = source.at(source.step(node, PLAN_NAME_KEY) ?? node);
     const earlier = first.get(plan.name);
@@ -101,22 +103,4 @@ export function checkClientPlans<L extends Place>(
       message: absentPlanUsed(client.plan, `client ${quote(client.username)}`, placeOf(plan, at.file)),
     });
   }
-}
-
-/** Where a problem at `path` below `node` stands: at its key when `atKey` (manifest/locate.ts locateIn, for this list). */
-function placeAt<F, L extends Place>(
-  source: PlanListSource<F, L>,
-  node: F,
-  path: readonly (string | number)[],
-  atKey: boolean,
-): L {
-  let found = node;
-  for (const [i, segment] of path.entries()) {
-    if (atKey && i === path.length - 1 && typeof segment === 'string')
-      return source.keyAt(found, segment) ?? source.at(found);
-    const next = source.step(found, segment);
-    if (next === undefined) break;
-    found = next;
-  }
-  return source.at(found);
 }
