@@ -14,7 +14,7 @@ import { diffDomain, unlistedDomains } from '../kinds/domain/diff-rule.js';
 import type { UpdateZone } from '../kinds/zone.js';
 import { diffNewZone, diffZone } from '../kinds/zone/diff-rule.js';
 import { refuseNewSubdomainZones } from '../kinds/zone/new-subdomain.js';
-import { afterPlanChanges, NO_PLAN_CHANGES, planHostingPlans } from '../kinds/hosting-plan/diff-rule.js';
+import { afterPlanChanges, NO_PLAN_CHANGES, planHostingPlans, plansCreated } from '../kinds/hosting-plan/diff-rule.js';
 import { refuseStalePlanCopies, refuseUnknownPlans } from '../kinds/hosting-plan/refusals.js';
 
 /**
@@ -22,8 +22,8 @@ import { refuseStalePlanCopies, refuseUnknownPlans } from '../kinds/hosting-plan
  * same inputs give the same plan, in the same order. The planner walks the kinds' tree, parent
  * to child (a client, its domains, their zones; hosting plans stand on their own), and asks each
  * kind's diff rule in its room (`diff-rule.ts`) what to do with the part of the manifest and the
- * panel it is given: the rules decide, the planner collects, orders and counts. Throws ProvisionError
- * 'unknown_hosting_plan' when the manifest names plans neither the panel has nor the manifest
+ * panel it is given: the rules decide, the planner collects, orders and counts. Throws
+ * ProvisionError 'unknown_hosting_plan' when the manifest names plans neither the panel has nor the manifest
  * defines (all of them at once, each with its location and the closest name).
  *
  * - A client the panel lacks is created; one it has gets an update with the managed fields
@@ -63,12 +63,8 @@ export function diff(desired: Desired, live: Live, options: DiffOptions = {}): P
   const index = new LiveIndex(live);
   const scope = clientScope(options.scope);
   const scoped = scope.patterns !== undefined;
-  // The plans the manifest defines and the panel lacks: created in this run, before their clients.
-  const defined = new Set(
-    (scoped ? [] : (desired.hostingPlans ?? [])).flatMap((p) =>
-      p.state === 'present' && index.plans.byName(p.name) === undefined ? [p.name] : [],
-    ),
-  );
+  // The plans created in this run, before their clients (none in a scoped run: it leaves plans alone).
+  const defined = scoped ? new Set<string>() : plansCreated(desired, (name) => index.plans.byName(name));
   const plans: HostingPlans = { ...index.plans, creates: (name) => defined.has(name) };
   const clients = desired.clients.filter((c) => scope.covers(c.username));
   refuseUnknownPlans(clients, plans, live.hostingPlans, scoped ? desired.hostingPlans : undefined);

@@ -200,3 +200,12 @@ export function isPlanConflict(c: object): c is PlanConflict {
 export function conflictPlan(c: PlanConflict): string {
   return c.hosting_plan;
 }
+
+/** The plans the manifest defines and the panel (`onPanel`: a plan by name) lacks: the run creates them, before their clients. */
+export function plansCreated(desired: PlansWanted, onPanel: (name: string) => unknown): ReadonlySet<string> {
+  return new Set(
+    (desired.hostingPlans ?? []).flatMap((p) =>
+      p.state === 'present' && onPanel(p.name) === undefined ? [p.name] : [],
+    ),
+  );
+}
