@@ -3,7 +3,7 @@ import { type LocatedProblem, ProvisionError } from '../errors.js';
 import type { Desired } from '../manifest/types.js';
 import type { Live, PanelClient } from '../panel/index.js';
 import { readLive } from '../panel/index.js';
-import { diff } from '../plan/diff.js';
+import { diffWithin } from '../plan/diff.js';
 import type { OnEvent } from '../plan/events.js';
 import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
 import { hostingPlanLookalikes } from '../kinds/hosting-plan/lookalikes.js';
@@ -119,7 +119,7 @@ export async function planManifest(
   const scope = clientScope(options.scope);
   const { live, notes, journal } = await readAndSettle(panel, readsForManifest(desired, scope), options, scope);
   notes.push(...planNotes(desired, live, scope));
-  const plan = diff(desired, live, { scope });
+  const plan = diffWithin(desired, live, scope);
   options.onEvent?.({ type: 'planned', plan });
   const view = viewOf(plan, live, {
     panelUrl: panel.baseUrl,
@@ -175,7 +175,7 @@ export async function planSnapshot(
   const future = snapshotFromFuture(snapshot, file, now);
   const notes = [snapshotNote(snapshot, file, now), ...snapshot.notes, ...planNotes(desired, live, scope)];
   const digests = snapshot.emails === 'digest';
-  const planned = diff(digests ? withEmailDigests(desired) : desired, live, { scope });
+  const planned = diffWithin(digests ? withEmailDigests(desired) : desired, live, scope);
   const plan = digests ? withEmailsRestored(planned, desired) : planned;
   const view = viewOf(plan, live, {
     panelUrl: snapshot.panelUrl,

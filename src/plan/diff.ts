@@ -60,8 +60,12 @@ import { refuseStalePlanCopies, refuseUnknownPlans } from '../kinds/hosting-plan
  * are of matching clients and their domains.
  */
 export function diff(desired: Desired, live: Live, options: DiffOptions = {}): Plan {
+  return diffWithin(desired, live, clientScope(options.scope));
+}
+
+/** diff, with `--clients` compiled once (names.ts clientScope) by a caller that asks it elsewhere too. */
+export function diffWithin(desired: Desired, live: Live, scope: ClientScope): Plan {
   const index = new LiveIndex(live);
-  const scope = clientScope(options.scope);
   const scoped = scope.patterns !== undefined;
   // The plans created in this run, before their clients (none in a scoped run: it leaves plans alone).
   const defined = scoped ? new Set<string>() : plansCreated(desired, (name) => index.plans.byName(name));
@@ -131,11 +135,8 @@ export function diff(desired: Desired, live: Live, options: DiffOptions = {}): P
 
 /** What diff takes beside the manifest and the panel. */
 export interface DiffOptions {
-  /**
-   * `--clients`: plan only the clients whose username matches one of these glob patterns (see
-   * diff); or the scope compiled once (names.ts clientScope) by a caller that asks it elsewhere too.
-   */
-  readonly scope?: readonly string[] | ClientScope | undefined;
+  /** `--clients`: plan only the clients whose username matches one of these glob patterns (see diff). */
+  readonly scope?: readonly string[] | undefined;
 }
 
 /** A domain the plan creates: its create is made once every new domain is known (its parent may be one). */
