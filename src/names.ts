@@ -106,11 +106,28 @@ export function globMatcher(patterns: readonly string[]): (name: string) => bool
 }
 
 /**
+ * A `--clients` scope, compiled once (clientScope) and handed to each stage that asks it: the
+ * planner, the reads it needs, plan's notes, the secrets journal's settling.
+ */
+export interface ClientScope {
+  /** The username patterns as given; undefined: no scope (the whole manifest). */
+  readonly patterns: readonly string[] | undefined;
+  /** Whether a username matches one of the patterns (globMatcher); every username without a scope. */
+  readonly covers: (username: string) => boolean;
+}
+
+/** The scope of `--clients` patterns (undefined: none), compiled; a scope already compiled is returned as it is. */
+export function clientScope(scope: ClientScope | readonly string[] | undefined): ClientScope {
+  if (scope !== undefined && 'covers' in scope) return scope;
+  return { patterns: scope, covers: scope === undefined ? () => true : globMatcher(scope) };
+}
+
+/**
  * The test of a `--clients` scope (diff's, readLive's, a snapshot's): usernames matching one of
  * its patterns (globMatcher); without a scope, every username.
  */
-export function scopeMatcher(scope: readonly string[] | undefined): (username: string) => boolean {
-  return scope === undefined ? () => true : globMatcher(scope);
+export function scopeMatcher(scope: ClientScope | readonly string[] | undefined): (username: string) => boolean {
+  return clientScope(scope).covers;
 }
 
 /**

@@ -3,10 +3,12 @@ import { type LocatedProblem, ProvisionError } from '../errors.js';
 import type { Desired } from '../manifest/types.js';
 import type { Live, PanelClient } from '../panel/index.js';
 import { readLive } from '../panel/index.js';
-import { diff } from '../plan/diff.js';
+import { diffWithin } from '../plan/diff.js';
 import type { OnEvent } from '../plan/events.js';
 import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
-import { hostingPlanLookalikes } from '../plan/hosting-plans.js';
+import { hostingPlanLookalikes } from '../kinds/hosting-plan/lookalikes.js';
+import { conflictPlan, isPlanConflict } from '../kinds/hosting-plan/diff-rule.js';
+import { oddCharacter, skeleton } from '../manifest/lookalike.js';
 import { type PlanReads, readsForManifest, readsForSavedPlan } from '../plan/reads.js';
 import type { SavedPlan } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
@@ -16,7 +18,7 @@ import type { Redactions } from '../redact.js';
 import type { JournalState } from '../apply/recover.js';
 import type { Snapshot } from './snapshot.js';
 import { plural } from '../util.js';
-import { scopeMatcher } from '../names.js';
+import { type ClientScope, clientScope } from '../names.js';
 import { type ManifestFiles, manifestDigest } from '../manifest/parts.js';
 
 /**
@@ -113,10 +115,11 @@ export async function planManifest(
   options: PrepareOptions,
 ): Promise<Prepared> {
   const { desired } = manifest;
-  const { scope } = options;
+  // `--clients`, compiled once for the reads, the notes, the journal and the plan.
+  const scope = clientScope(options.scope);
   const { live, notes, journal } = await readAndSettle(panel, readsForManifest(desired, scope), options, scope);
   notes.push(...planNotes(desired, live, scope));
-  const plan = diff(desired, live, { scope });
+  const plan = diffWithin(desired, live, scope);
   options.onEvent?.({ type: 'planned', plan });
   const view = viewOf(plan, live, {
     panelUrl: panel.baseUrl,
@@ -152,6 +155,7 @@ export async function planSnapshot(
   const { snapshotFromFuture, snapshotGaps, snapshotNote, withEmailDigests, withEmailsRestored } =
     await import('./snapshot.js');
   const { desired } = manifest;
+  const scope = clientScope(options.scope);
   const gaps = snapshotGaps(snapshot, desired, options.scope);
   if (gaps.length > 0) {
     throw new ProvisionError(
@@ -167,12 +171,11 @@ export async function planSnapshot(
     );
   }
   const { live } = snapshot;
-  const { scope } = options;
   const now = options.now ?? new Date();
   const future = snapshotFromFuture(snapshot, file, now);
   const notes = [snapshotNote(snapshot, file, now), ...snapshot.notes, ...planNotes(desired, live, scope)];
   const digests = snapshot.emails === 'digest';
-  const planned = diff(digests ? withEmailDigests(desired) : desired, live, { scope });
+  const planned = diffWithin(digests ? withEmailDigests(desired) : desired, live, scope);
   const plan = digests ? withEmailsRestored(planned, desired) : planned;
   const view = viewOf(plan, live, {
     panelUrl: snapshot.panelUrl,
@@ -185,7 +188,7 @@ export async function planSnapshot(
 }
 
 /** What plan says of how it could read the panel for `desired`, and of a scope that matches no client. */
-function planNotes(desired: Desired, live: Live, scope: readonly string[] | undefined): string[] {
+function planNotes(desired: Desired, live: Live, scope: ClientScope): string[] {
   const notes: string[] = [];
   if (!live.domainsComplete && desired.prune.domains) {
     notes.push(
@@ -193,9 +196,9 @@ function planNotes(desired: Desired, live: Live, scope: readonly string[] | unde
         'state: absent entries still are deleted.',
     );
   }
-  if (scope !== undefined) {
-    const inScope = scopeMatcher(scope);
-    if (!desired.clients.some((c) => inScope(c.username)) && !live.clients.some((c) => inScope(c.username)))
+  if (scope.patterns !== undefined) {
+    const { covers } = scope;
+    if (!desired.clients.some((c) => covers(c.username)) && !live.clients.some((c) => covers(c.username)))
       notes.push('--clients matches no client of the manifest or the panel: nothing is planned.');
   }
   return notes;
@@ -208,7 +211,7 @@ function planNotes(desired: Desired, live: Live, scope: readonly string[] | unde
  */
 export function viewOf(plan: Plan, live: Live, source: Omit<PlanView, 'plan' | 'fingerprint' | 'warnings'>): PlanView {
   // What needs the panel's names beside the plan (a saved plan's view keeps its document's).
-  const lookalikes = hostingPlanLookalikes(plan, live);
+  const lookalikes = hostingPlanLookalikes(plan.changes, live.hostingPlans, { skeleton, oddCharacter });
   return {
     plan,
     ...source,
@@ -226,16 +229,14 @@ export function viewOf(plan: Plan, live: Live, source: Omit<PlanView, 'plan' | '
 function locateConflicts(plan: Plan, desired: Desired): LocatedProblem[] {
   const located: LocatedProblem[] = [];
   for (const conflict of plan.conflicts) {
-    const domain =
-      'hosting_plan' in conflict
-        ? undefined
-        : desired.clients.find((c) => c.username === conflict.client)?.domains.find((d) => d.name === conflict.domain);
-    const loc =
-      'hosting_plan' in conflict
-        ? (desired.hostingPlans?.find((p) => p.name === conflict.hosting_plan)?.loc ?? desired.prune.loc)
-        : 'rule' in conflict // a zone's conflict: at its record's line
-          ? domain?.loc && { ...domain.loc, ...domain.dns?.origin?.find((o) => o.index === conflict.record.index) }
-          : (domain?.loc ?? (conflict.subdomains === undefined ? undefined : desired.prune.loc));
+    const domain = isPlanConflict(conflict)
+      ? undefined
+      : desired.clients.find((c) => c.username === conflict.client)?.domains.find((d) => d.name === conflict.domain);
+    const loc = isPlanConflict(conflict)
+      ? (desired.hostingPlans?.find((p) => p.name === conflictPlan(conflict))?.loc ?? desired.prune.loc)
+      : 'rule' in conflict // a zone's conflict: at its record's line
+        ? domain?.loc && { ...domain.loc, ...domain.dns?.origin?.find((o) => o.index === conflict.record.index) }
+        : (domain?.loc ?? (conflict.subdomains === undefined ? undefined : desired.prune.loc));
     if (loc !== undefined)
       located.push({
         file: loc.file,
@@ -270,7 +271,7 @@ export async function planSaved(
     panel,
     readsForSavedPlan(saved.plan),
     options,
-    saved.plan.scope?.clients,
+    clientScope(saved.plan.scope?.clients),
   );
   if (planFingerprint(saved.plan, live) !== saved.fingerprint) {
     const reasons = staleReasons(saved.plan, live);
@@ -313,7 +314,7 @@ async function readAndSettle(
   reads: PlanReads,
   options: Omit<PrepareOptions, 'showUnmanaged'>,
   /** `--clients`: a password outside it is left to a run that covers it. */
-  scope: readonly string[] | undefined,
+  scope: ClientScope,
 ): Promise<{ live: Live; notes: string[]; journal: JournalState }> {
   const notes: string[] = [];
   const live = await readLive(panel, {
@@ -331,7 +332,7 @@ async function readAndSettle(
     options.redactions,
     'every',
     options.onEvent,
-    scopeMatcher(scope),
+    scope.covers,
   );
   return { live, notes, journal };
 }

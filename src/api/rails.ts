@@ -4,6 +4,7 @@
  * They send nothing and print nothing: the caller decides what a refusal becomes.
  */
 import { type LocatedProblem, ProvisionError } from '../errors.js';
+import { isPlanConflict } from '../kinds/hosting-plan/diff-rule.js';
 import { type Limits, massChanges, planWarnings } from '../plan/guards.js';
 import type { Plan } from '../plan/types.js';
 import type { PlanView } from '../render/common.js';
@@ -32,11 +33,11 @@ export function refuseMassChanges(plan: Plan, limits: Limits): void {
  */
 export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] = []): void {
   if (plan.conflicts.length === 0) return;
-  const plans = plan.conflicts.filter((c) => 'hosting_plan' in c).length;
+  const plans = plan.conflicts.filter(isPlanConflict).length;
   const zones = plan.conflicts.filter((c) => 'rule' in c).length;
-  const dns = plan.conflicts.filter((c) => !('hosting_plan' in c) && c.dns !== undefined).length - zones;
+  const dns = plan.conflicts.filter((c) => !isPlanConflict(c) && c.dns !== undefined).length - zones;
   const owned = plan.conflicts.filter(
-    (c) => !('hosting_plan' in c) && !('rule' in c) && c.subdomains === undefined && c.dns === undefined,
+    (c) => !isPlanConflict(c) && !('rule' in c) && c.subdomains === undefined && c.dns === undefined,
   ).length;
   const blocked = plan.conflicts.length - owned - plans - dns - zones;
   const what = [

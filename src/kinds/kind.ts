@@ -138,6 +138,16 @@ export interface Kind<N extends string, C extends AnyChange & { readonly type: N
    * its values are written. Undefined: none.
    */
   readonly export?: KindExport;
+
+  // The planner's area: the order of changes (plan/order.ts), apply's waits, a saved plan's reads (plan/reads.ts).
+  /**
+   * Whether a change waits for the creates, in the same run, of the domains below its name, and
+   * only waits for them (one that failed or was skipped does not hold it back): a zone's, whose
+   * records a subdomain's POST adds to (its PUT, built from a read after them, must keep them).
+   */
+  readonly waitsForCreatesBelow: boolean;
+  /** What the panel must be read again for, to check a saved plan's change against it (beyond a client's fields). */
+  readsAgain(change: C): ReadsAgain;
 }
 
 /** A part's own sign in a diff (Kind.partMarks): `+` added, `~` changed, `-` removed. */
@@ -162,6 +172,14 @@ export interface Removals<C> {
   uncountedBeside(n: number): string;
   /** `3 records leave their zones, and the default records of 1 new domain`: the Markdown's sentence over the lines. */
   sentence(removed: number, uncounted: number): string;
+}
+
+/** What a saved plan's change needs read from the panel (Kind.readsAgain; plan/reads.ts gathers them). */
+export interface ReadsAgain {
+  /** Domains looked up by name on a panel without GET /domains (the fingerprint checks them). */
+  readonly domainNames: readonly string[];
+  /** Domains whose DNS zones are read (GET /dns/{id}). */
+  readonly zones: readonly string[];
 }
 
 /** A kind of any name: what a loop over the table sees. */

@@ -3,8 +3,8 @@ import type { YAMLError } from 'yaml';
 import { buildClients, ClientsBuilder } from './build.js';
 import { BATCH_CHARS, readChunked } from './chunked.js';
 import { readJsonChunked } from './chunked-json.js';
-import { SourceMap } from './locate.js';
-import { buildHostingPlans, checkClientPlans } from './hosting-plans.js';
+import { locateIn, SourceMap } from './locate.js';
+import { buildHostingPlans, checkClientPlans } from '../kinds/hosting-plan/manifest-list.js';
 import { lookalikeDiagnostics } from './lookalike.js';
 import { buildPrune } from './prune.js';
 import { checkClientSchema, checkSchema, NO_CLIENTS, schemaValid } from './schema.js';
@@ -155,7 +155,10 @@ export function parseManifestChunked(
   if (read === undefined || !schemaValid(read.top)) return undefined;
   const diagnostics: Diagnostic[] = [];
   const prune = buildPrune(read.top, read.topSource, diagnostics);
-  const hostingPlans = buildHostingPlans(read.top, read.topSource, diagnostics);
+  const { topSource } = read;
+  const hostingPlans = buildHostingPlans(read.top, topSource, diagnostics, (node, path, atKey) =>
+    locateIn(topSource, node, path, atKey),
+  );
   if (diagnostics.length > 0 && !keepDiagnostics) return undefined;
   const builder = new ClientsBuilder(diagnostics);
   let index = 0;
@@ -246,7 +249,9 @@ export function parseManifestWhole(text: string, file: string, part = false): Lo
   if (!part && isRecord(data) && !('clients' in data) && !(HOSTING_PLANS_KEY in data))
     diagnostics.push({ ...source.offset(0), severity: 'error', message: NO_CLIENTS });
   const prune = buildPrune(data, source, diagnostics);
-  const hostingPlans = buildHostingPlans(data, source, diagnostics);
+  const hostingPlans = buildHostingPlans(data, source, diagnostics, (node, path, atKey) =>
+    locateIn(source, node, path, atKey),
+  );
   const clients = buildClients(data, source, diagnostics);
   checkClientPlans(clients, hostingPlans, file, diagnostics);
   return finish(desired(file, clients, prune, hostingPlans), diagnostics);

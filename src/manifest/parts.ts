@@ -5,7 +5,7 @@ import { listedAgain } from '../kinds/domain.js';
 import { planListedAgain } from '../kinds/hosting-plan/manifest.js';
 import { placeOf, sha256Hex } from '../util.js';
 import { usernameTwice } from './build.js';
-import { checkClientPlans } from './hosting-plans.js';
+import { checkClientPlans } from '../kinds/hosting-plan/manifest-list.js';
 import { type LoadResult, MAX_DIAGNOSTICS, moreProblems, parseManifestBytes, validatePartBytes } from './load.js';
 import { lookalikeDiagnostics } from './lookalike.js';
 import { NO_PRUNE } from './types.js';

@@ -18,8 +18,8 @@ import { HOSTING_PLANS_KEY, KEEP_PLAN_KEY, planKeepProblem } from '../kinds/host
  * ASCII (names are compared in their ASCII form; a look-alike letter, a
  * dotted capital I or an invisible character would make it keep another name, or none). The
  * message says which form to write. ASCII capitals stay allowed: they match case-insensitively.
- * Problems go to `diagnostics`, located at the pattern. A typed entry `{hosting_plan: "Premium*"}`
- * matches plan names (which may hold spaces and any text): checked by the plan's room
+ * Problems go to `diagnostics`, located at the pattern. A typed entry of hosting plans
+ * (KEEP_PLAN_EXAMPLE) matches plan names (which may hold spaces and any text): checked by the plan's room
  * (planKeepProblem), kept in `keepHostingPlans` as written. `hostingPlans` and
  * `keepHostingPlans` are set only when the manifest gives them.
  */

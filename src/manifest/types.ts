@@ -1,7 +1,7 @@
-import type { ClientCreateOnly, ClientWants } from '../kinds/client/index.js';
-import type { DomainSettings } from '../kinds/domain.js';
+import type { WantedClient } from '../kinds/client/diff-rule.js';
+import type { WantedDomain } from '../kinds/domain/diff-rule.js';
 import type { DesiredZone } from '../kinds/zone.js';
-import type { PlanWants } from '../kinds/hosting-plan/fields.js';
+import type { WantedHostingPlan } from '../kinds/hosting-plan/diff-rule.js';
 
 /** A place in a source file; line and column count from 1. */
 export interface Location {
@@ -21,8 +21,7 @@ export interface Diagnostic extends Location {
  * A domain the manifest wants. `name` is the comparison key: lowercase ASCII (IDNs in
  * punycode), no trailing dot. `input` is what the manifest said, for messages.
  */
-export interface DesiredDomain {
-  readonly name: string;
+export interface DesiredDomain extends WantedDomain {
   readonly input: string;
   /** `absent`: delete it when the panel has it (`{name: x, state: absent}`); default `present`. */
   readonly state: 'present' | 'absent';
@@ -30,7 +29,7 @@ export interface DesiredDomain {
    * The settings it manages (object form only), by their dotted names; each managed only when
    * given; undefined when it gives none. Never on a domain marked absent (the manifest refuses it).
    */
-  readonly settings?: DomainSettings;
+  readonly settings?: NonNullable<WantedDomain['settings']>;
   /**
    * Its DNS zone (`dns:`, object form only, never on a subdomain or a domain marked absent): the
    * records with their TTLs resolved (a record's own, else the zone's `ttl`, else DEFAULT_TTL),
@@ -47,8 +46,7 @@ export interface DesiredDomain {
  * manifest cannot say "none" (leave the field out: not managed). `plan` is a hosting plan's
  * name as written; absent means the panel's default resources.
  */
-export interface DesiredClient extends ClientWants, ClientCreateOnly {
-  readonly username: string;
+export interface DesiredClient extends WantedClient {
   /**
    * `absent`: delete the client when the panel has it (its domains go with it); such an entry
    * has no other keys, so its managed fields are undefined and `domains` is empty.
@@ -78,9 +76,9 @@ export interface Prune {
    */
   readonly hostingPlans?: boolean;
   /**
-   * The typed keep entries `{hosting_plan: "Premium*"}`: glob patterns (`*` any run of
-   * characters, `?` one) matched against plan names as written, case-sensitive (planNameMatcher
-   * in src/kinds/hosting-plan/manifest.ts); a match is never pruned. Undefined when none: [].
+   * The typed keep entries of hosting plans (KEEP_PLAN_EXAMPLE in src/kinds/hosting-plan/manifest.ts):
+   * glob patterns (`*` any run of characters, `?` one) matched against plan names as written,
+   * case-sensitive (planNameMatcher there); a match is never pruned. Undefined when none: [].
    * The string patterns of `keep` match usernames and domain names only.
    */
   readonly keepHostingPlans?: readonly string[];
@@ -96,10 +94,7 @@ export const NO_PRUNE: Prune = { domains: false, clients: false, keep: [] };
  * managed only when given; a key the panel's plans lack is kept here (validate warns; plan
  * refuses to manage it). A plan marked absent has empty `wants`.
  */
-export interface DesiredHostingPlan {
-  readonly name: string;
-  readonly state: 'present' | 'absent';
-  readonly wants: PlanWants;
+export interface DesiredHostingPlan extends WantedHostingPlan {
   /** Where its name stands. */
   readonly loc?: Location;
 }

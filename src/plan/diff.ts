@@ -1,34 +1,29 @@
-import { type LocatedProblem, ProvisionError } from '../errors.js';
-import { quote } from '../escape.js';
-import type { Desired, DesiredClient, DesiredHostingPlan, Location } from '../manifest/types.js';
-import { closest, globMatcher, scopeMatcher } from '../names.js';
-import type { Live, LiveClient, LiveHostingPlan } from '../panel/types.js';
+import type { Desired, DesiredClient, DesiredDomain } from '../manifest/types.js';
+import { type ClientScope, clientScope, globMatcher } from '../names.js';
+import type { Live, LiveClient } from '../panel/types.js';
 import { orderChanges } from './order.js';
-import { NO_PLAN_CHANGES, planHostingPlans } from './hosting-plans.js';
-import type {
-  Change,
-  Conflict,
-  CreateDomain,
-  DeleteClient,
-  DeleteDomain,
-  Plan,
-  Unknown,
-  UpdateDomain,
-} from './types.js';
-import { deleteDomain, nearestParent, subdomainsFirst, withoutBlocked } from './domain-deletes.js';
-import { compare } from '../util.js';
-import { refuseStalePlanCopies } from './scope.js';
-import { refuseNewSubdomainZones } from './new-subdomain-dns.js';
+import type { Conflict, CreateDomain, DeleteDomain, Plan, Unknown, UpdateDomain } from './types.js';
+import { nearestParent, subdomainsFirst, withoutBlocked } from './domain-deletes.js';
+import { assertNever, compare } from '../util.js';
 import { LiveIndex } from './live-index.js';
 import { parentDomainOf } from './parents.js';
-import { createClient, deleteClient as clientDelete, type HostingPlans, updateClient } from '../kinds/client/index.js';
-import { createDomain, type DomainSettings, updateDomain } from '../kinds/domain.js';
-import { newZone, updateZone, type UpdateZone, zoneConflicts } from '../kinds/zone.js';
+import type { ClientChange, HostingPlans } from '../kinds/client/index.js';
+import { type ClientDiffView, diffClient, removeClient } from '../kinds/client/diff-rule.js';
+import { createDomain } from '../kinds/domain.js';
+import { diffDomain, unlistedDomains } from '../kinds/domain/diff-rule.js';
+import type { UpdateZone } from '../kinds/zone.js';
+import { diffNewZone, diffZone } from '../kinds/zone/diff-rule.js';
+import { refuseNewSubdomainZones } from '../kinds/zone/new-subdomain.js';
+import { afterPlanChanges, NO_PLAN_CHANGES, planHostingPlans, plansCreated } from '../kinds/hosting-plan/diff-rule.js';
+import { refuseStalePlanCopies, refuseUnknownPlans } from '../kinds/hosting-plan/refusals.js';
 
 /**
  * Diffs the manifest against the live panel. Pure and deterministic: no I/O, no clock; the
- * same inputs give the same plan, in the same order. Throws ProvisionError
- * 'unknown_hosting_plan' when the manifest names plans neither the panel has nor the manifest
+ * same inputs give the same plan, in the same order. The planner walks the kinds' tree, parent
+ * to child (a client, its domains, their zones; hosting plans stand on their own), and asks each
+ * kind's diff rule in its room (`diff-rule.ts`) what to do with the part of the manifest and the
+ * panel it is given: the rules decide, the planner collects, orders and counts. Throws
+ * ProvisionError 'unknown_hosting_plan' when the manifest names plans neither the panel has nor the manifest
  * defines (all of them at once, each with its location and the closest name).
  *
  * - A client the panel lacks is created; one it has gets an update with the managed fields
@@ -43,8 +38,8 @@ import { newZone, updateZone, type UpdateZone, zoneConflicts } from '../kinds/zo
  *   domain's own create or update; a new domain's zone is written after its POST); `dns` on a
  *   subdomain of the panel, or on a zone the panel serves no DNS for, is a conflict; on a new
  *   domain that will be a subdomain (of a panel domain, or of another new one), the plan is
- *   refused at its line (new-subdomain-dns.ts).
- * - Hosting plans the manifest defines (hosting-plans.ts): created before the clients on them,
+ *   refused at its line (kinds/zone/new-subdomain.ts).
+ * - Hosting plans the manifest defines (kinds/hosting-plan/diff-rule.ts): created before the clients on them,
  *   updated, or deleted when no client stays on them; clients created on or moved to a plan the
  *   run creates or updates wait for that change.
  * - `prune.domains`: a listed client's domains the manifest does not list are deleted;
@@ -61,154 +56,38 @@ import { newZone, updateZone, type UpdateZone, zoneConflicts } from '../kinds/zo
  * matching clients, and never a name the manifest lists anywhere (a matching client's delete
  * that would take a domain listed under another client is a conflict, as without the scope);
  * hosting plans are left alone (a matching client on a plan the panel lacks is refused, as for
- * any unknown plan, and one put on a plan the manifest changes: scope.ts); the unmanaged counts
+ * any unknown plan, and one put on a plan the manifest changes: kinds/hosting-plan/refusals.ts); the unmanaged counts
  * are of matching clients and their domains.
  */
 export function diff(desired: Desired, live: Live, options: DiffOptions = {}): Plan {
+  return diffWithin(desired, live, clientScope(options.scope));
+}
+
+/** diff, with `--clients` compiled once (names.ts clientScope) by a caller that asks it elsewhere too. */
+export function diffWithin(desired: Desired, live: Live, scope: ClientScope): Plan {
   const index = new LiveIndex(live);
-  const { scope } = options;
-  const inScope = scopeMatcher(scope);
-  // The plans the manifest defines and the panel lacks: created in this run, before their clients.
-  const defined = new Set(
-    (scope === undefined ? (desired.hostingPlans ?? []) : []).flatMap((p) =>
-      p.state === 'present' && index.plans.byName(p.name) === undefined ? [p.name] : [],
-    ),
-  );
+  const scoped = scope.patterns !== undefined;
+  // The plans created in this run, before their clients (none in a scoped run: it leaves plans alone).
+  const defined = scoped ? new Set<string>() : plansCreated(desired, (name) => index.plans.byName(name));
   const plans: HostingPlans = { ...index.plans, creates: (name) => defined.has(name) };
-  const scoped = desired.clients.filter((c) => inScope(c.username));
-  resolveHostingPlans(scoped, plans, live.hostingPlans, scope === undefined ? undefined : desired.hostingPlans);
-  const keep = globMatcher(desired.prune.keep);
-  const listedClients = new Set<string>();
-  const listedDomains = new Set<string>();
-  for (const client of desired.clients) {
-    listedClients.add(client.username);
-    for (const domain of client.domains) listedDomains.add(domain.name);
-  }
+  const clients = desired.clients.filter((c) => scope.covers(c.username));
+  refuseUnknownPlans(clients, plans, live.hostingPlans, scoped ? desired.hostingPlans : undefined);
 
-  const conflicts: Conflict[] = [];
-  const unknowns: Unknown[] = [];
-  const clientChanges: Change[] = [];
-  const domainCreates: {
-    client: DesiredClient;
-    name: string;
-    liveClient: LiveClient | undefined;
-    settings: DomainSettings | undefined;
-  }[] = [];
-  const domainUpdates: UpdateDomain[] = [];
-  const zoneChanges: UpdateZone[] = [];
-  const domainDeletes: DeleteDomain[] = [];
-  const deletedClients = new Set<number>();
-
-  for (const client of scoped) {
-    const liveClient = index.clients.get(client.username);
-    if (client.state === 'absent') {
-      if (liveClient !== undefined) {
-        clientChanges.push(deleteClient(liveClient, index, 'state: absent in the manifest'));
-        deletedClients.add(liveClient.id);
-      }
-      continue;
-    }
-    if (liveClient === undefined) {
-      clientChanges.push(createClient(client.username, client, plans));
-    } else {
-      const update = updateClient(client.username, client, liveClient, plans, (field) =>
-        unknowns.push({ client: client.username, field }),
-      );
-      if (update !== undefined) clientChanges.push(update);
-    }
-
-    for (const domain of client.domains) {
-      const liveDomain = index.domains.get(domain.name);
-      if (liveDomain === undefined) {
-        if (domain.state === 'present') {
-          domainCreates.push({ client, name: domain.name, liveClient, settings: domain.settings });
-          // What the manifest alone breaks is a conflict now; the panel's defaults are checked after the POST.
-          const broken =
-            domain.dns === undefined
-              ? []
-              : zoneConflicts({ name: domain.name, client: client.username }, domain.dns, { records: [] });
-          conflicts.push(...broken);
-          const zone =
-            domain.dns === undefined || broken.length > 0
-              ? undefined
-              : newZone(domain.name, client.username, domain.dns);
-          if (zone !== undefined) zoneChanges.push(zone);
-        }
-      } else if (liveClient === undefined || liveDomain.idUser !== liveClient.id) {
-        conflicts.push({
-          domain: domain.name,
-          client: client.username,
-          owner: index.ownerName(liveDomain.idUser),
-        });
-      } else if (domain.state === 'absent' && !liveDomain.isSystem) {
-        // A system domain is the panel's own: never deleted.
-        domainDeletes.push(deleteDomain(liveDomain, liveClient, 'state: absent in the manifest'));
-      } else if (domain.state === 'present') {
-        const update =
-          domain.settings === undefined
-            ? undefined
-            : updateDomain(domain.settings, liveDomain, liveClient, (field, keys) =>
-                unknowns.push({
-                  client: client.username,
-                  domain: domain.name,
-                  field,
-                  ...(keys.length === 0 ? {} : { keys }),
-                }),
-              );
-        if (update !== undefined) domainUpdates.push(update);
-        if (domain.dns !== undefined) {
-          const dns =
-            liveDomain.isSubdomain === true
-              ? 'subdomain'
-              : index.zones.get(domain.name)?.isDisabled
-                ? 'disabled'
-                : undefined;
-          const zone = index.zones.get(domain.name);
-          if (dns !== undefined)
-            conflicts.push({ domain: domain.name, client: client.username, owner: client.username, dns });
-          else if (zone !== undefined) {
-            // The zone as the manifest would leave it is checked first: a conflict sends nothing.
-            const broken = zoneConflicts({ name: domain.name, client: client.username }, domain.dns, zone);
-            conflicts.push(...broken);
-            const change =
-              broken.length > 0
-                ? undefined
-                : updateZone(
-                    { name: domain.name, id: liveDomain.id, client: client.username },
-                    domain.dns,
-                    zone,
-                    update === undefined ? [] : [update.id],
-                  );
-            if (change !== undefined) zoneChanges.push(change);
-          }
-        }
-      }
-    }
-    if (desired.prune.domains && liveClient !== undefined) {
-      for (const liveDomain of index.sortedDomainsOf(liveClient.id)) {
-        // A system domain, or one whose record does not say (undefined), is never pruned.
-        if (liveDomain.isSystem !== false || listedDomains.has(liveDomain.name) || keep(liveDomain.name)) continue;
-        domainDeletes.push(deleteDomain(liveDomain, liveClient, 'not in the manifest (prune.domains)'));
-      }
-    }
-  }
-
-  if (desired.prune.clients) {
-    const unlisted = live.clients.filter(
-      (c) => inScope(c.username) && !listedClients.has(c.username) && !keep(c.username),
-    );
-    for (const liveClient of [...unlisted].sort((a, b) => compare(a.username, b.username))) {
-      clientChanges.push(deleteClient(liveClient, index, 'not in the manifest (prune.clients)'));
-      deletedClients.add(liveClient.id);
-    }
-  }
+  const tree = walk(
+    desired,
+    clients,
+    index,
+    { plans, complete: index.complete, domainNamesOf: (id) => index.domainNamesOf(id) },
+    scope,
+  );
+  const { clientChanges, domainCreates, conflicts } = tree;
   // A scoped delete of a client never takes a domain the manifest lists under a client out of
   // the scope: the conflict a plan without the scope finds at that client's entry.
-  if (scope !== undefined) conflicts.push(...takenWith(desired, inScope, index, deletedClients));
+  if (scoped) conflicts.push(...takenWith(desired, scope.covers, index, tree.deletedClients));
 
   refuseNewSubdomainZones(domainCreates, new Set(live.domains.map((d) => d.name)));
   // What will stand after the plan beside the live domains: new domains of existing clients.
-  const deletes = withoutBlocked(domainDeletes, live.domains, domainCreates, conflicts);
+  const deletes = withoutBlocked(tree.domainDeletes, live.domains, domainCreates, conflicts);
   const created = new Set(domainCreates.map((d) => d.name));
   const createdBy = new Map(domainCreates.map((d) => [d.name, d.client.username] as const));
   const domainChanges: (CreateDomain | UpdateDomain | UpdateZone)[] = domainCreates.map(
@@ -222,11 +101,12 @@ export function diff(desired: Desired, live: Live, options: DiffOptions = {}): P
         parentDomainOf(name, { username: client.username, id: liveClient?.id }, index.domains, createdBy),
       ),
   );
-  domainChanges.push(...domainUpdates, ...zoneChanges);
+  domainChanges.push(...tree.domainUpdates, ...tree.zoneChanges);
 
+  // Hosting plans stand on their own: their rule sees the clients' changes (a delete or a move frees a plan).
   const planned = planHostingPlans(desired, live, clientChanges);
-  if (scope !== undefined) refuseStalePlanCopies(clientChanges, planned.first, desired);
-  const hostingPlans = scope === undefined ? planned : NO_PLAN_CHANGES;
+  if (scoped) refuseStalePlanCopies(clientChanges, planned.first, desired.clients);
+  const hostingPlans = scoped ? NO_PLAN_CHANGES : planned;
   conflicts.push(...hostingPlans.conflicts);
   return {
     changes: orderChanges(
@@ -237,19 +117,19 @@ export function diff(desired: Desired, live: Live, options: DiffOptions = {}): P
       hostingPlans,
     ),
     conflicts,
-    unknowns,
+    unknowns: tree.unknowns,
     unmanaged: {
       ...unmanaged(
         live,
-        listedClients,
-        listedDomains,
-        deletedClients,
+        tree.listedClients,
+        tree.listedDomains,
+        tree.deletedClients,
         new Set(deletes.map((d) => d.name)),
-        scope === undefined ? undefined : (id) => inScope(index.ownerName(id)),
+        scoped ? (id) => scope.covers(index.ownerName(id)) : undefined,
       ),
       ...(hostingPlans.unmanaged === undefined ? {} : { hostingPlans: hostingPlans.unmanaged }),
     },
-    ...(scope === undefined ? {} : { scope: { clients: [...scope] } }),
+    ...(scope.patterns === undefined ? {} : { scope: { clients: [...scope.patterns] } }),
   };
 }
 
@@ -259,18 +139,136 @@ export interface DiffOptions {
   readonly scope?: readonly string[] | undefined;
 }
 
+/** A domain the plan creates: its create is made once every new domain is known (its parent may be one). */
+interface DomainCreate {
+  readonly client: DesiredClient;
+  readonly name: string;
+  readonly liveClient: LiveClient | undefined;
+  readonly settings: DesiredDomain['settings'];
+}
+
+/** What the walk over the tree collects, in the order the rules answer. */
+interface Walked {
+  readonly clientChanges: ClientChange[];
+  readonly domainCreates: DomainCreate[];
+  readonly domainUpdates: UpdateDomain[];
+  readonly zoneChanges: UpdateZone[];
+  readonly domainDeletes: DeleteDomain[];
+  readonly conflicts: Conflict[];
+  readonly unknowns: Unknown[];
+  /** The ids of the clients deleted. */
+  readonly deletedClients: Set<number>;
+  /** Every client and domain the manifest lists (in the scope or not). */
+  readonly listedClients: ReadonlySet<string>;
+  readonly listedDomains: ReadonlySet<string>;
+}
+
 /**
- * Clients created on, or moved to, a plan the same run creates or updates wait for that change:
- * a new plan's id comes from its create's answer, and the panel copies a plan into a client when
- * it is assigned, so one assigned before the update would keep the old values.
+ * The walk over the kinds' tree, parent to child: each client of the scope (`clients`) asks the
+ * client's rule; one that stays goes on to its domains (the domain's rule), each domain that
+ * stays to its zone (the zone's rule); then `prune.domains` under it. Then `prune.clients` over
+ * the panel's clients. (Mailboxes will hang under domains, databases and FTP users under clients.)
  */
-function afterPlanChanges(clientChanges: readonly Change[], planChanges: readonly Change[]): Change[] {
-  const changed = new Map(planChanges.map((c) => [c.name, c.id] as const));
-  return clientChanges.map((c) => {
-    if (changed.size === 0 || c.type !== 'client' || c.action === 'delete' || c.hostingPlan === undefined) return c;
-    const plan = changed.get(c.hostingPlan.name);
-    return plan === undefined ? c : { ...c, dependsOn: [...c.dependsOn, plan] };
-  });
+function walk(
+  desired: Desired,
+  clients: readonly DesiredClient[],
+  index: LiveIndex,
+  view: ClientDiffView,
+  scope: ClientScope,
+): Walked {
+  const keep = globMatcher(desired.prune.keep);
+  const listedClients = new Set<string>();
+  const listedDomains = new Set<string>();
+  for (const client of desired.clients) {
+    listedClients.add(client.username);
+    for (const domain of client.domains) listedDomains.add(domain.name);
+  }
+  const found: Walked = {
+    clientChanges: [],
+    domainCreates: [],
+    domainUpdates: [],
+    zoneChanges: [],
+    domainDeletes: [],
+    conflicts: [],
+    unknowns: [],
+    deletedClients: new Set(),
+    listedClients,
+    listedDomains,
+  };
+  const ownerName = (id: number): string => index.ownerName(id);
+
+  for (const client of clients) {
+    const liveClient = index.clients.get(client.username);
+    const decided = diffClient(client, liveClient, view);
+    if (decided.change !== undefined) found.clientChanges.push(decided.change);
+    if (decided.change?.action === 'delete') found.deletedClients.add(decided.change.clientId);
+    for (const field of decided.unknowns) found.unknowns.push({ client: client.username, field });
+    if (!decided.descend) continue;
+
+    const owner = { username: client.username, live: liveClient };
+    for (const domain of client.domains) {
+      const rule = diffDomain(domain, owner, index.domains.get(domain.name), ownerName);
+      switch (rule.action) {
+        case 'create': {
+          found.domainCreates.push({ client, name: domain.name, liveClient, settings: domain.settings });
+          if (domain.dns === undefined) break;
+          const zone = diffNewZone({ name: domain.name, client: client.username }, domain.dns);
+          found.conflicts.push(...zone.conflicts);
+          if (zone.change !== undefined) found.zoneChanges.push(zone.change);
+          break;
+        }
+        case 'conflict':
+          found.conflicts.push(rule.conflict);
+          break;
+        case 'delete':
+          found.domainDeletes.push(rule.change);
+          break;
+        case 'keep': {
+          for (const { field, keys } of rule.unknowns)
+            found.unknowns.push({
+              client: client.username,
+              domain: domain.name,
+              field,
+              ...(keys.length === 0 ? {} : { keys }),
+            });
+          if (rule.change !== undefined) found.domainUpdates.push(rule.change);
+          if (domain.dns === undefined) break;
+          const zone = diffZone(
+            { name: domain.name, id: rule.live.id, client: client.username, isSubdomain: rule.live.isSubdomain },
+            domain.dns,
+            index.zones.get(domain.name),
+            rule.change === undefined ? [] : [rule.change.id],
+          );
+          found.conflicts.push(...zone.conflicts);
+          if (zone.change !== undefined) found.zoneChanges.push(zone.change);
+          break;
+        }
+        case 'none':
+          break;
+        default:
+          assertNever(rule);
+      }
+    }
+    if (desired.prune.domains && liveClient !== undefined)
+      found.domainDeletes.push(
+        ...unlistedDomains(
+          liveClient,
+          index.sortedDomainsOf(liveClient.id),
+          (name) => listedDomains.has(name) || keep(name),
+        ),
+      );
+  }
+
+  if (desired.prune.clients) {
+    const unlisted = index.live.clients.filter(
+      (c) => scope.covers(c.username) && !listedClients.has(c.username) && !keep(c.username),
+    );
+    for (const liveClient of [...unlisted].sort((a, b) => compare(a.username, b.username))) {
+      found.clientChanges.push(removeClient(liveClient, view, 'not in the manifest (prune.clients)'));
+      found.deletedClients.add(liveClient.id);
+    }
+  }
+  return found;
 }
 
 /** The domains listed under clients out of the scope that the deletes of `deleted` (client ids) would take. */
@@ -291,65 +289,6 @@ function takenWith(
     }
   }
   return conflicts;
-}
-
-/** The delete of a live client, with the domains that go with it (null when the panel cannot list them). */
-function deleteClient(live: LiveClient, index: LiveIndex, reason: string): DeleteClient {
-  const domainNames = index.complete ? index.domainNamesOf(live.id) : null;
-  return clientDelete(live, domainNames, reason);
-}
-
-/**
- * Throws unknown_hosting_plan when `clients` name plans the panel does not have (see diff).
- * `leftAlone`: in a scoped run, the plans the manifest defines (one of them named: run without
- * --clients first).
- */
-function resolveHostingPlans(
-  clients: readonly DesiredClient[],
-  plans: HostingPlans,
-  onPanel: readonly LiveHostingPlan[],
-  leftAlone: readonly DesiredHostingPlan[] | undefined,
-): void {
-  const unknown = new Map<string, Location | undefined>();
-  for (const client of clients) {
-    if (
-      client.plan !== undefined &&
-      plans.byName(client.plan) === undefined &&
-      plans.creates?.(client.plan) !== true &&
-      !unknown.has(client.plan)
-    ) {
-      unknown.set(client.plan, client.planLoc);
-    }
-  }
-  if (unknown.size > 0) {
-    const available = [...new Set(onPanel.map((p) => p.name))].sort();
-    const details: string[] = [];
-    const located: LocatedProblem[] = [];
-    for (const [name, loc] of unknown) {
-      const suggestion = closest(name, available);
-      const message =
-        `hosting plan ${quote(name)} is not on the panel` +
-        (suggestion === undefined ? '' : `: did you mean ${quote(suggestion)}?`);
-      if (loc === undefined) details.push(message);
-      else located.push({ file: loc.file, line: loc.line, column: loc.column, message });
-    }
-    throw new ProvisionError(
-      'unknown_hosting_plan',
-      unknown.size === 1
-        ? 'the manifest names a hosting plan the panel does not have'
-        : `the manifest names ${unknown.size} hosting plans the panel does not have`,
-      {
-        details,
-        located,
-        hint: [...unknown.keys()].some((name) => leftAlone?.some((p) => p.name === name) === true)
-          ? 'the manifest defines it, and a run scoped by --clients leaves hosting plans alone: ' +
-            'apply without --clients first, which creates it'
-          : available.length === 0
-            ? 'the panel has no hosting plans: create one, or leave "plan" out'
-            : `the panel has: ${available.map((n) => quote(n)).join(', ')} (names are case-sensitive)`,
-      },
-    );
-  }
 }
 
 /** On the panel, not listed, and touched by no change: counted (names on request), system domains never. */

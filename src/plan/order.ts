@@ -1,6 +1,7 @@
 import type { Desired } from '../manifest/types.js';
 import type { Change, ChangeId, CreateDomain, DeleteDomain, UpdateDomain, UpdateZone } from './types.js';
 import { phaseOf } from './types.js';
+import { kindOf } from '../kinds/index.js';
 
 /**
  * The plan's order: creates and updates first, in manifest order, each client followed by its
@@ -77,33 +78,39 @@ export function orderChanges(
 }
 
 /**
- * Whether `change` only waits for `dep` (apply/walk.ts `waitsOnly`): a zone's change for the
- * creates below it (afterSubdomainCreates). One that failed added nothing the change must keep
- * (or, landed after all, makes the zone stale, nothing sent): the zone is written all the same.
+ * Whether `change` only waits for `dep` (apply/walk.ts `waitsOnly`): a change whose kind waits for
+ * the creates below its name (Kind.waitsForCreatesBelow: a zone's), for such a create
+ * (afterSubdomainCreates). One that failed added nothing the change must keep (or, landed after
+ * all, makes the zone stale, nothing sent): the zone is written all the same.
  */
-export function zoneWaitsOnly(change: Pick<Change, 'type' | 'name'>, dep: ChangeId): boolean {
-  return change.type === 'dns_zone' && dep.startsWith('domain:') && dep.endsWith(`.${change.name}`);
+export function waitsOnly(change: Change, dep: ChangeId): boolean {
+  return kindOf(change).waitsForCreatesBelow && dep.startsWith('domain:') && dep.endsWith(`.${change.name}`);
 }
 
+/** waitsOnly, by the name apply/execute.ts imports. */
+export const zoneWaitsOnly = waitsOnly;
+
 /**
- * Each zone's change waits for the creates in the same apply of the domains below it: a
- * subdomain's POST adds its records to its parent's zone, and the zone's PUT, built from a read
- * taken after them, must not drop them (apply/zone.ts carries them). A create below a zone that
- * turns out to be a zone of its own costs an order, nothing more.
+ * Each change whose kind waits for the creates below its name (a zone's) waits for the creates in
+ * the same apply of the domains below it: a subdomain's POST adds its records to its parent's
+ * zone, and the zone's PUT, built from a read taken after them, must not drop them (apply/zone.ts
+ * carries them). A create below a zone that turns out to be a zone of its own costs an order,
+ * nothing more.
  */
 function afterSubdomainCreates(
   domainFirst: readonly (CreateDomain | UpdateDomain | UpdateZone)[],
 ): readonly (CreateDomain | UpdateDomain | UpdateZone)[] {
-  const zones = new Map<string, ChangeId[]>();
-  for (const c of domainFirst) if (c.type === 'dns_zone') zones.set(c.name, []);
-  if (zones.size === 0) return domainFirst;
+  const waiting = (c: Change): boolean => kindOf(c).waitsForCreatesBelow;
+  const below = new Map<string, ChangeId[]>();
+  for (const c of domainFirst) if (waiting(c)) below.set(c.name, []);
+  if (below.size === 0) return domainFirst;
   for (const c of domainFirst) {
     if (c.type !== 'domain' || c.action !== 'create') continue;
     for (let dot = c.name.indexOf('.'); dot !== -1; dot = c.name.indexOf('.', dot + 1))
-      zones.get(c.name.slice(dot + 1))?.push(c.id);
+      below.get(c.name.slice(dot + 1))?.push(c.id);
   }
   return domainFirst.map((c) => {
-    const creates = c.type === 'dns_zone' ? (zones.get(c.name) ?? []) : [];
+    const creates = waiting(c) ? (below.get(c.name) ?? []) : [];
     const added = creates.filter((id) => !c.dependsOn.includes(id));
     return added.length === 0 ? c : { ...c, dependsOn: [...c.dependsOn, ...added] };
   });

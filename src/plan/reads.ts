@@ -2,7 +2,8 @@ import type { Desired } from '../manifest/types.js';
 import type { ManagedField, ReadLiveOptions } from '../panel/index.js';
 import type { Plan } from './types.js';
 import { managedFields } from '../kinds/client/index.js';
-import { scopeMatcher } from '../names.js';
+import { kindOf } from '../kinds/index.js';
+import { type ClientScope, clientScope } from '../names.js';
 
 /** What a plan needs read from the panel (readLive's options, without the callbacks). */
 export type PlanReads = Pick<ReadLiveOptions, 'domainNames' | 'details' | 'zones'>;
@@ -14,11 +15,11 @@ export type PlanReads = Pick<ReadLiveOptions, 'domainNames' | 'details' | 'zones
  * the matching clients only; but when the scope may delete a client, every domain the manifest
  * lists is looked up, so that diff sees one the delete would take (a conflict, as unscoped).
  */
-export function readsForManifest(desired: Desired, scope?: readonly string[]): PlanReads {
+export function readsForManifest(desired: Desired, scope?: ClientScope | readonly string[]): PlanReads {
   const usernames = new Set<string>();
   const fields = new Set<ManagedField>();
-  const inScope = scopeMatcher(scope);
-  const clients = desired.clients.filter((c) => inScope(c.username));
+  const { covers } = clientScope(scope);
+  const clients = desired.clients.filter((c) => covers(c.username));
   for (const client of clients) {
     const managed = managedFields(client);
     if (managed.length === 0) continue;
@@ -35,28 +36,23 @@ export function readsForManifest(desired: Desired, scope?: readonly string[]): P
 }
 
 /**
- * For checking a saved plan against the panel: its domains and the parents its creates name, the
- * fields its updates compare, the zones it changes.
+ * For checking a saved plan against the panel: what each change's kind reads again (Kind.readsAgain:
+ * its domains and the parents its creates name, the zones it changes), and the fields a client's
+ * update compares.
  */
 export function readsForSavedPlan(plan: Plan): PlanReads {
   const usernames = new Set<string>();
   const fields = new Set<ManagedField>();
+  const domainNames: string[] = [];
+  const zones: string[] = [];
   for (const change of plan.changes) {
+    const again = kindOf(change).readsAgain(change);
+    domainNames.push(...again.domainNames);
+    zones.push(...again.zones);
     // A domain's settings come with GET /domains: no details to read.
     if (change.action !== 'update' || change.type !== 'client') continue;
     usernames.add(change.name);
     for (const f of change.fields) fields.add(f.field);
   }
-  return {
-    // A subdomain's parent on the panel too: the fingerprint checks it is still the one the plan names.
-    domainNames: plan.changes.flatMap((c) =>
-      c.type === 'client'
-        ? []
-        : c.type === 'domain' && c.action === 'create' && c.parentDomain?.id != null
-          ? [c.name, c.parentDomain.name]
-          : [c.name],
-    ),
-    details: { usernames, fields },
-    zones: plan.changes.flatMap((c) => (c.type === 'dns_zone' && c.domainId !== null ? [c.name] : [])),
-  };
+  return { domainNames, details: { usernames, fields }, zones };
 }

@@ -20,7 +20,7 @@ const validate = generatedValidate as unknown as ValidateFunction;
  * fields) and refuses a newer major. 1.1 added `manifest_sha256` and `fingerprint`; 1.2 made
  * `plan_sha256` cover the whole document; 2.0 added updates and deletes, and `unknowns` in
  * place of `drift`; 2.1 a domain's settings (a create's `settings`, a domain's update and unknowns);
- * 2.2 a domain's DNS zone (`dns_zone` updates, `dns` conflicts) and hosting plans; 2.3 a manifest
+ * 2.2 a domain's DNS zone (zone updates, `dns` conflicts) and hosting plans; 2.3 a manifest
  * directory's parts (`manifest_parts`) and a scoped plan's `scope`; 2.4 a client create's
  * `send_login_credentials` and a subdomain create's `parent_domain` (older files lack them, and
  * their requests are applied as they were reviewed). Older majors are refused: make them again.

@@ -48,6 +48,9 @@ export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientCh
   createsRow: 'always',
   unknownLine: (u) => (isClientUnknown(u) ? unknownLine(u) : undefined),
   unmanaged: { key: 'clients', absent: 'uncounted' },
+  waitsForCreatesBelow: false,
+  // A client's update reads its fields (plan/reads.ts): no domain, no zone.
+  readsAgain: () => ({ domainNames: [], zones: [] }),
 };
 
 /** A plan's unknown of a client's field: it names a client and no domain (a domain's setting names its domain). */

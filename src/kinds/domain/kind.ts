@@ -57,6 +57,15 @@ export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainCh
 
   // Its settings are the domain item's own keys; `hsts` and `redirect` each a flow mapping on one line.
   export: { style: { flowValues: ['hsts', 'redirect'] }, item: SETTINGS_EXPORT },
+  waitsForCreatesBelow: false,
+  // A subdomain's parent on the panel too: the fingerprint checks it is still the one the plan names.
+  readsAgain: (change) => ({
+    domainNames:
+      change.action === 'create' && change.parentDomain?.id != null
+        ? [change.name, change.parentDomain.name]
+        : [change.name],
+    zones: [],
+  }),
 };
 
 /** A plan's unknown of a domain's setting: it names its domain. */

@@ -58,4 +58,7 @@ export const HOSTING_PLAN_KIND: Kind<'hosting_plan', HostingPlanChange, HostingP
     style: { quoted: PHP_SIZE_KEYS },
     section: PLANS_EXPORT,
   },
+  waitsForCreatesBelow: false,
+  // Its name among the domains looked up, as every change but a client's was before the table of kinds.
+  readsAgain: (change) => ({ domainNames: [change.name], zones: [] }),
 };

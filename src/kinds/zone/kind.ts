@@ -60,4 +60,8 @@ export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJs
     style: { flowItems: ['records'] },
     item: ZONE_EXPORT,
   },
+  // A subdomain's POST adds its records to the zone: the zone's PUT waits for it, failed or not.
+  waitsForCreatesBelow: true,
+  // A new domain's zone (no id yet) is not read: its domain's create is checked.
+  readsAgain: (change) => ({ domainNames: [change.name], zones: change.domainId === null ? [] : [change.name] }),
 };

@@ -1,7 +1,16 @@
-import { type LocatedProblem, ProvisionError } from '../errors.js';
-import { quote } from '../escape.js';
-import type { DesiredClient } from '../manifest/types.js';
-import { plural } from '../util.js';
+import { type LocatedProblem, ProvisionError } from '../../errors.js';
+import { quote } from '../../escape.js';
+import { plural } from '../../util.js';
+
+/** A client of the manifest as the check reads it: its username, and its domains with their `dns` and place. */
+export interface ZoneClient {
+  readonly username: string;
+  readonly domains: readonly {
+    readonly name: string;
+    readonly dns?: unknown;
+    readonly loc?: { readonly file: string; readonly line: number; readonly column: number } | undefined;
+  }[];
+}
 
 /**
  * A `dns` block on a domain the plan creates that will be a subdomain: of a domain on the panel,
@@ -9,10 +18,10 @@ import { plural } from '../util.js';
  * for the zone of a subdomain may answer its parent's (a PUT of the "subdomain's" zone with
  * `prune: true` would then wipe the parent's). Refused at plan time, at the domain's line, naming
  * the parent and the hosts to write instead; nothing is planned. (The manifest's own check refuses
- * it already when the client lists the parent too: manifest/build.ts.)
+ * it already when the client lists the parent too: manifest/build.ts.) Pure.
  */
 export function refuseNewSubdomainZones(
-  creates: readonly { readonly client: DesiredClient; readonly name: string }[],
+  creates: readonly { readonly client: ZoneClient; readonly name: string }[],
   onPanel: ReadonlySet<string>,
 ): void {
   const created = new Set(creates.map((c) => c.name));

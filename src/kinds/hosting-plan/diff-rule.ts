@@ -1,30 +1,64 @@
 /**
- * The planner's part for hosting plans (diff.ts calls it): each plan the manifest defines is
- * created, updated (only the objects that differ) or, marked absent, deleted; `prune.hosting_plans`
- * deletes the panel's plans the manifest does not list. A plan any client is on is never deleted:
- * `state: absent` on it is a conflict naming the clients, prune passes over it (it stays, counted
- * as unmanaged); when a client's record does not say which plan it is on, a delete (prune's too)
- * is a conflict.
+ * The hosting plan's diff rule (the planner, plan/diff.ts, asks it once: plans stand on their
+ * own, under no client): each plan the manifest defines is created, updated (only the objects
+ * that differ) or, marked absent, deleted; `prune.hosting_plans` deletes the panel's plans the
+ * manifest does not list. A plan any client is on is never deleted: `state: absent` on it is a
+ * conflict naming the clients, prune passes over it (it stays, counted as unmanaged); when a
+ * client's record does not say which plan it is on, a delete (prune's too) is a conflict.
  * A managed key the panel's record lacks is a conflict too (the panel would store nothing, or
  * refuse): releases differ. Clients this plan deletes, or moves to another plan, no longer count
  * as on it; the delete then waits for them. Pure.
  */
-import { planNameMatcher } from '../kinds/hosting-plan/manifest.js';
+import { compare } from '../../util.js';
+import { changeId, type ChangeId, type LiveHostingPlan } from '../common.js';
 import {
-  clientsOnPlan,
   createHostingPlan,
   deleteHostingPlan,
   type DeleteHostingPlan,
   type HostingPlanChange,
+  type PlanConflict,
   updateHostingPlan,
-} from '../kinds/hosting-plan.js';
-import { changeId, type ChangeId, type LiveHostingPlan } from '../kinds/common.js';
-import { oddCharacter, skeleton } from '../manifest/lookalike.js';
-import type { Desired } from '../manifest/types.js';
-import { quote } from '../escape.js';
-import type { Live } from '../panel/types.js';
-import type { Change, Plan, PlanConflict } from './types.js';
-import { compare } from '../util.js';
+} from './changes.js';
+import { clientsOnPlan } from './diff.js';
+import type { PlanWants } from './fields.js';
+import { planNameMatcher } from './manifest.js';
+
+/** A hosting plan the manifest defines, as the rule reads it (manifest/types.ts DesiredHostingPlan adds its place). */
+export interface WantedHostingPlan {
+  readonly name: string;
+  readonly state: 'present' | 'absent';
+  readonly wants: PlanWants;
+}
+
+/** What the rule reads of the manifest: its plans, its prune of plans, the plans its clients name. */
+export interface PlansWanted {
+  readonly hostingPlans?: readonly WantedHostingPlan[] | undefined;
+  readonly prune: {
+    readonly hostingPlans?: boolean | undefined;
+    readonly keepHostingPlans?: readonly string[] | undefined;
+  };
+  readonly clients: readonly { readonly plan?: string | undefined }[];
+}
+
+/** A client on the panel, as the rule tells who is on a plan. */
+export interface PlanUser {
+  readonly username: string;
+  readonly idHostingPlan?: number | null | undefined;
+}
+
+/** What the rule reads of the panel. */
+export interface PlansLive {
+  readonly hostingPlans: readonly LiveHostingPlan[];
+  readonly clients: readonly PlanUser[];
+}
+
+/** A client's change as the rule reads it: a delete, or an update that moves it to another plan. */
+export interface ClientMove {
+  readonly type: 'client';
+  readonly action: 'create' | 'update' | 'delete';
+  readonly name: string;
+  readonly hostingPlan?: { readonly name: string } | undefined;
+}
 
 /** What the planner decides of hosting plans. */
 export interface PlannedHostingPlans {
@@ -44,7 +78,11 @@ export const NO_PLAN_CHANGES: PlannedHostingPlans = { first: [], last: [], confl
  * The plans' changes, given the clients' changes already planned (`clientChanges`: a client's
  * delete, or an update moving it off a plan, frees the plan it was on).
  */
-export function planHostingPlans(desired: Desired, live: Live, clientChanges: readonly Change[]): PlannedHostingPlans {
+export function planHostingPlans(
+  desired: PlansWanted,
+  live: PlansLive,
+  clientChanges: readonly ClientMove[],
+): PlannedHostingPlans {
   const wanted = desired.hostingPlans ?? [];
   if (wanted.length === 0 && desired.prune.hostingPlans !== true) return NO_PLAN_CHANGES;
   const byName = new Map(live.hostingPlans.map((p) => [p.name, p]));
@@ -72,7 +110,7 @@ export function planHostingPlans(desired: Desired, live: Live, clientChanges: re
   /**
    * Deletes a plan no client stays on. One clients stay on: a conflict for `state: absent`
    * (`strict`), passed over by prune (counted as unmanaged). One whose use the client list does
-   * not say: a conflict either way (the issue's rule: a delete is never a guess).
+   * not say: a conflict either way (a delete is never a guess).
    */
   const remove = (plan: LiveHostingPlan, reason: string, strict: boolean): boolean => {
     const after = onAfter(plan);
@@ -127,10 +165,9 @@ export function planHostingPlans(desired: Desired, live: Live, clientChanges: re
  * waits for, in the same phase), or a move to another plan (an update: done before any delete
  * starts, so nothing to wait for: undefined).
  */
-function leavers(changes: readonly Change[]): Map<string, ChangeId | undefined> {
+function leavers(changes: readonly ClientMove[]): Map<string, ChangeId | undefined> {
   const leaving = new Map<string, ChangeId | undefined>();
   for (const change of changes) {
-    if (change.type !== 'client') continue;
     if (change.action === 'delete') leaving.set(change.name, changeId('client', change.name));
     else if (change.action === 'update' && change.hostingPlan !== undefined) leaving.set(change.name, undefined);
   }
@@ -138,31 +175,37 @@ function leavers(changes: readonly Change[]): Map<string, ChangeId | undefined> 
 }
 
 /**
- * Warnings for each hosting plan the plan creates whose name looks like a plan the panel has
- * (same skeleton, manifest/lookalike.ts): a Cyrillic `Вasic` created beside the panel's `Basic`
- * is most likely a typo or a spoof, and with prune the real one would be deleted. Said whether or
- * not the plan also deletes the panel's one (it then says so).
+ * Clients created on, or moved to, a plan the same run creates or updates wait for that change:
+ * a new plan's id comes from its create's answer, and the panel copies a plan into a client when
+ * it is assigned, so one assigned before the update would keep the old values.
  */
-export function hostingPlanLookalikes(plan: Plan, live: Live): string[] {
-  const created = plan.changes.flatMap((c) => (c.type === 'hosting_plan' && c.action === 'create' ? [c.name] : []));
-  if (created.length === 0) return [];
-  const deleted = new Set(
-    plan.changes.flatMap((c) => (c.type === 'hosting_plan' && c.action === 'delete' ? [c.name] : [])),
+export function afterPlanChanges<C extends ClientMove & { readonly dependsOn: readonly ChangeId[] }>(
+  clientChanges: readonly C[],
+  planChanges: readonly HostingPlanChange[],
+): C[] {
+  const changed = new Map(planChanges.map((c) => [c.name, c.id] as const));
+  return clientChanges.map((c) => {
+    if (changed.size === 0 || c.action === 'delete' || c.hostingPlan === undefined) return c;
+    const plan = changed.get(c.hostingPlan.name);
+    return plan === undefined ? c : { ...c, dependsOn: [...c.dependsOn, plan] };
+  });
+}
+
+/** Whether a plan's conflict is a hosting plan's (the other kinds' conflicts name a domain). */
+export function isPlanConflict(c: object): c is PlanConflict {
+  return 'hosting_plan' in c;
+}
+
+/** The hosting plan a conflict is of, by name as the manifest writes it. */
+export function conflictPlan(c: PlanConflict): string {
+  return c.hosting_plan;
+}
+
+/** The plans the manifest defines and the panel (`onPanel`: a plan by name) lacks: the run creates them, before their clients. */
+export function plansCreated(desired: PlansWanted, onPanel: (name: string) => unknown): ReadonlySet<string> {
+  return new Set(
+    (desired.hostingPlans ?? []).flatMap((p) =>
+      p.state === 'present' && onPanel(p.name) === undefined ? [p.name] : [],
+    ),
   );
-  const panelBySkeleton = new Map<string, string[]>();
-  for (const p of live.hostingPlans) {
-    const key = skeleton(p.name);
-    panelBySkeleton.set(key, [...(panelBySkeleton.get(key) ?? []), p.name]);
-  }
-  const warnings: string[] = [];
-  for (const name of created)
-    for (const twin of panelBySkeleton.get(skeleton(name)) ?? [])
-      if (twin !== name)
-        warnings.push(
-          `hosting plan ${quote(name)} is to be created, and the panel has hosting plan ${quote(twin)}, ` +
-            `which looks like it: they differ only by case, spacing or look-alike characters${oddCharacter(name, twin)}` +
-            (deleted.has(twin) ? `; this plan also deletes ${quote(twin)}` : '') +
-            ": if the manifest means the panel's plan, write its name as the panel shows it",
-        );
-  return warnings;
 }
