@@ -8,7 +8,8 @@ import { changeId, type CreateClient, type CreateDomain } from '../plan/types.js
 import type { SecretsSink } from '../secrets/journal.js';
 import { formatSeconds, untilAborted } from '../util.js';
 import type { PanelAdapterOptions } from './adapter-options.js';
-import { type ClientContext, createClient, type Created } from './create-client.js';
+import { type ClientContext, createClient } from './create-client.js';
+import type { Created } from './create-secret.js';
 import {
   adoptDomain,
   detail,
@@ -46,7 +47,8 @@ import { Interrupted, NO_SLOT, type Slot } from './walk.js';
  * - After an interrupt (options.signal) nothing is sent again: a wait before a repeat ends at
  *   once and the last failure stands.
  *
- * Passwords, and the journal's write-ahead around a client's POST: apply/create-client.ts.
+ * Passwords, and the journal's write-ahead around the POST of a kind with a secret (a client's):
+ * apply/create-secret.ts; the client's own part: apply/create-client.ts.
  *
  * Concurrency: each request (the POST, a look-up) runs through the executor's `slot`; the
  * secrets file's writes and the waits between attempts run outside it, so a flush never keeps

@@ -17,7 +17,7 @@ import { unicodeForm } from './record.js';
 export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainChangeJson> = {
   name: 'domain',
   noun: DOMAIN_NOUN,
-  secret: false,
+  secret: undefined,
   request: domainRequest,
   facts: domainFacts,
   toJson: domainToJson,

@@ -10,7 +10,7 @@ import { recordText, zoneRequestLine, zoneSubject } from './phrases.js';
 export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJson> = {
   name: 'dns_zone',
   noun: ZONE_NOUN,
-  secret: false,
+  secret: undefined,
   request: (change) => zoneRequest(change),
   facts: zoneFacts,
   toJson: zoneToJson,
