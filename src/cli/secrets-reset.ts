@@ -103,7 +103,7 @@ export async function runReset(args: readonly string[], io: Io, credentials: Cre
     command: 'secrets reset',
   });
 
-  // One apply or secrets reset at a time per secrets file, for the whole run (design.md): a
+  // One apply or secrets reset at a time per secrets file, for the whole run (docs/passwords.md): a
   // second one refuses here, before it connects.
   const lock = await SecretsLock.acquire(path, 'secrets reset');
   try {

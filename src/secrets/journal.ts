@@ -59,12 +59,12 @@ export function holderOf(entry: Entry): { readonly kind: string; readonly name: 
   return typeof name === 'string' ? { kind, name } : undefined;
 }
 
-/** When a record's password became the client's: its creation, or a reset. */
+/** When a record's password became the thing's: its creation, or a reset. */
 type Event =
   | {
       readonly created_at: string;
       /**
-       * The panel's id of the client; null when the panel's answer lacked one: the password
+       * The panel's id of the thing; null when the panel's answer lacked one: the password
        * was saved first, and a later record (this run's look-up, or the next run) completes it.
        */
       readonly id: number | null;
@@ -72,7 +72,7 @@ type Event =
   | { readonly reset_at: string; readonly id: number };
 
 /**
- * A record that holds a client's password: the only place a password becomes current. `null`
+ * A record that holds a thing's password: the only place a password becomes current. `null`
  * when it is unknown (the panel refused the new password apply tried to set: apply/reset.ts;
  * files from older versions): `provision secrets reset` gives it a new one.
  */
