@@ -3,13 +3,14 @@ import type { PanelClient, PanelClock } from '../panel/client.js';
 import type { PanelHttpError } from '../panel/errors.js';
 import { findDomain } from '../panel/read.js';
 import { ambiguity, mayBeSettling, refusal, repostDelayMs, settleDelayMs } from '../panel/retry.js';
+import { kindOf } from '../kinds/index.js';
 import { type NewIds, requestFor, type PanelRequest } from '../plan/requests.js';
-import { changeId, type CreateClient, type CreateDomain } from '../plan/types.js';
+import { type Change, changeId, type CreateClient, type CreateDomain } from '../plan/types.js';
 import type { SecretsSink } from '../secrets/journal.js';
 import { formatSeconds, untilAborted } from '../util.js';
 import type { PanelAdapterOptions } from './adapter-options.js';
 import { type ClientContext, createClient } from './create-client.js';
-import type { Created } from './create-secret.js';
+import { type Created, createWithSecret } from './create-secret.js';
 import {
   adoptDomain,
   detail,
@@ -57,6 +58,12 @@ import { Interrupted, NO_SLOT, type Slot } from './walk.js';
  */
 interface Creator {
   createClient(change: CreateClient, sink: SecretsSink, slot?: Slot): Promise<Applied>;
+  /**
+   * The create of any kind with a secret (its Kind.secret) that has no create of its own here:
+   * the request as planned, through the one write-ahead create (apply/create-secret.ts). The
+   * kinds after the client (mailboxes, databases, FTP users) come this way.
+   */
+  createSecret(change: Extract<Change, { action: 'create' }>, sink: SecretsSink, slot?: Slot): Promise<Applied>;
   createDomain(change: CreateDomain, slot?: Slot): Promise<Applied>;
   /** The id of a domain created in this run (its zone is written after it); undefined for another. */
   domainIdOf(name: string): number | undefined;
@@ -216,6 +223,12 @@ export function creator(
 
   return {
     createClient: (change, sink, slot = NO_SLOT) => createClient(clientContext, change, sink, slot),
+    createSecret: (change, sink, slot = NO_SLOT) => {
+      const secret = kindOf(change).secret;
+      if (secret === undefined) return Promise.reject(new Error(`a ${change.type} has no password`));
+      const planned = requestFor(change, newIds);
+      return createWithSecret(clientContext, { kind: secret.journalKind, name: change.name, planned }, sink, slot);
+    },
     createDomain: (change, slot = NO_SLOT) => createDomain(change, slot),
     domainIdOf: (name) => newIds.get(changeId('domain', name)),
   };
