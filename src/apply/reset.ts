@@ -93,7 +93,8 @@ export async function resetPasswords(
     const base = secretRef(options.panelUrl, kind, name);
     const whose: Whose = { kind, name, ...(isClientKind(kind) ? { username: name } : {}), id };
     const secret = secretKind(kind)?.secret;
-    if (options.signal?.aborted === true || secret === undefined) {
+    if (secret === undefined) throw new Error(`a ${kind} has no password`);
+    if (options.signal?.aborted === true) {
       done({ ...whose, status: 'skipped', why: 'interrupted before it was sent' });
       continue;
     }
