@@ -33,9 +33,10 @@ import { Interrupted, NO_SLOT, type Slot } from './walk.js';
  * failures without blind repeats, by the policy of panel/retry.ts:
  *
  * - An ambiguous failure of a POST (sent without an answer, a 502 or 504) is followed by a
- *   look-up by name: a client found is adopted (create-client.ts says which password it
- *   holds, or sets a new one); a domain found is adopted if it belongs to the expected id_user, and is an
- *   error naming the owner if not. Only when nothing is found is the POST sent again, at most
+ *   look-up by name: a thing with a password found is adopted (create-secret.ts says which
+ *   password it holds, or sets a new one); a domain found is adopted if it belongs to the
+ *   expected id_user, and is an error naming the owner if not. Only when nothing is found is
+ *   the POST sent again, at most
  *   MAX_POSTS times in all.
  * - A POST /domains for a client created in this run refused with 400 or 404 is checked by
  *   name the same way, then retried with backoff until `settleTimeoutMs` after its first
