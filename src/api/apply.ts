@@ -3,7 +3,6 @@ import { DEFAULT_SETTLE_TIMEOUT_MS } from '../apply/adapter-options.js';
 import { panelAdapter } from '../apply/panel-adapter.js';
 import { ProvisionError } from '../errors.js';
 import type { PanelClient } from '../panel/client.js';
-import { findClient } from '../panel/read.js';
 import type { OnEvent } from '../plan/events.js';
 import { createsClients } from '../plan/guards.js';
 import type { Plan } from '../plan/types.js';
@@ -11,10 +10,11 @@ import { Redactions } from '../redact.js';
 import type { SecretsSink } from '../secrets/journal.js';
 import { generatePassword } from '../secrets/password.js';
 import { SecretsLock } from '../secrets/lock.js';
-import type { EarlierCreates, ExistingClient } from '../secrets/recovery.js';
+import type { EarlierCreates, Existing, ExistingSecret } from '../secrets/recovery.js';
 import type { JournalState } from '../apply/recover.js';
 import { settleUnknown, unsettledPassword } from '../apply/reset.js';
-import { quote } from '../escape.js';
+import { SECRET_LOOKUPS } from '../apply/secret-lookups.js';
+import { secretArg, secretLabel } from '../secrets/kinds.js';
 import { scopeMatcher } from '../names.js';
 import { loadEncryption, openSecretsSink, requireSecretsPath } from '../secrets/sink.js';
 import { settleJournal } from './prepare.js';
@@ -182,17 +182,17 @@ export function runPlan(plan: Plan, panel: PanelClient, options: RunOptions): Pr
 }
 
 /**
- * Gives each client whose password the secrets file cannot tell (settleJournal's `unknown`:
+ * Gives each thing whose password the secrets file cannot tell (settleJournal's `unknown`:
  * an earlier run's requests left open) a new one, before the plan is carried out: written
- * ahead to `sink`, then `PUT /clients/{id}`, sent again with the same password while its
- * outcome is unknown, then recorded (apply/reset.ts settleUnknown). Each one set is told as a
- * `note`, as is a client the panel no longer has; returns a sentence for each client it could not
- * settle (the run then fails: exit 1).
+ * ahead to `sink`, then its kind's reset request (a client's `PUT /clients/{id}`), sent again
+ * with the same password while its outcome is unknown, then recorded (apply/reset.ts
+ * settleUnknown). Each one set is told as a `note`, as is a thing the panel no longer has;
+ * returns a sentence for each one it could not settle (the run then fails: exit 1).
  */
 export async function settlePasswords(
   panel: PanelClient,
   sink: SecretsSink,
-  clients: readonly ExistingClient[],
+  clients: readonly Existing[],
   options: { readonly signal?: AbortSignal; readonly onEvent?: OnEvent },
 ): Promise<string[]> {
   if (clients.length === 0) return [];
@@ -208,14 +208,14 @@ export async function settlePasswords(
     if (outcome.status === 'refused' && outcome.gone === true)
       options.onEvent?.({
         type: 'note',
-        message: `client ${quote(outcome.username)} (id ${outcome.id}) is no longer on the panel: no password to set`,
+        message: `${secretLabel(outcome.kind, outcome.name)} (id ${outcome.id}) is no longer on the panel: no password to set`,
       });
     else if (failure !== undefined) failures.push(failure);
     else
       options.onEvent?.({
         type: 'note',
         message:
-          `client ${quote(outcome.username)} (id ${outcome.id}): its password was unknown: ` +
+          `${secretLabel(outcome.kind, outcome.name)} (id ${outcome.id}): its password was unknown: ` +
           'a new one is set and recorded',
       });
   }
@@ -225,8 +225,8 @@ export async function settlePasswords(
 /**
  * What a killed run left in the journal, settled before anything is sent, as the CLI does
  * while it plans (api/prepare.ts settleJournal): the CLI reads every client, so here the
- * clients the journal needs are looked up by name (a GET each, usually none). Returns what
- * the run must still settle.
+ * things the journal needs are looked up by name, each by its kind's look-up (a GET each,
+ * usually none). Returns what the run must still settle.
  */
 async function settleLookedUp(
   path: string,
@@ -237,12 +237,20 @@ async function settleLookedUp(
   scope: readonly string[] | undefined,
 ): Promise<JournalState> {
   // Imported here, as the CLI's apply imports the journal's repairs: only a run with a secrets file loads them.
-  const { usernamesToSettle } = await import('../secrets/recovery.js');
-  const clients: ExistingClient[] = [];
-  const names = await usernamesToSettle(path, panel.baseUrl);
-  for (const username of names) {
-    const found = await findClient(panel, username);
-    if (found !== undefined) clients.push({ username, id: found.id });
+  const { secretsToSettle } = await import('../secrets/recovery.js');
+  const things: ExistingSecret[] = [];
+  const names = await secretsToSettle(path, panel.baseUrl);
+  for (const { kind, name } of names) {
+    const found = await SECRET_LOOKUPS[kind].find(panel, name);
+    if (found !== undefined) things.push({ kind, name, id: found.id });
   }
-  return settleJournal(path, panel.baseUrl, { clients }, redactions, names, onEvent, scopeMatcher(scope));
+  return settleJournal(
+    path,
+    panel.baseUrl,
+    { clients: things },
+    redactions,
+    names.map(({ kind, name }) => secretArg(kind, name)),
+    onEvent,
+    scopeMatcher(scope),
+  );
 }

@@ -13,7 +13,7 @@ import { type PlanReads, readsForManifest, readsForSavedPlan } from '../plan/rea
 import type { SavedPlan } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
 import { conflictLine, type PlanView } from '../render/common.js';
-import type { EarlierCreates, ExistingClient, LookedUp } from '../secrets/recovery.js';
+import type { EarlierCreates, Existing, ExistingSecret, LookedUp } from '../secrets/recovery.js';
 import type { Redactions } from '../redact.js';
 import type { JournalState } from '../apply/recover.js';
 import type { Snapshot } from './snapshot.js';
@@ -73,7 +73,7 @@ export interface Prepared {
   /** Usernames whose create an earlier run left unsettled in the secrets file (PanelAdapterOptions.unsettled). */
   readonly unsettled: ReadonlyMap<string, EarlierCreates>;
   /** Clients whose password the secrets file cannot tell: apply sets new ones (api/apply.ts settlePasswords). */
-  readonly unknownPasswords: readonly ExistingClient[];
+  readonly unknownPasswords: readonly ExistingSecret[];
 }
 
 /** What preparing needs beside the panel and the input. */
@@ -350,7 +350,7 @@ async function readAndSettle(
 export async function settleJournal(
   path: string | undefined,
   panelUrl: string,
-  live: { readonly clients: readonly ExistingClient[] },
+  live: { readonly clients: readonly Existing[] },
   redactions: Redactions,
   lookedUp: LookedUp,
   onEvent: OnEvent | undefined,

@@ -128,8 +128,3 @@ export function idOf(answer: unknown, request: string): number {
     hint: 'check the panel for the resource before running apply again',
   });
 }
-
-/** The command that gives a client whose password is lost a new one. */
-export function resetCommand(username: string): string {
-  return `provision secrets reset ${username}`;
-}

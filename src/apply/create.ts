@@ -3,12 +3,14 @@ import type { PanelClient, PanelClock } from '../panel/client.js';
 import type { PanelHttpError } from '../panel/errors.js';
 import { findDomain } from '../panel/read.js';
 import { ambiguity, mayBeSettling, refusal, repostDelayMs, settleDelayMs } from '../panel/retry.js';
+import { kindOf } from '../kinds/index.js';
 import { type NewIds, requestFor, type PanelRequest } from '../plan/requests.js';
-import { changeId, type CreateClient, type CreateDomain } from '../plan/types.js';
+import { type Change, changeId, type CreateClient, type CreateDomain } from '../plan/types.js';
 import type { SecretsSink } from '../secrets/journal.js';
 import { formatSeconds, untilAborted } from '../util.js';
 import type { PanelAdapterOptions } from './adapter-options.js';
-import { type ClientContext, createClient, type Created } from './create-client.js';
+import { type ClientContext, createClient } from './create-client.js';
+import { type Created, createWithSecret } from './create-secret.js';
 import {
   adoptDomain,
   detail,
@@ -31,9 +33,10 @@ import { Interrupted, NO_SLOT, type Slot } from './walk.js';
  * failures without blind repeats, by the policy of panel/retry.ts:
  *
  * - An ambiguous failure of a POST (sent without an answer, a 502 or 504) is followed by a
- *   look-up by name: a client found is adopted (create-client.ts says which password it
- *   holds, or sets a new one); a domain found is adopted if it belongs to the expected id_user, and is an
- *   error naming the owner if not. Only when nothing is found is the POST sent again, at most
+ *   look-up by name: a thing with a password found is adopted (create-secret.ts says which
+ *   password it holds, or sets a new one); a domain found is adopted if it belongs to the
+ *   expected id_user, and is an error naming the owner if not. Only when nothing is found is
+ *   the POST sent again, at most
  *   MAX_POSTS times in all.
  * - A POST /domains for a client created in this run refused with 400 or 404 is checked by
  *   name the same way, then retried with backoff until `settleTimeoutMs` after its first
@@ -46,7 +49,8 @@ import { Interrupted, NO_SLOT, type Slot } from './walk.js';
  * - After an interrupt (options.signal) nothing is sent again: a wait before a repeat ends at
  *   once and the last failure stands.
  *
- * Passwords, and the journal's write-ahead around a client's POST: apply/create-client.ts.
+ * Passwords, and the journal's write-ahead around the POST of a kind with a secret (a client's):
+ * apply/create-secret.ts; the client's own part: apply/create-client.ts.
  *
  * Concurrency: each request (the POST, a look-up) runs through the executor's `slot`; the
  * secrets file's writes and the waits between attempts run outside it, so a flush never keeps
@@ -55,6 +59,12 @@ import { Interrupted, NO_SLOT, type Slot } from './walk.js';
  */
 interface Creator {
   createClient(change: CreateClient, sink: SecretsSink, slot?: Slot): Promise<Applied>;
+  /**
+   * The create of any kind with a secret (its Kind.secret) that has no create of its own here:
+   * the request as planned, through the one write-ahead create (apply/create-secret.ts). The
+   * kinds after the client (mailboxes, databases, FTP users) come this way.
+   */
+  createSecret(change: Extract<Change, { action: 'create' }>, sink: SecretsSink, slot?: Slot): Promise<Applied>;
   createDomain(change: CreateDomain, slot?: Slot): Promise<Applied>;
   /** The id of a domain created in this run (its zone is written after it); undefined for another. */
   domainIdOf(name: string): number | undefined;
@@ -214,6 +224,12 @@ export function creator(
 
   return {
     createClient: (change, sink, slot = NO_SLOT) => createClient(clientContext, change, sink, slot),
+    createSecret: (change, sink, slot = NO_SLOT) => {
+      const secret = kindOf(change).secret;
+      if (secret === undefined) return Promise.reject(new Error(`a ${change.type} has no password`));
+      const planned = requestFor(change, newIds);
+      return createWithSecret(clientContext, { kind: secret.journalKind, name: change.name, planned }, sink, slot);
+    },
     createDomain: (change, slot = NO_SLOT) => createDomain(change, slot),
     domainIdOf: (name) => newIds.get(changeId('domain', name)),
   };

@@ -8,17 +8,17 @@
  * reset whose outcome is unknown. Nothing here sends a request. The journal's own rules are
  * secrets/recovery.ts.
  */
-import { quote } from '../escape.js';
 import type { Redactions } from '../redact.js';
 import { skippedLineWarning } from '../secrets/journal.js';
+import { existingSecret, resetCommand, secretArg, secretKind, secretLabel } from '../secrets/kinds.js';
 import {
   closeLostIntents,
   type EarlierCreates,
-  type ExistingClient,
+  type Existing,
+  type ExistingSecret,
   findLostIntents,
   type LookedUp,
 } from '../secrets/recovery.js';
-import { resetCommand } from './create-failures.js';
 
 /** A sentence for the user: a `warning` (something is lost or unsettled) or a `note` (repaired). */
 export interface RecoveryMessage {
@@ -29,15 +29,21 @@ export interface RecoveryMessage {
 /** What a run must still settle after the journal's repairs: see recoverJournal. */
 export interface JournalState {
   /**
-   * Clients whose create an earlier run left open and that the panel did not list (yet), with
-   * what those creates wrote ahead (PanelAdapterOptions.unsettled).
+   * Things whose create an earlier run left open and that the panel did not list (yet), by
+   * `[KIND:]NAME` (secretArg: a client by its username), with what those creates wrote ahead
+   * (PanelAdapterOptions.unsettled).
    */
   readonly unsettled: ReadonlyMap<string, EarlierCreates>;
   /**
-   * Clients the panel lists whose password the journal cannot tell (created by one of several
+   * Things the panel lists whose password the journal cannot tell (created by one of several
    * unanswered requests, or by one that carried none): apply gives each a new one at once.
    */
-  readonly unknown: readonly ExistingClient[];
+  readonly unknown: readonly ExistingSecret[];
+}
+
+/** `client`: a kind with a password in a sentence. */
+function nounOf(kind: string): string {
+  return secretKind(kind)?.noun.one ?? kind;
 }
 
 /** Nothing to settle: a run without a secrets file. */
@@ -56,7 +62,7 @@ export const NOTHING_TO_SETTLE: JournalState = { unsettled: new Map(), unknown: 
 export async function recoverJournal(
   path: string,
   panelUrl: string,
-  clients: readonly ExistingClient[],
+  clients: readonly Existing[],
   redactions: Redactions,
   tell: (message: RecoveryMessage) => void,
   lookedUp: LookedUp = [],
@@ -64,8 +70,12 @@ export async function recoverJournal(
   covers: (username: string) => boolean = () => true,
 ): Promise<JournalState> {
   const found = await findLostIntents(path, panelUrl, clients, lookedUp);
-  const anew = (username: string): string =>
-    covers(username)
+  // `--clients` scopes clients; a thing of another kind is the run's whatever the scope (its
+  // client is not in the journal).
+  const covered = (thing: { readonly kind: string; readonly name: string }): boolean =>
+    thing.kind !== 'client' || covers(thing.name);
+  const anew = (thing: { readonly kind: string; readonly name: string }): string =>
+    covered(thing)
       ? 'this run gives it a new one before anything else'
       : 'it is outside --clients: an apply that covers it gives it a new one';
   const at = (lines: readonly number[]): string => lines.map((line) => `${path}:${line}`).join(', ');
@@ -76,73 +86,74 @@ export async function recoverJournal(
     tell({ kind: 'note', text });
   };
   for (const line of found.skipped) warn(skippedLineWarning(path, line));
-  for (const client of found.lost) {
+  for (const thing of found.lost) {
     note(
-      `client ${quote(client.username)} (id ${client.id}) was created by an earlier apply ` +
+      `${secretLabel(thing.kind, thing.name)} (id ${thing.id}) was created by an earlier apply ` +
         "that was stopped before the panel's answer arrived: its password was never seen: " +
-        anew(client.username),
+        anew(thing),
     );
   }
-  for (const client of found.recovered) {
-    if ('password' in client.pending) redactions.add(client.pending.password);
+  for (const thing of found.recovered) {
+    if ('password' in thing.pending) redactions.add(thing.pending.password);
     note(
-      `${path}:${client.line}: client ${quote(client.username)} (id ${client.id}) was created by an earlier apply ` +
+      `${path}:${thing.line}: ${secretLabel(thing.kind, thing.name)} (id ${thing.id}) was created by an earlier apply ` +
         "that was stopped before the panel's answer arrived; " +
         'the password written ahead for it is its password: recorded',
     );
   }
-  for (const client of found.ambiguous) {
+  for (const thing of found.ambiguous) {
     note(
-      `client ${quote(client.username)} (id ${client.id}) was created by one of several earlier requests ` +
+      `${secretLabel(thing.kind, thing.name)} (id ${thing.id}) was created by one of several earlier requests ` +
         "that were stopped before the panel's answer arrived, each with a password of its own " +
-        `(written ahead at ${at(client.pendingLines)}): which one the panel holds is unknown: ` +
-        anew(client.username),
+        `(written ahead at ${at(thing.pendingLines)}): which one the panel holds is unknown: ` +
+        anew(thing),
     );
   }
   for (const record of found.incomplete) {
     note(
-      `${path}:${record.line}: the password of client ${quote(record.username)} was saved without its id; ` +
+      `${path}:${record.line}: the password of ${secretLabel(record.kind, record.name)} was saved without its id; ` +
         `the panel lists it as id ${record.id}: record completed`,
     );
   }
   for (const intent of found.unsettled) {
     if (!intent.pending) continue;
+    const noun = nounOf(intent.kind);
     warn(
       intent.pendingLines.length === 1
-        ? `${path}:${intent.line}: client ${quote(intent.username)}: ` +
+        ? `${path}:${intent.line}: ${secretLabel(intent.kind, intent.name)}: ` +
             "an earlier apply's POST carried the password written ahead there and its outcome is unknown; " +
-            'the panel does not list the client (yet): once it does, apply records that password as current; ' +
-            'an apply that creates the client looks it up again first, and sends that password again when it can read it'
-        : `${at(intent.pendingLines)}: client ${quote(intent.username)}: ` +
+            `the panel does not list the ${noun} (yet): once it does, apply records that password as current; ` +
+            `an apply that creates the ${noun} looks it up again first, and sends that password again when it can read it`
+        : `${at(intent.pendingLines)}: ${secretLabel(intent.kind, intent.name)}: ` +
             "earlier applies' POSTs carried the passwords written ahead there and their outcomes are unknown; " +
-            'the panel does not list the client (yet): the apply that finds it gives it a new one',
+            `the panel does not list the ${noun} (yet): the apply that finds it gives it a new one`,
     );
   }
-  const listed = new Map(clients.map((client) => [client.username, client.id]));
-  const resets: ExistingClient[] = [];
+  const listed = new Map(clients.map(existingSecret).map((thing) => [`${thing.kind}:${thing.name}`, thing.id]));
+  const resets: ExistingSecret[] = [];
   for (const intent of found.pendingResets) {
-    const id = listed.get(intent.username);
+    const id = listed.get(`${intent.kind}:${intent.name}`);
     const pending =
-      `${at(intent.pendingLines)}: client ${quote(intent.username)} has a newer password pending ` +
+      `${at(intent.pendingLines)}: ${secretLabel(intent.kind, intent.name)} has a newer password pending ` +
       'from a reset whose outcome is unknown: the panel holds it or the current one';
-    if (id === undefined) warn(`${pending}; ${resetCommand(intent.username)} settles it`);
+    if (id === undefined) warn(`${pending}; ${resetCommand(intent.kind, intent.name)} settles it`);
     else {
       // Which one the panel holds cannot be told: as for two creates, a new one settles it.
-      note(`${pending}: ${anew(intent.username)}`);
-      resets.push({ username: intent.username, id });
+      note(`${pending}: ${anew(intent)}`);
+      resets.push({ kind: intent.kind, name: intent.name, id });
     }
   }
   for (const reset of found.goneResets) {
     note(
-      `${path}:${reset.line}: client ${quote(reset.username)} had a password pending from a reset, ` +
-        'and the panel no longer has the client: nothing is left to settle: closed',
+      `${path}:${reset.line}: ${secretLabel(reset.kind, reset.name)} had a password pending from a reset, ` +
+        `and the panel no longer has the ${nounOf(reset.kind)}: nothing is left to settle: closed`,
     );
   }
   await closeLostIntents(path, panelUrl, found);
   return {
-    unsettled: new Map(found.unsettled.map((intent) => [intent.username, intent.creates])),
+    unsettled: new Map(found.unsettled.map((intent) => [secretArg(intent.kind, intent.name), intent.creates])),
     unknown: [...found.lost, ...found.ambiguous, ...resets]
-      .filter(({ username }) => covers(username))
-      .map(({ username, id }) => ({ username, id })),
+      .filter(covered)
+      .map(({ kind, name, id }) => ({ kind, name, id })),
   };
 }

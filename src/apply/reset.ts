@@ -1,37 +1,44 @@
+import type { SecretKindName } from '../kinds/kind.js';
 import type { PanelClient } from '../panel/client.js';
 import { afterUnanswered, PanelHttpError } from '../panel/errors.js';
-import { findClientById } from '../panel/read.js';
-import { newIntentId, type SecretsSink } from '../secrets/journal.js';
-import { quote } from '../escape.js';
+import { isClientKind, newIntentId, secretRef, type SecretsSink } from '../secrets/journal.js';
+import { type Existing, existingSecret, secretKind, secretLabel } from '../secrets/kinds.js';
 import { messageOf } from '../util.js';
+import { SECRET_LOOKUPS } from './secret-lookups.js';
 import { send } from './send.js';
 import { NO_SLOT, type Slot } from './walk.js';
 
-/** A client whose password `secrets reset` changes: as found by name on the panel. */
-export interface ResetTarget {
-  readonly username: string;
+/**
+ * A thing whose password `secrets reset` changes, as found on the panel: its kind, its name and
+ * its id (a client may be given by `username` alone).
+ */
+export type ResetTarget = Existing;
+
+/** Whose outcome it is: the thing's kind, name and id; a client's `username` too. */
+interface Whose {
+  readonly kind: SecretKindName;
+  readonly name: string;
+  readonly username?: string;
   readonly id: number;
 }
 
 /**
- * What came of one client's reset. `reset`: the panel took the new password, now current.
+ * What came of one thing's reset. `reset`: the panel took the new password, now current.
  * `refused`: the panel refused the PUT itself (a 4xx with every earlier attempt answered), or
- * no longer has the client; the old password stays as it was. `unknown`: no answer (after the
+ * no longer has the thing; the old password stays as it was. `unknown`: no answer (after the
  * panel client's retries), a 4xx after an attempt without an answer (which may refuse a repeat
  * of a PUT that landed: see resetPasswords) or another failure; the new password stays pending:
  * the panel holds it or the old one, and running the reset again settles it. `skipped`:
  * interrupted before its request was sent, or the secrets file could not be written first.
  */
 export type ResetOutcome =
-  | { readonly username: string; readonly id: number; readonly status: 'reset' }
-  | {
-      readonly username: string;
-      readonly id: number;
+  | (Whose & { readonly status: 'reset' })
+  | (Whose & {
       readonly status: 'refused' | 'unknown' | 'skipped';
       readonly why: string;
-      /** Refused because the panel no longer has the client (a 404, and a look-up by id finds none). */
+      /** Refused because the panel no longer has the thing (a 404, and a look-up by id finds none). */
       readonly gone?: true;
-    };
+    });
 
 interface ResetOptions {
   /** Recorded with each password. */
@@ -42,16 +49,17 @@ interface ResetOptions {
   readonly now?: () => Date;
   /** Aborted (Ctrl-C): no further request is sent; the one in flight finishes. */
   readonly signal?: AbortSignal;
-  /** Told as each client is done (never its password). */
+  /** Told as each thing is done (never its password). */
   readonly onOutcome?: (outcome: ResetOutcome) => void;
   /** Each request runs through it (apply's executor: the concurrency bound); default none. */
   readonly slot?: Slot;
 }
 
 /**
- * Gives each client a new password, one after the other, in the order given: made here,
- * written ahead to `sink` as pending (an `intent: reset_password` record), then sent as
- * `PUT /clients/{id} {"password"}`, then recorded as the client's password.
+ * Gives each thing a new password, one after the other, in the order given: made here,
+ * written ahead to `sink` as pending (an `intent: reset_password` record), then sent as its
+ * kind's reset request (a client's `PUT /clients/{id} {"password"}`), then recorded as its
+ * password.
  *
  * What a failure settles: the PUT is idempotent, so the panel client sends it again after an
  * attempt without an answer (a reset connection, a 502 or 504) and reports only the last
@@ -80,10 +88,14 @@ export async function resetPasswords(
     outcomes.push(outcome);
     options.onOutcome?.(outcome);
   };
-  for (const { username, id } of targets) {
-    const base = { panel_url: options.panelUrl, username };
+  for (const target of targets) {
+    const { kind, name, id } = existingSecret(target);
+    const base = secretRef(options.panelUrl, kind, name);
+    const whose: Whose = { kind, name, ...(isClientKind(kind) ? { username: name } : {}), id };
+    const secret = secretKind(kind)?.secret;
+    if (secret === undefined) throw new Error(`a ${kind} has no password`);
     if (options.signal?.aborted === true) {
-      done({ username, id, status: 'skipped', why: 'interrupted before it was sent' });
+      done({ ...whose, status: 'skipped', why: 'interrupted before it was sent' });
       continue;
     }
     const password = options.newPassword();
@@ -98,37 +110,34 @@ export async function resetPasswords(
       });
     } catch (error) {
       done({
-        username,
-        id,
+        ...whose,
         status: 'skipped',
         why: `the secrets file cannot be written (${messageOf(error)}): nothing was sent`,
       });
       continue;
     }
     try {
-      await slot.run(() => send(panel, { method: 'PUT', path: `/clients/${id}`, body: { password } }, options.signal));
+      await slot.run(() => send(panel, secret.resetRequest(id, password), options.signal));
     } catch (error) {
-      const refused = await slot.run(() => refusalOf(panel, id, error));
+      const refused = await slot.run(() => refusalOf(panel, kind, id, error));
       if (refused !== undefined) {
         const recorded = await sink.refused({ ...base, at: now().toISOString(), intent_id: intentId, refused }).then(
           () => '',
           (e: unknown) => ` (and the refusal could not be recorded: ${messageOf(e)})`,
         );
-        const gone = refused === GONE ? ': the panel has no such client any more' : '';
+        const gone = refused === gone404(kind) ? `: the panel has no such ${nounOf(kind)} any more` : '';
         done({
-          username,
-          id,
+          ...whose,
           status: 'refused',
           why: `${messageOf(error)}${gone}${recorded}`,
-          ...(refused === GONE ? { gone: true } : {}),
+          ...(refused === gone404(kind) ? { gone: true } : {}),
         });
       } else {
         const earlier = afterUnanswered(error);
         // No answer, a 5xx, an answer that breaks the contract, or a 4xx after an attempt that
         // may have landed: the panel may have taken it.
         done({
-          username,
-          id,
+          ...whose,
           status: 'unknown',
           why:
             earlier === undefined
@@ -140,11 +149,10 @@ export async function resetPasswords(
     }
     try {
       await sink.record({ reset_at: now().toISOString(), ...base, id, password });
-      done({ username, id, status: 'reset' });
+      done({ ...whose, status: 'reset' });
     } catch (error) {
       done({
-        username,
-        id,
+        ...whose,
         status: 'unknown',
         why:
           `the panel took the new password, but it could not be recorded (${messageOf(error)}): ` +
@@ -155,28 +163,41 @@ export async function resetPasswords(
   return outcomes;
 }
 
-const GONE = 'answered 404: the client is gone';
+/** `client`: a kind in a sentence. */
+function nounOf(kind: string): string {
+  return secretKind(kind)?.noun.one ?? kind;
+}
+
+/** The refusal of a reset whose thing is gone. */
+function gone404(kind: string): string {
+  return `answered 404: the ${nounOf(kind)} is gone`;
+}
 
 /**
  * Why the PUT surely did not set the password, or undefined when it may have. Surely not: the
- * client is gone (a 404, and a look-up by id finds none), or a 4xx to a PUT every earlier
+ * thing is gone (a 404, and a look-up by id finds none), or a 4xx to a PUT every earlier
  * attempt of which was answered, so the panel refused this request and not the repeat of one
  * that landed (afterUnanswered).
  */
-async function refusalOf(panel: PanelClient, id: number, error: unknown): Promise<string | undefined> {
+async function refusalOf(
+  panel: PanelClient,
+  kind: SecretKindName,
+  id: number,
+  error: unknown,
+): Promise<string | undefined> {
   if (!(error instanceof PanelHttpError) || error.status < 400 || error.status >= 500) return undefined;
-  if (await clientGone(panel, id, error)) return GONE;
+  if (await isGone(panel, kind, id, error)) return gone404(kind);
   return afterUnanswered(error) === undefined ? `answered ${error.status}` : undefined;
 }
 
 /**
- * Whether the PUT's 404 means the client is gone: a look-up by id finds none. Any other
+ * Whether the PUT's 404 means the thing is gone: a look-up by id finds none. Any other
  * failure, or a look-up that fails, is not that.
  */
-async function clientGone(panel: PanelClient, id: number, error: unknown): Promise<boolean> {
+async function isGone(panel: PanelClient, kind: SecretKindName, id: number, error: unknown): Promise<boolean> {
   if (!(error instanceof PanelHttpError) || error.status !== 404) return false;
   try {
-    return (await findClientById(panel, id)) === undefined;
+    return (await SECRET_LOOKUPS[kind].findById(panel, id)) === undefined;
   } catch {
     return false;
   }
@@ -202,18 +223,18 @@ export async function settleUnknown(
   const outcomes = await resetPasswords(panel, sink, targets, options);
   for (const outcome of outcomes) {
     if (outcome.status !== 'refused') continue;
-    const { username, id } = outcome;
+    const { kind, name, id } = outcome;
     await sink
-      .record({ created_at: now().toISOString(), panel_url: options.panelUrl, username, id, password: null })
+      .record({ created_at: now().toISOString(), ...secretRef(options.panelUrl, kind, name), id, password: null })
       .catch(() => undefined);
   }
   return outcomes;
 }
 
-/** What a settleUnknown outcome that failed says: the client, why, and what to do; undefined for a success. */
+/** What a settleUnknown outcome that failed says: the thing, why, and what to do; undefined for a success. */
 export function unsettledPassword(outcome: ResetOutcome): string | undefined {
   if (outcome.status === 'reset') return undefined;
-  const who = `client ${quote(outcome.username)} (id ${outcome.id})`;
+  const who = `${secretLabel(outcome.kind, outcome.name)} (id ${outcome.id})`;
   return outcome.status === 'refused'
     ? `${who}: its password is unknown and the panel refused a new one (${outcome.why}): ` +
         'recorded as unknown: set one in the panel, or run provision secrets reset once it takes one'

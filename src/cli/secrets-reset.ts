@@ -2,8 +2,9 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resetClients, type ResetOutcome, resetTargets } from '../api/reset.js';
 import { ProvisionError } from '../errors.js';
 import { quote } from '../escape.js';
-import { USERNAME_PATTERN } from '../names.js';
 import { generatePassword } from '../secrets/password.js';
+import { badSecretNames, parseSecretName, secretArg, type SecretName, secretLabel } from '../secrets/kinds.js';
+import { isClientKind } from '../secrets/journal.js';
 import { SecretsLock } from '../secrets/lock.js';
 import {
   type Encryption,
@@ -29,7 +30,7 @@ export const RESET_OPTIONS = {
 } as const;
 
 export const resetUsage =
-  'provision secrets reset <username>... [--secrets-file PATH] [--secrets-recipient AGE_KEY] ' +
+  'provision secrets reset [KIND:]NAME... [--secrets-file PATH] [--secrets-recipient AGE_KEY] ' +
   '[--allow-plaintext-secrets]';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -59,11 +60,12 @@ export function refuseFlags(
 }
 
 /**
- * `provision secrets reset <username>...`: checks everything it can before any request (the
- * names, the secrets file, the recipient, clear text under CI), looks each client up by name
- * (a name the panel does not have is refused, naming it, before anything is sent), settles
- * what an interrupted apply left for those clients (secrets/recovery.ts), then resets them in
- * order (apply/reset.ts), naming each as it is done. EXIT.ok when every one is reset, else EXIT.failure.
+ * `provision secrets reset [KIND:]NAME...` (a bare name is a client's username): checks
+ * everything it can before any request (the kinds and names, the secrets file, the recipient,
+ * clear text under CI), looks each one up by name (a name the panel does not have is refused,
+ * naming it, before anything is sent), settles what an interrupted apply left for them
+ * (secrets/recovery.ts), then resets them in order (apply/reset.ts), naming each as it is
+ * done. EXIT.ok when every one is reset, else EXIT.failure.
  */
 export async function runReset(args: readonly string[], io: Io, credentials: Credentials): Promise<ExitCode> {
   const { values, positionals } = parseCommandLine(args, RESET_OPTIONS, { atLeast: 1 }, resetUsage);
@@ -71,17 +73,23 @@ export async function runReset(args: readonly string[], io: Io, credentials: Cre
     throw new ProvisionError('usage', 'secrets reset needs at least one username', {
       hint: `usage: ${resetUsage}`,
     });
-  const usernames = positionals.slice(1);
-  const bad = usernames.filter((name) => !USERNAME_PATTERN.test(name));
+  const names = positionals.slice(1).map(parseSecretName);
+  const { bad, rule } = badSecretNames(names);
   if (bad.length > 0) {
-    throw new ProvisionError('usage', `not a username: ${bad.map(quote).join(', ')}: nothing was sent`, {
-      hint: 'usernames start with a lowercase letter, then lowercase letters, digits, - and _ (at most 32)',
-    });
+    const clients = names.every(({ kind }) => isClientKind(kind));
+    throw new ProvisionError(
+      'usage',
+      `not a ${clients ? 'username' : 'name'}: ${bad.map(quote).join(', ')}: nothing was sent`,
+      {
+        hint: rule,
+      },
+    );
   }
-  const twice = usernames.filter((name, i) => usernames.indexOf(name) !== i);
+  const given = names.map(({ kind, name }) => secretArg(kind, name));
+  const twice = given.filter((arg, i) => given.indexOf(arg) !== i);
   if (twice.length > 0)
     throw new ProvisionError('usage', `${quote(twice[0] ?? '')} is named twice: nothing was sent`, {
-      hint: `name each client once; usage: ${resetUsage}`,
+      hint: `name each ${names.every(({ kind }) => isClientKind(kind)) ? 'client' : 'one'} once; usage: ${resetUsage}`,
     });
   const encryption = await loadEncryption(values['secrets-recipient'] ?? io.env.PROVISION_SECRETS_RECIPIENT);
   const path = requireSecretsPath(
@@ -95,11 +103,11 @@ export async function runReset(args: readonly string[], io: Io, credentials: Cre
     command: 'secrets reset',
   });
 
-  // One apply or secrets reset at a time per secrets file, for the whole run (design.md): a
+  // One apply or secrets reset at a time per secrets file, for the whole run (docs/passwords.md): a
   // second one refuses here, before it connects.
   const lock = await SecretsLock.acquire(path, 'secrets reset');
   try {
-    return await resetUnderLock(usernames, path, encryption, values, io, credentials);
+    return await resetUnderLock(names, path, encryption, values, io, credentials);
   } finally {
     await lock.release();
   }
@@ -107,7 +115,7 @@ export async function runReset(args: readonly string[], io: Io, credentials: Cre
 
 /** The reset itself, once the secrets file is ours: look-ups, repairs, then the resets in order. */
 async function resetUnderLock(
-  usernames: readonly string[],
+  names: readonly SecretName[],
   path: string,
   encryption: Encryption | undefined,
   values: ConnectionValues,
@@ -117,7 +125,7 @@ async function resetUnderLock(
   const panel = await connect(values, io, credentials);
   try {
     // A password an interrupted apply wrote ahead for one of them is current before it is replaced.
-    const targets = await resetTargets(panel, usernames, {
+    const targets = await resetTargets(panel, names, {
       path,
       redactions: credentials.redactions,
       onEvent: journalPrinter(io),
@@ -146,7 +154,7 @@ async function resetUnderLock(
     }
     const done = outcomes.filter((o) => o.status === 'reset').length;
     io.stderr.write(
-      `${plural(done, 'password')} of ${usernames.length} reset; the new ones are in ${path}` +
+      `${plural(done, 'password')} of ${names.length} reset; the new ones are in ${path}` +
         `${sink.encrypted ? ', encrypted to the age recipient' : ''}.\n`,
     );
     return done === outcomes.length ? EXIT.ok : EXIT.failure;
@@ -155,9 +163,9 @@ async function resetUnderLock(
   }
 }
 
-/** One line per client, never its password. */
+/** One line per thing, never its password. */
 function outcomeLine(outcome: ResetOutcome): string {
-  const who = `client ${quote(outcome.username)} (id ${outcome.id})`;
+  const who = `${secretLabel(outcome.kind, outcome.name)} (id ${outcome.id})`;
   switch (outcome.status) {
     case 'reset':
       return `✓ ${who}: new password set and recorded`;
@@ -166,7 +174,7 @@ function outcomeLine(outcome: ResetOutcome): string {
     case 'unknown':
       return (
         `✗ ${who}: ${outcome.why}: the new password stays pending; the panel holds it or the old one: ` +
-        `run secrets reset ${outcome.username} again`
+        `run secrets reset ${secretArg(outcome.kind, outcome.name)} again`
       );
     case 'skipped':
       return `- ${who}: not reset: ${outcome.why}`;

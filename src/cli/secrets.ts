@@ -3,7 +3,15 @@ import { ProvisionError } from '../errors.js';
 import { quote } from '../escape.js';
 import { decryptPassword, parseIdentities } from '../secrets/encrypt.js';
 import { readJournal } from '../secrets/file.js';
-import { type Entry, hasPending, parseJournal, passwordStates, skippedLineWarning } from '../secrets/journal.js';
+import {
+  type Entry,
+  hasPending,
+  holderOf,
+  parseJournal,
+  passwordStates,
+  skippedLineWarning,
+} from '../secrets/journal.js';
+import { parseSecretName, secretArg, secretLabel } from '../secrets/kinds.js';
 import { plural } from '../util.js';
 import type { Command } from './args.js';
 import { parseCommandLine } from './args.js';
@@ -21,7 +29,7 @@ const DECRYPT_OPTIONS = {
 /** The subcommands' flags: each refuses the others'. */
 const OPTIONS = { ...DECRYPT_OPTIONS, ...RESET_OPTIONS, ...KEYGEN_OPTIONS } as const;
 
-const decryptUsage = 'provision secrets decrypt <secrets-file> [--identity FILE] [--all]';
+const decryptUsage = 'provision secrets decrypt <secrets-file> [[KIND:]NAME...] [--identity FILE] [--all]';
 const usage = `${decryptUsage}\n       ${resetUsage}\n       ${keygenUsage}`;
 
 export const secrets: Command = {
@@ -30,12 +38,13 @@ export const secrets: Command = {
   summary:
     'Read and repair the passwords of a secrets file. ' +
     "'decrypt' prints the current password of each client (the last record with one), " +
+    'or of the ones named (KIND:NAME for a kind other than client, as client:alice or a bare alice), ' +
     'decrypting age-encrypted ones (password_age, from --secrets-recipient) with the identity file; ' +
     '--all prints every record, the history: ' +
     'pending passwords written ahead of a request and refused requests included. ' +
     'It is the one command whose job is to show passwords: it prints them to stdout; ' +
     'run it where nobody else reads the screen or the log, and redirect it to a protected file rather than a CI log. ' +
-    "'reset' gives each named client a new password: made here, written ahead to the secrets file as pending, " +
+    "'reset' gives each named client (or KIND:NAME) a new password: made here, written ahead to the secrets file as pending, " +
     "then set with PUT /clients/{id} and recorded as the client's password (never printed); " +
     'for a password an interrupted run lost, and for routine rotation. ' +
     "'keygen' makes an age key pair (no need to install age): " +
@@ -47,13 +56,16 @@ export const secrets: Command = {
 
 Without --all: one line per client with a current password (a null one says it is unknown:
 reset it); a client whose newest password is still pending is named on stderr.
+Names after the file keep only their records: alice or client:alice for a client, KIND:NAME for
+another kind with passwords (an unknown kind, or one without passwords, is refused).
 
 reset options:
   --secrets-file PATH        the secrets file to record the new passwords in (or PROVISION_SECRETS_FILE)
   --secrets-recipient KEY    encrypt each password to this age public key (or PROVISION_SECRETS_RECIPIENT)
   --allow-plaintext-secrets  under CI (CI set, not false or 0), allow writing passwords in clear
 
-A username the panel does not have is refused before anything is sent. Each client is named as
+Each name is a client's username, or KIND:NAME for another kind with passwords (client:alice is
+alice). A name the panel does not have is refused before anything is sent. Each is named as
 it is done. Refused (a 4xx), or a client the panel no longer has: recorded as refused, the old
 password stays current. No answer, or a refusal after an attempt that got none (the PUT is sent
 again then, so the refusal may be of a repeat of one that landed): the new password stays
@@ -113,8 +125,20 @@ function firstPositional(args: readonly string[]): string | undefined {
 async function decrypt(args: readonly string[], io: Io): Promise<typeof EXIT.ok> {
   refuseFlags(args, OPTIONS, RESET_OPTIONS, 'reset', decryptUsage);
   refuseFlags(args, OPTIONS, KEYGEN_OPTIONS, 'keygen', decryptUsage);
-  const { values, positionals } = parseCommandLine(args, DECRYPT_OPTIONS, 2, decryptUsage);
+  const { values, positionals } = parseCommandLine(args, DECRYPT_OPTIONS, { atLeast: 2 }, decryptUsage);
   const file = positionals[1] ?? '';
+  /** The things named after the file, by secretArg (`alice`, `mailbox:info@…`); none: every one. */
+  const named = new Set(
+    positionals.slice(2).map((arg) => {
+      const { kind, name } = parseSecretName(arg);
+      return secretArg(kind, name);
+    }),
+  );
+  const wanted = (entry: Entry): boolean => {
+    if (named.size === 0) return true;
+    const holder = holderOf(entry);
+    return holder !== undefined && named.has(secretArg(holder.kind, holder.name));
+  };
   // Through the journal's own reader: a link, a pipe or a device is refused, as apply refuses it.
   const text = await readJournal(file, { required: true });
   const identities =
@@ -142,7 +166,7 @@ async function decrypt(args: readonly string[], io: Io): Promise<typeof EXIT.ok>
       } catch (error) {
         throw new ProvisionError(
           'secrets',
-          `${file}:${at.line}: cannot decrypt the password of ${JSON.stringify(entry.username)} ` +
+          `${file}:${at.line}: cannot decrypt the password of ${JSON.stringify(holderOf(entry)?.name ?? entry.username)} ` +
             `(${(error as Error).message})`,
           {
             hint: 'give the identity whose public key was passed as --secrets-recipient',
@@ -158,7 +182,7 @@ async function decrypt(args: readonly string[], io: Io): Promise<typeof EXIT.ok>
   let records = 0;
   if (values.all) {
     for (const line of lines) {
-      if (line.kind === 'unreadable') continue;
+      if (line.kind === 'unreadable' || !wanted(line.entry)) continue;
       io.stdout.write(`${JSON.stringify(await reveal(line))}\n`);
       records++;
     }
@@ -166,7 +190,9 @@ async function decrypt(args: readonly string[], io: Io): Promise<typeof EXIT.ok>
     io.stderr.write(`${plural(records, 'record')}\n`);
     return EXIT.ok;
   }
-  const states = [...passwordStates(lines).values()];
+  const states = [...passwordStates(lines).values()].filter(
+    (state) => named.size === 0 || named.has(secretArg(state.kind, state.name)),
+  );
   for (const state of states) {
     if (state.current !== undefined) {
       io.stdout.write(`${JSON.stringify(await reveal(state.current))}\n`);
@@ -182,18 +208,24 @@ async function decrypt(args: readonly string[], io: Io): Promise<typeof EXIT.ok>
           : `${pending.length} pending ones (their requests' outcomes are unknown)`;
       io.stderr.write(
         state.current === undefined
-          ? `${where}: client ${quote(state.username)} has no current password, only ${what}: ` +
+          ? `${where}: ${secretLabel(state.kind, state.name)} has no current password, only ${what}: ` +
               'see --all, and run apply or secrets reset again\n'
           : pending.length === 1
-            ? `${where}: client ${quote(state.username)} has a newer password pending ` +
+            ? `${where}: ${secretLabel(state.kind, state.name)} has a newer password pending ` +
               "(its request's outcome is unknown): the panel holds it or the current one: " +
               'see --all, and run secrets reset again\n'
-            : `${where}: client ${quote(state.username)} has ${pending.length} newer passwords pending ` +
+            : `${where}: ${secretLabel(state.kind, state.name)} has ${pending.length} newer passwords pending ` +
               "(their requests' outcomes are unknown): the panel holds one of them or the current one: " +
               'see --all, and run secrets reset again\n',
       );
     }
   }
+  const found = new Set(states.map((state) => secretArg(state.kind, state.name)));
+  for (const arg of named)
+    if (!found.has(arg)) {
+      const { kind, name } = parseSecretName(arg);
+      io.stderr.write(`${file}: no record of ${secretLabel(kind, name)}\n`);
+    }
   await io.stdout.flushed?.();
   io.stderr.write(`${plural(records, 'record')}\n`);
   return EXIT.ok;

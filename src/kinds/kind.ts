@@ -52,8 +52,11 @@ export interface Kind<N extends string, C extends AnyChange & { readonly type: N
   readonly name: N;
   /** How people's text names it: `1 client`, `2 clients`. */
   readonly noun: KindNoun;
-  /** Whether its create makes a secret (a password) that goes to the secrets journal first. */
-  readonly secret: boolean;
+  /**
+   * What the secrets code asks of a kind whose things each have a password (its create makes
+   * one that goes to the secrets journal first); undefined for a kind without one.
+   */
+  readonly secret: KindSecret | undefined;
 
   /** The HTTP call a change becomes: the one converter of the kind. */
   request(change: C, newIds?: NewIds): PanelRequest;
@@ -180,6 +183,37 @@ export interface ReadsAgain {
   readonly domainNames: readonly string[];
   /** Domains whose DNS zones are read (GET /dns/{id}). */
   readonly zones: readonly string[];
+}
+
+// --- secrets: what the one write-ahead create and reset (src/apply) and the journal (src/secrets) need of a kind ---
+
+/**
+ * The names of the kinds whose things have a password, as the secrets journal's records say
+ * them (`kind`; a record without one is a client's). The stages' look-ups by name are tables
+ * over it, so a kind added here fails to compile until each stage can find its things.
+ */
+export type SecretKindName = 'client';
+
+/**
+ * What the secrets code needs of a kind that has a password: how its create carries one made
+ * here, how a new one is set, and which names `secrets reset` takes. The look-up by name is
+ * the stage's (it reads the panel): src/apply/secret-lookups.ts.
+ */
+export interface KindSecret {
+  /** The kind's name in the secrets journal. */
+  readonly journalKind: SecretKindName;
+  /**
+   * Whether the panel makes the password when the create sends none (a client's: its answer
+   * holds it); otherwise the engine makes every one, whatever --generate-passwords says.
+   */
+  readonly panelMakesOne: boolean;
+  /** The names a thing of this kind may have, checked before anything is sent; `nameRule` says them. */
+  readonly namePattern: RegExp;
+  readonly nameRule: string;
+  /** The create request as planned, with the password made here added to its body (a plan never holds one). */
+  withPassword(request: PanelRequest, password: string): PanelRequest;
+  /** The request that sets a new password on the thing the panel knows as `id`. */
+  resetRequest(id: number, password: string): PanelRequest;
 }
 
 /** A kind of any name: what a loop over the table sees. */

@@ -1,7 +1,8 @@
 /**
- * One run at a time per secrets file (design.md, "Working at scale"): apply and `secrets reset`
- * (and the library's executePlan when it writes the journal) hold an exclusive lock on it for
- * the whole run; a second one refuses at once, naming the holder's process. How one lock file
+ * One run at a time per secrets file (docs/passwords.md, "One run at a time per secrets
+ * file"): apply and `secrets reset` (and the library's executePlan when it writes the
+ * journal) hold an exclusive lock on it for the whole run; a second one refuses at once,
+ * naming the holder's process. How one lock file
  * is taken, judged stale and taken over is secrets/lock-file.ts; this is where it lives.
  *
  * - `<secrets>.lock`, beside the secrets file, where its directory takes a new file (the usual

@@ -1,95 +1,123 @@
 /**
  * What a run repairs in the journal before it starts, from what an earlier, interrupted run
- * left: a POST /clients announced (write-ahead) but never answered in the file, whose client
- * exists now; a password saved before its client's id was known.
+ * left: a create announced (write-ahead) but never answered in the file, whose thing exists
+ * now; a password saved before its thing's id was known. Every thing with a password alike,
+ * by (kind, name): a client, and the kinds after it.
  */
 import { readJournal, SecretsFile } from './file.js';
 import {
   type Entry,
   type EntryLine,
   hasPending,
+  holderOf,
+  isClientKind,
+  isCreateIntent,
   type JournalLine,
   parseJournal,
   passwordStates,
+  secretRef,
   type UnreadableLine,
 } from './journal.js';
+import { type Existing, existingSecret, type ExistingSecret, type SecretName, secretArg, secretKind } from './kinds.js';
 
-/**
- * Usernames whose POST /clients was announced in the secrets file (write-ahead) for this panel
- * but never answered there: a run was killed while the request was in flight. Those that exist
- * on the panel now were created by that request. A missing file has none.
- */
-export async function unansweredIntents(path: string, panelUrl: string): Promise<Set<string>> {
-  return new Set(unanswered(parseJournal(await readJournal(path)), panelUrl).keys());
+/** The key of a thing in the maps here: `client:alice` (a change id's form). */
+function keyOf(kind: string, name: string): string {
+  return `${kind}:${name}`;
 }
 
-/** The unanswered create intents of each username of this panel, oldest first (usernames with none left out). */
+/** A thing named by a key of keyOf; undefined for a kind this version has no password for (a newer one's). */
+function nameOf(key: string): SecretName | undefined {
+  const colon = key.indexOf(':');
+  const kind = secretKind(key.slice(0, colon));
+  return kind === undefined ? undefined : { kind: kind.name, name: key.slice(colon + 1) };
+}
+
+/**
+ * Things (`[KIND:]NAME`: a bare name is a client's username) whose create was announced in the
+ * secrets file (write-ahead) for this panel but never answered there: a run was killed while
+ * the request was in flight. Those that exist on the panel now were created by that request. A
+ * missing file has none.
+ */
+export async function unansweredIntents(path: string, panelUrl: string): Promise<Set<string>> {
+  return new Set(
+    [...unanswered(parseJournal(await readJournal(path)), panelUrl).keys()].flatMap((key) => {
+      const thing = nameOf(key);
+      return thing === undefined ? [] : [secretArg(thing.kind, thing.name)];
+    }),
+  );
+}
+
+/** The unanswered create intents of each thing of this panel by keyOf, oldest first (things with none left out). */
 function unanswered(lines: readonly JournalLine[], panelUrl: string): Map<string, EntryLine[]> {
   const open = new Map<string, EntryLine[]>();
   for (const state of passwordStates(lines).values()) {
-    const creates = state.open.filter((intent) => intent.entry.intent === 'create_client');
-    if (state.panelUrl === panelUrl && creates.length > 0) open.set(state.username, creates);
+    const creates = state.open.filter((intent) => isCreateIntent(intent.entry));
+    if (state.panelUrl === panelUrl && creates.length > 0) open.set(keyOf(state.kind, state.name), creates);
   }
   return open;
 }
 
-/** The open reset intents with a pending password of each username of this panel (usernames with none left out). */
+/** The open reset intents with a pending password of each thing of this panel by keyOf (things with none left out). */
 function pendingResetsOf(lines: readonly JournalLine[], panelUrl: string): Map<string, EntryLine[]> {
   const open = new Map<string, EntryLine[]>();
   for (const state of passwordStates(lines).values()) {
     const resets = state.open.filter((i) => i.entry.intent === 'reset_password' && hasPending(i.entry));
-    if (state.panelUrl === panelUrl && resets.length > 0) open.set(state.username, resets);
+    if (state.panelUrl === panelUrl && resets.length > 0) open.set(keyOf(state.kind, state.name), resets);
   }
   return open;
 }
 
+/** A password record of this panel, with whose it is by keyOf; undefined for another line. */
+function passwordOf(line: JournalLine, panelUrl: string): { readonly key: string; readonly entry: Entry } | undefined {
+  if (line.kind !== 'password' || line.entry.panel_url !== panelUrl) return undefined;
+  const holder = holderOf(line.entry);
+  return holder === undefined ? undefined : { key: keyOf(holder.kind, holder.name), entry: line.entry };
+}
+
 /**
- * The usernames of this panel whose standing on the panel the recovery needs (findLostIntents'
- * `clients`): those with a create intent or a reset open, and those whose password was saved
- * without its id. For a run that does not read every client (the library's executePlan): it
- * looks these up, and passes them as findLostIntents' `lookedUp`.
+ * The things of this panel whose standing on the panel the recovery needs (findLostIntents'
+ * `existing`): those with a create intent or a reset open, and those whose password was saved
+ * without its id. For a run that does not read every thing (the library's executePlan): it
+ * looks these up, and passes them as findLostIntents' `lookedUp` (by secretArg).
  */
-export async function usernamesToSettle(path: string, panelUrl: string): Promise<string[]> {
+export async function secretsToSettle(path: string, panelUrl: string): Promise<SecretName[]> {
   const lines = parseJournal(await readJournal(path));
-  const names = new Set([...unanswered(lines, panelUrl).keys(), ...pendingResetsOf(lines, panelUrl).keys()]);
+  const keys = new Set([...unanswered(lines, panelUrl).keys(), ...pendingResetsOf(lines, panelUrl).keys()]);
   for (const line of lines) {
-    if (line.kind !== 'password' || line.entry.panel_url !== panelUrl || typeof line.entry.username !== 'string')
-      continue;
-    if (line.entry.id === null) names.add(line.entry.username);
+    const record = passwordOf(line, panelUrl);
+    if (record !== undefined && record.entry.id === null) keys.add(record.key);
   }
-  return [...names];
+  return [...keys].flatMap((key) => nameOf(key) ?? []);
 }
 
-/** A client as the recovery needs it (the panel's live record fits). */
-export interface ExistingClient {
-  readonly username: string;
-  readonly id: number;
+/** The clients among secretsToSettle, by username. */
+export async function usernamesToSettle(path: string, panelUrl: string): Promise<string[]> {
+  return (await secretsToSettle(path, panelUrl)).filter((t) => isClientKind(t.kind)).map((t) => t.name);
 }
+
+export type { Existing, ExistingClient, ExistingSecret } from './kinds.js';
 
 /**
- * A client created by an unanswered POST that carried a password written ahead (apply
+ * A thing created by an unanswered create that carried a password written ahead (apply
  * --generate-passwords): the panel holds that password, so it becomes the current one.
  * `pending` is the intent's pending password as written: in clear, or age-encrypted.
  */
-interface RecoveredPassword extends ExistingClient {
+interface RecoveredPassword extends ExistingSecret {
   readonly line: number;
   readonly pending: Pending;
 }
 
-/** A password saved without its client's id (the panel's answer lacked it), and the id the panel lists now. */
-interface IncompleteRecord {
+/** A password saved without its thing's id (the panel's answer lacked it), and the id the panel lists now. */
+interface IncompleteRecord extends ExistingSecret {
   readonly line: number;
   readonly entry: Entry;
-  readonly username: string;
-  readonly id: number;
 }
 
 /**
- * An open intent of a client, where it is in the journal (its last); `pending` when one carries a
+ * An open intent of a thing, where it is in the journal (its last); `pending` when one carries a
  * password written ahead.
  */
-interface OpenIntent {
-  readonly username: string;
+interface OpenIntent extends SecretName {
   readonly line: number;
   readonly pending: boolean;
   /** Every open intent of its kind that carries a password written ahead, by line, oldest first. */
@@ -100,12 +128,12 @@ interface OpenIntent {
 export type Pending = { readonly password: string } | { readonly password_age: string };
 
 /**
- * What a client's open create intents say, for the run that is about to POST it again
+ * What a thing's open create intents say, for the run that is about to POST it again
  * (PanelAdapterOptions.unsettled): how many there are, when the last was written, and the
  * passwords written ahead on them.
  */
 export interface EarlierCreates {
-  /** Open create intents of the client. */
+  /** Open create intents of the thing. */
   readonly count: number;
   /** When the last one was written (its `at`, epoch ms); undefined when it cannot be read. */
   readonly lastAt: number | undefined;
@@ -113,7 +141,7 @@ export interface EarlierCreates {
   readonly pending: readonly Pending[];
 }
 
-/** An open create of a client the panel does not list (yet), with what apply needs to settle it. */
+/** An open create of a thing the panel does not list (yet), with what apply needs to settle it. */
 interface UnsettledCreate extends OpenIntent {
   readonly creates: EarlierCreates;
 }
@@ -125,21 +153,21 @@ interface UnsettledCreate extends OpenIntent {
  * unknown. Apply (or `secrets reset`) gives it a new one; nothing is recorded until then, so
  * a run stopped first leaves it to the next.
  */
-interface AmbiguousCreate extends ExistingClient {
+interface AmbiguousCreate extends ExistingSecret {
   /** The lines of the intents that carried a password written ahead, oldest first. */
   readonly pendingLines: readonly number[];
 }
 
-/** A reset whose outcome is unknown, of a client the panel no longer has: nothing is left to settle. */
-interface GoneReset {
-  readonly username: string;
+/** A reset whose outcome is unknown, of a thing the panel no longer has: nothing is left to settle. */
+interface GoneReset extends SecretName {
   readonly line: number;
   readonly intentId: string;
 }
 
 /**
- * Which usernames missing from `clients` the panel has not got: 'every' when `clients` is every
- * client of the panel (apply reads them all), else the usernames that were looked up.
+ * Which things missing from `existing` the panel has not got: 'every' when `existing` is every
+ * thing with a password on the panel (apply reads them all), else those that were looked up, as
+ * `[KIND:]NAME` (secretArg: a client by its username).
  */
 export type LookedUp = 'every' | readonly string[];
 
@@ -149,7 +177,7 @@ interface JournalRepairs {
    * Clients that exist and whose create intent a killed run left open without a password written
    * ahead: their passwords were never seen. Left open: apply gives each a new one.
    */
-  readonly lost: readonly ExistingClient[];
+  readonly lost: readonly ExistingSecret[];
   /** The same, with a password written ahead: the panel holds it, so it is recorded as current. */
   readonly recovered: readonly RecoveredPassword[];
   /**
@@ -189,53 +217,57 @@ interface JournalRepairs {
 export async function findLostIntents(
   path: string,
   panelUrl: string,
-  clients: readonly ExistingClient[],
+  existing: readonly Existing[],
   lookedUp: LookedUp = [],
 ): Promise<JournalRepairs> {
   const lines = parseJournal(await readJournal(path));
   const open = unanswered(lines, panelUrl);
-  const ids = new Map(clients.map((c) => [c.username, c.id]));
-  // The last record without an id per username, unless a later one has the id.
+  const things = existing.map(existingSecret);
+  const ids = new Map(things.map((t) => [keyOf(t.kind, t.name), t.id]));
+  // The last record without an id per thing, unless a later one has the id.
   const waiting = new Map<string, EntryLine>();
   for (const line of lines) {
-    if (line.kind !== 'password' || line.entry.panel_url !== panelUrl || typeof line.entry.username !== 'string')
-      continue;
-    const hasPassword = typeof line.entry.password === 'string' || typeof line.entry.password_age === 'string';
-    if (line.entry.id === null && hasPassword) waiting.set(line.entry.username, { line: line.line, entry: line.entry });
-    else if (Number.isSafeInteger(line.entry.id)) waiting.delete(line.entry.username);
+    const record = passwordOf(line, panelUrl);
+    if (record === undefined) continue;
+    const { key, entry } = record;
+    const hasPassword = typeof entry.password === 'string' || typeof entry.password_age === 'string';
+    if (entry.id === null && hasPassword) waiting.set(key, { line: line.line, entry });
+    else if (Number.isSafeInteger(entry.id)) waiting.delete(key);
   }
   const incomplete: IncompleteRecord[] = [];
-  for (const [username, { line, entry }] of waiting) {
-    const id = ids.get(username);
-    if (id !== undefined) incomplete.push({ line, entry, username, id });
+  for (const [key, { line, entry }] of waiting) {
+    const id = ids.get(key);
+    const thing = nameOf(key);
+    if (id !== undefined && thing !== undefined) incomplete.push({ line, entry, ...thing, id });
   }
-  const lost: ExistingClient[] = [];
+  const lost: ExistingSecret[] = [];
   const recovered: RecoveredPassword[] = [];
   const ambiguous: AmbiguousCreate[] = [];
   const resets = pendingResetsOf(lines, panelUrl);
-  for (const client of clients) {
-    const creates = open.get(client.username);
+  for (const thing of things) {
+    const key = keyOf(thing.kind, thing.name);
+    const creates = open.get(key);
     if (creates === undefined) continue;
     // A reset left open beside the create (apply's own, after an adoption): it may have landed too.
-    const setters = [...creates, ...(resets.get(client.username) ?? [])].sort((a, b) => a.line - b.line);
+    const setters = [...creates, ...(resets.get(key) ?? [])].sort((a, b) => a.line - b.line);
     const pendingLines = setters.filter((i) => hasPending(i.entry)).map((i) => i.line);
     // Two open requests: which one landed is unknown, and so is the password, unless each
     // carried the same one in clear (apply sends an earlier run's pending password again).
     const only = setters.length === 1 ? setters[0] : sameInClear(setters);
     const pending = only === undefined ? undefined : pendingOf(only.entry);
-    if (pendingLines.length === 0) lost.push({ username: client.username, id: client.id });
-    else if (only === undefined || pending === undefined)
-      ambiguous.push({ username: client.username, id: client.id, pendingLines });
-    else recovered.push({ username: client.username, id: client.id, line: only.line, pending });
+    if (pendingLines.length === 0) lost.push(thing);
+    else if (only === undefined || pending === undefined) ambiguous.push({ ...thing, pendingLines });
+    else recovered.push({ ...thing, line: only.line, pending });
   }
   const unsettled: UnsettledCreate[] = [];
-  for (const [username, creates] of open) {
-    if (ids.has(username)) continue;
+  for (const [key, creates] of open) {
+    const thing = nameOf(key);
+    if (ids.has(key) || thing === undefined) continue;
     const pendingLines = creates.filter((i) => hasPending(i.entry)).map((i) => i.line);
     const last = creates.at(-1);
     const at = typeof last?.entry.at === 'string' ? Date.parse(last.entry.at) : Number.NaN;
     unsettled.push({
-      username,
+      ...thing,
       line: last?.line ?? 0,
       pending: pendingLines.length > 0,
       pendingLines,
@@ -246,20 +278,23 @@ export async function findLostIntents(
       },
     });
   }
-  const gone = (username: string): boolean =>
-    !ids.has(username) && (lookedUp === 'every' || lookedUp.includes(username));
+  const gone = (thing: SecretName): boolean =>
+    !ids.has(keyOf(thing.kind, thing.name)) &&
+    (lookedUp === 'every' || lookedUp.includes(secretArg(thing.kind, thing.name)));
   const pendingResets: OpenIntent[] = [];
   const goneResets: GoneReset[] = [];
-  for (const [username, resets] of pendingResetsOf(lines, panelUrl)) {
+  for (const [key, resets] of pendingResetsOf(lines, panelUrl)) {
+    const thing = nameOf(key);
+    if (thing === undefined) continue;
     const line = resets.at(-1)?.line ?? 0;
-    // A client with a create open too is settled above (ambiguous: a new password for it).
-    if (open.has(username) && ids.has(username)) continue;
-    if (!gone(username)) pendingResets.push({ username, line, pending: true, pendingLines: resets.map((i) => i.line) });
+    // A thing with a create open too is settled above (ambiguous: a new password for it).
+    if (open.has(key) && ids.has(key)) continue;
+    if (!gone(thing)) pendingResets.push({ ...thing, line, pending: true, pendingLines: resets.map((i) => i.line) });
     // One without intent_id (an older version) cannot be closed alone: it is left, unsaid.
     else
       for (const intent of resets)
         if (typeof intent.entry.intent_id === 'string')
-          goneResets.push({ username, line: intent.line, intentId: intent.entry.intent_id });
+          goneResets.push({ ...thing, line: intent.line, intentId: intent.entry.intent_id });
   }
   return {
     lost,
@@ -310,8 +345,7 @@ export async function closeLostIntents(
     for (const client of found.recovered) {
       await file.record({
         created_at: now().toISOString(),
-        panel_url: panelUrl,
-        username: client.username,
+        ...secretRef(panelUrl, client.kind, client.name),
         id: client.id,
         ...client.pending,
       });
@@ -320,10 +354,9 @@ export async function closeLostIntents(
     for (const reset of goneResets) {
       await file.refused({
         at: now().toISOString(),
-        panel_url: panelUrl,
-        username: reset.username,
+        ...secretRef(panelUrl, reset.kind, reset.name),
         intent_id: reset.intentId,
-        refused: 'the client is gone: the panel no longer has it',
+        refused: `the ${secretKind(reset.kind)?.noun.one ?? reset.kind} is gone: the panel no longer has it`,
       });
     }
   } finally {

@@ -312,7 +312,7 @@ describe('panel adapter: refusals and odd answers', () => {
     // The next run: the panel lists alice as id 2; the record is completed, once; no lost-password warning.
     const found = await findLostIntents(path, panel.baseUrl, [{ username: 'alice', id: 2 }]);
     expect(found.lost).toEqual([]);
-    expect(found.incomplete).toMatchObject([{ line: 2, username: 'alice', id: 2 }]);
+    expect(found.incomplete).toMatchObject([{ line: 2, kind: 'client', name: 'alice', id: 2 }]);
     await closeLostIntents(path, panel.baseUrl, found);
     const after = parseJournal(await readFile(path, 'utf8'));
     expect(after.at(-1)).toMatchObject({

@@ -60,7 +60,7 @@ describe('two creates of one client left open', () => {
       { mode: 0o600 },
     );
     const { said, unsettled } = await recover([{ username: 'bob', id: 7 }]);
-    expect(unsettled.unknown).toEqual([{ username: 'bob', id: 7 }]);
+    expect(unsettled.unknown).toEqual([{ kind: 'client', name: 'bob', id: 7 }]);
     // Nothing recorded: only the new password apply sets settles them, and a run stopped first
     // leaves them for the next.
     expect(await current('bob')).toEqual({ current: undefined, open: [1, 2] });
@@ -70,7 +70,9 @@ describe('two creates of one client left open', () => {
         text: `client "bob" (id 7) was created by one of several earlier requests that were stopped before the panel's answer arrived, each with a password of its own (written ahead at ${path}:1, ${path}:2): which one the panel holds is unknown: this run gives it a new one before anything else`,
       },
     ]);
-    expect((await recover([{ username: 'bob', id: 7 }])).unsettled.unknown).toEqual([{ username: 'bob', id: 7 }]);
+    expect((await recover([{ username: 'bob', id: 7 }])).unsettled.unknown).toEqual([
+      { kind: 'client', name: 'bob', id: 7 },
+    ]);
   });
 
   it("a create and a reset left open (apply set a new password and was stopped): unknown again, never the create's", async () => {
@@ -83,7 +85,7 @@ describe('two creates of one client left open', () => {
       { mode: 0o600 },
     );
     const { said, unsettled } = await recover([{ username: 'bob', id: 7 }]);
-    expect(unsettled.unknown).toEqual([{ username: 'bob', id: 7 }]);
+    expect(unsettled.unknown).toEqual([{ kind: 'client', name: 'bob', id: 7 }]);
     expect(await current('bob')).toEqual({ current: undefined, open: [1, 2] });
     expect(said.map((m) => m.text)).toEqual([expect.stringContaining(`(written ahead at ${path}:1, ${path}:2)`)]);
   });
@@ -147,7 +149,7 @@ describe('a reset left pending for a client the panel lists', () => {
       { mode: 0o600 },
     );
     const { said, unsettled } = await recover([{ username: 'carol', id: 3 }]);
-    expect(unsettled.unknown).toEqual([{ username: 'carol', id: 3 }]);
+    expect(unsettled.unknown).toEqual([{ kind: 'client', name: 'carol', id: 3 }]);
     expect(said).toEqual([
       {
         kind: 'note',

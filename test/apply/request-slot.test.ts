@@ -53,8 +53,8 @@ describe('apply: the slot covers the request only', () => {
       events.push(`${what} ${username}`);
     };
     const slow: SecretsSink = {
-      intend: (entry) => write('intent', entry.username),
-      record: (entry) => write('record', entry.username),
+      intend: (entry) => write('intent', entry.name),
+      record: (entry) => write('record', entry.name),
       refused: () => Promise.resolve(),
     };
     const adapter = panelAdapter(panel, {

@@ -106,6 +106,8 @@ describe('resetPasswords', () => {
     await file.record({
       created_at: 't',
       panel_url: panel.baseUrl,
+      kind: 'client',
+      name: 'alice',
       username: 'alice',
       id: 2,
       password: 'Old-Password-Of-Alice-01',
@@ -157,6 +159,8 @@ describe('resetPasswords', () => {
     await file.record({
       created_at: 't',
       panel_url: panel.baseUrl,
+      kind: 'client',
+      name: 'alice',
       username: 'alice',
       id: 2,
       password: 'Old-Password-Of-Alice-01',

@@ -140,6 +140,8 @@ describe('a refusal after an attempt without an answer', () => {
       intent_id: 'earlier',
       at: 't',
       panel_url: panel.baseUrl,
+      kind: 'client',
+      name: 'alice',
       username: 'alice',
       pending_password: 'Earlier-Runs-Password-01',
     });
@@ -175,6 +177,8 @@ describe('a refusal after an attempt without an answer', () => {
       intent_id: 'earlier',
       at: 't',
       panel_url: panel.baseUrl,
+      kind: 'client',
+      name: 'alice',
       username: 'alice',
       pending_password_age: 'AGE-ARMORED',
     });
@@ -232,6 +236,8 @@ describe('a refusal after an attempt without an answer', () => {
       intent_id: 'earlier',
       at: 't',
       panel_url: panel.baseUrl,
+      kind: 'client',
+      name: 'alice',
       username: 'alice',
       pending_password: 'Earlier-Runs-Password-02',
     });

@@ -198,10 +198,10 @@ describe('recovery after an interrupted apply', () => {
       { username: 'carol', id: 4 },
     ];
     const found = await findLostIntents(path, URL, live);
-    expect(found.lost).toEqual([{ username: 'carol', id: 4 }]);
+    expect(found.lost).toEqual([{ kind: 'client', name: 'carol', id: 4 }]);
     expect(found.recovered).toEqual([
-      { username: 'alice', id: 2, line: 1, pending: { password: 'sent-with-the-post' } },
-      { username: 'bob', id: 3, line: 2, pending: { password_age: 'AGE-ARMORED' } },
+      { kind: 'client', name: 'alice', id: 2, line: 1, pending: { password: 'sent-with-the-post' } },
+      { kind: 'client', name: 'bob', id: 3, line: 2, pending: { password_age: 'AGE-ARMORED' } },
     ]);
     await closeLostIntents(path, URL, found, () => new Date(at));
     const records = parseJournal(await readFile(path, 'utf8'))
@@ -209,12 +209,20 @@ describe('recovery after an interrupted apply', () => {
       .map((l) => (l.kind === 'unreadable' ? l.why : l.entry));
     // carol's password was never seen: her intent stays open, for apply to give her a new one.
     expect(records).toEqual([
-      created('alice', 2, 'sent-with-the-post'),
-      { created_at: at, panel_url: URL, username: 'bob', id: 3, password_age: 'AGE-ARMORED' },
+      { ...created('alice', 2, 'sent-with-the-post'), kind: 'client', name: 'alice' },
+      {
+        created_at: at,
+        panel_url: URL,
+        kind: 'client',
+        name: 'bob',
+        username: 'bob',
+        id: 3,
+        password_age: 'AGE-ARMORED',
+      },
     ]);
     // Settled: nothing to do the second time but carol's; dave (not on the panel) stays pending.
     const again = await findLostIntents(path, URL, live);
-    expect([again.lost, again.recovered]).toEqual([[{ username: 'carol', id: 4 }], []]);
+    expect([again.lost, again.recovered]).toEqual([[{ kind: 'client', name: 'carol', id: 4 }], []]);
     expect(standing(await readFile(path, 'utf8')).dave).toEqual({
       current: undefined,
       pending: 'not-created',

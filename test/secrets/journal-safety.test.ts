@@ -24,6 +24,8 @@ const URL = 'https://panel.example/api/v2';
 const record = (username: string, id: number, password = `pw-${username}`) => ({
   created_at: '2026-01-01T00:00:00.000Z',
   panel_url: URL,
+  kind: 'client' as const,
+  name: username,
   username,
   id,
   password,
@@ -114,7 +116,7 @@ describe('lines nobody can read, and intents the panel refused', () => {
       mode: 0o600,
     });
     const { lost, skipped } = await findLostIntents(path, URL, [{ username: 'alice', id: 7 }]);
-    expect(lost).toEqual([{ username: 'alice', id: 7 }]);
+    expect(lost).toEqual([{ kind: 'client', name: 'alice', id: 7 }]);
     expect(skipped.map((l) => [l.line, l.why])).toEqual([
       [1, 'not a JSON object'],
       [2, 'not a JSON object'],
@@ -126,15 +128,32 @@ describe('lines nobody can read, and intents the panel refused', () => {
   it('an intent closed as refused is not a lost password', async () => {
     const path = join(dir, 'secrets.jsonl');
     const file = await SecretsFile.open(path);
-    await file.intend({ intent: 'create_client', intent_id: 'i1', at: 't', panel_url: URL, username: 'alice' });
+    await file.intend({
+      intent: 'create_client',
+      intent_id: 'i1',
+      at: 't',
+      panel_url: URL,
+      kind: 'client',
+      name: 'alice',
+      username: 'alice',
+    });
     await file.refused({
       at: 't',
       panel_url: URL,
+      kind: 'client',
+      name: 'alice',
       username: 'alice',
       intent_id: 'i1',
       refused: 'POST /api/v2/clients answered 422',
     });
-    await file.intend({ intent: 'create_client', at: 't', panel_url: URL, username: 'bob' });
+    await file.intend({
+      intent: 'create_client',
+      at: 't',
+      panel_url: URL,
+      kind: 'client',
+      name: 'bob',
+      username: 'bob',
+    });
     await file.close();
     expect([...(await unansweredIntents(path, URL))]).toEqual(['bob']);
     expect(parseJournal(await readFile(path, 'utf8')).map((l) => l.kind)).toEqual(['intent', 'refused', 'intent']);

@@ -17,6 +17,8 @@ const URL = 'https://panel.example/api/v2';
 const record = (username: string, id: number) => ({
   created_at: '2026-01-01T00:00:00.000Z',
   panel_url: URL,
+  kind: 'client' as const,
+  name: username,
   username,
   id,
   password: `pw-${username}`,
@@ -27,14 +29,14 @@ describe('SecretsFile', () => {
     const path = join(dir, 's.jsonl');
     const file = await SecretsFile.open(path);
     await Promise.all([
-      file.intend({ intent: 'create_client', at: 't', panel_url: URL, username: 'a' }),
+      file.intend({ intent: 'create_client', at: 't', panel_url: URL, kind: 'client', name: 'a', username: 'a' }),
       file.record(record('a', 1)),
       file.record(record('b', 2)),
     ]);
     await file.close();
     expect(((await stat(path)).mode & 0o777).toString(8)).toBe('600');
     expect((await readFile(path, 'utf8')).split('\n')).toEqual([
-      JSON.stringify({ intent: 'create_client', at: 't', panel_url: URL, username: 'a' }),
+      JSON.stringify({ intent: 'create_client', at: 't', panel_url: URL, kind: 'client', name: 'a', username: 'a' }),
       JSON.stringify(record('a', 1)),
       JSON.stringify(record('b', 2)),
       '',

@@ -1,4 +1,5 @@
 /** The client as a kind of the table (../index.ts): what the stages ask of a client's change. */
+import { USERNAME_PATTERN } from '../../names.js';
 import { type Kind, kindWeight } from '../kind.js';
 import {
   CLIENT_DELETE_TAKES,
@@ -18,7 +19,14 @@ import type { ClientField } from './fields.js';
 export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientChangeJson> = {
   name: 'client',
   noun: CLIENT_NOUN,
-  secret: true,
+  secret: {
+    journalKind: 'client',
+    panelMakesOne: true,
+    namePattern: USERNAME_PATTERN,
+    nameRule: 'usernames start with a lowercase letter, then lowercase letters, digits, - and _ (at most 32)',
+    withPassword: (request, password) => ({ ...request, body: { ...request.body, password } }),
+    resetRequest: (id, password) => ({ method: 'PUT', path: `/clients/${id}`, body: { password } }),
+  },
   request: clientRequest,
   facts: clientFacts,
   toJson: clientToJson,

@@ -25,7 +25,7 @@ import { SETTINGS_EXPORT } from './export-edits.js';
 export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainChangeJson> = {
   name: 'domain',
   noun: DOMAIN_NOUN,
-  secret: false,
+  secret: undefined,
   request: domainRequest,
   facts: domainFacts,
   toJson: domainToJson,

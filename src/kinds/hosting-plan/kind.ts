@@ -21,7 +21,7 @@ import { PLANS_EXPORT } from './export-edits.js';
 export const HOSTING_PLAN_KIND: Kind<'hosting_plan', HostingPlanChange, HostingPlanFactIndex, HostingPlanChangeJson> = {
   name: 'hosting_plan',
   noun: HOSTING_PLAN_NOUN,
-  secret: false,
+  secret: undefined,
   request: (change) => hostingPlanRequest(change),
   facts: hostingPlanFacts,
   toJson: hostingPlanToJson,

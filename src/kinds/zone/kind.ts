@@ -22,7 +22,7 @@ import { ZONE_EXPORT } from './export-edits.js';
 export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJson> = {
   name: 'dns_zone',
   noun: ZONE_NOUN,
-  secret: false,
+  secret: undefined,
   request: (change) => zoneRequest(change),
   facts: zoneFacts,
   toJson: zoneToJson,
