@@ -4,8 +4,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Answer } from './answer.js';
-import type { Body } from './routes.js';
+import type { Answer, Body } from './answer.js';
 
 export const BASE_PATH = '/api/v2';
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -37,6 +37,7 @@
 import { createHash } from 'node:crypto';
 import { isRecord } from '../util.js';
 import type { Answer } from './answer.js';
+import type { ListRule } from './table.js';
 
 /**
  * A domain as zones read it: the part of the store's record they need (store.ts's SimDomain is
@@ -52,7 +53,7 @@ export interface ZoneDomain {
 }
 
 /** The store as zones use it (store.ts's SimStore is one). */
-interface ZoneStore<D extends ZoneDomain = ZoneDomain> {
+export interface ZoneStore<D extends ZoneDomain = ZoneDomain> {
   readonly domains: ReadonlyMap<number, D>;
   readonly zones: ReadonlyMap<number, SimZone>;
   setZone(id: number, zone: SimZone): void;
@@ -89,6 +90,21 @@ export interface SimZone {
 export interface SimZoneRecord extends SimZone {
   readonly id: number;
 }
+
+/** The store list of zones (table.ts), by domain id: a zone goes with its domain. */
+export const ZONE_LISTS = {
+  zones: {
+    fields: ['id', 'dkim_record'],
+    optional: true,
+    value: (record: SimZoneRecord): SimZone => {
+      const zone: { -readonly [K in keyof SimZoneRecord]?: SimZoneRecord[K] } = { ...record };
+      delete zone.id;
+      return zone as SimZone;
+    },
+    record: (id: number, zone: SimZone): SimZoneRecord => ({ id, ...zone }),
+    ownedBy: 'domains',
+  },
+} as const satisfies { zones: ListRule<SimZoneRecord, SimZone> };
 
 /** A seed domain's `dns`: records replace the defaults, and the zone is then custom unless it says otherwise. */
 export interface SimulatorSeedDns {
