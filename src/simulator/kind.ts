@@ -51,19 +51,51 @@ export interface SeedContext {
   readonly now: Date;
   /** Refuses the seed: a usage error naming its source. */
   readonly fail: (message: string) => never;
+  /** The seed parts of the kinds under a kind (their ChildSeedPart). */
+  readonly children: (kind: KindName) => SeedChildren;
 }
 
 /** A kind's part of the seed (seed.ts): top-level keys of its own. */
 export interface SeedPart<S extends object> {
   /** The seed's top-level keys it reads; a seed with a key no kind reads is refused. */
   readonly keys: readonly string[];
-  /** Its part of a seed file's JSON, pushing each problem ("clients[0].plan must be a string"). */
-  parse(json: Readonly<Record<string, unknown>>, problems: string[]): S;
+  /**
+   * Its part of a seed file's JSON, pushing each problem ("clients[0].plan must be a string");
+   * `children` as in SeedContext.
+   */
+  parse(json: Readonly<Record<string, unknown>>, problems: string[], children: (kind: KindName) => SeedChildren): S;
   /**
    * Adds its records to a fresh store, after the kinds listed before it. Checks again what
    * `parse` checked: a seed given in code (startSimulator's `seed`) skips parseSeed.
    */
   build(seed: S, store: SimStore, context: SeedContext): void;
+}
+
+/**
+ * A kind's part of the seed items of the kind above it: one key of each item (a client's
+ * `domains`, a domain's `dns`). `where` is always the parent item's place (`clients[0]`); the
+ * part adds its key to it.
+ */
+export interface ChildSeedPart {
+  readonly parent: KindName;
+  readonly key: string;
+  /** The key's value checked, pushing each problem; what the parsed item keeps. */
+  parse(value: unknown, where: string, problems: string[], children: (kind: KindName) => SeedChildren): unknown;
+  /** Checked again (a seed given in code skips parseSeed) before the parent's record is added: the first problem. */
+  check?(value: unknown, where: string): string | undefined;
+  /** After the parent's record is added: adds its own (`value` may be undefined: the key is absent). */
+  build(value: unknown, parent: { readonly id: number }, store: SimStore, where: string, context: SeedContext): void;
+}
+
+/** The child parts of one kind, taken together (seed.ts makes it). */
+export interface SeedChildren {
+  /** Their keys, in the order of kinds/index.ts. */
+  readonly keys: readonly string[];
+  /** Each key an item gives, parsed; problems are pushed. */
+  parse(item: Readonly<Record<string, unknown>>, where: string, problems: string[]): Record<string, unknown>;
+  /** The first problem of the keys an item gives, or undefined. */
+  check(item: object, where: string): string | undefined;
+  build(item: object, parent: { readonly id: number }, store: SimStore, where: string, context: SeedContext): void;
 }
 
 /** A kind's part of the state file (state-file.ts), whose format stays that of version 1. */
@@ -82,5 +114,6 @@ export interface SimKind<S extends object = object, N extends KindName = KindNam
   /** The routes it serves, by the first segment of the path after /api/v2. */
   readonly routes: Readonly<Record<string, SimRoute>>;
   readonly seed?: SeedPart<S>;
+  readonly childSeed?: ChildSeedPart;
   readonly stateFile?: StatePart;
 }

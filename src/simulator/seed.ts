@@ -5,7 +5,8 @@
  */
 import { ProvisionError } from '../errors.js';
 import { isRecord } from '../util.js';
-import type { SeedContext } from './kind.js';
+import type { KindName } from '../kinds/index.js';
+import type { ChildSeedPart, SeedChildren, SeedContext } from './kind.js';
 import type { ClientSeed } from './kinds/client.js';
 import type { PlanSeed } from './kinds/hosting-plan.js';
 import { SIM_KIND_LIST } from './kinds/index.js';
@@ -38,7 +39,7 @@ export function parseSeed(json: unknown, source: string): SimulatorSeed {
   for (const key of Object.keys(json)) {
     if (!allowed.includes(key)) problems.push(`seed: unknown key "${key}" (allowed: ${allowed.join(', ')})`);
   }
-  const parts = SIM_KIND_LIST.map((kind) => kind.seed?.parse(json, problems) ?? {});
+  const parts = SIM_KIND_LIST.map((kind) => kind.seed?.parse(json, problems, childrenOf) ?? {});
   if (problems.length > 0) {
     throw new ProvisionError('usage', `${source}: invalid simulator seed: ${problems.join('; ')}`);
   }
@@ -61,7 +62,36 @@ export function storeFromSeed(
         hint: 'fix the simulator seed: clients name existing hosting plans, names are unique',
       });
     },
+    children: childrenOf,
   };
   for (const kind of SIM_KIND_LIST) kind.seed?.build(seed, store, context);
   return store;
+}
+
+/** The child seed parts of the kinds under `parent`, taken together. */
+function childrenOf(parent: KindName): SeedChildren {
+  const parts: ChildSeedPart[] = SIM_KIND_LIST.flatMap((kind) =>
+    kind.childSeed?.parent === parent ? [kind.childSeed] : [],
+  );
+  const given = (item: object): ChildSeedPart[] =>
+    parts.filter((part) => (item as Record<string, unknown>)[part.key] !== undefined);
+  return {
+    keys: parts.map((part) => part.key),
+    parse: (item, where, problems) =>
+      Object.fromEntries(
+        given(item)
+          .map((part) => [part.key, part.parse(item[part.key], where, problems, childrenOf)] as const)
+          .filter(([, value]) => value !== undefined),
+      ),
+    check: (item, where) => {
+      for (const part of given(item)) {
+        const problem = part.check?.((item as Record<string, unknown>)[part.key], where);
+        if (problem !== undefined) return problem;
+      }
+      return undefined;
+    },
+    build: (item, record, store, where, context) => {
+      for (const part of parts) part.build((item as Record<string, unknown>)[part.key], record, store, where, context);
+    },
+  };
 }

@@ -25,18 +25,11 @@ import { randomBytes } from 'node:crypto';
 import { USERNAME_PATTERN } from '../../names.js';
 import { isRecord } from '../../util.js';
 import { type Answer, error, notAllowed, notFound, ok } from '../answer.js';
-import type { RouteOptions, SimKind } from '../kind.js';
+import type { RouteOptions, SeedChildren, SimKind } from '../kind.js';
 import { type SimStore, timestamp } from '../store.js';
 import type { SimClient } from './client-records.js';
 import { collection } from './collection.js';
-import {
-  addSeedDomains,
-  addSystemDomain,
-  deleted,
-  removeDomain,
-  seedDomains,
-  type SimulatorSeedDomain,
-} from './domain.js';
+import { addSystemDomain, deleted, removeDomain, type SimulatorSeedDomain } from './domain.js';
 
 export interface ClientSeed {
   /** Default: ['admin']. */
@@ -237,12 +230,12 @@ export const CLIENT_SIM: SimKind<ClientSeed, 'client'> = {
   },
   seed: {
     keys: ['admins', 'clients'],
-    parse: (json, problems) => {
+    parse: (json, problems, children) => {
       const { admins } = json;
       const strings =
         admins === undefined || (Array.isArray(admins) && admins.every((item) => typeof item === 'string'));
       if (!strings) problems.push('admins must be an array of strings');
-      const clients = seedClients(json.clients, problems);
+      const clients = seedClients(json.clients, problems, children('client'));
       return { ...(strings && admins !== undefined ? { admins } : {}), clients };
     },
     build: (seed, store, context) => {
@@ -273,14 +266,14 @@ export const CLIENT_SIM: SimKind<ClientSeed, 'client'> = {
           now,
         );
         if (context.systemDomains) addSystemDomain(store, client, now);
-        addSeedDomains(store, client, seedClient.domains ?? [], where, context);
+        context.children('client').build(seedClient, client, store, where, context);
       }
     },
   },
 };
 
 /** The seed's `clients`; problems are pushed. */
-function seedClients(value: unknown, problems: string[]): SimulatorSeedClient[] {
+function seedClients(value: unknown, problems: string[], children: SeedChildren): SimulatorSeedClient[] {
   const clients: SimulatorSeedClient[] = [];
   if (value !== undefined && !Array.isArray(value)) problems.push('clients must be an array');
   for (const [index, item] of (Array.isArray(value) ? (value as unknown[]) : []).entries()) {
@@ -289,7 +282,7 @@ function seedClients(value: unknown, problems: string[]): SimulatorSeedClient[] 
       problems.push(`${where} must be an object`);
       continue;
     }
-    const allowed = ['username', 'plan', 'email', 'suspended', 'language', 'domains'];
+    const allowed = ['username', 'plan', 'email', 'suspended', 'language', ...children.keys];
     for (const key of Object.keys(item))
       if (!allowed.includes(key)) problems.push(`${where}: unknown key "${key}" (allowed: ${allowed.join(', ')})`);
     const { username, plan, email, suspended, language } = item;
@@ -299,7 +292,7 @@ function seedClients(value: unknown, problems: string[]): SimulatorSeedClient[] 
     if (suspended !== undefined && typeof suspended !== 'boolean')
       problems.push(`${where}.suspended must be true or false`);
     if (language !== undefined && typeof language !== 'string') problems.push(`${where}.language must be a string`);
-    const domains = seedDomains(item.domains, `${where}.domains`, problems);
+    const below = children.parse(item, where, problems);
     if (typeof username === 'string') {
       clients.push({
         username,
@@ -307,7 +300,7 @@ function seedClients(value: unknown, problems: string[]): SimulatorSeedClient[] 
         ...(typeof email === 'string' ? { email } : {}),
         ...(typeof suspended === 'boolean' ? { suspended } : {}),
         ...(typeof language === 'string' ? { language } : {}),
-        ...(domains === undefined ? {} : { domains }),
+        ...below,
       });
     }
   }

@@ -28,9 +28,9 @@ import {
   settingsProblem,
   withSettings,
 } from '../domain-settings.js';
-import type { RouteOptions, SeedContext, SimKind } from '../kind.js';
+import type { RouteOptions, SeedChildren, SeedContext, SimKind } from '../kind.js';
 import { type SimStore, timestamp } from '../store.js';
-import { addZoneOf, dropZoneOf, seedDnsProblem, seededZone, type SimulatorSeedDns, storeZone } from '../zones.js';
+import { addZoneOf, dropZoneOf, type SimulatorSeedDns } from '../zones.js';
 import type { SimClient } from './client-records.js';
 import { collection } from './collection.js';
 import type { SimDomain } from './domain-records.js';
@@ -211,10 +211,11 @@ export function deleted(id: number, options: RouteOptions): Answer {
 }
 
 /** A seed client's `domains`: each a name, or an object with `name` and settings; problems are pushed. */
-export function seedDomains(
+function seedDomains(
   value: unknown,
   where: string,
   problems: string[],
+  children: SeedChildren,
 ): readonly (string | SimulatorSeedDomain)[] | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value)) {
@@ -222,7 +223,7 @@ export function seedDomains(
     return undefined;
   }
   const domains: (string | SimulatorSeedDomain)[] = [];
-  const allowed = ['name', ...SETTING_KEYS, 'dns'];
+  const allowed = ['name', ...SETTING_KEYS, ...children.keys];
   for (const [index, item] of (value as unknown[]).entries()) {
     const at = `${where}[${index}]`;
     if (typeof item === 'string') {
@@ -230,7 +231,7 @@ export function seedDomains(
       continue;
     }
     if (!isRecord(item)) {
-      problems.push(`${at} must be a name or an object {"name", "php_version", "security", "target", "dns"}`);
+      problems.push(`${at} must be a name or an object {${allowed.map((key) => `"${key}"`).join(', ')}}`);
       continue;
     }
     for (const key of Object.keys(item))
@@ -239,43 +240,38 @@ export function seedDomains(
     if (typeof item.name !== 'string') problems.push(`${at}.name must be a string`);
     const problem = settingsProblem(item);
     if (problem !== undefined) problems.push(`${at}.${problem.field} ${problem.fault}`);
-    const dnsProblem = item.dns === undefined ? undefined : seedDnsProblem(item.dns, `${at}.dns`);
-    if (dnsProblem !== undefined) problems.push(dnsProblem);
-    else if (problem === undefined && typeof item.name === 'string')
-      domains.push({
-        name: item.name,
-        ...settingsOf(item),
-        ...(item.dns === undefined ? {} : { dns: item.dns as SimulatorSeedDns }),
-      });
+    const before = problems.length;
+    const below = children.parse(item, at, problems);
+    if (problems.length === before && problem === undefined && typeof item.name === 'string')
+      domains.push({ name: item.name, ...settingsOf(item), ...below });
   }
   return domains;
 }
 
 /** Adds a seed client's domains, in order (`where`: the client's place in the seed, `clients[0]`). */
-export function addSeedDomains(
+function addSeedDomains(
   store: SimStore,
-  client: SimClient,
+  client: { readonly id: number },
   items: readonly (string | SimulatorSeedDomain)[],
   where: string,
-  { fail, now }: SeedContext,
+  context: SeedContext,
 ): void {
+  const { fail, now } = context;
+  const children = context.children('domain');
   for (const [at, item] of items.entries()) {
     const domain = typeof item === 'string' ? { name: item } : item;
+    const place = `${where}.domains[${at}]`;
     // Checked again: a seed given in code (startSimulator's `seed`) skips parseSeed.
     const problem = settingsProblem(domain);
-    if (problem !== undefined) fail(`${where}.domains[${at}].${problem.field} ${problem.fault}`);
-    const dnsProblem = domain.dns === undefined ? undefined : seedDnsProblem(domain.dns, `${where}.domains[${at}].dns`);
-    if (dnsProblem !== undefined) fail(dnsProblem);
+    if (problem !== undefined) fail(`${place}.${problem.field} ${problem.fault}`);
+    const below = children.check(domain, place);
+    if (below !== undefined) fail(below);
     const check = checkNewDomain(store, domain.name, client.id);
     if ('status' in check) fail(`${where}: ${check.message}`);
     else {
       const settings = settingsOf(domain);
       const added = addDomain(store, { name: check.name, idUser: client.id, system: false, settings }, now);
-      const zone = store.zones.get(added.id);
-      if (domain.dns === undefined) continue;
-      if (zone === undefined)
-        fail(`${where}.domains[${at}].dns: '${added.domain}' is a subdomain: give its records in its parent's dns`);
-      else storeZone(zoneStore(store), added.id, seededZone(zone, domain.dns));
+      children.build(domain, added, store, place, context);
     }
   }
 }
@@ -292,6 +288,14 @@ export const DOMAIN_SIM: SimKind<object, 'domain'> = {
       update: updateDomain,
       remove: deleteDomain,
     }),
+  },
+  childSeed: {
+    parent: 'client',
+    key: 'domains',
+    parse: (value, where, problems, children) => seedDomains(value, `${where}.domains`, problems, children('domain')),
+    build: (value, client, store, where, context) => {
+      addSeedDomains(store, client, (value ?? []) as readonly (string | SimulatorSeedDomain)[], where, context);
+    },
   },
   stateFile: {
     /**

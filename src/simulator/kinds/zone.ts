@@ -7,7 +7,17 @@ import { decoded, error, notAllowed, notFound } from '../answer.js';
 import type { SimKind, SimRoute } from '../kind.js';
 import type { SimStore } from '../store.js';
 import type { SimDomain } from './domain-records.js';
-import { raceZone, readZone, regeneratedZone, writeZone, type ZoneStore } from '../zones.js';
+import {
+  raceZone,
+  readZone,
+  regeneratedZone,
+  seedDnsProblem,
+  seededZone,
+  type SimulatorSeedDns,
+  storeZone,
+  writeZone,
+  type ZoneStore,
+} from '../zones.js';
 
 /** The store as the zone rules use it. */
 export function zoneStore(store: SimStore): ZoneStore<SimDomain> {
@@ -52,6 +62,26 @@ const dns: SimRoute = (store, { method, segments, body }) => {
 export const ZONE_SIM: SimKind<object, 'dns_zone'> = {
   name: 'dns_zone',
   routes: { dns },
+  // A seed domain's `dns` (not a subdomain's: its records live in its parent's zone).
+  childSeed: {
+    parent: 'domain',
+    key: 'dns',
+    parse: (value, where, problems) => {
+      const problem = seedDnsProblem(value, `${where}.dns`);
+      if (problem !== undefined) problems.push(problem);
+      return value;
+    },
+    check: (value, where) => seedDnsProblem(value, `${where}.dns`),
+    build: (value, domain, store, where, { fail }) => {
+      if (value === undefined) return;
+      const zone = store.zones.get(domain.id);
+      if (zone === undefined)
+        fail(
+          `${where}.dns: '${store.domains.get(domain.id)?.domain ?? ''}' is a subdomain: give its records in its parent's dns`,
+        );
+      else storeZone(zoneStore(store), domain.id, seededZone(zone, value as SimulatorSeedDns));
+    },
+  },
   stateFile: {
     // A file from before zones: every top-level domain gets the zone a panel would have made.
     afterLoad: (store) => {
