@@ -77,6 +77,11 @@ export class SimStore implements SimulatorState {
     return this.tables[list].named(name);
   }
 
+  /** A value by its index key, for a name already in the list's form (no `lookup`: it costs). */
+  keyed<L extends ListName>(list: L, key: string): ValueOf<L> | undefined {
+    return this.tables[list].keyed(key);
+  }
+
   /** A list's records whole, in creation order (what a snapshot holds). */
   records<L extends ListName>(list: L): RecordOf<L>[] {
     return this.tables[list].records();

@@ -48,6 +48,11 @@ export class SimTable<R extends { readonly id: number }, V> {
     return this.byName.get(this.rule.lookup === undefined ? name : this.rule.lookup(name));
   }
 
+  /** A value by its index key as stored: a name already in the list's form. */
+  keyed(key: string): V | undefined {
+    return this.byName.get(key);
+  }
+
   set(record: R): void {
     const value = this.rule.value(record);
     const { key } = this.rule;

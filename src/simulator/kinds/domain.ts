@@ -62,7 +62,7 @@ function checkNewDomain(store: SimStore, domain: string, idUser: number): Refusa
   const normal = normalizeDomain(domain);
   if ('problem' in normal) return { status: 400, message: `The domain '${domain}' is invalid: it ${normal.problem}.` };
   if (!store.clients.has(idUser)) return { status: 404, message: `The client with id_user ${idUser} was not found.` };
-  if (store.named('domains', normal.name) !== undefined)
+  if (store.keyed('domains', normal.name) !== undefined)
     return { status: 400, message: `The domain '${domain}' already exists.` };
   return normal;
 }
@@ -81,7 +81,7 @@ function addDomain(
   let parent: SimDomain | undefined = input.idParent === undefined ? undefined : store.domains.get(input.idParent);
   const labels = input.idParent === undefined ? input.name.split('.') : [];
   for (let i = 1; i < labels.length - 1 && parent === undefined; i++) {
-    const candidate = store.named('domains', labels.slice(i).join('.'));
+    const candidate = store.keyed('domains', labels.slice(i).join('.'));
     if (candidate?.id_user === input.idUser) parent = candidate;
   }
   const extras = domainExtras(store.clients.get(input.idUser)?.username ?? '', input.name);
