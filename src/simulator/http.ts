@@ -1,6 +1,7 @@
 /**
  * The simulator's HTTP plumbing: paths under /api/v2, request bodies (bounded), answers (with
- * a slow-body fault), and the constant-time key check. What a request does is routes.ts's job.
+ * a slow-body fault), and the constant-time key check. What a request does is routes.ts's job
+ * and the kinds' modules' (kinds/).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
