@@ -47,6 +47,11 @@ export function notAllowed(method: string, path: string, allowed: readonly strin
   });
 }
 
+/** A DELETE's answer: 200 with `{"id"}`, or 204 without a body with `deleteStatus: 204`. */
+export function deleted(id: number, deleteStatus: 200 | 204): Answer {
+  return deleteStatus === 204 ? { status: 204, mutated: true } : { status: 200, json: { id }, mutated: true };
+}
+
 /** A path segment percent-decoded (only: '+' stays a plus sign), or undefined when it is not validly encoded. */
 export function decoded(segment: string | undefined): string | undefined {
   try {

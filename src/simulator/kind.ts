@@ -42,6 +42,7 @@ export interface SimRequest {
   readonly segments: readonly string[];
   readonly body: Body;
   readonly options: RouteOptions;
+  readonly family: Family;
 }
 
 export type SimRoute = (store: SimStore, request: SimRequest) => Answer;
@@ -53,6 +54,29 @@ export interface SeedContext {
   readonly fail: (message: string) => never;
   /** The seed parts of the kinds under a kind (their ChildSeedPart). */
   readonly children: (kind: KindName) => SeedChildren;
+  readonly family: Family;
+}
+
+/** When a record of a kind comes or goes, what the kinds under it do (their ParentHooks). */
+export interface Family {
+  /** A record of `parent` was created (by a request or the seed). */
+  created(parent: KindName, store: SimStore, record: { readonly id: number }, when: Arrival): void;
+  /** A record of `parent` is about to be deleted: what belongs to it goes first, each its own change. */
+  removing(parent: KindName, store: SimStore, id: number): void;
+}
+
+/** When and how a record was created, for the kinds under it. */
+export interface Arrival {
+  readonly now: Date;
+  /** The simulator's `systemDomains` option. */
+  readonly systemDomains: boolean;
+}
+
+/** What a kind does when a record of the kind above it comes or goes (a client's system domain, its domains). */
+export interface ParentHooks {
+  readonly parent: KindName;
+  created?(store: SimStore, parent: { readonly id: number }, when: Arrival): void;
+  removing?(store: SimStore, parentId: number): void;
 }
 
 /** A kind's part of the seed (seed.ts): top-level keys of its own. */
@@ -115,5 +139,7 @@ export interface SimKind<S extends object = object, N extends KindName = KindNam
   readonly routes: Readonly<Record<string, SimRoute>>;
   readonly seed?: SeedPart<S>;
   readonly childSeed?: ChildSeedPart;
+  /** Its part in the life of the records of the kind above it. */
+  readonly follows?: ParentHooks;
   readonly stateFile?: StatePart;
 }

@@ -4,7 +4,7 @@
  */
 import { type Answer, type Body, notAllowed, notFound, ok } from './answer.js';
 import type { RouteOptions } from './kind.js';
-import { SIM_ROUTES } from './kinds/index.js';
+import { SIM_FAMILY, SIM_ROUTES } from './kinds/index.js';
 import type { SimStore } from './store.js';
 
 export type { Body } from './answer.js';
@@ -36,5 +36,7 @@ export function route(
       : notAllowed(method, path, ['GET']);
   }
   const handler = first === undefined ? undefined : SIM_ROUTES.get(first);
-  return handler === undefined ? notFound(path) : handler(store, { method, segments, body, options });
+  return handler === undefined
+    ? notFound(path)
+    : handler(store, { method, segments, body, options, family: SIM_FAMILY });
 }

@@ -9,7 +9,7 @@ import type { KindName } from '../kinds/index.js';
 import type { ChildSeedPart, SeedChildren, SeedContext } from './kind.js';
 import type { ClientSeed } from './kinds/client.js';
 import type { PlanSeed } from './kinds/hosting-plan.js';
-import { SIM_KIND_LIST } from './kinds/index.js';
+import { SIM_FAMILY, SIM_KIND_LIST } from './kinds/index.js';
 import { SimStore } from './store.js';
 
 export type { SimulatorSeedClient } from './kinds/client.js';
@@ -63,6 +63,7 @@ export function storeFromSeed(
       });
     },
     children: childrenOf,
+    family: SIM_FAMILY,
   };
   for (const kind of SIM_KIND_LIST) kind.seed?.build(seed, store, context);
   return store;

@@ -24,12 +24,12 @@
 import { randomBytes } from 'node:crypto';
 import { USERNAME_PATTERN } from '../../names.js';
 import { isRecord } from '../../util.js';
-import { type Answer, error, notAllowed, notFound, ok } from '../answer.js';
-import type { RouteOptions, SeedChildren, SimKind } from '../kind.js';
+import { type Answer, deleted, error, notAllowed, notFound, ok } from '../answer.js';
+import type { RouteOptions, SeedChildren, SimKind, SimRequest } from '../kind.js';
 import { type SimStore, timestamp } from '../store.js';
 import type { SimClient } from './client-records.js';
 import { collection } from './collection.js';
-import { addSystemDomain, deleted, removeDomain, type SimulatorSeedDomain } from './domain.js';
+import type { SimulatorSeedDomain } from './domain.js';
 
 export interface ClientSeed {
   /** Default: ['admin']. */
@@ -109,7 +109,7 @@ function clientAnswer(client: SimClient, where: 'list' | 'record', options: Rout
   return rest;
 }
 
-function createClient(store: SimStore, body: Record<string, unknown>, options: RouteOptions): Answer {
+function createClient(store: SimStore, body: Record<string, unknown>, { options, family }: SimRequest): Answer {
   const { username, email, language, is_suspended: suspended, password } = body;
   const idHostingPlan = body.id_hosting_plan ?? undefined;
   if (typeof username !== 'string' || username === '')
@@ -145,7 +145,7 @@ function createClient(store: SimStore, body: Record<string, unknown>, options: R
     },
     now,
   );
-  if (options.systemDomains) addSystemDomain(store, client, now);
+  family.created('client', store, client, { now, systemDomains: options.systemDomains });
   if (typeof given === 'string') {
     // The password given is used; the answer then holds only the id (panel-api.md allows it).
     store.set('passwords', { id: client.id, password: given });
@@ -198,11 +198,11 @@ function updateClient(store: SimStore, id: number, body: unknown): Answer {
 }
 
 /** DELETE /clients/{id}: the client and every domain of it, system ones too, each its own change. */
-function deleteClient(store: SimStore, id: number, options: RouteOptions): Answer {
+function deleteClient(store: SimStore, id: number, { options, family }: SimRequest): Answer {
   if (!store.clients.has(id)) return error(404, 'The requested client was not found.');
-  for (const domain of [...store.domains.values()]) if (domain.id_user === id) removeDomain(store, domain.id);
+  family.removing('client', store, id);
   store.remove('clients', id);
-  return deleted(id, options);
+  return deleted(id, options.deleteStatus);
 }
 
 export const CLIENT_SIM: SimKind<ClientSeed, 'client'> = {
@@ -265,7 +265,7 @@ export const CLIENT_SIM: SimKind<ClientSeed, 'client'> = {
           },
           now,
         );
-        if (context.systemDomains) addSystemDomain(store, client, now);
+        context.family.created('client', store, client, context);
         context.children('client').build(seedClient, client, store, where, context);
       }
     },

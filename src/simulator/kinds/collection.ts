@@ -6,7 +6,7 @@
  */
 import { isRecord } from '../../util.js';
 import { type Answer, decoded, error, notAllowed, notFound, ok } from '../answer.js';
-import type { RouteOptions, SimRoute } from '../kind.js';
+import type { RouteOptions, SimRequest, SimRoute } from '../kind.js';
 import type { ListName, ValueOf } from '../lists.js';
 import type { SimStore } from '../store.js';
 
@@ -20,17 +20,18 @@ export interface Collection<L extends ListName> {
   /** GET of one record: what the answer shows of it. Default: the record. */
   shown?(record: ValueOf<L>, options: RouteOptions): unknown;
   /** POST with a JSON object. */
-  create(store: SimStore, body: Record<string, unknown>, options: RouteOptions): Answer;
+  create(store: SimStore, body: Record<string, unknown>, request: SimRequest): Answer;
   /** PUT /{collection}/{id}: the body (JSON; `{}` when empty). */
-  update(store: SimStore, id: number, body: unknown, options: RouteOptions): Answer;
+  update(store: SimStore, id: number, body: unknown, request: SimRequest): Answer;
   /** DELETE /{collection}/{id}. */
-  remove(store: SimStore, id: number, options: RouteOptions): Answer;
+  remove(store: SimStore, id: number, request: SimRequest): Answer;
 }
 
 const ID = /^[0-9]{1,15}$/;
 
 export function collection<L extends ListName>(c: Collection<L>): SimRoute {
-  return (store, { method, segments, body, options }) => {
+  return (store, request) => {
+    const { method, segments, body, options } = request;
     const [, second, third] = segments;
     const path = `/${segments.join('/')}`;
     if (segments.length === 1) {
@@ -43,7 +44,7 @@ export function collection<L extends ListName>(c: Collection<L>): SimRoute {
       if (body.kind === 'none') return error(400, 'The request body is missing: send a JSON object.');
       if (body.kind === 'invalid') return error(400, 'The request body is not valid JSON.');
       if (!isRecord(body.value)) return error(400, 'The request body must be a JSON object.');
-      return c.create(store, body.value, options);
+      return c.create(store, body.value, request);
     }
     const byName = segments.length === 3 && second === 'name';
     if (!(segments.length === 2 || byName)) return notFound(path);
@@ -52,7 +53,7 @@ export function collection<L extends ListName>(c: Collection<L>): SimRoute {
       const id = Number(second);
       if (body.kind === 'invalid') return error(400, 'The request body is not valid JSON.');
       const value = body.kind === 'json' ? body.value : {};
-      return method === 'PUT' ? c.update(store, id, value, options) : c.remove(store, id, options);
+      return method === 'PUT' ? c.update(store, id, value, request) : c.remove(store, id, request);
     }
     if (method !== 'GET') return notAllowed(method, path, byId ? ['GET', 'PUT', 'DELETE'] : ['GET']);
     let record: ValueOf<L> | undefined;

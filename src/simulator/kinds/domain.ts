@@ -18,7 +18,7 @@
 import { domainToUnicode } from 'node:url';
 import { isRecord } from '../../util.js';
 import { normalizeDomain } from '../../names.js';
-import { type Answer, error } from '../answer.js';
+import { type Answer, deleted, error } from '../answer.js';
 import {
   domainExtras,
   SETTING_KEYS,
@@ -28,7 +28,7 @@ import {
   settingsProblem,
   withSettings,
 } from '../domain-settings.js';
-import type { RouteOptions, SeedChildren, SeedContext, SimKind } from '../kind.js';
+import type { RouteOptions, SeedChildren, SeedContext, SimKind, SimRequest } from '../kind.js';
 import { type SimStore, timestamp } from '../store.js';
 import { addZoneOf, dropZoneOf, type SimulatorSeedDns } from '../zones.js';
 import type { SimClient } from './client-records.js';
@@ -111,21 +111,21 @@ function addDomain(
 }
 
 /** The system domain every new client gets when the option is on; skipped if the name is taken. */
-export function addSystemDomain(store: SimStore, client: SimClient, now: Date): void {
+function addSystemDomain(store: SimStore, client: SimClient, now: Date): void {
   const name = `${client.username.replaceAll('_', '-')}.${SYSTEM_DOMAIN_SUFFIX}`;
   const check = checkNewDomain(store, name, client.id);
   if ('name' in check) addDomain(store, { name: check.name, idUser: client.id, system: true }, now);
 }
 
 /** Removes a domain and its zone; a subdomain's default records leave its parent's zone (zones.ts). */
-export function removeDomain(store: SimStore, id: number): void {
+function removeDomain(store: SimStore, id: number): void {
   const domain = store.domains.get(id);
   if (domain === undefined) return;
   dropZoneOf(zoneStore(store), domain);
   store.remove('domains', id);
 }
 
-function createDomain(store: SimStore, body: Record<string, unknown>, options: RouteOptions): Answer {
+function createDomain(store: SimStore, body: Record<string, unknown>, { options }: SimRequest): Answer {
   const { domain, id_user: idUser } = body;
   if (typeof domain !== 'string' || domain === '')
     return error(400, "The field 'domain' is required and must be a string.");
@@ -193,7 +193,7 @@ function updateDomain(store: SimStore, id: number, body: unknown): Answer {
   return { status: 200, json: { id }, mutated: true };
 }
 
-function deleteDomain(store: SimStore, id: number, options: RouteOptions): Answer {
+function deleteDomain(store: SimStore, id: number, { options }: SimRequest): Answer {
   const domain = store.domains.get(id);
   if (domain === undefined) return error(404, 'The requested domain was not found.');
   if (domain.is_system_domain) return error(400, 'A system domain cannot be deleted.');
@@ -202,12 +202,7 @@ function deleteDomain(store: SimStore, id: number, options: RouteOptions): Answe
       return error(400, `The domain '${domain.domain}' has subdomains: delete them first.`);
   }
   removeDomain(store, id);
-  return deleted(id, options);
-}
-
-/** A DELETE's answer: 200 with `{"id"}`, or 204 without a body with `deleteStatus: 204`. */
-export function deleted(id: number, options: RouteOptions): Answer {
-  return options.deleteStatus === 204 ? { status: 204, mutated: true } : { status: 200, json: { id }, mutated: true };
+  return deleted(id, options.deleteStatus);
 }
 
 /** A seed client's `domains`: each a name, or an object with `name` and settings; problems are pushed. */
@@ -288,6 +283,17 @@ export const DOMAIN_SIM: SimKind<object, 'domain'> = {
       update: updateDomain,
       remove: deleteDomain,
     }),
+  },
+  // A client's system domain comes with it (`systemDomains`), and its domains go with it, system ones too.
+  follows: {
+    parent: 'client',
+    created: (store, { id }, { now, systemDomains }) => {
+      const client = store.clients.get(id);
+      if (systemDomains && client !== undefined) addSystemDomain(store, client, now);
+    },
+    removing: (store, idUser) => {
+      for (const domain of [...store.domains.values()]) if (domain.id_user === idUser) removeDomain(store, domain.id);
+    },
   },
   childSeed: {
     parent: 'client',

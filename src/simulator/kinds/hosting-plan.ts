@@ -63,7 +63,7 @@ export const HOSTING_PLAN_SIM: SimKind<PlanSeed, 'hosting_plan'> = {
       one: 'hosting plan',
       create: (store, body) => createPlan(planStore(store), body, error),
       update: (store, id, body) => updatePlan(planStore(store), id, body, error),
-      remove: (store, id, options) => deletePlan(planStore(store), id, options.deleteStatus, error),
+      remove: (store, id, { options }) => deletePlan(planStore(store), id, options.deleteStatus, error),
     }),
   },
   seed: {

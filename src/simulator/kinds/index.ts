@@ -4,7 +4,7 @@
  * order the seed is built in: hosting plans before the clients that name them.
  */
 import type { KindName } from '../../kinds/index.js';
-import type { SimKind } from '../kind.js';
+import type { Family, ParentHooks, SimKind } from '../kind.js';
 import { CLIENT_SIM } from './client.js';
 import { DOMAIN_SIM } from './domain.js';
 import { HOSTING_PLAN_SIM } from './hosting-plan.js';
@@ -19,6 +19,20 @@ export const SIM_KINDS = {
 
 /** The modules, in SIM_KINDS' order. */
 export const SIM_KIND_LIST: readonly SimKind[] = Object.values(SIM_KINDS);
+
+/** The hooks of the kinds that follow `parent`, in SIM_KINDS' order. */
+const followers = (parent: KindName): ParentHooks[] =>
+  SIM_KIND_LIST.flatMap((kind) => (kind.follows?.parent === parent ? [kind.follows] : []));
+
+/** The kinds' ParentHooks, for the routes and the seed to hand to the kinds above them. */
+export const SIM_FAMILY: Family = {
+  created: (parent, store, record, when) => {
+    for (const hooks of followers(parent)) hooks.created?.(store, record, when);
+  },
+  removing: (parent, store, id) => {
+    for (const hooks of followers(parent)) hooks.removing?.(store, id);
+  },
+};
 
 /** Each route's module, by the first segment of its path after /api/v2. */
 export const SIM_ROUTES: ReadonlyMap<string, SimKind['routes'][string]> = new Map(
