@@ -70,13 +70,15 @@ export interface Arrival {
   readonly now: Date;
   /** The simulator's `systemDomains` option. */
   readonly systemDomains: boolean;
+  /** For the records the hooks create in turn. */
+  readonly family: Family;
 }
 
 /** What a kind does when a record of the kind above it comes or goes (a client's system domain, its domains). */
 export interface ParentHooks {
   readonly parent: KindName;
   created?(store: SimStore, parent: { readonly id: number }, when: Arrival): void;
-  removing?(store: SimStore, parentId: number): void;
+  removing?(store: SimStore, parentId: number, family: Family): void;
 }
 
 /** A kind's part of the seed (seed.ts): top-level keys of its own. */

@@ -145,7 +145,7 @@ function createClient(store: SimStore, body: Record<string, unknown>, { options,
     },
     now,
   );
-  family.created('client', store, client, { now, systemDomains: options.systemDomains });
+  family.created('client', store, client, { now, systemDomains: options.systemDomains, family });
   if (typeof given === 'string') {
     // The password given is used; the answer then holds only the id (panel-api.md allows it).
     store.set('passwords', { id: client.id, password: given });

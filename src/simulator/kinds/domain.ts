@@ -1,8 +1,8 @@
 /**
  * The simulator's module of domains: /domains, the domains of the seed's clients (with their
  * zones' records), and domains of state files written before domains had settings. The record
- * is kinds/domain-records.ts's, its settings domain-settings.ts's; a domain's zone is
- * zones.ts's, which a new or deleted domain changes.
+ * is kinds/domain-records.ts's, its settings domain-settings.ts's; its zone follows it
+ * (kinds/zone.ts: the hooks of SimKind.follows).
  *
  * PUT and DELETE, as billing systems drive them (panel-api.md, "The account lifecycle"). Where
  * the API's description is silent, the simulator chooses:
@@ -28,13 +28,12 @@ import {
   settingsProblem,
   withSettings,
 } from '../domain-settings.js';
-import type { RouteOptions, SeedChildren, SeedContext, SimKind, SimRequest } from '../kind.js';
+import type { Arrival, Family, RouteOptions, SeedChildren, SeedContext, SimKind, SimRequest } from '../kind.js';
 import { type SimStore, timestamp } from '../store.js';
-import { addZoneOf, dropZoneOf, type SimulatorSeedDns } from '../zones.js';
+import type { SimulatorSeedDns } from '../zones.js';
 import type { SimClient } from './client-records.js';
 import { collection } from './collection.js';
 import type { SimDomain } from './domain-records.js';
-import { zoneStore } from './zone.js';
 
 /** The domain the simulator gives each new client, like a panel's system domain. */
 export const SYSTEM_DOMAIN_SUFFIX = 'sim.keyhelp.test';
@@ -76,7 +75,7 @@ function checkNewDomain(store: SimStore, domain: string, idUser: number): Refusa
 function addDomain(
   store: SimStore,
   input: { name: string; idUser: number; system: boolean; settings?: SettingsInput; idParent?: number },
-  now: Date,
+  when: Arrival,
 ): SimDomain {
   let parent: SimDomain | undefined = input.idParent === undefined ? undefined : store.domains.get(input.idParent);
   const labels = input.idParent === undefined ? input.name.split('.') : [];
@@ -93,7 +92,7 @@ function addDomain(
     status: extras.status,
     domain: input.name,
     domain_utf8: domainToUnicode(input.name),
-    created_at: timestamp(now),
+    created_at: timestamp(when.now),
     php_version: extras.php_version,
     is_disabled: false,
     is_custom_dns: extras.is_custom_dns,
@@ -106,26 +105,25 @@ function addDomain(
   };
   const record = withSettings(domain, input.settings ?? {}, 'merge');
   store.set('domains', record);
-  addZoneOf(zoneStore(store), record);
+  when.family.created('domain', store, record, when);
   return record;
 }
 
 /** The system domain every new client gets when the option is on; skipped if the name is taken. */
-function addSystemDomain(store: SimStore, client: SimClient, now: Date): void {
+function addSystemDomain(store: SimStore, client: SimClient, when: Arrival): void {
   const name = `${client.username.replaceAll('_', '-')}.${SYSTEM_DOMAIN_SUFFIX}`;
   const check = checkNewDomain(store, name, client.id);
-  if ('name' in check) addDomain(store, { name: check.name, idUser: client.id, system: true }, now);
+  if ('name' in check) addDomain(store, { name: check.name, idUser: client.id, system: true }, when);
 }
 
-/** Removes a domain and its zone; a subdomain's default records leave its parent's zone (zones.ts). */
-function removeDomain(store: SimStore, id: number): void {
-  const domain = store.domains.get(id);
-  if (domain === undefined) return;
-  dropZoneOf(zoneStore(store), domain);
+/** Removes a domain, after what follows it (its zone's records: kinds/zone.ts). */
+function removeDomain(store: SimStore, id: number, family: Family): void {
+  if (!store.domains.has(id)) return;
+  family.removing('domain', store, id);
   store.remove('domains', id);
 }
 
-function createDomain(store: SimStore, body: Record<string, unknown>, { options }: SimRequest): Answer {
+function createDomain(store: SimStore, body: Record<string, unknown>, { options, family }: SimRequest): Answer {
   const { domain, id_user: idUser } = body;
   if (typeof domain !== 'string' || domain === '')
     return error(400, "The field 'domain' is required and must be a string.");
@@ -146,7 +144,7 @@ function createDomain(store: SimStore, body: Record<string, unknown>, { options 
       settings,
       ...(parent === undefined ? {} : { idParent: parent }),
     },
-    options.now(),
+    { now: options.now(), systemDomains: options.systemDomains, family },
   );
   return { status: 201, json: { id: created.id }, mutated: true };
 }
@@ -193,7 +191,7 @@ function updateDomain(store: SimStore, id: number, body: unknown): Answer {
   return { status: 200, json: { id }, mutated: true };
 }
 
-function deleteDomain(store: SimStore, id: number, { options }: SimRequest): Answer {
+function deleteDomain(store: SimStore, id: number, { options, family }: SimRequest): Answer {
   const domain = store.domains.get(id);
   if (domain === undefined) return error(404, 'The requested domain was not found.');
   if (domain.is_system_domain) return error(400, 'A system domain cannot be deleted.');
@@ -201,7 +199,7 @@ function deleteDomain(store: SimStore, id: number, { options }: SimRequest): Ans
     if (other.id_parent_domain === id)
       return error(400, `The domain '${domain.domain}' has subdomains: delete them first.`);
   }
-  removeDomain(store, id);
+  removeDomain(store, id, family);
   return deleted(id, options.deleteStatus);
 }
 
@@ -251,7 +249,7 @@ function addSeedDomains(
   where: string,
   context: SeedContext,
 ): void {
-  const { fail, now } = context;
+  const { fail } = context;
   const children = context.children('domain');
   for (const [at, item] of items.entries()) {
     const domain = typeof item === 'string' ? { name: item } : item;
@@ -265,7 +263,7 @@ function addSeedDomains(
     if ('status' in check) fail(`${where}: ${check.message}`);
     else {
       const settings = settingsOf(domain);
-      const added = addDomain(store, { name: check.name, idUser: client.id, system: false, settings }, now);
+      const added = addDomain(store, { name: check.name, idUser: client.id, system: false, settings }, context);
       children.build(domain, added, store, place, context);
     }
   }
@@ -287,12 +285,13 @@ export const DOMAIN_SIM: SimKind<object, 'domain'> = {
   // A client's system domain comes with it (`systemDomains`), and its domains go with it, system ones too.
   follows: {
     parent: 'client',
-    created: (store, { id }, { now, systemDomains }) => {
+    created: (store, { id }, when) => {
       const client = store.clients.get(id);
-      if (systemDomains && client !== undefined) addSystemDomain(store, client, now);
+      if (when.systemDomains && client !== undefined) addSystemDomain(store, client, when);
     },
-    removing: (store, idUser) => {
-      for (const domain of [...store.domains.values()]) if (domain.id_user === idUser) removeDomain(store, domain.id);
+    removing: (store, idUser, family) => {
+      for (const domain of [...store.domains.values()])
+        if (domain.id_user === idUser) removeDomain(store, domain.id, family);
     },
   },
   childSeed: {

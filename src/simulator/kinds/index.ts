@@ -30,7 +30,7 @@ export const SIM_FAMILY: Family = {
     for (const hooks of followers(parent)) hooks.created?.(store, record, when);
   },
   removing: (parent, store, id) => {
-    for (const hooks of followers(parent)) hooks.removing?.(store, id);
+    for (const hooks of followers(parent)) hooks.removing?.(store, id, SIM_FAMILY);
   },
 };
 

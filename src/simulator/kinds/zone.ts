@@ -8,6 +8,8 @@ import type { SimKind, SimRoute } from '../kind.js';
 import type { SimStore } from '../store.js';
 import type { SimDomain } from './domain-records.js';
 import {
+  addZoneOf,
+  dropZoneOf,
   raceZone,
   readZone,
   regeneratedZone,
@@ -62,6 +64,18 @@ const dns: SimRoute = (store, { method, segments, body }) => {
 export const ZONE_SIM: SimKind<object, 'dns_zone'> = {
   name: 'dns_zone',
   routes: { dns },
+  // Every domain that is not a subdomain has a zone; a subdomain's default records are in its parent's.
+  follows: {
+    parent: 'domain',
+    created: (store, { id }) => {
+      const domain = store.domains.get(id);
+      if (domain !== undefined) addZoneOf(zoneStore(store), domain);
+    },
+    removing: (store, id) => {
+      const domain = store.domains.get(id);
+      if (domain !== undefined) dropZoneOf(zoneStore(store), domain);
+    },
+  },
   // A seed domain's `dns` (not a subdomain's: its records live in its parent's zone).
   childSeed: {
     parent: 'domain',
