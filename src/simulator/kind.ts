@@ -1,8 +1,11 @@
 /**
  * What the simulator needs of a resource kind: one module per kind (kinds/), listed in
  * kinds/index.ts. The routes, the seed and the state file loop over them; the store's lists are
- * declared beside each kind's records (lists.ts). Adding a kind to the simulator: its records
- * file with its lists, its module, and a row in lists.ts and in kinds/index.ts.
+ * declared beside each kind's records (lists.ts). A kind under another (a domain under its
+ * client, a zone under its domain) hooks into its parent's life (`follows`: created with it,
+ * deleted before it) and its seed items (`childSeed`), so the parent's module never names it.
+ * Adding a kind to the simulator: its records file with its lists, its module, and a row in
+ * lists.ts and in kinds/index.ts.
  */
 import type { KindName } from '../kinds/index.js';
 import type { Answer, Body } from './answer.js';

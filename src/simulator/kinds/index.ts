@@ -34,7 +34,7 @@ export const SIM_FAMILY: Family = {
   },
 };
 
-/** Each route's module, by the first segment of its path after /api/v2. */
+/** Each kind's routes, by the first segment of their path after /api/v2. */
 export const SIM_ROUTES: ReadonlyMap<string, SimKind['routes'][string]> = new Map(
   SIM_KIND_LIST.flatMap((kind) => Object.entries(kind.routes)),
 );
