@@ -27,7 +27,7 @@
  * same order give the same faults (concurrent requests may arrive in another order).
  */
 import type { Answer } from './answer.js';
-import { error } from './routes.js';
+import { error } from './answer.js';
 
 export interface SimulatorFaults {
   /** Seed of the PRNG behind every *Rate option (mulberry32). Default 1. */

@@ -28,7 +28,7 @@ import {
   type SimPlanSections,
 } from './hosting-plans.js';
 
-/** The store as plan requests use it (store.ts's SimStore is one), declared here like zones.ts's. */
+/** The store as plan requests use it (kinds/hosting-plan.ts makes it of the simulator's store), declared here like zones.ts's. */
 export interface PlanStore {
   readonly plans: ReadonlyMap<number, SimPlan>;
   readonly clients: ReadonlyMap<number, { readonly id_hosting_plan?: number }>;

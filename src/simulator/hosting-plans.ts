@@ -26,6 +26,7 @@
  *   client record.
  */
 import { isRecord } from '../util.js';
+import { type ListRule, whole } from './table.js';
 
 export interface SimPlanResources {
   readonly disk_space: number;
@@ -338,3 +339,8 @@ export function planFromOldFile(record: SimPlan): SimPlan {
     php_fpm: section('php_fpm'),
   };
 }
+
+/** The store list of plans (table.ts): names are exact and case-sensitive, like /hosting-plans/name/. */
+export const PLAN_LISTS = {
+  plans: { ...whole<SimPlan>(), fields: ['id', 'name'], key: (p) => p.name, sequence: 'nextPlanId', deletable: true },
+} as const satisfies { plans: ListRule<SimPlan, SimPlan> };

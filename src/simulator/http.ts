@@ -1,11 +1,11 @@
 /**
  * The simulator's HTTP plumbing: paths under /api/v2, request bodies (bounded), answers (with
- * a slow-body fault), and the constant-time key check. What a request does is routes.ts's job.
+ * a slow-body fault), and the constant-time key check. What a request does is routes.ts's job
+ * and the kinds' modules' (kinds/).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Answer } from './answer.js';
-import type { Body } from './routes.js';
+import type { Answer, Body } from './answer.js';
 
 export const BASE_PATH = '/api/v2';
 export const MAX_BODY_BYTES = 1024 * 1024;

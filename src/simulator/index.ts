@@ -31,7 +31,7 @@
  *   both: the panel does not say which) -> unknown plan. No plan: the panel's default plan, the
  *   first hosting plan; with no plans at all the record carries no `id_hosting_plan`. Extra fields
  *   are ignored. Password: the `password` given (at least 8 characters, else 400; the 201 is then
- *   `{"id"}` only), or 18 random bytes, base64url, in the answer (see lifecycle.ts;
+ *   `{"id"}` only), or 18 random bytes, base64url, in the answer (see kinds/client.ts;
  *   `state.passwordOf` tells tests which password a client has).
  * - POST /domains: body shape (domain, id_user, then the settings `php_version`, `security`,
  *   `target`) -> name valid (normalizeDomain) -> id_user is a client (404) -> not a duplicate
@@ -55,7 +55,8 @@
  * - `requests` logs every answered request with `path` relative to /api/v2 (or the full path
  *   when outside it), query removed, as received (percent-encoded, trailing slash kept). A
  *   request whose connection a fault destroyed is logged with status 0.
- * - PUT and DELETE of clients and domains: see lifecycle.ts for the simulator's choices.
+ * - PUT and DELETE of clients and domains: see kinds/client.ts and kinds/domain.ts for the
+ *   simulator's choices.
  * - DNS zones: GET /dns/{domain id}, GET /dns/name/{domain}, PUT /dns/{domain id} (the whole
  *   record list). Every domain that is not a subdomain has one, with default records; a
  *   subdomain's records live in its parent's zone; deleting a domain drops its zone. Defaults,
@@ -81,19 +82,18 @@ import {
   sha256,
 } from './http.js';
 import type { Answer } from './answer.js';
-import { error, notFound, route } from './routes.js';
+import { error, notFound } from './answer.js';
+import { route } from './routes.js';
 import { loadStore, StateFile } from './state-file.js';
 import type { SimulatorSeed } from './seed.js';
 import type { SimulatorState } from './store.js';
-import { raceZone } from './zones.js';
+import { raceZoneOf } from './kinds/zone.js';
 
-export {
-  DEFAULT_HOSTING_PLANS,
-  SYSTEM_DOMAIN_SUFFIX,
-  type SimClient,
-  type SimDomain,
-  type SimulatorState,
-} from './store.js';
+export type { SimulatorState } from './store.js';
+export type { SimClient } from './kinds/client-records.js';
+export type { SimDomain } from './kinds/domain-records.js';
+export { DEFAULT_HOSTING_PLANS } from './kinds/hosting-plan.js';
+export { SYSTEM_DOMAIN_SUFFIX } from './kinds/domain.js';
 export {
   NEW_PLAN,
   type SimPlan,
@@ -280,7 +280,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       }
     }
     const race = result.zoneRead === undefined ? undefined : faults.zoneRace(method, relative, result.zoneRead);
-    if (race !== undefined && result.zoneRead !== undefined && raceZone(store, result.zoneRead, race)) {
+    if (race !== undefined && result.zoneRead !== undefined && raceZoneOf(store, result.zoneRead, race)) {
       // The answer already holds the zone as read (zones are replaced, never changed in place).
       try {
         await stateFile?.save();

@@ -14,11 +14,15 @@
  * Every failure is an error naming the file, what was done and the system's code, with what
  * to do.
  *
+ * The snapshot holds `format`, `version`, the id sequences (`nextPlanId`...), each list of
+ * the store (lists.ts) as an array of records, and each kind's mark (kind.ts StatePart); a
+ * change line is a StoreChange. Each kind's module (kinds/) upgrades what older files lack.
+ *
  * Compatible both ways within version 1: a domain of an older file, without settings, loads
- * with the defaults (withDefaults); fields are only ever added, so an older simulator reading a
+ * with the defaults (kinds/domain.ts); fields are only ever added, so an older simulator reading a
  * newer file keeps them as it trusts every field. Zones (`zones` in the snapshot, `{"set":
  * "zones"}` lines) came later: a file without them loads with each top-level domain's default
- * zone, its subdomains' default records included (zones.ts regeneratedZone). An older
+ * zone, its subdomains' default records included (kinds/zone.ts). An older
  * simulator ignores the snapshot's `zones`, but refuses a log line that sets one: let a newer
  * simulator stop (compact) before an older one reads its file.
  */
@@ -26,51 +30,26 @@ import { randomBytes } from 'node:crypto';
 import { type FileHandle, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { errnoCode, ProvisionError } from '../errors.js';
 import { isRecord } from '../util.js';
-import { domainExtras } from './domain-settings.js';
-import { planFromOldFile } from './hosting-plans.js';
+import { SIM_KIND_LIST } from './kinds/index.js';
+import { type DeletableList, LIST_NAMES, type ListName, ruleOf } from './lists.js';
 import { type SimulatorSeed, storeFromSeed } from './seed.js';
-import { type IdSequences, type SimClient, type SimDomain, type SimPlan, SimStore, type StoreChange } from './store.js';
-import { regeneratedZone, type SimZoneRecord } from './zones.js';
+import { SimStore, type StoreChange } from './store.js';
 
 /** Marks a state file, so that an unrelated JSON file is not silently taken for one. */
 const STATE_FORMAT = 'panel-provision-simulator-state';
 
-/** The first line: the whole state. */
-interface Snapshot extends IdSequences {
-  readonly format: typeof STATE_FORMAT;
-  readonly version: 1;
-  readonly admins: readonly { id: number; username: string }[];
-  readonly plans: readonly SimPlan[];
-  readonly clients: readonly SimClient[];
-  readonly domains: readonly SimDomain[];
-  /** The clients' passwords (a simulator's own, for tests; absent in files of older versions). */
-  readonly passwords?: readonly { id: number; password: string }[];
-  /** The DNS zones by domain id (absent in files of older versions). */
-  readonly zones?: readonly SimZoneRecord[];
-  /** Every plan of the file is a whole record (absent in files of older versions: their plans get filled in). */
-  readonly plansWhole?: true;
-}
+/** The marks of the kinds (StatePart `mark`): each snapshot sets them to true. */
+const MARKS = SIM_KIND_LIST.flatMap((kind) => (kind.stateFile?.mark === undefined ? [] : [kind.stateFile.mark]));
 
-/**
- * The lists of a snapshot, and what a change sets: each record's fields that must be there
- * (an `id...` field an integer, any other a string). The rest is trusted as this module wrote it.
- */
-const LISTS = {
-  admins: ['id', 'username'],
-  plans: ['id', 'name'],
-  clients: ['id', 'username'],
-  domains: ['id', 'id_user', 'domain'],
-  passwords: ['id', 'password'],
-  zones: ['id', 'dkim_record'],
-} as const satisfies Record<string, readonly string[]>;
-type List = keyof typeof LISTS;
+const isList = (name: unknown): name is ListName => typeof name === 'string' && (LIST_NAMES as string[]).includes(name);
 
-const isList = (name: unknown): name is List => typeof name === 'string' && Object.hasOwn(LISTS, name);
+const isDeletable = (name: unknown): name is DeletableList => isList(name) && ruleOf(name).deletable === true;
 
-function validRecord(list: List, record: unknown): boolean {
+/** A record has the fields its list's rule names (an `id...` field an integer, any other a string). */
+function validRecord(list: ListName, record: unknown): boolean {
   return (
     isRecord(record) &&
-    LISTS[list].every((field) =>
+    ruleOf(list).fields.every((field) =>
       field.startsWith('id') ? Number.isInteger(record[field]) : typeof record[field] === 'string',
     )
   );
@@ -84,39 +63,29 @@ function lineOf(change: StoreChange): string {
 /** A line back into a change, or undefined when it is none. */
 function changeOf(value: unknown): StoreChange | undefined {
   if (!isRecord(value)) return undefined;
-  if (value.delete === 'plans' || value.delete === 'clients' || value.delete === 'domains')
+  if (isDeletable(value.delete))
     return Number.isInteger(value.id) ? { delete: value.delete, id: value.id as number } : undefined;
   return isList(value.set) && validRecord(value.set, value.record) ? (value as StoreChange) : undefined;
 }
 
-/**
- * A change as a simulator of today would have written it: a domain from a file written before
- * domains had settings (php_version, security, target...) gets the defaults a new domain has,
- * its owner's document root included. A key the record has is kept as it is, even a nested
- * object a PUT left partial. A plan of a file without `plansWhole` gets the keys it lacks.
- */
-function withDefaults(change: StoreChange, store: SimStore, oldPlans: boolean): StoreChange {
-  if (!('set' in change)) return change;
-  if (change.set === 'plans') return oldPlans ? { set: 'plans', record: planFromOldFile(change.record) } : change;
-  if (change.set !== 'domains') return change;
-  const { record } = change;
-  const owner = store.clients.get(record.id_user)?.username ?? '';
-  return { set: 'domains', record: { ...domainExtras(owner, record.domain), ...record } };
+/** A change as a simulator of today would have written it: each kind upgrades its own (kind.ts StatePart). */
+function upgraded(change: StoreChange, store: SimStore, marks: ReadonlySet<string>): StoreChange {
+  let result = change;
+  for (const kind of SIM_KIND_LIST) {
+    const part = kind.stateFile;
+    if (part?.upgrade !== undefined)
+      result = part.upgrade(result, store, part.mark === undefined || marks.has(part.mark));
+  }
+  return result;
 }
 
-function snapshotOf(store: SimStore): Snapshot {
-  const { sequences, passwords } = store.internals();
+function snapshotOf(store: SimStore): Record<string, unknown> {
   return {
     format: STATE_FORMAT,
     version: 1,
-    ...sequences,
-    admins: [...store.admins].map(([username, id]) => ({ id, username })),
-    plans: [...store.plans.values()],
-    clients: [...store.clients.values()],
-    domains: [...store.domains.values()],
-    passwords: [...passwords].map(([id, password]) => ({ id, password })),
-    zones: [...store.zones].map(([id, zone]) => ({ id, ...zone })),
-    plansWhole: true,
+    ...store.idSequences(),
+    ...Object.fromEntries(LIST_NAMES.map((list) => [list, store.records(list)])),
+    ...Object.fromEntries(MARKS.map((mark) => [mark, true])),
   };
 }
 
@@ -144,29 +113,30 @@ function parseState(text: string, source: string): SimStore {
     return fail(`not a simulator state file (expected "format": "${STATE_FORMAT}", "version": 1)`);
   }
   const store = new SimStore();
-  const oldPlans = data.plansWhole !== true;
-  for (const list of ['admins', 'plans', 'clients', 'domains'] as const) {
+  const marks = new Set(MARKS.filter((mark) => data[mark] === true));
+  for (const list of LIST_NAMES) {
+    if (ruleOf(list).optional === true) continue;
     const records = data[list];
     if (!Array.isArray(records)) return fail(`"${list}" must be an array`);
     for (const [index, record] of (records as unknown[]).entries())
-      if (!validRecord(list, record)) fail(`${list}[${index}] needs ${LISTS[list].join(', ')}`);
+      if (!validRecord(list, record)) fail(`${list}[${index}] needs ${ruleOf(list).fields.join(', ')}`);
   }
-  // Shapes were checked above; the remaining fields are trusted as this module wrote them.
-  for (const list of ['admins', 'plans', 'clients', 'domains'] as const)
-    for (const record of data[list] as never[]) store.apply(withDefaults({ set: list, record }, store, oldPlans));
-  // Optional: a file from a simulator version that kept no passwords (zones) has none.
-  for (const list of ['passwords', 'zones'] as const) {
+  // Shapes were checked above; the remaining fields are trusted as this module wrote them. An
+  // optional list (absent from older files: a simulator that kept no passwords, no zones) may be
+  // missing, and a record of it that is not one is skipped.
+  for (const list of LIST_NAMES) {
     const records = data[list];
     if (!Array.isArray(records)) continue;
     for (const record of records as unknown[])
-      if (validRecord(list, record)) store.apply({ set: list, record: record as never });
+      if (validRecord(list, record)) store.apply(upgraded({ set: list, record } as StoreChange, store, marks));
   }
-  const sequence = (value: unknown): number => (Number.isInteger(value) ? (value as number) : 1);
-  store.continueSequences({
-    nextPlanId: sequence(data.nextPlanId),
-    nextUserId: sequence(data.nextUserId),
-    nextDomainId: sequence(data.nextDomainId),
-  });
+  const sequences = Object.fromEntries(
+    Object.entries(store.idSequences()).map(([name]) => [
+      name,
+      Number.isInteger(data[name]) ? (data[name] as number) : 1,
+    ]),
+  );
+  store.continueSequences(sequences);
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] ?? '';
     const last = i === lines.length - 1;
@@ -180,13 +150,9 @@ function parseState(text: string, source: string): SimStore {
     }
     const change = changeOf(value);
     if (change === undefined) return fail(`line ${i + 1} is not a change the simulator wrote`);
-    store.apply(withDefaults(change, store, oldPlans));
+    store.apply(upgraded(change, store, marks));
   }
-  // A file from before zones: every top-level domain gets the zone a panel would have made.
-  for (const domain of store.domains.values()) {
-    if (domain.id_parent_domain === 0 && !store.zones.has(domain.id))
-      store.apply({ set: 'zones', record: { id: domain.id, ...regeneratedZone(store, domain) } });
-  }
+  for (const kind of SIM_KIND_LIST) kind.stateFile?.afterLoad?.(store);
   return store;
 }
 

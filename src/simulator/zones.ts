@@ -37,10 +37,12 @@
 import { createHash } from 'node:crypto';
 import { isRecord } from '../util.js';
 import type { Answer } from './answer.js';
+import type { ListRule } from './table.js';
 
 /**
- * A domain as zones read it: the part of the store's record they need (store.ts's SimDomain is
- * one). Declared here, not imported, so the store can call zones without a circle of imports.
+ * A domain as zones read it: the part of the store's record they need (SimDomain of
+ * kinds/domain-records.ts is one). Declared here, not imported: zones.ts stays a leaf that
+ * the store's lists (lists.ts) and the kinds' modules import.
  */
 export interface ZoneDomain {
   readonly id: number;
@@ -51,8 +53,8 @@ export interface ZoneDomain {
   readonly is_dns_disabled: boolean;
 }
 
-/** The store as zones use it (store.ts's SimStore is one). */
-interface ZoneStore<D extends ZoneDomain = ZoneDomain> {
+/** The store as zones use it (kinds/zone.ts makes it of the simulator's store). */
+export interface ZoneStore<D extends ZoneDomain = ZoneDomain> {
   readonly domains: ReadonlyMap<number, D>;
   readonly zones: ReadonlyMap<number, SimZone>;
   setZone(id: number, zone: SimZone): void;
@@ -90,6 +92,21 @@ export interface SimZoneRecord extends SimZone {
   readonly id: number;
 }
 
+/** The store list of zones (table.ts), by domain id: a zone goes with its domain. */
+export const ZONE_LISTS = {
+  zones: {
+    fields: ['id', 'dkim_record'],
+    optional: true,
+    value: (record: SimZoneRecord): SimZone => {
+      const zone: { -readonly [K in keyof SimZoneRecord]?: SimZoneRecord[K] } = { ...record };
+      delete zone.id;
+      return zone as SimZone;
+    },
+    record: (id: number, zone: SimZone): SimZoneRecord => ({ id, ...zone }),
+    ownedBy: 'domains',
+  },
+} as const satisfies { zones: ListRule<SimZoneRecord, SimZone> };
+
 /** A seed domain's `dns`: records replace the defaults, and the zone is then custom unless it says otherwise. */
 export interface SimulatorSeedDns {
   readonly is_custom_dns?: boolean;
@@ -101,7 +118,7 @@ export interface SimulatorSeedDns {
 /** The address of every default A record: TEST-NET-1 (RFC 5737), never routed. */
 export const ZONE_ADDRESS = '192.0.2.1';
 export const DEFAULT_TTL = 86400;
-/** The simulator's own name servers, under the system domains' suffix (store.ts SYSTEM_DOMAIN_SUFFIX). */
+/** The simulator's own name servers, under the system domains' suffix (kinds/domain.ts SYSTEM_DOMAIN_SUFFIX). */
 const NS_HOST = 'sim.keyhelp.test';
 const RACE_TTL = 120;
 const MAX_TTL = 2_147_483_647;
@@ -198,7 +215,7 @@ export function addZoneOf(store: ZoneStore, domain: ZoneDomain): void {
 
 /** A domain about to be deleted: a subdomain's default records leave a parent zone that is not custom. */
 export function dropZoneOf(store: ZoneStore, domain: ZoneDomain): void {
-  if (!domain.is_subdomain) return; // its own zone goes with it (SimStore.apply)
+  if (!domain.is_subdomain) return; // its own zone goes with it (ZONE_LISTS: owned by its domain)
   const home = zoneHome(store, domain);
   const zone = home === undefined ? undefined : store.zones.get(home.top.id);
   if (home === undefined || zone === undefined || zone.is_custom_dns) return;
