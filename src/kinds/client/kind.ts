@@ -1,4 +1,5 @@
 /** The client as a kind of the table (../index.ts): what the stages ask of a client's change. */
+import { CLIENT_APPLY } from './apply.js';
 import { type Kind, kindWeight } from '../kind.js';
 import { CLIENT_NOUN, type ClientChange, clientRequest, clientSubject, fieldsText, goesWith } from './changes.js';
 import { type ClientChangeJson, clientFromJson, clientProblems, clientToJson } from './document.js';
@@ -26,4 +27,5 @@ export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientCh
       ? { creates: 0, deletes: 1, unknown: true }
       : { creates: 0, deletes: 1 + change.domainNames.length };
   },
+  apply: CLIENT_APPLY,
 };

@@ -1,6 +1,7 @@
 /** The domain as a kind of the table (../index.ts): what the stages ask of a domain's change. */
 import { quote } from '../../escape.js';
 import { changeId } from '../common.js';
+import { DOMAIN_APPLY } from './apply.js';
 import { type Kind, kindWeight } from '../kind.js';
 import {
   type CreateDomain,
@@ -34,4 +35,5 @@ export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainCh
   unicodeOf: (change) => unicodeForm(change.name),
   updatedFields: (change) => change.fields.map((f) => settingsText([f])),
   weight: kindWeight,
+  apply: DOMAIN_APPLY,
 };

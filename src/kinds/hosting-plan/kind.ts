@@ -1,4 +1,5 @@
 /** The hosting plan as a kind of the table (../index.ts): what the stages ask of a plan's change. */
+import { HOSTING_PLAN_APPLY } from './apply.js';
 import { type Kind, kindWeight } from '../kind.js';
 import {
   HOSTING_PLAN_NOUN,
@@ -27,4 +28,5 @@ export const HOSTING_PLAN_KIND: Kind<'hosting_plan', HostingPlanChange, HostingP
   unicodeOf: () => '',
   updatedFields: (change) => planFieldsText(change.fields),
   weight: kindWeight,
+  apply: HOSTING_PLAN_APPLY,
 };

@@ -1,6 +1,7 @@
 /** The DNS zone as a kind of the table (../index.ts): what the stages ask of a zone's change. */
 import { quote } from '../../escape.js';
 import { unicodeForm } from '../domain/record.js';
+import { writeZone } from './write.js';
 import type { Kind } from '../kind.js';
 import { type UpdateZone, ZONE_NOUN, zoneDeletes, zoneRequest } from './changes.js';
 import { type ZoneChangeJson, zoneFromJson, zoneProblems, zoneToJson } from './document.js';
@@ -26,4 +27,6 @@ export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJs
   requestLine: zoneRequestLine,
   // Its removed records count one each: a prune can empty a zone.
   weight: (change) => ({ creates: 0, deletes: zoneDeletes(change) }),
+  // One change, an update: a whole-object write of its record list.
+  apply: { update: writeZone },
 };
