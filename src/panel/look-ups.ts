@@ -5,7 +5,9 @@
 import type { PanelLookUps } from '../kinds/apply.js';
 import type { PanelClient } from './client.js';
 import { readRecords } from './list-read.js';
-import { readDomainById, readHostingPlanById } from './object-reads.js';
+import { DOMAIN_RECORD } from '../kinds/domain/read.js';
+import { HOSTING_PLAN_RECORD } from '../kinds/hosting-plan/read.js';
+import { readById } from './object-reads.js';
 import { findClientById, findDomain, findHostingPlan } from './read.js';
 import { parseClientRecord } from './records.js';
 
@@ -13,9 +15,9 @@ import { parseClientRecord } from './records.js';
 export function panelLookUps(panel: PanelClient): PanelLookUps {
   return {
     clientById: (id) => findClientById(panel, id),
-    domainById: (id) => readDomainById(panel, id),
+    domainById: (id) => readById(panel, DOMAIN_RECORD, id),
     domainNamed: (name) => findDomain(panel, name),
-    hostingPlanById: (id) => readHostingPlanById(panel, id),
+    hostingPlanById: (id) => readById(panel, HOSTING_PLAN_RECORD, id),
     hostingPlanNamed: (name) => findHostingPlan(panel, name),
     clients: () => readRecords(panel, '/clients', parseClientRecord),
   };

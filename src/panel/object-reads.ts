@@ -6,28 +6,17 @@
  */
 import pLimit from 'p-limit';
 import { ProvisionError } from '../errors.js';
+import type { RecordRead } from '../kinds/panel-record.js';
 import type { PanelClient } from './client.js';
-import { parseDomainRecord, parseHostingPlanRecord } from './records.js';
-import type { LiveDomain, LiveHostingPlan } from './types.js';
 
-/** GET /domains/{id}, parsed and checked. */
-export function readDomainById(client: PanelClient, id: number): Promise<LiveDomain> {
-  return readById(client, `/domains/${id}`, id, parseDomainRecord);
-}
-
-/** GET /hosting-plans/{id}, parsed and checked. */
-export function readHostingPlanById(client: PanelClient, id: number): Promise<LiveHostingPlan> {
-  return readById(client, `/hosting-plans/${id}`, id, parseHostingPlanRecord);
-}
-
-async function readById<R extends { readonly id: number }>(
+/** GET of one record by id, as its kind's room says (`read`: its path and parser), parsed and checked. */
+export async function readById<R extends { readonly id: number }>(
   client: PanelClient,
-  path: string,
+  read: RecordRead<R>,
   id: number,
-  parse: (record: unknown, where: string) => R,
 ): Promise<R> {
-  const where = client.describe('GET', path);
-  const record = parse(await client.get(path), where);
+  const where = client.describe('GET', read.path(id));
+  const record = read.parse(await client.get(read.path(id)), where);
   if (record.id !== id)
     throw new ProvisionError(
       'panel_contract',
