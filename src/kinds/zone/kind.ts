@@ -16,7 +16,7 @@ export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJs
   facts: zoneFacts,
   toJson: zoneToJson,
   fromJson: zoneFromJson,
-  problems: (change, _item, path) => zoneProblems(change, path),
+  problems: (change, item, path) => zoneProblems(change, path, item),
   subject: zoneSubject,
   lineSubject: (change) => `dns ${quote(change.name)}${unicodeForm(change.name)}`,
   clientOf: (change) => change.client,

@@ -14,7 +14,7 @@ import { quote } from '../../escape.js';
 import { canonical, messageOf, plural } from '../../util.js';
 import type { Applied, ApplyStage, WholeWrite } from '../apply.js';
 import { changeId, type PanelRequest } from '../common.js';
-import { plannedRecords, sentRecords, type UpdateZone, zoneRequest } from './changes.js';
+import { plannedRecords, sentRecords, type UpdateZone, zoneBodyOf, zoneRequest } from './changes.js';
 import { recordIdText } from './conflicts.js';
 import { recordDrift, recordsAfter, type RecordOp, zoneBody } from './diff.js';
 import { carriedProblem, newZoneWrite, splitCarried } from './new-zone.js';
@@ -150,11 +150,12 @@ function zoneBuilder(
       body = written.body;
       note(written.note);
     } else {
-      if (change.body === null)
+      const planned = zoneBodyOf(change);
+      if (planned === null)
         throw new Error(`the change of the zone of ${quote(change.name)} holds no records to send: make a new plan`);
       const { base, carried } = withoutCreated(fresh, created, plannedRecords(change) ?? []);
       if (base.digest !== change.zoneDigest) throw staleZone(change, base);
-      checkBody(change, change.body, base);
+      checkBody(change, planned, base);
       const { replaced, kept } = splitCarried(change, carried);
       const gone = new Set<LiveRecord>(replaced);
       const after = recordsAfter(
@@ -185,8 +186,8 @@ function zoneBuilder(
       ];
       if (told.length > 0) note(told.join('; '));
     }
-    // The body built here, never the plan's: zoneRequest prefers a change's own body.
-    return { body, request: zoneRequest({ ...change, body }, { id, body }) };
+    // The body built here, never the plan's: zoneRequest sends the one it is given.
+    return { body, request: zoneRequest(change, { id, body }) };
   };
 }
 
@@ -277,7 +278,7 @@ function staleZone(change: UpdateZone, zone: LiveZone): ZoneChanged {
   const before: readonly DnsRecord[] = plannedRecords(change) ?? [];
   const drift = recordDrift(before, zone.records);
   const other: string[] = [];
-  const body = change.body;
+  const body = zoneBodyOf(change);
   if (body !== null) {
     if (canonical(body.records.soa) !== canonical(zone.soa)) other.push('its SOA record');
     if (canonical(body.dkim_record) !== canonical(zone.dkim)) other.push('its DKIM record');
