@@ -13,7 +13,7 @@ import { PanelHttpError } from '../panel/errors.js';
 import { findClientById } from '../panel/read.js';
 import { readRecords } from '../panel/list-read.js';
 import { parseDomainRecord } from '../panel/records.js';
-import { readZone } from '../panel/zones.js';
+import { readZone } from '../kinds/zone/read.js';
 import { isRecord, plural } from '../util.js';
 
 /** The checks, in the order they run and are reported. */

@@ -11,7 +11,9 @@ import { parseManifestParts } from '../manifest/parts.js';
 import type { Desired } from '../manifest/types.js';
 import { globMatcher } from '../names.js';
 import { DEFAULT_LOOKUP_CONCURRENCY, type Live, type PanelClient, readLive } from '../panel/index.js';
-import { readZones, type ZoneDomain } from '../panel/zones.js';
+import { readZone, type ZoneDomain, zoneDomains } from '../kinds/zone/read.js';
+import type { LiveZone } from '../kinds/zone/record.js';
+import { readEach } from '../panel/object-reads.js';
 import type { OnEvent } from '../plan/events.js';
 
 /**
@@ -74,7 +76,8 @@ export async function readForExport(
   const picked = zones?.(new LiveModel(live)) ?? [];
   if (picked.length === 0) return live;
   // A zone that cannot be read whole is left out (its dns block with it), told as a note: export writes nothing to the panel.
-  const zoneMap = await readZones(panel, picked, DEFAULT_LOOKUP_CONCURRENCY, (domain, error) =>
+  const read = (domain: ZoneDomain): Promise<LiveZone> => readZone(panel, domain);
+  const zoneMap = await readEach(zoneDomains(picked), DEFAULT_LOOKUP_CONCURRENCY, read, (domain, error) =>
     onEvent?.({
       type: 'note',
       message: `warning: the zone of ${quote(domain)} cannot be read whole: its dns block is left out (${error.message})`,

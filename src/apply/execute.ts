@@ -4,19 +4,17 @@ import type { Outcome } from '../plan/outcome.js';
 import type { Change, ChangeId, Plan } from '../plan/types.js';
 import { zoneWaitsOnly } from '../plan/order.js';
 import { phaseOf } from '../plan/types.js';
+import type { Applied } from '../kinds/apply.js';
 import { type Slot, walk, type Visited } from './walk.js';
 
 export type { Slot } from './walk.js';
 export type { Outcome } from '../plan/outcome.js';
 
-/** A change done: the panel's id of the resource, and a sentence for the user when there is more to say. */
 /** Requests in flight at once unless told otherwise (apply --concurrency, the library's executePlan). */
 export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../panel/limits.js';
 
-export interface Applied {
-  readonly id: number;
-  readonly note?: string;
-}
+/** A change done: the panel's id of the resource, and a sentence for the user when there is more to say. */
+export type { Applied } from '../kinds/apply.js';
 
 /**
  * How a change reaches its target: the executor decides what runs when; the adapter decides

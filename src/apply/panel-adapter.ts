@@ -1,96 +1,66 @@
 import { ProvisionError } from '../errors.js';
+import type { ApplyStage } from '../kinds/apply.js';
+import { kindOf } from '../kinds/index.js';
 import type { PanelClient } from '../panel/client.js';
 import { PanelHttpError } from '../panel/errors.js';
-import { findClientById, findDomain, findHostingPlan } from '../panel/read.js';
-import { readRecords } from '../panel/list-read.js';
-import { parseClientRecord } from '../panel/records.js';
-import { clientsOnPlan } from '../kinds/hosting-plan.js';
-import { quote } from '../escape.js';
+import { panelLookUps } from '../panel/look-ups.js';
 import { ambiguity } from '../panel/retry.js';
 import { createsClients } from '../plan/guards.js';
 import { requestFor } from '../plan/requests.js';
-import type {
-  Change,
-  ChangeId,
-  DeleteClient,
-  DeleteDomain,
-  DeleteHostingPlan,
-  UpdateClient,
-  UpdateDomain,
-  UpdateHostingPlan,
-} from '../plan/types.js';
-import { domainUpdater } from './domain-update.js';
-import { planCreator, planUpdater } from './hosting-plan.js';
-import { zoneWriter } from './zone.js';
-import { assertNever, messageOf, plural } from '../util.js';
+import type { Change, ChangeId } from '../plan/types.js';
+import { assertNever, messageOf } from '../util.js';
 import type { PanelAdapterOptions } from './adapter-options.js';
 import { creator } from './create.js';
+import { idOf } from './create-failures.js';
 import { send } from './send.js';
 import { NO_SLOT, type Slot } from './walk.js';
 import type { Applied, ChangeAdapter } from './execute.js';
+import { writeManagedKeys, writeWhole } from './whole-write.js';
 
 /**
  * The ChangeAdapter apply uses against a real panel: each change is sent as exactly the request
  * plan/requests.ts makes of it.
  *
- * - Creates: apply/create.ts (write-ahead passwords, adoption after an ambiguous answer,
- *   settling). With `newPassword` a POST /clients carries its request's body plus the
- *   `password` made for it, added as it is sent: the plan never holds one.
- * - Updates: `PUT /clients/{id}` with the fields that differ; the client retries it where a
- *   repeat is safe (it is idempotent). Any 2xx is done, whatever its body. Whole-object writes
- *   (whole-write.ts: built from a read just before them, never resent as they were): a domain's
- *   settings with a nested object (domain-update.ts), a hosting plan's objects (hosting-plan.ts),
- *   a zone's records (zone.ts).
- * - Deletes: `DELETE /clients/{id}` or `/domains/{id}`, retried the same way. A 404 means it is
- *   gone already: done, with a note. When no answer came (after the retries), the record is
- *   read back: gone means done; still there, the failure stands.
+ * It asks each change's kind how (Kind.apply, implemented in each room's apply.ts) and hands the
+ * room what touches the world (kinds/apply.ts ApplyStage: the slot, the signal, the panel's
+ * reads, the whole-object write).
+ *
+ * - Creates: the kind's own (a hosting plan's, settled by its name), or apply/create.ts (write-ahead
+ *   passwords, adoption after an ambiguous answer, settling). With `newPassword` a POST /clients
+ *   carries its request's body plus the `password` made for it, added as it is sent: the plan
+ *   never holds one.
+ * - Updates: the kind's. A plain PUT with the fields that differ (a client's); the client retries
+ *   it where a repeat is safe (it is idempotent); any 2xx is done, whatever its body. Or a
+ *   whole-object write (whole-write.ts: built from a read just before it, never resent as it
+ *   was): a domain's settings with a nested object, a hosting plan's objects, a zone's records.
+ * - Deletes: the kind's request (`DELETE /clients/{id}`, ...), retried the same way, after what
+ *   the kind says must hold first. A 404 means it is gone already: done, with a note. When no
+ *   answer came (after the retries), the record is read back as the kind says: gone means done;
+ *   still there, the failure stands.
  */
 export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): ChangeAdapter {
   const tell = (message: string): void => options.onEvent?.({ type: 'note', message });
   /** The ids of what this run created, by change id: what a later change names takes them from here. */
   const newIds = new Map<ChangeId, number>();
-  const plans = planCreator(panel, options.signal, tell);
   const creates = creator(panel, options, newIds);
-  const writeZone = zoneWriter(panel, (name) => creates.domainIdOf(name), options.signal, tell);
+  const lookUp = panelLookUps(panel);
 
-  const updateDomain = domainUpdater(panel, options.signal, tell);
-  const updatePlan = planUpdater(panel, options.signal, tell);
-
-  const update = async (change: UpdateClient | UpdateDomain | UpdateHostingPlan, slot: Slot): Promise<Applied> => {
-    switch (change.type) {
-      case 'client':
-        // Fields that differ, each whole: a partial PUT, retried as any idempotent request.
-        await slot.run(() => send(panel, requestFor(change, newIds), options.signal));
-        return { id: change.clientId };
-      case 'domain':
-        return updateDomain(change, slot);
-      case 'hosting_plan':
-        return updatePlan(change, slot);
-      default:
-        return assertNever(change);
-    }
-  };
-
-  /**
-   * A plan is deleted only when no client is on it (design.md): its clients are read again just
-   * before the DELETE, since a move off it that failed in this run leaves one there; the panel's
-   * refusal is not relied on. A list that does not say who is on it: the panel decides.
-   */
-  const stillUnused = async (change: DeleteHostingPlan, slot: Slot): Promise<void> => {
-    const clients = await slot.run(() => readRecords(panel, '/clients', parseClientRecord));
-    const on = clientsOnPlan(change.planId, clients);
-    if (on === null || on.length === 0) return;
-    throw new Error(
-      `hosting plan ${quote(change.name)} still has ${plural(on.length, 'client')} on it ` +
-        `(${on
-          .slice(0, 5)
-          .map((n) => quote(n))
-          .join(', ')}${on.length > 5 ? ', ...' : ''}): nothing was sent to delete it`,
-    );
-  };
+  /** What a kind's room is handed to carry out a change whose requests go through `slot`. */
+  const stageOf = (slot: Slot): ApplyStage => ({
+    panel,
+    lookUp,
+    newIds,
+    run: (work) => slot.run(work),
+    send: (request) => slot.run(() => send(panel, request, options.signal)),
+    writeWhole: (write) => writeWhole(panel, write, slot, options.signal, tell),
+    writeManagedKeys: (write) => writeManagedKeys(panel, write, slot, options.signal, tell),
+    idOf,
+    ambiguity,
+    tell,
+  });
 
   const remove = async (
-    change: DeleteClient | DeleteDomain | DeleteHostingPlan,
+    change: Extract<Change, { action: 'delete' }>,
     id: number,
     stillThere: () => Promise<boolean>,
     slot: Slot,
@@ -125,49 +95,29 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
 
   const dispatch = async (change: Change, slot: Slot): Promise<Applied> => {
     switch (change.action) {
-      case 'create':
-        switch (change.type) {
-          case 'client':
-            // check() refused a plan that creates clients without a secrets sink.
-            if (options.secrets === undefined)
-              throw new Error('creating clients needs a secrets file for their passwords');
-            return creates.createClient(change, options.secrets, slot);
-          case 'domain':
-            return creates.createDomain(change, slot);
-          case 'hosting_plan':
-            return plans.create(change, slot);
-          default:
-            return assertNever(change);
+      case 'create': {
+        const how = kindOf(change).apply;
+        if (how.create !== undefined) return how.create(change, stageOf(slot));
+        // The kinds whose creates apply/create.ts carries out (a secret written ahead, adoption, settling).
+        if (change.type === 'client') {
+          // check() refused a plan that creates clients without a secrets sink.
+          if (options.secrets === undefined)
+            throw new Error('creating clients needs a secrets file for their passwords');
+          return creates.createClient(change, options.secrets, slot);
         }
+        if (change.type === 'domain') return creates.createDomain(change, slot);
+        throw new Error(`${kindOf(change).subject(change)}: its kind says no way to create it`);
+      }
       case 'update':
-        return change.type === 'dns_zone' ? writeZone(change, slot) : update(change, slot);
-      case 'delete':
-        switch (change.type) {
-          case 'client':
-            return remove(
-              change,
-              change.clientId,
-              async () => (await findClientById(panel, change.clientId)) !== undefined,
-              slot,
-            );
-          case 'domain':
-            return remove(
-              change,
-              change.domainId,
-              async () => (await findDomain(panel, change.name))?.id === change.domainId,
-              slot,
-            );
-          case 'hosting_plan':
-            await stillUnused(change, slot);
-            return remove(
-              change,
-              change.planId,
-              async () => (await findHostingPlan(panel, change.name))?.id === change.planId,
-              slot,
-            );
-          default:
-            return assertNever(change);
-        }
+        return kindOf(change).apply.update(change, stageOf(slot));
+      case 'delete': {
+        const how = kindOf(change).apply.delete;
+        if (how === undefined) throw new Error(`${kindOf(change).subject(change)}: its kind says no way to delete it`);
+        const stage = stageOf(slot);
+        // What must hold first (a hosting plan: no client on it), read just before the DELETE.
+        await how.before?.(change, stage);
+        return remove(change, how.id(change), () => how.stillThere(change, stage), slot);
+      }
       default:
         return assertNever(change);
     }

@@ -38,7 +38,7 @@ export const NO_SLOT: Slot = { run: (work) => work() };
 
 /**
  * An error's machine code: a ProvisionError's (`panel_http`), or an object changed since the plan
- * (a zone: zone.ts; a domain's settings, a hosting plan: whole-write.ts); else undefined.
+ * (a zone: kinds/zone/write.ts; a domain's settings, a hosting plan: whole-write.ts); else undefined.
  */
 function codeOf(error: unknown): FailureCode | undefined {
   if (error instanceof ProvisionError) return error.code;

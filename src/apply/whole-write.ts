@@ -1,5 +1,5 @@
 /**
- * A whole-object write carried out (design.md, "Whole-object writes"): a zone's record list, a
+ * A whole-object write carried out (docs/reliability.md, "Whole-object writes"): a zone's record list, a
  * domain's `security`/`target`, a hosting plan's objects. The body is built from a read taken
  * just before the write (inside the apply, so after the confirmation prompt and after every
  * change this one waits for), and nothing else of the object is sent between that read and the
@@ -17,30 +17,10 @@ import { MAX_WHOLE_WRITES, rewriteDelayMs, rewriteReason } from '../panel/retry.
 import type { PanelRequest } from '../plan/requests.js';
 import { messageOf, untilAborted } from '../util.js';
 import { send } from './send.js';
-import type { Applied } from './execute.js';
 import type { Slot } from './walk.js';
+import type { Applied, ManagedKeysWrite, WholeWrite, WholeWritten } from '../kinds/apply.js';
 
-/** What one whole-object write needs: how to read its object, build its request, and tell whether it landed. */
-export interface WholeWrite<R, B> {
-  /** How notes and errors name the object: `the zone of "alice.example"`. */
-  readonly what: string;
-  /** The object as the panel holds it now. */
-  read(): Promise<R>;
-  /** The request built from `read`; throws (nothing sent) when the object is not as the change saw it. */
-  build(read: R): { readonly request: PanelRequest; readonly body: B };
-  /**
-   * After a failed write: whether `now` holds what `body` wrote, built from `from`; a note when it
-   * holds more (something wrote beside it since: kept). undefined when it does not hold it.
-   */
-  landed(now: R, body: B, from: R): { readonly note?: string } | undefined;
-}
-
-/** A whole-object write done: the body that landed, the read it was built from, and a note when there is one. */
-export interface WholeWritten<R, B> {
-  readonly body: B;
-  readonly from: R;
-  readonly note?: string;
-}
+export type { ManagedKeysWrite, WholeWrite, WholeWritten } from '../kinds/apply.js';
 
 /** Carries out `write` (see the file's comment); its requests go through `slot`. */
 export async function writeWhole<R, B>(
@@ -137,33 +117,6 @@ export class ObjectChanged extends Error {
         'run plan again, it shows it as it is now',
     );
   }
-}
-
-/** A key a change writes that moved since the plan read it: its value then, and now (undefined: not readable). */
-interface MovedKey<V> {
-  readonly field: string;
-  readonly before: V;
-  readonly now: V | undefined;
-}
-
-/**
- * A whole-object write of the keys a change manages (a domain's settings, a hosting plan's
- * objects): `rebuild` makes the body from the fresh read, or names the keys that moved since the
- * plan (ObjectChanged: nothing sent); `landed` says whether a read holds what the change writes.
- */
-export interface ManagedKeysWrite<R, B, V> {
-  /** How notes and errors name the object. */
-  readonly what: string;
-  /** The object's id on the panel, the change's outcome. */
-  readonly id: number;
-  read(): Promise<R>;
-  rebuild(fresh: R): { readonly body: B } | { readonly moved: readonly MovedKey<V>[] };
-  request(body: B): PanelRequest;
-  landed(now: R): boolean;
-  /** A key's value as a moved key's sentence shows it. */
-  show(value: V): string;
-  /** What a moved key's sentence says when the fresh read does not hold it. */
-  readonly unread: string;
 }
 
 /** Carries out `write` through writeWhole (see the file's comment). */

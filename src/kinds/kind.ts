@@ -5,6 +5,7 @@
  * names a kind. Pure, ground floor only: a descriptor holds the room's pure functions, and the
  * stages hand in what touches the world.
  */
+import type { Applied, ApplyStage } from './apply.js';
 import type { ChangeBase, ChangeId, KindNoun, PanelRequest } from './common.js';
 import type { KindExport } from './export.js';
 import type { Fact } from './facts.js';
@@ -151,6 +152,9 @@ export interface Kind<N extends string, C extends AnyChange & { readonly type: N
   readonly waitsForCreatesBelow: boolean;
   /** What the panel must be read again for, to check a saved plan's change against it (beyond a client's fields). */
   readsAgain(change: C): ReadsAgain;
+
+  // --- apply: how the apply adapter carries out a change of the kind (apply/panel-adapter.ts) ---
+  readonly apply: KindApply<C>;
 }
 
 /** A part's own sign in a diff (Kind.partMarks): `+` added, `~` changed, `-` removed. */
@@ -214,6 +218,40 @@ export interface KindSecret {
   withPassword(request: PanelRequest, password: string): PanelRequest;
   /** The request that sets a new password on the thing the panel knows as `id`. */
   resetRequest(id: number, password: string): PanelRequest;
+}
+
+/** A change of `C` that does `A`. */
+type ActionOf<C, A extends AnyChange['action']> = Extract<C, { readonly action: A }>;
+
+/**
+ * How apply carries out a kind's changes, through what the stage hands in (./apply.ts): the
+ * room's own writes and reads, the stage's slot, signal and panel client behind them.
+ */
+export interface KindApply<C extends AnyChange> {
+  /**
+   * Carries out a create the kind writes itself (no secret; an answer lost is settled by its
+   * name); undefined for a kind whose creates apply/create.ts carries out (the write-ahead
+   * secrets, adoption, settling).
+   */
+  create?(change: ActionOf<C, 'create'>, stage: ApplyStage): Promise<Applied>;
+  /**
+   * Carries out an update: a plain PUT of its request (retried by the client where a repeat is
+   * safe), or a whole-object write built from a read taken just before it, never resent as it was
+   * (stage.writeWhole).
+   */
+  update(change: ActionOf<C, 'update'>, stage: ApplyStage): Promise<Applied>;
+  /** How a delete is carried out; undefined for a kind that has none. */
+  readonly delete?: KindDelete<ActionOf<C, 'delete'>>;
+}
+
+/** What apply needs of a kind's delete (the DELETE itself is its request, sent by the adapter). */
+export interface KindDelete<D> {
+  /** The panel's id of what it deletes: the change's outcome. */
+  id(change: D): number;
+  /** What must hold before the DELETE is sent (read through `stage`); throws, nothing sent, when it does not. */
+  before?(change: D, stage: ApplyStage): Promise<void>;
+  /** After an answer lost: whether it is still there, read again (not through the slot: the adapter runs it). */
+  stillThere(change: D, stage: ApplyStage): Promise<boolean>;
 }
 
 /** A kind of any name: what a loop over the table sees. */

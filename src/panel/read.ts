@@ -9,7 +9,8 @@ import type { Live, LiveClient, LiveDomain, LiveHostingPlan, ManagedField } from
 import { isRecord, plural } from '../util.js';
 import { CLIENT_FIELDS, fieldsLacking, withFieldsFrom } from '../kinds/client/index.js';
 import { readList, readRecords } from './list-read.js';
-import { readManagedZones, zonesReadNote } from './zones.js';
+import { managedZoneDomains, readZone, zonesReadNote } from '../kinds/zone/read.js';
+import { readEach } from './object-reads.js';
 import { DEFAULT_CONCURRENCY } from './limits.js';
 import type { LiveZone } from '../kinds/zone/record.js';
 import type { OnPanelEvent } from '../events.js';
@@ -125,7 +126,8 @@ async function zonesOf(
   options: ReadLiveOptions,
 ): Promise<ReadonlyMap<string, LiveZone> | undefined> {
   const bound = options.zoneConcurrency ?? DEFAULT_CONCURRENCY;
-  const zones = await readManagedZones(client, domains, options.zones ?? [], bound);
+  const read = managedZoneDomains(domains, options.zones ?? []);
+  const zones = read === undefined ? undefined : await readEach(read, bound, (d) => readZone(client, d));
   if (zones !== undefined) tellNote(options, zonesReadNote(client, zones.size));
   return zones;
 }

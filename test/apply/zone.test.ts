@@ -184,15 +184,21 @@ describe('a zone change applied', () => {
     const edited: Plan = {
       ...plan,
       changes: plan.changes.map((c) =>
-        c.type === 'dns_zone' && c.body !== null
+        c.type === 'dns_zone' && c.kept !== null
           ? {
               ...c,
-              body: {
-                ...c.body,
-                records: {
-                  ...c.body.records,
-                  other: [...c.body.records.other, { host: 'evil', ttl: 60, type: 'A', value: '203.0.113.1' }],
-                },
+              kept: {
+                ...c.kept,
+                records: [
+                  ...c.kept.records,
+                  {
+                    host: 'evil',
+                    type: 'A',
+                    value: '203.0.113.1',
+                    ttl: 60,
+                    raw: { host: 'evil', ttl: 60, type: 'A', value: '203.0.113.1' },
+                  },
+                ],
               },
             }
           : c,

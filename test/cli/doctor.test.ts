@@ -218,7 +218,7 @@ describe('provision doctor', () => {
       PROVISION_API_KEY: API_KEY,
     });
     expect(stdout).toContain('Every check holds');
-    expect(src).toEqual(expect.arrayContaining(['cli/doctor.ts', 'api/doctor.ts', 'panel/zones.ts']));
+    expect(src).toEqual(expect.arrayContaining(['cli/doctor.ts', 'api/doctor.ts', 'kinds/zone/read.ts']));
     // render/diagnostics.ts is main's own (it prints errors), loaded by every command.
     const unused = src.filter(
       (p) => /^(plan|apply|export|render|manifest|simulator|secrets|action)\//.test(p) && p !== 'render/diagnostics.ts',

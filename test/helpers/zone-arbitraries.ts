@@ -11,6 +11,7 @@ import {
   parseZone,
   type UpdateZone,
   wantOfNewZone,
+  zoneBodyOf,
   zoneDiff,
 } from '../../src/kinds/zone.js';
 import { defaultZone } from '../../src/simulator/zones.js';
@@ -111,8 +112,9 @@ export function panelRecords(domain: string): fc.Arbitrary<RecordSpec[]> {
 
 /** The records a PUT's body leaves on the panel, as the panel stores them (what it was sent). */
 export function afterPut(domain: string, before: LiveZone, change: UpdateZone): LiveZone {
-  if (change.body === null) throw new Error('an existing zone change without a body');
-  return readBack(domain, before, change.body.records.other);
+  const body = zoneBodyOf(change);
+  if (body === null) throw new Error('an existing zone change without a body');
+  return readBack(domain, before, body.records.other);
 }
 
 /** A new domain's zone after its POST (the simulator's defaults), then the change diffed and written. */

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { UpdateZone } from '../../src/kinds/zone.js';
-import { zoneRequest } from '../../src/kinds/zone.js';
+import { zoneBodyOf, zoneRequest } from '../../src/kinds/zone.js';
 import type { Live } from '../../src/panel/types.js';
 import { diff } from '../../src/plan/diff.js';
 import { planFingerprint, staleReasons } from '../../src/plan/fingerprint.js';
@@ -88,7 +88,7 @@ describe('a zone planned', () => {
       { op: 'remove', host: 'www', type: 'A', value: '192.0.2.1', ttl: 86400 },
       { op: 'remove', host: 'mail', type: 'A', value: '192.0.2.1', ttl: 86400 },
     ]);
-    expect(change.body?.records.other.map((r) => r.host)).toEqual(['@', '_acme-challenge']);
+    expect(zoneBodyOf(change)?.records.other.map((r) => r.host)).toEqual(['@', '_acme-challenge']);
     expect(totals(plan)).toEqual({ creates: 0, deletes: 2, uncounted: 0 });
   });
 
@@ -98,7 +98,7 @@ describe('a zone planned', () => {
     expect(change.records).toEqual([
       { op: 'update', host: 'www', type: 'A', value: '192.0.2.1', ttl: 300, ttl_before: 86400 },
     ]);
-    expect(change.body?.records.other[1]).toEqual({ host: 'www', ttl: 300, type: 'A', value: '192.0.2.1' });
+    expect(zoneBodyOf(change)?.records.other[1]).toEqual({ host: 'www', ttl: 300, type: 'A', value: '192.0.2.1' });
   });
 
   it('compares host and type in any case and spelling, the value exactly', () => {
@@ -119,7 +119,7 @@ describe('a zone planned', () => {
       { op: 'remove', host: '@', type: 'TXT', value: 'V=SPF1 -ALL', ttl: 3600 },
     ]);
     // The matched record goes back as the panel spelled it, its TTL read as a string sent as a number.
-    expect(zoneChange(plan).body?.records.other[0]).toEqual({
+    expect(zoneBodyOf(zoneChange(plan))?.records.other[0]).toEqual({
       host: 'WWW.Alice.Example.',
       ttl: 3600,
       type: 'a',
@@ -137,7 +137,7 @@ describe('a zone planned', () => {
     ]);
     const change = zoneChange(planOf(wantZone([['@', 'A', '192.0.2.1', 86400]], { prune: true }), records).plan);
     expect(change.records).toEqual([{ op: 'remove', host: '@', type: 'A', value: '192.0.2.1', ttl: 86400 }]);
-    expect(change.body?.records.other).toHaveLength(1);
+    expect(zoneBodyOf(change)?.records.other).toHaveLength(1);
     // Of equal records with other TTLs, the one with the listed TTL stays: a remove, no update.
     const ttls: RecordSpec[] = [
       ['@', 'A', '192.0.2.1', 60],
@@ -188,7 +188,7 @@ describe('a zone planned', () => {
     expect(change).toMatchObject({
       domainId: null,
       zoneDigest: null,
-      body: null,
+      kept: null,
       prune: true,
       keep: ['mail'],
       makesCustom: true,
@@ -248,6 +248,49 @@ describe('a zone in a saved plan', () => {
     expect(refused).toEqual([
       expect.stringContaining('changes[0].records[1]: the request does not send it') as unknown,
     ]);
+  });
+
+  it('writes its request again byte for byte when read back: the body derived from what it keeps and its changes', () => {
+    // A TTL read as a string, two equal records, an update, a remove and adds: the request as saved.
+    const panel: RecordSpec[] = [
+      ['WWW.Alice.Example.', 'a', '192.0.2.1', '3600'],
+      ['@', 'A', '192.0.2.1', 60],
+      ['@', 'A', '192.0.2.1', 60],
+      ['old', 'TXT', 'x'],
+    ];
+    const want = wantZone(
+      [
+        ['www', 'A', '192.0.2.1', 3600],
+        ['@', 'A', '192.0.2.1', 300],
+        ['@', 'A', '192.0.2.1', 300],
+        ['@', 'A', '192.0.2.1', 300],
+        ['mail', 'A', '192.0.2.9'],
+      ],
+      { prune: true },
+    );
+    const { plan } = planOf(want, panel);
+    const text = JSON.stringify(plan.changes.map(changeToJson));
+    const problems: string[] = [];
+    const read = readChanges(JSON.parse(text) as ChangeJson[], problems);
+    expect(problems).toEqual([]);
+    expect(JSON.stringify(read.map(changeToJson))).toBe(text);
+    const change = zoneChange(plan);
+    expect(zoneRequest(change).body).toEqual(zoneBodyOf(change));
+    expect(zoneBodyOf(change)?.records.other).toHaveLength(5);
+  });
+
+  it('reads a body whose add an edit moved as saved: the add taken out where it stands', () => {
+    const { plan } = planOf(dns, records);
+    const json = JSON.parse(JSON.stringify(plan.changes.map(changeToJson))) as ChangeJson[];
+    const edited = JSON.parse(JSON.stringify(json)) as { request: { body: { records: { other: unknown[] } } } }[];
+    const other = edited[0]?.request.body.records.other ?? [];
+    other.unshift(...other.splice(other.length - 1, 1)); // the added record's line first
+    const problems: string[] = [];
+    const [change] = readChanges(edited as unknown as ChangeJson[], problems);
+    expect(problems).toEqual([]);
+    // As saved, the add first: apply checks it against the zone it reads, as any body.
+    expect(change?.type === 'dns_zone' && zoneBodyOf(change)?.records.other).toEqual(other);
+    expect(other[0]).toEqual({ host: 'mail', ttl: 3600, type: 'A', value: '192.0.2.9' });
   });
 
   it("goes stale when the zone changes on the panel, and when the domain's id does", () => {

@@ -18,6 +18,7 @@ import {
   recordDrift,
   type RecordOp,
   sentRecords,
+  zoneBodyOf,
   type UpdateZone,
 } from '../../src/kinds/zone.js';
 import type { Desired } from '../../src/manifest/types.js';
@@ -115,9 +116,9 @@ describe('planner properties over zones', () => {
             continue;
           }
           expect(change.records.length).toBeGreaterThan(0);
-          expect(change.body?.records.soa).toEqual(zone.soa);
-          expect(change.body?.dkim_record).toEqual(zone.dkim);
-          expect(text(recordDrift(zone.records, sentRecords(change.name, change.body) ?? []))).toEqual(
+          expect(zoneBodyOf(change)?.records.soa).toEqual(zone.soa);
+          expect(zoneBodyOf(change)?.dkim_record).toEqual(zone.dkim);
+          expect(text(recordDrift(zone.records, sentRecords(change.name, zoneBodyOf(change)) ?? []))).toEqual(
             text(change.records),
           );
         }

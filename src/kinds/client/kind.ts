@@ -1,5 +1,6 @@
 /** The client as a kind of the table (../index.ts): what the stages ask of a client's change. */
 import { USERNAME_PATTERN } from '../../names.js';
+import { CLIENT_APPLY } from './apply.js';
 import { type Kind, kindWeight } from '../kind.js';
 import {
   CLIENT_DELETE_TAKES,
@@ -59,6 +60,7 @@ export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientCh
   waitsForCreatesBelow: false,
   // A client's update reads its fields (plan/reads.ts): no domain, no zone.
   readsAgain: () => ({ domainNames: [], zones: [] }),
+  apply: CLIENT_APPLY,
 };
 
 /** A plan's unknown of a client's field: it names a client and no domain (a domain's setting names its domain). */

@@ -1,6 +1,7 @@
 /** The domain as a kind of the table (../index.ts): what the stages ask of a domain's change. */
 import { quote } from '../../escape.js';
 import { changeId } from '../common.js';
+import { DOMAIN_APPLY } from './apply.js';
 import { type Kind, kindWeight } from '../kind.js';
 import {
   conflictText,
@@ -66,6 +67,7 @@ export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainCh
         : [change.name],
     zones: [],
   }),
+  apply: DOMAIN_APPLY,
 };
 
 /** A plan's unknown of a domain's setting: it names its domain. */

@@ -1,5 +1,5 @@
 /**
- * A domain's settings update rebuilt from the record read just before its PUT (design.md,
+ * A domain's settings update rebuilt from the record read just before its PUT (docs/reliability.md,
  * "Whole-object writes"): the nested objects start from that read, so a key no change writes
  * (a certificate id, a key someone changed in the panel since the plan) goes back as it is now,
  * never as the plan saw it. A setting the change writes that moved since the plan read it (to

@@ -1,4 +1,5 @@
 /** The hosting plan as a kind of the table (../index.ts): what the stages ask of a plan's change. */
+import { HOSTING_PLAN_APPLY } from './apply.js';
 import { type Kind, kindWeight } from '../kind.js';
 import {
   HOSTING_PLAN_DELETE_TAKES,
@@ -61,4 +62,5 @@ export const HOSTING_PLAN_KIND: Kind<'hosting_plan', HostingPlanChange, HostingP
   waitsForCreatesBelow: false,
   // Its name among the domains looked up, as every change but a client's was before the table of kinds.
   readsAgain: (change) => ({ domainNames: [change.name], zones: [] }),
+  apply: HOSTING_PLAN_APPLY,
 };

@@ -1,5 +1,5 @@
 /**
- * A hosting plan's update rebuilt from the plan record read just before its PUT (design.md,
+ * A hosting plan's update rebuilt from the plan record read just before its PUT (docs/reliability.md,
  * "Whole-object writes"): each object it sends starts from that read with only the managed keys
  * of the change written, so a key changed in the panel since the plan goes back as it is now. A
  * key the change writes that moved since the plan read it (to neither the plan's value nor the

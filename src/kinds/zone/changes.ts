@@ -3,9 +3,27 @@
  * A zone is changed whole (`PUT /dns/{domain id}` replaces the record list), so a domain's zone
  * has at most one change, an update, whatever its records do. Pure.
  */
+import type { JsonObject, JsonValue } from '../../util.js';
 import { type ChangeBase, changeId, type KindNoun, type PanelRequest } from '../common.js';
 import { type DesiredZone, type RecordOp, removals, setKey, zoneBody, zoneDiff } from './diff.js';
-import { type DnsRecord, exactKey, type LiveZone, parseZone, type ZoneBody } from './record.js';
+import { type DnsRecord, exactKey, type LiveRecord, type LiveZone, parseZone, type ZoneBody } from './record.js';
+
+/**
+ * What an existing domain's zone PUT sends back of the zone as the plan read it: its SOA and DKIM
+ * record (`dkim` undefined: the answer had none, and the PUT leaves it out), and the records it
+ * keeps in the panel's order, each in its comparison form with the object sent (an update's TTL
+ * applied). The PUT's body is these records followed by the change's adds (zoneBodyOf).
+ */
+export interface KeptZone {
+  readonly soa: JsonValue;
+  readonly dkim: JsonValue | undefined;
+  readonly records: readonly LiveRecord[];
+  /**
+   * Where each add stands in the PUT's record list, by the adds' order, when a saved plan's body
+   * (an edited file) does not hold them last; absent when they follow the kept records.
+   */
+  readonly addsAt?: readonly number[];
+}
 
 /**
  * A domain's zone whose records differ from the manifest's: one `PUT /dns/{domain id}` with the
@@ -29,8 +47,11 @@ export interface UpdateZone extends ChangeBase<'dns_zone'> {
   readonly makesCustom: boolean;
   /** The digest of the zone as the plan read it (LiveZone.digest); null for a new domain. */
   readonly zoneDigest: string | null;
-  /** The PUT's body; null for a new domain, whose zone is read after its POST. */
-  readonly body: ZoneBody | null;
+  /**
+   * What the PUT sends back of the zone as the plan read it, its body derived from it and the
+   * record changes (zoneBodyOf); null for a new domain, whose zone is read after its POST.
+   */
+  readonly kept: KeptZone | null;
 }
 
 /**
@@ -45,6 +66,10 @@ export function updateZone(
 ): UpdateZone | undefined {
   const { ops, other } = zoneDiff(want, zone.records);
   if (ops.length === 0) return undefined;
+  // The PUT's records are the kept ones, then the adds (recordsAfter): the adds are derived from the ops.
+  const kept = keptZone(domain.name, zone, other.slice(0, other.length - addsOf(ops).length));
+  // Never: the records were read by the same reader.
+  if (kept === undefined) throw new Error(`the zone of ${domain.name} cannot be read back`);
   return {
     id: changeId('dns_zone', domain.name),
     action: 'update',
@@ -59,7 +84,7 @@ export function updateZone(
     keep: want.keep,
     makesCustom: zone.isCustom !== true,
     zoneDigest: zone.digest,
-    body: zoneBody(zone, other),
+    kept,
   };
 }
 
@@ -84,26 +109,79 @@ export function newZone(domain: string, client: string, want: DesiredZone): Upda
     keep: want.keep,
     makesCustom: true,
     zoneDigest: null,
-    body: null,
+    kept: null,
   };
 }
 
 /**
  * The request a zone's change becomes. A new domain's zone is known only after its POST: before
  * apply (a preview) its path's id and its body are null (known after apply); apply passes the
- * domain's id and the body it made from the zone it read.
+ * domain's id and the body it built from the zone it read, which is sent instead of the change's.
  */
 export function zoneRequest(
   change: UpdateZone,
   known?: { readonly id: number; readonly body: ZoneBody },
 ): PanelRequest {
   const id = change.domainId ?? known?.id;
-  const body = change.body ?? known?.body ?? null;
+  const body = known?.body ?? zoneBodyOf(change);
   return {
     method: 'PUT',
     path: `/dns/${id ?? '{id}'}`,
     body: body === null ? { records: null } : (body as unknown as PanelRequest['body']),
   };
+}
+
+/**
+ * The PUT's body an existing domain's zone change sends, derived from what it keeps of the zone
+ * as read and its record changes: the SOA and the DKIM record as read, the kept records in the
+ * panel's order, then the adds in their order (as recordsAfter makes it). null for a new domain.
+ */
+export function zoneBodyOf(change: UpdateZone): ZoneBody | null {
+  if (change.kept === null) return null;
+  const { records, addsAt } = change.kept;
+  return zoneBody(
+    change.kept,
+    placed(
+      records.map((r) => r.raw),
+      addsOf(change.records).map(addedRecord),
+      addsAt,
+    ),
+  );
+}
+
+/** The kept records with the adds placed among them: at `addsAt` when given, else after them. */
+function placed<T>(kept: readonly T[], adds: readonly T[], addsAt: readonly number[] | undefined): T[] {
+  if (addsAt === undefined) return [...kept, ...adds];
+  const list: (T | undefined)[] = new Array<T | undefined>(kept.length + adds.length).fill(undefined);
+  const taken = new Set(addsAt);
+  adds.forEach((add, k) => (list[addsAt[k] ?? -1] = add));
+  let next = 0;
+  for (let i = 0; i < list.length; i++) if (!taken.has(i)) list[i] = kept[next++];
+  return list as T[];
+}
+
+/** The record an add puts in the PUT's list, as recordsAfter writes it. */
+export function addedRecord(op: RecordOp): JsonObject {
+  return { host: op.host, ttl: op.ttl, type: op.type, value: op.value };
+}
+
+/** The adds among a zone's changes, in their order. */
+export function addsOf(ops: readonly RecordOp[]): RecordOp[] {
+  return ops.filter((op) => op.op === 'add');
+}
+
+/**
+ * What a PUT keeps of `zone` (read of `name`): its SOA and DKIM record, and `other` (its records
+ * as the PUT sends them back) read into their comparison form; undefined when one cannot be read
+ * (an edited plan file: the zone's reader refuses it).
+ */
+export function keptZone(
+  name: string,
+  zone: { readonly soa: JsonValue; readonly dkim: JsonValue | undefined },
+  other: readonly JsonObject[],
+): KeptZone | undefined {
+  const read = parseZone({ records: { soa: zone.soa, other } }, name);
+  return 'zone' in read ? { soa: zone.soa, dkim: zone.dkim, records: read.zone.records } : undefined;
 }
 
 /** The desired zone a change was planned from: its listed records (adds and updates, and the kept ones are unknown). */
@@ -119,17 +197,14 @@ export function wantOfNewZone(change: UpdateZone): DesiredZone {
 
 /**
  * The records of an existing domain's zone as the plan read them, made again from the change: the
- * PUT's records without the adds, updated TTLs as they were, and the removed records. Undefined
- * when the change has no body (a new domain's zone) or its body cannot be read.
+ * kept records with updated TTLs as they were, and the removed records. Undefined for a new
+ * domain's zone.
  */
 export function plannedRecords(change: UpdateZone): DnsRecord[] | undefined {
-  const sent = sentRecords(change.name, change.body);
-  if (sent === undefined) return undefined;
+  if (change.kept === null) return undefined;
   const exact = exactKey;
-  const drop = new Map<string, number>();
   const was = new Map<string, number[]>();
   for (const op of change.records) {
-    if (op.op === 'add') drop.set(exact(op), (drop.get(exact(op)) ?? 0) + 1);
     if (op.op === 'update') {
       const list = was.get(exact(op));
       if (list === undefined) was.set(exact(op), [op.ttl_before ?? op.ttl]);
@@ -138,12 +213,7 @@ export function plannedRecords(change: UpdateZone): DnsRecord[] | undefined {
   }
   const records: DnsRecord[] = [];
   const used = new Map<string, number>();
-  for (const r of sent) {
-    const n = drop.get(exact(r)) ?? 0;
-    if (n > 0) {
-      drop.set(exact(r), n - 1);
-      continue;
-    }
+  for (const r of comparable(change.kept.records)) {
     const list = was.get(exact(r));
     const next = used.get(exact(r)) ?? 0;
     const ttl = list?.[next];
@@ -153,6 +223,20 @@ export function plannedRecords(change: UpdateZone): DnsRecord[] | undefined {
   for (const op of change.records)
     if (op.op === 'remove') records.push({ host: op.host, type: op.type, value: op.value, ttl: op.ttl });
   return records;
+}
+
+/**
+ * The records an existing domain's zone PUT sends, in their comparison form: the kept ones, then
+ * the adds; undefined for a new domain's zone.
+ */
+export function sentRecordsOf(change: UpdateZone): DnsRecord[] | undefined {
+  if (change.kept === null) return undefined;
+  return placed(comparable(change.kept.records), comparable(addsOf(change.records)), change.kept.addsAt);
+}
+
+/** Records in their comparison form alone. */
+function comparable(records: readonly DnsRecord[]): DnsRecord[] {
+  return records.map(({ host, type, value, ttl }) => ({ host, type, value, ttl }));
 }
 
 /** The records a PUT's body sends, in their comparison form; undefined without a body or for one unreadable. */
@@ -180,7 +264,7 @@ const rewritten = (value: string): string => value.toLowerCase().replace(/\.$/, 
  * get the add (and the remove) again on every apply.
  */
 export function recordTwins(change: UpdateZone): RecordTwin[] {
-  const sent = sentRecords(change.name, change.body);
+  const sent = sentRecordsOf(change);
   if (sent === undefined) return [];
   // By record set and rewritten value: one look-up per add, not a scan of the zone.
   const held = new Map<string, string[]>();

@@ -1,6 +1,7 @@
 /** The DNS zone as a kind of the table (../index.ts): what the stages ask of a zone's change. */
 import { changeId } from '../common.js';
 import { unicodeForm } from '../domain/record.js';
+import { writeZone } from './write.js';
 import type { Kind } from '../kind.js';
 import { type UpdateZone, ZONE_NOUN, zoneDeletes, zoneRequest } from './changes.js';
 import { isZoneConflict, zoneConflictText } from './conflicts.js';
@@ -27,7 +28,7 @@ export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJs
   facts: zoneFacts,
   toJson: zoneToJson,
   fromJson: zoneFromJson,
-  problems: (change, _item, path) => zoneProblems(change, path),
+  problems: (change, item, path) => zoneProblems(change, path, item),
   subject: zoneSubject,
   lineSubject: zoneLineSubject,
   clientOf: (change) => change.client,
@@ -64,4 +65,6 @@ export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJs
   waitsForCreatesBelow: true,
   // A new domain's zone (no id yet) is not read: its domain's create is checked.
   readsAgain: (change) => ({ domainNames: [change.name], zones: change.domainId === null ? [] : [change.name] }),
+  // One change, an update: a whole-object write of its record list.
+  apply: { update: writeZone },
 };

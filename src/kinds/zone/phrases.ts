@@ -8,7 +8,7 @@ import { jsonText, quote } from '../../escape.js';
 import { plural, sha256Hex } from '../../util.js';
 import { unicodeForm } from '../domain/record.js';
 import type { Removals } from '../kind.js';
-import { recordTwins, type UpdateZone, zoneDeletes } from './changes.js';
+import { recordTwins, type UpdateZone, zoneBodyOf, zoneDeletes } from './changes.js';
 import type { RecordOp } from './diff.js';
 
 /** `dns "alice.example" of client "alice"`. */
@@ -135,9 +135,10 @@ export function zoneDetails(change: UpdateZone): { what: string; after: string }
  * domain's: `PUT /dns/{id} (known after apply: ...)`.
  */
 export function zoneRequestLine(change: UpdateZone): string {
-  if (change.domainId === null || change.body === null)
+  const body = zoneBodyOf(change);
+  if (change.domainId === null || body === null)
     return `PUT /dns/{id} (known after apply: the zone as the panel fills it in after the domain's POST, with these changes)`;
-  const n = change.body.records.other.length;
+  const n = body.records.other.length;
   return `PUT /dns/${change.domainId} (the zone's ${plural(n, 'record')} after the change, its SOA and DKIM record as read)`;
 }
 

@@ -1,5 +1,5 @@
 /**
- * A zone's change, carried out as a whole-object write (whole-write.ts): the zone is read again
+ * A zone's change, carried out as a whole-object write (apply/whole-write.ts): the zone is read again
  * just before its PUT, after every create this change waits for (the creates of its subdomains in
  * the same apply, which add their records to it: plan/order.ts), and the PUT's body is built from
  * that read. An existing domain's zone must be as the plan read it (its digest), apart from records
@@ -10,37 +10,26 @@
  * resent as it was: the zone is read again; holding the records sent, it is done; as the change
  * saw it, the body is built again and sent; otherwise it is stale.
  */
-import { quote } from '../escape.js';
+import { quote } from '../../escape.js';
+import { canonical, messageOf, plural } from '../../util.js';
+import type { Applied, ApplyStage, WholeWrite } from '../apply.js';
+import { changeId, type PanelRequest } from '../common.js';
+import { plannedRecords, sentRecords, type UpdateZone, zoneBodyOf, zoneRequest } from './changes.js';
+import { recordIdText } from './conflicts.js';
+import { recordDrift, recordsAfter, type RecordOp, zoneBody } from './diff.js';
+import { carriedProblem, newZoneWrite, splitCarried } from './new-zone.js';
+import { recordLine } from './phrases.js';
+import { readZone } from './read.js';
 import {
-  carriedProblem,
   type DnsRecord,
   exactKey,
   type LiveRecord,
   type LiveZone,
-  newZoneWrite,
-  plannedRecords,
-  recordDrift,
   recordKey,
   recordMultiset,
-  recordsAfter,
-  recordLine,
-  type RecordOp,
-  sentRecords,
-  splitCarried,
-  recordIdText,
-  type UpdateZone,
   type ZoneBody,
-  zoneBody,
   zoneDigest,
-  zoneRequest,
-} from '../kinds/zone.js';
-import type { PanelClient } from '../panel/client.js';
-import { readZone } from '../panel/zones.js';
-import type { PanelRequest } from '../plan/requests.js';
-import { canonical, messageOf, plural } from '../util.js';
-import type { Applied } from './execute.js';
-import type { Slot } from './walk.js';
-import { type WholeWrite, writeWhole } from './whole-write.js';
+} from './record.js';
 
 /** How many of a stale zone's changed records its message names; the rest are counted. */
 const NAMED_DRIFT = 5;
@@ -68,53 +57,52 @@ export class ZoneChanged extends Error {
   }
 }
 
-/** Told a note (a read again after a failed write) in one sentence. */
-type Tell = (message: string) => void;
-
-/** Carries out zone changes; `domainIdOf` gives the id of a domain created in this run. */
-export function zoneWriter(
-  panel: PanelClient,
-  domainIdOf: (name: string) => number | undefined,
-  signal: AbortSignal | undefined,
-  tell: Tell = () => undefined,
-): (change: UpdateZone, slot: Slot) => Promise<Applied> {
-  return async (change, slot) => {
-    const id = change.domainId ?? domainIdOf(change.name);
-    if (id === undefined)
-      throw new Error(`the id of domain ${quote(change.name)} is unknown: it was not created in this run`);
-    const notes: string[] = [];
-    const write: WholeWrite<LiveZone, ZoneBody> = {
-      what: `the zone of ${quote(change.name)}`,
-      read: () => readZone(panel, { name: change.name, id }),
-      build: zoneBuilder(change, id, createdHosts(change, domainIdOf), (note) => notes.splice(0, notes.length, note)),
-      landed: (now, body, from) => zoneLanded(change.name, now, body, from),
-    };
-    const done = await writeWhole(panel, write, slot, signal, tell);
-    const back = await readBack(change, id, done.body, slot);
-    const all = [...notes, done.note, back].filter((n) => n !== undefined);
-    return all.length === 0 ? { id } : { id, note: all.join('; ') };
+/**
+ * Carries out a zone's change (see the file's comment) through what the apply stage hands in: its
+ * reads and its write go through the stage's slot, the write is stage.writeWhole.
+ */
+export async function writeZone(change: UpdateZone, stage: ApplyStage): Promise<Applied> {
+  const domainIdOf = (name: string): number | undefined => stage.newIds.get(changeId('domain', name));
+  const id = change.domainId ?? domainIdOf(change.name);
+  if (id === undefined)
+    throw new Error(`the id of domain ${quote(change.name)} is unknown: it was not created in this run`);
+  const notes: string[] = [];
+  const write: WholeWrite<LiveZone, ZoneBody> = {
+    what: `the zone of ${quote(change.name)}`,
+    read: () => readZone(stage.panel, { name: change.name, id }),
+    build: zoneBuilder(change, id, createdHosts(change, domainIdOf), (note) => notes.splice(0, notes.length, note)),
+    landed: (now, body, from) => zoneLanded(change.name, now, body, from),
   };
+  const done = await stage.writeWhole(write);
+  const back = await readBack(change, id, done.body, stage);
+  const all = [...notes, done.note, back].filter((n) => n !== undefined);
+  return all.length === 0 ? { id } : { id, note: all.join('; ') };
+}
 
-  /**
-   * The zone read again after its PUT: a note when the panel holds the records sent otherwise (it
-   * rewrote a value: a trailing dot, the case of a name), or when it could not be read; undefined
-   * when it holds them as sent.
-   */
-  async function readBack(change: UpdateZone, id: number, body: ZoneBody, slot: Slot): Promise<string | undefined> {
-    let now: LiveZone;
-    try {
-      // Within the run's bound, like every request apply sends.
-      now = await slot.run(() => readZone(panel, { name: change.name, id }));
-    } catch (error) {
-      return `the zone could not be read back to check it (${messageOf(error)})`;
-    }
-    const drift = recordDrift(sentRecords(change.name, body) ?? [], now.records);
-    if (drift.length === 0) return undefined;
-    return (
-      `warning: the zone read back holds records otherwise than sent (${driftText(drift)}): ` +
-      'the panel rewrote them (or something wrote the zone since); write the values as the panel does, or the next apply sends them again'
-    );
+/**
+ * The zone read again after its PUT: a note when the panel holds the records sent otherwise (it
+ * rewrote a value: a trailing dot, the case of a name), or when it could not be read; undefined
+ * when it holds them as sent.
+ */
+async function readBack(
+  change: UpdateZone,
+  id: number,
+  body: ZoneBody,
+  stage: ApplyStage,
+): Promise<string | undefined> {
+  let now: LiveZone;
+  try {
+    // Within the run's bound, like every request apply sends.
+    now = await stage.run(() => readZone(stage.panel, { name: change.name, id }));
+  } catch (error) {
+    return `the zone could not be read back to check it (${messageOf(error)})`;
   }
+  const drift = recordDrift(sentRecords(change.name, body) ?? [], now.records);
+  if (drift.length === 0) return undefined;
+  return (
+    `warning: the zone read back holds records otherwise than sent (${driftText(drift)}): ` +
+    'the panel rewrote them (or something wrote the zone since); write the values as the panel does, or the next apply sends them again'
+  );
 }
 
 /** `+ A x 192.0.2.1 (ttl 60); ...`, the first NAMED_DRIFT named, the rest counted. */
@@ -162,11 +150,12 @@ function zoneBuilder(
       body = written.body;
       note(written.note);
     } else {
-      if (change.body === null)
+      const planned = zoneBodyOf(change);
+      if (planned === null)
         throw new Error(`the change of the zone of ${quote(change.name)} holds no records to send: make a new plan`);
       const { base, carried } = withoutCreated(fresh, created, plannedRecords(change) ?? []);
       if (base.digest !== change.zoneDigest) throw staleZone(change, base);
-      checkBody(change, change.body, base);
+      checkBody(change, planned, base);
       const { replaced, kept } = splitCarried(change, carried);
       const gone = new Set<LiveRecord>(replaced);
       const after = recordsAfter(
@@ -197,8 +186,8 @@ function zoneBuilder(
       ];
       if (told.length > 0) note(told.join('; '));
     }
-    // The body built here, never the plan's: zoneRequest prefers a change's own body.
-    return { body, request: zoneRequest({ ...change, body }, { id, body }) };
+    // The body built here, never the plan's: zoneRequest sends the one it is given.
+    return { body, request: zoneRequest(change, { id, body }) };
   };
 }
 
@@ -289,7 +278,7 @@ function staleZone(change: UpdateZone, zone: LiveZone): ZoneChanged {
   const before: readonly DnsRecord[] = plannedRecords(change) ?? [];
   const drift = recordDrift(before, zone.records);
   const other: string[] = [];
-  const body = change.body;
+  const body = zoneBodyOf(change);
   if (body !== null) {
     if (canonical(body.records.soa) !== canonical(zone.soa)) other.push('its SOA record');
     if (canonical(body.dkim_record) !== canonical(zone.dkim)) other.push('its DKIM record');

@@ -1,0 +1,86 @@
+/**
+ * Reading one record of the panel's answers, for every kind's reader (each room's read.ts): the
+ * record as an object, an id, a name, a field spelled several ways, and a contract error that
+ * names where the record came from and the field. Pure: no I/O.
+ */
+import { ProvisionError } from '../errors.js';
+import { isRecord } from '../util.js';
+import type { FieldReader } from './common.js';
+
+/**
+ * How one record of a kind is read by its id (`GET /domains/{id}`): its path, and its parser
+ * (`where` names it in errors: `GET https://…/api/v2/domains/7`). The panel's generic read by id
+ * (panel/object-reads.ts readById) takes it.
+ */
+export interface RecordRead<R extends { readonly id: number }> {
+  path(id: number): string;
+  parse(record: unknown, where: string): R;
+}
+
+/**
+ * A field that panels spell in several ways: read from each spelling the record carries
+ * (undefined when it carries none); spellings that disagree are a contract error.
+ */
+export function spelled<T>(
+  record: Record<string, unknown>,
+  keys: readonly string[],
+  where: string,
+  read: FieldReader<T>,
+): T | undefined {
+  let found: { key: string; value: T } | undefined;
+  for (const key of keys) {
+    if (record[key] === undefined) continue;
+    const result = read(record[key]);
+    if ('problem' in result) throw contract(where, `"${key}" must be ${result.problem}, got ${shape(record[key])}`);
+    if ('unreadable' in result) continue; // as if the record did not carry it: unknown
+    if (found === undefined) found = { key, value: result.value };
+    else if (found.value !== result.value)
+      throw contract(
+        where,
+        `"${found.key}" and "${key}" disagree (${shape(record[found.key])} and ${shape(record[key])})`,
+      );
+  }
+  return found?.value;
+}
+
+/** The record as an object, else a contract error. */
+export function asRecord(value: unknown, where: string): Record<string, unknown> {
+  if (!isRecord(value)) throw contract(where, `expected an object, got ${shape(value)}`);
+  return value;
+}
+
+/** An id: a positive integer (the panel counts from 1; 0 or less would be no record at all). */
+export function integer(record: Record<string, unknown>, key: string, where: string): number {
+  const value = record[key];
+  if (!Number.isSafeInteger(value) || (value as number) <= 0)
+    throw contract(where, `"${key}" must be a positive integer, got ${shape(value)}`);
+  return value as number;
+}
+
+export function nonEmptyString(record: Record<string, unknown>, key: string, where: string): string {
+  const value = record[key];
+  if (typeof value !== 'string' || value === '')
+    throw contract(where, `"${key}" must be a non-empty string, got ${shape(value)}`);
+  return value;
+}
+
+export function contract(where: string, problem: string): ProvisionError {
+  return new ProvisionError('panel_contract', `${where}: ${problem}`, {
+    hint: 'the panel answered a record panel-provision cannot read; report the panel version and this message',
+  });
+}
+
+/** A value's kind for messages, never its content (which could be anything, long, or private). */
+export function shape(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'number')
+    return Number.isSafeInteger(value)
+      ? String(value)
+      : Number.isInteger(value)
+        ? 'an integer out of range'
+        : 'a number';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
