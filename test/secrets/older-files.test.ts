@@ -6,7 +6,7 @@
  * passwords, pending ones, refused intents, `password: null`, and the recovery of a run
  * interrupted then, all as before.
  */
-import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -72,6 +72,8 @@ describe('a secrets file written by commit 90c0a68', () => {
   it('the recovery of a run interrupted then: the pending password recorded, the id completed, the reset named', async () => {
     const path = join(dir, 'secrets.jsonl');
     await copyFile(CLEAR, path);
+    // A checkout leaves the fixture readable by others (umask 022): a secrets file is the owner's.
+    await chmod(path, 0o600);
     expect(await usernamesToSettle(path, URL)).toEqual(['bob', 'erin', 'frank']);
     expect(await secretsToSettle(path, URL)).toEqual([
       { kind: 'client', name: 'bob' },
