@@ -11,7 +11,7 @@ import {
   passwordStates,
   skippedLineWarning,
 } from '../secrets/journal.js';
-import { parseSecretName, secretArg, secretLabel } from '../secrets/kinds.js';
+import { parseSecretName, secretLabel } from '../secrets/kinds.js';
 import { plural } from '../util.js';
 import type { Command } from './args.js';
 import { parseCommandLine } from './args.js';
@@ -127,18 +127,20 @@ async function decrypt(args: readonly string[], io: Io): Promise<typeof EXIT.ok>
   refuseFlags(args, OPTIONS, KEYGEN_OPTIONS, 'keygen', decryptUsage);
   const { values, positionals } = parseCommandLine(args, DECRYPT_OPTIONS, { atLeast: 2 }, decryptUsage);
   const file = positionals[1] ?? '';
-  /** The things named after the file, by secretArg (`alice`, `mailbox:info@…`); none: every one. */
-  const named = new Set(
+  /**
+   * The things named after the file, by kind and name (`alice` and `client:alice` are one); none:
+   * every one. Keyed as given, never by the printed `[KIND:]NAME`, which a name with a colon
+   * would read back as another kind.
+   */
+  const named = new Map(
     positionals.slice(2).map((arg) => {
-      const { kind, name } = parseSecretName(arg);
-      return secretArg(kind, name);
+      const thing = parseSecretName(arg);
+      return [JSON.stringify([thing.kind, thing.name]), thing] as const;
     }),
   );
-  const wanted = (entry: Entry): boolean => {
-    if (named.size === 0) return true;
-    const holder = holderOf(entry);
-    return holder !== undefined && named.has(secretArg(holder.kind, holder.name));
-  };
+  const isNamed = (holder: { readonly kind: string; readonly name: string } | undefined): boolean =>
+    holder !== undefined && named.has(JSON.stringify([holder.kind, holder.name]));
+  const wanted = (entry: Entry): boolean => named.size === 0 || isNamed(holderOf(entry));
   // Through the journal's own reader: a link, a pipe or a device is refused, as apply refuses it.
   const text = await readJournal(file, { required: true });
   const identities =
@@ -190,9 +192,7 @@ async function decrypt(args: readonly string[], io: Io): Promise<typeof EXIT.ok>
     io.stderr.write(`${plural(records, 'record')}\n`);
     return EXIT.ok;
   }
-  const states = [...passwordStates(lines).values()].filter(
-    (state) => named.size === 0 || named.has(secretArg(state.kind, state.name)),
-  );
+  const states = [...passwordStates(lines).values()].filter((state) => named.size === 0 || isNamed(state));
   for (const state of states) {
     if (state.current !== undefined) {
       io.stdout.write(`${JSON.stringify(await reveal(state.current))}\n`);
@@ -220,12 +220,9 @@ async function decrypt(args: readonly string[], io: Io): Promise<typeof EXIT.ok>
       );
     }
   }
-  const found = new Set(states.map((state) => secretArg(state.kind, state.name)));
-  for (const arg of named)
-    if (!found.has(arg)) {
-      const { kind, name } = parseSecretName(arg);
+  for (const { kind, name } of named.values())
+    if (!states.some((state) => state.kind === kind && state.name === name))
       io.stderr.write(`${file}: no record of ${secretLabel(kind, name)}\n`);
-    }
   await io.stdout.flushed?.();
   io.stderr.write(`${plural(records, 'record')}\n`);
   return EXIT.ok;

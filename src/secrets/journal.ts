@@ -49,13 +49,17 @@ export function secretRef(panelUrl: string, kind: SecretKindName, name: string):
 }
 
 /**
- * Whose password a record read back is about: its `kind` (none: a client), and its `name` (a
- * client's record without one: its `username`); undefined when the record says neither.
+ * Whose password a record read back is about: its `kind` and `name` (a client's record without
+ * `name`: its `username`); a record without `kind` is a client's, named by its `username` alone,
+ * as older versions read it (a `name` someone added to it changes nothing). Undefined when the
+ * record says neither.
  */
 export function holderOf(entry: Entry): { readonly kind: string; readonly name: string } | undefined {
-  const kind = entry.kind === undefined ? 'client' : entry.kind;
+  if (entry.kind === undefined)
+    return typeof entry.username === 'string' ? { kind: 'client', name: entry.username } : undefined;
+  const { kind } = entry;
   if (typeof kind !== 'string') return undefined;
-  const name = typeof entry.name === 'string' ? entry.name : kind === 'client' ? entry.username : undefined;
+  const name = typeof entry.name === 'string' ? entry.name : isClientKind(kind) ? entry.username : undefined;
   return typeof name === 'string' ? { kind, name } : undefined;
 }
 

@@ -95,3 +95,20 @@ describe('secrets decrypt <file> [[KIND:]NAME]', () => {
     expect(wrong.stderr).toContain('a dns_zone has no password');
   });
 });
+
+describe('secrets decrypt: a name is matched as given, never read again from its printed form', () => {
+  it('client:client:alice is not alice, and client:x:y is a client named "x:y", not a kind "x"', async () => {
+    const w = await workspace(MANIFEST, SEEDED);
+    expect((await run(['secrets', 'reset', 'alice'], w.envWithSecrets)).code).toBe(0);
+    const prefixed = await run(['secrets', 'decrypt', w.secrets, 'client:client:alice']);
+    expect({ code: prefixed.code, stdout: prefixed.stdout, stderr: prefixed.stderr }).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `${w.secrets}: no record of client "client:alice"\n0 records\n`,
+    });
+    const colon = await run(['secrets', 'decrypt', w.secrets, 'alice', 'client:x:y']);
+    expect(colon.code, colon.stderr).toBe(0);
+    expect(colon.stdout.trim().split('\n')).toHaveLength(1);
+    expect(colon.stderr).toBe(`${w.secrets}: no record of client "x:y"\n1 record\n`);
+  });
+});

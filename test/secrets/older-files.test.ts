@@ -6,7 +6,7 @@
  * passwords, pending ones, refused intents, `password: null`, and the recovery of a run
  * interrupted then, all as before.
  */
-import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -69,9 +69,24 @@ describe('a secrets file written by commit 90c0a68', () => {
     }
   });
 
+  it('a record without kind is named by its username, whatever other field a hand added (a `name` note)', async () => {
+    // Older versions ignored fields they did not write: a note on gina's last record (her reset's
+    // password) changed nothing; read by `name`, decrypt would print her superseded password.
+    const lines = (await readFile(CLEAR, 'utf8'))
+      .split('\n')
+      .map((line) => (line.includes('"reset_at"') ? line.replace('{', '{"name":"Gina Example",') : line));
+    const states = [...passwordStates(parseJournal(lines.join('\n'))).values()];
+    const gina = states.filter((s) => s.username === 'gina' || s.name === 'Gina Example');
+    expect(gina.map((s) => [s.kind, s.name, s.current?.entry.password, s.open.length])).toEqual([
+      ['client', 'gina', 'Gina-Password-02', 0],
+    ]);
+  });
+
   it('the recovery of a run interrupted then: the pending password recorded, the id completed, the reset named', async () => {
     const path = join(dir, 'secrets.jsonl');
     await copyFile(CLEAR, path);
+    // A checkout leaves the fixture readable by others (umask 022): a secrets file is the owner's.
+    await chmod(path, 0o600);
     expect(await usernamesToSettle(path, URL)).toEqual(['bob', 'erin', 'frank']);
     expect(await secretsToSettle(path, URL)).toEqual([
       { kind: 'client', name: 'bob' },
