@@ -250,6 +250,35 @@ describe('a zone in a saved plan', () => {
     ]);
   });
 
+  it('refuses an add edited alike in its record change and in the body, as the zone reader reads it', () => {
+    const { plan } = planOf(dns, records);
+    const json = JSON.parse(JSON.stringify(plan.changes.map(changeToJson))) as ChangeJson[];
+    type Op = { host: string; type: string; ttl: number };
+    const cases: [string, (r: Op) => void, string][] = [
+      ['host in upper case', (r) => (r.host = 'MAIL'), 'changes[0].records[1]: the request does not send it'],
+      ['type in lower case', (r) => (r.type = 'a'), 'changes[0].records[1]: the request does not send it'],
+      ['type empty', (r) => (r.type = ''), "changes[0].request.body.records: a record the zone's reader refuses"],
+      [
+        'TTL past a safe integer',
+        (r) => (r.ttl = 1e20),
+        "changes[0].request.body.records: a record the zone's reader refuses",
+      ],
+    ];
+    for (const [, edit, problem] of cases) {
+      const edited = JSON.parse(JSON.stringify(json)) as {
+        records: Op[];
+        request: { body: { records: { other: Op[] } } };
+      }[];
+      const [zone] = edited;
+      const other = zone?.request.body.records.other ?? [];
+      edit(zone?.records[1] as Op); // the add of mail
+      edit(other[other.length - 1] as Op); // its line in the body, last
+      const refused: string[] = [];
+      expect(readChanges(edited as unknown as ChangeJson[], refused)).toEqual([]);
+      expect(refused).toEqual([expect.stringContaining(problem) as unknown]);
+    }
+  });
+
   it('writes its request again byte for byte when read back: the body derived from what it keeps and its changes', () => {
     // A TTL read as a string, two equal records, an update, a remove and adds: the request as saved.
     const panel: RecordSpec[] = [

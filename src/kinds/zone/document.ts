@@ -2,17 +2,9 @@
 import { quote } from '../../escape.js';
 import { canonical, isRecord } from '../../util.js';
 import { type ChangeBase, changeId } from '../common.js';
-import {
-  addedRecord,
-  addsOf,
-  type KeptZone,
-  keptZone,
-  sentRecords,
-  sentRecordsOf,
-  type UpdateZone,
-} from './changes.js';
+import { addedRecord, addsOf, type KeptZone, keptZone, sentRecords, type UpdateZone, zoneBodyOf } from './changes.js';
 import type { RecordOp } from './diff.js';
-import { type DnsRecord, exactKey, type LiveRecord, type ZoneBody } from './record.js';
+import { exactKey, type LiveRecord, type ZoneBody } from './record.js';
 
 /** A zone's change as the plan document holds it (snake_case), beside the common fields; the schema checked it. */
 export interface ZoneChangeJson {
@@ -119,20 +111,19 @@ export function zoneProblems(change: UpdateZone, path: string, item?: ZoneChange
     return problems;
   }
   if (change.zoneDigest === null) problems.push(`${path}.zone_digest: missing for an existing domain's zone`);
-  // In comparison form, as the diff made the changes: the panel's `""` or `www.alice.example.` is `@` or `www`.
-  let sent: readonly DnsRecord[] | undefined = sentRecordsOf(change);
+  // The body it sends (derived from what it keeps, else as saved: what it holds says why it keeps
+  // nothing), read whole by the zone's reader, the adds too: in comparison form, as the diff made
+  // the changes (the panel's `""` or `www.alice.example.` is `@` or `www`). An add edited alike in
+  // its record change and in the body to a form the reader refuses or rewrites is then refused.
+  const body = zoneBodyOf(change) ?? (item === undefined ? null : savedBody(item));
+  if (body === null) {
+    problems.push(`${path}.request.body: must hold the zone's records`);
+    return problems;
+  }
+  const sent = sentRecords(change.name, body);
   if (sent === undefined) {
-    // Nothing kept could be read from the saved request: what it holds says why.
-    const body = item === undefined ? null : savedBody(item);
-    if (body === null) {
-      problems.push(`${path}.request.body: must hold the zone's records`);
-      return problems;
-    }
-    sent = sentRecords(change.name, body);
-    if (sent === undefined) {
-      problems.push(`${path}.request.body.records: a record the zone's reader refuses: the file was edited`);
-      return problems;
-    }
+    problems.push(`${path}.request.body.records: a record the zone's reader refuses: the file was edited`);
+    return problems;
   }
   const sends = new Set(sent.map(exactKey));
   for (const [i, op] of change.records.entries())
