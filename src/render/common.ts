@@ -96,14 +96,6 @@ export function unicodeOf(change: Change): string {
 }
 
 /**
- * `plan: "Basic" -> "Business"`, `https.force: false -> true`: each thing an update changes, as
- * its kind's room words it, one part each.
- */
-export function updatedFields(change: Extract<Change, { action: 'update' }>): string[] {
-  return [...kindOf(change).updatedFields(change)];
-}
-
-/**
  * A change's subject on its own diff line: `client "carol"`, `domain "shop.alice.example"`. A
  * domain's client is left out: the comment line above says it, and Markdown groups by client.
  */
