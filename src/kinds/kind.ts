@@ -12,7 +12,7 @@
  * How a new kind is added: docs/architecture.md, "Adding a resource kind".
  */
 import type { Applied, ApplyStage } from './apply.js';
-import type { ChangeBase, ChangeId, KindNoun, PanelRequest } from './common.js';
+import type { ChangeBase, ChangeId, KindNoun, NewIds, PanelRequest } from './common.js';
 import type { KindExport } from './export.js';
 import type { Fact } from './facts.js';
 
@@ -132,7 +132,7 @@ export interface Kind<N extends string, C extends AnyChange & { readonly type: N
   readonly apply: KindApply<C>;
 }
 
-// --- The core: changes, their ids and weights ---
+// --- The core: changes and their weights ---
 
 /** What every change is: a kind's name in `type`, and an action. */
 export interface AnyChange extends ChangeBase {
@@ -141,13 +141,6 @@ export interface AnyChange extends ChangeBase {
 
 /** A change of `C` that does `A`. */
 type ActionOf<C, A extends AnyChange['action']> = Extract<C, { readonly action: A }>;
-
-/**
- * The ids the panel gave to what the same run created, by change id (`client:alice` → 7): a change
- * that names something created before it takes its id from here. Empty (or absent) before apply:
- * a preview says "known after apply".
- */
-export type NewIds = ReadonlyMap<ChangeId, number>;
 
 /** How much a change creates and destroys (Kind.weight). */
 export interface Weight {

@@ -10,6 +10,7 @@ import {
   changeId,
   type HostingPlanRef,
   type KindNoun,
+  type NewIds,
   type PanelRequest,
 } from '../common.js';
 import {
@@ -26,7 +27,6 @@ import {
   printValue,
 } from './fields.js';
 import type { LiveClient } from './record.js';
-import type { NewIds } from '../kind.js';
 
 /**
  * A client the panel lacks: `POST /clients` with its username, each field the manifest gives and

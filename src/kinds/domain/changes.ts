@@ -4,7 +4,14 @@
  */
 import { jsonText, quote, safeText } from '../../escape.js';
 import { assertNever } from '../../util.js';
-import { afterSubdomains, type ChangeBase, changeId, type KindNoun, type PanelRequest } from '../common.js';
+import {
+  afterSubdomains,
+  type ChangeBase,
+  changeId,
+  type KindNoun,
+  type NewIds,
+  type PanelRequest,
+} from '../common.js';
 import { type LiveDomain, unicodeForm } from './record.js';
 import {
   type DomainSetting,
@@ -18,7 +25,6 @@ import {
   type SettingsBody,
   settingsBody,
 } from './settings.js';
-import type { NewIds } from '../kind.js';
 
 /** A domain the panel lacks: `POST /domains` for its client. */
 export interface CreateDomain extends ChangeBase<'domain'> {
