@@ -20,8 +20,6 @@ import { send } from './send.js';
 import type { Slot } from './walk.js';
 import type { Applied, ManagedKeysWrite, WholeWrite, WholeWritten } from '../kinds/apply.js';
 
-export type { ManagedKeysWrite, WholeWrite, WholeWritten } from '../kinds/apply.js';
-
 /** Carries out `write` (see the file's comment); its requests go through `slot`. */
 export async function writeWhole<R, B>(
   panel: PanelClient,

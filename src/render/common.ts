@@ -12,7 +12,6 @@ import { jsonText } from '../escape.js';
 import { KIND_NAMES, KINDS as TABLE, kindOf, type KindName } from '../kinds/index.js';
 import type { KindNoun } from '../kinds/common.js';
 
-export { fieldsText } from '../kinds/client/index.js';
 export { paint, type Style } from './paint.js';
 
 /**
