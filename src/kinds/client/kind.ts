@@ -7,11 +7,11 @@ import {
   CLIENT_NOUN,
   type ClientChange,
   clientDetails,
+  clientGoesWith,
   clientRequest,
   clientSubject,
+  clientUnknownLine,
   fieldsText,
-  goesWith,
-  unknownLine,
 } from './changes.js';
 import { type ClientChangeJson, clientFromJson, clientProblems, clientToJson } from './document.js';
 import { type ClientFactIndex, clientFacts } from './facts.js';
@@ -49,10 +49,10 @@ export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientCh
   updatedParts: (change) => change.fields.map((f) => fieldsText([f])),
   // Its fields are short: they stay on one line.
   listsParts: false,
-  goesWith,
+  goesWith: clientGoesWith,
   deleteTakes: CLIENT_DELETE_TAKES,
   createsRow: 'always',
-  unknownLine: (u) => (isClientUnknown(u) ? unknownLine(u) : undefined),
+  unknownLine: (u) => (isClientUnknown(u) ? clientUnknownLine(u) : undefined),
   unmanaged: { key: 'clients', absent: 'uncounted' },
 
   secret: {

@@ -298,7 +298,7 @@ export function isDomainConflict(c: object): c is DomainConflict {
  * `domain "x" is listed under client "a" but belongs to client "b" on the panel`. The owner is
  * another customer: `nameOwner: false` (a pull-request comment) says "another client".
  */
-export function conflictText(c: DomainConflict, nameOwner = true): string {
+export function domainConflictText(c: DomainConflict, nameOwner = true): string {
   if (c.dns !== undefined)
     return c.dns === 'subdomain'
       ? `domain ${quote(c.domain)}${unicodeForm(c.domain)} of client ${quote(c.client)} manages "dns", but it is a ` +

@@ -4,11 +4,11 @@ import { changeId } from '../common.js';
 import { DOMAIN_APPLY } from './apply.js';
 import { type Kind, kindWeight } from '../kind.js';
 import {
-  conflictText,
   type CreateDomain,
   DOMAIN_DELETE_TAKES,
   DOMAIN_NOUN,
   type DomainChange,
+  domainConflictText,
   domainCreatedParts,
   domainDetails,
   domainRequest,
@@ -61,7 +61,7 @@ export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainCh
   goesWith: () => '',
   deleteTakes: DOMAIN_DELETE_TAKES,
   createsRow: 'always',
-  conflictLine: (c, nameOthers) => (isDomainConflict(c) ? conflictText(c, nameOthers) : undefined),
+  conflictLine: (c, nameOthers) => (isDomainConflict(c) ? domainConflictText(c, nameOthers) : undefined),
   // A domain's unknown names its domain (a client's does not).
   unknownLine: (u) => (isSettingUnknown(u) ? settingUnknownLine(u) : undefined),
   unmanaged: { key: 'domains', absent: 'uncounted' },
