@@ -171,29 +171,37 @@ export function composeSchemas(
   return out;
 }
 
+/** Writes `wanted` to `file` when it holds something else (with `check`, writes nothing); whether it did. */
+export function syncFile(file: string, wanted: string, check: boolean): boolean {
+  let current: string | undefined;
+  try {
+    current = readFileSync(file, 'utf8');
+  } catch {
+    current = undefined;
+  }
+  if (current === wanted) return false;
+  if (!check) writeFileSync(file, wanted);
+  return true;
+}
+
 /** Writes the composed schemas (or with `check`, writes nothing); the files that differed. */
 export function writeSchemas(check: boolean): string[] {
-  const stale: string[] = [];
-  for (const [document, wanted] of composeSchemas()) {
+  return [...composeSchemas()].flatMap(([document, wanted]) => {
     const file = publishedFile(document);
-    let current: string | undefined;
-    try {
-      current = readFileSync(file, 'utf8');
-    } catch {
-      current = undefined;
-    }
-    if (current === wanted) continue;
-    stale.push(file);
-    if (!check) writeFileSync(file, wanted);
+    return syncFile(file, wanted, check) ? [file] : [];
+  });
+}
+
+/** With `check`, names each file that differed on stderr and fails the run. */
+export function reportStale(stale: readonly string[], check: boolean): void {
+  if (!check) return;
+  for (const file of stale) {
+    process.stderr.write(`${file} is out of date: run npm run build\n`);
+    process.exitCode = 1;
   }
-  return stale;
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const check = process.argv.includes('--check');
-  for (const file of writeSchemas(check)) {
-    if (!check) continue;
-    process.stderr.write(`${file} is out of date: run npm run build\n`);
-    process.exitCode = 1;
-  }
+  reportStale(writeSchemas(check), check);
 }

@@ -12,11 +12,11 @@
  * `node --import tsx scripts/generate-validator.ts [--check]`: --check writes nothing and
  * exits 1 when a file (a schema or a validator) differs.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv2020, type Options } from 'ajv/dist/2020.js';
 import standalone from 'ajv/dist/standalone/index.js';
-import { writeSchemas } from './compose-schemas.js';
+import { reportStale, syncFile, writeSchemas } from './compose-schemas.js';
 
 const at = (path: string): string => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
@@ -71,25 +71,10 @@ export function generateValidatorSource(schemaText: string, target: Target): str
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const check = process.argv.includes('--check');
-  for (const file of writeSchemas(check)) {
-    if (!check) continue;
-    process.stderr.write(`${file} is out of date: run npm run build\n`);
-    process.exitCode = 1;
-  }
+  const stale = writeSchemas(check);
   for (const target of TARGETS) {
     const wanted = generateValidatorSource(readFileSync(target.schema, 'utf8'), target);
-    let current: string | undefined;
-    try {
-      current = readFileSync(target.generated, 'utf8');
-    } catch {
-      current = undefined;
-    }
-    if (current === wanted) continue;
-    if (check) {
-      process.stderr.write(`${target.generated} is out of date: run npm run build\n`);
-      process.exitCode = 1;
-    } else {
-      writeFileSync(target.generated, wanted);
-    }
+    if (syncFile(target.generated, wanted, check)) stale.push(target.generated);
   }
+  reportStale(stale, check);
 }

@@ -12,7 +12,7 @@ import type { PanelClient } from '../panel/client.js';
 import { PanelHttpError } from '../panel/errors.js';
 import { findClientById } from '../panel/read.js';
 import { readRecords } from '../panel/list-read.js';
-import { parseDomainRecord } from '../panel/records.js';
+import { parseDomainRecord } from '../kinds/domain/read.js';
 import { readZone } from '../kinds/zone/read.js';
 import { isRecord, plural } from '../util.js';
 

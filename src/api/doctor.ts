@@ -20,7 +20,9 @@ import type { ProvisionError } from '../errors.js';
 import type { PanelClient } from '../panel/client.js';
 import { PanelHttpError, PanelNetworkError } from '../panel/errors.js';
 import { readRecords } from '../panel/list-read.js';
-import { parseClientRecord, parseHostingPlanRecord, shape } from '../panel/records.js';
+import { parseClientRecord } from '../kinds/client/read.js';
+import { parseHostingPlanRecord } from '../kinds/hosting-plan/read.js';
+import { shape } from '../kinds/panel-record.js';
 import { isRecord } from '../util.js';
 import {
   DOCTOR_CHECKS,

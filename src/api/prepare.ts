@@ -7,7 +7,8 @@ import { diffWithin } from '../plan/diff.js';
 import type { OnEvent } from '../plan/events.js';
 import { planFingerprint, staleReasons } from '../plan/fingerprint.js';
 import { hostingPlanLookalikes } from '../kinds/hosting-plan/lookalikes.js';
-import { conflictPlan, isPlanConflict } from '../kinds/hosting-plan/diff-rule.js';
+import { conflictPlan, isPlanConflict } from '../kinds/hosting-plan/changes.js';
+import { isZoneConflict } from '../kinds/zone/conflicts.js';
 import { oddCharacter, skeleton } from '../manifest/lookalike.js';
 import { type PlanReads, readsForManifest, readsForSavedPlan } from '../plan/reads.js';
 import type { SavedPlan } from '../plan/saved.js';
@@ -234,7 +235,7 @@ function locateConflicts(plan: Plan, desired: Desired): LocatedProblem[] {
       : desired.clients.find((c) => c.username === conflict.client)?.domains.find((d) => d.name === conflict.domain);
     const loc = isPlanConflict(conflict)
       ? (desired.hostingPlans?.find((p) => p.name === conflictPlan(conflict))?.loc ?? desired.prune.loc)
-      : 'rule' in conflict // a zone's conflict: at its record's line
+      : isZoneConflict(conflict) // a zone's conflict: at its record's line
         ? domain?.loc && { ...domain.loc, ...domain.dns?.origin?.find((o) => o.index === conflict.record.index) }
         : (domain?.loc ?? (conflict.subdomains === undefined ? undefined : desired.prune.loc));
     if (loc !== undefined)

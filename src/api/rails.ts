@@ -4,7 +4,8 @@
  * They send nothing and print nothing: the caller decides what a refusal becomes.
  */
 import { type LocatedProblem, ProvisionError } from '../errors.js';
-import { isPlanConflict } from '../kinds/hosting-plan/diff-rule.js';
+import { isPlanConflict } from '../kinds/hosting-plan/changes.js';
+import { isZoneConflict } from '../kinds/zone/conflicts.js';
 import { type Limits, massChanges, planWarnings } from '../plan/guards.js';
 import type { Plan } from '../plan/types.js';
 import type { PlanView } from '../render/common.js';
@@ -34,10 +35,10 @@ export function refuseMassChanges(plan: Plan, limits: Limits): void {
 export function refuseConflicts(plan: Plan, located: readonly LocatedProblem[] = []): void {
   if (plan.conflicts.length === 0) return;
   const plans = plan.conflicts.filter(isPlanConflict).length;
-  const zones = plan.conflicts.filter((c) => 'rule' in c).length;
+  const zones = plan.conflicts.filter(isZoneConflict).length;
   const dns = plan.conflicts.filter((c) => !isPlanConflict(c) && c.dns !== undefined).length - zones;
   const owned = plan.conflicts.filter(
-    (c) => !isPlanConflict(c) && !('rule' in c) && c.subdomains === undefined && c.dns === undefined,
+    (c) => !isPlanConflict(c) && !isZoneConflict(c) && c.subdomains === undefined && c.dns === undefined,
   ).length;
   const blocked = plan.conflicts.length - owned - plans - dns - zones;
   const what = [

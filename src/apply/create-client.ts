@@ -1,5 +1,5 @@
 import { quote } from '../escape.js';
-import type { NewIds } from '../kinds/kind.js';
+import type { NewIds } from '../kinds/common.js';
 import { requestFor } from '../plan/requests.js';
 import type { CreateClient } from '../plan/types.js';
 import type { SecretsSink } from '../secrets/journal.js';

@@ -2,7 +2,7 @@ import { ProvisionError } from '../errors.js';
 import type { SecretKindName } from '../kinds/kind.js';
 import type { PanelClient, PanelClock } from '../panel/client.js';
 import { refusal, settleDelayMs } from '../panel/retry.js';
-import type { PanelRequest } from '../plan/requests.js';
+import type { PanelRequest } from '../kinds/common.js';
 import {
   type EncryptedSecretRecord,
   newIntentId,

@@ -2,7 +2,7 @@ import { ProvisionError } from '../errors.js';
 import type { OnEvent } from '../plan/events.js';
 import type { Outcome } from '../plan/outcome.js';
 import type { Change, ChangeId, Plan } from '../plan/types.js';
-import { zoneWaitsOnly } from '../plan/order.js';
+import { waitsOnly } from '../plan/order.js';
 import { phaseOf } from '../plan/types.js';
 import type { Applied } from '../kinds/apply.js';
 import { type Slot, walk, type Visited } from './walk.js';
@@ -66,7 +66,7 @@ export async function executeChanges(plan: Plan, adapter: ChangeAdapter, options
       {
         concurrency: options.concurrency,
         perRequest: adapter.perRequest === true,
-        waitsOnly: zoneWaitsOnly,
+        waitsOnly,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         onVisited: (visited) => {
           const outcome = outcomeOf(visited);

@@ -1,5 +1,5 @@
 import type { PanelClient } from '../panel/client.js';
-import type { PanelRequest } from '../plan/requests.js';
+import type { PanelRequest } from '../kinds/common.js';
 import { assertNever } from '../util.js';
 
 /**

@@ -14,13 +14,11 @@
 import { ProvisionError } from '../errors.js';
 import type { PanelClient } from '../panel/client.js';
 import { MAX_WHOLE_WRITES, rewriteDelayMs, rewriteReason } from '../panel/retry.js';
-import type { PanelRequest } from '../plan/requests.js';
+import type { PanelRequest } from '../kinds/common.js';
 import { messageOf, untilAborted } from '../util.js';
 import { send } from './send.js';
 import type { Slot } from './walk.js';
 import type { Applied, ManagedKeysWrite, WholeWrite, WholeWritten } from '../kinds/apply.js';
-
-export type { ManagedKeysWrite, WholeWrite, WholeWritten } from '../kinds/apply.js';
 
 /** Carries out `write` (see the file's comment); its requests go through `slot`. */
 export async function writeWhole<R, B>(

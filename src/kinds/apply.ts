@@ -5,7 +5,7 @@
  * bounds the requests in flight and the abort signal behind these calls. Pure: types only.
  */
 import type { LiveClient } from './client/record.js';
-import type { ChangeId, LiveHostingPlan, PanelRequest } from './common.js';
+import type { LiveHostingPlan, NewIds, PanelRequest } from './common.js';
 import type { LiveDomain } from './domain/record.js';
 
 /** A change done: the panel's id of the resource, and a sentence for the user when there is more to say. */
@@ -95,8 +95,8 @@ export interface ApplyStage {
   /** The panel's GET, not through the slot (for `WholeWrite.read`, which the stage runs through it). */
   readonly panel: PanelReader;
   readonly lookUp: PanelLookUps;
-  /** The ids of what this run created so far, by change id (Kind's NewIds). */
-  readonly newIds: ReadonlyMap<ChangeId, number>;
+  /** The ids of what this run created so far, by change id. */
+  readonly newIds: NewIds;
   /** Runs `work` (a read) once a place among the run's requests in flight is free. */
   run<T>(work: () => Promise<T>): Promise<T>;
   /** Sends exactly `request` through the slot; the client retries it where a repeat is safe. */

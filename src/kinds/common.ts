@@ -10,6 +10,13 @@ import { type JsonObject, type JsonValue, plural } from '../util.js';
  */
 export type ChangeId<N extends string = string> = `${N}:${string}`;
 
+/**
+ * The ids the panel gave to what the same run created, by change id (`client:alice` → 7): a change
+ * that names something created before it takes its id from here. Empty (or absent) before apply:
+ * a preview says "known after apply".
+ */
+export type NewIds = ReadonlyMap<ChangeId, number>;
+
 /** How people's text names a kind: `1 client`, `2 clients`, `clients to create`. */
 export interface KindNoun {
   readonly one: string;

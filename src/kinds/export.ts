@@ -63,7 +63,7 @@ export interface ExportStyle {
 }
 
 /** A listed domain item as adopt sees it (manifest/types.ts DesiredDomain is one; a kind reads its own keys). */
-export interface WantedDomain {
+export interface ListedItem {
   /** Its ASCII name. */
   readonly name: string;
   /** Its name as the manifest writes it. */
@@ -84,7 +84,7 @@ export interface ExportedDomain<D> {
  * the edits of a listed item, and how one is spliced. `P` is the panel as it looks it up, `W` a
  * listed item as it reads it, `D` the panel's domain, `E` its edit.
  */
-export interface ItemExport<P, W extends WantedDomain, D, E> {
+export interface ItemExport<P, W extends ListedItem, D, E> {
   /** The key it writes in a domain item (`dns`, after the domain's own); undefined: none of its own. */
   readonly key?: string;
   /** The key's value for a domain export writes, or undefined (`warn` hears of what is left out). */
@@ -143,6 +143,6 @@ export interface KindExport {
   /** What the header of a manifest export writes says of it, when asked for (one comment line). */
   readonly header?: string;
   readonly style?: ExportStyle;
-  readonly item?: ItemExport<unknown, WantedDomain, unknown, unknown>;
+  readonly item?: ItemExport<unknown, ListedItem, unknown, unknown>;
   readonly section?: SectionExport<unknown, unknown, unknown, unknown>;
 }

@@ -1,26 +1,146 @@
 /**
- * What a resource kind is to the stages: one typed descriptor per room (its `kind.ts`), gathered
- * in the table of kinds (`./index.ts` KINDS). The planner, the saved plan, the fingerprint, the
- * guards, the renderers and apply loop over the table and ask each change's kind; none of them
- * names a kind. Pure, ground floor only: a descriptor holds the room's pure functions, and the
- * stages hand in what touches the world.
+ * What a resource kind is to the stages: one typed descriptor, `Kind`, per room (its `kind.ts`),
+ * gathered in the table of kinds (`./index.ts` KINDS). A descriptor says, member by member, what
+ * each stage needs of the kind: its identity (name, noun); what the planner makes of a change
+ * (its request, its fingerprint facts, its weight, its place in the order of changes, what a
+ * saved plan's check reads again); how the plan document writes and reads a change; its phrases
+ * for the renderers (text, Markdown, JSON); its part in export; its secret, when its things have
+ * a password; and how apply carries a change out. The planner, the saved plan, the fingerprint,
+ * the guards, the renderers, export, the secrets code and apply loop over the table and ask each
+ * change's kind; none of them names a kind. Pure, ground floor only: a descriptor holds the
+ * room's pure functions, and the stages hand in what touches the world (./apply.ts, ./export.ts).
+ * How a new kind is added: docs/architecture.md, "Adding a resource kind".
  */
 import type { Applied, ApplyStage } from './apply.js';
-import type { ChangeBase, ChangeId, KindNoun, PanelRequest } from './common.js';
+import type { ChangeBase, ChangeId, KindNoun, NewIds, PanelRequest } from './common.js';
 import type { KindExport } from './export.js';
 import type { Fact } from './facts.js';
+
+/**
+ * One resource kind, as its room describes it to the stages. `N` is its name (a change's `type`,
+ * the first part of its id), `C` its changes, `I` the live panel as its facts look it up, `J` a
+ * change of its kind as the plan document holds it.
+ */
+export interface Kind<N extends string, C extends AnyChange & { readonly type: N }, I, J> {
+  // --- Identity ---
+  readonly name: N;
+  /** How people's text names it: `1 client`, `2 clients`. */
+  readonly noun: KindNoun;
+
+  // --- The planner (src/plan): what a change becomes, what it weighs, when it runs ---
+  /** The HTTP call a change becomes: the one converter of the kind. */
+  request(change: C, newIds?: NewIds): PanelRequest;
+  /** The panel facts a change depends on, for a saved plan's fingerprint. */
+  facts(change: C): readonly Fact<I>[];
+  /**
+   * How much a change creates and destroys, for the mass-change rails: a create counts 1, a
+   * delete 1 plus what goes with it (`unknown` when that cannot be counted), an update what it
+   * removes (a zone's records).
+   */
+  weight(change: C): Weight;
+  /**
+   * Whether a change waits for the creates, in the same run, of the domains below its name, and
+   * only waits for them (one that failed or was skipped does not hold it back): a zone's, whose
+   * records a subdomain's POST adds to (its PUT, built from a read after them, must keep them).
+   * Read by the order of changes (plan/order.ts) and apply's waits.
+   */
+  readonly waitsForCreatesBelow: boolean;
+  /** What the panel must be read again for, to check a saved plan's change against it (plan/reads.ts; beyond a client's fields). */
+  readsAgain(change: C): ReadsAgain;
+
+  // --- The plan document (plan/saved-changes.ts): a change written and read back ---
+  /** A change's own fields in the plan document (the common ones are written around them). */
+  toJson(change: C): Record<string, unknown>;
+  /** A change read back from the plan document; `base` holds the common fields. */
+  fromJson(item: J, base: ChangeJsonBase): C;
+  /** What a change read back must say of itself beyond the schema, at `path`. */
+  problems(change: C, item: J, path: string, earlier: EarlierChange): readonly string[];
+
+  // --- Phrases for the renderers (src/render): how text, Markdown and JSON say a change ---
+  /** `client "alice"`, `domain "a.example" of client "alice"`: a change's subject in a sentence. */
+  subject(change: C): string;
+  /** A change's subject on its own diff line (its client left out: the line above says it). */
+  lineSubject(change: C): string;
+  /** The client a change belongs to; undefined for a kind that belongs to none. */
+  clientOf(change: C): string | undefined;
+  /** ` (bücher.example)` beside a name that has a Unicode form; else ''. */
+  unicodeOf(change: C): string;
+  /** What the text plan's comment line says beside a change's subject (`what`) and after its reason (`after`). */
+  details(change: C): { readonly what: string; readonly after: string };
+  /** What a change does beyond what its lines say, one sentence each (the Markdown's `# ...` notes). */
+  notes(change: C): readonly string[];
+  /** `php_version: "8.3"`: what a create sets in the manifest's terms, one part each; none when its request says it all. */
+  createdParts(change: ActionOf<C, 'create'>): readonly string[];
+  /** `php_version: "8.2" -> "8.3"`: each thing an update changes, in people's words, one part each. */
+  updatedParts(change: ActionOf<C, 'update'>): readonly string[];
+  /** Whether several parts of a change read better as a list under it than on one line (Markdown). */
+  readonly listsParts: boolean;
+  /**
+   * When a change's parts are changes of their own (a zone's records: `+` added, `-` removed,
+   * `~` a TTL changed): each part's own sign, and how the Markdown counts the parts it leaves
+   * out (`… and 3 more record changes`). Absent when the parts take the change's sign.
+   */
+  readonly markedParts?: { marks(change: C): readonly PartMark[]; readonly item: string };
+  /** The request as one line, when the kind says it shorter than its whole body; else undefined. */
+  requestLine?(change: C): string;
+  /** ` with its 3 domains, mail, databases and files` after a delete that takes more; else ''. */
+  goesWith(change: C): string;
+  /** What a delete of the kind takes with it, as the Markdown's note on deletes says it; absent for a kind never deleted. */
+  readonly deleteTakes?: string;
+  /** What a kind's updates remove of what they hold (a zone's records), reviewed like deletes; absent when nothing. */
+  readonly removals?: Removals<C>;
+  /** What apply did, after `✓ updated <subject> (id 12)`: `2 records added`; absent when the line says it all. */
+  outcome?(change: C): string;
+  /**
+   * Whether the Markdown's summary table counts the kind's creates: `always` (a reviewer looks for
+   * them), `some` (only when there are some), `never` (the kind is never created on its own).
+   */
+  readonly createsRow: 'always' | 'some' | 'never';
+  /** The change whose lines a change's are shown right under in Markdown (a zone's under its domain's); else undefined. */
+  shownUnder?(change: C): ChangeId | undefined;
+  /**
+   * A plan's conflict in one sentence when it is this kind's (told apart by its fields), else
+   * undefined. The conflict's other party may be another customer: `nameOthers: false` (a
+   * pull-request comment) does not name them.
+   */
+  conflictLine?(conflict: object, nameOthers: boolean): string | undefined;
+  /** A plan's unknown (a managed field the panel shows nowhere) in one sentence when it is this kind's, else undefined. */
+  unknownLine?(unknown: object): string | undefined;
+  /**
+   * Where the plan's `unmanaged` holds the names of the kind's resources the manifest does not
+   * list (`key`), and what its absence there says: `uncounted` (the panel cannot list them) or
+   * `omitted` (not counted). Absent for a kind never unmanaged on its own (a zone goes with its domain).
+   */
+  readonly unmanaged?: { readonly key: string; readonly absent: 'uncounted' | 'omitted' };
+
+  // --- Export (src/export: `provision export`, `export --into`) ---
+  /**
+   * Its part in export beyond the client entries the stage writes itself (./export.ts): the key
+   * it writes in a domain item, or its own section of the manifest; its `--with` word; how its
+   * values are written. Undefined: none.
+   */
+  readonly export?: KindExport;
+
+  // --- Secrets: the one write-ahead create and reset (src/apply) and the journal (src/secrets) ---
+  /**
+   * What the secrets code asks of a kind whose things each have a password (its create makes
+   * one that goes to the secrets journal first); undefined for a kind without one.
+   */
+  readonly secret: KindSecret | undefined;
+
+  // --- Apply (apply/panel-adapter.ts): how a change of the kind is carried out ---
+  readonly apply: KindApply<C>;
+}
+
+// --- The core: changes and their weights ---
 
 /** What every change is: a kind's name in `type`, and an action. */
 export interface AnyChange extends ChangeBase {
   readonly action: 'create' | 'update' | 'delete';
 }
 
-/**
- * The ids the panel gave to what the same run created, by change id (`client:alice` → 7): a change
- * that names something created before it takes its id from here. Empty (or absent) before apply:
- * a preview says "known after apply".
- */
-export type NewIds = ReadonlyMap<ChangeId, number>;
+/** A change of `C` that does `A`. */
+type ActionOf<C, A extends AnyChange['action']> = Extract<C, { readonly action: A }>;
 
 /** How much a change creates and destroys (Kind.weight). */
 export interface Weight {
@@ -38,126 +158,25 @@ export function kindWeight(change: AnyChange): Weight {
       : { creates: 0, deletes: 0 };
 }
 
+/** What a saved plan's change needs read from the panel (Kind.readsAgain; plan/reads.ts gathers them). */
+export interface ReadsAgain {
+  /** Domains looked up by name on a panel without GET /domains (the fingerprint checks them). */
+  readonly domainNames: readonly string[];
+  /** Domains whose DNS zones are read (GET /dns/{id}). */
+  readonly zones: readonly string[];
+}
+
+// --- The plan document ---
+
 /** The fields every saved change has, as a kind's room reads its own around them. */
 export type ChangeJsonBase = Pick<ChangeBase, 'name' | 'reason' | 'dependsOn'>;
 
 /** A change listed before this one in a saved plan, by id; undefined when none is. */
 export type EarlierChange = (id: ChangeId) => AnyChange | undefined;
 
-/**
- * One resource kind, as its room describes it to the stages. `N` is its name (a change's `type`,
- * the first part of its id), `C` its changes, `I` the live panel as its facts look it up, `J` a
- * change of its kind as the plan document holds it.
- */
-export interface Kind<N extends string, C extends AnyChange & { readonly type: N }, I, J> {
-  readonly name: N;
-  /** How people's text names it: `1 client`, `2 clients`. */
-  readonly noun: KindNoun;
-  /**
-   * What the secrets code asks of a kind whose things each have a password (its create makes
-   * one that goes to the secrets journal first); undefined for a kind without one.
-   */
-  readonly secret: KindSecret | undefined;
+// --- Phrases ---
 
-  /** The HTTP call a change becomes: the one converter of the kind. */
-  request(change: C, newIds?: NewIds): PanelRequest;
-  /** The panel facts a change depends on, for a saved plan's fingerprint. */
-  facts(change: C): readonly Fact<I>[];
-
-  /** A change's own fields in the plan document (the common ones are written around them). */
-  toJson(change: C): Record<string, unknown>;
-  /** A change read back from the plan document; `base` holds the common fields. */
-  fromJson(item: J, base: ChangeJsonBase): C;
-  /** What a change read back must say of itself beyond the schema, at `path`. */
-  problems(change: C, item: J, path: string, earlier: EarlierChange): readonly string[];
-
-  /** `client "alice"`, `domain "a.example" of client "alice"`: a change's subject in a sentence. */
-  subject(change: C): string;
-  /** A change's subject on its own diff line (its client left out: the line above says it). */
-  lineSubject(change: C): string;
-  /** The client a change belongs to; undefined for a kind that belongs to none. */
-  clientOf(change: C): string | undefined;
-  /** ` with its 3 domains, mail, databases and files` after a delete that takes more; else ''. */
-  goesWith(change: C): string;
-  /** ` (bücher.example)` beside a name that has a Unicode form; else ''. */
-  unicodeOf(change: C): string;
-  /** Each thing an update changes, in people's words, one part each. */
-  updatedFields(change: Extract<C, { readonly action: 'update' }>): readonly string[];
-  /** The request as one line, when the kind says it shorter than its whole body; else undefined. */
-  requestLine?(change: C): string;
-  /**
-   * How much a change creates and destroys, for the mass-change rails: a create counts 1, a
-   * delete 1 plus what goes with it (`unknown` when that cannot be counted), an update what it
-   * removes (a zone's records).
-   */
-  weight(change: C): Weight;
-
-  // --- Phrases for the renderers (render/*): how text and Markdown say a change, its findings ---
-  /** What the text plan's comment line says beside a change's subject (`what`) and after its reason (`after`). */
-  details(change: C): { readonly what: string; readonly after: string };
-  /** What a change does beyond what its lines say, one sentence each (the Markdown's `# ...` notes). */
-  notes(change: C): readonly string[];
-  /** `php_version: "8.3"`: what a create sets in the manifest's terms, one part each; none when its request says it all. */
-  createdParts(change: Extract<C, { readonly action: 'create' }>): readonly string[];
-  /** Whether several parts of a change read better as a list under it than on one line (Markdown). */
-  readonly listsParts: boolean;
-  /**
-   * When a change's parts are changes of their own (a zone's records: `+` added, `-` removed,
-   * `~` a TTL changed): each part's own sign, and how the Markdown counts the parts it leaves
-   * out (`… and 3 more record changes`). Absent when the parts take the change's sign.
-   */
-  readonly markedParts?: { marks(change: C): readonly PartMark[]; readonly item: string };
-  /** What apply did, after `✓ updated <subject> (id 12)`: `2 records added`; absent when the line says it all. */
-  outcome?(change: C): string;
-  /** What a delete of the kind takes with it, as a note on deletes says it; absent for a kind never deleted. */
-  readonly deleteTakes?: string;
-  /**
-   * Whether the Markdown's summary table counts the kind's creates: `always` (a reviewer looks for
-   * them), `some` (only when there are some), `never` (the kind is never created on its own).
-   */
-  readonly createsRow: 'always' | 'some' | 'never';
-  /** The change whose lines a change's are shown right under in Markdown (a zone's under its domain's); else undefined. */
-  shownUnder?(change: C): ChangeId | undefined;
-  /** What a kind's updates remove of what they hold (a zone's records), reviewed like deletes; absent when nothing. */
-  readonly removals?: Removals<C>;
-  /**
-   * A plan's conflict in one sentence when it is this kind's (told apart by its fields), else
-   * undefined. The conflict's other party may be another customer: `nameOthers: false` (a
-   * pull-request comment) does not name them.
-   */
-  conflictLine?(conflict: object, nameOthers: boolean): string | undefined;
-  /** A plan's unknown (a managed field the panel shows nowhere) in one sentence when it is this kind's, else undefined. */
-  unknownLine?(unknown: object): string | undefined;
-  /**
-   * Where the plan's `unmanaged` holds the names of the kind's resources the manifest does not
-   * list (`key`), and what its absence there says: `uncounted` (the panel cannot list them) or
-   * `omitted` (not counted). Absent for a kind never unmanaged on its own (a zone goes with its domain).
-   */
-  readonly unmanaged?: { readonly key: string; readonly absent: 'uncounted' | 'omitted' };
-
-  // export (src/export: `provision export`, `export --into`)
-  /**
-   * Its part in export beyond the client entries the stage writes itself (kinds/export.ts): the
-   * key it writes in a domain item, or its own section of the manifest; its `--with` word; how
-   * its values are written. Undefined: none.
-   */
-  readonly export?: KindExport;
-
-  // The planner's area: the order of changes (plan/order.ts), apply's waits, a saved plan's reads (plan/reads.ts).
-  /**
-   * Whether a change waits for the creates, in the same run, of the domains below its name, and
-   * only waits for them (one that failed or was skipped does not hold it back): a zone's, whose
-   * records a subdomain's POST adds to (its PUT, built from a read after them, must keep them).
-   */
-  readonly waitsForCreatesBelow: boolean;
-  /** What the panel must be read again for, to check a saved plan's change against it (beyond a client's fields). */
-  readsAgain(change: C): ReadsAgain;
-
-  // --- apply: how the apply adapter carries out a change of the kind (apply/panel-adapter.ts) ---
-  readonly apply: KindApply<C>;
-}
-
-/** A part's own sign in a diff (Kind.partMarks): `+` added, `~` changed, `-` removed. */
+/** A part's own sign in a diff (Kind.markedParts): `+` added, `~` changed, `-` removed. */
 export type PartMark = '+' | '~' | '-';
 
 /**
@@ -181,15 +200,7 @@ export interface Removals<C> {
   sentence(removed: number, uncounted: number): string;
 }
 
-/** What a saved plan's change needs read from the panel (Kind.readsAgain; plan/reads.ts gathers them). */
-export interface ReadsAgain {
-  /** Domains looked up by name on a panel without GET /domains (the fingerprint checks them). */
-  readonly domainNames: readonly string[];
-  /** Domains whose DNS zones are read (GET /dns/{id}). */
-  readonly zones: readonly string[];
-}
-
-// --- secrets: what the one write-ahead create and reset (src/apply) and the journal (src/secrets) need of a kind ---
+// --- Secrets ---
 
 /**
  * The names of the kinds whose things have a password, as the secrets journal's records say
@@ -220,8 +231,7 @@ export interface KindSecret {
   resetRequest(id: number, password: string): PanelRequest;
 }
 
-/** A change of `C` that does `A`. */
-type ActionOf<C, A extends AnyChange['action']> = Extract<C, { readonly action: A }>;
+// --- Apply ---
 
 /**
  * How apply carries out a kind's changes, through what the stage hands in (./apply.ts): the
@@ -254,9 +264,7 @@ export interface KindDelete<D> {
   stillThere(change: D, stage: ApplyStage): Promise<boolean>;
 }
 
-/** A kind of any name: what a loop over the table sees. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type SomeKind = Kind<string, any, any, any>;
+// --- The table's types (./index.ts) ---
 
 /** The changes of a kind's descriptor. */
 export type ChangeOf<K> = K extends Kind<string, infer C, unknown, unknown> ? C : never;

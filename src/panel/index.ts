@@ -43,6 +43,8 @@ export {
   type ReadLiveOptions,
 } from './read.js';
 export { readList } from './list-read.js';
-export { parseClientRecord, parseDomainRecord, parseHostingPlanRecord } from './records.js';
+export { parseClientRecord } from '../kinds/client/read.js';
+export { parseDomainRecord } from '../kinds/domain/read.js';
+export { parseHostingPlanRecord } from '../kinds/hosting-plan/read.js';
 export type { Live, LiveClient, LiveDomain, LiveHostingPlan, ManagedField } from './types.js';
 export { isLoopback, normalizeBaseUrl } from './url.js';

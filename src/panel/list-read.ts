@@ -1,6 +1,6 @@
 import { ProvisionError } from '../errors.js';
 import type { PanelClient } from './client.js';
-import { shape } from './records.js';
+import { shape } from '../kinds/panel-record.js';
 import { isRecord } from '../util.js';
 import { headerPaging, wrapperPaging } from './paging.js';
 

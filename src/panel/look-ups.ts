@@ -9,7 +9,7 @@ import { DOMAIN_RECORD } from '../kinds/domain/read.js';
 import { HOSTING_PLAN_RECORD } from '../kinds/hosting-plan/read.js';
 import { readById } from './object-reads.js';
 import { findClientById, findDomain, findHostingPlan } from './read.js';
-import { parseClientRecord } from './records.js';
+import { parseClientRecord } from '../kinds/client/read.js';
 
 /** The look-ups of `panel`, none through a slot (the caller runs each through one). */
 export function panelLookUps(panel: PanelClient): PanelLookUps {

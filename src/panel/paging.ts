@@ -35,7 +35,7 @@
  */
 import { quote } from '../escape.js';
 import { isRecord } from '../util.js';
-import { shape } from './records.js';
+import { shape } from '../kinds/panel-record.js';
 
 /** A key's spelling-free form: lowercase letters and digits only. */
 function squash(key: string): string {

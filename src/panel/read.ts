@@ -4,7 +4,10 @@ import { quote } from '../escape.js';
 import { normalizeDomain } from '../names.js';
 import type { PanelClient } from './client.js';
 import { PanelHttpError } from './errors.js';
-import { asRecord, integer, parseClientRecord, parseDomainRecord, parseHostingPlanRecord, shape } from './records.js';
+import { parseClientRecord } from '../kinds/client/read.js';
+import { parseDomainRecord } from '../kinds/domain/read.js';
+import { parseHostingPlanRecord } from '../kinds/hosting-plan/read.js';
+import { asRecord, integer, shape } from '../kinds/panel-record.js';
 import type { Live, LiveClient, LiveDomain, LiveHostingPlan, ManagedField } from './types.js';
 import { isRecord, plural } from '../util.js';
 import { CLIENT_FIELDS, fieldsLacking, withFieldsFrom } from '../kinds/client/index.js';
@@ -14,8 +17,6 @@ import { readEach } from './object-reads.js';
 import { DEFAULT_CONCURRENCY } from './limits.js';
 import type { LiveZone } from '../kinds/zone/record.js';
 import type { OnPanelEvent } from '../events.js';
-
-export { parseClientRecord, parseDomainRecord, parseHostingPlanRecord } from './records.js';
 
 /** Tells `options.onEvent` a `note`. */
 function tellNote(options: { readonly onEvent?: OnPanelEvent | undefined }, message: string): void {

@@ -7,8 +7,6 @@ import { compare } from '../util.js';
  * subdomains stay on the panel is a conflict instead.
  */
 
-export { deleteDomain } from '../kinds/domain.js';
-
 /**
  * The deletes that can be carried out; each domain whose subdomains (same owner, not system
  * domains) stay on the panel or are created by the plan is a conflict instead: the panel may

@@ -87,15 +87,12 @@ export function waitsOnly(change: Change, dep: ChangeId): boolean {
   return kindOf(change).waitsForCreatesBelow && dep.startsWith('domain:') && dep.endsWith(`.${change.name}`);
 }
 
-/** waitsOnly, by the name apply/execute.ts imports. */
-export const zoneWaitsOnly = waitsOnly;
-
 /**
  * Each change whose kind waits for the creates below its name (a zone's) waits for the creates in
  * the same apply of the domains below it: a subdomain's POST adds its records to its parent's
- * zone, and the zone's PUT, built from a read taken after them, must not drop them (apply/zone.ts
- * carries them). A create below a zone that turns out to be a zone of its own costs an order,
- * nothing more.
+ * zone, and the zone's PUT, built from a read taken after them, must not drop them (the zone's
+ * write, kinds/zone/write.ts, keeps them). A create below a zone that turns out to be a zone of
+ * its own costs an order, nothing more.
  */
 function afterSubdomainCreates(
   domainFirst: readonly (CreateDomain | UpdateDomain | UpdateZone)[],

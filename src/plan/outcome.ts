@@ -25,7 +25,7 @@ export type Outcome =
     };
 
 /**
- * A failure's machine code: a ProvisionError's, a DNS zone changed since the plan (apply/zone.ts),
+ * A failure's machine code: a ProvisionError's, a DNS zone changed since the plan (kinds/zone/write.ts),
  * or a domain's settings or a hosting plan changed since the plan (apply/whole-write.ts).
  */
 export type FailureCode = ErrorCode | 'zone_changed' | 'object_changed';

@@ -1,10 +1,6 @@
 import { kindOf } from '../kinds/index.js';
-import type { NewIds } from '../kinds/kind.js';
-import type { PanelRequest } from '../kinds/common.js';
+import type { NewIds, PanelRequest } from '../kinds/common.js';
 import type { Change } from './types.js';
-
-export type { PanelRequest } from '../kinds/common.js';
-export type { NewIds } from '../kinds/kind.js';
 
 /**
  * The request for `change`: its kind's one converter (src/kinds). A change that names something

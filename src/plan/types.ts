@@ -32,7 +32,7 @@ export interface Plan {
   readonly unknowns: readonly Unknown[];
   readonly unmanaged: Unmanaged;
   /**
-   * A plan scoped by `--clients` (design.md, "Working at scale"): the username patterns it was
+   * A plan scoped by `--clients` (docs/commands.md, "Scoped runs"): the username patterns it was
    * made for. Only matching clients, their domains and zones were planned, prune acted within
    * them, hosting plans were left alone, and the unmanaged counts are of the scope. Undefined: the
    * whole manifest.

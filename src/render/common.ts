@@ -9,10 +9,9 @@ import type { Change, Plan } from '../plan/types.js';
 import { requestFor } from '../plan/requests.js';
 import type { PlanSource } from '../plan/saved.js';
 import { jsonText } from '../escape.js';
-import { KIND_NAMES, KINDS as TABLE, kindOf, type KindName } from '../kinds/index.js';
+import { KIND_NAMES, KINDS, kindOf, type KindName } from '../kinds/index.js';
 import type { KindNoun } from '../kinds/common.js';
 
-export { fieldsText } from '../kinds/client/index.js';
 export { paint, type Style } from './paint.js';
 
 /**
@@ -34,10 +33,9 @@ export function requestLine(change: Change): string {
 }
 
 /** How people's text names each kind, as its room says; in the order summaries list the kinds. */
-export const NOUNS = Object.fromEntries(KIND_NAMES.map((name) => [name, TABLE[name].noun])) as {
+export const NOUNS = Object.fromEntries(KIND_NAMES.map((name) => [name, KINDS[name].noun])) as {
   readonly [K in KindName]: KindNoun;
 };
-export const KINDS = KIND_NAMES;
 
 /** `3 clients`: a count of a kind, in its noun. */
 export function countOf(n: number, kind: KindName): string {
@@ -96,14 +94,6 @@ export function unicodeOf(change: Change): string {
 }
 
 /**
- * `plan: "Basic" -> "Business"`, `https.force: false -> true`: each thing an update changes, as
- * its kind's room words it, one part each.
- */
-export function updatedFields(change: Extract<Change, { action: 'update' }>): string[] {
-  return [...kindOf(change).updatedFields(change)];
-}
-
-/**
  * A change's subject on its own diff line: `client "carol"`, `domain "shop.alice.example"`. A
  * domain's client is left out: the comment line above says it, and Markdown groups by client.
  */
@@ -118,7 +108,7 @@ export function lineSubject(change: Change): string {
  */
 export function conflictLine(c: Plan['conflicts'][number], nameOwner = true): string {
   for (const name of KIND_NAMES) {
-    const line = TABLE[name].conflictLine?.(c, nameOwner);
+    const line = KINDS[name].conflictLine?.(c, nameOwner);
     if (line !== undefined) return line;
   }
   // Every conflict the planner makes, or a plan file's schema admits, is some kind's.
@@ -128,7 +118,7 @@ export function conflictLine(c: Plan['conflicts'][number], nameOwner = true): st
 /** `client "alice": the panel shows its email nowhere: not compared`, or a domain's setting so. */
 export function unknownLine(u: Plan['unknowns'][number]): string {
   for (const name of KIND_NAMES) {
-    const line = TABLE[name].unknownLine?.(u);
+    const line = KINDS[name].unknownLine?.(u);
     if (line !== undefined) return line;
   }
   throw new Error(`an unknown of no kind: ${jsonText(u)}`);

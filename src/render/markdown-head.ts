@@ -6,9 +6,9 @@
 import { markdownText } from '../escape.js';
 import { assertNever, plural } from '../util.js';
 import type { Change } from '../plan/types.js';
-import { KINDS as TABLE, type KindName } from '../kinds/index.js';
+import { KIND_NAMES, KINDS, type KindName } from '../kinds/index.js';
 import { weight } from '../plan/guards.js';
-import { conflictLine, goesWith, KINDS, NOUNS, type PlanView, subject, unknownLine } from './common.js';
+import { conflictLine, goesWith, NOUNS, type PlanView, subject, unknownLine } from './common.js';
 import { changeSummary, hasUnmanaged, removalsByKind, scopeLine, unmanagedCounts } from './summary.js';
 
 /** The head's lines, up to the client sections; `showUrl` names the panel's URL. */
@@ -34,14 +34,14 @@ export function markdownHead(view: PlanView, showUrl: boolean): string[] {
         ? []
         : [`| :warning: **${r.noun.many} to remove** | **${r.removed}**${r.uncountedBeside} |`],
     ),
-    ...KINDS.flatMap((kind) => {
+    ...KIND_NAMES.flatMap((kind) => {
       const n = counts.updates.get(kind) ?? 0;
       return n > 0 ? [`| ${NOUNS[kind].many} to update | ${n} |`] : [];
     }),
     // As each kind says: always (a reviewer looks for clients and domains), when there are some,
     // or never (a kind never created on its own).
-    ...KINDS.filter((kind) => {
-      const row = TABLE[kind].createsRow;
+    ...KIND_NAMES.filter((kind) => {
+      const row = KINDS[kind].createsRow;
       return row === 'always' || (row === 'some' && counts.creates.has(kind));
     }).map((kind) => `| ${NOUNS[kind].many} to create | ${counts.creates.get(kind) ?? 0} |`),
     `| conflicts | ${plan.conflicts.length} |`,
@@ -63,8 +63,8 @@ export function markdownHead(view: PlanView, showUrl: boolean): string[] {
   const deletes = plan.changes.flatMap((c) => (c.action === 'delete' ? [c] : []));
   if (deletes.length > 0) {
     // What each kind's delete takes with it, for the kinds deleted only, in the kinds' order.
-    const takes = KINDS.filter((kind) => deletes.some((c) => c.type === kind)).flatMap(
-      (kind) => TABLE[kind].deleteTakes ?? [],
+    const takes = KIND_NAMES.filter((kind) => deletes.some((c) => c.type === kind)).flatMap(
+      (kind) => KINDS[kind].deleteTakes ?? [],
     );
     head.push(
       `**Deletes**: ${plural(counts.deletes, 'resource')} ${counts.deletes === 1 ? 'is' : 'are'} deleted for good ` +

@@ -6,7 +6,7 @@ import { assertNever } from '../util.js';
 import type { Change } from '../plan/types.js';
 import { kindOf } from '../kinds/index.js';
 import type { PartMark } from '../kinds/kind.js';
-import { lineSubject, updatedFields } from './common.js';
+import { lineSubject } from './common.js';
 
 /** What a change does in the manifest's terms: its subject, and one part per field or setting. */
 export interface ChangeParts {
@@ -38,9 +38,9 @@ export function changeParts(change: Change): ChangeParts | undefined {
   const parts = ((): readonly string[] => {
     switch (change.action) {
       case 'create':
-        return kindOf(change).createdParts(change);
+        return kind.createdParts(change);
       case 'update':
-        return updatedFields(change);
+        return kind.updatedParts(change);
       case 'delete':
         return [];
       default:

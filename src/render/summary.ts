@@ -6,9 +6,9 @@
 import { plural } from '../util.js';
 import type { Change, ChangeAction, Plan } from '../plan/types.js';
 import { quote } from '../escape.js';
-import { KINDS as TABLE, kindOf, type KindName } from '../kinds/index.js';
+import { KIND_NAMES, KINDS, kindOf, type KindName } from '../kinds/index.js';
 import type { KindNoun } from '../kinds/common.js';
-import { countOf, KINDS, NOUNS } from './common.js';
+import { countOf, NOUNS } from './common.js';
 
 /**
  * What a plan scoped by --clients leaves out, one sentence (patterns as data, quoted); undefined
@@ -33,7 +33,7 @@ export function changeSummary(changes: readonly Change[]): string {
   for (const { action, type } of changes) counts.set(`${action}:${type}`, (counts.get(`${action}:${type}`) ?? 0) + 1);
   const parts: string[] = [];
   for (const action of ['create', 'update', 'delete'] as const) {
-    const each = KINDS.map((kind) => ({ kind, n: counts.get(`${action}:${kind}`) ?? 0 })).filter(({ n }) => n > 0);
+    const each = KIND_NAMES.map((kind) => ({ kind, n: counts.get(`${action}:${kind}`) ?? 0 })).filter(({ n }) => n > 0);
     if (each.length === 0) continue;
     const total = each.reduce((sum, { n }) => sum + n, 0);
     parts.push(`${total} to ${action} (${each.map(({ kind, n }) => countOf(n, kind)).join(', ')})`);
@@ -64,8 +64,8 @@ export interface KindRemovals {
 
 /** What each kind's updates remove in the plan, for the kinds whose updates can remove anything, in the table's order. */
 export function removalsByKind(changes: readonly Change[]): KindRemovals[] {
-  return KINDS.flatMap((name) => {
-    const removals = TABLE[name].removals;
+  return KIND_NAMES.flatMap((name) => {
+    const removals = KINDS[name].removals;
     if (removals === undefined) return [];
     let removed = 0;
     const lines: string[] = [];
@@ -103,8 +103,8 @@ export function unmanagedByKind(
   u: Plan['unmanaged'],
 ): readonly { readonly kind: KindName; readonly names: readonly string[] | undefined }[] {
   const held = u as unknown as Readonly<Record<string, readonly string[] | undefined>>;
-  return KINDS.flatMap((kind) => {
-    const where = TABLE[kind].unmanaged;
+  return KIND_NAMES.flatMap((kind) => {
+    const where = KINDS[kind].unmanaged;
     if (where === undefined) return [];
     const names = held[where.key];
     return names === undefined && where.absent === 'omitted' ? [] : [{ kind, names }];

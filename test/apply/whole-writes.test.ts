@@ -1,5 +1,5 @@
 /**
- * Whole-object writes (design.md, "Whole-object writes") against the simulator over real HTTP,
+ * Whole-object writes (docs/reliability.md, "Whole-object writes") against the simulator over real HTTP,
  * driven by its deterministic fault options: a write behind the tool's back between the plan and
  * the PUT (`writesBehind`), a PUT that lands and is then answered 503 (`failAfterWrite`), a PUT
  * that never reaches the panel. Each body is built from a read taken just before it, never resent

@@ -1,5 +1,5 @@
 /**
- * Manifest directories through the CLI (design.md, "Working at scale"), in-process against the
+ * Manifest directories through the CLI (docs/manifest.md, "Manifest directories"), in-process against the
  * simulator on loopback, on real files in a temp directory: a directory of parts validated,
  * planned and applied as one manifest; duplicates across parts named at both files; a saved plan
  * records each part's digest and applies what was reviewed after a part is edited; hidden files

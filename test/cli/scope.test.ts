@@ -1,5 +1,5 @@
 /**
- * Scoped runs (`plan` and `apply --clients GLOB`, design.md "Working at scale") through the whole
+ * Scoped runs (`plan` and `apply --clients GLOB`, docs/commands.md "Scoped runs") through the whole
  * CLI, in-process against the simulator on loopback: apply changes only the matching clients,
  * their domains and zones, and prunes only within the scope (the simulator's state after it);
  * only the scope's zones are read; text, JSON and Markdown say the plan is scoped; a saved

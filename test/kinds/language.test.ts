@@ -14,7 +14,7 @@ import { validateManifest } from '../../src/manifest/load.js';
 import { diff } from '../../src/plan/diff.js';
 import { requestFor } from '../../src/plan/requests.js';
 import { readChanges, changeToJson, type ChangeJson } from '../../src/plan/saved-changes.js';
-import { fieldsText } from '../../src/render/common.js';
+import { fieldsText } from '../../src/kinds/client/index.js';
 import { API_KEY, run, workspace } from '../helpers/cli.js';
 import { desired, live } from '../helpers/builders.js';
 

@@ -1,5 +1,5 @@
 /**
- * A domain's `dns` block in the manifest (design.md, "DNS records"; issue 23, item 1): it gives
+ * A domain's `dns` block in the manifest (docs/manifest.md, "DNS records"; issue 23, item 1): it gives
  * DesiredDomain.dns (hosts in comparison form, types upper-case, values as written, TTLs
  * resolved); bad values give located errors, what a panel can hold gives located warnings; the
  * chunked read gives the whole read's answer.

@@ -1,5 +1,5 @@
 /**
- * A domain item's settings in the manifest (design.md, "Domain settings"): `php_version`,
+ * A domain item's settings in the manifest (docs/manifest.md, "Domain settings"): `php_version`,
  * `https: {lets_encrypt, force, hsts}` and `redirect` give DesiredDomain.settings by their
  * dotted names, with their defaults; bad values give located errors, odd ones located
  * warnings; the chunked read gives the whole read's answer.

@@ -1,5 +1,5 @@
 /**
- * The manifest's `hosting_plans` list and `prune.hosting_plans` (design.md, "Hosting plans";
+ * The manifest's `hosting_plans` list and `prune.hosting_plans` (docs/manifest.md, "Hosting plans";
  * issue 25, item 1): a valid list gives exactly these DesiredHostingPlans and Prune keys; every
  * refusal and warning is located at file:line:column in the house's words; the whole and the
  * chunked read agree, for a small file and a large one; the schema lists exactly the plan's

@@ -1,5 +1,5 @@
 /**
- * The lifecycle keys of the manifest (design.md, "The lifecycle"): `prune`, a client's `state`
+ * The lifecycle keys of the manifest (docs/manifest.md, "Prune" and "Deletes"): `prune`, a client's `state`
  * and `suspended`, and domain entries `{name, state}`. Valid examples give exactly this
  * Desired; bad ones give exactly these located diagnostics; the chunked read of a large
  * manifest gives the whole read's answer with every new key.

@@ -1,5 +1,5 @@
 /**
- * Manifest directories (design.md, "Working at scale"; src/manifest/parts.ts): which entries are
+ * Manifest directories (docs/manifest.md, "Manifest directories"; src/manifest/parts.ts): which entries are
  * parts and their order, the parts merged into one manifest in that order, every duplicate across
  * parts an error at the second naming the first's file:line, look-alikes warned about over the
  * whole, and the digest a saved plan records (computed here again with node:crypto).

@@ -1,5 +1,5 @@
 /**
- * Scoped plans (`--clients`, design.md "Working at scale") in the planner, through diff(desired,
+ * Scoped plans (`--clients`, docs/commands.md "Scoped runs") in the planner, through diff(desired,
  * live, { scope }): only the manifest's clients whose username matches (`*`, `?`, case ignored)
  * are planned, with their domains and zones; prune deletes only matching unlisted clients and
  * unlisted domains of matching clients, never a name the manifest lists anywhere nor a

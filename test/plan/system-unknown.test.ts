@@ -5,7 +5,7 @@
  * names it, still deletes it. Through the CLI too: the note says so, and nothing is deleted.
  */
 import { describe, expect, it } from 'vitest';
-import { parseDomainRecord } from '../../src/panel/records.js';
+import { parseDomainRecord } from '../../src/kinds/domain/read.js';
 import type { Live } from '../../src/panel/types.js';
 import { diff } from '../../src/plan/diff.js';
 import { API_KEY, run, workspace } from '../helpers/cli.js';

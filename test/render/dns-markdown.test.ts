@@ -142,7 +142,7 @@ describe("apply's outcome for a zone", () => {
   it("says a new domain's zone was written after its POST", () => {
     const change = newDomainZone().plan.changes.find((c) => c.type === 'dns_zone');
     if (change === undefined) throw new Error('no zone');
-    // Apply's note says what came of the panel's defaults (apply/zone.ts).
+    // Apply's note says what came of the panel's defaults (kinds/zone/write.ts).
     const note = 'of the 7 records the panel made, 5 kept, 2 removed';
     expect(renderOutcomeLine({ change, status: 'succeeded', id: 71, note }, { color: false })).toBe(
       `✓ updated dns "new.example" of client "alice" (id 71): written after the domain's POST; ${note}`,

@@ -44,7 +44,7 @@ describe('a zone in text', () => {
     expect(t).toContain('Plan: 1 to update (1 zone), 1 DNS record to remove.');
   });
 
-  it("says one record on the zone's line, as design.md shows it, and a custom zone is not made custom again", () => {
+  it("says one record on the zone's line, and a custom zone is not made custom again", () => {
     const t = text(
       viewOf(
         diff(

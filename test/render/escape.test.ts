@@ -18,7 +18,8 @@ import {
 } from '../../src/escape.js';
 import { diff } from '../../src/plan/diff.js';
 import type { Plan } from '../../src/plan/types.js';
-import { fieldsText, type PlanView } from '../../src/render/common.js';
+import { fieldsText } from '../../src/kinds/client/index.js';
+import type { PlanView } from '../../src/render/common.js';
 import { githubAnnotation, formatDiagnostic } from '../../src/render/diagnostics.js';
 import { renderPlanJson } from '../../src/render/json.js';
 import { renderPlanMarkdown } from '../../src/render/markdown.js';

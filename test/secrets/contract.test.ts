@@ -1,5 +1,5 @@
 /**
- * The secrets-file contract (design.md, "Adoption and passwords"), read through the one parser:
+ * The secrets-file contract (docs/passwords.md, "The secrets file" and "The records"), read through the one parser:
  * the last record of a client with a password is its current one; a pending password is never
  * current by itself, is settled by a later password record or a refusal, and is recorded as
  * the password by the next run that finds the client its request created.

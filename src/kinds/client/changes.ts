@@ -10,6 +10,7 @@ import {
   changeId,
   type HostingPlanRef,
   type KindNoun,
+  type NewIds,
   type PanelRequest,
 } from '../common.js';
 import {
@@ -26,7 +27,6 @@ import {
   printValue,
 } from './fields.js';
 import type { LiveClient } from './record.js';
-import type { NewIds } from '../kind.js';
 
 /**
  * A client the panel lacks: `POST /clients` with its username, each field the manifest gives and
@@ -235,7 +235,7 @@ export function clientDetails(change: ClientChange): { what: string; after: stri
 }
 
 /** ` with its 3 domains, mail, databases and files` after a client's delete; else ''. */
-export function goesWith(change: ClientChange): string {
+export function clientGoesWith(change: ClientChange): string {
   if (change.action !== 'delete') return '';
   const { domainNames } = change;
   if (domainNames === null) return ' with all its domains (how many, the panel cannot list), mail, databases and files';
@@ -246,7 +246,7 @@ export function goesWith(change: ClientChange): string {
 }
 
 /** `client "alice": the panel shows its email nowhere ...`: a managed field the panel does not show. */
-export function unknownLine(u: { readonly client: string; readonly field: ClientField }): string {
+export function clientUnknownLine(u: { readonly client: string; readonly field: ClientField }): string {
   return (
     `client ${quote(u.client)}: the panel shows its ${u.field} nowhere (not even GET /clients/{id}): ` +
     'not compared, not changed'

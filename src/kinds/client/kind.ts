@@ -7,11 +7,11 @@ import {
   CLIENT_NOUN,
   type ClientChange,
   clientDetails,
+  clientGoesWith,
   clientRequest,
   clientSubject,
+  clientUnknownLine,
   fieldsText,
-  goesWith,
-  unknownLine,
 } from './changes.js';
 import { type ClientChangeJson, clientFromJson, clientProblems, clientToJson } from './document.js';
 import { type ClientFactIndex, clientFacts } from './facts.js';
@@ -20,6 +20,41 @@ import type { ClientField } from './fields.js';
 export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientChangeJson> = {
   name: 'client',
   noun: CLIENT_NOUN,
+
+  request: clientRequest,
+  facts: clientFacts,
+  weight(change) {
+    if (change.action !== 'delete') return kindWeight(change);
+    // Its domains go with it: each counts; uncounted when the panel cannot list them.
+    return change.domainNames === null
+      ? { creates: 0, deletes: 1, unknown: true }
+      : { creates: 0, deletes: 1 + change.domainNames.length };
+  },
+  waitsForCreatesBelow: false,
+  // A client's update reads its fields (plan/reads.ts): no domain, no zone.
+  readsAgain: () => ({ domainNames: [], zones: [] }),
+
+  toJson: clientToJson,
+  fromJson: clientFromJson,
+  problems: (change, item, path) => clientProblems(change, item, path),
+
+  subject: clientSubject,
+  lineSubject: clientSubject,
+  clientOf: (change) => change.name,
+  unicodeOf: () => '',
+  details: clientDetails,
+  notes: () => [],
+  // Its create's request says each field as the manifest gives it.
+  createdParts: () => [],
+  updatedParts: (change) => change.fields.map((f) => fieldsText([f])),
+  // Its fields are short: they stay on one line.
+  listsParts: false,
+  goesWith: clientGoesWith,
+  deleteTakes: CLIENT_DELETE_TAKES,
+  createsRow: 'always',
+  unknownLine: (u) => (isClientUnknown(u) ? clientUnknownLine(u) : undefined),
+  unmanaged: { key: 'clients', absent: 'uncounted' },
+
   secret: {
     journalKind: 'client',
     panelMakesOne: true,
@@ -28,38 +63,6 @@ export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientCh
     withPassword: (request, password) => ({ ...request, body: { ...request.body, password } }),
     resetRequest: (id, password) => ({ method: 'PUT', path: `/clients/${id}`, body: { password } }),
   },
-  request: clientRequest,
-  facts: clientFacts,
-  toJson: clientToJson,
-  fromJson: clientFromJson,
-  problems: (change, item, path) => clientProblems(change, item, path),
-  subject: clientSubject,
-  lineSubject: clientSubject,
-  clientOf: (change) => change.name,
-  goesWith,
-  unicodeOf: () => '',
-  updatedFields: (change) => change.fields.map((f) => fieldsText([f])),
-  weight(change) {
-    if (change.action !== 'delete') return kindWeight(change);
-    // Its domains go with it: each counts; uncounted when the panel cannot list them.
-    return change.domainNames === null
-      ? { creates: 0, deletes: 1, unknown: true }
-      : { creates: 0, deletes: 1 + change.domainNames.length };
-  },
-
-  details: clientDetails,
-  notes: () => [],
-  // Its create's request says each field as the manifest gives it.
-  createdParts: () => [],
-  // Its fields are short: they stay on one line.
-  listsParts: false,
-  deleteTakes: CLIENT_DELETE_TAKES,
-  createsRow: 'always',
-  unknownLine: (u) => (isClientUnknown(u) ? unknownLine(u) : undefined),
-  unmanaged: { key: 'clients', absent: 'uncounted' },
-  waitsForCreatesBelow: false,
-  // A client's update reads its fields (plan/reads.ts): no domain, no zone.
-  readsAgain: () => ({ domainNames: [], zones: [] }),
   apply: CLIENT_APPLY,
 };
 

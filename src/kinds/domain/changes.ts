@@ -4,7 +4,14 @@
  */
 import { jsonText, quote, safeText } from '../../escape.js';
 import { assertNever } from '../../util.js';
-import { afterSubdomains, type ChangeBase, changeId, type KindNoun, type PanelRequest } from '../common.js';
+import {
+  afterSubdomains,
+  type ChangeBase,
+  changeId,
+  type KindNoun,
+  type NewIds,
+  type PanelRequest,
+} from '../common.js';
 import { type LiveDomain, unicodeForm } from './record.js';
 import {
   type DomainSetting,
@@ -18,7 +25,6 @@ import {
   type SettingsBody,
   settingsBody,
 } from './settings.js';
-import type { NewIds } from '../kind.js';
 
 /** A domain the panel lacks: `POST /domains` for its client. */
 export interface CreateDomain extends ChangeBase<'domain'> {
@@ -292,7 +298,7 @@ export function isDomainConflict(c: object): c is DomainConflict {
  * `domain "x" is listed under client "a" but belongs to client "b" on the panel`. The owner is
  * another customer: `nameOwner: false` (a pull-request comment) says "another client".
  */
-export function conflictText(c: DomainConflict, nameOwner = true): string {
+export function domainConflictText(c: DomainConflict, nameOwner = true): string {
   if (c.dns !== undefined)
     return c.dns === 'subdomain'
       ? `domain ${quote(c.domain)}${unicodeForm(c.domain)} of client ${quote(c.client)} manages "dns", but it is a ` +

@@ -9,7 +9,7 @@
  */
 import { isMap, type YAMLMap } from 'yaml';
 import { quote } from '../../escape.js';
-import type { ExportedDomain, ItemExport, ManifestEditor, WantedDomain, Warn } from '../export.js';
+import type { ExportedDomain, ItemExport, ManifestEditor, ListedItem, Warn } from '../export.js';
 import { settingText } from './changes.js';
 import type { LiveDomain } from './record.js';
 import {
@@ -21,7 +21,7 @@ import {
 } from './settings.js';
 
 /** A listed domain item as its settings' edits read it. */
-export interface WantedSettings extends WantedDomain {
+export interface WantedSettings extends ListedItem {
   /** The settings it gives (object form only); undefined when none. */
   readonly settings?: DomainSettings;
 }

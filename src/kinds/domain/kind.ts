@@ -4,11 +4,11 @@ import { changeId } from '../common.js';
 import { DOMAIN_APPLY } from './apply.js';
 import { type Kind, kindWeight } from '../kind.js';
 import {
-  conflictText,
   type CreateDomain,
   DOMAIN_DELETE_TAKES,
   DOMAIN_NOUN,
   type DomainChange,
+  domainConflictText,
   domainCreatedParts,
   domainDetails,
   domainRequest,
@@ -26,38 +26,10 @@ import { SETTINGS_EXPORT } from './export-edits.js';
 export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainChangeJson> = {
   name: 'domain',
   noun: DOMAIN_NOUN,
-  secret: undefined,
+
   request: domainRequest,
   facts: domainFacts,
-  toJson: domainToJson,
-  fromJson: domainFromJson,
-  problems: (change, _item, path, earlier) =>
-    domainProblems(change, path, (name) => {
-      const before = earlier(changeId('domain', name));
-      return before?.type === 'domain' && before.action === 'create' ? (before as CreateDomain).client : undefined;
-    }),
-  subject: domainSubject,
-  lineSubject: (change) => `domain ${quote(change.name)}${unicodeForm(change.name)}`,
-  clientOf: (change) => change.client,
-  goesWith: () => '',
-  unicodeOf: (change) => unicodeForm(change.name),
-  updatedFields: (change) => change.fields.map((f) => settingsText([f])),
   weight: kindWeight,
-
-  details: domainDetails,
-  notes: () => [],
-  createdParts: domainCreatedParts,
-  // Its settings' values are JSON objects: a list under the domain reads better than one line.
-  listsParts: true,
-  deleteTakes: DOMAIN_DELETE_TAKES,
-  createsRow: 'always',
-  conflictLine: (c, nameOthers) => (isDomainConflict(c) ? conflictText(c, nameOthers) : undefined),
-  // A domain's unknown names its domain (a client's does not).
-  unknownLine: (u) => (isSettingUnknown(u) ? settingUnknownLine(u) : undefined),
-  unmanaged: { key: 'domains', absent: 'uncounted' },
-
-  // Its settings are the domain item's own keys; `hsts` and `redirect` each a flow mapping on one line.
-  export: { style: { flowValues: ['hsts', 'redirect'] }, item: SETTINGS_EXPORT },
   waitsForCreatesBelow: false,
   // A subdomain's parent on the panel too: the fingerprint checks it is still the one the plan names.
   readsAgain: (change) => ({
@@ -67,6 +39,36 @@ export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainCh
         : [change.name],
     zones: [],
   }),
+
+  toJson: domainToJson,
+  fromJson: domainFromJson,
+  problems: (change, _item, path, earlier) =>
+    domainProblems(change, path, (name) => {
+      const before = earlier(changeId('domain', name));
+      return before?.type === 'domain' && before.action === 'create' ? (before as CreateDomain).client : undefined;
+    }),
+
+  subject: domainSubject,
+  lineSubject: (change) => `domain ${quote(change.name)}${unicodeForm(change.name)}`,
+  clientOf: (change) => change.client,
+  unicodeOf: (change) => unicodeForm(change.name),
+  details: domainDetails,
+  notes: () => [],
+  createdParts: domainCreatedParts,
+  updatedParts: (change) => change.fields.map((f) => settingsText([f])),
+  // Its settings' values are JSON objects: a list under the domain reads better than one line.
+  listsParts: true,
+  goesWith: () => '',
+  deleteTakes: DOMAIN_DELETE_TAKES,
+  createsRow: 'always',
+  conflictLine: (c, nameOthers) => (isDomainConflict(c) ? domainConflictText(c, nameOthers) : undefined),
+  // A domain's unknown names its domain (a client's does not).
+  unknownLine: (u) => (isSettingUnknown(u) ? settingUnknownLine(u) : undefined),
+  unmanaged: { key: 'domains', absent: 'uncounted' },
+
+  // Its settings are the domain item's own keys; `hsts` and `redirect` each a flow mapping on one line.
+  export: { style: { flowValues: ['hsts', 'redirect'] }, item: SETTINGS_EXPORT },
+  secret: undefined,
   apply: DOMAIN_APPLY,
 };
 

@@ -184,6 +184,11 @@ export function isPlanConflict(c: object): c is PlanConflict {
   return 'hosting_plan' in c;
 }
 
+/** The hosting plan a conflict is of, by name as the manifest writes it. */
+export function conflictPlan(c: PlanConflict): string {
+  return c.hosting_plan;
+}
+
 /** The conflict in one sentence; `nameClients: false` (a pull-request comment) counts the clients instead. */
 export function planConflictText(c: PlanConflict, nameClients = true): string {
   const plan = `hosting plan ${quote(c.hosting_plan)}`;

@@ -191,16 +191,6 @@ export function afterPlanChanges<C extends ClientMove & { readonly dependsOn: re
   });
 }
 
-/** Whether a plan's conflict is a hosting plan's (the other kinds' conflicts name a domain). */
-export function isPlanConflict(c: object): c is PlanConflict {
-  return 'hosting_plan' in c;
-}
-
-/** The hosting plan a conflict is of, by name as the manifest writes it. */
-export function conflictPlan(c: PlanConflict): string {
-  return c.hosting_plan;
-}
-
 /** The plans the manifest defines and the panel (`onPanel`: a plan by name) lacks: the run creates them, before their clients. */
 export function plansCreated(desired: PlansWanted, onPanel: (name: string) => unknown): ReadonlySet<string> {
   return new Set(

@@ -22,28 +22,32 @@ import { PLANS_EXPORT } from './export-edits.js';
 export const HOSTING_PLAN_KIND: Kind<'hosting_plan', HostingPlanChange, HostingPlanFactIndex, HostingPlanChangeJson> = {
   name: 'hosting_plan',
   noun: HOSTING_PLAN_NOUN,
-  secret: undefined,
+
   request: (change) => hostingPlanRequest(change),
   facts: hostingPlanFacts,
+  weight: kindWeight,
+  waitsForCreatesBelow: false,
+  // Its name among the domains looked up, as every change but a client's was before the table of kinds.
+  readsAgain: (change) => ({ domainNames: [change.name], zones: [] }),
+
   toJson: hostingPlanToJson,
   fromJson: hostingPlanFromJson,
   problems: (change, _item, path) => hostingPlanProblems(change, path),
+
   subject: hostingPlanSubject,
   lineSubject: hostingPlanSubject,
   // A plan belongs to no client (the Markdown comment gives plans a group of their own).
   clientOf: () => undefined,
-  goesWith: () => '',
   unicodeOf: () => '',
-  updatedFields: (change) => planFieldsText(change.fields),
-  weight: kindWeight,
-
   details: hostingPlanDetails,
   notes: (change) => {
     const note = hostingPlanNote(change);
     return note === undefined ? [] : [note];
   },
   createdParts: planCreatedParts,
+  updatedParts: (change) => planFieldsText(change.fields),
   listsParts: true,
+  goesWith: () => '',
   deleteTakes: HOSTING_PLAN_DELETE_TAKES,
   // Counted only when some are created: most manifests define none.
   createsRow: 'some',
@@ -59,8 +63,6 @@ export const HOSTING_PLAN_KIND: Kind<'hosting_plan', HostingPlanChange, HostingP
     style: { quoted: PHP_SIZE_KEYS },
     section: PLANS_EXPORT,
   },
-  waitsForCreatesBelow: false,
-  // Its name among the domains looked up, as every change but a client's was before the table of kinds.
-  readsAgain: (change) => ({ domainNames: [change.name], zones: [] }),
+  secret: undefined,
   apply: HOSTING_PLAN_APPLY,
 };

@@ -15,7 +15,7 @@ import { globMatcher } from '../../names.js';
 import { isSubdomain } from '../domain/export.js';
 import type { DomainFactIndex } from '../domain/facts.js';
 import type { LiveDomain } from '../domain/record.js';
-import type { ExportedDomain, ItemExport, WantedDomain, Warn } from '../export.js';
+import type { ExportedDomain, ItemExport, ListedItem, Warn } from '../export.js';
 import type { DesiredZone } from './diff.js';
 import { panelRecordText, transientNote, writableRecords, zoneEntry, type ZoneEntry } from './export.js';
 import { addDns, setRecords } from './export-rewrite.js';
@@ -29,7 +29,7 @@ export interface ZoneExportPanel {
 }
 
 /** A listed domain item as its zone's edits read it. */
-export interface WantedZone extends WantedDomain {
+export interface WantedZone extends ListedItem {
   /** Its `dns` block; undefined when not managed. */
   readonly dns?: DesiredZone;
 }

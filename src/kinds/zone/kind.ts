@@ -23,35 +23,40 @@ import { ZONE_EXPORT } from './export-edits.js';
 export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJson> = {
   name: 'dns_zone',
   noun: ZONE_NOUN,
-  secret: undefined,
+
   request: (change) => zoneRequest(change),
   facts: zoneFacts,
+  // Its removed records count one each: a prune can empty a zone.
+  weight: (change) => ({ creates: 0, deletes: zoneDeletes(change) }),
+  // A subdomain's POST adds its records to the zone: the zone's PUT waits for it, failed or not.
+  waitsForCreatesBelow: true,
+  // A new domain's zone (no id yet) is not read: its domain's create is checked.
+  readsAgain: (change) => ({ domainNames: [change.name], zones: change.domainId === null ? [] : [change.name] }),
+
   toJson: zoneToJson,
   fromJson: zoneFromJson,
   problems: (change, item, path) => zoneProblems(change, path, item),
+
   subject: zoneSubject,
   lineSubject: zoneLineSubject,
   clientOf: (change) => change.client,
-  goesWith: () => '',
   unicodeOf: (change) => unicodeForm(change.name),
-  updatedFields: (change) => change.records.map(recordText),
-  // A zone's body is its whole record list: said in short (JSON keeps it whole).
-  requestLine: zoneRequestLine,
-  // Its removed records count one each: a prune can empty a zone.
-  weight: (change) => ({ creates: 0, deletes: zoneDeletes(change) }),
-
   details: zoneDetails,
   notes: zoneNotes,
   // A zone is never created on its own: a domain's comes with it.
   createdParts: () => [],
+  updatedParts: (change) => change.records.map(recordText),
   listsParts: true,
   // Each record is a change of its own: added, removed, or its TTL changed.
   markedParts: { marks: (change) => change.records.map(recordSign), item: 'record change' },
+  // A zone's body is its whole record list: said in short (JSON keeps it whole).
+  requestLine: zoneRequestLine,
+  goesWith: () => '',
+  removals: ZONE_REMOVALS,
   outcome: zoneOutcome,
   createsRow: 'never',
   // Its records read under their domain's own change.
   shownUnder: (change) => changeId('domain', change.name),
-  removals: ZONE_REMOVALS,
   conflictLine: (c) => (isZoneConflict(c) ? zoneConflictText(c) : undefined),
 
   // A domain item's `dns` block, written with --with dns; its records as one flow mapping a line.
@@ -61,10 +66,7 @@ export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJs
     style: { flowItems: ['records'] },
     item: ZONE_EXPORT,
   },
-  // A subdomain's POST adds its records to the zone: the zone's PUT waits for it, failed or not.
-  waitsForCreatesBelow: true,
-  // A new domain's zone (no id yet) is not read: its domain's create is checked.
-  readsAgain: (change) => ({ domainNames: [change.name], zones: change.domainId === null ? [] : [change.name] }),
+  secret: undefined,
   // One change, an update: a whole-object write of its record list.
   apply: { update: writeZone },
 };
