@@ -4,7 +4,7 @@ import { panelAdapter } from '../apply/panel-adapter.js';
 import { ProvisionError } from '../errors.js';
 import type { PanelClient } from '../panel/client.js';
 import type { OnEvent } from '../plan/events.js';
-import { createsClients } from '../plan/guards.js';
+import { createsSecrets, secretNouns } from '../plan/guards.js';
 import type { Plan } from '../plan/types.js';
 import { Redactions } from '../redact.js';
 import type { SecretsSink } from '../secrets/journal.js';
@@ -15,7 +15,7 @@ import type { JournalState } from '../apply/recover.js';
 import { settleUnknown, unsettledPassword } from '../apply/reset.js';
 import { SECRET_LOOKUPS } from '../apply/secret-lookups.js';
 import { secretArg, secretLabel } from '../secrets/kinds.js';
-import { scopeMatcher } from '../names.js';
+import { clientScope } from '../names.js';
 import { loadEncryption, openSecretsSink, requireSecretsPath } from '../secrets/sink.js';
 import { settleJournal } from './prepare.js';
 
@@ -28,7 +28,7 @@ import { settleJournal } from './prepare.js';
 
 export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../apply/execute.js';
 export { DEFAULT_SETTLE_TIMEOUT_MS } from '../apply/adapter-options.js';
-export { createsClients } from '../plan/guards.js';
+export { createsClients, createsSecrets } from '../plan/guards.js';
 export { type Outcome, tally } from '../plan/outcome.js';
 
 /** How executePlan runs; every field is optional. */
@@ -85,12 +85,13 @@ export async function executePlan(plan: Plan, panel: PanelClient, options: Apply
     });
   }
   const encryption = await loadEncryption(options.secretsRecipient);
-  const what = 'this plan creates clients, and their passwords need';
-  const path = createsClients(plan.changes)
-    ? requireSecretsPath(options.secretsFile, what)
-    : options.secretsFile === ''
-      ? undefined
-      : options.secretsFile;
+  const creates = secretNouns(plan.changes);
+  const path =
+    creates !== undefined
+      ? requireSecretsPath(options.secretsFile, `this plan creates ${creates}, and their passwords need`)
+      : options.secretsFile === ''
+        ? undefined
+        : options.secretsFile;
   const onEvent: OnEvent = (event) => {
     options.onEvent?.(event);
     if (event.type === 'outcome') options.onOutcome?.(event.outcome);
@@ -126,7 +127,7 @@ export async function executePlan(plan: Plan, panel: PanelClient, options: Apply
       },
       plan.scope?.clients,
     );
-    const writes = createsClients(plan.changes) || journal.unknown.length > 0;
+    const writes = createsSecrets(plan.changes) || journal.unknown.length > 0;
     const secrets = writes ? await openSecretsSink({ path, encryption, redactions }) : undefined;
     for (const warning of secrets?.warnings ?? []) warn(warning);
     try {
@@ -247,10 +248,9 @@ async function settleLookedUp(
   return settleJournal(
     path,
     panel.baseUrl,
-    { clients: things },
+    { found: things, names: names.map(({ kind, name }) => secretArg(kind, name)) },
     redactions,
-    names.map(({ kind, name }) => secretArg(kind, name)),
     onEvent,
-    scopeMatcher(scope),
+    clientScope(scope),
   );
 }

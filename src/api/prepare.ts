@@ -14,7 +14,7 @@ import { type PlanReads, readsForManifest, readsForSavedPlan } from '../plan/rea
 import type { SavedPlan } from '../plan/saved.js';
 import type { Plan } from '../plan/types.js';
 import { conflictLine, type PlanView } from '../render/common.js';
-import type { EarlierCreates, Existing, ExistingSecret, LookedUp } from '../secrets/recovery.js';
+import type { EarlierCreates, Existing, ExistingSecret } from '../secrets/recovery.js';
 import type { Redactions } from '../redact.js';
 import type { JournalState } from '../apply/recover.js';
 import type { Snapshot } from './snapshot.js';
@@ -329,44 +329,52 @@ async function readAndSettle(
   const journal = await settleJournal(
     options.secretsPath,
     panel.baseUrl,
-    live,
+    { live },
     options.redactions,
-    'every',
     options.onEvent,
-    scope.covers,
+    scope,
   );
   return { live, notes, journal };
 }
+
+/**
+ * What the run read of the things with a password, for the journal's repairs: the panel read
+ * (each kind's things as it holds them, and which kinds it holds whole: apply/secret-lookups.ts
+ * secretsInLive), or the things looked up by name (`names`, as `[KIND:]NAME`) and those found.
+ * A thing of a kind not read whole, and not looked up, is never judged gone.
+ */
+export type SecretsRead =
+  { readonly live: Live } | { readonly found: readonly Existing[]; readonly names: readonly string[] };
 
 /**
  * What earlier runs left in the secrets journal for this panel, settled and told (`warning`,
  * `note`) before the run sends anything (apply/recover.ts): passwords lost or recovered,
  * records completed, and creates and resets whose outcome is still unknown. Sends nothing.
  * Returns what the run must still settle (apply/recover.ts JournalState): creates left open of
- * clients the panel does not list, for the panel adapter, and clients whose password the file
+ * things the panel does not list, for the panel adapter, and things whose password the file
  * cannot tell, for apply to give new ones; nothing without a secrets file.
- * `lookedUp`: 'every' when `live.clients` is every client of the panel, else the usernames
- * looked up. The caller holds the secrets file's lock: this writes the journal.
+ * The caller holds the secrets file's lock: this writes the journal.
  */
 export async function settleJournal(
   path: string | undefined,
   panelUrl: string,
-  live: { readonly clients: readonly Existing[] },
+  read: SecretsRead,
   redactions: Redactions,
-  lookedUp: LookedUp,
   onEvent: OnEvent | undefined,
-  /** Whether the run covers a client (`--clients`); default every one. */
-  covers?: (username: string) => boolean,
+  /** The run's `--clients` (apply/recover.ts scopeCovers); default none: every thing. */
+  scope?: ClientScope,
 ): Promise<JournalState> {
   if (path === undefined || path === '') return { unsettled: new Map(), unknown: [] };
-  const { recoverJournal } = await import('../apply/recover.js');
+  const { recoverJournal, secretsInLive } = await import('../apply/recover.js');
+  const { existing, lookedUp } =
+    'live' in read ? secretsInLive(read.live) : { existing: read.found, lookedUp: { names: read.names } };
   return recoverJournal(
     path,
     panelUrl,
-    live.clients,
+    existing,
     redactions,
     (message) => onEvent?.({ type: message.kind, message: message.text }),
     lookedUp,
-    covers,
+    scope,
   );
 }

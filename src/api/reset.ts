@@ -53,9 +53,8 @@ export async function resetTargets(
   await settleJournal(
     options.path,
     panel.baseUrl,
-    { clients: targets },
+    { found: targets, names: names.map(({ kind, name }) => secretArg(kind, name)) },
     options.redactions,
-    names.map(({ kind, name }) => secretArg(kind, name)),
     options.onEvent,
   );
   return targets;

@@ -5,7 +5,7 @@ import type { PanelClient } from '../panel/client.js';
 import { PanelHttpError } from '../panel/errors.js';
 import { panelLookUps } from '../panel/look-ups.js';
 import { ambiguity } from '../panel/retry.js';
-import { createsClients } from '../plan/guards.js';
+import { secretNouns } from '../plan/guards.js';
 import { requestFor } from '../plan/requests.js';
 import type { Change, ChangeId } from '../plan/types.js';
 import { assertNever, messageOf } from '../util.js';
@@ -26,9 +26,9 @@ import { writeManagedKeys, writeWhole } from './whole-write.js';
  * reads, the whole-object write).
  *
  * - Creates: the kind's own (a hosting plan's, settled by its name), or apply/create.ts (write-ahead
- *   passwords, adoption after an ambiguous answer, settling). With `newPassword` a POST /clients
- *   carries its request's body plus the `password` made for it, added as it is sent: the plan
- *   never holds one.
+ *   passwords for every kind with a secret, adoption after an ambiguous answer, settling). With
+ *   `newPassword` a POST /clients carries its request's body plus the `password` made for it,
+ *   added as it is sent: the plan never holds one.
  * - Updates: the kind's. A plain PUT with the fields that differ (a client's); the client retries
  *   it where a repeat is safe (it is idempotent); any 2xx is done, whatever its body. Or a
  *   whole-object write (whole-write.ts: built from a read just before it, never resent as it
@@ -98,12 +98,15 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
       case 'create': {
         const how = kindOf(change).apply;
         if (how.create !== undefined) return how.create(change, stageOf(slot));
-        // The kinds whose creates apply/create.ts carries out (a secret written ahead, adoption, settling).
-        if (change.type === 'client') {
-          // check() refused a plan that creates clients without a secrets sink.
+        // The kinds whose creates apply/create.ts carries out: every kind with a secret, through
+        // the one write-ahead create (the client's checks its own part first); adoption, settling.
+        if (kindOf(change).secret !== undefined) {
+          // check() refused a plan that creates things with a password without a secrets sink.
           if (options.secrets === undefined)
-            throw new Error('creating clients needs a secrets file for their passwords');
-          return creates.createClient(change, options.secrets, slot);
+            throw new Error(`creating ${kindOf(change).noun.many} needs a secrets file for their passwords`);
+          return change.type === 'client'
+            ? creates.createClient(change, options.secrets, slot)
+            : creates.createSecret(change, options.secrets, slot);
         }
         if (change.type === 'domain') return creates.createDomain(change, slot);
         throw new Error(`${kindOf(change).subject(change)}: its kind says no way to create it`);
@@ -127,12 +130,12 @@ export function panelAdapter(panel: PanelClient, options: PanelAdapterOptions): 
     // Each request runs through the executor's slot; the secrets file's flushes run outside it.
     perRequest: true,
     check(changes) {
-      if (options.secrets === undefined && createsClients(changes)) {
+      const nouns = options.secrets === undefined ? secretNouns(changes) : undefined;
+      if (nouns !== undefined)
         throw new ProvisionError(
           'secrets',
-          'creating clients needs a secrets file for their passwords: nothing was sent',
+          `creating ${nouns} needs a secrets file for their passwords: nothing was sent`,
         );
-      }
     },
     async apply(change: Change, slot: Slot = NO_SLOT): Promise<Applied> {
       const applied = await dispatch(change, slot);

@@ -8,8 +8,9 @@
  * reset whose outcome is unknown. Nothing here sends a request. The journal's own rules are
  * secrets/recovery.ts.
  */
+import { type ClientScope, clientScope } from '../names.js';
 import type { Redactions } from '../redact.js';
-import { skippedLineWarning } from '../secrets/journal.js';
+import { isClientKind, skippedLineWarning } from '../secrets/journal.js';
 import { existingSecret, resetCommand, secretArg, secretKind, secretLabel } from '../secrets/kinds.js';
 import {
   closeLostIntents,
@@ -19,6 +20,18 @@ import {
   findLostIntents,
   type LookedUp,
 } from '../secrets/recovery.js';
+
+export { secretsInLive } from './secret-lookups.js';
+
+/**
+ * Whether a run scoped by `--clients` (`scope`) covers a thing with a password, so may act on
+ * it (give it a new password): a client when the scope matches its username. A thing of
+ * another kind belongs to a client the journal does not name (a mailbox's domain's): it is
+ * inside a run without a scope, and outside every scope until its kind says whose it is.
+ */
+export function scopeCovers(scope: ClientScope, kind: string, name: string): boolean {
+  return isClientKind(kind) ? scope.covers(name) : scope.patterns === undefined;
+}
 
 /** A sentence for the user: a `warning` (something is lost or unsettled) or a `note` (repaired). */
 export interface RecoveryMessage {
@@ -50,10 +63,10 @@ function nounOf(kind: string): string {
 export const NOTHING_TO_SETTLE: JournalState = { unsettled: new Map(), unknown: [] };
 
 /**
- * Names what earlier runs left for this panel in the journal at `path`, given the clients that
- * exist now (a run passes every live client; `secrets reset` and executePlan the ones they
- * looked up) and which names missing from them the panel has not got (`lookedUp`: 'every' for
- * apply, else the names looked up), then records the repairs once (named first: a kill in
+ * Names what earlier runs left for this panel in the journal at `path`, given the things with a
+ * password that exist now (a run passes every one its panel read holds, secretsInLive; `secrets
+ * reset` and executePlan the ones they looked up) and what was read, per kind (`lookedUp`: the
+ * kinds read whole, the names looked up; a thing of neither is never judged gone), then records the repairs once (named first: a kill in
  * between names them again, never not at all). A password recovered in clear joins
  * `redactions` before anything is said.
  * Returns what is left for the run to settle (JournalState). Run it under the secrets file's
@@ -65,15 +78,13 @@ export async function recoverJournal(
   clients: readonly Existing[],
   redactions: Redactions,
   tell: (message: RecoveryMessage) => void,
-  lookedUp: LookedUp = [],
-  /** Whether the run covers a client (`--clients`): one it does not is named, and left to a run that does. */
-  covers: (username: string) => boolean = () => true,
+  lookedUp: LookedUp = {},
+  /** The run's `--clients` (scopeCovers): a thing it does not cover is named, and left to a run that does. */
+  scope: ClientScope = clientScope(undefined),
 ): Promise<JournalState> {
   const found = await findLostIntents(path, panelUrl, clients, lookedUp);
-  // `--clients` scopes clients; a thing of another kind is the run's whatever the scope (its
-  // client is not in the journal).
   const covered = (thing: { readonly kind: string; readonly name: string }): boolean =>
-    thing.kind !== 'client' || covers(thing.name);
+    scopeCovers(scope, thing.kind, thing.name);
   const anew = (thing: { readonly kind: string; readonly name: string }): string =>
     covered(thing)
       ? 'this run gives it a new one before anything else'

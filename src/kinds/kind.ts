@@ -211,8 +211,11 @@ export type SecretKindName = 'client';
 
 /**
  * What the secrets code needs of a kind that has a password: how its create carries one made
- * here, how a new one is set, and which names `secrets reset` takes. The look-up by name is
- * the stage's (it reads the panel): src/apply/secret-lookups.ts.
+ * here, how a new one is set, and which names `secrets reset` takes. The look-ups (in the panel
+ * read, by name, by id) are the stage's (they read the panel): src/apply/secret-lookups.ts; a
+ * kind the panel read does not hold whole is never judged gone by the journal's repairs.
+ * `--clients` decides for a client by its username; a thing of another kind is outside every
+ * scope (apply/recover.ts scopeCovers) until its kind says which client owns it.
  */
 export interface KindSecret {
   /** The kind's name in the secrets journal. */

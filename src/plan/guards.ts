@@ -121,7 +121,28 @@ export function planWarnings(plan: Plan, limits: Limits): string[] {
   return [...massChanges(plan, limits), ...(rename === undefined ? [] : [rename])];
 }
 
-/** Whether any change creates a client (then apply needs a secrets file for its password). */
-export function createsClients(changes: readonly Change[]): boolean {
-  return changes.some((change) => change.action === 'create' && change.type === 'client');
+/**
+ * Whether any change creates a thing of a kind with a secret (Kind.secret: a client, and the
+ * kinds after it): then apply needs a secrets file for its password.
+ */
+export function createsSecrets(changes: readonly Change[]): boolean {
+  return secretNouns(changes) !== undefined;
+}
+
+/** createsSecrets, by the name the library has always exported. */
+export const createsClients = createsSecrets;
+
+/**
+ * What the plan creates that has a password, for a sentence: the plural nouns of those kinds in
+ * the order their first create comes (`clients`, `clients and mailboxes`); undefined for none.
+ */
+export function secretNouns(changes: readonly Change[]): string | undefined {
+  const nouns: string[] = [];
+  for (const change of changes) {
+    const kind = kindOf(change);
+    if (change.action === 'create' && kind.secret !== undefined && !nouns.includes(kind.noun.many))
+      nouns.push(kind.noun.many);
+  }
+  const last = nouns.pop();
+  return last === undefined ? undefined : nouns.length === 0 ? last : `${nouns.join(', ')} and ${last}`;
 }

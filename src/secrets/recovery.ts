@@ -78,7 +78,7 @@ function passwordOf(line: JournalLine, panelUrl: string): { readonly key: string
  * The things of this panel whose standing on the panel the recovery needs (findLostIntents'
  * `existing`): those with a create intent or a reset open, and those whose password was saved
  * without its id. For a run that does not read every thing (the library's executePlan): it
- * looks these up, and passes them as findLostIntents' `lookedUp` (by secretArg).
+ * looks these up, and passes them as findLostIntents' `lookedUp.names` (by secretArg).
  */
 export async function secretsToSettle(path: string, panelUrl: string): Promise<SecretName[]> {
   const lines = parseJournal(await readJournal(path));
@@ -165,11 +165,24 @@ interface GoneReset extends SecretName {
 }
 
 /**
- * Which things missing from `existing` the panel has not got: 'every' when `existing` is every
- * thing with a password on the panel (apply reads them all), else those that were looked up, as
- * `[KIND:]NAME` (secretArg: a client by its username).
+ * What the run read of the things with a password, said per kind: which things missing from
+ * `existing` the panel has not got. A thing of a kind not read whole and not looked up by name
+ * is never judged gone (its reset stays open, to a run that reads it).
  */
-export type LookedUp = 'every' | readonly string[];
+export interface LookedUp {
+  /** The kinds (journal names) whose every thing on the panel is in `existing`: apply reads every client. */
+  readonly every?: readonly string[];
+  /** The things looked up one by one, as `[KIND:]NAME` (secretArg: a client by its username). */
+  readonly names?: readonly string[];
+}
+
+/**
+ * Whether a thing missing from what the run found is gone from the panel: only when its kind was
+ * read whole, or it was looked up by name.
+ */
+export function lookedUpAndMissing(lookedUp: LookedUp, kind: string, name: string): boolean {
+  return (lookedUp.every ?? []).includes(kind) || (lookedUp.names ?? []).includes(secretArg(kind, name));
+}
 
 /** What a run finds in the journal before it starts: see findLostIntents. */
 interface JournalRepairs {
@@ -218,7 +231,7 @@ export async function findLostIntents(
   path: string,
   panelUrl: string,
   existing: readonly Existing[],
-  lookedUp: LookedUp = [],
+  lookedUp: LookedUp = {},
 ): Promise<JournalRepairs> {
   const lines = parseJournal(await readJournal(path));
   const open = unanswered(lines, panelUrl);
@@ -279,8 +292,7 @@ export async function findLostIntents(
     });
   }
   const gone = (thing: SecretName): boolean =>
-    !ids.has(keyOf(thing.kind, thing.name)) &&
-    (lookedUp === 'every' || lookedUp.includes(secretArg(thing.kind, thing.name)));
+    !ids.has(keyOf(thing.kind, thing.name)) && lookedUpAndMissing(lookedUp, thing.kind, thing.name);
   const pendingResets: OpenIntent[] = [];
   const goneResets: GoneReset[] = [];
   for (const [key, resets] of pendingResetsOf(lines, panelUrl)) {

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recoverJournal, type RecoveryMessage } from '../../src/apply/recover.js';
 import { Redactions } from '../../src/redact.js';
 import { parseJournal, passwordStates } from '../../src/secrets/journal.js';
-import { usernamesToSettle } from '../../src/secrets/recovery.js';
+import { type LookedUp, usernamesToSettle } from '../../src/secrets/recovery.js';
 import { run } from '../helpers/cli.js';
 
 let dir: string;
@@ -37,7 +37,7 @@ const intent = (username: string, id: string, extra: object = {}, kind = 'create
 });
 const jsonl = (...records: object[]) => `${records.map((r) => JSON.stringify(r)).join('\n')}\n`;
 
-async function recover(clients: { username: string; id: number }[], lookedUp: 'every' | string[] = 'every') {
+async function recover(clients: { username: string; id: number }[], lookedUp: LookedUp = { every: ['client'] }) {
   const said: RecoveryMessage[] = [];
   const unsettled = await recoverJournal(path, URL, clients, new Redactions(), (m) => said.push(m), lookedUp);
   return { said, unsettled };
@@ -188,7 +188,7 @@ describe('a reset left pending for a client the panel no longer has', () => {
 
   it('a run that did not look the client up (secrets reset of others) still warns, and closes nothing', async () => {
     await writeFile(path, journal(), { mode: 0o600 });
-    const { said } = await recover([{ username: 'alice', id: 2 }], ['alice']);
+    const { said } = await recover([{ username: 'alice', id: 2 }], { names: ['alice'] });
     expect(said.map((m) => m.kind)).toEqual(['warning']);
     expect(said[0]?.text).toContain('provision secrets reset carol settles it');
     expect(await current('carol')).toEqual({ current: 'old', open: [2] });

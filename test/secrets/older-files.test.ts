@@ -98,7 +98,7 @@ describe('a secrets file written by commit 90c0a68', () => {
       { username: 'erin', id: 5 },
       { username: 'frank', id: 7 },
     ];
-    const found = await findLostIntents(path, URL, live, 'every');
+    const found = await findLostIntents(path, URL, live, { every: ['client'] });
     expect(found.recovered).toEqual([
       { kind: 'client', name: 'bob', id: 3, line: 3, pending: { password: 'Bob-Pending-Password-01' } },
     ]);
@@ -129,6 +129,6 @@ describe('a secrets file written by commit 90c0a68', () => {
       id: 7,
       password: 'Frank-Password-01',
     });
-    expect((await findLostIntents(path, URL, live, 'every')).recovered).toEqual([]);
+    expect((await findLostIntents(path, URL, live, { every: ['client'] })).recovered).toEqual([]);
   });
 });
