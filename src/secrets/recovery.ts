@@ -10,7 +10,6 @@ import {
   type EntryLine,
   hasPending,
   holderOf,
-  isClientKind,
   isCreateIntent,
   type JournalLine,
   parseJournal,
@@ -88,11 +87,6 @@ export async function secretsToSettle(path: string, panelUrl: string): Promise<S
     if (record !== undefined && record.entry.id === null) keys.add(record.key);
   }
   return [...keys].flatMap((key) => nameOf(key) ?? []);
-}
-
-/** The clients among secretsToSettle, by username. */
-export async function usernamesToSettle(path: string, panelUrl: string): Promise<string[]> {
-  return (await secretsToSettle(path, panelUrl)).filter((t) => isClientKind(t.kind)).map((t) => t.name);
 }
 
 export type { Existing, ExistingClient, ExistingSecret } from './kinds.js';

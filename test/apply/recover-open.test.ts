@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recoverJournal, type RecoveryMessage } from '../../src/apply/recover.js';
 import { Redactions } from '../../src/redact.js';
 import { parseJournal, passwordStates } from '../../src/secrets/journal.js';
-import { type LookedUp, usernamesToSettle } from '../../src/secrets/recovery.js';
+import { type LookedUp, secretsToSettle } from '../../src/secrets/recovery.js';
 import { run } from '../helpers/cli.js';
 
 let dir: string;
@@ -194,8 +194,8 @@ describe('a reset left pending for a client the panel no longer has', () => {
     expect(await current('carol')).toEqual({ current: 'old', open: [2] });
   });
 
-  it('the library looks it up (usernamesToSettle), so it can close it too', async () => {
+  it('the library looks it up (secretsToSettle), so it can close it too', async () => {
     await writeFile(path, journal(), { mode: 0o600 });
-    expect(await usernamesToSettle(path, URL)).toEqual(['carol']);
+    expect(await secretsToSettle(path, URL)).toEqual([{ kind: 'client', name: 'carol' }]);
   });
 });

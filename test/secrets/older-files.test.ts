@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseJournal, passwordStates } from '../../src/secrets/journal.js';
-import { closeLostIntents, findLostIntents, secretsToSettle, usernamesToSettle } from '../../src/secrets/recovery.js';
+import { closeLostIntents, findLostIntents, secretsToSettle } from '../../src/secrets/recovery.js';
 import { run } from '../helpers/cli.js';
 
 const DIR = 'test/fixtures/secrets';
@@ -87,7 +87,7 @@ describe('a secrets file written by commit 90c0a68', () => {
     await copyFile(CLEAR, path);
     // A checkout leaves the fixture readable by others (umask 022): a secrets file is the owner's.
     await chmod(path, 0o600);
-    expect(await usernamesToSettle(path, URL)).toEqual(['bob', 'erin', 'frank']);
+    expect((await secretsToSettle(path, URL)).map((t) => t.name)).toEqual(['bob', 'erin', 'frank']);
     expect(await secretsToSettle(path, URL)).toEqual([
       { kind: 'client', name: 'bob' },
       { kind: 'client', name: 'erin' },
