@@ -47,6 +47,13 @@ export interface Kind<N extends string, C extends AnyChange & { readonly type: N
   readonly waitsForCreatesBelow: boolean;
   /** What the panel must be read again for, to check a saved plan's change against it (plan/reads.ts; beyond a client's fields). */
   readsAgain(change: C): ReadsAgain;
+  // The order of changes (plan/order.ts): its place among the kinds.
+  /**
+   * Where a kind's changes go in the order of changes (plan/order.ts): after the creates and
+   * updates of the kinds it names in `after`, its deletes before theirs; and where the manifest
+   * walk, in manifest order, takes its creates and updates (`at`).
+   */
+  readonly order: KindOrder;
 
   // --- The plan document (plan/saved-changes.ts): a change written and read back ---
   /** A change's own fields in the plan document (the common ones are written around them). */
@@ -156,6 +163,24 @@ export function kindWeight(change: AnyChange): Weight {
     : change.action === 'delete'
       ? { creates: 0, deletes: 1 }
       : { creates: 0, deletes: 0 };
+}
+
+/** A kind's place in the order of changes (Kind.order; plan/order.ts derives the order from them). */
+export interface KindOrder {
+  /**
+   * The kinds, by name, whose creates and updates this kind's come after, and whose deletes this
+   * kind's come before (test/plan/order-kinds.test.ts: each names a kind of the table, no
+   * cycle). A kind that waits for the creates below its name (`waitsForCreatesBelow`) waits for
+   * those of the kinds named here.
+   */
+  readonly after: readonly string[];
+  /**
+   * Where the manifest walk takes its creates and updates, in manifest order: `client` (at its
+   * client's entry, by the client's name), `domain` (at its domain's, in its client's list, by
+   * the domain's name). Undefined for a kind outside the manifest's clients (a hosting plan):
+   * its creates and updates go as a block at its place.
+   */
+  readonly at: 'client' | 'domain' | undefined;
 }
 
 /** What a saved plan's change needs read from the panel (Kind.readsAgain; plan/reads.ts gathers them). */

@@ -33,6 +33,8 @@ export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientCh
   waitsForCreatesBelow: false,
   // A client's update reads its fields (plan/reads.ts): no domain, no zone.
   readsAgain: () => ({ domainNames: [], zones: [] }),
+  // A client may be on a hosting plan created or updated in the same run.
+  order: { after: ['hosting_plan'], at: 'client' },
 
   toJson: clientToJson,
   fromJson: clientFromJson,
