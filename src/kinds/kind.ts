@@ -120,6 +120,14 @@ export interface Kind<N extends string, C extends AnyChange & { readonly type: N
    */
   readonly unmanaged?: { readonly key: string; readonly absent: 'uncounted' | 'omitted' };
 
+  // --- Snapshots (api/snapshot-plan.ts): a plan made against a snapshot's email digests ---
+  /**
+   * How a change planned against a digest snapshot (its emails held as digests, the manifest's
+   * hashed alike) gets the manifest's addresses back, and whether it updates an email from a
+   * digest; absent for a kind without an email.
+   */
+  readonly emailDigests?: EmailDigests<C>;
+
   // --- Export (src/export: `provision export`, `export --into`) ---
   /**
    * Its part in export beyond the client entries the stage writes itself (./export.ts): the key
@@ -223,6 +231,21 @@ export interface Removals<C> {
   uncountedBeside(n: number): string;
   /** `3 records leave their zones, and the default records of 1 new domain`: the Markdown's sentence over the lines. */
   sentence(removed: number, uncounted: number): string;
+}
+
+// --- Snapshots ---
+
+/** What a kind with an email does with a digest snapshot's (Kind.emailDigests). */
+export interface EmailDigests<C> {
+  /**
+   * The change with the manifest's addresses given back (`address(name, digest)`: the manifest's
+   * address of the thing named, else the digest) where it holds a digest: what a create sends and
+   * an update's `after`; an update's `before` (the panel's, of which the snapshot holds only the
+   * digest) as `shown`.
+   */
+  restored(change: C, address: (name: string, digest: string) => string, shown: string): C;
+  /** Whether the change updates an email from a digest (its `before` is `shown`): a saved plan of it would be stale at apply. */
+  fromDigest(change: C, shown: string): boolean;
 }
 
 // --- Secrets ---

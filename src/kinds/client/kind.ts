@@ -13,6 +13,7 @@ import {
   clientUnknownLine,
   fieldsText,
 } from './changes.js';
+import { CLIENT_EMAIL_DIGESTS } from './digests.js';
 import { type ClientChangeJson, clientFromJson, clientProblems, clientToJson } from './document.js';
 import { type ClientFactIndex, clientFacts } from './facts.js';
 import type { ClientField } from './fields.js';
@@ -56,6 +57,9 @@ export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientCh
   createsRow: 'always',
   unknownLine: (u) => (isClientUnknown(u) ? clientUnknownLine(u) : undefined),
   unmanaged: { key: 'clients', absent: 'uncounted' },
+
+  // A digest snapshot holds its email as a digest.
+  emailDigests: CLIENT_EMAIL_DIGESTS,
 
   secret: {
     journalKind: 'client',
