@@ -157,7 +157,7 @@ export async function planSnapshot(
     await import('./snapshot.js');
   const { desired } = manifest;
   const scope = clientScope(options.scope);
-  const gaps = snapshotGaps(snapshot, desired, options.scope);
+  const gaps = snapshotGaps(snapshot, desired, scope);
   if (gaps.length > 0) {
     throw new ProvisionError(
       'usage',

@@ -47,6 +47,13 @@ export interface Kind<N extends string, C extends AnyChange & { readonly type: N
   readonly waitsForCreatesBelow: boolean;
   /** What the panel must be read again for, to check a saved plan's change against it (plan/reads.ts; beyond a client's fields). */
   readsAgain(change: C): ReadsAgain;
+  // The order of changes (plan/order.ts): its place among the kinds.
+  /**
+   * Where a kind's changes go in the order of changes (plan/order.ts): after the creates and
+   * updates of the kinds it names in `after`, its deletes before theirs; and where the manifest
+   * walk, in manifest order, takes its creates and updates (`at`).
+   */
+  readonly order: KindOrder;
 
   // --- The plan document (plan/saved-changes.ts): a change written and read back ---
   /** A change's own fields in the plan document (the common ones are written around them). */
@@ -113,6 +120,14 @@ export interface Kind<N extends string, C extends AnyChange & { readonly type: N
    */
   readonly unmanaged?: { readonly key: string; readonly absent: 'uncounted' | 'omitted' };
 
+  // --- Snapshots (api/snapshot-plan.ts): a plan made against a snapshot's email digests ---
+  /**
+   * How a change planned against a digest snapshot (its emails held as digests, the manifest's
+   * hashed alike) gets the manifest's addresses back, and whether it updates an email from a
+   * digest; absent for a kind without an email.
+   */
+  readonly emailDigests?: EmailDigests<C>;
+
   // --- Export (src/export: `provision export`, `export --into`) ---
   /**
    * Its part in export beyond the client entries the stage writes itself (./export.ts): the key
@@ -158,6 +173,24 @@ export function kindWeight(change: AnyChange): Weight {
       : { creates: 0, deletes: 0 };
 }
 
+/** A kind's place in the order of changes (Kind.order; plan/order.ts derives the order from them). */
+export interface KindOrder {
+  /**
+   * The kinds, by name, whose creates and updates this kind's come after, and whose deletes this
+   * kind's come before (test/plan/order-kinds.test.ts: each names a kind of the table, no
+   * cycle). A kind that waits for the creates below its name (`waitsForCreatesBelow`) waits for
+   * those of the kinds named here.
+   */
+  readonly after: readonly string[];
+  /**
+   * Where the manifest walk takes its creates and updates, in manifest order: `client` (at its
+   * client's entry, by the client's name), `domain` (at its domain's, in its client's list, by
+   * the domain's name). Undefined for a kind outside the manifest's clients (a hosting plan):
+   * its creates and updates go as a block at its place.
+   */
+  readonly at: 'client' | 'domain' | undefined;
+}
+
 /** What a saved plan's change needs read from the panel (Kind.readsAgain; plan/reads.ts gathers them). */
 export interface ReadsAgain {
   /** Domains looked up by name on a panel without GET /domains (the fingerprint checks them). */
@@ -198,6 +231,21 @@ export interface Removals<C> {
   uncountedBeside(n: number): string;
   /** `3 records leave their zones, and the default records of 1 new domain`: the Markdown's sentence over the lines. */
   sentence(removed: number, uncounted: number): string;
+}
+
+// --- Snapshots ---
+
+/** What a kind with an email does with a digest snapshot's (Kind.emailDigests). */
+export interface EmailDigests<C> {
+  /**
+   * The change with the manifest's addresses given back (`address(name, digest)`: the manifest's
+   * address of the thing named, else the digest) where it holds a digest: what a create sends and
+   * an update's `after`; an update's `before` (the panel's, of which the snapshot holds only the
+   * digest) as `shown`.
+   */
+  restored(change: C, address: (name: string, digest: string) => string, shown: string): C;
+  /** Whether the change updates an email from a digest (its `before` is `shown`): a saved plan of it would be stale at apply. */
+  fromDigest(change: C, shown: string): boolean;
 }
 
 // --- Secrets ---

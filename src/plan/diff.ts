@@ -109,13 +109,13 @@ export function diffWithin(desired: Desired, live: Live, scope: ClientScope): Pl
   const hostingPlans = scoped ? NO_PLAN_CHANGES : planned;
   conflicts.push(...hostingPlans.conflicts);
   return {
-    changes: orderChanges(
-      desired,
-      afterPlanChanges(clientChanges, hostingPlans.first),
-      domainChanges,
-      subdomainsFirst(deletes),
-      hostingPlans,
-    ),
+    changes: orderChanges(desired, [
+      ...hostingPlans.first,
+      ...afterPlanChanges(clientChanges, hostingPlans.first),
+      ...domainChanges,
+      ...subdomainsFirst(deletes),
+      ...hostingPlans.last,
+    ]),
     conflicts,
     unknowns: tree.unknowns,
     unmanaged: {

@@ -1,34 +1,56 @@
 import type { Desired } from '../manifest/types.js';
-import type { Change, ChangeId, CreateDomain, DeleteDomain, UpdateDomain, UpdateZone } from './types.js';
+import type { Change, ChangeId } from './types.js';
 import { phaseOf } from './types.js';
-import { kindOf } from '../kinds/index.js';
+import { KINDS, type KindName, kindOf } from '../kinds/index.js';
 
 /**
- * The plan's order: creates and updates first, in manifest order, each client followed by its
- * domains (created or updated, then their zones); then deletes, domains before clients. Every change comes after those it depends on
- * (a parent domain created for a client listed later is pulled ahead; a subdomain's delete goes
- * before its parent's). Dependencies point only at clients, at shorter domain names, or (for
- * deletes) at longer ones of the same phase, or from a zone's change at creates (nothing waits for
- * a zone's change), so there are no cycles.
+ * The kinds in the order of changes (each kind's Kind.order `after`): every kind after those it
+ * names, the table's order between kinds that name none of each other. Creates and updates go in
+ * this order, deletes in its reverse. Throws when a kind names one the table lacks, or the kinds
+ * name each other in a circle (test/plan/order-kinds.test.ts holds both).
  */
-export function orderChanges(
-  desired: Desired,
-  clientChanges: readonly Change[],
-  domainChanges: readonly (CreateDomain | UpdateDomain | UpdateZone)[],
-  domainDeletes: readonly DeleteDomain[],
-  /** Hosting plans: creates and updates before every client, deletes after everything. */
-  hostingPlans: { readonly first: readonly Change[]; readonly last: readonly Change[] } = { first: [], last: [] },
-): Change[] {
-  const domainFirst = afterSubdomainCreates(domainChanges);
+export function kindsInOrder(
+  table: { readonly [name: string]: { readonly order: { readonly after: readonly string[] } } } = KINDS,
+): string[] {
+  const names = Object.keys(table);
+  const placed: string[] = [];
+  const done = new Set<string>();
+  while (placed.length < names.length) {
+    const next = names.find(
+      (name) =>
+        !done.has(name) &&
+        (table[name]?.order.after ?? []).every((after) => {
+          if (!(after in table)) throw new Error(`kind ${name} is ordered after ${after}, which is not a kind`);
+          return done.has(after);
+        }),
+    );
+    if (next === undefined)
+      throw new Error(
+        `the kinds ${names.filter((n) => !done.has(n)).join(', ')} are ordered after each other in a circle`,
+      );
+    placed.push(next);
+    done.add(next);
+  }
+  return placed;
+}
+
+const ORDER = kindsInOrder() as KindName[];
+
+/**
+ * The plan's order, derived from each kind's place (Kind.order): creates and updates first, the
+ * kinds in their order; a kind outside the manifest's clients (a hosting plan) as a block, the
+ * others walked in manifest order: each client followed by its domains (created or updated, then
+ * their zones). Then deletes, the kinds in reverse order (domains before clients before hosting
+ * plans), each kind's in the order given. Within a kind, changes keep the order given. Every
+ * change comes after those it depends on (a parent domain created for a client listed later is
+ * pulled ahead; a subdomain's delete goes before its parent's). Dependencies point only at kinds
+ * placed before, at shorter domain names, or (for deletes) at longer ones of the same phase, or
+ * from a zone's change at creates (nothing waits for a zone's change), so there are no cycles.
+ */
+export function orderChanges(desired: Desired, changes: readonly Change[]): Change[] {
+  const all = afterCreatesBelow(changes);
   const byId = new Map<ChangeId, Change>();
-  for (const change of [
-    ...hostingPlans.first,
-    ...clientChanges,
-    ...domainFirst,
-    ...domainDeletes,
-    ...hostingPlans.last,
-  ])
-    byId.set(change.id, change);
+  for (const change of all) byId.set(change.id, change);
   const ordered: Change[] = [];
   const emitted = new Set<ChangeId>();
   // Iterative depth-first (a long chain of subdomains must not overflow the stack).
@@ -50,64 +72,98 @@ export function orderChanges(
       stack.push({ change: first, next: 0 });
     }
   };
-  for (const change of hostingPlans.first) visit(change);
-  // Looked up by name, not by a built id: no string per manifest client.
-  const firstPhase = new Map<string, Change>();
-  for (const change of clientChanges) if (phaseOf(change) === 0) firstPhase.set(change.name, change);
-  // A domain's own create or update, then its zone's: each after what it depends on.
-  const firstDomains = new Map<string, Change[]>();
-  for (const d of domainFirst) {
-    const list = firstDomains.get(d.name);
-    if (list === undefined) firstDomains.set(d.name, [d]);
-    else list.push(d);
+  // Each kind's changes by phase, in the order given.
+  const byKind = new Map<string, [Change[], Change[]]>();
+  for (const change of all) {
+    const phases = byKind.get(change.type) ?? [[], []];
+    phases[phaseOf(change)].push(change);
+    byKind.set(change.type, phases);
   }
-  if (firstPhase.size > 0 || firstDomains.size > 0) {
-    for (const client of desired.clients) {
-      const change = firstPhase.get(client.username);
-      if (change !== undefined) visit(change);
-      if (firstDomains.size === 0) continue;
-      for (const domain of client.domains) {
-        for (const change of firstDomains.get(domain.name) ?? []) visit(change);
-      }
+  let walked = false;
+  for (const name of ORDER) {
+    if (KINDS[name].order.at === undefined) for (const change of byKind.get(name)?.[0] ?? []) visit(change);
+    else if (!walked) {
+      walked = true;
+      walkManifest(desired, all, visit);
     }
   }
-  for (const change of domainDeletes) visit(change);
-  for (const change of clientChanges) if (phaseOf(change) === 1) visit(change);
-  for (const change of hostingPlans.last) visit(change);
+  for (const name of [...ORDER].reverse()) for (const change of byKind.get(name)?.[1] ?? []) visit(change);
   return ordered;
 }
 
 /**
+ * The creates and updates of the kinds walked at the manifest's entries (Kind.order `at`), in
+ * manifest order: at each client, those at its name (its own); then at each of its domains,
+ * those at the domain's name (the domain's own, then its zone's), each after what it depends on.
+ * Looked up by name, not by a built id: no string per manifest client.
+ */
+function walkManifest(desired: Desired, changes: readonly Change[], visit: (change: Change) => void): void {
+  const atClient = new Map<string, Change>();
+  const atDomain = new Map<string, Change[]>();
+  for (const c of changes) {
+    if (phaseOf(c) !== 0) continue;
+    const at = kindOf(c).order.at;
+    if (at === 'client') atClient.set(c.name, c);
+    else if (at === 'domain') {
+      const list = atDomain.get(c.name);
+      if (list === undefined) atDomain.set(c.name, [c]);
+      else list.push(c);
+    }
+  }
+  if (atClient.size === 0 && atDomain.size === 0) return;
+  for (const client of desired.clients) {
+    const change = atClient.get(client.username);
+    if (change !== undefined) visit(change);
+    if (atDomain.size === 0) continue;
+    for (const domain of client.domains) for (const c of atDomain.get(domain.name) ?? []) visit(c);
+  }
+}
+
+/** The kind a change's id names (`domain:a.example` → `domain`). */
+function kindOfId(id: ChangeId): string {
+  return id.slice(0, id.indexOf(':'));
+}
+
+/**
  * Whether `change` only waits for `dep` (apply/walk.ts `waitsOnly`): a change whose kind waits for
- * the creates below its name (Kind.waitsForCreatesBelow: a zone's), for such a create
- * (afterSubdomainCreates). One that failed added nothing the change must keep (or, landed after
- * all, makes the zone stale, nothing sent): the zone is written all the same.
+ * the creates below its name (Kind.waitsForCreatesBelow: a zone's), for such a create of a kind
+ * it is ordered after (afterCreatesBelow). One that failed added nothing the change must keep (or,
+ * landed after all, makes the zone stale, nothing sent): the zone is written all the same.
  */
 export function waitsOnly(change: Change, dep: ChangeId): boolean {
-  return kindOf(change).waitsForCreatesBelow && dep.startsWith('domain:') && dep.endsWith(`.${change.name}`);
+  const kind = kindOf(change);
+  return kind.waitsForCreatesBelow && kind.order.after.includes(kindOfId(dep)) && dep.endsWith(`.${change.name}`);
 }
 
 /**
  * Each change whose kind waits for the creates below its name (a zone's) waits for the creates in
- * the same apply of the domains below it: a subdomain's POST adds its records to its parent's
- * zone, and the zone's PUT, built from a read taken after them, must not drop them (the zone's
- * write, kinds/zone/write.ts, keeps them). A create below a zone that turns out to be a zone of
- * its own costs an order, nothing more.
+ * the same apply, of the kinds it is ordered after (domains), of the names below its own: a
+ * subdomain's POST adds its records to its parent's zone, and the zone's PUT, built from a read
+ * taken after them, must not drop them (the zone's write, kinds/zone/write.ts, keeps them). A
+ * create below a zone that turns out to be a zone of its own costs an order, nothing more.
  */
-function afterSubdomainCreates(
-  domainFirst: readonly (CreateDomain | UpdateDomain | UpdateZone)[],
-): readonly (CreateDomain | UpdateDomain | UpdateZone)[] {
+function afterCreatesBelow(changes: readonly Change[]): readonly Change[] {
   const waiting = (c: Change): boolean => kindOf(c).waitsForCreatesBelow;
-  const below = new Map<string, ChangeId[]>();
-  for (const c of domainFirst) if (waiting(c)) below.set(c.name, []);
-  if (below.size === 0) return domainFirst;
-  for (const c of domainFirst) {
-    if (c.type !== 'domain' || c.action !== 'create') continue;
-    for (let dot = c.name.indexOf('.'); dot !== -1; dot = c.name.indexOf('.', dot + 1))
-      below.get(c.name.slice(dot + 1))?.push(c.id);
+  // By the kind of the creates waited for, then the name they are below.
+  const below = new Map<string, Map<string, ChangeId[]>>();
+  for (const c of changes) {
+    if (phaseOf(c) !== 0 || !waiting(c)) continue;
+    for (const after of kindOf(c).order.after) {
+      const names = below.get(after) ?? new Map<string, ChangeId[]>();
+      names.set(c.name, []);
+      below.set(after, names);
+    }
   }
-  return domainFirst.map((c) => {
-    const creates = waiting(c) ? (below.get(c.name) ?? []) : [];
+  if (below.size === 0) return changes;
+  for (const c of changes) {
+    const names = below.get(c.type);
+    if (names === undefined || c.action !== 'create') continue;
+    for (let dot = c.name.indexOf('.'); dot !== -1; dot = c.name.indexOf('.', dot + 1))
+      names.get(c.name.slice(dot + 1))?.push(c.id);
+  }
+  return changes.map((c) => {
+    if (phaseOf(c) !== 0 || !waiting(c)) return c;
+    const creates = kindOf(c).order.after.flatMap((after) => below.get(after)?.get(c.name) ?? []);
     const added = creates.filter((id) => !c.dependsOn.includes(id));
     return added.length === 0 ? c : { ...c, dependsOn: [...c.dependsOn, ...added] };
   });

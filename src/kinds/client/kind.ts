@@ -13,6 +13,7 @@ import {
   clientUnknownLine,
   fieldsText,
 } from './changes.js';
+import { CLIENT_EMAIL_DIGESTS } from './digests.js';
 import { type ClientChangeJson, clientFromJson, clientProblems, clientToJson } from './document.js';
 import { type ClientFactIndex, clientFacts } from './facts.js';
 import type { ClientField } from './fields.js';
@@ -33,6 +34,8 @@ export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientCh
   waitsForCreatesBelow: false,
   // A client's update reads its fields (plan/reads.ts): no domain, no zone.
   readsAgain: () => ({ domainNames: [], zones: [] }),
+  // A client may be on a hosting plan created or updated in the same run.
+  order: { after: ['hosting_plan'], at: 'client' },
 
   toJson: clientToJson,
   fromJson: clientFromJson,
@@ -54,6 +57,9 @@ export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientCh
   createsRow: 'always',
   unknownLine: (u) => (isClientUnknown(u) ? clientUnknownLine(u) : undefined),
   unmanaged: { key: 'clients', absent: 'uncounted' },
+
+  // A digest snapshot holds its email as a digest.
+  emailDigests: CLIENT_EMAIL_DIGESTS,
 
   secret: {
     journalKind: 'client',

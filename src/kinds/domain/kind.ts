@@ -39,6 +39,8 @@ export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainCh
         : [change.name],
     zones: [],
   }),
+  // A domain belongs to a client, walked at its entry in the client's list.
+  order: { after: ['client'], at: 'domain' },
 
   toJson: domainToJson,
   fromJson: domainFromJson,

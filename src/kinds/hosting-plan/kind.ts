@@ -29,6 +29,8 @@ export const HOSTING_PLAN_KIND: Kind<'hosting_plan', HostingPlanChange, HostingP
   waitsForCreatesBelow: false,
   // Its name among the domains looked up, as every change but a client's was before the table of kinds.
   readsAgain: (change) => ({ domainNames: [change.name], zones: [] }),
+  // Plans stand on their own: created and updated before every client, deleted after everything.
+  order: { after: [], at: undefined },
 
   toJson: hostingPlanToJson,
   fromJson: hostingPlanFromJson,

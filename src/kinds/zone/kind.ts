@@ -32,6 +32,8 @@ export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJs
   waitsForCreatesBelow: true,
   // A new domain's zone (no id yet) is not read: its domain's create is checked.
   readsAgain: (change) => ({ domainNames: [change.name], zones: change.domainId === null ? [] : [change.name] }),
+  // A zone belongs to its domain, and waits for the creates of the domains below it.
+  order: { after: ['domain'], at: 'domain' },
 
   toJson: zoneToJson,
   fromJson: zoneFromJson,

@@ -1,0 +1,109 @@
+/** Reading a snapshot back (api/snapshot-format.ts): its format checked, each record by the parser that reads the panel's. */
+import { ProvisionError } from '../errors.js';
+import { quote } from '../escape.js';
+import type { Live, ManagedField } from '../panel/index.js';
+import { parseClientRecord, parseDomainRecord, parseHostingPlanRecord } from '../panel/index.js';
+import { CLIENT_FIELDS } from '../kinds/client/index.js';
+import { type LiveZone, parseZone } from '../kinds/zone/record.js';
+import { isRecord } from '../util.js';
+import { DIGEST, type Snapshot, SUPPORTED_MAJOR } from './snapshot-format.js';
+
+/**
+ * A snapshot read back from its text: its format checked (a newer major refused), each record
+ * read by the parser that reads the panel's. `file` names it in messages.
+ */
+export function parseSnapshot(text: string, file: string): Snapshot {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw bad(file, `is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!isRecord(document)) throw bad(file, 'is not a JSON object');
+  const version = document.format_version;
+  if (typeof version !== 'string' || !/^[0-9]+\.[0-9]+$/.test(version))
+    throw bad(file, 'has no "format_version": it is not a snapshot (provision snapshot writes one)');
+  if (Number(version.split('.')[0]) !== SUPPORTED_MAJOR)
+    throw bad(file, `has format ${version}; this version reads ${SUPPORTED_MAJOR}.x`, {
+      hint:
+        Number(version.split('.')[0]) > SUPPORTED_MAJOR
+          ? 'upgrade panel-provision, or take the snapshot with the version that plans from it'
+          : 'take the snapshot again with this version',
+    });
+  const at = (key: string): string => `${file}: "${key}"`;
+  const string = (key: string): string => {
+    const value = document[key];
+    if (typeof value !== 'string' || value === '') throw bad(file, `needs "${key}" as a non-empty string`);
+    return value;
+  };
+  const list = (value: unknown, key: string): unknown[] => {
+    if (!Array.isArray(value)) throw bad(file, `needs "${key}" as a list`);
+    return value;
+  };
+  const strings = (value: unknown, key: string): string[] =>
+    list(value, key).map((item) => {
+      if (typeof item !== 'string') throw bad(file, `needs "${key}" as a list of strings`);
+      return item;
+    });
+  const panelUrl = string('panel_url');
+  const takenAt = string('taken_at');
+  if (Number.isNaN(Date.parse(takenAt))) throw bad(file, 'needs "taken_at" as a date and time (ISO 8601)');
+  const emails = document.emails;
+  if (emails !== 'digest' && emails !== 'address') throw bad(file, 'needs "emails" as "digest" or "address"');
+  const reads = document.reads;
+  if (!isRecord(reads) || !isRecord(reads.client_details)) throw bad(file, 'needs "reads" as written');
+  const sha = reads.manifest_sha256;
+  if (sha !== null && (typeof sha !== 'string' || !/^[0-9a-f]{64}$/.test(sha)))
+    throw bad(file, 'needs "reads.manifest_sha256" as a sha256 (hex) or null');
+  const fields = strings(reads.client_details.fields, 'reads.client_details.fields');
+  const known = new Set<string>(CLIENT_FIELDS.map((row) => row.key));
+  if (fields.some((f) => !known.has(f))) throw bad(file, 'names a client field this version does not know');
+  const clients = list(document.clients, 'clients').map((r, i) => parseClientRecord(r, `${at('clients')}[${i}]`));
+  if (emails === 'digest')
+    clients.forEach((c, i) => {
+      if (typeof c.email === 'string' && !DIGEST.test(c.email))
+        throw bad(file, `holds "emails": "digest", but clients[${i}].email is no sha256 digest`);
+    });
+  if (typeof document.domains_complete !== 'boolean') throw bad(file, 'needs "domains_complete" as true or false');
+  const zones = document.zones;
+  if (!isRecord(zones)) throw bad(file, 'needs "zones" as an object');
+  const read = new Map<string, LiveZone>();
+  for (const [name, answer] of Object.entries(zones)) {
+    const zone = parseZone(answer, name);
+    if ('problem' in zone) throw bad(file, `cannot read the zone of ${quote(name)}: ${zone.problem}`);
+    read.set(name, zone.zone);
+  }
+  const live: Live = {
+    hostingPlans: list(document.hosting_plans, 'hosting_plans').map((r, i) =>
+      parseHostingPlanRecord(r, `${at('hosting_plans')}[${i}]`),
+    ),
+    clients,
+    domains: list(document.domains, 'domains').map((r, i) => parseDomainRecord(r, `${at('domains')}[${i}]`)),
+    domainsComplete: document.domains_complete,
+    ...(read.size === 0 ? {} : { zones: read }),
+  };
+  return {
+    formatVersion: version,
+    panelUrl,
+    takenAt,
+    emails,
+    reads: {
+      manifestSha256: sha,
+      domainNames: strings(reads.domain_names, 'reads.domain_names'),
+      clientDetails: {
+        usernames: strings(reads.client_details.usernames, 'reads.client_details.usernames'),
+        fields: fields as ManagedField[],
+      },
+      zones: strings(reads.zones, 'reads.zones'),
+    },
+    live,
+    notes: strings(document.notes, 'notes'),
+  };
+}
+
+function bad(file: string, problem: string, options: { hint?: string } = {}): ProvisionError {
+  return new ProvisionError('plan_file', `the snapshot ${file} ${problem}`, {
+    hint: options.hint ?? 'take it again: provision snapshot MANIFEST --out FILE',
+    meta: { file },
+  });
+}
