@@ -17,11 +17,10 @@
  * its output (the CLI: safeText, jsonText). The API key is never in them.
  */
 import type { ProvisionError } from '../errors.js';
+import type { DoctorListRead, DoctorStage } from '../kinds/doctor.js';
 import type { PanelClient } from '../panel/client.js';
 import { PanelHttpError, PanelNetworkError } from '../panel/errors.js';
-import { readRecords } from '../panel/list-read.js';
-import { parseClientRecord } from '../kinds/client/read.js';
-import { parseHostingPlanRecord } from '../kinds/hosting-plan/read.js';
+import { panelLookUps } from '../panel/look-ups.js';
 import { shape } from '../kinds/panel-record.js';
 import { isRecord } from '../util.js';
 import {
@@ -29,18 +28,15 @@ import {
   type DoctorCheckId,
   type DoctorStatus,
   asProvisionError,
-  attempt,
-  clientFieldsCheck,
-  domainFieldsCheck,
+  KIND_CHECKS,
+  KIND_LISTS,
   listsCheck,
-  type Read,
-  readDomainList,
+  readKindList,
   versionCheck,
   withHint,
-  zonesCheck,
 } from './doctor-checks.js';
 
-export { DOCTOR_CHECKS, type DoctorCheckId, type DoctorStatus } from './doctor-checks.js';
+export { DOCTOR_CHECKS, type DoctorCheckId, type DoctorStatus, KIND_CHECK_LABELS } from './doctor-checks.js';
 
 /** One check's outcome: its id, its status, and one line saying what was seen (names from the panel quoted). */
 export interface DoctorCheck {
@@ -169,36 +165,46 @@ async function runChecks(
   say('api', 'ok', `${where('/ping')} answers {"response":"pong"}`);
 
   // The key: GET /ping may answer without one, so the first list confirms it (only a list read
-  // proves it, a 401 or 403 disproves it; anything else tells nothing).
-  let plans: Read<unknown>;
+  // proves it, a 401 or 403 disproves it; anything else tells nothing). Its kind says which.
+  const [keyList, ...others] = KIND_LISTS;
+  if (keyList === undefined) throw new Error('no kind lists what proves the key');
+  const keyPath = keyList.list.path;
+  let first: DoctorListRead;
   try {
-    plans = await step('key', '/hosting-plans', () =>
-      attempt(() => readRecords(panel, '/hosting-plans', parseHostingPlanRecord)),
-    );
+    first = await step('key', keyPath, () => readKindList(panel, keyList));
   } catch (error) {
     if (!(error instanceof DeadlinePassed)) throw error;
-    say('key', 'not_checked', `${where('/hosting-plans')}, which confirms the key, did not answer in time`);
+    say('key', 'not_checked', `${where(keyPath)}, which confirms the key, did not answer in time`);
     now.id = 'lists';
     throw error;
   }
-  if ('error' in plans) {
-    const failure = plans.error;
+  if ('error' in first) {
+    const failure = first.error;
     if (failure instanceof PanelHttpError && [401, 403].includes(failure.status)) {
       say('key', 'failed', keyRefused(failure));
       rest('key', KEY_REFUSED);
       return;
     }
-    say('key', 'not_checked', `neither confirmed nor refused: ${where('/hosting-plans')} ${unread(failure)}`);
-  } else say('key', 'ok', `accepted by ${where('/hosting-plans')}`);
+    say('key', 'not_checked', `neither confirmed nor refused: ${where(keyPath)} ${unread(failure)}`);
+  } else if ('missing' in first)
+    say('key', 'not_checked', `neither confirmed nor refused: ${where(keyPath)} answered ${first.missing}`);
+  else say('key', 'ok', `accepted by ${where(keyPath)}`);
 
-  const clients = await step('lists', '/clients', () =>
-    attempt(() => readRecords(panel, '/clients', parseClientRecord)),
-  );
-  const domains = await step('lists', '/domains', () => readDomainList(panel));
-  say(...listsCheck(panel, plans, clients, domains));
-  say(...(await step('client_fields', '/clients/{id}', () => clientFieldsCheck(panel, clients))));
-  say(...domainFieldsCheck(domains));
-  say(...(await step('zones', '/dns/{id}', () => zonesCheck(panel, domains))));
+  // The other lists, in the table's order; then each kind's own line, reading the list it looks at.
+  const reads = [{ ...keyList, read: first }];
+  for (const kindList of others)
+    reads.push({ ...kindList, read: await step('lists', kindList.list.path, () => readKindList(panel, kindList)) });
+  say(...listsCheck(panel, reads));
+  const stage: DoctorStage = { panel, lookUp: panelLookUps(panel) };
+  for (const check of KIND_CHECKS) {
+    const list = reads.find((r) => r.kind === check.looksAt)?.read;
+    if (list === undefined) throw new Error(`doctor's ${check.id} looks at ${check.looksAt}, which has no list`);
+    const line =
+      check.sends === undefined
+        ? await check.run(list, stage)
+        : await step(check.id, check.sends, () => Promise.resolve(check.run(list, stage)));
+    say(check.id, line.status, line.message);
+  }
   say(...(await step('version', '/server', () => versionCheck(panel))));
 }
 

@@ -1,4 +1,10 @@
-import { doctor as runDoctor, type DoctorCheckId, type DoctorResult, type DoctorStatus } from '../api/doctor.js';
+import {
+  doctor as runDoctor,
+  type DoctorCheckId,
+  type DoctorResult,
+  type DoctorStatus,
+  KIND_CHECK_LABELS,
+} from '../api/doctor.js';
 import { jsonText, safeText } from '../escape.js';
 import { plural } from '../util.js';
 import type { Command } from './args.js';
@@ -16,15 +22,13 @@ export const DOCTOR_FORMAT_VERSION = '1.0';
 
 const usage = 'provision doctor [--format text|json] [--url URL] [--api-key-file FILE] [--ca-file FILE]';
 
-/** Each check's name in the text form. */
+/** Each check's name in the text form: the kinds' lines' as each kind says it (Kind.doctor). */
 const LABELS: Readonly<Record<DoctorCheckId, string>> = {
   reachable: 'reachable',
   api: 'API on',
   key: 'key accepted',
   lists: 'list shapes',
-  client_fields: 'client fields',
-  domain_fields: 'domain fields',
-  zones: 'zones readable',
+  ...KIND_CHECK_LABELS,
   version: 'panel version',
 };
 

@@ -13,6 +13,7 @@
  */
 import type { Applied, ApplyStage } from './apply.js';
 import type { ChangeBase, ChangeId, KindNoun, NewIds, PanelRequest } from './common.js';
+import type { KindDoctor } from './doctor.js';
 import type { KindExport } from './export.js';
 import type { Fact } from './facts.js';
 
@@ -145,6 +146,13 @@ export interface Kind<N extends string, C extends AnyChange & { readonly type: N
 
   // --- Apply (apply/panel-adapter.ts): how a change of the kind is carried out ---
   readonly apply: KindApply<C>;
+
+  // --- Doctor (src/api/doctor.ts): the reads that prove the panel serves the kind ---
+  /**
+   * What `provision doctor` reads of the kind and how it judges what it read (KindDoctor;
+   * docs/doctor.md): its list, its own line. The stage sends the GETs, within its deadline.
+   */
+  readonly doctor: KindDoctor;
 }
 
 // --- The core: changes and their weights ---

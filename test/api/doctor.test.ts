@@ -7,6 +7,8 @@ import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { DOCTOR_CHECKS, doctor, type DoctorResult } from '../../src/api/doctor.js';
 import * as api from '../../src/api/index.js';
+import { KIND_DOCTORS } from '../../src/kinds/doctors.js';
+import { KIND_NAMES, KINDS } from '../../src/kinds/index.js';
 import type { InterceptRequest, InterceptResult } from '../../src/simulator/index.js';
 import { API_KEY } from '../helpers/key.js';
 import { client } from '../helpers/panel.js';
@@ -302,5 +304,22 @@ describe('doctor when the key cannot be judged, and its deadline', () => {
     } finally {
       release();
     }
+  });
+});
+
+describe("doctor's checks come from the kinds", () => {
+  it("each kind's descriptor holds its doctor check, in the table's order; the report's order stays", () => {
+    expect(Object.keys(KIND_DOCTORS)).toEqual([...KIND_NAMES]);
+    for (const name of KIND_NAMES) expect(KIND_DOCTORS[name], name).toBe(KINDS[name].doctor);
+    expect([...DOCTOR_CHECKS]).toEqual([
+      'reachable',
+      'api',
+      'key',
+      'lists',
+      'client_fields',
+      'domain_fields',
+      'zones',
+      'version',
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 /** The client as a kind of the table (../index.ts): what the stages ask of a client's change. */
+import { CLIENT_DOCTOR } from './doctor.js';
 import { USERNAME_PATTERN } from '../../names.js';
 import { CLIENT_APPLY } from './apply.js';
 import { type Kind, kindWeight } from '../kind.js';
@@ -70,6 +71,9 @@ export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientCh
     resetRequest: (id, password) => ({ method: 'PUT', path: `/clients/${id}`, body: { password } }),
   },
   apply: CLIENT_APPLY,
+
+  // Doctor: its list, then which managed fields it carries (docs/doctor.md).
+  doctor: CLIENT_DOCTOR,
 };
 
 /** A plan's unknown of a client's field: it names a client and no domain (a domain's setting names its domain). */

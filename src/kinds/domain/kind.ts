@@ -1,4 +1,5 @@
 /** The domain as a kind of the table (../index.ts): what the stages ask of a domain's change. */
+import { DOMAIN_DOCTOR } from './doctor.js';
 import { quote } from '../../escape.js';
 import { changeId } from '../common.js';
 import { DOMAIN_APPLY } from './apply.js';
@@ -72,6 +73,9 @@ export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainCh
   export: { style: { flowValues: ['hsts', 'redirect'] }, item: SETTINGS_EXPORT },
   secret: undefined,
   apply: DOMAIN_APPLY,
+
+  // Doctor: its list (a panel may lack it), then the settings its records carry (docs/doctor.md).
+  doctor: DOMAIN_DOCTOR,
 };
 
 /** A plan's unknown of a domain's setting: it names its domain. */

@@ -1,4 +1,5 @@
 /** The hosting plan as a kind of the table (../index.ts): what the stages ask of a plan's change. */
+import { HOSTING_PLAN_DOCTOR } from './doctor.js';
 import { HOSTING_PLAN_APPLY } from './apply.js';
 import { type Kind, kindWeight } from '../kind.js';
 import {
@@ -67,4 +68,7 @@ export const HOSTING_PLAN_KIND: Kind<'hosting_plan', HostingPlanChange, HostingP
   },
   secret: undefined,
   apply: HOSTING_PLAN_APPLY,
+
+  // Doctor: its list, read first: only a list read proves the key (docs/doctor.md).
+  doctor: HOSTING_PLAN_DOCTOR,
 };

@@ -1,4 +1,5 @@
 /** The DNS zone as a kind of the table (../index.ts): what the stages ask of a zone's change. */
+import { ZONE_DOCTOR } from './doctor.js';
 import { changeId } from '../common.js';
 import { unicodeForm } from '../domain/record.js';
 import { writeZone } from './write.js';
@@ -71,4 +72,7 @@ export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJs
   secret: undefined,
   // One change, an update: a whole-object write of its record list.
   apply: { update: writeZone },
+
+  // Doctor: one zone read of a listed domain (docs/doctor.md).
+  doctor: ZONE_DOCTOR,
 };
