@@ -33,6 +33,11 @@ export interface DoctorLine {
   readonly message: string;
 }
 
+/** A doctor line of `status` saying `message`. */
+export function line(status: DoctorStatus, message: string): DoctorLine {
+  return { status, message };
+}
+
 /**
  * A list as doctor read it: its records; the error that stopped the read; or `missing`, the
  * status by which the panel said it has no such list (DoctorList.mayLack).

@@ -7,6 +7,7 @@ import { quote } from '../../escape.js';
 import { CLIENT_NOUN } from './changes.js';
 import {
   asProvisionError,
+  line,
   type DoctorLine,
   type DoctorListRead,
   type DoctorStage,
@@ -20,7 +21,6 @@ import type { LiveClient } from './record.js';
 const HINT = 'leave those keys out of the manifest, and report the panel version';
 
 async function clientFields(clients: DoctorListRead<LiveClient>, stage: DoctorStage): Promise<DoctorLine> {
-  const line = (status: DoctorLine['status'], message: string): DoctorLine => ({ status, message });
   if (!('records' in clients)) return line('not_checked', 'the client list could not be read');
   const listed = clients.records;
   if (listed.length === 0) return line('not_checked', 'the panel has no client to look at');

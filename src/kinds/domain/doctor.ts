@@ -5,7 +5,7 @@
  */
 import { plural } from '../../util.js';
 import { DOMAIN_NOUN } from './changes.js';
-import type { DoctorLine, DoctorListRead, KindDoctor } from '../doctor.js';
+import { type DoctorLine, type DoctorListRead, type KindDoctor, line } from '../doctor.js';
 import { parseDomainRecord } from './read.js';
 import type { LiveDomain } from './record.js';
 import { SETTING_ROWS } from './settings.js';
@@ -16,7 +16,6 @@ const SETTINGS_IN = ['php_version', 'security', 'target'] as const;
 const HINT = 'leave those settings out of the manifest for them, and report the panel version';
 
 function domainFields(domains: DoctorListRead<LiveDomain>): DoctorLine {
-  const line = (status: DoctorLine['status'], message: string): DoctorLine => ({ status, message });
   if ('missing' in domains) return line('not_checked', 'no domain list: no domain record to look at');
   if ('error' in domains) return line('not_checked', 'the domain list could not be read');
   const records = domains.records;

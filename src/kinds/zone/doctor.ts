@@ -9,6 +9,7 @@ import { quote } from '../../escape.js';
 import { plural } from '../../util.js';
 import {
   asProvisionError,
+  line,
   type DoctorLine,
   type DoctorListRead,
   type DoctorStage,
@@ -20,7 +21,6 @@ import { type ListedDomain, readZone } from './read.js';
 const HINT = "a manifest's dns cannot be used on this panel";
 
 async function zonesReadable(domains: DoctorListRead<ListedDomain>, { panel }: DoctorStage): Promise<DoctorLine> {
-  const line = (status: DoctorLine['status'], message: string): DoctorLine => ({ status, message });
   if ('missing' in domains) return line('not_checked', 'no domain list: no domain id to read a zone of');
   if ('error' in domains) return line('not_checked', 'the domain list could not be read');
   const domain = domains.records.find((d) => d.isSubdomain !== true);
