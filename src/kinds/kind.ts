@@ -4,10 +4,11 @@
  * each stage needs of the kind: its identity (name, noun); what the planner makes of a change
  * (its request, its fingerprint facts, its weight, its place in the order of changes, what a
  * saved plan's check reads again); how the plan document writes and reads a change; its phrases
- * for the renderers (text, Markdown, JSON); its part in export; its secret, when its things have
- * a password; and how apply carries a change out. The planner, the saved plan, the fingerprint,
- * the guards, the renderers, export, the secrets code and apply loop over the table and ask each
- * change's kind; none of them names a kind. Pure, ground floor only: a descriptor holds the
+ * for the renderers (text, Markdown, JSON); its part in a snapshot's plan and in export; its
+ * secret, when its things have a password; how apply carries a change out; and its doctor check.
+ * The planner, the saved plan, the fingerprint, the guards, the renderers, export, the secrets
+ * code, apply and doctor loop over the table and ask each change's kind; none of them names a
+ * kind. Pure, ground floor only: a descriptor holds the
  * room's pure functions, and the stages hand in what touches the world (./apply.ts, ./export.ts).
  * How a new kind is added: docs/architecture.md, "Adding a resource kind".
  */
