@@ -26,7 +26,7 @@ export { secretsInLive } from './secret-lookups.js';
 /**
  * Whether a run scoped by `--clients` (`scope`) covers a thing with a password, so may act on
  * it (give it a new password): a client when the scope matches its username. A thing of
- * another kind belongs to a client the journal does not name (a mailbox's domain's): it is
+ * another kind belongs to a client the journal does not name (through its domain, say): it is
  * inside a run without a scope, and outside every scope until its kind says whose it is.
  */
 export function scopeCovers(scope: ClientScope, kind: string, name: string): boolean {

@@ -5,9 +5,9 @@
  * itself is secrets/file.ts, the repairs after an interrupted run secrets/recovery.ts.
  *
  * The contract (docs/passwords.md):
- * - Every record names a thing with a password by (panel_url, kind, name): `kind` is `client`
- *   (later `mailbox`, `database`, `ftp_user`), `name` a client's username (a mailbox's address,
- *   a database's name, an FTP user's name). A client's records keep `username` too. A record
+ * - Every record names a thing with a password by (panel_url, kind, name): `kind` is the kind's
+ *   journal name (KindSecret.journalKind: `client`, ...), `name` what its kind names it by (a
+ *   client's username). A client's records keep `username` too. A record
  *   without `kind` is a client's, named by its `username`: every file older versions wrote
  *   reads as it did.
  * - The last record of a thing that has `password` or `password_age` holds its current

@@ -34,7 +34,7 @@ export function secretLabel(kind: string, name: string): string {
   return `${secretKind(kind)?.noun.one ?? kind} ${quote(name)}`;
 }
 
-/** How a command line names it: `alice` for a client, `mailbox:info@alice.example` for another. */
+/** How a command line names it: `alice` for a client, `<kind>:<name>` for another kind. */
 export function secretArg(kind: string, name: string): string {
   return isClientKind(kind) ? name : `${kind}:${name}`;
 }
