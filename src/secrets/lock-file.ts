@@ -1,8 +1,9 @@
 /**
  * One lock file, for secrets/lock.ts (which says where it lives and what a refusal says).
  *
- * Node has no flock, so a lock is a file made with an exclusive create (O_EXCL, mode 0600)
- * holding its holder: pid, host, command, since when, and a token of its own. A holder that
+ * Node has no flock, so a lock is a file made exclusively (mode 0600) holding its holder: pid,
+ * host, command, since when, and a token of its own; written whole in a draft and then linked
+ * into place, so that no kill leaves it empty (createExclusive). A holder that
  * died without removing it (SIGKILL, a power loss) leaves a stale file: on this host, a pid that
  * is not alive (process.kill(pid, 0) says ESRCH), or alive but started later than the holder
  * (the pid was reused: /proc, where there is one), or our own pid with another token (a
@@ -20,7 +21,8 @@
  * between, and another process only within the microseconds between two system calls.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, unlinkSync } from 'node:fs';
-import { type FileHandle, open, unlink } from 'node:fs/promises';
+import { type FileHandle, link, lstat, open, readdir, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { hostname } from 'node:os';
 import { errnoCode, ProvisionError } from '../errors.js';
 import { safeText } from '../escape.js';
@@ -69,6 +71,12 @@ const ROUNDS = 5;
 const MAX_LOCK_BYTES = 4096;
 /** Errors of an exclusive create that say the directory takes no new file. */
 const NO_ROOM = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR']);
+/** Errors of link(2) that say the filesystem has no hard links (FAT, some FUSE and network mounts). */
+const NO_LINKS = new Set(['EPERM', 'ENOSYS', 'ENOTSUP', 'EOPNOTSUPP']);
+/** The end of a draft's name: `<lock>.<pid>.new` (createExclusive). */
+const DRAFT = '.new';
+/** A draft's name after `<lock>.`: its own, or its takeover file's. */
+const DRAFT_NAME = /^(takeover\.)?\d+\.new$/;
 /** Open flags that never follow a link, nor block on a FIFO. */
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
@@ -99,16 +107,21 @@ async function attemptHold(path: string, me: LockHolder): Promise<Attempt> {
   let last: Seen | undefined;
   for (let round = 0; round < ROUNDS; round++) {
     const made = await createExclusive(path, me);
-    if (made === true) return { kind: 'held' };
+    if (made === true) return held(path);
     if (made !== false) return { kind: 'cannot', code: made };
     const seen = await readLock(path);
     if (seen === undefined) continue; // released meanwhile: try again
     last = seen;
     if (seen.odd !== undefined || !isStale(seen, me)) break;
-    if (await takeOver(path, seen, me)) return { kind: 'held' };
+    if (await takeOver(path, seen, me)) return held(path);
     await new Promise((done) => setTimeout(done, 20 * (round + 1)));
   }
   return { kind: 'busy', seen: last };
+}
+
+async function held(path: string): Promise<Attempt> {
+  await sweepDrafts(path);
+  return { kind: 'held' };
 }
 
 /** Removes the lock file at `path` if it still holds `token`, then frees the path in this process. */
@@ -152,8 +165,36 @@ function readSmallSync(path: string): { readonly text: string; readonly mtimeMs:
 /**
  * Creates `path` exclusively (0600) holding `holder`: true; false when something is there; the
  * errno when the directory takes no file.
+ *
+ * The holder is written whole into a draft beside it first, then the draft is linked into place
+ * (link(2) fails with EEXIST like O_EXCL): a kill at any moment leaves at `path` either nothing
+ * or a file naming its holder, never an empty one, which the next run would have to judge as a
+ * run starting right now and refuse for UNREADABLE_STALE_MS. A draft left by a kill is swept by
+ * the next run that gets the lock (sweepDrafts). Where the filesystem has no hard links, the file
+ * is created in place as before.
  */
 async function createExclusive(path: string, holder: LockHolder): Promise<boolean | string> {
+  const draft = `${path}.${process.pid}${DRAFT}`;
+  await unlink(draft).catch(() => undefined); // a draft of a dead process that had our pid
+  const written = await createWritten(draft, holder);
+  if (written !== true) return written;
+  try {
+    await link(draft, path);
+    return true;
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'EEXIST') return false;
+    // The draft swept away by a run that judged it left over (a stall of TAKEOVER_STALE_MS): again.
+    if (code === 'ENOENT') return false;
+    if (NO_LINKS.has(code)) return await createWritten(path, holder);
+    return code;
+  } finally {
+    await unlink(draft).catch(() => undefined);
+  }
+}
+
+/** Creates `path` exclusively (0600) and writes `holder` into it (see createExclusive). */
+async function createWritten(path: string, holder: LockHolder): Promise<boolean | string> {
   let handle: FileHandle;
   try {
     handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
@@ -180,6 +221,26 @@ async function createExclusive(path: string, holder: LockHolder): Promise<boolea
   }
   await handle.close();
   return true;
+}
+
+/**
+ * Removes the drafts of the lock at `path` and of its takeover file that runs killed between
+ * writing and linking them left (createExclusive), once older than TAKEOVER_STALE_MS: a live
+ * run's draft lives for milliseconds. Never throws: litter is no reason to fail a run.
+ */
+async function sweepDrafts(path: string): Promise<void> {
+  const prefix = `${basename(path)}.`;
+  try {
+    for (const name of await readdir(dirname(path))) {
+      if (!name.startsWith(prefix) || !DRAFT_NAME.test(name.slice(prefix.length))) continue;
+      const draft = join(dirname(path), name);
+      const info = await lstat(draft).catch(() => undefined);
+      if (info?.isFile() === true && Date.now() - info.mtimeMs > TAKEOVER_STALE_MS)
+        await unlink(draft).catch(() => undefined);
+    }
+  } catch {
+    // An unreadable directory: the drafts stay, harmless.
+  }
 }
 
 /**
