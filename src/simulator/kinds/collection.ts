@@ -15,6 +15,8 @@ export interface Collection<L extends ListName> {
   readonly list: L;
   /** One record, in messages: 'hosting plan'. */
   readonly one: string;
+  /** false: no GET /{collection}/name/{name} (a 404 like an unknown path). Default: served. */
+  readonly byName?: false;
   /** GET /{collection}: the answer's items; undefined: a 404 like an unknown path. Default: the records. */
   listed?(records: readonly ValueOf<L>[], options: RouteOptions): readonly unknown[] | undefined;
   /** GET of one record: what the answer shows of it. Default: the record. */
@@ -46,7 +48,7 @@ export function collection<L extends ListName>(c: Collection<L>): SimRoute {
       if (!isRecord(body.value)) return error(400, 'The request body must be a JSON object.');
       return c.create(store, body.value, request);
     }
-    const byName = segments.length === 3 && second === 'name';
+    const byName = segments.length === 3 && second === 'name' && c.byName !== false;
     if (!(segments.length === 2 || byName)) return notFound(path);
     const byId = !byName && ID.test(second ?? '');
     if (byId && (method === 'PUT' || method === 'DELETE')) {
