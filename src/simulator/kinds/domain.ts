@@ -34,7 +34,7 @@ import type { SimulatorSeedDns } from '../zones.js';
 import type { SimClient } from './client-records.js';
 import { collection } from './collection.js';
 import type { SimDomain } from './domain-records.js';
-import type { SimulatorSeedMailbox } from './mailbox.js';
+import type { SimulatorSeedMailbox } from './mailbox-records.js';
 
 /** The domain the simulator gives each new client, like a panel's system domain. */
 export const SYSTEM_DOMAIN_SUFFIX = 'sim.keyhelp.test';

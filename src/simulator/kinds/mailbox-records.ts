@@ -1,7 +1,7 @@
 /**
- * The mailbox kind's record, its store lists (`mailboxes`, and `mailboxPasswords`: a hash of
- * each one's password, never the password) and the simulator's reading of an address.
- * kinds/mailbox.ts has its requests and seed.
+ * The mailbox kind's record (and a seed's), its store lists (`mailboxes`, and
+ * `mailboxPasswords`: a hash of each one's password, never the password) and the simulator's
+ * reading of an address. kinds/mailbox.ts has its requests and seed.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { domainToUnicode } from 'node:url';
@@ -28,6 +28,25 @@ export interface SimMailbox {
   readonly forwardings_utf8: readonly string[];
   readonly catch_all: boolean;
   readonly store_forwarded_emails: boolean;
+}
+
+/**
+ * A mailbox of a seed domain (`domains: [{"name": "alice.example", "mailboxes": ["info"]}]`):
+ * a local part, or an object with it. The fields are POST /emails's, `size` besides; aliases
+ * and forwardings are full addresses, and an alias's domain must come before in the seed. No
+ * `password`: the mailbox has none (`mailboxPasswordIs` answers false).
+ */
+export interface SimulatorSeedMailbox {
+  readonly name: string;
+  readonly password?: string;
+  readonly description?: string;
+  readonly max_size?: number;
+  /** The mail stored, in bytes. Default 0. */
+  readonly size?: number;
+  readonly aliases?: readonly string[];
+  readonly forwardings?: readonly string[];
+  readonly catch_all?: boolean;
+  readonly store_forwarded_emails?: boolean;
 }
 
 /** A mailbox's password as the simulator keeps it: salted SHA-256 (`sha256$<salt>$<digest>`), never the text. */

@@ -18,27 +18,8 @@ import { type Answer, deleted, error } from '../answer.js';
 import type { SeedContext, SimKind } from '../kind.js';
 import type { SimStore } from '../store.js';
 import { collection } from './collection.js';
-import { domainOf, readAddress } from './mailbox-records.js';
+import { domainOf, readAddress, type SimulatorSeedMailbox } from './mailbox-records.js';
 import { addMailbox, changeMailbox, fieldsOf } from './mailbox-requests.js';
-
-/**
- * A mailbox of a seed domain (`domains: [{"name": "alice.example", "mailboxes": ["info"]}]`):
- * a local part, or an object with it. The fields are POST /emails's, `size` besides; aliases
- * and forwardings are full addresses, and an alias's domain must come before in the seed. No
- * `password`: the mailbox has none the simulator knows.
- */
-export interface SimulatorSeedMailbox {
-  readonly name: string;
-  readonly password?: string;
-  readonly description?: string;
-  readonly max_size?: number;
-  /** The mail stored, in bytes. Default 0. */
-  readonly size?: number;
-  readonly aliases?: readonly string[];
-  readonly forwardings?: readonly string[];
-  readonly catch_all?: boolean;
-  readonly store_forwarded_emails?: boolean;
-}
 
 const SEED_KEYS = [
   'name',
