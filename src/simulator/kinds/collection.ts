@@ -1,8 +1,9 @@
 /**
  * The route of a collection whose records are read, created, changed and deleted the same way
- * (/hosting-plans, /clients, /domains): GET and POST on the collection, GET, PUT and DELETE
- * by id, GET by name (/{collection}/name/{name}, percent-decoded only: '+' stays a plus sign,
- * so 'Premium+Plus' is not 'Premium Plus'). What each does is the kind's.
+ * (/hosting-plans, /clients, /domains, /emails): GET and POST on the collection, GET, PUT and
+ * DELETE by id, GET by name unless the kind says not (/{collection}/name/{name}, percent-decoded
+ * only: '+' stays a plus sign, so 'Premium+Plus' is not 'Premium Plus'). What each does is the
+ * kind's.
  */
 import { isRecord } from '../../util.js';
 import { type Answer, decoded, error, notAllowed, notFound, ok } from '../answer.js';
