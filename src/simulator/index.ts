@@ -61,6 +61,9 @@
  *   record list). Every domain that is not a subdomain has one, with default records; a
  *   subdomain's records live in its parent's zone; deleting a domain drops its zone. Defaults,
  *   checks and the simulator's choices are in zones.ts. The seed may give a domain's records.
+ * - Mailboxes: /emails and /emails/{id} (no /emails/name/); the rules, the simulator's choices
+ *   and the seed's `mailboxes` are in kinds/mailbox.ts and kinds/mailbox-requests.ts. It keeps
+ *   a hash of each password, never the password (`state.mailboxPasswordIs` tells tests).
  * - Fault injection (faults.ts, all off by default): resets, 5xx, 429/503 with Retry-After,
  *   slow bodies, committed POSTs without an answer, IP restrictions, brute-force lock-out,
  *   clients not ready after their 201, zones changed between two reads. `tls` serves HTTPS instead of HTTP.
@@ -92,6 +95,7 @@ import { raceZoneOf } from './kinds/zone.js';
 export type { SimulatorState } from './store.js';
 export type { SimClient } from './kinds/client-records.js';
 export type { SimDomain } from './kinds/domain-records.js';
+export type { SimMailbox, SimulatorSeedMailbox } from './kinds/mailbox-records.js';
 export { DEFAULT_HOSTING_PLANS } from './kinds/hosting-plan.js';
 export { SYSTEM_DOMAIN_SUFFIX } from './kinds/domain.js';
 export {
@@ -170,7 +174,7 @@ export interface SimulatorOptions extends SimulatorFaults {
    * plan in use is still refused.
    */
   readonly clientPlanIds?: 'everywhere' | 'records' | 'nowhere';
-  /** How DELETE (of a client, domain or hosting plan) answers: 200 with `{"id"}` (default) or 204 without a body. */
+  /** How DELETE (of any record) answers: 200 with `{"id"}` (default) or 204 without a body. */
   readonly deleteStatus?: 200 | 204;
   /**
    * Default true: POST /clients uses a `password` it is given and answers only `{"id"}`.

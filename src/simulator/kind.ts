@@ -11,6 +11,16 @@ import type { KindName } from '../kinds/index.js';
 import type { Answer, Body } from './answer.js';
 import type { SimStore, StoreChange } from './store.js';
 
+/**
+ * Kinds the simulator serves before src/kinds has a room for them: the panel's API comes first,
+ * so the engine's room can be built and tested against it. Once src/kinds names one, its name
+ * here changes nothing (the union is the same) and can be dropped.
+ */
+export const SIM_ONLY_KINDS = ['mailbox'] as const;
+
+/** The names of the simulator's kinds: every kind of src/kinds, and those it serves ahead of their room. */
+export type SimKindName = KindName | (typeof SIM_ONLY_KINDS)[number];
+
 /** The simulator's options that shape answers (SimulatorOptions in index.ts documents each). */
 export interface RouteOptions {
   readonly listDomains: boolean;
@@ -56,16 +66,16 @@ export interface SeedContext {
   /** Refuses the seed: a usage error naming its source. */
   readonly fail: (message: string) => never;
   /** The seed parts of the kinds under a kind (their ChildSeedPart). */
-  readonly children: (kind: KindName) => SeedChildren;
+  readonly children: (kind: SimKindName) => SeedChildren;
   readonly family: Family;
 }
 
 /** When a record of a kind comes or goes, what the kinds under it do (their ParentHooks). */
 export interface Family {
   /** A record of `parent` was created (by a request or the seed). */
-  created(parent: KindName, store: SimStore, record: { readonly id: number }, when: Arrival): void;
+  created(parent: SimKindName, store: SimStore, record: { readonly id: number }, when: Arrival): void;
   /** A record of `parent` is about to be deleted: what belongs to it goes first, each its own change. */
-  removing(parent: KindName, store: SimStore, id: number): void;
+  removing(parent: SimKindName, store: SimStore, id: number): void;
 }
 
 /** When and how a record was created, for the kinds under it. */
@@ -79,7 +89,7 @@ export interface Arrival {
 
 /** What a kind does when a record of the kind above it comes or goes (a client's system domain, its domains). */
 export interface ParentHooks {
-  readonly parent: KindName;
+  readonly parent: SimKindName;
   created?(store: SimStore, parent: { readonly id: number }, when: Arrival): void;
   removing?(store: SimStore, parentId: number, family: Family): void;
 }
@@ -92,7 +102,7 @@ export interface SeedPart<S extends object> {
    * Its part of a seed file's JSON, pushing each problem ("clients[0].plan must be a string");
    * `children` as in SeedContext.
    */
-  parse(json: Readonly<Record<string, unknown>>, problems: string[], children: (kind: KindName) => SeedChildren): S;
+  parse(json: Readonly<Record<string, unknown>>, problems: string[], children: (kind: SimKindName) => SeedChildren): S;
   /**
    * Adds its records to a fresh store, after the kinds listed before it. Checks again what
    * `parse` checked: a seed given in code (startSimulator's `seed`) skips parseSeed.
@@ -106,10 +116,10 @@ export interface SeedPart<S extends object> {
  * part adds its key to it.
  */
 export interface ChildSeedPart {
-  readonly parent: KindName;
+  readonly parent: SimKindName;
   readonly key: string;
   /** The key's value checked, pushing each problem; what the parsed item keeps. */
-  parse(value: unknown, where: string, problems: string[], children: (kind: KindName) => SeedChildren): unknown;
+  parse(value: unknown, where: string, problems: string[], children: (kind: SimKindName) => SeedChildren): unknown;
   /** Checked again (a seed given in code skips parseSeed) before the parent's record is added: the first problem. */
   check?(value: unknown, where: string): string | undefined;
   /** After the parent's record is added: adds its own (`value` may be undefined: the key is absent). */
@@ -137,8 +147,8 @@ export interface StatePart {
   afterLoad?(store: SimStore): void;
 }
 
-export interface SimKind<S extends object = object, N extends KindName = KindName> {
-  /** The kind's name, as src/kinds names it. */
+export interface SimKind<S extends object = object, N extends SimKindName = SimKindName> {
+  /** The kind's name, as src/kinds names it (or will: SIM_ONLY_KINDS). */
   readonly name: N;
   /** The routes it serves, by the first segment of the path after /api/v2. */
   readonly routes: Readonly<Record<string, SimRoute>>;

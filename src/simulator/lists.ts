@@ -6,11 +6,12 @@
  */
 import { CLIENT_LISTS } from './kinds/client-records.js';
 import { DOMAIN_LISTS } from './kinds/domain-records.js';
+import { MAILBOX_LISTS } from './kinds/mailbox-records.js';
 import { PLAN_LISTS } from './hosting-plans.js';
 import type { ListRule } from './table.js';
 import { ZONE_LISTS } from './zones.js';
 
-export const LISTS = { ...PLAN_LISTS, ...CLIENT_LISTS, ...DOMAIN_LISTS, ...ZONE_LISTS };
+export const LISTS = { ...PLAN_LISTS, ...CLIENT_LISTS, ...DOMAIN_LISTS, ...ZONE_LISTS, ...MAILBOX_LISTS };
 
 type Lists = typeof LISTS;
 

@@ -5,8 +5,7 @@
  */
 import { ProvisionError } from '../errors.js';
 import { isRecord } from '../util.js';
-import type { KindName } from '../kinds/index.js';
-import type { ChildSeedPart, SeedChildren, SeedContext } from './kind.js';
+import type { ChildSeedPart, SeedChildren, SeedContext, SimKindName } from './kind.js';
 import type { ClientSeed } from './kinds/client.js';
 import type { PlanSeed } from './kinds/hosting-plan.js';
 import { SIM_FAMILY, SIM_KIND_LIST } from './kinds/index.js';
@@ -70,7 +69,7 @@ export function storeFromSeed(
 }
 
 /** The child seed parts of the kinds under `parent`, taken together. */
-function childrenOf(parent: KindName): SeedChildren {
+function childrenOf(parent: SimKindName): SeedChildren {
   const parts: ChildSeedPart[] = SIM_KIND_LIST.flatMap((kind) =>
     kind.childSeed?.parent === parent ? [kind.childSeed] : [],
   );

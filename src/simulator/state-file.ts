@@ -24,7 +24,9 @@
  * "zones"}` lines) came later: a file without them loads with each top-level domain's default
  * zone, its subdomains' default records included (kinds/zone.ts). An older
  * simulator ignores the snapshot's `zones`, but refuses a log line that sets one: let a newer
- * simulator stop (compact) before an older one reads its file.
+ * simulator stop (compact) before an older one reads its file. Mailboxes (`mailboxes`,
+ * `mailboxPasswords`, `nextMailboxId`) came later still, the same way: a file without them
+ * loads with none.
  */
 import { randomBytes } from 'node:crypto';
 import { type FileHandle, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';

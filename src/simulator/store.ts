@@ -6,6 +6,7 @@
  */
 import type { SimClient } from './kinds/client-records.js';
 import type { SimDomain } from './kinds/domain-records.js';
+import { passwordMatches, type SimMailbox } from './kinds/mailbox-records.js';
 import type { SimPlan } from './hosting-plans.js';
 import {
   type DeletableList,
@@ -46,6 +47,15 @@ export interface SimulatorState {
    * `password`; undefined for an unknown client, or a seeded one that never got one.
    */
   passwordOf(username: string): string | undefined;
+  /** Mailboxes (kinds/mailbox.ts), by id. */
+  readonly mailboxes: ReadonlyMap<number, SimMailbox>;
+  /** By its address (not an alias), case-insensitive, the domain in UTF-8 or punycode. */
+  mailboxNamed(address: string): SimMailbox | undefined;
+  /**
+   * For tests only: whether `password` is the mailbox's (the simulator keeps a hash, never the
+   * password); undefined for an unknown address.
+   */
+  mailboxPasswordIs(address: string, password: string): boolean | undefined;
 }
 
 /** The next id of each sequence the lists draw from, by the state file's name for it (`nextUserId`). */
@@ -166,6 +176,22 @@ export class SimStore implements SimulatorState {
   passwordOf(username: string): string | undefined {
     const client = this.clientNamed(username);
     return client === undefined ? undefined : this.list('passwords').get(client.id)?.password;
+  }
+
+  get mailboxes(): ReadonlyMap<number, SimMailbox> {
+    return this.list('mailboxes');
+  }
+
+  mailboxNamed(address: string): SimMailbox | undefined {
+    const holder = this.named('mailboxes', address);
+    return holder !== undefined && holder.email === ruleOf('mailboxes').lookup?.(address) ? holder : undefined;
+  }
+
+  mailboxPasswordIs(address: string, password: string): boolean | undefined {
+    const mailbox = this.mailboxNamed(address);
+    if (mailbox === undefined) return undefined;
+    const stored = this.list('mailboxPasswords').get(mailbox.id);
+    return stored !== undefined && passwordMatches(stored.hash, password);
   }
 
   private commit(change: StoreChange): void {

@@ -20,8 +20,11 @@ export interface ListRule<R extends { readonly id: number }, V> {
   /** The value kept for a record, and the record back from its id and value. */
   value(record: R): V;
   record(id: number, value: V): R;
-  /** The name index's key of a value; none: no index. */
-  readonly key?: (value: V) => string;
+  /**
+   * The name index's key of a value, or its keys (a mailbox is found by its address and by each
+   * of its aliases); none: no index. The kinds keep keys unique across a list's records.
+   */
+  readonly key?: (value: V) => string | readonly string[];
   /** The key a name asked for looks up (case folding, punycode); default: the name itself. */
   readonly lookup?: (name: string) => string;
   /** The id sequence the list draws from (the state file's field, like `nextUserId`); lists may share one. */
@@ -55,19 +58,26 @@ export class SimTable<R extends { readonly id: number }, V> {
 
   set(record: R): void {
     const value = this.rule.value(record);
-    const { key } = this.rule;
-    if (key !== undefined) {
-      const before = this.values.get(record.id);
-      if (before !== undefined) this.byName.delete(key(before)); // a rename
-      this.byName.set(key(value), value);
-    }
+    const before = this.values.get(record.id);
+    if (before !== undefined) this.unindex(before); // a rename
+    for (const key of this.keysOf(value)) this.byName.set(key, value);
     this.values.set(record.id, value);
   }
 
   delete(id: number): void {
     const before = this.values.get(id);
     this.values.delete(id);
-    if (before !== undefined && this.rule.key !== undefined) this.byName.delete(this.rule.key(before));
+    if (before !== undefined) this.unindex(before);
+  }
+
+  private keysOf(value: V): readonly string[] {
+    const keys = this.rule.key?.(value) ?? [];
+    return typeof keys === 'string' ? [keys] : keys;
+  }
+
+  /** Drops a value's keys from the index, each only while it still points at that value. */
+  private unindex(value: V): void {
+    for (const key of this.keysOf(value)) if (this.byName.get(key) === value) this.byName.delete(key);
   }
 
   /** The records, in creation order: what the state file's snapshot holds. */

@@ -7,14 +7,15 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { KIND_NAMES } from '../../src/kinds/index.js';
+import { SIM_ONLY_KINDS } from '../../src/simulator/kind.js';
 import { SIM_KINDS } from '../../src/simulator/kinds/index.js';
 import { LIST_NAMES } from '../../src/simulator/lists.js';
 import { call, createClient, tempDir } from '../helpers/sim-http.js';
 import { startSim } from '../helpers/sim.js';
 
 describe('the simulator has one module per kind', () => {
-  test('each kind of src/kinds has its module, named after it', () => {
-    expect(Object.keys(SIM_KINDS).sort()).toEqual([...KIND_NAMES].sort());
+  test('each kind of src/kinds has its module, named after it (and those served ahead of their room)', () => {
+    expect(Object.keys(SIM_KINDS).sort()).toEqual([...new Set([...KIND_NAMES, ...SIM_ONLY_KINDS])].sort());
     for (const [name, kind] of Object.entries(SIM_KINDS)) expect(kind.name).toBe(name);
   });
 
@@ -22,7 +23,7 @@ describe('the simulator has one module per kind', () => {
     const modules = Object.values(SIM_KINDS);
     const routes = modules.flatMap((kind) => Object.keys(kind.routes));
     expect(new Set(routes).size).toBe(routes.length);
-    expect(routes.sort()).toEqual(['admins', 'clients', 'dns', 'domains', 'hosting-plans']);
+    expect(routes.sort()).toEqual(['admins', 'clients', 'dns', 'domains', 'emails', 'hosting-plans']);
     const seedKeys = modules.flatMap((kind) => [
       ...(kind.seed?.keys ?? []),
       ...('childSeed' in kind ? [`${kind.childSeed.parent}.${kind.childSeed.key}`] : []),
@@ -34,7 +35,20 @@ describe('the simulator has one module per kind', () => {
     const statePath = join(await tempDir(), 'state.json');
     const first = await startSim({
       statePath,
-      seed: { clients: [{ username: 'bob', domains: [{ name: 'bob.example', dns: { records: [] } }] }] },
+      seed: {
+        clients: [
+          {
+            username: 'bob',
+            domains: [
+              {
+                name: 'bob.example',
+                dns: { records: [] },
+                mailboxes: [{ name: 'info', password: 'a-mailbox-password', aliases: ['hello@bob.example'] }],
+              },
+            ],
+          },
+        ],
+      },
     });
     const alice = await createClient(first, { username: 'alice', password: 'a-long-password' });
     await call(first, 'POST', '/domains', { body: { domain: 'alice.example', id_user: alice } });
@@ -44,6 +58,7 @@ describe('the simulator has one module per kind', () => {
       domains: [...first.state.domains],
       zones: [...first.state.zones],
       admins: [...first.state.admins],
+      mailboxes: [...first.state.mailboxes],
     };
     await first.close();
 
@@ -59,7 +74,9 @@ describe('the simulator has one module per kind', () => {
         domains: [...second.state.domains],
         zones: [...second.state.zones],
         admins: [...second.state.admins],
+        mailboxes: [...second.state.mailboxes],
       }).toEqual(before);
+      expect(second.state.mailboxPasswordIs('info@bob.example', 'a-mailbox-password')).toBe(true);
       expect(second.state.passwordOf('alice')).toBe('a-long-password');
       expect(second.state.zones.get(second.state.domainNamed('bob.example')?.id ?? 0)?.records.other).toEqual([]);
     } finally {

@@ -57,7 +57,7 @@ export interface SimulatorSeedClient {
 const MIN_PASSWORD_LENGTH = 8;
 
 /** Why a `password` field is refused (400), or undefined when it is accepted. */
-function passwordProblem(password: unknown): string | undefined {
+export function passwordProblem(password: unknown): string | undefined {
   if (typeof password !== 'string') return "The field 'password' must be a string.";
   if (Array.from(password).length < MIN_PASSWORD_LENGTH)
     return `The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`;

@@ -1,8 +1,9 @@
 /**
  * The route of a collection whose records are read, created, changed and deleted the same way
- * (/hosting-plans, /clients, /domains): GET and POST on the collection, GET, PUT and DELETE
- * by id, GET by name (/{collection}/name/{name}, percent-decoded only: '+' stays a plus sign,
- * so 'Premium+Plus' is not 'Premium Plus'). What each does is the kind's.
+ * (/hosting-plans, /clients, /domains, /emails): GET and POST on the collection, GET, PUT and
+ * DELETE by id, GET by name unless the kind says not (/{collection}/name/{name}, percent-decoded
+ * only: '+' stays a plus sign, so 'Premium+Plus' is not 'Premium Plus'). What each does is the
+ * kind's.
  */
 import { isRecord } from '../../util.js';
 import { type Answer, decoded, error, notAllowed, notFound, ok } from '../answer.js';
@@ -15,6 +16,8 @@ export interface Collection<L extends ListName> {
   readonly list: L;
   /** One record, in messages: 'hosting plan'. */
   readonly one: string;
+  /** false: no GET /{collection}/name/{name} (a 404 like an unknown path). Default: served. */
+  readonly byName?: false;
   /** GET /{collection}: the answer's items; undefined: a 404 like an unknown path. Default: the records. */
   listed?(records: readonly ValueOf<L>[], options: RouteOptions): readonly unknown[] | undefined;
   /** GET of one record: what the answer shows of it. Default: the record. */
@@ -46,7 +49,7 @@ export function collection<L extends ListName>(c: Collection<L>): SimRoute {
       if (!isRecord(body.value)) return error(400, 'The request body must be a JSON object.');
       return c.create(store, body.value, request);
     }
-    const byName = segments.length === 3 && second === 'name';
+    const byName = segments.length === 3 && second === 'name' && c.byName !== false;
     if (!(segments.length === 2 || byName)) return notFound(path);
     const byId = !byName && ID.test(second ?? '');
     if (byId && (method === 'PUT' || method === 'DELETE')) {

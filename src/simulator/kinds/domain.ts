@@ -34,6 +34,7 @@ import type { SimulatorSeedDns } from '../zones.js';
 import type { SimClient } from './client-records.js';
 import { collection } from './collection.js';
 import type { SimDomain } from './domain-records.js';
+import type { SimulatorSeedMailbox } from './mailbox-records.js';
 
 /** The domain the simulator gives each new client, like a panel's system domain. */
 export const SYSTEM_DOMAIN_SUFFIX = 'sim.keyhelp.test';
@@ -45,6 +46,8 @@ export interface SimulatorSeedDomain extends SettingsInput {
    * replace the default ones, and then `is_custom_dns` defaults to true (zones.ts).
    */
   readonly dns?: SimulatorSeedDns;
+  /** Its mailboxes, in order (kinds/mailbox.ts): local parts, or objects with one. */
+  readonly mailboxes?: readonly (string | SimulatorSeedMailbox)[];
 }
 
 /** A problem with a request, as the panel would answer it. */

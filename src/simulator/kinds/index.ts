@@ -1,13 +1,14 @@
 /**
  * The simulator's kinds: one module each (kind.ts says what a module holds), keyed by the kind's
- * name as src/kinds names it, so a kind without a module fails to compile. Their order is the
- * order the seed is built in: hosting plans before the clients that name them.
+ * name as src/kinds names it, so a kind without a module fails to compile; a kind the simulator
+ * serves before src/kinds has its room is keyed by its name in kind.ts SIM_ONLY_KINDS. Their
+ * order is the order the seed is built in: hosting plans before the clients that name them.
  */
-import type { KindName } from '../../kinds/index.js';
-import type { Family, ParentHooks, SimKind } from '../kind.js';
+import type { Family, ParentHooks, SimKind, SimKindName } from '../kind.js';
 import { CLIENT_SIM } from './client.js';
 import { DOMAIN_SIM } from './domain.js';
 import { HOSTING_PLAN_SIM } from './hosting-plan.js';
+import { MAILBOX_SIM } from './mailbox.js';
 import { ZONE_SIM } from './zone.js';
 
 export const SIM_KINDS = {
@@ -15,13 +16,14 @@ export const SIM_KINDS = {
   client: CLIENT_SIM,
   domain: DOMAIN_SIM,
   dns_zone: ZONE_SIM,
-} as const satisfies { readonly [N in KindName]: SimKind<object, N> };
+  mailbox: MAILBOX_SIM,
+} as const satisfies { readonly [N in SimKindName]: SimKind<object, N> };
 
 /** The modules, in SIM_KINDS' order. */
 export const SIM_KIND_LIST: readonly SimKind[] = Object.values(SIM_KINDS);
 
 /** The hooks of the kinds that follow `parent`, in SIM_KINDS' order. */
-const followers = (parent: KindName): ParentHooks[] =>
+const followers = (parent: SimKindName): ParentHooks[] =>
   SIM_KIND_LIST.flatMap((kind) => (kind.follows?.parent === parent ? [kind.follows] : []));
 
 /** The kinds' ParentHooks, for the routes and the seed to hand to the kinds above them. */
