@@ -17,7 +17,7 @@ import { readManifestFiles } from './manifest-files.js';
  * do) leaves the refusal as it was: the panel changed. Nothing is sent either way.
  */
 
-/** The refusal of a saved plan the panel already holds (exit 3, as a stale plan's). */
+/** The refusal of a saved plan the panel already holds (EXIT.stalePlan, as a stale plan's). */
 export function alreadyAppliedError(file: string, stale: ProvisionError): ProvisionError {
   return new ProvisionError(
     'stale_plan',
