@@ -48,11 +48,17 @@ export async function isAlreadyApplied(
   if (manifestDigest(files).sha256 !== saved.manifestSha256) return false;
   const { desired } = checkManifest(files);
   if (desired === undefined) return false;
-  const again = await planManifest(
-    panel,
-    { desired, name: saved.manifest, files },
-    { showUnmanaged: false, redactions, scope: saved.plan.scope?.clients },
-  );
+  let again: Awaited<ReturnType<typeof planManifest>>;
+  try {
+    again = await planManifest(
+      panel,
+      { desired, name: saved.manifest, files },
+      { showUnmanaged: false, redactions, scope: saved.plan.scope?.clients },
+    );
+  } catch {
+    // The panel could not be read again: the refusal stays the stale plan's.
+    return false;
+  }
   const pending = new Set<string>(again.view.plan.changes.map((change) => change.id));
   return again.view.plan.conflicts.length === 0 && saved.plan.changes.every((change) => !pending.has(change.id));
 }
