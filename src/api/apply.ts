@@ -28,7 +28,7 @@ import { settleJournal } from './prepare.js';
 
 export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../apply/execute.js';
 export { DEFAULT_SETTLE_TIMEOUT_MS } from '../apply/adapter-options.js';
-export { createsClients, createsSecrets } from '../plan/guards.js';
+export { createsClients, createsSecrets, secretNouns } from '../plan/guards.js';
 export { type Outcome, tally } from '../plan/outcome.js';
 
 /** How executePlan runs; every field is optional. */

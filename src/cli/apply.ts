@@ -1,10 +1,10 @@
 import {
-  createsClients,
   DEFAULT_CONCURRENCY,
   DEFAULT_SETTLE_TIMEOUT_MS,
   MAX_CONCURRENCY,
   type Outcome,
   runPlan,
+  secretNouns,
   settlePasswords,
   tally,
 } from '../api/apply.js';
@@ -164,19 +164,19 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
       const { panel } = prepared;
       const view = withWarnings(prepared.view, limits);
       try {
-        const color = useColor(io.stdout, io.env);
-        if (format === 'text') io.stdout.write(renderPlanText(view, { color }));
-        refuseConflicts(view.plan, prepared.conflictsAt);
         // Passwords the secrets file cannot tell are set anew even when nothing else is to do.
         const { unknownPasswords } = prepared;
-        if (view.plan.changes.length === 0 && unknownPasswords.length === 0) {
-          if (format === 'json') io.stdout.write(renderApplyJson([], view.plan, view.panelUrl));
-          return EXIT.ok;
-        }
-        refuseMassChanges(view.plan, limits);
+        // The secrets destination is checked before anything is printed: a run that cannot keep
+        // the passwords it would make shows no plan it will not carry out.
+        const creates = secretNouns(view.plan.changes);
         const checkedSecretsPath =
-          createsClients(view.plan.changes) || unknownPasswords.length > 0
-            ? requireSecretsPath(secretsPath)
+          creates !== undefined || unknownPasswords.length > 0
+            ? requireSecretsPath(
+                secretsPath,
+                creates === undefined
+                  ? 'this apply sets passwords anew, and they need'
+                  : `this apply creates ${creates}, and their passwords need`,
+              )
             : undefined;
         if (checkedSecretsPath !== undefined)
           refusePlaintextInCi({
@@ -185,6 +185,14 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
             allowPlaintext: values['allow-plaintext-secrets'],
             command: 'this apply',
           });
+        const color = useColor(io.stdout, io.env);
+        if (format === 'text') io.stdout.write(renderPlanText(view, { color }));
+        refuseConflicts(view.plan, prepared.conflictsAt);
+        if (view.plan.changes.length === 0 && unknownPasswords.length === 0) {
+          if (format === 'json') io.stdout.write(renderApplyJson([], view.plan, view.panelUrl));
+          return EXIT.ok;
+        }
+        refuseMassChanges(view.plan, limits);
         if (input.kind === 'manifest' && !values['auto-approve'] && view.plan.changes.length > 0)
           await confirm(view, io, format);
         const secrets =

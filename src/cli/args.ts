@@ -17,6 +17,11 @@ export interface Command {
   /** The flags it accepts (parseArgs config), for checks such as the examples' tests. */
   readonly options?: ParseArgsOptionsConfig;
   /**
+   * A subcommand's own help page when the arguments name one (`secrets decrypt --help`: only
+   * the flags it takes); undefined: the command's page (usage, summary, help).
+   */
+  helpFor?(args: readonly string[]): string | undefined;
+  /**
    * Runs the command and returns its exit code (an EXIT value); errors are thrown, and `main`
    * turns them into codes. `credentials`: what main learnt before the command started.
    */

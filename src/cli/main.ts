@@ -124,8 +124,8 @@ async function dispatch(all: readonly string[], given: Io, redactions: Redaction
   const argv = all.filter((arg) => arg !== '--no-color');
   const io = argv.length === all.length ? given : { ...given, env: { ...given.env, NO_COLOR: '1' } };
   const [first, ...after] = argv;
-  // `provision help plan` is `provision plan --help`.
-  const [name, ...rest] = first === 'help' && after[0] !== undefined ? [after[0], '--help'] : [first, ...after];
+  // `provision help plan` is `provision plan --help` (`help secrets decrypt`: `secrets decrypt --help`).
+  const [name, ...rest] = first === 'help' && after[0] !== undefined ? [...after, '--help'] : [first, ...after];
   if (name === undefined) {
     io.stderr.write(GLOBAL_HELP);
     return EXIT.failure;
@@ -143,7 +143,7 @@ async function dispatch(all: readonly string[], given: Io, redactions: Redaction
   if (!Object.hasOwn(COMMANDS, name)) throw unknownCommand(name);
   const command: Command = await COMMANDS[name as keyof typeof COMMANDS]();
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout.write(`Usage: ${command.usage}\n\n${command.summary}\n\n${command.help}\n`);
+    io.stdout.write(command.helpFor?.(rest) ?? `Usage: ${command.usage}\n\n${command.summary}\n\n${command.help}\n`);
     return EXIT.ok;
   }
   // The key file first of all inputs: from here on the key is blanked wherever it appears.

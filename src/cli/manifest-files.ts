@@ -56,13 +56,13 @@ export async function readManifestFiles(
   // The directory as the system resolves it (a `..` after a link goes where the link leads, as
   // readdir went), and the repository that holds it as given.
   const dir = await resolved(path, 'the manifest directory');
-  const root = await repositoryOf(path, dir);
+  const { root, repository } = await repositoryOf(path, dir);
   // Parts are read a few at a time (a directory of a part per client holds thousands); the first
   // problem in name order is the one reported, whatever finished first.
   const { default: pLimit } = await import('p-limit');
   const limit = pLimit(PARTS_AT_ONCE);
   const read = await Promise.allSettled(
-    names.map((name) => limit(() => readPart({ path, dir, root, cap }, name, isPartName, io))),
+    names.map((name) => limit(() => readPart({ path, dir, root, repository, cap }, name, isPartName, io))),
   );
   const parts: ManifestPart[] = [];
   for (const result of read) {
@@ -77,7 +77,14 @@ const PARTS_AT_ONCE = 16;
 
 /** One entry `name` of the directory (as given, as resolved, its repository), checked and read (see readManifestFiles). */
 async function readPart(
-  where: { readonly path: string; readonly dir: string; readonly root: string; readonly cap?: SizeLimit | undefined },
+  where: {
+    readonly path: string;
+    readonly dir: string;
+    readonly root: string;
+    /** Whether a git repository holds the directory (else `root` is the directory itself). */
+    readonly repository: boolean;
+    readonly cap?: SizeLimit | undefined;
+  },
   name: string,
   isPartName: (name: string) => boolean,
   io: Io,
@@ -116,7 +123,12 @@ async function readPart(
       {
         hint:
           'a part may link only to a *.yaml or *.yml file of the repository that holds the manifest directory, ' +
-          'outside .git',
+          'outside .git' +
+          // Copied out of its repository (an example tried elsewhere), the directory is its own bound.
+          (where.repository
+            ? ''
+            : `; no git repository holds ${path}, so its links may not leave it: ` +
+              'run git init in the folder that holds it and the files its parts link to, then run again'),
         meta: { path: file },
       },
     );
@@ -152,7 +164,7 @@ async function resolved(path: string, what: string, named = path): Promise<strin
  * be the one the link leads to (the parts are still read where the system leads: a part out of
  * this repository is refused).
  */
-async function repositoryOf(path: string, dir: string): Promise<string> {
+async function repositoryOf(path: string, dir: string): Promise<{ root: string; repository: boolean }> {
   const given = normalize(path);
   const last = basename(given);
   // Only `/`, `.` or leading `..`s are left to end in these: nothing of them is a link but the
@@ -166,9 +178,9 @@ async function repositoryOf(path: string, dir: string): Promise<string> {
       () => true,
       () => false,
     );
-    if (found) return resolved(folder, 'the repository of the manifest directory');
+    if (found) return { root: await resolved(folder, 'the repository of the manifest directory'), repository: true };
     const up = dirname(folder);
-    if (up === folder) return dir;
+    if (up === folder) return { root: dir, repository: false };
     folder = up;
   }
 }

@@ -13,6 +13,7 @@ import {
 import type { PanelClient } from '../panel/index.js';
 import { checkClientPatterns, count, type Credentials, type Range, rangeText } from './args.js';
 import { ProvisionError } from '../errors.js';
+import { alreadyAppliedError, isAlreadyApplied } from './already-applied.js';
 import { connect, type ConnectionValues } from './connection.js';
 import { EXIT } from './exit.js';
 import { readManifestFiles } from './manifest-files.js';
@@ -158,14 +159,25 @@ export async function planFromSavedPlan(
   credentials: Credentials,
   options: PrepareOptions,
 ): Promise<Prepared> {
-  return withPanel(io, credentials, options, (panel) =>
-    planSaved(panel, saved, file, {
-      secretsPath: options.secretsPath,
-      redactions: credentials.redactions,
-      onEvent: journalPrinter(io),
-      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-    }),
-  );
+  return withPanel(io, credentials, options, async (panel) => {
+    try {
+      return await planSaved(panel, saved, file, {
+        secretsPath: options.secretsPath,
+        redactions: credentials.redactions,
+        onEvent: journalPrinter(io),
+        ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      });
+    } catch (error) {
+      // A stale plan may be one the panel already holds: said so (./already-applied.ts).
+      if (
+        error instanceof ProvisionError &&
+        error.code === 'stale_plan' &&
+        (await isAlreadyApplied(panel, saved, io, credentials.redactions))
+      )
+        throw alreadyAppliedError(file, error);
+      throw error;
+    }
+  });
 }
 
 /** Connects, then prepares; the connection is closed when that fails and handed on when not. */

@@ -15,12 +15,12 @@ import { parseSecretName, secretLabel } from '../secrets/kinds.js';
 import { plural } from '../util.js';
 import type { Command } from './args.js';
 import { parseCommandLine } from './args.js';
-import { CONNECTION_HELP } from './connection.js';
-import { EXIT, exitCodesHelp } from './exit.js';
+import { EXIT } from './exit.js';
 import { readText } from './files.js';
 import type { Io } from './io.js';
 import { KEYGEN_OPTIONS, keygenUsage, runKeygen } from './secrets-keygen.js';
 import { refuseFlags, RESET_OPTIONS, resetUsage, runReset } from './secrets-reset.js';
+import { decryptUsage, isSubcommand, SECRETS_HELP, SECRETS_SUMMARY, subcommandPage } from './secrets-help.js';
 
 const DECRYPT_OPTIONS = {
   identity: { type: 'string' },
@@ -29,67 +29,17 @@ const DECRYPT_OPTIONS = {
 /** The subcommands' flags: each refuses the others'. */
 const OPTIONS = { ...DECRYPT_OPTIONS, ...RESET_OPTIONS, ...KEYGEN_OPTIONS } as const;
 
-const decryptUsage = 'provision secrets decrypt <secrets-file> [[KIND:]NAME...] [--identity FILE] [--all]';
 const usage = `${decryptUsage}\n       ${resetUsage}\n       ${keygenUsage}`;
 
 export const secrets: Command = {
   usage,
   options: OPTIONS,
-  summary:
-    'Read and repair the passwords of a secrets file. ' +
-    "'decrypt' prints the current password of each client (the last record with one), " +
-    'or of the ones named (KIND:NAME for a kind other than client, as client:alice or a bare alice), ' +
-    'decrypting age-encrypted ones (password_age, from --secrets-recipient) with the identity file; ' +
-    '--all prints every record, the history: ' +
-    'pending passwords written ahead of a request and refused requests included. ' +
-    'It is the one command whose job is to show passwords: it prints them to stdout; ' +
-    'run it where nobody else reads the screen or the log, and redirect it to a protected file rather than a CI log. ' +
-    "'reset' gives each named client (or KIND:NAME) a new password: made here, written ahead to the secrets file as pending, " +
-    "then set with PUT /clients/{id} and recorded as the client's password (never printed); " +
-    'for a password an interrupted run lost, and for routine rotation. ' +
-    "'keygen' makes an age key pair (no need to install age): " +
-    'the identity to a new file, the public key to give --secrets-recipient.',
-  help: `decrypt options:
-  --identity FILE        the age identity file (AGE-SECRET-KEY-1... lines, as age-keygen writes it);
-                         needed when the file holds encrypted passwords
-  --all                  every record in order (the history), not only each client's current password
-
-Without --all: one line per client with a current password (a null one says it is unknown:
-reset it); a client whose newest password is still pending is named on stderr.
-Names after the file keep only their records: alice or client:alice for a client, KIND:NAME for
-another kind with passwords (an unknown kind, or one without passwords, is refused).
-
-reset options:
-  --secrets-file PATH        the secrets file to record the new passwords in (or PROVISION_SECRETS_FILE)
-  --secrets-recipient KEY    encrypt each password to this age public key (or PROVISION_SECRETS_RECIPIENT)
-  --allow-plaintext-secrets  under CI (CI set, not false or 0), allow writing passwords in clear
-
-Each name is a client's username, or KIND:NAME for another kind with passwords (client:alice is
-alice). A name the panel does not have is refused before anything is sent. Each is named as
-it is done. Refused (a 4xx), or a client the panel no longer has: recorded as refused, the old
-password stays current. No answer, or a refusal after an attempt that got none (the PUT is sent
-again then, so the refusal may be of a repeat of one that landed): the new password stays
-pending (the panel holds it or the old one), named by decrypt and by the next apply: run the
-reset of that client again; it sends another new password.
-One apply or reset at a time per secrets file: a second one exits 1 at once, naming the first.
-
-keygen options:
-  --out FILE             write the identity (private key) to this new file, mode 0600, as age-keygen
-                         writes it; an existing file or a link is refused. Without --out it goes to
-                         stdout, which must not be a terminal. The public key ("age1...") goes to stderr.
-  --stdout               the identity to stdout (redirected to a safe place): needed under CI without --out,
-                         where stdout is the job's log
-
-${CONNECTION_HELP}
-
-Examples:
-  provision secrets decrypt secrets.jsonl --identity ~/.config/age/panel.key
-  provision secrets decrypt artifact/secrets.jsonl --identity key.txt > passwords.jsonl && chmod 600 passwords.jsonl
-  provision secrets decrypt secrets.jsonl --all          # the history: pending and refused records too
-  provision secrets reset alice bob --secrets-file secrets.jsonl --secrets-recipient age1...
-  provision secrets keygen --out ~/.config/age/panel.key      # prints "Public key: age1..." for the recipient
-
-${exitCodesHelp(['ok', 'failure'])}`,
+  summary: SECRETS_SUMMARY,
+  help: SECRETS_HELP,
+  helpFor(args) {
+    const subcommand = firstPositional(args);
+    return isSubcommand(subcommand) ? subcommandPage(subcommand) : undefined;
+  },
   async run(args, io, credentials) {
     const subcommand = firstPositional(args);
     switch (subcommand) {

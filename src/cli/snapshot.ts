@@ -3,7 +3,7 @@ import { lstat, open, rm } from 'node:fs/promises';
 import { type Prepared, planSnapshot } from '../api/prepare.js';
 import { digestUpdates, parseSnapshot, snapshotDocument, takeSnapshot } from '../api/snapshot.js';
 import { ProvisionError, errnoCode } from '../errors.js';
-import { quote } from '../escape.js';
+import { quote, safeText } from '../escape.js';
 import { plural } from '../util.js';
 import { type Command, parseCommandLine } from './args.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, type ConnectionValues, connect } from './connection.js';
@@ -80,8 +80,10 @@ ${exitCodesHelp(['ok', 'failure'])}`,
         : { desired: loadWithDiagnostics(files, io), sha256: manifestDigest(files).sha256 };
     const panel = await connect(values, io, credentials);
     let text: string;
+    let taken: Awaited<ReturnType<typeof takeSnapshot>>;
     try {
-      text = snapshotDocument(await takeSnapshot(panel, { manifest, withEmails: values['with-emails'] }));
+      taken = await takeSnapshot(panel, { manifest, withEmails: values['with-emails'] });
+      text = snapshotDocument(taken);
     } finally {
       await panel.close();
     }
@@ -95,7 +97,14 @@ ${exitCodesHelp(['ok', 'failure'])}`,
         },
       );
     if (out === undefined) io.stdout.write(text);
-    else await writePrivately(out, text);
+    else {
+      await writePrivately(out, text);
+      // A line on success, as export --out says where it wrote (the document is on stdout otherwise).
+      io.stderr.write(
+        `wrote the snapshot of ${safeText(taken.panelUrl)} to ${safeText(out)} (mode 0600): ` +
+          `${plural(taken.live.clients.length, 'client')}, emails ${taken.emails === 'digest' ? 'as digests' : 'as addresses'}\n`,
+      );
+    }
     return EXIT.ok;
   },
 };

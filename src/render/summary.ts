@@ -9,6 +9,7 @@ import { quote } from '../escape.js';
 import { KIND_NAMES, KINDS, kindOf, type KindName } from '../kinds/index.js';
 import type { KindNoun } from '../kinds/common.js';
 import { countOf, NOUNS } from './common.js';
+import { weight } from '../plan/guards.js';
 
 /**
  * What a plan scoped by --clients leaves out, one sentence (patterns as data, quoted); undefined
@@ -26,21 +27,63 @@ export function scopeLine(plan: Plan): string | undefined {
 /**
  * `3 to create (1 client, 2 domains), 1 to update (1 zone), 2 to delete (2 domains), 4 DNS
  * records to remove` or `no changes`: what an update removes (a zone's records) counts too.
+ * Deletes are counted as `--max-deletes` counts them (plan/guards.ts): a delete with what goes
+ * with it (`3 to delete (1 client, and 2 resources that go with it)`); with records to remove
+ * too, the line ends with the guard's total (`: 7 deletes in all`). One count of deletes
+ * everywhere: the text, the Markdown and the guard say the same number.
  */
 export function changeSummary(changes: readonly Change[]): string {
   if (changes.length === 0) return 'no changes';
   const counts = new Map<`${ChangeAction}:${KindName}`, number>();
   for (const { action, type } of changes) counts.set(`${action}:${type}`, (counts.get(`${action}:${type}`) ?? 0) + 1);
   const parts: string[] = [];
+  const deletes = deleteWeight(changes);
   for (const action of ['create', 'update', 'delete'] as const) {
     const each = KIND_NAMES.map((kind) => ({ kind, n: counts.get(`${action}:${kind}`) ?? 0 })).filter(({ n }) => n > 0);
     if (each.length === 0) continue;
     const total = each.reduce((sum, { n }) => sum + n, 0);
-    parts.push(`${total} to ${action} (${each.map(({ kind, n }) => countOf(n, kind)).join(', ')})`);
+    const kinds = each.map(({ kind, n }) => countOf(n, kind)).join(', ');
+    parts.push(
+      action === 'delete'
+        ? `${deletes.total} to delete (${kinds}${goingWith(deletes, total)})`
+        : `${total} to ${action} (${kinds})`,
+    );
   }
+  let removedInAll = 0;
   for (const { noun, removed } of removalsByKind(changes))
-    if (removed > 0) parts.push(`${plural(removed, noun.one, noun.many)} to remove`);
-  return parts.join(', ');
+    if (removed > 0) {
+      parts.push(`${plural(removed, noun.one, noun.many)} to remove`);
+      removedInAll += removed;
+    }
+  const line = parts.join(', ');
+  return deletes.total > 0 && removedInAll > 0
+    ? `${line}: ${plural(deletes.total + removedInAll, 'delete')} in all`
+    : line;
+}
+
+/** What the plan's deletes destroy, as the guard counts them; `uncounted`: deletes whose share nobody could count. */
+function deleteWeight(changes: readonly Change[]): { total: number; uncounted: number } {
+  let total = 0;
+  let uncounted = 0;
+  for (const change of changes) {
+    if (change.action !== 'delete') continue;
+    const w = weight(change);
+    total += w.deletes;
+    if (w.unknown === true) uncounted++;
+  }
+  return { total, uncounted };
+}
+
+/** `, and 2 resources that go with them` after the deletes' kinds; '' when each delete goes alone. */
+function goingWith(deletes: { total: number; uncounted: number }, changes: number): string {
+  const them = changes === 1 ? 'it' : 'them';
+  const more = deletes.total - changes;
+  const counted = more > 0 ? `, and ${plural(more, 'resource')} that ${more === 1 ? 'goes' : 'go'} with ${them}` : '';
+  const uncounted =
+    deletes.uncounted === 0
+      ? ''
+      : `, and what goes with ${deletes.uncounted === changes ? them : `${deletes.uncounted} of them`}, uncounted`;
+  return counted + uncounted;
 }
 
 /** What the plan's updates of one kind remove (a zone's records), for the summaries: each counts as a delete. */

@@ -181,8 +181,9 @@ function bash(
  * A fake `npm` on PATH. `npm ci` and `npm run` (the action building its own checkout) log their
  * cwd and arguments to `$NPM_LOG.build` and do nothing: the action path the tests give is this
  * checkout, built by the tests' global setup. `npm install` logs its cwd and arguments to
- * `$NPM_LOG` and installs this checkout's build as the two bins under --prefix, as package.json's
- * "bin" names them.
+ * `$NPM_LOG` and installs this checkout's build under --prefix as npm lays a global install out:
+ * the package in lib/node_modules (a link to this checkout), and the one bin package.json's "bin"
+ * names (the comment script is no bin: the action runs it by its path in the package).
  */
 const FAKE_NPM = `#!/bin/sh
 case "$1" in
@@ -193,8 +194,9 @@ prefix=""; prev=""
 for a in "$@"; do [ "$prev" = "--prefix" ] && prefix="$a"; prev="$a"; done
 mkdir -p "$prefix/bin"
 printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "$NODE_BIN" "$PROVISION_BIN" > "$prefix/bin/provision"
-printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "$NODE_BIN" "$COMMENT_BIN" > "$prefix/bin/provision-pr-comment"
-chmod +x "$prefix/bin/provision" "$prefix/bin/provision-pr-comment"
+chmod +x "$prefix/bin/provision"
+mkdir -p "$prefix/lib/node_modules/@panel-provision"
+ln -s "$PACKAGE_ROOT" "$prefix/lib/node_modules/@panel-provision/cli"
 `;
 
 /**
@@ -211,14 +213,14 @@ export async function fakeNpm(temp: string): Promise<{ env: Record<string, strin
   const npmLog = join(temp, 'npm.log');
   const root = join(import.meta.dirname, '..', '..');
   const { bin } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
-    bin: Record<'provision' | 'provision-pr-comment', string>;
+    bin: Record<'provision', string>;
   };
   const env = {
     PATH: `${fakeBin}:${process.env.PATH ?? ''}`,
     NPM_LOG: npmLog,
     NODE_BIN: process.execPath,
     PROVISION_BIN: join(root, bin.provision),
-    COMMENT_BIN: join(root, bin['provision-pr-comment']),
+    PACKAGE_ROOT: root,
   };
   return { env, npmLog };
 }

@@ -83,7 +83,9 @@ describe('the library API', () => {
         'delete client:bob',
       ]);
       const view = planView(plan, { panelUrl: panel.baseUrl, manifest, live });
-      expect(renderPlanText(view)).toContain('Plan: 3 to create (1 client, 2 domains), 1 to delete');
+      expect(renderPlanText(view)).toContain(
+        'Plan: 3 to create (1 client, 2 domains), 2 to delete (1 client, and 1 resource that goes with it);',
+      );
       expect(renderPlanMarkdown(view)).toMatch(/<details>[^]*- DELETE \/clients\/\d+/);
       expect(view.warnings).toEqual([expect.stringContaining('if this is meant as a rename')]);
       expect(JSON.parse(renderPlanJson(view))).toMatchObject({

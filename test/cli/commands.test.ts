@@ -204,13 +204,14 @@ describe('apply', () => {
     expect(posts()).toEqual([]);
   });
 
-  it('refuses to create clients without a secrets file, before any POST', async () => {
+  it('refuses to create clients without a secrets file, before any POST and before printing the plan', async () => {
     const { file, env, posts } = await setup();
     const r = await run(['apply', file, '--auto-approve'], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /^error: this apply creates clients, and their passwords need a secrets file: nothing was sent\nhint: give --secrets-file/m,
     );
+    expect(r.stdout).toBe('');
     expect(posts()).toEqual([]);
   });
 

@@ -108,7 +108,7 @@ describe('--format json: a failure is a JSON document on stdout', () => {
     expect(r.stderr.split(`${file}:3:15: error:`)).toHaveLength(2);
   });
 
-  it('apply of a stale saved plan: exit 3, stale_plan with what changed as details', async () => {
+  it('apply of an applied saved plan: exit 3, stale_plan with what changed as details', async () => {
     const { file, planFile, envWithSecrets } = await workspace(MANIFEST);
     expect((await run(['plan', file, '--out', planFile], envWithSecrets)).code).toBe(0);
     expect((await run(['apply', planFile], envWithSecrets)).code).toBe(0);
@@ -118,7 +118,7 @@ describe('--format json: a failure is a JSON document on stdout', () => {
     expect(error.code).toBe('stale_plan');
     expect(error.details[0]).toMatch(/^client "alice" now exists on the panel/);
     expect(error.meta).toEqual({ file: planFile });
-    expect(r.stderr).toContain('error: stale plan');
+    expect(r.stderr).toContain('error: already applied: the panel holds what this plan makes');
   });
 
   it('a secrets file that cannot be opened: secrets, with its path and errno', async () => {

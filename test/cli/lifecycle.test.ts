@@ -81,7 +81,13 @@ describe('updates and deletes', () => {
       '# client "bob" will be deleted with its 3 domains, mail, databases and files: state: absent in the manifest',
     );
     expect(planned.stdout).toContain(`  - DELETE /clients/${bob?.id}\n`);
-    expect(planned.stdout).toContain('Plan: 2 to update (2 clients), 2 to delete (1 client, 1 domain).');
+    // Deletes counted once, as --max-deletes counts them: bob's 3 domains go with him.
+    expect(planned.stdout).toContain(
+      'Plan: 2 to update (2 clients), 5 to delete (1 client, 1 domain, and 3 resources that go with them).',
+    );
+    const guarded = await run(['plan', file, '--max-deletes', '4'], env);
+    expect(guarded.stdout).toContain('5 to delete (');
+    expect(guarded.stdout + guarded.stderr).toContain('this plan deletes 5 resources');
     expect(writes(sim)).toEqual([]);
 
     const oldDomain = sim.state.domainNamed('old.alice.example')?.id;

@@ -49,6 +49,7 @@ describe('a manifest directory and symbolic links', () => {
       `error: ${w.path('c-elsewhere.yaml')} is a link to ${outside}, not to a manifest part inside ${w.dir}: it is not read`,
     );
     expect(r.stderr).not.toContain('Mallory');
+    expect(r.stderr).not.toContain('git init');
     expect(w.sim.requests).toEqual([]);
 
     // Without a repository, the directory itself is the bound: a link beside it is refused too.
@@ -61,6 +62,8 @@ describe('a manifest directory and symbolic links', () => {
     expect(bare.stderr).toContain(
       `error: ${w.path('c-beside.yaml')} is a link to ${join(w.dir, 'beside.yaml')}, not to a manifest part inside ${w.manifests}`,
     );
+    // Copied out of a repository (an example tried elsewhere): the hint says how to give it one.
+    expect(bare.stderr).toMatch(/^hint: .*no git repository holds .*: run git init in the folder that holds it/m);
   });
 
   it("refuses a part linked to the checkout's credentials (.git/config) or any file not named like a part, unread", async () => {

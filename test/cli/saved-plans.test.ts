@@ -30,7 +30,7 @@ async function postBehind(url: string, path: string, body: object): Promise<numb
 }
 
 describe('saved plans', () => {
-  it('applies exactly the saved plan without asking, and refuses it the second time as stale (exit 3)', async () => {
+  it('applies exactly the saved plan without asking, and refuses it the second time as already applied (exit 3)', async () => {
     const { file, planFile, envWithSecrets, posts, sim, secrets } = await setup();
     const planned = await run(['plan', file, '--out', planFile], envWithSecrets);
     expect(planned.code).toBe(0);
@@ -48,13 +48,39 @@ describe('saved plans', () => {
     const again = await run(['apply', planFile], envWithSecrets);
     expect(again.code).toBe(3);
     expect(again.stderr).toMatch(
-      /^error: stale plan: the panel changed since .*plan\.json was made \(5 differences\): nothing was sent$/m,
+      /^error: already applied: the panel holds what this plan makes \(.*plan\.json\): nothing was sent$/m,
     );
-    expect(again.stderr).toContain('  client "alice" now exists on the panel');
-    expect(again.stderr).toContain('hint: make a new plan');
+    expect(again.stderr).not.toContain('the panel changed');
+    expect(again.stderr).toContain('hint: nothing is left to do for this plan');
     expect(posts()).toHaveLength(5);
     const passwords = (await createdRecords(secrets)).map((r) => String(r.password));
     await expectNoSecrets([planned, applied, again], passwords);
+  });
+
+  it('says "already applied" only when none of its changes is left to do, by the manifest it was made from', async () => {
+    const { file, planFile, envWithSecrets, posts, sim } = await setup();
+    expect((await run(['plan', file, '--out', planFile], envWithSecrets)).code).toBe(0);
+    expect((await run(['apply', planFile], envWithSecrets)).code).toBe(0);
+    // One thing it made is gone again: a change of the plan is to do again, so the panel changed.
+    const bob = sim.state.domainNamed('bob.example');
+    const gone = await request(`${sim.url}/domains/${bob?.id}`, {
+      method: 'DELETE',
+      headers: { 'x-api-key': API_KEY },
+    });
+    await gone.body.dump();
+    const partly = await run(['apply', planFile], envWithSecrets);
+    expect(partly.code).toBe(3);
+    expect(partly.stderr).toMatch(/^error: stale plan: the panel changed since .*plan\.json was made/m);
+    expect(partly.stderr).not.toContain('already applied');
+    // Its manifest edited since: the plan cannot be told applied, so it is stale as before.
+    const fixed = await run(['apply', file, '--auto-approve'], envWithSecrets);
+    expect(fixed.code).toBe(0);
+    await writeFile(file, `${MANIFEST}  - username: carol\n`);
+    const before = posts().length;
+    const edited = await run(['apply', planFile], envWithSecrets);
+    expect(edited.code).toBe(3);
+    expect(edited.stderr).toContain('error: stale plan: the panel changed');
+    expect(posts()).toHaveLength(before);
   });
 
   it('refuses a plan made stale behind its back and sends nothing; unrelated accounts do not matter', async () => {

@@ -91,6 +91,10 @@ describe('plan --from-snapshot', () => {
     const liveJson = await run(['plan', w.file, '--format', 'json'], w.env);
     const taken = await run(['snapshot', w.file, '--out', snapshot], w.env);
     expect(taken.code, taken.stderr).toBe(0);
+    // A line on success names the file (the document itself is in it, not on stdout).
+    expect(taken.stderr).toMatch(/^wrote the snapshot of http:\/\/127\.0\.0\.1:\d+\/api\/v2 to /m);
+    expect(taken.stderr).toContain(` to ${snapshot} (mode 0600): 3 clients, emails as digests\n`);
+    expect(taken.stdout).toBe('');
     expect(w.sim.requests.every((r) => r.method === 'GET')).toBe(true);
     await w.sim.close();
 

@@ -14,7 +14,7 @@
  * scripts/bundle.ts); the library API and provision-pr-comment are tsc's dist/.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -204,8 +204,10 @@ describe(`the package ${PACKAGE.name}, packed and installed`, { timeout: 90_000 
     expect(ran.stdout.trim()).toBe(PACKAGE.version);
   });
 
-  it("provision-pr-comment, the action's script, is installed too", async () => {
-    const ran = await exec(join(dir, 'prefix', 'bin', 'provision-pr-comment'), ['--help'], dir);
+  it("the action's comment script is installed in the package, by its path, and not put on PATH", async () => {
+    expect(await readdir(join(dir, 'prefix', 'bin'))).toEqual(['provision']);
+    const script = join(dir, 'prefix', 'lib', 'node_modules', PACKAGE.name, 'dist', 'action', 'pr-comment.js');
+    const ran = await exec(process.execPath, [script, '--help'], dir);
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout).toContain('provision-pr-comment');
   });
