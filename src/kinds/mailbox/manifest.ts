@@ -217,7 +217,7 @@ function takeName<L extends Place>(
     error(
       [MAILBOX_NAME_KEY],
       `${label} is already an alias of mailbox ${quote(claimed.aliasOf ?? '')} ` +
-        `(at ${placeOf(claimed.loc, loc.file)}): an address is one mailbox's or one alias; remove one of them`,
+        `(at ${placeOf(claimed.loc, loc.file)}): an address is listed once, as a mailbox or as an alias: remove one of them`,
     );
     return false;
   }
@@ -247,8 +247,12 @@ function itemWants<L extends Place>(
         `quota ${typeof quota === 'string' ? quote(quota) : JSON.stringify(quota)} of ${label} ${parsed.problem}`,
       );
   }
-  if (Array.isArray(item.aliases)) wants.aliases = aliases(item.aliases, address, label, ctx, at, error);
-  if (Array.isArray(item.forwardings)) wants.forwardings = forwardings(item.forwardings, address, label, error);
+  const aliasList = Array.isArray(item.aliases) ? aliases(item.aliases, address, label, ctx, at, error) : undefined;
+  if (aliasList !== undefined) wants.aliases = aliasList;
+  const forwardList = Array.isArray(item.forwardings)
+    ? forwardings(item.forwardings, address, label, error)
+    : undefined;
+  if (forwardList !== undefined) wants.forwardings = forwardList;
   if (typeof item.keep_copies === 'boolean') wants.keep_copies = item.keep_copies;
   if (typeof item.catch_all === 'boolean') wants.catch_all = item.catch_all;
   if (typeof item.description === 'string') wants.description = item.description;
@@ -256,7 +260,8 @@ function itemWants<L extends Place>(
 }
 
 /**
- * Each alias as a full address in comparison form: a local part is on the mailbox's domain, a
+ * Each alias as a full address in comparison form (undefined when one is refused: the list is
+ * then not managed): a local part is on the mailbox's domain, a
  * full address on a domain the manifest lists under the same client; each address once in the
  * whole manifest, never the mailbox's own.
  */
@@ -267,8 +272,13 @@ function aliases<L extends Place>(
   ctx: MailboxListContext<L>,
   at: (path: readonly (string | number)[]) => L,
   error: ErrorAt,
-): string[] {
+): string[] | undefined {
   const taken: string[] = [];
+  const refused = { any: false };
+  const fail = (path: readonly (string | number)[], message: string): void => {
+    refused.any = true;
+    error(path, message);
+  };
   list.forEach((alias, i) => {
     if (typeof alias !== 'string') return; // the schema refuses it
     const path = ['aliases', i];
@@ -276,12 +286,12 @@ function aliases<L extends Place>(
     const what = `alias ${quote(alias)} of ${label}`;
     const read = alias.includes('@') ? normalizeAddress(alias) : normalizeAddress(`${alias}@${mailbox.domain}`);
     if ('problem' in read) {
-      error(path, alias.includes('@') ? `${what} ${read.problem}` : `${what} is not a local part: it ${read.problem}`);
+      fail(path, alias.includes('@') ? `${what} ${read.problem}` : `${what} is not a local part: it ${read.problem}`);
       return;
     }
     if (read.domain !== mailbox.domain && !ctx.clientDomains.has(read.domain)) {
       const owner = ctx.ownerOf?.(read.domain);
-      error(
+      fail(
         path,
         `${what} is on ${quote(read.domain)}, which ` +
           (owner === undefined
@@ -291,42 +301,47 @@ function aliases<L extends Place>(
       return;
     }
     if (read.address === mailbox.address) {
-      error(path, `${what} is the mailbox's own address: remove it`);
+      fail(path, `${what} is the mailbox's own address: remove it`);
       return;
     }
     if (taken.includes(read.address)) {
-      error(path, `${what} is listed twice in its aliases: remove one`);
+      fail(path, `${what} is listed twice in its aliases: remove one`);
       return;
     }
     const first = ctx.seen.claims.get(read.address);
     if (first !== undefined) {
       const whose = first.aliasOf === undefined ? 'the address of a mailbox' : `an alias of ${quote(first.aliasOf)}`;
-      error(
+      fail(
         path,
         `${what}${sameAs(first.input, alias)} is already ${whose} (at ${placeOf(first.loc, loc.file)}): ` +
-          "an address is one mailbox's or one alias; remove one of them",
+          'an address is listed once, as a mailbox or as an alias: remove one of them',
       );
       return;
     }
     ctx.seen.claims.set(read.address, { input: alias, aliasOf: mailbox.address, loc });
     taken.push(read.address);
   });
-  return taken;
+  return refused.any ? undefined : taken;
 }
 
-/** Each forwarding as a full address in comparison form, each once, never the mailbox's own. */
-function forwardings(list: readonly unknown[], mailbox: Address, label: string, error: ErrorAt): string[] {
+/** Each forwarding as a full address in comparison form, each once, never the mailbox's own; undefined when one is refused. */
+function forwardings(list: readonly unknown[], mailbox: Address, label: string, error: ErrorAt): string[] | undefined {
   const taken: string[] = [];
+  const refused = { any: false };
+  const fail = (path: readonly (string | number)[], message: string): void => {
+    refused.any = true;
+    error(path, message);
+  };
   list.forEach((target, i) => {
     if (typeof target !== 'string') return; // the schema refuses it
     const path = ['forwardings', i];
     const what = `forwarding ${quote(target)} of ${label}`;
     const read = normalizeAddress(target);
-    if ('problem' in read) error(path, `${what} ${read.problem}`);
+    if ('problem' in read) fail(path, `${what} ${read.problem}`);
     else if (read.address === mailbox.address)
-      error(path, `${what} is the mailbox's own address: remove it (keep_copies keeps forwarded mail here)`);
-    else if (taken.includes(read.address)) error(path, `${what} is listed twice in its forwardings: remove one`);
+      fail(path, `${what} is the mailbox's own address: remove it (keep_copies keeps forwarded mail here)`);
+    else if (taken.includes(read.address)) fail(path, `${what} is listed twice in its forwardings: remove one`);
     else taken.push(read.address);
   });
-  return taken;
+  return refused.any ? undefined : taken;
 }
