@@ -5,7 +5,7 @@
  */
 import { domainToUnicode } from 'node:url';
 import { quote, safeText } from '../../escape.js';
-import { normalizeDomain } from '../../names.js';
+import { globMatcher, normalizeDomain } from '../../names.js';
 import { compare } from '../../util.js';
 
 /** An address in comparison form, and its two parts. */
@@ -132,4 +132,14 @@ export function sameAddresses(a: readonly string[], b: readonly string[]): boole
   const x = addressSet(a);
   const y = addressSet(b);
   return x.length === y.length && x.every((address, i) => address === y[i]);
+}
+
+/**
+ * The test of `prune.keep` patterns against addresses in comparison form: `*` any run of
+ * characters, `?` one, case-insensitive, the whole address (`info@*`, `*@alice.example`); an
+ * address is kept when a pattern matches it or its Unicode form.
+ */
+export function addressKeepMatcher(patterns: readonly string[]): (address: string) => boolean {
+  const matches = globMatcher(patterns);
+  return (address) => matches(address) || matches(unicodeAddress(address));
 }

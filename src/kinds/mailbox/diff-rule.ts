@@ -8,7 +8,7 @@
  * the order of what frees an address or a catch-all before what takes it.
  */
 import { type ChangeId, changeId } from '../common.js';
-import { domainOf } from './address.js';
+import { addressOrder, domainOf } from './address.js';
 import { createMailbox, deleteMailbox, type DeleteMailbox, type MailboxChange, updateMailbox } from './changes.js';
 import { fieldChanges, type MailboxField } from './fields.js';
 import type { WantedMailbox } from './manifest.js';
@@ -62,6 +62,24 @@ export function diffMailbox(
 /** The delete of a live mailbox (`state: absent`, or pruned: `reason` says which). */
 export function removeMailbox(live: LiveMailbox, client: string, reason: string): DeleteMailbox {
   return deleteMailbox(live.address, client, live.id, reason);
+}
+
+/**
+ * `prune.mailboxes` for one client the manifest lists: the deletes of its mailboxes on the panel
+ * that the manifest does not list (`listed`: every address the manifest gives the client,
+ * present or absent, in comparison form), never one `keep` matches (addressKeepMatcher), sorted
+ * by address. The caller passes only clients the manifest lists: prune never reaches others.
+ */
+export function pruneMailboxes(
+  live: readonly LiveMailbox[],
+  listed: ReadonlySet<string>,
+  keep: (address: string) => boolean,
+  client: string,
+): DeleteMailbox[] {
+  return live
+    .filter((m) => !listed.has(m.address) && !keep(m.address))
+    .sort((a, b) => addressOrder(a.address, b.address))
+    .map((m) => removeMailbox(m, client, 'not in the manifest (prune.mailboxes)'));
 }
 
 /** The creates a new mailbox waits for: its client's, its domain's, its aliases' domains'. */

@@ -10,6 +10,7 @@ export * from './changes.js';
 export * from './diff-rule.js';
 export * from './fields.js';
 export * from './manifest.js';
+export * from './order.js';
 export * from './phrases.js';
 export * from './quota.js';
 export * from './record.js';

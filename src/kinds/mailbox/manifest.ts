@@ -90,6 +90,8 @@ export interface MailboxListContext<L extends Place> {
   readonly ownerOf?: (domain: string) => string | undefined;
   readonly locate: MailboxLocator<L>;
   readonly seen: MailboxSeen<L>;
+  /** The domain item says `state: absent`: it has no mailboxes (they go with it). */
+  readonly domainAbsent?: boolean;
 }
 
 /** How messages name a mailbox: by its address once known, else by its place in the list. */
@@ -108,6 +110,16 @@ export function mailboxItems<L extends Place>(
   const mailboxes: ListedMailbox<L>[] = [];
   const problems: MailboxProblem<L>[] = [];
   if (!Array.isArray(list)) return { mailboxes, problems };
+  if (ctx.domainAbsent === true) {
+    problems.push({
+      ...ctx.locate([], false),
+      severity: 'error',
+      message:
+        `domain ${quote(ctx.domain)} has state: absent and "${MAILBOXES_KEY}": a domain that is deleted has no ` +
+        `mailboxes (they go with it); remove "${MAILBOXES_KEY}", or the state`,
+    });
+    return { mailboxes, problems };
+  }
   let catchAll: { readonly address: string; readonly loc: L } | undefined;
   list.forEach((item: unknown, index) => {
     const error = (path: readonly (string | number)[], message: string, atKey = false): void => {

@@ -29,6 +29,7 @@ function read(
     index?: number;
     seen?: MailboxSeen<Location>;
     ownerOf?: (domain: string) => string | undefined;
+    domainAbsent?: boolean;
   } = {},
 ) {
   const file = options.file ?? 'm.yaml';
@@ -50,6 +51,7 @@ function read(
     ...(options.ownerOf === undefined ? {} : { ownerOf: options.ownerOf }),
     locate: (path, atKey) => locateIn(source, list, path, atKey),
     seen: options.seen ?? mailboxSeen(),
+    ...(options.domainAbsent === undefined ? {} : { domainAbsent: options.domainAbsent }),
   });
   return {
     ...result,
@@ -218,6 +220,24 @@ describe('a mailboxes list', () => {
     expect(lines).toEqual([
       'm.yaml:9:36: error: mailbox "all@alice.example" is a second catch-all of domain "alice.example" (the first is ' +
         '"info@alice.example" at line 7): a domain has at most one; set catch_all: false on one of them',
+    ]);
+  });
+});
+
+describe('a mailboxes list on a domain marked absent', () => {
+  it('is refused whole at the list: the mailboxes go with the domain', () => {
+    const { mailboxes, lines } = read(
+      HEAD +
+        '      - name: alice.example\n' +
+        '        state: absent\n' +
+        '        mailboxes:\n' +
+        '          - name: info\n',
+      { domainAbsent: true },
+    );
+    expect(mailboxes).toEqual([]);
+    expect(lines).toEqual([
+      'm.yaml:8:11: error: domain "alice.example" has state: absent and "mailboxes": a domain that is deleted has no ' +
+        'mailboxes (they go with it); remove "mailboxes", or the state',
     ]);
   });
 });
