@@ -8,6 +8,7 @@
 export * from './address.js';
 export * from './changes.js';
 export * from './diff-rule.js';
+export * from './document.js';
 export * from './export.js';
 export * from './fields.js';
 export * from './manifest.js';
