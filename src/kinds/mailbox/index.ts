@@ -16,3 +16,4 @@ export * from './order.js';
 export * from './phrases.js';
 export * from './quota.js';
 export * from './record.js';
+export * from './secret.js';

@@ -37,14 +37,19 @@ export interface LiveMailbox {
 /** The panel's path of the mailboxes' list, and of one by id. */
 export const MAILBOXES_PATH = '/emails';
 
-/** The spellings of each field, the one the engine sends first (docs/panel-api.md). */
+/**
+ * The spellings of each field: first the one API v1 code sends and the engine sends
+ * (docs/panel-api.md), then those a v2 answer may use instead (read when present, never sent;
+ * two that disagree are a contract error). None that could mean another unit or thing: no bare
+ * `quota`, which a panel may count in megabytes.
+ */
 export const MAILBOX_SPELLINGS = {
   id: ['id'],
   idUser: ['id_user', 'user_id', 'id_client'],
   address: ['email', 'email_address', 'address'],
   unicode: ['email_utf8', 'email_address_utf8', 'address_utf8'],
   description: ['description'],
-  maxSize: ['max_size', 'quota', 'max_size_bytes'],
+  maxSize: ['max_size', 'max_size_bytes'],
   catchAll: ['catch_all', 'is_catch_all', 'catchall'],
   storeForwardedEmails: ['store_forwarded_emails', 'is_store_forwarded_emails', 'keep_forwarded_emails'],
   aliases: ['aliases'],

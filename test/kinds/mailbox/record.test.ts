@@ -82,7 +82,7 @@ describe('a mailbox record', () => {
         user_id: '9',
         email_utf8: 'post@bücher.example',
         description: null,
-        quota: -1,
+        max_size_bytes: -1,
         is_catch_all: 'true',
         store_forwarded_emails: null,
         aliases: [{ id: 1, email: 'hallo@xn--bcher-kva.example' }, 'kontakt'],
@@ -135,8 +135,8 @@ describe('a mailbox record', () => {
     expect(refusal({ id: 1, email: 'a@x.example', aliases: ['b@x.example'], aliases_utf8: ['c@x.example'] })).toBe(
       `${WHERE}: "aliases" and "aliases_utf8" hold different addresses`,
     );
-    expect(refusal({ id: 1, email: 'a@x.example', max_size: 5, quota: 6 })).toBe(
-      `${WHERE}: "max_size" and "quota" disagree (5 and 6)`,
+    expect(refusal({ id: 1, email: 'a@x.example', max_size: 5, max_size_bytes: 6 })).toBe(
+      `${WHERE}: "max_size" and "max_size_bytes" disagree (5 and 6)`,
     );
   });
 
