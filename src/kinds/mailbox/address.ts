@@ -1,0 +1,145 @@
+/**
+ * A mailbox's address: its comparison form (the local part and the domain in lowercase ASCII,
+ * an international domain in punycode), its Unicode form for people, and what is wrong with text
+ * that is not an address. The identity of a mailbox, an alias and a forwarding alike. Pure.
+ */
+import { domainToUnicode } from 'node:url';
+import { quote, safeText } from '../../escape.js';
+import { globMatcher, normalizeDomain } from '../../names.js';
+import { compare } from '../../util.js';
+
+/** An address in comparison form, and its two parts. */
+export interface Address {
+  /** `info@xn--bcher-kva.example`: lowercase ASCII. */
+  readonly address: string;
+  /** `info`: lowercase ASCII. */
+  readonly local: string;
+  /** `xn--bcher-kva.example`: lowercase ASCII (normalizeDomain). */
+  readonly domain: string;
+}
+
+/** What an address looks like, as messages show it. */
+export const ADDRESS_EXAMPLE = 'info@example.com';
+
+/** The longest local part (RFC 5321) and the longest address a mailbox can have. */
+const LOCAL_MAX = 64;
+const ADDRESS_MAX = 254;
+
+/** A dot-atom of RFC 5322 in lowercase: the characters a local part may hold unquoted. */
+const LOCAL_PART = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+
+/**
+ * A local part (`info`, `Info.Desk`) in comparison form (lowercase), or what is wrong with it as
+ * the end of a sentence about it (`is empty`, `has spaces around it`, ...).
+ */
+export function normalizeLocalPart(input: string): { readonly local: string } | { readonly problem: string } {
+  if (input === '') return { problem: 'is empty: write the part before the "@", like info' };
+  if (input.trim() !== input) return { problem: 'has spaces around it: write it without them' };
+  const local = input.toLowerCase();
+  if (local.includes('@')) return { problem: 'holds an "@": write only the part before it, like info' };
+  if (local.length > LOCAL_MAX) return { problem: `is longer than ${LOCAL_MAX} characters` };
+  if (LOCAL_PART.test(local)) return { local };
+  if (/[^\x21-\x7e]/.test(local))
+    return {
+      problem:
+        'holds a space, a control or a non-ASCII character: use letters a-z, digits and . _ - + ' +
+        '(an international name is for the domain only)',
+    };
+  if (local.startsWith('.') || local.endsWith('.') || local.includes('..'))
+    return { problem: 'has a dot at its start or end, or two in a row: write dots only between other characters' };
+  return { problem: 'holds a character an address cannot hold unquoted: use letters a-z, digits and . _ - +' };
+}
+
+/**
+ * An address in comparison form (Address), or what is wrong with it as the end of a sentence
+ * about it: `is not an address: write one like info@example.com`, `has an invalid domain: ...`.
+ * Refused, never rewritten, but for case and the domain's IDN form.
+ */
+export function normalizeAddress(input: string): Address | { readonly problem: string } {
+  if (input.trim() === '') return { problem: `is empty: write an address like ${ADDRESS_EXAMPLE}` };
+  if (input.trim() !== input) return { problem: 'has spaces around it: write it without them' };
+  const at = input.lastIndexOf('@');
+  if (at < 0) return { problem: `has no "@": write a whole address like ${ADDRESS_EXAMPLE}` };
+  if (input.indexOf('@') !== at)
+    return { problem: `holds more than one "@": write one address like ${ADDRESS_EXAMPLE}` };
+  const local = normalizeLocalPart(input.slice(0, at));
+  if ('problem' in local) return { problem: `has a local part (before the "@") that ${local.problem}` };
+  const domain = normalizeDomain(input.slice(at + 1));
+  if ('problem' in domain) return { problem: `has a domain (after the "@") that ${domain.problem}` };
+  const address = `${local.local}@${domain.name}`;
+  if (address.length > ADDRESS_MAX) return { problem: `is longer than ${ADDRESS_MAX} characters` };
+  return { address, local: local.local, domain: domain.name };
+}
+
+/**
+ * An address as the panel holds it, in comparison form: normalised (normalizeAddress), or, for one
+ * the manifest would refuse, lowercased as it is (the panel has it: it must still be seen).
+ */
+export function addressOf(raw: string): string {
+  const normal = normalizeAddress(raw);
+  return 'address' in normal ? normal.address : raw.toLowerCase();
+}
+
+/** The domain of an address in comparison form (after its last "@"); '' when it has none. */
+export function domainOf(address: string): string {
+  const at = address.lastIndexOf('@');
+  return at < 0 ? '' : address.slice(at + 1);
+}
+
+/** The Unicode form of an address in comparison form: its domain decoded (`info@bücher.example`); the address itself when none. */
+export function unicodeAddress(address: string): string {
+  const at = address.lastIndexOf('@');
+  const domain = address.slice(at + 1);
+  if (at < 0 || !domain.includes('xn--')) return address;
+  const unicode = domainToUnicode(domain);
+  return unicode === '' ? address : `${address.slice(0, at)}@${unicode}`;
+}
+
+/**
+ * ` (info@bücher.example)` beside an address whose domain has a Unicode form, so people can read
+ * it; else ''. Data like the address (safeText).
+ */
+export function unicodeAddressForm(address: string): string {
+  const unicode = unicodeAddress(address);
+  return unicode === address ? '' : ` (${safeText(unicode)})`;
+}
+
+/** `"info@alice.example"`: an address in running text, as data. */
+export function addressText(address: string): string {
+  return quote(address);
+}
+
+/**
+ * The order addresses are listed in: by domain (labels read from the right, as domains are),
+ * then by local part. Code-unit comparison: the same everywhere.
+ */
+export function addressOrder(a: string, b: string): number {
+  const da = domainOf(a).split('.').reverse().join('.');
+  const db = domainOf(b).split('.').reverse().join('.');
+  return compare(da, db) || compare(a, b);
+}
+
+/**
+ * A list of addresses in comparison form, each once, in addressOrder: the form in which aliases
+ * and forwardings compare (their order and repeats never a difference).
+ */
+export function addressSet(addresses: readonly string[]): readonly string[] {
+  return [...new Set(addresses)].sort(addressOrder);
+}
+
+/** Whether two lists of addresses in comparison form hold the same addresses, order and repeats aside. */
+export function sameAddresses(a: readonly string[], b: readonly string[]): boolean {
+  const x = addressSet(a);
+  const y = addressSet(b);
+  return x.length === y.length && x.every((address, i) => address === y[i]);
+}
+
+/**
+ * The test of `prune.keep` patterns against addresses in comparison form: `*` any run of
+ * characters, `?` one, case-insensitive, the whole address (`info@*`, `*@alice.example`); an
+ * address is kept when a pattern matches it or its Unicode form.
+ */
+export function addressKeepMatcher(patterns: readonly string[]): (address: string) => boolean {
+  const matches = globMatcher(patterns);
+  return (address) => matches(address) || matches(unicodeAddress(address));
+}

@@ -1,0 +1,183 @@
+/**
+ * A mailbox as the panel holds it (`GET /emails`, `GET /emails/{id}`), read and checked. What
+ * public code shows of these records comes from API v1 and from list answers (docs/panel-api.md),
+ * so the reader takes every plausible variant: the v1 and v2 spellings of a field, the `_utf8`
+ * twins of the address, its aliases and forwardings (which must agree with the ASCII ones), ids
+ * and sizes as numeric strings, flags as panels send them (readFlag), lists as arrays of
+ * addresses or of objects holding one, or as text separated by commas; a field the record lacks
+ * is unknown (undefined), never a change. What it cannot read is a contract error naming the
+ * record and the field. Pure: no I/O.
+ */
+import { isRecord } from '../../util.js';
+import { flagReader, type FieldReader } from '../common.js';
+import { asRecord, contract, type RecordRead, shape, spelled } from '../panel-record.js';
+import { addressOf, addressSet, domainOf, unicodeAddress } from './address.js';
+
+/** A mailbox as read. Each managed field is undefined when the record does not carry it. */
+export interface LiveMailbox {
+  readonly id: number;
+  /** Its client's id; undefined when the record does not say (its domain's owner tells). */
+  readonly idUser: number | undefined;
+  /** `info@xn--bcher-kva.example`: lowercase ASCII (address.ts addressOf). */
+  readonly address: string;
+  /** `info@bücher.example`: the record's `email_utf8`, else the address with its domain decoded. */
+  readonly unicode: string;
+  /** '' when the panel holds none ("" or null). */
+  readonly description: string | undefined;
+  /** The quota in bytes, 0 unlimited (a negative `max_size` reads as 0, as hosting plans write -1). */
+  readonly maxSize: number | undefined;
+  readonly catchAll: boolean | undefined;
+  /** Whether forwarded mail is stored here too (`store_forwarded_emails`). */
+  readonly storeForwardedEmails: boolean | undefined;
+  /** Full addresses in comparison form, each once, in address order (address.ts addressSet). */
+  readonly aliases: readonly string[] | undefined;
+  readonly forwardings: readonly string[] | undefined;
+}
+
+/** The panel's path of the mailboxes' list, and of one by id. */
+export const MAILBOXES_PATH = '/emails';
+
+/**
+ * The spellings of each field: first the one API v1 code sends and the engine sends
+ * (docs/panel-api.md), then those a v2 answer may use instead (read when present, never sent;
+ * two that disagree are a contract error). None that could mean another unit or thing: no bare
+ * `quota`, which a panel may count in megabytes.
+ */
+export const MAILBOX_SPELLINGS = {
+  id: ['id'],
+  idUser: ['id_user', 'user_id', 'id_client'],
+  address: ['email', 'email_address', 'address'],
+  unicode: ['email_utf8', 'email_address_utf8', 'address_utf8'],
+  description: ['description'],
+  maxSize: ['max_size', 'max_size_bytes'],
+  catchAll: ['catch_all', 'is_catch_all', 'catchall'],
+  storeForwardedEmails: ['store_forwarded_emails', 'is_store_forwarded_emails', 'keep_forwarded_emails'],
+  aliases: ['aliases'],
+  forwardings: ['forwardings', 'forwards'],
+} as const;
+
+/** An id: a positive whole number, or one written as a string of digits. */
+const idReader: FieldReader<number> = (value) => {
+  const n = wholeNumber(value);
+  return n !== undefined && n > 0 ? { value: n } : { problem: 'a positive whole number' };
+};
+
+/** A size in bytes: a whole number or one as a string; negative (-1) is unlimited (0); null: unknown. */
+const sizeReader: FieldReader<number> = (value) => {
+  if (value === null) return { unreadable: 'null' };
+  const n = wholeNumber(value);
+  return n === undefined ? { problem: 'a whole number of bytes (0: unlimited)' } : { value: Math.max(0, n) };
+};
+
+/** A flag as panels send it; null: unknown. */
+const optionalFlag: FieldReader<boolean> = (value) => (value === null ? { unreadable: 'null' } : flagReader(value));
+
+/** Text; null is none (''). */
+const textReader: FieldReader<string> = (value) =>
+  value === null ? { value: '' } : typeof value === 'string' ? { value } : { problem: 'a string ("" or null: none)' };
+
+/** A whole number, or a string of digits (a sign allowed) that is one; undefined otherwise. */
+function wholeNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : undefined;
+  if (typeof value !== 'string' || !/^\s*-?\d+\s*$/.test(value)) return undefined;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** The keys of an object item of a list that hold its address (`{"id": 3, "email": "a@b"}`). */
+const ITEM_KEYS = ['email', 'address', 'alias', 'forwarding', 'destination', 'target'];
+
+/**
+ * A list of addresses under `key`: an array of strings or of objects holding one (ITEM_KEYS), or
+ * text separated by commas, semicolons or white space; null is none. An item without "@" is a
+ * local part of the mailbox's own domain (`domain`). Undefined: the record does not carry it.
+ */
+function addressList(r: Record<string, unknown>, key: string, domain: string, where: string): string[] | undefined {
+  const value = r[key];
+  if (value === undefined) return undefined;
+  if (value === null) return [];
+  const items: unknown[] = typeof value === 'string' ? value.split(/[\s,;]+/).filter((s) => s !== '') : [];
+  if (Array.isArray(value)) items.push(...(value as unknown[]));
+  else if (typeof value !== 'string')
+    throw contract(where, `"${key}" must be a list of addresses, got ${shape(value)}`);
+  return items.map((item, i) => {
+    const text = isRecord(item) ? ITEM_KEYS.map((k) => item[k]).find((v): v is string => typeof v === 'string') : item;
+    if (typeof text !== 'string' || text.trim() === '')
+      throw contract(where, `"${key}" item ${i + 1} must be an address, got ${shape(item)}`);
+    const trimmed = text.trim();
+    return addressOf(trimmed.includes('@') ? trimmed : `${trimmed}@${domain}`);
+  });
+}
+
+/**
+ * A list field with its `_utf8` twin (`aliases`, `aliases_utf8`): read from each the record
+ * carries, in comparison form; the two must hold the same addresses.
+ */
+function twinLists(
+  r: Record<string, unknown>,
+  keys: readonly string[],
+  domain: string,
+  where: string,
+): readonly string[] | undefined {
+  let found: { key: string; list: readonly string[] } | undefined;
+  for (const key of keys.flatMap((k) => [k, `${k}_utf8`])) {
+    const list = addressList(r, key, domain, where);
+    if (list === undefined) continue;
+    const set = addressSet(list);
+    if (found === undefined) found = { key, list: set };
+    else if (found.list.length !== set.length || found.list.some((a, i) => a !== set[i]))
+      throw contract(where, `"${found.key}" and "${key}" hold different addresses`);
+  }
+  return found?.list;
+}
+
+/**
+ * The address (lowercase ASCII) and its Unicode form, from the record's address fields and their
+ * `_utf8` twins: at least one, and all naming the same address.
+ */
+function readAddress(r: Record<string, unknown>, where: string): { address: string; unicode: string } {
+  const keys = [...MAILBOX_SPELLINGS.address, ...MAILBOX_SPELLINGS.unicode];
+  let found: { key: string; address: string } | undefined;
+  for (const key of keys) {
+    const value = r[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string' || value.trim() === '')
+      throw contract(where, `"${key}" must be an address, got ${shape(value)}`);
+    const address = addressOf(value.trim());
+    if (found === undefined) found = { key, address };
+    else if (found.address !== address) throw contract(where, `"${found.key}" and "${key}" name different addresses`);
+  }
+  if (found === undefined) throw contract(where, `"email" must be an address, got nothing`);
+  const twin = MAILBOX_SPELLINGS.unicode.map((k) => r[k]).find((v): v is string => typeof v === 'string');
+  return {
+    address: found.address,
+    unicode: twin === undefined ? unicodeAddress(found.address) : twin.trim().toLowerCase(),
+  };
+}
+
+/** One mailbox record (`where` names it in errors: `GET https://…/api/v2/emails`, item 3). */
+export function parseMailboxRecord(record: unknown, where: string): LiveMailbox {
+  const r = asRecord(record, where);
+  const id = spelled(r, MAILBOX_SPELLINGS.id, where, idReader);
+  if (id === undefined) throw contract(where, `"id" must be a positive whole number, got nothing`);
+  const { address, unicode } = readAddress(r, where);
+  const domain = domainOf(address);
+  return {
+    id,
+    idUser: spelled(r, MAILBOX_SPELLINGS.idUser, where, idReader),
+    address,
+    unicode,
+    description: spelled(r, MAILBOX_SPELLINGS.description, where, textReader),
+    maxSize: spelled(r, MAILBOX_SPELLINGS.maxSize, where, sizeReader),
+    catchAll: spelled(r, MAILBOX_SPELLINGS.catchAll, where, optionalFlag),
+    storeForwardedEmails: spelled(r, MAILBOX_SPELLINGS.storeForwardedEmails, where, optionalFlag),
+    aliases: twinLists(r, MAILBOX_SPELLINGS.aliases, domain, where),
+    forwardings: twinLists(r, MAILBOX_SPELLINGS.forwardings, domain, where),
+  };
+}
+
+/** A mailbox read by its id: `GET /emails/{id}`. */
+export const MAILBOX_RECORD: RecordRead<LiveMailbox> = {
+  path: (id) => `${MAILBOXES_PATH}/${id}`,
+  parse: parseMailboxRecord,
+};
