@@ -181,8 +181,8 @@ function bash(
  * A fake `npm` on PATH. `npm ci` and `npm run` (the action building its own checkout) log their
  * cwd and arguments to `$NPM_LOG.build` and do nothing: the action path the tests give is this
  * checkout, built by the tests' global setup. `npm install` logs its cwd and arguments to
- * `$NPM_LOG` and installs this checkout's build as the two bins under --prefix, as package.json's
- * "bin" names them.
+ * `$NPM_LOG` and "installs" this checkout's build under --prefix, where a global install puts
+ * the package (lib/node_modules/@panel-provision/cli, a link to it) and its bin.
  */
 const FAKE_NPM = `#!/bin/sh
 case "$1" in
@@ -191,10 +191,10 @@ esac
 { pwd; printf '%s\\n' "$@"; } > "$NPM_LOG"
 prefix=""; prev=""
 for a in "$@"; do [ "$prev" = "--prefix" ] && prefix="$a"; prev="$a"; done
-mkdir -p "$prefix/bin"
+mkdir -p "$prefix/bin" "$prefix/lib/node_modules/@panel-provision"
+ln -s "$PACKAGE_ROOT" "$prefix/lib/node_modules/@panel-provision/cli"
 printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "$NODE_BIN" "$PROVISION_BIN" > "$prefix/bin/provision"
-printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "$NODE_BIN" "$COMMENT_BIN" > "$prefix/bin/provision-pr-comment"
-chmod +x "$prefix/bin/provision" "$prefix/bin/provision-pr-comment"
+chmod +x "$prefix/bin/provision"
 `;
 
 /**
@@ -211,14 +211,14 @@ export async function fakeNpm(temp: string): Promise<{ env: Record<string, strin
   const npmLog = join(temp, 'npm.log');
   const root = join(import.meta.dirname, '..', '..');
   const { bin } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
-    bin: Record<'provision' | 'provision-pr-comment', string>;
+    bin: Record<'provision', string>;
   };
   const env = {
     PATH: `${fakeBin}:${process.env.PATH ?? ''}`,
     NPM_LOG: npmLog,
     NODE_BIN: process.execPath,
     PROVISION_BIN: join(root, bin.provision),
-    COMMENT_BIN: join(root, bin['provision-pr-comment']),
+    PACKAGE_ROOT: root,
   };
   return { env, npmLog };
 }

@@ -1,5 +1,7 @@
 /** What the action's tests share: action.yml parsed, the package, a workspace with a manifest, fake npm, a node spy. */
+import { execFile } from 'node:child_process';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { tempDir } from '../helpers/sim-http.js';
@@ -31,14 +33,34 @@ export async function setup(
   await mkdir(join(workspace, 'panel'), { recursive: true });
   await writeFile(join(workspace, 'panel', 'manifest.yaml'), manifest);
   const { env: npmEnv, npmLog } = await fakeNpm(temp);
+  await gitRemote(temp, workspace);
   const env = { ...npmEnv, GITHUB_API_URL: fake.url, GITHUB_REPOSITORY: 'acme/panel' };
   return {
     temp,
     workspace,
     npmLog,
     env,
-    github: { token: TOKEN, 'event.pull_request.number': pullRequest, action_path: ROOT },
+    github: {
+      token: TOKEN,
+      'event.pull_request.number': pullRequest,
+      'event.repository.private': 'true',
+      action_path: ROOT,
+    },
   };
+}
+
+const git = promisify(execFile);
+
+/**
+ * The workspace as actions/checkout leaves it: a git repository whose `origin` is "the same
+ * repository", here a bare one in `temp` (returned): the secrets branch is pushed there.
+ */
+export async function gitRemote(temp: string, workspace: string): Promise<string> {
+  const remote = join(temp, 'remote.git');
+  await git('git', ['init', '--quiet', '--bare', remote]);
+  await git('git', ['init', '--quiet', workspace]);
+  await git('git', ['-C', workspace, 'remote', 'add', 'origin', remote]);
+  return remote;
 }
 
 /** The pinned actions action.yml uses, by name (test/e2e/workflows.test.ts checks every pin's form). */
