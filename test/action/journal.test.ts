@@ -109,9 +109,9 @@ describe('the journal on its branch', () => {
     expect(told.out).toContain('the secrets branch is refused in a public repository');
     expect(told.out).toContain('secrets-store: artifact');
     const asked: string[] = [];
-    const api = (async (url: URL) => {
+    const api = ((url: URL) => {
       asked.push(url.pathname);
-      return new Response(JSON.stringify({ private: false, visibility: 'public' }), { status: 200 });
+      return Promise.resolve(new Response(JSON.stringify({ private: false, visibility: 'public' }), { status: 200 }));
     }) as unknown as typeof fetch;
     const unknown = await journal(
       ['fetch', '--file', file],
@@ -138,18 +138,20 @@ describe('the journal as an artifact', () => {
     const summary = join(temp, 'summary.md');
     await writeFile(output, '');
     await writeFile(summary, '');
-    const api = (async (url: URL) => {
+    const api = ((url: URL) => {
       expect(url.pathname).toBe('/repos/acme/panel/actions/artifacts');
       expect(url.searchParams.get('name')).toBe('secrets-eu');
-      return new Response(
-        JSON.stringify({
-          artifacts: [
-            { name: 'secrets-eu', expired: true, created_at: '2026-11-28T00:00:00Z', workflow_run: { id: 9 } },
-            { name: 'secrets-eu', expired: false, created_at: '2026-11-20T00:00:00Z', workflow_run: { id: 7 } },
-            { name: 'secrets-eu', expired: false, created_at: '2026-11-25T00:00:00Z', workflow_run: { id: 8 } },
-          ],
-        }),
-        { status: 200 },
+      return Promise.resolve(
+        new Response(
+          JSON.stringify({
+            artifacts: [
+              { name: 'secrets-eu', expired: true, created_at: '2026-11-28T00:00:00Z', workflow_run: { id: 9 } },
+              { name: 'secrets-eu', expired: false, created_at: '2026-11-20T00:00:00Z', workflow_run: { id: 7 } },
+              { name: 'secrets-eu', expired: false, created_at: '2026-11-25T00:00:00Z', workflow_run: { id: 8 } },
+            ],
+          }),
+          { status: 200 },
+        ),
       );
     }) as unknown as typeof fetch;
     const all = { ...env, PROVISION_REPOSITORY_PRIVATE: 'false', GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary };

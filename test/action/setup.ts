@@ -68,6 +68,9 @@ export const SETUP_NODE = action.runs.steps[0]!.uses!;
 export const UPLOAD = action.runs.steps.find(
   (step) => step.uses?.startsWith('actions/upload-artifact@') === true,
 )!.uses!;
+export const DOWNLOAD = action.runs.steps.find(
+  (step) => step.uses?.startsWith('actions/download-artifact@') === true,
+)!.uses!;
 
 export const CHANGES = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n';
 export const CONFLICT = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example, shop.alice.example]\n';
@@ -111,4 +114,14 @@ export async function spyNode(
           return { script, arg, vars: vars.split(' ').filter((v) => v !== '') };
         }),
   };
+}
+
+/** The provision step's name in action.yml. */
+export const RUN = 'provision ${{ inputs.command }}';
+
+/** The step of a run by its name (action.yml's step names are unique). */
+export function stepNamed<T extends { readonly name: string }>(r: { readonly steps: readonly T[] }, name: string): T {
+  const found = r.steps.find((step) => step.name === name);
+  if (found === undefined) throw new Error(`no step ${name}`);
+  return found;
 }
