@@ -94,7 +94,9 @@ async function journal(argv: readonly string[], env: Env, io: JournalIo, redacti
   if (!Number.isInteger(days) || days < 1 || days > 400)
     throw new ProvisionError('usage', 'the artifact-retention-days input must be a whole number of days, 1 to 400');
   if (store === 'artifact')
-    return command === 'fetch' ? fetchArtifact(name, file, env, io, redactions) : artifactNote(name, days, env);
+    return command === 'fetch'
+      ? fetchArtifact(name, file, env, io, redactions)
+      : artifactNote(name, file, days, env, io);
 
   if (!BRANCH.test(branch))
     throw new ProvisionError('usage', `the secrets-branch input ${JSON.stringify(branch)} is no branch name`);
@@ -211,12 +213,15 @@ async function fetchArtifact(
   return 0;
 }
 
-/** Artifact mode, after apply: the retention on the run's page. */
-async function artifactNote(name: string, days: number, env: Env): Promise<number> {
-  await summary(
-    env,
-    `The secrets journal is kept as the artifact \`${name}\` for ${days} days from this run: the next apply downloads it and keeps it again. If no apply runs within ${days} days, download it before then, or the passwords written ahead in it are lost.`,
-  );
+/** Artifact mode, after apply: the retention on the run's page (the upload is action.yml's step). */
+async function artifactNote(name: string, file: string, days: number, env: Env, io: JournalIo): Promise<number> {
+  if (!(await exists(file))) {
+    io.stdout.write('apply wrote no secrets journal: nothing to keep (an earlier artifact keeps its own expiry).\n');
+    return 0;
+  }
+  const line = `The secrets journal is kept as the artifact \`${name}\` for ${days} days from this run: the next apply downloads it and keeps it again. If no apply runs within ${days} days, download it before then, or the passwords written ahead in it are lost.`;
+  io.stdout.write(`${line.replace(/`/g, '')}\n`);
+  await summary(env, line);
   return 0;
 }
 

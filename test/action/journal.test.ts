@@ -160,6 +160,12 @@ describe('the journal as an artifact', () => {
     const fetched = await journal(['fetch', ...argv], all, api);
     expect(fetched.code, fetched.out).toBe(0);
     expect(await readFile(output, 'utf8')).toBe(`run-id=8\nfile=${file}\n`);
+    // Nothing written (no create): nothing to keep, the earlier artifact keeps its own expiry.
+    const none = await journal(['save', ...argv], all);
+    expect(none.out).toContain('nothing to keep');
+    expect(await readFile(summary, 'utf8')).toBe('');
+    await mkdir(join(temp, 'j'));
+    await writeFile(file, '{"n":1}\n', { mode: 0o600 });
     const saved = await journal(['save', ...argv], all);
     expect(saved.code, saved.out).toBe(0);
     expect(await readFile(summary, 'utf8')).toContain('kept as the artifact `secrets-eu` for 30 days');
