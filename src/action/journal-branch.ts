@@ -180,7 +180,9 @@ export async function saveJournal(
         throw new ProvisionError(
           'secrets',
           `git could not push the journal to ${at.branch}: ${at.redactions.redact(pushed.stderr.trim())}`,
-          { hint: 'the job needs permissions: contents: write (docs/ci.md)' },
+          {
+            hint: 'the job needs permissions: contents: write (docs/ci.md); the journal is kept as the artifact <secrets-name>-unpushed instead: push it to the branch by hand',
+          },
         );
     }
     throw new ProvisionError(

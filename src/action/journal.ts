@@ -121,6 +121,7 @@ async function journal(argv: readonly string[], env: Env, io: JournalIo, redacti
   }
   if (!(await exists(file))) {
     io.stdout.write('apply wrote no secrets journal: nothing to keep.\n');
+    await output(env, { kept: 'true' });
     return 0;
   }
   const saved = await saveJournal(
@@ -135,6 +136,7 @@ async function journal(argv: readonly string[], env: Env, io: JournalIo, redacti
       : `The secrets journal: \`${at.path}\` committed to the branch \`${branch}\` (${saved.commit.slice(0, 7)})${saved.retries > 0 ? `, after ${saved.retries} push(es) lost to another run and merged` : ''}; the passwords in it are encrypted to the recipient.`;
   io.stdout.write(`${line.replace(/`/g, '')}\n`);
   await summary(env, line);
+  await output(env, { kept: 'true' });
   return 0;
 }
 

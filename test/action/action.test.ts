@@ -52,6 +52,7 @@ describe('the action, run', () => {
       'Show the plan: success',
       'Keep the secrets journal: skipped',
       'Keep the encrypted passwords: skipped',
+      'Rescue the secrets journal: skipped',
       'Fail when provision failed: skipped',
     ]);
     expect(r.steps[0]!.with).toEqual({ 'node-version': '24', 'package-manager-cache': 'false' });
@@ -100,6 +101,7 @@ describe('the action, run', () => {
       'Show the plan: success',
       'Keep the secrets journal: skipped',
       'Keep the encrypted passwords: skipped',
+      'Rescue the secrets journal: skipped',
       'Fail when provision failed: failure',
     ]);
     expect(r.failed).toBe(true);
@@ -271,6 +273,11 @@ describe('action.yml', () => {
     expect(scripts).toContain('"$RUNNER_TEMP/panel-provision/bin/provision-pr-comment" --command');
     expect(
       steps.flatMap((step) => (step.uses === undefined ? [] : [step.uses.replace(/@[0-9a-f]{40}$/, '@<sha>')])),
-    ).toEqual(['actions/setup-node@<sha>', 'actions/download-artifact@<sha>', 'actions/upload-artifact@<sha>']);
+    ).toEqual([
+      'actions/setup-node@<sha>',
+      'actions/download-artifact@<sha>',
+      'actions/upload-artifact@<sha>',
+      'actions/upload-artifact@<sha>',
+    ]);
   });
 });

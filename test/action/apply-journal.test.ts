@@ -5,7 +5,7 @@
  * download of the newest artifact and its upload with the retention stated.
  */
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generateIdentity, identityToRecipient } from 'age-encryption';
@@ -46,6 +46,7 @@ describe('the action, apply and its secrets journal', () => {
       'Show the plan: skipped',
       'Keep the secrets journal: success',
       'Keep the encrypted passwords: skipped',
+      'Rescue the secrets journal: skipped',
       'Fail when provision failed: skipped',
     ]);
     expect(r.outputs['exit-code']).toBe('0');
@@ -68,6 +69,36 @@ describe('the action, apply and its secrets journal', () => {
       'The secrets journal: `panel-secrets-a.jsonl` committed to the branch `provision-secrets`',
     );
     for (const step of r.steps) expect(step.stdout + step.stderr).not.toContain(TOKEN);
+  });
+
+  it('a push the remote refuses fails the step, and the journal is rescued as an artifact instead', async () => {
+    const simulator = await sim();
+    const fake = await fakeGitHub();
+    const s = await setup(CHANGES, fake, '');
+    // The remote declines every push (a protected branch, a token that may not write).
+    const hook = join(s.temp, 'remote.git', 'hooks', 'pre-receive');
+    await writeFile(hook, '#!/bin/sh\necho "protected branch" >&2\nexit 1\n');
+    await chmod(hook, 0o755);
+    const r = await runComposite(
+      action,
+      {
+        command: 'apply',
+        manifest: 'panel/manifest.yaml',
+        url: simulator.url,
+        'api-key': API_KEY,
+        'secrets-recipient': await identityToRecipient(await generateIdentity()),
+      },
+      { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
+    );
+    expect(r.outputs['exit-code']).toBe('0');
+    expect(r.failed).toBe(true);
+    const keep = stepNamed(r, 'Keep the secrets journal');
+    expect(keep.outcome).toBe('failure');
+    expect(keep.stdout).toContain('::error title=panel-provision::git could not push the journal to provision-secrets');
+    const rescue = stepNamed(r, 'Rescue the secrets journal');
+    expect(rescue.uses).toBe(UPLOAD);
+    expect(rescue.with).toMatchObject({ name: 'panel-secrets-unpushed', path: r.outputs['secrets-file'] });
+    expect(await readFile(r.outputs['secrets-file']!, 'utf8')).toContain('"password_age"');
   });
 
   it('apply in a public repository: the branch is refused before apply, pointing to artifact mode; nothing sent', async () => {

@@ -48,6 +48,7 @@ describe('the action, plans without a key', () => {
       'Show the plan: skipped',
       'Keep the secrets journal: skipped',
       'Keep the encrypted passwords: skipped',
+      'Rescue the secrets journal: skipped',
       'Fail when provision failed: skipped',
     ]);
     expect(taken.failed).toBe(false);
