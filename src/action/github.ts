@@ -67,7 +67,7 @@ function hintFor(status: number): string | undefined {
 }
 
 /** One request to the API; the parsed JSON answer and its Link header. */
-async function call(
+export async function call(
   target: GitHubTarget,
   method: 'GET' | 'POST' | 'PATCH',
   url: URL,

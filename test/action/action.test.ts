@@ -6,15 +6,15 @@
  * promises (which input each step sees, actions pinned by commit). A clean checkout building
  * itself for real: checkout.test.ts.
  */
+import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generateIdentity, identityToRecipient } from 'age-encryption';
 import { describe, expect, it } from 'vitest';
 import { API_KEY } from '../helpers/cli.js';
 import { sim } from '../helpers/sim.js';
 import { runComposite } from './composite.js';
 import { fakeGitHub } from './fake-github.js';
-import { action, CHANGES, CONFLICT, pkg, ROOT, setup, SETUP_NODE, TOKEN, UPLOAD } from './setup.js';
+import { action, CHANGES, CONFLICT, pkg, ROOT, RUN, setup, SETUP_NODE, stepNamed, TOKEN } from './setup.js';
 
 describe('the action, run', () => {
   it("plan on a pull request: builds the action's own checkout, outside the work tree, plans, comments; exit 2 is a success", async () => {
@@ -44,15 +44,20 @@ describe('the action, run', () => {
     expect(r.steps.map((step) => `${step.name}: ${step.outcome}`)).toEqual([
       `${SETUP_NODE}: success`,
       'Install panel-provision: success',
+      'Fetch the secrets journal: skipped',
+      'Download the secrets journal: skipped',
       'provision ${{ inputs.command }}: success',
       'Comment on the pull request: success',
       'Summarise the apply: skipped',
+      'Show the plan: success',
+      'Keep the secrets journal: skipped',
       'Keep the encrypted passwords: skipped',
+      'Rescue the secrets journal: skipped',
       'Fail when provision failed: skipped',
     ]);
     expect(r.steps[0]!.with).toEqual({ 'node-version': '24', 'package-manager-cache': 'false' });
     // The whole plan in the log (the comment may be cut for length), from the saved plan.json.
-    expect(r.steps[2]!.stdout).toMatch(
+    expect(stepNamed(r, RUN).stdout).toMatch(
       /::group::The whole plan \(provision show\)\n[\s\S]*\+ POST \/clients \{"username":"alice"[\s\S]*\nPlan: 2 to create[^\n]*\n::endgroup::/,
     );
     expect(await readdir(join(r.outputs['plan-file']!, '..'))).toContain('plan.json');
@@ -89,62 +94,26 @@ describe('the action, run', () => {
       { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
     );
     expect(r.outputs['exit-code']).toBe('1');
-    expect(r.steps.slice(2).map((step) => `${step.name}: ${step.outcome}`)).toEqual([
+    expect(r.steps.slice(4).map((step) => `${step.name}: ${step.outcome}`)).toEqual([
       'provision ${{ inputs.command }}: success',
       'Comment on the pull request: success',
       'Summarise the apply: skipped',
+      'Show the plan: success',
+      'Keep the secrets journal: skipped',
       'Keep the encrypted passwords: skipped',
+      'Rescue the secrets journal: skipped',
       'Fail when provision failed: failure',
     ]);
     expect(r.failed).toBe(true);
     // The annotation on the manifest's line reaches the log (the runner reads it from there).
-    expect(r.steps[2]!.stderr).toMatch(
+    expect(stepNamed(r, RUN).stderr).toMatch(
       /::error file=panel\/manifest\.yaml,line=4,col=30::domain "shop\.alice\.example"/,
     );
     expect(fake.comments[0]!.body).toContain(':x: failed');
     expect(fake.comments[0]!.body).toContain('**Conflicts**');
-    expect(r.steps[6]!.stdout).toContain('::error title=panel-provision::provision ended with exit code 1');
-  });
-
-  it('apply on main: applies the saved plan, passwords encrypted to the recipient in the file the artifact keeps; no pull request, no comment', async () => {
-    const simulator = await sim();
-    const fake = await fakeGitHub();
-    const s = await setup(CHANGES, fake, '');
-    const recipient = await identityToRecipient(await generateIdentity());
-    const r = await runComposite(
-      action,
-      {
-        command: 'apply',
-        manifest: 'panel/manifest.yaml',
-        url: simulator.url,
-        'api-key': API_KEY,
-        'secrets-recipient': recipient,
-        'artifact-name': 'panel-secrets-a',
-        'apply-args': '--concurrency 2',
-      },
-      { temp: s.temp, workspace: s.workspace, github: s.github, env: s.env },
+    expect(stepNamed(r, 'Fail when provision failed').stdout).toContain(
+      '::error title=panel-provision::provision ended with exit code 1',
     );
-    expect(r.steps.map((step) => `${step.name}: ${step.outcome}`).slice(2)).toEqual([
-      'provision ${{ inputs.command }}: success',
-      'Comment on the pull request: success',
-      'Summarise the apply: success',
-      'Keep the encrypted passwords: success',
-      'Fail when provision failed: skipped',
-    ]);
-    expect(r.outputs['exit-code']).toBe('0');
-    expect(simulator.state.clientNamed('alice')).toBeDefined();
-    expect(r.steps[3]!.stdout).toContain('No pull request');
-    expect(fake.requests).toEqual([]);
-    const upload = r.steps[5]!;
-    expect(upload.uses).toBe(UPLOAD);
-    expect(upload.with).toMatchObject({
-      name: 'panel-secrets-a',
-      path: r.outputs['secrets-file'],
-      'if-no-files-found': 'ignore',
-    });
-    const secrets = await readFile(r.outputs['secrets-file']!, 'utf8');
-    expect(secrets).toContain('"password_age"');
-    expect(secrets).not.toMatch(/"password":/);
   });
 
   it('apply with an empty recipient refuses before sending anything, and the step fails', async () => {
@@ -158,7 +127,7 @@ describe('the action, run', () => {
     );
     expect(r.outputs['exit-code']).toBe('1');
     expect(r.failed).toBe(true);
-    expect(r.steps[2]!.stderr).toMatch(/error: [^\n]*recipient/i);
+    expect(stepNamed(r, RUN).stderr).toMatch(/error: [^\n]*recipient/i);
     expect(simulator.requests.filter((q) => q.method !== 'GET')).toEqual([]);
     const secretsDir = await readdir(r.outputs['plan-file']!.replace(/\/plan\.md$/, ''));
     expect(secretsDir).not.toContain('secrets.jsonl');
@@ -220,19 +189,23 @@ describe('action.yml', () => {
   const byName = (name: string): (typeof steps)[number] =>
     steps.find((step) => step.name === name) ?? expect.fail(`no step ${name}`);
 
-  it("is a composite action that runs its own build unless a version is given; the bins it calls are the package's", () => {
+  it('is a composite action that runs its own build unless a version is given; it calls its scripts by their path in the package', () => {
     expect(action.runs.using).toBe('composite');
     expect(pkg.name).toBe('@panel-provision/cli');
     expect(action.inputs.version!.default).toBe('');
     const install = byName('Install panel-provision');
     expect(install.env).toMatchObject({ VERSION: '${{ inputs.version }}', ACTION_PATH: '${{ github.action_path }}' });
-    expect(install.run).toContain('"provision:bundle/bin.js" "provision-pr-comment:dist/action/pr-comment.js"');
+    // Whatever package.json's bin says: the comment and journal scripts are called by path, from
+    // the action's own build or from the installed package (lib/node_modules/@panel-provision/cli).
+    expect(install.run).toContain(
+      '"provision:bundle/bin.js" "provision-pr-comment:dist/action/pr-comment.js" "provision-journal:dist/action/journal-main.js"',
+    );
+    expect(install.run).toContain('package="$prefix/lib/node_modules/@panel-provision/cli"');
     expect(pkg.bin.provision).toBe('bundle/bin.js');
     // The comment script is internal: no bin of a global install; the action runs it by its path.
     expect(Object.keys(pkg.bin)).toEqual(['provision']);
-    expect(install.run).toContain(
-      '"$prefix/lib/node_modules/@panel-provision/cli/dist/action/pr-comment.js" > "$prefix/bin/provision-pr-comment"',
-    );
+    for (const script of ['bundle/bin.js', 'dist/action/pr-comment.js', 'dist/action/journal-main.js'])
+      expect(existsSync(join(ROOT, script)), script).toBe(true);
   });
 
   it('every input and output says what it is; the required ones have no default; url and api-key are optional, empty by default', () => {
@@ -260,7 +233,7 @@ describe('action.yml', () => {
   });
 
   it('each command-specific input reaches the provision step only; a snapshot posts no comment; the step fails on a failed snapshot', () => {
-    for (const input of ['plan-args', 'apply-args', 'snapshot-args', 'secrets-recipient'])
+    for (const input of ['plan-args', 'apply-args', 'snapshot-args', 'secrets-recipient', 'saved-plan'])
       for (const step of steps)
         expect(JSON.stringify(step.env ?? {}).includes(`inputs.${input} `), `${input} in ${step.name}`).toBe(
           step.id === 'run',
@@ -272,11 +245,15 @@ describe('action.yml', () => {
     expect(byName('Fail when provision failed').if).toBe("always() && steps.run.outputs.ok == 'false'");
   });
 
-  it('the panel key reaches the provision step only, the GitHub token the comment step only; no expression is pasted into a script', () => {
+  it('the panel key reaches the provision step only, the GitHub token the comment and journal steps only; no expression is pasted into a script', () => {
     for (const step of steps) {
       const env = JSON.stringify(step.env ?? {});
       expect(env.includes('inputs.api-key'), step.name).toBe(step.id === 'run');
-      expect(env.includes('inputs.github-token'), step.name).toBe(step.name === 'Comment on the pull request');
+      expect(env.includes('inputs.github-token'), step.name).toBe(
+        ['Comment on the pull request', 'Fetch the secrets journal', 'Keep the secrets journal'].includes(
+          step.name ?? '',
+        ),
+      );
       if (step.run !== undefined) {
         expect(step.run, step.name).not.toContain('${{');
         expect(step.shell, step.name).toBe('bash');
@@ -298,6 +275,11 @@ describe('action.yml', () => {
     expect(scripts).toContain('"$RUNNER_TEMP/panel-provision/bin/provision-pr-comment" --command');
     expect(
       steps.flatMap((step) => (step.uses === undefined ? [] : [step.uses.replace(/@[0-9a-f]{40}$/, '@<sha>')])),
-    ).toEqual(['actions/setup-node@<sha>', 'actions/upload-artifact@<sha>']);
+    ).toEqual([
+      'actions/setup-node@<sha>',
+      'actions/download-artifact@<sha>',
+      'actions/upload-artifact@<sha>',
+      'actions/upload-artifact@<sha>',
+    ]);
   });
 });

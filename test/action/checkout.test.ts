@@ -17,6 +17,7 @@ import { API_KEY } from '../helpers/cli.js';
 import { sim } from '../helpers/sim.js';
 import { tempDir } from '../helpers/sim-http.js';
 import { type ActionFile, runComposite } from './composite.js';
+import { gitRemote } from './setup.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const exec = promisify(execFile);
@@ -52,6 +53,7 @@ describe('the action from a clean checkout of this repository', () => {
       );
       const runnerTemp = join(temp, 'runner');
       await mkdir(runnerTemp);
+      await gitRemote(temp, workspace);
       const summary = join(temp, 'summary.md');
       await writeFile(summary, '');
       const offline = {
@@ -77,7 +79,12 @@ describe('the action from a clean checkout of this repository', () => {
         {
           temp: runnerTemp,
           workspace,
-          github: { token: 'ghs_FAKEtoken0123456789', 'event.pull_request.number': '', action_path: checkout },
+          github: {
+            token: 'ghs_FAKEtoken0123456789',
+            'event.pull_request.number': '',
+            'event.repository.private': 'true',
+            action_path: checkout,
+          },
           env: { ...env, ...offline, GITHUB_STEP_SUMMARY: summary },
         },
       );
@@ -92,6 +99,9 @@ describe('the action from a clean checkout of this repository', () => {
       expect(await readFile(join(bins, 'provision'), 'utf8')).toContain(join(checkout, 'bundle', 'bin.js'));
       expect(await readFile(join(bins, 'provision-pr-comment'), 'utf8')).toContain(
         join(checkout, 'dist', 'action', 'pr-comment.js'),
+      );
+      expect(await readFile(join(bins, 'provision-journal'), 'utf8')).toContain(
+        join(checkout, 'dist', 'action', 'journal-main.js'),
       );
       expect(await exists(join(runnerTemp, 'panel-provision', 'lib'))).toBe(false);
 

@@ -181,9 +181,8 @@ function bash(
  * A fake `npm` on PATH. `npm ci` and `npm run` (the action building its own checkout) log their
  * cwd and arguments to `$NPM_LOG.build` and do nothing: the action path the tests give is this
  * checkout, built by the tests' global setup. `npm install` logs its cwd and arguments to
- * `$NPM_LOG` and installs this checkout's build under --prefix as npm lays a global install out:
- * the package in lib/node_modules (a link to this checkout), and the one bin package.json's "bin"
- * names (the comment script is no bin: the action runs it by its path in the package).
+ * `$NPM_LOG` and "installs" this checkout's build under --prefix, where a global install puts
+ * the package (lib/node_modules/@panel-provision/cli, a link to it) and its bin.
  */
 const FAKE_NPM = `#!/bin/sh
 case "$1" in
@@ -192,11 +191,10 @@ esac
 { pwd; printf '%s\\n' "$@"; } > "$NPM_LOG"
 prefix=""; prev=""
 for a in "$@"; do [ "$prev" = "--prefix" ] && prefix="$a"; prev="$a"; done
-mkdir -p "$prefix/bin"
+mkdir -p "$prefix/bin" "$prefix/lib/node_modules/@panel-provision"
+ln -s "$PACKAGE_ROOT" "$prefix/lib/node_modules/@panel-provision/cli"
 printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "$NODE_BIN" "$PROVISION_BIN" > "$prefix/bin/provision"
 chmod +x "$prefix/bin/provision"
-mkdir -p "$prefix/lib/node_modules/@panel-provision"
-ln -s "$PACKAGE_ROOT" "$prefix/lib/node_modules/@panel-provision/cli"
 `;
 
 /**

@@ -1,7 +1,7 @@
 /**
  * A fake GitHub REST API on loopback, enough for the sticky comment: a pull request's comments
  * listed in pages (Link: rel="next", on GitHub's `/repositories/{id}/…` form as the real one
- * answers), created, and updated. It records every request with its Authorization header, and
+ * answers), created, and updated; and the repository's artifacts listed by name. It records every request with its Authorization header, and
  * can be told to answer an error to a method.
  */
 import { createServer, type IncomingMessage } from 'node:http';
@@ -34,6 +34,8 @@ export interface FakeGitHub {
   nextOrigin: string | undefined;
   /** Adds a comment as `login` (default the workflow token's bot). */
   add(body: string, login?: string): FakeComment;
+  /** The repository's artifacts (`GET …/actions/artifacts`, filtered by `name`): the secrets journal's artifact mode. */
+  artifacts: { name: string; expired: boolean; created_at: string; workflow_run: { id: number } }[];
 }
 
 const REPO = 'acme/panel';
@@ -49,6 +51,7 @@ export async function fakeGitHub(): Promise<FakeGitHub> {
     pageSize: 2,
     fail: undefined,
     nextOrigin: undefined,
+    artifacts: [],
     add(body, login = 'github-actions[bot]') {
       const id = nextId++;
       const comment = {
@@ -83,7 +86,11 @@ export async function fakeGitHub(): Promise<FakeGitHub> {
       }
       const list = /^\/api\/(?:repos\/acme\/panel|repositories\/4242)\/issues\/7\/comments$/.exec(url.pathname);
       const one = /^\/api\/repos\/acme\/panel\/issues\/comments\/(\d+)$/.exec(url.pathname);
-      if (list !== null && req.method === 'GET') {
+      if (url.pathname === '/api/repos/acme/panel/actions/artifacts' && req.method === 'GET') {
+        const name = url.searchParams.get('name');
+        const artifacts = fake.artifacts.filter((a) => name === null || a.name === name);
+        send(200, { total_count: artifacts.length, artifacts });
+      } else if (list !== null && req.method === 'GET') {
         const page = Number(url.searchParams.get('page') ?? '1');
         const items = fake.comments.slice((page - 1) * fake.pageSize, page * fake.pageSize);
         const more = page * fake.pageSize < fake.comments.length;

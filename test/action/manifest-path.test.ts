@@ -10,7 +10,7 @@ import { API_KEY } from '../helpers/cli.js';
 import { sim } from '../helpers/sim.js';
 import { runComposite } from './composite.js';
 import { fakeGitHub } from './fake-github.js';
-import { action, CHANGES, setup } from './setup.js';
+import { action, CHANGES, RUN, setup, stepNamed } from './setup.js';
 
 /** The action run on `manifest`, which it must refuse before provision runs: the log's annotation and the comment say `why`. */
 async function expectRefused(
@@ -30,7 +30,7 @@ async function expectRefused(
   );
   expect(r.outputs['exit-code'], manifest).toBe('1');
   expect(r.failed).toBe(true);
-  expect(r.steps[2]!.stdout).toContain(`::error title=panel-provision::${why.annotation}`);
+  expect(stepNamed(r, RUN).stdout).toContain(`::error title=panel-provision::${why.annotation}`);
   expect(fake.comments.at(-1)!.body).toContain(`error: ${why.comment}`);
 }
 
@@ -109,7 +109,7 @@ describe('the action, its manifest input', () => {
     const simulator = await sim();
     const fake = await fakeGitHub();
     const s = await setup(CHANGES, fake, '7');
-    await mkdir(join(s.workspace, '.git'));
+    // setup() made the workspace a git repository (its .git marks the repository's root).
     await mkdir(join(s.workspace, 'parts'));
     await writeFile(join(s.workspace, 'parts', 'b.yaml'), 'version: 1\nclients:\n  - username: bob\n');
     await symlink('../panel/manifest.yaml', join(s.workspace, 'parts', 'a.yaml'));

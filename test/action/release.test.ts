@@ -147,3 +147,30 @@ describe('the release workflow', () => {
     ]);
   });
 });
+
+describe("the project's own tests workflow", () => {
+  const test = parse(readFileSync(join(ROOT, '.github', 'workflows', 'test.yml'), 'utf8')) as {
+    on: Record<string, unknown>;
+    permissions: Record<string, string>;
+    jobs: Record<string, Job & { strategy: { matrix: { node: number[] } } }>;
+  };
+
+  it("runs the README's test command on pull requests and pushes, on Node 20 and 22, then a dry run of npm publish", () => {
+    expect(Object.keys(test.on).sort()).toEqual(['pull_request', 'push']);
+    expect(test.permissions).toEqual({ contents: 'read' });
+    const job = test.jobs.test!;
+    expect(job.strategy.matrix.node).toEqual([20, 22]);
+    const runs = job.steps.map((step) => step.run ?? step.uses?.split('@')[0]);
+    expect(runs).toEqual([
+      'actions/checkout',
+      'actions/setup-node',
+      'npm ci --no-audit --no-fund',
+      'npm test',
+      'npm publish --dry-run --access public',
+    ]);
+    expect(job.steps[1]!.with).toMatchObject({ 'node-version': '${{ matrix.node }}', 'package-manager-cache': false });
+    expect(JSON.stringify(test)).not.toContain('secrets.');
+    // The README's test command is the one this runs.
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toMatch(/## Run the tests[^\n]*\n+```sh\nnpm test\n```/);
+  });
+});

@@ -1,5 +1,7 @@
 /** What the action's tests share: action.yml parsed, the package, a workspace with a manifest, fake npm, a node spy. */
+import { execFile } from 'node:child_process';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { tempDir } from '../helpers/sim-http.js';
@@ -31,20 +33,43 @@ export async function setup(
   await mkdir(join(workspace, 'panel'), { recursive: true });
   await writeFile(join(workspace, 'panel', 'manifest.yaml'), manifest);
   const { env: npmEnv, npmLog } = await fakeNpm(temp);
+  await gitRemote(temp, workspace);
   const env = { ...npmEnv, GITHUB_API_URL: fake.url, GITHUB_REPOSITORY: 'acme/panel' };
   return {
     temp,
     workspace,
     npmLog,
     env,
-    github: { token: TOKEN, 'event.pull_request.number': pullRequest, action_path: ROOT },
+    github: {
+      token: TOKEN,
+      'event.pull_request.number': pullRequest,
+      'event.repository.private': 'true',
+      action_path: ROOT,
+    },
   };
+}
+
+const git = promisify(execFile);
+
+/**
+ * The workspace as actions/checkout leaves it: a git repository whose `origin` is "the same
+ * repository", here a bare one in `temp` (returned): the secrets branch is pushed there.
+ */
+export async function gitRemote(temp: string, workspace: string): Promise<string> {
+  const remote = join(temp, 'remote.git');
+  await git('git', ['init', '--quiet', '--bare', remote]);
+  await git('git', ['init', '--quiet', workspace]);
+  await git('git', ['-C', workspace, 'remote', 'add', 'origin', remote]);
+  return remote;
 }
 
 /** The pinned actions action.yml uses, by name (test/e2e/workflows.test.ts checks every pin's form). */
 export const SETUP_NODE = action.runs.steps[0]!.uses!;
 export const UPLOAD = action.runs.steps.find(
   (step) => step.uses?.startsWith('actions/upload-artifact@') === true,
+)!.uses!;
+export const DOWNLOAD = action.runs.steps.find(
+  (step) => step.uses?.startsWith('actions/download-artifact@') === true,
 )!.uses!;
 
 export const CHANGES = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n';
@@ -89,4 +114,14 @@ export async function spyNode(
           return { script, arg, vars: vars.split(' ').filter((v) => v !== '') };
         }),
   };
+}
+
+/** The provision step's name in action.yml. */
+export const RUN = 'provision ${{ inputs.command }}';
+
+/** The step of a run by its name (action.yml's step names are unique). */
+export function stepNamed<T extends { readonly name: string }>(r: { readonly steps: readonly T[] }, name: string): T {
+  const found = r.steps.find((step) => step.name === name);
+  if (found === undefined) throw new Error(`no step ${name}`);
+  return found;
 }

@@ -13,7 +13,7 @@ import { API_KEY } from '../helpers/cli.js';
 import { sim } from '../helpers/sim.js';
 import { runComposite } from './composite.js';
 import { fakeGitHub } from './fake-github.js';
-import { action, ROOT, setup, spyNode, TOKEN } from './setup.js';
+import { action, ROOT, RUN, setup, spyNode, stepNamed, TOKEN } from './setup.js';
 
 const ALICE = 'version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n';
 const BOB =
@@ -40,10 +40,15 @@ describe('the action, plans without a key', () => {
       { temp: s.temp, workspace: s.workspace, github: s.github, env: spy.env },
     );
     expect(taken.steps.slice(2).map((step) => `${step.name}: ${step.outcome}`)).toEqual([
+      'Fetch the secrets journal: skipped',
+      'Download the secrets journal: skipped',
       'provision ${{ inputs.command }}: success',
       'Comment on the pull request: skipped',
       'Summarise the apply: skipped',
+      'Show the plan: skipped',
+      'Keep the secrets journal: skipped',
       'Keep the encrypted passwords: skipped',
+      'Rescue the secrets journal: skipped',
       'Fail when provision failed: skipped',
     ]);
     expect(taken.failed).toBe(false);
@@ -84,7 +89,7 @@ describe('the action, plans without a key', () => {
     expect(fake.comments[0]!.body).toContain('Planned against the snapshot');
     // `show` names the snapshot's panel: with no url secret to mask it, the action masks it.
     const origin = new URL(simulator.url).origin;
-    const provisionStep = planned.steps[2]!;
+    const provisionStep = stepNamed(planned, RUN);
     expect(provisionStep.stdout).toContain(`::add-mask::${origin}\n::group::The whole plan (provision show)`);
     for (const step of planned.steps) expect(step.stdout + step.stderr).not.toContain(API_KEY);
 
@@ -95,7 +100,7 @@ describe('the action, plans without a key', () => {
       { temp: pr.temp, workspace: pr.workspace, github: pr.github, env: pr.env },
     );
     expect(live.outputs['exit-code']).toBe('2');
-    expect(live.steps[2]!.stdout).not.toContain('::add-mask::');
+    expect(stepNamed(live, RUN).stdout).not.toContain('::add-mask::');
     const [fromSnapshot, fromPanel] = [
       await savedPlan(planned.outputs['plan-file']!),
       await savedPlan(live.outputs['plan-file']!),
@@ -134,7 +139,7 @@ describe('the action, plans without a key', () => {
       expect(r.failed, what).toBe(true);
       expect(r.outputs['exit-code'], what).toBe('1');
       expect(r.outputs['snapshot-file'], what).toBe('');
-      expect(r.steps[2]!.stdout, what).toContain(`::error title=panel-provision::${annotation}`);
+      expect(stepNamed(r, RUN).stdout, what).toContain(`::error title=panel-provision::${annotation}`);
       expect(r.steps.at(-1)!.outcome, what).toBe('failure');
       // provision never ran: only the install step's `provision --version`.
       expect(
@@ -164,8 +169,8 @@ describe('the action, plans without a key', () => {
     expect(refused.failed).toBe(true);
     expect(refused.outputs['exit-code']).toBe('1');
     expect(refused.outputs['snapshot-file']).toBe('');
-    expect(refused.steps[2]!.stderr).toMatch(/error: GET \/api\/v2\/ping: 401/);
-    expect(refused.steps[3]!.outcome).toBe('skipped');
+    expect(stepNamed(refused, RUN).stderr).toMatch(/error: GET \/api\/v2\/ping: 401/);
+    expect(stepNamed(refused, 'Comment on the pull request').outcome).toBe('skipped');
     expect(refused.steps.at(-1)!.stdout).toContain('provision ended with exit code 1');
     expect(fake.requests).toEqual([]);
 

@@ -15,6 +15,7 @@ import { API_KEY } from '../helpers/cli.js';
 import { sim } from '../helpers/sim.js';
 import { tempDir } from '../helpers/sim-http.js';
 import { type ActionFile, fakeNpm, runComposite } from './composite.js';
+import { gitRemote } from './setup.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as ActionFile;
@@ -178,6 +179,7 @@ describe('the action, apply', () => {
       'version: 1\nclients:\n  - username: alice\n    domains: [alice.example]\n',
     );
     const { env } = await fakeNpm(temp);
+    await gitRemote(temp, workspace);
     const summary = join(temp, 'summary.md');
     await writeFile(summary, '');
     const identity = await generateIdentity();
@@ -194,7 +196,12 @@ describe('the action, apply', () => {
       {
         temp,
         workspace,
-        github: { token: 'ghs_FAKEtoken0123456789', 'event.pull_request.number': '', action_path: ROOT },
+        github: {
+          token: 'ghs_FAKEtoken0123456789',
+          'event.pull_request.number': '',
+          'event.repository.private': 'true',
+          action_path: ROOT,
+        },
         env: { ...env, GITHUB_STEP_SUMMARY: summary },
       },
     );
@@ -203,6 +210,8 @@ describe('the action, apply', () => {
     const page = await readFile(summary, 'utf8');
     // Only the action's own page: provision itself wrote none in the apply step.
     expect(page.match(/\*\*Apply of /g)).toHaveLength(1);
+    // Then the journal's line: where the passwords were kept.
+    expect(page).toContain('The secrets journal: `panel-secrets.jsonl` committed to the branch `provision-secrets`');
     expect(page.match(/### panel-provision plan/g)).toHaveLength(1);
     expect(page).not.toContain('**Apply: ');
     expect(page).toMatch(/^### \*\*Apply of <code>panel\/manifest\.yaml<\/code>\*\*: :x: failed \(exit 1\)/);

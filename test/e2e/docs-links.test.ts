@@ -1,7 +1,7 @@
 /**
  * The README and docs/*.md as a reader meets them: every relative link names a file or folder
  * of the repository, and every `#anchor` a heading of its target (GitHub's slugs); every YAML
- * manifest shown in them validates; the README opens with its two set-up commands and stays a
+ * manifest shown in them validates; the README opens with Install, then its two set-up commands, and stays a
  * front door (issue 24, item 7: shorter than the 7,000 words it had).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { parseManifest } from '../../src/manifest/index.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DOCS = [
   'README.md',
+  'RELEASING.md',
   ...readdirSync(join(ROOT, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
@@ -103,10 +104,13 @@ describe('README.md and docs/*.md', () => {
     }
   });
 
-  it('the README opens with its two set-up commands, and stays a front door', () => {
+  it('the README opens with how to install, then its two set-up commands, and stays a front door', () => {
     const readme = read('README.md');
     const sections = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
-    expect(sections.slice(0, 2)).toEqual(['Try it (one command)', 'Run the tests (one command)']);
+    expect(sections.slice(0, 3)).toEqual(['Install', 'Try it (one command)', 'Run the tests (one command)']);
+    // Install before the test command; the npm line is marked for after the first release.
+    expect(readme.indexOf('## Install')).toBeLessThan(readme.indexOf('```sh\nnpm test\n```'));
+    expect(readme).toMatch(/\*\*After the first release\*\*[^#]*npm install --save-dev @panel-provision\/cli/);
     expect(readme).toMatch(/## Try it \(one command\)[^#]*```sh\nnpm ci && npm run demo\n```/);
     expect(readme.split(/\s+/).filter(Boolean).length).toBeLessThan(3500);
   });

