@@ -11,6 +11,7 @@ import { findClient, findClientById } from '../panel/read.js';
 import type { Live } from '../panel/types.js';
 import { SECRET_KINDS } from '../secrets/kinds.js';
 import type { ExistingSecret, LookedUp } from '../secrets/recovery.js';
+import { liveClients } from '../kinds/index.js';
 
 /** A thing as a look-up finds it: the panel's id of it is all the secrets code needs. */
 export interface FoundSecret {
@@ -32,7 +33,7 @@ export interface SecretLookups {
 export const SECRET_LOOKUPS: { readonly [K in SecretKindName]: SecretLookups } = {
   // readLive reads every client, whatever --clients says (the scope filters the plan).
   client: {
-    inLive: (live) => live.clients.map((c) => ({ name: c.username, id: c.id })),
+    inLive: (live) => liveClients(live).map((c) => ({ name: c.username, id: c.id })),
     find: findClient,
     findById: findClientById,
   },

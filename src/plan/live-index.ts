@@ -13,8 +13,7 @@ import type { HostingPlanFactIndex } from '../kinds/hosting-plan.js';
 import type { LiveHostingPlan } from '../kinds/common.js';
 import type { Live, LiveClient, LiveDomain } from '../panel/types.js';
 import { compare } from '../util.js';
-
-const NO_ZONES: ReadonlyMap<string, LiveZone> = new Map();
+import { liveClients, liveDomains, liveDomainsComplete, liveHostingPlans, liveZones } from '../kinds/index.js';
 
 export class LiveIndex implements ClientFactIndex, DomainFactIndex, ZoneFactIndex, HostingPlanFactIndex {
   readonly live: Live;
@@ -31,30 +30,30 @@ export class LiveIndex implements ClientFactIndex, DomainFactIndex, ZoneFactInde
 
   constructor(live: Live) {
     this.live = live;
-    this.complete = live.domainsComplete;
+    this.complete = liveDomainsComplete(live);
   }
 
   /** The panel's hosting plans by name. */
   get plansByName(): ReadonlyMap<string, LiveHostingPlan> {
-    this.planNames ??= new Map(this.live.hostingPlans.map((p) => [p.name, p]));
+    this.planNames ??= new Map(liveHostingPlans(this.live).map((p) => [p.name, p]));
     return this.planNames;
   }
 
   /** The clients, as a plan's facts tell who is on it. */
-  get clientList(): Live['clients'] {
-    return this.live.clients;
+  get clientList(): readonly LiveClient[] {
+    return liveClients(this.live);
   }
 
   /** The zones read, by domain name (none when the plan manages no DNS). */
   get zones(): ReadonlyMap<string, LiveZone> {
-    return this.live.zones ?? NO_ZONES;
+    return liveZones(this.live);
   }
 
   /** The clients by username. */
   get clients(): ReadonlyMap<string, LiveClient> {
     if (this.byUsername === undefined) {
       this.byUsername = new Map();
-      for (const c of this.live.clients) this.byUsername.set(c.username, c);
+      for (const c of liveClients(this.live)) this.byUsername.set(c.username, c);
     }
     return this.byUsername;
   }
@@ -63,7 +62,7 @@ export class LiveIndex implements ClientFactIndex, DomainFactIndex, ZoneFactInde
   get domains(): ReadonlyMap<string, LiveDomain> {
     if (this.byName === undefined) {
       this.byName = new Map();
-      for (const d of this.live.domains) this.byName.set(d.name, d);
+      for (const d of liveDomains(this.live)) this.byName.set(d.name, d);
     }
     return this.byName;
   }
@@ -72,14 +71,14 @@ export class LiveIndex implements ClientFactIndex, DomainFactIndex, ZoneFactInde
   get usernames(): ReadonlyMap<number, string> {
     if (this.byId === undefined) {
       this.byId = new Map();
-      for (const c of this.live.clients) this.byId.set(c.id, c.username);
+      for (const c of liveClients(this.live)) this.byId.set(c.id, c.username);
     }
     return this.byId;
   }
 
   /** The hosting plans, as a managed field's value is compared and printed by. */
   get plans(): HostingPlans {
-    this.hostingPlans ??= hostingPlans(this.live.hostingPlans);
+    this.hostingPlans ??= hostingPlans(liveHostingPlans(this.live));
     return this.hostingPlans;
   }
 
@@ -97,7 +96,7 @@ export class LiveIndex implements ClientFactIndex, DomainFactIndex, ZoneFactInde
   private owners(): ReadonlyMap<number, readonly LiveDomain[]> {
     if (this.byOwner === undefined) {
       this.byOwner = new Map();
-      for (const domain of this.live.domains) {
+      for (const domain of liveDomains(this.live)) {
         const owned = this.byOwner.get(domain.idUser);
         if (owned === undefined) this.byOwner.set(domain.idUser, [domain]);
         else owned.push(domain);

@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LiveIndex } from '../../src/plan/live-index.js';
-import type { Live } from '../../src/panel/types.js';
 import { live } from '../helpers/builders.js';
 
 const LIVE = live(
@@ -49,19 +48,18 @@ describe('the live index', () => {
 
   it('builds each part on first use: asking for clients reads no domain and no plan', () => {
     const read: string[] = [];
-    const watched: Record<string, unknown> = { ...LIVE };
-    const lazy = new LiveIndex(
-      new Proxy(watched, {
+    const watch = <T extends object>(part: T, prefix: string): T =>
+      new Proxy(part, {
         get(target, key) {
-          if (typeof key === 'string') read.push(key);
-          return target[key as string];
+          if (typeof key === 'string') read.push(prefix + key);
+          return target[key as keyof T];
         },
-      }) as unknown as Live,
-    );
-    expect(read).toEqual(['domainsComplete']);
+      });
+    const lazy = new LiveIndex(watch({ ...LIVE, domain: watch(LIVE.domain, 'domain.') }, ''));
+    expect(read).toEqual(['domain', 'domain.complete']);
     expect(lazy.clients.size).toBe(2);
-    expect(read).toEqual(['domainsComplete', 'clients']);
+    expect(read).toEqual(['domain', 'domain.complete', 'client']);
     expect(lazy.domainsOf(8)).toHaveLength(1);
-    expect(read).toEqual(['domainsComplete', 'clients', 'domains']);
+    expect(read).toEqual(['domain', 'domain.complete', 'client', 'domain', 'domain.records']);
   });
 });
