@@ -286,8 +286,9 @@ export type SecretKindName = 'client';
 /**
  * What the secrets code needs of a kind that has a password: how its create carries one made
  * here, how a new one is set, and which names `secrets reset` takes. The look-ups (in the panel
- * read, by name, by id) are the stage's (they read the panel): src/apply/secret-lookups.ts; a
- * kind the panel read does not hold whole is never judged gone by the journal's repairs.
+ * read, by name, by id) are its list read's (`read.lookUps`, ./read.ts KindLookUps), through the
+ * reader src/apply/secret-lookups.ts hands in; a kind the panel read does not hold whole is never
+ * judged gone by the journal's repairs.
  * `--clients` decides for a client by its username; a thing of another kind is outside every
  * scope (apply/recover.ts scopeCovers) until its kind says which client owns it.
  */

@@ -60,6 +60,29 @@ export interface KindRead<P, A, E> {
   complete?(part: P, panel: PanelListReader, ask: A): Promise<P>;
   /** Its part of a snapshot's document (schemas/snapshot.schema.json). */
   readonly snapshot: SnapshotPart<P>;
+  /**
+   * How the secrets code finds its things (apply/secret-lookups.ts): in its part, by name, by id.
+   * Every kind with a `secret` has them; absent for a kind without one.
+   */
+  readonly lookUps?: KindLookUps<P>;
+}
+
+/** A thing as a look-up finds it: the panel's id of it is all the secrets code needs. */
+export interface FoundThing {
+  readonly id: number;
+}
+
+/** How a kind's things are found (KindRead.lookUps): in one read's part, and on the panel by name and by id. */
+export interface KindLookUps<P> {
+  /**
+   * The things `part` holds, by name and id: every one on the panel, or undefined when the part
+   * does not hold the kind whole (then none of its things is judged gone).
+   */
+  inPart(part: P): readonly { readonly name: string; readonly id: number }[] | undefined;
+  /** The thing named `name`, as the panel answers a look-up of it; undefined when it has none. */
+  find(panel: PanelListReader, name: string): Promise<FoundThing | undefined>;
+  /** The thing the panel knows as `id`; undefined when it has none (deleted meanwhile). */
+  findById(panel: PanelListReader, id: number): Promise<FoundThing | undefined>;
 }
 
 /** How a kind's part is written to a snapshot's document and read back from it. */

@@ -5,8 +5,8 @@ import type { PanelClient } from './client.js';
 import { PanelHttpError } from './errors.js';
 import {
   type ClientDetails,
+  findClient as findClientIn,
   findClientById as findClientByIdIn,
-  parseClientRecord,
   readClientDetails as readDetailsIn,
 } from '../kinds/client/read.js';
 import { findDomain as findDomainIn } from '../kinds/domain/read.js';
@@ -131,14 +131,8 @@ export async function readLive(client: PanelClient, options: ReadLiveOptions): P
  * name is a contract error, never taken for the one asked about (its domains would land in
  * someone else's account).
  */
-export async function findClient(client: PanelClient, username: string): Promise<LiveClient | undefined> {
-  const where = client.describe('GET', `/clients/name/${encodeURIComponent(username)}`);
-  const found = await client.findByName('clients', username);
-  if (found === undefined) return undefined;
-  const record = parseClientRecord(found, where);
-  if (record.username !== username.toLowerCase())
-    throw notAsked(where, `client ${quote(record.username)} (id ${record.id})`);
-  return record;
+export function findClient(client: PanelClient, username: string): Promise<LiveClient | undefined> {
+  return findClientIn(listReader(client), username);
 }
 
 /**

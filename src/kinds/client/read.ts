@@ -80,7 +80,31 @@ export const CLIENT_READ: KindRead<ClientsPart, ClientsAsk, object> = {
     digested: (clients, digest) =>
       clients.map((c) => (typeof c.email === 'string' ? { ...c, email: digest(c.email) } : c)),
   },
+  // The read holds every client, whatever --clients says (the scope filters the plan).
+  lookUps: {
+    inPart: (clients) => clients.map((c) => ({ name: c.username, id: c.id })),
+    find: findClient,
+    findById: findClientById,
+  },
 };
+
+/**
+ * GET /clients/name/<username>, parsed; undefined when the panel has none. A record for another
+ * name is a contract error, never taken for the one asked about (its domains would land in
+ * someone else's account).
+ */
+export async function findClient(
+  panel: Pick<PanelListReader, 'findByName' | 'describe'>,
+  username: string,
+): Promise<LiveClient | undefined> {
+  const where = panel.describe('GET', `/clients/name/${encodeURIComponent(username)}`);
+  const found = await panel.findByName('clients', username);
+  if (found === undefined) return undefined;
+  const record = parseClientRecord(found, where);
+  if (record.username !== username.toLowerCase())
+    throw notAsked(where, `client ${quote(record.username)} (id ${record.id})`);
+  return record;
+}
 
 /** A client in the panel's shape, as a snapshot holds it: id, username, each managed field the record carried under its panel key. */
 function clientRecord(client: LiveClient): JsonObject {
