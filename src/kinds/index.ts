@@ -58,7 +58,15 @@ type ReadOf<K> = K extends { readonly read?: infer R } ? Exclude<R, undefined> :
 export type ReadKindName = { [N in KindName]: [ReadOf<Table[N]>] extends [never] ? never : N }[KindName];
 
 /** A kind's part of the live panel. */
-export type LivePart<N extends ReadKindName> = ReadOf<Table[N]> extends KindRead<infer P, never, never> ? P : never;
+export type LivePart<N extends ReadKindName> =
+  ReadOf<Table[N]> extends KindRead<infer P, never, never, unknown> ? P : never;
+
+/** A kind's index of its part (KindRead.index); never for a kind without one. */
+export type LiveIndexPart<N extends ReadKindName> =
+  ReadOf<Table[N]> extends { index?(part: never): infer X } ? X : never;
+
+/** The kinds whose list read indexes its part (KindRead.index). */
+export type IndexedKindName = { [N in ReadKindName]: [LiveIndexPart<N>] extends [never] ? never : N }[ReadKindName];
 
 /**
  * The live panel as the engine sees it after one read, each kind's part by its name: names
@@ -70,7 +78,7 @@ export type Live = { readonly [N in ReadKindName]: LivePart<N> };
 
 /** What one read of the panel is asked: every kind's ask (panel/read.ts ReadLiveOptions is one). */
 export type ReadAsk = Intersection<
-  { [N in ReadKindName]: ReadOf<Table[N]> extends KindRead<unknown, infer A, never> ? A : never }[ReadKindName]
+  { [N in ReadKindName]: ReadOf<Table[N]> extends KindRead<unknown, infer A, never, unknown> ? A : never }[ReadKindName]
 >;
 
 /**
@@ -87,8 +95,8 @@ function readOrder<T extends readonly ReadKindName[]>(
 }
 
 /** The list read of the kind named `name`, typed for its part (the stages' loops take it so). */
-export function readOf<N extends ReadKindName>(name: N): KindRead<LivePart<N>, ReadAsk, Live> {
-  return KINDS[name].read as unknown as KindRead<LivePart<N>, ReadAsk, Live>;
+export function readOf<N extends ReadKindName>(name: N): KindRead<LivePart<N>, ReadAsk, Live, LiveIndexPart<N>> {
+  return KINDS[name].read as unknown as KindRead<LivePart<N>, ReadAsk, Live, LiveIndexPart<N>>;
 }
 
 /** The clients the panel listed. */

@@ -30,7 +30,7 @@ export interface Kind<
   C extends AnyChange & { readonly type: N },
   I,
   J,
-  R extends KindRead<unknown, never, never> | undefined = undefined,
+  R extends KindRead<unknown, never, never, unknown> | undefined = undefined,
 > {
   // --- Identity ---
   readonly name: N;
@@ -346,10 +346,16 @@ export interface KindDelete<D> {
 
 /** The changes of a kind's descriptor. */
 export type ChangeOf<K> =
-  K extends Kind<string, infer C, unknown, unknown, KindRead<unknown, never, never> | undefined> ? C : never;
+  K extends Kind<string, infer C, unknown, unknown, KindRead<unknown, never, never, unknown> | undefined> ? C : never;
 
 /** The live panel as a kind's facts look it up. */
 export type FactIndexOf<K> =
-  K extends Kind<string, AnyChange & { type: string }, infer I, unknown, KindRead<unknown, never, never> | undefined>
+  K extends Kind<
+    string,
+    AnyChange & { type: string },
+    infer I,
+    unknown,
+    KindRead<unknown, never, never, unknown> | undefined
+  >
     ? I
     : never;

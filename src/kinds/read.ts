@@ -37,9 +37,9 @@ export interface PanelListReader extends PanelReader {
  * How one read of the panel takes in a kind's records: `P` its part of the live panel (Live,
  * src/kinds/index.ts), `A` what it reads of the run's ask (the manifest's and the scope's reads:
  * panel/read.ts ReadLiveOptions is every kind's), `E` the parts of other kinds it reads beside its
- * own (those of `after`, and of kinds before it in the read order).
+ * own (those of `after`, and of kinds before it in the read order), `X` its index (`index`).
  */
-export interface KindRead<P, A, E> {
+export interface KindRead<P, A, E, X = never> {
   /**
    * The kinds, by name, whose parts its read needs first (a zone's: the domains, by which it is
    * read): the stage reads it after them. Kinds with none are read at once, concurrently.
@@ -60,6 +60,11 @@ export interface KindRead<P, A, E> {
   complete?(part: P, panel: PanelListReader, ask: A): Promise<P>;
   /** Its part of a snapshot's document (schemas/snapshot.schema.json). */
   readonly snapshot: SnapshotPart<P>;
+  /**
+   * Its records as its facts and the stages look them up (by name): built from its part on first
+   * use, once per read (plan/live-index.ts LiveIndex.indexOf). Absent when nothing looks them up.
+   */
+  index?(part: P): X;
   /**
    * How the secrets code finds its things (apply/secret-lookups.ts): in its part, by name, by id.
    * Every kind with a `secret` has them; absent for a kind without one.

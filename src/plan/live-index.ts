@@ -6,21 +6,30 @@
  * clients, building what is not asked for is a good part of plan's peak memory after the
  * read: docs/benchmarks.md).
  */
-import { type ClientFactIndex, type HostingPlans, hostingPlans } from '../kinds/client/index.js';
-import type { DomainFactIndex } from '../kinds/domain.js';
-import type { LiveZone, ZoneFactIndex } from '../kinds/zone.js';
-import type { HostingPlanFactIndex } from '../kinds/hosting-plan.js';
+import { type HostingPlans, hostingPlans } from '../kinds/client/index.js';
+import type { LiveZone } from '../kinds/zone.js';
 import type { LiveHostingPlan } from '../kinds/common.js';
 import type { Live, LiveClient, LiveDomain } from '../panel/types.js';
 import { compare } from '../util.js';
-import { liveClients, liveDomains, liveDomainsComplete, liveHostingPlans, liveZones } from '../kinds/index.js';
+import {
+  type FactIndex,
+  type IndexedKindName,
+  type LiveIndexPart,
+  liveClients,
+  liveDomains,
+  liveDomainsComplete,
+  liveHostingPlans,
+  liveZones,
+  readOf,
+} from '../kinds/index.js';
 
-export class LiveIndex implements ClientFactIndex, DomainFactIndex, ZoneFactIndex, HostingPlanFactIndex {
+/** Every kind's FactIndex (src/kinds/index.ts), and what the planner and export look up beside. */
+export class LiveIndex implements FactIndex {
   readonly live: Live;
   /** Whether the domains are the panel's whole list (not only the manifest's, looked up by name). */
   readonly complete: boolean;
-  private byUsername: Map<string, LiveClient> | undefined;
-  private byName: Map<string, LiveDomain> | undefined;
+  /** Each kind's index of its part (KindRead.index), by kind, as built. */
+  private readonly parts = new Map<IndexedKindName, unknown>();
   private byId: Map<number, string> | undefined;
   private hostingPlans: HostingPlans | undefined;
   private planNames: Map<string, LiveHostingPlan> | undefined;
@@ -49,22 +58,28 @@ export class LiveIndex implements ClientFactIndex, DomainFactIndex, ZoneFactInde
     return liveZones(this.live);
   }
 
+  /**
+   * The index of kind `name`'s part, as its list read builds it (KindRead.index: its records by
+   * what its facts look them up by), built on first use. A kind's facts reach their own through
+   * it (their FactIndex: `indexOf(kind: '<its name>'): ...`), so a new kind adds nothing here.
+   */
+  indexOf<N extends IndexedKindName>(name: N): LiveIndexPart<N> {
+    if (!this.parts.has(name)) {
+      const index = readOf(name).index?.(this.live[name]);
+      if (index === undefined) throw new Error(`the kind "${name}" has no index of its records (KindRead.index)`);
+      this.parts.set(name, index);
+    }
+    return this.parts.get(name) as LiveIndexPart<N>;
+  }
+
   /** The clients by username. */
   get clients(): ReadonlyMap<string, LiveClient> {
-    if (this.byUsername === undefined) {
-      this.byUsername = new Map();
-      for (const c of liveClients(this.live)) this.byUsername.set(c.username, c);
-    }
-    return this.byUsername;
+    return this.indexOf('client');
   }
 
   /** The domains by name (ASCII). */
   get domains(): ReadonlyMap<string, LiveDomain> {
-    if (this.byName === undefined) {
-      this.byName = new Map();
-      for (const d of liveDomains(this.live)) this.byName.set(d.name, d);
-    }
-    return this.byName;
+    return this.indexOf('domain');
   }
 
   /** Client id → username. */

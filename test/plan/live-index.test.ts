@@ -40,6 +40,15 @@ describe('the live index', () => {
     expect([index.domainsOf(99), index.domainNamesOf(99)]).toEqual([[], []]);
   });
 
+  it("gives each kind's index of its part, as its list read builds it, once", () => {
+    const fresh = new LiveIndex(LIVE);
+    const clients = fresh.indexOf('client');
+    expect([...clients.keys()]).toEqual(['carol', 'zed']);
+    expect(fresh.clients).toBe(clients);
+    expect(fresh.indexOf('domain').get('carol.example')?.id).toBe(70);
+    expect(fresh.domains).toBe(fresh.indexOf('domain'));
+  });
+
   it('finds the subdomains of the same owner under a name, sorted', () => {
     expect(index.subdomains('carol.example', 7)).toEqual(['b.shop.carol.example', 'shop.carol.example']);
     expect(index.subdomains('shop.carol.example', 7)).toEqual(['b.shop.carol.example']);

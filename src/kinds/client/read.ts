@@ -53,7 +53,7 @@ export interface ClientsAsk {
  * the ask's `details`, the managed fields the list leaves out, one client at a time
  * (readClientDetails): no request more when the list carries them.
  */
-export const CLIENT_READ: KindRead<ClientsPart, ClientsAsk, object> = {
+export const CLIENT_READ: KindRead<ClientsPart, ClientsAsk, object, ReadonlyMap<string, LiveClient>> = {
   after: [],
   needed: () => true,
   empty: [],
@@ -80,6 +80,7 @@ export const CLIENT_READ: KindRead<ClientsPart, ClientsAsk, object> = {
     digested: (clients, digest) =>
       clients.map((c) => (typeof c.email === 'string' ? { ...c, email: digest(c.email) } : c)),
   },
+  index: (clients) => new Map(clients.map((c) => [c.username, c])),
   // The read holds every client, whatever --clients says (the scope filters the plan).
   lookUps: {
     inPart: (clients) => clients.map((c) => ({ name: c.username, id: c.id })),

@@ -71,7 +71,7 @@ export interface DomainsEarlier {
  * records that do not say whether they are system domains (prune leaves them); each owner a
  * client or an administrator (checkOwners).
  */
-export const DOMAIN_READ: KindRead<DomainsPart, DomainsAsk, DomainsEarlier> = {
+export const DOMAIN_READ: KindRead<DomainsPart, DomainsAsk, DomainsEarlier, ReadonlyMap<string, LiveDomain>> = {
   after: [],
   needed: () => true,
   empty: { records: [], complete: true },
@@ -90,6 +90,7 @@ export const DOMAIN_READ: KindRead<DomainsPart, DomainsAsk, DomainsEarlier> = {
       );
     await checkOwners(panel, earlier.client, domains.records);
   },
+  index: (domains) => new Map(domains.records.map((d) => [d.name, d])),
   snapshot: {
     write: (domains) => ({ domains: domains.records.map(domainRecord), domains_complete: domains.complete }),
     read: (reading) => {
