@@ -26,10 +26,13 @@ export type { ClientDetails } from '../kinds/client/read.js';
 /** Parallel look-ups: domains by name when the panel has no GET /domains, clients by id for their details. */
 export const DEFAULT_LOOKUP_CONCURRENCY = 8;
 
-/** What one read of the panel is asked (every kind's ask: src/kinds/index.ts ReadAsk), and its bounds and notes. */
+/**
+ * What one read of the panel is asked, every kind's ask (src/kinds/index.ts ReadAsk: the
+ * manifest's domains, looked up one by one only if GET /domains is missing; the clients whose
+ * managed fields must be known, `details`; the domains whose DNS zones to read, `zones`), and
+ * its bounds and notes.
+ */
 export type ReadLiveOptions = ReadAsk & {
-  /** The manifest's domains (ASCII), looked up one by one only if GET /domains is missing. */
-  readonly domainNames: readonly string[];
   /** Bound for look-ups one by one (domains by name, clients by id); default DEFAULT_LOOKUP_CONCURRENCY. */
   readonly concurrency?: number;
   /**
@@ -37,14 +40,6 @@ export type ReadLiveOptions = ReadAsk & {
    * (client details).
    */
   readonly onEvent?: OnPanelEvent;
-  /** The clients whose managed fields must be known, if GET /clients leaves them out: see readClientDetails. */
-  readonly details?: ClientDetails;
-  /**
-   * The domains (ASCII) whose DNS zones to read: one GET /dns/{id} each for those on the panel
-   * (not subdomains), `zoneConcurrency` at a time; a domain the panel lacks costs nothing (its
-   * zone is read after its create).
-   */
-  readonly zones?: readonly string[];
   /** Reads of one object each (DNS zones) in flight at once: apply's bound (--concurrency); default DEFAULT_CONCURRENCY. */
   readonly zoneConcurrency?: number;
 };
