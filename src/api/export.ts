@@ -15,6 +15,7 @@ import { readZone, type ZoneDomain, zoneDomains } from '../kinds/zone/read.js';
 import type { LiveZone } from '../kinds/zone/record.js';
 import { readEach } from '../panel/object-reads.js';
 import type { OnEvent } from '../plan/events.js';
+import { liveDomainsComplete, withLiveZones } from '../kinds/index.js';
 
 /**
  * `provision export` over a connected panel: the manifest of the live panel (export/model.ts,
@@ -63,7 +64,7 @@ export async function readForExport(
     details: { usernames: details, fields: EXPORTED_FIELDS },
     ...(onEvent === undefined ? {} : { onEvent }),
   });
-  if (!live.domainsComplete) {
+  if (!liveDomainsComplete(live)) {
     throw new ProvisionError(
       'panel_contract',
       `${panel.describe('GET', '/domains')} is not available: ` +
@@ -83,7 +84,7 @@ export async function readForExport(
       message: `warning: the zone of ${quote(domain)} cannot be read whole: its dns block is left out (${error.message})`,
     }),
   );
-  return { ...live, zones: zoneMap };
+  return withLiveZones(live, zoneMap);
 }
 
 /** The zones plain export reads: with `--with dns`, those of every domain it writes (LiveModel.zoneDomains); else none. */

@@ -21,6 +21,7 @@ import type { Snapshot } from './snapshot.js';
 import { plural } from '../util.js';
 import { type ClientScope, clientScope } from '../names.js';
 import { type ManifestFiles, manifestDigest } from '../manifest/parts.js';
+import { liveClients, liveDomainsComplete, liveHostingPlans } from '../kinds/index.js';
 
 /**
  * The stage plan and apply share, over a panel already connected: read the panel, settle what
@@ -191,7 +192,7 @@ export async function planSnapshot(
 /** What plan says of how it could read the panel for `desired`, and of a scope that matches no client. */
 function planNotes(desired: Desired, live: Live, scope: ClientScope): string[] {
   const notes: string[] = [];
-  if (!live.domainsComplete && desired.prune.domains) {
+  if (!liveDomainsComplete(live) && desired.prune.domains) {
     notes.push(
       "prune.domains needs the panel's domain list, which it cannot give: no domain is pruned for being unlisted; " +
         'state: absent entries still are deleted.',
@@ -199,7 +200,7 @@ function planNotes(desired: Desired, live: Live, scope: ClientScope): string[] {
   }
   if (scope.patterns !== undefined) {
     const { covers } = scope;
-    if (!desired.clients.some((c) => covers(c.username)) && !live.clients.some((c) => covers(c.username)))
+    if (!desired.clients.some((c) => covers(c.username)) && !liveClients(live).some((c) => covers(c.username)))
       notes.push('--clients matches no client of the manifest or the panel: nothing is planned.');
   }
   return notes;
@@ -212,7 +213,7 @@ function planNotes(desired: Desired, live: Live, scope: ClientScope): string[] {
  */
 export function viewOf(plan: Plan, live: Live, source: Omit<PlanView, 'plan' | 'fingerprint' | 'warnings'>): PlanView {
   // What needs the panel's names beside the plan (a saved plan's view keeps its document's).
-  const lookalikes = hostingPlanLookalikes(plan.changes, live.hostingPlans, { skeleton, oddCharacter });
+  const lookalikes = hostingPlanLookalikes(plan.changes, liveHostingPlans(live), { skeleton, oddCharacter });
   return {
     plan,
     ...source,

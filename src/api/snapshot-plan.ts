@@ -8,6 +8,7 @@ import { kindOf } from '../kinds/index.js';
 import type { ClientScope } from '../names.js';
 import { plural } from '../util.js';
 import { DIGEST_SHOWN, emailDigest, type Snapshot } from './snapshot-format.js';
+import { liveClients, liveDomains, liveDomainsComplete } from '../kinds/index.js';
 
 /**
  * What planning `desired` needs that the snapshot did not read, one sentence each; empty when
@@ -19,12 +20,12 @@ export function snapshotGaps(snapshot: Snapshot, desired: Desired, scope: Client
   const { live, reads } = snapshot;
   const gaps: string[] = [];
   const needs = readsForManifest(desired, scope);
-  if (!live.domainsComplete) {
+  if (!liveDomainsComplete(live)) {
     const looked = new Set(reads.domainNames);
     for (const name of new Set(needs.domainNames))
       if (!looked.has(name)) gaps.push(`domain ${quote(name)}: not looked up (the panel has no domain list)`);
   }
-  const clients = new Map(live.clients.map((c) => [c.username, c]));
+  const clients = new Map(liveClients(live).map((c) => [c.username, c]));
   const detailed = new Set(reads.clientDetails.usernames);
   const fieldsRead = new Set(reads.clientDetails.fields);
   for (const wanted of desired.clients) {
@@ -38,7 +39,7 @@ export function snapshotGaps(snapshot: Snapshot, desired: Desired, scope: Client
         `client ${quote(client.username)}: ${unread.join(', ')} (GET /clients leaves it out; not read one by one)`,
       );
   }
-  const domains = new Map(live.domains.map((d) => [d.name, d]));
+  const domains = new Map(liveDomains(live).map((d) => [d.name, d]));
   const asked = new Set(reads.zones);
   for (const name of new Set(needs.zones ?? [])) {
     const domain = domains.get(name);

@@ -1,10 +1,9 @@
-/** Reading a snapshot back (api/snapshot-format.ts): its format checked, each record by the parser that reads the panel's. */
+/** Reading a snapshot back (api/snapshot-format.ts): its format checked, each kind's part by its read (Kind.read), each record by the parser that reads the panel's. */
 import { ProvisionError } from '../errors.js';
-import { quote } from '../escape.js';
 import type { Live, ManagedField } from '../panel/index.js';
-import { parseClientRecord, parseDomainRecord, parseHostingPlanRecord } from '../panel/index.js';
 import { CLIENT_FIELDS } from '../kinds/client/index.js';
-import { type LiveZone, parseZone } from '../kinds/zone/record.js';
+import { READ_ORDER, type ReadKindName, readOf } from '../kinds/index.js';
+import type { SnapshotReading } from '../kinds/read.js';
 import { isRecord } from '../util.js';
 import { DIGEST, type Snapshot, SUPPORTED_MAJOR } from './snapshot-format.js';
 
@@ -58,30 +57,17 @@ export function parseSnapshot(text: string, file: string): Snapshot {
   const fields = strings(reads.client_details.fields, 'reads.client_details.fields');
   const known = new Set<string>(CLIENT_FIELDS.map((row) => row.key));
   if (fields.some((f) => !known.has(f))) throw bad(file, 'names a client field this version does not know');
-  const clients = list(document.clients, 'clients').map((r, i) => parseClientRecord(r, `${at('clients')}[${i}]`));
-  if (emails === 'digest')
-    clients.forEach((c, i) => {
-      if (typeof c.email === 'string' && !DIGEST.test(c.email))
-        throw bad(file, `holds "emails": "digest", but clients[${i}].email is no sha256 digest`);
-    });
-  if (typeof document.domains_complete !== 'boolean') throw bad(file, 'needs "domains_complete" as true or false');
-  const zones = document.zones;
-  if (!isRecord(zones)) throw bad(file, 'needs "zones" as an object');
-  const read = new Map<string, LiveZone>();
-  for (const [name, answer] of Object.entries(zones)) {
-    const zone = parseZone(answer, name);
-    if ('problem' in zone) throw bad(file, `cannot read the zone of ${quote(name)}: ${zone.problem}`);
-    read.set(name, zone.zone);
-  }
-  const live: Live = {
-    hostingPlans: list(document.hosting_plans, 'hosting_plans').map((r, i) =>
-      parseHostingPlanRecord(r, `${at('hosting_plans')}[${i}]`),
-    ),
-    clients,
-    domains: list(document.domains, 'domains').map((r, i) => parseDomainRecord(r, `${at('domains')}[${i}]`)),
-    domainsComplete: document.domains_complete,
-    ...(read.size === 0 ? {} : { zones: read }),
+  const reading: SnapshotReading = {
+    value: (key) => document[key],
+    at,
+    list: (key) => list(document[key], key),
+    bad: (problem) => bad(file, problem),
+    digests: emails === 'digest',
+    isDigest: (text) => DIGEST.test(text),
   };
+  const parts: Partial<Record<ReadKindName, unknown>> = {};
+  for (const name of READ_ORDER) parts[name] = readOf(name).snapshot.read(reading);
+  const live = parts as Live;
   return {
     formatVersion: version,
     panelUrl,

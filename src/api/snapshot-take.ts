@@ -1,12 +1,11 @@
 /** Taking a snapshot (api/snapshot-format.ts): the panel read as plan reads it, and written as its JSON document. */
 import { jsonText } from '../escape.js';
 import type { Desired } from '../manifest/types.js';
-import type { LiveClient, LiveDomain, LiveHostingPlan, PanelClient } from '../panel/index.js';
+import type { Live, PanelClient } from '../panel/index.js';
 import { readLive } from '../panel/index.js';
+import { READ_ORDER, type ReadKindName, readOf } from '../kinds/index.js';
 import { type PlanReads, readsForManifest } from '../plan/reads.js';
-import { CLIENT_FIELDS, liveValue } from '../kinds/client/index.js';
-import type { LiveZone } from '../kinds/zone/record.js';
-import type { JsonObject, JsonValue } from '../util.js';
+import type { JsonValue } from '../util.js';
 import { emailDigest, SNAPSHOT_FORMAT_VERSION, type Snapshot } from './snapshot-format.js';
 
 /** What taking a snapshot needs beside the panel. */
@@ -56,21 +55,23 @@ export async function takeSnapshot(panel: PanelClient, options: SnapshotOptions 
       },
       zones: [...new Set(reads.zones ?? [])].sort(),
     },
-    live: withEmails ? live : { ...live, clients: live.clients.map(digestEmail) },
+    live: withEmails ? live : digested(live),
     notes,
   };
 }
 
-function digestEmail(client: LiveClient): LiveClient {
-  return typeof client.email === 'string' ? { ...client, email: emailDigest(client.email) } : client;
+/** `live` with each kind's email addresses replaced by their digests (Kind.read's snapshot part). */
+function digested(live: Live): Live {
+  const parts: Partial<Record<ReadKindName, unknown>> = {};
+  for (const name of READ_ORDER) parts[name] = readOf(name).snapshot.digested?.(live[name], emailDigest) ?? live[name];
+  return parts as Live;
 }
 
-/** The snapshot as its JSON document (schemas/snapshot.schema.json), ending in a newline. */
+/** The snapshot as its JSON document (schemas/snapshot.schema.json), ending in a newline: each kind's part in the read order. */
 export function snapshotDocument(snapshot: Snapshot): string {
   const { live, reads } = snapshot;
-  const zones: Record<string, JsonObject> = {};
-  for (const [name, zone] of [...(live.zones ?? new Map<string, LiveZone>())].sort(([a], [b]) => (a < b ? -1 : 1)))
-    zones[name] = zoneRecord(zone);
+  const parts: Record<string, JsonValue> = {};
+  for (const name of READ_ORDER) Object.assign(parts, readOf(name).snapshot.write(live[name]));
   const document = {
     format_version: SNAPSHOT_FORMAT_VERSION,
     panel_url: snapshot.panelUrl,
@@ -82,49 +83,8 @@ export function snapshotDocument(snapshot: Snapshot): string {
       client_details: { usernames: reads.clientDetails.usernames, fields: reads.clientDetails.fields },
       zones: reads.zones,
     },
-    hosting_plans: live.hostingPlans.map(planRecord),
-    clients: live.clients.map(clientRecord),
-    domains: live.domains.map(domainRecord),
-    domains_complete: live.domainsComplete,
-    zones,
+    ...parts,
     notes: snapshot.notes,
   };
   return `${jsonText(document, 2)}\n`;
-}
-
-/** A hosting plan in the panel's shape: id, name, its nested objects as read. */
-function planRecord(plan: LiveHostingPlan): JsonObject {
-  return { id: plan.id, name: plan.name, ...plan.objects };
-}
-
-/** A client in the panel's shape: id, username, each managed field the record carried under its panel key. */
-function clientRecord(client: LiveClient): JsonObject {
-  const record: Record<string, JsonValue> = { id: client.id, username: client.username };
-  for (const row of CLIENT_FIELDS) {
-    const value = liveValue(row, client);
-    if (value !== undefined) record[row.panel[0]] = value;
-  }
-  return record;
-}
-
-/** A domain in the panel's shape: what parseDomainRecord reads, its settings as read. */
-function domainRecord(domain: LiveDomain): JsonObject {
-  return {
-    id: domain.id,
-    domain: domain.name,
-    id_user: domain.idUser,
-    is_system_domain: domain.isSystem ?? null,
-    ...(domain.isSubdomain === undefined ? {} : { is_subdomain: domain.isSubdomain }),
-    ...domain.settings,
-  };
-}
-
-/** A zone as GET /dns/{id} answers it, reduced to what parseZone reads. */
-function zoneRecord(zone: LiveZone): JsonObject {
-  return {
-    records: { soa: zone.soa, other: zone.records.map((r) => r.raw) },
-    ...(zone.dkim === undefined ? {} : { dkim_record: zone.dkim }),
-    ...(zone.isCustom === undefined ? {} : { is_custom_dns: zone.isCustom }),
-    ...(zone.isDisabled === undefined ? {} : { is_dns_disabled: zone.isDisabled }),
-  };
 }

@@ -1,14 +1,14 @@
 /**
  * How apply and `secrets reset` find a thing with a password on the panel: in the panel read
  * (readLive, for the journal's repairs), by name (after a create whose answer was lost; the names
- * `secrets reset` is given) and by id (is it gone?).
- * One entry per kind with a password (kinds/kind.ts SecretKindName): a kind added there fails
- * to compile until it has its look-ups here. The rooms stay pure: the reading is the panel's.
+ * `secrets reset` is given) and by id (is it gone?). Each kind with a password says how in its
+ * list read (kinds/read.ts KindLookUps); the panel's reader is handed in here, so the rooms stay
+ * pure.
  */
+import { KIND_NAMES, KINDS, type Live, readOf, type ReadKindName } from '../kinds/index.js';
 import type { SecretKindName } from '../kinds/kind.js';
 import type { PanelClient } from '../panel/client.js';
-import { findClient, findClientById } from '../panel/read.js';
-import type { Live } from '../panel/types.js';
+import { listReader } from '../panel/read.js';
 import { SECRET_KINDS } from '../secrets/kinds.js';
 import type { ExistingSecret, LookedUp } from '../secrets/recovery.js';
 
@@ -29,13 +29,24 @@ export interface SecretLookups {
   findById(panel: PanelClient, id: number): Promise<FoundSecret | undefined>;
 }
 
-export const SECRET_LOOKUPS: { readonly [K in SecretKindName]: SecretLookups } = {
-  // readLive reads every client, whatever --clients says (the scope filters the plan).
-  client: {
-    inLive: (live) => live.clients.map((c) => ({ name: c.username, id: c.id })),
-    find: findClient,
-    findById: findClientById,
-  },
+/** The look-ups of the kind whose things the journal names `kind`, from its list read. */
+function lookUpsOf(kind: SecretKindName): SecretLookups {
+  const name = KIND_NAMES.find(
+    (n): n is ReadKindName => KINDS[n].secret?.journalKind === kind && KINDS[n].read !== undefined,
+  );
+  const lookUps = name === undefined ? undefined : readOf(name).lookUps;
+  if (name === undefined || lookUps === undefined)
+    throw new Error(`the kind with a password "${kind}" has no look-ups in its list read (kinds/read.ts KindLookUps)`);
+  return {
+    inLive: (live) => lookUps.inPart(live[name]),
+    find: (panel, thing) => lookUps.find(listReader(panel), thing),
+    findById: (panel, id) => lookUps.findById(listReader(panel), id),
+  };
+}
+
+/** Each kind with a password's look-ups, by its name in the journal. */
+export const SECRET_LOOKUPS = Object.fromEntries(SECRET_KINDS.map(({ name }) => [name, lookUpsOf(name)] as const)) as {
+  readonly [K in SecretKindName]: SecretLookups;
 };
 
 /**

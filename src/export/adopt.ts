@@ -42,6 +42,7 @@ import { assertNever, compare } from '../util.js';
 import { type DomainEntry, type ExportClient, EXPORTS, type LiveModel } from './model.js';
 import { CLIENT_FIELDS } from '../kinds/client/index.js';
 import type { KindName } from '../kinds/index.js';
+import { liveClients } from '../kinds/index.js';
 
 /**
  * One change to the manifest; `client` and `domain` are indexes into the manifest's `clients`
@@ -146,7 +147,7 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
   const listed = new Set(desired.clients.map((c) => c.username));
   const claimed = (username: string): boolean =>
     (desired.prune.clients || (options.claim?.(username) ?? false)) && !keep(username) && !listed.has(username);
-  const added = [...model.live.clients]
+  const added = [...liveClients(model.live)]
     .filter((c) => claimed(c.username))
     .sort((a, b) => compare(a.username, b.username))
     .flatMap((c) => {

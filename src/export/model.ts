@@ -27,6 +27,7 @@ import { USERNAME_PATTERN } from '../names.js';
 import type { Live, LiveClient } from '../panel/types.js';
 import { LiveIndex } from '../plan/live-index.js';
 import { compare, plural } from '../util.js';
+import { liveClients } from '../kinds/index.js';
 
 /**
  * One client as the manifest writes it: `username` valid (USERNAME_PATTERN); the managed
@@ -183,7 +184,7 @@ export class LiveModel {
    */
   zoneDomains(include: (username: string) => boolean = () => true): { name: string; id: number }[] {
     const out: { name: string; id: number }[] = [];
-    for (const client of this.live.clients) {
+    for (const client of liveClients(this.live)) {
       if (!include(client.username) || !USERNAME_PATTERN.test(client.username)) continue;
       for (const domain of this.domains(client, () => undefined))
         if (!this.isSubdomain(domain.live)) out.push({ name: domain.name, id: domain.live.id });
@@ -213,7 +214,7 @@ export class LiveModel {
   unshownSettings(include: (username: string) => boolean = () => true): string | undefined {
     const fields = new Set<DomainSetting>();
     let domains = 0;
-    for (const client of this.live.clients) {
+    for (const client of liveClients(this.live)) {
       if (!include(client.username) || !USERNAME_PATTERN.test(client.username)) continue;
       for (const domain of this.domains(client, () => undefined)) {
         const { unknown } = exportedSettings(domain.live.settings);
@@ -264,7 +265,7 @@ export class LiveModel {
    * username, each as `entry` makes it. `warn` hears of every name or value left out.
    */
   entries(warn: (message: string) => void, include: (username: string) => boolean = () => true): ExportClient[] {
-    const clients = this.live.clients
+    const clients = liveClients(this.live)
       .filter((c) => include(c.username))
       .sort((a, b) => compare(a.username, b.username));
     return clients.flatMap((client) => this.entry(client, warn) ?? []);

@@ -9,6 +9,7 @@ import { CLIENT_KIND } from './client/kind.js';
 import { DOMAIN_KIND } from './domain/kind.js';
 import { HOSTING_PLAN_KIND } from './hosting-plan/kind.js';
 import type { ChangeOf, FactIndexOf, Kind } from './kind.js';
+import type { KindRead } from './read.js';
 import { ZONE_KIND } from './zone/kind.js';
 
 export const KINDS = {
@@ -47,3 +48,70 @@ export type FactIndex = Intersection<{ [N in KindName]: FactIndexOf<Table[N]> }[
 export function kindOf<C extends Change>(change: C): Kind<C['type'], C, FactIndex, unknown> {
   return KINDS[change.type] as unknown as Kind<C['type'], C, FactIndex, unknown>;
 }
+
+// --- The live panel: one read's parts, by kind (Kind.read) ---
+
+/** A kind's list read; never for a kind without one. */
+type ReadOf<K> = K extends { readonly read?: infer R } ? Exclude<R, undefined> : never;
+
+/** The kinds that have a list read. */
+export type ReadKindName = { [N in KindName]: [ReadOf<Table[N]>] extends [never] ? never : N }[KindName];
+
+/** A kind's part of the live panel. */
+export type LivePart<N extends ReadKindName> =
+  ReadOf<Table[N]> extends KindRead<infer P, never, never, unknown> ? P : never;
+
+/** A kind's index of its part (KindRead.index); never for a kind without one. */
+export type LiveIndexPart<N extends ReadKindName> =
+  ReadOf<Table[N]> extends { index?(part: never): infer X } ? X : never;
+
+/** The kinds whose list read indexes its part (KindRead.index). */
+export type IndexedKindName = { [N in ReadKindName]: [LiveIndexPart<N>] extends [never] ? never : N }[ReadKindName];
+
+/**
+ * The live panel as the engine sees it after one read, each kind's part by its name: names
+ * normalised (usernames and domains lowercase, domains in ASCII/punycode), ids as integers. A
+ * kind the read was not asked for holds its read's `empty` part. The accessors below name the
+ * parts most stages read.
+ */
+export type Live = { readonly [N in ReadKindName]: LivePart<N> };
+
+/** What one read of the panel is asked: every kind's ask (panel/read.ts ReadLiveOptions is one). */
+export type ReadAsk = Intersection<
+  { [N in ReadKindName]: ReadOf<Table[N]> extends KindRead<unknown, infer A, never, unknown> ? A : never }[ReadKindName]
+>;
+
+/**
+ * The kinds with a list read in the order the read starts them, and a snapshot writes their
+ * parts: a kind is read after those its read names in `after`, its wave's reads started in this
+ * order. Every kind with a read stands here (else this fails to compile).
+ */
+export const READ_ORDER = readOrder(['hosting_plan', 'client', 'domain', 'dns_zone']);
+
+function readOrder<T extends readonly ReadKindName[]>(
+  names: T & ([Exclude<ReadKindName, T[number]>] extends [never] ? unknown : 'names every kind with a read'),
+): readonly ReadKindName[] {
+  return names;
+}
+
+/** The list read of the kind named `name`, typed for its part (the stages' loops take it so). */
+export function readOf<N extends ReadKindName>(name: N): KindRead<LivePart<N>, ReadAsk, Live, LiveIndexPart<N>> {
+  return KINDS[name].read as unknown as KindRead<LivePart<N>, ReadAsk, Live, LiveIndexPart<N>>;
+}
+
+/** The clients the panel listed. */
+export const liveClients = (live: Live): Live['client'] => live.client;
+/** The domains read (all the panel's, or only the manifest's: liveDomainsComplete). */
+export const liveDomains = (live: Live): Live['domain']['records'] => live.domain.records;
+/**
+ * Whether the domains are the panel's whole list (GET /domains); false when the panel has no
+ * list endpoint and only the manifest's domains were looked up one by one, so unmanaged
+ * domains cannot be counted.
+ */
+export const liveDomainsComplete = (live: Live): boolean => live.domain.complete;
+/** The hosting plans the panel listed. */
+export const liveHostingPlans = (live: Live): Live['hosting_plan'] => live.hosting_plan;
+/** The DNS zones read, by domain name: only those the ask named, of domains on the panel. */
+export const liveZones = (live: Live): Live['dns_zone'] => live.dns_zone;
+/** `live` with the zones `zones` (export reads its own: a zone it cannot read whole is left out). */
+export const withLiveZones = (live: Live, zones: Live['dns_zone']): Live => ({ ...live, dns_zone: zones });

@@ -17,13 +17,21 @@ import type { ChangeBase, ChangeId, KindNoun, NewIds, PanelRequest } from './com
 import type { KindDoctor } from './doctor.js';
 import type { KindExport } from './export.js';
 import type { Fact } from './facts.js';
+import type { KindRead } from './read.js';
 
 /**
  * One resource kind, as its room describes it to the stages. `N` is its name (a change's `type`,
  * the first part of its id), `C` its changes, `I` the live panel as its facts look it up, `J` a
- * change of its kind as the plan document holds it.
+ * change of its kind as the plan document holds it, `R` its list read (KindRead; undefined for a
+ * kind without one).
  */
-export interface Kind<N extends string, C extends AnyChange & { readonly type: N }, I, J> {
+export interface Kind<
+  N extends string,
+  C extends AnyChange & { readonly type: N },
+  I,
+  J,
+  R extends KindRead<unknown, never, never, unknown> | undefined = undefined,
+> {
   // --- Identity ---
   readonly name: N;
   /** How people's text names it: `1 client`, `2 clients`. */
@@ -154,6 +162,15 @@ export interface Kind<N extends string, C extends AnyChange & { readonly type: N
    * docs/doctor.md): its list, its own line. The stage sends the GETs, within its deadline.
    */
   readonly doctor: KindDoctor;
+
+  // --- List read (panel/read.ts readLive; api/snapshot-take.ts, snapshot-read.ts) ---
+  /**
+   * How one read of the panel takes in the kind's records, its part of Live (src/kinds/index.ts),
+   * through what the stage hands in (./read.ts PanelListReader): whether the run's ask needs it at
+   * all, the kinds read before it, its list and record parser, its checks, and its part of a
+   * snapshot. Absent for a kind read with another (a domain's settings come in its record).
+   */
+  readonly read?: R;
 }
 
 // --- The core: changes and their weights ---
@@ -269,8 +286,9 @@ export type SecretKindName = 'client';
 /**
  * What the secrets code needs of a kind that has a password: how its create carries one made
  * here, how a new one is set, and which names `secrets reset` takes. The look-ups (in the panel
- * read, by name, by id) are the stage's (they read the panel): src/apply/secret-lookups.ts; a
- * kind the panel read does not hold whole is never judged gone by the journal's repairs.
+ * read, by name, by id) are its list read's (`read.lookUps`, ./read.ts KindLookUps), through the
+ * reader src/apply/secret-lookups.ts hands in; a kind the panel read does not hold whole is never
+ * judged gone by the journal's repairs.
  * `--clients` decides for a client by its username; a thing of another kind is outside every
  * scope (apply/recover.ts scopeCovers) until its kind says which client owns it.
  */
@@ -327,7 +345,17 @@ export interface KindDelete<D> {
 // --- The table's types (./index.ts) ---
 
 /** The changes of a kind's descriptor. */
-export type ChangeOf<K> = K extends Kind<string, infer C, unknown, unknown> ? C : never;
+export type ChangeOf<K> =
+  K extends Kind<string, infer C, unknown, unknown, KindRead<unknown, never, never, unknown> | undefined> ? C : never;
 
 /** The live panel as a kind's facts look it up. */
-export type FactIndexOf<K> = K extends Kind<string, AnyChange & { type: string }, infer I, unknown> ? I : never;
+export type FactIndexOf<K> =
+  K extends Kind<
+    string,
+    AnyChange & { type: string },
+    infer I,
+    unknown,
+    KindRead<unknown, never, never, unknown> | undefined
+  >
+    ? I
+    : never;

@@ -16,6 +16,7 @@ import { diffNewZone, diffZone } from '../kinds/zone/diff-rule.js';
 import { refuseNewSubdomainZones } from '../kinds/zone/new-subdomain.js';
 import { afterPlanChanges, NO_PLAN_CHANGES, planHostingPlans, plansCreated } from '../kinds/hosting-plan/diff-rule.js';
 import { refuseStalePlanCopies, refuseUnknownPlans } from '../kinds/hosting-plan/refusals.js';
+import { liveClients, liveDomains, liveDomainsComplete, liveHostingPlans } from '../kinds/index.js';
 
 /**
  * Diffs the manifest against the live panel. Pure and deterministic: no I/O, no clock; the
@@ -71,7 +72,7 @@ export function diffWithin(desired: Desired, live: Live, scope: ClientScope): Pl
   const defined = scoped ? new Set<string>() : plansCreated(desired, (name) => index.plans.byName(name));
   const plans: HostingPlans = { ...index.plans, creates: (name) => defined.has(name) };
   const clients = desired.clients.filter((c) => scope.covers(c.username));
-  refuseUnknownPlans(clients, plans, live.hostingPlans, scoped ? desired.hostingPlans : undefined);
+  refuseUnknownPlans(clients, plans, liveHostingPlans(live), scoped ? desired.hostingPlans : undefined);
 
   const tree = walk(
     desired,
@@ -85,9 +86,9 @@ export function diffWithin(desired: Desired, live: Live, scope: ClientScope): Pl
   // the scope: the conflict a plan without the scope finds at that client's entry.
   if (scoped) conflicts.push(...takenWith(desired, scope.covers, index, tree.deletedClients));
 
-  refuseNewSubdomainZones(domainCreates, new Set(live.domains.map((d) => d.name)));
+  refuseNewSubdomainZones(domainCreates, new Set(liveDomains(live).map((d) => d.name)));
   // What will stand after the plan beside the live domains: new domains of existing clients.
-  const deletes = withoutBlocked(tree.domainDeletes, live.domains, domainCreates, conflicts);
+  const deletes = withoutBlocked(tree.domainDeletes, liveDomains(live), domainCreates, conflicts);
   const created = new Set(domainCreates.map((d) => d.name));
   const createdBy = new Map(domainCreates.map((d) => [d.name, d.client.username] as const));
   const domainChanges: (CreateDomain | UpdateDomain | UpdateZone)[] = domainCreates.map(
@@ -260,7 +261,7 @@ function walk(
   }
 
   if (desired.prune.clients) {
-    const unlisted = index.live.clients.filter(
+    const unlisted = liveClients(index.live).filter(
       (c) => scope.covers(c.username) && !listedClients.has(c.username) && !keep(c.username),
     );
     for (const liveClient of [...unlisted].sort((a, b) => compare(a.username, b.username))) {
@@ -303,12 +304,12 @@ function unmanaged(
 ): Plan['unmanaged'] {
   const within = inScope ?? (() => true);
   return {
-    clients: live.clients
+    clients: liveClients(live)
       .filter((c) => within(c.id) && !usernames.has(c.username) && !deletedClients.has(c.id))
       .map((c) => c.username)
       .sort(compare),
-    domains: live.domainsComplete
-      ? live.domains
+    domains: liveDomainsComplete(live)
+      ? liveDomains(live)
           .filter(
             (d) =>
               within(d.idUser) &&

@@ -6,22 +6,30 @@
  * clients, building what is not asked for is a good part of plan's peak memory after the
  * read: docs/benchmarks.md).
  */
-import { type ClientFactIndex, type HostingPlans, hostingPlans } from '../kinds/client/index.js';
-import type { DomainFactIndex } from '../kinds/domain.js';
-import type { LiveZone, ZoneFactIndex } from '../kinds/zone.js';
-import type { HostingPlanFactIndex } from '../kinds/hosting-plan.js';
+import { type HostingPlans, hostingPlans } from '../kinds/client/index.js';
+import type { LiveZone } from '../kinds/zone.js';
 import type { LiveHostingPlan } from '../kinds/common.js';
 import type { Live, LiveClient, LiveDomain } from '../panel/types.js';
 import { compare } from '../util.js';
+import {
+  type FactIndex,
+  type IndexedKindName,
+  type LiveIndexPart,
+  liveClients,
+  liveDomains,
+  liveDomainsComplete,
+  liveHostingPlans,
+  liveZones,
+  readOf,
+} from '../kinds/index.js';
 
-const NO_ZONES: ReadonlyMap<string, LiveZone> = new Map();
-
-export class LiveIndex implements ClientFactIndex, DomainFactIndex, ZoneFactIndex, HostingPlanFactIndex {
+/** Every kind's FactIndex (src/kinds/index.ts), and what the planner and export look up beside. */
+export class LiveIndex implements FactIndex {
   readonly live: Live;
   /** Whether the domains are the panel's whole list (not only the manifest's, looked up by name). */
   readonly complete: boolean;
-  private byUsername: Map<string, LiveClient> | undefined;
-  private byName: Map<string, LiveDomain> | undefined;
+  /** Each kind's index of its part (KindRead.index), by kind, as built. */
+  private readonly parts = new Map<IndexedKindName, unknown>();
   private byId: Map<number, string> | undefined;
   private hostingPlans: HostingPlans | undefined;
   private planNames: Map<string, LiveHostingPlan> | undefined;
@@ -31,55 +39,61 @@ export class LiveIndex implements ClientFactIndex, DomainFactIndex, ZoneFactInde
 
   constructor(live: Live) {
     this.live = live;
-    this.complete = live.domainsComplete;
+    this.complete = liveDomainsComplete(live);
   }
 
   /** The panel's hosting plans by name. */
   get plansByName(): ReadonlyMap<string, LiveHostingPlan> {
-    this.planNames ??= new Map(this.live.hostingPlans.map((p) => [p.name, p]));
+    this.planNames ??= new Map(liveHostingPlans(this.live).map((p) => [p.name, p]));
     return this.planNames;
   }
 
   /** The clients, as a plan's facts tell who is on it. */
-  get clientList(): Live['clients'] {
-    return this.live.clients;
+  get clientList(): readonly LiveClient[] {
+    return liveClients(this.live);
   }
 
   /** The zones read, by domain name (none when the plan manages no DNS). */
   get zones(): ReadonlyMap<string, LiveZone> {
-    return this.live.zones ?? NO_ZONES;
+    return liveZones(this.live);
+  }
+
+  /**
+   * The index of kind `name`'s part, as its list read builds it (KindRead.index: its records by
+   * what its facts look them up by), built on first use. A kind's facts reach their own through
+   * it (their FactIndex: `indexOf(kind: '<its name>'): ...`), so a new kind adds nothing here.
+   */
+  indexOf<N extends IndexedKindName>(name: N): LiveIndexPart<N> {
+    if (!this.parts.has(name)) {
+      const index = readOf(name).index?.(this.live[name]);
+      if (index === undefined) throw new Error(`the kind "${name}" has no index of its records (KindRead.index)`);
+      this.parts.set(name, index);
+    }
+    return this.parts.get(name) as LiveIndexPart<N>;
   }
 
   /** The clients by username. */
   get clients(): ReadonlyMap<string, LiveClient> {
-    if (this.byUsername === undefined) {
-      this.byUsername = new Map();
-      for (const c of this.live.clients) this.byUsername.set(c.username, c);
-    }
-    return this.byUsername;
+    return this.indexOf('client');
   }
 
   /** The domains by name (ASCII). */
   get domains(): ReadonlyMap<string, LiveDomain> {
-    if (this.byName === undefined) {
-      this.byName = new Map();
-      for (const d of this.live.domains) this.byName.set(d.name, d);
-    }
-    return this.byName;
+    return this.indexOf('domain');
   }
 
   /** Client id → username. */
   get usernames(): ReadonlyMap<number, string> {
     if (this.byId === undefined) {
       this.byId = new Map();
-      for (const c of this.live.clients) this.byId.set(c.id, c.username);
+      for (const c of liveClients(this.live)) this.byId.set(c.id, c.username);
     }
     return this.byId;
   }
 
   /** The hosting plans, as a managed field's value is compared and printed by. */
   get plans(): HostingPlans {
-    this.hostingPlans ??= hostingPlans(this.live.hostingPlans);
+    this.hostingPlans ??= hostingPlans(liveHostingPlans(this.live));
     return this.hostingPlans;
   }
 
@@ -97,7 +111,7 @@ export class LiveIndex implements ClientFactIndex, DomainFactIndex, ZoneFactInde
   private owners(): ReadonlyMap<number, readonly LiveDomain[]> {
     if (this.byOwner === undefined) {
       this.byOwner = new Map();
-      for (const domain of this.live.domains) {
+      for (const domain of liveDomains(this.live)) {
         const owned = this.byOwner.get(domain.idUser);
         if (owned === undefined) this.byOwner.set(domain.idUser, [domain]);
         else owned.push(domain);

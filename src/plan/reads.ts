@@ -1,12 +1,15 @@
 import type { Desired } from '../manifest/types.js';
-import type { ManagedField, ReadLiveOptions } from '../panel/index.js';
+import type { ManagedField } from '../panel/index.js';
 import type { Plan } from './types.js';
 import { managedFields } from '../kinds/client/index.js';
-import { kindOf } from '../kinds/index.js';
+import { kindOf, type ReadAsk } from '../kinds/index.js';
 import { type ClientScope, clientScope } from '../names.js';
 
-/** What a plan needs read from the panel (readLive's options, without the callbacks). */
-export type PlanReads = Pick<ReadLiveOptions, 'domainNames' | 'details' | 'zones'>;
+/**
+ * What a plan needs read from the panel (readLive's options, without the callbacks and bounds):
+ * every kind's ask (src/kinds/index.ts ReadAsk, each kind's list read's `A`).
+ */
+export type PlanReads = ReadAsk;
 
 /**
  * For planning a manifest: its domains (looked up one by one on a panel without GET /domains),

@@ -20,7 +20,7 @@ const withPlans = (d: Desired, plans: DesiredHostingPlan[]): Desired => ({ ...d,
 const OBJECTS = { resources: { domains: 5, traffic: -1 } };
 const panel = (clients: Parameters<typeof live>[0]): Live => ({
   ...live(clients),
-  hostingPlans: [
+  hosting_plan: [
     { id: 1, name: 'Basic', objects: OBJECTS },
     { id: 2, name: 'Old Plan', objects: OBJECTS },
   ],
@@ -73,7 +73,7 @@ test('a plan a client is still on when its delete comes is not deleted: nothing 
   });
   const p = client(simulator);
   const now = await readLive(p, { domainNames: [] });
-  const old = now.hostingPlans.find((x) => x.name === 'Old Plan');
+  const old = now.hosting_plan.find((x) => x.name === 'Old Plan');
   const adapter = panelAdapter(p, { settleTimeoutMs: 0, secrets: noSecrets, panelUrl: p.baseUrl });
   // As when the move off it failed earlier in the run.
   await expect(adapter.apply(deleteHostingPlan(old ?? { id: 0, name: '' }, 'test', ['alice']))).rejects.toThrow(
@@ -92,7 +92,7 @@ test('a create answered without an id is settled by the plan name', async () => 
   const p = client(simulator);
   const adapter = panelAdapter(p, { settleTimeoutMs: 0, secrets: noSecrets, panelUrl: p.baseUrl });
   const applied = await adapter.apply(createHostingPlan('NP', {}));
-  const np = (await readLive(p, { domainNames: [] })).hostingPlans.find((x) => x.name === 'NP');
+  const np = (await readLive(p, { domainNames: [] })).hosting_plan.find((x) => x.name === 'NP');
   expect(applied).toEqual({ id: np?.id, note: 'the answer had no id: looked the plan up by name' });
 });
 

@@ -67,7 +67,12 @@ describe('what a run read, said per kind', () => {
 
   it('the panel read gives each kind with a secret its things, and says it holds those kinds whole', () => {
     const clients = [{ id: 2, username: 'alice' } as LiveClient, { id: 3, username: 'carol' } as LiveClient];
-    const live: Live = { hostingPlans: [], clients, domains: [], domainsComplete: true };
+    const live: Live = {
+      hosting_plan: [],
+      client: clients,
+      domain: { records: [], complete: true },
+      dns_zone: new Map(),
+    };
     expect(secretsInLive(live)).toEqual({
       existing: [
         { kind: 'client', name: 'alice', id: 2 },

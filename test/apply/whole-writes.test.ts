@@ -255,7 +255,7 @@ describe("a domain's settings and a hosting plan written whole", () => {
     id = planId(simulator);
     const panel = client(simulator);
     const live = await readLive(panel, { domainNames: [] });
-    const before = live.hostingPlans.find((p) => p.name === 'Business')?.objects?.permissions;
+    const before = live.hosting_plan.find((p) => p.name === 'Business')?.objects?.permissions;
     expect(before).toMatchObject({ ssh: false, dns_editor: false });
     const plan = diff(
       {

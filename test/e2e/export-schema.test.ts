@@ -74,7 +74,7 @@ describe('what export writes, the published manifest schema accepts', () => {
   });
 
   it('an exported hosting plan with every php_fpm key the panel may hold, status true and false', () => {
-    const fpm = (status: boolean | null): Live['hostingPlans'][number] => ({
+    const fpm = (status: boolean | null): Live['hosting_plan'][number] => ({
       id: status === null ? 3 : status ? 1 : 2,
       name: `FPM ${String(status)}`,
       objects: {
@@ -92,7 +92,7 @@ describe('what export writes, the published manifest schema accepts', () => {
         },
       },
     });
-    const panel: Live = { ...live(), hostingPlans: [fpm(true), fpm(false), fpm(null)] };
+    const panel: Live = { ...live(), hosting_plan: [fpm(true), fpm(false), fpm(null)] };
     const { text } = exportManifest(panel, () => true, [], { with: new Set(['hosting-plans']) });
     expect(text).toMatch(/^ {6}status: true$/m);
     expect(text).toMatch(/^ {6}status: false$/m);

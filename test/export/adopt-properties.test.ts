@@ -166,15 +166,15 @@ describe('export --into properties', () => {
           const listed = new Set(after.clients.map((c) => c.username));
           const domains = new Set(after.clients.flatMap((c) => c.domains.map((d) => d.name)));
           for (const client of after.clients) {
-            const liveClient = l.clients.find((c) => c.username === client.username);
+            const liveClient = l.client.find((c) => c.username === client.username);
             if (client.state === 'absent') continue;
             if (dropMissing) expect(liveClient, client.username).toBeDefined();
             if (liveClient === undefined) continue;
-            for (const d of l.domains)
+            for (const d of l.domain.records)
               if (d.idUser === liveClient.id && !d.isSystem && !keep(d.name))
                 expect(domains.has(d.name), d.name).toBe(true);
           }
-          for (const c of l.clients) {
+          for (const c of l.client) {
             const claimed =
               (before.prune.clients || (pattern !== undefined && globMatcher([pattern])(c.username))) &&
               !keep(c.username);

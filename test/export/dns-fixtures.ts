@@ -43,10 +43,13 @@ export function panelWithZones(domains: [string, number, (LiveZone | undefined)?
   );
   return {
     ...base,
-    domains: base.domains.map((d, i) => {
-      const sub = domains[i]?.[3];
-      return sub === undefined ? d : { ...d, isSubdomain: sub };
-    }),
-    zones: new Map(domains.flatMap(([name, , z]) => (z === undefined ? [] : [[name, z] as const]))),
+    domain: {
+      ...base.domain,
+      records: base.domain.records.map((d, i) => {
+        const sub = domains[i]?.[3];
+        return sub === undefined ? d : { ...d, isSubdomain: sub };
+      }),
+    },
+    dns_zone: new Map(domains.flatMap(([name, , z]) => (z === undefined ? [] : [[name, z] as const]))),
   };
 }

@@ -135,7 +135,10 @@ describe('export --with dns', () => {
     ]);
     const model = new LiveModel({
       ...panel,
-      domains: [...panel.domains, { id: 99, name: 'sys.example', idUser: 1, isSystem: true }],
+      domain: {
+        ...panel.domain,
+        records: [...panel.domain.records, { id: 99, name: 'sys.example', idUser: 1, isSystem: true }],
+      },
     });
     expect(model.zoneDomains().map((d) => d.name)).toEqual(['alice.example', 'x.bob.example', 'bob.example']);
     expect(model.zoneDomains((u) => u === 'bob').map((d) => d.name)).toEqual(['bob.example']);

@@ -23,7 +23,7 @@ function plan(id: number, name: string, objects: Record<string, JsonObject>): Li
 }
 
 function panel(plans: LiveHostingPlan[]): Live {
-  return { hostingPlans: plans, clients: [], domains: [], domainsComplete: true };
+  return { hosting_plan: plans, client: [], domain: { records: [], complete: true }, dns_zone: new Map() };
 }
 
 const PANEL = panel([
@@ -61,7 +61,7 @@ describe('export --with hosting-plans', () => {
     const warnings: string[] = [];
     const notes: string[] = [];
     const plans = exportPlans(
-      PANEL.hostingPlans,
+      PANEL.hosting_plan,
       (w) => warnings.push(w),
       (n) => notes.push(n),
     );
@@ -116,7 +116,7 @@ clients: []
     expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     if (loaded.desired === undefined) throw new Error('the export does not validate');
     // Without the plans left out (the planner takes its own one of two plans of a name).
-    const written = panel(PANEL.hostingPlans.filter((p) => p.id <= 2));
+    const written = panel(PANEL.hosting_plan.filter((p) => p.id <= 2));
     const changes = diff(loaded.desired, written).changes.filter((c) => c.type === 'hosting_plan');
     expect(changes).toEqual([]);
   });
@@ -198,7 +198,7 @@ clients: []
   it('a manifest without hosting_plans gets the section before clients, above its comments, dashes as its clients', () => {
     const text = `version: 1\n\n# our customers\nclients:\n- username: alice\n`;
     const live = panel([plan(5, 'Extra', { resources: { domains: 3 } })]);
-    const { text: out } = into(text, { ...live, clients: [] }, true);
+    const { text: out } = into(text, { ...live, client: [] }, true);
     expect(out).toBe(
       `version: 1\n\nhosting_plans:\n- name: Extra\n  resources:\n    domains: 3\n# our customers\nclients:\n- username: alice\n`,
     );

@@ -68,8 +68,8 @@ export function live(
   } = {},
 ): Live {
   return {
-    hostingPlans: options.plans ?? PLANS,
-    clients: clients.map(([id, username, idHostingPlan, fields]): LiveClient => ({
+    hosting_plan: options.plans ?? PLANS,
+    client: clients.map(([id, username, idHostingPlan, fields]): LiveClient => ({
       id,
       username,
       idHostingPlan,
@@ -77,19 +77,21 @@ export function live(
       suspended: fields?.suspended,
       ...fields,
     })),
-    domains: domains.map(([id, name, idUser, isSystem, record]): LiveDomain => {
-      const settings = record === undefined ? undefined : readSettings(record);
-      return {
-        id,
-        name,
-        idUser,
-        isSystem: isSystem ?? false,
-        ...(settings === undefined ? {} : { settings }),
-        ...(options.subdomains?.includes(name) === true ? { isSubdomain: true } : {}),
-      };
-    }),
-    domainsComplete: options.domainsComplete ?? true,
-    ...(options.zones === undefined ? {} : { zones: options.zones }),
+    domain: {
+      records: domains.map(([id, name, idUser, isSystem, record]): LiveDomain => {
+        const settings = record === undefined ? undefined : readSettings(record);
+        return {
+          id,
+          name,
+          idUser,
+          isSystem: isSystem ?? false,
+          ...(settings === undefined ? {} : { settings }),
+          ...(options.subdomains?.includes(name) === true ? { isSubdomain: true } : {}),
+        };
+      }),
+      complete: options.domainsComplete ?? true,
+    },
+    dns_zone: options.zones ?? new Map(),
   };
 }
 

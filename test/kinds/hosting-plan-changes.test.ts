@@ -36,7 +36,7 @@ describe('a hosting plan against the simulator', () => {
       createHostingPlan('Pro', { resources: { domains: 20 }, permissions: { ssh: true } }),
     );
     let live = await readLive(panel, { domainNames: [] });
-    const pro = live.hostingPlans.find((p) => p.name === 'Pro');
+    const pro = live.hosting_plan.find((p) => p.name === 'Pro');
     expect(pro?.id).toBe(created.id);
     expect(pro?.objects?.resources).toMatchObject({ domains: 20 });
 
@@ -64,13 +64,13 @@ describe('a hosting plan against the simulator', () => {
 
     if (update !== undefined) await adapter.apply(update);
     live = await readLive(panel, { domainNames: [] });
-    const after = live.hostingPlans.find((p) => p.name === 'Pro');
+    const after = live.hosting_plan.find((p) => p.name === 'Pro');
     expect(after?.objects?.resources).toMatchObject({ domains: 30 });
     expect(after?.objects?.php).toMatchObject({ memory_limit: '512M' });
 
     await adapter.apply(deleteHostingPlan(after ?? { id: 0, name: '' }, 'test'));
     live = await readLive(panel, { domainNames: [] });
-    expect(live.hostingPlans.some((p) => p.name === 'Pro')).toBe(false);
+    expect(live.hosting_plan.some((p) => p.name === 'Pro')).toBe(false);
   });
 });
 

@@ -60,7 +60,7 @@ describe('language in the plan', () => {
     expect(lacking.changes).toEqual([]);
     expect(lacking.unknowns).toEqual([{ client: 'alice', field: 'language' }]);
 
-    const known = { ...panel, clients: panel.clients.map((c) => ({ ...c, language: 'en' })) };
+    const known = { ...panel, client: panel.client.map((c) => ({ ...c, language: 'en' })) };
     const plan = diff(desired({ alice: { language: 'de', domains: ['alice.example'] } }), known);
     const [update] = plan.changes;
     expect(update === undefined ? undefined : requestFor(update)).toEqual({

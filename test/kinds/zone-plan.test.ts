@@ -47,7 +47,7 @@ describe('a zone planned', () => {
   it('adds a missing record in one PUT of the records as read, the SOA and the DKIM record as read', () => {
     const { plan, panel } = planOf(wantZone([['@', 'TXT', 'v=spf1 -all', 300]]), TWO);
     const change = zoneChange(plan);
-    const zone = panel.zones?.get(A);
+    const zone = panel.dns_zone.get(A);
     expect(change).toMatchObject({
       id: 'dns_zone:alice.example',
       action: 'update',
@@ -325,14 +325,14 @@ describe('a zone in a saved plan', () => {
   it("goes stale when the zone changes on the panel, and when the domain's id does", () => {
     const { plan, panel } = planOf(dns, records);
     expect(staleReasons(plan, panel)).toEqual([]);
-    const raced = { ...panel, zones: new Map([[A, liveZone(A, [...records, ['_acme-challenge', 'TXT', 't']])]]) };
+    const raced = { ...panel, dns_zone: new Map([[A, liveZone(A, [...records, ['_acme-challenge', 'TXT', 't']])]]) };
     expect(planFingerprint(plan, raced)).not.toBe(planFingerprint(plan, panel));
     expect(staleReasons(plan, raced)).toEqual([
       expect.stringContaining('the zone of "alice.example" changed') as unknown,
     ]);
-    const ttl = { ...panel, zones: new Map([[A, liveZone(A, [...TWO, ['old', 'TXT', 'x', 60]])]]) };
+    const ttl = { ...panel, dns_zone: new Map([[A, liveZone(A, [...TWO, ['old', 'TXT', 'x', 60]])]]) };
     expect(staleReasons(plan, ttl)).toHaveLength(1);
-    const moved = live([[1, 'alice', 1]], [[101, A, 1]], { zones: panel.zones ?? new Map() });
+    const moved = live([[1, 'alice', 1]], [[101, A, 1]], { zones: panel.dns_zone });
     expect(staleReasons(plan, moved)).toEqual([expect.stringContaining('now has id 101') as unknown]);
   });
 });

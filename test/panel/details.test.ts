@@ -47,7 +47,7 @@ describe('readLive with details', () => {
     expect(notes).toEqual([
       'GET /api/v2/clients does not carry "id_hosting_plan", "email", "is_suspended": read 2 clients one by one (GET /api/v2/clients/{id}).',
     ]);
-    expect(live.clients).toStrictEqual([
+    expect(live.client).toStrictEqual([
       { id: 2, username: 'alice', idHostingPlan: 2, email: 'alice@example.com', suspended: false, language: 'en' },
       { id: 3, username: 'bob', idHostingPlan: 1, email: null, suspended: false, language: 'en' },
       // Not in the manifest: not read, left unknown.
@@ -80,7 +80,7 @@ describe('readLive with details', () => {
     });
     expect(simulator.requests.map((r) => r.path)).toEqual(['/ping', '/hosting-plans', '/clients', '/domains']);
     expect(notes).toEqual([]);
-    expect(live.clients[0]).toStrictEqual({
+    expect(live.client[0]).toStrictEqual({
       id: 2,
       username: 'alice',
       idHostingPlan: 2,
@@ -118,7 +118,7 @@ describe('readLive with details', () => {
       details: details(['alice', 'bob'], new Set(['plan'])),
       onEvent: notesTo(notes),
     });
-    expect(planOnly.clients.map((c) => c.idHostingPlan)).toEqual([1, null, undefined]);
+    expect(planOnly.client.map((c) => c.idHostingPlan)).toEqual([1, null, undefined]);
     expect(simulator.requests.filter((r) => byId(r.path))).toEqual([]);
     expect(notes).toEqual([]);
 
@@ -131,7 +131,7 @@ describe('readLive with details', () => {
       'GET /api/v2/clients does not carry "is_suspended": read 1 client one by one (GET /api/v2/clients/{id}).',
     ]);
     // Every field the record carries fills what the list lacked.
-    expect(withSuspended.clients[0]).toStrictEqual({
+    expect(withSuspended.client[0]).toStrictEqual({
       id: 2,
       username: 'alice',
       idHostingPlan: 1,
@@ -139,7 +139,7 @@ describe('readLive with details', () => {
       suspended: true,
       language: undefined,
     });
-    expect(withSuspended.clients[1]).toMatchObject({ username: 'bob', suspended: undefined });
+    expect(withSuspended.client[1]).toMatchObject({ username: 'bob', suspended: undefined });
   });
 
   test('a client deleted meanwhile (404) stays as listed, its fields unknown', async () => {
@@ -153,7 +153,7 @@ describe('readLive with details', () => {
       domainNames: [],
       details: details(['alice', 'bob']),
     });
-    expect(live.clients.map((c) => [c.username, c.email, c.suspended])).toEqual([
+    expect(live.client.map((c) => [c.username, c.email, c.suspended])).toEqual([
       ['alice', 'alice@example.com', false],
       ['bob', undefined, undefined],
       ['carol', undefined, undefined],
@@ -212,7 +212,7 @@ describe('readLive with details', () => {
     expect(notes).toEqual([
       'GET /api/v2/clients does not carry "email": read 12 clients one by one (GET /api/v2/clients/{id}).',
     ]);
-    expect(live.clients.every((c) => c.email === null && c.suspended === false)).toBe(true);
+    expect(live.client.every((c) => c.email === null && c.suspended === false)).toBe(true);
     expect(simulator.requests.filter((r) => byId(r.path))).toHaveLength(12);
     expect(held.max()).toBeGreaterThan(1);
     expect(held.max()).toBeLessThanOrEqual(3);

@@ -24,18 +24,18 @@ describe('readLive', () => {
       ),
     ]);
     expect(simulator.requests).toHaveLength(4);
-    expect(live.hostingPlans.map(({ id, name }) => ({ id, name }))).toEqual([
+    expect(live.hosting_plan.map(({ id, name }) => ({ id, name }))).toEqual([
       { id: 1, name: 'Basic' },
       { id: 2, name: 'Premium Plus' },
     ]);
     // Each plan's nested objects as read, kept to send back whole.
-    expect(Object.keys(live.hostingPlans[0]?.objects ?? {})).toEqual(['resources', 'permissions', 'php', 'php_fpm']);
-    expect(live.clients).toEqual([
+    expect(Object.keys(live.hosting_plan[0]?.objects ?? {})).toEqual(['resources', 'permissions', 'php', 'php_fpm']);
+    expect(live.client).toEqual([
       { id: 2, username: 'alice', idHostingPlan: 2, email: null, suspended: false, language: 'en' },
       { id: 3, username: 'bob', idHostingPlan: 1, email: null, suspended: false, language: 'en' },
     ]);
-    expect(live.domainsComplete).toBe(true);
-    expect(live.domains).toContainEqual({
+    expect(live.domain.complete).toBe(true);
+    expect(live.domain.records).toContainEqual({
       id: expect.any(Number) as unknown,
       name: 'xn--bcher-kva.example',
       idUser: 2,
@@ -43,10 +43,10 @@ describe('readLive', () => {
       isSubdomain: false,
       settings: expect.objectContaining({ php_version: '' }) as unknown,
     });
-    expect(live.domains).toContainEqual(
+    expect(live.domain.records).toContainEqual(
       expect.objectContaining({ name: 'alice.sim.keyhelp.test', isSystem: true }) as unknown,
     );
-    expect(live.domains).toHaveLength(5);
+    expect(live.domain.records).toHaveLength(5);
   });
 
   test('normalises records: uppercase usernames and domains, absent and null fields, unusual live names kept', async () => {
@@ -73,7 +73,7 @@ describe('readLive', () => {
       },
     });
     const live = await readLive(client(simulator), { domainNames: [] });
-    expect(live.clients).toEqual([
+    expect(live.client).toEqual([
       {
         id: 5,
         username: 'carol',
@@ -83,7 +83,7 @@ describe('readLive', () => {
       },
       { id: 6, username: 'dave', idHostingPlan: null, email: undefined, suspended: undefined },
     ]);
-    expect(live.domains).toEqual([
+    expect(live.domain.records).toEqual([
       { id: 1, name: 'shop.xn--bcher-kva.example', idUser: 5, isSystem: undefined },
       { id: 2, name: 'under_score.example', idUser: 5, isSystem: true },
     ]);
@@ -100,7 +100,7 @@ describe('readLive', () => {
             : undefined,
     });
     const live = await readLive(client(simulator), { domainNames: [] });
-    expect(live.clients).toEqual([
+    expect(live.client).toEqual([
       { id: 9, username: 'zed', idHostingPlan: undefined, email: undefined, suspended: undefined },
     ]);
   });
@@ -115,7 +115,7 @@ describe('readLive', () => {
       seed: SEED,
       intercept: (req) => (req.path === '/domains' ? { status: 200, json: domains(1) } : undefined),
     });
-    expect((await readLive(client(admin), { domainNames: [] })).domains).toHaveLength(2);
+    expect((await readLive(client(admin), { domainNames: [] })).domain.records).toHaveLength(2);
     expect(admin.requests.filter((r) => r.path === '/admins')).toHaveLength(1);
     // Owner 77 is nobody.
     const nobody = await sim({
@@ -304,9 +304,13 @@ describe('readLive', () => {
       concurrency: 3,
       onEvent: notesTo(notes),
     });
-    expect(live.domainsComplete).toBe(false);
-    expect(live.domains.map((d) => d.name).sort()).toEqual(['alice.example', 'bob.example', 'xn--bcher-kva.example']);
-    expect(live.clients).toHaveLength(2);
+    expect(live.domain.complete).toBe(false);
+    expect(live.domain.records.map((d) => d.name).sort()).toEqual([
+      'alice.example',
+      'bob.example',
+      'xn--bcher-kva.example',
+    ]);
+    expect(live.client).toHaveLength(2);
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatch(/no domain list.*12 domains one by one/);
     const lookups = simulator.requests.filter((r) => r.path.startsWith('/domains/name/'));

@@ -130,8 +130,8 @@ const panel = fc
 
 /** The panel after every change of `plan` succeeded, as the simulator behaves. */
 function simulateApply(plan: Plan, before: Live): Live {
-  let plans: LiveHostingPlan[] = [...before.hostingPlans];
-  let clients: LiveClient[] = [...before.clients];
+  let plans: LiveHostingPlan[] = [...before.hosting_plan];
+  let clients: LiveClient[] = [...before.client];
   let nextId = 100;
   for (const change of plan.changes) {
     switch (change.type) {
@@ -192,7 +192,7 @@ function simulateApply(plan: Plan, before: Live): Live {
         assertNever(change);
     }
   }
-  return { ...before, hostingPlans: plans, clients };
+  return { ...before, hosting_plan: plans, client: clients };
 }
 
 describe('hosting plan properties', () => {
@@ -218,7 +218,7 @@ describe('hosting plan properties', () => {
         );
         for (const change of plan.changes) {
           if (change.type !== 'hosting_plan') continue;
-          const before = l.hostingPlans.find((p) => p.name === change.name);
+          const before = l.hosting_plan.find((p) => p.name === change.name);
           if (change.action === 'update') {
             for (const [object, sent] of Object.entries(change.body)) {
               const read = before?.objects?.[object] ?? {};
@@ -227,7 +227,7 @@ describe('hosting plan properties', () => {
             }
           }
           if (change.action === 'delete')
-            for (const c of l.clients) {
+            for (const c of l.client) {
               // A client the plan deletes may be on it, or not say: the delete then waits for it.
               if (leaving.has(c.username)) {
                 if (c.idHostingPlan === undefined || c.idHostingPlan === before?.id)

@@ -23,11 +23,11 @@ function withPlans(d: Desired, plans: DesiredHostingPlan[], prune: Partial<Desir
   return { ...d, hostingPlans: plans, prune: { ...d.prune, ...prune } };
 }
 
-function panelWith(base: Live, plans: Live['hostingPlans']): Live {
-  return { ...base, hostingPlans: plans };
+function panelWith(base: Live, plans: Live['hosting_plan']): Live {
+  return { ...base, hosting_plan: plans };
 }
 
-const PLANS: Live['hostingPlans'] = [
+const PLANS: Live['hosting_plan'] = [
   { id: 1, name: 'Basic', objects: { resources: RESOURCES, permissions: { ssh: false } } },
   { id: 2, name: 'Legacy', objects: { resources: RESOURCES } },
   { id: 3, name: 'Old Gold', objects: { resources: RESOURCES } },
@@ -175,9 +175,9 @@ test('a new plan and a client on it, created in one apply against the simulator'
   const ids: number[] = [];
   for (const change of plan.changes) ids.push((await adapter.apply(change)).id);
   const after = await readLive(panel, { domainNames: [] });
-  const pro = after.hostingPlans.find((p) => p.name === 'Pro');
+  const pro = after.hosting_plan.find((p) => p.name === 'Pro');
   expect(pro?.id).toBe(ids[0]);
-  expect(after.clients.find((c) => c.username === 'alice')?.idHostingPlan).toBe(pro?.id);
+  expect(after.client.find((c) => c.username === 'alice')?.idHostingPlan).toBe(pro?.id);
   // Planned again: nothing to do.
   expect(
     diff(

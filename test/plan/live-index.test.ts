@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LiveIndex } from '../../src/plan/live-index.js';
-import type { Live } from '../../src/panel/types.js';
 import { live } from '../helpers/builders.js';
 
 const LIVE = live(
@@ -41,6 +40,15 @@ describe('the live index', () => {
     expect([index.domainsOf(99), index.domainNamesOf(99)]).toEqual([[], []]);
   });
 
+  it("gives each kind's index of its part, as its list read builds it, once", () => {
+    const fresh = new LiveIndex(LIVE);
+    const clients = fresh.indexOf('client');
+    expect([...clients.keys()]).toEqual(['carol', 'zed']);
+    expect(fresh.clients).toBe(clients);
+    expect(fresh.indexOf('domain').get('carol.example')?.id).toBe(70);
+    expect(fresh.domains).toBe(fresh.indexOf('domain'));
+  });
+
   it('finds the subdomains of the same owner under a name, sorted', () => {
     expect(index.subdomains('carol.example', 7)).toEqual(['b.shop.carol.example', 'shop.carol.example']);
     expect(index.subdomains('shop.carol.example', 7)).toEqual(['b.shop.carol.example']);
@@ -49,19 +57,18 @@ describe('the live index', () => {
 
   it('builds each part on first use: asking for clients reads no domain and no plan', () => {
     const read: string[] = [];
-    const watched: Record<string, unknown> = { ...LIVE };
-    const lazy = new LiveIndex(
-      new Proxy(watched, {
+    const watch = <T extends object>(part: T, prefix: string): T =>
+      new Proxy(part, {
         get(target, key) {
-          if (typeof key === 'string') read.push(key);
-          return target[key as string];
+          if (typeof key === 'string') read.push(prefix + key);
+          return target[key as keyof T];
         },
-      }) as unknown as Live,
-    );
-    expect(read).toEqual(['domainsComplete']);
+      });
+    const lazy = new LiveIndex(watch({ ...LIVE, domain: watch(LIVE.domain, 'domain.') }, ''));
+    expect(read).toEqual(['domain', 'domain.complete']);
     expect(lazy.clients.size).toBe(2);
-    expect(read).toEqual(['domainsComplete', 'clients']);
+    expect(read).toEqual(['domain', 'domain.complete', 'client']);
     expect(lazy.domainsOf(8)).toHaveLength(1);
-    expect(read).toEqual(['domainsComplete', 'clients', 'domains']);
+    expect(read).toEqual(['domain', 'domain.complete', 'client', 'domain', 'domain.records']);
   });
 });

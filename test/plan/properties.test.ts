@@ -115,8 +115,8 @@ const panel = fc
 
 /** What the panel looks like after every change of `plan` succeeded, as the simulator behaves (it refuses what the simulator refuses). */
 function simulateApply(plan: Plan, before: Live): Live {
-  let clients: LiveClient[] = [...before.clients];
-  let domains: LiveDomain[] = [...before.domains];
+  let clients: LiveClient[] = [...before.client];
+  let domains: LiveDomain[] = [...before.domain.records];
   let nextId = 1000;
   const idOf = new Map(clients.map((c) => [c.username, c.id]));
   for (const change of plan.changes) {
@@ -211,7 +211,7 @@ function simulateApply(plan: Plan, before: Live): Live {
         assertNever(change);
     }
   }
-  return { ...before, clients, domains };
+  return { ...before, client: clients, domain: { ...before.domain, records: domains } };
 }
 
 describe('planner properties', () => {
@@ -248,9 +248,9 @@ describe('planner properties', () => {
         };
         const shuffled = {
           ...l,
-          clients: shuffle(l.clients),
-          domains: shuffle(l.domains),
-          hostingPlans: shuffle(l.hostingPlans),
+          clients: shuffle(l.client),
+          domains: shuffle(l.domain.records),
+          hostingPlans: shuffle(l.hosting_plan),
         };
         expect(JSON.stringify(diff(d, shuffled))).toBe(JSON.stringify(diff(d, l)));
       }),
@@ -279,7 +279,7 @@ describe('planner properties', () => {
         for (const change of plan.changes) {
           if (change.action !== 'update' || change.type !== 'domain') continue;
           const given = wanted.get(change.name);
-          const before = l.domains.find((x) => x.id === change.domainId)?.settings;
+          const before = l.domain.records.find((x) => x.id === change.domainId)?.settings;
           expect(given).toBeDefined();
           const objects = new Set<string>();
           for (const f of change.fields) {
@@ -317,8 +317,8 @@ describe('planner properties', () => {
       fc.property(manifest, panel, (d, l) => {
         const plan = diff(d, l);
         const keep = globMatcher(d.prune.keep);
-        const domains = new Map(l.domains.map((x) => [x.id, x]));
-        const clients = new Map(l.clients.map((x) => [x.id, x]));
+        const domains = new Map(l.domain.records.map((x) => [x.id, x]));
+        const clients = new Map(l.client.map((x) => [x.id, x]));
         const absentClients = new Set(d.clients.filter((c) => c.state === 'absent').map((c) => c.username));
         const absentDomains = new Set(
           d.clients.flatMap((c) => c.domains.filter((x) => x.state === 'absent').map((x) => x.name)),

@@ -275,11 +275,11 @@ describe('a plan scoped by --clients', () => {
   });
 
   describe('hosting plans', () => {
-    const panelPlans: Live['hostingPlans'] = [
+    const panelPlans: Live['hosting_plan'] = [
       { id: 1, name: 'Basic', objects: { resources: { domains: 5 } } },
       { id: 2, name: 'Unused', objects: { resources: { domains: 1 } } },
     ];
-    const panel: Live = { ...live([[1, 'alice', 1, { email: 'old@example.com' }]]), hostingPlans: panelPlans };
+    const panel: Live = { ...live([[1, 'alice', 1, { email: 'old@example.com' }]]), hosting_plan: panelPlans };
 
     it('are left alone: no create, update or delete, even with prune.hosting_plans', () => {
       const manifest = withPlans(

@@ -21,7 +21,13 @@ function panel(): Live {
       [3, 'sys.alice.example', 7, true],
     ],
   );
-  return { ...base, domains: base.domains.map((d) => (d.id === 2 ? { ...d, isSystem: undefined } : d)) };
+  return {
+    ...base,
+    domain: {
+      ...base.domain,
+      records: base.domain.records.map((d) => (d.id === 2 ? { ...d, isSystem: undefined } : d)),
+    },
+  };
 }
 
 describe('a domain whose record does not say whether it is a system domain', () => {

@@ -69,8 +69,8 @@ const panel: fc.Arbitrary<Live> = fc
 
 /** The panel after every change of `plan` succeeded, as the simulator behaves. */
 function simulateApply(plan: Plan, before: Live): Live {
-  const domains: LiveDomain[] = [...before.domains];
-  const zones = new Map<string, LiveZone>(before.zones ?? []);
+  const domains: LiveDomain[] = [...before.domain.records];
+  const zones = new Map<string, LiveZone>(before.dns_zone);
   for (const change of plan.changes) {
     if (change.type === 'domain' && change.action === 'create') {
       domains.push({ id: 1000 + domains.length, name: change.name, idUser: 1, isSystem: false });
@@ -84,7 +84,7 @@ function simulateApply(plan: Plan, before: Live): Live {
       throw new Error(`a change these manifests never make: ${change.id}`);
     }
   }
-  return { ...before, domains, zones };
+  return { ...before, domain: { ...before.domain, records: domains }, dns_zone: zones };
 }
 
 const zoneChanges = (plan: Plan): UpdateZone[] => plan.changes.filter((c): c is UpdateZone => c.type === 'dns_zone');
@@ -109,7 +109,7 @@ describe('planner properties over zones', () => {
     fc.assert(
       fc.property(manifest, panel, (d, l) => {
         for (const change of zoneChanges(diff(d, l))) {
-          const zone = l.zones?.get(change.name);
+          const zone = l.dns_zone.get(change.name);
           if (zone === undefined) {
             expect(change.domainId).toBeNull();
             expect(change.dependsOn).toEqual([`domain:${change.name}`]);

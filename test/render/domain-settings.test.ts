@@ -53,7 +53,10 @@ function panel(
   settings: Record<string, LiveDomainSettings>,
 ): Live {
   const l = live(clients, domains);
-  return { ...l, domains: l.domains.map((d) => ({ ...d, settings: settings[d.name] })) };
+  return {
+    ...l,
+    domain: { ...l.domain, records: l.domain.records.map((d) => ({ ...d, settings: settings[d.name] })) },
+  };
 }
 
 function viewOf(plan: Plan): PlanView {

@@ -93,7 +93,7 @@ describe('hosting plans in the text plan', () => {
     expect(renderPlanText(view(d), { color: false })).toContain(
       '# hosting plan "Unused" will be updated: differs from the manifest; no client is on it\n',
     );
-    const unknown = live([[7, 'alice', undefined]], [], { plans: [...PANEL.hostingPlans] });
+    const unknown = live([[7, 'alice', undefined]], [], { plans: [...PANEL.hosting_plan] });
     expect(renderPlanText(view(d, unknown), { color: false })).toContain(
       'differs from the manifest; the panel does not say how many clients are on it (they keep their copied values)\n',
     );

@@ -152,21 +152,24 @@ const settingsPlan = diff(
   },
   {
     ...settingsLive,
-    domains: settingsLive.domains.map((d) => ({
-      ...d,
-      settings: {
-        php_version: '8.1',
-        security: {
-          id_certificate: 3,
-          lets_encrypt: true,
-          is_prefer_https: false,
-          is_hsts: false,
-          hsts_max_age: 0,
-          hsts_include: false,
-          hsts_preload: false,
+    domain: {
+      ...settingsLive.domain,
+      records: settingsLive.domain.records.map((d) => ({
+        ...d,
+        settings: {
+          php_version: '8.1',
+          security: {
+            id_certificate: 3,
+            lets_encrypt: true,
+            is_prefer_https: false,
+            is_hsts: false,
+            hsts_max_age: 0,
+            hsts_include: false,
+            hsts_preload: false,
+          },
         },
-      },
-    })),
+      })),
+    },
   },
 );
 const settingsView: PlanView = { ...view, plan: settingsPlan, notes: [], warnings: [] };

@@ -55,7 +55,7 @@ export function panel(domains: string[], zones: Record<string, unknown>): Live {
     [[7, 'alice']],
     domains.map((name, i) => [70 + i, name, 7] as [number, string, number]),
   );
-  return { ...l, zones: new Map(Object.entries(zones).map(([name, a]) => [name, zoneOf(name, a)])) };
+  return { ...l, dns_zone: new Map(Object.entries(zones).map(([name, a]) => [name, zoneOf(name, a)])) };
 }
 
 export function viewOf(plan: Plan): PlanView {

@@ -1,4 +1,5 @@
 /** The client as a kind of the table (../index.ts): what the stages ask of a client's change. */
+import { CLIENT_READ } from './read.js';
 import { CLIENT_DOCTOR } from './doctor.js';
 import { USERNAME_PATTERN } from '../../names.js';
 import { CLIENT_APPLY } from './apply.js';
@@ -19,7 +20,7 @@ import { type ClientChangeJson, clientFromJson, clientProblems, clientToJson } f
 import { type ClientFactIndex, clientFacts } from './facts.js';
 import type { ClientField } from './fields.js';
 
-export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientChangeJson> = {
+export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientChangeJson, typeof CLIENT_READ> = {
   name: 'client',
   noun: CLIENT_NOUN,
 
@@ -74,6 +75,8 @@ export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientCh
 
   // Doctor: its list, then which managed fields it carries (docs/doctor.md).
   doctor: CLIENT_DOCTOR,
+  // List read: its records in one read of the panel, and its part of a snapshot.
+  read: CLIENT_READ,
 };
 
 /** A plan's unknown of a client's field: it names a client and no domain (a domain's setting names its domain). */

@@ -1,4 +1,5 @@
 /** The domain as a kind of the table (../index.ts): what the stages ask of a domain's change. */
+import { DOMAIN_READ } from './read.js';
 import { DOMAIN_DOCTOR } from './doctor.js';
 import { quote } from '../../escape.js';
 import { changeId } from '../common.js';
@@ -24,7 +25,7 @@ import { unicodeForm } from './record.js';
 import type { DomainSetting } from './settings.js';
 import { SETTINGS_EXPORT } from './export-edits.js';
 
-export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainChangeJson> = {
+export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainChangeJson, typeof DOMAIN_READ> = {
   name: 'domain',
   noun: DOMAIN_NOUN,
 
@@ -76,6 +77,8 @@ export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainCh
 
   // Doctor: its list (a panel may lack it), then the settings its records carry (docs/doctor.md).
   doctor: DOMAIN_DOCTOR,
+  // List read: its records in one read of the panel, and its part of a snapshot.
+  read: DOMAIN_READ,
 };
 
 /** A plan's unknown of a domain's setting: it names its domain. */

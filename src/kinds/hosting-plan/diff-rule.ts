@@ -48,8 +48,8 @@ export interface PlanUser {
 
 /** What the rule reads of the panel. */
 export interface PlansLive {
-  readonly hostingPlans: readonly LiveHostingPlan[];
-  readonly clients: readonly PlanUser[];
+  readonly hosting_plan: readonly LiveHostingPlan[];
+  readonly client: readonly PlanUser[];
 }
 
 /** A client's change as the rule reads it: a delete, or an update that moves it to another plan. */
@@ -85,7 +85,7 @@ export function planHostingPlans(
 ): PlannedHostingPlans {
   const wanted = desired.hostingPlans ?? [];
   if (wanted.length === 0 && desired.prune.hostingPlans !== true) return NO_PLAN_CHANGES;
-  const byName = new Map(live.hostingPlans.map((p) => [p.name, p]));
+  const byName = new Map(live.hosting_plan.map((p) => [p.name, p]));
   const leaving = leavers(clientChanges);
   const first: HostingPlanChange[] = [];
   const last: DeleteHostingPlan[] = [];
@@ -97,7 +97,7 @@ export function planHostingPlans(
     // waits for the clients deleted that were, or may have been, on the plan.
     const wait: ChangeId[] = [];
     const going: string[] = [];
-    const staying = live.clients.filter((c) => {
+    const staying = live.client.filter((c) => {
       if (!leaving.has(c.username)) return true;
       const gone = leaving.get(c.username);
       if (gone !== undefined && (c.idHostingPlan === undefined || c.idHostingPlan === plan.id)) wait.push(gone);
@@ -138,7 +138,7 @@ export function planHostingPlans(
       first.push(createHostingPlan(plan.name, plan.wants));
       continue;
     }
-    const on = clientsOnPlan(now.id, live.clients);
+    const on = clientsOnPlan(now.id, live.client);
     const update = updateHostingPlan(plan.wants, now, on === null ? null : on.length, (lacking) =>
       conflicts.push({ hosting_plan: plan.name, lacking }),
     );
@@ -148,7 +148,7 @@ export function planHostingPlans(
   const unmanaged: string[] = [];
   const keep = planNameMatcher(desired.prune.keepHostingPlans ?? []);
   const named = new Set(desired.clients.flatMap((c) => (c.plan === undefined ? [] : [c.plan])));
-  for (const plan of [...live.hostingPlans].sort((a, b) => compare(a.name, b.name))) {
+  for (const plan of [...live.hosting_plan].sort((a, b) => compare(a.name, b.name))) {
     if (listed.has(plan.name)) continue;
     const pruned =
       desired.prune.hostingPlans === true &&

@@ -23,7 +23,7 @@ import { HOSTING_PLANS_KEY, planNameMatcher } from './manifest.js';
 
 /** The live panel as the plans' export looks it up (export/model.ts LiveModel is one). */
 export interface PlanExportPanel {
-  readonly live: { readonly hostingPlans: readonly LiveHostingPlan[] };
+  readonly live: { readonly hosting_plan: readonly LiveHostingPlan[] };
 }
 
 /** The manifest as the plans' edits read it (manifest/types.ts Desired is one). */
@@ -129,9 +129,9 @@ export function planEdits(
 /** The hosting plans in export: the `hosting_plans` section. */
 export const PLANS_EXPORT: SectionExport<PlanExportPanel, PlanManifest, PlanEntry, PlanEdit> = {
   key: HOSTING_PLANS_KEY,
-  entries: (panel, warn, note) => exportPlans(panel.live.hostingPlans, warn, note),
+  entries: (panel, warn, note) => exportPlans(panel.live.hosting_plan, warn, note),
   listed: (manifest) => manifest.hostingPlans ?? [],
-  edits: (manifest, panel, add, warn) => planEdits(manifest, panel.live.hostingPlans, add, warn),
+  edits: (manifest, panel, add, warn) => planEdits(manifest, panel.live.hosting_plan, add, warn),
   placeOf: (edit) => (edit.kind === 'set-plan-value' ? edit.plan : undefined),
   moved: (edit, index) => (edit.kind === 'set-plan-value' ? { ...edit, plan: index } : edit),
   rewrite: editPlans,

@@ -1,4 +1,5 @@
 /** The hosting plan as a kind of the table (../index.ts): what the stages ask of a plan's change. */
+import { HOSTING_PLAN_READ } from './read.js';
 import { HOSTING_PLAN_DOCTOR } from './doctor.js';
 import { HOSTING_PLAN_APPLY } from './apply.js';
 import { type Kind, kindWeight } from '../kind.js';
@@ -20,7 +21,13 @@ import { type HostingPlanFactIndex, hostingPlanFacts } from './facts.js';
 import { PHP_SIZE_KEYS } from './export.js';
 import { PLANS_EXPORT } from './export-edits.js';
 
-export const HOSTING_PLAN_KIND: Kind<'hosting_plan', HostingPlanChange, HostingPlanFactIndex, HostingPlanChangeJson> = {
+export const HOSTING_PLAN_KIND: Kind<
+  'hosting_plan',
+  HostingPlanChange,
+  HostingPlanFactIndex,
+  HostingPlanChangeJson,
+  typeof HOSTING_PLAN_READ
+> = {
   name: 'hosting_plan',
   noun: HOSTING_PLAN_NOUN,
 
@@ -71,4 +78,6 @@ export const HOSTING_PLAN_KIND: Kind<'hosting_plan', HostingPlanChange, HostingP
 
   // Doctor: its list, read first: only a list read proves the key (docs/doctor.md).
   doctor: HOSTING_PLAN_DOCTOR,
+  // List read: its records in one read of the panel, and its part of a snapshot.
+  read: HOSTING_PLAN_READ,
 };

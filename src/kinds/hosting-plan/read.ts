@@ -1,6 +1,8 @@
-/** A hosting plan's record as the panel answers it, read and checked. Pure: no I/O. */
+/** A hosting plan's record as the panel answers it, read and checked, and the plans' list read. Pure: no I/O. */
 import type { LiveHostingPlan } from '../common.js';
 import { asRecord, integer, nonEmptyString, type RecordRead } from '../panel-record.js';
+import { type KindRead, unique } from '../read.js';
+import type { JsonObject } from '../../util.js';
 import { readPlanObjects } from './fields.js';
 
 /**
@@ -23,3 +25,30 @@ export const HOSTING_PLAN_RECORD: RecordRead<LiveHostingPlan> = {
   path: (id) => `/hosting-plans/${id}`,
   parse: parseHostingPlanRecord,
 };
+
+/** The hosting plans as one read of the panel holds them (Live, src/kinds/index.ts). */
+export type HostingPlansPart = readonly LiveHostingPlan[];
+
+/** The plans' list read (Kind.read): GET /hosting-plans, always; ids and names unique. */
+export const HOSTING_PLAN_READ: KindRead<HostingPlansPart, object, object> = {
+  after: [],
+  needed: () => true,
+  empty: [],
+  list: (panel) => panel.list('/hosting-plans', parseHostingPlanRecord),
+  check: (plans, panel) => {
+    const where = panel.describe('GET', '/hosting-plans');
+    unique(plans, (p) => p.id, where, 'id');
+    unique(plans, (p) => p.name, where, 'name');
+    return Promise.resolve();
+  },
+  snapshot: {
+    write: (plans) => ({ hosting_plans: plans.map(planRecord) }),
+    read: (reading) =>
+      reading.list('hosting_plans').map((r, i) => parseHostingPlanRecord(r, `${reading.at('hosting_plans')}[${i}]`)),
+  },
+};
+
+/** A hosting plan in the panel's shape, as a snapshot holds it: id, name, its nested objects as read. */
+function planRecord(plan: LiveHostingPlan): JsonObject {
+  return { id: plan.id, name: plan.name, ...plan.objects };
+}

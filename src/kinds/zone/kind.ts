@@ -1,4 +1,5 @@
 /** The DNS zone as a kind of the table (../index.ts): what the stages ask of a zone's change. */
+import { ZONE_READ } from './read.js';
 import { ZONE_DOCTOR } from './doctor.js';
 import { changeId } from '../common.js';
 import { unicodeForm } from '../domain/record.js';
@@ -21,7 +22,7 @@ import {
 } from './phrases.js';
 import { ZONE_EXPORT } from './export-edits.js';
 
-export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJson> = {
+export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJson, typeof ZONE_READ> = {
   name: 'dns_zone',
   noun: ZONE_NOUN,
 
@@ -75,4 +76,6 @@ export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJs
 
   // Doctor: one zone read of a listed domain (docs/doctor.md).
   doctor: ZONE_DOCTOR,
+  // List read: its records in one read of the panel, and its part of a snapshot.
+  read: ZONE_READ,
 };

@@ -3,12 +3,13 @@
  * stage reads them concurrently within the run's bound: panel/object-reads.ts readEach). A zone is
  * written back whole, so it must be read whole: an answer this room cannot read (./record.ts) is a
  * contract error naming the request and the path inside the answer. The panel comes in through
- * PanelReader (../apply.ts): the room sends nothing itself.
+ * PanelReader (../apply.ts) and PanelListReader (../read.ts): the room sends nothing itself.
  */
 import { ProvisionError } from '../../errors.js';
 import { quote } from '../../escape.js';
-import { plural } from '../../util.js';
+import { isRecord, type JsonObject, plural } from '../../util.js';
 import type { PanelReader } from '../apply.js';
+import type { KindRead } from '../read.js';
 import { type LiveZone, parseZone } from './record.js';
 
 /** A domain whose zone is read: its ASCII name and its id. */
@@ -62,4 +63,73 @@ export async function readZone(panel: PanelReader, domain: ZoneDomain): Promise<
       hint: 'the panel answered a zone panel-provision cannot read whole: the run stops; nothing is written; report the panel version and this message',
     },
   );
+}
+
+/**
+ * The zones as one read of the panel holds them (Live, src/kinds/index.ts), by domain name:
+ * only those of existing domains whose manifest entry manages DNS; empty when none was asked for.
+ */
+export type ZonesPart = ReadonlyMap<string, LiveZone>;
+
+/** What the zones' read takes of the run's ask. */
+export interface ZonesAsk {
+  /**
+   * The domains (ASCII) whose DNS zones to read: one GET /dns/{id} each for those on the panel
+   * (not subdomains), the reader's `reads` at a time; a domain the panel lacks costs nothing (its
+   * zone is read after its create).
+   */
+  readonly zones?: readonly string[] | undefined;
+}
+
+/** What the zones' read needs read first: the domains, whose ids it reads the zones by. */
+export interface ZonesEarlier {
+  readonly domain: { readonly records: readonly ListedDomain[] };
+}
+
+const NO_ZONES: ZonesPart = new Map();
+
+/**
+ * The zones' read (Kind.read): after the domains, one GET /dns/{id} per domain the ask names that
+ * the panel has (managedZoneDomains), and a note saying how many; nothing when the ask names none.
+ */
+export const ZONE_READ: KindRead<ZonesPart, ZonesAsk, ZonesEarlier> = {
+  after: ['domain'],
+  needed: (ask) => (ask.zones ?? []).length > 0,
+  empty: NO_ZONES,
+  list: async (panel, ask, earlier) => {
+    const read = managedZoneDomains(earlier.domain.records, ask.zones ?? []);
+    if (read === undefined) return NO_ZONES;
+    const zones = await panel.each(read, panel.reads, (d) => readZone(panel, d));
+    const byName = new Map(read.map((d, i) => [d.name, zones[i] as LiveZone]));
+    panel.note(zonesReadNote(panel, byName.size));
+    return byName;
+  },
+  snapshot: {
+    write: (zones) => {
+      const written: Record<string, JsonObject> = {};
+      for (const [name, zone] of [...zones].sort(([a], [b]) => (a < b ? -1 : 1))) written[name] = zoneRecord(zone);
+      return { zones: written };
+    },
+    read: (reading) => {
+      const zones = reading.value('zones');
+      if (!isRecord(zones)) throw reading.bad('needs "zones" as an object');
+      const read = new Map<string, LiveZone>();
+      for (const [name, answer] of Object.entries(zones)) {
+        const zone = parseZone(answer, name);
+        if ('problem' in zone) throw reading.bad(`cannot read the zone of ${quote(name)}: ${zone.problem}`);
+        read.set(name, zone.zone);
+      }
+      return read;
+    },
+  },
+};
+
+/** A zone as GET /dns/{id} answers it, reduced to what parseZone reads: as a snapshot holds it. */
+function zoneRecord(zone: LiveZone): JsonObject {
+  return {
+    records: { soa: zone.soa, other: zone.records.map((r) => r.raw) },
+    ...(zone.dkim === undefined ? {} : { dkim_record: zone.dkim }),
+    ...(zone.isCustom === undefined ? {} : { is_custom_dns: zone.isCustom }),
+    ...(zone.isDisabled === undefined ? {} : { is_dns_disabled: zone.isDisabled }),
+  };
 }
