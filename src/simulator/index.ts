@@ -61,9 +61,9 @@
  *   record list). Every domain that is not a subdomain has one, with default records; a
  *   subdomain's records live in its parent's zone; deleting a domain drops its zone. Defaults,
  *   checks and the simulator's choices are in zones.ts. The seed may give a domain's records.
- * - Mailboxes: /emails and /emails/{id} (no /emails/name/); the rules, the simulator's choices
- *   and the seed's `mailboxes` are in kinds/mailbox.ts and kinds/mailbox-requests.ts. It keeps
- *   a hash of each password, never the password (`state.mailboxPasswordIs` tells tests).
+ * - Mailboxes (/emails, no /emails/name/), databases, FTP users: the rules, choices and seed
+ *   keys are in kinds/mailbox*.ts, kinds/database.ts, kinds/ftp-user.ts. Each keeps a hash of a
+ *   password, never the password (`state.mailboxPasswordIs` and the like tell tests).
  * - Fault injection (faults.ts, all off by default): resets, 5xx, 429/503 with Retry-After,
  *   slow bodies, committed POSTs without an answer, IP restrictions, brute-force lock-out,
  *   clients not ready after their 201, zones changed between two reads. `tls` serves HTTPS instead of HTTP.
@@ -182,6 +182,8 @@ export interface SimulatorOptions extends SimulatorFaults {
    * not take it (the engine must then record the answer's password).
    */
   readonly acceptsPassword?: boolean;
+  /** Default true; false: the panel names FTP users itself ("custom FTP usernames" off, kinds/ftp-user.ts). */
+  readonly customFtpUsernames?: boolean;
   /** Default true: each new client gets a system domain `<username>.sim.keyhelp.test`. */
   readonly systemDomains?: boolean;
   /**
@@ -232,6 +234,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     deleteStatus: options.deleteStatus ?? 200,
     systemDomains: options.systemDomains ?? true,
     acceptsPassword: options.acceptsPassword ?? true,
+    customFtpUsernames: options.customFtpUsernames ?? true,
     parentDomains: options.parentDomains ?? 'guess',
     now: () => new Date(),
   };

@@ -16,7 +16,7 @@ import type { SimStore, StoreChange } from './store.js';
  * so the engine's room can be built and tested against it. Once src/kinds names one, its name
  * here changes nothing (the union is the same) and can be dropped.
  */
-export const SIM_ONLY_KINDS = ['mailbox'] as const;
+export const SIM_ONLY_KINDS = ['mailbox', 'database', 'ftp_user'] as const;
 
 /** The names of the simulator's kinds: every kind of src/kinds, and those it serves ahead of their room. */
 export type SimKindName = KindName | (typeof SIM_ONLY_KINDS)[number];
@@ -40,6 +40,11 @@ export interface RouteOptions {
    * that honours the field and guesses nothing. Given, the field is honoured either way.
    */
   readonly parentDomains?: 'guess' | 'given';
+  /**
+   * POST /ftp-users names the user as asked (default); false: the panel names it itself, like a
+   * panel whose "custom FTP usernames" setting is off (kinds/ftp-user.ts).
+   */
+  readonly customFtpUsernames?: boolean;
   /** How a DELETE answers: 200 with `{"id"}` (default) or 204 without a body. */
   readonly deleteStatus: 200 | 204;
   readonly now: () => Date;

@@ -5,13 +5,23 @@
  * state file loads them in. A new kind adds its group here and its module to kinds/index.ts.
  */
 import { CLIENT_LISTS } from './kinds/client-records.js';
+import { DATABASE_LISTS } from './kinds/database-records.js';
 import { DOMAIN_LISTS } from './kinds/domain-records.js';
+import { FTP_USER_LISTS } from './kinds/ftp-user-records.js';
 import { MAILBOX_LISTS } from './kinds/mailbox-records.js';
 import { PLAN_LISTS } from './hosting-plans.js';
 import type { ListRule } from './table.js';
 import { ZONE_LISTS } from './zones.js';
 
-export const LISTS = { ...PLAN_LISTS, ...CLIENT_LISTS, ...DOMAIN_LISTS, ...ZONE_LISTS, ...MAILBOX_LISTS };
+export const LISTS = {
+  ...PLAN_LISTS,
+  ...CLIENT_LISTS,
+  ...DOMAIN_LISTS,
+  ...ZONE_LISTS,
+  ...MAILBOX_LISTS,
+  ...DATABASE_LISTS,
+  ...FTP_USER_LISTS,
+};
 
 type Lists = typeof LISTS;
 

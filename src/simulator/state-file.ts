@@ -26,7 +26,8 @@
  * simulator ignores the snapshot's `zones`, but refuses a log line that sets one: let a newer
  * simulator stop (compact) before an older one reads its file. Mailboxes (`mailboxes`,
  * `mailboxPasswords`, `nextMailboxId`) came later still, the same way: a file without them
- * loads with none.
+ * loads with none; so did databases (`databases`, `databasePasswords`, `nextDatabaseId`) and
+ * FTP users (`ftpUsers`, `ftpUserPasswords`, `nextFtpUserId`).
  */
 import { randomBytes } from 'node:crypto';
 import { type FileHandle, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';

@@ -5,7 +5,9 @@
  * they make.
  */
 import type { SimClient } from './kinds/client-records.js';
+import type { SimDatabase } from './kinds/database-records.js';
 import type { SimDomain } from './kinds/domain-records.js';
+import type { SimFtpUser } from './kinds/ftp-user-records.js';
 import { passwordMatches, type SimMailbox } from './kinds/mailbox-records.js';
 import type { SimPlan } from './hosting-plans.js';
 import {
@@ -56,6 +58,14 @@ export interface SimulatorState {
    * password); undefined for an unknown address.
    */
   mailboxPasswordIs(address: string, password: string): boolean | undefined;
+  /** Databases (kinds/database.ts), by id. */
+  readonly databases: ReadonlyMap<number, SimDatabase>;
+  /** For tests only: whether `password` is the database's (by its name); undefined for an unknown one. */
+  databasePasswordIs(name: string, password: string): boolean | undefined;
+  /** FTP users (kinds/ftp-user.ts), by id. */
+  readonly ftpUsers: ReadonlyMap<number, SimFtpUser>;
+  /** For tests only: whether `password` is the FTP user's (by its username); undefined for an unknown one. */
+  ftpUserPasswordIs(username: string, password: string): boolean | undefined;
 }
 
 /** The next id of each sequence the lists draw from, by the state file's name for it (`nextUserId`). */
@@ -191,6 +201,28 @@ export class SimStore implements SimulatorState {
     const mailbox = this.mailboxNamed(address);
     if (mailbox === undefined) return undefined;
     const stored = this.list('mailboxPasswords').get(mailbox.id);
+    return stored !== undefined && passwordMatches(stored.hash, password);
+  }
+
+  get databases(): ReadonlyMap<number, SimDatabase> {
+    return this.list('databases');
+  }
+
+  databasePasswordIs(name: string, password: string): boolean | undefined {
+    const database = this.named('databases', name);
+    if (database === undefined) return undefined;
+    const stored = this.list('databasePasswords').get(database.id);
+    return stored !== undefined && passwordMatches(stored.hash, password);
+  }
+
+  get ftpUsers(): ReadonlyMap<number, SimFtpUser> {
+    return this.list('ftpUsers');
+  }
+
+  ftpUserPasswordIs(username: string, password: string): boolean | undefined {
+    const user = this.named('ftpUsers', username);
+    if (user === undefined) return undefined;
+    const stored = this.list('ftpUserPasswords').get(user.id);
     return stored !== undefined && passwordMatches(stored.hash, password);
   }
 

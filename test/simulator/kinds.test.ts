@@ -23,7 +23,16 @@ describe('the simulator has one module per kind', () => {
     const modules = Object.values(SIM_KINDS);
     const routes = modules.flatMap((kind) => Object.keys(kind.routes));
     expect(new Set(routes).size).toBe(routes.length);
-    expect(routes.sort()).toEqual(['admins', 'clients', 'dns', 'domains', 'emails', 'hosting-plans']);
+    expect(routes.sort()).toEqual([
+      'admins',
+      'clients',
+      'databases',
+      'dns',
+      'domains',
+      'emails',
+      'ftp-users',
+      'hosting-plans',
+    ]);
     const seedKeys = modules.flatMap((kind) => [
       ...(kind.seed?.keys ?? []),
       ...('childSeed' in kind ? [`${kind.childSeed.parent}.${kind.childSeed.key}`] : []),
@@ -46,6 +55,8 @@ describe('the simulator has one module per kind', () => {
                 mailboxes: [{ name: 'info', password: 'a-mailbox-password', aliases: ['hello@bob.example'] }],
               },
             ],
+            databases: [{ name: 'bob_wp', password: 'a-database-password', remote_hosts: ['192.0.2.0/24'] }],
+            ftp_users: [{ name: 'bob_deploy', password: 'an-ftp-password', home_directory: '/www/bob.example' }],
           },
         ],
       },
@@ -59,6 +70,8 @@ describe('the simulator has one module per kind', () => {
       zones: [...first.state.zones],
       admins: [...first.state.admins],
       mailboxes: [...first.state.mailboxes],
+      databases: [...first.state.databases],
+      ftpUsers: [...first.state.ftpUsers],
     };
     await first.close();
 
@@ -75,7 +88,11 @@ describe('the simulator has one module per kind', () => {
         zones: [...second.state.zones],
         admins: [...second.state.admins],
         mailboxes: [...second.state.mailboxes],
+        databases: [...second.state.databases],
+        ftpUsers: [...second.state.ftpUsers],
       }).toEqual(before);
+      expect(second.state.databasePasswordIs('bob_wp', 'a-database-password')).toBe(true);
+      expect(second.state.ftpUserPasswordIs('bob_deploy', 'an-ftp-password')).toBe(true);
       expect(second.state.mailboxPasswordIs('info@bob.example', 'a-mailbox-password')).toBe(true);
       expect(second.state.passwordOf('alice')).toBe('a-long-password');
       expect(second.state.zones.get(second.state.domainNamed('bob.example')?.id ?? 0)?.records.other).toEqual([]);

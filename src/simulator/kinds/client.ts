@@ -30,6 +30,8 @@ import { type SimStore, timestamp } from '../store.js';
 import type { SimClient } from './client-records.js';
 import { collection } from './collection.js';
 import type { SimulatorSeedDomain } from './domain.js';
+import type { SimulatorSeedDatabase } from './database-records.js';
+import type { SimulatorSeedFtpUser } from './ftp-user-records.js';
 
 export interface ClientSeed {
   /** Default: ['admin']. */
@@ -51,6 +53,10 @@ export interface SimulatorSeedClient {
    * a name with settings (merged over the defaults, like POST /domains) and DNS records.
    */
   readonly domains?: readonly (string | SimulatorSeedDomain)[];
+  /** Its databases, in order (kinds/database.ts): names, or objects with one. */
+  readonly databases?: readonly (string | SimulatorSeedDatabase)[];
+  /** Its FTP users, in order (kinds/ftp-user.ts): usernames, or objects with one. */
+  readonly ftp_users?: readonly (string | SimulatorSeedFtpUser)[];
 }
 
 /** The shortest password the simulator accepts, like the panel's own rules ("at least 8 characters everywhere"). */

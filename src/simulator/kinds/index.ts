@@ -6,7 +6,9 @@
  */
 import type { Family, ParentHooks, SimKind, SimKindName } from '../kind.js';
 import { CLIENT_SIM } from './client.js';
+import { DATABASE_SIM } from './database.js';
 import { DOMAIN_SIM } from './domain.js';
+import { FTP_USER_SIM } from './ftp-user.js';
 import { HOSTING_PLAN_SIM } from './hosting-plan.js';
 import { MAILBOX_SIM } from './mailbox.js';
 import { ZONE_SIM } from './zone.js';
@@ -17,6 +19,8 @@ export const SIM_KINDS = {
   domain: DOMAIN_SIM,
   dns_zone: ZONE_SIM,
   mailbox: MAILBOX_SIM,
+  database: DATABASE_SIM,
+  ftp_user: FTP_USER_SIM,
 } as const satisfies { readonly [N in SimKindName]: SimKind<object, N> };
 
 /** The modules, in SIM_KINDS' order. */
