@@ -156,7 +156,7 @@ function readItem<L extends Place>(
   if (first !== undefined) {
     error(
       [DATABASE_NAME_KEY],
-      `${label} is listed twice (first at ${placeOf(first.loc, loc.file)}, under client ${quote(first.client)}): ` +
+      `${label} is listed twice (first at ${placeOf(first.loc, loc.file)}, under ${first.client}): ` +
         'a database name is unique on the whole panel; remove one',
     );
     return undefined;
@@ -193,7 +193,12 @@ function readItem<L extends Place>(
         `the user ${quote(user)} of ${label} is already the user of database ${quote(holder.database)} ` +
           `(at ${placeOf(holder.loc, loc.file)}): a database user belongs to one database; give another "${DATABASE_USER_KEY}"`,
       );
-    else ctx.seen.users.set(user, { database: name, client: ctx.client, loc });
+    else
+      ctx.seen.users.set(user, {
+        database: name,
+        client: ctx.client,
+        loc: given === undefined ? loc : ctx.locate([index, DATABASE_USER_KEY], false),
+      });
   }
   return { name, user, userGiven: given !== undefined, state, wants: itemWants(item, label, error), loc };
 }
