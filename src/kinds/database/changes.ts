@@ -152,8 +152,9 @@ export function databaseRequest(change: DatabaseChange, newIds?: NewIds): PanelR
  * What apply cannot do as the manifest says of a database; nothing is sent for it:
  * - `owner`: the panel has the name under another client (`owner`: a username, or `#<id>`);
  * - `rename`: the manifest gives the database a user other than the one the panel holds
- *   (`panelUser`), or a new database a user another database on the panel has (`heldBy`).
+ *   (`panel_user`), or a new database a user another database on the panel has (`held_by`).
  *   A database cannot be renamed in place: rename in the panel, then in the manifest.
+ * Its keys are the plan document's (`conflicts`), as the other kinds' conflicts.
  */
 export type DatabaseConflict =
   | { readonly database: string; readonly client: string; readonly reason: 'owner'; readonly owner: string }
@@ -162,6 +163,11 @@ export type DatabaseConflict =
       readonly client: string;
       readonly reason: 'rename';
       readonly user: string;
-      readonly panelUser?: string;
-      readonly heldBy?: string;
+      readonly panel_user?: string;
+      readonly held_by?: string;
     };
+
+/** Whether a plan's conflict is a database's: it names one. */
+export function isDatabaseConflict(c: object): c is DatabaseConflict {
+  return 'database' in c && 'reason' in c;
+}

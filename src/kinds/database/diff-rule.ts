@@ -58,11 +58,11 @@ export function diffDatabase(
   if (live === undefined) {
     const holder = view.databaseWithUser(want.user);
     if (holder !== undefined && holder.name !== want.name)
-      return conflict({ ...base, reason: 'rename', user: want.user, heldBy: holder.name });
+      return conflict({ ...base, reason: 'rename', user: want.user, held_by: holder.name });
     return { ...NONE, change: createDatabase(want.name, want.user, want.wants, view) };
   }
   if (live.user !== undefined && live.user !== want.user)
-    return conflict({ ...base, reason: 'rename', user: want.user, panelUser: live.user });
+    return conflict({ ...base, reason: 'rename', user: want.user, panel_user: live.user });
   const unknowns: DatabaseField[] = [];
   const fields = databaseFieldChanges(want.wants, live, (field) => unknowns.push(field));
   return {
@@ -78,9 +78,9 @@ export function databaseConflictText(c: DatabaseConflict): string {
   if (c.reason === 'owner')
     return `${subject} belongs to client ${quote(c.owner)} on the panel: a database name is unique on the whole panel; choose another name, or move the entry to ${quote(c.owner)}`;
   const why =
-    c.panelUser !== undefined
-      ? `has the user ${quote(c.panelUser)} on the panel, the manifest gives ${quote(c.user)}`
-      : `gives the user ${quote(c.user)}, which database ${quote(c.heldBy ?? '')} has on the panel`;
+    c.panel_user !== undefined
+      ? `has the user ${quote(c.panel_user)} on the panel, the manifest gives ${quote(c.user)}`
+      : `gives the user ${quote(c.user)}, which database ${quote(c.held_by ?? '')} has on the panel`;
   return `${subject} ${why}: that is a rename, which would lose its data as a delete and a create; rename in the panel, then in the manifest`;
 }
 

@@ -139,7 +139,7 @@ describe('the database diff rule', () => {
     const changed = diffDatabase(want({ description: 'x' }, { user: 'wp2', userGiven: true }), LIVE, VIEW);
     expect(changed).toEqual({
       change: undefined,
-      conflict: { database: 'alice_wp', client: 'alice', reason: 'rename', user: 'wp2', panelUser: 'alice_wp' },
+      conflict: { database: 'alice_wp', client: 'alice', reason: 'rename', user: 'wp2', panel_user: 'alice_wp' },
       unknowns: [],
     });
     expect(databaseConflictText(changed.conflict!)).toBe(
@@ -152,7 +152,7 @@ describe('the database diff rule', () => {
       client: 'alice',
       reason: 'rename',
       user: 'shop',
-      heldBy: 'alice_shop',
+      held_by: 'alice_shop',
     });
     expect(databaseConflictText(moved.conflict!)).toContain(
       'gives the user "shop", which database "alice_shop" has on the panel',
