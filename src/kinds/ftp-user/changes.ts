@@ -55,23 +55,40 @@ export interface DeleteFtpUser extends FtpUserChangeBase {
 
 export type FtpUserChange = CreateFtpUser | UpdateFtpUser | DeleteFtpUser;
 
-/** An FTP user name held by another client on the panel: nothing is planned of it. */
+/**
+ * An FTP user name held by another client on the panel: nothing is planned of it. In the plan's
+ * `conflicts` as it is (snake_case keys, like every kind's conflict).
+ */
 export interface FtpUserConflict {
-  readonly ftpUser: string;
+  readonly ftp_user: string;
   /** The manifest's client for it. */
   readonly client: string;
-  /** The panel's owner: a username, `#<id>` when the owner is not in the client list, undefined when the record does not say. */
-  readonly owner: string | undefined;
+  /** The panel's owner: a username, or `#<id>` when the owner is not in the client list; left out when the record does not say. */
+  readonly owner?: string;
 }
 
-/** `FTP user "x" is listed under client "a" but belongs to client "b" on the panel`. */
-export function ftpUserConflictText(c: FtpUserConflict): string {
-  return c.owner === undefined
-    ? `FTP user ${quote(c.ftpUser)} is listed under client ${quote(c.client)}, but the panel's record of it does not ` +
-        'say which client owns it: nothing is planned of it (check it in the panel)'
-    : `FTP user ${quote(c.ftpUser)} is listed under client ${quote(c.client)} but belongs to client ` +
-        `${quote(c.owner)} on the panel: an FTP user name is unique on the panel; choose another name, ` +
-        `or move the entry under ${quote(c.owner)}`;
+/** Whether a plan's conflict is an FTP user's. */
+export function isFtpUserConflict(c: object): c is FtpUserConflict {
+  return typeof (c as { ftp_user?: unknown }).ftp_user === 'string';
+}
+
+/**
+ * `FTP user "x" is listed under client "a" but belongs to client "b" on the panel`. The owner is
+ * another customer: `nameOwner: false` (a pull-request comment) says "another client".
+ */
+export function ftpUserConflictText(c: FtpUserConflict, nameOwner = true): string {
+  const listed = `FTP user ${quote(c.ftp_user)} is listed under client ${quote(c.client)}`;
+  if (c.owner === undefined)
+    return (
+      `${listed}, but the panel has it and its record does not say which client owns it: ` +
+      'nothing is planned of it (check it in the panel)'
+    );
+  const owner = nameOwner ? `client ${quote(c.owner)}` : 'another client';
+  return (
+    `${listed} but belongs to ${owner} on the panel: an FTP user name is unique on the panel; ` +
+    'choose another name' +
+    (nameOwner ? `, or move the entry under client ${quote(c.owner)}` : '')
+  );
 }
 
 /** An FTP user's change id: `ftp_user:alice_deploy`. */

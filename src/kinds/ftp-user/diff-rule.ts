@@ -51,11 +51,10 @@ export function diffFtpUser(
   if (live !== undefined && (view.clientId === null || live.idUser !== view.clientId))
     return {
       action: 'conflict',
-      conflict: {
-        ftpUser: want.name,
-        client: view.client,
-        owner: live.idUser === undefined ? undefined : view.ownerName(live.idUser),
-      },
+      conflict:
+        live.idUser === undefined
+          ? { ftp_user: want.name, client: view.client }
+          : { ftp_user: want.name, client: view.client, owner: view.ownerName(live.idUser) },
     };
   if (want.state === 'absent')
     return {
