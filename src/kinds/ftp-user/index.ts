@@ -1,0 +1,17 @@
+/**
+ * The FTP user's room (`ftp_users` under a client; the panel's `/ftp-users`): its parts gathered
+ * for the stages. Not wired yet: the room is in no table of kinds (src/kinds/index.ts KINDS), and
+ * its schema fragment is `schema.pending.json`, which the schema composer does not read; when the
+ * room is wired, the fragment is renamed `schema.json` (and `FTP_USER_KIND_NAME` in changes.ts
+ * becomes a name of the table). Pure.
+ */
+export * from './changes.js';
+export * from './diff-rule.js';
+export * from './document.js';
+export * from './export.js';
+export * from './fields.js';
+export * from './home.js';
+export * from './manifest.js';
+export * from './phrases.js';
+export * from './record.js';
+export * from './secret.js';

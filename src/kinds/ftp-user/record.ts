@@ -1,0 +1,98 @@
+/**
+ * An FTP user as the panel holds it (`GET /ftp-users`, `GET /ftp-users/{id}`), read and checked.
+ * What public code shows of these records comes from API v1 and from list answers
+ * (docs/panel-api.md), so the reader takes every plausible variant: the v1 and v2 spellings of a
+ * field (`username` or `name`, `home_directory` or `home`), ids as numeric strings, a description
+ * null for none; a field the record lacks is unknown (undefined), never a change. What it cannot
+ * read is a contract error naming the record and the field. Pure: no I/O.
+ */
+import type { FieldReader } from '../common.js';
+import { asRecord, contract, type RecordRead, spelled } from '../panel-record.js';
+import { homeForm } from './home.js';
+
+/** An FTP user as read. Each managed field is undefined when the record does not carry it. */
+export interface LiveFtpUser {
+  readonly id: number;
+  /** Its client's id; undefined when the record does not say. */
+  readonly idUser: number | undefined;
+  /** The name, lowercase (FTP user names are compared without case). */
+  readonly name: string;
+  /** '' when the panel holds none ("" or null). */
+  readonly description: string | undefined;
+  /** Relative to the client's home, in comparison form (home.ts homeForm): `/www/alice.example`. */
+  readonly home: string | undefined;
+}
+
+/** The panel's path of the FTP users' list, and of one by id. */
+export const FTP_USERS_PATH = '/ftp-users';
+
+/**
+ * The spellings of each field: first the one API v1 code sends and the engine sends
+ * (docs/panel-api.md), then those a v2 answer may use instead (read when present, never sent;
+ * two that disagree are a contract error).
+ */
+export const FTP_USER_SPELLINGS = {
+  id: ['id'],
+  idUser: ['id_user', 'user_id', 'id_client'],
+  name: ['username', 'name', 'user_name', 'ftp_username'],
+  description: ['description'],
+  home: ['home_directory', 'home', 'homedir', 'directory', 'path'],
+} as const;
+
+/** A whole number, or a string of digits that is one; undefined otherwise. */
+function wholeNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : undefined;
+  if (typeof value !== 'string' || !/^\s*\d+\s*$/.test(value)) return undefined;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** An id: a positive whole number, or one written as a string of digits. */
+const idReader: FieldReader<number> = (value) => {
+  const n = wholeNumber(value);
+  return n !== undefined && n > 0 ? { value: n } : { problem: 'a positive whole number' };
+};
+
+/** A client's id: as an id; null or 0 is unknown (no owner said). */
+const ownerReader: FieldReader<number> = (value) =>
+  value === null || value === 0 || value === '0' ? { unreadable: 'null' } : idReader(value);
+
+/** Text; null is none (''). */
+const textReader: FieldReader<string> = (value) =>
+  value === null ? { value: '' } : typeof value === 'string' ? { value } : { problem: 'a string ("" or null: none)' };
+
+/** A name: a non-empty string, lowercase. */
+const nameReader: FieldReader<string> = (value) =>
+  typeof value === 'string' && value.trim() !== ''
+    ? { value: value.trim().toLowerCase() }
+    : { problem: 'a non-empty string' };
+
+/** A home: a path string, in comparison form; null is unknown. */
+const homeReader: FieldReader<string> = (value) =>
+  value === null
+    ? { unreadable: 'null' }
+    : typeof value === 'string' && value.trim() !== ''
+      ? { value: homeForm(value) }
+      : { problem: 'a path like /www/alice.example' };
+
+/** One FTP user record (`where` names it in errors: `GET https://…/api/v2/ftp-users`, item 3). */
+export function parseFtpUserRecord(record: unknown, where: string): LiveFtpUser {
+  const r = asRecord(record, where);
+  const id = spelled(r, FTP_USER_SPELLINGS.id, where, idReader);
+  if (id === undefined) throw contract(where, `"id" must be a positive whole number, got nothing`);
+  const name = spelled(r, FTP_USER_SPELLINGS.name, where, nameReader);
+  if (name === undefined) throw contract(where, `"username" must be a non-empty string, got nothing`);
+  return {
+    id,
+    idUser: spelled(r, FTP_USER_SPELLINGS.idUser, where, ownerReader),
+    name,
+    description: spelled(r, FTP_USER_SPELLINGS.description, where, textReader),
+    home: spelled(r, FTP_USER_SPELLINGS.home, where, homeReader),
+  };
+}
+
+/** An FTP user read by its id: `GET /ftp-users/{id}`. */
+export const FTP_USER_RECORD: RecordRead<LiveFtpUser> = {
+  path: (id) => `${FTP_USERS_PATH}/${id}`,
+  parse: parseFtpUserRecord,
+};
