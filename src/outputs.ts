@@ -4,7 +4,8 @@ import { EXIT } from './exit-codes.js';
 /**
  * The process's standard output and error as Unix tools treat them: a write that fails ends
  * the command quietly (a reader gone) or with one line (a full disk), never with Node's
- * "Unhandled 'error' event" and a stack trace. For every bin: provision and provision-pr-comment.
+ * "Unhandled 'error' event" and a stack trace. For every entry point: the provision bin, and the
+ * action's comment script (action/pr-comment.ts, run by path, no bin of the package).
  */
 
 /** The standard streams that failed: written to no more. */

@@ -1,8 +1,10 @@
+import { stat } from 'node:fs/promises';
 import { planManifest, type SavedPlan } from '../api/prepare.js';
 import { ProvisionError } from '../errors.js';
 import { manifestDigest, type ManifestFiles } from '../manifest/parts.js';
 import type { PanelClient } from '../panel/index.js';
 import type { Redactions } from '../redact.js';
+import { type SizeLimit, STDIN_PATHS } from './files.js';
 import type { Io } from './io.js';
 import { checkManifest } from './manifest-input.js';
 import { readManifestFiles } from './manifest-files.js';
@@ -15,6 +17,11 @@ import { readManifestFiles } from './manifest-files.js';
  * is still to do (no change of the new plan is of a thing the saved plan changes). Anything
  * less (the manifest gone or edited since, read from standard input, or some change still to
  * do) leaves the refusal as it was: the panel changed. Nothing is sent either way.
+ *
+ * The path is the saved plan's word, which anyone can edit (and make consistent again): it is
+ * read only when it names a regular file or a directory (never standard input, a FIFO that
+ * would wait for a writer for ever, nor a device that never ends), within the size limit of
+ * every manifest read (`cap`, apply's --max-manifest-mb).
  */
 
 /** The refusal of a saved plan the panel already holds (EXIT.stalePlan, as a stale plan's). */
@@ -37,11 +44,15 @@ export async function isAlreadyApplied(
   saved: SavedPlan,
   io: Io,
   redactions: Redactions,
+  cap: SizeLimit,
 ): Promise<boolean> {
-  if (saved.plan.changes.length === 0 || saved.manifest === 'stdin') return false;
+  const path = saved.manifest;
+  if (saved.plan.changes.length === 0 || path === 'stdin' || STDIN_PATHS.has(path)) return false;
+  const info = await stat(path).catch(() => undefined);
+  if (info === undefined || !(info.isFile() || info.isDirectory())) return false;
   let files: ManifestFiles;
   try {
-    files = await readManifestFiles(saved.manifest, io);
+    files = await readManifestFiles(path, io, 'manifest', cap);
   } catch {
     return false;
   }
@@ -52,7 +63,7 @@ export async function isAlreadyApplied(
   try {
     again = await planManifest(
       panel,
-      { desired, name: saved.manifest, files },
+      { desired, name: path, files },
       { showUnmanaged: false, redactions, scope: saved.plan.scope?.clients },
     );
   } catch {

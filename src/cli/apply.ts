@@ -141,6 +141,7 @@ ${exitCodesHelp(['ok', 'failure', 'stalePlan', 'massChange', 'interrupted'])}`,
       showUnmanaged: values['show-unmanaged'],
       secretsPath,
       scope,
+      cap,
     };
     // One apply (or secrets reset) at a time per secrets file, for the whole run (docs/passwords.md):
     // taken before the panel is read, so a second run refuses before it sends anything, and

@@ -19,7 +19,7 @@ import { EXIT } from './exit.js';
 import { readManifestFiles } from './manifest-files.js';
 import type { ManifestFiles } from '../manifest/parts.js';
 import type { Io } from './io.js';
-import { loadWithDiagnostics, sourceName } from './manifest-input.js';
+import { loadWithDiagnostics, manifestSizeLimit, sourceName } from './manifest-input.js';
 import { readHead, type SizeLimit } from './files.js';
 
 /**
@@ -114,6 +114,8 @@ interface PrepareOptions {
   readonly secretsPath?: string | undefined;
   /** `--clients`: only the clients these patterns match. */
   readonly scope?: readonly string[] | undefined;
+  /** `--max-manifest-mb`: the manifest a saved plan names, read to tell it already applied. */
+  readonly cap?: SizeLimit | undefined;
 }
 
 /** Manifest (its diagnostics printed), panel, diff. */
@@ -172,7 +174,7 @@ export async function planFromSavedPlan(
       if (
         error instanceof ProvisionError &&
         error.code === 'stale_plan' &&
-        (await isAlreadyApplied(panel, saved, io, credentials.redactions))
+        (await isAlreadyApplied(panel, saved, io, credentials.redactions, options.cap ?? manifestSizeLimit({})))
       )
         throw alreadyAppliedError(file, error);
       throw error;

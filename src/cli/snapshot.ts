@@ -102,7 +102,7 @@ ${exitCodesHelp(['ok', 'failure'])}`,
       // A line on success, as export --out says where it wrote (the document is on stdout otherwise).
       io.stderr.write(
         `wrote the snapshot of ${safeText(taken.panelUrl)} to ${safeText(out)} (mode 0600): ` +
-          `${plural(taken.live.clients.length, 'client')}, emails ${taken.emails === 'digest' ? 'as digests' : 'as addresses'}\n`,
+          `${plural(taken.live.client.length, 'client')}, emails ${taken.emails === 'digest' ? 'as digests' : 'as addresses'}\n`,
       );
     }
     return EXIT.ok;

@@ -34,7 +34,10 @@ export interface PlanSource {
   readonly plan: Plan;
   /** The panel's API base URL the plan was made against; apply refuses another. */
   readonly panelUrl: string;
-  /** The manifest's path as the user gave it (for people; never opened by apply). */
+  /**
+   * The manifest's path as the user gave it: for people, and for apply only to tell a stale plan
+   * already applied (cli/already-applied.ts: read when its sha256 still matches, never trusted).
+   */
   readonly manifest: string;
   /** sha256 (hex) of the manifest file's bytes; of a directory, of its parts' digests (manifest/parts.ts). */
   readonly manifestSha256: string;

@@ -11,7 +11,8 @@
  * - Where the directory takes none (not writable: a 0600 secrets file of one's own in a
  *   directory of root's; a read-only mount), a lock keyed by the secrets file itself (device
  *   and inode) in a directory of this user's own under os.tmpdir(): the file can still be
- *   written, so two runs must still exclude each other. The same key is also taken when the
+ *   written, so two runs must still exclude each other (and a lock beside it, of a run that
+ *   could write the directory, is met all the same). The same key is also taken when the
  *   file has other names (hard links), so two runs through two names exclude each other too.
  *   (Two runs whose TMPDIR differ, or in separate containers, do not meet there: the price of
  *   a directory that takes no lock.)
@@ -33,6 +34,7 @@ import { atExit } from '../exit-cleanup.js';
 import {
   type LockHolder,
   holdFile,
+  readLock,
   releaseFile,
   releaseFileSync,
   type Seen,
@@ -81,6 +83,10 @@ export class SecretsLock {
     try {
       const first = await holdFile(beside, me);
       if (first.kind === 'busy') throw refusal(secretsPath, beside, first.seen);
+      // A directory that takes no new file may still hold a lock beside the file, of a run that
+      // could write there (another user's, root's): it is met, never passed for one in tmpdir.
+      const there = first.kind === 'cannot' ? await readLock(beside) : undefined;
+      if (there !== undefined) throw refusal(secretsPath, beside, there);
       const held = first.kind === 'held' ? [beside] : [];
       const file = await identity(secretsPath);
       if (file !== undefined && (first.kind === 'cannot' || file.nlink > 1)) {

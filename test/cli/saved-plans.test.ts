@@ -3,7 +3,9 @@
  * without asking, then refused as stale (exit 3), also when the panel changed behind their back;
  * refused when made for another panel, too new, truncated or edited.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { constants } from 'node:fs';
+import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +18,7 @@ import {
   WORKFLOW_MANIFEST as MANIFEST,
   workspace,
 } from '../helpers/cli.js';
+import { planDigest } from '../../src/plan/saved.js';
 
 /** A change made on the panel behind the plan's back, through the API like any other client. */
 async function postBehind(url: string, path: string, body: object): Promise<number> {
@@ -82,6 +85,36 @@ describe('saved plans', () => {
     expect(edited.stderr).toContain('error: stale plan: the panel changed');
     expect(posts()).toHaveLength(before);
   });
+
+  it('reads no FIFO a saved plan names as its manifest when telling it applied: stale, at once', async () => {
+    const { file, planFile, envWithSecrets, dir } = await setup();
+    expect((await run(['plan', file, '--out', planFile], envWithSecrets)).code).toBe(0);
+    expect((await run(['apply', planFile], envWithSecrets)).code).toBe(0);
+    // The plan, consistent again, names a FIFO: opening it would wait for a writer for ever.
+    const fifo = join(dir, 'fifo.yaml');
+    execFileSync('mkfifo', [fifo]);
+    const data = JSON.parse(await readFile(planFile, 'utf8')) as Record<string, unknown>;
+    data.manifest = fifo;
+    data.plan_sha256 = planDigest(data);
+    const named = join(dir, 'fifo-plan.json');
+    await writeFile(named, JSON.stringify(data));
+    const hung = new Promise<'hung'>((done) => {
+      setTimeout(() => {
+        done('hung');
+      }, 5000);
+    });
+    try {
+      const r = await Promise.race([run(['apply', named], envWithSecrets), hung]);
+      expect(r).not.toBe('hung');
+      if (r === 'hung') return;
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain('error: stale plan: the panel changed');
+    } finally {
+      // A reader blocked in open(2) is let go by a writer (none there: ENXIO).
+      const writer = await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).catch(() => undefined);
+      await writer?.close();
+    }
+  }, 15_000);
 
   it('refuses a plan made stale behind its back and sends nothing; unrelated accounts do not matter', async () => {
     const { file, planFile, envWithSecrets, posts, sim } = await setup({

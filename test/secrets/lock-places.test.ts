@@ -165,6 +165,33 @@ describe('where the lock lives', () => {
     });
     expect(await readdir(dir)).toEqual(['secrets.jsonl']);
   });
+  // A run that can write the directory holds the lock beside the file; another user's run, which
+  // can write the file but not the directory, must meet it there, not take a lock in its tmpdir.
+  it.runIf(CAN_RUN_AS_NOBODY)('a lock beside the file is met by a run whose directory takes no file', async () => {
+    await chmod(dir, 0o755);
+    await writeFile(secrets, '', { mode: 0o600 });
+    await chown(secrets, 65534, 65534);
+    const held = await SecretsLock.acquire(secrets, 'apply');
+    try {
+      expect(held.paths).toEqual([`${secrets}.lock`]);
+      const script = `
+      const { SecretsLock } = await import(${JSON.stringify(join(DIST, 'secrets', 'lock.js'))});
+      const said = await SecretsLock.acquire(process.argv[1], 'apply').then(
+        async (lock) => { await lock.release(); return 'taken: ' + lock.paths.join(' '); },
+        (e) => e.code + ': ' + e.message,
+      );
+      process.stdout.write(said);`;
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, secrets], {
+        uid: 65534,
+        gid: 65534,
+        env: { PATH: process.env.PATH ?? '', TMPDIR: tmpdir() },
+      });
+      expect(child.stderr.toString()).toBe('');
+      expect(child.stdout.toString()).toMatch(/^secrets: the lock file .*secrets\.jsonl\.lock .*: nothing was sent$/);
+    } finally {
+      await held.release();
+    }
+  });
 });
 
 describe('a process ended by a signal does not leave its lock', () => {
