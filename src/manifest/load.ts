@@ -143,7 +143,7 @@ export function validateManifest(text: string, file: string, part = false): Load
 /**
  * Manifests larger than this (characters) keep the chunked read when their clients have
  * problems: the whole-document read of a 20 MB file full of errors takes 1.7 GB and 15 s
- * before its first diagnostic, and costs 100 to 160 bytes a byte read. Smaller ones are read
+ * before its first diagnostic, and costs about 90 to 160 bytes a byte read. Smaller ones are read
  * whole then (at most about 10 MB of memory), so that every diagnostic and its location is the
  * whole-document parse's (chunked.ts); the tests hold the chunked read's diagnostics to the
  * whole read's at every size.
