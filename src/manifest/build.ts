@@ -66,8 +66,27 @@ export class ClientsBuilder {
   /** The clients of `Desired` so far. */
   readonly clients: DesiredClient[] = [];
   private readonly usernames = new Map<string, Location>();
-  /** Each domain name's first listing, and the index of its client. */
-  private readonly domains = new Map<string, FirstListing & { readonly index: number }>();
+  /**
+   * Each domain name's first listing, as a number n: the domain is listings[n], its client's
+   * index listingClients[n], whose label is labels[index]. Numbers and shared references rather
+   * than an object and a string for each domain: this lives as long as the read (issue 30, 7f).
+   */
+  private readonly domains = new Map<string, number>();
+  private readonly listings: DesiredDomain[] = [];
+  private readonly listingClients: number[] = [];
+  private readonly labels: string[] = [];
+
+  /** The first listing of the domain listed as number `n`, for the message about a second one. */
+  private firstListing(n: number): FirstListing & { readonly index: number } {
+    const domain = this.listings[n];
+    const index = this.listingClients[n] ?? -1;
+    return {
+      input: domain?.input ?? '',
+      client: this.labels[index] ?? '',
+      at: `line ${domain?.loc?.line ?? 1}`,
+      index,
+    };
+  }
 
   constructor(private readonly diagnostics: Diagnostic[]) {}
 
@@ -128,9 +147,8 @@ export class ClientsBuilder {
       wants[row.key] = value as string | boolean;
     }
 
+    /** This client's domains of valid names, and those with a zone (by their place in desiredDomains). */
     const desiredDomains: DesiredDomain[] = [];
-    /** This client's valid names, and its domains with a zone (by their place in desiredDomains). */
-    const listed: { readonly name: string; readonly input: string; readonly line: number }[] = [];
     const zoned: { readonly at: number; readonly label: string; readonly dnsAt: Location }[] = [];
     const domainsNode = source.step(node, 'domains');
     if (Array.isArray(client.domains) && domainsNode !== undefined) {
@@ -159,22 +177,30 @@ export class ClientsBuilder {
           this.diagnostics.push({ ...domainLoc, ...normalized });
           return;
         }
-        // Present or absent, a name is listed once: the same key for both.
-        const first = domains.get(normalized.name);
-        if (first === undefined)
-          domains.set(normalized.name, { input, client: name, at: `line ${domainLoc.line}`, index: i });
-        else error(domainLoc, listedAgain(input, name, first, first.index === i));
-        listed.push({ name: normalized.name, input, line: domainLoc.line });
-        if (zone.dns !== undefined)
-          zoned.push({ at: desiredDomains.length, label, dnsAt: locateIn(source, itemNode, ['dns'], true) });
-        desiredDomains.push({
-          name: normalized.name,
+        // The name as written when it is already normal: one string for both.
+        const domainName = normalized.name === input ? input : normalized.name;
+        const desiredDomain: DesiredDomain = {
+          name: domainName,
           input,
           state: domainState,
           ...(settings === undefined ? {} : { settings }),
           ...(zone.dns === undefined ? {} : { dns: zone.dns }),
           loc: domainLoc,
-        });
+        };
+        // Present or absent, a name is listed once: the same key for both.
+        const n = domains.get(domainName);
+        if (n === undefined) {
+          if (this.labels[i] === undefined) this.labels[i] = name;
+          domains.set(domainName, this.listings.length);
+          this.listings.push(desiredDomain);
+          this.listingClients.push(i);
+        } else {
+          const first = this.firstListing(n);
+          error(domainLoc, listedAgain(input, name, first, first.index === i));
+        }
+        if (zone.dns !== undefined)
+          zoned.push({ at: desiredDomains.length, label, dnsAt: locateIn(source, itemNode, ['dns'], true) });
+        desiredDomains.push(desiredDomain);
       });
     }
     // A subdomain's records live in the zone of the topmost domain above it that the client
@@ -182,14 +208,15 @@ export class ClientsBuilder {
     for (const { at, label, dnsAt } of zoned) {
       const domain = desiredDomains[at];
       if (domain === undefined) continue;
-      const parent = listed
+      const parent = desiredDomains
         .filter((other) => domain.name.endsWith(`.${other.name}`))
-        .reduce<(typeof listed)[number] | undefined>(
+        .reduce<DesiredDomain | undefined>(
           (top, other) => (top === undefined || other.name.length < top.name.length ? other : top),
           undefined,
         );
       if (parent === undefined) continue;
-      error(dnsAt, subdomainZone(label, parent.input, parent.line, domain.name.slice(0, -parent.name.length - 1)));
+      const parentLine = parent.loc?.line ?? 1;
+      error(dnsAt, subdomainZone(label, parent.input, parentLine, domain.name.slice(0, -parent.name.length - 1)));
     }
 
     if (typeof username !== 'string') return;

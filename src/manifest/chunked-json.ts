@@ -210,7 +210,8 @@ class Reader {
   plainKey(): string {
     const key = this.token();
     const plain = plainValue(key);
-    if (typeof plain?.value !== 'string' || this.text[this.pos] !== ':') throw new GiveUp();
+    // `<<` is a merge key to the whole read (load.ts): read whole.
+    if (typeof plain?.value !== 'string' || this.text[this.pos] !== ':' || key === '<<') throw new GiveUp();
     return key;
   }
 

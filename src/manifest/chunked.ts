@@ -1,6 +1,6 @@
 import { isAlias, isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, Scalar } from 'yaml';
 import type { Document, Node } from 'yaml';
-import type { Found, Locator } from './locate.js';
+import { type Found, isMergeKey, type Locator } from './locate.js';
 import type { Location } from './types.js';
 import { type PosEntry, type PosNode, readSimpleItems } from './simple-items.js';
 import { isRecord } from '../util.js';
@@ -184,16 +184,21 @@ export function readChunked(
 
   // Header and trailer as one document (the item lines left out: offsets from the trailer on
   // are moved back to the file's, so its lines and columns are the file's).
-  const skeleton = parseClean(text.slice(0, sectionStart) + text.slice(sectionEnd));
+  const skeletonText = text.slice(0, sectionStart) + text.slice(sectionEnd);
+  const skeleton = parseClean(skeletonText);
   if (skeleton === undefined || !isMap(skeleton.doc.contents)) return undefined;
   const skeletonLines = skeleton.lineCounter;
   let sectionNewlines = 0;
   for (let i = text.indexOf('\n', sectionStart); i !== -1 && i < sectionEnd; i = text.indexOf('\n', i + 1))
     sectionNewlines++;
-  const top = position(skeleton.doc.contents, (offset) => {
-    const { line, col } = skeletonLines.linePos(offset);
-    return { line: offset < sectionStart ? line : line + sectionNewlines, column: col };
-  });
+  const top = position(
+    skeleton.doc.contents,
+    (offset) => {
+      const { line, col } = skeletonLines.linePos(offset);
+      return { line: offset < sectionStart ? line : line + sectionNewlines, column: col };
+    },
+    skeletonText,
+  );
   const data: unknown = top === undefined ? undefined : skeleton.doc.toJS({ maxAliasCount });
   const clientsValue = skeleton.doc.contents.get('clients', true);
   if (
@@ -248,13 +253,18 @@ export function readItemsWithYaml(
   firstLine: number,
   maxAliasCount: number,
 ): { readonly clients: unknown[]; readonly seq: PosNode } | undefined {
-  const batch = parseClean(text.slice(start, end));
+  const batchText = text.slice(start, end);
+  const batch = parseClean(batchText);
   if (batch === undefined || !isSeq(batch.doc.contents)) return undefined;
   const lines = batch.lineCounter;
-  const seq = position(batch.doc.contents, (offset) => {
-    const { line, col } = lines.linePos(offset);
-    return { line: line + firstLine, column: col };
-  });
+  const seq = position(
+    batch.doc.contents,
+    (offset) => {
+      const { line, col } = lines.linePos(offset);
+      return { line: line + firstLine, column: col };
+    },
+    batchText,
+  );
   // Only after `position` has found no alias: toJS throws for an alias without its anchor.
   const clients: unknown = seq?.items === undefined ? undefined : batch.doc.toJS({ maxAliasCount });
   if (seq?.items === undefined || !Array.isArray(clients) || clients.length !== seq.items.length) return undefined;
@@ -274,15 +284,19 @@ function parseClean(text: string): { doc: Document; lineCounter: LineCounter } |
   return { doc, lineCounter };
 }
 
+/** A line break, then what reads as a list item (`- `) after the indentation. */
+const ITEM_LIKE_LINE = /\n *-(?:[ \r\n]|$)/;
+
 /** The line and column (from 1) in the file of an offset in a parsed part of it. */
 type Place = (offset: number) => { line: number; column: number };
 
 /**
  * The positions of `node` and its children; undefined (give up) for anything the
  * whole-document parse could read differently or the checks would locate through: aliases,
- * anchors, tags, block scalars, keys that are not scalars.
+ * anchors, tags, block scalars, keys that are not scalars, merge keys, a plain scalar that
+ * goes on with a line like a list item.
  */
-function position(node: Node, place: Place): PosNode | undefined {
+function position(node: Node, place: Place, text: string): PosNode | undefined {
   if (
     isAlias(node) ||
     node.anchor !== undefined ||
@@ -294,13 +308,16 @@ function position(node: Node, place: Place): PosNode | undefined {
   }
   const at = place(node.range[0]);
   if (isScalar(node)) {
-    return node.type === Scalar.BLOCK_FOLDED || node.type === Scalar.BLOCK_LITERAL ? undefined : at;
+    if (node.type === Scalar.BLOCK_FOLDED || node.type === Scalar.BLOCK_LITERAL) return undefined;
+    // A plain scalar that goes on with a line like a list item: an indentation mistake the
+    // whole read reports (indentation.ts).
+    return node.type === Scalar.PLAIN && ITEM_LIKE_LINE.test(text.slice(node.range[0], node.range[1])) ? undefined : at;
   }
   if (isSeq(node)) {
     const items: PosNode[] = [];
     for (const item of node.items) {
       if (!isNode(item)) return undefined;
-      const child = position(item, place);
+      const child = position(item, place, text);
       if (child === undefined) return undefined;
       items.push(child);
     }
@@ -310,12 +327,13 @@ function position(node: Node, place: Place): PosNode | undefined {
     const entries: PosEntry[] = [];
     for (const pair of node.items) {
       const key = pair.key;
-      if (!isScalar(key)) return undefined;
-      const keyAt = position(key, place);
+      // A merge key (`<<: *defaults`) is read whole, where yaml merges it.
+      if (!isScalar(key) || isMergeKey(key)) return undefined;
+      const keyAt = position(key, place, text);
       if (keyAt === undefined) return undefined;
       let value: PosNode | undefined;
       if (isNode(pair.value)) {
-        value = position(pair.value, place);
+        value = position(pair.value, place, text);
         if (value === undefined) return undefined;
       }
       entries.push({ key: String(key.value), line: keyAt.line, column: keyAt.column, value });

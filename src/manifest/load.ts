@@ -3,6 +3,7 @@ import type { YAMLError } from 'yaml';
 import { buildClients, ClientsBuilder } from './build.js';
 import { BATCH_CHARS, readChunked } from './chunked.js';
 import { readJsonChunked } from './chunked-json.js';
+import { withIndentation } from './indentation.js';
 import { locateIn, SourceMap } from './locate.js';
 import { buildHostingPlans, checkClientPlans } from '../kinds/hosting-plan/manifest-list.js';
 import { lookalikeDiagnostics } from './lookalike.js';
@@ -36,8 +37,21 @@ export interface LoadResult {
   readonly hidden?: number;
 }
 
-/** Resource-exhaustion guard for aliases of aliases (the "billion laughs"); a manifest needs few. */
-const MAX_ALIAS_COUNT = 100;
+/**
+ * Resource-exhaustion guard for aliases of aliases (the "billion laughs"): the document with
+ * its aliases expanded (merges included) may hold at most this many nodes, or one for each
+ * character of a larger text: one `x-defaults` anchor may be merged into thousands of clients,
+ * and what the checks walk stays linear in the bytes read.
+ */
+const MAX_ALIAS_NODES = 10_000;
+
+/** The guard for a text (MAX_ALIAS_NODES). */
+function aliasLimit(text: string): number {
+  return Math.max(MAX_ALIAS_NODES, text.length);
+}
+
+/** The chunked read leaves every alias to the whole read: a guard for what it parses, never reached. */
+const CHUNKED_ALIAS_COUNT = 100;
 
 /**
  * Validates a manifest's bytes (as read from a file, a pipe or stdin): strict UTF-8, then
@@ -129,7 +143,7 @@ export function validateManifest(text: string, file: string, part = false): Load
 /**
  * Manifests larger than this (characters) keep the chunked read when their clients have
  * problems: the whole-document read of a 20 MB file full of errors takes 1.7 GB and 15 s
- * before its first diagnostic, and costs 100 to 160 bytes a byte read. Smaller ones are read
+ * before its first diagnostic, and costs about 90 to 160 bytes a byte read. Smaller ones are read
  * whole then (at most about 10 MB of memory), so that every diagnostic and its location is the
  * whole-document parse's (chunked.ts); the tests hold the chunked read's diagnostics to the
  * whole read's at every size.
@@ -151,7 +165,7 @@ export function parseManifestChunked(
   keepDiagnostics = false,
 ): LoadResult | undefined {
   const read =
-    readChunked(text, file, MAX_ALIAS_COUNT, batchChars) ?? readJsonChunked(text, file, batchChars ?? BATCH_CHARS);
+    readChunked(text, file, CHUNKED_ALIAS_COUNT, batchChars) ?? readJsonChunked(text, file, batchChars ?? BATCH_CHARS);
   if (read === undefined || !schemaValid(read.top)) return undefined;
   const diagnostics: Diagnostic[] = [];
   const prune = buildPrune(read.top, read.topSource, diagnostics);
@@ -200,16 +214,23 @@ export function parseManifestWhole(text: string, file: string, part = false): Lo
   const doc = parseDocument(text, {
     lineCounter,
     uniqueKeys: true,
+    // `<<: *defaults` merges an anchored mapping (docs/manifest.md, "Anchors and x- keys").
+    merge: true,
     prettyErrors: false,
     logLevel: 'error',
   });
   const source = new SourceMap(file, doc, lineCounter);
   const diagnostics: Diagnostic[] = [
-    ...doc.errors.map((e) => yamlDiagnostic(e, 'error', text, source)),
+    ...withIndentation(
+      text,
+      file,
+      doc.errors.map((e) => yamlDiagnostic(e, 'error', text, source)),
+    ),
     ...doc.warnings.map((w) => yamlDiagnostic(w, 'warning', text, source)),
   ];
-  // Past a syntax error the data is yaml's best guess: schema messages about it would be noise.
-  if (doc.errors.length > 0) return finish(undefined, diagnostics);
+  // Past a syntax error (or an indentation mistake yaml reads as text) the data is not what was
+  // meant: schema messages about it would be noise.
+  if (diagnostics.some((d) => d.severity === 'error')) return finish(undefined, diagnostics);
 
   if (doc.contents === null) {
     diagnostics.push({
@@ -224,23 +245,35 @@ export function parseManifestWhole(text: string, file: string, part = false): Lo
 
   let data: unknown;
   try {
-    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    const limit = aliasLimit(text);
+    if (source.hasAliases() && source.expandedSize(limit) > limit) throw new RangeError('aliases expand too far');
+    data = doc.toJS({ maxAliasCount: limit });
   } catch {
-    // toJS throws for an alias without its anchor and for an alias bomb; locate the alias.
+    // toJS throws for an alias without its anchor, a merge of what is not a mapping and an
+    // alias bomb; locate the cause.
     const unresolved = source.firstUnresolvedAlias();
+    const badMerge = unresolved === undefined ? source.firstBadMerge() : undefined;
     diagnostics.push(
-      unresolved === undefined
+      badMerge !== undefined
         ? {
-            ...source.of(source.firstAlias()),
+            ...source.of(badMerge),
             severity: 'error',
             message:
-              `aliases expand to too much data (more than ${MAX_ALIAS_COUNT} nodes): ` + 'write the values out instead',
+              'a merge key ("<<") takes an anchored mapping ("<<: *defaults") or a list of them: nothing else merges',
           }
-        : {
-            ...source.of(unresolved),
-            severity: 'error',
-            message: `unknown alias "*${unresolved.source}": define the anchor "&${unresolved.source}" before using it`,
-          },
+        : unresolved === undefined
+          ? {
+              ...source.of(source.firstAlias()),
+              severity: 'error',
+              message:
+                `aliases expand to too much data (more than ${aliasLimit(text).toLocaleString('en-US')} nodes): ` +
+                'write the values out instead',
+            }
+          : {
+              ...source.of(unresolved),
+              severity: 'error',
+              message: `unknown alias "*${unresolved.source}": define the anchor "&${unresolved.source}" before using it`,
+            },
     );
     return finish(undefined, diagnostics);
   }

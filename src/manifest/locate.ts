@@ -1,4 +1,4 @@
-import { isAlias, isMap, isNode, isScalar, isSeq, visit } from 'yaml';
+import { isAlias, isMap, isNode, isScalar, isSeq, Scalar, visit } from 'yaml';
 import type { Alias, Document, LineCounter, Node, Pair, YAMLMap } from 'yaml';
 import type { Location } from './types.js';
 
@@ -47,6 +47,9 @@ export function findPath<N>(locator: Locator<N>, path: DataPath): Found<N> | und
   return found;
 }
 
+/** Merges of merges followed at most this deep (an anchor merging another, and so on). */
+const MAX_MERGE_DEPTH = 8;
+
 /** Maps with more keys than this get a key index, so a map full of typos stays linear. */
 const INDEX_ABOVE = 8;
 
@@ -90,10 +93,36 @@ export class SourceMap implements Locator<Node> {
   step(from: Found, key: string | number): Found | undefined {
     const container = this.deref(from.node);
     let child: unknown;
-    if (isMap(container)) child = this.pair(container, String(key))?.value;
-    else if (isSeq(container) && typeof key === 'number') child = container.items[key];
+    let merged: Alias | undefined;
+    if (isMap(container)) {
+      const found = this.lookup(container, String(key), 0);
+      child = found?.pair.value;
+      merged = found?.via;
+    } else if (isSeq(container) && typeof key === 'number') child = container.items[key];
     if (!isNode(child)) return undefined;
-    return { node: child, via: from.via ?? (isAlias(from.node) ? from.node : undefined) };
+    return { node: child, via: from.via ?? (isAlias(from.node) ? from.node : merged) };
+  }
+
+  /**
+   * The pair of `key` in `map`, or in the mappings it merges (`<<: *defaults`, `<<: [*a, *b]`,
+   * in yaml's order: the map's own keys first, then each source's); `via` the merge's alias.
+   */
+  private lookup(map: YAMLMap, key: string, depth: number): { pair: Pair; via: Alias | undefined } | undefined {
+    const own = this.pair(map, key);
+    if (own !== undefined || depth > MAX_MERGE_DEPTH)
+      return own === undefined ? undefined : { pair: own, via: undefined };
+    for (const item of map.items) {
+      if (!isMergeKey(item.key) || !isNode(item.value)) continue;
+      const sources = isSeq(item.value) ? item.value.items : [item.value];
+      for (const source of sources) {
+        if (!isNode(source)) continue;
+        const target = this.deref(source);
+        if (!isMap(target)) continue;
+        const found = this.lookup(target, key, depth + 1);
+        if (found !== undefined) return { pair: found.pair, via: isAlias(source) ? source : found.via };
+      }
+    }
+    return undefined;
   }
 
   /** The key node of `key` in the mapping at `found`, for pointing at an unknown key. */
@@ -106,7 +135,11 @@ export class SourceMap implements Locator<Node> {
 
   keyAt(found: Found, key: string): Location | undefined {
     const keyNode = this.keyNode(found, key);
-    return keyNode === undefined ? undefined : this.of(keyNode);
+    if (keyNode !== undefined) return this.of(keyNode);
+    // A key a merge brought in: at the merge's alias.
+    const container = this.deref(found.node);
+    const merged = isMap(container) ? this.lookup(container, key, 0) : undefined;
+    return merged === undefined ? undefined : this.of(merged.via ?? (merged.pair.key as Node));
   }
 
   isSeq(found: Found): boolean {
@@ -117,6 +150,56 @@ export class SourceMap implements Locator<Node> {
   firstUnresolvedAlias(): Alias | undefined {
     for (const [alias, target] of this.targets()) if (target === undefined) return alias;
     return undefined;
+  }
+
+  /** The first merge key (`<<`) in document order whose value is not a mapping or a list of mappings: its value. */
+  firstBadMerge(): Node | undefined {
+    let bad: Node | undefined;
+    visit(this.doc, {
+      Pair: (_key, pair) => {
+        if (!isMergeKey(pair.key) || !isNode(pair.value)) return undefined;
+        const sources = isSeq(pair.value) ? pair.value.items : [pair.value];
+        if (sources.every((source) => isNode(source) && isMap(this.deref(source)))) return undefined;
+        bad = pair.value;
+        return visit.BREAK;
+      },
+    });
+    return bad;
+  }
+
+  /**
+   * How many nodes the document holds with every alias expanded (a merge counts what it
+   * merges), counted up to `limit`: past it, `limit + 1`. Linear in the document: each anchored
+   * node is counted once; an alias inside its own anchor counts as past the limit.
+   */
+  expandedSize(limit: number): number {
+    const targets = this.targets();
+    const anchored = new Map<Node, number>();
+    const size = (node: unknown): number => {
+      if (isAlias(node)) {
+        const target = targets.get(node);
+        return target === undefined ? 0 : size(target);
+      }
+      if (!isNode(node)) return 0;
+      const known = anchored.get(node);
+      if (known !== undefined) return known < 0 ? limit + 1 : known;
+      if (node.anchor !== undefined) anchored.set(node, -1);
+      let n = 1;
+      if (isMap(node)) {
+        for (const pair of node.items) if ((n += size(pair.key) + size(pair.value)) > limit) break;
+      } else if (isSeq(node)) {
+        for (const item of node.items) if ((n += size(item)) > limit) break;
+      }
+      n = Math.min(n, limit + 1);
+      if (node.anchor !== undefined) anchored.set(node, n);
+      return n;
+    };
+    return size(this.doc.contents);
+  }
+
+  /** Whether the document holds an alias. */
+  hasAliases(): boolean {
+    return this.targets().size > 0;
   }
 
   /** The first alias in document order. */
@@ -160,6 +243,13 @@ export class SourceMap implements Locator<Node> {
     this.aliasTargets = targets;
     return targets;
   }
+}
+
+/** A merge key (`<<`, plain): yaml with `merge: true` reads its value as a symbol. */
+export function isMergeKey(key: unknown): boolean {
+  if (!isScalar(key) || (key.type !== undefined && key.type !== Scalar.PLAIN)) return false;
+  const { value } = key;
+  return value === '<<' || (typeof value === 'symbol' && value.description === '<<');
 }
 
 function keyText(key: unknown): string | undefined {

@@ -11,8 +11,8 @@ import { ProvisionError } from '../errors.js';
 /**
  * The default cap, in MB (MiB, as --max-answer-mb): three times a manifest of 100,000 clients
  * (about 5 MB; bench/fixtures.ts writes 13 MB for 100,000 clients of two domains each). Read in
- * batches a manifest costs about 20 to 35 bytes a byte; read as one YAML document (an anchor, a
- * flow-style top level) about 100 to 160: this bounds the worst at about 2.5 GB.
+ * batches a manifest costs about 8 to 24 bytes a byte; read as one YAML document (an anchor, a
+ * tag, a block scalar) about 90 to 160: this bounds the worst at about 2.5 GB.
  */
 export const DEFAULT_MAX_MANIFEST_MB = 16;
 

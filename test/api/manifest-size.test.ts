@@ -78,7 +78,7 @@ describe('maxManifestMb', () => {
 });
 
 describe('alias expansion is bounded', () => {
-  const refusal = /aliases expand to too much data \(more than 100 nodes\)/;
+  const refusal = /aliases expand to too much data \(more than [0-9,]+ nodes\)/;
 
   it('refuses a ten-level alias bomb in a manifest, at once and located', () => {
     const e = thrown(() => loadManifest(`version: 1\nclients: []\n${bomb(10)}`, 'm.yaml'));

@@ -164,7 +164,7 @@ describe('YAML problems', () => {
       'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]',
     ].join('\n');
     expect(report(bomb)).toEqual([
-      'm.yaml:2:8: error: aliases expand to too much data (more than 100 nodes): write the values out instead',
+      'm.yaml:2:8: error: aliases expand to too much data (more than 10,000 nodes): write the values out instead',
     ]);
   });
 });

@@ -1,0 +1,106 @@
+/**
+ * Top-level `x-` keys are ignored, a place for YAML anchors, and merge keys (`<<: *defaults`)
+ * work in client entries (docs/manifest.md, "Anchors and x- keys"): through `provision validate`
+ * and `provision plan` on real files, small ones read whole and large ones read in chunks.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { CHUNKED_DIAGNOSTICS_ABOVE } from '../../src/manifest/load.js';
+import { run, workspace } from '../helpers/cli.js';
+
+async function manifestFile(text: string, name = 'manifest.yaml'): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'provision-anchors-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  const path = join(dir, name);
+  await writeFile(path, text);
+  return path;
+}
+
+const ANCHORED = `version: 1
+x-defaults: &defaults
+  email: team@example.com
+  language: de
+x-https: &https
+  https: {lets_encrypt: true, force: true}
+clients:
+  - <<: *defaults
+    username: alice
+    domains:
+      - name: alice.example
+        <<: *https
+  - <<: *defaults
+    username: bob
+    language: fr
+`;
+
+describe('x- keys and merge keys', () => {
+  it('validate accepts x- keys with anchors, and merge keys in clients and domains', async () => {
+    const path = await manifestFile(ANCHORED);
+    const r = await run(['validate', path]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${path}: valid (2 clients, 1 domain)\n`);
+  });
+
+  it('plan takes the merged values; a key of the entry itself wins over the merged one', async () => {
+    const w = await workspace(ANCHORED);
+    const r = await run(['plan', w.file, '--format', 'json'], w.env);
+    expect(r.code).toBe(0);
+    const plan = JSON.parse(r.stdout) as { changes: { name: string; request: { body: unknown } }[] };
+    expect(plan.changes.map((c) => [c.name, c.request.body])).toEqual(
+      expect.arrayContaining([
+        ['alice', expect.objectContaining({ username: 'alice', email: 'team@example.com', language: 'de' })],
+        ['bob', expect.objectContaining({ username: 'bob', email: 'team@example.com', language: 'fr' })],
+      ]),
+    );
+  });
+
+  it('an x- key may hold anything, also in JSON; other unknown top-level keys are still refused', async () => {
+    const json = await manifestFile(
+      '{"version": 1, "x-note": {"owner": "ops", "list": [1, 2]}, "clients": [{"username": "alice"}]}\n',
+      'manifest.json',
+    );
+    expect((await run(['validate', json])).code).toBe(0);
+    const typo = await manifestFile('version: 1\nx-note: hello\nclient: []\n');
+    const r = await run(['validate', typo]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${typo}:3:1: error: unknown key "client"`);
+  });
+
+  it('a problem a merge brings in is located at the merge, each client at its own', async () => {
+    const path = await manifestFile(
+      'version: 1\nx-defaults: &d\n  emial: team@example.com\nclients:\n  - <<: *d\n    username: alice\n',
+    );
+    const r = await run(['validate', path]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${path}:5:9: error: unknown key "emial" in client "alice": did you mean "email"?`);
+  });
+
+  it('a merge of what is not a mapping is refused at its value, in words', async () => {
+    const path = await manifestFile('version: 1\nx-plan: &p Basic\nclients:\n  - <<: *p\n    username: alice\n');
+    const r = await run(['validate', path]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `${path}:4:9: error: a merge key ("<<") takes an anchored mapping ("<<: *defaults") or a list of them`,
+    );
+  });
+
+  it('large manifests: an x- key is read in chunks, merge keys whole, with the same answer', async () => {
+    const clients = (merge: boolean): string =>
+      Array.from(
+        { length: 3000 },
+        (_, i) => `  - ${merge ? '<<: *d\n    ' : ''}username: user${i}\n    domains: [u${i}.example]\n`,
+      ).join('');
+    const plain = `version: 1\nx-note: generated\nclients:\n${clients(false)}`;
+    const merged = `version: 1\nx-d: &d\n  language: de\nclients:\n${clients(true)}`;
+    for (const text of [plain, merged]) {
+      expect(text.length).toBeGreaterThan(CHUNKED_DIAGNOSTICS_ABOVE);
+      const path = await manifestFile(text);
+      const r = await run(['validate', path]);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe(`${path}: valid (3000 clients, 3000 domains)\n`);
+    }
+  });
+});
