@@ -181,8 +181,10 @@ function bash(
  * A fake `npm` on PATH. `npm ci` and `npm run` (the action building its own checkout) log their
  * cwd and arguments to `$NPM_LOG.build` and do nothing: the action path the tests give is this
  * checkout, built by the tests' global setup. `npm install` logs its cwd and arguments to
- * `$NPM_LOG` and "installs" this checkout's build under --prefix, where a global install puts
- * the package (lib/node_modules/@panel-provision/cli, a link to it) and its bin.
+ * `$NPM_LOG` and installs this checkout's build under --prefix as npm lays a global install
+ * out: a copy of the package in lib/node_modules/@panel-provision/cli (its node_modules a link
+ * to this checkout's), and its bin a symbolic link into it, which the action must replace, never
+ * write through.
  */
 const FAKE_NPM = `#!/bin/sh
 case "$1" in
@@ -191,16 +193,17 @@ esac
 { pwd; printf '%s\\n' "$@"; } > "$NPM_LOG"
 prefix=""; prev=""
 for a in "$@"; do [ "$prev" = "--prefix" ] && prefix="$a"; prev="$a"; done
-mkdir -p "$prefix/bin" "$prefix/lib/node_modules/@panel-provision"
-ln -s "$PACKAGE_ROOT" "$prefix/lib/node_modules/@panel-provision/cli"
-printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "$NODE_BIN" "$PROVISION_BIN" > "$prefix/bin/provision"
-chmod +x "$prefix/bin/provision"
+package="$prefix/lib/node_modules/@panel-provision/cli"
+mkdir -p "$prefix/bin" "$package"
+cp -R "$PACKAGE_ROOT/package.json" "$PACKAGE_ROOT/bundle" "$PACKAGE_ROOT/dist" "$package/"
+ln -s "$PACKAGE_ROOT/node_modules" "$package/node_modules"
+ln -s ../lib/node_modules/@panel-provision/cli/bundle/bin.js "$prefix/bin/provision"
 `;
 
 /**
  * Puts the fake `npm` in `<temp>/fakebin`: the action's install step then "builds" its own
  * checkout (`npmLog`.build says what it was asked) or "installs" this checkout's build (made by
- * the tests' global setup), the bins package.json names, and logs what it was asked in `npmLog`.
+ * the tests' global setup) as npm would, and logs what it was asked in `npmLog`.
  * `env` is the PATH and what the fake reads.
  */
 export async function fakeNpm(temp: string): Promise<{ env: Record<string, string>; npmLog: string }> {
@@ -209,16 +212,10 @@ export async function fakeNpm(temp: string): Promise<{ env: Record<string, strin
   await writeFile(join(fakeBin, 'npm'), FAKE_NPM);
   await chmod(join(fakeBin, 'npm'), 0o755);
   const npmLog = join(temp, 'npm.log');
-  const root = join(import.meta.dirname, '..', '..');
-  const { bin } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
-    bin: Record<'provision', string>;
-  };
   const env = {
     PATH: `${fakeBin}:${process.env.PATH ?? ''}`,
     NPM_LOG: npmLog,
-    NODE_BIN: process.execPath,
-    PROVISION_BIN: join(root, bin.provision),
-    PACKAGE_ROOT: root,
+    PACKAGE_ROOT: join(import.meta.dirname, '..', '..'),
   };
   return { env, npmLog };
 }
