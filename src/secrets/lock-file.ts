@@ -23,6 +23,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, unlinkSync } from 'node:fs';
 import { type FileHandle, link, lstat, open, readdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { errnoCode, ProvisionError } from '../errors.js';
 import { safeText } from '../escape.js';
@@ -73,10 +74,10 @@ const MAX_LOCK_BYTES = 4096;
 const NO_ROOM = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR']);
 /** Errors of link(2) that say the filesystem has no hard links (FAT, some FUSE and network mounts). */
 const NO_LINKS = new Set(['EPERM', 'ENOSYS', 'ENOTSUP', 'EOPNOTSUPP']);
-/** The end of a draft's name: `<lock>.<pid>.new` (createExclusive). */
+/** The end of a draft's name: `<lock>.<12 hex digits>.new` (createExclusive). */
 const DRAFT = '.new';
 /** A draft's name after `<lock>.`: its own, or its takeover file's. */
-const DRAFT_NAME = /^(takeover\.)?\d+\.new$/;
+const DRAFT_NAME = /^(takeover\.)?[0-9a-f]{12}\.new$/;
 /** Open flags that never follow a link, nor block on a FIFO. */
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
@@ -174,10 +175,11 @@ function readSmallSync(path: string): { readonly text: string; readonly mtimeMs:
  * is created in place as before.
  */
 async function createExclusive(path: string, holder: LockHolder): Promise<boolean | string> {
-  const draft = `${path}.${process.pid}${DRAFT}`;
-  await unlink(draft).catch(() => undefined); // a draft of a dead process that had our pid
-  const written = await createWritten(draft, holder);
-  if (written !== true) return written;
+  // A name of its own (not the pid: runs in containers sharing the directory may share a pid).
+  const draft = `${path}.${randomBytes(6).toString('hex')}${DRAFT}`;
+  // No draft there (a directory that takes no new file, a name too long): the lock's own name
+  // still says whether a lock is there (EEXIST), as before drafts.
+  if ((await createWritten(draft, holder, { quiet: true })) !== true) return await createWritten(path, holder);
   try {
     await link(draft, path);
     return true;
@@ -193,15 +195,22 @@ async function createExclusive(path: string, holder: LockHolder): Promise<boolea
   }
 }
 
-/** Creates `path` exclusively (0600) and writes `holder` into it (see createExclusive). */
-async function createWritten(path: string, holder: LockHolder): Promise<boolean | string> {
+/**
+ * Creates `path` exclusively (0600) and writes `holder` into it (see createExclusive); `quiet`:
+ * any errno of the create is returned, not thrown (a draft's).
+ */
+async function createWritten(
+  path: string,
+  holder: LockHolder,
+  options: { readonly quiet?: boolean } = {},
+): Promise<boolean | string> {
   let handle: FileHandle;
   try {
     handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'EEXIST') return false;
-    if (NO_ROOM.has(code)) return code;
+    if (NO_ROOM.has(code) || options.quiet === true) return code;
     throw new ProvisionError('secrets', `cannot create the lock file ${safeText(path)}: ${code}: nothing was sent`, {
       hint:
         'the secrets file needs a writable directory: ' +

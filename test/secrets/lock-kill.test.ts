@@ -89,9 +89,9 @@ it('a run killed while taking a lock, or taking one over, never leaves one the n
 
 it('sweeps the drafts that killed runs left, once old, and keeps a fresh one', async () => {
   const path = join(dir, 'secrets.jsonl.lock');
-  const old = [`${path}.4242.new`, `${path}.takeover.4243.new`];
-  const fresh = `${path}.4244.new`;
-  const others = [`${path}.plant`, join(dir, 'secrets.jsonl.4245.new'), `${path}.x4246.new`];
+  const old = [`${path}.0123456789ab.new`, `${path}.takeover.cdef01234567.new`];
+  const fresh = `${path}.89abcdef0123.new`;
+  const others = [`${path}.plant`, join(dir, 'secrets.jsonl.0123456789ab.new'), `${path}.4242.new`];
   for (const file of [...old, fresh, ...others]) await writeFile(file, '');
   const long = new Date(Date.now() - 60_000);
   for (const file of [...old, ...others]) await utimes(file, long, long);
@@ -100,10 +100,20 @@ it('sweeps the drafts that killed runs left, once old, and keeps a fresh one', a
   await releaseFile(path, me.token);
   expect((await readdir(dir)).sort()).toEqual(
     [
-      'secrets.jsonl.4245.new',
-      'secrets.jsonl.lock.4244.new',
+      'secrets.jsonl.0123456789ab.new',
+      'secrets.jsonl.lock.4242.new',
+      'secrets.jsonl.lock.89abcdef0123.new',
       'secrets.jsonl.lock.plant',
-      'secrets.jsonl.lock.x4246.new',
     ].sort(),
   );
+});
+
+it('a lock whose name leaves no room for a draft is made in place, and still excludes', async () => {
+  const path = join(dir, `${'s'.repeat(245)}.lock`);
+  const me = holder('long');
+  expect((await holdFile(path, me)).kind).toBe('held');
+  const second = holder('second');
+  expect((await holdFile(path, second)).kind).toBe('busy');
+  await releaseFile(path, me.token);
+  expect(await readdir(dir)).toEqual([]);
 });
