@@ -8,7 +8,7 @@ import { readRecords } from './list-read.js';
 import { DOMAIN_RECORD } from '../kinds/domain/read.js';
 import { HOSTING_PLAN_RECORD } from '../kinds/hosting-plan/read.js';
 import { readById } from './object-reads.js';
-import { findClientById, findDomain, findHostingPlan } from './read.js';
+import { findClientById, findDomain, findHostingPlan } from './reader.js';
 import { parseClientRecord } from '../kinds/client/read.js';
 
 /** The look-ups of `panel`, none through a slot (the caller runs each through one). */
