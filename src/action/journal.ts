@@ -181,7 +181,7 @@ async function refusePublic(env: Env, io: JournalIo, redactions: Redactions): Pr
     );
 }
 
-/** Artifact mode, before apply: the newest unexpired artifact `name` of the repository, its run to $GITHUB_OUTPUT. */
+/** Artifact mode, before apply: the newest unexpired artifact `name` of the repository's own runs (no fork's), its run to $GITHUB_OUTPUT. */
 async function fetchArtifact(
   name: string,
   file: string,
@@ -197,7 +197,7 @@ async function fetchArtifact(
     typeof value === 'string' || typeof value === 'number' ? String(value) : '';
   const artifacts = (isRecord(json) && Array.isArray(json.artifacts) ? json.artifacts : [])
     .filter(isRecord)
-    .filter((a) => a.name === name && a.expired !== true && isRecord(a.workflow_run))
+    .filter((a) => a.name === name && a.expired !== true && ownRun(a.workflow_run))
     .map((a) => ({
       created: text(a.created_at),
       expires: text(a.expires_at),
@@ -213,6 +213,19 @@ async function fetchArtifact(
   );
   await output(env, { 'run-id': newest?.runId ?? '', file });
   return 0;
+}
+
+/**
+ * Whether an artifact's run is the repository's own: a pull request from a fork runs in this
+ * repository too, and its artifacts are listed beside the apply's. A fork's workflow can upload
+ * an artifact of any name; its journal, read as this panel's, would have apply settle intents it
+ * made up (reset a client's password) and drop the real journal's records. Its run's head
+ * repository is the fork: never read. A run that does not say which is none of ours either.
+ */
+function ownRun(run: unknown): boolean {
+  if (!isRecord(run)) return false;
+  const { repository_id: repository, head_repository_id: head } = run;
+  return typeof repository === 'number' && repository === head;
 }
 
 /** Artifact mode, after apply: the retention on the run's page (the upload is action.yml's step). */

@@ -131,6 +131,9 @@ describe('the journal on its branch', () => {
   });
 });
 
+/** A run of the repository itself (4242), as GitHub's artifact list names it. */
+const own = (id: number) => ({ id, repository_id: 4242, head_repository_id: 4242, head_branch: 'main' });
+
 describe('the journal as an artifact', () => {
   it("fetch names the newest unexpired artifact's run for the download; save states the retention on the run's page", async () => {
     const { temp, env } = await repository();
@@ -145,9 +148,9 @@ describe('the journal as an artifact', () => {
         new Response(
           JSON.stringify({
             artifacts: [
-              { name: 'secrets-eu', expired: true, created_at: '2026-11-28T00:00:00Z', workflow_run: { id: 9 } },
-              { name: 'secrets-eu', expired: false, created_at: '2026-11-20T00:00:00Z', workflow_run: { id: 7 } },
-              { name: 'secrets-eu', expired: false, created_at: '2026-11-25T00:00:00Z', workflow_run: { id: 8 } },
+              { name: 'secrets-eu', expired: true, created_at: '2026-11-28T00:00:00Z', workflow_run: own(9) },
+              { name: 'secrets-eu', expired: false, created_at: '2026-11-20T00:00:00Z', workflow_run: own(7) },
+              { name: 'secrets-eu', expired: false, created_at: '2026-11-25T00:00:00Z', workflow_run: own(8) },
             ],
           }),
           { status: 200 },
@@ -169,5 +172,32 @@ describe('the journal as an artifact', () => {
     const saved = await journal(['save', ...argv], all);
     expect(saved.code, saved.out).toBe(0);
     expect(await readFile(summary, 'utf8')).toContain('kept as the artifact `secrets-eu` for 30 days');
+  });
+
+  it("never reads a fork's artifact: a pull request from a fork runs here too and can upload one of the journal's name", async () => {
+    const { temp, env } = await repository();
+    const output = join(temp, 'output');
+    await writeFile(output, '');
+    const listed = [
+      { name: 'panel-secrets', expired: false, created_at: '2026-11-20T00:00:00Z', workflow_run: own(7) },
+      // Newer, from a fork's pull request (its head is another repository), or saying nothing of its head.
+      {
+        name: 'panel-secrets',
+        expired: false,
+        created_at: '2026-11-28T00:00:00Z',
+        workflow_run: { id: 66, repository_id: 4242, head_repository_id: 6666, head_branch: 'main' },
+      },
+      { name: 'panel-secrets', expired: false, created_at: '2026-11-27T00:00:00Z', workflow_run: { id: 67 } },
+    ];
+    const api = (() =>
+      Promise.resolve(new Response(JSON.stringify({ artifacts: listed }), { status: 200 }))) as unknown as typeof fetch;
+    const file = join(temp, 'secrets.jsonl');
+    const fetched = await journal(
+      ['fetch', '--store', 'artifact', '--file', file],
+      { ...env, GITHUB_OUTPUT: output },
+      api,
+    );
+    expect(fetched.code, fetched.out).toBe(0);
+    expect(await readFile(output, 'utf8')).toBe(`run-id=7\nfile=${file}\n`);
   });
 });
