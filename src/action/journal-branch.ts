@@ -18,7 +18,7 @@ import type { Redactions } from '../redact.js';
 
 /** Where the journal lives and how to reach it. */
 export interface JournalBranch {
-  /** The remote's URL: the checkout's `origin`, or `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY.git`. */
+  /** The remote's URL: `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY.git`, or the checkout's `origin` when a local path. */
   readonly remote: string;
   /** The branch (`provision-secrets`). */
   readonly branch: string;

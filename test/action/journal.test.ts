@@ -123,6 +123,32 @@ describe('the journal on its branch', () => {
     await expect(stat(file)).rejects.toThrow(/ENOENT/);
   });
 
+  it("keeps the journal in this repository on this server, whatever the checkout's origin names (another repository, another host)", async () => {
+    const { temp, env } = await repository();
+    // actions/checkout with `repository:` (or a remote changed by an earlier step): its origin
+    // is not the repository whose visibility was checked, nor on the server the token is for.
+    await git('git', [
+      '-C',
+      env.GITHUB_WORKSPACE!,
+      'remote',
+      'set-url',
+      'origin',
+      'https://attacker.invalid/acme/public.git',
+    ]);
+    const server = join(temp, 'server');
+    const same = join(server, 'acme', 'panel.git');
+    await git('git', ['init', '--quiet', '--bare', same]);
+    const file = join(temp, 'secrets.jsonl');
+    await writeFile(file, '{"n":1}\n', { mode: 0o600 });
+    const saved = await journal(['save', '--file', file], {
+      ...env,
+      GITHUB_SERVER_URL: `file://${server}`,
+      GITHUB_TOKEN: 'ghs_never_to_another_host',
+    });
+    expect(saved.code, saved.out).toBe(0);
+    expect(await show(same, 'panel-secrets.jsonl')).toBe('{"n":1}\n');
+  });
+
   it('refuses a name that is no file name (the panel URL, say)', async () => {
     const { temp, env } = await repository();
     const r = await journal(['fetch', '--name', 'https://panel.example.com', '--file', join(temp, 's')], env);
