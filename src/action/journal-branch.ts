@@ -95,8 +95,35 @@ async function fetchTip(dir: string, at: JournalBranch): Promise<{ text: string 
       { hint: 'the job needs permissions: contents: write (or read, to fetch), and the checkout its remote' },
     );
   }
+  await refuseForeign(dir, at);
   const shown = await git(dir, ['show', `FETCH_HEAD:${at.path}`]);
   return { text: shown.code === 0 ? shown.stdout : '' };
+}
+
+/**
+ * A secrets branch holds journals (`*.jsonl` files) and perhaps a README, nothing else: a
+ * secrets-branch input naming a branch of the project's code (`main`, a release branch) would
+ * have every apply commit the journal into that code's history. Refused, naming what it holds.
+ */
+async function refuseForeign(dir: string, at: JournalBranch): Promise<void> {
+  const listed = await mustGit(dir, ['ls-tree', '-z', 'FETCH_HEAD'], 'list the branch', at);
+  const foreign = listed
+    .split('\0')
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const [meta = '', name = ''] = entry.split('\t');
+      return { mode: meta.split(' ')[0] ?? '', name };
+    })
+    .filter(
+      ({ mode, name }) => !(/^100(644|755)$/.test(mode) && (/\.jsonl$/.test(name) || /^README(\.md)?$/i.test(name))),
+    )
+    .map(({ name }) => name);
+  if (foreign.length > 0)
+    throw new ProvisionError(
+      'secrets',
+      `the branch ${at.branch} holds more than secrets journals (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}): it is no secrets branch, and the journal is not committed into it`,
+      { hint: 'give secrets-branch a branch of its own (default provision-secrets): the first apply starts it' },
+    );
 }
 
 /**

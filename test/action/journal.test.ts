@@ -149,6 +149,24 @@ describe('the journal on its branch', () => {
     expect(await show(same, 'panel-secrets.jsonl')).toBe('{"n":1}\n');
   });
 
+  it('never commits the journal into a branch of code (secrets-branch: main): a secrets branch holds journals only', async () => {
+    const { temp, remote, env } = await repository();
+    const workspace = env.GITHUB_WORKSPACE!;
+    await writeFile(join(workspace, 'app.ts'), 'export {};\n');
+    await git('git', ['-C', workspace, 'add', 'app.ts']);
+    await git('git', ['-C', workspace, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'code']);
+    await git('git', ['-C', workspace, 'push', '-q', 'origin', 'HEAD:refs/heads/main']);
+    const before = (await git('git', ['--git-dir', remote, 'rev-parse', 'main'])).stdout;
+    const file = join(temp, 'secrets.jsonl');
+    await writeFile(file, '{"n":1}\n', { mode: 0o600 });
+    const saved = await journal(['save', '--branch', 'main', '--file', file], env);
+    expect(saved.code).toBe(1);
+    expect(saved.out).toContain('the branch main holds more than secrets journals (app.ts)');
+    expect((await git('git', ['--git-dir', remote, 'rev-parse', 'main'])).stdout).toBe(before);
+    const fetched = await journal(['fetch', '--branch', 'main', '--file', join(temp, 'f.jsonl')], env);
+    expect(fetched.code).toBe(1);
+  });
+
   it('refuses a name that is no file name (the panel URL, say)', async () => {
     const { temp, env } = await repository();
     const r = await journal(['fetch', '--name', 'https://panel.example.com', '--file', join(temp, 's')], env);
