@@ -31,8 +31,17 @@ export interface JournalBranch {
   readonly redactions: Redactions;
 }
 
-/** The author of the journal's commits. */
-const AUTHOR = ['-c', 'user.name=panel-provision', '-c', 'user.email=panel-provision@users.noreply.github.com'];
+/**
+ * The author of the journal's commits: the Actions bot, as GitHub's own actions sign theirs. A
+ * made-up `NAME@users.noreply.github.com` is GitHub's address of the account NAME: whoever holds
+ * that login would be shown as the author of every journal commit.
+ */
+const AUTHOR = [
+  '-c',
+  'user.name=github-actions[bot]',
+  '-c',
+  'user.email=41898282+github-actions[bot]@users.noreply.github.com',
+];
 /** Pushes tried before giving up when each one loses the race. */
 export const PUSH_ATTEMPTS = 6;
 

@@ -75,6 +75,12 @@ describe('the journal on its branch', () => {
       (await git('git', ['--git-dir', remote, 'rev-list', '--count', ...args, 'provision-secrets'])).stdout.trim();
     expect(await count()).toBe('4');
     expect(await count('--merges')).toBe('0');
+    // Committed as the Actions bot, never as an account someone could hold.
+    const authors = (await git('git', ['--git-dir', remote, 'log', '--format=%an <%ae> %cn', 'provision-secrets']))
+      .stdout;
+    expect(new Set(authors.trim().split('\n'))).toEqual(
+      new Set(['github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com> github-actions[bot]']),
+    );
     expect(saved.map((s) => s.out).join('')).toMatch(/push\(es\) lost to another run and merged/);
   });
 
