@@ -18,7 +18,7 @@ import type { Redactions } from '../redact.js';
 
 /** Where the journal lives and how to reach it. */
 export interface JournalBranch {
-  /** The remote's URL: the checkout's `origin`, or `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY.git`. */
+  /** The remote's URL: `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY.git`, or the checkout's `origin` when a local path. */
   readonly remote: string;
   /** The branch (`provision-secrets`). */
   readonly branch: string;
@@ -31,8 +31,17 @@ export interface JournalBranch {
   readonly redactions: Redactions;
 }
 
-/** The author of the journal's commits. */
-const AUTHOR = ['-c', 'user.name=panel-provision', '-c', 'user.email=panel-provision@users.noreply.github.com'];
+/**
+ * The author of the journal's commits: the Actions bot, as GitHub's own actions sign theirs. A
+ * made-up `NAME@users.noreply.github.com` is GitHub's address of the account NAME: whoever holds
+ * that login would be shown as the author of every journal commit.
+ */
+const AUTHOR = [
+  '-c',
+  'user.name=github-actions[bot]',
+  '-c',
+  'user.email=41898282+github-actions[bot]@users.noreply.github.com',
+];
 /** Pushes tried before giving up when each one loses the race. */
 export const PUSH_ATTEMPTS = 6;
 
@@ -95,8 +104,35 @@ async function fetchTip(dir: string, at: JournalBranch): Promise<{ text: string 
       { hint: 'the job needs permissions: contents: write (or read, to fetch), and the checkout its remote' },
     );
   }
+  await refuseForeign(dir, at);
   const shown = await git(dir, ['show', `FETCH_HEAD:${at.path}`]);
   return { text: shown.code === 0 ? shown.stdout : '' };
+}
+
+/**
+ * A secrets branch holds journals (`*.jsonl` files) and perhaps a README, nothing else: a
+ * secrets-branch input naming a branch of the project's code (`main`, a release branch) would
+ * have every apply commit the journal into that code's history. Refused, naming what it holds.
+ */
+async function refuseForeign(dir: string, at: JournalBranch): Promise<void> {
+  const listed = await mustGit(dir, ['ls-tree', '-z', 'FETCH_HEAD'], 'list the branch', at);
+  const foreign = listed
+    .split('\0')
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const [meta = '', name = ''] = entry.split('\t');
+      return { mode: meta.split(' ')[0] ?? '', name };
+    })
+    .filter(
+      ({ mode, name }) => !(/^100(644|755)$/.test(mode) && (/\.jsonl$/.test(name) || /^README(\.md)?$/i.test(name))),
+    )
+    .map(({ name }) => name);
+  if (foreign.length > 0)
+    throw new ProvisionError(
+      'secrets',
+      `the branch ${at.branch} holds more than secrets journals (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}): it is no secrets branch, and the journal is not committed into it`,
+      { hint: 'give secrets-branch a branch of its own (default provision-secrets): the first apply starts it' },
+    );
 }
 
 /**

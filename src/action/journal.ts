@@ -48,7 +48,7 @@ save:  after apply, whatever its outcome: FILE committed to the branch as NAME.j
        (a push that lost the race is fetched, merged and pushed again; never forced), or, for
        an artifact, its retention stated on the run's page.
 
-Environment: GITHUB_REPOSITORY, GITHUB_WORKSPACE (its checkout's origin is the remote), GITHUB_SERVER_URL,
+Environment: GITHUB_REPOSITORY and GITHUB_SERVER_URL (the remote; GITHUB_WORKSPACE's origin when a local path),
 GITHUB_TOKEN (pushes; never printed), GITHUB_API_URL, PROVISION_REPOSITORY_PRIVATE (the event's
 repository.private: branch mode refuses a public repository), GITHUB_OUTPUT, GITHUB_STEP_SUMMARY,
 RUNNER_TEMP.
@@ -140,24 +140,31 @@ async function journal(argv: readonly string[], env: Env, io: JournalIo, redacti
   return 0;
 }
 
-/** The checkout's `origin` (the same repository), else the server's URL of GITHUB_REPOSITORY. */
+/**
+ * The remote of the same repository: `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY.git`, whose
+ * visibility refusePublic checked and to whose server alone the token is sent. The checkout's
+ * `origin` only when it is a path on this machine (a runner's local mirror, the tests' bare
+ * repository): a URL there may name another repository (actions/checkout with `repository:`,
+ * a public one, say) or another host, which would receive the journal and the token.
+ */
 async function remoteOf(env: Env): Promise<string> {
   const origin = await new Promise<string>((resolve) => {
     execFile('git', ['-C', env.GITHUB_WORKSPACE ?? '.', 'remote', 'get-url', 'origin'], (error, stdout) => {
       resolve(error === null ? stdout.trim() : '');
     });
   });
-  if (origin !== '') return origin;
   const repository = env.GITHUB_REPOSITORY ?? '';
-  if (repository === '')
-    throw new ProvisionError(
-      'secrets',
-      'no remote for the secrets branch: the checkout has no origin and GITHUB_REPOSITORY is empty',
-      {
-        hint: 'check out the repository (actions/checkout) before the action',
-      },
-    );
+  if (origin !== '' && isPath(origin)) return origin;
+  if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository))
+    throw new ProvisionError('secrets', 'no remote for the secrets branch: GITHUB_REPOSITORY is not owner/repo', {
+      hint: 'run the action in a GitHub Actions job',
+    });
   return `${(env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/+$/, '')}/${repository}.git`;
+}
+
+/** A remote that is a path on this machine: no URL (`scheme://`) and no scp-like `host:path`. */
+function isPath(remote: string): boolean {
+  return !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(remote) && !/^[^/]*:/.test(remote);
 }
 
 /** Branch mode in a public repository: refused, pointing to artifact mode. Unknown visibility is asked of the API. */
@@ -181,7 +188,7 @@ async function refusePublic(env: Env, io: JournalIo, redactions: Redactions): Pr
     );
 }
 
-/** Artifact mode, before apply: the newest unexpired artifact `name` of the repository, its run to $GITHUB_OUTPUT. */
+/** Artifact mode, before apply: the newest unexpired artifact `name` of the repository's own runs (no fork's), its run to $GITHUB_OUTPUT. */
 async function fetchArtifact(
   name: string,
   file: string,
@@ -197,7 +204,7 @@ async function fetchArtifact(
     typeof value === 'string' || typeof value === 'number' ? String(value) : '';
   const artifacts = (isRecord(json) && Array.isArray(json.artifacts) ? json.artifacts : [])
     .filter(isRecord)
-    .filter((a) => a.name === name && a.expired !== true && isRecord(a.workflow_run))
+    .filter((a) => a.name === name && a.expired !== true && ownRun(a.workflow_run))
     .map((a) => ({
       created: text(a.created_at),
       expires: text(a.expires_at),
@@ -213,6 +220,19 @@ async function fetchArtifact(
   );
   await output(env, { 'run-id': newest?.runId ?? '', file });
   return 0;
+}
+
+/**
+ * Whether an artifact's run is the repository's own: a pull request from a fork runs in this
+ * repository too, and its artifacts are listed beside the apply's. A fork's workflow can upload
+ * an artifact of any name; its journal, read as this panel's, would have apply settle intents it
+ * made up (reset a client's password) and drop the real journal's records. Its run's head
+ * repository is the fork: never read. A run that does not say which is none of ours either.
+ */
+function ownRun(run: unknown): boolean {
+  if (!isRecord(run)) return false;
+  const { repository_id: repository, head_repository_id: head } = run;
+  return typeof repository === 'number' && repository === head;
 }
 
 /** Artifact mode, after apply: the retention on the run's page (the upload is action.yml's step). */

@@ -137,9 +137,24 @@ describe('the action, apply and its secrets journal', () => {
     const simulator = await sim();
     const fake = await fakeGitHub();
     fake.artifacts.push(
-      { name: 'panel-secrets', expired: false, created_at: '2026-11-01T00:00:00Z', workflow_run: { id: 41 } },
-      { name: 'panel-secrets', expired: false, created_at: '2026-11-20T00:00:00Z', workflow_run: { id: 42 } },
-      { name: 'other', expired: false, created_at: '2026-11-21T00:00:00Z', workflow_run: { id: 43 } },
+      {
+        name: 'panel-secrets',
+        expired: false,
+        created_at: '2026-11-01T00:00:00Z',
+        workflow_run: { id: 41, repository_id: 4242, head_repository_id: 4242 },
+      },
+      {
+        name: 'panel-secrets',
+        expired: false,
+        created_at: '2026-11-20T00:00:00Z',
+        workflow_run: { id: 42, repository_id: 4242, head_repository_id: 4242 },
+      },
+      {
+        name: 'other',
+        expired: false,
+        created_at: '2026-11-21T00:00:00Z',
+        workflow_run: { id: 43, repository_id: 4242, head_repository_id: 4242 },
+      },
     );
     const s = await setup(CHANGES, fake, '');
     const summary = join(s.temp, 'summary.md');

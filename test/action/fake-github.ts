@@ -35,7 +35,13 @@ export interface FakeGitHub {
   /** Adds a comment as `login` (default the workflow token's bot). */
   add(body: string, login?: string): FakeComment;
   /** The repository's artifacts (`GET …/actions/artifacts`, filtered by `name`): the secrets journal's artifact mode. */
-  artifacts: { name: string; expired: boolean; created_at: string; workflow_run: { id: number } }[];
+  artifacts: {
+    name: string;
+    expired: boolean;
+    created_at: string;
+    /** The run that uploaded it; a fork's pull request's run has another head_repository_id. */
+    workflow_run: { id: number; repository_id: number; head_repository_id: number };
+  }[];
 }
 
 const REPO = 'acme/panel';

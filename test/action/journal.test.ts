@@ -75,6 +75,12 @@ describe('the journal on its branch', () => {
       (await git('git', ['--git-dir', remote, 'rev-list', '--count', ...args, 'provision-secrets'])).stdout.trim();
     expect(await count()).toBe('4');
     expect(await count('--merges')).toBe('0');
+    // Committed as the Actions bot, never as an account someone could hold.
+    const authors = (await git('git', ['--git-dir', remote, 'log', '--format=%an <%ae> %cn', 'provision-secrets']))
+      .stdout;
+    expect(new Set(authors.trim().split('\n'))).toEqual(
+      new Set(['github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com> github-actions[bot]']),
+    );
     expect(saved.map((s) => s.out).join('')).toMatch(/push\(es\) lost to another run and merged/);
   });
 
@@ -123,6 +129,50 @@ describe('the journal on its branch', () => {
     await expect(stat(file)).rejects.toThrow(/ENOENT/);
   });
 
+  it("keeps the journal in this repository on this server, whatever the checkout's origin names (another repository, another host)", async () => {
+    const { temp, env } = await repository();
+    // actions/checkout with `repository:` (or a remote changed by an earlier step): its origin
+    // is not the repository whose visibility was checked, nor on the server the token is for.
+    await git('git', [
+      '-C',
+      env.GITHUB_WORKSPACE!,
+      'remote',
+      'set-url',
+      'origin',
+      'https://attacker.invalid/acme/public.git',
+    ]);
+    const server = join(temp, 'server');
+    const same = join(server, 'acme', 'panel.git');
+    await git('git', ['init', '--quiet', '--bare', same]);
+    const file = join(temp, 'secrets.jsonl');
+    await writeFile(file, '{"n":1}\n', { mode: 0o600 });
+    const saved = await journal(['save', '--file', file], {
+      ...env,
+      GITHUB_SERVER_URL: `file://${server}`,
+      GITHUB_TOKEN: 'ghs_never_to_another_host',
+    });
+    expect(saved.code, saved.out).toBe(0);
+    expect(await show(same, 'panel-secrets.jsonl')).toBe('{"n":1}\n');
+  });
+
+  it('never commits the journal into a branch of code (secrets-branch: main): a secrets branch holds journals only', async () => {
+    const { temp, remote, env } = await repository();
+    const workspace = env.GITHUB_WORKSPACE!;
+    await writeFile(join(workspace, 'app.ts'), 'export {};\n');
+    await git('git', ['-C', workspace, 'add', 'app.ts']);
+    await git('git', ['-C', workspace, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'code']);
+    await git('git', ['-C', workspace, 'push', '-q', 'origin', 'HEAD:refs/heads/main']);
+    const before = (await git('git', ['--git-dir', remote, 'rev-parse', 'main'])).stdout;
+    const file = join(temp, 'secrets.jsonl');
+    await writeFile(file, '{"n":1}\n', { mode: 0o600 });
+    const saved = await journal(['save', '--branch', 'main', '--file', file], env);
+    expect(saved.code).toBe(1);
+    expect(saved.out).toContain('the branch main holds more than secrets journals (app.ts)');
+    expect((await git('git', ['--git-dir', remote, 'rev-parse', 'main'])).stdout).toBe(before);
+    const fetched = await journal(['fetch', '--branch', 'main', '--file', join(temp, 'f.jsonl')], env);
+    expect(fetched.code).toBe(1);
+  });
+
   it('refuses a name that is no file name (the panel URL, say)', async () => {
     const { temp, env } = await repository();
     const r = await journal(['fetch', '--name', 'https://panel.example.com', '--file', join(temp, 's')], env);
@@ -130,6 +180,9 @@ describe('the journal on its branch', () => {
     expect(r.out).toContain('is no file name');
   });
 });
+
+/** A run of the repository itself (4242), as GitHub's artifact list names it. */
+const own = (id: number) => ({ id, repository_id: 4242, head_repository_id: 4242, head_branch: 'main' });
 
 describe('the journal as an artifact', () => {
   it("fetch names the newest unexpired artifact's run for the download; save states the retention on the run's page", async () => {
@@ -145,9 +198,9 @@ describe('the journal as an artifact', () => {
         new Response(
           JSON.stringify({
             artifacts: [
-              { name: 'secrets-eu', expired: true, created_at: '2026-11-28T00:00:00Z', workflow_run: { id: 9 } },
-              { name: 'secrets-eu', expired: false, created_at: '2026-11-20T00:00:00Z', workflow_run: { id: 7 } },
-              { name: 'secrets-eu', expired: false, created_at: '2026-11-25T00:00:00Z', workflow_run: { id: 8 } },
+              { name: 'secrets-eu', expired: true, created_at: '2026-11-28T00:00:00Z', workflow_run: own(9) },
+              { name: 'secrets-eu', expired: false, created_at: '2026-11-20T00:00:00Z', workflow_run: own(7) },
+              { name: 'secrets-eu', expired: false, created_at: '2026-11-25T00:00:00Z', workflow_run: own(8) },
             ],
           }),
           { status: 200 },
@@ -169,5 +222,32 @@ describe('the journal as an artifact', () => {
     const saved = await journal(['save', ...argv], all);
     expect(saved.code, saved.out).toBe(0);
     expect(await readFile(summary, 'utf8')).toContain('kept as the artifact `secrets-eu` for 30 days');
+  });
+
+  it("never reads a fork's artifact: a pull request from a fork runs here too and can upload one of the journal's name", async () => {
+    const { temp, env } = await repository();
+    const output = join(temp, 'output');
+    await writeFile(output, '');
+    const listed = [
+      { name: 'panel-secrets', expired: false, created_at: '2026-11-20T00:00:00Z', workflow_run: own(7) },
+      // Newer, from a fork's pull request (its head is another repository), or saying nothing of its head.
+      {
+        name: 'panel-secrets',
+        expired: false,
+        created_at: '2026-11-28T00:00:00Z',
+        workflow_run: { id: 66, repository_id: 4242, head_repository_id: 6666, head_branch: 'main' },
+      },
+      { name: 'panel-secrets', expired: false, created_at: '2026-11-27T00:00:00Z', workflow_run: { id: 67 } },
+    ];
+    const api = (() =>
+      Promise.resolve(new Response(JSON.stringify({ artifacts: listed }), { status: 200 }))) as unknown as typeof fetch;
+    const file = join(temp, 'secrets.jsonl');
+    const fetched = await journal(
+      ['fetch', '--store', 'artifact', '--file', file],
+      { ...env, GITHUB_OUTPUT: output },
+      api,
+    );
+    expect(fetched.code, fetched.out).toBe(0);
+    expect(await readFile(output, 'utf8')).toBe(`run-id=7\nfile=${file}\n`);
   });
 });
