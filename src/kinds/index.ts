@@ -9,7 +9,6 @@ import { CLIENT_KIND } from './client/kind.js';
 import { DOMAIN_KIND } from './domain/kind.js';
 import { HOSTING_PLAN_KIND } from './hosting-plan/kind.js';
 import type { ChangeOf, FactIndexOf, Kind } from './kind.js';
-import type { KindRead } from './read.js';
 import { ZONE_KIND } from './zone/kind.js';
 
 export const KINDS = {
@@ -79,52 +78,6 @@ export type Live = { readonly [N in ReadKindName]: LivePart<N> };
 export type ReadAsk = Intersection<
   { [N in ReadKindName]: ReadOf<Table[N]> extends { needed(ask: infer A): boolean } ? A : never }[ReadKindName]
 >;
-
-/**
- * The kinds with a list read in the order the read starts them, and a snapshot writes their
- * parts: a kind is read after those its read names in `after`, its wave's reads started in this
- * order. Every kind with a read stands here, and Live holds every part a read takes of other
- * kinds (ReadsFromLive), else this fails to compile.
- */
-export const READ_ORDER = readOrder(['hosting_plan', 'client', 'domain', 'dns_zone']);
-
-function readOrder<T extends readonly ReadKindName[]>(
-  names: T &
-    ([Exclude<ReadKindName, T[number]>] extends [never]
-      ? [ReadsBeyondLive] extends [never]
-        ? unknown
-        : "a kind's read takes parts Live does not hold"
-      : 'names every kind with a read'),
-): readonly ReadKindName[] {
-  return names;
-}
-
-/** The parts of other kinds list read `R`'s `list` takes (`Pick<E, B>`). */
-type ListEarlier<R> = R extends { list(panel: never, ask: never, earlier: infer L): unknown } ? L : never;
-/** The parts of other kinds list read `R`'s `check` takes (`E`; unknown when it has none). */
-type CheckEarlier<R> = R extends { check?(part: never, panel: never, ask: never, earlier: infer E): unknown }
-  ? E
-  : never;
-
-/**
- * Whether Live holds what list read `R` reads of other kinds (its `E`), each under its kind's
- * name and in the shape the read takes: readOf hands every read the whole Live, so a read that
- * names a part Live lacks (`domains` for `domain`) must fail to compile, not read undefined.
- */
-export type ReadsFromLive<R> = Live extends ListEarlier<R> ? (Live extends CheckEarlier<R> ? true : false) : false;
-
-/** The kinds whose list read takes parts Live does not hold (none, else READ_ORDER fails to compile). */
-type ReadsBeyondLive = { [N in ReadKindName]: ReadsFromLive<ReadOf<Table[N]>> extends true ? never : N }[ReadKindName];
-
-/**
- * The list read of the kind named `name`, typed for its part (the stages' loops take it so); the
- * parts it reads beside its own are Live's (READ_ORDER checks that Live holds them).
- */
-export function readOf<N extends ReadKindName>(
-  name: N,
-): KindRead<LivePart<N>, ReadAsk, Live, LiveIndexPart<N>, ReadKindName> {
-  return KINDS[name].read as unknown as KindRead<LivePart<N>, ReadAsk, Live, LiveIndexPart<N>, ReadKindName>;
-}
 
 /** The clients the panel listed. */
 export const liveClients = (live: Live): Live['client'] => live.client;

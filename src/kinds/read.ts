@@ -37,7 +37,7 @@ export interface PanelListReader extends PanelReader {
  * How one read of the panel takes in a kind's records: `P` its part of the live panel (Live,
  * src/kinds/index.ts), `A` what it reads of the run's ask (the manifest's and the scope's reads:
  * panel/read.ts ReadLiveOptions is every kind's), `E` the parts of other kinds it reads beside its
- * own, by kind name (Live must hold them: src/kinds/index.ts READ_ORDER fails to compile
+ * own, by kind name (Live must hold them: src/kinds/reads.ts READ_ORDER fails to compile
  * otherwise), `X` its index (`index`), `B` the kinds of `E` it is read after (`after`): its
  * `list` sees only theirs, its `check` every part of its wave and those before.
  */

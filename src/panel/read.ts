@@ -12,7 +12,8 @@ import {
 import { findDomain as findDomainIn } from '../kinds/domain/read.js';
 import { parseHostingPlanRecord } from '../kinds/hosting-plan/read.js';
 import { shape } from '../kinds/panel-record.js';
-import { type Live, READ_ORDER, type ReadAsk, type ReadKindName, readOf } from '../kinds/index.js';
+import type { Live, ReadAsk, ReadKindName } from '../kinds/index.js';
+import { READ_ORDER, readOf } from '../kinds/reads.js';
 import { notAsked } from '../kinds/read.js';
 import type { PanelListReader } from '../kinds/read.js';
 import type { LiveClient, LiveHostingPlan } from './types.js';
@@ -98,7 +99,7 @@ export async function readLive(client: PanelClient, options: ReadLiveOptions): P
   const soFar = parts as unknown as Live;
   let left: readonly ReadKindName[] = READ_ORDER;
   while (left.length > 0) {
-    const wave = left.filter((name) => readOf(name).after.every((before) => !left.includes(before as ReadKindName)));
+    const wave = left.filter((name) => readOf(name).after.every((before) => !left.includes(before)));
     if (wave.length === 0) throw new Error(`the kinds' reads wait for each other: ${left.join(', ')}`);
     left = left.filter((name) => !wave.includes(name));
     const read = await Promise.all(

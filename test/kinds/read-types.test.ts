@@ -6,7 +6,7 @@
  * `@ts-expect-error` below is a mistake that must not compile.
  */
 import { describe, expect, test } from 'vitest';
-import { type ReadsFromLive, READ_ORDER, readOf } from '../../src/kinds/index.js';
+import { type ReadsFromLive, READ_ORDER, readOf } from '../../src/kinds/reads.js';
 import type { KindRead } from '../../src/kinds/read.js';
 import { ZONE_READ } from '../../src/kinds/zone/read.js';
 import { DOMAIN_READ } from '../../src/kinds/domain/read.js';
