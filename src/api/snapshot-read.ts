@@ -2,7 +2,8 @@
 import { ProvisionError } from '../errors.js';
 import type { Live, ManagedField } from '../panel/index.js';
 import { CLIENT_FIELDS } from '../kinds/client/index.js';
-import { READ_ORDER, type ReadKindName, readOf } from '../kinds/index.js';
+import type { ReadKindName } from '../kinds/index.js';
+import { READ_ORDER, readOf } from '../kinds/reads.js';
 import type { SnapshotReading } from '../kinds/read.js';
 import { isRecord } from '../util.js';
 import { DIGEST, type Snapshot, SUPPORTED_MAJOR } from './snapshot-format.js';

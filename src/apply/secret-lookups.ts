@@ -5,7 +5,8 @@
  * list read (kinds/read.ts KindLookUps); the panel's reader is handed in here, so the rooms stay
  * pure.
  */
-import { KIND_NAMES, KINDS, type Live, readOf, type ReadKindName } from '../kinds/index.js';
+import { KIND_NAMES, KINDS, type Live, type ReadKindName } from '../kinds/index.js';
+import { readOf } from '../kinds/reads.js';
 import type { SecretKindName } from '../kinds/kind.js';
 import type { PanelClient } from '../panel/client.js';
 import { listReader } from '../panel/read.js';

@@ -9,7 +9,6 @@ import { CLIENT_KIND } from './client/kind.js';
 import { DOMAIN_KIND } from './domain/kind.js';
 import { HOSTING_PLAN_KIND } from './hosting-plan/kind.js';
 import type { ChangeOf, FactIndexOf, Kind } from './kind.js';
-import type { KindRead } from './read.js';
 import { ZONE_KIND } from './zone/kind.js';
 
 export const KINDS = {
@@ -58,8 +57,7 @@ type ReadOf<K> = K extends { readonly read?: infer R } ? Exclude<R, undefined> :
 export type ReadKindName = { [N in KindName]: [ReadOf<Table[N]>] extends [never] ? never : N }[KindName];
 
 /** A kind's part of the live panel. */
-export type LivePart<N extends ReadKindName> =
-  ReadOf<Table[N]> extends KindRead<infer P, never, never, unknown> ? P : never;
+export type LivePart<N extends ReadKindName> = ReadOf<Table[N]> extends { readonly empty: infer P } ? P : never;
 
 /** A kind's index of its part (KindRead.index); never for a kind without one. */
 export type LiveIndexPart<N extends ReadKindName> =
@@ -78,26 +76,8 @@ export type Live = { readonly [N in ReadKindName]: LivePart<N> };
 
 /** What one read of the panel is asked: every kind's ask (panel/read.ts ReadLiveOptions is one). */
 export type ReadAsk = Intersection<
-  { [N in ReadKindName]: ReadOf<Table[N]> extends KindRead<unknown, infer A, never, unknown> ? A : never }[ReadKindName]
+  { [N in ReadKindName]: ReadOf<Table[N]> extends { needed(ask: infer A): boolean } ? A : never }[ReadKindName]
 >;
-
-/**
- * The kinds with a list read in the order the read starts them, and a snapshot writes their
- * parts: a kind is read after those its read names in `after`, its wave's reads started in this
- * order. Every kind with a read stands here (else this fails to compile).
- */
-export const READ_ORDER = readOrder(['hosting_plan', 'client', 'domain', 'dns_zone']);
-
-function readOrder<T extends readonly ReadKindName[]>(
-  names: T & ([Exclude<ReadKindName, T[number]>] extends [never] ? unknown : 'names every kind with a read'),
-): readonly ReadKindName[] {
-  return names;
-}
-
-/** The list read of the kind named `name`, typed for its part (the stages' loops take it so). */
-export function readOf<N extends ReadKindName>(name: N): KindRead<LivePart<N>, ReadAsk, Live, LiveIndexPart<N>> {
-  return KINDS[name].read as unknown as KindRead<LivePart<N>, ReadAsk, Live, LiveIndexPart<N>>;
-}
 
 /** The clients the panel listed. */
 export const liveClients = (live: Live): Live['client'] => live.client;

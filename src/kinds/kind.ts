@@ -17,7 +17,7 @@ import type { ChangeBase, ChangeId, KindNoun, NewIds, PanelRequest } from './com
 import type { KindDoctor } from './doctor.js';
 import type { KindExport } from './export.js';
 import type { Fact } from './facts.js';
-import type { KindRead } from './read.js';
+import type { AnyKindRead } from './read.js';
 
 /**
  * One resource kind, as its room describes it to the stages. `N` is its name (a change's `type`,
@@ -30,7 +30,7 @@ export interface Kind<
   C extends AnyChange & { readonly type: N },
   I,
   J,
-  R extends KindRead<unknown, never, never, unknown> | undefined = undefined,
+  R extends AnyKindRead | undefined = undefined,
 > {
   // --- Identity ---
   readonly name: N;
@@ -345,17 +345,8 @@ export interface KindDelete<D> {
 // --- The table's types (./index.ts) ---
 
 /** The changes of a kind's descriptor. */
-export type ChangeOf<K> =
-  K extends Kind<string, infer C, unknown, unknown, KindRead<unknown, never, never, unknown> | undefined> ? C : never;
+export type ChangeOf<K> = K extends Kind<string, infer C, unknown, unknown, AnyKindRead | undefined> ? C : never;
 
 /** The live panel as a kind's facts look it up. */
 export type FactIndexOf<K> =
-  K extends Kind<
-    string,
-    AnyChange & { type: string },
-    infer I,
-    unknown,
-    KindRead<unknown, never, never, unknown> | undefined
-  >
-    ? I
-    : never;
+  K extends Kind<string, AnyChange & { type: string }, infer I, unknown, AnyKindRead | undefined> ? I : never;

@@ -37,20 +37,25 @@ export interface PanelListReader extends PanelReader {
  * How one read of the panel takes in a kind's records: `P` its part of the live panel (Live,
  * src/kinds/index.ts), `A` what it reads of the run's ask (the manifest's and the scope's reads:
  * panel/read.ts ReadLiveOptions is every kind's), `E` the parts of other kinds it reads beside its
- * own (those of `after`, and of kinds before it in the read order), `X` its index (`index`).
+ * own, by kind name (Live must hold them: src/kinds/reads.ts READ_ORDER fails to compile
+ * otherwise), `X` its index (`index`), `B` the kinds of `E` it is read after (`after`): its
+ * `list` sees only theirs, its `check` every part of its wave and those before.
  */
-export interface KindRead<P, A, E, X = never> {
+export interface KindRead<P, A, E, X = never, B extends keyof E & string = never> {
   /**
    * The kinds, by name, whose parts its read needs first (a zone's: the domains, by which it is
    * read): the stage reads it after them. Kinds with none are read at once, concurrently.
    */
-  readonly after: readonly string[];
+  readonly after: readonly B[];
   /** Whether a read asks for the kind at all; when not, no request is sent and its part is `empty`. */
   needed(ask: A): boolean;
   /** The part when the kind is not read. */
   readonly empty: P;
-  /** Reads the kind's records (its list, or what stands in for it), parsed: its wave's reads run concurrently. */
-  list(panel: PanelListReader, ask: A, earlier: E): Promise<P>;
+  /**
+   * Reads the kind's records (its list, or what stands in for it), parsed: its wave's reads run
+   * concurrently, so `earlier` holds only the parts of `after` (the others are not read yet).
+   */
+  list(panel: PanelListReader, ask: A, earlier: Pick<E, B>): Promise<P>;
   /**
    * What is checked once every kind of its wave is read, one kind after the other in the read
    * order (ids and names unique, each domain's owner known): a contract error stops the read.
@@ -71,6 +76,9 @@ export interface KindRead<P, A, E, X = never> {
    */
   readonly lookUps?: KindLookUps<P>;
 }
+
+/** Any kind's list read, whatever its part, ask, parts read beside and index: what the table holds (Kind.read). */
+export type AnyKindRead = KindRead<unknown, never, never, unknown, string>;
 
 /** A thing as a look-up finds it: the panel's id of it is all the secrets code needs. */
 export interface FoundThing {

@@ -2,6 +2,7 @@ import { ProvisionError } from '../errors.js';
 import type { PanelClient } from './client.js';
 import { shape } from '../kinds/panel-record.js';
 import type { Live, ReadAsk, ReadKindName } from '../kinds/index.js';
+import { READ_ORDER, readOf } from '../kinds/reads.js';
 import { isRecord } from '../util.js';
 import { listReader, type ReaderOptions } from './reader.js';
 
@@ -54,12 +55,9 @@ export async function readLive(client: PanelClient, options: ReadLiveOptions): P
   const panel = listReader(client, options);
   const parts: Partial<Record<ReadKindName, unknown>> = {};
   const soFar = parts as unknown as Live;
-  // The table of kinds (every room, its export and yaml with it) is loaded here, when the panel is
-  // read, not by importing this module: doctor imports the panel's index, and reads no list.
-  const { READ_ORDER, readOf } = await import('../kinds/index.js');
   let left: readonly ReadKindName[] = READ_ORDER;
   while (left.length > 0) {
-    const wave = left.filter((name) => readOf(name).after.every((before) => !left.includes(before as ReadKindName)));
+    const wave = left.filter((name) => readOf(name).after.every((before) => !left.includes(before)));
     if (wave.length === 0) throw new Error(`the kinds' reads wait for each other: ${left.join(', ')}`);
     left = left.filter((name) => !wave.includes(name));
     const read = await Promise.all(

@@ -20,8 +20,8 @@ import {
   liveDomainsComplete,
   liveHostingPlans,
   liveZones,
-  readOf,
 } from '../kinds/index.js';
+import { readOf } from '../kinds/reads.js';
 
 /** Every kind's FactIndex (src/kinds/index.ts), and what the planner and export look up beside. */
 export class LiveIndex implements FactIndex {

@@ -6,9 +6,14 @@
  * (test/cli/snapshot.test.ts).
  */
 import { describe, expect, test } from 'vitest';
-import { KIND_NAMES, KINDS, READ_ORDER, readOf } from '../../src/kinds/index.js';
+import { KIND_NAMES, KINDS } from '../../src/kinds/index.js';
+import { KIND_READS, READ_ORDER, readOf } from '../../src/kinds/reads.js';
 
 describe("the kinds' list reads", () => {
+  test("the reads' own table holds each room's read (what reads the panel loads it, not KINDS)", () => {
+    for (const name of READ_ORDER) expect(KIND_READS[name], name).toBe(KINDS[name].read);
+  });
+
   test('the read order names each kind with a read once', () => {
     const reading = KIND_NAMES.filter((name) => KINDS[name].read !== undefined);
     expect([...READ_ORDER].sort()).toEqual([...reading].sort());

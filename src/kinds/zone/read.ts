@@ -92,7 +92,7 @@ const NO_ZONES: ZonesPart = new Map();
  * The zones' read (Kind.read): after the domains, one GET /dns/{id} per domain the ask names that
  * the panel has (managedZoneDomains), and a note saying how many; nothing when the ask names none.
  */
-export const ZONE_READ: KindRead<ZonesPart, ZonesAsk, ZonesEarlier> = {
+export const ZONE_READ: KindRead<ZonesPart, ZonesAsk, ZonesEarlier, never, 'domain'> = {
   after: ['domain'],
   needed: (ask) => (ask.zones ?? []).length > 0,
   empty: NO_ZONES,
