@@ -201,8 +201,11 @@ export class SourceMap implements Locator<Node> {
    * The document as data (yaml's toJS), each alias resolved through the one-pass table of
    * targets. yaml's own resolution scans every alias and anchor before the alias, for each
    * alias: a manifest of 40,000 clients each merging `<<: *defaults` (1 MB) took minutes.
+   * yaml's own alias guard is off: it multiplies an anchor's uses by the uses of the anchors
+   * inside it, so layered defaults (`x-eu: {<<: *base}`, each used by a hundred clients) passed
+   * its limit in a 7 KB manifest; the caller bounds the expanded size first (expandedSize).
    */
-  toJS(maxAliasCount: number): unknown {
+  toJS(): unknown {
     const targets = this.targets();
     // eslint-disable-next-line @typescript-eslint/unbound-method -- called with each alias as `this`
     const resolve = Alias.prototype.resolve;
@@ -225,7 +228,7 @@ export class SourceMap implements Locator<Node> {
         };
         Object.defineProperty(alias, 'resolve', { value: fast, configurable: true, writable: true });
       }
-      return this.doc.toJS({ maxAliasCount });
+      return this.doc.toJS({ maxAliasCount: -1 });
     } finally {
       for (const alias of targets.keys()) delete (alias as { resolve?: unknown }).resolve;
     }

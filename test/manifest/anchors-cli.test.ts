@@ -113,6 +113,18 @@ describe('x- keys and merge keys', () => {
     expect(scanned).toBeLessThanOrEqual(calls);
   });
 
+  it('layered defaults, each used by a hundred clients, are not an alias bomb', async () => {
+    const base = Array.from({ length: 70 }, (_, i) => `  - {<<: *base, username: b${i}}\n`).join('');
+    const eu = Array.from({ length: 160 }, (_, i) => `  - {<<: *eu, username: e${i}}\n`).join('');
+    const path = await manifestFile(
+      'version: 1\nx-base: &base\n  language: de\nx-eu: &eu\n  <<: *base\n  email: eu@example.com\n' +
+        `clients:\n${base}${eu}`,
+    );
+    const r = await run(['validate', path]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`${path}: valid (230 clients, 0 domains)\n`);
+  });
+
   it('large manifests: an x- key is read in chunks, merge keys whole, with the same answer', async () => {
     const clients = (merge: boolean): string =>
       Array.from(
