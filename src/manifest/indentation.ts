@@ -54,7 +54,12 @@ type Pending =
   | { readonly what: 'none' }
   | { readonly what: 'child'; readonly indent: number; readonly kind: Kind }
   | { readonly what: 'scalar'; readonly indent: number; readonly owner: Owner | undefined }
-  | { readonly what: 'block'; readonly indent: number };
+  | {
+      readonly what: 'block';
+      readonly indent: number;
+      /** Its content lines' indentation: set by the first line that is not blank (or its indicator). */
+      readonly content: number | undefined;
+    };
 
 /** The key or list item whose value on its line a plain scalar is. */
 interface Owner {
@@ -105,7 +110,13 @@ function scan(text: string, mistakes: IndentMistake[]): void {
     const indent = raw.length - raw.replace(/^ +/, '').length;
     const body = raw.slice(indent);
     if (pending.what === 'block') {
-      if (body === '' || indent > pending.indent) continue;
+      if (body === '') continue;
+      // The first content line sets the block's indentation; a line less indented ends it.
+      if (pending.content === undefined && indent > pending.indent) {
+        pending = { ...pending, content: indent };
+        continue;
+      }
+      if (pending.content !== undefined && indent >= pending.content) continue;
       pending = NONE;
     }
     if (body === '' || body.startsWith('#')) continue;
@@ -291,7 +302,10 @@ function content(body: string, indent: number, levels: Level[], number: number):
 
 /** A value on the line: a block scalar, a flow collection or quoted scalar (closed on the line), or a plain one. */
 function scalarValue(value: string, indent: number, owner: Owner | undefined): Pending {
-  if (/^[|>]/.test(value)) return { what: 'block', indent };
+  if (/^[|>]/.test(value)) {
+    // An indentation indicator (`|2`): any line indented further is content.
+    return { what: 'block', indent, content: /^.[-+]?[1-9]/.test(value) ? indent + 1 : undefined };
+  }
   if (/^[[{]/.test(value)) {
     if (!closesOnLine(value)) throw new GiveUp();
     return NONE;

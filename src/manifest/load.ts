@@ -247,7 +247,7 @@ export function parseManifestWhole(text: string, file: string, part = false): Lo
   try {
     const limit = aliasLimit(text);
     if (source.hasAliases() && source.expandedSize(limit) > limit) throw new RangeError('aliases expand too far');
-    data = doc.toJS({ maxAliasCount: limit });
+    data = source.hasAliases() ? source.toJS() : doc.toJS({ maxAliasCount: limit });
   } catch {
     // toJS throws for an alias without its anchor, a merge of what is not a mapping and an
     // alias bomb; locate the cause.

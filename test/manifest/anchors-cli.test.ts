@@ -6,7 +6,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { Alias } from 'yaml';
 import { CHUNKED_DIAGNOSTICS_ABOVE } from '../../src/manifest/load.js';
 import { run, workspace } from '../helpers/cli.js';
 
@@ -85,6 +86,43 @@ describe('x- keys and merge keys', () => {
     expect(r.stderr).toContain(
       `${path}:4:9: error: a merge key ("<<") takes an anchored mapping ("<<: *defaults") or a list of them`,
     );
+  });
+
+  it('aliases resolve in linear time: 20,000 clients each merging one anchor', async () => {
+    // yaml resolves an alias by scanning every alias and anchor before it: quadratic, minutes
+    // for a 1 MB manifest of merges. Each resolution must look at its one anchor only.
+    const clients = Array.from({ length: 20_000 }, (_, i) => `  - <<: *d\n    username: user${i}\n`).join('');
+    const path = await manifestFile(`version: 1\nx-d: &d\n  language: de\nclients:\n${clients}`);
+    let calls = 0;
+    let scanned = 0;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with each alias as `this`
+    const original = Alias.prototype.resolve;
+    const spy = vi.spyOn(Alias.prototype, 'resolve').mockImplementation(function (this: Alias, doc, ctx) {
+      calls++;
+      const cache = (ctx as { aliasResolveCache?: unknown[] } | undefined)?.aliasResolveCache;
+      scanned += cache?.length ?? 0;
+      return original.call(this, doc, ctx);
+    });
+    onTestFinished(() => {
+      spy.mockRestore();
+    });
+    const r = await run(['validate', path]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`${path}: valid (20000 clients, 0 domains)\n`);
+    expect(calls).toBeGreaterThanOrEqual(20_000);
+    expect(scanned).toBeLessThanOrEqual(calls);
+  });
+
+  it('layered defaults, each used by a hundred clients, are not an alias bomb', async () => {
+    const base = Array.from({ length: 70 }, (_, i) => `  - {<<: *base, username: b${i}}\n`).join('');
+    const eu = Array.from({ length: 160 }, (_, i) => `  - {<<: *eu, username: e${i}}\n`).join('');
+    const path = await manifestFile(
+      'version: 1\nx-base: &base\n  language: de\nx-eu: &eu\n  <<: *base\n  email: eu@example.com\n' +
+        `clients:\n${base}${eu}`,
+    );
+    const r = await run(['validate', path]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`${path}: valid (230 clients, 0 domains)\n`);
   });
 
   it('large manifests: an x- key is read in chunks, merge keys whole, with the same answer', async () => {

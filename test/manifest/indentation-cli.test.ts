@@ -106,6 +106,17 @@ describe('provision validate, indentation mistakes', () => {
     ]);
   });
 
+  it('after a block scalar: a line less indented than its text ends it', async () => {
+    const text = (key: string): string =>
+      `version: 1\nx-notes: |\n    Deploy notes\n      - indented more: still text\n\n${key}:\n  - username: alice\n`;
+    const path = await manifestFile(text('clients'));
+    expect((await run(['validate', path])).code).toBe(0);
+    expect(await refused(text('  clients'))).toContain(
+      'm.yaml:6:3: error: line 6 is indented more than the key above it: "clients" starts at column 3, ' +
+        '"x-notes" on line 2 at column 1; the keys of one mapping start at the same column\n',
+    );
+  });
+
   it("in a directory's part: at the part's line", async () => {
     const dir = await tempDir();
     const parts = join(dir, 'panel');
