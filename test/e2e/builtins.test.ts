@@ -1,6 +1,7 @@
 /**
  * The bundled CLI's start-up, by the built-in modules of Node each command loads (each costs
- * milliseconds of every run: docs/benchmarks.md): validate loads no crypto, readline or v8; a
+ * milliseconds of every run: docs/benchmarks.md): validate loads no crypto or readline (v8 for
+ * the heap flags of the commands that read a manifest, and `--version` not even that); a
  * command that connects sets its process's choices (v8) and never loads node:http2, which
  * undici would load for an HTTP/2 client nothing here asks for. The library API leaves undici
  * as it is: a host process may use HTTP/2 through the same copy.
@@ -59,10 +60,17 @@ describe('built-in modules loaded at start-up', () => {
     return (await readFile(log, 'utf8')).split('\n');
   }
 
-  it('validate: no crypto, readline, v8 or HTTP', async () => {
+  it('--version: not even v8 (the heap flags are for the commands that read a manifest)', async () => {
+    const { preload, log } = await recorder(await tempDir());
+    const run = await runBin(['--version'], { NODE_OPTIONS: `--require=${preload}` });
+    expect(run.code, run.stderr).toBe(0);
+    expect((await readFile(log, 'utf8')).split('\n').filter((m) => /^(v8|crypto|readline)$/.test(m))).toEqual([]);
+  });
+
+  it('validate: no crypto, readline or HTTP', async () => {
     const loaded = await builtins('validate', []);
     expect(loaded).toContain('fs/promises');
-    expect(loaded.filter((m) => /^(crypto|readline|readline\/promises|v8|http|http2|tls)$/.test(m))).toEqual([]);
+    expect(loaded.filter((m) => /^(crypto|readline|readline\/promises|http|http2|tls)$/.test(m))).toEqual([]);
   });
 
   it("plan: HTTP/1.1 only (no node:http2), with the process's V8 flag set through node:v8", async () => {
