@@ -43,6 +43,7 @@ export {
   parseSnapshot,
   snapshotDocument,
   takeSnapshot,
+  type KindReading,
   type Snapshot,
   type SnapshotOptions,
   type SnapshotReads,

@@ -1,3 +1,4 @@
+import type { ReadKindName } from '../kinds/index.js';
 import type { Live, ManagedField } from '../panel/index.js';
 import { sha256Hex } from '../util.js';
 
@@ -12,7 +13,7 @@ import { sha256Hex } from '../util.js';
  *
  * Format "major.minor": a reader accepts any minor of its own major and refuses a newer major.
  */
-export const SNAPSHOT_FORMAT_VERSION = '1.0';
+export const SNAPSHOT_FORMAT_VERSION = '1.1';
 /** The major format this version reads (parseSnapshot refuses another). */
 export const SUPPORTED_MAJOR = 1;
 
@@ -29,7 +30,17 @@ export interface SnapshotReads {
   readonly clientDetails: { readonly usernames: readonly string[]; readonly fields: readonly ManagedField[] };
   /** The domains whose DNS zones were asked for (those on the panel were read). */
   readonly zones: readonly string[];
+  /**
+   * Each kind with a list read (src/kinds/reads.ts), read or not: a kind not read is not empty on
+   * the panel, and its part in `live` (its read's `empty`) stands for nothing; a plan whose ask
+   * needs it is refused (snapshotGaps). Written since format 1.1; a snapshot of 1.0 is read as
+   * having read the kinds of that time (KINDS_OF_FIRST_SNAPSHOTS).
+   */
+  readonly kinds: { readonly [N in ReadKindName]: KindReading };
 }
+
+/** Whether a snapshot read a kind's list: read, or not read and why (`taken without a manifest`). */
+export type KindReading = { readonly read: true } | { readonly read: false; readonly reason: string };
 
 export interface Snapshot {
   readonly formatVersion: string;

@@ -4,7 +4,8 @@ import type { Desired } from '../manifest/types.js';
 import { readsForManifest } from '../plan/reads.js';
 import type { Plan } from '../plan/types.js';
 import { fieldsLacking, managedFields } from '../kinds/client/index.js';
-import { kindOf } from '../kinds/index.js';
+import { KINDS, kindOf } from '../kinds/index.js';
+import { READ_ORDER, readOf } from '../kinds/reads.js';
 import type { ClientScope } from '../names.js';
 import { plural } from '../util.js';
 import { DIGEST_SHOWN, emailDigest, type Snapshot } from './snapshot-format.js';
@@ -12,14 +13,15 @@ import { liveClients, liveDomains, liveDomainsComplete } from '../kinds/index.js
 
 /**
  * What planning `desired` needs that the snapshot did not read, one sentence each; empty when
- * it holds everything a live plan would read: a domain looked up by name (a panel without a
+ * it holds everything a live plan would read: a kind the plan's ask needs (Kind.read `needed`)
+ * whose list the snapshot did not read, a domain looked up by name (a panel without a
  * domain list), a managed client field its record lacks and was not read one by one, a DNS zone
  * of a domain on the panel. Of the clients `scope` (`--clients`, compiled once) covers only.
  */
 export function snapshotGaps(snapshot: Snapshot, desired: Desired, scope: ClientScope): string[] {
   const { live, reads } = snapshot;
-  const gaps: string[] = [];
   const needs = readsForManifest(desired, scope);
+  const gaps: string[] = kindsNotRead(snapshot, needs);
   if (!liveDomainsComplete(live)) {
     const looked = new Set(reads.domainNames);
     for (const name of new Set(needs.domainNames))
@@ -47,6 +49,19 @@ export function snapshotGaps(snapshot: Snapshot, desired: Desired, scope: Client
     gaps.push(`the DNS zone of ${quote(name)}: not read`);
   }
   return gaps;
+}
+
+/**
+ * The kinds the plan's ask needs (`ask`: readsForManifest) that the snapshot did not read, one
+ * sentence each: planned against, such a kind would look empty, and the plan would create every
+ * one the manifest lists.
+ */
+function kindsNotRead(snapshot: Snapshot, ask: ReturnType<typeof readsForManifest>): string[] {
+  return READ_ORDER.flatMap((name) => {
+    const reading = snapshot.reads.kinds[name];
+    if (reading.read || !readOf(name).needed(ask)) return [];
+    return [`${KINDS[name].noun.many}: not read (${reading.reason}), and the manifest needs them`];
+  });
 }
 
 /** The manifest with each client's email as its digest, as a digest snapshot holds them. */

@@ -3,10 +3,10 @@ import { ProvisionError } from '../errors.js';
 import type { Live, ManagedField } from '../panel/index.js';
 import { CLIENT_FIELDS } from '../kinds/client/index.js';
 import type { ReadKindName } from '../kinds/index.js';
-import { READ_ORDER, readOf } from '../kinds/reads.js';
+import { KINDS_OF_FIRST_SNAPSHOTS, READ_ORDER, readOf } from '../kinds/reads.js';
 import type { SnapshotReading } from '../kinds/read.js';
 import { isRecord } from '../util.js';
-import { DIGEST, type Snapshot, SUPPORTED_MAJOR } from './snapshot-format.js';
+import { DIGEST, type KindReading, type Snapshot, SUPPORTED_MAJOR } from './snapshot-format.js';
 
 /**
  * A snapshot read back from its text: its format checked (a newer major refused), each record
@@ -66,8 +66,11 @@ export function parseSnapshot(text: string, file: string): Snapshot {
     digests: emails === 'digest',
     isDigest: (text) => DIGEST.test(text),
   };
+  const kinds = kindsRead(reads.kinds, version, (problem) => bad(file, problem));
   const parts: Partial<Record<ReadKindName, unknown>> = {};
-  for (const name of READ_ORDER) parts[name] = readOf(name).snapshot.read(reading);
+  // A kind not read is held so in `kinds`; its part is its read's empty one, its keys not read.
+  for (const name of READ_ORDER)
+    parts[name] = kinds[name].read ? readOf(name).snapshot.read(reading) : readOf(name).empty;
   const live = parts as Live;
   return {
     formatVersion: version,
@@ -82,10 +85,41 @@ export function parseSnapshot(text: string, file: string): Snapshot {
         fields: fields as ManagedField[],
       },
       zones: strings(reads.zones, 'reads.zones'),
+      kinds,
     },
     live,
     notes: strings(document.notes, 'notes'),
   };
+}
+
+/**
+ * Which kinds the snapshot read, from its `reads.kinds`: each kind this version reads, read or
+ * not (a kind it does not name: not read); kinds this version does not know are left aside. A
+ * snapshot without `reads.kinds` (format 1.0) read the kinds of that time, and no other.
+ */
+function kindsRead(written: unknown, version: string, bad: (problem: string) => Error): Snapshot['reads']['kinds'] {
+  const kinds: Partial<Record<ReadKindName, KindReading>> = {};
+  if (written === undefined) {
+    const first = new Set(KINDS_OF_FIRST_SNAPSHOTS);
+    const reason = `the snapshot (format ${version}) was taken before panel-provision read them`;
+    for (const name of READ_ORDER) kinds[name] = first.has(name) ? { read: true } : { read: false, reason };
+    return kinds as Snapshot['reads']['kinds'];
+  }
+  if (!isRecord(written)) throw bad('needs "reads.kinds" as an object');
+  for (const name of READ_ORDER) {
+    const reading = written[name];
+    if (reading === undefined) {
+      kinds[name] = { read: false, reason: 'the snapshot does not say it read them' };
+      continue;
+    }
+    const where = `"reads.kinds.${name}"`;
+    if (!isRecord(reading) || typeof reading.read !== 'boolean') throw bad(`needs ${where} as {"read": true or false}`);
+    if (reading.read) kinds[name] = { read: true };
+    else if (typeof reading.reason === 'string' && reading.reason !== '')
+      kinds[name] = { read: false, reason: reading.reason };
+    else throw bad(`needs ${where} with a "reason" where "read" is false`);
+  }
+  return kinds as Snapshot['reads']['kinds'];
 }
 
 function bad(file: string, problem: string, options: { hint?: string } = {}): ProvisionError {

@@ -7,7 +7,7 @@ import type { ReadKindName } from '../kinds/index.js';
 import { READ_ORDER, readOf } from '../kinds/reads.js';
 import { type PlanReads, readsForManifest } from '../plan/reads.js';
 import type { JsonValue } from '../util.js';
-import { emailDigest, SNAPSHOT_FORMAT_VERSION, type Snapshot } from './snapshot-format.js';
+import { emailDigest, type KindReading, SNAPSHOT_FORMAT_VERSION, type Snapshot } from './snapshot-format.js';
 
 /** What taking a snapshot needs beside the panel. */
 export interface SnapshotOptions {
@@ -55,10 +55,26 @@ export async function takeSnapshot(panel: PanelClient, options: SnapshotOptions 
         fields: details === undefined ? [] : [...details.fields].sort(),
       },
       zones: [...new Set(reads.zones ?? [])].sort(),
+      kinds: kindsRead(reads, options.manifest !== undefined),
     },
     live: withEmails ? live : digested(live),
     notes,
   };
+}
+
+/**
+ * Which kinds the take read, as readLive reads them: a kind whose read the ask needs (Kind.read
+ * `needed`), and one whose snapshot names what it asked for thing by thing (`byThing`); any
+ * other is not read, and says why.
+ */
+function kindsRead(ask: PlanReads, withManifest: boolean): Snapshot['reads']['kinds'] {
+  const reason = withManifest ? 'the manifest it was taken for needs none' : 'it was taken without a manifest';
+  const kinds: Partial<Record<ReadKindName, KindReading>> = {};
+  for (const name of READ_ORDER) {
+    const read = readOf(name);
+    kinds[name] = read.snapshot.byThing === true || read.needed(ask) ? { read: true } : { read: false, reason };
+  }
+  return kinds as Snapshot['reads']['kinds'];
 }
 
 /** `live` with each kind's email addresses replaced by their digests (Kind.read's snapshot part). */
@@ -72,7 +88,11 @@ function digested(live: Live): Live {
 export function snapshotDocument(snapshot: Snapshot): string {
   const { live, reads } = snapshot;
   const parts: Record<string, JsonValue> = {};
-  for (const name of READ_ORDER) Object.assign(parts, readOf(name).snapshot.write(live[name]));
+  // A kind not read writes no part: an empty list would say the panel has none.
+  for (const name of READ_ORDER)
+    if (reads.kinds[name].read) Object.assign(parts, readOf(name).snapshot.write(live[name]));
+  const kinds: Record<string, JsonValue> = {};
+  for (const name of READ_ORDER) kinds[name] = { ...reads.kinds[name] };
   const document = {
     format_version: SNAPSHOT_FORMAT_VERSION,
     panel_url: snapshot.panelUrl,
@@ -83,6 +103,7 @@ export function snapshotDocument(snapshot: Snapshot): string {
       domain_names: reads.domainNames,
       client_details: { usernames: reads.clientDetails.usernames, fields: reads.clientDetails.fields },
       zones: reads.zones,
+      kinds,
     },
     ...parts,
     notes: snapshot.notes,

@@ -9,6 +9,7 @@ export {
   emailDigest,
   SNAPSHOT_FORMAT_VERSION,
   type Snapshot,
+  type KindReading,
   type SnapshotReads,
 } from './snapshot-format.js';
 export { snapshotDocument, type SnapshotOptions, takeSnapshot } from './snapshot-take.js';

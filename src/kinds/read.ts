@@ -106,6 +106,16 @@ export interface SnapshotPart<P> {
   read(reading: SnapshotReading): P;
   /** Its part with every email address replaced by `digest(address)`; absent for a kind without one. */
   digested?(part: P, digest: (address: string) => string): P;
+
+  // --- Which kinds a snapshot read (api/snapshot-take.ts, snapshot-plan.ts) ---
+  /**
+   * Whether the snapshot's `reads` name which of its things were asked for (the zones: by the
+   * domains whose zones the take's manifest manages), so that a plan from it finds what it lacks
+   * thing by thing: the kind is then held as read whether the take's ask needed it or not.
+   * Absent: the kind is read when the take's ask needs it (`needed`), else held as not read, and
+   * a plan whose ask needs it is refused (docs/snapshots.md).
+   */
+  readonly byThing?: boolean;
 }
 
 /** What reading a snapshot's document hands a kind's part. */

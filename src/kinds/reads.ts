@@ -69,3 +69,11 @@ export function readOf<N extends ReadKindName>(
 ): KindRead<LivePart<N>, ReadAsk, Live, LiveIndexPart<N>, ReadKindName> {
   return KIND_READS[name] as unknown as KindRead<LivePart<N>, ReadAsk, Live, LiveIndexPart<N>, ReadKindName>;
 }
+
+// --- Which kinds a snapshot read (api/snapshot-read.ts) ---
+/**
+ * The kinds whose parts every snapshot of format 1.0 holds, read: a snapshot that does not name
+ * the kinds it read (`reads.kinds`, written since 1.1) is read as having read these, and no other.
+ * Frozen: a kind that joins the table later is never among them.
+ */
+export const KINDS_OF_FIRST_SNAPSHOTS: readonly ReadKindName[] = ['hosting_plan', 'client', 'domain', 'dns_zone'];

@@ -105,6 +105,8 @@ export const ZONE_READ: KindRead<ZonesPart, ZonesAsk, ZonesEarlier, never, 'doma
     return byName;
   },
   snapshot: {
+    // The domains whose zones the take asked for are the snapshot's `reads.zones`.
+    byThing: true,
     write: (zones) => {
       const written: Record<string, JsonObject> = {};
       for (const [name, zone] of [...zones].sort(([a], [b]) => (a < b ? -1 : 1))) written[name] = zoneRecord(zone);
