@@ -69,7 +69,7 @@ export const DATABASE_KIND: Kind<
   listsParts: false,
   goesWith: databaseGoesWith,
   // Every output marks a database's delete as one that destroys data (the plan document: `destroys_data`).
-  deleteTakes: DATABASE_DELETE_TAKES,
+  deleteTakes: `a database with ${DATABASE_DELETE_TAKES}`,
   // Counted only when some are created: most manifests list none.
   createsRow: 'some',
   // The owner, or the database holding the user, may be another customer's: not named in a comment.
