@@ -226,7 +226,8 @@ export async function createWithSecret(
     await sink
       .refused({ ...base, at: now().toISOString(), intent_id: intentId, refused: `created as ${quote(given)}` })
       .catch(() => undefined);
-    throw new ProvisionError('panel_contract', renamed.message, { hint: renamed.hint });
+    // A change's failure is shown by its message alone (apply/walk.ts): what to do is in it.
+    throw new ProvisionError('panel_contract', `${renamed.message}; what to do: ${renamed.hint}`);
   }
   // On disk before anything else, even before the id is known.
   await save(sink, thing, { ...base, created_at: now().toISOString(), id, password });

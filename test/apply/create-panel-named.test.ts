@@ -46,7 +46,7 @@ async function create(options: Partial<SimulatorOptions>) {
   const change = createFtpUser('alice_deploy', {}, { client: 'alice', clientId: alice, dependsOn: [] });
   const outcome = await creates.createSecret(change as never, file).then(
     (applied) => ({ applied }),
-    (error: unknown) => ({ error: error as Error & { hint?: string } }),
+    (error: unknown) => ({ error: error as Error }),
   );
   await file.close();
   const journal = parseJournal(await readFile(path, 'utf8')).map((l) => (l.kind === 'unreadable' ? l.why : l.entry));
@@ -57,12 +57,13 @@ describe.skipIf(!WIRED)('a create whose panel names the thing itself', () => {
   test('records the password under the panel name, closes the intent of the name sent, and fails naming both', async () => {
     const { simulator, outcome, journal } = await create({ customFtpUsernames: false });
     expect(outcome).toHaveProperty('error');
-    const { error } = outcome as { error: Error & { hint?: string } };
+    const { error } = outcome as { error: Error };
     expect(error.message).toBe(
       'FTP user "alice_deploy" was created by the panel as "alice_ftp1": the panel names FTP users itself; ' +
-        'its password is recorded under "alice_ftp1"',
+        'its password is recorded under "alice_ftp1"; what to do: turn on "custom FTP usernames" in the ' +
+        'panel\'s settings, delete FTP user "alice_ftp1" in the panel (or list it in the manifest under that name), ' +
+        'then run apply again',
     );
-    expect(error.hint).toContain('custom FTP usernames');
     const [intent, recorded, refused] = journal as Record<string, unknown>[];
     expect(intent).toMatchObject({ intent: 'create_ftp_user', kind: 'ftp_user', name: 'alice_deploy' });
     expect(recorded).toMatchObject({ kind: 'ftp_user', name: 'alice_ftp1', password: 'Generated-Password-0001' });
