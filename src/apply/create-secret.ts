@@ -1,4 +1,5 @@
 import { ProvisionError } from '../errors.js';
+import { quote } from '../escape.js';
 import type { SecretKindName } from '../kinds/kind.js';
 import type { PanelClient, PanelClock } from '../panel/client.js';
 import { refusal, settleDelayMs } from '../panel/retry.js';
@@ -53,6 +54,11 @@ import { Interrupted, type Slot } from './walk.js';
  * lost), it gets a new one at once (apply/reset.ts settleUnknown: written ahead, then PUT); a
  * failure to set it fails the create, naming the thing, and leaves its intents open for the
  * next apply. So no kill and no lost answer loses one.
+ *
+ * A kind whose panel may name a new thing itself (KindSecret.panelNaming: an FTP user where
+ * "custom FTP usernames" is off) has the thing read back by its id after the answer: named
+ * otherwise, its password is recorded under the panel's name, the intent of the name sent is
+ * closed (nothing was created under it), and the create fails naming both.
  */
 
 /** What a create's POST came to: the panel's answer, or the record found by name after an ambiguous failure. */
@@ -209,6 +215,20 @@ export async function createWithSecret(
       },
     );
   }
+  // A panel that named the thing itself holds the password under its own name (KindSecret.panelNaming).
+  const given = id === null ? undefined : await nameGiven(ctx, thing, id, slot);
+  const renamed = given === undefined ? undefined : secret.secret.panelNaming?.renamed(name, given);
+  if (given !== undefined && renamed !== undefined) {
+    const named = { ...thing, name: given, label: secretLabel(kind, given) };
+    const ref = secretRef(options.panelUrl, kind, given);
+    await save(sink, named, { ...ref, created_at: now().toISOString(), id, password });
+    // Nothing was created under the name sent: its intent is closed.
+    await sink
+      .refused({ ...base, at: now().toISOString(), intent_id: intentId, refused: `created as ${quote(given)}` })
+      .catch(() => undefined);
+    // A change's failure is shown by its message alone (apply/walk.ts): what to do is in it.
+    throw new ProvisionError('panel_contract', `${renamed.message}; what to do: ${renamed.hint}`);
+  }
   // On disk before anything else, even before the id is known.
   await save(sink, thing, { ...base, created_at: now().toISOString(), id, password });
   if (id !== null) return { id };
@@ -219,6 +239,24 @@ export async function createWithSecret(
   // Completes the record: the last one for a thing is the one that counts.
   await save(sink, thing, { ...base, created_at: now().toISOString(), id: learned, password });
   return { id: learned };
+}
+
+/**
+ * The name the panel gave the thing it created as `id`, for a kind whose panel may name it itself
+ * (KindSecret.panelNaming); undefined for another kind, or when it cannot be read (then the
+ * password is recorded under the name sent, and a note says so).
+ */
+async function nameGiven(ctx: SecretContext, thing: Thing, id: number, slot: Slot): Promise<string | undefined> {
+  const naming = secretKind(thing.kind)?.secret.panelNaming;
+  if (naming === undefined) return undefined;
+  try {
+    return await slot.run(() => naming.nameOf(ctx.panel, id));
+  } catch (error) {
+    ctx.tell(
+      `the name the panel gave ${thing.label} (id ${id}) could not be read (${messageOf(error)}): taken as sent`,
+    );
+    return undefined;
+  }
 }
 
 /**

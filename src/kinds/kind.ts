@@ -12,7 +12,7 @@
  * room's pure functions, and the stages hand in what touches the world (./apply.ts, ./export.ts).
  * How a new kind is added: docs/architecture.md, "Adding a resource kind".
  */
-import type { Applied, ApplyStage } from './apply.js';
+import type { Applied, ApplyStage, PanelReader } from './apply.js';
 import type { ChangeBase, ChangeId, KindNoun, NewIds, PanelRequest } from './common.js';
 import type { KindDoctor } from './doctor.js';
 import type { KindExport } from './export.js';
@@ -281,7 +281,7 @@ export interface EmailDigests<C> {
  * them (`kind`; a record without one is a client's). The stages' look-ups by name are tables
  * over it, so a kind added here fails to compile until each stage can find its things.
  */
-export type SecretKindName = 'client';
+export type SecretKindName = 'client' | 'database' | 'ftp_user';
 
 /**
  * What the secrets code needs of a kind that has a password: how its create carries one made
@@ -307,6 +307,27 @@ export interface KindSecret {
   withPassword(request: PanelRequest, password: string): PanelRequest;
   /** The request that sets a new password on the thing the panel knows as `id`. */
   resetRequest(id: number, password: string): PanelRequest;
+  // The panel naming a new thing itself (apply/create-secret.ts)
+  /**
+   * Where the panel may give a new thing a name of its own instead of the one its create sent (an
+   * FTP user on a panel whose "custom FTP usernames" setting is off): how the one write-ahead
+   * create learns the name, and what it says then. Absent for a kind whose panel always takes the
+   * name sent.
+   */
+  readonly panelNaming?: PanelNaming;
+}
+
+/**
+ * How the one write-ahead create (apply/create-secret.ts) tells that the panel named a new thing
+ * itself (KindSecret.panelNaming): it reads the thing it created back by its id; when the panel's
+ * name is not the one sent, the password is recorded under the panel's name (what the panel
+ * holds) and the create fails naming both, with what to do (docs/passwords.md).
+ */
+export interface PanelNaming {
+  /** The name the panel gave the thing it created as `id`, read back by id; undefined when it cannot tell. */
+  nameOf(panel: PanelReader, id: number): Promise<string | undefined>;
+  /** When `given` is not the name `sent` (in the kind's terms), the create's failure; undefined when they agree. */
+  renamed(sent: string, given: string): { readonly message: string; readonly hint: string } | undefined;
 }
 
 // --- Apply ---

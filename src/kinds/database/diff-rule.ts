@@ -72,15 +72,20 @@ export function diffDatabase(
   };
 }
 
-/** A conflict for people, with what to do. */
-export function databaseConflictText(c: DatabaseConflict): string {
+/**
+ * A conflict for people, with what to do. The owner, or the database holding the user, may be
+ * another customer's: `nameOthers: false` (a pull-request comment) does not name them.
+ */
+export function databaseConflictText(c: DatabaseConflict, nameOthers = true): string {
   const subject = `database ${quote(c.database)} of client ${quote(c.client)}`;
   if (c.reason === 'owner')
-    return `${subject} belongs to client ${quote(c.owner)} on the panel: a database name is unique on the whole panel; choose another name, or move the entry to ${quote(c.owner)}`;
+    return nameOthers
+      ? `${subject} belongs to client ${quote(c.owner)} on the panel: a database name is unique on the whole panel; choose another name, or move the entry to ${quote(c.owner)}`
+      : `${subject} belongs to another client on the panel: a database name is unique on the whole panel; choose another name`;
   const why =
     c.panel_user !== undefined
       ? `has the user ${quote(c.panel_user)} on the panel, the manifest gives ${quote(c.user)}`
-      : `gives the user ${quote(c.user)}, which database ${quote(c.held_by ?? '')} has on the panel`;
+      : `gives the user ${quote(c.user)}, which ${nameOthers ? `database ${quote(c.held_by ?? '')}` : 'another database'} has on the panel`;
   return `${subject} ${why}: that is a rename, which would lose its data as a delete and a create; rename in the panel, then in the manifest`;
 }
 

@@ -6,6 +6,9 @@
  * case of it. Pure.
  */
 import type { PanelRequest } from '../common.js';
+import type { PanelNaming } from '../kind.js';
+import { panelNamedFtpUser } from './changes.js';
+import { ftpUserNameOf } from './read.js';
 import { FTP_USER_NAME_PATTERN, FTP_USER_NAME_RULE } from './manifest.js';
 import { FTP_USERS_PATH } from './record.js';
 
@@ -33,3 +36,11 @@ export function ftpUserSecretName(input: string): { readonly name: string } | { 
   const name = input.trim().toLowerCase();
   return FTP_USER_NAME_PATTERN.test(name) ? { name } : { problem: `is not an FTP user name: ${FTP_USER_NAME_RULE}` };
 }
+
+/**
+ * A panel whose "custom FTP usernames" setting is off names each new FTP user itself
+ * (`<client>_ftp<N>`): the one write-ahead create reads the user it created back by its id, and
+ * when the panel's name is not the one sent, records the password under the panel's name and
+ * fails the create naming both, with what to do (changes.ts panelNamedFtpUser).
+ */
+export const FTP_USER_PANEL_NAMING: PanelNaming = { nameOf: ftpUserNameOf, renamed: panelNamedFtpUser };

@@ -18,6 +18,7 @@ import {
   deleteDatabase,
   updateDatabase,
 } from '../../../src/kinds/database/index.js';
+import { DATABASE_READ } from '../../../src/kinds/database/read.js';
 
 const FILE = fileURLToPath(new URL('../../../src/kinds/database/schema.pending.json', import.meta.url));
 
@@ -103,5 +104,29 @@ describe("the database room's pending schema fragment, composed", () => {
     ];
     expect(valid(conflicts), JSON.stringify(valid.errors)).toBe(true);
     expect(valid([{ database: 'a', client: 'alice', reason: 'moved' }])).toBe(false);
+  });
+
+  it('gives the snapshot the databases as their read writes them, optional (a read without them has none)', () => {
+    const snapshot = schemas.get('snapshot') as { properties: Record<string, object>; required: unknown[] };
+    expect(snapshot.required).not.toContain('databases');
+    const valid = ajv.compile(snapshot.properties.databases!);
+    const part = {
+      read: true,
+      records: [
+        { id: 4, idUser: 3, name: 'alice_wp', user: 'wp', description: '', remoteHosts: ['192.0.2.0/24'], size: 0 },
+        {
+          id: 5,
+          idUser: undefined,
+          name: 'old_db',
+          user: undefined,
+          description: undefined,
+          remoteHosts: undefined,
+          size: undefined,
+        },
+      ],
+    };
+    const written = JSON.parse(JSON.stringify(DATABASE_READ.snapshot.write(part))) as { databases: unknown[] };
+    expect(valid(written.databases), JSON.stringify(valid.errors)).toBe(true);
+    expect(valid([{ database_name: 'x' }])).toBe(false);
   });
 });

@@ -23,6 +23,7 @@ import {
   ftpUserWithPassword,
   updateFtpUser,
 } from '../../../src/kinds/ftp-user/index.js';
+import { FTP_USER_READ } from '../../../src/kinds/ftp-user/read.js';
 
 const FILE = fileURLToPath(new URL('../../../src/kinds/ftp-user/schema.pending.json', import.meta.url));
 
@@ -113,6 +114,24 @@ describe("an FTP user's change in the plan document", () => {
         { ftp_user: 'd', client: 'a' },
       ]),
     ).toBe(true);
+  });
+});
+
+describe("the FTP users' part of a snapshot", () => {
+  it('is what their read writes, optional (a read without them has none)', () => {
+    const snapshot = composed().get('snapshot') as { properties: Record<string, object>; required: unknown[] };
+    expect(snapshot.required).not.toContain('ftp_users');
+    const valid = new Ajv2020({ strict: false, allErrors: true }).compile(snapshot.properties.ftp_users!);
+    const part = {
+      read: true,
+      records: [
+        { id: 4, idUser: 3, name: 'alice_deploy', description: 'd', home: '/www/alice.example' },
+        { id: 5, idUser: undefined, name: 'old', description: undefined, home: undefined },
+      ],
+    };
+    const written = JSON.parse(JSON.stringify(FTP_USER_READ.snapshot.write(part))) as { ftp_users: unknown[] };
+    expect(valid(written.ftp_users), JSON.stringify(valid.errors)).toBe(true);
+    expect(valid([{ username: 'x' }])).toBe(false);
   });
 });
 
