@@ -9,7 +9,7 @@ import { CLIENT_KIND } from './client/kind.js';
 import { DOMAIN_KIND } from './domain/kind.js';
 import { HOSTING_PLAN_KIND } from './hosting-plan/kind.js';
 import type { ChangeOf, FactIndexOf, Kind } from './kind.js';
-import type { AnyKindSection, SectionItemOf, SectionParent } from './section.js';
+import type { AnyKindSection, SectionItemOf, SectionParent, SectionPlace } from './section.js';
 import { ZONE_KIND } from './zone/kind.js';
 
 export const KINDS = {
@@ -69,7 +69,7 @@ export type SectionKindName<P extends SectionParent = SectionParent> = {
  */
 export type SectionLists<P extends SectionParent> = {
   readonly [N in SectionKindName<P>]?: readonly SectionItemOf<SectionOf<Table[N]>>[];
-};
+} & { readonly [kind: string]: readonly { readonly loc: SectionPlace }[] | undefined };
 
 /** A kind with a manifest section, as the stages loop over them. */
 export interface SectionKind {

@@ -37,7 +37,7 @@ export interface SectionItemContext {
   /** The domains the manifest lists under the same client (comparison form). */
   readonly clientDomains: ReadonlySet<string>;
   /** How messages name the client that lists `domain` earlier in the manifest; undefined: none does. */
-  ownerOf(domain: string): string | undefined;
+  readonly ownerOf: (domain: string) => string | undefined;
   /** The usernames the manifest lists so far (clients share the panel's names with some things). */
   readonly usernames: ReadonlySet<string>;
   readonly locate: SectionLocator;
@@ -78,9 +78,9 @@ export interface SectionParentView {
    */
   readonly otherOwner: string | undefined;
   /** Whether the same run creates this domain (lowercase ASCII). */
-  domainCreated(domain: string): boolean;
+  readonly domainCreated: (domain: string) => boolean;
   /** The username of a client by id (`#<id>` when the panel does not list it). */
-  ownerName(id: number): string;
+  readonly ownerName: (id: number) => string;
 }
 
 /** What the planner knows of a client the manifest lists, for the things of a section it does not list. */
@@ -91,7 +91,7 @@ export interface SectionClientView {
   /** The client's domains on the panel (lowercase ASCII, system domains not counted). */
   readonly liveDomains: readonly string[];
   /** Whether the run deletes this domain of the client (its things go with it). */
-  domainDeleted(domain: string): boolean;
+  readonly domainDeleted: (domain: string) => boolean;
   /** Whether `prune` says the section's key true. */
   readonly prune: boolean;
   /** The `prune.keep` patterns: a thing one matches (the section's own matcher) is never pruned. */
