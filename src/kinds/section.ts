@@ -60,7 +60,7 @@ export interface SectionPrune {
    * The problem when the manifest gives the key at all (`prune.databases`: a database is never
    * deleted for not being listed); absent when the key is accepted (a boolean, default false).
    */
-  refused?(at: SectionPlace): SectionProblem;
+  readonly refused?: (at: SectionPlace) => SectionProblem;
 }
 
 /** What the planner knows of the parent a section's list is diffed under. */
@@ -128,8 +128,11 @@ export interface KindSection<P extends SectionParent, W extends { readonly loc: 
   readonly key: string;
 
   // --- The manifest (manifest/build.ts, parts.ts, prune.ts) ---
-  /** A fresh memory of the items listed so far: one per manifest, shared by its parts. */
-  seen(): S;
+  /**
+   * A fresh memory of the items listed so far (one per manifest, shared by its parts), or a copy
+   * of `from` (a part's read that may be given up and read again keeps its own until it is done).
+   */
+  seen(from?: S): S;
   /** One parent's list (`list` as the data has it: the schema checked its shape), read and checked. */
   items(list: unknown, ctx: SectionItemContext, seen: S): SectionItems<W>;
   /** Its key under `prune`; undefined: none. */

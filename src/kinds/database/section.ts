@@ -68,7 +68,7 @@ export const DATABASE_SECTION: KindSection<
 > = {
   parent: 'client',
   key: DATABASES_KEY,
-  seen: () => databaseSeen(),
+  seen: (from) => (from === undefined ? databaseSeen() : { names: new Map(from.names), users: new Map(from.users) }),
   items(list, ctx, seen) {
     const read = databaseItems(list, {
       client: ctx.client,

@@ -59,7 +59,7 @@ export const FTP_USER_SECTION: KindSection<
 > = {
   parent: 'client',
   key: FTP_USERS_KEY,
-  seen: () => ftpUserSeen(),
+  seen: (from) => (from === undefined ? ftpUserSeen() : new Map(from)),
   items(list, ctx, seen) {
     const read = ftpUserItems(list, {
       client: ctx.client,

@@ -141,7 +141,7 @@ export const MAILBOX_SECTION: KindSection<
 > = {
   parent: 'domain',
   key: MAILBOXES_KEY,
-  seen: () => mailboxSeen(),
+  seen: (from) => (from === undefined ? mailboxSeen() : { names: new Map(from.names), claims: new Map(from.claims) }),
   items(list, ctx, seen) {
     const read = mailboxItems(list, {
       domain: ctx.parent,
