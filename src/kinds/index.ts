@@ -9,7 +9,7 @@ import { CLIENT_KIND } from './client/kind.js';
 import { DOMAIN_KIND } from './domain/kind.js';
 import { HOSTING_PLAN_KIND } from './hosting-plan/kind.js';
 import type { ChangeOf, FactIndexOf, Kind } from './kind.js';
-import type { AnyKindSection, SectionItemOf, SectionParent, SectionPlace } from './section.js';
+import type { AnyKindSection, SectionDiff, SectionItemOf, SectionParent, SectionPlace } from './section.js';
 import { ZONE_KIND } from './zone/kind.js';
 
 export const KINDS = {
@@ -70,6 +70,17 @@ export type SectionKindName<P extends SectionParent = SectionParent> = {
 export type SectionLists<P extends SectionParent> = {
   readonly [N in SectionKindName<P>]?: readonly SectionItemOf<SectionOf<Table[N]>>[];
 } & { readonly [kind: string]: readonly { readonly loc: SectionPlace }[] | undefined };
+
+/** The parts of section `S`'s diff: its conflicts (`X`) and unknowns (`U`). */
+type SectionDiffOf<S> = S extends { diff(...args: never[]): SectionDiff<unknown, infer X, infer U> }
+  ? { x: X; u: U }
+  : never;
+
+/** A plan's conflict of a kind's section (plan/types.ts Conflict): never while no kind has one. */
+export type SectionConflict = { [N in SectionKindName]: SectionDiffOf<SectionOf<Table[N]>>['x'] }[SectionKindName];
+
+/** A plan's unknown of a kind's section (plan/types.ts Unknown): never while no kind has one. */
+export type SectionUnknown = { [N in SectionKindName]: SectionDiffOf<SectionOf<Table[N]>>['u'] }[SectionKindName];
 
 /** A kind with a manifest section, as the stages loop over them. */
 export interface SectionKind {

@@ -1,6 +1,6 @@
 import { type Desired, NO_PRUNE } from '../manifest/types.js';
 import type { Plan } from './types.js';
-import { KIND_NAMES, KINDS, kindOf, type ReadAsk, SECTION_KINDS } from '../kinds/index.js';
+import { KIND_NAMES, KINDS, kindOf, type ReadAsk, SECTION_KINDS, type SectionKind } from '../kinds/index.js';
 import type { ManifestAskView, RunAsk } from '../kinds/ask.js';
 import { type ClientScope, clientScope } from '../names.js';
 import { isRecord } from '../util.js';
@@ -20,7 +20,11 @@ export type PlanReads = ReadAsk;
  * may delete a client, every domain the manifest lists is looked up, so that diff sees one the
  * delete would take (a conflict, as unscoped).
  */
-export function readsForManifest(desired: Desired, scope?: ClientScope | readonly string[]): PlanReads {
+export function readsForManifest(
+  desired: Desired,
+  scope?: ClientScope | readonly string[],
+  sections: readonly SectionKind[] = SECTION_KINDS,
+): PlanReads {
   const { covers } = clientScope(scope);
   const clients = desired.clients.filter((c) => covers(c.username));
   const view: ManifestAskView = {
@@ -33,7 +37,7 @@ export function readsForManifest(desired: Desired, scope?: ClientScope | readonl
     const part = KINDS[name].readsForManifest?.(view);
     if (part !== undefined) mergeAsk(ask, part);
   }
-  for (const { name, section } of SECTION_KINDS) {
+  for (const { name, section } of sections) {
     const listed = clients.some((client) =>
       section.parent === 'client'
         ? client.sections?.[name] !== undefined
