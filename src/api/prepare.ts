@@ -122,6 +122,8 @@ export async function planManifest(
   const { live, notes, journal } = await readAndSettle(panel, readsForManifest(desired, scope), options, scope);
   notes.push(...planNotes(desired, live, scope));
   const plan = diffWithin(desired, live, scope);
+  // What the kinds' sections say beside the changes (Plan.notes): the run's notes.
+  notes.push(...(plan.notes ?? []));
   options.onEvent?.({ type: 'planned', plan });
   const view = viewOf(plan, live, {
     panelUrl: panel.baseUrl,
@@ -179,6 +181,7 @@ export async function planSnapshot(
   const digests = snapshot.emails === 'digest';
   const planned = diffWithin(digests ? withEmailDigests(desired) : desired, live, scope);
   const plan = digests ? withEmailsRestored(planned, desired) : planned;
+  notes.push(...(plan.notes ?? []));
   const view = viewOf(plan, live, {
     panelUrl: snapshot.panelUrl,
     ...manifestFields(manifest),

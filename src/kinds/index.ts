@@ -9,6 +9,7 @@ import { CLIENT_KIND } from './client/kind.js';
 import { DOMAIN_KIND } from './domain/kind.js';
 import { HOSTING_PLAN_KIND } from './hosting-plan/kind.js';
 import type { ChangeOf, FactIndexOf, Kind } from './kind.js';
+import type { AnyKindSection, SectionDiff, SectionItemOf, SectionParent, SectionPlace } from './section.js';
 import { ZONE_KIND } from './zone/kind.js';
 
 export const KINDS = {
@@ -47,6 +48,52 @@ export type FactIndex = Intersection<{ [N in KindName]: FactIndexOf<Table[N]> }[
 export function kindOf<C extends Change>(change: C): Kind<C['type'], C, FactIndex, unknown> {
   return KINDS[change.type] as unknown as Kind<C['type'], C, FactIndex, unknown>;
 }
+
+// --- Manifest sections, by kind (Kind.section) ---
+
+/** A kind's manifest section; never for a kind without one. */
+type SectionOf<K> = K extends { readonly section?: infer S } ? Exclude<S, undefined> : never;
+
+/** The kinds with a manifest section under `P` (a client item, a domain item; either). */
+export type SectionKindName<P extends SectionParent = SectionParent> = {
+  [N in KindName]: [SectionOf<Table[N]>] extends [never]
+    ? never
+    : SectionOf<Table[N]> extends { readonly parent: P }
+      ? N
+      : never;
+}[KindName];
+
+/**
+ * The sections' items a parent item of the manifest gives (manifest/types.ts DesiredClient and
+ * DesiredDomain `sections`), each kind's by its name; a key only when the item gives its list.
+ */
+export type SectionLists<P extends SectionParent> = {
+  readonly [N in SectionKindName<P>]?: readonly SectionItemOf<SectionOf<Table[N]>>[];
+} & { readonly [kind: string]: readonly { readonly loc: SectionPlace }[] | undefined };
+
+/** The parts of section `S`'s diff: its conflicts (`X`) and unknowns (`U`). */
+type SectionDiffOf<S> = S extends { diff(...args: never[]): SectionDiff<unknown, infer X, infer U> }
+  ? { x: X; u: U }
+  : never;
+
+/** A plan's conflict of a kind's section (plan/types.ts Conflict): never while no kind has one. */
+export type SectionConflict = { [N in SectionKindName]: SectionDiffOf<SectionOf<Table[N]>>['x'] }[SectionKindName];
+
+/** A plan's unknown of a kind's section (plan/types.ts Unknown): never while no kind has one. */
+export type SectionUnknown = { [N in SectionKindName]: SectionDiffOf<SectionOf<Table[N]>>['u'] }[SectionKindName];
+
+/** A kind with a manifest section, as the stages loop over them. */
+export interface SectionKind {
+  /** The kind's name (SectionKindName; a test's kind may be none of the table's). */
+  readonly name: string;
+  readonly section: AnyKindSection;
+}
+
+/** The kinds with a manifest section, in the table's order: what the manifest stage, the walk and the ask loop over. */
+export const SECTION_KINDS: readonly SectionKind[] = KIND_NAMES.flatMap((name) => {
+  const section = (KINDS[name] as unknown as { readonly section?: AnyKindSection }).section;
+  return section === undefined ? [] : [{ name, section }];
+});
 
 // --- The live panel: one read's parts, by kind (Kind.read) ---
 

@@ -18,6 +18,8 @@ import type { KindDoctor } from './doctor.js';
 import type { KindExport } from './export.js';
 import type { Fact } from './facts.js';
 import type { AnyKindRead } from './read.js';
+import type { AnyKindSection } from './section.js';
+import type { ManifestAskView, RunAsk } from './ask.js';
 
 /**
  * One resource kind, as its room describes it to the stages. `N` is its name (a change's `type`,
@@ -31,6 +33,7 @@ export interface Kind<
   I,
   J,
   R extends AnyKindRead | undefined = undefined,
+  S extends AnyKindSection | undefined = undefined,
 > {
   // --- Identity ---
   readonly name: N;
@@ -55,8 +58,12 @@ export interface Kind<
    * Read by the order of changes (plan/order.ts) and apply's waits.
    */
   readonly waitsForCreatesBelow: boolean;
-  /** What the panel must be read again for, to check a saved plan's change against it (plan/reads.ts; beyond a client's fields). */
-  readsAgain(change: C): ReadsAgain;
+  /**
+   * Its part of what the panel must be read again for, to check a saved plan's change against it
+   * (plan/reads.ts readsForSavedPlan merges the parts: lists joined, sets united): keys of the
+   * run's ask (src/kinds/index.ts ReadAsk), of whichever kinds' reads it needs.
+   */
+  readsAgain(change: C): RunAsk;
   // The order of changes (plan/order.ts): its place among the kinds.
   /**
    * Where a kind's changes go in the order of changes (plan/order.ts): after the creates and
@@ -171,6 +178,23 @@ export interface Kind<
    * snapshot. Absent for a kind read with another (a domain's settings come in its record).
    */
   readonly read?: R;
+
+  // --- Manifest sections (manifest/build.ts, parts.ts, prune.ts; plan/diff.ts walk; plan/reads.ts) ---
+  /**
+   * Its list under a parent item of the manifest (`mailboxes` under a domain item, `databases`
+   * under a client item): how one parent's list is read and checked, its prune key, its diff
+   * under each parent the planner walks, what the run's ask reads for it (./section.ts
+   * KindSection). Absent for a kind that is no such list (clients, domains, zones, plans).
+   */
+  readonly section?: S;
+
+  // --- The run's ask (plan/reads.ts readsForManifest): what one read of the panel is asked for it ---
+  /**
+   * Its part of what one read of the panel is asked to plan a manifest (its own list read's ask,
+   * or another's: a domain's names): `manifest` gives the clients the scope covers and every
+   * client the manifest lists. Absent: nothing beyond its section's ask.
+   */
+  readsForManifest?(manifest: ManifestAskView): RunAsk;
 }
 
 // --- The core: changes and their weights ---
@@ -215,14 +239,6 @@ export interface KindOrder {
    * its creates and updates go as a block at its place.
    */
   readonly at: 'client' | 'domain' | undefined;
-}
-
-/** What a saved plan's change needs read from the panel (Kind.readsAgain; plan/reads.ts gathers them). */
-export interface ReadsAgain {
-  /** Domains looked up by name on a panel without GET /domains (the fingerprint checks them). */
-  readonly domainNames: readonly string[];
-  /** Domains whose DNS zones are read (GET /dns/{id}). */
-  readonly zones: readonly string[];
 }
 
 // --- The plan document ---
@@ -366,8 +382,18 @@ export interface KindDelete<D> {
 // --- The table's types (./index.ts) ---
 
 /** The changes of a kind's descriptor. */
-export type ChangeOf<K> = K extends Kind<string, infer C, unknown, unknown, AnyKindRead | undefined> ? C : never;
+export type ChangeOf<K> =
+  K extends Kind<string, infer C, unknown, unknown, AnyKindRead | undefined, AnyKindSection | undefined> ? C : never;
 
 /** The live panel as a kind's facts look it up. */
 export type FactIndexOf<K> =
-  K extends Kind<string, AnyChange & { type: string }, infer I, unknown, AnyKindRead | undefined> ? I : never;
+  K extends Kind<
+    string,
+    AnyChange & { type: string },
+    infer I,
+    unknown,
+    AnyKindRead | undefined,
+    AnyKindSection | undefined
+  >
+    ? I
+    : never;

@@ -3,6 +3,7 @@ import { type Found, type Locator, locateIn } from './locate.js';
 import { clientLabel } from './schema.js';
 import type { DesiredClient, DesiredDomain, Diagnostic, Location } from './types.js';
 import { patternProblem } from './prune.js';
+import { KeysOf, type ReadSections, readSections, SectionSeens } from './sections.js';
 import { isRecord, placeOf } from '../util.js';
 import { quote } from '../escape.js';
 import { CLIENT_CREATE_ONLY_KEYS, CLIENT_FIELDS, type ClientWants } from '../kinds/client/index.js';
@@ -45,12 +46,17 @@ function quoteList(keys: readonly string[]): string {
  * client marked absent keeps only its username, state and location. Problems go to `diagnostics`;
  * the clients are only meaningful when none of them is an error.
  */
-export function buildClients<N>(data: unknown, source: Locator<N>, diagnostics: Diagnostic[]): DesiredClient[] {
+export function buildClients<N>(
+  data: unknown,
+  source: Locator<N>,
+  diagnostics: Diagnostic[],
+  seens?: SectionSeens,
+): DesiredClient[] {
   const clients = (data as { clients?: unknown } | null)?.clients;
   const root = source.root();
   const clientsNode = root && source.step(root, 'clients');
   if (!Array.isArray(clients) || clientsNode === undefined || !source.isSeq(clientsNode)) return [];
-  const builder = new ClientsBuilder(diagnostics);
+  const builder = new ClientsBuilder(diagnostics, seens);
   clients.forEach((client: unknown, i) => {
     builder.add(source, client, i, source.step(clientsNode, i));
   });
@@ -88,7 +94,24 @@ export class ClientsBuilder {
     };
   }
 
-  constructor(private readonly diagnostics: Diagnostic[]) {}
+  /** The usernames listed so far, as a set (for the sections that check names against them). */
+  private readonly usernameKeys = new KeysOf(this.usernames);
+
+  /**
+   * `seens`: what the kinds' sections remember of the items listed so far (shared by the parts of
+   * a manifest directory, ./sections.ts); a fresh memory for a manifest read on its own.
+   */
+  constructor(
+    private readonly diagnostics: Diagnostic[],
+    private readonly seens: SectionSeens = new SectionSeens(),
+  ) {}
+
+  /** How the sections' messages name the client that lists `domain` (another than client number `i`); undefined: none yet. */
+  private listedBy(domain: string, i: number): string | undefined {
+    const n = this.domains.get(domain);
+    const index = n === undefined ? undefined : this.listingClients[n];
+    return index === undefined || index === i ? undefined : this.labels[index];
+  }
 
   /** Checks the client item `client` (at `index` i from 0, standing at `node`) and adds it to `clients`. */
   add<N>(source: Locator<N>, client: unknown, i: number, node: Found<N> | undefined): void {
@@ -130,6 +153,8 @@ export class ClientsBuilder {
             'or remove "state: absent" to keep the client',
         );
       }
+      // Its sections' lists are errors of their own (a client that is deleted has none).
+      this.clientSections(source, client, node, name, typeof username === 'string' ? username : '', true, i, []);
       if (typeof username === 'string') this.clients.push({ username, state, domains: [], loc });
       return;
     }
@@ -150,6 +175,12 @@ export class ClientsBuilder {
     /** This client's domains of valid names, and those with a zone (by their place in desiredDomains). */
     const desiredDomains: DesiredDomain[] = [];
     const zoned: { readonly at: number; readonly label: string; readonly dnsAt: Location }[] = [];
+    /** The domain items (by their place in desiredDomains) that may give lists of the sections under a domain. */
+    const sectioned: {
+      readonly at: number;
+      readonly item: Readonly<Record<string, unknown>>;
+      readonly node: Found<N>;
+    }[] = [];
     const domainsNode = source.step(node, 'domains');
     if (Array.isArray(client.domains) && domainsNode !== undefined) {
       client.domains.forEach((item: unknown, j) => {
@@ -200,6 +231,11 @@ export class ClientsBuilder {
         }
         if (zone.dns !== undefined)
           zoned.push({ at: desiredDomains.length, label, dnsAt: locateIn(source, itemNode, ['dns'], true) });
+        if (
+          isRecord(item) &&
+          this.seens.kinds.some((k) => k.section.parent === 'domain' && item[k.section.key] !== undefined)
+        )
+          sectioned.push({ at: desiredDomains.length, item, node: itemNode });
         desiredDomains.push(desiredDomain);
       });
     }
@@ -219,6 +255,42 @@ export class ClientsBuilder {
       error(dnsAt, subdomainZone(label, parent.input, parentLine, domain.name.slice(0, -parent.name.length - 1)));
     }
 
+    // The sections under a domain item, once every domain of the client is known (an alias may be on another).
+    if (sectioned.length > 0) {
+      const clientDomains = new Set(desiredDomains.map((d) => d.name));
+      for (const { at, item, node: domainNode } of sectioned) {
+        const domain = desiredDomains[at];
+        if (domain === undefined) continue;
+        const lists = readSections(
+          this.seens,
+          'domain',
+          item,
+          source,
+          domainNode,
+          {
+            client: name,
+            clientDomains,
+            ownerOf: (other) => this.listedBy(other, i),
+            usernames: this.usernameKeys,
+            parent: domain.name,
+            parentAbsent: domain.state === 'absent',
+          },
+          this.diagnostics,
+        );
+        if (lists !== undefined) (domain as { sections?: ReadSections }).sections = lists;
+      }
+    }
+    const sections = this.clientSections(
+      source,
+      client,
+      node,
+      name,
+      typeof username === 'string' ? username : '',
+      false,
+      i,
+      desiredDomains,
+    );
+
     if (typeof username !== 'string') return;
     this.clients.push({
       username,
@@ -230,7 +302,39 @@ export class ClientsBuilder {
         : {}),
       ...(planLoc === undefined ? {} : { planLoc }),
       domains: desiredDomains,
+      ...(sections === undefined ? {} : { sections }),
       loc,
     });
+  }
+
+  /** The lists a client item gives of the sections under a client (./sections.ts); undefined: none. */
+  private clientSections<N>(
+    source: Locator<N>,
+    client: Readonly<Record<string, unknown>>,
+    node: Found<N>,
+    label: string,
+    username: string,
+    absent: boolean,
+    i: number,
+    domains: readonly DesiredDomain[],
+  ): ReadSections | undefined {
+    if (!this.seens.kinds.some((k) => k.section.parent === 'client' && client[k.section.key] !== undefined))
+      return undefined;
+    return readSections(
+      this.seens,
+      'client',
+      client,
+      source,
+      node,
+      {
+        client: label,
+        clientDomains: new Set(domains.map((d) => d.name)),
+        ownerOf: (other) => this.listedBy(other, i),
+        usernames: this.usernameKeys,
+        parent: username,
+        parentAbsent: absent,
+      },
+      this.diagnostics,
+    );
   }
 }

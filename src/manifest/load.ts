@@ -8,6 +8,7 @@ import { locateIn, SourceMap } from './locate.js';
 import { buildHostingPlans, checkClientPlans } from '../kinds/hosting-plan/manifest-list.js';
 import { lookalikeDiagnostics } from './lookalike.js';
 import { buildPrune } from './prune.js';
+import type { SectionSeens } from './sections.js';
 import { checkClientSchema, checkSchema, NO_CLIENTS, schemaValid } from './schema.js';
 import type { Desired, Diagnostic, Location } from './types.js';
 import { quote } from '../escape.js';
@@ -69,10 +70,10 @@ export function parseManifestBytes(bytes: Uint8Array, file: string): LoadResult 
  * validateManifest as a part (which may leave out `clients`). No look-alike warnings: those are
  * for the whole manifest. Pure.
  */
-export function validatePartBytes(bytes: Uint8Array, file: string): LoadResult {
+export function validatePartBytes(bytes: Uint8Array, file: string, seens?: SectionSeens): LoadResult {
   const decoded = decodeUtf8(bytes, file);
   if ('diagnostic' in decoded) return { desired: undefined, diagnostics: [decoded.diagnostic] };
-  return validateManifest(decoded.text, file, true);
+  return validateManifest(decoded.text, file, true, seens);
 }
 
 /**
@@ -132,12 +133,16 @@ export function parseManifest(text: string, file: string): LoadResult {
  * holds a fraction of the memory for a large file; anything else, and every manifest with a
  * diagnostic, is read whole (`parseManifestWhole`): the result is the same either way.
  */
-export function validateManifest(text: string, file: string, part = false): LoadResult {
+export function validateManifest(text: string, file: string, part = false, seens?: SectionSeens): LoadResult {
   // The chunked read answers undefined for whatever it does not handle, and never throws
   // (test/manifest/chunked.test.ts and test/e2e/property.test.ts hold it to that on random
   // text): a throw is a bug, reported as one, never hidden behind the whole read's answer.
-  const chunked = parseManifestChunked(text, file, undefined, text.length > CHUNKED_DIAGNOSTICS_ABOVE);
-  return chunked ?? parseManifestWhole(text, file, part);
+  // `seens` (a directory's parts: sections.ts) grows only by the read that answers.
+  const attempt = seens?.attempt();
+  const chunked = parseManifestChunked(text, file, undefined, text.length > CHUNKED_DIAGNOSTICS_ABOVE, attempt);
+  const whole = chunked === undefined ? seens?.attempt() : attempt;
+  if (whole !== undefined) seens?.keep(whole);
+  return chunked ?? parseManifestWhole(text, file, part, whole);
 }
 
 /**
@@ -163,6 +168,7 @@ export function parseManifestChunked(
   file: string,
   batchChars?: number,
   keepDiagnostics = false,
+  seens?: SectionSeens,
 ): LoadResult | undefined {
   const read =
     readChunked(text, file, CHUNKED_ALIAS_COUNT, batchChars) ?? readJsonChunked(text, file, batchChars ?? BATCH_CHARS);
@@ -174,7 +180,7 @@ export function parseManifestChunked(
     locateIn(topSource, node, path, atKey),
   );
   if (diagnostics.length > 0 && !keepDiagnostics) return undefined;
-  const builder = new ClientsBuilder(diagnostics);
+  const builder = new ClientsBuilder(diagnostics, seens);
   let index = 0;
   const beyond = { problems: 0, errors: 0 };
   for (const batch of read.batches) {
@@ -209,7 +215,7 @@ export function parseManifestChunked(
  * file lists `clients` (`clients: []` for none) unless it defines `hosting_plans`; a `part` of a
  * directory may hold any of the top-level keys alone (a part of plans, of prune).
  */
-export function parseManifestWhole(text: string, file: string, part = false): LoadResult {
+export function parseManifestWhole(text: string, file: string, part = false, seens?: SectionSeens): LoadResult {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, {
     lineCounter,
@@ -285,7 +291,7 @@ export function parseManifestWhole(text: string, file: string, part = false): Lo
   const hostingPlans = buildHostingPlans(data, source, diagnostics, (node, path, atKey) =>
     locateIn(source, node, path, atKey),
   );
-  const clients = buildClients(data, source, diagnostics);
+  const clients = buildClients(data, source, diagnostics, seens);
   checkClientPlans(clients, hostingPlans, file, diagnostics);
   return finish(desired(file, clients, prune, hostingPlans), diagnostics);
 }

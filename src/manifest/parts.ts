@@ -9,6 +9,7 @@ import { checkClientPlans } from '../kinds/hosting-plan/manifest-list.js';
 import { type LoadResult, MAX_DIAGNOSTICS, moreProblems, parseManifestBytes, validatePartBytes } from './load.js';
 import { lookalikeDiagnostics } from './lookalike.js';
 import { NO_PRUNE } from './types.js';
+import { SectionSeens } from './sections.js';
 
 export { isPartName, partOrder } from './part-names.js';
 import type { Desired, DesiredClient, DesiredHostingPlan, Diagnostic, Location } from './types.js';
@@ -88,8 +89,10 @@ export function parseManifestParts(parts: readonly ManifestPart[], name: string)
   let hidden = 0;
   let firstHidden: Diagnostic | undefined;
   const readParts: Desired[] = [];
+  // What the kinds' sections remember of the items listed, across the parts (an item listed in two is refused).
+  const seens = new SectionSeens();
   for (const part of parts) {
-    const result = validatePartBytes(part.bytes, part.file);
+    const result = validatePartBytes(part.bytes, part.file, seens);
     const listed = [...result.diagnostics];
     // A part's own "… and N more" line (its last) is said again once for the whole directory.
     if (result.hidden !== undefined) {

@@ -5,6 +5,8 @@ import type { Locator } from './locate.js';
 import { codePointName, skeleton } from './lookalike.js';
 import { type Diagnostic, NO_PRUNE, type Prune } from './types.js';
 import { HOSTING_PLANS_KEY, KEEP_PLAN_KEY, planKeepProblem } from '../kinds/hosting-plan/manifest.js';
+import type { SectionKind } from '../kinds/index.js';
+import { sectionKeepPattern, sectionPrunes } from './sections.js';
 
 /**
  * The manifest's `prune:` as Desired.prune: NO_PRUNE when the manifest has none (nothing is
@@ -23,7 +25,12 @@ import { HOSTING_PLANS_KEY, KEEP_PLAN_KEY, planKeepProblem } from '../kinds/host
  * (planKeepProblem), kept in `keepHostingPlans` as written. `hostingPlans` and
  * `keepHostingPlans` are set only when the manifest gives them.
  */
-export function buildPrune<N>(data: unknown, source: Locator<N>, diagnostics: Diagnostic[]): Prune {
+export function buildPrune<N>(
+  data: unknown,
+  source: Locator<N>,
+  diagnostics: Diagnostic[],
+  sections?: readonly SectionKind[],
+): Prune {
   const prune = isRecord(data) ? data.prune : undefined;
   const root = source.root();
   if (!isRecord(prune) || root === undefined) return NO_PRUNE;
@@ -51,7 +58,14 @@ export function buildPrune<N>(data: unknown, source: Locator<N>, diagnostics: Di
         return;
       }
       if (typeof pattern !== 'string') return; // the schema check reported it
-      const problem = patternProblem(pattern);
+      // A pattern a kind's section claims (an address): its own check (./sections.ts).
+      const claimed = sectionKeepPattern(pattern, sections);
+      const problem =
+        claimed === undefined
+          ? patternProblem(pattern)
+          : 'problem' in claimed
+            ? claimed.problem
+            : { ascii: claimed.keep };
       if (typeof problem === 'string') {
         const at = keepNode === undefined ? loc : source.at(entryNode ?? keepNode);
         diagnostics.push({
@@ -64,12 +78,15 @@ export function buildPrune<N>(data: unknown, source: Locator<N>, diagnostics: Di
       }
     });
   }
+  // The prune keys of the kinds' sections (`prune.<key>`), each as its section says.
+  const flags = sectionPrunes(prune, source, pruneNode, diagnostics, sections);
   return {
     domains: prune.domains === true,
     clients: prune.clients === true,
     keep,
     ...(typeof prune[HOSTING_PLANS_KEY] === 'boolean' ? { hostingPlans: prune[HOSTING_PLANS_KEY] } : {}),
     ...(keepHostingPlans.length === 0 ? {} : { keepHostingPlans }),
+    ...(flags === undefined ? {} : { sections: flags }),
     loc,
   };
 }

@@ -2,6 +2,7 @@ import type { WantedClient } from '../kinds/client/diff-rule.js';
 import type { WantedDomain } from '../kinds/domain/diff-rule.js';
 import type { DesiredZone } from '../kinds/zone.js';
 import type { WantedHostingPlan } from '../kinds/hosting-plan/diff-rule.js';
+import type { SectionLists } from '../kinds/index.js';
 
 /** A place in a source file; line and column count from 1. */
 export interface Location {
@@ -36,6 +37,12 @@ export interface DesiredDomain extends WantedDomain {
    * whether unlisted records go, and the hosts prune keeps; undefined when not managed.
    */
   readonly dns?: DesiredZone;
+  /**
+   * The lists of the kinds with a section under a domain item (Kind.section), by kind name, as
+   * their sections read them; a kind's key only when the item gives its list, undefined when it
+   * gives none.
+   */
+  readonly sections?: SectionLists<'domain'>;
   readonly loc?: Location;
 }
 
@@ -53,6 +60,11 @@ export interface DesiredClient extends WantedClient {
    */
   readonly state: 'present' | 'absent';
   readonly domains: readonly DesiredDomain[];
+  /**
+   * The lists of the kinds with a section under a client item (Kind.section), by kind name; a
+   * kind's key only when the item gives its list, undefined when it gives none.
+   */
+  readonly sections?: SectionLists<'client'>;
   readonly loc?: Location;
   /** Where the `plan:` value stands, for an unknown plan's error. */
   readonly planLoc?: Location;
@@ -82,6 +94,12 @@ export interface Prune {
    * The string patterns of `keep` match usernames and domain names only.
    */
   readonly keepHostingPlans?: readonly string[];
+  /**
+   * The prune keys of the kinds with a section (KindSection.prune: `prune.<key>`), by kind name,
+   * as written; undefined when the manifest gives none of them. A thing of such a kind is pruned
+   * only under a client the manifest lists (and the scope covers).
+   */
+  readonly sections?: { readonly [kind: string]: boolean };
   /** Where `prune:` stands, for messages. */
   readonly loc?: Location;
 }

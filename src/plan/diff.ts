@@ -2,7 +2,7 @@ import type { Desired, DesiredClient, DesiredDomain } from '../manifest/types.js
 import { type ClientScope, clientScope, globMatcher } from '../names.js';
 import type { Live, LiveClient } from '../panel/types.js';
 import { orderChanges } from './order.js';
-import type { Conflict, CreateDomain, DeleteDomain, Plan, Unknown, UpdateDomain } from './types.js';
+import type { Change, Conflict, CreateDomain, DeleteDomain, Plan, Unknown, UpdateDomain } from './types.js';
 import { nearestParent, subdomainsFirst, withoutBlocked } from './domain-deletes.js';
 import { assertNever, compare } from '../util.js';
 import { LiveIndex } from './live-index.js';
@@ -16,7 +16,16 @@ import { diffNewZone, diffZone } from '../kinds/zone/diff-rule.js';
 import { refuseNewSubdomainZones } from '../kinds/zone/new-subdomain.js';
 import { afterPlanChanges, NO_PLAN_CHANGES, planHostingPlans, plansCreated } from '../kinds/hosting-plan/diff-rule.js';
 import { refuseStalePlanCopies, refuseUnknownPlans } from '../kinds/hosting-plan/refusals.js';
-import { liveClients, liveDomains, liveDomainsComplete, liveHostingPlans } from '../kinds/index.js';
+import {
+  liveClients,
+  liveDomains,
+  liveDomainsComplete,
+  liveHostingPlans,
+  SECTION_KINDS,
+  type SectionKind,
+} from '../kinds/index.js';
+import { type DomainDecided, SectionWalk } from './sections.js';
+import { ProvisionError } from '../errors.js';
 
 /**
  * Diffs the manifest against the live panel. Pure and deterministic: no I/O, no clock; the
@@ -65,7 +74,12 @@ export function diff(desired: Desired, live: Live, options: DiffOptions = {}): P
 }
 
 /** diff, with `--clients` compiled once (names.ts clientScope) by a caller that asks it elsewhere too. */
-export function diffWithin(desired: Desired, live: Live, scope: ClientScope): Plan {
+export function diffWithin(
+  desired: Desired,
+  live: Live,
+  scope: ClientScope,
+  sections: readonly SectionKind[] = SECTION_KINDS,
+): Plan {
   const index = new LiveIndex(live);
   const scoped = scope.patterns !== undefined;
   // The plans created in this run, before their clients (none in a scoped run: it leaves plans alone).
@@ -80,6 +94,7 @@ export function diffWithin(desired: Desired, live: Live, scope: ClientScope): Pl
     index,
     { plans, complete: index.complete, domainNamesOf: (id) => index.domainNamesOf(id) },
     scope,
+    new SectionWalk(sections, live, index, desired.prune),
   );
   const { clientChanges, domainCreates, conflicts } = tree;
   // A scoped delete of a client never takes a domain the manifest lists under a client out of
@@ -103,6 +118,11 @@ export function diffWithin(desired: Desired, live: Live, scope: ClientScope): Pl
       ),
   );
   domainChanges.push(...tree.domainUpdates, ...tree.zoneChanges);
+  // The sections' changes (Kind.section), each kind's in the order it runs them among themselves.
+  const sectioned = tree.sections.arranged();
+  if (sectioned.problems.length > 0)
+    throw new ProvisionError('plan_conflict', `${sectioned.problems.join('; ')}: nothing was planned`);
+  conflicts.push(...(tree.sections.conflicts as Conflict[]));
 
   // Hosting plans stand on their own: their rule sees the clients' changes (a delete or a move frees a plan).
   const planned = planHostingPlans(desired, live, clientChanges);
@@ -114,11 +134,12 @@ export function diffWithin(desired: Desired, live: Live, scope: ClientScope): Pl
       ...hostingPlans.first,
       ...afterPlanChanges(clientChanges, hostingPlans.first),
       ...domainChanges,
+      ...(sectioned.changes as Change[]),
       ...subdomainsFirst(deletes),
       ...hostingPlans.last,
     ]),
     conflicts,
-    unknowns: tree.unknowns,
+    unknowns: [...tree.unknowns, ...(tree.sections.unknowns as Unknown[])],
     unmanaged: {
       ...unmanaged(
         live,
@@ -131,6 +152,7 @@ export function diffWithin(desired: Desired, live: Live, scope: ClientScope): Pl
       ...(hostingPlans.unmanaged === undefined ? {} : { hostingPlans: hostingPlans.unmanaged }),
     },
     ...(scope.patterns === undefined ? {} : { scope: { clients: [...scope.patterns] } }),
+    ...(tree.sections.notes.length === 0 ? {} : { notes: tree.sections.notes }),
   };
 }
 
@@ -162,13 +184,16 @@ interface Walked {
   /** Every client and domain the manifest lists (in the scope or not). */
   readonly listedClients: ReadonlySet<string>;
   readonly listedDomains: ReadonlySet<string>;
+  /** What the kinds' sections found under the clients walked. */
+  readonly sections: SectionWalk;
 }
 
 /**
  * The walk over the kinds' tree, parent to child: each client of the scope (`clients`) asks the
  * client's rule; one that stays goes on to its domains (the domain's rule), each domain that
- * stays to its zone (the zone's rule); then `prune.domains` under it. Then `prune.clients` over
- * the panel's clients. (Mailboxes will hang under domains, databases and FTP users under clients.)
+ * stays to its zone (the zone's rule); then `prune.domains` under it; then the kinds' sections
+ * under the client and under its domains that stay (./sections.ts), and their unlisted things.
+ * Then `prune.clients` over the panel's clients.
  */
 function walk(
   desired: Desired,
@@ -176,6 +201,7 @@ function walk(
   index: LiveIndex,
   view: ClientDiffView,
   scope: ClientScope,
+  sections: SectionWalk,
 ): Walked {
   const keep = globMatcher(desired.prune.keep);
   const listedClients = new Set<string>();
@@ -195,7 +221,11 @@ function walk(
     deletedClients: new Set(),
     listedClients,
     listedDomains,
+    sections,
   };
+  // The domains the run creates, as the sections' creates wait for them (only with sections).
+  const sectioned = sections.active;
+  const createdNames = new Set<string>();
   const ownerName = (id: number): string => index.ownerName(id);
 
   for (const client of clients) {
@@ -207,11 +237,17 @@ function walk(
     if (!decided.descend) continue;
 
     const owner = { username: client.username, live: liveClient };
+    const decidedDomains: DomainDecided[] = [];
+    const deletesFrom = found.domainDeletes.length;
     for (const domain of client.domains) {
       const rule = diffDomain(domain, owner, index.domains.get(domain.name), ownerName);
       switch (rule.action) {
         case 'create': {
           found.domainCreates.push({ client, name: domain.name, liveClient, settings: domain.settings });
+          if (sectioned) {
+            createdNames.add(domain.name);
+            decidedDomains.push({ domain, decided: { stays: true } });
+          }
           if (domain.dns === undefined) break;
           const zone = diffNewZone({ name: domain.name, client: client.username }, domain.dns);
           found.conflicts.push(...zone.conflicts);
@@ -220,6 +256,7 @@ function walk(
         }
         case 'conflict':
           found.conflicts.push(rule.conflict);
+          if (sectioned) decidedDomains.push({ domain, decided: { stays: false, owner: rule.conflict.owner } });
           break;
         case 'delete':
           found.domainDeletes.push(rule.change);
@@ -233,6 +270,7 @@ function walk(
               ...(keys.length === 0 ? {} : { keys }),
             });
           if (rule.change !== undefined) found.domainUpdates.push(rule.change);
+          if (sectioned) decidedDomains.push({ domain, decided: { stays: true } });
           if (domain.dns === undefined) break;
           const zone = diffZone(
             { name: domain.name, id: rule.live.id, client: client.username, isSubdomain: rule.live.isSubdomain },
@@ -258,6 +296,16 @@ function walk(
           (name) => listedDomains.has(name) || keep(name),
         ),
       );
+    if (sectioned) {
+      const deleted = new Set(found.domainDeletes.slice(deletesFrom).map((d) => d.name));
+      sections.walkClient(
+        client,
+        liveClient?.id ?? null,
+        decidedDomains,
+        (name) => createdNames.has(name),
+        (name) => deleted.has(name),
+      );
+    }
   }
 
   if (desired.prune.clients) {

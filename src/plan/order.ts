@@ -95,7 +95,7 @@ export function orderChanges(desired: Desired, changes: readonly Change[]): Chan
  * The creates and updates of the kinds walked at the manifest's entries (Kind.order `at`), in
  * manifest order: at each client, those at its name (its own); then at each of its domains,
  * those at the domain's name (the domain's own, then its zone's), each after what it depends on.
- * Looked up by name, not by a built id: no string per manifest client.
+ * Looked up by name, not by a built id: no string per manifest client. Those at no entry, after.
  */
 function walkManifest(desired: Desired, changes: readonly Change[], visit: (change: Change) => void): void {
   const atClient = new Map<string, Change>();
@@ -117,6 +117,10 @@ function walkManifest(desired: Desired, changes: readonly Change[], visit: (chan
     if (atDomain.size === 0) continue;
     for (const domain of client.domains) for (const c of atDomain.get(domain.name) ?? []) visit(c);
   }
+  // A change at no entry of the manifest (a kind's name that is no client's or domain's, as a
+  // section's things are named) is never left out: after the walk, in the order given.
+  for (const c of atClient.values()) visit(c);
+  for (const list of atDomain.values()) for (const c of list) visit(c);
 }
 
 /** The kind a change's id names (`domain:a.example` → `domain`). */

@@ -3,7 +3,7 @@ import type { ClientField } from '../kinds/client/index.js';
 import { assertNever } from '../util.js';
 import type { ZoneConflict } from '../kinds/zone/conflicts.js';
 import type { PlanConflict } from '../kinds/hosting-plan/changes.js';
-import type { Change } from '../kinds/index.js';
+import type { Change, SectionConflict, SectionUnknown } from '../kinds/index.js';
 
 export type { HostingPlanRef } from '../kinds/common.js';
 export { changeId } from '../kinds/common.js';
@@ -38,18 +38,28 @@ export interface Plan {
    * whole manifest.
    */
   readonly scope?: { readonly clients: readonly string[] };
+  /**
+   * What the kinds' sections say beside the changes (a listed client's things of a kind that is
+   * never pruned, counted and kept), one sentence each: the run's notes. Undefined when none:
+   * not in the plan document.
+   */
+  readonly notes?: readonly string[];
 }
 
 export type ChangeAction = Change['action'];
 
-/** What apply cannot do as the manifest says: a domain's or a hosting plan's conflict (see their rooms). */
-export type Conflict = DomainConflict | PlanConflict | ZoneConflict;
+/** What apply cannot do as the manifest says: a domain's, a zone's, a hosting plan's or a kind's section's conflict (see their rooms). */
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- never while no kind has a section
+export type Conflict = DomainConflict | PlanConflict | ZoneConflict | SectionConflict;
 
 /**
- * A managed field that the panel shows nowhere: a client's (not even GET /clients/{id}), or a
- * domain's setting (`domain` set) that its record in GET /domains lacks.
+ * A managed field that the panel shows nowhere: a client's (not even GET /clients/{id}), a
+ * domain's setting (`domain` set) that its record in GET /domains lacks, or a field of a kind's
+ * section (its room's unknown).
  */
 export type Unknown =
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- never while no kind has a section
+  | SectionUnknown
   | { readonly client: string; readonly field: ClientField; readonly domain?: undefined }
   | {
       readonly client: string;

@@ -19,6 +19,7 @@ import { CLIENT_EMAIL_DIGESTS } from './digests.js';
 import { type ClientChangeJson, clientFromJson, clientProblems, clientToJson } from './document.js';
 import { type ClientFactIndex, clientFacts } from './facts.js';
 import type { ClientField } from './fields.js';
+import { managedFields } from './record.js';
 
 export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientChangeJson, typeof CLIENT_READ> = {
   name: 'client',
@@ -34,8 +35,23 @@ export const CLIENT_KIND: Kind<'client', ClientChange, ClientFactIndex, ClientCh
       : { creates: 0, deletes: 1 + change.domainNames.length };
   },
   waitsForCreatesBelow: false,
-  // A client's update reads its fields (plan/reads.ts): no domain, no zone.
-  readsAgain: () => ({ domainNames: [], zones: [] }),
+  // A client's update reads the fields it compares (GET /clients/{id} where the list lacks them).
+  readsAgain: (change) =>
+    change.action === 'update'
+      ? { details: { usernames: new Set([change.name]), fields: new Set(change.fields.map((f) => f.field)) } }
+      : {},
+  // The clients that manage a field, with those fields: what GET /clients must show, else GET /clients/{id}.
+  readsForManifest: (manifest) => {
+    const usernames = new Set<string>();
+    const fields = new Set<ClientField>();
+    for (const client of manifest.clients) {
+      const managed = managedFields(client);
+      if (managed.length === 0) continue;
+      usernames.add(client.username);
+      for (const field of managed) fields.add(field);
+    }
+    return { details: { usernames, fields } };
+  },
   // A client may be on a hosting plan created or updated in the same run.
   order: { after: ['hosting_plan'], at: 'client' },
 

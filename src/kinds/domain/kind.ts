@@ -39,7 +39,11 @@ export const DOMAIN_KIND: Kind<'domain', DomainChange, DomainFactIndex, DomainCh
       change.action === 'create' && change.parentDomain?.id != null
         ? [change.name, change.parentDomain.name]
         : [change.name],
-    zones: [],
+  }),
+  // The manifest's domains, looked up one by one on a panel without GET /domains: of the scope's
+  // clients, or of every client when the run may delete one (diff sees a domain it would take).
+  readsForManifest: (manifest) => ({
+    domainNames: (manifest.deletes ? manifest.all : manifest.clients).flatMap((c) => c.domains.map((d) => d.name)),
   }),
   // A domain belongs to a client, walked at its entry in the client's list.
   order: { after: ['client'], at: 'domain' },

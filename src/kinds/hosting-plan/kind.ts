@@ -36,7 +36,7 @@ export const HOSTING_PLAN_KIND: Kind<
   weight: kindWeight,
   waitsForCreatesBelow: false,
   // Its name among the domains looked up, as every change but a client's was before the table of kinds.
-  readsAgain: (change) => ({ domainNames: [change.name], zones: [] }),
+  readsAgain: (change) => ({ domainNames: [change.name] }),
   // Plans stand on their own: created and updated before every client, deleted after everything.
   order: { after: [], at: undefined },
 

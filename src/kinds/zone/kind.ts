@@ -34,6 +34,10 @@ export const ZONE_KIND: Kind<'dns_zone', UpdateZone, ZoneFactIndex, ZoneChangeJs
   waitsForCreatesBelow: true,
   // A new domain's zone (no id yet) is not read: its domain's create is checked.
   readsAgain: (change) => ({ domainNames: [change.name], zones: change.domainId === null ? [] : [change.name] }),
+  // The zones of the domains that manage DNS: one GET /dns/{id} each, for those on the panel.
+  readsForManifest: (manifest) => ({
+    zones: manifest.clients.flatMap((c) => c.domains.flatMap((d) => (d.dns === undefined ? [] : [d.name]))),
+  }),
   // A zone belongs to its domain, and waits for the creates of the domains below it.
   order: { after: ['domain'], at: 'domain' },
 

@@ -1,0 +1,183 @@
+/**
+ * The mailbox's manifest section (Kind.section, ../section.ts): `mailboxes` under a domain item,
+ * read and checked by manifest.ts (`mailboxItems`, the addresses remembered across the manifest
+ * and its parts), `prune.mailboxes`, `prune.keep` patterns that are addresses (`info@*`), and the
+ * diff under each domain the planner walks (diff-rule.ts): a mailbox whose domain the panel has
+ * under another client is a conflict naming that client, with nothing sent; prune takes a listed
+ * client's mailboxes the manifest does not list, on its domains that stay. Not in the table of
+ * kinds yet: the mailbox's descriptor takes it as its `section`. Pure.
+ */
+import { quote } from '../../escape.js';
+import { plural } from '../../util.js';
+import {
+  type KindSection,
+  NO_SECTION_DIFF,
+  type SectionDiff,
+  type SectionParentView,
+  type SectionPlace,
+} from '../section.js';
+import { addressKeepMatcher } from './address.js';
+import type { MailboxChange } from './changes.js';
+import { diffMailbox, pruneMailboxes } from './diff-rule.js';
+import type { MailboxField } from './fields.js';
+import { type ListedMailbox, MAILBOXES_KEY, mailboxItems, type MailboxSeen, mailboxSeen } from './manifest.js';
+import { freeBeforeTake } from './order.js';
+import type { LiveMailbox } from './record.js';
+
+/** The panel's mailboxes as the diff looks them up: by address, by domain, by id. */
+export interface MailboxIndex {
+  readonly byAddress: ReadonlyMap<string, LiveMailbox>;
+  readonly byDomain: ReadonlyMap<string, readonly LiveMailbox[]>;
+  readonly byId: ReadonlyMap<number, LiveMailbox>;
+}
+
+/**
+ * A mailbox listed under a domain the panel has under another client: nothing is planned of it.
+ * In the plan's `conflicts` as it is (snake_case keys, like every kind's conflict).
+ */
+export interface MailboxConflict {
+  readonly mailbox: string;
+  /** The manifest's client for it. */
+  readonly client: string;
+  /** The client the panel has its domain under (a username, or `#<id>`). */
+  readonly owner: string;
+}
+
+/** Whether a plan's conflict is a mailbox's. */
+export function isMailboxConflict(c: object): c is MailboxConflict {
+  return typeof (c as { mailbox?: unknown }).mailbox === 'string';
+}
+
+/** A conflict for people, with what to do; `nameOwner: false` (a pull-request comment) says "another client". */
+export function mailboxConflictText(c: MailboxConflict, nameOwner = true): string {
+  const owner = nameOwner ? `client ${quote(c.owner)}` : 'another client';
+  return (
+    `mailbox ${quote(c.mailbox)} is listed under client ${quote(c.client)}, but its domain belongs to ${owner} ` +
+    'on the panel: nothing is planned of it; move the domain, or the entry'
+  );
+}
+
+/** A managed field the panel's record of a mailbox does not carry. */
+export interface MailboxUnknown {
+  readonly client: string;
+  readonly mailbox: string;
+  readonly field: MailboxField;
+}
+
+/** The mailboxes of a domain item as the manifest stage holds them. */
+export type MailboxItem = ListedMailbox<SectionPlace>;
+
+type Diff = SectionDiff<MailboxChange, MailboxConflict, MailboxUnknown>;
+
+/** What a keep pattern that is an address may hold: a local part's characters and a name's, and the wildcards. */
+const LOCAL_OR_GLOB = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+$/;
+const NAME_OR_GLOB = /^[A-Za-z0-9._*?-]+$/;
+
+/** The check of a `prune.keep` pattern with an `@` (an address); undefined for any other pattern. */
+export function addressKeepPattern(pattern: string): { problem: string } | { keep: string } | undefined {
+  const at = pattern.lastIndexOf('@');
+  if (at < 0) return undefined;
+  const local = pattern.slice(0, at);
+  const domain = pattern.slice(at + 1);
+  if (local === '' || domain === '' || !LOCAL_OR_GLOB.test(local) || !NAME_OR_GLOB.test(domain))
+    return {
+      problem:
+        'is not an address pattern: write a whole address in ASCII (its domain in punycode), ' +
+        'with * or ? as wildcards (like "info@*" or "*@alice.example")',
+    };
+  if (domain.endsWith('.') || domain.startsWith('.') || domain.includes('..'))
+    return {
+      problem: `has an empty label in its domain, which no address has: write ${quote(domain.replace(/^\.+|\.+$/g, '').replace(/\.{2,}/g, '.'))} after the "@"`,
+    };
+  return { keep: pattern };
+}
+
+function indexMailboxes(part: readonly LiveMailbox[]): MailboxIndex {
+  const byAddress = new Map<string, LiveMailbox>();
+  const byDomain = new Map<string, LiveMailbox[]>();
+  const byId = new Map<number, LiveMailbox>();
+  for (const mailbox of part) {
+    byAddress.set(mailbox.address, mailbox);
+    byId.set(mailbox.id, mailbox);
+    const domain = mailbox.address.slice(mailbox.address.lastIndexOf('@') + 1);
+    const list = byDomain.get(domain);
+    if (list === undefined) byDomain.set(domain, [mailbox]);
+    else list.push(mailbox);
+  }
+  return { byAddress, byDomain, byId };
+}
+
+function diffMailboxes(wanted: readonly MailboxItem[], index: MailboxIndex, view: SectionParentView): Diff {
+  const { otherOwner } = view;
+  if (otherOwner !== undefined)
+    return {
+      ...NO_SECTION_DIFF,
+      conflicts: wanted.map((m) => ({ mailbox: m.address, client: view.client, owner: otherOwner })),
+    };
+  const changes: MailboxChange[] = [];
+  const unknowns: MailboxUnknown[] = [];
+  const ruleView = { client: view.client, clientId: view.clientId, domainCreated: view.domainCreated };
+  for (const want of wanted) {
+    const decided = diffMailbox(want, index.byAddress.get(want.address), ruleView);
+    if (decided.change !== undefined) changes.push(decided.change);
+    for (const field of decided.unknowns) unknowns.push({ client: view.client, mailbox: want.address, field });
+  }
+  return { changes, conflicts: [], unknowns, notes: [] };
+}
+
+/**
+ * The mailbox's section: `mailboxes` under a domain item, `prune.mailboxes`, keep patterns with
+ * an `@`, and `{ mailboxes: true }` in the run's ask (the mailbox's list read: GET /emails once).
+ */
+export const MAILBOX_SECTION: KindSection<
+  'domain',
+  MailboxItem,
+  MailboxSeen<SectionPlace>,
+  readonly LiveMailbox[],
+  MailboxIndex,
+  MailboxChange,
+  MailboxConflict,
+  MailboxUnknown
+> = {
+  parent: 'domain',
+  key: MAILBOXES_KEY,
+  seen: (from) => (from === undefined ? mailboxSeen() : { names: new Map(from.names), claims: new Map(from.claims) }),
+  items(list, ctx, seen) {
+    const read = mailboxItems(list, {
+      domain: ctx.parent,
+      client: ctx.client,
+      clientDomains: ctx.clientDomains,
+      ownerOf: (domain) => ctx.ownerOf(domain),
+      locate: ctx.locate,
+      seen,
+      domainAbsent: ctx.parentAbsent,
+    });
+    return { items: read.mailboxes, problems: read.problems };
+  },
+  prune: { key: MAILBOXES_KEY },
+  keepPattern: addressKeepPattern,
+  index: indexMailboxes,
+  diff: diffMailboxes,
+  unlisted(wanted, index, view) {
+    if (!view.prune || view.clientId === null) return NO_SECTION_DIFF;
+    const live = view.liveDomains
+      .filter((domain) => !view.domainDeleted(domain))
+      .flatMap((domain) => index.byDomain.get(domain) ?? []);
+    const listed = new Set((wanted ?? []).map((m) => m.address));
+    return { ...NO_SECTION_DIFF, changes: pruneMailboxes(live, listed, addressKeepMatcher(view.keep), view.client) };
+  },
+  arrange(changes, index) {
+    const ordered = freeBeforeTake(changes, (id) => index.byId.get(id));
+    return {
+      changes: ordered.changes,
+      problems:
+        ordered.circular.length === 0
+          ? []
+          : [
+              `${plural(ordered.circular.length, 'mailbox change')} each wait for another to free an address ` +
+                `(${ordered.circular.join(', ')}): apply them in two runs, one that frees the addresses first`,
+            ],
+    };
+  },
+  asks: { mailboxes: true },
+};
