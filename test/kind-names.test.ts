@@ -22,6 +22,7 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
 const ALLOWED: { readonly [kind: string]: readonly string[] } = {
   dns_zone: [],
   hosting_plan: [],
+  mailbox: [],
 };
 
 /** Words in a file's name that say it is about one kind. */

@@ -9,12 +9,14 @@ import { CLIENT_KIND } from './client/kind.js';
 import { DOMAIN_KIND } from './domain/kind.js';
 import { HOSTING_PLAN_KIND } from './hosting-plan/kind.js';
 import type { ChangeOf, FactIndexOf, Kind } from './kind.js';
+import { MAILBOX_KIND } from './mailbox/kind.js';
 import { ZONE_KIND } from './zone/kind.js';
 
 export const KINDS = {
   client: CLIENT_KIND,
   domain: DOMAIN_KIND,
   dns_zone: ZONE_KIND,
+  mailbox: MAILBOX_KIND,
   hosting_plan: HOSTING_PLAN_KIND,
 } as const;
 

@@ -171,6 +171,20 @@ export interface Kind<
    * snapshot. Absent for a kind read with another (a domain's settings come in its record).
    */
   readonly read?: R;
+
+  // --- A kind under another's entry (issue 32: a kind placed and worded by more than its name) ---
+  /**
+   * The name of the manifest entry the order of changes walks the kind's creates and updates at
+   * (plan/order.ts, Kind.order `at`), when it is not the change's own name: a thing named by an
+   * address stands under its domain's entry. Absent: the change's name.
+   */
+  placedAt?(change: C): string;
+  /**
+   * A change's diff line in the manifest's terms (after its sign), when the kind words it
+   * otherwise than `subject: part, part` (render/parts.ts changeLine): a create whose parts are
+   * said in parentheses after its subject. Undefined: the common form.
+   */
+  partsLine?(change: C): string | undefined;
 }
 
 // --- The core: changes and their weights ---
@@ -281,7 +295,7 @@ export interface EmailDigests<C> {
  * them (`kind`; a record without one is a client's). The stages' look-ups by name are tables
  * over it, so a kind added here fails to compile until each stage can find its things.
  */
-export type SecretKindName = 'client';
+export type SecretKindName = 'client' | 'mailbox';
 
 /**
  * What the secrets code needs of a kind that has a password: how its create carries one made
@@ -307,6 +321,12 @@ export interface KindSecret {
   withPassword(request: PanelRequest, password: string): PanelRequest;
   /** The request that sets a new password on the thing the panel knows as `id`. */
   resetRequest(id: number, password: string): PanelRequest;
+  /**
+   * A name as a person typed it (`secrets decrypt`, `secrets reset`) in the form the journal holds
+   * (an address in any spelling: its comparison form), or what is wrong with it as the end of a
+   * sentence; absent: taken as typed, and checked by `namePattern`.
+   */
+  secretName?(input: string): { readonly name: string } | { readonly problem: string };
 }
 
 // --- Apply ---

@@ -12,6 +12,7 @@ import { DOMAIN_READ } from './domain/read.js';
 import { HOSTING_PLAN_READ } from './hosting-plan/read.js';
 import type { KINDS, Live, LiveIndexPart, LivePart, ReadAsk, ReadKindName } from './index.js';
 import type { KindRead } from './read.js';
+import { MAILBOX_READ } from './mailbox/read.js';
 import { ZONE_READ } from './zone/read.js';
 
 /** Each kind's list read, its room's (KINDS[name].read). */
@@ -20,6 +21,7 @@ export const KIND_READS: { readonly [N in ReadKindName]: NonNullable<(typeof KIN
   client: CLIENT_READ,
   domain: DOMAIN_READ,
   dns_zone: ZONE_READ,
+  mailbox: MAILBOX_READ,
 };
 
 /**
@@ -28,7 +30,7 @@ export const KIND_READS: { readonly [N in ReadKindName]: NonNullable<(typeof KIN
  * order. Every kind with a read stands here, and Live holds every part a read takes of other
  * kinds (ReadsFromLive), else this fails to compile.
  */
-export const READ_ORDER = readOrder(['hosting_plan', 'client', 'domain', 'dns_zone']);
+export const READ_ORDER = readOrder(['hosting_plan', 'client', 'domain', 'dns_zone', 'mailbox']);
 
 function readOrder<T extends readonly ReadKindName[]>(
   names: T &

@@ -102,11 +102,14 @@ function walkManifest(desired: Desired, changes: readonly Change[], visit: (chan
   const atDomain = new Map<string, Change[]>();
   for (const c of changes) {
     if (phaseOf(c) !== 0) continue;
-    const at = kindOf(c).order.at;
-    if (at === 'client') atClient.set(c.name, c);
+    const kind = kindOf(c);
+    const at = kind.order.at;
+    // The entry it stands under: its own name, or the one its kind names (Kind.placedAt).
+    const entry = kind.placedAt?.(c) ?? c.name;
+    if (at === 'client') atClient.set(entry, c);
     else if (at === 'domain') {
-      const list = atDomain.get(c.name);
-      if (list === undefined) atDomain.set(c.name, [c]);
+      const list = atDomain.get(entry);
+      if (list === undefined) atDomain.set(entry, [c]);
       else list.push(c);
     }
   }
@@ -117,6 +120,8 @@ function walkManifest(desired: Desired, changes: readonly Change[], visit: (chan
     if (atDomain.size === 0) continue;
     for (const domain of client.domains) for (const c of atDomain.get(domain.name) ?? []) visit(c);
   }
+  // One whose entry the manifest does not list (none the planner makes): after the walk, never lost.
+  for (const c of [...atClient.values(), ...[...atDomain.values()].flat()]) visit(c);
 }
 
 /** The kind a change's id names (`domain:a.example` → `domain`). */

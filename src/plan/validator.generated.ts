@@ -7,7 +7,7 @@ const require = createRequire(import.meta.url);
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"client_names":{"type":"array","items":{"type":"string"}},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"client_names":{"type":"array","items":{"type":"string"}},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"mailboxAddress":{"title":"a mailbox address in lowercase ASCII","type":"string","pattern":"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"mailboxValues":{"type":"object","additionalProperties":false,"description":"A mailbox's fields in the manifest's names and terms: quota in bytes (0: unlimited), aliases and forwardings as whole addresses in lowercase ASCII.","properties":{"quota":{"type":"integer","minimum":0},"aliases":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"forwardings":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"keep_copies":{"type":"boolean"},"catch_all":{"type":"boolean"},"description":{"type":"string"}}},"mailboxFieldChange":{"description":"One field that differs, in the manifest's names and terms (`quota` in bytes; `aliases` and `forwardings` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"quota"},"before":{"type":"integer","minimum":0},"after":{"type":"integer","minimum":0}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"aliases"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"forwardings"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"keep_copies"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"catch_all"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|mailbox|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\", \"mailbox\" or \"hosting_plan\"","enum":["client","domain","dns_zone","mailbox","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","client_id","domain","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"domain":{"$ref":"#/$defs/domain"},"values":{"$ref":"#/$defs/mailboxValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/mailboxFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A mailbox's delete destroys the mail stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]}}};
 const schema56 = {"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]};
 const schema38 = {"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
 const pattern4 = new RegExp("^[0-9]+\\.[0-9]+$", "u");
@@ -16,17 +16,19 @@ const pattern6 = new RegExp("^[0-9a-f]{64}$", "u");
 const pattern8 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
 const pattern13 = new RegExp("^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
 const func1 = require("ajv/dist/runtime/ucs2length").default;
-const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]};
+const schema32 = {"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\", \"mailbox\" or \"hosting_plan\"","enum":["client","domain","dns_zone","mailbox","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","client_id","domain","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"domain":{"$ref":"#/$defs/domain"},"values":{"$ref":"#/$defs/mailboxValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/mailboxFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A mailbox's delete destroys the mail stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]};
 const schema33 = {"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"};
 const schema35 = {"title":"a whole number","type":"integer","minimum":1};
 const schema63 = {"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}};
-const schema64 = {"title":"a hosting plan's name","type":"string","minLength":1};
-const schema65 = {"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}};
-const schema70 = {"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."};
+const schema64 = {"title":"a mailbox address in lowercase ASCII","type":"string","pattern":"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"};
+const schema81 = {"title":"a hosting plan's name","type":"string","minLength":1};
+const schema82 = {"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}};
+const schema87 = {"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|mailbox|hosting_plan):."};
 const func3 = Object.prototype.hasOwnProperty;
 const pattern10 = new RegExp("^[a-z][a-z0-9_-]*$", "u");
-const pattern26 = new RegExp("^(resources|permissions|php|php_fpm)\\..", "u");
-const pattern27 = new RegExp("^(client|domain|dns_zone|hosting_plan):.", "u");
+const pattern26 = new RegExp("^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$", "u");
+const pattern39 = new RegExp("^(resources|permissions|php|php_fpm)\\..", "u");
+const pattern40 = new RegExp("^(client|domain|dns_zone|mailbox|hosting_plan):.", "u");
 const schema42 = {"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}};
 const schema43 = {"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"};
 const schema44 = {"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}};
@@ -1353,6 +1355,1011 @@ validate24.errors = vErrors;
 return errors === 0;
 }
 validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema67 = {"type":"object","additionalProperties":false,"description":"A mailbox's fields in the manifest's names and terms: quota in bytes (0: unlimited), aliases and forwardings as whole addresses in lowercase ASCII.","properties":{"quota":{"type":"integer","minimum":0},"aliases":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"forwardings":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"keep_copies":{"type":"boolean"},"catch_all":{"type":"boolean"},"description":{"type":"string"}}};
+
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate26.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((((((key0 === "quota") || (key0 === "aliases")) || (key0 === "forwardings")) || (key0 === "keep_copies")) || (key0 === "catch_all")) || (key0 === "description"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema67,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.quota !== undefined){
+let data0 = data.quota;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err1 = {instancePath:instancePath+"/quota",schemaPath:"#/properties/quota/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema67.properties.quota.type,parentSchema:schema67.properties.quota,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+const err2 = {instancePath:instancePath+"/quota",schemaPath:"#/properties/quota/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema67.properties.quota,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+if(data.aliases !== undefined){
+let data1 = data.aliases;
+if(Array.isArray(data1)){
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(typeof data2 === "string"){
+if(!pattern26.test(data2)){
+const err3 = {instancePath:instancePath+"/aliases/" + i0,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data2};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/aliases/" + i0,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/aliases",schemaPath:"#/properties/aliases/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema67.properties.aliases.type,parentSchema:schema67.properties.aliases,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.forwardings !== undefined){
+let data3 = data.forwardings;
+if(Array.isArray(data3)){
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+if(typeof data4 === "string"){
+if(!pattern26.test(data4)){
+const err6 = {instancePath:instancePath+"/forwardings/" + i1,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data4};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/forwardings/" + i1,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data4};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/forwardings",schemaPath:"#/properties/forwardings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema67.properties.forwardings.type,parentSchema:schema67.properties.forwardings,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.keep_copies !== undefined){
+let data5 = data.keep_copies;
+if(typeof data5 !== "boolean"){
+const err9 = {instancePath:instancePath+"/keep_copies",schemaPath:"#/properties/keep_copies/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema67.properties.keep_copies.type,parentSchema:schema67.properties.keep_copies,data:data5};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.catch_all !== undefined){
+let data6 = data.catch_all;
+if(typeof data6 !== "boolean"){
+const err10 = {instancePath:instancePath+"/catch_all",schemaPath:"#/properties/catch_all/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema67.properties.catch_all.type,parentSchema:schema67.properties.catch_all,data:data6};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data7 = data.description;
+if(typeof data7 !== "string"){
+const err11 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.description.type,parentSchema:schema67.properties.description,data:data7};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema73 = {"description":"One field that differs, in the manifest's names and terms (`quota` in bytes; `aliases` and `forwardings` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"quota"},"before":{"type":"integer","minimum":0},"after":{"type":"integer","minimum":0}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"aliases"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"forwardings"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"keep_copies"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"catch_all"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]};
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate28.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field === undefined){
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema73.oneOf[0].required,parentSchema:schema73.oneOf[0],data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.before === undefined){
+const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema73.oneOf[0].required,parentSchema:schema73.oneOf[0],data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.after === undefined){
+const err2 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema73.oneOf[0].required,parentSchema:schema73.oneOf[0],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "field") || (key0 === "before")) || (key0 === "after"))){
+const err3 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73.oneOf[0],data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.field !== undefined){
+let data0 = data.field;
+if("quota" !== data0){
+const err4 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/0/properties/field/const",keyword:"const",params:{allowedValue: "quota"},message:"must be equal to constant",schema:"quota",parentSchema:schema73.oneOf[0].properties.field,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.before !== undefined){
+let data1 = data.before;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err5 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/0/properties/before/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema73.oneOf[0].properties.before.type,parentSchema:schema73.oneOf[0].properties.before,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+const err6 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/0/properties/before/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema73.oneOf[0].properties.before,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data.after !== undefined){
+let data2 = data.after;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err7 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/0/properties/after/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema73.oneOf[0].properties.after.type,parentSchema:schema73.oneOf[0].properties.after,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/0/properties/after/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema73.oneOf[0].properties.after,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.oneOf[0].type,parentSchema:schema73.oneOf[0],data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+var props0 = true;
+}
+const _errs9 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field === undefined){
+const err10 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema73.oneOf[1].required,parentSchema:schema73.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data.before === undefined){
+const err11 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema73.oneOf[1].required,parentSchema:schema73.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.after === undefined){
+const err12 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema73.oneOf[1].required,parentSchema:schema73.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+for(const key1 in data){
+if(!(((key1 === "field") || (key1 === "before")) || (key1 === "after"))){
+const err13 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema73.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.field !== undefined){
+let data3 = data.field;
+if("aliases" !== data3){
+const err14 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/1/properties/field/const",keyword:"const",params:{allowedValue: "aliases"},message:"must be equal to constant",schema:"aliases",parentSchema:schema73.oneOf[1].properties.field,data:data3};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.before !== undefined){
+let data4 = data.before;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 === "string"){
+if(!pattern26.test(data5)){
+const err15 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/before/" + i0,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/1/properties/before/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.oneOf[1].properties.before.type,parentSchema:schema73.oneOf[1].properties.before,data:data4};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.after !== undefined){
+let data6 = data.after;
+if(Array.isArray(data6)){
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+if(typeof data7 === "string"){
+if(!pattern26.test(data7)){
+const err18 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/after/" + i1,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/1/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.oneOf[1].properties.after.type,parentSchema:schema73.oneOf[1].properties.after,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.oneOf[1].type,parentSchema:schema73.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+if(props0 !== true){
+props0 = true;
+}
+}
+const _errs23 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field === undefined){
+const err22 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema73.oneOf[2].required,parentSchema:schema73.oneOf[2],data};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.before === undefined){
+const err23 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema73.oneOf[2].required,parentSchema:schema73.oneOf[2],data};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data.after === undefined){
+const err24 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema73.oneOf[2].required,parentSchema:schema73.oneOf[2],data};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+for(const key2 in data){
+if(!(((key2 === "field") || (key2 === "before")) || (key2 === "after"))){
+const err25 = {instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema73.oneOf[2],data};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.field !== undefined){
+let data8 = data.field;
+if("forwardings" !== data8){
+const err26 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/2/properties/field/const",keyword:"const",params:{allowedValue: "forwardings"},message:"must be equal to constant",schema:"forwardings",parentSchema:schema73.oneOf[2].properties.field,data:data8};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.before !== undefined){
+let data9 = data.before;
+if(Array.isArray(data9)){
+const len2 = data9.length;
+for(let i2=0; i2<len2; i2++){
+let data10 = data9[i2];
+if(typeof data10 === "string"){
+if(!pattern26.test(data10)){
+const err27 = {instancePath:instancePath+"/before/" + i2,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data10};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/before/" + i2,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data10};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/2/properties/before/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.oneOf[2].properties.before.type,parentSchema:schema73.oneOf[2].properties.before,data:data9};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.after !== undefined){
+let data11 = data.after;
+if(Array.isArray(data11)){
+const len3 = data11.length;
+for(let i3=0; i3<len3; i3++){
+let data12 = data11[i3];
+if(typeof data12 === "string"){
+if(!pattern26.test(data12)){
+const err30 = {instancePath:instancePath+"/after/" + i3,schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data12};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/after/" + i3,schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data12};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/2/properties/after/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.oneOf[2].properties.after.type,parentSchema:schema73.oneOf[2].properties.after,data:data11};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.oneOf[2].type,parentSchema:schema73.oneOf[2],data};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+var _valid0 = _errs23 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 2;
+if(props0 !== true){
+props0 = true;
+}
+}
+const _errs37 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field === undefined){
+const err34 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema73.oneOf[3].required,parentSchema:schema73.oneOf[3],data};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data.before === undefined){
+const err35 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema73.oneOf[3].required,parentSchema:schema73.oneOf[3],data};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data.after === undefined){
+const err36 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema73.oneOf[3].required,parentSchema:schema73.oneOf[3],data};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+for(const key3 in data){
+if(!(((key3 === "field") || (key3 === "before")) || (key3 === "after"))){
+const err37 = {instancePath,schemaPath:"#/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema73.oneOf[3],data};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.field !== undefined){
+let data13 = data.field;
+if("keep_copies" !== data13){
+const err38 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/3/properties/field/const",keyword:"const",params:{allowedValue: "keep_copies"},message:"must be equal to constant",schema:"keep_copies",parentSchema:schema73.oneOf[3].properties.field,data:data13};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.before !== undefined){
+let data14 = data.before;
+if(typeof data14 !== "boolean"){
+const err39 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/3/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.oneOf[3].properties.before.type,parentSchema:schema73.oneOf[3].properties.before,data:data14};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.after !== undefined){
+let data15 = data.after;
+if(typeof data15 !== "boolean"){
+const err40 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/3/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.oneOf[3].properties.after.type,parentSchema:schema73.oneOf[3].properties.after,data:data15};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.oneOf[3].type,parentSchema:schema73.oneOf[3],data};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+var _valid0 = _errs37 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 3];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 3;
+if(props0 !== true){
+props0 = true;
+}
+}
+const _errs45 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field === undefined){
+const err42 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema73.oneOf[4].required,parentSchema:schema73.oneOf[4],data};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(data.before === undefined){
+const err43 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema73.oneOf[4].required,parentSchema:schema73.oneOf[4],data};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(data.after === undefined){
+const err44 = {instancePath,schemaPath:"#/oneOf/4/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema73.oneOf[4].required,parentSchema:schema73.oneOf[4],data};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+for(const key4 in data){
+if(!(((key4 === "field") || (key4 === "before")) || (key4 === "after"))){
+const err45 = {instancePath,schemaPath:"#/oneOf/4/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema73.oneOf[4],data};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.field !== undefined){
+let data16 = data.field;
+if("catch_all" !== data16){
+const err46 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/4/properties/field/const",keyword:"const",params:{allowedValue: "catch_all"},message:"must be equal to constant",schema:"catch_all",parentSchema:schema73.oneOf[4].properties.field,data:data16};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data.before !== undefined){
+let data17 = data.before;
+if(typeof data17 !== "boolean"){
+const err47 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/4/properties/before/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.oneOf[4].properties.before.type,parentSchema:schema73.oneOf[4].properties.before,data:data17};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.after !== undefined){
+let data18 = data.after;
+if(typeof data18 !== "boolean"){
+const err48 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/4/properties/after/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.oneOf[4].properties.after.type,parentSchema:schema73.oneOf[4].properties.after,data:data18};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath,schemaPath:"#/oneOf/4/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.oneOf[4].type,parentSchema:schema73.oneOf[4],data};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+var _valid0 = _errs45 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 4];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 4;
+if(props0 !== true){
+props0 = true;
+}
+}
+const _errs53 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.field === undefined){
+const err50 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema73.oneOf[5].required,parentSchema:schema73.oneOf[5],data};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(data.before === undefined){
+const err51 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema73.oneOf[5].required,parentSchema:schema73.oneOf[5],data};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+if(data.after === undefined){
+const err52 = {instancePath,schemaPath:"#/oneOf/5/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema73.oneOf[5].required,parentSchema:schema73.oneOf[5],data};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+for(const key5 in data){
+if(!(((key5 === "field") || (key5 === "before")) || (key5 === "after"))){
+const err53 = {instancePath,schemaPath:"#/oneOf/5/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema73.oneOf[5],data};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data.field !== undefined){
+let data19 = data.field;
+if("description" !== data19){
+const err54 = {instancePath:instancePath+"/field",schemaPath:"#/oneOf/5/properties/field/const",keyword:"const",params:{allowedValue: "description"},message:"must be equal to constant",schema:"description",parentSchema:schema73.oneOf[5].properties.field,data:data19};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data.before !== undefined){
+let data20 = data.before;
+if(typeof data20 !== "string"){
+const err55 = {instancePath:instancePath+"/before",schemaPath:"#/oneOf/5/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.oneOf[5].properties.before.type,parentSchema:schema73.oneOf[5].properties.before,data:data20};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data.after !== undefined){
+let data21 = data.after;
+if(typeof data21 !== "string"){
+const err56 = {instancePath:instancePath+"/after",schemaPath:"#/oneOf/5/properties/after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.oneOf[5].properties.after.type,parentSchema:schema73.oneOf[5].properties.after,data:data21};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath,schemaPath:"#/oneOf/5/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.oneOf[5].type,parentSchema:schema73.oneOf[5],data};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+var _valid0 = _errs53 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 5];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 5;
+if(props0 !== true){
+props0 = true;
+}
+}
+}
+}
+}
+}
+}
+if(!valid0){
+const err58 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema73.oneOf,parentSchema:schema73,data};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate28.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate28.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -3775,7 +4782,7 @@ var valid60 = true;
 if(valid60){
 if(data.type !== undefined){
 const _errs207 = errors;
-if("hosting_plan" !== data.type){
+if("mailbox" !== data.type){
 const err172 = {};
 if(vErrors === null){
 vErrors = [err172];
@@ -3806,8 +4813,8 @@ vErrors = null;
 if(_valid7){
 const _errs208 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.objects === undefined){
-const err173 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "objects"},message:"must have required property '"+"objects"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
+if(data.client === undefined){
+const err173 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -3816,9 +4823,8 @@ vErrors.push(err173);
 }
 errors++;
 }
-for(const key12 in data){
-if(!((((((((key12 === "id") || (key12 === "action")) || (key12 === "type")) || (key12 === "reason")) || (key12 === "depends_on")) || (key12 === "request")) || (key12 === "name")) || (key12 === "objects"))){
-const err174 = {instancePath,schemaPath:"#/allOf/7/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[7].then,data};
+if(data.client_id === undefined){
+const err174 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "client_id"},message:"must have required property '"+"client_id"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -3827,11 +4833,8 @@ vErrors.push(err174);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data82 = data.id;
-if(typeof data82 !== "string"){
-const err175 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/7/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[7].then.properties.id.type,parentSchema:schema32.allOf[7].then.properties.id,data:data82};
+if(data.domain === undefined){
+const err175 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "domain"},message:"must have required property '"+"domain"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -3840,12 +4843,8 @@ vErrors.push(err175);
 }
 errors++;
 }
-}
-if(data.name !== undefined){
-let data83 = data.name;
-if(typeof data83 === "string"){
-if(func1(data83) < 1){
-const err176 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema64,data:data83};
+if(data.values === undefined){
+const err176 = {instancePath,schemaPath:"#/allOf/7/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema32.allOf[7].then.required,parentSchema:schema32.allOf[7].then,data};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -3854,9 +4853,9 @@ vErrors.push(err176);
 }
 errors++;
 }
-}
-else {
-const err177 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data83};
+for(const key12 in data){
+if(!(func3.call(schema32.allOf[7].then.properties, key12))){
+const err177 = {instancePath,schemaPath:"#/allOf/7/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[7].then,data};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -3866,12 +4865,10 @@ vErrors.push(err177);
 errors++;
 }
 }
-if(data.objects !== undefined){
-let data84 = data.objects;
-if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
-for(const key13 in data84){
-if(!((((key13 === "resources") || (key13 === "permissions")) || (key13 === "php")) || (key13 === "php_fpm"))){
-const err178 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema65,data:data84};
+if(data.id !== undefined){
+let data82 = data.id;
+if(typeof data82 !== "string"){
+const err178 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/7/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[7].then.properties.id.type,parentSchema:schema32.allOf[7].then.properties.id,data:data82};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -3881,13 +4878,11 @@ vErrors.push(err178);
 errors++;
 }
 }
-if(data84.resources !== undefined){
-let data85 = data84.resources;
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-for(const key14 in data85){
-let data86 = data85[key14];
-if((((!((typeof data86 == "number") && (isFinite(data86)))) && (typeof data86 !== "boolean")) && (typeof data86 !== "string")) && (data86 !== null)){
-const err179 = {instancePath:instancePath+"/objects/resources/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/resources/additionalProperties/type",keyword:"type",params:{type: schema65.properties.resources.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema65.properties.resources.additionalProperties.type,parentSchema:schema65.properties.resources.additionalProperties,data:data86};
+if(data.name !== undefined){
+let data83 = data.name;
+if(typeof data83 === "string"){
+if(!pattern26.test(data83)){
+const err179 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data83};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -3897,9 +4892,8 @@ vErrors.push(err179);
 errors++;
 }
 }
-}
 else {
-const err180 = {instancePath:instancePath+"/objects/resources",schemaPath:"#/$defs/planObjects/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.resources.type,parentSchema:schema65.properties.resources,data:data85};
+const err180 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data83};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -3909,13 +4903,11 @@ vErrors.push(err180);
 errors++;
 }
 }
-if(data84.permissions !== undefined){
-let data87 = data84.permissions;
-if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
-for(const key15 in data87){
-let data88 = data87[key15];
-if((((!((typeof data88 == "number") && (isFinite(data88)))) && (typeof data88 !== "boolean")) && (typeof data88 !== "string")) && (data88 !== null)){
-const err181 = {instancePath:instancePath+"/objects/permissions/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/permissions/additionalProperties/type",keyword:"type",params:{type: schema65.properties.permissions.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema65.properties.permissions.additionalProperties.type,parentSchema:schema65.properties.permissions.additionalProperties,data:data88};
+if(data.client !== undefined){
+let data84 = data.client;
+if(typeof data84 === "string"){
+if(!pattern10.test(data84)){
+const err181 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data84};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -3925,9 +4917,8 @@ vErrors.push(err181);
 errors++;
 }
 }
-}
 else {
-const err182 = {instancePath:instancePath+"/objects/permissions",schemaPath:"#/$defs/planObjects/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.permissions.type,parentSchema:schema65.properties.permissions,data:data87};
+const err182 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data84};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -3937,13 +4928,10 @@ vErrors.push(err182);
 errors++;
 }
 }
-if(data84.php !== undefined){
-let data89 = data84.php;
-if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
-for(const key16 in data89){
-let data90 = data89[key16];
-if((((!((typeof data90 == "number") && (isFinite(data90)))) && (typeof data90 !== "boolean")) && (typeof data90 !== "string")) && (data90 !== null)){
-const err183 = {instancePath:instancePath+"/objects/php/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php/additionalProperties/type",keyword:"type",params:{type: schema65.properties.php.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema65.properties.php.additionalProperties.type,parentSchema:schema65.properties.php.additionalProperties,data:data90};
+if(data.client_id !== undefined){
+let data85 = data.client_id;
+if((!(((typeof data85 == "number") && (!(data85 % 1) && !isNaN(data85))) && (isFinite(data85)))) && (data85 !== null)){
+const err183 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/7/then/properties/client_id/type",keyword:"type",params:{type: schema32.allOf[7].then.properties.client_id.type},message:"must be integer,null",schema:schema32.allOf[7].then.properties.client_id.type,parentSchema:schema32.allOf[7].then.properties.client_id,data:data85};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -3952,10 +4940,9 @@ vErrors.push(err183);
 }
 errors++;
 }
-}
-}
-else {
-const err184 = {instancePath:instancePath+"/objects/php",schemaPath:"#/$defs/planObjects/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.php.type,parentSchema:schema65.properties.php,data:data89};
+if((typeof data85 == "number") && (isFinite(data85))){
+if(data85 < 1 || isNaN(data85)){
+const err184 = {instancePath:instancePath+"/client_id",schemaPath:"#/allOf/7/then/properties/client_id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema32.allOf[7].then.properties.client_id,data:data85};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -3965,13 +4952,12 @@ vErrors.push(err184);
 errors++;
 }
 }
-if(data84.php_fpm !== undefined){
-let data91 = data84.php_fpm;
-if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
-for(const key17 in data91){
-let data92 = data91[key17];
-if((((!((typeof data92 == "number") && (isFinite(data92)))) && (typeof data92 !== "boolean")) && (typeof data92 !== "string")) && (data92 !== null)){
-const err185 = {instancePath:instancePath+"/objects/php_fpm/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php_fpm/additionalProperties/type",keyword:"type",params:{type: schema65.properties.php_fpm.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema65.properties.php_fpm.additionalProperties.type,parentSchema:schema65.properties.php_fpm.additionalProperties,data:data92};
+}
+if(data.domain !== undefined){
+let data86 = data.domain;
+if(typeof data86 === "string"){
+if(!pattern13.test(data86)){
+const err185 = {instancePath:instancePath+"/domain",schemaPath:"#/$defs/domain/pattern",keyword:"pattern",params:{pattern: "^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema38,data:data86};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -3981,9 +4967,8 @@ vErrors.push(err185);
 errors++;
 }
 }
-}
 else {
-const err186 = {instancePath:instancePath+"/objects/php_fpm",schemaPath:"#/$defs/planObjects/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.php_fpm.type,parentSchema:schema65.properties.php_fpm,data:data91};
+const err186 = {instancePath:instancePath+"/domain",schemaPath:"#/$defs/domain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data86};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -3993,16 +4978,10 @@ vErrors.push(err186);
 errors++;
 }
 }
-}
-else {
-const err187 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data:data84};
-if(vErrors === null){
-vErrors = [err187];
-}
-else {
-vErrors.push(err187);
-}
-errors++;
+if(data.values !== undefined){
+if(!(validate26(data.values, {instancePath:instancePath+"/values",parentData:data,parentDataProperty:"values",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+errors = vErrors.length;
 }
 }
 }
@@ -4013,12 +4992,12 @@ var props7 = true;
 }
 }
 if(!valid59){
-const err188 = {instancePath,schemaPath:"#/allOf/7/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[7].if,parentSchema:schema32.allOf[7],data};
+const err187 = {instancePath,schemaPath:"#/allOf/7/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[7].if,parentSchema:schema32.allOf[7],data};
 if(vErrors === null){
-vErrors = [err188];
+vErrors = [err187];
 }
 else {
-vErrors.push(err188);
+vErrors.push(err187);
 }
 errors++;
 }
@@ -4031,12 +5010,25 @@ props0 = props0 || {};
 Object.assign(props0, props7);
 }
 }
-const _errs240 = errors;
-let valid69 = true;
-const _errs241 = errors;
+const _errs225 = errors;
+let valid65 = true;
+const _errs226 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if(((data.action === undefined) && (missing8 = "action")) || ((data.type === undefined) && (missing8 = "type"))){
+const err188 = {};
+if(vErrors === null){
+vErrors = [err188];
+}
+else {
+vErrors.push(err188);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs227 = errors;
+if("update" !== data.action){
 const err189 = {};
 if(vErrors === null){
 vErrors = [err189];
@@ -4046,10 +5038,15 @@ vErrors.push(err189);
 }
 errors++;
 }
+var valid66 = _errs227 === errors;
+}
 else {
-if(data.action !== undefined){
-const _errs242 = errors;
-if("update" !== data.action){
+var valid66 = true;
+}
+if(valid66){
+if(data.type !== undefined){
+const _errs228 = errors;
+if("mailbox" !== data.type){
 const err190 = {};
 if(vErrors === null){
 vErrors = [err190];
@@ -4059,16 +5056,29 @@ vErrors.push(err190);
 }
 errors++;
 }
-var valid70 = _errs242 === errors;
+var valid66 = _errs228 === errors;
 }
 else {
-var valid70 = true;
+var valid66 = true;
 }
-if(valid70){
-if(data.type !== undefined){
-const _errs243 = errors;
-if("hosting_plan" !== data.type){
-const err191 = {};
+}
+}
+}
+var _valid8 = _errs226 === errors;
+errors = _errs225;
+if(vErrors !== null){
+if(_errs225){
+vErrors.length = _errs225;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid8){
+const _errs229 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err191 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -4077,29 +5087,8 @@ vErrors.push(err191);
 }
 errors++;
 }
-var valid70 = _errs243 === errors;
-}
-else {
-var valid70 = true;
-}
-}
-}
-}
-var _valid8 = _errs241 === errors;
-errors = _errs240;
-if(vErrors !== null){
-if(_errs240){
-vErrors.length = _errs240;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid8){
-const _errs244 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.plan_id === undefined){
-const err192 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
+if(data.mailbox_id === undefined){
+const err192 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "mailbox_id"},message:"must have required property '"+"mailbox_id"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -4118,8 +5107,9 @@ vErrors.push(err193);
 }
 errors++;
 }
-if(data.clients === undefined){
-const err194 = {instancePath,schemaPath:"#/allOf/8/then/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema32.allOf[8].then.required,parentSchema:schema32.allOf[8].then,data};
+for(const key13 in data){
+if(!(func3.call(schema32.allOf[8].then.properties, key13))){
+const err194 = {instancePath,schemaPath:"#/allOf/8/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[8].then,data};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -4128,9 +5118,11 @@ vErrors.push(err194);
 }
 errors++;
 }
-for(const key18 in data){
-if(!(func3.call(schema32.allOf[8].then.properties, key18))){
-const err195 = {instancePath,schemaPath:"#/allOf/8/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[8].then,data};
+}
+if(data.id !== undefined){
+let data90 = data.id;
+if(typeof data90 !== "string"){
+const err195 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/8/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[8].then.properties.id.type,parentSchema:schema32.allOf[8].then.properties.id,data:data90};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -4140,10 +5132,11 @@ vErrors.push(err195);
 errors++;
 }
 }
-if(data.id !== undefined){
-let data95 = data.id;
-if(typeof data95 !== "string"){
-const err196 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/8/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[8].then.properties.id.type,parentSchema:schema32.allOf[8].then.properties.id,data:data95};
+if(data.name !== undefined){
+let data91 = data.name;
+if(typeof data91 === "string"){
+if(!pattern26.test(data91)){
+const err196 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data91};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -4153,11 +5146,8 @@ vErrors.push(err196);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data96 = data.name;
-if(typeof data96 === "string"){
-if(func1(data96) < 1){
-const err197 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema64,data:data96};
+else {
+const err197 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data91};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -4167,8 +5157,11 @@ vErrors.push(err197);
 errors++;
 }
 }
-else {
-const err198 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data96};
+if(data.client !== undefined){
+let data92 = data.client;
+if(typeof data92 === "string"){
+if(!pattern10.test(data92)){
+const err198 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data92};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -4178,10 +5171,8 @@ vErrors.push(err198);
 errors++;
 }
 }
-if(data.plan_id !== undefined){
-let data97 = data.plan_id;
-if(!(((typeof data97 == "number") && (!(data97 % 1) && !isNaN(data97))) && (isFinite(data97)))){
-const err199 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data97};
+else {
+const err199 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data92};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -4190,9 +5181,11 @@ vErrors.push(err199);
 }
 errors++;
 }
-if((typeof data97 == "number") && (isFinite(data97))){
-if(data97 < 1 || isNaN(data97)){
-const err200 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data97};
+}
+if(data.mailbox_id !== undefined){
+let data93 = data.mailbox_id;
+if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
+const err200 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data93};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -4201,13 +5194,9 @@ vErrors.push(err200);
 }
 errors++;
 }
-}
-}
-if(data.fields !== undefined){
-let data98 = data.fields;
-if(Array.isArray(data98)){
-if(data98.length < 1){
-const err201 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[8].then.properties.fields,data:data98};
+if((typeof data93 == "number") && (isFinite(data93))){
+if(data93 < 1 || isNaN(data93)){
+const err201 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data93};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -4216,12 +5205,13 @@ vErrors.push(err201);
 }
 errors++;
 }
-const len6 = data98.length;
-for(let i6=0; i6<len6; i6++){
-let data99 = data98[i6];
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-if(data99.field === undefined){
-const err202 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[8].then.properties.fields.items.required,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data99};
+}
+}
+if(data.fields !== undefined){
+let data94 = data.fields;
+if(Array.isArray(data94)){
+if(data94.length < 1){
+const err202 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[8].then.properties.fields,data:data94};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -4230,8 +5220,16 @@ vErrors.push(err202);
 }
 errors++;
 }
-if(data99.before === undefined){
-const err203 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[8].then.properties.fields.items.required,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data99};
+const len6 = data94.length;
+for(let i6=0; i6<len6; i6++){
+if(!(validate28(data94[i6], {instancePath:instancePath+"/fields/" + i6,parentData:data94,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err203 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[8].then.properties.fields.type,parentSchema:schema32.allOf[8].then.properties.fields,data:data94};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -4240,346 +5238,21 @@ vErrors.push(err203);
 }
 errors++;
 }
-if(data99.after === undefined){
-const err204 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[8].then.properties.fields.items.required,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data99};
+}
+}
+var _valid8 = _errs229 === errors;
+valid65 = _valid8;
+if(valid65){
+var props9 = true;
+}
+}
+if(!valid65){
+const err204 = {instancePath,schemaPath:"#/allOf/8/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[8].if,parentSchema:schema32.allOf[8],data};
 if(vErrors === null){
 vErrors = [err204];
 }
 else {
 vErrors.push(err204);
-}
-errors++;
-}
-for(const key19 in data99){
-if(!(((key19 === "field") || (key19 === "before")) || (key19 === "after"))){
-const err205 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data99};
-if(vErrors === null){
-vErrors = [err205];
-}
-else {
-vErrors.push(err205);
-}
-errors++;
-}
-}
-if(data99.field !== undefined){
-let data100 = data99.field;
-if(typeof data100 === "string"){
-if(!pattern26.test(data100)){
-const err206 = {instancePath:instancePath+"/fields/" + i6+"/field",schemaPath:"#/allOf/8/then/properties/fields/items/properties/field/pattern",keyword:"pattern",params:{pattern: "^(resources|permissions|php|php_fpm)\\.."},message:"must match pattern \""+"^(resources|permissions|php|php_fpm)\\.."+"\"",schema:"^(resources|permissions|php|php_fpm)\\..",parentSchema:schema32.allOf[8].then.properties.fields.items.properties.field,data:data100};
-if(vErrors === null){
-vErrors = [err206];
-}
-else {
-vErrors.push(err206);
-}
-errors++;
-}
-}
-else {
-const err207 = {instancePath:instancePath+"/fields/" + i6+"/field",schemaPath:"#/allOf/8/then/properties/fields/items/properties/field/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[8].then.properties.fields.items.properties.field.type,parentSchema:schema32.allOf[8].then.properties.fields.items.properties.field,data:data100};
-if(vErrors === null){
-vErrors = [err207];
-}
-else {
-vErrors.push(err207);
-}
-errors++;
-}
-}
-if(data99.after !== undefined){
-let data101 = data99.after;
-if((((!((typeof data101 == "number") && (isFinite(data101)))) && (typeof data101 !== "boolean")) && (typeof data101 !== "string")) && (data101 !== null)){
-const err208 = {instancePath:instancePath+"/fields/" + i6+"/after",schemaPath:"#/allOf/8/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[8].then.properties.fields.items.properties.after.type},message:"must be number,boolean,string,null",schema:schema32.allOf[8].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[8].then.properties.fields.items.properties.after,data:data101};
-if(vErrors === null){
-vErrors = [err208];
-}
-else {
-vErrors.push(err208);
-}
-errors++;
-}
-}
-}
-else {
-const err209 = {instancePath:instancePath+"/fields/" + i6,schemaPath:"#/allOf/8/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[8].then.properties.fields.items.type,parentSchema:schema32.allOf[8].then.properties.fields.items,data:data99};
-if(vErrors === null){
-vErrors = [err209];
-}
-else {
-vErrors.push(err209);
-}
-errors++;
-}
-}
-}
-else {
-const err210 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/8/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[8].then.properties.fields.type,parentSchema:schema32.allOf[8].then.properties.fields,data:data98};
-if(vErrors === null){
-vErrors = [err210];
-}
-else {
-vErrors.push(err210);
-}
-errors++;
-}
-}
-if(data.clients !== undefined){
-let data102 = data.clients;
-if((!(((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102))) && (isFinite(data102)))) && (data102 !== null)){
-const err211 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/8/then/properties/clients/type",keyword:"type",params:{type: schema32.allOf[8].then.properties.clients.type},message:"must be integer,null",schema:schema32.allOf[8].then.properties.clients.type,parentSchema:schema32.allOf[8].then.properties.clients,data:data102};
-if(vErrors === null){
-vErrors = [err211];
-}
-else {
-vErrors.push(err211);
-}
-errors++;
-}
-if((typeof data102 == "number") && (isFinite(data102))){
-if(data102 < 0 || isNaN(data102)){
-const err212 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/8/then/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[8].then.properties.clients,data:data102};
-if(vErrors === null){
-vErrors = [err212];
-}
-else {
-vErrors.push(err212);
-}
-errors++;
-}
-}
-}
-}
-var _valid8 = _errs244 === errors;
-valid69 = _valid8;
-if(valid69){
-var props8 = true;
-}
-}
-if(!valid69){
-const err213 = {instancePath,schemaPath:"#/allOf/8/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[8].if,parentSchema:schema32.allOf[8],data};
-if(vErrors === null){
-vErrors = [err213];
-}
-else {
-vErrors.push(err213);
-}
-errors++;
-}
-if(props0 !== true && props8 !== undefined){
-if(props8 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props8);
-}
-}
-const _errs266 = errors;
-let valid77 = true;
-const _errs267 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing9;
-if(((data.action === undefined) && (missing9 = "action")) || ((data.type === undefined) && (missing9 = "type"))){
-const err214 = {};
-if(vErrors === null){
-vErrors = [err214];
-}
-else {
-vErrors.push(err214);
-}
-errors++;
-}
-else {
-if(data.action !== undefined){
-const _errs268 = errors;
-if("delete" !== data.action){
-const err215 = {};
-if(vErrors === null){
-vErrors = [err215];
-}
-else {
-vErrors.push(err215);
-}
-errors++;
-}
-var valid78 = _errs268 === errors;
-}
-else {
-var valid78 = true;
-}
-if(valid78){
-if(data.type !== undefined){
-const _errs269 = errors;
-if("hosting_plan" !== data.type){
-const err216 = {};
-if(vErrors === null){
-vErrors = [err216];
-}
-else {
-vErrors.push(err216);
-}
-errors++;
-}
-var valid78 = _errs269 === errors;
-}
-else {
-var valid78 = true;
-}
-}
-}
-}
-var _valid9 = _errs267 === errors;
-errors = _errs266;
-if(vErrors !== null){
-if(_errs266){
-vErrors.length = _errs266;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid9){
-const _errs270 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.plan_id === undefined){
-const err217 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
-if(vErrors === null){
-vErrors = [err217];
-}
-else {
-vErrors.push(err217);
-}
-errors++;
-}
-if(data.leaving === undefined){
-const err218 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "leaving"},message:"must have required property '"+"leaving"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
-if(vErrors === null){
-vErrors = [err218];
-}
-else {
-vErrors.push(err218);
-}
-errors++;
-}
-for(const key20 in data){
-if(!(func3.call(schema32.allOf[9].then.properties, key20))){
-const err219 = {instancePath,schemaPath:"#/allOf/9/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[9].then,data};
-if(vErrors === null){
-vErrors = [err219];
-}
-else {
-vErrors.push(err219);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data105 = data.id;
-if(typeof data105 !== "string"){
-const err220 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/9/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[9].then.properties.id.type,parentSchema:schema32.allOf[9].then.properties.id,data:data105};
-if(vErrors === null){
-vErrors = [err220];
-}
-else {
-vErrors.push(err220);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data106 = data.name;
-if(typeof data106 === "string"){
-if(func1(data106) < 1){
-const err221 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema64,data:data106};
-if(vErrors === null){
-vErrors = [err221];
-}
-else {
-vErrors.push(err221);
-}
-errors++;
-}
-}
-else {
-const err222 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data106};
-if(vErrors === null){
-vErrors = [err222];
-}
-else {
-vErrors.push(err222);
-}
-errors++;
-}
-}
-if(data.plan_id !== undefined){
-let data107 = data.plan_id;
-if(!(((typeof data107 == "number") && (!(data107 % 1) && !isNaN(data107))) && (isFinite(data107)))){
-const err223 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data107};
-if(vErrors === null){
-vErrors = [err223];
-}
-else {
-vErrors.push(err223);
-}
-errors++;
-}
-if((typeof data107 == "number") && (isFinite(data107))){
-if(data107 < 1 || isNaN(data107)){
-const err224 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data107};
-if(vErrors === null){
-vErrors = [err224];
-}
-else {
-vErrors.push(err224);
-}
-errors++;
-}
-}
-}
-if(data.leaving !== undefined){
-let data108 = data.leaving;
-if(Array.isArray(data108)){
-const len7 = data108.length;
-for(let i7=0; i7<len7; i7++){
-let data109 = data108[i7];
-if(typeof data109 !== "string"){
-const err225 = {instancePath:instancePath+"/leaving/" + i7,schemaPath:"#/allOf/9/then/properties/leaving/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[9].then.properties.leaving.items.type,parentSchema:schema32.allOf[9].then.properties.leaving.items,data:data109};
-if(vErrors === null){
-vErrors = [err225];
-}
-else {
-vErrors.push(err225);
-}
-errors++;
-}
-}
-}
-else {
-const err226 = {instancePath:instancePath+"/leaving",schemaPath:"#/allOf/9/then/properties/leaving/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[9].then.properties.leaving.type,parentSchema:schema32.allOf[9].then.properties.leaving,data:data108};
-if(vErrors === null){
-vErrors = [err226];
-}
-else {
-vErrors.push(err226);
-}
-errors++;
-}
-}
-}
-var _valid9 = _errs270 === errors;
-valid77 = _valid9;
-if(valid77){
-var props9 = true;
-}
-}
-if(!valid77){
-const err227 = {instancePath,schemaPath:"#/allOf/9/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[9].if,parentSchema:schema32.allOf[9],data};
-if(vErrors === null){
-vErrors = [err227];
-}
-else {
-vErrors.push(err227);
 }
 errors++;
 }
@@ -4592,9 +5265,360 @@ props0 = props0 || {};
 Object.assign(props0, props9);
 }
 }
+const _errs246 = errors;
+let valid73 = true;
+const _errs247 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err228 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.required,parentSchema:schema32,data};
+let missing9;
+if(((data.action === undefined) && (missing9 = "action")) || ((data.type === undefined) && (missing9 = "type"))){
+const err205 = {};
+if(vErrors === null){
+vErrors = [err205];
+}
+else {
+vErrors.push(err205);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs248 = errors;
+if("delete" !== data.action){
+const err206 = {};
+if(vErrors === null){
+vErrors = [err206];
+}
+else {
+vErrors.push(err206);
+}
+errors++;
+}
+var valid74 = _errs248 === errors;
+}
+else {
+var valid74 = true;
+}
+if(valid74){
+if(data.type !== undefined){
+const _errs249 = errors;
+if("mailbox" !== data.type){
+const err207 = {};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
+}
+errors++;
+}
+var valid74 = _errs249 === errors;
+}
+else {
+var valid74 = true;
+}
+}
+}
+}
+var _valid9 = _errs247 === errors;
+errors = _errs246;
+if(vErrors !== null){
+if(_errs246){
+vErrors.length = _errs246;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid9){
+const _errs250 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.client === undefined){
+const err208 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "client"},message:"must have required property '"+"client"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
+}
+errors++;
+}
+if(data.mailbox_id === undefined){
+const err209 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "mailbox_id"},message:"must have required property '"+"mailbox_id"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
+if(vErrors === null){
+vErrors = [err209];
+}
+else {
+vErrors.push(err209);
+}
+errors++;
+}
+if(data.destroys_data === undefined){
+const err210 = {instancePath,schemaPath:"#/allOf/9/then/required",keyword:"required",params:{missingProperty: "destroys_data"},message:"must have required property '"+"destroys_data"+"'",schema:schema32.allOf[9].then.required,parentSchema:schema32.allOf[9].then,data};
+if(vErrors === null){
+vErrors = [err210];
+}
+else {
+vErrors.push(err210);
+}
+errors++;
+}
+for(const key14 in data){
+if(!(func3.call(schema32.allOf[9].then.properties, key14))){
+const err211 = {instancePath,schemaPath:"#/allOf/9/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[9].then,data};
+if(vErrors === null){
+vErrors = [err211];
+}
+else {
+vErrors.push(err211);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data98 = data.id;
+if(typeof data98 !== "string"){
+const err212 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/9/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[9].then.properties.id.type,parentSchema:schema32.allOf[9].then.properties.id,data:data98};
+if(vErrors === null){
+vErrors = [err212];
+}
+else {
+vErrors.push(err212);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data99 = data.name;
+if(typeof data99 === "string"){
+if(!pattern26.test(data99)){
+const err213 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/pattern",keyword:"pattern",params:{pattern: "^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},message:"must match pattern \""+"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"+"\"",schema:"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$",parentSchema:schema64,data:data99};
+if(vErrors === null){
+vErrors = [err213];
+}
+else {
+vErrors.push(err213);
+}
+errors++;
+}
+}
+else {
+const err214 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/mailboxAddress/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.type,parentSchema:schema64,data:data99};
+if(vErrors === null){
+vErrors = [err214];
+}
+else {
+vErrors.push(err214);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data100 = data.client;
+if(typeof data100 === "string"){
+if(!pattern10.test(data100)){
+const err215 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9_-]*$"+"\"",schema:"^[a-z][a-z0-9_-]*$",parentSchema:schema33,data:data100};
+if(vErrors === null){
+vErrors = [err215];
+}
+else {
+vErrors.push(err215);
+}
+errors++;
+}
+}
+else {
+const err216 = {instancePath:instancePath+"/client",schemaPath:"#/$defs/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data100};
+if(vErrors === null){
+vErrors = [err216];
+}
+else {
+vErrors.push(err216);
+}
+errors++;
+}
+}
+if(data.mailbox_id !== undefined){
+let data101 = data.mailbox_id;
+if(!(((typeof data101 == "number") && (!(data101 % 1) && !isNaN(data101))) && (isFinite(data101)))){
+const err217 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data101};
+if(vErrors === null){
+vErrors = [err217];
+}
+else {
+vErrors.push(err217);
+}
+errors++;
+}
+if((typeof data101 == "number") && (isFinite(data101))){
+if(data101 < 1 || isNaN(data101)){
+const err218 = {instancePath:instancePath+"/mailbox_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data101};
+if(vErrors === null){
+vErrors = [err218];
+}
+else {
+vErrors.push(err218);
+}
+errors++;
+}
+}
+}
+if(data.destroys_data !== undefined){
+let data102 = data.destroys_data;
+if(true !== data102){
+const err219 = {instancePath:instancePath+"/destroys_data",schemaPath:"#/allOf/9/then/properties/destroys_data/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema32.allOf[9].then.properties.destroys_data,data:data102};
+if(vErrors === null){
+vErrors = [err219];
+}
+else {
+vErrors.push(err219);
+}
+errors++;
+}
+}
+}
+var _valid9 = _errs250 === errors;
+valid73 = _valid9;
+if(valid73){
+var props10 = true;
+}
+}
+if(!valid73){
+const err220 = {instancePath,schemaPath:"#/allOf/9/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[9].if,parentSchema:schema32.allOf[9],data};
+if(vErrors === null){
+vErrors = [err220];
+}
+else {
+vErrors.push(err220);
+}
+errors++;
+}
+if(props0 !== true && props10 !== undefined){
+if(props10 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props10);
+}
+}
+const _errs265 = errors;
+let valid79 = true;
+const _errs266 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing10;
+if(((data.action === undefined) && (missing10 = "action")) || ((data.type === undefined) && (missing10 = "type"))){
+const err221 = {};
+if(vErrors === null){
+vErrors = [err221];
+}
+else {
+vErrors.push(err221);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs267 = errors;
+if("create" !== data.action){
+const err222 = {};
+if(vErrors === null){
+vErrors = [err222];
+}
+else {
+vErrors.push(err222);
+}
+errors++;
+}
+var valid80 = _errs267 === errors;
+}
+else {
+var valid80 = true;
+}
+if(valid80){
+if(data.type !== undefined){
+const _errs268 = errors;
+if("hosting_plan" !== data.type){
+const err223 = {};
+if(vErrors === null){
+vErrors = [err223];
+}
+else {
+vErrors.push(err223);
+}
+errors++;
+}
+var valid80 = _errs268 === errors;
+}
+else {
+var valid80 = true;
+}
+}
+}
+}
+var _valid10 = _errs266 === errors;
+errors = _errs265;
+if(vErrors !== null){
+if(_errs265){
+vErrors.length = _errs265;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid10){
+const _errs269 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.objects === undefined){
+const err224 = {instancePath,schemaPath:"#/allOf/10/then/required",keyword:"required",params:{missingProperty: "objects"},message:"must have required property '"+"objects"+"'",schema:schema32.allOf[10].then.required,parentSchema:schema32.allOf[10].then,data};
+if(vErrors === null){
+vErrors = [err224];
+}
+else {
+vErrors.push(err224);
+}
+errors++;
+}
+for(const key15 in data){
+if(!((((((((key15 === "id") || (key15 === "action")) || (key15 === "type")) || (key15 === "reason")) || (key15 === "depends_on")) || (key15 === "request")) || (key15 === "name")) || (key15 === "objects"))){
+const err225 = {instancePath,schemaPath:"#/allOf/10/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[10].then,data};
+if(vErrors === null){
+vErrors = [err225];
+}
+else {
+vErrors.push(err225);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data105 = data.id;
+if(typeof data105 !== "string"){
+const err226 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/10/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[10].then.properties.id.type,parentSchema:schema32.allOf[10].then.properties.id,data:data105};
+if(vErrors === null){
+vErrors = [err226];
+}
+else {
+vErrors.push(err226);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data106 = data.name;
+if(typeof data106 === "string"){
+if(func1(data106) < 1){
+const err227 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema81,data:data106};
+if(vErrors === null){
+vErrors = [err227];
+}
+else {
+vErrors.push(err227);
+}
+errors++;
+}
+}
+else {
+const err228 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.type,parentSchema:schema81,data:data106};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -4603,8 +5627,13 @@ vErrors.push(err228);
 }
 errors++;
 }
-if(data.action === undefined){
-const err229 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema32.required,parentSchema:schema32,data};
+}
+if(data.objects !== undefined){
+let data107 = data.objects;
+if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
+for(const key16 in data107){
+if(!((((key16 === "resources") || (key16 === "permissions")) || (key16 === "php")) || (key16 === "php_fpm"))){
+const err229 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema82,data:data107};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -4613,8 +5642,14 @@ vErrors.push(err229);
 }
 errors++;
 }
-if(data.type === undefined){
-const err230 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema32.required,parentSchema:schema32,data};
+}
+if(data107.resources !== undefined){
+let data108 = data107.resources;
+if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
+for(const key17 in data108){
+let data109 = data108[key17];
+if((((!((typeof data109 == "number") && (isFinite(data109)))) && (typeof data109 !== "boolean")) && (typeof data109 !== "string")) && (data109 !== null)){
+const err230 = {instancePath:instancePath+"/objects/resources/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/resources/additionalProperties/type",keyword:"type",params:{type: schema82.properties.resources.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema82.properties.resources.additionalProperties.type,parentSchema:schema82.properties.resources.additionalProperties,data:data109};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -4623,8 +5658,10 @@ vErrors.push(err230);
 }
 errors++;
 }
-if(data.name === undefined){
-const err231 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.required,parentSchema:schema32,data};
+}
+}
+else {
+const err231 = {instancePath:instancePath+"/objects/resources",schemaPath:"#/$defs/planObjects/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.properties.resources.type,parentSchema:schema82.properties.resources,data:data108};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -4633,8 +5670,14 @@ vErrors.push(err231);
 }
 errors++;
 }
-if(data.reason === undefined){
-const err232 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema32.required,parentSchema:schema32,data};
+}
+if(data107.permissions !== undefined){
+let data110 = data107.permissions;
+if(data110 && typeof data110 == "object" && !Array.isArray(data110)){
+for(const key18 in data110){
+let data111 = data110[key18];
+if((((!((typeof data111 == "number") && (isFinite(data111)))) && (typeof data111 !== "boolean")) && (typeof data111 !== "string")) && (data111 !== null)){
+const err232 = {instancePath:instancePath+"/objects/permissions/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/permissions/additionalProperties/type",keyword:"type",params:{type: schema82.properties.permissions.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema82.properties.permissions.additionalProperties.type,parentSchema:schema82.properties.permissions.additionalProperties,data:data111};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -4643,8 +5686,10 @@ vErrors.push(err232);
 }
 errors++;
 }
-if(data.depends_on === undefined){
-const err233 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'",schema:schema32.required,parentSchema:schema32,data};
+}
+}
+else {
+const err233 = {instancePath:instancePath+"/objects/permissions",schemaPath:"#/$defs/planObjects/properties/permissions/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.properties.permissions.type,parentSchema:schema82.properties.permissions,data:data110};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -4653,13 +5698,730 @@ vErrors.push(err233);
 }
 errors++;
 }
-if(data.request === undefined){
-const err234 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request"},message:"must have required property '"+"request"+"'",schema:schema32.required,parentSchema:schema32,data};
+}
+if(data107.php !== undefined){
+let data112 = data107.php;
+if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
+for(const key19 in data112){
+let data113 = data112[key19];
+if((((!((typeof data113 == "number") && (isFinite(data113)))) && (typeof data113 !== "boolean")) && (typeof data113 !== "string")) && (data113 !== null)){
+const err234 = {instancePath:instancePath+"/objects/php/" + key19.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php/additionalProperties/type",keyword:"type",params:{type: schema82.properties.php.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema82.properties.php.additionalProperties.type,parentSchema:schema82.properties.php.additionalProperties,data:data113};
 if(vErrors === null){
 vErrors = [err234];
 }
 else {
 vErrors.push(err234);
+}
+errors++;
+}
+}
+}
+else {
+const err235 = {instancePath:instancePath+"/objects/php",schemaPath:"#/$defs/planObjects/properties/php/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.properties.php.type,parentSchema:schema82.properties.php,data:data112};
+if(vErrors === null){
+vErrors = [err235];
+}
+else {
+vErrors.push(err235);
+}
+errors++;
+}
+}
+if(data107.php_fpm !== undefined){
+let data114 = data107.php_fpm;
+if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
+for(const key20 in data114){
+let data115 = data114[key20];
+if((((!((typeof data115 == "number") && (isFinite(data115)))) && (typeof data115 !== "boolean")) && (typeof data115 !== "string")) && (data115 !== null)){
+const err236 = {instancePath:instancePath+"/objects/php_fpm/" + key20.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/planObjects/properties/php_fpm/additionalProperties/type",keyword:"type",params:{type: schema82.properties.php_fpm.additionalProperties.type},message:"must be number,boolean,string,null",schema:schema82.properties.php_fpm.additionalProperties.type,parentSchema:schema82.properties.php_fpm.additionalProperties,data:data115};
+if(vErrors === null){
+vErrors = [err236];
+}
+else {
+vErrors.push(err236);
+}
+errors++;
+}
+}
+}
+else {
+const err237 = {instancePath:instancePath+"/objects/php_fpm",schemaPath:"#/$defs/planObjects/properties/php_fpm/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.properties.php_fpm.type,parentSchema:schema82.properties.php_fpm,data:data114};
+if(vErrors === null){
+vErrors = [err237];
+}
+else {
+vErrors.push(err237);
+}
+errors++;
+}
+}
+}
+else {
+const err238 = {instancePath:instancePath+"/objects",schemaPath:"#/$defs/planObjects/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.type,parentSchema:schema82,data:data107};
+if(vErrors === null){
+vErrors = [err238];
+}
+else {
+vErrors.push(err238);
+}
+errors++;
+}
+}
+}
+var _valid10 = _errs269 === errors;
+valid79 = _valid10;
+if(valid79){
+var props11 = true;
+}
+}
+if(!valid79){
+const err239 = {instancePath,schemaPath:"#/allOf/10/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[10].if,parentSchema:schema32.allOf[10],data};
+if(vErrors === null){
+vErrors = [err239];
+}
+else {
+vErrors.push(err239);
+}
+errors++;
+}
+if(props0 !== true && props11 !== undefined){
+if(props11 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props11);
+}
+}
+const _errs301 = errors;
+let valid89 = true;
+const _errs302 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing11;
+if(((data.action === undefined) && (missing11 = "action")) || ((data.type === undefined) && (missing11 = "type"))){
+const err240 = {};
+if(vErrors === null){
+vErrors = [err240];
+}
+else {
+vErrors.push(err240);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs303 = errors;
+if("update" !== data.action){
+const err241 = {};
+if(vErrors === null){
+vErrors = [err241];
+}
+else {
+vErrors.push(err241);
+}
+errors++;
+}
+var valid90 = _errs303 === errors;
+}
+else {
+var valid90 = true;
+}
+if(valid90){
+if(data.type !== undefined){
+const _errs304 = errors;
+if("hosting_plan" !== data.type){
+const err242 = {};
+if(vErrors === null){
+vErrors = [err242];
+}
+else {
+vErrors.push(err242);
+}
+errors++;
+}
+var valid90 = _errs304 === errors;
+}
+else {
+var valid90 = true;
+}
+}
+}
+}
+var _valid11 = _errs302 === errors;
+errors = _errs301;
+if(vErrors !== null){
+if(_errs301){
+vErrors.length = _errs301;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid11){
+const _errs305 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.plan_id === undefined){
+const err243 = {instancePath,schemaPath:"#/allOf/11/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[11].then.required,parentSchema:schema32.allOf[11].then,data};
+if(vErrors === null){
+vErrors = [err243];
+}
+else {
+vErrors.push(err243);
+}
+errors++;
+}
+if(data.fields === undefined){
+const err244 = {instancePath,schemaPath:"#/allOf/11/then/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'",schema:schema32.allOf[11].then.required,parentSchema:schema32.allOf[11].then,data};
+if(vErrors === null){
+vErrors = [err244];
+}
+else {
+vErrors.push(err244);
+}
+errors++;
+}
+if(data.clients === undefined){
+const err245 = {instancePath,schemaPath:"#/allOf/11/then/required",keyword:"required",params:{missingProperty: "clients"},message:"must have required property '"+"clients"+"'",schema:schema32.allOf[11].then.required,parentSchema:schema32.allOf[11].then,data};
+if(vErrors === null){
+vErrors = [err245];
+}
+else {
+vErrors.push(err245);
+}
+errors++;
+}
+for(const key21 in data){
+if(!(func3.call(schema32.allOf[11].then.properties, key21))){
+const err246 = {instancePath,schemaPath:"#/allOf/11/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[11].then,data};
+if(vErrors === null){
+vErrors = [err246];
+}
+else {
+vErrors.push(err246);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data118 = data.id;
+if(typeof data118 !== "string"){
+const err247 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/11/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[11].then.properties.id.type,parentSchema:schema32.allOf[11].then.properties.id,data:data118};
+if(vErrors === null){
+vErrors = [err247];
+}
+else {
+vErrors.push(err247);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data119 = data.name;
+if(typeof data119 === "string"){
+if(func1(data119) < 1){
+const err248 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema81,data:data119};
+if(vErrors === null){
+vErrors = [err248];
+}
+else {
+vErrors.push(err248);
+}
+errors++;
+}
+}
+else {
+const err249 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.type,parentSchema:schema81,data:data119};
+if(vErrors === null){
+vErrors = [err249];
+}
+else {
+vErrors.push(err249);
+}
+errors++;
+}
+}
+if(data.plan_id !== undefined){
+let data120 = data.plan_id;
+if(!(((typeof data120 == "number") && (!(data120 % 1) && !isNaN(data120))) && (isFinite(data120)))){
+const err250 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data120};
+if(vErrors === null){
+vErrors = [err250];
+}
+else {
+vErrors.push(err250);
+}
+errors++;
+}
+if((typeof data120 == "number") && (isFinite(data120))){
+if(data120 < 1 || isNaN(data120)){
+const err251 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data120};
+if(vErrors === null){
+vErrors = [err251];
+}
+else {
+vErrors.push(err251);
+}
+errors++;
+}
+}
+}
+if(data.fields !== undefined){
+let data121 = data.fields;
+if(Array.isArray(data121)){
+if(data121.length < 1){
+const err252 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/11/then/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema32.allOf[11].then.properties.fields,data:data121};
+if(vErrors === null){
+vErrors = [err252];
+}
+else {
+vErrors.push(err252);
+}
+errors++;
+}
+const len7 = data121.length;
+for(let i7=0; i7<len7; i7++){
+let data122 = data121[i7];
+if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
+if(data122.field === undefined){
+const err253 = {instancePath:instancePath+"/fields/" + i7,schemaPath:"#/allOf/11/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "field"},message:"must have required property '"+"field"+"'",schema:schema32.allOf[11].then.properties.fields.items.required,parentSchema:schema32.allOf[11].then.properties.fields.items,data:data122};
+if(vErrors === null){
+vErrors = [err253];
+}
+else {
+vErrors.push(err253);
+}
+errors++;
+}
+if(data122.before === undefined){
+const err254 = {instancePath:instancePath+"/fields/" + i7,schemaPath:"#/allOf/11/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "before"},message:"must have required property '"+"before"+"'",schema:schema32.allOf[11].then.properties.fields.items.required,parentSchema:schema32.allOf[11].then.properties.fields.items,data:data122};
+if(vErrors === null){
+vErrors = [err254];
+}
+else {
+vErrors.push(err254);
+}
+errors++;
+}
+if(data122.after === undefined){
+const err255 = {instancePath:instancePath+"/fields/" + i7,schemaPath:"#/allOf/11/then/properties/fields/items/required",keyword:"required",params:{missingProperty: "after"},message:"must have required property '"+"after"+"'",schema:schema32.allOf[11].then.properties.fields.items.required,parentSchema:schema32.allOf[11].then.properties.fields.items,data:data122};
+if(vErrors === null){
+vErrors = [err255];
+}
+else {
+vErrors.push(err255);
+}
+errors++;
+}
+for(const key22 in data122){
+if(!(((key22 === "field") || (key22 === "before")) || (key22 === "after"))){
+const err256 = {instancePath:instancePath+"/fields/" + i7,schemaPath:"#/allOf/11/then/properties/fields/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[11].then.properties.fields.items,data:data122};
+if(vErrors === null){
+vErrors = [err256];
+}
+else {
+vErrors.push(err256);
+}
+errors++;
+}
+}
+if(data122.field !== undefined){
+let data123 = data122.field;
+if(typeof data123 === "string"){
+if(!pattern39.test(data123)){
+const err257 = {instancePath:instancePath+"/fields/" + i7+"/field",schemaPath:"#/allOf/11/then/properties/fields/items/properties/field/pattern",keyword:"pattern",params:{pattern: "^(resources|permissions|php|php_fpm)\\.."},message:"must match pattern \""+"^(resources|permissions|php|php_fpm)\\.."+"\"",schema:"^(resources|permissions|php|php_fpm)\\..",parentSchema:schema32.allOf[11].then.properties.fields.items.properties.field,data:data123};
+if(vErrors === null){
+vErrors = [err257];
+}
+else {
+vErrors.push(err257);
+}
+errors++;
+}
+}
+else {
+const err258 = {instancePath:instancePath+"/fields/" + i7+"/field",schemaPath:"#/allOf/11/then/properties/fields/items/properties/field/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[11].then.properties.fields.items.properties.field.type,parentSchema:schema32.allOf[11].then.properties.fields.items.properties.field,data:data123};
+if(vErrors === null){
+vErrors = [err258];
+}
+else {
+vErrors.push(err258);
+}
+errors++;
+}
+}
+if(data122.after !== undefined){
+let data124 = data122.after;
+if((((!((typeof data124 == "number") && (isFinite(data124)))) && (typeof data124 !== "boolean")) && (typeof data124 !== "string")) && (data124 !== null)){
+const err259 = {instancePath:instancePath+"/fields/" + i7+"/after",schemaPath:"#/allOf/11/then/properties/fields/items/properties/after/type",keyword:"type",params:{type: schema32.allOf[11].then.properties.fields.items.properties.after.type},message:"must be number,boolean,string,null",schema:schema32.allOf[11].then.properties.fields.items.properties.after.type,parentSchema:schema32.allOf[11].then.properties.fields.items.properties.after,data:data124};
+if(vErrors === null){
+vErrors = [err259];
+}
+else {
+vErrors.push(err259);
+}
+errors++;
+}
+}
+}
+else {
+const err260 = {instancePath:instancePath+"/fields/" + i7,schemaPath:"#/allOf/11/then/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.allOf[11].then.properties.fields.items.type,parentSchema:schema32.allOf[11].then.properties.fields.items,data:data122};
+if(vErrors === null){
+vErrors = [err260];
+}
+else {
+vErrors.push(err260);
+}
+errors++;
+}
+}
+}
+else {
+const err261 = {instancePath:instancePath+"/fields",schemaPath:"#/allOf/11/then/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[11].then.properties.fields.type,parentSchema:schema32.allOf[11].then.properties.fields,data:data121};
+if(vErrors === null){
+vErrors = [err261];
+}
+else {
+vErrors.push(err261);
+}
+errors++;
+}
+}
+if(data.clients !== undefined){
+let data125 = data.clients;
+if((!(((typeof data125 == "number") && (!(data125 % 1) && !isNaN(data125))) && (isFinite(data125)))) && (data125 !== null)){
+const err262 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/11/then/properties/clients/type",keyword:"type",params:{type: schema32.allOf[11].then.properties.clients.type},message:"must be integer,null",schema:schema32.allOf[11].then.properties.clients.type,parentSchema:schema32.allOf[11].then.properties.clients,data:data125};
+if(vErrors === null){
+vErrors = [err262];
+}
+else {
+vErrors.push(err262);
+}
+errors++;
+}
+if((typeof data125 == "number") && (isFinite(data125))){
+if(data125 < 0 || isNaN(data125)){
+const err263 = {instancePath:instancePath+"/clients",schemaPath:"#/allOf/11/then/properties/clients/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.allOf[11].then.properties.clients,data:data125};
+if(vErrors === null){
+vErrors = [err263];
+}
+else {
+vErrors.push(err263);
+}
+errors++;
+}
+}
+}
+}
+var _valid11 = _errs305 === errors;
+valid89 = _valid11;
+if(valid89){
+var props12 = true;
+}
+}
+if(!valid89){
+const err264 = {instancePath,schemaPath:"#/allOf/11/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[11].if,parentSchema:schema32.allOf[11],data};
+if(vErrors === null){
+vErrors = [err264];
+}
+else {
+vErrors.push(err264);
+}
+errors++;
+}
+if(props0 !== true && props12 !== undefined){
+if(props12 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props12);
+}
+}
+const _errs327 = errors;
+let valid97 = true;
+const _errs328 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing12;
+if(((data.action === undefined) && (missing12 = "action")) || ((data.type === undefined) && (missing12 = "type"))){
+const err265 = {};
+if(vErrors === null){
+vErrors = [err265];
+}
+else {
+vErrors.push(err265);
+}
+errors++;
+}
+else {
+if(data.action !== undefined){
+const _errs329 = errors;
+if("delete" !== data.action){
+const err266 = {};
+if(vErrors === null){
+vErrors = [err266];
+}
+else {
+vErrors.push(err266);
+}
+errors++;
+}
+var valid98 = _errs329 === errors;
+}
+else {
+var valid98 = true;
+}
+if(valid98){
+if(data.type !== undefined){
+const _errs330 = errors;
+if("hosting_plan" !== data.type){
+const err267 = {};
+if(vErrors === null){
+vErrors = [err267];
+}
+else {
+vErrors.push(err267);
+}
+errors++;
+}
+var valid98 = _errs330 === errors;
+}
+else {
+var valid98 = true;
+}
+}
+}
+}
+var _valid12 = _errs328 === errors;
+errors = _errs327;
+if(vErrors !== null){
+if(_errs327){
+vErrors.length = _errs327;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid12){
+const _errs331 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.plan_id === undefined){
+const err268 = {instancePath,schemaPath:"#/allOf/12/then/required",keyword:"required",params:{missingProperty: "plan_id"},message:"must have required property '"+"plan_id"+"'",schema:schema32.allOf[12].then.required,parentSchema:schema32.allOf[12].then,data};
+if(vErrors === null){
+vErrors = [err268];
+}
+else {
+vErrors.push(err268);
+}
+errors++;
+}
+if(data.leaving === undefined){
+const err269 = {instancePath,schemaPath:"#/allOf/12/then/required",keyword:"required",params:{missingProperty: "leaving"},message:"must have required property '"+"leaving"+"'",schema:schema32.allOf[12].then.required,parentSchema:schema32.allOf[12].then,data};
+if(vErrors === null){
+vErrors = [err269];
+}
+else {
+vErrors.push(err269);
+}
+errors++;
+}
+for(const key23 in data){
+if(!(func3.call(schema32.allOf[12].then.properties, key23))){
+const err270 = {instancePath,schemaPath:"#/allOf/12/then/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties",schema:false,parentSchema:schema32.allOf[12].then,data};
+if(vErrors === null){
+vErrors = [err270];
+}
+else {
+vErrors.push(err270);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data128 = data.id;
+if(typeof data128 !== "string"){
+const err271 = {instancePath:instancePath+"/id",schemaPath:"#/allOf/12/then/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[12].then.properties.id.type,parentSchema:schema32.allOf[12].then.properties.id,data:data128};
+if(vErrors === null){
+vErrors = [err271];
+}
+else {
+vErrors.push(err271);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data129 = data.name;
+if(typeof data129 === "string"){
+if(func1(data129) < 1){
+const err272 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema81,data:data129};
+if(vErrors === null){
+vErrors = [err272];
+}
+else {
+vErrors.push(err272);
+}
+errors++;
+}
+}
+else {
+const err273 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/planName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.type,parentSchema:schema81,data:data129};
+if(vErrors === null){
+vErrors = [err273];
+}
+else {
+vErrors.push(err273);
+}
+errors++;
+}
+}
+if(data.plan_id !== undefined){
+let data130 = data.plan_id;
+if(!(((typeof data130 == "number") && (!(data130 % 1) && !isNaN(data130))) && (isFinite(data130)))){
+const err274 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.type,parentSchema:schema35,data:data130};
+if(vErrors === null){
+vErrors = [err274];
+}
+else {
+vErrors.push(err274);
+}
+errors++;
+}
+if((typeof data130 == "number") && (isFinite(data130))){
+if(data130 < 1 || isNaN(data130)){
+const err275 = {instancePath:instancePath+"/plan_id",schemaPath:"#/$defs/id/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema35,data:data130};
+if(vErrors === null){
+vErrors = [err275];
+}
+else {
+vErrors.push(err275);
+}
+errors++;
+}
+}
+}
+if(data.leaving !== undefined){
+let data131 = data.leaving;
+if(Array.isArray(data131)){
+const len8 = data131.length;
+for(let i8=0; i8<len8; i8++){
+let data132 = data131[i8];
+if(typeof data132 !== "string"){
+const err276 = {instancePath:instancePath+"/leaving/" + i8,schemaPath:"#/allOf/12/then/properties/leaving/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.allOf[12].then.properties.leaving.items.type,parentSchema:schema32.allOf[12].then.properties.leaving.items,data:data132};
+if(vErrors === null){
+vErrors = [err276];
+}
+else {
+vErrors.push(err276);
+}
+errors++;
+}
+}
+}
+else {
+const err277 = {instancePath:instancePath+"/leaving",schemaPath:"#/allOf/12/then/properties/leaving/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.allOf[12].then.properties.leaving.type,parentSchema:schema32.allOf[12].then.properties.leaving,data:data131};
+if(vErrors === null){
+vErrors = [err277];
+}
+else {
+vErrors.push(err277);
+}
+errors++;
+}
+}
+}
+var _valid12 = _errs331 === errors;
+valid97 = _valid12;
+if(valid97){
+var props13 = true;
+}
+}
+if(!valid97){
+const err278 = {instancePath,schemaPath:"#/allOf/12/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema32.allOf[12].if,parentSchema:schema32.allOf[12],data};
+if(vErrors === null){
+vErrors = [err278];
+}
+else {
+vErrors.push(err278);
+}
+errors++;
+}
+if(props0 !== true && props13 !== undefined){
+if(props13 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props13);
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err279 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err279];
+}
+else {
+vErrors.push(err279);
+}
+errors++;
+}
+if(data.action === undefined){
+const err280 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err280];
+}
+else {
+vErrors.push(err280);
+}
+errors++;
+}
+if(data.type === undefined){
+const err281 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err281];
+}
+else {
+vErrors.push(err281);
+}
+errors++;
+}
+if(data.name === undefined){
+const err282 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err282];
+}
+else {
+vErrors.push(err282);
+}
+errors++;
+}
+if(data.reason === undefined){
+const err283 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err283];
+}
+else {
+vErrors.push(err283);
+}
+errors++;
+}
+if(data.depends_on === undefined){
+const err284 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "depends_on"},message:"must have required property '"+"depends_on"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err284];
+}
+else {
+vErrors.push(err284);
+}
+errors++;
+}
+if(data.request === undefined){
+const err285 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "request"},message:"must have required property '"+"request"+"'",schema:schema32.required,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err285];
+}
+else {
+vErrors.push(err285);
 }
 errors++;
 }
@@ -4672,189 +6434,189 @@ props0.depends_on = true;
 props0.request = true;
 }
 if(data.action !== undefined){
-let data110 = data.action;
-if(!(((data110 === "create") || (data110 === "update")) || (data110 === "delete"))){
-const err235 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema32.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.action.enum,parentSchema:schema32.properties.action,data:data110};
+let data133 = data.action;
+if(!(((data133 === "create") || (data133 === "update")) || (data133 === "delete"))){
+const err286 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema32.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.action.enum,parentSchema:schema32.properties.action,data:data133};
 if(vErrors === null){
-vErrors = [err235];
+vErrors = [err286];
 }
 else {
-vErrors.push(err235);
+vErrors.push(err286);
 }
 errors++;
 }
 }
 if(data.type !== undefined){
-let data111 = data.type;
-if(!((((data111 === "client") || (data111 === "domain")) || (data111 === "dns_zone")) || (data111 === "hosting_plan"))){
-const err236 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema32.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.type.enum,parentSchema:schema32.properties.type,data:data111};
+let data134 = data.type;
+if(!(((((data134 === "client") || (data134 === "domain")) || (data134 === "dns_zone")) || (data134 === "mailbox")) || (data134 === "hosting_plan"))){
+const err287 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema32.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.type.enum,parentSchema:schema32.properties.type,data:data134};
 if(vErrors === null){
-vErrors = [err236];
+vErrors = [err287];
 }
 else {
-vErrors.push(err236);
+vErrors.push(err287);
 }
 errors++;
 }
 }
 if(data.reason !== undefined){
-let data112 = data.reason;
-if(typeof data112 !== "string"){
-const err237 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.reason.type,parentSchema:schema32.properties.reason,data:data112};
+let data135 = data.reason;
+if(typeof data135 !== "string"){
+const err288 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.reason.type,parentSchema:schema32.properties.reason,data:data135};
 if(vErrors === null){
-vErrors = [err237];
+vErrors = [err288];
 }
 else {
-vErrors.push(err237);
+vErrors.push(err288);
 }
 errors++;
 }
 }
 if(data.depends_on !== undefined){
-let data113 = data.depends_on;
-if(Array.isArray(data113)){
-const len8 = data113.length;
-for(let i8=0; i8<len8; i8++){
-let data114 = data113[i8];
-if(typeof data114 === "string"){
-if(!pattern27.test(data114)){
-const err238 = {instancePath:instancePath+"/depends_on/" + i8,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain|dns_zone|hosting_plan):."},message:"must match pattern \""+"^(client|domain|dns_zone|hosting_plan):."+"\"",schema:"^(client|domain|dns_zone|hosting_plan):.",parentSchema:schema70,data:data114};
+let data136 = data.depends_on;
+if(Array.isArray(data136)){
+const len9 = data136.length;
+for(let i9=0; i9<len9; i9++){
+let data137 = data136[i9];
+if(typeof data137 === "string"){
+if(!pattern40.test(data137)){
+const err289 = {instancePath:instancePath+"/depends_on/" + i9,schemaPath:"#/$defs/changeId/pattern",keyword:"pattern",params:{pattern: "^(client|domain|dns_zone|mailbox|hosting_plan):."},message:"must match pattern \""+"^(client|domain|dns_zone|mailbox|hosting_plan):."+"\"",schema:"^(client|domain|dns_zone|mailbox|hosting_plan):.",parentSchema:schema87,data:data137};
 if(vErrors === null){
-vErrors = [err238];
+vErrors = [err289];
 }
 else {
-vErrors.push(err238);
+vErrors.push(err289);
 }
 errors++;
 }
 }
 else {
-const err239 = {instancePath:instancePath+"/depends_on/" + i8,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.type,parentSchema:schema70,data:data114};
+const err290 = {instancePath:instancePath+"/depends_on/" + i9,schemaPath:"#/$defs/changeId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema87.type,parentSchema:schema87,data:data137};
 if(vErrors === null){
-vErrors = [err239];
+vErrors = [err290];
 }
 else {
-vErrors.push(err239);
+vErrors.push(err290);
 }
 errors++;
 }
 }
 }
 else {
-const err240 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.depends_on.type,parentSchema:schema32.properties.depends_on,data:data113};
+const err291 = {instancePath:instancePath+"/depends_on",schemaPath:"#/properties/depends_on/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.depends_on.type,parentSchema:schema32.properties.depends_on,data:data136};
 if(vErrors === null){
-vErrors = [err240];
+vErrors = [err291];
 }
 else {
-vErrors.push(err240);
+vErrors.push(err291);
 }
 errors++;
 }
 }
 if(data.request !== undefined){
-let data115 = data.request;
-if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
-if(data115.method === undefined){
-const err241 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data115};
+let data138 = data.request;
+if(data138 && typeof data138 == "object" && !Array.isArray(data138)){
+if(data138.method === undefined){
+const err292 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data138};
 if(vErrors === null){
-vErrors = [err241];
+vErrors = [err292];
 }
 else {
-vErrors.push(err241);
+vErrors.push(err292);
 }
 errors++;
 }
-if(data115.path === undefined){
-const err242 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data115};
+if(data138.path === undefined){
+const err293 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data138};
 if(vErrors === null){
-vErrors = [err242];
+vErrors = [err293];
 }
 else {
-vErrors.push(err242);
+vErrors.push(err293);
 }
 errors++;
 }
-if(data115.body === undefined){
-const err243 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data115};
+if(data138.body === undefined){
+const err294 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'",schema:schema32.properties.request.required,parentSchema:schema32.properties.request,data:data138};
 if(vErrors === null){
-vErrors = [err243];
+vErrors = [err294];
 }
 else {
-vErrors.push(err243);
+vErrors.push(err294);
 }
 errors++;
 }
-for(const key21 in data115){
-if(!(((key21 === "method") || (key21 === "path")) || (key21 === "body"))){
-const err244 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.request,data:data115};
+for(const key24 in data138){
+if(!(((key24 === "method") || (key24 === "path")) || (key24 === "body"))){
+const err295 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.request,data:data138};
 if(vErrors === null){
-vErrors = [err244];
+vErrors = [err295];
 }
 else {
-vErrors.push(err244);
-}
-errors++;
-}
-}
-if(data115.method !== undefined){
-let data116 = data115.method;
-if(!(((data116 === "POST") || (data116 === "PUT")) || (data116 === "DELETE"))){
-const err245 = {instancePath:instancePath+"/request/method",schemaPath:"#/properties/request/properties/method/enum",keyword:"enum",params:{allowedValues: schema32.properties.request.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.request.properties.method.enum,parentSchema:schema32.properties.request.properties.method,data:data116};
-if(vErrors === null){
-vErrors = [err245];
-}
-else {
-vErrors.push(err245);
+vErrors.push(err295);
 }
 errors++;
 }
 }
-if(data115.path !== undefined){
-let data117 = data115.path;
-if(typeof data117 !== "string"){
-const err246 = {instancePath:instancePath+"/request/path",schemaPath:"#/properties/request/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.request.properties.path.type,parentSchema:schema32.properties.request.properties.path,data:data117};
+if(data138.method !== undefined){
+let data139 = data138.method;
+if(!(((data139 === "POST") || (data139 === "PUT")) || (data139 === "DELETE"))){
+const err296 = {instancePath:instancePath+"/request/method",schemaPath:"#/properties/request/properties/method/enum",keyword:"enum",params:{allowedValues: schema32.properties.request.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema32.properties.request.properties.method.enum,parentSchema:schema32.properties.request.properties.method,data:data139};
 if(vErrors === null){
-vErrors = [err246];
+vErrors = [err296];
 }
 else {
-vErrors.push(err246);
+vErrors.push(err296);
 }
 errors++;
 }
 }
-if(data115.body !== undefined){
-let data118 = data115.body;
-if((!(data118 && typeof data118 == "object" && !Array.isArray(data118))) && (data118 !== null)){
-const err247 = {instancePath:instancePath+"/request/body",schemaPath:"#/properties/request/properties/body/type",keyword:"type",params:{type: schema32.properties.request.properties.body.type},message:"must be object,null",schema:schema32.properties.request.properties.body.type,parentSchema:schema32.properties.request.properties.body,data:data118};
+if(data138.path !== undefined){
+let data140 = data138.path;
+if(typeof data140 !== "string"){
+const err297 = {instancePath:instancePath+"/request/path",schemaPath:"#/properties/request/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.request.properties.path.type,parentSchema:schema32.properties.request.properties.path,data:data140};
 if(vErrors === null){
-vErrors = [err247];
+vErrors = [err297];
 }
 else {
-vErrors.push(err247);
+vErrors.push(err297);
 }
 errors++;
 }
 }
-}
-else {
-const err248 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.request.type,parentSchema:schema32.properties.request,data:data115};
+if(data138.body !== undefined){
+let data141 = data138.body;
+if((!(data141 && typeof data141 == "object" && !Array.isArray(data141))) && (data141 !== null)){
+const err298 = {instancePath:instancePath+"/request/body",schemaPath:"#/properties/request/properties/body/type",keyword:"type",params:{type: schema32.properties.request.properties.body.type},message:"must be object,null",schema:schema32.properties.request.properties.body.type,parentSchema:schema32.properties.request.properties.body,data:data141};
 if(vErrors === null){
-vErrors = [err248];
+vErrors = [err298];
 }
 else {
-vErrors.push(err248);
+vErrors.push(err298);
 }
 errors++;
 }
 }
 }
 else {
-const err249 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+const err299 = {instancePath:instancePath+"/request",schemaPath:"#/properties/request/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.request.type,parentSchema:schema32.properties.request,data:data138};
 if(vErrors === null){
-vErrors = [err249];
+vErrors = [err299];
 }
 else {
-vErrors.push(err249);
+vErrors.push(err299);
+}
+errors++;
+}
+}
+}
+else {
+const err300 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err300];
+}
+else {
+vErrors.push(err300);
 }
 errors++;
 }
@@ -6658,4 +8420,4 @@ return errors === 0;
 }
 validate20.evaluated = {"props":{"format_version":true,"panel_url":true,"manifest":true,"manifest_sha256":true,"manifest_parts":true,"scope":true,"fingerprint":true,"plan_sha256":true,"changes":true,"conflicts":true,"unknowns":true,"unmanaged":true,"notes":true,"warnings":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
 /** The schema the validator was compiled from (for the reader's messages). */
-export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"client_names":{"type":"array","items":{"type":"string"}},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\" or \"hosting_plan\"","enum":["client","domain","dns_zone","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]}}};
+export const schema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://raw.githubusercontent.com/panel-provision/panel-provision/main/schemas/plan.schema.json","title":"panel-provision plan","description":"What `provision plan` found: the changes apply would send, in order, and what it will not change. `--format json` prints it and `--out FILE` saves it (the same document); `provision apply FILE` applies exactly a saved one, after checking it against the panel. It never holds the API key or a password. Fields a newer minor version adds are allowed beside these.","type":"object","required":["format_version","panel_url","manifest","manifest_sha256","fingerprint","plan_sha256","changes","conflicts","unknowns","unmanaged","notes","summary"],"properties":{"format_version":{"title":"a \"major.minor\" version","description":"The document's format. A reader accepts any minor of its own major (newer minors only add fields) and refuses a newer major. 2.0: updates and deletes; `unknowns` replaces 1.x's `drift` (a client on another plan is now an update). 2.1: a domain's settings (a create's `settings`, a domain's update, a domain's unknowns). 2.2: a domain's DNS zone (`type: \"dns_zone\"`, an update), conflicts with `dns`; hosting plans (`type: \"hosting_plan\"`: create, update, delete). 2.3: `manifest_parts` (a manifest directory) and `scope` (a plan made with --clients). 2.4: a client create's `send_login_credentials`, a subdomain create's `parent_domain`, and a conflict of a zone as apply would leave it (`dns: \"records\"`, `rule`).","type":"string","pattern":"^[0-9]+\\.[0-9]+$"},"panel_url":{"title":"the panel's API base URL","description":"The panel the plan was made against (…/api/v2); apply refuses to send it to another.","type":"string","pattern":"."},"manifest":{"title":"the manifest's path","description":"The manifest's path as the user gave it (`-` for standard input), for people; apply never opens it.","type":"string"},"manifest_sha256":{"title":"a sha256 in hex","description":"sha256 of the manifest file's bytes, in lowercase hex; for a manifest directory, of its parts' digests: one line `<sha256>  <name>` per part (its name in the directory), in name order, as sha256sum prints them inside it: the same however the directory's path was typed.","type":"string","pattern":"^[0-9a-f]{64}$"},"manifest_parts":{"title":"the parts of a manifest directory","description":"Present when the manifest is a directory: each part (its path as the plan named it) with the sha256 of its bytes, in the order they were read.","type":"array","minItems":1,"items":{"type":"object","additionalProperties":false,"required":["file","sha256"],"properties":{"file":{"title":"a part's path","type":"string","minLength":1},"sha256":{"title":"a sha256 in hex","type":"string","pattern":"^[0-9a-f]{64}$"}}}},"scope":{"title":"the scope of a scoped plan","description":"Present when the plan was made with --clients: only clients whose username matches one of these glob patterns (`*` any run of characters, `?` one), their domains and zones were planned; prune acted within them; hosting plans were left alone.","type":"object","additionalProperties":false,"required":["clients"],"properties":{"clients":{"type":"array","minItems":1,"items":{"title":"a username pattern","type":"string","minLength":1}}}},"fingerprint":{"title":"a \"sha256:<hex>\" fingerprint","description":"sha256 over exactly the panel facts the plan depends on: for each create, that the client or domain is still absent (and the owner it is added to, and the hosting plan it names); for each update, that the client or domain is still there with the values the plan shows as `before` (and, for a domain, each nested object it sends whole is as it was, keys no manifest manages included); for each delete, that the record is still there, under the same id and owner, and (for a client) with as many domains as the plan says go with it. Apply re-reads the panel and refuses a plan whose facts changed (exit 3): it would no longer do what was reviewed.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"plan_sha256":{"title":"a \"sha256:<hex>\" digest","description":"sha256 over the whole document except this field (object keys sorted), so a file edited after it was made is refused. It catches edits, not forgery: anyone can recompute it.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"changes":{"title":"the changes","description":"What apply sends, each change after the ones it depends on.","type":"array","items":{"$ref":"#/$defs/change"}},"conflicts":{"title":"the conflicts","description":"What apply cannot do as the manifest says: manifest domains that another client owns on the panel, and domains to delete whose subdomains stay (`subdomains`). Plan and apply fail while there is one. A hosting plan's conflict names the plan (`hosting_plan`).","type":"array","items":{"oneOf":[{"type":"object","additionalProperties":false,"required":["domain","client","owner"],"properties":{"domain":{"type":"string","description":"The domain (ASCII form)."},"client":{"type":"string","description":"The client the manifest gives it to."},"owner":{"type":"string","description":"Its owner on the panel: a username, or `#<id>` when the owner is not a client (an administrator)."},"subdomains":{"type":"array","items":{"type":"string"},"description":"The domain's subdomains on the panel that no change deletes: they block its delete."},"dns":{"enum":["subdomain","disabled"],"description":"The domain's `dns` cannot be managed: it is a subdomain on the panel (its records live in its parent's zone), or the panel serves no DNS for it (is_dns_disabled)."}}},{"type":"object","additionalProperties":false,"required":["domain","client","owner","dns","rule","record"],"description":"A domain's zone the manifest would leave broken (checked as it would be after apply): a CNAME at the apex (`cname_at_apex`), a CNAME beside other records at its host (`cname_beside`), two SPF records at one host (`two_spf`), an MX or NS whose target is a CNAME of the zone (`target_is_cname`). `record` is the manifest's; `other` the record it meets, the manifest's when it has `index`, else the panel's.","properties":{"domain":{"type":"string"},"client":{"type":"string"},"owner":{"type":"string"},"dns":{"const":"records"},"rule":{"enum":["cname_at_apex","cname_beside","two_spf","target_is_cname"]},"record":{"type":"object","additionalProperties":false,"required":["host","type","value","index"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}},"other":{"type":"object","additionalProperties":false,"required":["host","type","value"],"properties":{"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"index":{"type":"integer","minimum":0,"description":"Its place in the domain's `dns.records` (from 0)."}}}}},{"type":"object","additionalProperties":false,"required":["hosting_plan"],"description":"A hosting plan that cannot be changed as the manifest says: clients are on it (`clients`), the client list does not say who is (`use_unknown`), or the panel's record lacks managed keys (`lacking`).","properties":{"hosting_plan":{"type":"string"},"clients":{"type":"array","items":{"type":"string"}},"use_unknown":{"const":true},"lacking":{"type":"array","items":{"type":"string"}}}}]}},"unknowns":{"title":"the unknowns","description":"Managed fields the panel shows nowhere: a client's (not in GET /clients, not in GET /clients/{id}), or a domain's setting its record in GET /domains lacks (`domain` set): neither compared nor sent.","type":"array","items":{"type":"object","additionalProperties":false,"required":["client","field"],"properties":{"client":{"type":"string"},"domain":{"$ref":"#/$defs/domain"},"field":{"enum":["plan","email","suspended","language","php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"keys":{"description":"A domain's setting: the panel's keys that do not read (`security.hsts_preload`; the object's name when the record lacks it).","type":"array","items":{"type":"string"}}},"if":{"required":["domain"],"properties":{"domain":true}},"then":{"properties":{"field":{"$ref":"#/$defs/setting"}}},"else":{"properties":{"field":{"enum":["plan","email","suspended","language"]}}}}},"unmanaged":{"title":"what the panel has and the manifest does not list","description":"Counts; the names only when the plan was made with --show-unmanaged (they may be other customers'). The panel's system domains are never counted.","type":"object","additionalProperties":false,"required":["clients","domains"],"properties":{"clients":{"type":"integer","minimum":0},"client_names":{"type":"array","items":{"type":"string"}},"domains":{"type":["integer","null"],"minimum":0,"description":"null when the panel cannot list domains."},"domain_names":{"type":["array","null"],"items":{"type":"string"}},"hosting_plans":{"type":"integer","minimum":0,"description":"The panel's hosting plans the manifest does not list and no change deletes (prune passes over those clients are on); only when the manifest defines plans."},"hosting_plan_names":{"type":"array","items":{"type":"string"}}}},"notes":{"title":"notes","description":"Sentences about how the panel was read (a fallback, a partial list), for people.","type":"array","items":{"type":"string"}},"warnings":{"title":"warnings","description":"Warnings found beside the plan (a mass create or delete, what looks like a rename), for people.","type":"array","items":{"type":"string"}},"summary":{"title":"the summary","description":"How many changes of each action (`create`, `update`, `delete`: a client's delete is one, whatever goes with it), and how many conflicts and unknowns.","type":"object","additionalProperties":{"type":"integer","minimum":0}}},"$defs":{"username":{"title":"a valid username","type":"string","pattern":"^[a-z][a-z0-9_-]*$"},"domain":{"title":"a lowercase ASCII domain name","type":"string","pattern":"^(?=.{1,253}$)[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"setting":{"title":"a domain setting's dotted name","enum":["php_version","https.lets_encrypt","https.force","https.hsts","redirect"]},"hsts":{"title":"HSTS on","description":"What a manifest may give (a create's `settings`, an update's `after`): max_age 0 or more.","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"title":"0 or more","type":"integer","minimum":0},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"hstsRead":{"title":"HSTS on, as the panel holds it","description":"Any max_age the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["max_age","include_subdomains","preload"],"properties":{"max_age":{"type":"integer"},"include_subdomains":{"type":"boolean"},"preload":{"type":"boolean"}}},"redirect":{"title":"forwarding to a URL","description":"What a manifest may give (a create's `settings`, an update's `after`): status 301 or 302; `to` an absolute http(s) URL (checked when the plan is read).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"title":"301 or 302","enum":[301,302]}}},"redirectRead":{"title":"forwarding to a URL, as the panel holds it","description":"Any URL and forwarding type the panel holds (an update's `before`).","type":"object","additionalProperties":false,"required":["to","status"],"properties":{"to":{"type":"string"},"status":{"type":"integer"}}},"settingValues":{"title":"settings by their dotted names","description":"In the manifest's terms: `php_version` a version or \"default\", `https.lets_encrypt` and `https.force` booleans, `https.hsts` and `redirect` false (off) or an object.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"php_version":{"$ref":"#/$defs/phpVersion"},"https.lets_encrypt":{"type":"boolean"},"https.force":{"type":"boolean"},"https.hsts":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]},"redirect":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}},"settingChange":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A setting that differs, in the manifest's terms (see settingValues). `before` is the panel's value, whatever it holds (`true` for HSTS or forwarding on whose details do not read); `after` one a manifest may give.","properties":{"field":{"$ref":"#/$defs/setting"},"before":true,"after":true},"allOf":[{"if":{"properties":{"field":{"const":"php_version"}}},"then":{"properties":{"before":{"type":"string"},"after":{"$ref":"#/$defs/phpVersion"}}}},{"if":{"properties":{"field":{"enum":["https.lets_encrypt","https.force"]}}},"then":{"properties":{"before":{"type":"boolean"},"after":{"type":"boolean"}}}},{"if":{"properties":{"field":{"const":"https.hsts"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/hstsRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/hsts"}]}}}},{"if":{"properties":{"field":{"const":"redirect"}}},"then":{"properties":{"before":{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/redirectRead"}]},"after":{"oneOf":[{"const":false},{"$ref":"#/$defs/redirect"}]}}}}]},"phpVersion":{"title":"a PHP version","description":"MAJOR.MINOR, or \"default\": the panel's default.","type":"string","pattern":"^([0-9]{1,3}\\.[0-9]{1,3}|default)$"},"recordOp":{"type":"object","additionalProperties":false,"required":["op","host","type","value","ttl"],"description":"One record's change: `add`, `remove` (with the TTL it has), or `update` of its TTL (`ttl_before`). Host relative to the zone (`@` its apex), type upper-case.","properties":{"op":{"enum":["add","remove","update"]},"host":{"type":"string"},"type":{"type":"string"},"value":{"type":"string"},"ttl":{"type":"integer","minimum":0},"ttl_before":{"type":"integer","minimum":0}}},"mailboxAddress":{"title":"a mailbox address in lowercase ASCII","type":"string","pattern":"^[^@\\s]+@[a-z0-9_-]+(\\.[a-z0-9_-]+)+$"},"mailboxValues":{"type":"object","additionalProperties":false,"description":"A mailbox's fields in the manifest's names and terms: quota in bytes (0: unlimited), aliases and forwardings as whole addresses in lowercase ASCII.","properties":{"quota":{"type":"integer","minimum":0},"aliases":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"forwardings":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"keep_copies":{"type":"boolean"},"catch_all":{"type":"boolean"},"description":{"type":"string"}}},"mailboxFieldChange":{"description":"One field that differs, in the manifest's names and terms (`quota` in bytes; `aliases` and `forwardings` whole lists, sorted).","oneOf":[{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"quota"},"before":{"type":"integer","minimum":0},"after":{"type":"integer","minimum":0}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"aliases"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"forwardings"},"before":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}},"after":{"type":"array","items":{"$ref":"#/$defs/mailboxAddress"}}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"keep_copies"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"catch_all"},"before":{"type":"boolean"},"after":{"type":"boolean"}}},{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"const":"description"},"before":{"type":"string"},"after":{"type":"string"}}}]},"planName":{"title":"a hosting plan's name","type":"string","minLength":1},"planObjects":{"type":"object","additionalProperties":false,"description":"The plan's managed keys by object, in the panel's own names and values.","properties":{"resources":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"permissions":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}},"php_fpm":{"type":"object","additionalProperties":{"type":["number","boolean","string","null"]}}}},"changeId":{"title":"a change id","type":"string","pattern":"^(client|domain|dns_zone|mailbox|hosting_plan):."},"id":{"title":"a whole number","type":"integer","minimum":1},"change":{"title":"a change","description":"One call to the panel and why. `request` is exactly what apply sends; a domain's `id_user` (and a subdomain's `id_parent_domain`) is null there until its client (its parent) is created in the same run.","type":"object","required":["id","action","type","name","reason","depends_on","request"],"properties":{"action":{"title":"\"create\", \"update\" or \"delete\"","enum":["create","update","delete"]},"type":{"title":"\"client\", \"domain\", \"dns_zone\", \"mailbox\" or \"hosting_plan\"","enum":["client","domain","dns_zone","mailbox","hosting_plan"]},"reason":{"type":"string","description":"Why the change is in the plan, for people."},"depends_on":{"type":"array","description":"The changes that must succeed first (listed before this one).","items":{"$ref":"#/$defs/changeId"}},"request":{"type":"object","description":"The HTTP call: method, path relative to panel_url, JSON body (null for a DELETE).","additionalProperties":false,"required":["method","path","body"],"properties":{"method":{"enum":["POST","PUT","DELETE"]},"path":{"type":"string"},"body":{"type":["object","null"]}}}},"allOf":[{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":[],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"hosting_plan":{"type":"object","description":"The hosting plan, resolved by name to its id when the plan was made; absent: the panel's default resources.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}},"email":{"type":"string"},"suspended":{"type":"boolean"},"language":{"type":"string"},"send_login_credentials":{"type":"boolean","description":"Whether the panel mails the new client its login (the request's `send_login_credentials`); absent in files of format 2.3 or older."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ: the request sends only these.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"description":"A managed field that differs, in the manifest's terms: `plan` by name (null: none), `email` (null: none), `suspended`, `language` (null: none).","properties":{"field":{"enum":["plan","email","suspended","language"]},"before":{"type":["string","boolean","null"]},"after":{"type":["string","boolean"]}}}},"hosting_plan":{"type":"object","description":"The hosting plan it moves to, when `plan` is among the fields.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"type":"string"},"id":{"type":["integer","null"],"minimum":1,"description":"The plan's id; null for a plan the same run creates (the change then depends on its create; the id comes from its answer)."}}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"client"}}},"then":{"additionalProperties":false,"required":["client_id","domains","domain_names"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"domains":{"type":["integer","null"],"minimum":0,"description":"How many of its domains go with it (system domains not counted): the panel deletes them with the client, and its mail, databases and files. null when the panel cannot list domains: then how many is unknown, and apply needs --allow-mass-delete."},"domain_names":{"type":["array","null"],"items":{"type":"string"},"description":"The domains that go with it, sorted (null when the panel cannot list them): a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["client","client_id"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"parent":{"$ref":"#/$defs/domain"},"parent_domain":{"type":"object","description":"The domain it is a subdomain of (the nearest enclosing domain of the same client): the request's `id_parent_domain`. Absent: a top-level domain.","additionalProperties":false,"required":["name","id"],"properties":{"name":{"$ref":"#/$defs/domain"},"id":{"type":["integer","null"],"minimum":1,"description":"The parent's id on the panel; null for a parent the same run creates (the change then depends on its create; the id comes from its answer, and the request's `id_parent_domain` is null until then)."}}},"settings":{"$ref":"#/$defs/settingValues","description":"The settings the manifest gives, sent in the same POST."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The owner's id on the panel.","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The settings that differ. The request sends only the top-level keys they touch (`php_version`, `security`, `target`), each nested object whole: as read, with the managed keys changed.","items":{"$ref":"#/$defs/settingChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"domain"}}},"then":{"additionalProperties":false,"required":["domain_id","client","client_id","subdomains"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"domain_id":{"title":"a whole number","$ref":"#/$defs/id"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number","description":"The client's id on the panel.","$ref":"#/$defs/id"},"subdomains":{"type":"array","items":{"type":"string"},"description":"Its subdomains on the panel (same owner), sorted, each deleted first by this plan: a saved plan is stale once they differ."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"dns_zone"}}},"then":{"additionalProperties":false,"required":["client","domain_id","records","prune","keep","makes_custom","zone_digest"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/domain"},"client":{"$ref":"#/$defs/username"},"domain_id":{"type":["integer","null"],"minimum":1,"description":"The domain's id; null when the domain is created in the same run (its zone is read after its POST, and the request's id and records are known after apply)."},"records":{"type":"array","items":{"$ref":"#/$defs/recordOp"},"description":"The record changes; for a new domain, its records as adds."},"prune":{"type":"boolean","description":"Unlisted records go (except `keep` matches, and the apex NS records unless the manifest lists some)."},"keep":{"type":"array","items":{"type":"string"}},"makes_custom":{"type":"boolean","description":"The zone is not custom yet: this PUT makes it custom (the panel stops regenerating its default records)."},"zone_digest":{"type":["string","null"],"pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 over the zone as the plan read it (SOA, DKIM record, records); apply reads the zone again and sends nothing to it when it differs. null for a new domain."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","client_id","domain","values"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"client_id":{"title":"a whole number or null","description":"The owner's id when it exists already; null when it is created in the same run.","type":["integer","null"],"minimum":1},"domain":{"$ref":"#/$defs/domain"},"values":{"$ref":"#/$defs/mailboxValues","description":"The fields the manifest gives, sent in the same POST (the password made here is added when it is sent, never written here)."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","fields"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The fields that differ; the PUT sends only them.","items":{"$ref":"#/$defs/mailboxFieldChange"}}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"mailbox"}}},"then":{"additionalProperties":false,"required":["client","mailbox_id","destroys_data"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/mailboxAddress"},"client":{"$ref":"#/$defs/username"},"mailbox_id":{"$ref":"#/$defs/id"},"destroys_data":{"const":true,"description":"A mailbox's delete destroys the mail stored in it."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"create"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["objects"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"objects":{"$ref":"#/$defs/planObjects"}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"update"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","fields","clients"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"fields":{"type":"array","minItems":1,"description":"The managed keys that differ (`resources.disk_space`): the request sends only the objects they touch, each whole as read with the managed keys changed.","items":{"type":"object","additionalProperties":false,"required":["field","before","after"],"properties":{"field":{"type":"string","pattern":"^(resources|permissions|php|php_fpm)\\.."},"before":true,"after":{"type":["number","boolean","string","null"]}}}},"clients":{"type":["integer","null"],"minimum":0,"description":"How many clients are on the plan; they keep their copied values (the panel copies a plan when it is assigned). null: the panel does not say."}}}},{"if":{"required":["action","type"],"properties":{"action":{"const":"delete"},"type":{"const":"hosting_plan"}}},"then":{"additionalProperties":false,"required":["plan_id","leaving"],"properties":{"id":{"type":"string"},"action":true,"type":true,"reason":true,"depends_on":true,"request":true,"name":{"$ref":"#/$defs/planName"},"plan_id":{"title":"a whole number","$ref":"#/$defs/id"},"leaving":{"type":"array","items":{"type":"string"},"description":"The clients on the plan when the plan was made that the same plan deletes or moves off (sorted): a saved plan is stale once who is on it differs."}}}}]}}};

@@ -72,6 +72,7 @@ describe('what a run read, said per kind', () => {
       client: clients,
       domain: { records: [], complete: true },
       dns_zone: new Map(),
+      mailbox: { read: false, records: [] },
     };
     expect(secretsInLive(live)).toEqual({
       existing: [

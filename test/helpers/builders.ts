@@ -92,6 +92,8 @@ export function live(
       complete: options.domainsComplete ?? true,
     },
     dns_zone: options.zones ?? new Map(),
+    // The mailboxes not read, as a run without them reads none.
+    mailbox: { read: false, records: [] },
   };
 }
 

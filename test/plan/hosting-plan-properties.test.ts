@@ -187,6 +187,7 @@ function simulateApply(plan: Plan, before: Live): Live {
         break;
       case 'domain':
       case 'dns_zone':
+      case 'mailbox':
         throw new Error(`a change these manifests never make: ${change.id}`);
       default:
         assertNever(change);

@@ -147,7 +147,8 @@ function simulateApply(plan: Plan, before: Live): Live {
             break;
           }
           case 'hosting_plan':
-            break; // no hosting plans in these manifests
+          case 'mailbox':
+            break; // no hosting plans nor mailboxes in these manifests
           default:
             assertNever(change);
         }
@@ -160,7 +161,7 @@ function simulateApply(plan: Plan, before: Live): Live {
           );
           break;
         }
-        if (change.type === 'dns_zone' || change.type === 'hosting_plan') break; // none in these manifests
+        if (change.type === 'dns_zone' || change.type === 'hosting_plan' || change.type === 'mailbox') break; // none in these manifests
         clients = clients.map((c) => {
           if (c.id !== change.clientId) return c;
           let next = c;
@@ -202,6 +203,7 @@ function simulateApply(plan: Plan, before: Live): Live {
             break;
           }
           case 'hosting_plan':
+          case 'mailbox':
             break;
           default:
             assertNever(change);
@@ -347,7 +349,8 @@ describe('planner properties', () => {
               break;
             }
             case 'hosting_plan':
-              throw new Error(`no hosting plans in these manifests, yet a delete of ${change.name}`);
+            case 'mailbox':
+              throw new Error(`no ${change.type} in these manifests, yet a delete of ${change.name}`);
             default:
               assertNever(change);
           }
