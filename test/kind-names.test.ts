@@ -54,6 +54,11 @@ describe('what a kind costs outside its room', () => {
     expect(naming.sort()).toEqual([...(ALLOWED[kind] ?? [])].sort());
   });
 
+  test('at most 6 files outside the rooms say mailbox or mailboxes, in any case, comments included', () => {
+    const naming = STAGE_FILES.filter((file) => /mailbox/i.test(readFileSync(join(SRC, file), 'utf8')));
+    expect(naming.length, naming.join(', ')).toBeLessThanOrEqual(6);
+  });
+
   test('no file outside the rooms and the simulator is named after a kind', () => {
     expect(STAGE_FILES.filter((file) => KIND_FILE_WORDS.test(file.split('/').pop() ?? ''))).toEqual([]);
   });
