@@ -6,7 +6,7 @@
  * known; an update is one PUT of the fields that differ; a delete one DELETE. No password in any
  * event the run tells.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { connectPanel, diff, executePlan, loadManifest, readLive } from '../../src/api/index.js';
@@ -134,6 +134,56 @@ describe('apply of mailbox changes, against the simulator', () => {
       expect(s.simulator.state.mailboxPasswordIs(ADDRESS, record?.password as string)).toBe(true);
       // One POST only: the look-up found it, nothing was sent twice.
       expect(s.simulator.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    } finally {
+      await s.panel.close();
+    }
+  });
+
+  it("a killed run's create: its POST landed, recorded before the plan's work; it did not, the same password sent again", async () => {
+    const s = await setUp();
+    try {
+      const intent = (name: string, id: string, password: string): string =>
+        `${JSON.stringify({ intent: 'create_mailbox', intent_id: id, at: '2026-01-01T00:00:00.000Z', panel_url: s.panel.baseUrl, kind: 'mailbox', name, pending_password: password })}\n`;
+      await writeFile(
+        s.secretsFile,
+        intent('landed@alice.example', 'k1', 'Written-Ahead-By-Killed1') +
+          intent(ADDRESS, 'k2', 'Written-Ahead-By-Killed2'),
+        { mode: 0o600 },
+      );
+      await s.panel.post('/emails', {
+        id_user: s.aliceId,
+        email: 'landed@alice.example',
+        password: 'Written-Ahead-By-Killed1',
+      });
+      const create = createMailbox(
+        ADDRESS,
+        'alice.example',
+        {},
+        { client: 'alice', clientId: s.aliceId, dependsOn: [] },
+      );
+      const warnings: string[] = [];
+      const outcomes = await executePlan(s.withChanges([create]), s.panel, {
+        secretsFile: s.secretsFile,
+        settleTimeoutMs: 0,
+        onWarning: (m) => warnings.push(m),
+      });
+      expect(outcomes.map((o) => `${o.change.id} ${o.status}`)).toEqual([`mailbox:${ADDRESS} succeeded`]);
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          /secrets\.jsonl:1: mailbox "landed@alice\.example" \(id \d+\) was created by an earlier apply .*: recorded$/,
+        ),
+        expect.stringMatching(
+          /secrets\.jsonl:2: mailbox "info@alice\.example": an earlier apply's POST carried the password written ahead/,
+        ),
+      ]);
+      const records = (await journal(s.secretsFile)).filter((l) => 'password' in l);
+      expect(records.map((r) => [r.kind, r.name, r.password])).toEqual([
+        ['mailbox', 'landed@alice.example', 'Written-Ahead-By-Killed1'],
+        ['mailbox', ADDRESS, 'Written-Ahead-By-Killed2'],
+      ]);
+      expect(s.simulator.state.mailboxPasswordIs('landed@alice.example', 'Written-Ahead-By-Killed1')).toBe(true);
+      expect(s.simulator.state.mailboxPasswordIs(ADDRESS, 'Written-Ahead-By-Killed2')).toBe(true);
+      for (const w of warnings) expect(w).not.toMatch(/Written-Ahead/);
     } finally {
       await s.panel.close();
     }
