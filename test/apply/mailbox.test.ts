@@ -9,7 +9,16 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { connectPanel, diff, executePlan, loadManifest, readLive } from '../../src/api/index.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import {
+  connectPanel,
+  diff,
+  executePlan,
+  loadManifest,
+  readLive,
+  renderApplyJson,
+  renderApplyText,
+} from '../../src/api/index.js';
 import type { Change, Plan } from '../../src/plan/types.js';
 import { createMailbox, deleteMailbox, updateMailbox } from '../../src/kinds/mailbox/index.js';
 import { parseJournal } from '../../src/secrets/journal.js';
@@ -104,6 +113,24 @@ describe('apply of mailbox changes, against the simulator', () => {
       expect((await journal(path)).at(-1)).not.toHaveProperty('username');
       expect(s.simulator.state.mailboxPasswordIs(ADDRESS, written)).toBe(true);
       for (const line of told) expect(line).not.toContain(written);
+      // The apply result, as text and as JSON its schema accepts, without the password.
+      const text = renderApplyText(outcomes);
+      expect(text).toMatch(/^✓ created mailbox "info@alice\.example" of client "alice" \(id \d+\)/);
+      const json = renderApplyJson(outcomes, {
+        plan: s.withChanges([create]),
+        panelUrl: s.panel.baseUrl,
+        manifest: 'm.yaml',
+        showUnmanaged: false,
+        notes: [],
+        manifestSha256: 'a'.repeat(64),
+        fingerprint: 'sha256:' + '0'.repeat(64),
+      });
+      const schema = JSON.parse(
+        await readFile(new URL('../../schemas/apply-result.schema.json', import.meta.url), 'utf8'),
+      ) as object;
+      const valid = new Ajv2020({ strict: false }).compile(schema);
+      expect(valid(JSON.parse(json)), JSON.stringify(valid.errors)).toBe(true);
+      for (const out of [text, json]) expect(out).not.toContain(written);
     } finally {
       await s.panel.close();
     }
