@@ -30,13 +30,15 @@ export interface MailboxesAsk {
   readonly mailboxes?: boolean | undefined;
 }
 
-/** The mailboxes' index (KindRead.index): by address (comparison form), and each domain's, in the panel's order. */
+/** The mailboxes' index (KindRead.index): by address (comparison form) and id, and each domain's and client's, in the panel's order. */
 export interface MailboxIndex {
   readonly read: boolean;
   readonly byAddress: ReadonlyMap<string, LiveMailbox>;
   readonly byId: ReadonlyMap<number, LiveMailbox>;
   /** The mailboxes on a domain (lowercase ASCII); [] for none. */
   onDomain(domain: string): readonly LiveMailbox[];
+  /** The mailboxes whose record names client `id` as their owner (`id_user`); [] for none. */
+  ofClient(id: number): readonly LiveMailbox[];
 }
 
 /** The part of a run that did not read the mailboxes. */
@@ -81,15 +83,25 @@ export function indexMailboxes(part: MailboxesPart): MailboxIndex {
   const byAddress = new Map<string, LiveMailbox>();
   const byId = new Map<number, LiveMailbox>();
   const byDomain = new Map<string, LiveMailbox[]>();
+  const byClient = new Map<number, LiveMailbox[]>();
+  const add = <K>(map: Map<K, LiveMailbox[]>, key: K, m: LiveMailbox): void => {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [m]);
+    else list.push(m);
+  };
   for (const m of part.records) {
     byAddress.set(m.address, m);
     byId.set(m.id, m);
-    const domain = domainOf(m.address);
-    const list = byDomain.get(domain);
-    if (list === undefined) byDomain.set(domain, [m]);
-    else list.push(m);
+    add(byDomain, domainOf(m.address), m);
+    if (m.idUser !== undefined) add(byClient, m.idUser, m);
   }
-  return { read: part.read, byAddress, byId, onDomain: (domain) => byDomain.get(domain) ?? [] };
+  return {
+    read: part.read,
+    byAddress,
+    byId,
+    onDomain: (domain) => byDomain.get(domain) ?? [],
+    ofClient: (id) => byClient.get(id) ?? [],
+  };
 }
 
 /**

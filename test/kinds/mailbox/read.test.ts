@@ -61,6 +61,9 @@ describe("the mailboxes' list read", () => {
     expect(index?.byAddress.get('info@alice.example')?.id).toBe(live.mailbox.records[0]?.id);
     expect(index?.onDomain('xn--bcher-kva.example').map((m) => m.address)).toEqual(['desk@xn--bcher-kva.example']);
     expect(index?.onDomain('other.example')).toEqual([]);
+    const alice = [...simulator.state.clients.values()].find((c) => c.username === 'alice')?.id ?? -1;
+    expect(index?.ofClient(alice).map((m) => m.address)).toEqual(['info@alice.example', 'desk@xn--bcher-kva.example']);
+    expect(index?.ofClient(alice + 100)).toEqual([]);
     expect(MAILBOX_READ.lookUps?.inPart(live.mailbox)).toEqual(
       live.mailbox.records.map((m) => ({ name: m.address, id: m.id })),
     );
