@@ -185,6 +185,13 @@ export interface Kind<
    * said in parentheses after its subject. Undefined: the common form.
    */
   partsLine?(change: C): string | undefined;
+  /**
+   * The kind's own order among its changes, beyond what each depends on (plan/order.ts
+   * sequenceChanges): each change with the waits it needs added to its `dependsOn` (whatever
+   * frees an address goes before whatever takes it), and the ids of those caught in a circle of
+   * such waits, for the planner to refuse. Absent: none.
+   */
+  sequence?(changes: readonly C[], live: I): { readonly changes: readonly C[]; readonly circular: readonly ChangeId[] };
 }
 
 // --- The core: changes and their weights ---

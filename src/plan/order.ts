@@ -1,7 +1,7 @@
 import type { Desired } from '../manifest/types.js';
 import type { Change, ChangeId } from './types.js';
 import { phaseOf } from './types.js';
-import { KINDS, type KindName, kindOf } from '../kinds/index.js';
+import { type FactIndex, KINDS, type KindName, kindOf } from '../kinds/index.js';
 
 /**
  * The kinds in the order of changes (each kind's Kind.order `after`): every kind after those it
@@ -122,6 +122,35 @@ function walkManifest(desired: Desired, changes: readonly Change[], visit: (chan
   }
   // One whose entry the manifest does not list (none the planner makes): after the walk, never lost.
   for (const c of [...atClient.values(), ...[...atDomain.values()].flat()]) visit(c);
+}
+
+/**
+ * Each kind's own order among its changes (Kind.sequence), for the planner to run before
+ * orderChanges: the changes with the waits each kind adds (in the order given), and the ids of
+ * those caught in a circle of such waits, which the planner refuses. `live` is the live index
+ * the kinds' facts read.
+ */
+export function sequenceChanges(
+  changes: readonly Change[],
+  live: FactIndex,
+): { readonly changes: Change[]; readonly circular: readonly ChangeId[] } {
+  const byKind = new Map<KindName, Change[]>();
+  for (const change of changes) {
+    const group = byKind.get(change.type);
+    if (group === undefined) byKind.set(change.type, [change]);
+    else group.push(change);
+  }
+  const sequenced = new Map<ChangeId, Change>();
+  const circular: ChangeId[] = [];
+  for (const group of byKind.values()) {
+    const first = group[0];
+    const kind = first === undefined ? undefined : kindOf(first);
+    if (kind?.sequence === undefined) continue;
+    const done = kind.sequence(group, live);
+    for (const change of done.changes) sequenced.set(change.id, change);
+    circular.push(...done.circular);
+  }
+  return { changes: changes.map((change) => sequenced.get(change.id) ?? change), circular };
 }
 
 /** The kind a change's id names (`domain:a.example` → `domain`). */

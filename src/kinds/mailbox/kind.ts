@@ -7,6 +7,7 @@ import { MAILBOX_KIND_NAME, type MailboxChange, mailboxRequest } from './changes
 import { domainOf, unicodeAddressForm } from './address.js';
 import { type MailboxChangeJson, mailboxFromJson, mailboxProblems, mailboxToJson } from './document.js';
 import { type MailboxFactIndex, mailboxFacts } from './facts.js';
+import { freeBeforeTake } from './order.js';
 import {
   createdLine,
   createdParts,
@@ -87,4 +88,6 @@ export const MAILBOX_KIND: Kind<
   // Walked at its domain's entry; a create says its parts in parentheses.
   placedAt: (change) => (change.action === 'create' ? change.domain : domainOf(change.name)),
   partsLine: (change) => (change.action === 'create' ? createdLine(change) : undefined),
+  // What frees an address, an alias or a catch-all goes before what takes it (./order.ts).
+  sequence: (changes, live) => freeBeforeTake(changes, (id) => live.indexOf('mailbox').byId.get(id)),
 };
