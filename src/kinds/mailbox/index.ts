@@ -4,8 +4,9 @@
  * changes are planned, saved, rendered and applied like any kind's, its list read is taken when
  * the run's ask asks for mailboxes (./read.ts), and its schema fragment (`schema.json`) is
  * composed into the plan, apply-result and snapshot schemas. Not wired yet: the manifest's
- * `mailboxes` (its schema part waits in `schema.manifest.pending.json`), the diff rule and the
- * free-before-take order in the planner (./diff-rule.ts, ./order.ts), and export (./export.ts).
+ * `mailboxes` (its schema part waits in `schema.manifest.pending.json`), the diff rule in the
+ * planner (./diff-rule.ts; its free-before-take order is the kind's `sequence`, which
+ * plan/order.ts sequenceChanges runs once the planner calls it), and export (./export.ts).
  * Pure.
  */
 export * from './address.js';
