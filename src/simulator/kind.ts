@@ -16,7 +16,7 @@ import type { SimStore, StoreChange } from './store.js';
  * so the engine's room can be built and tested against it. Once src/kinds names one, its name
  * here changes nothing (the union is the same) and can be dropped.
  */
-export const SIM_ONLY_KINDS = ['mailbox', 'database', 'ftp_user'] as const;
+export const SIM_ONLY_KINDS = [] as const;
 
 /** The names of the simulator's kinds: every kind of src/kinds, and those it serves ahead of their room. */
 export type SimKindName = KindName | (typeof SIM_ONLY_KINDS)[number];
