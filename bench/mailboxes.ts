@@ -225,7 +225,12 @@ async function applyPair(mode: MailboxMode['apply'], file: string, dir: string, 
     const sim = await startSim(seeded);
     try {
       await sim.stats();
-      const job: MinimalJob = { url: sim.url, apiKey: BENCH_KEY, workers: CONCURRENCY, mailboxes: mode };
+      const job: MinimalJob = {
+        url: sim.url,
+        apiKey: BENCH_KEY,
+        workers: CONCURRENCY,
+        mailboxes: { clients, perClient },
+      };
       const whole = await wholeProcess([await plainScript('minimal-client'), JSON.stringify(job)]);
       const result = JSON.parse(whole.stdout.trim()) as MinimalResult;
       const { writes, failed } = await sim.stats();
