@@ -28,7 +28,7 @@ const ADDRESS = 'is an IP address or a number, not a domain name: write a name l
  * the ASCII result, so no spelling that maps to a refused name gets through.
  */
 export function normalizeDomain(input: string): { name: string } | { problem: string } {
-  // The same name comes many times in a row (the mailboxes of one domain, a record's name and
+  // The same name comes many times in a row (the items listed under one domain, a record's name and
   // its `_utf8` twin): the last answer is kept, and handed out as a copy.
   if (input !== lastDomain.input) lastDomain = { input, answer: readDomain(input) };
   return { ...lastDomain.answer };
