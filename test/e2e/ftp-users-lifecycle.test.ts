@@ -125,6 +125,22 @@ prune:
     expect((await run(['plan', w.file, '--detailed-exitcode'], w.env)).code).toBe(0);
   });
 
+  it('--max-deletes counts each FTP user delete; --clients prunes within the scope only', async () => {
+    const w = await workspace(
+      'version: 1\nclients:\n  - username: alice\n    ftp_users: []\n  - username: bob\n    ftp_users: []\nprune:\n  ftp_users: true\n',
+      SEEDED,
+    );
+    const guarded = await run(['apply', w.file, '--auto-approve', '--max-deletes', '2'], w.envWithSecrets);
+    expect(guarded.code).toBe(4);
+    expect(guarded.stderr).toContain('this plan deletes 4 resources');
+    expect(writes(w.sim)).toEqual([]);
+    const scoped = await run(['apply', w.file, '--auto-approve', '--clients', 'bob'], w.envWithSecrets);
+    expect(scoped.code, scoped.stderr).toBe(0);
+    expect(writes(w.sim)).toEqual([expect.stringMatching(/^DELETE \/ftp-users\/\d+ 200$/)]);
+    expect(w.sim.state.ftpUserPasswordIs('bob_ftp', 'x')).toBeUndefined();
+    expect(w.sim.state.ftpUserPasswordIs('alice_extra', 'x')).toBe(false);
+  });
+
   it('a name another client holds is a conflict naming the owner, with nothing sent', async () => {
     const w = await workspace('version: 1\nclients:\n  - username: alice\n    ftp_users: [{name: bob_ftp}]\n', SEEDED);
     const r = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
