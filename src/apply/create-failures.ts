@@ -98,7 +98,9 @@ export function notRepeated(err: unknown, request: string, label: string, left: 
     `${messageOf(err)} (${label} was not found by name, but the panel may have created it under a name ` +
       `of its own: ${request} not sent again; ${left})`,
     {
-      hint: `look in the panel for a new one of the client's under another name: if there is one, delete it or list it under its name; then run apply again`,
+      hint:
+        "look in the panel for a new one of the client's under another name: if there is one, delete it, or list " +
+        'it under that name and give it a new password with secrets reset; then run apply again',
       cause: err,
     },
   );
