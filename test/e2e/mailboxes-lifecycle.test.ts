@@ -296,4 +296,23 @@ clients:
       expect(w.sim.state.mailboxPasswordIs('new@alice.example', String(records[0]?.password))).toBe(true);
     });
   }
+
+  it('refuses at plan, nothing sent, what the panel holds elsewhere and no change frees', async () => {
+    const held = manifest.replace('            aliases: []\n', '').replace('            state: absent\n', '');
+    const w = await workspace(held, { seed });
+    for (const argv of [
+      ['plan', w.file],
+      ['apply', w.file, '--auto-approve'],
+    ]) {
+      const r = await run(argv, w.envWithSecrets);
+      expect(r.code, argv[0]).toBe(1);
+      expect(r.stderr).toContain(
+        'mailbox "b@alice.example" takes the address "hello@alice.example", but mailbox "a@alice.example" has it as an alias on the panel and no change of this plan frees it',
+      );
+      expect(r.stderr).toContain(
+        'mailbox "new@alice.example" takes the address "sales@alice.example", but mailbox "old@alice.example" has it as an alias on the panel',
+      );
+    }
+    expect(writes(w.sim)).toEqual([]);
+  });
 });
