@@ -211,4 +211,16 @@ prune:
     ]);
     await expectNoSecrets([markdown, applied, reset], passwords);
   });
+
+  it('names an international address in both forms in the plan and the apply, as a domain', async () => {
+    const idn =
+      'version: 1\nclients:\n  - username: zed\n    domains:\n      - name: Bücher.example\n        mailboxes: [{name: neu}]\n';
+    const w = await workspace(idn, { seed: { clients: [{ username: 'zed', domains: ['bücher.example'] }] } });
+    const applied = await run(['apply', w.file, '--auto-approve'], w.envWithSecrets);
+    expect(applied.code, applied.stderr).toBe(0);
+    const subject = 'mailbox "neu@xn--bcher-kva.example" (neu@bücher.example) of client "zed"';
+    expect(applied.stdout).toContain(`# ${subject} will be created: not on the panel\n`);
+    expect(applied.stdout).toMatch(new RegExp(`✓ created ${subject.replace(/[()]/g, '\\$&')} \\(id \\d+\\)`));
+    expect((await createdRecords(w.secrets)).map((r) => r.name)).toEqual(['neu@xn--bcher-kva.example']);
+  });
 });
