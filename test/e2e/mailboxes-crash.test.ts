@@ -126,3 +126,73 @@ describe('issue 32 acceptance: mailboxes created with 30% of POST answers droppe
     }, 90_000);
   }
 });
+
+describe('mailboxes freed and taken in one apply, killed with SIGKILL', () => {
+  it('converges: each freed address taken once, by the new mailbox, with its password known', async () => {
+    let tick = 0;
+    const MOVES = 8;
+    p = await startWorkspace(undefined, {
+      seed: {
+        clients: [
+          {
+            username: 'alice',
+            domains: [
+              {
+                name: 'alice.example',
+                mailboxes: Array.from({ length: MOVES }, (_, i) => ({
+                  name: `old${i}`,
+                  aliases: [`a${i}@alice.example`],
+                })),
+              },
+            ],
+          },
+        ],
+      },
+      ambiguousPostRate: 0.3,
+      faultSeed: 5,
+      faultFilter: ({ method, path }) => method === 'POST' && path === '/emails',
+      intercept: async ({ method }) => {
+        if (method !== 'GET') await sleep(10 + (tick++ % 4) * 5);
+        return undefined;
+      },
+    });
+    const w = p;
+    const lines = [
+      'version: 1',
+      'clients:',
+      '  - username: alice',
+      '    domains:',
+      '      - name: alice.example',
+      '        mailboxes:',
+    ];
+    for (let i = 0; i < MOVES; i++)
+      lines.push(
+        `          - name: old${i}`,
+        '            state: absent',
+        `          - name: new${i}`,
+        `            aliases: [a${i}, old${i}]`,
+      );
+    const file = join(w.dir, 'manifest.yaml');
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const secrets = join(w.dir, 'secrets.jsonl');
+    const env = { ...w.env, PROVISION_SECRETS_FILE: secrets };
+    const args = ['apply', file, '--auto-approve', '--concurrency', '4', '--settle-timeout', '1'];
+    const { runs, kills } = await killedThenFinished(args, env, 7, 3);
+    expect(kills).toBeGreaterThan(0);
+    for (const run of runs) expect(run.stdout).not.toContain('internal error');
+    const settled = await runBin(['plan', file, '--detailed-exitcode'], env);
+    expect(settled.code, settled.stdout + settled.stderr).toBe(0);
+
+    const states = passwordStates(parseJournal(await readJournal(secrets, { required: true })));
+    const byName = new Map([...states.values()].map((s) => [s.name, s]));
+    for (let i = 0; i < MOVES; i++) {
+      const address = `new${i}@alice.example`;
+      const box = [...w.sim.state.mailboxes.values()].find((m) => m.email === address);
+      expect(box?.aliases, address).toEqual([`a${i}@alice.example`, `old${i}@alice.example`]);
+      const password = byName.get(address)?.current?.entry.password;
+      expect(w.sim.state.mailboxPasswordIs(address, String(password)), address).toBe(true);
+    }
+    expect(w.sim.state.mailboxes.size).toBe(MOVES);
+    expect([...states.values()].filter((s) => s.open.length > 0).map((s) => s.name)).toEqual([]);
+  }, 90_000);
+});
