@@ -3,7 +3,7 @@ import type { OnEvent } from '../plan/events.js';
 import type { Outcome } from '../plan/outcome.js';
 import type { Change, ChangeId, Plan } from '../plan/types.js';
 import { waitsOnly } from '../plan/order.js';
-import { phaseOf } from '../plan/types.js';
+import { phasesOf } from '../plan/types.js';
 import type { Applied } from '../kinds/apply.js';
 import { type Slot, walk, type Visited } from './walk.js';
 
@@ -47,7 +47,7 @@ interface ExecuteOptions {
  * Runs the plan's changes through `adapter`: each starts once the changes it depends on have
  * succeeded, at most `concurrency` at a time (apply/walk.ts: changes, or requests for an
  * adapter that runs each through its slot), deletes once every create and
- * update is done. A failure skips its dependents
+ * update is done (but those a create or update waits for: plan/types.ts phasesOf). A failure skips its dependents
  * (transitively) and nothing else; nothing throws for a failed change: the outcomes, one per
  * change, say what happened. A plan with conflicts is refused whole.
  */
@@ -57,8 +57,9 @@ export async function executeChanges(plan: Plan, adapter: ChangeAdapter, options
   }
   adapter.check?.(plan.changes);
   const outcomes: Outcome[] = [];
-  // Phases one after the other (plan/types.ts phaseOf): deletes start once every create and
-  // update is done. Dependencies stay within a phase (the plan file's reader checks it).
+  // Phases one after the other (plan/types.ts phasesOf): deletes start once every create and
+  // update is done, but for those a create or update waits for. Dependencies stay within a phase.
+  const phaseOf = phasesOf(plan.changes);
   for (const phase of [0, 1] as const) {
     await walk<ChangeId, Change, Applied>(
       plan.changes.filter((change) => phaseOf(change) === phase),

@@ -58,7 +58,9 @@ export function readChanges(list: readonly ChangeJson[], problems: string[]): Ch
       const first = seen.get(dep);
       if (first === undefined)
         problems.push(`${path}.depends_on: ${quote(dep)} is not a change listed before this one`);
-      else if (phaseOf(first) !== phaseOf(change))
+      // A create or update may wait for a delete (one that frees what it takes: both then run in
+      // phase 0, plan/types.ts phasesOf); a delete never waits for a create or an update.
+      else if (phaseOf(change) === 1 && phaseOf(first) === 0)
         problems.push(`${path}.depends_on: ${quote(dep)} is a ${first.action}; a ${change.action} cannot wait for it`);
     }
     problems.push(...kindProblems(change, item, path, seen));

@@ -3,7 +3,7 @@ import type { ClientField } from '../kinds/client/index.js';
 import { assertNever } from '../util.js';
 import type { ZoneConflict } from '../kinds/zone/conflicts.js';
 import type { PlanConflict } from '../kinds/hosting-plan/changes.js';
-import type { Change, SectionConflict, SectionUnknown } from '../kinds/index.js';
+import type { Change, ChangeId, SectionConflict, SectionUnknown } from '../kinds/index.js';
 
 export type { HostingPlanRef } from '../kinds/common.js';
 export { changeId } from '../kinds/common.js';
@@ -89,6 +89,8 @@ export interface Unmanaged {
  * When a change may start: creates and updates in phase 0, deletes in phase 1, which starts
  * only once every change of phase 0 is done (succeeded, failed or skipped). So a delete never
  * races a create, and a panel refusing a create never finds the same run deleting meanwhile.
+ * A delete that a create or update waits for (it frees what the other takes) runs in phase 0
+ * instead: phasesOf.
  */
 export function phaseOf(change: Change): 0 | 1 {
   switch (change.action) {
@@ -100,4 +102,38 @@ export function phaseOf(change: Change): 0 | 1 {
     default:
       return assertNever(change);
   }
+}
+
+/**
+ * Each change's phase in a plan (apply runs phase 0, then phase 1): phaseOf's, except that a
+ * delete linked by waits to a create or update (one waits for it, as a create waits for the
+ * delete that frees the address it takes; or it waits for one such delete) runs in phase 0,
+ * in its place among those waits. So every wait stays within a phase, and deletes nothing
+ * waits for still run last.
+ */
+export function phasesOf(changes: readonly Change[]): (change: Change) => 0 | 1 {
+  const byId = new Map<ChangeId, Change>();
+  const dependents = new Map<ChangeId, ChangeId[]>();
+  for (const change of changes) {
+    byId.set(change.id, change);
+    for (const dep of change.dependsOn) {
+      const list = dependents.get(dep);
+      if (list === undefined) dependents.set(dep, [change.id]);
+      else list.push(change.id);
+    }
+  }
+  const early = new Set<ChangeId>();
+  const todo: ChangeId[] = [];
+  for (const change of changes)
+    if (phaseOf(change) === 0) {
+      early.add(change.id);
+      todo.push(change.id);
+    }
+  for (let id = todo.pop(); id !== undefined; id = todo.pop())
+    for (const next of [...(byId.get(id)?.dependsOn ?? []), ...(dependents.get(id) ?? [])])
+      if (byId.has(next) && !early.has(next)) {
+        early.add(next);
+        todo.push(next);
+      }
+  return (change) => (early.has(change.id) ? 0 : 1);
 }

@@ -70,7 +70,7 @@ export const MAILBOX_KIND: Kind<
   // Its parts are short (`quota 2 GiB`, `1 alias`): one line.
   listsParts: false,
   goesWith,
-  deleteTakes: MAILBOX_DELETE_TAKES,
+  deleteTakes: `a mailbox with ${MAILBOX_DELETE_TAKES}`,
   // Counted only when some are created: most plans create none.
   createsRow: 'some',
   // A mailbox on a domain of another client (the owner named only when `nameOthers`).

@@ -4,8 +4,10 @@
  * takes it in the same apply (a create, an update that adds the alias or turns catch_all on),
  * since the panel refuses an address or a second catch-all it still holds. Changes that would
  * each wait for the other (two mailboxes swapping an alias) cannot be ordered: they are named,
- * for the planner to refuse. Pure.
+ * for the planner to refuse; so is what a change takes that the panel holds on another mailbox
+ * and no change frees (heldElsewhere). Pure.
  */
+import { quote } from '../../escape.js';
 import type { ChangeId } from '../common.js';
 import { domainOf } from './address.js';
 import type { MailboxChange } from './changes.js';
@@ -110,6 +112,51 @@ export function freeBeforeTake(
     return { ...change, dependsOn: [...change.dependsOn, ...extra] };
   });
   return { changes: ordered, circular: inCircles(waits) };
+}
+
+/**
+ * What the changes take that the panel holds on another mailbox and no change of the plan frees
+ * (an alias of an unlisted mailbox, one whose aliases the manifest leaves alone, a catch-all of
+ * one whose catch_all it does not manage): the panel would refuse the request at apply. One
+ * sentence each, with what to do. `mailboxes` are the panel's records.
+ */
+export function heldElsewhere(changes: readonly MailboxChange[], mailboxes: Iterable<LiveMailbox>): string[] {
+  const holders = new Map<string, LiveMailbox>();
+  for (const m of mailboxes) {
+    holders.set(`@${m.address}`, m);
+    for (const alias of m.aliases ?? []) holders.set(`@${alias}`, m);
+    if (m.catchAll === true) holders.set(`*${domainOf(m.address)}`, m);
+  }
+  const byId = new Map<number, LiveMailbox>();
+  for (const m of holders.values()) byId.set(m.id, m);
+  const freed = new Set<string>();
+  for (const change of changes) {
+    const f = frees(change, (id) => byId.get(id));
+    for (const address of f.addresses) freed.add(`@${address}`);
+    if (f.catchAll !== undefined) freed.add(`*${f.catchAll}`);
+  }
+  const problems: string[] = [];
+  for (const change of changes) {
+    const own = change.action === 'create' ? undefined : change.mailboxId;
+    const taken = takes(change);
+    const keys = [
+      ...taken.addresses.map((a) => `@${a}`),
+      ...(taken.catchAll === undefined ? [] : [`*${taken.catchAll}`]),
+    ];
+    for (const key of keys) {
+      const holder = holders.get(key);
+      if (holder === undefined || holder.id === own || freed.has(key)) continue;
+      const name = key.slice(1);
+      const [what, how] = key.startsWith('*')
+        ? [`the catch-all of ${quote(name)}`, 'is the catch-all']
+        : [`the address ${quote(name)}`, name === holder.address ? 'has it' : 'has it as an alias'];
+      problems.push(
+        `mailbox ${quote(change.name)} takes ${what}, but mailbox ${quote(holder.address)} ${how} on the panel ` +
+          'and no change of this plan frees it: free it there first (in the manifest or in the panel), or leave it out here',
+      );
+    }
+  }
+  return problems;
 }
 
 /** The ids that can reach themselves along `waits`, in the order they were added. */

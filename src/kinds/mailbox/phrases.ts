@@ -18,9 +18,12 @@ export const MAILBOX_NOUN: KindNoun = { one: 'mailbox', many: 'mailboxes' };
 /** What a mailbox's delete takes with it, as the notes on deletes say it. */
 export const MAILBOX_DELETE_TAKES = 'the mail stored in it';
 
-/** `mailbox "info@alice.example" of client "alice"`: a change's subject in a sentence. */
+/**
+ * `mailbox "info@alice.example" of client "alice"`: a change's subject in a sentence, with the
+ * address's Unicode form beside an international one, as a domain's subject has it.
+ */
 export function mailboxSubject(change: MailboxChange): string {
-  return `mailbox ${quote(change.name)} of client ${quote(change.client)}`;
+  return `mailbox ${quote(change.name)}${unicodeAddressForm(change.name)} of client ${quote(change.client)}`;
 }
 
 /** `mailbox "info@xn--bcher-kva.example" (info@bücher.example)`: a change's subject on its own diff line. */

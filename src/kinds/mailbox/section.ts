@@ -21,7 +21,7 @@ import type { MailboxChange } from './changes.js';
 import { diffMailbox, pruneMailboxes } from './diff-rule.js';
 import type { MailboxField } from './fields.js';
 import { type ListedMailbox, MAILBOXES_KEY, mailboxItems, type MailboxSeen, mailboxSeen } from './manifest.js';
-import { freeBeforeTake } from './order.js';
+import { freeBeforeTake, heldElsewhere } from './order.js';
 import { indexMailboxes, type MailboxesPart, type MailboxIndex } from './read.js';
 
 /**
@@ -158,13 +158,16 @@ export const MAILBOX_SECTION: KindSection<
     const ordered = freeBeforeTake(changes, (id) => index.byId.get(id));
     return {
       changes: ordered.changes,
-      problems:
-        ordered.circular.length === 0
+      problems: [
+        ...(ordered.circular.length === 0
           ? []
           : [
               `${plural(ordered.circular.length, 'mailbox change')} each wait for another to free an address ` +
                 `(${ordered.circular.join(', ')}): apply them in two runs, one that frees the addresses first`,
-            ],
+            ]),
+        // What the panel would refuse at apply: better said before anything is sent.
+        ...heldElsewhere(changes, index.byId.values()),
+      ],
     };
   },
   conflicts: {
