@@ -109,7 +109,7 @@ export function scalarText(value: string | boolean | number, context: 'block' | 
 
 /**
  * The entry as a plain object, keys in the manifest's order (the field table's for the managed
- * fields, each as its row writes it); `domains` left out when empty.
+ * fields, each as its row writes it); `domains` left out when empty; then the kinds' lists under a client item.
  */
 function entryValue(client: ExportClient): Record<string, unknown> {
   const entry: Record<string, unknown> = { username: client.username };
@@ -118,6 +118,7 @@ function entryValue(client: ExportClient): Record<string, unknown> {
     if (value !== undefined && row.writes(value)) entry[row.key] = value;
   }
   if (client.domains.length > 0) entry.domains = [...client.domains];
+  for (const [key, list] of Object.entries(client.lists ?? {})) entry[key] = [...list];
   return entry;
 }
 
