@@ -146,8 +146,9 @@ const STYLE = {
 };
 
 /**
- * The kinds' styles: a mapping under a `flowValues` key in flow style, on one line as the
- * manifest's documentation writes it (a domain's `hsts: {max_age: 31536000, …}`); each mapping
+ * The kinds' styles: a mapping or a list under a `flowValues` key in flow style, on one line as
+ * the manifest's documentation writes it (a domain's `hsts: {max_age: 31536000, …}`, a
+ * mailbox's `aliases: [hello, sales]`); each mapping
  * item of a list under a `flowItems` key so (a `dns` block's `- {host: "@", type: A, …}`); a
  * string under a `quoted` key double-quoted (a plan's `memory_limit: "512M"`). No other mapping
  * of a manifest has those keys.
@@ -157,7 +158,7 @@ function styleKinds(doc: Document): void {
     Pair(_key, pair) {
       if (!isScalar(pair.key)) return;
       const key = String(pair.key.value);
-      if (STYLE.flowValues.has(key) && isMap(pair.value)) pair.value.flow = true;
+      if (STYLE.flowValues.has(key) && (isMap(pair.value) || isSeq(pair.value))) pair.value.flow = true;
       if (STYLE.flowItems.has(key) && isSeq(pair.value))
         for (const item of pair.value.items) if (isMap(item)) item.flow = true;
       if (STYLE.quoted.has(key) && isScalar(pair.value) && typeof pair.value.value === 'string')

@@ -54,7 +54,7 @@ export interface ManifestEditor {
 
 /** How export writes a kind's values, beyond what the `yaml` package chooses. */
 export interface ExportStyle {
-  /** Keys whose mapping value is written in flow style on one line (`hsts: {max_age: …}`). */
+  /** Keys whose mapping or list value is written in flow style on one line (`hsts: {max_age: …}`, `aliases: [hello]`). */
   readonly flowValues?: readonly string[];
   /** Keys whose list's mapping items are written in flow style, one a line (`- {host: "@", …}`). */
   readonly flowItems?: readonly string[];

@@ -80,6 +80,7 @@ export const DATABASE_KIND: Kind<
   // A client item's `databases` list, written with --with databases; never a password.
   export: {
     with: 'databases',
+    style: { flowValues: ['remote_hosts'] },
     header: "databases: each client's, without passwords; plan never deletes an unlisted one.",
     list: DATABASES_EXPORT,
   },
