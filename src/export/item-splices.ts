@@ -56,30 +56,47 @@ function setKey(splicer: Splicer, map: YAMLMap, key: string, value: unknown): vo
 
 /** The parent item `item` (in `container`, when a domain item) gets `key` with `items` (see the module comment). */
 function addKey(splicer: Splicer, container: unknown, item: unknown, key: string, items: NewItems): void {
-  const flowList = isSeq(container) && container.flow === true;
-  const block = (column: number): string[] => [
+  addPairToItem(splicer, container, item, `${key}: [${items('flow').join(', ')}]`, [
     `${key}:`,
     ...items('block')
       .flatMap((text) => text.split('\n'))
-      .map((line) => ' '.repeat(column) + line),
-  ];
+      .map((line) => `  ${line}`),
+  ]);
+}
+
+/**
+ * A new key of the item `item` of the list `container` (a client's domains: an item may be a name
+ * alone): `flow` (`key: value` on one line) in a flow mapping or list, `block`'s lines (at column
+ * 0, the first `key:`) after a block mapping's last line. A name alone gets its object form first,
+ * once however many keys it gets (`name: alice.example`, or `{name: alice.example, ...}` in a flow
+ * list).
+ */
+export function addPairToItem(
+  splicer: Splicer,
+  container: unknown,
+  item: unknown,
+  flow: string,
+  block: readonly string[],
+): void {
+  const flowList = isSeq(container) && container.flow === true;
   if (isMap(item)) {
     if (flowList && item.flow !== true) throw new Error('export --into: a block mapping in a flow list');
-    appendPair(splicer, item, `${key}: [${items('flow').join(', ')}]`, block(2));
+    appendPair(splicer, item, flow, block);
     return;
   }
-  if (!isScalar(item) || item.range == null) throw new Error(`export --into: no item to give "${key}"`);
+  if (!isScalar(item) || item.range == null) throw new Error('export --into: no item to give a key');
   const [start, end] = item.range;
   if (flowList) {
-    splicer.add(start, start, '{name: ');
-    splicer.add(end, end, `, ${key}: [${items('flow').join(', ')}]}`);
+    splicer.addOnce(start, start, '{name: ');
+    splicer.add(end, end, `, ${flow}`);
+    splicer.addOnce(end, end, '}', true);
     return;
   }
   // `- alice.example  # comment` → `- name: alice.example  # comment`, then the key below it.
-  splicer.add(start, start, 'name: ');
+  splicer.addOnce(start, start, 'name: ');
   const column = splicer.column(start);
   splicer.insertLines(
     splicer.lineEnd(end),
-    block(2).map((line) => ' '.repeat(column) + line),
+    block.map((line) => ' '.repeat(column) + line),
   );
 }

@@ -44,6 +44,11 @@ export interface ManifestEditor {
   ): void;
   /** A new key at the end of `map`: `flow` in a flow mapping, `block`'s lines in a block one. */
   appendPair(map: YAMLMap, flow: string, block: readonly string[], at?: number): void;
+  /**
+   * A new key of the item `item` of the list `list` (a client's domains), which may be a name
+   * alone: made its object form once, however many kinds add a key to it.
+   */
+  addPairToItem(list: unknown, item: unknown, flow: string, block: readonly string[]): void;
   /** `key` of `map` set from `before` to `value`, in the same quoting style where it can. */
   setValue(map: YAMLMap, key: string, before: unknown, value: unknown): void;
   /** `value` as manifest text (export writes it so), the top collection in flow style when `flow`. */
