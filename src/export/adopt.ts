@@ -201,7 +201,8 @@ export function adopt(desired: Desired, model: LiveModel, options: AdoptOptions 
       if (entry === undefined) return [];
       // model.entry warned already of every domain's settings the manifest cannot hold.
       const domains = model.domains(c, () => undefined).filter((d) => !listedDomains.has(d.name) && !keep(d.name));
-      return [{ ...entry, domains: domains.map((d) => model.entryOf(d, c, () => undefined)) }];
+      const names = new Set(domains.map((d) => d.name));
+      return [{ ...entry, domains: domains.map((d) => model.entryOf(d, c, () => undefined, names)) }];
     });
   if (added.length > 0) edits.push({ kind: 'add-clients', clients: added });
   for (const { name, export: part } of EXPORTS) {

@@ -29,6 +29,11 @@ function asked(part: ListPart, words: ReadonlySet<string>): boolean {
   return part.with === undefined || words.has(part.with);
 }
 
+/** Whether `words` asks for a kind's list under a `kind` of item. */
+export function listsAsked(words: ReadonlySet<string>, kind: 'client' | 'domain'): boolean {
+  return LISTS.some((part) => part.list.parent === kind && asked(part, words));
+}
+
 /**
  * The lists export writes in `parent` (a `kind` of item), by key, in the table's order: each
  * kind's whose word `panel.words` holds, when it has entries for it.

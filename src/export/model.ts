@@ -21,7 +21,7 @@ import {
   SETTING_ROWS,
 } from '../kinds/domain.js';
 import type { ExportedDomain, Warn } from '../kinds/export.js';
-import { listEntries } from './item-lists.js';
+import { listEntries, listsAsked } from './item-lists.js';
 import { EXPORTS } from './table.js';
 import { type ZoneCounts, zoneCounts } from '../kinds/zone.js';
 import { USERNAME_PATTERN } from '../names.js';
@@ -161,10 +161,11 @@ export class LiveModel {
       const value = key === undefined ? undefined : part.item?.entry?.(exported, this, warn);
       if (key !== undefined && value !== undefined) keys.push([key, value]);
     }
-    const names = clientDomains ?? new Set(this.domains(client, () => undefined).map((d) => d.name));
-    keys.push(
-      ...Object.entries(listEntries(this, 'domain', { ...exported, ownerId: client.id, clientDomains: names }, warn)),
-    );
+    if (listsAsked(this.words, 'domain')) {
+      const names = clientDomains ?? new Set(this.domains(client, () => undefined).map((d) => d.name));
+      const parent = { ...exported, ownerId: client.id, clientDomains: names };
+      keys.push(...Object.entries(listEntries(this, 'domain', parent, warn)));
+    }
     if (keys.length === 0) return entry;
     const more = Object.fromEntries(keys);
     return typeof entry === 'string' ? { name: entry, ...more } : { ...entry, ...more };
